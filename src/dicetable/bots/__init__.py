@@ -1,0 +1,87 @@
+"""Bots: players that choose through the same State protocol as people.
+
+``make_bot(name, seed)`` builds one by name: ``random`` (uniform over the
+legal actions) or ``greedy`` (the game's documented one-step evaluation).
+A bot never reads hidden state: it decides on ``state.determinize(seat, k)``,
+a copy in which everything its seat cannot see has been resampled, and maps
+its choice back to the real state by action id.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from dicetable.engine import Action, GameConfigError, GameState, Rng, spec_of
+
+
+class Bot(Protocol):
+    """Anything with a ``name`` and ``choose(state, seat) -> Action``."""
+
+    name: str
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        """Return one of ``state.legal_actions(seat)``."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        """A uniformly random legal action of ``seat``."""
+        actions = state.legal_actions(seat)
+        return actions[self.rng.randbelow(len(actions))]
+
+
+class GreedyBot:
+    """The game's greedy policy (``GameSpec.greedy``) on a determinized view of the state."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        """The greedy choice of ``seat``; it sees only what ``seat`` may see."""
+        policy = spec_of(state).greedy
+        if policy is None:
+            raise GameConfigError(f"{state.game_id} has no greedy policy")
+        view = state.determinize(seat, self.rng.next64())
+        chosen = policy(view, seat)
+        for action in state.legal_actions(seat):
+            if action.id == chosen.id:
+                return action
+        raise AssertionError(f"greedy chose {chosen.id!r}, which is not legal in the real state")
+
+
+BOT_NAMES = ("random", "greedy")
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by name (see ``BOT_NAMES``); GameConfigError listing the names otherwise."""
+    factories = _factories()
+    if name not in factories:
+        raise GameConfigError(f"unknown bot {name!r}; bots: {', '.join(factories)}")
+    return factories[name](seed)
+
+
+def _factories() -> dict:
+    return {"random": RandomBot, "greedy": GreedyBot}
+
+
+def play_out(state: GameState, bots: list[Bot], max_steps: int = 1_000_000) -> int:
+    """Let ``bots[seat]`` play every seat until the game ends; return the number of actions."""
+    steps = 0
+    while not state.is_over:
+        if steps >= max_steps:
+            raise RuntimeError(f"{state.game_id} did not end within {max_steps} actions")
+        for seat in state.to_move:
+            state.apply(bots[seat].choose(state, seat), seat)
+            steps += 1
+            break
+    return steps

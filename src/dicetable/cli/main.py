@@ -1,0 +1,222 @@
+"""The ``dicetable`` command: games, play, simulate, replay, bench."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from dicetable.bots import BOT_NAMES, make_bot
+from dicetable.engine import (
+    DicetableError,
+    games,
+    get_game,
+    load_game_file,
+    new_game,
+    read_json,
+    run_replay,
+    seat_name,
+)
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Five tabletop dice games on one rules engine.")
+console = Console()
+
+
+def fail(message: str) -> None:
+    """Print a clear error and exit with status 2."""
+    console.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(2)
+
+
+def parse_options(pairs: List[str]) -> dict:
+    """``["cat_level=3"]`` -> ``{"cat_level": "3"}`` (types are checked by the game)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            fail(f"options are written NAME=VALUE, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def parse_seats(text: str, players: int) -> set[int]:
+    """``"1,3"`` -> ``{0, 2}`` (people count seats from 1); ``"0"`` or ``""`` -> no humans."""
+    seats = set()
+    for part in text.replace(" ", "").split(","):
+        if not part or part == "0":
+            continue
+        if not part.isdigit() or not 1 <= int(part) <= players:
+            fail(f"--human takes seat numbers 1 to {players} separated by commas, got {text!r}")
+        seats.add(int(part) - 1)
+    return seats
+
+
+@app.command("games")
+def games_cmd() -> None:
+    """List the games with their player counts and options."""
+    table = Table(title="dicetable games")
+    for col in ("id", "name", "players", "options"):
+        table.add_column(col)
+    for spec in games():
+        opts = "; ".join(
+            f"{o.name}={o.default}" + (f" ({'|'.join(map(str, o.choices))})" if o.choices else "")
+            + (f" [{'/'.join(map(str, o.players))}p]" if o.players else "")
+            for o in spec.options) or "-"
+        table.add_row(spec.id, spec.name, f"{spec.min_players}-{spec.max_players}", opts)
+    console.print(table)
+
+
+def _ask_setup() -> tuple[str, int, set[int]]:
+    specs = games()
+    console.print("[bold]Which game?[/bold]")
+    for i, spec in enumerate(specs, start=1):
+        console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): {spec.summary}")
+    while True:
+        answer = console.input("Game number: ").strip()
+        if answer.isdigit() and 1 <= int(answer) <= len(specs):
+            spec = specs[int(answer) - 1]
+            break
+        console.print(f"[red]Type a number from 1 to {len(specs)}.[/red]")
+    lo, hi = spec.min_players, spec.max_players
+    while True:
+        answer = console.input(f"How many players ({lo}-{hi}, you are Player 1, bots play the rest)? ").strip()
+        if answer.isdigit() and lo <= int(answer) <= hi:
+            return spec.id, int(answer), {0}
+        console.print(f"[red]Type a number from {lo} to {hi}.[/red]")
+
+
+@app.command()
+def play(
+    game: Optional[str] = typer.Argument(None, help="game id (see `dicetable games`); asked if omitted"),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="number of seats"),
+    human: str = typer.Option("1", "--human", help="seats played by people, e.g. 1 or 1,2 (0: none)"),
+    bot: str = typer.Option("greedy", "--bot", help=f"bot for the other seats: {', '.join(BOT_NAMES)}"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="seed for a reproducible game"),
+    option: List[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE (repeatable)"),
+    load: Optional[Path] = typer.Option(None, "--load", help="continue a saved game"),
+) -> None:
+    """Play a game in the terminal against bots, or hot-seat with friends."""
+    from dicetable.cli.play import TerminalTable
+
+    try:
+        if load is not None:
+            state = load_game_file(load)
+            humans = parse_seats(human, state.players)
+        else:
+            if game is None:
+                game, ask_players, humans = _ask_setup()
+                players = players or ask_players
+            spec = get_game(game)
+            if players is None:
+                players = max(spec.min_players, min(2, spec.max_players))
+            humans = parse_seats(human, players)
+            state = new_game(game, players, seed=seed, options=parse_options(option))
+        bots = {s: make_bot(bot, seed=state.seed + s) for s in range(state.players) if s not in humans}
+    except DicetableError as exc:
+        fail(str(exc))
+    hint = None
+    try:
+        from dicetable.bots.mcts import hint_rows as hint  # noqa: F811  (optional until MCTS exists)
+    except ImportError:
+        pass
+    TerminalTable(state, humans, bots, console=console, hint=hint).run()
+
+
+@app.command()
+def replay(path: Path = typer.Argument(..., help="a replay JSON file written by `play` or `simulate`"),
+           seat: Optional[int] = typer.Option(None, help="show only what this seat (1-based) saw")) -> None:
+    """Play a recorded game again from its seed and actions, printing its log."""
+    try:
+        state = run_replay(read_json(path))
+    except DicetableError as exc:
+        fail(str(exc))
+    viewer = None if seat is None else seat - 1
+    for event in state.log_for(viewer) if viewer is not None else state.log:
+        console.print(event.text)
+    console.print(f"[bold]Scores[/bold]: " + ", ".join(
+        f"{seat_name(s)} {v}" for s, v in enumerate(state.scores)))
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="game id"),
+    games_n: int = typer.Option(100, "--games", "-n", help="number of games"),
+    bots: str = typer.Option("greedy,random", "--bots", help="one bot per seat, comma-separated"),
+    seed: int = typer.Option(1, "--seed"),
+    workers: int = typer.Option(0, "--workers", help="processes (0: one per core)"),
+    option: List[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="write one JSON line per game here"),
+) -> None:
+    """Run a seeded, seat-rotated bot tournament and print win rates and scores."""
+    from dicetable.simulate import make_jobs, simulate as run, summarize
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        jobs = make_jobs(game, len(names), names, games_n, seed, parse_options(option))
+    except DicetableError as exc:
+        fail(str(exc))
+    out = jsonl.open("w", encoding="utf-8") if jsonl else None
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console) as progress:
+        task = progress.add_task(f"{game} x{games_n}", total=len(jobs))
+
+        def done(rec: dict) -> None:
+            progress.advance(task)
+            if out:
+                out.write(json.dumps(rec) + "\n")
+
+        results = run(jobs, workers=workers or None, on_result=done)
+    if out:
+        out.close()
+    table = Table(title=f"{game}: {games_n} games, {len(names)} seats, seats rotated")
+    for col in ("bot", "seats", "wins", "win rate", "95% CI", "mean score", "sd"):
+        table.add_column(col, justify="right")
+    for row in summarize(results):
+        lo, hi = row["win_ci"]
+        table.add_row(row["bot"], str(row["seats"]), f"{row['wins']:.1f}", f"{row['win_rate']:.1%}",
+                      f"{lo:.1%}-{hi:.1%}", f"{row['mean_score']:.2f}", f"{row['sd_score']:.2f}")
+    console.print(table)
+
+
+@app.command()
+def bench(
+    game: Optional[str] = typer.Argument(None, help="game id (all games if omitted)"),
+    players: int = typer.Option(2, "--players", "-p"),
+    games_n: int = typer.Option(100, "--games", "-n", help="random games to play"),
+    seed: int = typer.Option(1, "--seed"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
+) -> None:
+    """Measure random games/s and microseconds per legal_actions, apply and clone."""
+    from dicetable.bench import bench_game
+
+    try:
+        ids = [get_game(game).id] if game else [s.id for s in games()]
+        rows = []
+        for gid in ids:
+            spec = get_game(gid)
+            p = min(max(players, spec.min_players), spec.max_players)
+            rows.append(bench_game(gid, p, games_n, seed))
+    except DicetableError as exc:
+        fail(str(exc))
+    if as_json:
+        console.print_json(json.dumps(rows))
+        return
+    table = Table(title="dicetable bench (single process, seeded random play)")
+    for col in ("game", "players", "games/s", "steps/s", "steps/game", "legal_actions us",
+                "apply us", "clone us", "peak KiB/game"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(r["game"], str(r["players"]), f"{r['games_per_s']:.1f}", f"{r['steps_per_s']:.0f}",
+                      f"{r['steps_per_game']:.0f}", f"{r['legal_actions_us']:.2f}", f"{r['apply_us']:.2f}",
+                      f"{r['clone_us']:.2f}", f"{r['peak_kib_one_game']:.0f}")
+    console.print(table)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,29 @@
+"""The engine kernel shared by every game.
+
+Import from here: :class:`GameState` (the State protocol), :class:`Action`,
+:class:`Decision`, :class:`Event`, :class:`Die`, the registry functions
+(:func:`new_game`, :func:`load_state`, :func:`games`, :func:`get_game`),
+replays (:func:`run_replay`) and the errors.
+"""
+
+from .core import Action, Decision, Die, Event, seat_name
+from .data import ComponentDataError, Sourced, load_data
+from .errors import (
+    DicetableError,
+    GameConfigError,
+    IllegalActionError,
+    SaveFormatError,
+    ScriptedDiceError,
+)
+from .registry import GameSpec, OptionSpec, games, get_game, load_state, new_game, register, spec_of
+from .replay import load_game_file, read_json, run_replay, write_json
+from .rng import Rng
+from .state import GameState
+
+__all__ = [
+    "Action", "ComponentDataError", "Decision", "DicetableError", "Die", "Event",
+    "GameConfigError", "GameSpec", "GameState", "IllegalActionError", "OptionSpec",
+    "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "games", "get_game",
+    "load_data", "load_game_file", "load_state", "new_game", "read_json", "register",
+    "run_replay", "seat_name", "spec_of", "write_json",
+]

@@ -1,0 +1,32 @@
+"""Errors raised by the engine kernel.
+
+Every error is a :class:`ValueError` so callers that validate user input can
+catch one type; each message names what was wrong and what is allowed.
+"""
+
+from __future__ import annotations
+
+
+class DicetableError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class IllegalActionError(DicetableError):
+    """An action was refused; the state it was offered to is unchanged.
+
+    Raised by :meth:`dicetable.engine.GameState.apply` when the seat may not
+    act now or the action is not among ``legal_actions(seat)``. The message
+    says what was refused and lists what is allowed instead.
+    """
+
+
+class GameConfigError(DicetableError):
+    """``new_game`` was given an unknown game, a bad player count or a bad option."""
+
+
+class SaveFormatError(DicetableError):
+    """A saved game or replay could not be read (missing field, wrong game, bad value)."""
+
+
+class ScriptedDiceError(DicetableError):
+    """A scripted die value (the ``dice=`` hook) is not a face of the die being rolled."""

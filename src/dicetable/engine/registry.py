@@ -1,0 +1,235 @@
+"""The game registry: which games exist, their player counts and options.
+
+Each game package under ``dicetable.games`` defines a module-level ``SPEC``
+(a :class:`GameSpec`); the registry finds them all by walking that package,
+so adding a game touches ``games/`` only. Tests may :func:`register` extra
+games.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from .errors import GameConfigError, SaveFormatError
+from .state import SAVE_FORMAT, GameState
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option.
+
+    ``choices`` lists the allowed values (None: any value of ``type``);
+    ``players`` restricts the option to those player counts (None: all).
+    """
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple | None = None
+    type: type = str
+    players: tuple | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` converted to this option's type, or raise GameConfigError."""
+        if isinstance(value, str) and self.type is not str:
+            try:
+                value = {"true": True, "false": False}[value.lower()] if self.type is bool else self.type(value)
+            except (KeyError, ValueError):
+                raise GameConfigError(
+                    f"option {self.name!r} needs a {self.type.__name__}, got {value!r}"
+                    + (f"; allowed: {', '.join(map(str, self.choices))}" if self.choices else "")
+                ) from None
+        if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
+            raise GameConfigError(
+                f"option {self.name!r} needs a {self.type.__name__}, got {value!r}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise GameConfigError(
+                f"option {self.name!r} cannot be {value!r}; allowed: "
+                + ", ".join(map(str, self.choices))
+            )
+        return value
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything front ends and bots may know about a game without its internals.
+
+    ``state_class`` is the game's :class:`GameState` subclass. ``render(state,
+    seat)`` returns a rich renderable of what ``seat`` sees; ``greedy(state,
+    seat)`` returns the game's documented one-step choice; ``evaluate(state,
+    seat)`` scores a position for ``seat`` in [0, 1] (used by search as a
+    prior and at rollout cut-offs); ``summary`` is a line for ``dicetable
+    games``; ``dice_faces`` lists every face any of its dice can show (checked
+    against ``dice=`` scripts up front).
+    """
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    state_class: type
+    summary: str = ""
+    options: tuple = ()
+    dice_faces: tuple = ()
+    render: Callable | None = None
+    greedy: Callable | None = None
+    evaluate: Callable | None = None
+    extras: dict = field(default_factory=dict)
+
+    def option(self, name: str) -> OptionSpec:
+        """The option called ``name``; GameConfigError listing the options otherwise."""
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        allowed = ", ".join(o.name for o in self.options) or "none"
+        raise GameConfigError(f"{self.id} has no option {name!r}; its options: {allowed}")
+
+    def resolve_options(self, players: int, options: dict | None) -> dict:
+        """Check ``options`` and fill in defaults; raise GameConfigError on any bad one."""
+        given = dict(options or {})
+        out = {}
+        for name, value in given.items():
+            opt = self.option(name)
+            if opt.players is not None and players not in opt.players:
+                raise GameConfigError(
+                    f"option {name!r} applies only with "
+                    + " or ".join(map(str, opt.players)) + f" player(s), not {players}"
+                )
+            out[name] = opt.coerce(value)
+        for opt in self.options:
+            if opt.name not in out and (opt.players is None or players in opt.players):
+                out[opt.name] = opt.default
+        return out
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+_discovered = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add a game to the registry (games do this through their ``SPEC``); returns it."""
+    if not spec.state_class.game_id:
+        spec.state_class.game_id = spec.id
+    if spec.state_class.game_id != spec.id:
+        raise GameConfigError(f"state class of {spec.id} says it is {spec.state_class.game_id}")
+    _REGISTRY[spec.id] = spec
+    return spec
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    import dicetable.games as games_pkg
+
+    for info in pkgutil.iter_modules(games_pkg.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"dicetable.games.{info.name}")
+        spec = getattr(module, "SPEC", None)
+        if isinstance(spec, GameSpec):
+            register(spec)
+
+
+def games() -> list[GameSpec]:
+    """Every registered game, sorted by id."""
+    _discover()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def get_game(game_id: str) -> GameSpec:
+    """The spec of ``game_id``; GameConfigError naming the known games otherwise."""
+    _discover()
+    spec = _REGISTRY.get(game_id)
+    if spec is None:
+        raise GameConfigError(
+            f"unknown game {game_id!r}; known games: " + ", ".join(sorted(_REGISTRY))
+        )
+    return spec
+
+
+def spec_of(state: GameState) -> GameSpec:
+    """The spec of the game a state belongs to."""
+    return get_game(state.game_id)
+
+
+def new_game(
+    game_id: str,
+    players: int,
+    seed: int | None = None,
+    options: dict | None = None,
+    dice: Iterable | None = None,
+) -> GameState:
+    """Set up a new game and return its state.
+
+    ``players`` is the number of seats (the game's range, e.g. 1-4);
+    ``seed`` fixes every random outcome (None: a fresh random seed, recorded
+    in the state); ``options`` are checked against the game's options;
+    ``dice`` scripts the next die rolls (each value a face of the die rolled
+    then), after which the seed continues. Raises :class:`GameConfigError`.
+    """
+    spec = get_game(game_id)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise GameConfigError(f"players must be a whole number, got {players!r}")
+    if not spec.min_players <= players <= spec.max_players:
+        raise GameConfigError(
+            f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}"
+        )
+    resolved = spec.resolve_options(players, options)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little") >> 1
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GameConfigError(f"seed must be an integer, got {seed!r}")
+    script = tuple(dice or ())
+    if spec.dice_faces:
+        for pos, value in enumerate(script):
+            if value not in spec.dice_faces:
+                raise GameConfigError(
+                    f"scripted die value {value!r} (position {pos}) is not a face of any "
+                    f"{spec.name} die; faces: {list(spec.dice_faces)}"
+                )
+    from .rng import seed_state
+
+    state = object.__new__(spec.state_class)
+    state.players = players
+    state.seed = seed
+    state.options = resolved
+    state._rng = seed_state(seed)
+    state._script = script
+    state._script_pos = 0
+    state._history = None
+    state._log = None
+    state._legal = {}
+    state._emitted = []
+    state._setup()
+    log = None
+    for event in state._emitted:
+        log = (event, log)
+    state._log = log
+    state._emitted = []
+    return state
+
+
+def load_state(data: dict) -> GameState:
+    """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if malformed."""
+    if not isinstance(data, dict):
+        raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
+    if data.get("kind") == "replay":
+        raise SaveFormatError("this file is a replay (actions only): use `dicetable replay`")
+    if data.get("format") != SAVE_FORMAT:
+        raise SaveFormatError(
+            f"unsupported save format {data.get('format')!r}; this version reads format {SAVE_FORMAT}"
+        )
+    try:
+        spec = get_game(data["game"])
+    except KeyError:
+        raise SaveFormatError("saved game has no 'game' field") from None
+    except GameConfigError as exc:
+        raise SaveFormatError(str(exc)) from None
+    return spec.state_class._from_dict(data)

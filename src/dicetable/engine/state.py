@@ -1,0 +1,366 @@
+"""The State protocol: the one interface every front end, bot and test uses.
+
+A game subclasses :class:`GameState` and fills in a handful of hooks (the
+``_``-prefixed methods below). The base class supplies everything that is the
+same for every game: seat checks, legal-action caching, refusal of illegal
+actions with a clear message and no change, seeded dice with the scripted-dice
+hook, the event log, the action history, ``to_dict``/``load_state``,
+``clone`` and ``determinize``.
+
+Hooks a game implements
+-----------------------
+``_setup()``                       lay out the table (called once by ``new_game``)
+``to_move`` (property)            seats that may act now, ``()`` when over
+``decision(seat)``                 a :class:`Decision` for a seat in ``to_move``
+``_legal_actions(seat)``           the list of :class:`Action` for that seat
+``_apply(action, seat)``           carry the action out (it is known to be legal)
+``is_over``/``scores``/``winners``  properties
+``observation(seat)``              JSON-able view for ``seat`` (None: spectator)
+``_dump()`` / ``_restore(payload)``  game fields to and from JSON-able data
+``_copy_into(other)``              copy the game fields into a bare new object
+``_determinize(seat)``             resample what ``seat`` cannot see (optional)
+
+Game code changes state only inside ``_setup`` and ``_apply``; randomness comes
+only from :meth:`roll`, :meth:`randbelow` and :meth:`shuffle`, so the same
+seed and actions always replay the same game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Iterable
+
+from .core import Action, Decision, Die, Event, seat_name
+from .errors import IllegalActionError, SaveFormatError, ScriptedDiceError
+from .rng import seed_state, splitmix64
+
+SAVE_FORMAT = 1
+
+
+def _cons_to_list(cell) -> list:
+    """Turn a ``(head, tail)`` chain (newest first) into a list, oldest first."""
+    out = []
+    while cell is not None:
+        out.append(cell[0])
+        cell = cell[1]
+    out.reverse()
+    return out
+
+
+def _list_to_cons(items: Iterable):
+    cell = None
+    for item in items:
+        cell = (item, cell)
+    return cell
+
+
+class GameState:
+    """Base class of every game's state; see the module docstring for the hooks.
+
+    Kernel fields: ``players`` (int), ``seed`` (int), ``options`` (dict, never
+    mutated after ``new_game``). The event log and the action history are
+    immutable chains shared between clones, so ``clone()`` costs the same at
+    the start and at the end of a game.
+    """
+
+    __slots__ = (
+        "players",
+        "seed",
+        "options",
+        "_rng",
+        "_script",
+        "_script_pos",
+        "_history",
+        "_log",
+        "_legal",
+        "_emitted",
+    )
+
+    game_id: ClassVar[str] = ""
+
+    # ------------------------------------------------------------------ hooks
+    def _setup(self) -> None:  # pragma: no cover - every game overrides
+        raise NotImplementedError
+
+    @property
+    def to_move(self) -> tuple:  # pragma: no cover
+        """Seats that may act now; several during a simultaneous step; () when over."""
+        raise NotImplementedError
+
+    def decision(self, seat: int) -> Decision:  # pragma: no cover
+        """What is asked of ``seat`` now, in the rulebook's words."""
+        raise NotImplementedError
+
+    def _legal_actions(self, seat: int) -> list[Action]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _apply(self, action: Action, seat: int) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:  # pragma: no cover
+        """True once the game has ended (``to_move`` is then empty)."""
+        raise NotImplementedError
+
+    @property
+    def scores(self) -> list:  # pragma: no cover
+        """Points per seat (index = seat); final once ``is_over``."""
+        raise NotImplementedError
+
+    @property
+    def winners(self) -> tuple:  # pragma: no cover
+        """Seats that won after the rulebook's tie-breaks; () before the end."""
+        raise NotImplementedError
+
+    def observation(self, seat: int | None) -> dict:  # pragma: no cover
+        """A JSON-able dict of what ``seat`` may see (None: a spectator)."""
+        raise NotImplementedError
+
+    def _dump(self) -> dict:  # pragma: no cover
+        raise NotImplementedError
+
+    def _restore(self, payload: dict) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _copy_into(self, other: "GameState") -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _determinize(self, seat: int) -> None:
+        """Resample, in place, everything ``seat`` cannot see, using this state's dice.
+
+        The default suits games whose only unknown is the future dice: the
+        kernel already reseeds them. Games with shuffled decks, secret bids or
+        hidden cards override this and must draw the replacement from what
+        ``observation(seat)`` shows, never from the hidden values.
+        """
+
+    # ------------------------------------------------------------- protocol
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal actions of ``seat`` now ([] if it is not to move).
+
+        ``seat`` may be omitted when exactly one seat is to move. The list is
+        cached until the next ``apply``; callers must not mutate it.
+        """
+        if seat is None:
+            seat = self._sole_seat()
+        cached = self._legal.get(seat)
+        if cached is None:
+            if seat not in self.to_move:
+                return []
+            cached = self._legal[seat] = self._legal_actions(seat)
+        return cached
+
+    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+        """Carry out ``action`` (an :class:`Action` or its id) for ``seat``.
+
+        Returns the events it produced. Raises :class:`IllegalActionError`,
+        leaving the state unchanged, when the seat is not to move or the
+        action is not legal for it now; the message lists what is allowed.
+        """
+        to_move = self.to_move
+        if seat is None:
+            if len(to_move) != 1:
+                if not to_move:
+                    raise IllegalActionError("the game is over: no seat may act")
+                raise IllegalActionError(
+                    "several seats decide now ("
+                    + ", ".join(seat_name(s) for s in to_move)
+                    + "): say which seat acts"
+                )
+            seat = to_move[0]
+        elif seat not in to_move:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+                raise IllegalActionError(
+                    f"there is no seat {seat!r}: seats are 0..{self.players - 1}"
+                )
+            if not to_move:
+                raise IllegalActionError("the game is over: no seat may act")
+            raise IllegalActionError(
+                f"it is not {seat_name(seat)}'s decision now; waiting for "
+                + ", ".join(seat_name(s) for s in to_move)
+            )
+        aid = action.id if isinstance(action, Action) else action
+        legal = self.legal_actions(seat)
+        chosen = None
+        for candidate in legal:
+            if candidate.id == aid:
+                chosen = candidate
+                break
+        if chosen is None:
+            shown = ", ".join(a.id for a in legal[:12])
+            more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+            raise IllegalActionError(
+                f"{aid!r} is not a legal action for {seat_name(seat)} now "
+                f"({self.decision(seat).prompt}); legal actions: {shown}{more}"
+            )
+        self._emitted = []
+        self._apply(chosen, seat)
+        self._history = ((seat, chosen.id), self._history)
+        events = self._emitted
+        log = self._log
+        for event in events:
+            log = (event, log)
+        self._log = log
+        self._legal = {}
+        return events
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event since set-up, oldest first (all of them: filter with ``visible_to``)."""
+        return _cons_to_list(self._log)
+
+    def log_for(self, seat: int | None) -> list[Event]:
+        """The events ``seat`` may see (None: a spectator), oldest first."""
+        return [e for e in _cons_to_list(self._log) if e.visible_to(seat)]
+
+    @property
+    def history(self) -> list[tuple[int, str]]:
+        """Every applied action as ``(seat, action_id)``, oldest first."""
+        return _cons_to_list(self._history)
+
+    def clone(self) -> "GameState":
+        """An independent copy; applying to either never changes the other."""
+        other = object.__new__(type(self))
+        other.players = self.players
+        other.seed = self.seed
+        other.options = self.options
+        other._rng = self._rng
+        other._script = self._script
+        other._script_pos = self._script_pos
+        other._history = self._history
+        other._log = self._log
+        other._legal = {}
+        other._emitted = []
+        self._copy_into(other)
+        return other
+
+    def determinize(self, seat: int, seed: int) -> "GameState":
+        """A copy in which everything ``seat`` cannot see is resampled.
+
+        Future dice are reseeded from ``seed``, the scripted dice are dropped,
+        the log and history are emptied (they may hold other seats' secrets)
+        and the game's ``_determinize`` reshuffles hidden cards and secret
+        choices consistently with ``observation(seat)``. The result depends
+        only on what ``seat`` may see and on ``seed``: search (ISMCTS) plays on
+        it without ever reading hidden state.
+        """
+        other = self.clone()
+        other._rng = seed_state(seed)
+        other._script = ()
+        other._script_pos = 0
+        other._history = None
+        other._log = None
+        other._determinize(seat)
+        other._legal = {}
+        return other
+
+    def to_dict(self) -> dict:
+        """A JSON-able dict from which :func:`dicetable.load_state` rebuilds this state exactly."""
+        return {
+            "format": SAVE_FORMAT,
+            "game": self.game_id,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "rng": self._rng,
+            "dice": list(self._script),
+            "dice_used": self._script_pos,
+            "history": [list(h) for h in self.history],
+            "log": [e.to_json() for e in self.log],
+            "state": self._dump(),
+        }
+
+    @classmethod
+    def _from_dict(cls, d: dict) -> "GameState":
+        state = object.__new__(cls)
+        try:
+            state.players = int(d["players"])
+            state.seed = int(d["seed"])
+            state.options = dict(d["options"])
+            state._rng = int(d["rng"])
+            state._script = tuple(d.get("dice", ()))
+            state._script_pos = int(d.get("dice_used", 0))
+            state._history = _list_to_cons((int(s), str(a)) for s, a in d.get("history", []))
+            state._log = _list_to_cons(Event.from_json(e) for e in d.get("log", []))
+            state._legal = {}
+            state._emitted = []
+            state._restore(d["state"])
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise SaveFormatError(
+                f"saved {cls.game_id} game is malformed: {type(exc).__name__}: {exc}"
+            ) from exc
+        return state
+
+    def replay_record(self) -> dict:
+        """The game as a replay: game id, players, options, seed, scripted dice and actions."""
+        record = {
+            "format": SAVE_FORMAT,
+            "kind": "replay",
+            "game": self.game_id,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "dice": list(self._script),
+            "actions": [list(h) for h in self.history],
+        }
+        if self.is_over:
+            record["scores"] = list(self.scores)
+            record["winners"] = list(self.winners)
+        return record
+
+    # ---------------------------------------------------- helpers for games
+    def emit(self, kind: str, seat: int | None, text: str, data: dict | None = None,
+             visible: tuple | None = None) -> None:
+        """Record an event (call only from ``_setup``/``_apply``)."""
+        self._emitted.append(Event(kind, seat, text, data, visible))
+
+    def randbelow(self, n: int) -> int:
+        """A uniform int in ``[0, n)`` from the state's seeded generator (n > 0)."""
+        self._rng, out = splitmix64(self._rng)
+        return (out * n) >> 64
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place with the state's generator (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            self._rng, out = splitmix64(self._rng)
+            j = (out * (i + 1)) >> 64
+            items[i], items[j] = items[j], items[i]
+
+    def roll(self, die: Die) -> Any:
+        """Roll one die: the next scripted value if any remain, else a seeded face.
+
+        Raises :class:`ScriptedDiceError` when a scripted value is not one of
+        ``die.faces`` (a mistake in a test's script, never in play).
+        """
+        pos = self._script_pos
+        if pos < len(self._script):
+            value = self._script[pos]
+            if value not in die.faces:
+                raise ScriptedDiceError(
+                    f"scripted die value {value!r} (position {pos}) is not a face of "
+                    f"the {die.name}; its faces are {list(dict.fromkeys(die.faces))}"
+                )
+            self._script_pos = pos + 1
+            return value
+        faces = die.faces
+        self._rng, out = splitmix64(self._rng)
+        return faces[(out * len(faces)) >> 64]
+
+    def roll_many(self, die: Die, count: int) -> list:
+        """Roll ``count`` dice of one kind; see :meth:`roll`."""
+        return [self.roll(die) for _ in range(count)]
+
+    @property
+    def scripted_dice_left(self) -> int:
+        """How many scripted die values remain unused."""
+        return len(self._script) - self._script_pos
+
+    def _sole_seat(self) -> int:
+        to_move = self.to_move
+        if len(to_move) == 1:
+            return to_move[0]
+        if not to_move:
+            raise IllegalActionError("the game is over: no seat may act")
+        raise IllegalActionError(
+            "several seats decide now (" + ", ".join(seat_name(s) for s in to_move)
+            + "): say which seat"
+        )

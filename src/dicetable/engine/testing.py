@@ -1,0 +1,233 @@
+"""The conformance check every game's test suite runs.
+
+:func:`check_conformance` plays a seeded random game and, along the way,
+asserts the State protocol's promises:
+
+- random legal play ends (``is_over``, nobody to move, final scores);
+- ``load_state(to_dict(s))`` survives a JSON round trip and continues
+  identically under the same choices;
+- a clone is independent of its original in both directions;
+- illegal actions (unknown ids, wrong seats, seats not to move) raise
+  :class:`IllegalActionError` and leave ``to_dict()`` unchanged;
+- the same seed and actions give the same game (determinism), and the
+  game's replay record reproduces it;
+- ``observation(seat)`` and ``decision(seat)`` are JSON-able for every seat
+  and for a spectator;
+- ``determinize(seat, k)`` changes nothing that ``seat`` can observe or
+  decide: its observation, decision and legal action ids are equal to the
+  real state's. Because ``determinize`` resamples all hidden information,
+  this also shows an observation carries no hidden information.
+
+Failures raise ``AssertionError`` with the game, seed and step, so pytest
+reports them like any assertion.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .errors import IllegalActionError
+from .registry import load_state, new_game
+from .replay import run_replay
+from .rng import Rng
+from .state import GameState
+
+
+@dataclass
+class PlayoutResult:
+    """What :func:`random_playout` did: the final state and the number of actions."""
+
+    state: GameState
+    steps: int
+
+
+def random_step(state: GameState, rng: Rng) -> tuple[int, str]:
+    """Apply one uniformly random legal action for a random seat to move; return (seat, id)."""
+    seats = state.to_move
+    seat = seats[rng.randbelow(len(seats))]
+    actions = state.legal_actions(seat)
+    assert actions, f"{state.game_id}: seat {seat} is to move but has no legal action"
+    action = actions[rng.randbelow(len(actions))]
+    state.apply(action, seat)
+    return seat, action.id
+
+
+def random_playout(state: GameState, rng: Rng, max_steps: int = 200_000) -> PlayoutResult:
+    """Play random legal actions until the game ends (AssertionError after ``max_steps``)."""
+    steps = 0
+    while not state.is_over:
+        assert steps < max_steps, (
+            f"{state.game_id} seed {state.seed}: no end after {max_steps} random actions"
+        )
+        random_step(state, rng)
+        steps += 1
+    return PlayoutResult(state, steps)
+
+
+def _json_round(data):
+    return json.loads(json.dumps(data))
+
+
+def check_json_views(state: GameState) -> None:
+    """Assert observations and decisions are JSON-able for every seat and a spectator."""
+    for seat in [None, *range(state.players)]:
+        obs = state.observation(seat)
+        assert isinstance(obs, dict), f"observation({seat}) is not a dict"
+        assert _json_round(obs) == obs, f"observation({seat}) does not survive JSON"
+    for seat in state.to_move:
+        dec = state.decision(seat)
+        assert dec.seat == seat and dec.prompt, f"decision({seat}) lacks a seat or prompt"
+        json.dumps(dec.to_json())
+        for action in state.legal_actions(seat):
+            assert isinstance(action.id, str) and action.id, "action ids are non-empty strings"
+            assert isinstance(action.label, str) and action.label, "actions need a label"
+        ids = [a.id for a in state.legal_actions(seat)]
+        assert len(ids) == len(set(ids)), f"duplicate action ids for seat {seat}: {ids}"
+
+
+def check_round_trip(state: GameState, rng_seed: int, steps: int = 8) -> None:
+    """Assert ``load_state(to_dict())`` through JSON text continues identically."""
+    saved = state.to_dict()
+    text = json.dumps(saved)
+    loaded = load_state(json.loads(text))
+    assert loaded.to_dict() == saved, "to_dict -> load_state -> to_dict differs"
+    a, b = state.clone(), loaded
+    ra, rb = Rng(rng_seed), Rng(rng_seed)
+    for _ in range(steps):
+        if a.is_over:
+            break
+        assert a.to_move == b.to_move, "loaded state has a different seat to move"
+        random_step(a, ra)
+        random_step(b, rb)
+        assert a.to_dict() == b.to_dict(), "loaded state diverged from the original"
+
+
+def check_clone_independence(state: GameState, rng_seed: int) -> None:
+    """Assert that acting on a clone leaves the original alone, and the reverse."""
+    if state.is_over:
+        return
+    before = state.to_dict()
+    twin = state.clone()
+    assert twin.to_dict() == before, "clone differs from its original"
+    random_step(twin, Rng(rng_seed))
+    assert state.to_dict() == before, "acting on a clone changed the original"
+    twin_before = twin.to_dict()
+    other = state.clone()
+    random_step(other, Rng(rng_seed + 1))
+    assert twin.to_dict() == twin_before, "acting on one clone changed another"
+
+
+def _illegal_attempts(state: GameState, rng: Rng):
+    to_move = state.to_move
+    yield "no-such-action", (to_move[0] if to_move else 0)
+    for seat in to_move:
+        legal_ids = {a.id for a in state.legal_actions(seat)}
+        for action in state.legal_actions(seat)[:3]:
+            for bad in ("x" + action.id, action.id + "!", action.id.upper() + "?"):
+                if bad not in legal_ids:
+                    yield bad, seat
+        for other in to_move:
+            for action in state.legal_actions(other):
+                if action.id not in legal_ids:
+                    yield action.id, seat
+                    break
+    not_moving = [s for s in range(state.players) if s not in to_move]
+    for seat in not_moving[:2]:
+        anything = state.legal_actions(to_move[0])[0].id if to_move else "pass"
+        yield anything, seat
+    yield "pass", -1
+    yield "pass", state.players
+    if len(to_move) > 1:
+        yield state.legal_actions(to_move[0])[0].id, None
+
+
+def check_illegal_rejected(state: GameState, rng_seed: int) -> int:
+    """Assert each illegal attempt raises IllegalActionError and changes nothing; return the count."""
+    before = state.to_dict()
+    count = 0
+    for action_id, seat in _illegal_attempts(state, Rng(rng_seed)):
+        try:
+            state.apply(action_id, seat)
+        except IllegalActionError as exc:
+            assert str(exc), "IllegalActionError needs a message"
+        else:
+            raise AssertionError(
+                f"{state.game_id}: illegal action {action_id!r} by seat {seat} was accepted"
+            )
+        after = state.to_dict()
+        assert after == before, f"refused action {action_id!r} by seat {seat} changed the state"
+        count += 1
+    return count
+
+
+def check_determinize(state: GameState, seed: int) -> None:
+    """Assert ``determinize(seat, k)`` keeps everything ``seat`` can observe and decide."""
+    for seat in range(state.players):
+        det = state.determinize(seat, seed)
+        assert det.observation(seat) == state.observation(seat), (
+            f"{state.game_id}: determinize({seat}) changed what seat {seat} observes "
+            "(either determinize resampled something visible, or the observation "
+            "shows hidden information)"
+        )
+        assert det.to_move == state.to_move, "determinize changed who is to move"
+        if seat in state.to_move:
+            assert det.decision(seat) == state.decision(seat), "determinize changed the decision"
+            assert [a.id for a in det.legal_actions(seat)] == [
+                a.id for a in state.legal_actions(seat)
+            ], "determinize changed the seat's legal actions"
+
+
+def check_final(state: GameState) -> None:
+    """Assert the end-of-game promises: nobody to move, scores per seat, winners are seats."""
+    assert state.is_over
+    assert state.to_move == (), "a finished game still has seats to move"
+    assert len(state.scores) == state.players, "scores need one entry per seat"
+    assert all(0 <= w < state.players for w in state.winners), "winners must be seats"
+    for seat in range(state.players):
+        assert state.legal_actions(seat) == [], "a finished game offers no actions"
+
+
+def check_conformance(
+    game_id: str,
+    players: int,
+    seed: int,
+    options: dict | None = None,
+    density: int = 6,
+    max_steps: int = 200_000,
+) -> GameState:
+    """Run every protocol check on one seeded random game; return its final state.
+
+    Per-state checks run at the first step and then at gaps that grow with
+    the game (the next check comes ``1 + steps // density`` actions later),
+    about ``density * ln(steps)`` checks a game: dense in the opening where
+    set-up bugs show, and still spread over the whole game.
+    """
+    state = new_game(game_id, players, seed=seed, options=options)
+    fresh = new_game(game_id, players, seed=seed, options=options)
+    assert state.to_dict() == fresh.to_dict(), "same seed gave different set-ups"
+    rng = Rng(seed ^ 0x5EED)
+    steps = 0
+    actions = []
+    next_check = 0
+    while not state.is_over:
+        assert steps < max_steps, f"{game_id} seed {seed}: no end after {max_steps} actions"
+        if steps == next_check:
+            next_check = steps + 1 + steps // density
+            check_json_views(state)
+            check_illegal_rejected(state, seed + steps)
+            check_clone_independence(state, seed + steps)
+            check_round_trip(state, seed + steps, steps=4)
+            check_determinize(state, seed + steps)
+        actions.append(random_step(state, rng))
+        steps += 1
+    check_final(state)
+    check_json_views(state)
+    check_round_trip(state, seed)
+    # Determinism: the same seed and actions rebuild the same game.
+    for seat, action_id in actions:
+        fresh.apply(action_id, seat)
+    assert fresh.to_dict() == state.to_dict(), "same seed + same actions gave a different game"
+    replayed = run_replay(json.loads(json.dumps(state.replay_record())))
+    assert replayed.to_dict() == state.to_dict(), "the replay record does not reproduce the game"
+    return state

@@ -1,0 +1,28 @@
+"""Kingdom of Dice (Reiner Knizia): 1-4 players; solo against the Mischievous Cat.
+
+Game id ``kingdom-of-dice``. Option ``cat_level`` (1-6, solo only).
+"""
+
+from dicetable.engine import GameSpec, OptionSpec
+
+from .components import CAT_LEVELS, KINGDOM_DIE
+from .policy import evaluate, greedy
+from .rules import KingdomOfDiceState
+from .text import render
+
+SPEC = GameSpec(
+    id="kingdom-of-dice",
+    name="Kingdom of Dice",
+    min_players=1,
+    max_players=4,
+    state_class=KingdomOfDiceState,
+    summary="Roll six dice, set dice aside, place Crown markers, win Influence cards over three rounds.",
+    options=(
+        OptionSpec("cat_level", 1, "solo: the Mischievous Cat's difficulty level",
+                   choices=tuple(sorted(CAT_LEVELS)), type=int, players=(1,)),
+    ),
+    dice_faces=KINGDOM_DIE.faces,
+    render=render,
+    greedy=greedy,
+    evaluate=evaluate,
+)

@@ -1,0 +1,159 @@
+"""Kingdom of Dice evaluation for the bots: the greedy policy and a position score.
+
+Greedy (documented in docs/bots.md): each set-aside decision is scored one
+step ahead by the *expected result value* of the position it leads to, where
+that expectation assumes the rest of the turn is played to maximise the
+result's value. The table behind it is computed once by dynamic programming
+over the dice set aside (924 multisets of up to six dice):
+
+* ``S(kept)``: the value if the player stops now (0 if invalid);
+* ``V(kept)``: the expected value of rolling the other ``6 - |kept|`` dice and
+  then choosing the best non-empty set to keep and whether to stop;
+* a set-aside that can no longer become valid is worth 0 (the turn ends).
+
+Placement: greedy always places its marker (every marker on the board earns
+a card at the round's end, so declining only ever wastes the turn).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+from math import factorial
+
+from dicetable.engine import Action
+
+from .components import SPACES
+from .rules import (
+    CAT, EMPTY, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, result_value,
+)
+
+TOP = SPACES[-1]
+
+
+def _stop_value(kept: tuple) -> int:
+    v = result_value(kept)
+    return 0 if v is None else min(v, TOP)
+
+
+def _sub_vectors(counts: tuple):
+    """Every count-vector ``k`` with ``0 <= k[i] <= counts[i]``."""
+    return product(*(range(c + 1) for c in counts))
+
+
+@lru_cache(maxsize=None)
+def _rolls(n: int) -> tuple:
+    """All outcomes of rolling ``n`` dice as (count-vector, probability)."""
+    out = []
+    for vec in product(range(n + 1), repeat=6):
+        if sum(vec) != n:
+            continue
+        ways = factorial(n)
+        for c in vec:
+            ways //= factorial(c)
+        out.append((vec, ways / 6 ** n))
+    return tuple(out)
+
+
+def _add(a: tuple, b) -> tuple:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+@lru_cache(maxsize=None)
+def continue_value(kept: tuple) -> float:
+    """``V(kept)``: expected best result after rolling the dice not yet set aside."""
+    left = DICE - sum(kept)
+    total = 0.0
+    for roll, p in _rolls(left):
+        best = 0.0
+        for sub in _sub_vectors(roll):
+            n = sum(sub)
+            if n == 0:
+                continue
+            w = position_value(_add(kept, sub), left - n)
+            if w > best:
+                best = w
+        total += p * best
+    return total
+
+
+@lru_cache(maxsize=None)
+def position_value(kept: tuple, dice_left: int) -> float:
+    """``W``: value of having set aside ``kept`` with ``dice_left`` dice to reroll or not."""
+    if not can_still_be_valid(kept, dice_left):
+        return 0.0
+    stop = _stop_value(kept)
+    if dice_left == 0:
+        return float(stop)
+    return max(float(stop), continue_value(kept))
+
+
+def _best_completion(kept: tuple, rolled: tuple) -> float:
+    """Best value reachable by setting aside any further part (maybe none) of ``rolled``."""
+    left = sum(rolled)
+    best = 0.0
+    for sub in _sub_vectors(rolled):
+        w = position_value(_add(kept, sub), left - sum(sub))
+        if w > best:
+            best = w
+    return best
+
+
+def action_values(state: KingdomOfDiceState, seat: int) -> list[tuple[Action, float]]:
+    """Each legal action of ``seat`` with its one-step expected result value."""
+    acts = state.legal_actions(seat)
+    if state.phase == PLACE:
+        return [(a, 1.0 if a.id == "place" else 0.0) for a in acts]
+    kept = tuple(state.kept)
+    rolled = tuple(state.rolled)
+    out = []
+    for a in acts:
+        if a.id == "stop":
+            v = float(_stop_value(kept))
+        elif a.id == "reroll":
+            v = continue_value(kept)
+        else:
+            face = a.payload
+            k2 = list(kept)
+            k2[face] += 1
+            r2 = list(rolled)
+            r2[face] -= 1
+            v = _best_completion(tuple(k2), tuple(r2))
+        out.append((a, v))
+    return out
+
+
+def greedy(state: KingdomOfDiceState, seat: int) -> Action:
+    """The greedy bot's choice: the legal action with the highest one-step value (first on ties)."""
+    best_action, best_value = None, -1.0
+    for action, value in action_values(state, seat):
+        if value > best_value:
+            best_action, best_value = action, value
+    return best_action
+
+
+def evaluate(state: KingdomOfDiceState, seat: int) -> float:
+    """A score in [0, 1] for ``seat``: points won plus the cards its markers hold now.
+
+    0.5 means level with the best opponent (the Cat in solo); each point of
+    lead moves it by 1/80 of the way to 1 (clamped).
+    """
+    points = [float(s) for s in state.scores]
+    cat = float(state.cat_score)
+    cards = iter(state.market)
+    for i in range(len(SPACES) - 1, -1, -1):
+        owner = state.board[i]
+        if owner == EMPTY:
+            continue
+        card = next(cards, None)
+        if card is None:
+            break
+        if owner == CAT:
+            cat += CARD_VALUE[card]
+        else:
+            points[owner] += CARD_VALUE[card]
+    others = [p for s, p in enumerate(points) if s != seat]
+    if state.players == 1:
+        others = [cat]
+    lead = points[seat] - max(others)
+    return min(1.0, max(0.0, 0.5 + lead / 80.0))

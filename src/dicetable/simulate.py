@@ -1,0 +1,119 @@
+"""Bot tournaments: many seeded games, seats rotated, results per bot.
+
+``run_game`` plays one game and returns a JSON-able record; ``simulate``
+runs many across processes; ``summarize`` turns records into a table of win
+rates (shared wins split evenly) with 95% Wilson intervals and score means.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from dicetable.bots import make_bot, play_out
+from dicetable.engine import GameConfigError, get_game, new_game
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game to play: its index, seed, and the bot name of each seat."""
+
+    game: str
+    players: int
+    index: int
+    seed: int
+    seats: tuple
+    options: dict
+
+
+def seat_rotation(bot_names: list[str], players: int, index: int) -> tuple:
+    """Bots per seat for game ``index``: the line-up rotated by ``index`` seats."""
+    return tuple(bot_names[(s + index) % players] for s in range(players))
+
+
+def make_jobs(game: str, players: int, bot_names: list[str], games: int, seed: int,
+              options: dict | None = None) -> list[Job]:
+    """The seeded, seat-rotated jobs of a tournament; GameConfigError on a bad line-up."""
+    spec = get_game(game)
+    if len(bot_names) != players:
+        raise GameConfigError(f"give one bot per seat: {players} seats, {len(bot_names)} bots")
+    for name in set(bot_names):
+        make_bot(name)
+    spec.resolve_options(players, options)
+    return [Job(game, players, i, seed * 1_000_003 + i, seat_rotation(bot_names, players, i),
+                dict(options or {})) for i in range(games)]
+
+
+def run_game(job: Job) -> dict:
+    """Play one job to the end and return its record (JSON-able)."""
+    t0 = time.perf_counter()
+    state = new_game(job.game, job.players, seed=job.seed, options=job.options)
+    bots = [make_bot(name, seed=job.seed * 31 + s) for s, name in enumerate(job.seats)]
+    steps = play_out(state, bots)
+    return {
+        "game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
+        "options": job.options, "bots": list(job.seats), "scores": list(state.scores),
+        "winners": list(state.winners), "steps": steps,
+        "seconds": round(time.perf_counter() - t0, 4),
+    }
+
+
+def simulate(jobs: list[Job], workers: int | None = None,
+             on_result: Callable[[dict], None] | None = None) -> list[dict]:
+    """Run ``jobs`` on ``workers`` processes (1: in this process); results in job order."""
+    workers = workers or os.cpu_count() or 1
+    results: list[dict] = []
+    if workers == 1 or len(jobs) == 1:
+        for job in jobs:
+            rec = run_game(job)
+            results.append(rec)
+            if on_result:
+                on_result(rec)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(run_game, job) for job in jobs]
+            for fut in as_completed(futures):
+                rec = fut.result()
+                results.append(rec)
+                if on_result:
+                    on_result(rec)
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``successes / n`` (``(0, 1)`` if n = 0)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(results: Iterable[dict]) -> list[dict]:
+    """Per bot name: seats played, wins (a shared win counts 1/k), win rate with CI, score mean/sd."""
+    table: dict[str, dict] = {}
+    for rec in results:
+        winners = rec["winners"]
+        for seat, name in enumerate(rec["bots"]):
+            row = table.setdefault(name, {"bot": name, "seats": 0, "wins": 0.0, "scores": []})
+            row["seats"] += 1
+            if seat in winners:
+                row["wins"] += 1.0 / len(winners)
+            row["scores"].append(rec["scores"][seat])
+    out = []
+    for name, row in sorted(table.items()):
+        n = row["seats"]
+        scores = row["scores"]
+        mean = sum(scores) / n
+        sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
+        lo, hi = wilson(row["wins"], n)
+        out.append({"bot": name, "seats": n, "wins": row["wins"], "win_rate": row["wins"] / n,
+                    "win_ci": (lo, hi), "mean_score": mean, "sd_score": sd})
+    return out
