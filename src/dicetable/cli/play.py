@@ -29,7 +29,7 @@ from dicetable.engine import (
 
 COMMANDS_HELP = (
     "Type the number of a choice (or its id). Several choices may be given at once, "
-    "separated by spaces, e.g. '1 1 3'. Commands: help, log, save [FILE], load FILE, hint, quit."
+    "separated by spaces, e.g. '1 1 3'. Commands: help, show, log, save [FILE], load FILE, hint, quit."
 )
 
 
@@ -85,20 +85,14 @@ class TerminalTable:
         self.console.print(table)
 
     # -------------------------------------------------------------- input
-    def parse(self, seat: int, token: str):
-        actions = self.state.legal_actions(seat)
+    def parse_against(self, actions: list, token: str) -> str:
+        """The action id a typed token names: a choice number from ``actions`` or an id."""
         if token.isdigit():
             n = int(token)
             if 1 <= n <= len(actions):
-                return actions[n - 1]
+                return actions[n - 1].id
             raise DicetableError(f"there is no choice {n}: choose 1 to {len(actions)}")
-        for action in actions:
-            if action.id == token:
-                return action
-        raise DicetableError(
-            f"{token!r} is neither a choice number (1 to {len(actions)}) nor a legal action id; "
-            "type 'help' for the commands"
-        )
+        return token  # an action id; apply() explains if it is not legal now
 
     def command(self, seat: int, line: str) -> bool:
         """Handle a command line; True if it was one."""
@@ -139,6 +133,10 @@ class TerminalTable:
             for action, share in self.hint(self.state, seat):
                 self.console.print(f"  {share:6.1%}  {action.label} [dim]({action.id})[/dim]")
             return True
+        if word in ("show", "table"):
+            self.render(seat)
+            self.choices(seat)
+            return True
         if word in ("quit", "exit"):
             raise Quit
         return False
@@ -159,20 +157,18 @@ class TerminalTable:
                     if self.state.is_over or seat not in self.state.to_move:
                         return
                     continue
+                # Every number on the line refers to the list shown when it was typed.
+                shown = list(self.state.legal_actions(seat))
                 tokens = [t for t in re.split(r"[\s,]+", line) if t]
-                applied = 0
-                for token in tokens:
-                    action = self.parse(seat, token)
-                    self.state.apply(action, seat)
-                    applied += 1
+                ids = [self.parse_against(shown, token) for token in tokens]
+                for n, action_id in enumerate(ids, start=1):
+                    self.state.apply(action_id, seat)
                     self.show_new_events(seat if len(self.humans) == 1 else None)
                     if self.state.is_over or seat not in self.state.to_move:
-                        if applied < len(tokens):
+                        if n < len(ids):
                             self.console.print("[yellow]Your decision is complete; the rest of the line was ignored.[/yellow]")
                         return
-                if applied:
-                    self.render(seat)
-                    self.choices(seat)
+                self.choices(seat)
             except DicetableError as exc:
                 self.console.print(f"[red]{exc}[/red]")
                 self.choices(seat)

@@ -190,7 +190,7 @@ class GameState:
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
             raise IllegalActionError(
                 f"{aid!r} is not a legal action for {seat_name(seat)} now "
-                f"({self.decision(seat).prompt}); legal actions: {shown}{more}"
+                f"({self.decision(seat).prompt.rstrip('.')}); legal actions: {shown}{more}"
             )
         self._emitted = []
         self._apply(chosen, seat)
