@@ -179,3 +179,11 @@ def test_top_level_package_exposes_the_protocol():
     state = dicetable.new_game("kingdom-of-dice", 2, seed=1)
     assert dicetable.load_state(state.to_dict()).to_dict() == state.to_dict()
     assert issubclass(dicetable.IllegalActionError, ValueError)
+
+
+def test_determinize_that_depends_on_hidden_order_is_caught():
+    from dicetable.engine.testing import check_determinize_ignores_hidden_state
+    state = new_game("toy-unsorted-high-card", 3, seed=2)
+    with pytest.raises(AssertionError, match="depends on hidden state"):
+        check_determinize_ignores_hidden_state(state, seed=5)
+    check_determinize_ignores_hidden_state(new_game(TOY, 3, seed=2), seed=5)

@@ -87,6 +87,7 @@ class SecretHighCard(GameState):
                 unknown.extend(self.hands[s])
                 if self.played[s]:
                     unknown.append(self.played[s])
+        unknown.sort()
         self.shuffle(unknown)
         for s in range(self.players):
             if s != seat:
@@ -134,3 +135,27 @@ SPEC = register(GameSpec(id="toy-secret-high-card", name="Secret High Card (toy)
                          max_players=3, state_class=SecretHighCard, dice_faces=COIN.faces))
 LEAKY = register(GameSpec(id="toy-leaky-high-card", name="Leaky (toy)", min_players=2,
                           max_players=3, state_class=LeakyHighCard))
+
+
+class UnsortedHighCard(SecretHighCard):
+    """Shuffles the unknown cards without sorting them first: its determinization leaks order."""
+
+    __slots__ = ()
+    game_id = "toy-unsorted-high-card"
+
+    def _determinize(self, seat):
+        unknown = list(self.deck)
+        for s in range(self.players):
+            if s != seat:
+                unknown.extend(self.hands[s])
+        self.shuffle(unknown)
+        for s in range(self.players):
+            if s != seat:
+                n = len(self.hands[s])
+                self.hands[s] = sorted(unknown[:n])
+                del unknown[:n]
+        self.deck = unknown
+
+
+UNSORTED = register(GameSpec(id="toy-unsorted-high-card", name="Unsorted (toy)", min_players=2,
+                             max_players=3, state_class=UnsortedHighCard))

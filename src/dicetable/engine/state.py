@@ -130,7 +130,10 @@ class GameState:
         The default suits games whose only unknown is the future dice: the
         kernel already reseeds them. Games with shuffled decks, secret bids or
         hidden cards override this and must draw the replacement from what
-        ``observation(seat)`` shows, never from the hidden values.
+        ``observation(seat)`` shows, never from the hidden values: gather the
+        unknown items, put them in a canonical order (sort them), then shuffle
+        with ``self.shuffle`` and deal them back, so the result cannot depend
+        on how the hidden items happened to be arranged.
         """
 
     # ------------------------------------------------------------- protocol
@@ -236,14 +239,17 @@ class GameState:
     def determinize(self, seat: int, seed: int) -> "GameState":
         """A copy in which everything ``seat`` cannot see is resampled.
 
-        Future dice are reseeded from ``seed``, the scripted dice are dropped,
-        the log and history are emptied (they may hold other seats' secrets)
-        and the game's ``_determinize`` reshuffles hidden cards and secret
-        choices consistently with ``observation(seat)``. The result depends
-        only on what ``seat`` may see and on ``seed``: search (ISMCTS) plays on
-        it without ever reading hidden state.
+        Future dice are reseeded from ``seed`` (which also replaces the
+        recorded game seed), the scripted dice are dropped, the log and
+        history are emptied (they may hold other seats' secrets) and the
+        game's ``_determinize`` reshuffles hidden cards and secret choices
+        consistently with ``observation(seat)``. The result depends only on
+        what ``seat`` may see and on ``seed`` (two states that look the same
+        to ``seat`` give the same copy), so search (ISMCTS) plays on it
+        without ever reading hidden state.
         """
         other = self.clone()
+        other.seed = seed
         other._rng = seed_state(seed)
         other._script = ()
         other._script_pos = 0

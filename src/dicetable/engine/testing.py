@@ -16,7 +16,10 @@ asserts the State protocol's promises:
 - ``determinize(seat, k)`` changes nothing that ``seat`` can observe or
   decide: its observation, decision and legal action ids are equal to the
   real state's. Because ``determinize`` resamples all hidden information,
-  this also shows an observation carries no hidden information.
+  this also shows an observation carries no hidden information;
+- ``determinize(seat, k)`` depends only on what ``seat`` sees: two states
+  that differ only in hidden parts give the same determinized copy, which
+  is what lets search bots decide without reading hidden state.
 
 Failures raise ``AssertionError`` with the game, seed and step, so pytest
 reports them like any assertion.
@@ -178,6 +181,23 @@ def check_determinize(state: GameState, seed: int) -> None:
             ], "determinize changed the seat's legal actions"
 
 
+def check_determinize_ignores_hidden_state(state: GameState, seed: int) -> None:
+    """Assert ``determinize(seat, k)`` depends only on what ``seat`` sees.
+
+    A state is compared with another one that looks the same to ``seat``
+    but whose hidden parts differ (itself determinized with another seed):
+    determinizing both with the same ``k`` must give identical states.
+    """
+    for seat in range(state.players):
+        twin = state.determinize(seat, seed ^ 0xA5A5)
+        a = state.determinize(seat, seed).to_dict()
+        b = twin.determinize(seat, seed).to_dict()
+        assert a == b, (
+            f"{state.game_id}: determinize({seat}) depends on hidden state (sort the "
+            "unknown items before shuffling them back)"
+        )
+
+
 def check_final(state: GameState) -> None:
     """Assert the end-of-game promises: nobody to move, scores per seat, winners are seats."""
     assert state.is_over
@@ -219,6 +239,7 @@ def check_conformance(
             check_clone_independence(state, seed + steps)
             check_round_trip(state, seed + steps, steps=4)
             check_determinize(state, seed + steps)
+            check_determinize_ignores_hidden_state(state, seed + steps)
         actions.append(random_step(state, rng))
         steps += 1
     check_final(state)

@@ -414,6 +414,7 @@ class KingdomOfDiceState(GameState):
 
     def _determinize(self, seat: int) -> None:
         # Only the order of the draw pile is hidden from every seat.
+        self.deck.sort()
         self.shuffle(self.deck)
 
     # ------------------------------------------------------------ persistence
