@@ -1,7 +1,9 @@
 """Bots: players that choose through the same State protocol as people.
 
 ``make_bot(name, seed)`` builds one by name: ``random`` (uniform over the
-legal actions) or ``greedy`` (the game's documented one-step evaluation).
+legal actions), ``greedy`` (the game's documented one-step evaluation), or
+the search bot ``mcts`` (= ``medium``) at the levels ``easy``, ``medium`` and
+``hard`` (see ``dicetable.bots.mcts``).
 A bot never reads hidden state: it decides on ``state.determinize(seat, k)``,
 a copy in which everything its seat cannot see has been resampled, and maps
 its choice back to the real state by action id.
@@ -59,7 +61,7 @@ class GreedyBot:
         raise AssertionError(f"greedy chose {chosen.id!r}, which is not legal in the real state")
 
 
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts")
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -71,7 +73,13 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
 
 def _factories() -> dict:
-    return {"random": RandomBot, "greedy": GreedyBot}
+    from dicetable.bots.mcts import LEVELS, MCTSBot
+
+    out = {"random": RandomBot, "greedy": GreedyBot}
+    for level, params in LEVELS.items():
+        out[level] = lambda seed, p=params, n=level: MCTSBot(p, seed, name=n)
+    out["mcts"] = lambda seed: MCTSBot(LEVELS["medium"], seed, name="mcts")
+    return out
 
 
 def play_out(state: GameState, bots: list[Bot], max_steps: int = 1_000_000) -> int:

@@ -120,12 +120,33 @@ def play(
         bots = {s: make_bot(bot, seed=state.seed + s) for s in range(state.players) if s not in humans}
     except DicetableError as exc:
         fail(str(exc))
-    hint = None
+    from dicetable.bots.mcts import hint_rows
+
+    TerminalTable(state, humans, bots, console=console, hint=hint_rows).run()
+
+
+@app.command()
+def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in play) or a replay"),
+         seat: Optional[int] = typer.Option(None, help="seat (1-based); default: the seat to move"),
+         level: str = typer.Option("hard", help="search level: easy, medium, hard")) -> None:
+    """Show the search bot's top three actions, with visit shares, for a saved position."""
+    from dicetable.bots.mcts import LEVELS, hint_rows
+
     try:
-        from dicetable.bots.mcts import hint_rows as hint  # noqa: F811  (optional until MCTS exists)
-    except ImportError:
-        pass
-    TerminalTable(state, humans, bots, console=console, hint=hint).run()
+        state = load_game_file(path)
+        if state.is_over:
+            fail("that game is over: there is nothing to decide")
+        if level not in LEVELS:
+            fail(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        who = state.to_move[0] if seat is None else seat - 1
+        if who not in state.to_move:
+            fail(f"{seat_name(who)} has no decision now; deciding: "
+                 + ", ".join(seat_name(s) for s in state.to_move))
+    except DicetableError as exc:
+        fail(str(exc))
+    console.print(f"{seat_name(who)}: {state.decision(who).prompt}")
+    for action, share in hint_rows(state, who, level=level):
+        console.print(f"  {share:6.1%}  {action.label} [dim]({action.id})[/dim]")
 
 
 @app.command()

@@ -23,12 +23,13 @@ from math import factorial
 
 from dicetable.engine import Action
 
-from .components import SPACES
+from .components import FACE_ORDER, SPACES
 from .rules import (
     CAT, EMPTY, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, result_value,
 )
 
 TOP = SPACES[-1]
+KEEP_IDS = tuple(f"keep:{face}" for face in FACE_ORDER)
 
 
 def _stop_value(kept: tuple) -> int:
@@ -88,6 +89,7 @@ def position_value(kept: tuple, dice_left: int) -> float:
     return max(float(stop), continue_value(kept))
 
 
+@lru_cache(maxsize=None)
 def _best_completion(kept: tuple, rolled: tuple) -> float:
     """Best value reachable by setting aside any further part (maybe none) of ``rolled``."""
     left = sum(rolled)
@@ -125,11 +127,33 @@ def action_values(state: KingdomOfDiceState, seat: int) -> list[tuple[Action, fl
 
 def greedy(state: KingdomOfDiceState, seat: int) -> Action:
     """The greedy bot's choice: the legal action with the highest one-step value (first on ties)."""
-    best_action, best_value = None, -1.0
-    for action, value in action_values(state, seat):
-        if value > best_value:
-            best_action, best_value = action, value
-    return best_action
+    if state.phase == PLACE:
+        return state.legal_actions(seat)[0]
+    best_id = _best_set_aside(tuple(state.kept), tuple(state.rolled), state.picked > 0)
+    for action in state.legal_actions(seat):
+        if action.id == best_id:
+            return action
+    raise AssertionError(f"greedy chose {best_id!r}, not legal")  # pragma: no cover
+
+
+@lru_cache(maxsize=None)
+def _best_set_aside(kept: tuple, rolled: tuple, may_stop: bool) -> str:
+    """Id of the best set-aside step for dice ``kept`` and ``rolled`` (cached: few positions)."""
+    best_id, best_value = "", -1.0
+    for i, count in enumerate(rolled):
+        if count:
+            k2 = list(kept)
+            k2[i] += 1
+            r2 = list(rolled)
+            r2[i] -= 1
+            value = _best_completion(tuple(k2), tuple(r2))
+            if value > best_value:
+                best_id, best_value = KEEP_IDS[i], value
+    if may_stop:
+        for aid, value in (("reroll", continue_value(kept)), ("stop", float(_stop_value(kept)))):
+            if value > best_value:
+                best_id, best_value = aid, value
+    return best_id
 
 
 def evaluate(state: KingdomOfDiceState, seat: int) -> float:

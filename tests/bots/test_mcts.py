@@ -1,0 +1,90 @@
+"""The ISMCTS bot: legal choices, determinism, no peeking at hidden state, root parallelism."""
+
+from __future__ import annotations
+
+import pytest
+
+from dicetable import new_game
+from dicetable.bots import make_bot, play_out
+from dicetable.bots.mcts import MCTS, LEVELS, MCTSBot, SearchParams, hint_rows, root_statistics
+from dicetable.engine import Rng
+from dicetable.engine.testing import random_step
+
+from ..engine.toy_game import SPEC  # noqa: F401  (registers the toy game)
+
+SMALL = SearchParams(iterations=60, rollout_depth=8)
+
+
+def _advance(state, steps, seed=0):
+    rng = Rng(seed)
+    for _ in range(steps):
+        random_step(state, rng)
+    return state
+
+
+@pytest.mark.parametrize("game, players, steps", [
+    ("kingdom-of-dice", 2, 5), ("kingdom-of-dice", 3, 40), ("toy-secret-high-card", 3, 1),
+])
+def test_choices_identical_whatever_the_hidden_state(game, players, steps):
+    """Two real states that look the same to the seat (hidden parts differ) get the same search."""
+    state = _advance(new_game(game, players, seed=11), steps)
+    seat = state.to_move[-1]
+    for k in range(3):
+        other = state.determinize(seat, 1000 + k)      # same view, different hidden parts
+        if game == "kingdom-of-dice":
+            assert other.deck != state.deck or len(state.deck) < 2
+        a = MCTS(SMALL, seed=5).search(state, seat)
+        b = MCTS(SMALL, seed=5).search(other, seat)
+        assert a == b
+        assert MCTSBot(SMALL, seed=5).choose(state, seat).id == MCTSBot(SMALL, seed=5).choose(other, seat).id
+
+
+def test_search_visits_only_legal_root_actions_and_counts_iterations():
+    state = new_game("kingdom-of-dice", 2, seed=3)
+    stats = MCTS(SMALL, seed=1).search(state, 0)
+    legal = {a.id for a in state.legal_actions(0)}
+    assert set(stats) <= legal
+    assert sum(v for v, _ in stats.values()) == SMALL.iterations
+    assert all(0.0 <= mean <= 1.0 for _, mean in stats.values())
+
+
+def test_search_refuses_a_seat_not_to_move():
+    state = new_game("kingdom-of-dice", 2, seed=3)
+    with pytest.raises(ValueError, match="not to move"):
+        MCTS(SMALL).search(state, 1)
+
+
+def test_same_seed_same_choice_and_search_leaves_state_untouched():
+    state = new_game("kingdom-of-dice", 3, seed=8)
+    before = state.to_dict()
+    a = MCTSBot(SMALL, seed=2).choose(state, 0)
+    b = MCTSBot(SMALL, seed=2).choose(state, 0)
+    assert a.id == b.id and a in state.legal_actions(0)
+    assert state.to_dict() == before
+
+
+def test_root_parallelism_sums_the_workers_visits():
+    state = new_game("kingdom-of-dice", 2, seed=4)
+    params = SearchParams(iterations=30, rollout_depth=5, workers=2)
+    stats = root_statistics(state, 0, params, seed=3)
+    assert sum(v for v, _ in stats.values()) == 60
+
+
+def test_hint_gives_three_actions_with_visit_shares():
+    state = new_game("kingdom-of-dice", 2, seed=6)
+    rows = hint_rows(state, 0, level="easy")
+    assert 1 <= len(rows) <= 3
+    shares = [share for _, share in rows]
+    assert shares == sorted(shares, reverse=True) and 0 < sum(shares) <= 1.0 + 1e-9
+    assert all(action in state.legal_actions(0) for action, _ in rows)
+
+
+def test_levels_are_ordered_by_effort():
+    assert LEVELS["easy"].iterations < LEVELS["medium"].iterations < LEVELS["hard"].iterations
+    assert LEVELS["hard"].time_ms is not None
+
+
+def test_mcts_bot_plays_a_whole_simultaneous_game():
+    state = new_game("toy-secret-high-card", 3, seed=1)
+    play_out(state, [make_bot("easy", seed=s) for s in range(3)])
+    assert state.is_over and sum(state.scores) == 3
