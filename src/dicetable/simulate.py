@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from dicetable.bots import make_bot, play_out
-from dicetable.engine import GameConfigError, get_game, new_game
+from dicetable.engine import GameConfigError, new_game
 
 
 @dataclass(frozen=True)
@@ -38,12 +38,11 @@ def seat_rotation(bot_names: list[str], players: int, index: int) -> tuple:
 def make_jobs(game: str, players: int, bot_names: list[str], games: int, seed: int,
               options: dict | None = None) -> list[Job]:
     """The seeded, seat-rotated jobs of a tournament; GameConfigError on a bad line-up."""
-    spec = get_game(game)
     if len(bot_names) != players:
         raise GameConfigError(f"give one bot per seat: {players} seats, {len(bot_names)} bots")
     for name in set(bot_names):
         make_bot(name)
-    spec.resolve_options(players, options)
+    new_game(game, players, seed=seed, options=options)   # checks game, player count and options
     return [Job(game, players, i, seed * 1_000_003 + i, seat_rotation(bot_names, players, i),
                 dict(options or {})) for i in range(games)]
 
