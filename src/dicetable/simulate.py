@@ -84,6 +84,39 @@ def simulate(jobs: list[Job], workers: int | None = None,
     return results
 
 
+def simulate_ray(jobs: list[Job], on_result: Callable[[dict], None] | None = None,
+                 address: str | None = None) -> list[dict]:
+    """Run ``jobs`` as Ray tasks (one per game); results in job order.
+
+    ``address`` joins a running cluster ("auto", "ray://host:10001"); None
+    starts or joins a local instance. Raises GameConfigError when Ray is not
+    installed (``pip install 'dicetable[ray]'``).
+    """
+    try:
+        import ray
+    except ImportError:
+        raise GameConfigError("the ray backend needs Ray: pip install 'dicetable[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    try:
+        task = ray.remote(run_game)
+        pending = [task.remote(job) for job in jobs]
+        results = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            rec = ray.get(done[0])
+            results.append(rec)
+            if on_result:
+                on_result(rec)
+    finally:
+        if started:
+            ray.shutdown()
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a proportion ``successes / n`` (``(0, 1)`` if n = 0)."""
     if n == 0:

@@ -106,3 +106,20 @@ def test_hint_on_a_saved_game(tmp_path, monkeypatch):
     result = run("hint", str(save), "--level", "easy")
     assert result.exit_code == 0
     assert "%" in result.output and "keep:" in result.output
+
+
+def test_simulate_on_a_local_ray_instance(tmp_path):
+    pytest.importorskip("ray")
+    out = tmp_path / "ray.jsonl"
+    result = run("simulate", "kingdom-of-dice", "-n", "4", "--bots", "greedy,random",
+                 "--backend", "ray", "--jsonl", str(out))
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["index"] for r in rows) == [0, 1, 2, 3]
+    # The same seeds on the local backend give the same games.
+    local = tmp_path / "local.jsonl"
+    run("simulate", "kingdom-of-dice", "-n", "4", "--bots", "greedy,random", "--workers", "1",
+        "--jsonl", str(local))
+    by_index = lambda path: sorted((json.loads(l)["index"], json.loads(l)["scores"])
+                                   for l in path.read_text().splitlines())
+    assert by_index(out) == by_index(local)

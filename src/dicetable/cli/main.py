@@ -173,10 +173,14 @@ def simulate(
     workers: int = typer.Option(0, "--workers", help="processes (0: one per core)"),
     option: List[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="write one JSON line per game here"),
+    backend: str = typer.Option("local", "--backend", help="local (processes) or ray (needs Ray)"),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster to join"),
 ) -> None:
     """Run a seeded, seat-rotated bot tournament and print win rates and scores."""
-    from dicetable.simulate import make_jobs, simulate as run, summarize
+    from dicetable.simulate import make_jobs, simulate as run, simulate_ray, summarize
 
+    if backend not in ("local", "ray"):
+        fail(f"--backend is local or ray, not {backend!r}")
     names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
         jobs = make_jobs(game, len(names), names, games_n, seed, parse_options(option))
@@ -192,7 +196,13 @@ def simulate(
             if out:
                 out.write(json.dumps(rec) + "\n")
 
-        results = run(jobs, workers=workers or None, on_result=done)
+        try:
+            if backend == "ray":
+                results = simulate_ray(jobs, on_result=done, address=ray_address)
+            else:
+                results = run(jobs, workers=workers or None, on_result=done)
+        except DicetableError as exc:
+            fail(str(exc))
     if out:
         out.close()
     table = Table(title=f"{game}: {games_n} games, {len(names)} seats, seats rotated")
