@@ -1101,6 +1101,7 @@ class BibliosDiceState(GameState):
             "resolving_group": GROUP_NAMES[self.grp] if self.grp >= 0 else None,
             "pending": list(self.tasks[-1]) if self.tasks else None,
             "players": players,
+            "hidden_objectives": bool(self.options.get("hidden_objectives")),
             "auctions_held": self.auctions,
             "last_auction": self.last_auction,
             "is_over": over,
