@@ -195,7 +195,7 @@ class BibliosDiceState(GameState):
         "vp_stacks", "bishop_stacks", "gold", "vp", "mule", "mule_roll", "pool", "marks",
         "small", "groups", "grp", "hands", "facedown", "played", "active", "sitting", "barred",
         "penalized", "cad_deck", "cad_faceup", "cad_played", "tasks", "topped", "queue",
-        "objectives", "auctions", "last_auction", "final",
+        "objectives", "auctions", "last_auction", "final", "waiting",
     )
 
     # ================================================================ set-up
@@ -241,6 +241,7 @@ class BibliosDiceState(GameState):
         self.facedown = [-1] * n
         self.played = [()] * n
         self.active = 0
+        self.waiting = ()
         self.sitting = 0
         self.barred = 0
         self.penalized = 0
@@ -592,6 +593,7 @@ class BibliosDiceState(GameState):
         self.played = [()] * n
         self.cad_played = []
         self.active = sum(1 << s for s in range(n) if not self.sitting >> s & 1)
+        self.waiting = tuple(s for s in range(n) if self.active >> s & 1)
         self.phase = BID
         out = [seat_name(s) for s in range(n) if self.sitting >> s & 1]
         self.emit("auction", None, "Auction: every bidder places a Bidding Card face down."
@@ -618,6 +620,7 @@ class BibliosDiceState(GameState):
                 parts.append(f"{seat_name(s)} {card_name(v)} (total {sum(self.played[s])})")
         self.emit("reveal", None, "Bidding Cards revealed: " + ", ".join(parts) + ".",
                   {"played": [list(p) for p in self.played]})
+        self.waiting = tuple(s for s in range(self.players) if self.active >> s & 1)
         if self.cad >= 0 and len(self.cad_played) < CARDS_PER_BID:
             self._cadfael_reveal()
         if not self.active:
@@ -730,6 +733,7 @@ class BibliosDiceState(GameState):
         self.facedown = [-1] * n
         self.played = [()] * n
         self.active = 0
+        self.waiting = ()
         self.sitting = 0
         self.penalized = 0
         self.groups = [list(EMPTY_SET), list(EMPTY_SET)]
@@ -803,9 +807,7 @@ class BibliosDiceState(GameState):
             return (self.tasks[-1][1],)
         phase = self.phase
         if phase == BID:
-            active = self.active
-            fd = self.facedown
-            return tuple(s for s in range(self.players) if active >> s & 1 and fd[s] < 0)
+            return self.waiting
         if phase == OVER:
             return ()
         return (self.current,)
@@ -971,11 +973,10 @@ class BibliosDiceState(GameState):
             v = action.payload
             self.hands[seat] &= ~(1 << v)
             self.facedown[seat] = v
-            self.emit("bid-secret", seat, f"{seat_name(seat)} secretly places the {card_name(v)} card "
-                      "face down.", {"card": v}, visible=(seat,))
-            self.emit("bid", seat, f"{seat_name(seat)} places a Bidding Card face down.")
-            active = self.active
-            if all(self.facedown[s] >= 0 for s in range(self.players) if active >> s & 1):
+            self.emit("bid-secret", seat, _SECRET_BID_TEXT[seat][v], {"card": v}, visible=(seat,))
+            self.emit("bid", seat, _BID_TEXT[seat])
+            self.waiting = waiting = tuple(s for s in self.waiting if s != seat)
+            if not waiting:
                 self._reveal()
         elif phase == REROLL:
             self._apply_reroll(action, seat)
@@ -1196,6 +1197,7 @@ class BibliosDiceState(GameState):
         if not len(self.gold) == len(self.vp) == len(self.hands) == len(self.facedown) == len(self.played) == n:
             raise ValueError("per-seat lists need one entry per seat")
         self.active = int(p["active"])
+        self.waiting = tuple(s for s in range(n) if self.active >> s & 1 and self.facedown[s] < 0)
         self.sitting = int(p["sitting"])
         self.barred = int(p["barred"])
         self.penalized = int(p["penalized"])
@@ -1236,6 +1238,7 @@ class BibliosDiceState(GameState):
         other.facedown = self.facedown[:]
         other.played = self.played[:]
         other.active = self.active
+        other.waiting = self.waiting
         other.sitting = self.sitting
         other.barred = self.barred
         other.penalized = self.penalized
@@ -1260,5 +1263,8 @@ _ADJ_ACTIONS = {
          for d in range(NRES)]
     for op in ("raise", "lower", "set3")
 }
+_SECRET_BID_TEXT = [{v: f"{seat_name(s)} secretly places the {card_name(v)} card face down."
+                     for v in CARD_VALUES} for s in range(8)]
+_BID_TEXT = [f"{seat_name(s)} places a Bidding Card face down." for s in range(8)]
 _ADVANCE = [[Action(f"advance:{RESOURCES[t]}", f"Move up 1 space on the {TRACK_NAMES[t]} (to space {s})", t)
              for s in range(TOP[t] + 2)] for t in range(NRES)]
