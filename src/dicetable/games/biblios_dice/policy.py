@@ -26,7 +26,7 @@ Greedy, one step deep on that margin:
   the large group holds what the seat wants to bid for;
 * bidding: the seat values the better group (sum of its dice's one-step
   gains, in VP) and turns it into Gold at its ratio (5 Gold per VP below the
-  4th space) times 0.8, capped by the Gold it holds. It plays the largest card
+  4th space) times ``BID_SHARE`` (0.6), capped by the Gold it holds. It plays the largest card
   that keeps its total within that limit and passes when none fits. Its total
   never exceeds its Gold, so it never owes more than it has: it cannot overbid.
 * winning the auction: the group with the larger summed gain.
@@ -44,6 +44,8 @@ from .rules import (
 )
 
 _PLACES = len(SCORING.place_multipliers)
+#: Share of a group's value (in Gold at the seat's ratio) the greedy seat is willing to bid.
+BID_SHARE = 0.6
 
 
 def marker_values(state: BibliosDiceState) -> list[float]:
@@ -151,7 +153,7 @@ def bid_limit(state: BibliosDiceState, seat: int) -> int:
     """The most Gold the greedy seat will bid in this auction (never more than its Gold)."""
     best = max(group_gain(state, seat, g) for g in state.groups)
     ratio = ratio_at(state.pos[BISHOP * state.nm + seat]) or 5
-    return max(0, min(state.gold[seat], int(best * ratio * 0.8)))
+    return max(0, min(state.gold[seat], int(best * ratio * BID_SHARE)))
 
 
 def _bid_choice(state: BibliosDiceState, seat: int) -> Action:

@@ -138,14 +138,19 @@ def dice_json(dice) -> dict:
     return out
 
 
+def _a(word: str) -> str:
+    return ("an " if word[0] in "AEIOU" else "a ") + word
+
+
 # ------------------------------------------------------------ fixed actions
-_MARK = tuple(Action(f"mark:{k}", f"Mark a{'n' if k[0] in 'aeiou' else ''} {k.capitalize()} die "
-                     "to re-roll", i) for i, k in enumerate(MARK_KINDS))
+_MARK = tuple(Action(f"mark:{k}", f"Mark {_a(SYMBOL_NAMES[i])} die to re-roll" if i < NTRACKS
+                     else f"Mark the {k.capitalize()} Die to re-roll", i) for i, k in enumerate(MARK_KINDS))
 _REROLL = Action("reroll", f"Pay {REROLL_COST} VP and re-roll the marked dice (once per round)")
 _CLEAR = Action("clear", "Unmark all dice")
 _KEEP = Action("keep", "Keep the dice as they are (end Phase I)")
-_SMALL = tuple(Action(f"small:{k}", f"Put a{'n' if k[0] in 'aeiou' else ''} {k.capitalize()} die into "
-                      f"the group of {SMALL_GROUP}", i) for i, k in enumerate(KINDS))
+_SMALL = tuple(Action(f"small:{k}", (f"Put {_a(SYMBOL_NAMES[i])} die" if i < NTRACKS
+                                     else f"Put the {k.capitalize()} Die") + f" into the group of {SMALL_GROUP}", i)
+               for i, k in enumerate(KINDS))
 _BIDS = {v: Action(f"bid:{card_name(v)}",
                    "Play the pass card face down (stop bidding)" if v == PASS
                    else f"Play your {v} Bidding Card face down", v) for v in CARD_VALUES}

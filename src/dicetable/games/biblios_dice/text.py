@@ -23,6 +23,8 @@ STYLE = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow", "green
          "purple": "bold magenta", "grey": "bold white"}
 PIPS = "⚀⚁⚂⚃⚄⚅"
 _ADJ_LABEL = {a.id: a.label for a in ADJ_FACES}
+_MARK_NAMES = dict(zip(SYMBOLS, SYMBOL_NAMES)) | {"gold": "Gold Die", "adjustment": "Adjustment Die",
+                                                  "mule": "Mule Die"}
 
 
 def marker_text(m) -> Text:
@@ -39,8 +41,9 @@ def seat_text(s: int) -> Text:
 
 
 def _tracks(obs: dict) -> Table:
-    table = Table(title="Tracks (left of a space = ahead; Cf = Cadfael)", box=None, padding=(0, 1),
-                  title_justify="left")
+    title = "Tracks (on a shared space the marker further left is ahead"
+    title += "; Cf = Cadfael)" if "cadfael" in obs else ")"
+    table = Table(title=title, box=None, padding=(0, 1), title_justify="left")
     table.add_column("", justify="right", style="dim")
     for t, sym in enumerate(SYMBOLS):
         if t < NRES:
@@ -104,10 +107,10 @@ def _mule(obs: dict) -> Text:
     for i in range(MULE_FINAL + 1):
         if i == obs["mule"]:
             text.append("M", style="bold yellow")
-        else:
-            text.append("·" if i < MULE_FINAL else "", style="dim")
-        if i == MULE_FINAL and i != obs["mule"]:
-            text.append("[market]", style="dim")
+        elif i < MULE_FINAL:
+            text.append("·", style="dim")
+        if i == MULE_FINAL:
+            text.append("[market]", style="bold yellow" if i == obs["mule"] else "dim")
         text.append(" ")
     if obs["phase"] == "reroll":
         text.append(f"  Mule Die: {obs['mule_die']}", style="bold")
@@ -122,7 +125,7 @@ def _dice(obs: dict) -> Text:
         text.append(_dice_text(obs["pool"]))
         if obs["marked"]:
             text.append("\nMarked to re-roll: ", style="bold yellow")
-            text.append(", ".join(f"{c} {k}" for k, c in obs["marked"].items()))
+            text.append(", ".join(f"{c} {_MARK_NAMES[k]}" for k, c in obs["marked"].items()))
     elif phase == "split":
         text.append("Market dice left: ", style="bold")
         text.append(_dice_text(obs["pool"]))
@@ -203,18 +206,20 @@ def _players(obs: dict, seat) -> Table:
 
 
 def _final(state, obs: dict) -> Table:
-    table = Table(title="Final scoring", box=None, title_justify="left", padding=(0, 1))
+    winners = ", ".join(seat_name(s) for s in state.winners)
+    table = Table(title=f"Final scoring - winner: {winners}", box=None, title_justify="left",
+                  padding=(0, 1), title_style="bold green")
+    objectives = obs["hidden_objectives"]
     for col in ["player"] + [SYMBOL_NAMES[t] for t in range(NRES)] + [
-            "penalty", "VP tokens", "Gold VP", "objective", "total", "Gold left"]:
-        table.add_column(col, justify="right")
-    rows = state.final
-    for m, row in enumerate(rows):
-        name = seat_text(m) if m < state.players else Text("Cadfael", style=STYLE[CADFAEL_COLOUR])
-        if m in state.winners:
-            name.append(" (winner)", style="bold green")
-        table.add_row(name, *[str(v) for v in row["tracks"]], f"-{row['penalty']}", str(row["tokens"]),
-                      str(row["gold_vp"]), str(row["objective"]), Text(str(row["total"]), style="bold"),
-                      str(row["gold_left"]))
+            "penalty", "VP tokens", "Gold VP"] + (["objective"] if objectives else []) + ["total", "Gold left"]:
+        table.add_column(col, justify="right", no_wrap=True)
+    for m, row in enumerate(state.final):
+        name = Text(f"P{m + 1}", style=STYLE.get(COLOURS[m % len(COLOURS)], "bold")) if m < state.players \
+            else Text("Cf", style=STYLE[CADFAEL_COLOUR])
+        cells = [name, *[str(v) for v in row["tracks"]], str(-row["penalty"]), str(row["tokens"]),
+                 str(row["gold_vp"])] + ([str(row["objective"])] if objectives else []) + [
+                 Text(str(row["total"]), style="bold"), str(row["gold_left"]) if m < state.players else "-"]
+        table.add_row(*cells)
     return table
 
 
