@@ -288,3 +288,43 @@ def test_mule_stops_on_the_final_space():
     s.mule = MULE_FINAL - 1
     s.apply("keep")
     assert s.mule == MULE_FINAL and s.phase == "split"
+
+
+# ---------------------------------------------------------------- more silent-rule decisions
+def test_an_adjustment_step_without_a_die_to_change_has_no_effect():
+    s = game(3, phase_one(SIX, 1, 2, "-1-1"))
+    s.value = [1, 1, 1, 1, 3]
+    s.apply("keep")
+    s.apply("take:adjustment")
+    assert [a.id for a in s.legal_actions(0)] == ["lower:ink"]
+    s.apply("lower:ink")                             # no different die can be lowered
+    assert s.value == [1, 1, 1, 1, 2] and s.to_move == (1,)
+
+
+def test_cadfael_converts_at_the_top_and_his_bishop_tokens_leave_the_game():
+    t = game(2, seed=3)
+    cad = t.cad
+    put(t, cad, "ink", TOP[4])
+    put(t, cad, "bishop", TOKEN_SPOTS[0][0] - 1)
+    top_token = t.bishop_stacks[0][0]
+    gold, vp = list(t.gold), list(t.vp)
+    manuscripts = pos(t, cad, "manuscripts")
+    # Replay a round start with scripted dice: Phase 0 rolls Ink, Bishop, Bishop; the Ink
+    # die (Cadfael is at the top) is re-rolled to Manuscripts; then the Phase I dice.
+    t._script = tuple(["ink", "bishop", "bishop", "manuscripts"] + phase_one(SIX, 1, 2, "+1"))
+    t._script_pos = 0
+    t._emitted = []
+    t._start_round()
+    assert t.scripted_dice_left == 0
+    assert pos(t, cad, "manuscripts") == manuscripts + 1     # converted automatically
+    assert pos(t, cad, "bishop") == TOKEN_SPOTS[0][0] + 1
+    assert len(t.bishop_stacks[0]) == 2 and top_token not in t.bishop_stacks[0]
+    assert t.gold == gold and t.vp == vp              # nobody gains from his token
+    assert any(e.kind == "bishop-token" and e.visible is None and "Cadfael" in e.text for e in t._emitted)
+
+
+def test_gold_for_all_with_two_players_gives_one_gold_each():
+    s = game(2, ["scrolls", "scrolls", "scrolls"] + phase_one(SIX, "gold-for-all", 2, "+1"))
+    s.apply("keep")
+    s.apply("take:gold")
+    assert s.gold == [16, 17]
