@@ -1,0 +1,31 @@
+"""Biblios Dice (Steve Finn, Dr. Finn's Games): 2-5 players; 2 players add Cadfael.
+
+Game id ``biblios-dice``. Option ``hidden_objectives`` (the Hidden Objective
+Variant: each player is dealt a secret Resource Track worth +3 VPs for first
+place there). Rules: :mod:`.rules`; components: :mod:`.components` and
+``data/components.toml``; decisions and reconstructions: docs/games/biblios-dice.md.
+"""
+
+from dicetable.engine import GameSpec, OptionSpec
+
+from .components import ALL_FACES
+from .policy import evaluate, greedy
+from .rules import BibliosDiceState
+from .text import render
+
+SPEC = GameSpec(
+    id="biblios-dice",
+    name="Biblios Dice",
+    min_players=2,
+    max_players=5,
+    state_class=BibliosDiceState,
+    summary="Draft dice to climb five resource tracks, bid secretly at the market, sway the Bishop.",
+    options=(
+        OptionSpec("hidden_objectives", False, "Hidden Objective Variant: a secret track worth +3 VPs "
+                   "for first place", choices=(False, True), type=bool),
+    ),
+    dice_faces=ALL_FACES,
+    render=render,
+    greedy=greedy,
+    evaluate=evaluate,
+)
