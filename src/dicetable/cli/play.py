@@ -143,6 +143,7 @@ class TerminalTable:
 
     def human_turn(self, seat: int) -> None:
         if len(self.humans) > 1 and self.last_human not in (None, seat):
+            self.console.clear()  # the previous seat's private view must not stay on screen
             self.console.rule(f"Hand the keyboard to {seat_name(seat)}")
             self.read(f"{seat_name(seat)}, press Enter when only you can see the screen. ")
         self.last_human = seat

@@ -1127,12 +1127,13 @@ class BibliosDiceState(GameState):
         # Bishop Token stacks: the remaining tokens of each group are known, their order is not.
         stacks = []
         for stack in self.bishop_stacks:
-            tokens = list(stack)
+            tokens = sorted(stack)
             self.shuffle(tokens)
             stacks.append(tuple(tokens))
         self.bishop_stacks = stacks
         # Cadfael's draw pile: its cards are known (not face up), their order is not.
         if self.cad >= 0:
+            self.cad_deck = sorted(self.cad_deck)
             self.shuffle(self.cad_deck)
         # Other seats' face-down bids: any of their unrevealed cards.
         for s in range(self.players):
