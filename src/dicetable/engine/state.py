@@ -159,30 +159,33 @@ class GameState:
         leaving the state unchanged, when the seat is not to move or the
         action is not legal for it now; the message lists what is allowed.
         """
-        to_move = self.to_move
-        if seat is None:
-            if len(to_move) != 1:
+        legal = self._legal.get(seat) if seat is not None else None
+        if legal is None:
+            # Slow path: no cached actions for this seat yet, so check the seat first.
+            to_move = self.to_move
+            if seat is None:
+                if len(to_move) != 1:
+                    if not to_move:
+                        raise IllegalActionError("the game is over: no seat may act")
+                    raise IllegalActionError(
+                        "several seats decide now ("
+                        + ", ".join(seat_name(s) for s in to_move)
+                        + "): say which seat acts"
+                    )
+                seat = to_move[0]
+            elif seat not in to_move:
+                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+                    raise IllegalActionError(
+                        f"there is no seat {seat!r}: seats are 0..{self.players - 1}"
+                    )
                 if not to_move:
                     raise IllegalActionError("the game is over: no seat may act")
                 raise IllegalActionError(
-                    "several seats decide now ("
+                    f"it is not {seat_name(seat)}'s decision now; waiting for "
                     + ", ".join(seat_name(s) for s in to_move)
-                    + "): say which seat acts"
                 )
-            seat = to_move[0]
-        elif seat not in to_move:
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-                raise IllegalActionError(
-                    f"there is no seat {seat!r}: seats are 0..{self.players - 1}"
-                )
-            if not to_move:
-                raise IllegalActionError("the game is over: no seat may act")
-            raise IllegalActionError(
-                f"it is not {seat_name(seat)}'s decision now; waiting for "
-                + ", ".join(seat_name(s) for s in to_move)
-            )
+            legal = self.legal_actions(seat)
         aid = action.id if isinstance(action, Action) else action
-        legal = self.legal_actions(seat)
         chosen = None
         for candidate in legal:
             if candidate.id == aid:
@@ -348,12 +351,26 @@ class GameState:
             self._script_pos = pos + 1
             return value
         faces = die.faces
-        self._rng, out = splitmix64(self._rng)
-        return faces[(out * len(faces)) >> 64]
+        z = self._rng = (self._rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return faces[((z ^ (z >> 31)) * len(faces)) >> 64]  # SplitMix64, inlined for speed
 
     def roll_many(self, die: Die, count: int) -> list:
-        """Roll ``count`` dice of one kind; see :meth:`roll`."""
-        return [self.roll(die) for _ in range(count)]
+        """Roll ``count`` dice of one kind; see :meth:`roll` (scripted values first)."""
+        if self._script_pos < len(self._script):
+            return [self.roll(die) for _ in range(count)]
+        faces = die.faces
+        n = len(faces)
+        z0 = self._rng
+        out = []
+        for _ in range(count):  # SplitMix64, inlined for speed
+            z = z0 = (z0 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            out.append(faces[((z ^ (z >> 31)) * n) >> 64])
+        self._rng = z0
+        return out
 
     @property
     def scripted_dice_left(self) -> int:

@@ -29,6 +29,7 @@ Decisions where the rulebook is silent, each tested:
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 
 from dicetable.engine import Action, Decision, GameState, seat_name
 
@@ -102,6 +103,11 @@ def can_still_be_valid(kept, dice_left: int) -> bool:
 
 def faces_text(counts) -> str:
     """``[1, 0, 2, 0, 0, 0]`` -> ``"crown, 2, 2"`` (crowns first, then numbers rising)."""
+    return _faces_text(tuple(counts))
+
+
+@lru_cache(maxsize=None)
+def _faces_text(counts: tuple) -> str:
     parts = []
     for i, face in enumerate(FACE_ORDER):
         parts.extend([_FACE_WORD[face]] * counts[i])
@@ -109,10 +115,15 @@ def faces_text(counts) -> str:
 
 
 def _counts_to_faces(counts) -> list:
+    return list(_faces_tuple(tuple(counts)))
+
+
+@lru_cache(maxsize=None)
+def _faces_tuple(counts: tuple) -> tuple:
     out = []
     for i, face in enumerate(FACE_ORDER):
         out.extend([face] * counts[i])
-    return out
+    return tuple(out)
 
 
 class KingdomOfDiceState(GameState):
@@ -181,8 +192,8 @@ class KingdomOfDiceState(GameState):
     def _roll_dice(self, count: int) -> None:
         roll = [0] * 6
         index = _FACE_SLOT
-        for _ in range(count):
-            roll[index[self.roll(KINGDOM_DIE)]] += 1
+        for face in self.roll_many(KINGDOM_DIE, count):
+            roll[index[face]] += 1
         self.rolled = roll
         self.picked = 0
         self.phase = SET_ASIDE
@@ -252,12 +263,7 @@ class KingdomOfDiceState(GameState):
         if self.phase == PLACE:
             space = SPACES[self.target]
             return [Action("place", f"Place a Crown marker on space {space}"), _DECLINE]
-        roll = self.rolled
-        acts = [_KEEP_ACTIONS[i] for i in range(6) if roll[i]]
-        if self.picked:
-            acts.append(_REROLL)
-            acts.append(_STOP)
-        return acts
+        return _set_aside_actions(tuple(self.rolled), self.picked > 0)
 
     def _apply(self, action: Action, seat: int) -> None:
         aid = action.id
@@ -473,3 +479,13 @@ class KingdomOfDiceState(GameState):
 
 
 _FACE_SLOT = {face: i for i, face in enumerate(FACE_ORDER)}
+
+
+@lru_cache(maxsize=None)
+def _set_aside_actions(rolled: tuple, may_stop: bool) -> list:
+    """The set-aside step's actions for dice showing ``rolled`` (shared list: never mutate)."""
+    acts = [_KEEP_ACTIONS[i] for i in range(6) if rolled[i]]
+    if may_stop:
+        acts.append(_REROLL)
+        acts.append(_STOP)
+    return acts
