@@ -1,0 +1,2 @@
+def render(state, seat=None):
+    return str(state.observation(seat))
