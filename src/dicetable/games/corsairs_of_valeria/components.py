@@ -299,6 +299,9 @@ HAZARD_WORD = ("", "Whirlpool", "Sea Monster", "Cutthroat")
 class RaceTrack:
     """One arrangement of the race track compiled into plain tuples (immutable, shared).
 
+    ``layout`` is ``((track_index, side_index), ...)`` from Start Island up;
+    ``components`` defaults to the loaded data file.
+
     Nodes are ints: node ``start`` is the space with the Start symbol,
     ``skull`` (the last node) is Skull Island. Per node:
 
@@ -320,7 +323,10 @@ class RaceTrack:
     __slots__ = ("layout", "fwd", "back", "hazard", "merchant", "segment", "lane", "row",
                  "label", "dist", "start", "skull", "segments", "split", "cache")
 
-    def __init__(self, layout: tuple) -> None:
+    def __init__(self, layout: tuple, components: Components | None = None) -> None:
+        data = components or COMPONENTS
+        tracks = data.tracks
+        sides = tuple(s.side for s in tracks[0].sides)
         self.layout = layout
         fwd: list[list] = []
         back: list[list] = []
@@ -333,10 +339,10 @@ class RaceTrack:
         segments = []
         start = -1
         prev_exits: list[int] = []
-        parts = [("Start Island", COMPONENTS.start_island.lanes)]
+        parts = [("Start Island", data.start_island.lanes)]
         for pos, (t, s) in enumerate(layout):
-            track = TRACKS[t]
-            parts.append((f"Track {pos + 1} ({track.id}{SIDE_NAMES[s]})", track.sides[s].lanes))
+            track = tracks[t]
+            parts.append((f"Track {pos + 1} ({track.id}{sides[s]})", track.sides[s].lanes))
         for seg, (title, lanes) in enumerate(parts):
             exits, entries, seg_lanes = [], [], []
             split = len(lanes) > 1
@@ -383,8 +389,8 @@ class RaceTrack:
         segment.append(len(parts))
         lane_of.append("main")
         row.append(0)
-        label.append(COMPONENTS.skull_island.name)
-        segments.append((COMPONENTS.skull_island.name, (("main", (skull,), ((0, 0),)),)))
+        label.append(data.skull_island.name)
+        segments.append((data.skull_island.name, (("main", (skull,), ((0, 0),)),)))
         # fewest Maps to Skull Island, by a backwards sweep (the graph only goes forwards)
         dist = [0] * len(fwd)
         for n in range(skull - 1, -1, -1):
