@@ -122,6 +122,7 @@ from .components import (
 )
 
 OVER = "over"
+_NAME = tuple(seat_name(i) for i in range(len(COLOURS)))   # "Player 1".. for event texts
 
 # flag bits of the current turn
 F_MAP5 = 1          # 5 Maps: move forward or backward at will
@@ -147,6 +148,18 @@ class _GameWon(Exception):
 def faces_text(dice) -> str:
     """``[0, 2, 4]`` -> ``"Skull, Grog, Map"``."""
     return ", ".join(FACE_WORD[f] for f in dice) if dice else "no dice"
+
+
+_DICE_INFO: dict = {}
+
+
+def _dice_info(dice) -> tuple:
+    """``(text, names)`` of a roll, cached: names is a shared list that nobody mutates."""
+    key = tuple(dice)
+    info = _DICE_INFO.get(key)
+    if info is None:
+        info = _DICE_INFO[key] = (faces_text(key), [DIE_FACES[f] for f in key])
+    return info
 
 
 def count_faces(dice) -> list:
@@ -204,7 +217,18 @@ _JAGER_MOVE = Action("jager:move", "Jäger Knot: move 1 space forward (as with a
 _JAGER_STAY = Action("jager:stay", "Stay where you are")
 
 
+_GROUP_ACTIONS: dict = {}
+
+
 def _group_action(g: int, n: int, flags: int) -> Action:
+    key = (g, n, flags & (F_GROG5 | F_MAP5))
+    act = _GROUP_ACTIONS.get(key)
+    if act is None:
+        act = _GROUP_ACTIONS[key] = _make_group_action(g, n, flags)
+    return act
+
+
+def _make_group_action(g: int, n: int, flags: int) -> Action:
     if g == G_GROG:
         label = f"Acquire Grog ({_plural(n, 'Grog face')}; dial max {GROG_MAX})"
         if flags & F_GROG5:
@@ -280,9 +304,9 @@ class CorsairsState(GameState):
             title for title, _ in self.track.segments[1:-1]) + ", Skull Island (2 Silver).",
             {"tracks": layout_name(layout)})
         for s in range(n):
-            self.emit("captain", s, f"{seat_name(s)} ({COLOURS[s]} ship) is {captain_name(self.captain[s])}.",
+            self.emit("captain", s, f"{_NAME[s]} ({COLOURS[s]} ship) is {captain_name(self.captain[s])}.",
                       {"captain": CAPTAINS[self.captain[s]].id if self.captain[s] >= 0 else None})
-        self.emit("first", self.current, f"{seat_name(self.current)} starts.")
+        self.emit("first", self.current, f"{_NAME[self.current]} starts.")
         self.stack = [("turn", self.current)]
         self._run()
 
@@ -390,7 +414,7 @@ class CorsairsState(GameState):
         while self.silver[seat] >= SILVER_PER_TREASURE:
             self.silver[seat] -= SILVER_PER_TREASURE
             self.treasure[seat] += 1
-            self.emit("treasure", seat, f"{seat_name(seat)} returns {SILVER_PER_TREASURE} Silver to the "
+            self.emit("treasure", seat, f"{_NAME[seat]} returns {SILVER_PER_TREASURE} Silver to the "
                       f"supply and gains a Treasure ({self.treasure[seat]}).",
                       {"treasure": self.treasure[seat]})
             if self.treasure[seat] >= TREASURE_TO_WIN:
@@ -401,13 +425,13 @@ class CorsairsState(GameState):
         if n <= 0:
             return 0
         short = self.supply < n
-        self.emit("silver", seat, f"{seat_name(seat)} {why}: +{n} Silver"
+        self.emit("silver", seat, f"{_NAME[seat]} {why}: +{n} Silver"
                   + (f" (the supply holds only {self.supply} now)" if short else "") + ".",
                   {"silver": n})
         got = 0
         for _ in range(n):
             if SILVER_TOTAL - sum(self.silver) - self.island <= 0:
-                self.emit("supply-empty", seat, f"The Silver supply is empty: {seat_name(seat)} "
+                self.emit("supply-empty", seat, f"The Silver supply is empty: {_NAME[seat]} "
                           f"gets {got} of {n}.", {"got": got, "wanted": n})
                 break
             self.silver[seat] += 1
@@ -420,7 +444,7 @@ class CorsairsState(GameState):
         gain = min(n, room)
         self.grog[seat] += gain
         wasted = n - gain
-        self.emit("grog", seat, f"{seat_name(seat)} {why}: +{gain} Grog (dial {self.grog[seat]}/{GROG_MAX})"
+        self.emit("grog", seat, f"{_NAME[seat]} {why}: +{gain} Grog (dial {self.grog[seat]}/{GROG_MAX})"
                   + (f", {wasted} wasted" if wasted else "") + ".", {"grog": gain, "wasted": wasted})
         return gain
 
@@ -436,7 +460,7 @@ class CorsairsState(GameState):
                     silver, grog = s, g
                     break
         self.pos[seat] = node
-        self.emit("move", seat, f"{seat_name(seat)} sails {'forward' if forward else 'backward'} to "
+        self.emit("move", seat, f"{_NAME[seat]} sails {'forward' if forward else 'backward'} to "
                   f"{track.label[node]}.", {"to": node, "forward": forward})
         if forward:
             if grog:
@@ -452,7 +476,7 @@ class CorsairsState(GameState):
         ignored = self.left[G_MAP]
         self.left[G_MAP] = 0
         loot = self.island
-        self.emit("skull-island", seat, f"{seat_name(seat)} reaches Skull Island "
+        self.emit("skull-island", seat, f"{_NAME[seat]} reaches Skull Island "
                   f"({'first' if self.visits == 1 else 'second'} time) and takes its {loot} Silver"
                   + ("; the remaining Maps are ignored" if ignored else "") + ".",
                   {"visit": self.visits, "silver": loot})
@@ -467,16 +491,16 @@ class CorsairsState(GameState):
         h = self.track.hazard[node]
         if h == WHIRLPOOL:
             self.pos[seat] = self.track.start
-            self.emit("whirlpool", seat, f"{seat_name(seat)} ends on a Whirlpool and returns to the Start space.")
+            self.emit("whirlpool", seat, f"{_NAME[seat]} ends on a Whirlpool and returns to the Start space.")
         elif h == SEA_MONSTER:
             lost = self.silver[seat]
             self.silver[seat] = 0
-            self.emit("sea-monster", seat, f"{seat_name(seat)} ends on a Sea Monster and returns all "
+            self.emit("sea-monster", seat, f"{_NAME[seat]} ends on a Sea Monster and returns all "
                       f"{lost} Silver to the supply.", {"lost": lost})
         elif h == CUTTHROAT:
             lost = self.grog[seat]
             self.grog[seat] = 0
-            self.emit("cutthroat", seat, f"{seat_name(seat)} ends on a Cutthroat space and loses all "
+            self.emit("cutthroat", seat, f"{_NAME[seat]} ends on a Cutthroat space and loses all "
                       f"{lost} Grog.", {"lost": lost})
 
     # ------------------------------------------------------------ end of game
@@ -484,7 +508,7 @@ class CorsairsState(GameState):
         self.phase = OVER
         self.stack = []
         self.winner6 = seat
-        self.emit("game-over", seat, f"{seat_name(seat)} has {TREASURE_TO_WIN} Treasures and wins the game!",
+        self.emit("game-over", seat, f"{_NAME[seat]} has {TREASURE_TO_WIN} Treasures and wins the game!",
                   {"winners": [seat], "treasure": list(self.treasure)})
 
     def _end_by_second_visit(self) -> None:
@@ -492,7 +516,7 @@ class CorsairsState(GameState):
         self.stack = []
         win = self.winners
         text = "Skull Island has been reached a second time: the game ends. " + ", ".join(
-            f"{seat_name(s)} {self.treasure[s]} Treasure/{self.silver[s]} Silver/{self.grog[s]} Grog"
+            f"{_NAME[s]} {self.treasure[s]} Treasure/{self.silver[s]} Silver/{self.grog[s]} Grog"
             for s in range(self.players))
         text += ". " + ("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(map(seat_name, win)) + "."
         self.emit("game-over", None, text, {"winners": list(win), "treasure": list(self.treasure)})
@@ -507,8 +531,6 @@ class CorsairsState(GameState):
         self.current = seat
         self.turn += 1
         self.flags = 0
-        self.emit("turn", seat, f"Turn {self.turn}: {seat_name(seat)} ({captain_name(self.captain[seat])}).",
-                  {"turn": self.turn})
         self._push_phases(seat)
         return True
 
@@ -534,8 +556,8 @@ class CorsairsState(GameState):
             return False
         self.stack.pop()
         self._roll(DICE)
-        self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(self.dice)}.",
-                  {"dice": [DIE_FACES[f] for f in self.dice]})
+        text, names = _dice_info(self.dice)
+        self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} rolls {text}.", {"dice": names, "turn": self.turn})
         return True
 
     def _l_roll(self, task) -> list:
@@ -546,15 +568,17 @@ class CorsairsState(GameState):
         self.stack.pop()
         if action.id == "roll":
             self._roll(DICE)
-            self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(self.dice)}.",
-                      {"dice": [DIE_FACES[f] for f in self.dice]})
+            text, names = _dice_info(self.dice)
+            self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} rolls {text}.",
+                      {"dice": names, "turn": self.turn})
             return
         face = CANNON if action.id == "set-cannon" else MAP
         self.grog[seat] -= 1
         self._roll(DICE - 1, (face,))
-        self.emit("roll", seat, f"{seat_name(seat)} ({captain_name(self.captain[seat])}) pays 1 Grog to set a "
-                  f"die to the {FACE_WORD[face]} face and rolls the rest: {faces_text(self.dice)}.",
-                  {"dice": [DIE_FACES[f] for f in self.dice], "set": DIE_FACES[face]})
+        text, names = _dice_info(self.dice)
+        self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} ({captain_name(self.captain[seat])}) pays 1 Grog "
+                  f"to set a die to the {FACE_WORD[face]} face and rolls the rest: {text}.",
+                  {"dice": names, "set": DIE_FACES[face], "turn": self.turn})
 
     def _q_roll(self, task) -> Decision:
         cap = self.captain[task[1]]
@@ -574,8 +598,9 @@ class CorsairsState(GameState):
             return False
         self.stack.pop()
         self.marked = 0
-        self.emit("lock", seat, f"{seat_name(seat)} cannot pay for a re-roll: the dice are locked "
-                  f"({faces_text(self.dice)}).", {"dice": [DIE_FACES[f] for f in self.dice]})
+        text, names = _dice_info(self.dice)
+        self.emit("lock", seat, f"{_NAME[seat]} cannot pay for a re-roll: the dice are locked ({text}).",
+                  {"dice": names})
         return True
 
     def _l_reroll(self, task) -> list:
@@ -597,8 +622,8 @@ class CorsairsState(GameState):
         if aid == "lock":
             self.stack.pop()
             self.marked = 0
-            self.emit("lock", seat, f"{seat_name(seat)} locks the dice: {faces_text(self.dice)}.",
-                      {"dice": [DIE_FACES[f] for f in self.dice]})
+            text, names = _dice_info(self.dice)
+            self.emit("lock", seat, f"{_NAME[seat]} locks the dice: {text}.", {"dice": names})
             return
         if aid.startswith("mark:"):
             self.marked ^= 1 << action.payload
@@ -614,10 +639,10 @@ class CorsairsState(GameState):
         again = [f for i, f in enumerate(self.dice) if (marked >> i) & 1]
         self._roll(len(again), tuple(keep))
         self.rerolls += 1
-        self.emit("reroll", seat, f"{seat_name(seat)} pays {paid} to re-roll {faces_text(again)}: "
-                  f"now {faces_text(self.dice)}.",
-                  {"rerolled": [DIE_FACES[f] for f in again], "dice": [DIE_FACES[f] for f in self.dice],
-                   "paid": "silver" if aid == "reroll-silver" else "grog"})
+        again_text, again_names = _dice_info(again)
+        text, names = _dice_info(self.dice)
+        self.emit("reroll", seat, f"{_NAME[seat]} pays {paid} to re-roll {again_text}: now {text}.",
+                  {"rerolled": again_names, "dice": names, "paid": "silver" if aid == "reroll-silver" else "grog"})
 
     def _q_reroll(self, task) -> Decision:
         seat = task[1]
@@ -657,7 +682,7 @@ class CorsairsState(GameState):
         if action.id == "mistress":
             n = self.dice.count(SKULL_GROG)
             self.dice = sorted(GROG if f == SKULL_GROG else f for f in self.dice)
-            self.emit("mistress", seat, f"{seat_name(seat)} (Mistress of the Skull) turns {n} Skull-and-Grog "
+            self.emit("mistress", seat, f"{_NAME[seat]} (Mistress of the Skull) turns {n} Skull-and-Grog "
                       f"{'face' if n == 1 else 'faces'} into Grog: {faces_text(self.dice)}.", {"changed": n})
             return
         k = action.payload
@@ -665,7 +690,7 @@ class CorsairsState(GameState):
         for _ in range(k):
             dice[dice.index(MAP)] = SILVER
         self.dice = sorted(dice)
-        self.emit("reo", seat, f"{seat_name(seat)} (Reo the Cartographer) changes {k} "
+        self.emit("reo", seat, f"{_NAME[seat]} (Reo the Cartographer) changes {k} "
                   f"Map{'s' if k > 1 else ''} into Silver: {faces_text(self.dice)}.", {"changed": k})
 
     def _q_captain_b(self, task) -> Decision:
@@ -715,7 +740,7 @@ class CorsairsState(GameState):
         seat = task[1]
         if action.id == "give":
             self.stack[-1] = ("give", seat, "")
-            self.emit("skull5", seat, f"{seat_name(seat)} has 5 Skulls and hands the dice out.")
+            self.emit("skull5", seat, f"{_NAME[seat]} has 5 Skulls and hands the dice out.")
         else:
             self.stack[-1] = ("skulls", seat, DICE, 1)
 
@@ -733,7 +758,7 @@ class CorsairsState(GameState):
         seat, given = task[1], task[2]
         i = len(given)
         face = FACE_WORD[self.dice[i]]
-        return [Action(f"give:{_pn(r)}", f"Give die {i + 1} ({face}) to {seat_name(r)}", r)
+        return [Action(f"give:{_pn(r)}", f"Give die {i + 1} ({face}) to {_NAME[r]}", r)
                 for r in range(self.players) if r != seat]
 
     def _d_give(self, task, action) -> None:
@@ -755,13 +780,13 @@ class CorsairsState(GameState):
             mine = [self.dice[i] for i in range(DICE) if int(given[i]) == r]
             if not mine:
                 continue
-            parts.append(f"{seat_name(r)} {faces_text(mine)}")
+            parts.append(f"{_NAME[r]} {faces_text(mine)}")
             todo.append(("skulls", r, len(mine), 0))
             sg = mine.count(SKULL_GROG)
             if sg:
                 todo.append(("gain-grog", r, sg))
-        self.emit("give", seat, f"{seat_name(seat)} gives the dice: " + "; ".join(parts) + ". "
-                  f"{seat_name(seat)}'s turn is over.", {"given": [int(x) for x in given]})
+        self.emit("give", seat, f"{_NAME[seat]} gives the dice: " + "; ".join(parts) + ". "
+                  f"{_NAME[seat]}'s turn is over.", {"given": [int(x) for x in given]})
         stack.extend(reversed(todo))
 
     def _q_give(self, task) -> Decision:
@@ -790,7 +815,7 @@ class CorsairsState(GameState):
         pay = min(n, self.silver[seat])
         self.silver[seat] -= pay
         self.island += pay
-        self.emit("skulls", seat, f"{seat_name(seat)}: {_plural(n, 'Skull')}, places {pay} Silver on Skull "
+        self.emit("skulls", seat, f"{_NAME[seat]}: {_plural(n, 'Skull')}, places {pay} Silver on Skull "
                   f"Island (now {self.island})" + (f"; {n - pay} ignored (no Silver left)" if pay < n else "")
                   + ".", {"skulls": n, "paid": pay})
 
@@ -801,7 +826,7 @@ class CorsairsState(GameState):
         _, seat, n, _own = task
         self.stack.pop()
         if action.id == "bones:ignore":
-            self.emit("bones", seat, f"{seat_name(seat)} (Mister Bones) ignores one Skull.")
+            self.emit("bones", seat, f"{_NAME[seat]} (Mister Bones) ignores one Skull.")
             self._pay_skulls(seat, n - 1)
         else:
             self._pay_skulls(seat, n)
@@ -846,7 +871,7 @@ class CorsairsState(GameState):
         seat = task[1]
         if action.id == "jaxn":
             self.flags &= ~F_JAXN
-            self.emit("jaxn", seat, f"{seat_name(seat)} (Captain Lucky Jax'n) had no Maps: moves 1 space "
+            self.emit("jaxn", seat, f"{_NAME[seat]} (Captain Lucky Jax'n) had no Maps: moves 1 space "
                       "forward and gains 1 Grog.")
             self.stack.append(("jaxn-grog", seat))
             self.stack.append(("move", seat, 1, 0, 0))
@@ -861,14 +886,14 @@ class CorsairsState(GameState):
         if g == G_GROG:
             self._gain_grog(seat, n, f"executes {_plural(n, 'Grog face')}")
             if self.flags & F_GROG5:
-                self.emit("grog5", seat, f"5-of-a-kind Grog: {seat_name(seat)} begins the turn again after "
+                self.emit("grog5", seat, f"5-of-a-kind Grog: {_NAME[seat]} begins the turn again after "
                           "the Dice Actions.")
         elif g == G_SILVER:
             self._gain_silver(seat, n, f"collects {_plural(n, 'Silver face')}")
         elif g == G_MAP:
             free = 1 if self.flags & F_MAP5 else 0
             if free:
-                self.emit("map5", seat, f"5-of-a-kind Maps: {seat_name(seat)} may move forward or backward "
+                self.emit("map5", seat, f"5-of-a-kind Maps: {_NAME[seat]} may move forward or backward "
                           "at each step.")
             self.stack.append(("move", seat, n, free, 0))
         else:
@@ -894,7 +919,7 @@ class CorsairsState(GameState):
         seat = task[1]
         self.stack.pop()
         if self.flags & F_GROG5:
-            self.emit("restart", seat, f"{seat_name(seat)} begins the turn again from the Roll Dice phase.")
+            self.emit("restart", seat, f"{_NAME[seat]} begins the turn again from the Roll Dice phase.")
             self._push_phases(seat)
         else:
             self.stack.append(("end-turn", seat))
@@ -977,7 +1002,7 @@ class CorsairsState(GameState):
         while steps > 0:
             prev = track.back[self.pos[target]]
             if not prev:
-                self.emit("at-start", target, f"{seat_name(target)} is at the Start space and cannot move back "
+                self.emit("at-start", target, f"{_NAME[target]} is at the Start space and cannot move back "
                           "further.")
                 break
             if len(prev) > 1:
@@ -1028,18 +1053,18 @@ class CorsairsState(GameState):
                 there = self.pos[r]
                 if there != here and there != track.skull:
                     acts.append(Action(f"hook:{_pn(r)}", f"Captain Hook: use 2 Cannons to move to "
-                                       f"{seat_name(r)}'s space ({track.label[there]})", ("hook", r)))
+                                       f"{_NAME[r]}'s space ({track.label[there]})", ("hook", r)))
         if n >= 3:
             back = n - 3
             for r in others:
-                label = f"Attack {seat_name(r)}: take their {self.silver[r]} Silver"
+                label = f"Attack {_NAME[r]}: take their {self.silver[r]} Silver"
                 if back:
                     label += f", they move back {_plural(back, 'space')}"
                 acts.append(Action(f"attack:{_pn(r)}", label, ("attack", r)))
             if n == DICE:
                 for r in others:
                     if self.treasure[r] >= 1:
-                        acts.append(Action(f"steal:{_pn(r)}", f"5-of-a-kind: steal 1 Treasure from {seat_name(r)} "
+                        acts.append(Action(f"steal:{_pn(r)}", f"5-of-a-kind: steal 1 Treasure from {_NAME[r]} "
                                            f"(they have {self.treasure[r]})", ("steal", r)))
         merchant = track.merchant[here]
         if merchant is not None:
@@ -1054,7 +1079,7 @@ class CorsairsState(GameState):
             return False
         self.stack.pop()
         if n > 0:
-            self.emit("cannons", seat, f"{seat_name(seat)}'s {_plural(n, 'Cannon')}: nothing to attack "
+            self.emit("cannons", seat, f"{_NAME[seat]}'s {_plural(n, 'Cannon')}: nothing to attack "
                       "(3 Cannons attack a player; a Merchant ship must be on your space).", {"cannons": n})
         return True
 
@@ -1065,21 +1090,21 @@ class CorsairsState(GameState):
         _, seat, n = task
         if action.id == "hold":
             self.stack.pop()
-            self.emit("hold", seat, f"{seat_name(seat)} holds fire.")
+            self.emit("hold", seat, f"{_NAME[seat]} holds fire.")
             return
         kind, r = action.payload
         if kind == "hook":
             self.flags |= F_HOOK_USED
             self.stack[-1] = ("cannons", seat, n - 2)
             self.pos[seat] = self.pos[r]
-            self.emit("hook", seat, f"{seat_name(seat)} (Captain Hook) uses 2 Cannons to move to "
-                      f"{seat_name(r)}'s space, {self.track.label[self.pos[seat]]}.", {"to": self.pos[seat]})
+            self.emit("hook", seat, f"{_NAME[seat]} (Captain Hook) uses 2 Cannons to move to "
+                      f"{_NAME[r]}'s space, {self.track.label[self.pos[seat]]}.", {"to": self.pos[seat]})
             self._hazard(seat)
             return
         self.stack.pop()
         if kind == "merchant":
             s, g = self.track.merchant[self.pos[seat]]
-            self.emit("merchant", seat, f"{seat_name(seat)} attacks the Merchant ship with "
+            self.emit("merchant", seat, f"{_NAME[seat]} attacks the Merchant ship with "
                       f"{_plural(n, 'Cannon')}.", {"cannons": n})
             if g:
                 self._gain_grog(seat, g * n, "plunders the Merchant ship")
@@ -1091,7 +1116,7 @@ class CorsairsState(GameState):
         if kind == "steal":
             self.treasure[r] -= 1
             self.treasure[seat] += 1
-            self.emit("steal", seat, f"{seat_name(seat)} fires 5 Cannons at {seat_name(r)} and steals a Treasure "
+            self.emit("steal", seat, f"{_NAME[seat]} fires 5 Cannons at {_NAME[r]} and steals a Treasure "
                       f"({self.treasure[seat]} vs {self.treasure[r]}).", {"target": r})
             if self.treasure[seat] >= TREASURE_TO_WIN:
                 raise _GameWon(seat)
@@ -1100,8 +1125,8 @@ class CorsairsState(GameState):
         if back:
             self.stack.append(("back", r, back, 0))
         loot = self.silver[r]
-        self.emit("attack", seat, f"{seat_name(seat)} attacks {seat_name(r)} with {_plural(n, 'Cannon')} and takes "
-                  f"{loot} Silver" + (f"; {seat_name(r)} moves back {_plural(back, 'space')}" if back else "") + ".",
+        self.emit("attack", seat, f"{_NAME[seat]} attacks {_NAME[r]} with {_plural(n, 'Cannon')} and takes "
+                  f"{loot} Silver" + (f"; {_NAME[r]} moves back {_plural(back, 'space')}" if back else "") + ".",
                   {"target": r, "silver": loot, "back": back})
         for _ in range(loot):
             self.silver[r] -= 1
@@ -1130,7 +1155,7 @@ class CorsairsState(GameState):
     def _d_jager(self, task, action) -> None:
         seat = task[1]
         if action.id == "jager:move":
-            self.emit("jager", seat, f"{seat_name(seat)} (Jäger Knot) moves 1 space forward after the attack.")
+            self.emit("jager", seat, f"{_NAME[seat]} (Jäger Knot) moves 1 space forward after the attack.")
             self.stack[-1] = ("move", seat, 1, 0, 0)
         else:
             self.stack.pop()
@@ -1147,7 +1172,7 @@ class CorsairsState(GameState):
         if self.captain[seat] == HASAN and self.grog[seat] >= 2:
             self.grog[seat] -= 1
             left = self.grog[seat]
-            self.emit("hasan", seat, f"{seat_name(seat)} (Hasan the Merchant) pays 1 Grog and turns the other "
+            self.emit("hasan", seat, f"{_NAME[seat]} (Hasan the Merchant) pays 1 Grog and turns the other "
                       f"{left} Grog into Silver.", {"grog": left})
             for _ in range(left):
                 if self.supply <= 0:
