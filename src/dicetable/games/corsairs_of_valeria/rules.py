@@ -179,6 +179,12 @@ def _pn(seat: int) -> str:
     return f"p{seat + 1}"
 
 
+def race_number(state: "CorsairsState") -> int:
+    """1 or 2: the race being sailed (a Skull Island arrival still belongs to its race until the turn ends)."""
+    arrived = 1 if state.flags & F_ARRIVED else 0
+    return max(1, min(2, state.visits + 1 - arrived))
+
+
 def captain_name(index: int) -> str:
     """The Captain card's name, or "no Captain"."""
     return CAPTAINS[index].name if index >= 0 else "no Captain"
@@ -650,7 +656,7 @@ class CorsairsState(GameState):
         if self.captain[seat] == PRINCE:
             pay += f", {self.silver[seat]} Silver (Prince of Bella Ire)"
         marked = [str(i + 1) for i in range(len(self.dice)) if (self.marked >> i) & 1]
-        prompt = (f"Phase B: you rolled {faces_text(self.dice)}. Mark dice to re-roll"
+        prompt = (f"Phase B: your dice show {faces_text(self.dice)}. Mark dice to re-roll"
                   + (f" (marked: {', '.join(marked)})" if marked else "") + f", then re-roll or lock. You have {pay}.")
         return Decision(seat, "reroll", prompt,
                         "You may re-roll any or all of your dice by spending 1 Grog; every re-roll costs 1 Grog. "
@@ -1212,7 +1218,7 @@ class CorsairsState(GameState):
             "turn": self.turn,
             "current": self.current,
             "phase": self.phase,
-            "race": min(self.visits + 1, 2),
+            "race": race_number(self),
             "skull_island_visits": self.visits,
             "tracks": layout_name(self.layout),
             "skull_island_silver": self.island,

@@ -25,12 +25,13 @@ from .components import (
     HAZARD_WORD,
     TREASURE_TO_WIN,
 )
-from .rules import F_ARRIVED, F_JAXN, GROUP_IDS, OVER, CorsairsState
+from .rules import F_ARRIVED, F_JAXN, OVER, CorsairsState, race_number
 
 STYLE = {"purple": "bold magenta", "white": "bold white", "yellow": "bold yellow", "red": "bold red",
          "blue": "bold blue"}
 FACE_STYLE = ("bold red", "bold red", "bold green", "bold white", "bold cyan", "bold yellow")
-CELL = 30
+CELL = 33
+GROUP_WORDS = ("Grog", "Silver", "Map", "Cannon")
 
 
 def ship_style(seat: int) -> str:
@@ -47,7 +48,7 @@ def _reward(s: int, g: int) -> str:
     return " ".join(x for x in (f"+{s} Silver" if s else "", f"+{g} Grog" if g else "") if x)
 
 
-def _cell(state: CorsairsState, node: int, lane: str | None) -> Text:
+def _cell(state: CorsairsState, node: int, lane: str | None, island: tuple) -> Text:
     track = state.track
     text = Text()
     if lane:
@@ -62,6 +63,8 @@ def _cell(state: CorsairsState, node: int, lane: str | None) -> Text:
         text.append(f"Merchant({_reward(*m).replace('+', '')}) ", style="bold cyan")
     elif node != track.start:
         text.append("· ", style="dim")
+    if island != (0, 0):
+        text.append(f"◆{_reward(*island)} ", style="green")
     for s in range(state.players):
         if state.pos[s] == node:
             style = ship_style(s) + (" reverse" if s == state.current and state.phase != OVER else "")
@@ -72,7 +75,11 @@ def _cell(state: CorsairsState, node: int, lane: str | None) -> Text:
 
 
 def track_view(state: CorsairsState) -> Text:
-    """The race track, Skull Island first, one line per space and per island line."""
+    """The race track, Skull Island first, one line per space.
+
+    ``◆+1 Silver`` on a space marks the island on the dividing line just
+    below it: crossing that line forwards (into the space) pays it.
+    """
     track = state.track
     out = Text()
     skull = track.skull
@@ -81,49 +88,40 @@ def track_view(state: CorsairsState) -> Text:
         if state.pos[s] == skull:
             out.append(f"P{s + 1} ", style=ship_style(s))
     out.append("\n")
+    out.append("  (◆ an island: it pays when you sail forward into that space)\n", style="dim")
     for seg in range(len(track.segments) - 2, -1, -1):
         title, lanes = track.segments[seg]
         split = len(lanes) > 1
-        out.append(f"  ── {title}{' (split by an island)' if split else ''} ", style="bold blue")
-        out.append("─" * max(0, 40 - len(title)) + "\n", style="blue")
+        head = f"  ── {title}{' - split: pick a side on entering' if split else ''} "
+        out.append(head, style="bold blue")
+        out.append("─" * max(2, 60 - len(head)) + "\n", style="blue")
         rows = max(len(nodes) for _, nodes, _ in lanes)
         for r in range(rows - 1, -1, -1):
             out.append(f"  {r + 1:>2} │ ", style="dim")
-            for li, (name, nodes, _isl) in enumerate(lanes):
+            for li, (name, nodes, islands) in enumerate(lanes):
                 if li:
                     out.append("┃ ", style="bold green")
                 if r < len(nodes):
-                    out.append_text(_cell(state, nodes[r], name if split else None))
+                    out.append_text(_cell(state, nodes[r], name if split else None, islands[r]))
                 else:
                     out.append(" " * CELL)
             out.append("\n")
-            if r > 0 and any(r < len(nodes) and isl[r] != (0, 0) for _, nodes, isl in lanes):
-                out.append("       ", style="dim")
-                for li, (_name, nodes, isl) in enumerate(lanes):
-                    if li:
-                        out.append("┃ ", style="bold green")
-                    t = Text()
-                    if r < len(nodes) and isl[r] != (0, 0):
-                        t.append(f"~ island {_reward(*isl[r])} ~", style="green")
-                    t.truncate(CELL, pad=True)
-                    out.append_text(t)
-                out.append("\n")
     return out
 
 
 def boards(state: CorsairsState) -> Table:
     """One row per Ship Board."""
     table = Table(box=None, padding=(0, 1), title="Ship Boards", title_justify="left")
-    for col in ("player", "Captain", "Treasure", "Silver", "Grog", "Maps to Skull Island"):
+    for col in ("ship", "Captain", "Treasure", "Silver", "Grog", "Maps to go"):
         table.add_column(col)
     track = state.track
     for s in range(state.players):
         cap = state.captain[s]
-        name = seat_label(s)
+        name = Text(f"P{s + 1} {COLOURS[s]}", style=ship_style(s))
         if s == state.current and state.phase != OVER:
-            name.append(" ◀ turn", style="bold")
-        table.add_row(name, CAPTAINS[cap].name if cap >= 0 else "-",
-                      f"{state.treasure[s]}/{TREASURE_TO_WIN}", str(state.silver[s]),
+            name.append(" ◀", style="bold")
+        cap_name = CAPTAINS[cap].name.removeprefix("Captain ") if cap >= 0 else "-"
+        table.add_row(name, cap_name, f"{state.treasure[s]}/{TREASURE_TO_WIN}", str(state.silver[s]),
                       f"{state.grog[s]}/{GROG_MAX}", str(track.dist[state.pos[s]]))
     return table
 
@@ -146,7 +144,8 @@ def dice_view(state: CorsairsState) -> Text:
     if state.rerolls:
         text.append(f"({state.rerolls} re-roll{'s' if state.rerolls > 1 else ''})", style="dim")
     if state.phase == "C":
-        todo = [f"{state.left[g]} {GROUP_IDS[g]}" for g in range(4) if state.left[g]]
+        todo = [f"{state.left[g]} {GROUP_WORDS[g]}{'s' if state.left[g] > 1 and g != 1 else ''}"
+                for g in range(4) if state.left[g]]
         if state.flags & F_JAXN:
             todo.append("Lucky Jax'n")
         text.append("\nStill to execute: " + (", ".join(todo) if todo else "nothing"), style="italic")
@@ -157,7 +156,7 @@ def dice_view(state: CorsairsState) -> Text:
 
 def render(state: CorsairsState, seat: int | None = None):
     """A rich renderable of the table as ``seat`` sees it (all public; ``seat`` picks the Captain text shown)."""
-    race = min(state.visits + 1, 2)
+    race = race_number(state)
     parts = [track_view(state), boards(state)]
     who = seat if seat is not None else state.current
     cap = state.captain[who] if 0 <= who < state.players else -1
