@@ -92,9 +92,20 @@ def evaluate(state: CorsairsState, seat: int) -> float:
 
 
 # ---------------------------------------------------------------- dice estimates
+def pack(counts) -> int:
+    """Face counts (each 0-5, 5 dice in all) as one int in base 8: adding packs adds counts."""
+    return (counts[0] | counts[1] << 3 | counts[2] << 6 | counts[3] << 9 | counts[4] << 12
+            | counts[5] << 15)
+
+
+def unpack(key: int) -> tuple:
+    """Inverse of :func:`pack`."""
+    return tuple((key >> (3 * i)) & 7 for i in range(6))
+
+
 @lru_cache(maxsize=None)
 def outcomes(k: int) -> tuple:
-    """Every result of rolling ``k`` dice as ``(counts6, probability)``."""
+    """Every result of rolling ``k`` dice as ``(packed_counts, probability)``."""
     out = []
     for combo in combinations_with_replacement(range(6), k):
         c = [0] * 6
@@ -103,7 +114,7 @@ def outcomes(k: int) -> tuple:
         ways = factorial(k)
         for x in c:
             ways //= factorial(x)
-        out.append((tuple(c), ways / 6 ** k))
+        out.append((pack(c), ways / 6 ** k))
     return tuple(out)
 
 
@@ -182,9 +193,15 @@ class _Ctx:
 
 def roll_value(counts: tuple, ctx: _Ctx) -> float:
     """Estimated worth (Silver) of locking a roll with face ``counts`` (Skull..Cannon) for ``ctx.seat``."""
-    v = ctx.memo.get(counts)
+    return packed_value(pack(counts), ctx)
+
+
+def packed_value(key: int, ctx: _Ctx) -> float:
+    """:func:`roll_value` of packed counts (memoised in ``ctx``)."""
+    v = ctx.memo.get(key)
     if v is not None:
         return v
+    counts = unpack(key)
     skulls = counts[SKULL] + counts[SKULL_GROG]
     players = ctx.state.players
     silver = ctx.silver
@@ -194,7 +211,7 @@ def roll_value(counts: tuple, ctx: _Ctx) -> float:
         v = max(v, keep)
     else:
         v = _plain_value(counts, ctx, skulls, silver)
-    ctx.memo[counts] = v
+    ctx.memo[key] = v
     return v
 
 
@@ -241,15 +258,42 @@ def _sub_multisets(counts: tuple):
 
 
 def expected_value(kept: tuple, k: int, ctx: _Ctx) -> float:
-    """E[roll_value] when the dice ``kept`` stay and ``k`` dice are rolled."""
+    """E[roll_value] when the dice ``kept`` (face counts) stay and ``k`` dice are rolled."""
+    base = pack(kept)
+    memo = ctx.memo
     total = 0.0
     for out, p in outcomes(k):
-        total += p * roll_value(tuple(a + b for a, b in zip(kept, out)), ctx)
+        key = base + out
+        v = memo.get(key)
+        if v is None:
+            v = packed_value(key, ctx)
+        total += p * v
     return total
 
 
+_LAST_REROLL: list = [None, None]
+
+
+def _reroll_key(state: CorsairsState, seat: int) -> tuple:
+    return (seat, tuple(state.dice), tuple(state.pos), tuple(state.grog), tuple(state.silver),
+            tuple(state.treasure), state.island, state.visits, state.layout, state.captain, state.flags)
+
+
 def best_reroll(state: CorsairsState, seat: int) -> tuple:
-    """``(sub_counts or None, pay)``: the dice worth re-rolling one step ahead, or None to lock."""
+    """``(sub_counts or None, pay)``: the dice worth re-rolling one step ahead, or None to lock.
+
+    The answer depends only on what is on the table, not on the marks, so it
+    is remembered for the next call (the marking steps of the same decision).
+    """
+    key = _reroll_key(state, seat)
+    if _LAST_REROLL[0] == key:
+        return _LAST_REROLL[1]
+    answer = _best_reroll(state, seat)
+    _LAST_REROLL[0], _LAST_REROLL[1] = key, answer
+    return answer
+
+
+def _best_reroll(state: CorsairsState, seat: int) -> tuple:
     ctx = _Ctx(state, seat)
     counts = tuple(count_faces(state.dice))
     best, best_sub, pay = roll_value(counts, ctx), None, "reroll"
