@@ -502,12 +502,14 @@ class CorsairsState(GameState):
             lost = self.silver[seat]
             self.silver[seat] = 0
             self.emit("sea-monster", seat, f"{_NAME[seat]} ends on a Sea Monster and returns all "
-                      f"{lost} Silver to the supply.", {"lost": lost})
+                      f"{lost} Silver to the supply." if lost else
+                      f"{_NAME[seat]} ends on a Sea Monster (no Silver to lose).", {"lost": lost})
         elif h == CUTTHROAT:
             lost = self.grog[seat]
             self.grog[seat] = 0
             self.emit("cutthroat", seat, f"{_NAME[seat]} ends on a Cutthroat space and loses all "
-                      f"{lost} Grog.", {"lost": lost})
+                      f"{lost} Grog." if lost else
+                      f"{_NAME[seat]} ends on a Cutthroat space (no Grog to lose).", {"lost": lost})
 
     # ------------------------------------------------------------ end of game
     def _win_now(self, seat: int) -> None:
