@@ -276,3 +276,21 @@ def test_captains_option_is_checked():
         game(captains="hook,hook")
     with pytest.raises(IllegalActionError):
         game(dice=[SK] * 5).apply("set-cannon")
+
+
+def test_jager_also_moves_after_stealing_a_treasure():
+    s = game(dice=[CN] * 5, captains=captains("jager"))
+    s.treasure[1] = 1
+    play(s, "lock", "steal:p2")
+    assert s.treasure == [1, 0]
+    assert s.decision(0).kind == "jager"
+    play(s, "jager:move")
+    assert s.pos[0] == 1 and s.grog[0] == 3 and s.silver[0] == 3      # Start Island's island paid
+
+
+def test_willem_set_die_may_be_rerolled_in_phase_b():
+    s = game(dice=[SK, SK, SK, SK,   MP], captains=captains("willem"))
+    play(s, "set-cannon")
+    assert s.observation(0)["dice"][4] == "cannon"
+    play(s, "mark:5", "reroll")                   # the set die is an ordinary die in phase B
+    assert s.observation(0)["dice"] == ["skull"] * 4 + ["map"]
