@@ -293,4 +293,6 @@ def test_willem_set_die_may_be_rerolled_in_phase_b():
     play(s, "set-cannon")
     assert s.observation(0)["dice"][4] == "cannon"
     play(s, "mark:5", "reroll")                   # the set die is an ordinary die in phase B
-    assert s.observation(0)["dice"] == ["skull"] * 4 + ["map"]
+    reroll = next(e for e in s.log if e.kind == "reroll")
+    assert reroll.data["rerolled"] == ["cannon"]
+    assert reroll.data["dice"] == ["skull"] * 4 + ["map"]
