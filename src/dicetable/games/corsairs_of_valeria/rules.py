@@ -307,7 +307,7 @@ class CorsairsState(GameState):
             self.current = int(first) - 1
         self.phase = "A"
         self.emit("setup", None, "The race track: Start Island, " + ", ".join(
-            title for title, _ in self.track.segments[1:-1]) + ", Skull Island (2 Silver).",
+            title for title, _ in self.track.segments[1:-1]) + f", Skull Island ({ISLAND_START} Silver).",
             {"tracks": layout_name(layout)})
         for s in range(n):
             self.emit("captain", s, f"{_NAME[s]} ({COLOURS[s]} ship) is {captain_name(self.captain[s])}.",
