@@ -53,6 +53,7 @@ Decisions where the rulebook is silent (each tested, see docs/games/corsairs-of-
   the dice on, and a turn that is not theirs cannot begin again); Mister
   Bones may ignore one Skull; powers of phases A, B and D and Lucky Jax'n
   ("your last roll") do not apply. The giver's turn then ends without phase D.
+* Willem's / Luthor's set die is an ordinary die in phase B (it may be re-rolled).
 * A 5-Grog restart begins again at phase A without phase D in between (the
   turn has not ended); Captain powers of phase A apply again.
 * Captain Hook's jump happens before the other Cannons are used (the rest
