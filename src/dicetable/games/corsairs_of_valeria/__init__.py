@@ -1,0 +1,38 @@
+"""Corsairs of Valeria (Wouter van Strien, Daily Magic Games, 2020): 2-5 players race
+their Ships to Skull Island with five dice; the first to 6 Treasure wins.
+
+Game id ``corsairs-of-valeria``. Options: ``captains`` ("random", "none", or
+one Captain id per seat, e.g. "hook,bones"), ``tracks`` ("random" or three
+Tracks with sides from Start Island upwards, e.g. "T1A,T3B,T2A"),
+``first_player`` ("random" or 1..5). See docs/games/corsairs-of-valeria.md.
+"""
+
+from dicetable.engine import GameSpec, OptionSpec
+
+from .components import CAPTAINS, CORSAIRS_DIE
+from .policy import evaluate, greedy
+from .rules import CorsairsState
+from .text import render
+
+SPEC = GameSpec(
+    id="corsairs-of-valeria",
+    name="Corsairs of Valeria",
+    min_players=2,
+    max_players=5,
+    state_class=CorsairsState,
+    summary="Push-your-luck pirate race: roll five dice, re-roll for Grog, sail to Skull Island, "
+            "collect Silver for Treasure; first to 6 Treasure wins.",
+    options=(
+        OptionSpec("captains", "random",
+                   "Captain cards: 'random' (dealt), 'none', or one id per seat in seat order: "
+                   + ", ".join(c.id for c in CAPTAINS)),
+        OptionSpec("tracks", "random",
+                   "race track: 'random' (3 of the 4 Tracks, random order and sides) or e.g. 'T1A,T3B,T2A' "
+                   "from Start Island upwards"),
+        OptionSpec("first_player", "random", "who starts: 'random' or a player number 1-5"),
+    ),
+    dice_faces=CORSAIRS_DIE.faces,
+    render=render,
+    greedy=greedy,
+    evaluate=evaluate,
+)

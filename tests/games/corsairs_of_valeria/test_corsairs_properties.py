@@ -1,0 +1,99 @@
+"""Corsairs of Valeria properties: the kernel's conformance check and the game's invariants."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings, strategies as st
+
+from dicetable import load_state, new_game
+from dicetable.engine import Rng
+from dicetable.engine.testing import check_conformance, random_step
+from dicetable.games.corsairs_of_valeria.components import GROG_MAX, SILVER_TOTAL, TREASURE_TO_WIN
+from dicetable.games.corsairs_of_valeria.policy import evaluate, greedy
+
+GAME = "corsairs-of-valeria"
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5))
+def test_conformance_default_options(seed, players):
+    state = check_conformance(GAME, players, seed)
+    assert state.winners
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5),
+       tracks=st.sampled_from(["T1B,T3A,T2B", "T3A,T1B,T4A", "T4B,T2A,T1A"]),
+       captains=st.sampled_from(["none", "random"]), first=st.sampled_from(["random", "1", "2"]))
+def test_conformance_every_option(seed, players, tracks, captains, first):
+    check_conformance(GAME, players, seed, options={"tracks": tracks, "captains": captains, "first_player": first})
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5))
+def test_conformance_each_captain_in_play(seed, players):
+    # Every Captain gets to play: rotate the ten ids over the seats.
+    ids = ["willem", "luthor", "mistress", "prince", "reo", "hook", "jager", "bones", "jaxn", "hasan"]
+    k = seed % len(ids)
+    chosen = ",".join((ids[k:] + ids[:k])[:players])
+    check_conformance(GAME, players, seed, options={"captains": chosen})
+
+
+def _check_invariants(s):
+    n = s.players
+    assert sum(s.silver) + s.island + s.supply == SILVER_TOTAL and s.supply >= 0 and s.island >= 0
+    assert all(0 <= g <= GROG_MAX for g in s.grog)
+    assert all(0 <= t <= TREASURE_TO_WIN for t in s.treasure)
+    assert all(0 <= p < len(s.track) for p in s.pos)
+    if not s.is_over:
+        # the 5-Silver exchange is immediate: no ship ever waits holding 5 Silver
+        assert all(0 <= x < 5 for x in s.silver)
+        assert max(s.treasure) < TREASURE_TO_WIN
+        assert s.visits < 2
+        assert len(s.dice) in (0, 5)
+        assert s.to_move and 0 <= s.to_move[0] < n
+    else:
+        assert s.winners and (max(s.treasure) == TREASURE_TO_WIN or s.visits == 2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5))
+def test_invariants_hold_throughout_random_play(seed, players):
+    s = new_game(GAME, players, seed=seed)
+    rng = Rng(seed)
+    while not s.is_over:
+        _check_invariants(s)
+        random_step(s, rng)
+    _check_invariants(s)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5))
+def test_greedy_plays_legal_moves_to_the_end_and_evaluate_is_bounded(seed, players):
+    s = new_game(GAME, players, seed=seed)
+    steps = 0
+    while not s.is_over and steps < 3000:
+        seat = s.to_move[0]
+        view = s.determinize(seat, seed + steps)
+        action = greedy(view, seat)
+        assert action.id in {a.id for a in s.legal_actions(seat)}
+        assert 0.0 <= evaluate(s, seat) <= 1.0
+        s.apply(action.id, seat)
+        steps += 1
+    assert s.is_over
+    assert sorted(evaluate(s, p) for p in range(players))[-1] >= 0.5
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5), steps=st.integers(0, 400))
+def test_round_trip_mid_game(seed, players, steps):
+    s = new_game(GAME, players, seed=seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if s.is_over:
+            break
+        random_step(s, rng)
+    copy = load_state(json.loads(json.dumps(s.to_dict())))
+    assert copy.to_dict() == s.to_dict()
+    assert copy.observation(0) == s.observation(0)
