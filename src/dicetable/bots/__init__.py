@@ -76,9 +76,9 @@ def _factories() -> dict:
     from dicetable.bots.mcts import LEVELS, MCTSBot
 
     out = {"random": RandomBot, "greedy": GreedyBot}
-    for level, params in LEVELS.items():
-        out[level] = lambda seed, p=params, n=level: MCTSBot(p, seed, name=n)
-    out["mcts"] = lambda seed: MCTSBot(LEVELS["medium"], seed, name="mcts")
+    for level in LEVELS:
+        out[level] = lambda seed, n=level: MCTSBot(None, seed, name=n, level=n)
+    out["mcts"] = lambda seed: MCTSBot(None, seed, name="mcts", level="medium")
     return out
 
 

@@ -78,6 +78,22 @@ LEVELS = {
 }
 
 
+def level_params(game_id: str, level: str) -> SearchParams:
+    """The search settings of ``level`` for a game: ``LEVELS[level]`` with the game's overrides.
+
+    A game tunes its search through ``GameSpec.extras["mcts"]``: a dict of
+    :class:`SearchParams` fields (e.g. a cheaper rollout mix when its greedy
+    policy is expensive), applied to every level. Raises KeyError for an
+    unknown level.
+    """
+    from dataclasses import replace
+
+    from dicetable.engine import get_game
+
+    overrides = get_game(game_id).extras.get("mcts", {})
+    return replace(LEVELS[level], **overrides)
+
+
 class Node:
     """A tree node: statistics of the action that led here, for the seat that took it."""
 
@@ -240,10 +256,16 @@ def root_statistics(state: GameState, seat: int, params: SearchParams, seed: int
 
 
 class MCTSBot:
-    """A bot that plays the most visited root action of an ISMCTS search."""
+    """A bot that plays the most visited root action of an ISMCTS search.
 
-    def __init__(self, params: SearchParams = SearchParams(), seed: int = 0, name: str = "mcts") -> None:
+    Give either ``params`` (fixed settings) or ``level`` (``easy``, ``medium``,
+    ``hard``: the game's settings for that level, see :func:`level_params`).
+    """
+
+    def __init__(self, params: SearchParams | None = None, seed: int = 0, name: str = "mcts",
+                 level: str = "medium") -> None:
         self.params = params
+        self.level = level
         self.name = name
         self.rng = Rng(seed)
 
@@ -252,7 +274,8 @@ class MCTSBot:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        stats = root_statistics(state, seat, self.params, self.rng.next64())
+        params = self.params or level_params(state.game_id, self.level)
+        stats = root_statistics(state, seat, params, self.rng.next64())
         best = max(legal, key=lambda a: (stats.get(a.id, (0, 0.0))[0], stats.get(a.id, (0, 0.0))[1]))
         return best
 
@@ -262,7 +285,7 @@ def hint_rows(state: GameState, seat: int, top: int = 3, level: str = "hard", se
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return [(legal[0], 1.0)]
-    stats = root_statistics(state, seat, LEVELS[level], seed)
+    stats = root_statistics(state, seat, level_params(state.game_id, level), seed)
     total = sum(v for v, _ in stats.values()) or 1
     ranked = sorted(legal, key=lambda a: -stats.get(a.id, (0, 0.0))[0])
     return [(a, stats.get(a.id, (0, 0.0))[0] / total) for a in ranked[:top]]
