@@ -1,0 +1,3 @@
+def render(state, seat=None):
+    from rich.text import Text
+    return Text(str(state.observation(seat)["phase"]))
