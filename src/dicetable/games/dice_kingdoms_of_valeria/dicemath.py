@@ -55,6 +55,7 @@ def die_paths(value: int, ops: tuple) -> dict:
 
 
 def _describe(colour: str, value: int, path: tuple) -> str:
+    """``"Green 3 (flip → 4, +1 → 5)"``: the rolled value, then each power used."""
     text = f"{colour.capitalize()} {value}"
     if path:
         text += " (" + ", ".join(f"{name} → {w}" for name, w in path) + ")"
@@ -83,7 +84,7 @@ def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: b
     for use_any in ((False, True) if any_power else (False,)):
         ops = own + ((ANY,) if use_any else ())
         for v, path in die_paths(value, ops).items():
-            offer(v, (len(path), 0), _describe(colour, v, path))
+            offer(v, (len(path), 0), _describe(colour, value, path))
     if blue_ok:
         bown = tuple(op for op, ok in ((ADJ, blue_adj), (FLIP, blue_flip)) if ok)
         splits = [((), ())]
@@ -92,7 +93,7 @@ def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: b
         for any_c, any_b in splits:
             for v, path in die_paths(value, own + any_c).items():
                 for w, bpath in die_paths(blue, bown + any_b).items():
-                    text = f"{_describe(colour, v, path)} + {_describe('blue', w, bpath)} = {v + w}"
+                    text = f"{_describe(colour, value, path)} + {_describe('blue', blue, bpath)} = {v + w}"
                     offer(v + w, (len(path) + len(bpath), 1), text)
     return {total: (cost[0], text) for total, (cost, text) in out.items()}
 

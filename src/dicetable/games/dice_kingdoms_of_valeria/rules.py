@@ -303,9 +303,10 @@ class DiceKingdomsState(GameState):
         self.no_blue = False
         self.drought = False
         self.acted = False
-        tree = f" (tree {self.trees} of {self.lay.trees})" if self.players == 1 else ""
+        when = (f"Turn {self.trees} of {self.lay.trees} (a tree is marked off)" if self.players == 1
+                else f"Round {self.round_no}")
         self.emit("roll", seat,
-                  f"Round {self.round_no}{tree}: {seat_name(seat)} rolls black {roll[0]} and {roll[1]} "
+                  f"{when}: {seat_name(seat)} rolls black {roll[0]} and {roll[1]} "
                   f"(sum {roll[0] + roll[1]}), Yellow {roll[2]}, Red {roll[3]}, Green {roll[4]}, "
                   f"Blue {roll[5]}.", {"dice": list(roll), "round": self.round_no})
         self.phase = EVENT
@@ -356,7 +357,8 @@ class DiceKingdomsState(GameState):
             b1, b2 = self.roll(BLACK_DIE), self.roll(BLACK_DIE)
             self.dice = (b1, b2) + self.dice[2:]
             self.emit("roll", self.active, f"2nd Harvest: the black dice show {b1} and {b2} "
-                      f"(sum {b1 + b2}); doubles here trigger no Event.", {"black": [b1, b2]})
+                      f"(sum {b1 + b2})" + ("; doubles trigger no Event in this phase." if b1 == b2 else "."),
+                      {"black": [b1, b2]})
         if self.drought:
             self.emit("drought", None, "Drought: no Harvest this turn.")
             return
@@ -381,7 +383,8 @@ class DiceKingdomsState(GameState):
             g = lay.cit_guild[s]
             k = self._mark_track(seat, g, n, rewards)
             marked += k
-            parts.append(f"{lay.cit_names[s]} ({GUILDS[g]}) x{n} -> {k} {GUILDS[g]} pip{'s' if k != 1 else ''}")
+            parts.append(f"the {lay.cit_names[s]} Citizen ({n} pip{'s' if n != 1 else ''}) -> "
+                         f"{k} {GUILDS[g]} pip{'s' if k != 1 else ''}")
         if marked:
             self.emit("harvest", seat, f"{seat_name(seat)} harvests: " + "; ".join(parts) + ".",
                       {"sections": [lay.cit_names[s] for s in secs], "marked": marked})
@@ -634,6 +637,8 @@ class DiceKingdomsState(GameState):
             return
         sh[GOLDC] = i + 1
         code = lay.gold_pips[i]
+        self.emit("mark", seat, f"{seat_name(seat)} marks Gold pip {i + 1}" + _reward_note(code) + ".",
+                  {"gold": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
 
@@ -645,6 +650,8 @@ class DiceKingdomsState(GameState):
             return
         sh[WALLC] = i + 1
         code = lay.wall_pips[i]
+        self.emit("mark", seat, f"{seat_name(seat)} marks Knight pip {i + 1} on the Wall"
+                  + _reward_note(code) + ".", {"wall": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
 
