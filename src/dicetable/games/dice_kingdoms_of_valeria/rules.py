@@ -1244,6 +1244,29 @@ def solo_result(total: int) -> tuple[str, str]:
     return SOLO_RESULTS[0][2], SOLO_RESULTS[0][3]
 
 
+def marked_pips(lay, sh: list) -> dict:
+    """Every section's pips as marked (True) or not, in printed order (Roads listed a -> b).
+
+    Keys: ``"citizen:9/10"``, ``"track:Holy"``, ``"gold"``, ``"wall"``,
+    ``"lair:L6:9-12"`` and ``"road:R09"``. A voided Citizen pip stays marked
+    (it is crossed out, not erased). Used by the invariant tests.
+    """
+    out = {}
+    for s in range(10):
+        out[f"citizen:{lay.cit_names[s]}"] = [i < sh[CIT + s] for i in range(2)]
+    for g in range(4):
+        out[f"track:{GUILDS[g]}"] = [i < sh[TRK + g] for i in range(24)]
+    out["gold"] = [i < sh[GOLDC] for i in range(lay.gold_len)]
+    out["wall"] = [i < sh[WALLC] for i in range(lay.wall_len)]
+    for b in range(lay.nb):
+        lo, hi = lay.block_range[b]
+        out[f"lair:{lay.lair_ids[lay.block_lair[b]]}:{lo}-{hi}"] = [i < sh[LB0 + b] for i in range(lay.block_len[b])]
+    for r in range(lay.nr):
+        marked = road_marked_positions(lay, sh, r)
+        out[f"road:{lay.road_ids[r]}"] = [i in marked for i in range(lay.road_len[r])]
+    return out
+
+
 def sheet_view(lay, sh: list) -> dict:
     """A JSON-able view of one seat's sheets."""
     return {
