@@ -11,6 +11,9 @@ from dicetable.games.dice_kingdoms_of_valeria.rules import (
 GAME = "dice-kingdoms-of-valeria"
 #: A first roll that harvests without any choice (the 5 and 6 starters: 1 Worker, 1 Soldier pip).
 CALM = (5, 6)
+#: A whole turn's roll that activates only the 1, 2 and 3 Citizens (empty at the start): the
+#: Harvest then waits on the fallback choice, so a test sees the state the turn before left.
+HALT = (1, 2, 1, 1, 1, 1)
 
 
 def new(players: int = 1, sheets: str = "summer", dice=(), seed: int = 0, **options):
@@ -166,4 +169,3 @@ def grew(before: dict, after: dict) -> None:
                 assert after[key][i], f"{key} pip {i + 1} was unmarked"
 
 
-__all__ = ["ACTION", "DRAFT", "HARVEST", "OVER", "C", "GAME", "CALM"]

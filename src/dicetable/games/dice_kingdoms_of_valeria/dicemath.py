@@ -74,7 +74,7 @@ def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: b
     powers used (then: without Blue first), ``text`` saying how, e.g.
     ``"Green 3 (flip → 4, +1 → 5) + Blue 1 = 6"``.
     """
-    own = tuple(op for op, ok in ((ADJ, adj), (FLIP, flip)) if ok)
+    own = tuple(op for op, ok in ((FLIP, flip), (ADJ, adj)) if ok)
     out: dict = {}
 
     def offer(total: int, cost: tuple, text: str) -> None:
@@ -86,7 +86,7 @@ def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: b
         for v, path in die_paths(value, ops).items():
             offer(v, (len(path), 0), _describe(colour, value, path))
     if blue_ok:
-        bown = tuple(op for op, ok in ((ADJ, blue_adj), (FLIP, blue_flip)) if ok)
+        bown = tuple(op for op, ok in ((FLIP, blue_flip), (ADJ, blue_adj)) if ok)
         splits = [((), ())]
         if any_power:
             splits += [((ANY,), ()), ((), (ANY,))]
