@@ -14,6 +14,8 @@ CALM = (5, 6)
 #: A whole turn's roll that activates only the 1, 2 and 3 Citizens (empty at the start): the
 #: Harvest then waits on the fallback choice, so a test sees the state the turn before left.
 HALT = (1, 2, 1, 1, 1, 1)
+#: The same with the 3, 4 and 7 Citizens.
+HALT2 = (3, 4, 1, 1, 1, 1)
 
 
 def new(players: int = 1, sheets: str = "summer", dice=(), seed: int = 0, **options):
