@@ -85,12 +85,14 @@ def set_road(state, seat: int, rid: str, count: int, origin: int = 1) -> None:
 
 
 def ids(state, seat: int | None = None) -> list[str]:
+    refresh(state)  # tests edit sheets by hand: never answer from a stale cache
     if seat is None:
         seat = state.to_move[0]
     return [a.id for a in state.legal_actions(seat)]
 
 
 def act(state, action_id: str, seat: int | None = None):
+    refresh(state)
     if seat is None:
         seat = state.to_move[0]
     return state.apply(action_id, seat)
@@ -171,3 +173,9 @@ def grew(before: dict, after: dict) -> None:
                 assert after[key][i], f"{key} pip {i + 1} was unmarked"
 
 
+
+
+def refresh(state) -> None:
+    """Forget cached legal actions after a test edited the state by hand."""
+    state._legal = {}
+    state.choices = None

@@ -5,6 +5,7 @@ from dicetable.engine.testing import random_playout
 from dicetable.games.dice_kingdoms_of_valeria.components import CARD_KIND, LAIR_HIGH, LAIR_LOW
 from dicetable.games.dice_kingdoms_of_valeria.rules import solo_result
 
+from dkov_helpers import refresh
 from dkov_helpers import (
     ACTION, C, CALM, DRAFT, HALT, HARVEST, act, block, claim, dom, guild, ids, lair, new, resolve_all, road,
     sec, set_citizens, set_road,
@@ -111,7 +112,7 @@ def _kira(with_flip: bool):
     if with_flip:
         set_road(s, 0, "R06", 6)
         claim(s, 0, "D5")
-    s._legal = {}
+    refresh(s)
     return s
 
 
@@ -251,7 +252,7 @@ def test_DKV_11_winter_slay_needs_access_and_gives_road_then_gold():
     s = new(1, "winter", dice=[*CALM, 1, 4, 1, 6])
     assert not any(a.startswith("red:L6") for a in ids(s))  # no access to the 6/4 lair yet
     claim(s, 0, "W5")
-    s._legal = {}
+    refresh(s)
     assert "red:L6:9-12" in ids(s)
     act(s, "red:L6:9-12")
     sh = s.sheets[0]

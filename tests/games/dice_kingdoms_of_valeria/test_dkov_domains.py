@@ -2,6 +2,7 @@
 
 import pytest
 
+from dkov_helpers import refresh
 from dkov_helpers import C, CALM, HALT, act, claim, dom, ids, new, road, sec, set_citizens, set_road
 
 
@@ -9,7 +10,7 @@ def action_phase(yellow=1, red=1, green=1, blue=1, sheets="summer", domains=()):
     """Solo, first Action phase with the given coloured dice and claimed Domains."""
     s = new(1, sheets, dice=[*CALM, yellow, red, green, blue, *HALT])
     claim(s, 0, *domains)
-    s._legal = {}
+    refresh(s)
     return s
 
 
@@ -95,7 +96,7 @@ def test_powers_are_optional_the_plain_value_stays_offered():
 def test_voided_domain_gives_no_power():
     s = action_phase(yellow=2, blue=1, domains=["D9"])
     s.sheets[0][C.VDOM] |= 1 << dom(s, "D9")
-    s._legal = {}
+    refresh(s)
     assert recruits(s) == ["2", "3"]
 
 
@@ -110,7 +111,7 @@ def test_instant_citizen_domain_marks_the_leftmost_open_pip_of_its_guild(guild, 
     s = action_phase(green=1, blue=1, domains=[origin] if origin else [])
     r = road(s, rid)
     set_road(s, 0, rid, s.lay.road_len[r] - 1)
-    s._legal = {}
+    refresh(s)
     start = origin or s.lay.road_a_name[r]
     act(s, f"green:{rid}@{start}:1")
     sh = s.sheets[0]
@@ -122,13 +123,13 @@ def test_instant_citizen_goes_to_the_next_section_of_the_guild_or_is_lost():
     s = action_phase(green=1, blue=1, domains=["D3"])
     set_citizens(s, 0, c4=2)
     set_road(s, 0, "R09", 5)
-    s._legal = {}
+    refresh(s)
     act(s, "green:R09@D3:1")
     assert s.sheets[0][C.CIT + sec(s, "6")] == 2   # the 4 is full: the 6's open pip
     s = action_phase(green=1, blue=1, domains=["D3"])
     set_citizens(s, 0, c4=2, c6=2, c8=2)
     set_road(s, 0, "R09", 5)
-    s._legal = {}
+    refresh(s)
     act(s, "green:R09@D3:1")
     assert any(e.kind == "lost" and "Soldier" in e.text for e in s.log)
 
@@ -142,7 +143,7 @@ def test_link_road_from_either_claimed_end_then_only_from_its_origin():
     assert sh[s.lay.ro0 + road(s, "R05")] == 2
     s2 = action_phase(green=2, blue=1, domains=["D1", "D2"])
     set_road(s2, 0, "R05", 1, origin=2)
-    s2._legal = {}
+    refresh(s2)
     assert "green:R05@D2:1" in ids(s2) and not any(a.startswith("green:R05@D1") for a in ids(s2))
 
 

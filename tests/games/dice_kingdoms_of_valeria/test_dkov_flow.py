@@ -10,6 +10,7 @@ from dicetable.games.dice_kingdoms_of_valeria.components import LAIR_HIGH, LAIR_
 from dicetable.games.dice_kingdoms_of_valeria.policy import evaluate, greedy
 from dicetable.games.dice_kingdoms_of_valeria.text import render
 
+from dkov_helpers import refresh
 from dkov_helpers import (
     ACTION, C, CALM, HALT, HARVEST, act, block, guild, ids, lair, new, resolve_all, sec, set_citizens,
 )
@@ -150,7 +151,7 @@ def test_greedy_completes_a_lair_for_its_higher_value():
     s.sheets[0][C.LB0 + block(s, "L5", "1-6")] = 2
     s.sheets[0][C.LB0 + block(s, "L5", "7-12")] = 2
     s.trees = 19  # late in the game a new Citizen has little time to harvest
-    s._legal = {}
+    refresh(s)
     assert greedy(s, 0).id == "red:L5:1-6"
     assert 0.0 <= evaluate(s, 0) <= 1.0
 

@@ -5,6 +5,7 @@ import pytest
 from dicetable.games.dice_kingdoms_of_valeria.components import EVENT_INDEX, LAIR_LOW
 from dicetable.games.dice_kingdoms_of_valeria.rules import EVENT, HARVEST
 
+from dkov_helpers import refresh
 from dkov_helpers import (
     ACTION, C, CALM, HALT, HALT2, act, block, claim, dom, guild, ids, lair, new, resolve_all, road, sec,
     set_citizens, set_road,
@@ -41,7 +42,7 @@ def test_washed_out_bridge_voids_the_lowest_incomplete_bridge():
     s2 = new(1, dice=[*CALM, 1, 1, 4, 1, *HALT])
     claim(s2, 0, "D4")
     s2.sheets[0][C.VBRIDGE] = 0b1
-    s2._legal = {}
+    refresh(s2)
     act(s2, "green:R10@D4:5")
     assert s2.sheets[0][C.GOLDC] == 0
     s2.sheets[0][C.STAT] = 1
@@ -140,7 +141,7 @@ def test_heavy_rain_forbids_the_blue_die():
     assert s.phase == ACTION and s.no_blue
     assert sorted(a for a in ids(s) if a.startswith("yellow:")) == ["yellow:2"]  # not 8
     s.sheets[0][C.DOM] |= 1 << dom(s, "D10")
-    s._legal = {}
+    refresh(s)
     assert sorted(a for a in ids(s) if a.startswith("yellow:")) == ["yellow:1", "yellow:2", "yellow:3"]
 
 

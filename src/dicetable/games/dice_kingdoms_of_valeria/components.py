@@ -607,6 +607,10 @@ class Layout:
             else:
                 self.instant_guild[i] = GUILDS.index(d.power.guild)
         self.instant_guild = tuple(self.instant_guild)
+        #: Domain masks of: +1/-1 and Flip for Yellow, Red, Green, Blue, then +1/-1 Any.
+        self.power_masks = (self.adjust_mask["yellow"], self.flip_mask["yellow"], self.adjust_mask["red"],
+                            self.flip_mask["red"], self.adjust_mask["green"], self.flip_mask["green"],
+                            self.adjust_mask["blue"], self.flip_mask["blue"], self.adjust_mask["any"])
         self.lair_open_mask = sum(1 << i for i, lair in enumerate(c.lairs) if lair.open)
         lair_index = {lid: i for i, lid in enumerate(self.lair_ids)}
         trail = [0] * len(f.domains)
@@ -633,6 +637,9 @@ class Layout:
         #: road_pips[r][d]: reward codes in marking order from direction d (index 0 unused).
         self.road_pips = tuple((None, a_order[i], tuple(reversed(a_order[i]))) for i in range(len(f.roads)))
         self.nr = len(f.roads)
+        #: (road, a, b if a link Road else -1, length): what `_usable_roads` needs.
+        self.road_info = tuple((i, self.road_a[i], self.road_b[i] if r.kind == "link" else -1,
+                                len(r.pips)) for i, r in enumerate(f.roads))
         self.start_roads = tuple(i for i, r in enumerate(f.roads) if r.kind == "start")
         #: roads_from[d]: (road, direction) that may be begun from Domain d once claimed.
         rf = [[] for _ in f.domains]

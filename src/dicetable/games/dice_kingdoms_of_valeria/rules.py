@@ -69,6 +69,8 @@ Rule decisions where the rulebook is silent (each tested)
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dicetable.engine import Action, Decision, GameState, seat_name
 
 from .components import (
@@ -102,6 +104,9 @@ STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
 
 def _bits(x: int) -> int:
     return bin(x).count("1")
+
+
+_BITS = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
 
 
 class _Actions:
@@ -158,6 +163,7 @@ class DiceKingdomsState(GameState):
         "lay", "acts", "phase", "stage", "active", "first", "round_no", "turn_no", "dice",
         "sheets", "tasks", "line", "deck", "lair_first", "last_round", "acted", "drafter",
         "trees", "ships", "event_deck", "events_drawn", "no_blue", "drought", "harvest_no",
+        "choices",
     )
 
     # ------------------------------------------------------------ set-up
@@ -193,6 +199,7 @@ class DiceKingdomsState(GameState):
             self.event_deck = ()
         self.round_no = 0
         self.turn_no = 0
+        self.choices = None
         self.dice = (0, 0, 0, 0, 0, 0)
         self.phase = ACTION
         self.stage = STAGE_ACTION
@@ -279,6 +286,7 @@ class DiceKingdomsState(GameState):
         return self._task_options(seat, tasks[-1])
 
     def _apply(self, action: Action, seat: int) -> None:
+        self.choices = None
         tasks = self.tasks[seat]
         if not tasks:
             self._take_action(seat, action)
@@ -375,24 +383,24 @@ class DiceKingdomsState(GameState):
         secs = sorted((vs[b1], vs[b2], vs[b1 + b2]))
         rewards = []
         marked = 0
-        parts = []
+        gained = [0, 0, 0, 0]
+        cit_guild = lay.cit_guild
         for s in secs:
-            n = sh[CIT + s] - _bits(sh[CITV + s])
-            if n <= 0:
-                continue
-            g = lay.cit_guild[s]
-            k = self._mark_track(seat, g, n, rewards)
-            marked += k
-            parts.append(f"the {lay.cit_names[s]} Citizen ({n} pip{'s' if n != 1 else ''}) -> "
-                         f"{k} {GUILDS[g]} pip{'s' if k != 1 else ''}")
+            n = sh[CIT + s] - _BITS[sh[CITV + s]]
+            if n > 0:
+                g = cit_guild[s]
+                k = self._mark_track(seat, g, n, rewards)
+                marked += k
+                gained[g] += k
         if marked:
-            self.emit("harvest", seat, f"{seat_name(seat)} harvests: " + "; ".join(parts) + ".",
-                      {"sections": [lay.cit_names[s] for s in secs], "marked": marked})
-            self._push_rewards(seat, rewards)
+            self.emit("harvest", seat, f"{seat_name(seat)} harvests " + ", ".join(
+                f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip"
+                + ("s." if marked > 1 else "."), {"marked": gained})
+            if rewards:
+                self._push_rewards(seat, rewards)
         else:
-            self.emit("harvest", seat, f"{seat_name(seat)} marks nothing from the dice"
-                      + (" (" + "; ".join(parts) + ")" if parts else "")
-                      + ": 1 pip on a Guild Track of their choice.", {"marked": 0})
+            self.emit("harvest", seat, f"{seat_name(seat)} marks nothing from the dice: "
+                      "1 pip on a Guild Track of their choice.", {"marked": gained})
             self.tasks[seat].append((T_FALLBACK, 0))
 
     def _end_harvest(self) -> None:
@@ -426,7 +434,6 @@ class DiceKingdomsState(GameState):
     def _end_draft(self) -> None:
         self.drafter = -1
         self._refill()
-        self._check_trigger()
         if self.stage == STAGE_HARVEST1:
             self.phase = ACTION
             self.stage = STAGE_ACTION
@@ -435,7 +442,6 @@ class DiceKingdomsState(GameState):
             self._end_turn()
 
     def _end_action(self) -> None:
-        self._check_trigger()
         if self.players == 1:
             self._start_harvest(STAGE_HARVEST2)
         else:
@@ -454,18 +460,15 @@ class DiceKingdomsState(GameState):
             return
         self._start_turn(nxt)
 
-    def _check_trigger(self) -> None:
-        if self.last_round:
-            return
+    def _check_trigger(self, seat: int) -> None:
+        """``seat`` just completed a Guild Track: a 3rd one makes this round the last (rulebook: Game Flow)."""
         if self.players == 1 and not self.options.get("solo_track_trigger", False):
             return
-        for s, sh in enumerate(self.sheets):
-            if sum(1 for g in range(4) if sh[TRK + g] >= 24) >= END_TRACKS:
-                self.last_round = True
-                what = ("this is the last turn" if self.players == 1
-                        else "this round is the last")
-                self.emit("last-round", s, f"{seat_name(s)} has completed 3 Guild Tracks: {what}.")
-                return
+        sh = self.sheets[seat]
+        if sum(1 for g in range(4) if sh[TRK + g] >= 24) >= END_TRACKS:
+            self.last_round = True
+            what = "this is the last turn" if self.players == 1 else "this round is the last"
+            self.emit("last-round", seat, f"{seat_name(seat)} has completed 3 Guild Tracks: {what}.")
 
     def _game_over(self, why: str) -> None:
         self.phase = OVER
@@ -603,6 +606,8 @@ class DiceKingdomsState(GameState):
             if code and not (void >> i & 1):
                 rewards.append(code)
         sh[TRK + g] = have + k
+        if have + k == 24 and not self.last_round:
+            self._check_trigger(seat)
         return k
 
     def _mark_citizen(self, seat: int, s: int, why: str) -> None:
@@ -714,21 +719,20 @@ class DiceKingdomsState(GameState):
     def _usable_roads(self, sh: list) -> list:
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
         lay = self.lay
-        rc0, ro0 = lay.rc0, lay.ro0
+        rc0 = lay.rc0
+        counts = sh[rc0:rc0 + lay.nr]
+        origins = sh[lay.ro0:lay.ro0 + lay.nr]
         claimed = sh[DOM]
         out = []
-        for r in range(lay.nr):
-            if sh[rc0 + r] >= lay.road_len[r]:
+        for (r, a, b, length), k, d in zip(lay.road_info, counts, origins):
+            if k >= length:
                 continue
-            d = sh[ro0 + r]
             if d:
                 out.append((r, d))
                 continue
-            a = lay.road_a[r]
             if a >= 0 and claimed >> a & 1:
                 out.append((r, 1))
-            b = lay.road_b[r]
-            if b >= 0 and lay.road_kind[r] == "link" and claimed >> b & 1:
+            if b >= 0 and claimed >> b & 1:
                 out.append((r, 2))
         return out
 
@@ -822,77 +826,44 @@ class DiceKingdomsState(GameState):
             f"Statue {CARD_KIND[c] + 1}" for c in new) + ".", {"new": [CARD_ID[c] for c in new]})
 
     # ------------------------------------------------------------ the Action phase
-    def _powers(self, seat: int) -> dict:
-        """Flags of the claimed (not voided) manipulation powers of ``seat``."""
-        lay = self.lay
+    def _reach_args(self, seat: int) -> tuple:
+        """(dice, power flags) that decide what the Action phase can reach, for the caches."""
         sh = self.sheets[seat]
         claimed = sh[DOM] & ~sh[VDOM]
-        out = {c: (bool(claimed & lay.adjust_mask[c]), bool(claimed & lay.flip_mask[c])) for c in COLOURS}
-        out["any"] = bool(claimed & lay.adjust_mask["any"])
-        return out
-
-    def _reach_args(self, seat: int, colour: str) -> tuple:
-        p = self._powers(seat)
-        ci = COLOURS.index(colour)
-        return (colour, self.dice[2 + ci], p[colour][0], p[colour][1], self.dice[5],
-                p["blue"][0], p["blue"][1], p["any"], not self.no_blue)
+        d = self.dice
+        return (d[2], d[3], d[4], d[5], *[bool(claimed & m) for m in self.lay.power_masks], not self.no_blue)
 
     def _action_choices(self, seat: int) -> list:
         """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions)."""
+        if self.choices is not None:
+            return self.choices
         lay = self.lay
         sh = self.sheets[seat]
-        p = self._powers(seat)
-        d = self.dice
-        blue_ok = not self.no_blue
-        bl = p["blue"]
-        anyp = p["any"]
-        out = []
-        # Yellow: Recruit.
-        vals = reach("yellow", d[2], p["yellow"][0], p["yellow"][1], d[5], bl[0], bl[1], anyp, blue_ok)
-        for s in range(10):
-            if sh[CIT + s] >= 2:
-                continue
-            for v in lay.cit_values[s]:
-                if v in vals:
-                    name = lay.cit_names[s]
-                    out.append(Action(f"yellow:{name}",
-                                      f"Recruit: mark the {name} Citizen ({GUILDS[lay.cit_guild[s]]}) "
-                                      f"with {vals[v][1]}", ("yellow", s, v)))
-                    break
-        # Red: Slay.
-        vals = reach("red", d[3], p["red"][0], p["red"][1], d[5], bl[0], bl[1], anyp, blue_ok)
+        recruit, slay, how, builds = _targets(lay.season, self._reach_args(seat))
+        out = [action for s, action in recruit if sh[CIT + s] < 2]
         acc = sh[ACC]
-        for li, blocks in enumerate(lay.lair_blocks):
-            if not acc >> li & 1:
-                continue
-            for b in blocks:
+        block_len = lay.block_len
+        for li, b, by_pip in slay:
+            if acc >> li & 1:
                 i = sh[LB0 + b]
-                if i >= lay.block_len[b]:
-                    continue
-                lo, hi = lay.block_range[b]
-                hits = [v for v in range(lo, hi + 1) if v in vals]
-                if hits:
-                    v = min(hits, key=lambda x: (vals[x][0], x))
-                    code = lay.block_pips[b][i]
-                    out.append(Action(f"red:{lay.lair_ids[li]}:{lo}-{hi}",
-                                      f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block {lo}-{hi} "
-                                      f"(pip {i + 1}{_reward_note(code)}) with {vals[v][1]}, then 1 Gold",
-                                      ("red", b, v)))
-        # Green: Build.
-        how = build_reach("green", d[4], p["green"][0], p["green"][1], d[5], bl[0], bl[1], anyp, blue_ok)
-        top = len(how) - 1
+                if i < block_len[b]:
+                    out.append(by_pip[i])
+        rc0 = lay.rc0
+        road_len = lay.road_len
         for r, dr in self._usable_roads(sh):
-            left = lay.road_len[r] - sh[lay.rc0 + r]
-            origin, dest = _ends(lay, r, dr)
-            for k in range(min(top, left), 0, -1):
-                reach_text = f", reaching {dest}" if k == left else ""
-                out.append(Action(f"green:{lay.road_ids[r]}@{origin}:{k}",
-                                  f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from "
-                                  f"{origin}{reach_text} (with {how[k]})", ("green", (r, dr), k)))
-        return out or [PASS]
+            left = road_len[r] - sh[rc0 + r]
+            ck = (r, dr, left)
+            actions = builds.get(ck)
+            if actions is None:
+                actions = builds[ck] = tuple(_build_action(lay, r, dr, k, k == left, how[k])
+                                             for k in range(min(len(how) - 1, left), 0, -1))
+            out.extend(actions)
+        self.choices = out = out or [PASS]
+        return out
 
     def _take_action(self, seat: int, action: Action) -> None:
         self.acted = True
+        self.choices = None
         if action is PASS or action.payload is None:
             self.emit("no-action", seat, f"{seat_name(seat)} takes no action.")
             return
@@ -1111,6 +1082,7 @@ class DiceKingdomsState(GameState):
         self.no_blue = bool(p["no_blue"])
         self.drought = bool(p["drought"])
         self.harvest_no = int(p["harvest_no"])
+        self.choices = None
 
     def _copy_into(self, o: "DiceKingdomsState") -> None:
         o.lay = self.lay
@@ -1137,6 +1109,56 @@ class DiceKingdomsState(GameState):
         o.no_blue = self.no_blue
         o.drought = self.drought
         o.harvest_no = self.harvest_no
+        o.choices = self.choices
+
+
+# ---------------------------------------------------------------- Action-phase tables
+@lru_cache(maxsize=4096)
+def _targets(season: str, key: tuple) -> tuple:
+    """What the coloured dice can reach: (recruits, slays, build ``how``) for one season.
+
+    ``key`` = (yellow, red, green, blue, then the claimed-power flags in
+    ``Layout.power_masks`` order, Blue allowed). Recruits: (section, Action);
+    slays: (lair, block, Actions by the block's next pip); ``how[k]`` says how
+    to make a Build of at least ``k`` pips; ``builds`` is filled by
+    ``_action_choices`` with the Build Actions of each (road, direction, pips left).
+    """
+    lay = LAYOUTS[season]
+    y, r, g, b, ya, yf, ra, rf, ga, gf, ba, bf, anyp, blue_ok = key
+    vals = reach("yellow", y, ya, yf, b, ba, bf, anyp, blue_ok)
+    recruits = []
+    for s in range(10):
+        hits = [v for v in lay.cit_values[s] if v in vals]
+        if hits:
+            v = min(hits, key=lambda x: (vals[x][0], x))
+            name = lay.cit_names[s]
+            recruits.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
+                                       f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
+    vals = reach("red", r, ra, rf, b, ba, bf, anyp, blue_ok)
+    slays = []
+    for li, blocks in enumerate(lay.lair_blocks):
+        for bi in blocks:
+            lo, hi = lay.block_range[bi]
+            hits = [v for v in range(lo, hi + 1) if v in vals]
+            if not hits:
+                continue
+            v = min(hits, key=lambda x: (vals[x][0], x))
+            by_pip = tuple(
+                Action(f"red:{lay.lair_ids[li]}:{lo}-{hi}",
+                       f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block {lo}-{hi} "
+                       f"(pip {i + 1}{_reward_note(code)}) with {vals[v][1]}, then 1 Gold", ("red", bi, v))
+                for i, code in enumerate(lay.block_pips[bi]))
+            slays.append((li, bi, by_pip))
+    how = build_reach("green", g, ga, gf, b, ba, bf, anyp, blue_ok)
+    return tuple(recruits), tuple(slays), how, {}
+
+
+def _build_action(lay, r: int, dr: int, k: int, reaches: bool, how: str) -> Action:
+    origin, dest = _ends(lay, r, dr)
+    reach_text = f", reaching {dest}" if reaches else ""
+    return Action(f"green:{lay.road_ids[r]}@{origin}:{k}",
+                  f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from "
+                  f"{origin}{reach_text} (with {how})", ("green", (r, dr), k))
 
 
 # ---------------------------------------------------------------- helpers
