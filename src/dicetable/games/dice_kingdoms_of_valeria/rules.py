@@ -121,12 +121,18 @@ class _Actions:
                    f"({lay.lair_vp[i][0]}/{lay.lair_vp[i][1]} VP)", i)
             for i, lid in enumerate(lay.lair_ids))
         self.road = {}
+        self.road_last = {}
         for r in range(lay.nr):
             for d in (1, 2):
                 origin, dest = _ends(lay, r, d)
+                rid = f"road:{lay.road_ids[r]}@{origin}"
                 self.road[(r, d)] = Action(
-                    f"road:{lay.road_ids[r]}@{origin}",
-                    f"Mark a pip on Road {lay.road_ids[r]} from {origin} toward {dest}", (r, d))
+                    rid, f"Mark a pip on Road {lay.road_ids[r]} from {origin} toward {dest}", (r, d))
+                far = lay.road_b[r] if d == 1 else lay.road_a[r]
+                what = (f"reaching {lay.dom_ids[far]} {lay.dom_names[far]} ({power_text(lay, far)})"
+                        if far >= 0 else f"reaching the dead end {dest}")
+                self.road_last[(r, d)] = Action(
+                    rid, f"Mark the last pip of Road {lay.road_ids[r]} from {origin}, {what}", (r, d))
         self.fallback = tuple(Action(f"harvest:{g}", f"Mark 1 pip on the {g} Guild Track", i)
                               for i, g in enumerate(GUILDS))
         self.strike = tuple(Action(f"strike:{g}", f"Guild Strike hits the {g} Guild Track", i)
@@ -141,7 +147,6 @@ def _ends(lay, r: int, d: int) -> tuple[str, str]:
     return (a, b) if d == 1 else (b, a)
 
 
-ACTIONS = {s: _Actions(lay) for s, lay in LAYOUTS.items()}
 PASS = Action("pass", "Take no action (no die can mark a pip)")
 
 
@@ -395,7 +400,7 @@ class DiceKingdomsState(GameState):
         if marked:
             self.emit("harvest", seat, f"{seat_name(seat)} harvests " + ", ".join(
                 f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip"
-                + ("s." if marked > 1 else "."), {"marked": gained})
+                + ("s" if marked > 1 else "") + _rewards_note(rewards) + ".", {"marked": gained})
             if rewards:
                 self._push_rewards(seat, rewards)
         else:
@@ -536,7 +541,10 @@ class DiceKingdomsState(GameState):
         if code == RECRUIT:
             return [acts.recruit[s] for s in range(10) if sh[CIT + s] < 2]
         if code == ROAD:
-            return [acts.road[rd] for rd in self._usable_roads(sh)]
+            lay = self.lay
+            rc0 = lay.rc0
+            return [acts.road_last[rd] if sh[rc0 + rd[0]] == lay.road_len[rd[0]] - 1 else acts.road[rd]
+                    for rd in self._usable_roads(sh)]
         if code == SLAY:
             return [acts.slay[li] for li in self._slay_reward_lairs(sh)]
         if code == T_PICK:
@@ -574,8 +582,8 @@ class DiceKingdomsState(GameState):
         elif code == T_FALLBACK:
             rewards = []
             self._mark_track(seat, payload, 1, rewards)
-            self.emit("mark", seat, f"{seat_name(seat)} marks 1 pip on the {GUILDS[payload]} Guild Track.",
-                      {"track": GUILDS[payload]})
+            self.emit("mark", seat, f"{seat_name(seat)} marks 1 pip on the {GUILDS[payload]} Guild Track"
+                      + _rewards_note(rewards) + ".", {"track": GUILDS[payload]})
             self._push_rewards(seat, rewards)
         elif code == T_STRIKE:
             self._strike_track(payload)
@@ -785,10 +793,7 @@ class DiceKingdomsState(GameState):
                     text += f", reaching {lay.dom_ids[far]} (already claimed)"
             elif far == -2:
                 text += f", reaching the dead end {dest}"
-        if rewards:
-            text += "; Rewards: " + ", ".join(
-                REWARD_NAME[c] if isinstance(c, int) else "instant Citizen" for c in rewards)
-        self.emit("mark", seat, text + ".", data)
+        self.emit("mark", seat, text + _rewards_note(rewards) + ".", data)
         self._push_rewards(seat, rewards)
 
     # ------------------------------------------------------------ Statues
@@ -850,6 +855,7 @@ class DiceKingdomsState(GameState):
                     out.append(by_pip[i])
         rc0 = lay.rc0
         road_len = lay.road_len
+        shorter = []
         for r, dr in self._usable_roads(sh):
             left = road_len[r] - sh[rc0 + r]
             ck = (r, dr, left)
@@ -857,7 +863,9 @@ class DiceKingdomsState(GameState):
             if actions is None:
                 actions = builds[ck] = tuple(_build_action(lay, r, dr, k, k == left, how[k])
                                              for k in range(min(len(how) - 1, left), 0, -1))
-            out.extend(actions)
+            out.append(actions[0])
+            shorter.extend(actions[1:])
+        out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
         self.choices = out = out or [PASS]
         return out
 
@@ -1162,6 +1170,12 @@ def _build_action(lay, r: int, dr: int, k: int, reaches: bool, how: str) -> Acti
 
 
 # ---------------------------------------------------------------- helpers
+def _rewards_note(rewards: list) -> str:
+    """"; Reward Pips: Slay, Gold" for the Rewards just reached (Stars score at the end)."""
+    names = [REWARD_NAME[c] if c.__class__ is int else "instant Citizen" for c in rewards if c != PLAIN]
+    return "; Reward Pips: " + ", ".join(names) if names else ""
+
+
 def _reward_note(code: int) -> str:
     return f", a {REWARD_NAME[code]} pip" if code else ""
 
@@ -1315,3 +1329,6 @@ def sheet_view(lay, sh: list) -> dict:
         "plinths_to_draft": sh[PLP],
         "score": score_sheet(lay, sh),
     }
+
+
+ACTIONS = {s: _Actions(lay) for s, lay in LAYOUTS.items()}

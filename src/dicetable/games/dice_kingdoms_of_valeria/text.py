@@ -10,6 +10,7 @@ highlighted once marked; ``×`` is a voided (crossed out) item.
 
 from __future__ import annotations
 
+from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -152,7 +153,7 @@ def _castle(state: DiceKingdomsState, seat: int) -> Panel:
             solo.append("   Drought: no Harvest this turn", style="bold yellow")
         parts.append(solo)
     return Panel(Group(*parts), title=f"{seat_name(seat)}: Castle sheet ({lay.season.capitalize()})",
-                 title_align="left")
+                 title_align="left", expand=False)
 
 
 def _forest(state: DiceKingdomsState, seat: int) -> Panel:
@@ -212,8 +213,8 @@ def _forest(state: DiceKingdomsState, seat: int) -> Panel:
     foot = Text(f"Domains claimed: {bin(claimed & ~sh[VDOM]).count('1')}/13   Complete Bridges: "
                 + (", ".join(bridges) if bridges else "none"), style="bold")
     return Panel(Group(roads, Text(""), doms, foot),
-                 title=f"{seat_name(seat)}: Forest sheet (◉ claimed Domain, [ ] Bridge, → marking direction)",
-                 title_align="left")
+                 title=f"{seat_name(seat)}: Forest sheet (◉ claimed, [ ] Bridge, → direction)",
+                 title_align="left", expand=False)
 
 
 def _table(state: DiceKingdomsState, viewer: int) -> Group:
@@ -272,7 +273,8 @@ def render(state: DiceKingdomsState, seat: int | None = None):
     if viewer is None or not 0 <= viewer < state.players:
         movers = state.to_move
         viewer = movers[0] if movers else state.active
-    parts = [_table(state, viewer), _castle(state, viewer), _forest(state, viewer), Text(LEGEND, style="grey50")]
+    sheets = Columns([_castle(state, viewer), _forest(state, viewer)], padding=(0, 1))
+    parts = [_table(state, viewer), sheets, Text(LEGEND, style="grey50")]
     if state.phase == OVER:
         if state.players == 1:
             total = state.scores[0]
