@@ -114,11 +114,11 @@ def _castle(state: DiceKingdomsState, seat: int) -> Panel:
             vp = Text(f"{hi} / {lo}")
         note = ""
         if first >= 0 and first != seat:
-            note = f"first: {seat_name(first)}"
+            note = f"{seat_name(first)} was first"
         elif first == -2:
             note = "higher value crossed out"
         if not sh[ACC] >> li & 1:
-            note = (note + "; " if note else "") + "no access yet (Trailhead)"
+            note = (note + "; " if note else "") + "no access yet"
         lairs.add_row(Text(f"{lid} {lay.lair_names[li]}", style="bold"), vp, blocks, Text(note, style="grey70"))
     parts.append(lairs)
     score = score_sheet(lay, sh)
@@ -192,16 +192,17 @@ def _forest(state: DiceKingdomsState, seat: int) -> Panel:
         done = len(marked) == lay.road_len[r]
         roads.add_row(Text(lay.road_ids[r], style="bold" if marked else "grey70"),
                       node(lay.road_a[r], lay.road_a_name[r]), line, node(lay.road_b[r], lay.road_b_name[r]),
-                      Text(arrow + (" complete" if done else ""), style="grey70"))
+                      Text(arrow + (" done" if done else ""), style="grey70"))
     doms = Table(box=None, padding=(0, 1), show_header=False)
     for _ in range(2):
         doms.add_column()
     cells = []
     for d in range(len(lay.dom_ids)):
         t = node(d, lay.dom_ids[d])
-        t.append(f" {lay.dom_names[d]}: {power_text(lay, d)}", style="" if claimed >> d & 1 else "grey70")
+        t.append(f" {lay.dom_names[d]}: {power_text(lay, d).replace('instant ', '')}",
+                 style="" if claimed >> d & 1 else "grey70")
         if lay.dom_trail[d]:
-            t.append(" + Trailhead to " + ", ".join(lay.lair_ids[li] for li in range(4) if lay.dom_trail[d] >> li & 1),
+            t.append(" ⇒" + ",".join(lay.lair_ids[li] for li in range(4) if lay.dom_trail[d] >> li & 1),
                      style="cyan")
         cells.append(t)
     half = (len(cells) + 1) // 2
@@ -217,7 +218,7 @@ def _forest(state: DiceKingdomsState, seat: int) -> Panel:
                  title_align="left", expand=False)
 
 
-def _table(state: DiceKingdomsState, viewer: int) -> Group:
+def _table(state: DiceKingdomsState, viewer: int | None) -> Group:
     lay = state.lay
     d = state.dice
     head = Text()
@@ -267,15 +268,33 @@ def _table(state: DiceKingdomsState, viewer: int) -> Group:
     return Group(head, dice, line, players)
 
 
+def _final_tally(state: DiceKingdomsState) -> Table:
+    table = Table(title="Score Tally", header_style="bold")
+    for col in ("player", "Stars", "Domains", "Monster Lairs", "Statues", "Total"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    winners = state.winners
+    for s in range(state.players):
+        sc = state.score_parts(s)
+        statues = " + ".join(f"[{k}] {v}" for k, v in sc["statue_vp"].items())
+        table.add_row(Text(seat_name(s) + (" (winner)" if s in winners else ""),
+                           style="bold green" if s in winners else ""),
+                      str(sc["stars"]), str(sc["domains"]), str(sc["lairs"]),
+                      f"{statues} = {sc['statues']}" if statues else "0", Text(str(sc["total"]), style="bold"))
+    return table
+
+
 def render(state: DiceKingdomsState, seat: int | None = None):
     """A rich renderable of the table and ``seat``'s sheets (None: the seat deciding, or the Active Player)."""
     viewer = seat
     if viewer is None or not 0 <= viewer < state.players:
         movers = state.to_move
         viewer = movers[0] if movers else state.active
-    sheets = Columns([_castle(state, viewer), _forest(state, viewer)], padding=(0, 1))
-    parts = [_table(state, viewer), sheets, Text(LEGEND, style="grey50")]
+    parts = [_table(state, seat if seat is not None and 0 <= seat < state.players else None)]
+    if not (seat is None and state.phase == OVER and state.players > 1):
+        parts += [Columns([_castle(state, viewer), _forest(state, viewer)], padding=(0, 1)),
+                  Text(LEGEND, style="grey50")]
     if state.phase == OVER:
+        parts.append(_final_tally(state))
         if state.players == 1:
             total = state.scores[0]
             title, text = solo_result(total)
