@@ -174,4 +174,4 @@ def test_render_draws_both_sheets_and_the_table():
     console = Console(width=150, record=True, color_system=None)
     console.print(render(s1, 0))
     out = console.export_text()
-    assert "Trees" in out and "Ships" in out and "Trailhead" in out
+    assert "Trees" in out and "Ships" in out and "⇒L6" in out and "no access yet" in out
