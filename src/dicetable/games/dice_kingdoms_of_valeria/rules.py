@@ -728,10 +728,16 @@ class DiceKingdomsState(GameState):
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
         lay = self.lay
         rc0 = lay.rc0
+        claimed = sh[DOM]
+        key = (lay.season, claimed, *sh[rc0:lay.size])
+        out = _ROADS_CACHE.get(key)
+        if out is not None:
+            return out
+        if len(_ROADS_CACHE) > 50_000:
+            _ROADS_CACHE.clear()
         counts = sh[rc0:rc0 + lay.nr]
         origins = sh[lay.ro0:lay.ro0 + lay.nr]
-        claimed = sh[DOM]
-        out = []
+        out = _ROADS_CACHE[key] = []
         for (r, a, b, length), k, d in zip(lay.road_info, counts, origins):
             if k >= length:
                 continue
@@ -1121,6 +1127,9 @@ class DiceKingdomsState(GameState):
 
 
 # ---------------------------------------------------------------- Action-phase tables
+#: Usable (road, direction) lists by (season, claimed Domains, Road counts and directions).
+_ROADS_CACHE: dict = {}
+
 @lru_cache(maxsize=4096)
 def _targets(season: str, key: tuple) -> tuple:
     """What the coloured dice can reach: (recruits, slays, build ``how``) for one season.
