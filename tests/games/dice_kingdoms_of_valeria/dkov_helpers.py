@@ -5,7 +5,7 @@ from __future__ import annotations
 from dicetable.engine import new_game
 from dicetable.games.dice_kingdoms_of_valeria import components as C
 from dicetable.games.dice_kingdoms_of_valeria.rules import (
-    ACTION, DRAFT, HARVEST, OVER, marked_pips,
+    ACTION, DRAFT, HARVEST, marked_pips,
 )
 
 GAME = "dice-kingdoms-of-valeria"

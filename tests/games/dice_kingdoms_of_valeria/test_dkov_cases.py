@@ -5,10 +5,9 @@ from dicetable.engine.testing import random_playout
 from dicetable.games.dice_kingdoms_of_valeria.components import CARD_KIND, LAIR_HIGH, LAIR_LOW
 from dicetable.games.dice_kingdoms_of_valeria.rules import solo_result
 
-from dkov_helpers import refresh
 from dkov_helpers import (
     ACTION, C, CALM, DRAFT, HALT, HARVEST, act, block, claim, dom, guild, ids, lair, new, resolve_all, road,
-    sec, set_citizens, set_road,
+    sec, set_citizens, set_road, refresh,
 )
 
 WORKER, SOLDIER, SHADOW, HOLY = guild("Worker"), guild("Soldier"), guild("Shadow"), guild("Holy")

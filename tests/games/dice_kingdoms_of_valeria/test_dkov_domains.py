@@ -2,8 +2,7 @@
 
 import pytest
 
-from dkov_helpers import refresh
-from dkov_helpers import C, CALM, HALT, act, claim, dom, ids, new, road, sec, set_citizens, set_road
+from dkov_helpers import C, CALM, HALT, act, claim, dom, ids, new, road, sec, set_citizens, set_road, refresh
 
 
 def action_phase(yellow=1, red=1, green=1, blue=1, sheets="summer", domains=()):

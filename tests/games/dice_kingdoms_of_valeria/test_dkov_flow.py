@@ -10,9 +10,8 @@ from dicetable.games.dice_kingdoms_of_valeria.components import LAIR_HIGH, LAIR_
 from dicetable.games.dice_kingdoms_of_valeria.policy import evaluate, greedy
 from dicetable.games.dice_kingdoms_of_valeria.text import render
 
-from dkov_helpers import refresh
 from dkov_helpers import (
-    ACTION, C, CALM, HALT, HARVEST, act, block, guild, ids, lair, new, resolve_all, sec, set_citizens,
+    ACTION, C, CALM, HALT, HARVEST, act, block, guild, lair, new, sec, set_citizens, refresh,
 )
 
 HOLY, SHADOW = guild("Holy"), guild("Shadow")

@@ -3,12 +3,11 @@
 import pytest
 
 from dicetable.games.dice_kingdoms_of_valeria.components import EVENT_INDEX, LAIR_LOW
-from dicetable.games.dice_kingdoms_of_valeria.rules import EVENT, HARVEST
+from dicetable.games.dice_kingdoms_of_valeria.rules import EVENT
 
-from dkov_helpers import refresh
 from dkov_helpers import (
     ACTION, C, CALM, HALT, HALT2, act, block, claim, dom, guild, ids, lair, new, resolve_all, road, sec,
-    set_citizens, set_road,
+    set_citizens, set_road, refresh,
 )
 
 HOLY = guild("Holy")

@@ -5,7 +5,7 @@ from dicetable.games.dice_kingdoms_of_valeria.components import (
     CARD_BACK, CARD_INDEX, CARD_KIND, LAIR_HIGH, LAIR_LOW, N_CARDS,
 )
 
-from dkov_helpers import ACTION, C, CALM, GAME, HALT, act, block, dom, ids, lair, new, sec, set_citizens, set_road
+from dkov_helpers import ACTION, C, CALM, GAME, HALT, act, block, dom, ids, lair, new, set_citizens, set_road
 
 
 def holding(kind: int, sheets: str = "summer"):

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dicetable.engine import Action
 
 from .components import (
-    ACC, CIT, CITV, DOM, GOLDC, GUILDS, LAIR_OPEN, LB0, LST, MAX_STATUES, NSTAT, PLINTH, PLP,
+    ACC, CIT, CITV, DOM, GOLDC, LAIR_OPEN, LB0, LST, MAX_STATUES, NSTAT, PLINTH, PLP,
     RECRUIT, SLAY, STAR, TRK, VDOM, VTRK, WALLC, GOLD, ROAD, KNIGHT,
 )
 from .rules import (
