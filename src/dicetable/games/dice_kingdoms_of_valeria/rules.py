@@ -837,12 +837,14 @@ class DiceKingdomsState(GameState):
             f"Statue {CARD_KIND[c] + 1}" for c in new) + ".", {"new": [CARD_ID[c] for c in new]})
 
     # ------------------------------------------------------------ the Action phase
-    def _reach_args(self, seat: int) -> tuple:
-        """(dice, power flags) that decide what the Action phase can reach, for the caches."""
+    def _reach_keys(self, seat: int) -> tuple:
+        """Per-colour cache keys: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
         sh = self.sheets[seat]
         claimed = sh[DOM] & ~sh[VDOM]
+        ya, yf, ra, rf, ga, gf, ba, bf, anyp = [bool(claimed & m) for m in self.lay.power_masks]
         d = self.dice
-        return (d[2], d[3], d[4], d[5], *[bool(claimed & m) for m in self.lay.power_masks], not self.no_blue)
+        blue = (d[5], ba, bf, anyp, not self.no_blue)
+        return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
 
     def _action_choices(self, seat: int) -> list:
         """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions)."""
@@ -850,7 +852,10 @@ class DiceKingdomsState(GameState):
             return self.choices
         lay = self.lay
         sh = self.sheets[seat]
-        recruit, slay, how, builds = _targets(lay.season, self._reach_args(seat))
+        ykey, rkey, gkey = self._reach_keys(seat)
+        recruit = _recruit_targets(lay.season, ykey)
+        slay = _slay_targets(lay.season, rkey)
+        how, builds = _build_targets(lay.season, gkey)
         out = [action for s, action in recruit if sh[CIT + s] < 2]
         acc = sh[ACC]
         block_len = lay.block_len
@@ -869,6 +874,8 @@ class DiceKingdomsState(GameState):
             if actions is None:
                 actions = builds[ck] = tuple(_build_action(lay, r, dr, k, k == left, how[k])
                                              for k in range(min(len(how) - 1, left), 0, -1))
+                if len(builds) > 400:  # bound the memory of long simulations
+                    builds.clear()
             out.append(actions[0])
             shorter.extend(actions[1:])
         out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
@@ -1130,29 +1137,31 @@ class DiceKingdomsState(GameState):
 #: Usable (road, direction) lists by (season, claimed Domains, Road counts and directions).
 _ROADS_CACHE: dict = {}
 
-@lru_cache(maxsize=4096)
-def _targets(season: str, key: tuple) -> tuple:
-    """What the coloured dice can reach: (recruits, slays, build ``how``) for one season.
+@lru_cache(maxsize=None)
+def _recruit_targets(season: str, key: tuple) -> tuple:
+    """(section, Action) for each Citizen section the Yellow die (+Blue, powers) reaches.
 
-    ``key`` = (yellow, red, green, blue, then the claimed-power flags in
-    ``Layout.power_masks`` order, Blue allowed). Recruits: (section, Action);
-    slays: (lair, block, Actions by the block's next pip); ``how[k]`` says how
-    to make a Build of at least ``k`` pips; ``builds`` is filled by
-    ``_action_choices`` with the Build Actions of each (road, direction, pips left).
+    ``key``: see ``DiceKingdomsState._reach_keys`` (at most 2,304 keys a season).
     """
     lay = LAYOUTS[season]
-    y, r, g, b, ya, yf, ra, rf, ga, gf, ba, bf, anyp, blue_ok = key
-    vals = reach("yellow", y, ya, yf, b, ba, bf, anyp, blue_ok)
-    recruits = []
+    vals = reach("yellow", *key)
+    out = []
     for s in range(10):
         hits = [v for v in lay.cit_values[s] if v in vals]
         if hits:
             v = min(hits, key=lambda x: (vals[x][0], x))
             name = lay.cit_names[s]
-            recruits.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
-                                       f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
-    vals = reach("red", r, ra, rf, b, ba, bf, anyp, blue_ok)
-    slays = []
+            out.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
+                                  f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _slay_targets(season: str, key: tuple) -> tuple:
+    """(lair, block, Actions by the block's next pip) for each Range Block the Red die reaches."""
+    lay = LAYOUTS[season]
+    vals = reach("red", *key)
+    out = []
     for li, blocks in enumerate(lay.lair_blocks):
         for bi in blocks:
             lo, hi = lay.block_range[bi]
@@ -1165,9 +1174,15 @@ def _targets(season: str, key: tuple) -> tuple:
                        f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block {lo}-{hi} "
                        f"(pip {i + 1}{_reward_note(code)}) with {vals[v][1]}, then 1 Gold", ("red", bi, v))
                 for i, code in enumerate(lay.block_pips[bi]))
-            slays.append((li, bi, by_pip))
-    how = build_reach("green", g, ga, gf, b, ba, bf, anyp, blue_ok)
-    return tuple(recruits), tuple(slays), how, {}
+            out.append((li, bi, by_pip))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _build_targets(season: str, key: tuple) -> tuple:
+    """(how, builds): ``how[k]`` says how the Green die makes a Build of at least ``k`` pips;
+    ``builds`` caches the season's Build Actions by (road, direction, pips left) for this key."""
+    return build_reach("green", *key), {}
 
 
 def _build_action(lay, r: int, dr: int, k: int, reaches: bool, how: str) -> Action:
