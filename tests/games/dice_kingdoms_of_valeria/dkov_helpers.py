@@ -141,8 +141,14 @@ def invariant(state) -> None:
         assert len(pmap["gold"]) == L.gold_len and len(pmap["wall"]) == L.wall_len
         for g in C.GUILDS:
             assert len(pmap[f"track:{g}"]) == 24
+        # Nothing beyond a section's end (the pip maps above are cut to the printed length).
         for s in range(10):
             assert L.cit_start[s] <= sh[C.CIT + s] <= 2
+        for g in range(4):
+            assert 0 <= sh[C.TRK + g] <= 24
+        assert 0 <= sh[C.GOLDC] <= L.gold_len and 0 <= sh[C.WALLC] <= L.wall_len
+        for r in range(L.nr):
+            assert 0 <= sh[L.rc0 + r] <= L.road_len[r]
         for b in range(L.nb):
             assert 0 <= sh[C.LB0 + b] <= L.block_len[b]
         for d in range(13):
