@@ -1,0 +1,35 @@
+"""Dice Kingdoms of Valeria (Levi Mote, Daily Magic Games): 1-5 players; 1 = the solo game.
+
+Game id ``dice-kingdoms-of-valeria``. Options: ``sheets`` (``summer`` or
+``winter``: which pair of Castle and Forest sheets everyone uses) and, solo
+only, ``solo_track_trigger`` (end the solo game after the turn in which a
+third Guild Track is completed; off by default: only the 20 trees end it).
+"""
+
+from dicetable.engine import GameSpec, OptionSpec
+
+from .components import D6
+from .policy import evaluate, greedy
+from .rules import DiceKingdomsState
+from .text import render
+
+SPEC = GameSpec(
+    id="dice-kingdoms-of-valeria",
+    name="Dice Kingdoms of Valeria",
+    min_players=1,
+    max_players=5,
+    state_class=DiceKingdomsState,
+    summary="Roll-and-write: harvest your Citizens every roll, recruit, slay and build, "
+            "chain Reward Pips, draft Statues. Summer or Winter sheets; solo with Events.",
+    options=(
+        OptionSpec("sheets", "summer", "which sheets everyone plays: summer or winter",
+                   choices=("summer", "winter")),
+        OptionSpec("solo_track_trigger", False,
+                   "solo: a third completed Guild Track also ends the game (after that turn)",
+                   type=bool, players=(1,)),
+    ),
+    dice_faces=D6.faces,
+    render=render,
+    greedy=greedy,
+    evaluate=evaluate,
+)

@@ -1,0 +1,691 @@
+"""Dice Kingdoms of Valeria components: the sheets, Statues, Solo Events and dice as data.
+
+Data files (``data/``), validated on load with pydantic models derived from
+:class:`dicetable.engine.Sourced` (every item has a ``source``; invented values
+start with ``"reconstructed:"``):
+
+* ``summer.json`` / ``winter.json``: the Castle and Forest sheets of each
+  season (Citizens Tableau, Guild Tracks, Gold Chart, Knights on the Wall,
+  Monster Lairs, trees and ships; starting pips, Domains, Roads, Bridges, dead
+  ends and, in Winter, Trailheads). The official sheets are not public: the
+  layout is the reconstruction in ``facts/dkov-layout.md`` v1, checked here
+  against every count the rulebook fixes, so an official layout drops in by
+  editing these files.
+* ``statues.json``: the 14 Statue kinds (two copies each, Day and Night backs).
+* ``solo-events.json``: the ten Solo Event cards (reconstructed texts).
+* ``game.json``: dice, guild names, the end trigger and the solo result bands.
+
+At import the data is turned into :class:`Layout` tables of plain ints and
+tuples (one per season) that the rules use in their hot path.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from dicetable.engine import Die, Sourced, load_data
+
+GUILDS = ("Holy", "Worker", "Shadow", "Soldier")
+HOLY, WORKER, SHADOW, SOLDIER = range(4)
+COLOURS = ("yellow", "red", "green", "blue")
+YELLOW, RED, GREEN, BLUE = range(4)
+#: Reward Pip kinds, in the rulebook's order; code 0 is a plain pip.
+REWARDS = ("Recruit", "Gold", "Road", "Knight", "Slay", "Plinth", "Star")
+PLAIN, RECRUIT, GOLD, ROAD, KNIGHT, SLAY, PLINTH, STAR = range(8)
+REWARD_CODE = {"-": PLAIN, "START": PLAIN, **{k: i + 1 for i, k in enumerate(REWARDS)}}
+REWARD_NAME = ("plain",) + REWARDS
+
+PipKind = Literal["-", "START", "Recruit", "Gold", "Road", "Knight", "Slay", "Plinth", "Star"]
+GuildName = Literal["Holy", "Worker", "Shadow", "Soldier"]
+
+
+class _Plain(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------- Castle
+class CitizenSection(Sourced):
+    """One Citizens Tableau section: its name ("9/10"), values, guild and its 2 pips, left first."""
+
+    section: str
+    values: list[int]
+    guild: GuildName
+    pips: list[PipKind] = Field(min_length=2, max_length=2)
+
+
+class GuildTrack(Sourced):
+    """A Guild Track: 24 pips in ``rows`` rows, marked left to right, top row first."""
+
+    guild: GuildName
+    rows: int = Field(gt=0)
+    pips: list[PipKind]
+
+
+class GoldChart(Sourced):
+    """The Gold Chart: one section (its row lines do not split it)."""
+
+    rows: int = Field(gt=0)
+    pips: list[PipKind]
+
+
+class Wall(Sourced):
+    """Knights on the Wall: one section, from the far left, rightwards, then up."""
+
+    path: str
+    pips: list[PipKind]
+
+
+class RangeBlock(_Plain):
+    """A Monster Lair Range Block: die values ``low``..``high`` and its pips, left first."""
+
+    low: int = Field(ge=1, le=12)
+    high: int = Field(ge=1, le=12)
+    pips: list[PipKind] = Field(min_length=1)
+
+
+class Lair(Sourced):
+    """A Monster Lair: ``vp`` = [higher (first to complete), lower]; Winter access Domains."""
+
+    id: str
+    name: str
+    vp: list[int] = Field(min_length=2, max_length=2)
+    position: str
+    open: bool
+    access_domains: list[str]
+    blocks: list[RangeBlock]
+
+
+class Count(Sourced):
+    """A counted printed item (trees, ships)."""
+
+    count: int = Field(gt=0)
+
+
+class Castle(Sourced):
+    """The Castle sheet."""
+
+    citizens: list[CitizenSection]
+    guild_tracks: list[GuildTrack]
+    gold_chart: GoldChart
+    wall: Wall
+    lairs: list[Lair]
+    trees: Count
+    ships: Count
+
+
+# --------------------------------------------------------------------- Forest
+class Power(_Plain):
+    """A Domain power: ``adjust`` (+1/-1) or ``flip`` a die, or an ``instant_citizen`` of a guild."""
+
+    kind: Literal["adjust", "flip", "instant_citizen"]
+    die: Optional[Literal["green", "red", "yellow", "blue", "any"]] = None
+    guild: Optional[GuildName] = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> "Power":
+        if self.kind == "instant_citizen":
+            if self.guild is None or self.die is not None:
+                raise ValueError("an instant Citizen power names a guild and no die")
+        elif self.die is None or self.guild is not None:
+            raise ValueError("a manipulation power names a die and no guild")
+        if self.kind == "flip" and self.die == "any":
+            raise ValueError("the rulebook has no 'flip any' power")
+        return self
+
+    @property
+    def key(self) -> str:
+        """``"adjust:green"``, ``"flip:red"``, ``"instant_citizen:Holy"``."""
+        return f"{self.kind}:{self.die or self.guild}"
+
+
+class StartPip(Sourced):
+    """A pre-marked starting pip on the Forest sheet."""
+
+    id: str
+    position: str
+
+
+class Domain(Sourced):
+    """A Domain and its power."""
+
+    id: str
+    name: str
+    position: str
+    power: Power
+
+
+class DeadEnd(Sourced):
+    """A dead end: a Road ending there stops a Build and claims nothing."""
+
+    id: str
+    name: str
+
+
+class RoadData(Sourced):
+    """A Road of pips from node ``a`` to node ``b`` (pips listed a -> b)."""
+
+    id: str
+    a: str
+    b: str
+    kind: Literal["start", "link", "spur"]
+    pips: list[PipKind] = Field(min_length=1)
+
+
+class BridgeData(Sourced):
+    """A Bridge: 3 consecutive pips (1-based positions, a -> b) of a Road."""
+
+    id: str
+    road: str
+    pips: list[int] = Field(min_length=3, max_length=3)
+
+
+class TrailheadData(Sourced):
+    """Winter: claiming ``domain`` gives access to ``lair``."""
+
+    domain: str
+    lair: str
+
+
+class Forest(Sourced):
+    """The Forest sheet."""
+
+    starts: list[StartPip]
+    domains: list[Domain]
+    dead_ends: list[DeadEnd]
+    roads: list[RoadData]
+    bridges: list[BridgeData]
+    trailheads: list[TrailheadData] = []
+    road_rule: str
+
+
+ALL_POWERS = sorted(
+    [f"adjust:{d}" for d in ("green", "red", "yellow", "blue", "any")]
+    + [f"flip:{d}" for d in ("green", "red", "yellow", "blue")]
+    + [f"instant_citizen:{g}" for g in GUILDS]
+)
+CITIZEN_VALUES = [[1], [2], [3], [4], [5], [6], [7], [8], [9, 10], [11, 12]]
+
+
+class Sheets(Sourced):
+    """Castle + Forest sheets of one season, checked against every count the rulebook fixes."""
+
+    season: Literal["summer", "winter"]
+    name: str
+    castle: Castle
+    forest: Forest
+
+    @model_validator(mode="after")
+    def _rulebook_counts(self) -> "Sheets":
+        c, f = self.castle, self.forest
+        # Citizens Tableau (rulebook: Citizens Tableau, Game Setup, Harvest examples).
+        if [s.values for s in c.citizens] != CITIZEN_VALUES:
+            raise ValueError("the Citizens Tableau has 10 sections valued 1-8, 9/10, 11/12 in order")
+        starts = [(s.values[0], i) for s in c.citizens for i, p in enumerate(s.pips) if p == "START"]
+        if sorted(starts) != [(5, 0), (6, 0)]:
+            raise ValueError("exactly one starting pip on the 5 and one on the 6 (the left pips)")
+        fixed = {3: "Shadow", 4: "Soldier", 5: "Worker", 6: "Soldier"}
+        for s in c.citizens:
+            v = s.values[0]
+            if v in fixed and s.guild != fixed[v]:
+                raise ValueError(f"the {v} Citizen is {fixed[v]} (rulebook Harvest examples)")
+            if v < 4 and s.guild == "Soldier":
+                raise ValueError("the 4 is the leftmost Soldier section (rulebook Domain example)")
+        if not any(p not in ("-", "START") for s in c.citizens for p in s.pips):
+            raise ValueError("some Citizen pips are Reward Pips")
+        # Guild Tracks.
+        if sorted(t.guild for t in c.guild_tracks) != sorted(GUILDS):
+            raise ValueError("one Guild Track per guild (Holy, Worker, Shadow, Soldier)")
+        for t in c.guild_tracks:
+            if len(t.pips) != 24:
+                raise ValueError(f"the {t.guild} Guild Track has 24 pips, data has {len(t.pips)}")
+        # Plinths only in the Gold Chart; the Wall has Star pips.
+        if "Plinth" not in c.gold_chart.pips:
+            raise ValueError("the Gold Chart holds the Plinth Reward Pips")
+        elsewhere = [p for s in c.citizens for p in s.pips] + [p for t in c.guild_tracks for p in t.pips]
+        elsewhere += c.wall.pips + [p for lair in c.lairs for b in lair.blocks for p in b.pips]
+        elsewhere += [p for r in f.roads for p in r.pips]
+        if "Plinth" in elsewhere:
+            raise ValueError("filling the Gold Chart is the only way to gain Statues: no Plinth elsewhere")
+        if "START" in elsewhere[20:] or "START" in c.gold_chart.pips:
+            raise ValueError("START pips exist only on the 5 and 6 Citizens")
+        if "Star" not in c.wall.pips:
+            raise ValueError("the Wall has Star pips (Statue 4)")
+        # Monster Lairs.
+        if len(c.lairs) != 4:
+            raise ValueError("there are 4 Monster Lairs")
+        for lair in c.lairs:
+            if lair.vp[0] <= lair.vp[1]:
+                raise ValueError(f"{lair.id}: vp lists the higher value first")
+            if len(lair.blocks) < 2 or (self.season == "winter" and len(lair.blocks) != 2):
+                raise ValueError(f"{lair.id}: 2 or more Range Blocks (Winter: exactly 2)")
+            seen: set[int] = set()
+            for b in lair.blocks:
+                values = set(range(b.low, b.high + 1))
+                if not values or values & seen:
+                    raise ValueError(f"{lair.id}: Range Blocks cover distinct die values")
+                seen |= values
+            if lair.open == bool(lair.access_domains):
+                raise ValueError(f"{lair.id}: a lair is either open or reached through Domains")
+        if self.season == "summer" and not all(lair.open for lair in c.lairs):
+            raise ValueError("Summer lairs need no access")
+        if self.season == "winter":
+            opens = [lair for lair in c.lairs if lair.open]
+            if len(opens) != 1 or opens[0].vp != [5, 3] or opens[0].position != "bottom-right":
+                raise ValueError("Winter: only the 5/3 lair (bottom right) is open from the start")
+        if c.trees.count != 20 or c.ships.count != 6:
+            raise ValueError("the Castle sheet has 20 trees and 6 ships")
+        # Forest: starts, Domains, powers.
+        if len(f.starts) != 4:
+            raise ValueError("4 starting pips on the Forest sheet")
+        if len(f.domains) != 13:
+            raise ValueError("13 Domains on the Forest sheet")
+        if sorted(d.power.key for d in f.domains) != ALL_POWERS:
+            raise ValueError("the 13 Domain powers are each used once")
+        nodes = {s.id: "start" for s in f.starts}
+        nodes.update({d.id: "domain" for d in f.domains})
+        nodes.update({x.id: "dead" for x in f.dead_ends})
+        if len(nodes) != len(f.starts) + len(f.domains) + len(f.dead_ends):
+            raise ValueError("node ids must be unique")
+        road_ids = [r.id for r in f.roads]
+        if len(set(road_ids)) != len(road_ids):
+            raise ValueError("road ids must be unique")
+        for r in f.roads:
+            if r.a not in nodes or r.b not in nodes:
+                raise ValueError(f"{r.id}: unknown end node")
+            want = {"start": ("start", "domain"), "link": ("domain", "domain"), "spur": ("domain", "dead")}
+            if (nodes[r.a], nodes[r.b]) != want[r.kind]:
+                raise ValueError(f"{r.id}: a {r.kind} Road runs {want[r.kind][0]} -> {want[r.kind][1]}")
+            if "START" in r.pips:
+                raise ValueError(f"{r.id}: starting pips are nodes, not Road pips")
+        if sorted(r.a for r in f.roads if r.kind == "start") != sorted(s.id for s in f.starts):
+            raise ValueError("each starting pip begins exactly one Road")
+        # Bridges: 6, three consecutive pips, ordinary - Gold - ordinary.
+        if len(f.bridges) != 6:
+            raise ValueError("there are 6 Bridges")
+        roads = {r.id: r for r in f.roads}
+        for b in f.bridges:
+            road = roads.get(b.road)
+            if road is None:
+                raise ValueError(f"{b.id}: unknown road {b.road}")
+            p = b.pips
+            if p != [p[0], p[0] + 1, p[0] + 2] or p[0] < 1 or p[2] > len(road.pips):
+                raise ValueError(f"{b.id}: a Bridge is 3 consecutive pips of its Road")
+            kinds = [road.pips[i - 1] for i in p]
+            if kinds != ["-", "Gold", "-"]:
+                raise ValueError(f"{b.id}: a Bridge is ordinary, Gold Reward, ordinary")
+        # Every Domain can be claimed from the starts.
+        reached = set(s.id for s in f.starts)
+        grew = True
+        while grew:
+            grew = False
+            for r in f.roads:
+                for x, y in ((r.a, r.b), (r.b, r.a)):
+                    if r.kind == "start" and x != r.a:
+                        continue
+                    if x in reached and y not in reached:
+                        reached.add(y)
+                        grew = True
+        if not all(d.id in reached for d in f.domains):
+            raise ValueError("every Domain must be reachable from the starting pips")
+        # Trailheads agree with the lairs' access lists.
+        trail = sorted((t.domain, t.lair) for t in f.trailheads)
+        access = sorted((d, lair.id) for lair in c.lairs for d in lair.access_domains)
+        if trail != access:
+            raise ValueError("Trailheads and the lairs' access Domains must agree")
+        domain_ids = {d.id for d in f.domains}
+        if any(t.domain not in domain_ids for t in f.trailheads):
+            raise ValueError("a Trailhead sits on a Domain")
+        # Every Reward Pip kind appears somewhere.
+        everywhere = set(elsewhere) | set(c.gold_chart.pips)
+        missing = [k for k in REWARDS if k not in everywhere]
+        if missing:
+            raise ValueError(f"every Reward Pip kind appears on the sheets; missing: {missing}")
+        return self
+
+
+# -------------------------------------------------------------------- Statues
+class StatueKind(Sourced):
+    """A Statue kind: scoring (``count`` x ``vp`` per ``per``) or ``instant`` (``times`` Rewards)."""
+
+    number: int = Field(ge=1, le=14)
+    effect: str
+    count: Optional[str] = None
+    vp: int = 0
+    per: int = 1
+    instant: Optional[Literal["Recruit", "Slay", "Gold"]] = None
+    times: int = 0
+    star_pips: int = 0
+
+
+STATUE_COUNTS = (
+    "complete_bridges", "domains", "gold_pips", "wall_stars", "lairs_completed", "stars",
+    "plinths", "holy_citizens", "shadow_citizens", "soldier_citizens", "worker_citizens",
+)
+
+
+class StatueDeck(Sourced):
+    """The 28 Statue cards: 14 kinds, one copy with each back (Day, Night)."""
+
+    backs: list[str]
+    draft_line: int
+    max_per_player: int
+    statues: list[StatueKind]
+
+    @model_validator(mode="after")
+    def _counts(self) -> "StatueDeck":
+        if [s.number for s in self.statues] != list(range(1, 15)):
+            raise ValueError("Statues are numbered 1-14")
+        if self.backs != ["Day", "Night"] or len(self.statues) * len(self.backs) != 28:
+            raise ValueError("28 Statue cards: 14 kinds x (Day, Night)")
+        if self.draft_line != 6 or self.max_per_player != 4:
+            raise ValueError("a draft line of 6; at most 4 Statues per player")
+        for s in self.statues:
+            if (s.count is None) == (s.instant is None):
+                raise ValueError(f"Statue {s.number} either scores or acts immediately")
+            if s.count is not None and s.count not in STATUE_COUNTS:
+                raise ValueError(f"Statue {s.number}: unknown count {s.count!r}")
+            if s.instant is not None and s.times != 3:
+                raise ValueError(f"Statue {s.number}: instant Statues give 3 Rewards")
+        if [s.number for s in self.statues if s.instant] != [12, 13, 14]:
+            raise ValueError("Statues 12, 13, 14 are the instant ones")
+        return self
+
+
+# ---------------------------------------------------------------- Solo Events
+class SoloEvent(Sourced):
+    """A Solo Event card."""
+
+    number: int
+    id: Literal["exodus", "washed-out-bridge", "wildfire", "rival-hunters", "guild-strike",
+                "royal-stipend", "pilgrims", "road-crew", "drought", "heavy-rain"]
+    name: str
+    type: str
+    text: str
+
+
+class SoloEvents(Sourced):
+    """The Solo Event deck: 10 cards."""
+
+    events: list[SoloEvent]
+
+    @model_validator(mode="after")
+    def _ten(self) -> "SoloEvents":
+        if len(self.events) != 10 or len({e.id for e in self.events}) != 10:
+            raise ValueError("the Solo Event deck has 10 different cards (rulebook: Components)")
+        return self
+
+
+# ----------------------------------------------------------------- Game data
+class DiceData(Sourced):
+    """A kind of die: how many and their faces."""
+
+    name: Literal["black", "yellow", "red", "green", "blue"]
+    count: int
+    faces: list[int]
+
+
+class GuildData(Sourced):
+    """The four guilds, in sheet order."""
+
+    names: list[str]
+
+
+class EndTrigger(Sourced):
+    """How many completed Guild Tracks trigger the last round."""
+
+    completed_tracks: int
+
+
+class SoloResult(Sourced):
+    """A solo result band and its title."""
+
+    min: int
+    max: int
+    title: str
+    text: str
+
+
+class GameData(Sourced):
+    """Dice, guilds, end trigger and solo results."""
+
+    dice: list[DiceData]
+    guilds: GuildData
+    end_trigger: EndTrigger
+    solo_results: list[SoloResult]
+
+    @model_validator(mode="after")
+    def _check(self) -> "GameData":
+        if [(d.name, d.count) for d in self.dice] != [("black", 2), ("yellow", 1), ("red", 1),
+                                                       ("green", 1), ("blue", 1)]:
+            raise ValueError("6 dice: 2 black, yellow, red, green, blue")
+        if any(d.faces != [1, 2, 3, 4, 5, 6] for d in self.dice):
+            raise ValueError("the dice are d6 (opposite sides add up to 7)")
+        if tuple(self.guilds.names) != GUILDS:
+            raise ValueError(f"guilds are {GUILDS}")
+        if self.end_trigger.completed_tracks != 3:
+            raise ValueError("the 3rd completed Guild Track triggers the last round")
+        bands = [(r.min, r.max) for r in self.solo_results]
+        if bands != [(0, 59), (60, 69), (70, 79), (80, 9999)]:
+            raise ValueError("solo results: 59 or less, 60-69, 70-79, 80 or higher")
+        return self
+
+
+SHEETS = {s: load_data(__package__, f"{s}.json", Sheets) for s in ("summer", "winter")}
+STATUE_DATA = load_data(__package__, "statues.json", StatueDeck)
+EVENT_DATA = load_data(__package__, "solo-events.json", SoloEvents)
+GAME_DATA = load_data(__package__, "game.json", GameData)
+
+D6 = Die("d6", (1, 2, 3, 4, 5, 6))
+BLACK_DIE = Die("black die", (1, 2, 3, 4, 5, 6))
+COLOUR_DIE = {c: Die(f"{c} die", (1, 2, 3, 4, 5, 6)) for c in COLOURS}
+END_TRACKS = GAME_DATA.end_trigger.completed_tracks
+SOLO_RESULTS = tuple((r.min, r.max, r.title, r.text) for r in GAME_DATA.solo_results)
+
+
+# ------------------------------------------------------------ Statue tables
+STATUES = STATUE_DATA.statues
+N_KINDS = len(STATUES)
+#: Card ids 0..27: card c has kind c % 14 (0-based) and back c // 14 (0 Day, 1 Night).
+N_CARDS = N_KINDS * len(STATUE_DATA.backs)
+CARD_KIND = tuple(c % N_KINDS for c in range(N_CARDS))
+CARD_BACK = tuple(c // N_KINDS for c in range(N_CARDS))
+CARD_ID = tuple(f"{CARD_KIND[c] + 1}-{STATUE_DATA.backs[CARD_BACK[c]].lower()}" for c in range(N_CARDS))
+CARD_INDEX = {cid: i for i, cid in enumerate(CARD_ID)}
+DRAFT_LINE = STATUE_DATA.draft_line
+MAX_STATUES = STATUE_DATA.max_per_player
+STATUE_INSTANT = tuple(REWARD_CODE[s.instant] if s.instant else 0 for s in STATUES)
+STATUE_TIMES = tuple(s.times for s in STATUES)
+STATUE_STARS = tuple(s.star_pips for s in STATUES)
+
+# ------------------------------------------------------------- Event tables
+EVENTS = EVENT_DATA.events
+EVENT_IDS = tuple(e.id for e in EVENTS)
+EVENT_INDEX = {e: i for i, e in enumerate(EVENT_IDS)}
+
+
+# ------------------------------------------------------------------ Layout
+# Fixed offsets of the per-seat sheet (a flat list of ints, see rules.py).
+CIT = 0        # 10 Citizen sections: pips marked (or crossed out) from the left, 0..2
+CITV = 10      # 10 Citizen void masks (solo Exodus): bit i = pip i crossed out
+TRK = 20       # 4 Guild Tracks: pips marked
+GOLDC = 24     # Gold Chart pips marked
+WALLC = 25     # Wall pips marked
+DOM = 26       # claimed Domains (bit mask)
+STAT = 27      # Statue kinds held (bit mask, bit k = Statue k+1)
+NSTAT = 28     # number of Statues held
+PLP = 29       # Plinth Reward Pips marked in this Harvest, not yet drafted
+VDOM = 30      # voided Domains (bit mask)
+VBRIDGE = 31   # voided Bridges (bit mask)
+VTRK = 32      # 4 masks: voided Reward Pips of each Guild Track (bit i = pip i)
+LST = 36       # 4 lair results: 0 open, 1 high VP, 2 low VP, 3 completed in this Harvest
+ACC = 40       # lairs this seat may slay in (bit mask)
+LB0 = 41       # lair Range Blocks: pips marked in each (then roads)
+
+LAIR_OPEN, LAIR_HIGH, LAIR_LOW, LAIR_PENDING = 0, 1, 2, 3
+
+
+class Layout:
+    """Plain-int tables of one season's sheets (built once at import).
+
+    Node codes: Domains are 0..12; a starting pip is -1; a dead end -2.
+    Road directions: 1 = marked from ``a`` (the listed order), 2 = from ``b``.
+    """
+
+    def __init__(self, sheets: Sheets) -> None:
+        c, f = sheets.castle, sheets.forest
+        self.season = sheets.season
+        self.data = sheets
+        self.cit_names = tuple(s.section for s in c.citizens)
+        self.cit_guild = tuple(GUILDS.index(s.guild) for s in c.citizens)
+        self.cit_pips = tuple(tuple(REWARD_CODE[p] for p in s.pips) for s in c.citizens)
+        self.cit_values = tuple(tuple(s.values) for s in c.citizens)
+        self.cit_start = tuple(sum(p == "START" for p in s.pips) for s in c.citizens)
+        vs = [-1] * 13
+        for i, s in enumerate(c.citizens):
+            for v in s.values:
+                vs[v] = i
+        self.value_section = tuple(vs)
+        self.guild_sections = tuple(tuple(i for i, g in enumerate(self.cit_guild) if g == gi)
+                                    for gi in range(4))
+        tracks = {t.guild: t for t in c.guild_tracks}
+        self.trk_pips = tuple(tuple(REWARD_CODE[p] for p in tracks[g].pips) for g in GUILDS)
+        self.trk_rows = tuple(tracks[g].rows for g in GUILDS)
+        self.trk_len = 24
+        self.gold_pips = tuple(REWARD_CODE[p] for p in c.gold_chart.pips)
+        self.gold_rows = c.gold_chart.rows
+        self.wall_pips = tuple(REWARD_CODE[p] for p in c.wall.pips)
+        self.gold_len = len(self.gold_pips)
+        self.wall_len = len(self.wall_pips)
+        self.plinth_prefix = _prefix(self.gold_pips, PLINTH)
+        self.gold_star_prefix = _prefix(self.gold_pips, STAR)
+        self.wall_star_prefix = _prefix(self.wall_pips, STAR)
+        self.trk_star_pos = tuple(tuple(i for i, k in enumerate(p) if k == STAR) for p in self.trk_pips)
+        # Lairs and Range Blocks (global block numbers 0..nb-1).
+        self.lair_ids = tuple(lair.id for lair in c.lairs)
+        self.lair_names = tuple(lair.name for lair in c.lairs)
+        self.lair_vp = tuple((lair.vp[0], lair.vp[1]) for lair in c.lairs)
+        blocks, block_lair, ranges, pips = [], [], [], []
+        value_block = []
+        for li, lair in enumerate(c.lairs):
+            mine = []
+            vb = [-1] * 13
+            for b in lair.blocks:
+                bi = len(block_lair)
+                mine.append(bi)
+                block_lair.append(li)
+                ranges.append((b.low, b.high))
+                pips.append(tuple(REWARD_CODE[p] for p in b.pips))
+                for v in range(b.low, b.high + 1):
+                    vb[v] = bi
+            blocks.append(tuple(mine))
+            value_block.append(tuple(vb))
+        self.lair_blocks = tuple(blocks)
+        self.block_lair = tuple(block_lair)
+        self.block_range = tuple(ranges)
+        self.block_pips = tuple(pips)
+        self.block_len = tuple(len(p) for p in pips)
+        self.lair_value_block = tuple(value_block)
+        self.lair_len = tuple(sum(self.block_len[b] for b in bl) for bl in blocks)
+        self.nb = len(block_lair)
+        # Domains.
+        dom_index = {d.id: i for i, d in enumerate(f.domains)}
+        self.dom_ids = tuple(d.id for d in f.domains)
+        self.dom_names = tuple(d.name for d in f.domains)
+        self.dom_power = tuple((d.power.kind, d.power.die, d.power.guild) for d in f.domains)
+        self.dom_power_key = tuple(d.power.key for d in f.domains)
+        # Manipulation powers by die: bit masks of the Domains that give them.
+        self.adjust_mask = {die: 0 for die in (*COLOURS, "any")}
+        self.flip_mask = {die: 0 for die in COLOURS}
+        self.instant_guild = [-1] * len(f.domains)
+        for i, d in enumerate(f.domains):
+            if d.power.kind == "adjust":
+                self.adjust_mask[d.power.die] |= 1 << i
+            elif d.power.kind == "flip":
+                self.flip_mask[d.power.die] |= 1 << i
+            else:
+                self.instant_guild[i] = GUILDS.index(d.power.guild)
+        self.instant_guild = tuple(self.instant_guild)
+        #: Domain masks of: +1/-1 and Flip for Yellow, Red, Green, Blue, then +1/-1 Any.
+        self.power_masks = (self.adjust_mask["yellow"], self.flip_mask["yellow"], self.adjust_mask["red"],
+                            self.flip_mask["red"], self.adjust_mask["green"], self.flip_mask["green"],
+                            self.adjust_mask["blue"], self.flip_mask["blue"], self.adjust_mask["any"])
+        self.lair_open_mask = sum(1 << i for i, lair in enumerate(c.lairs) if lair.open)
+        lair_index = {lid: i for i, lid in enumerate(self.lair_ids)}
+        trail = [0] * len(f.domains)
+        for t in f.trailheads:
+            trail[dom_index[t.domain]] |= 1 << lair_index[t.lair]
+        self.dom_trail = tuple(trail)
+        # Roads.
+        def node(n: str) -> int:
+            if n in dom_index:
+                return dom_index[n]
+            if any(s.id == n for s in f.starts):
+                return -1
+            return -2
+        self.node_names = {**{s.id: s.id for s in f.starts}}
+        self.road_ids = tuple(r.id for r in f.roads)
+        self.road_index = {r: i for i, r in enumerate(self.road_ids)}
+        self.road_a = tuple(node(r.a) for r in f.roads)
+        self.road_b = tuple(node(r.b) for r in f.roads)
+        self.road_a_name = tuple(r.a for r in f.roads)
+        self.road_b_name = tuple(r.b for r in f.roads)
+        self.road_kind = tuple(r.kind for r in f.roads)
+        self.road_len = tuple(len(r.pips) for r in f.roads)
+        a_order = tuple(tuple(REWARD_CODE[p] for p in r.pips) for r in f.roads)
+        #: road_pips[r][d]: reward codes in marking order from direction d (index 0 unused).
+        self.road_pips = tuple((None, a_order[i], tuple(reversed(a_order[i]))) for i in range(len(f.roads)))
+        self.nr = len(f.roads)
+        #: (road, a, b if a link Road else -1, length): what `_usable_roads` needs.
+        self.road_info = tuple((i, self.road_a[i], self.road_b[i] if r.kind == "link" else -1,
+                                len(r.pips)) for i, r in enumerate(f.roads))
+        self.start_roads = tuple(i for i, r in enumerate(f.roads) if r.kind == "start")
+        #: roads_from[d]: (road, direction) that may be begun from Domain d once claimed.
+        rf = [[] for _ in f.domains]
+        for i, r in enumerate(f.roads):
+            if r.kind == "start":
+                continue
+            if self.road_a[i] >= 0:
+                rf[self.road_a[i]].append((i, 1))
+            if r.kind == "link" and self.road_b[i] >= 0:
+                rf[self.road_b[i]].append((i, 2))
+        self.roads_from = tuple(tuple(x) for x in rf)
+        # Bridges: per road, the a-order positions (0-based) of each Bridge.
+        self.bridge_ids = tuple(b.id for b in f.bridges)
+        self.bridge_road = tuple(self.road_index[b.road] for b in f.bridges)
+        self.bridge_pos = tuple(tuple(p - 1 for p in b.pips) for b in f.bridges)
+        pb = [dict() for _ in f.roads]
+        for bi, b in enumerate(f.bridges):
+            for p in b.pips:
+                pb[self.road_index[b.road]][p - 1] = bi
+        self.pip_bridge = tuple(pb)
+        # The flat sheet.
+        self.rc0 = LB0 + self.nb          # road pips marked
+        self.ro0 = self.rc0 + self.nr     # road direction (0 not begun, 1 from a, 2 from b)
+        self.size = self.ro0 + self.nr
+        sheet = [0] * self.size
+        for i, n in enumerate(self.cit_start):
+            sheet[CIT + i] = n
+        for r in self.start_roads:
+            sheet[self.ro0 + r] = 1
+        sheet[ACC] = self.lair_open_mask
+        self.fresh_sheet = tuple(sheet)
+        self.trees = c.trees.count
+        self.ships = c.ships.count
+
+    def node_label(self, code: int, name: str) -> str:
+        """A node's name for people: "D3 Redfort", "S1 (start)", "X1 (dead end)"."""
+        if code >= 0:
+            return f"{self.dom_ids[code]} {self.dom_names[code]}"
+        return f"{name} (start)" if code == -1 else f"{name} (dead end)"
+
+
+def _prefix(pips: tuple, kind: int) -> tuple:
+    out = [0]
+    for p in pips:
+        out.append(out[-1] + (p == kind))
+    return tuple(out)
+
+
+LAYOUTS = {s: Layout(SHEETS[s]) for s in SHEETS}

@@ -1,0 +1,1358 @@
+"""Dice Kingdoms of Valeria rules: the turn as a phase machine plus per-seat task stacks.
+
+Rulebook sections implemented: Game Setup, Player Sheets (marking rules),
+Game Flow (Roll, Harvest, Action), Dice Actions, Reward Pips, Statue Cards,
+Domain Powers, Scoring, Solo Rules and the Winter Rules.
+
+State in brief
+--------------
+Each seat's two sheets are one flat list of ints (``sheets[seat]``; offsets in
+``components``): pips marked per section, counted from the section's start
+(so a pip can never be skipped), claimed Domains and Statues as bit masks,
+and each Road's marked count and direction. Pending work is a stack of plain
+``(code, arg)`` tuples per seat (``tasks[seat]``): Reward Pips to resolve,
+the Harvest fallback, Statue picks, the Guild Strike choice. A task resolves
+itself when there is nothing to choose (or only one way), otherwise it is
+the seat's decision. Phases: ``event`` (solo), ``harvest`` (every seat at
+once), ``draft`` (Statue picks after a Harvest, one seat at a time),
+``action`` (the Active Player), ``over``.
+
+Orders (deterministic, documented)
+----------------------------------
+* Harvest: activated Citizens are counted before anything is marked
+  (Citizens gained during the Harvest harvest from the next one on), then
+  resolved from the lowest Citizen value to the highest, each die and the sum
+  separately (doubles activate a Citizen twice). Their Guild Track pips are
+  marked and the Reward Pips on them resolve in marking order, each chain to
+  its end (depth first) before the next.
+* Several pips marked at once (a Build, a Harvest) resolve their Rewards in
+  marking order; a Domain claimed by the last pip of a Build resolves its
+  instant Citizen after that pip's Reward.
+* The Slay action's extra Gold comes after the marked pip's Reward chain.
+* A Reward with nowhere to go is lost (a full section, no usable Road, no
+  open or accessible lair, no Statue you may take).
+
+Rule decisions where the rulebook is silent (each tested)
+---------------------------------------------------------
+* The Build marks *up to* the Green (+Blue) value: the player chooses how
+  many pips (1 to the value), and must stop at a Domain or dead end.
+* Domain powers are chosen together with the action: the legal actions list
+  every Recruit / Slay / Build target some combination of unused powers
+  (each once, no wrap, flip = 7 - x) and the optional Blue die can reach; the
+  label says how. The result is the same as applying the powers one by one.
+* An action that can mark nothing is not offered; when no action can mark a
+  pip the Active Player takes none. (The Slay action's +1 Gold needs a
+  marked lair pip.)
+* Roads (layout reading 2.2): a start Road continues from its starting pip, a
+  spur from its Domain, a link Road from either claimed end; once begun, a
+  Road is only continued from where it began. Reaching a claimed Domain
+  claims nothing new.
+* An instant Citizen marks the leftmost open pip of that guild (the lowest
+  valued section with an open pip), as in the rulebook's example.
+* Harvest Statue draft: after every seat has harvested, first-Lair priority
+  is settled in turn order from the Active Player, then each seat that
+  marked Plinths takes all its Statues in turn order from the Active Player;
+  Statues 12-14 taken then resolve at once, and a Plinth they mark is taken
+  at once. The draft line is refilled after the draft.
+* A Plinth that cannot give a Statue (4 held, or only duplicates in the line)
+  is lost; the pip still counts for Statues 3 and 7.
+* Harvest marks are public as they are made (sheets lie open; the first to
+  complete a lair announces it). Because priority goes by turn order, not by
+  who decides first, the order in which seats decide changes nothing.
+* Solo: only the trees end the game, unless option ``solo_track_trigger``;
+  a solo game counts as won (``winners == (0,)``) with 60 or more points.
+* Solo Events (reconstructed) resolve before the first Harvest; Heavy Rain
+  and Drought last for the turn. A Trailhead on a voided Domain still opens
+  its lair (Wildfire takes the power and the Domain point only).
+* The first player is drawn at random from the seed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dicetable.engine import Action, Decision, GameState, seat_name
+
+from .components import (
+    ACC, BLACK_DIE, CARD_BACK, CARD_ID, CARD_INDEX, CARD_KIND, CIT, CITV, COLOUR_DIE, COLOURS,
+    DOM, DRAFT_LINE, END_TRACKS, EVENT_IDS, EVENT_INDEX, EVENTS, GOLD, GOLDC, GUILDS, KNIGHT,
+    LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LAIR_PENDING, LAYOUTS, LB0, LST, MAX_STATUES, N_CARDS, N_KINDS,
+    NSTAT, PLAIN, PLINTH, PLP, RECRUIT, REWARD_NAME, ROAD, SLAY, SOLO_RESULTS, STAR, STAT,
+    STATUE_INSTANT, STATUE_STARS, STATUE_TIMES, STATUES, TRK, VBRIDGE, VDOM, VTRK, WALLC,
+)
+from .dicemath import build_reach, reach
+
+EVENT = "event"
+HARVEST = "harvest"
+DRAFT = "draft"
+ACTION = "action"
+OVER = "over"
+PHASES = (EVENT, HARVEST, DRAFT, ACTION, OVER)
+
+# Task codes (reward codes 1..6 are tasks too: RECRUIT, GOLD, ROAD, KNIGHT, SLAY, PLINTH).
+T_CITIZEN = 10   # instant Citizen of guild ``arg``
+T_FALLBACK = 11  # Harvest: nothing marked, mark 1 pip on a Guild Track of your choice
+T_PICK = 12      # take a Statue from the draft line (arg 1: refill at once)
+T_STRIKE = 13    # Guild Strike: choose among the tied tracks (arg: bit mask)
+TASK_NAMES = {1: "Recruit Reward", 2: "Gold Reward", 3: "Road Reward", 4: "Knight Reward",
+              5: "Slay Reward", 6: "Plinth Reward", T_CITIZEN: "instant Citizen",
+              T_FALLBACK: "Harvest fallback pip", T_PICK: "Statue pick", T_STRIKE: "Guild Strike"}
+_TASK = {k: (k, 0) for k in range(1, 7)}
+
+STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
+
+
+def _bits(x: int) -> int:
+    return bin(x).count("1")
+
+
+_BITS = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
+
+
+class _Actions:
+    """Precomputed reward-choice actions of one season (ids and labels are fixed)."""
+
+    def __init__(self, lay) -> None:
+        self.recruit = tuple(
+            Action(f"recruit:{name}", f"Mark the {name} Citizen ({GUILDS[lay.cit_guild[s]]})", s)
+            for s, name in enumerate(lay.cit_names))
+        self.slay = tuple(
+            Action(f"slay:{lid}", f"Slay in {lid} {lay.lair_names[i]} "
+                   f"({lay.lair_vp[i][0]}/{lay.lair_vp[i][1]} VP)", i)
+            for i, lid in enumerate(lay.lair_ids))
+        self.road = {}
+        self.road_last = {}
+        for r in range(lay.nr):
+            for d in (1, 2):
+                origin, dest = _ends(lay, r, d)
+                rid = f"road:{lay.road_ids[r]}@{origin}"
+                self.road[(r, d)] = Action(
+                    rid, f"Mark a pip on Road {lay.road_ids[r]} from {origin} toward {dest}", (r, d))
+                far = lay.road_b[r] if d == 1 else lay.road_a[r]
+                what = (f"reaching {lay.dom_ids[far]} {lay.dom_names[far]} ({power_text(lay, far)})"
+                        if far >= 0 else f"reaching the dead end {dest}")
+                self.road_last[(r, d)] = Action(
+                    rid, f"Mark the last pip of Road {lay.road_ids[r]} from {origin}, {what}", (r, d))
+        self.fallback = tuple(Action(f"harvest:{g}", f"Mark 1 pip on the {g} Guild Track", i)
+                              for i, g in enumerate(GUILDS))
+        self.strike = tuple(Action(f"strike:{g}", f"Guild Strike hits the {g} Guild Track", i)
+                            for i, g in enumerate(GUILDS))
+        self.statue = tuple(Action(f"statue:{k + 1}", f"Take Statue {k + 1}: {STATUES[k].effect}", k)
+                            for k in range(N_KINDS))
+
+
+def _ends(lay, r: int, d: int) -> tuple[str, str]:
+    """(origin, destination) node ids of Road ``r`` marked from direction ``d``."""
+    a, b = lay.road_a_name[r], lay.road_b_name[r]
+    return (a, b) if d == 1 else (b, a)
+
+
+PASS = Action("pass", "Take no action (no die can mark a pip)")
+
+
+class DiceKingdomsState(GameState):
+    """A game of Dice Kingdoms of Valeria (1-5 players; 1 = the solo game).
+
+    Fields: ``phase``; ``stage`` (event, 1st Harvest, action, 2nd Harvest);
+    ``active``/``first`` seats; ``round_no``; ``dice`` = (black, black,
+    yellow, red, green, blue); ``sheets[seat]`` (flat ints); ``tasks[seat]``
+    (stack of ``(code, arg)``, top last); ``line``/``deck`` (Statue card ids
+    0..27; the deck's top card is last); ``lair_first[lair]`` (seat that
+    completed it first, -1 nobody yet, -2 higher value crossed out by a solo
+    Event); ``last_round``; ``acted``; ``drafter``; solo: ``trees``,
+    ``ships``, ``event_deck`` (top last), ``events_drawn``, ``no_blue``,
+    ``drought``.
+    """
+
+    __slots__ = (
+        "lay", "acts", "phase", "stage", "active", "first", "round_no", "turn_no", "dice",
+        "sheets", "tasks", "line", "deck", "lair_first", "last_round", "acted", "drafter",
+        "trees", "ships", "event_deck", "events_drawn", "no_blue", "drought", "harvest_no",
+        "choices",
+    )
+
+    # ------------------------------------------------------------ set-up
+    def _setup(self) -> None:
+        season = self.options["sheets"]
+        self.lay = lay = LAYOUTS[season]
+        self.acts = ACTIONS[season]
+        n = self.players
+        self.sheets = [list(lay.fresh_sheet) for _ in range(n)]
+        self.tasks = [[] for _ in range(n)]
+        day = [c for c in range(N_CARDS) if CARD_BACK[c] == 0]
+        night = [c for c in range(N_CARDS) if CARD_BACK[c] == 1]
+        self.shuffle(day)
+        self.shuffle(night)
+        deck = night + day  # the top of the deck is the end of the list: Day on top of Night
+        self.line = tuple(deck.pop() for _ in range(DRAFT_LINE))
+        self.deck = tuple(deck)
+        self.lair_first = [-1] * len(lay.lair_ids)
+        self.last_round = False
+        self.acted = False
+        self.drafter = -1
+        self.trees = 0
+        self.ships = 0
+        self.no_blue = False
+        self.drought = False
+        self.harvest_no = 0
+        self.events_drawn = ()
+        if n == 1:
+            ev = list(range(len(EVENTS)))
+            self.shuffle(ev)
+            self.event_deck = tuple(ev)
+        else:
+            self.event_deck = ()
+        self.round_no = 0
+        self.turn_no = 0
+        self.choices = None
+        self.dice = (0, 0, 0, 0, 0, 0)
+        self.phase = ACTION
+        self.stage = STAGE_ACTION
+        self.first = self.randbelow(n) if n > 1 else 0
+        self.active = self.first
+        self.emit("setup", None,
+                  f"{lay.data.name}; {seat_name(self.first)} is the first Active Player. "
+                  "Statue draft line: " + ", ".join(f"Statue {CARD_KIND[c] + 1}" for c in self.line) + ".",
+                  {"first": self.first, "line": [CARD_ID[c] for c in self.line], "sheets": season})
+        self._start_turn(self.first)
+        self._advance()
+
+    # ------------------------------------------------------------ protocol
+    @property
+    def to_move(self) -> tuple:
+        ph = self.phase
+        if ph == HARVEST:
+            return tuple(s for s in range(self.players) if self.tasks[s])
+        if ph == DRAFT:
+            return (self.drafter,)
+        if ph == OVER:
+            return ()
+        return (self.active,)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> list:
+        return [self.score_parts(s)["total"] for s in range(self.players)]
+
+    @property
+    def winners(self) -> tuple:
+        """Most VP; ties: most Star pips; then shared. Solo: (0,) with 60 or more VP."""
+        if self.phase != OVER:
+            return ()
+        parts = [self.score_parts(s) for s in range(self.players)]
+        if self.players == 1:
+            return (0,) if parts[0]["total"] >= 60 else ()
+        best = max((p["total"], p["stars"]) for p in parts)
+        return tuple(s for s, p in enumerate(parts) if (p["total"], p["stars"]) == best)
+
+    def decision(self, seat: int):
+        if seat not in self.to_move:
+            return None
+        ph = self.phase
+        tasks = self.tasks[seat]
+        if ph == ACTION and not tasks:
+            y, r, g, b = self.dice[2:]
+            blue = " (Heavy Rain: the Blue die may not be used)" if self.no_blue else f", Blue {b}"
+            return Decision(
+                seat, "action",
+                f"Action phase: choose the Yellow (Recruit), Red (Slay) or Green (Build) die - "
+                f"Yellow {y}, Red {r}, Green {g}{blue}.",
+                "Yellow: mark a pip in the Citizen section matching the die (or die + Blue). "
+                "Red: mark the leftmost pip of the matching Range Block in a lair, then gain 1 Gold. "
+                "Green: mark up to that many pips on one Road, stopping at a Domain or dead end. "
+                "Your Domain powers (each once, no wrap-around, flip = 7 - x) are applied as listed.")
+        code, arg = tasks[-1]
+        where = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase",
+                 EVENT: "Event phase"}[ph]
+        prompts = {
+            RECRUIT: ("recruit", "Recruit Reward: mark the leftmost open pip of a Citizen section."),
+            ROAD: ("road", "Road Reward: mark a pip to continue a Road or start one from a claimed Domain."),
+            SLAY: ("slay", "Slay Reward: mark the next pip of the leftmost incomplete Range Block of a lair."),
+            T_PICK: ("statue", "Plinth Reward: take a Statue card from the draft line."),
+            T_FALLBACK: ("harvest-fallback",
+                         "You marked nothing this Harvest: mark 1 pip on a Guild Track of your choice."),
+            T_STRIKE: ("guild-strike", "Guild Strike: your Guild Tracks with the most marked pips tie; "
+                       "choose the one that loses its next Reward Pip."),
+        }
+        kind, text = prompts[code]
+        pending = len(tasks) - 1
+        more = f" ({pending} more task{'s' if pending != 1 else ''} after this)" if pending else ""
+        return Decision(seat, kind, f"{where}: {text}{more}",
+                        "Reward Pips are resolved at once, each chain to its end; "
+                        "pips are marked left to right, top to bottom, never skipping.")
+
+    def _legal_actions(self, seat: int) -> list:
+        tasks = self.tasks[seat]
+        if not tasks:
+            return self._action_choices(seat) if self.phase == ACTION else []
+        return self._task_options(seat, tasks[-1])
+
+    def _apply(self, action: Action, seat: int) -> None:
+        self.choices = None
+        tasks = self.tasks[seat]
+        if not tasks:
+            self._take_action(seat, action)
+        else:
+            task = tasks.pop()
+            self._resolve_choice(seat, task, action.payload)
+        self._advance()
+
+    # ------------------------------------------------------------ turn flow
+    def _start_turn(self, seat: int) -> None:
+        if self.players == 1:
+            if self.trees >= self.lay.trees:
+                self._game_over("all 20 trees are marked off")
+                return
+            self.trees += 1
+        self.active = seat
+        self.turn_no += 1
+        if seat == self.first:
+            self.round_no += 1
+        roll = (self.roll(BLACK_DIE), self.roll(BLACK_DIE)) + tuple(self.roll(COLOUR_DIE[c]) for c in COLOURS)
+        self.dice = roll
+        self.no_blue = False
+        self.drought = False
+        self.acted = False
+        when = (f"Turn {self.trees} of {self.lay.trees} (a tree is marked off)" if self.players == 1
+                else f"Round {self.round_no}")
+        self.emit("roll", seat,
+                  f"{when}: {seat_name(seat)} rolls black {roll[0]} and {roll[1]} "
+                  f"(sum {roll[0] + roll[1]}), Yellow {roll[2]}, Red {roll[3]}, Green {roll[4]}, "
+                  f"Blue {roll[5]}.", {"dice": list(roll), "round": self.round_no})
+        self.phase = EVENT
+        self.stage = STAGE_EVENT
+        if (self.players == 1 and roll[0] == roll[1] and self.ships < self.lay.ships
+                and self.event_deck):
+            self._draw_event()
+
+    def _advance(self) -> None:
+        """Resolve automatic work until a seat must decide or the game is over."""
+        while True:
+            ph = self.phase
+            if ph == OVER:
+                return
+            if ph == HARVEST:
+                waiting = False
+                for s in range(self.players):
+                    if self._run(s):
+                        waiting = True
+                if waiting:
+                    return
+                self._end_harvest()
+            elif ph == DRAFT:
+                if self._run(self.drafter):
+                    return
+                if not self._next_drafter():
+                    self._end_draft()
+            elif ph == EVENT:
+                if self._run(self.active):
+                    return
+                self._start_harvest(STAGE_HARVEST1)
+            else:  # ACTION
+                if not self.acted:
+                    choices = self._action_choices(self.active)
+                    if choices[0] is not PASS:
+                        return
+                    self.emit("no-action", self.active,
+                              f"{seat_name(self.active)} has no action that can mark a pip.")
+                    self.acted = True
+                if self._run(self.active):
+                    return
+                self._end_action()
+
+    def _start_harvest(self, stage: int) -> None:
+        self.stage = stage
+        self.phase = HARVEST
+        if stage == STAGE_HARVEST2:
+            b1, b2 = self.roll(BLACK_DIE), self.roll(BLACK_DIE)
+            self.dice = (b1, b2) + self.dice[2:]
+            self.emit("roll", self.active, f"2nd Harvest: the black dice show {b1} and {b2} "
+                      f"(sum {b1 + b2})" + ("; doubles trigger no Event in this phase." if b1 == b2 else "."),
+                      {"black": [b1, b2]})
+        if self.drought:
+            self.emit("drought", None, "Drought: no Harvest this turn.")
+            return
+        self.harvest_no += 1
+        for s in range(self.players):
+            self._harvest_seat(s)
+
+    def _harvest_seat(self, seat: int) -> None:
+        """Mark the Guild Track pips of every activated Citizen (rulebook: Harvest Phase)."""
+        lay = self.lay
+        sh = self.sheets[seat]
+        b1, b2 = self.dice[0], self.dice[1]
+        vs = lay.value_section
+        secs = sorted((vs[b1], vs[b2], vs[b1 + b2]))
+        rewards = []
+        marked = 0
+        gained = [0, 0, 0, 0]
+        cit_guild = lay.cit_guild
+        for s in secs:
+            n = sh[CIT + s] - _BITS[sh[CITV + s]]
+            if n > 0:
+                g = cit_guild[s]
+                k = self._mark_track(seat, g, n, rewards)
+                marked += k
+                gained[g] += k
+        if marked:
+            self.emit("harvest", seat, f"{seat_name(seat)} harvests " + ", ".join(
+                f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip"
+                + ("s" if marked > 1 else "") + _rewards_note(rewards) + ".", {"marked": gained})
+            if rewards:
+                self._push_rewards(seat, rewards)
+        else:
+            self.emit("harvest", seat, f"{seat_name(seat)} marks nothing from the dice: "
+                      "1 pip on a Guild Track of their choice.", {"marked": gained})
+            self.tasks[seat].append((T_FALLBACK, 0))
+
+    def _end_harvest(self) -> None:
+        """All seats have harvested: settle first-Lair priority, then start the Statue draft."""
+        n = self.players
+        order = [(self.active + i) % n for i in range(n)]
+        for s in order:
+            sh = self.sheets[s]
+            for li in range(len(self.lair_first)):
+                if sh[LST + li] == LAIR_PENDING:
+                    self._settle_lair(s, li)
+        self.phase = DRAFT
+        self.drafter = -1
+        if not self._next_drafter():
+            self._end_draft()
+
+    def _next_drafter(self) -> bool:
+        """Give the next seat (turn order from the Active Player) with Plinths its picks."""
+        n = self.players
+        start = 0 if self.drafter < 0 else ((self.drafter - self.active) % n) + 1
+        for i in range(start, n):
+            s = (self.active + i) % n
+            sh = self.sheets[s]
+            if sh[PLP]:
+                self.tasks[s].extend([(T_PICK, 0)] * sh[PLP])
+                sh[PLP] = 0
+                self.drafter = s
+                return True
+        return False
+
+    def _end_draft(self) -> None:
+        self.drafter = -1
+        self._refill()
+        if self.stage == STAGE_HARVEST1:
+            self.phase = ACTION
+            self.stage = STAGE_ACTION
+            self.acted = False
+        else:
+            self._end_turn()
+
+    def _end_action(self) -> None:
+        if self.players == 1:
+            self._start_harvest(STAGE_HARVEST2)
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self.players == 1:
+            if self.last_round:
+                self._game_over("a third Guild Track is complete")
+                return
+            self._start_turn(0)
+            return
+        nxt = (self.active + 1) % self.players
+        if self.last_round and nxt == self.first:
+            self._game_over("the last round is finished")
+            return
+        self._start_turn(nxt)
+
+    def _check_trigger(self, seat: int) -> None:
+        """``seat`` just completed a Guild Track: a 3rd one makes this round the last (rulebook: Game Flow)."""
+        if self.players == 1 and not self.options.get("solo_track_trigger", False):
+            return
+        sh = self.sheets[seat]
+        if sum(1 for g in range(4) if sh[TRK + g] >= 24) >= END_TRACKS:
+            self.last_round = True
+            what = "this is the last turn" if self.players == 1 else "this round is the last"
+            self.emit("last-round", seat, f"{seat_name(seat)} has completed 3 Guild Tracks: {what}.")
+
+    def _game_over(self, why: str) -> None:
+        self.phase = OVER
+        parts = [self.score_parts(s) for s in range(self.players)]
+        text = f"Game over ({why}). " + "; ".join(
+            f"{seat_name(s)}: {p['total']} VP (Stars {p['stars']}, Domains {p['domains']}, "
+            f"Lairs {p['lairs']}, Statues {p['statues']})" for s, p in enumerate(parts))
+        if self.players == 1:
+            text += f". {solo_result(parts[0]['total'])[1]}"
+        else:
+            text += ". Winner: " + ", ".join(seat_name(s) for s in self.winners)
+        self.emit("game-over", None, text, {"scores": [p["total"] for p in parts],
+                                            "winners": list(self.winners)})
+
+    # ------------------------------------------------------------ tasks
+    def _run(self, seat: int) -> bool:
+        """Resolve ``seat``'s automatic tasks; True if it now has a choice to make."""
+        tasks = self.tasks[seat]
+        while tasks:
+            task = tasks[-1]
+            code = task[0]
+            if code == GOLD:
+                tasks.pop()
+                self._mark_gold(seat)
+            elif code == KNIGHT:
+                tasks.pop()
+                self._mark_wall(seat)
+            elif code == PLINTH:
+                tasks.pop()
+                ph = self.phase
+                if ph == HARVEST:
+                    self.sheets[seat][PLP] += 1
+                else:
+                    tasks.append((T_PICK, 0 if ph == DRAFT else 1))
+            elif code == T_CITIZEN:
+                tasks.pop()
+                self._instant_citizen(seat, task[1])
+            else:
+                options = self._task_options(seat, task)
+                if len(options) > 1:
+                    return True
+                tasks.pop()
+                if options:
+                    self._resolve_choice(seat, task, options[0].payload)
+                else:
+                    self._lost(seat, task)
+        return False
+
+    def _lost(self, seat: int, task: tuple) -> None:
+        code = task[0]
+        if code == T_STRIKE:
+            return
+        why = {RECRUIT: "no Citizen section has an open pip",
+               ROAD: "no Road can be continued",
+               SLAY: "no lair you may slay in has an open pip",
+               T_PICK: "you hold 4 Statues or the draft line has only Statues you own",
+               T_FALLBACK: "every Guild Track is full"}[code]
+        self.emit("lost", seat, f"{seat_name(seat)}'s {TASK_NAMES[code]} is lost: {why}.",
+                  {"task": TASK_NAMES[code]})
+
+    def _task_options(self, seat: int, task: tuple) -> list:
+        code = task[0]
+        sh = self.sheets[seat]
+        acts = self.acts
+        if code == RECRUIT:
+            return [acts.recruit[s] for s in range(10) if sh[CIT + s] < 2]
+        if code == ROAD:
+            lay = self.lay
+            rc0 = lay.rc0
+            return [acts.road_last[rd] if sh[rc0 + rd[0]] == lay.road_len[rd[0]] - 1 else acts.road[rd]
+                    for rd in self._usable_roads(sh)]
+        if code == SLAY:
+            return [acts.slay[li] for li in self._slay_reward_lairs(sh)]
+        if code == T_PICK:
+            if sh[NSTAT] >= MAX_STATUES:
+                return []
+            held = sh[STAT]
+            seen = 0
+            out = []
+            for c in self.line:
+                k = CARD_KIND[c]
+                bit = 1 << k
+                if not (held & bit) and not (seen & bit):
+                    seen |= bit
+                    out.append(acts.statue[k])
+            out.sort(key=lambda a: a.payload)
+            return out
+        if code == T_FALLBACK:
+            return [acts.fallback[g] for g in range(4) if sh[TRK + g] < 24]
+        if code == T_STRIKE:
+            return [acts.strike[g] for g in range(4) if task[1] >> g & 1]
+        raise AssertionError(f"task {task} has no options")
+
+    def _resolve_choice(self, seat: int, task: tuple, payload) -> None:
+        code = task[0]
+        if code == RECRUIT:
+            self._mark_citizen(seat, payload, "Recruit Reward")
+        elif code == ROAD:
+            r, d = payload
+            self._mark_road(seat, r, d, 1, "Road Reward")
+        elif code == SLAY:
+            b = self._leftmost_block(self.sheets[seat], payload)
+            self._mark_block(seat, b, "Slay Reward")
+        elif code == T_PICK:
+            self._take_statue(seat, payload, refill=task[1] == 1)
+        elif code == T_FALLBACK:
+            rewards = []
+            self._mark_track(seat, payload, 1, rewards)
+            self.emit("mark", seat, f"{seat_name(seat)} marks 1 pip on the {GUILDS[payload]} Guild Track"
+                      + _rewards_note(rewards) + ".", {"track": GUILDS[payload]})
+            self._push_rewards(seat, rewards)
+        elif code == T_STRIKE:
+            self._strike_track(payload)
+        else:  # pragma: no cover - automatic tasks never reach here
+            raise AssertionError(task)
+
+    def _push_rewards(self, seat: int, rewards: list) -> None:
+        """Queue Reward Pips so that the first marked resolves first (top of the stack)."""
+        tasks = self.tasks[seat]
+        for code in reversed(rewards):
+            if code.__class__ is tuple:
+                tasks.append(code)
+            elif code != STAR and code != PLAIN:
+                tasks.append(_TASK[code])
+
+    # ------------------------------------------------------------ marking
+    def _mark_track(self, seat: int, g: int, n: int, rewards: list) -> int:
+        """Mark up to ``n`` pips of Guild Track ``g``; append their Rewards; return how many."""
+        sh = self.sheets[seat]
+        have = sh[TRK + g]
+        k = min(n, 24 - have)
+        if k <= 0:
+            return 0
+        pips = self.lay.trk_pips[g]
+        void = sh[VTRK + g]
+        for i in range(have, have + k):
+            code = pips[i]
+            if code and not (void >> i & 1):
+                rewards.append(code)
+        sh[TRK + g] = have + k
+        if have + k == 24 and not self.last_round:
+            self._check_trigger(seat)
+        return k
+
+    def _mark_citizen(self, seat: int, s: int, why: str) -> None:
+        sh = self.sheets[seat]
+        i = sh[CIT + s]
+        if i >= 2:
+            return
+        sh[CIT + s] = i + 1
+        lay = self.lay
+        code = lay.cit_pips[s][i]
+        self.emit("mark", seat, f"{seat_name(seat)} ({why}) marks the "
+                  f"{'left' if i == 0 else 'right'} pip of the {lay.cit_names[s]} Citizen "
+                  f"({GUILDS[lay.cit_guild[s]]})" + _reward_note(code) + ".",
+                  {"section": lay.cit_names[s], "pip": i + 1})
+        if code > PLAIN and code != STAR:
+            self.tasks[seat].append(_TASK[code])
+
+    def _instant_citizen(self, seat: int, g: int) -> None:
+        sh = self.sheets[seat]
+        for s in self.lay.guild_sections[g]:
+            if sh[CIT + s] < 2:
+                self._mark_citizen(seat, s, f"instant {GUILDS[g]} Citizen")
+                return
+        self.emit("lost", seat, f"{seat_name(seat)} has no open {GUILDS[g]} Citizen pip: "
+                  "the instant Citizen is lost.")
+
+    def _mark_gold(self, seat: int) -> None:
+        sh = self.sheets[seat]
+        i = sh[GOLDC]
+        lay = self.lay
+        if i >= lay.gold_len:
+            return
+        sh[GOLDC] = i + 1
+        code = lay.gold_pips[i]
+        self.emit("mark", seat, f"{seat_name(seat)} marks Gold pip {i + 1}" + _reward_note(code) + ".",
+                  {"gold": i + 1})
+        if code > PLAIN and code != STAR:
+            self.tasks[seat].append(_TASK[code])
+
+    def _mark_wall(self, seat: int) -> None:
+        sh = self.sheets[seat]
+        i = sh[WALLC]
+        lay = self.lay
+        if i >= lay.wall_len:
+            return
+        sh[WALLC] = i + 1
+        code = lay.wall_pips[i]
+        self.emit("mark", seat, f"{seat_name(seat)} marks Knight pip {i + 1} on the Wall"
+                  + _reward_note(code) + ".", {"wall": i + 1})
+        if code > PLAIN and code != STAR:
+            self.tasks[seat].append(_TASK[code])
+
+    def _leftmost_block(self, sh: list, li: int) -> int:
+        lay = self.lay
+        for b in lay.lair_blocks[li]:
+            if sh[LB0 + b] < lay.block_len[b]:
+                return b
+        return -1
+
+    def _slay_reward_lairs(self, sh: list) -> list:
+        lay = self.lay
+        acc = sh[ACC]
+        out = []
+        for li, blocks in enumerate(lay.lair_blocks):
+            if acc >> li & 1 and sh[LST + li] == LAIR_OPEN:
+                out.append(li)
+        return out
+
+    def _mark_block(self, seat: int, b: int, why: str) -> None:
+        """Mark the next pip of Range Block ``b``; settle the lair if it is now complete."""
+        sh = self.sheets[seat]
+        lay = self.lay
+        i = sh[LB0 + b]
+        if i >= lay.block_len[b]:
+            return
+        sh[LB0 + b] = i + 1
+        li = lay.block_lair[b]
+        lo, hi = lay.block_range[b]
+        code = lay.block_pips[b][i]
+        self.emit("mark", seat, f"{seat_name(seat)} ({why}) marks pip {i + 1} of Range Block {lo}-{hi} in "
+                  f"{lay.lair_ids[li]} {lay.lair_names[li]}" + _reward_note(code) + ".",
+                  {"lair": lay.lair_ids[li], "block": f"{lo}-{hi}", "pip": i + 1})
+        if code > PLAIN and code != STAR:
+            self.tasks[seat].append(_TASK[code])
+        if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
+            if self.phase == HARVEST and self.lair_first[li] == -1:
+                sh[LST + li] = LAIR_PENDING
+                self.emit("lair", seat, f"{seat_name(seat)} completes {lay.lair_ids[li]} "
+                          f"{lay.lair_names[li]} during the Harvest (priority is settled after it).")
+            else:
+                self._settle_lair(seat, li)
+
+    def _settle_lair(self, seat: int, li: int) -> None:
+        lay = self.lay
+        sh = self.sheets[seat]
+        hi, lo = lay.lair_vp[li]
+        if self.lair_first[li] == -1:
+            self.lair_first[li] = seat
+            sh[LST + li] = LAIR_HIGH
+            self.emit("lair", seat, f"{seat_name(seat)} is the first to complete {lay.lair_ids[li]} "
+                      f"{lay.lair_names[li]}: circles {hi} VP; everyone else crosses it out.",
+                      {"lair": lay.lair_ids[li], "vp": hi})
+        else:
+            sh[LST + li] = LAIR_LOW
+            self.emit("lair", seat, f"{seat_name(seat)} completes {lay.lair_ids[li]} "
+                      f"{lay.lair_names[li]}: the higher value is crossed out, {lo} VP.",
+                      {"lair": lay.lair_ids[li], "vp": lo})
+
+    def _usable_roads(self, sh: list) -> list:
+        """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
+        lay = self.lay
+        rc0 = lay.rc0
+        claimed = sh[DOM]
+        key = (lay.season, claimed, *sh[rc0:lay.size])
+        out = _ROADS_CACHE.get(key)
+        if out is not None:
+            return out
+        if len(_ROADS_CACHE) > 50_000:
+            _ROADS_CACHE.clear()
+        counts = sh[rc0:rc0 + lay.nr]
+        origins = sh[lay.ro0:lay.ro0 + lay.nr]
+        out = _ROADS_CACHE[key] = []
+        for (r, a, b, length), k, d in zip(lay.road_info, counts, origins):
+            if k >= length:
+                continue
+            if d:
+                out.append((r, d))
+                continue
+            if a >= 0 and claimed >> a & 1:
+                out.append((r, 1))
+            if b >= 0 and claimed >> b & 1:
+                out.append((r, 2))
+        return out
+
+    def _mark_road(self, seat: int, r: int, d: int, n: int, why: str) -> None:
+        """Mark ``n`` pips (at most to the Road's end) on Road ``r`` from direction ``d``."""
+        sh = self.sheets[seat]
+        lay = self.lay
+        length = lay.road_len[r]
+        have = sh[lay.rc0 + r]
+        k = min(n, length - have)
+        if k <= 0:
+            return
+        sh[lay.ro0 + r] = d
+        sh[lay.rc0 + r] = have + k
+        pips = lay.road_pips[r][d]
+        vb = sh[VBRIDGE]
+        rewards = []
+        for i in range(have, have + k):
+            code = pips[i]
+            if code and vb:
+                pos = i if d == 1 else length - 1 - i
+                bi = lay.pip_bridge[r].get(pos, -1)
+                if bi >= 0 and vb >> bi & 1:
+                    code = PLAIN
+            if code:
+                rewards.append(code)
+        origin, dest = _ends(lay, r, d)
+        text = (f"{seat_name(seat)} ({why}) marks {k} pip{'s' if k != 1 else ''} on Road "
+                f"{lay.road_ids[r]} from {origin}")
+        data = {"road": lay.road_ids[r], "from": origin, "pips": k}
+        if have + k == length:
+            far = lay.road_b[r] if d == 1 else lay.road_a[r]
+            if far >= 0:
+                if not (sh[DOM] >> far & 1):
+                    sh[DOM] |= 1 << far
+                    sh[ACC] |= lay.dom_trail[far]
+                    text += f" and claims Domain {lay.dom_ids[far]} {lay.dom_names[far]}"
+                    data["claims"] = lay.dom_ids[far]
+                    if sh[VDOM] >> far & 1:
+                        text += " (voided: no power, no point)"
+                    else:
+                        kind = lay.dom_power[far][0]
+                        if kind == "instant_citizen":
+                            rewards.append((T_CITIZEN, lay.instant_guild[far]))
+                        text += f" ({power_text(lay, far)})"
+                    if lay.dom_trail[far]:
+                        text += "; its Trailhead opens " + ", ".join(
+                            lay.lair_ids[li] for li in range(len(lay.lair_ids)) if lay.dom_trail[far] >> li & 1)
+                else:
+                    text += f", reaching {lay.dom_ids[far]} (already claimed)"
+            elif far == -2:
+                text += f", reaching the dead end {dest}"
+        self.emit("mark", seat, text + _rewards_note(rewards) + ".", data)
+        self._push_rewards(seat, rewards)
+
+    # ------------------------------------------------------------ Statues
+    def _take_statue(self, seat: int, kind: int, refill: bool) -> None:
+        line = list(self.line)
+        for i, c in enumerate(line):
+            if CARD_KIND[c] == kind:
+                del line[i]
+                break
+        self.line = tuple(line)
+        sh = self.sheets[seat]
+        sh[STAT] |= 1 << kind
+        sh[NSTAT] += 1
+        self.emit("statue", seat, f"{seat_name(seat)} takes Statue {kind + 1}: {STATUES[kind].effect}",
+                  {"statue": kind + 1})
+        if refill:
+            self._refill()
+        code = STATUE_INSTANT[kind]
+        if code:
+            self.tasks[seat].extend([_TASK[code]] * STATUE_TIMES[kind])
+
+    def _refill(self) -> None:
+        if len(self.line) >= DRAFT_LINE or not self.deck:
+            return
+        deck = list(self.deck)
+        line = list(self.line)
+        new = []
+        while len(line) < DRAFT_LINE and deck:
+            c = deck.pop()
+            line.append(c)
+            new.append(c)
+        self.line = tuple(line)
+        self.deck = tuple(deck)
+        self.emit("refill", None, "The draft line is refilled with " + ", ".join(
+            f"Statue {CARD_KIND[c] + 1}" for c in new) + ".", {"new": [CARD_ID[c] for c in new]})
+
+    # ------------------------------------------------------------ the Action phase
+    def _reach_keys(self, seat: int) -> tuple:
+        """Per-colour cache keys: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
+        sh = self.sheets[seat]
+        claimed = sh[DOM] & ~sh[VDOM]
+        ya, yf, ra, rf, ga, gf, ba, bf, anyp = [bool(claimed & m) for m in self.lay.power_masks]
+        d = self.dice
+        blue = (d[5], ba, bf, anyp, not self.no_blue)
+        return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
+
+    def _action_choices(self, seat: int) -> list:
+        """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions)."""
+        if self.choices is not None:
+            return self.choices
+        lay = self.lay
+        sh = self.sheets[seat]
+        ykey, rkey, gkey = self._reach_keys(seat)
+        recruit = _recruit_targets(lay.season, ykey)
+        slay = _slay_targets(lay.season, rkey)
+        how, builds = _build_targets(lay.season, gkey)
+        out = [action for s, action in recruit if sh[CIT + s] < 2]
+        acc = sh[ACC]
+        block_len = lay.block_len
+        for li, b, by_pip in slay:
+            if acc >> li & 1:
+                i = sh[LB0 + b]
+                if i < block_len[b]:
+                    out.append(by_pip[i])
+        rc0 = lay.rc0
+        road_len = lay.road_len
+        shorter = []
+        for r, dr in self._usable_roads(sh):
+            left = road_len[r] - sh[rc0 + r]
+            ck = (r, dr, left)
+            actions = builds.get(ck)
+            if actions is None:
+                actions = builds[ck] = tuple(_build_action(lay, r, dr, k, k == left, how[k])
+                                             for k in range(min(len(how) - 1, left), 0, -1))
+                if len(builds) > 400:  # bound the memory of long simulations
+                    builds.clear()
+            out.append(actions[0])
+            shorter.extend(actions[1:])
+        out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
+        self.choices = out = out or [PASS]
+        return out
+
+    def _take_action(self, seat: int, action: Action) -> None:
+        self.acted = True
+        self.choices = None
+        if action is PASS or action.payload is None:
+            self.emit("no-action", seat, f"{seat_name(seat)} takes no action.")
+            return
+        colour, target, value = action.payload
+        lay = self.lay
+        if colour == "yellow":
+            self.emit("action", seat, f"{seat_name(seat)} takes the Recruit action: {action.label[9:]}.",
+                      {"die": "yellow", "value": value})
+            self._mark_citizen(seat, target, "Recruit action")
+        elif colour == "red":
+            self.emit("action", seat, f"{seat_name(seat)} takes the Slay action: {action.label[6:]}.",
+                      {"die": "red", "value": value})
+            self.tasks[seat].append(_TASK[GOLD])  # the Slay action's Gold, after the pip's chain
+            self._mark_block(seat, target, "Slay action")
+        else:
+            r, dr = target
+            self.emit("action", seat, f"{seat_name(seat)} takes the Build action: {action.label[7:]}.",
+                      {"die": "green", "pips": value})
+            self._mark_road(seat, r, dr, value, "Build action")
+
+    # ------------------------------------------------------------ Solo Events
+    def _draw_event(self) -> None:
+        deck = list(self.event_deck)
+        e = deck.pop()
+        self.event_deck = tuple(deck)
+        self.events_drawn = self.events_drawn + (e,)
+        self.ships += 1
+        ev = EVENTS[e]
+        self.emit("event", 0, f"Doubles: ship {self.ships} of {self.lay.ships} is marked off. "
+                  f"Event: {ev.name} - {ev.text}", {"event": ev.id, "ship": self.ships})
+        self._resolve_event(ev.id)
+
+    def _resolve_event(self, eid: str) -> None:
+        lay = self.lay
+        sh = self.sheets[0]
+        tasks = self.tasks[0]
+        if eid == "exodus":
+            for s in range(9, -1, -1):
+                n = sh[CIT + s]
+                void = sh[CITV + s]
+                for i in range(n - 1, -1, -1):
+                    if not void >> i & 1:
+                        sh[CITV + s] = void | (1 << i)
+                        self.emit("void", 0, f"Exodus voids the {'left' if i == 0 else 'right'} pip of the "
+                                  f"{lay.cit_names[s]} Citizen.", {"section": lay.cit_names[s], "pip": i + 1})
+                        return
+            self._no_target("Exodus")
+        elif eid == "washed-out-bridge":
+            for bi in range(len(lay.bridge_ids)):
+                if not (sh[VBRIDGE] >> bi & 1) and not bridge_complete(lay, sh, bi):
+                    sh[VBRIDGE] |= 1 << bi
+                    self.emit("void", 0, f"Washed-Out Bridge voids Bridge {lay.bridge_ids[bi]} "
+                              f"(Road {lay.road_ids[lay.bridge_road[bi]]}).", {"bridge": lay.bridge_ids[bi]})
+                    return
+            self._no_target("Washed-Out Bridge")
+        elif eid == "wildfire":
+            for di in range(len(lay.dom_ids)):
+                if not (sh[DOM] >> di & 1) and not (sh[VDOM] >> di & 1):
+                    sh[VDOM] |= 1 << di
+                    self.emit("void", 0, f"Wildfire voids Domain {lay.dom_ids[di]} {lay.dom_names[di]}.",
+                              {"domain": lay.dom_ids[di]})
+                    return
+            self._no_target("Wildfire")
+        elif eid == "rival-hunters":
+            best, pick = None, -1
+            for li in range(len(lay.lair_ids)):
+                if sh[LST + li] != LAIR_OPEN or self.lair_first[li] != -1:
+                    continue
+                key = (sum(sh[LB0 + b] for b in lay.lair_blocks[li]), lay.lair_vp[li][0])
+                if best is None or key > best:
+                    best, pick = key, li
+            if pick < 0:
+                self._no_target("Rival Hunters")
+                return
+            self.lair_first[pick] = -2
+            self.emit("void", 0, f"Rival Hunters cross out the {lay.lair_vp[pick][0]} VP of "
+                      f"{lay.lair_ids[pick]} {lay.lair_names[pick]}.", {"lair": lay.lair_ids[pick]})
+        elif eid == "guild-strike":
+            open_tracks = [g for g in range(4) if sh[TRK + g] < 24]
+            if not open_tracks:
+                self._no_target("Guild Strike")
+                return
+            most = max(sh[TRK + g] for g in open_tracks)
+            tied = [g for g in open_tracks if sh[TRK + g] == most]
+            if len(tied) == 1:
+                self._strike_track(tied[0])
+            else:
+                tasks.append((T_STRIKE, sum(1 << g for g in tied)))
+        elif eid == "royal-stipend":
+            tasks.append(_TASK[GOLD])
+        elif eid == "road-crew":
+            tasks.append(_TASK[ROAD])
+        elif eid == "pilgrims":
+            rewards = []
+            if self._mark_track(0, 0, 1, rewards):
+                self.emit("mark", 0, "Pilgrims: 1 pip is marked on the Holy Guild Track.")
+                self._push_rewards(0, rewards)
+            else:
+                self._no_target("Pilgrims")
+        elif eid == "drought":
+            self.drought = True
+        elif eid == "heavy-rain":
+            self.no_blue = True
+
+    def _strike_track(self, g: int) -> None:
+        sh = self.sheets[0]
+        pips = self.lay.trk_pips[g]
+        void = sh[VTRK + g]
+        for i in range(sh[TRK + g], 24):
+            if pips[i] and not void >> i & 1:
+                sh[VTRK + g] = void | (1 << i)
+                self.emit("void", 0, f"Guild Strike voids the {REWARD_NAME[pips[i]]} Reward of pip {i + 1} "
+                          f"on the {GUILDS[g]} Guild Track.", {"track": GUILDS[g], "pip": i + 1})
+                return
+        self._no_target("Guild Strike")
+
+    def _no_target(self, name: str) -> None:
+        self.emit("void", 0, f"{name} has nothing to act on: no effect.")
+
+    # ------------------------------------------------------------ scoring
+    def score_parts(self, seat: int) -> dict:
+        """The Score Tally of ``seat``: stars, domains, lairs, statues (with each Statue's VP), total."""
+        return score_sheet(self.lay, self.sheets[seat])
+
+    # ------------------------------------------------------------ views
+    def observation(self, seat: int | None) -> dict:
+        """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
+        lay = self.lay
+        n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)
+        obs = {
+            "game": self.game_id,
+            "sheets": lay.season,
+            "seat": seat,
+            "phase": self.phase,
+            "round": self.round_no,
+            "turn": self.turn_no,
+            "active": self.active,
+            "first_player": self.first,
+            "last_round": self.last_round,
+            "dice": {"black": list(self.dice[:2]), "yellow": self.dice[2], "red": self.dice[3],
+                     "green": self.dice[4], "blue": self.dice[5]},
+            "statue_line": [CARD_ID[c] for c in self.line],
+            "statue_deck": {"day": n_day, "night": len(self.deck) - n_day},
+            "lair_first": list(self.lair_first),
+            "players": [sheet_view(lay, sh) for sh in self.sheets],
+            "deciding": list(self.to_move),
+            "scores": self.scores,
+            "winners": list(self.winners),
+        }
+        if seat is not None and 0 <= seat < self.players:
+            obs["my_tasks"] = [TASK_NAMES[t[0]] for t in self.tasks[seat]]
+        if self.players == 1:
+            obs["solo"] = {"trees": self.trees, "ships": self.ships,
+                           "events_drawn": [EVENT_IDS[e] for e in self.events_drawn],
+                           "event_deck": len(self.event_deck), "heavy_rain": self.no_blue,
+                           "drought": self.drought,
+                           "result": solo_result(self.scores[0])[0] if self.phase == OVER else None}
+        return obs
+
+    def _determinize(self, seat: int) -> None:
+        # Hidden from everyone: the Statue deck order (backs show Day over Night) and the Event deck.
+        deck = list(self.deck)
+        n_night = sum(1 for c in deck if CARD_BACK[c] == 1)
+        night, day = deck[:n_night], deck[n_night:]
+        self.shuffle(night)
+        self.shuffle(day)
+        self.deck = tuple(night + day)
+        ev = list(self.event_deck)
+        self.shuffle(ev)
+        self.event_deck = tuple(ev)
+
+    # ------------------------------------------------------------ persistence
+    def _dump(self) -> dict:
+        return {
+            "phase": self.phase, "stage": self.stage, "active": self.active, "first": self.first,
+            "round": self.round_no, "turn": self.turn_no, "dice": list(self.dice),
+            "sheets": [list(s) for s in self.sheets],
+            "tasks": [[list(t) for t in ts] for ts in self.tasks],
+            "line": [CARD_ID[c] for c in self.line], "deck": [CARD_ID[c] for c in self.deck],
+            "lair_first": list(self.lair_first), "last_round": self.last_round, "acted": self.acted,
+            "drafter": self.drafter, "trees": self.trees, "ships": self.ships,
+            "event_deck": [EVENT_IDS[e] for e in self.event_deck],
+            "events_drawn": [EVENT_IDS[e] for e in self.events_drawn],
+            "no_blue": self.no_blue, "drought": self.drought, "harvest_no": self.harvest_no,
+        }
+
+    def _restore(self, p: dict) -> None:
+        season = self.options["sheets"]
+        self.lay = lay = LAYOUTS[season]
+        self.acts = ACTIONS[season]
+        self.phase = str(p["phase"])
+        if self.phase not in PHASES:
+            raise ValueError(f"unknown phase {self.phase!r}")
+        self.stage = int(p["stage"])
+        self.active = int(p["active"])
+        self.first = int(p["first"])
+        self.round_no = int(p["round"])
+        self.turn_no = int(p["turn"])
+        self.dice = tuple(int(x) for x in p["dice"])
+        self.sheets = [[int(x) for x in s] for s in p["sheets"]]
+        if len(self.sheets) != self.players or any(len(s) != lay.size for s in self.sheets):
+            raise ValueError("one sheet of the season's size per seat is needed")
+        self.tasks = [[(int(t[0]), int(t[1])) for t in ts] for ts in p["tasks"]]
+        if len(self.tasks) != self.players:
+            raise ValueError("one task stack per seat is needed")
+        self.line = tuple(CARD_INDEX[c] for c in p["line"])
+        self.deck = tuple(CARD_INDEX[c] for c in p["deck"])
+        self.lair_first = [int(x) for x in p["lair_first"]]
+        self.last_round = bool(p["last_round"])
+        self.acted = bool(p["acted"])
+        self.drafter = int(p["drafter"])
+        self.trees = int(p["trees"])
+        self.ships = int(p["ships"])
+        self.event_deck = tuple(EVENT_INDEX[e] for e in p["event_deck"])
+        self.events_drawn = tuple(EVENT_INDEX[e] for e in p["events_drawn"])
+        self.no_blue = bool(p["no_blue"])
+        self.drought = bool(p["drought"])
+        self.harvest_no = int(p["harvest_no"])
+        self.choices = None
+
+    def _copy_into(self, o: "DiceKingdomsState") -> None:
+        o.lay = self.lay
+        o.acts = self.acts
+        o.phase = self.phase
+        o.stage = self.stage
+        o.active = self.active
+        o.first = self.first
+        o.round_no = self.round_no
+        o.turn_no = self.turn_no
+        o.dice = self.dice
+        o.sheets = [s[:] for s in self.sheets]
+        o.tasks = [t[:] for t in self.tasks]
+        o.line = self.line
+        o.deck = self.deck
+        o.lair_first = self.lair_first[:]
+        o.last_round = self.last_round
+        o.acted = self.acted
+        o.drafter = self.drafter
+        o.trees = self.trees
+        o.ships = self.ships
+        o.event_deck = self.event_deck
+        o.events_drawn = self.events_drawn
+        o.no_blue = self.no_blue
+        o.drought = self.drought
+        o.harvest_no = self.harvest_no
+        o.choices = self.choices
+
+
+# ---------------------------------------------------------------- Action-phase tables
+#: Usable (road, direction) lists by (season, claimed Domains, Road counts and directions).
+_ROADS_CACHE: dict = {}
+
+@lru_cache(maxsize=None)
+def _recruit_targets(season: str, key: tuple) -> tuple:
+    """(section, Action) for each Citizen section the Yellow die (+Blue, powers) reaches.
+
+    ``key``: see ``DiceKingdomsState._reach_keys`` (at most 2,304 keys a season).
+    """
+    lay = LAYOUTS[season]
+    vals = reach("yellow", *key)
+    out = []
+    for s in range(10):
+        hits = [v for v in lay.cit_values[s] if v in vals]
+        if hits:
+            v = min(hits, key=lambda x: (vals[x][0], x))
+            name = lay.cit_names[s]
+            out.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
+                                  f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _slay_targets(season: str, key: tuple) -> tuple:
+    """(lair, block, Actions by the block's next pip) for each Range Block the Red die reaches."""
+    lay = LAYOUTS[season]
+    vals = reach("red", *key)
+    out = []
+    for li, blocks in enumerate(lay.lair_blocks):
+        for bi in blocks:
+            lo, hi = lay.block_range[bi]
+            hits = [v for v in range(lo, hi + 1) if v in vals]
+            if not hits:
+                continue
+            v = min(hits, key=lambda x: (vals[x][0], x))
+            by_pip = tuple(
+                Action(f"red:{lay.lair_ids[li]}:{lo}-{hi}",
+                       f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block {lo}-{hi} "
+                       f"(pip {i + 1}{_reward_note(code)}) with {vals[v][1]}, then 1 Gold", ("red", bi, v))
+                for i, code in enumerate(lay.block_pips[bi]))
+            out.append((li, bi, by_pip))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _build_targets(season: str, key: tuple) -> tuple:
+    """(how, builds): ``how[k]`` says how the Green die makes a Build of at least ``k`` pips;
+    ``builds`` caches the season's Build Actions by (road, direction, pips left) for this key."""
+    return build_reach("green", *key), {}
+
+
+def _build_action(lay, r: int, dr: int, k: int, reaches: bool, how: str) -> Action:
+    origin, dest = _ends(lay, r, dr)
+    reach_text = f", reaching {dest}" if reaches else ""
+    return Action(f"green:{lay.road_ids[r]}@{origin}:{k}",
+                  f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from "
+                  f"{origin}{reach_text} (with {how})", ("green", (r, dr), k))
+
+
+# ---------------------------------------------------------------- helpers
+def _rewards_note(rewards: list) -> str:
+    """"; Reward Pips: Slay, Gold" for the Rewards just reached (Stars score at the end)."""
+    names = [REWARD_NAME[c] if c.__class__ is int else "instant Citizen" for c in rewards if c != PLAIN]
+    return "; Reward Pips: " + ", ".join(names) if names else ""
+
+
+def _reward_note(code: int) -> str:
+    return f", a {REWARD_NAME[code]} pip" if code else ""
+
+
+def power_text(lay, d: int) -> str:
+    """A Domain power in the rulebook's words: "+1/-1 Green", "Flip Red", "instant Holy Citizen"."""
+    kind, die, guild = lay.dom_power[d]
+    if kind == "adjust":
+        return f"+1/-1 {die.capitalize()}"
+    if kind == "flip":
+        return f"Flip {die.capitalize()}"
+    return f"instant {guild} Citizen"
+
+
+def road_marked_positions(lay, sh: list, r: int) -> range:
+    """Positions (0-based, in the Road's listed a -> b order) of its marked pips."""
+    k = sh[lay.rc0 + r]
+    if sh[lay.ro0 + r] == 2:
+        return range(lay.road_len[r] - k, lay.road_len[r])
+    return range(0, k)
+
+
+def bridge_complete(lay, sh: list, bi: int) -> bool:
+    """True when all 3 pips of Bridge ``bi`` are marked and it is not voided."""
+    if sh[VBRIDGE] >> bi & 1:
+        return False
+    marked = road_marked_positions(lay, sh, lay.bridge_road[bi])
+    return all(p in marked for p in lay.bridge_pos[bi])
+
+
+def citizen_pips(lay, sh: list, guild: int | None = None) -> int:
+    """Marked, not voided Citizen pips (of one guild, or all)."""
+    total = 0
+    for s in range(10):
+        if guild is None or lay.cit_guild[s] == guild:
+            total += sh[CIT + s] - _bits(sh[CITV + s])
+    return total
+
+
+def star_pips(lay, sh: list) -> int:
+    """Marked Star pips on both sheets (voided ones excluded), without Statue 14."""
+    stars = 0
+    for s in range(10):
+        void = sh[CITV + s]
+        for i in range(sh[CIT + s]):
+            if lay.cit_pips[s][i] == STAR and not void >> i & 1:
+                stars += 1
+    for g in range(4):
+        have = sh[TRK + g]
+        void = sh[VTRK + g]
+        stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+    stars += lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
+    for b in range(lay.nb):
+        stars += lay.block_pips[b][:sh[LB0 + b]].count(STAR)
+    for r in range(lay.nr):
+        d = sh[lay.ro0 + r]
+        if d:
+            stars += lay.road_pips[r][d][:sh[lay.rc0 + r]].count(STAR)
+    return stars
+
+
+def score_sheet(lay, sh: list) -> dict:
+    """Score Tally of one sheet (rulebook: Scoring; Statue Cards 1-14)."""
+    stars = star_pips(lay, sh)
+    held = [k for k in range(N_KINDS) if sh[STAT] >> k & 1]
+    stars += sum(STATUE_STARS[k] for k in held)
+    domains = _bits(sh[DOM] & ~sh[VDOM])
+    lairs = 0
+    completed = 0
+    for li, (hi, lo) in enumerate(lay.lair_vp):
+        st = sh[LST + li]
+        if st:
+            completed += 1
+            lairs += hi if st == LAIR_HIGH else lo if st == LAIR_LOW else 0
+    counts = {
+        "complete_bridges": sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi)),
+        "domains": domains,
+        "gold_pips": sh[GOLDC],
+        "wall_stars": lay.wall_star_prefix[sh[WALLC]],
+        "lairs_completed": completed,
+        "stars": stars,
+        "plinths": lay.plinth_prefix[sh[GOLDC]],
+        "holy_citizens": citizen_pips(lay, sh, 0),
+        "worker_citizens": citizen_pips(lay, sh, 1),
+        "shadow_citizens": citizen_pips(lay, sh, 2),
+        "soldier_citizens": citizen_pips(lay, sh, 3),
+    }
+    per_statue = {}
+    for k in held:
+        st = STATUES[k]
+        per_statue[str(k + 1)] = (counts[st.count] // st.per) * st.vp if st.count else 0
+    statues = sum(per_statue.values())
+    return {"stars": stars, "domains": domains, "lairs": lairs, "statues": statues,
+            "statue_vp": per_statue, "total": stars + domains + lairs + statues}
+
+
+def solo_result(total: int) -> tuple[str, str]:
+    """(title, text) of a solo score (rulebook: Solo Rules, Scoring)."""
+    for lo, hi, title, text in SOLO_RESULTS:
+        if lo <= total <= hi:
+            return title, text
+    return SOLO_RESULTS[0][2], SOLO_RESULTS[0][3]
+
+
+def marked_pips(lay, sh: list) -> dict:
+    """Every section's pips as marked (True) or not, in printed order (Roads listed a -> b).
+
+    Keys: ``"citizen:9/10"``, ``"track:Holy"``, ``"gold"``, ``"wall"``,
+    ``"lair:L6:9-12"`` and ``"road:R09"``. A voided Citizen pip stays marked
+    (it is crossed out, not erased). Used by the invariant tests.
+    """
+    out = {}
+    for s in range(10):
+        out[f"citizen:{lay.cit_names[s]}"] = [i < sh[CIT + s] for i in range(2)]
+    for g in range(4):
+        out[f"track:{GUILDS[g]}"] = [i < sh[TRK + g] for i in range(24)]
+    out["gold"] = [i < sh[GOLDC] for i in range(lay.gold_len)]
+    out["wall"] = [i < sh[WALLC] for i in range(lay.wall_len)]
+    for b in range(lay.nb):
+        lo, hi = lay.block_range[b]
+        out[f"lair:{lay.lair_ids[lay.block_lair[b]]}:{lo}-{hi}"] = [i < sh[LB0 + b] for i in range(lay.block_len[b])]
+    for r in range(lay.nr):
+        marked = road_marked_positions(lay, sh, r)
+        out[f"road:{lay.road_ids[r]}"] = [i in marked for i in range(lay.road_len[r])]
+    return out
+
+
+def sheet_view(lay, sh: list) -> dict:
+    """A JSON-able view of one seat's sheets."""
+    return {
+        "citizens": {lay.cit_names[s]: {"marked": sh[CIT + s], "voided": [i + 1 for i in range(2)
+                                                                          if sh[CITV + s] >> i & 1]}
+                     for s in range(10)},
+        "guild_tracks": {GUILDS[g]: sh[TRK + g] for g in range(4)},
+        "voided_track_rewards": {GUILDS[g]: [i + 1 for i in range(24) if sh[VTRK + g] >> i & 1]
+                                 for g in range(4) if sh[VTRK + g]},
+        "gold": sh[GOLDC],
+        "wall": sh[WALLC],
+        "lairs": {lay.lair_ids[li]: {
+            "blocks": {f"{lay.block_range[b][0]}-{lay.block_range[b][1]}": sh[LB0 + b]
+                       for b in lay.lair_blocks[li]},
+            "result": ("open", "high", "low", "pending")[sh[LST + li]],
+            "access": bool(sh[ACC] >> li & 1)} for li in range(len(lay.lair_ids))},
+        "roads": {lay.road_ids[r]: {"marked": sh[lay.rc0 + r],
+                                    "from": (None, lay.road_a_name[r], lay.road_b_name[r])[sh[lay.ro0 + r]]}
+                  for r in range(lay.nr)},
+        "domains": [lay.dom_ids[d] for d in range(len(lay.dom_ids)) if sh[DOM] >> d & 1],
+        "voided_domains": [lay.dom_ids[d] for d in range(len(lay.dom_ids)) if sh[VDOM] >> d & 1],
+        "voided_bridges": [lay.bridge_ids[b] for b in range(len(lay.bridge_ids)) if sh[VBRIDGE] >> b & 1],
+        "statues": [k + 1 for k in range(N_KINDS) if sh[STAT] >> k & 1],
+        "plinths_to_draft": sh[PLP],
+        "score": score_sheet(lay, sh),
+    }
+
+
+ACTIONS = {s: _Actions(lay) for s, lay in LAYOUTS.items()}
