@@ -1048,11 +1048,11 @@ class DiceKingdomsState(GameState):
         # Hidden from everyone: the Statue deck order (backs show Day over Night) and the Event deck.
         deck = list(self.deck)
         n_night = sum(1 for c in deck if CARD_BACK[c] == 1)
-        night, day = deck[:n_night], deck[n_night:]
+        night, day = sorted(deck[:n_night]), sorted(deck[n_night:])  # canonical order first
         self.shuffle(night)
         self.shuffle(day)
         self.deck = tuple(night + day)
-        ev = list(self.event_deck)
+        ev = sorted(self.event_deck)
         self.shuffle(ev)
         self.event_deck = tuple(ev)
 
