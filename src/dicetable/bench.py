@@ -3,7 +3,8 @@
 All figures come from seeded random play in this process: random games per
 second and actions per second over whole games, then microseconds per
 ``legal_actions`` (cache cold), per ``apply`` and per ``clone`` measured on
-states sampled along those games.
+states sampled along those games, MCTS iterations per second (the game's
+``medium`` search settings) and the peak memory of playing one game.
 """
 
 from __future__ import annotations
@@ -60,6 +61,17 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
     for s, seat, a in zip(fresh, seats, chosen):
         s.apply(a, seat)
     apply_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
+    # MCTS iterations per second (medium settings of this game, 100 iterations from a few states)
+    from dataclasses import replace
+
+    from dicetable.bots.mcts import MCTS, level_params
+
+    params = replace(level_params(game, "medium"), iterations=100, time_ms=None, workers=1)
+    probes = samples[:: max(1, len(samples) // 3)][:3]
+    t0 = time.perf_counter()
+    for i, s in enumerate(probes):
+        MCTS(params, seed=i).search(s, s.to_move[0])
+    mcts_its = len(probes) * params.iterations / (time.perf_counter() - t0)
     # peak memory of one game played out
     tracemalloc.start()
     state = new_game(game, players, seed=seed, options=options)
@@ -74,6 +86,7 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
         "game": game, "players": players, "games": games,
         "games_per_s": games / elapsed, "steps_per_s": steps / elapsed,
         "steps_per_game": steps / games, "legal_actions_us": legal_us,
-        "apply_us": apply_us, "clone_us": clone_us, "peak_kib_one_game": peak / 1024,
+        "apply_us": apply_us, "clone_us": clone_us, "mcts_iterations_per_s": mcts_its,
+        "peak_kib_one_game": peak / 1024,
         "samples": len(samples),
     }

@@ -95,7 +95,8 @@ def test_bench_json_reports_per_operation_costs():
     assert result.exit_code == 0
     rows = json.loads(result.output)
     assert rows[0]["game"] == "kingdom-of-dice"
-    for key in ("games_per_s", "steps_per_s", "apply_us", "legal_actions_us", "clone_us", "peak_kib_one_game"):
+    for key in ("games_per_s", "steps_per_s", "apply_us", "legal_actions_us", "clone_us",
+                "mcts_iterations_per_s", "peak_kib_one_game"):
         assert rows[0][key] > 0
 
 

@@ -223,7 +223,7 @@ def bench(
     seed: int = typer.Option(1, "--seed"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
 ) -> None:
-    """Measure random games/s and microseconds per legal_actions, apply and clone."""
+    """Measure random games/s, microseconds per legal_actions, apply and clone, MCTS iterations/s, memory."""
     from dicetable.bench import bench_game
 
     try:
@@ -239,13 +239,14 @@ def bench(
         console.print_json(json.dumps(rows))
         return
     table = Table(title="dicetable bench (single process, seeded random play)")
-    for col in ("game", "players", "games/s", "steps/s", "steps/game", "legal_actions us",
-                "apply us", "clone us", "peak KiB/game"):
+    for col in ("game", "players", "games/s", "steps/s", "steps/game", "legal us",
+                "apply us", "clone us", "MCTS it/s", "peak KiB"):
         table.add_column(col, justify="right")
     for r in rows:
         table.add_row(r["game"], str(r["players"]), f"{r['games_per_s']:.1f}", f"{r['steps_per_s']:.0f}",
                       f"{r['steps_per_game']:.0f}", f"{r['legal_actions_us']:.2f}", f"{r['apply_us']:.2f}",
-                      f"{r['clone_us']:.2f}", f"{r['peak_kib_one_game']:.0f}")
+                      f"{r['clone_us']:.2f}", f"{r['mcts_iterations_per_s']:.0f}",
+                      f"{r['peak_kib_one_game']:.0f}")
     console.print(table)
 
 
