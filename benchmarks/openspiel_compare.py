@@ -6,6 +6,7 @@ OpenSpiel is not a dependency of dicetable. To run this script:
     .venv/bin/python benchmarks/openspiel_compare.py [--seconds 3]
 
 For each game it plays seeded uniformly random games for about ``--seconds``
+(dicetable: as many seeded games as a short probe says fit in that time)
 and reports actions per second (an action is one ``apply``; OpenSpiel's
 chance outcomes count as actions too, dicetable rolls inside ``apply``) and
 the mean cost of one ``clone`` on states sampled along those games.
@@ -21,31 +22,15 @@ import random
 import time
 
 import dicetable
-from dicetable.engine import Rng
+from dicetable.bench import clone_cost_us, sample_states
 
 
 def ours(game_id: str, players: int, seconds: float) -> dict:
-    steps, games, samples = 0, 0, []
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        state = dicetable.new_game(game_id, players, seed=games)
-        rng = Rng(games)
-        while not state.is_over:
-            seats = state.to_move
-            seat = seats[rng.randbelow(len(seats))]
-            acts = state.legal_actions(seat)
-            state.apply(acts[rng.randbelow(len(acts))], seat)
-            steps += 1
-            if steps % 29 == 0 and len(samples) < 2000:
-                samples.append(state.clone())
-        games += 1
-    elapsed = time.perf_counter() - t0
-    t1 = time.perf_counter_ns()
-    for s in samples:
-        s.clone()
-    clone_us = (time.perf_counter_ns() - t1) / 1000 / max(1, len(samples))
+    _, _, probe = sample_states(game_id, players, 3, seed=0)
+    games = max(1, int(seconds * 3 / probe))
+    samples, steps, elapsed = sample_states(game_id, players, games, seed=1)
     return {"engine": "dicetable", "game": f"{game_id} ({players}p)", "steps_per_s": steps / elapsed,
-            "games_per_s": games / elapsed, "clone_us": clone_us}
+            "games_per_s": games / elapsed, "clone_us": clone_cost_us(samples[:2000])}
 
 
 def openspiel(name: str, seconds: float) -> dict:
@@ -76,13 +61,9 @@ def openspiel(name: str, seconds: float) -> dict:
                 samples.append(state.clone())
         games += 1
     elapsed = time.perf_counter() - t0
-    t1 = time.perf_counter_ns()
-    for s in samples:
-        s.clone()
-    clone_us = (time.perf_counter_ns() - t1) / 1000 / max(1, len(samples))
     kind = "C++" if not name.startswith("python_") else "Python"
     return {"engine": f"OpenSpiel ({kind})", "game": name, "steps_per_s": steps / elapsed,
-            "games_per_s": games / elapsed, "clone_us": clone_us}
+            "games_per_s": games / elapsed, "clone_us": clone_cost_us(samples)}
 
 
 def main() -> None:

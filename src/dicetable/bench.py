@@ -15,7 +15,8 @@ import tracemalloc
 from dicetable.engine import Rng, new_game
 
 
-def _sample_states(game: str, players: int, games: int, seed: int, options: dict | None):
+def sample_states(game: str, players: int, games: int, seed: int, options: dict | None = None):
+    """Play ``games`` seeded random games; return ``(sampled clones, actions, seconds)``."""
     samples = []
     steps = 0
     t0 = time.perf_counter()
@@ -34,17 +35,21 @@ def _sample_states(game: str, players: int, games: int, seed: int, options: dict
     return samples, steps, elapsed
 
 
+def clone_cost_us(states: list) -> float:
+    """Mean microseconds of one ``clone()`` over ``states`` (anything with a ``clone`` method)."""
+    t0 = time.perf_counter_ns()
+    for s in states:
+        s.clone()
+    return (time.perf_counter_ns() - t0) / 1000 / max(1, len(states))
+
+
 def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
                options: dict | None = None) -> dict:
     """Measure one game; return a JSON-able dict of rates and per-operation microseconds."""
-    samples, steps, elapsed = _sample_states(game, players, games, seed, options)
+    samples, steps, elapsed = sample_states(game, players, games, seed, options)
     samples = [s for s in samples if not s.is_over][:4000]
     rng = Rng(seed)
-    # clone
-    t0 = time.perf_counter_ns()
-    for s in samples:
-        s.clone()
-    clone_us = (time.perf_counter_ns() - t0) / 1000 / len(samples)
+    clone_us = clone_cost_us(samples)
     # legal_actions on cold caches
     fresh = [s.clone() for s in samples]
     seats = [s.to_move[rng.randbelow(len(s.to_move))] for s in fresh]
