@@ -46,6 +46,7 @@ Domain powers add a trigger (``when``) described in ``data/domains.toml``.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -572,6 +573,7 @@ if len(TIERS) != RULES.stacks_per_row:
 
 
 # ------------------------------------------------------------------ words
+@lru_cache(maxsize=None)
 def amount_text(a: tuple, sep: str = " + ") -> str:
     """``(1, 0, 2, 0)`` -> ``"1 Gold + 2 Magic"``; all zero -> ``"nothing"``."""
     parts = [f"{n} {w}" for n, w in zip(a, (*RESOURCE_WORD, "VP")) if n]
@@ -589,6 +591,7 @@ def count_text(kind: int, arg: int) -> str:
     return f"{AREAS[arg]} Monster"
 
 
+@lru_cache(maxsize=None)
 def step_text(sid: int) -> str:
     """A short description of one compiled step, in the cards' words."""
     st = STEPS[sid]
@@ -620,6 +623,7 @@ def step_text(sid: int) -> str:
     return "take a random Monster from a player's Victory stack"
 
 
+@lru_cache(maxsize=None)
 def effect_text(effect: tuple) -> str:
     """A compiled effect (tuple of step ids) in words, steps joined by ' + '."""
     return " + ".join(step_text(s) for s in effect) or "nothing"

@@ -40,6 +40,8 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dicetable.engine import Action, Decision, GameState, seat_name
 
 from .components import (
@@ -136,6 +138,19 @@ EXCH_DONE = Action("exchange:done", "Finish your Harvest (skip the remaining tra
 DECLINE = Action("decline", "Decline")
 STEAL_NONE = Action("steal:none", "Take nothing")
 _CACHE: dict = {}
+#: The other card types sharing a name with each type (the Starter for Peasant and Knight), R6.6.
+SAME_NAME = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
+N_MON = len(MON_NAME)
+
+
+def _slay_action(p: int, m: int) -> Action:
+    cost = f"{MON_STR[m]} Strength" + (f" + {MON_MAG[m]} Magic" if MON_MAG[m] else "")
+    return Action(f"slay:{AREA_SLUG[MON_AREA[m]]}",
+                  f"Slay the {MON_NAME[m]} ({cost}; {MON_VP[m]} VP; reward: {effect_text(MON_REWARD[m])})", p)
+
+
+#: SLAY_ACT[p * N_MON + m]: the action slaying Monster m on top of Monster stack p.
+SLAY_ACT = tuple(_slay_action(p, m) for p in range(5) for m in range(N_MON))
 
 
 def _turn_tasks(seat: int, solo: bool) -> tuple:
@@ -150,6 +165,16 @@ def _turn_tasks(seat: int, solo: bool) -> tuple:
 
 
 TURN_TASKS = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (False, True)}
+
+
+SEAT = tuple(seat_name(s) for s in range(5))
+
+
+@lru_cache(maxsize=None)
+def payout_text(p: tuple) -> str:
+    """``(1, 0, -1, 0)`` -> ``"+1 Gold, -1 Magic"``; all zero -> ``"nothing"``."""
+    gains = [f"{'+' if v > 0 else ''}{v} {w}" for v, w in zip(p, (*RESOURCE_WORD, "VP")) if v]
+    return ", ".join(gains) if gains else "nothing"
 
 
 def pay_text(primary: int, magic: int, word: str) -> str:
@@ -257,10 +282,10 @@ class ValeriaState(GameState):
                   f"Set-up: {name}{' (mixed Citizen stacks)' if mixed else ''}. Monsters, left to right: "
                   + ", ".join(AREAS[a] for a in areas) + ". Citizens: "
                   + ", ".join(self._cit_stack_name(p) for p in range(N_CIT_POS)) + ". "
-                  + f"{seat_name(self.first)} is the first player.",
+                  + f"{SEAT[self.first]} is the first player.",
                   {"setup": setup, "areas": [AREAS[a] for a in areas], "first": self.first})
         for s in range(n):
-            self.emit("dukes-dealt", s, f"{seat_name(s)} is dealt "
+            self.emit("dukes-dealt", s, f"{SEAT[s]} is dealt "
                       + " and ".join(DUKE_NAME[d] for d in self.offers[s]) + ".",
                       {"dukes": [DUKE_NAME[d] for d in self.offers[s]]}, visible=(s,))
 
@@ -373,9 +398,12 @@ class ValeriaState(GameState):
 
     def roles(self, seat: int) -> list:
         """Citizens of each Role the seat owns (Worker, Soldier, Shadow, Holy); Starters have none."""
-        own = self.own
+        out = [0, 0, 0, 0]
         base = seat * NT
-        return [sum(own[base + t] for t in types) for types in ROLE_TYPES]
+        for t, c in enumerate(self.own[base:base + N_CIT]):
+            if c:
+                out[CIT_ROLE[t]] += c
+        return out
 
     def recruit_cost(self, seat: int, t: int) -> int:
         """Base cost + 1 per same-name card owned, Starters included (R6.6), unless a Domain waives it."""
@@ -384,7 +412,10 @@ class ValeriaState(GameState):
                 return CIT_COST[t]
         own = self.own
         base = seat * NT
-        return CIT_COST[t] + sum(own[base + u] for u in NAME_TYPES[CIT_NAMEKEY[t]])
+        cost = CIT_COST[t] + own[base + t]
+        for u in SAME_NAME[t]:
+            cost += own[base + u]
+        return cost
 
     def build_cost(self, seat: int, d: int) -> int:
         """The Domain's Gold cost less the seat's Domain discounts, never below 0 (R6.11, R6.18)."""
@@ -472,8 +503,8 @@ class ValeriaState(GameState):
         tasks.clear()
         tasks.extend(TURN_TASKS[(seat, self.solo)])
         rest = self.resting
-        self.emit("roll", seat, f"Turn {self.turn}: {seat_name(seat)} rolls {a} and {b}"
-                  + (f" ({seat_name(rest)} rests)" if rest >= 0 else "") + ".",
+        self.emit("roll", seat, f"Turn {self.turn}: {SEAT[seat]} rolls {a} and {b}"
+                  + (f" ({SEAT[rest]} rests)" if rest >= 0 else "") + ".",
                   {"dice": [a, b], "turn": self.turn})
         if a == b:
             self._doubles()
@@ -523,7 +554,7 @@ class ValeriaState(GameState):
         if action is DONE_DICE:
             self.tasks.pop()
             a, b = self.dice
-            self.emit("dice", seat, f"{seat_name(seat)} announces the dice: {a} and {b}.", {"dice": [a, b]})
+            self.emit("dice", seat, f"{SEAT[seat]} announces the dice: {a} and {b}.", {"dice": [a, b]})
             return
         d, i, new, pay = action.payload
         self._gain(seat, -pay[0], -pay[1], -pay[2], 0)
@@ -532,7 +563,7 @@ class ValeriaState(GameState):
         old = dice[i]
         dice[i] = new
         self.dice = tuple(dice)
-        self.emit("die-change", seat, f"{seat_name(seat)} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
+        self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
                   {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
         if dice[0] == dice[1]:
             self._doubles()
@@ -648,7 +679,7 @@ class ValeriaState(GameState):
         tasks = self.tasks
         t = tasks.pop()
         if action is EXCH_DONE:
-            self.emit("harvest-skip", seat, f"{seat_name(seat)} skips the remaining trades.")
+            self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
             return
         sid, ct = action.payload
         rest = list(t[2:])
@@ -659,7 +690,7 @@ class ValeriaState(GameState):
         st = STEPS[sid]
         pay, gain = st[1], st[2]
         self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
-        self.emit("exchange", seat, f"{seat_name(seat)}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
+        self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
                   f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
         if rest:
             tasks.append((K_EXCH, seat, *rest))
@@ -668,17 +699,16 @@ class ValeriaState(GameState):
         self.tasks.pop()
         base = self.hbase
         res = self.res
-        pay = tuple(tuple(res[s * 4 + i] - base[s * 4 + i] for i in range(4)) for s in range(self.players))
-        self.payouts = pay
+        rest = self.resting
+        pay = []
         parts = []
-        for s, p in enumerate(pay):
-            if s == self.resting:
-                parts.append(f"{seat_name(s)} rests")
-                continue
-            gains = [f"{'+' if v > 0 else ''}{v} {w}" for v, w in zip(p, (*RESOURCE_WORD, "VP")) if v]
-            parts.append(f"{seat_name(s)} {', '.join(gains) if gains else 'nothing'}")
-        label = "Second Harvest" if t[2] else "Harvest"
-        self.emit("harvest", None, f"{label}: " + "; ".join(parts) + ".",
+        for s in range(self.players):
+            b = s * 4
+            p = (res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2], res[b + 3] - base[b + 3])
+            pay.append(p)
+            parts.append(f"{SEAT[s]} rests" if s == rest else f"{SEAT[s]} {payout_text(p)}")
+        self.payouts = pay = tuple(pay)
+        self.emit("harvest", None, f"{'Second Harvest' if t[2] else 'Harvest'}: " + "; ".join(parts) + ".",
                   {"payouts": [list(p) for p in pay], "second": bool(t[2])})
         return True
 
@@ -690,54 +720,76 @@ class ValeriaState(GameState):
         return True
 
     def _slay_actions(self, seat: int, out: list) -> None:
+        """Append the slay actions the seat can afford (R6.1-R6.3)."""
+        b = seat * 4
+        st_, mg = self.res[b + 1], self.res[b + 2]
+        if not st_:
+            return
         stacks = self.stacks
         for p in range(N_MON_POS):
-            st = stacks[p]
-            if st:
-                m = st[-1]
-                if self.slay_range(seat, m) is not None:
-                    key = ("s", p, m)
-                    a = _CACHE.get(key)
-                    if a is None:
-                        cost = f"{MON_STR[m]} Strength" + (f" + {MON_MAG[m]} Magic" if MON_MAG[m] else "")
-                        a = _CACHE[key] = Action(f"slay:{AREA_SLUG[MON_AREA[m]]}",
-                                                 f"Slay the {MON_NAME[m]} ({cost}; {MON_VP[m]} VP; "
-                                                 f"reward: {effect_text(MON_REWARD[m])})", p)
-                    out.append(a)
+            stack = stacks[p]
+            if stack:
+                m = stack[-1]
+                mc = MON_MAG[m]
+                if mg >= mc and st_ + mg - mc >= MON_STR[m]:
+                    out.append(SLAY_ACT[p * N_MON + m])
 
     def _action_options(self, seat: int) -> list:
+        """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16)."""
         out = list(GAIN_ACTS)
         self._slay_actions(seat, out)
+        b = seat * 4
+        res = self.res
+        gold, mg = res[b], res[b + 2]
         stacks = self.stacks
+        own = self.own
+        base = seat * NT
+        doms = self.doms[seat]
+        surcharge = True
+        discount = 0
+        for d in doms:
+            if DOM_NO_SURCHARGE[d]:
+                surcharge = False
+            discount += DOM_DISCOUNT[d]
+        cache = _CACHE
+        money = gold + mg if gold else 0  # at least one real Gold token unless the cost is 0 (R4.6, A16)
         for p in range(CIT0, DOM0):
-            st = stacks[p]
-            if st:
-                ct = st[-1]
-                cost = self.recruit_cost(seat, ct)
-                if self.gold_range(seat, cost) is not None:
-                    key = ("r", p, ct, cost)
-                    a = _CACHE.get(key)
+            stack = stacks[p]
+            if stack:
+                ct = stack[-1]
+                cost = CIT_COST[ct]
+                if surcharge:
+                    cost += own[base + ct]
+                    for u in SAME_NAME[ct]:
+                        cost += own[base + u]
+                if cost <= money:
+                    key = (p * NT + ct) * 64 + cost
+                    a = cache.get(key)
                     if a is None:
-                        a = _CACHE[key] = Action(f"recruit:{CIT_SLUG[ct]}",
-                                                 f"Recruit a {CIT_NAME[ct]} for {cost} Gold", p)
+                        a = cache[key] = Action(f"recruit:{CIT_SLUG[ct]}",
+                                                f"Recruit a {CIT_NAME[ct]} for {cost} Gold", p)
                     out.append(a)
         roles = None
         for p in range(DOM0, N_POS):
-            st = stacks[p]
-            if st:
-                d = st[-1]
+            stack = stacks[p]
+            if stack:
+                d = stack[-1]
+                cost = DOM_COST[d] - discount
+                if cost < 0:
+                    cost = 0
+                if cost > money:
+                    continue
                 if roles is None:
                     roles = self.roles(seat)
-                if not self.can_build(seat, d, roles):
+                req = DOM_REQ[d]
+                if roles[0] < req[0] or roles[1] < req[1] or roles[2] < req[2] or roles[3] < req[3]:
                     continue
-                cost = self.build_cost(seat, d)
-                if self.gold_range(seat, cost) is not None:
-                    key = ("b", p, d, cost)
-                    a = _CACHE.get(key)
-                    if a is None:
-                        a = _CACHE[key] = Action(f"build:{DOM_SLUG[d]}",
-                                                 f"Build {DOM_NAME[d]} for {cost} Gold ({DOM_VP[d]} VP)", p)
-                    out.append(a)
+                key = -((p * N_DOM + d) * 64 + cost) - 1
+                a = cache.get(key)
+                if a is None:
+                    a = cache[key] = Action(f"build:{DOM_SLUG[d]}",
+                                            f"Build {DOM_NAME[d]} for {cost} Gold ({DOM_VP[d]} VP)", p)
+                out.append(a)
         return out
 
     def _apply_action(self, action: Action, seat: int) -> None:
@@ -749,7 +801,7 @@ class ValeriaState(GameState):
         if kind == "ga":
             r = action.payload
             self.res[seat * 4 + r] += 1
-            self.emit("gain", seat, f"{seat_name(seat)} gains 1 {RESOURCE_WORD[r]}.", {"resource": RES_ID[r]})
+            self.emit("gain", seat, f"{SEAT[seat]} gains 1 {RESOURCE_WORD[r]}.", {"resource": RES_ID[r]})
         elif kind == "sl":
             tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
         elif kind == "re":
@@ -758,34 +810,36 @@ class ValeriaState(GameState):
             tasks.append((K_PAY, seat, PAY_BUILD, action.payload))
 
     def _pay_options(self, t) -> list:
-        seat, kind, p = t[1], t[2], t[3]
-        top = self.stacks[p][-1]
-        if kind == PAY_SLAY:
-            rng = self.slay_range(seat, top)
-            word, w = "Strength", "s"
-            total = MON_STR[top] + MON_MAG[top]
-        else:
-            cost = self.recruit_cost(seat, top) if kind == PAY_RECRUIT else self.build_cost(seat, top)
-            rng = self.gold_range(seat, cost)
-            word, w = "Gold", "g"
-            total = cost
+        lo, hi, total = self._pay_range(t)
+        w = "s" if t[2] == PAY_SLAY else "g"
         out = []
-        lo, hi = rng
         for x in range(hi, lo - 1, -1):
             key = ("p", w, x, total - x)
             a = _CACHE.get(key)
             if a is None:
                 mag = total - x
                 pid = f"{x}{w}" + (f"+{mag}m" if mag else "") if x or mag else "free"
+                word = "Strength" if w == "s" else "Gold"
                 a = _CACHE[key] = Action(f"pay:{pid}", f"Pay {pay_text(x, mag, word)}", (x, mag))
             out.append(a)
         return out
 
+    def _pay_range(self, t) -> tuple:
+        """(lo, hi, total) for a payment task: lo..hi real tokens, Magic making up ``total``."""
+        seat, kind, p = t[1], t[2], t[3]
+        top = self.stacks[p][-1]
+        if kind == PAY_SLAY:
+            lo, hi = self.slay_range(seat, top)
+            return lo, hi, MON_STR[top] + MON_MAG[top]
+        cost = self.recruit_cost(seat, top) if kind == PAY_RECRUIT else self.build_cost(seat, top)
+        lo, hi = self.gold_range(seat, cost)
+        return lo, hi, cost
+
     def _run_pay(self, t) -> bool:
-        opts = self._pay_options(t)
-        if len(opts) > 1:
+        lo, hi, total = self._pay_range(t)
+        if hi > lo:
             return False
-        self._do_pay(t, opts[0].payload)
+        self._do_pay(t, (hi, total - hi))
         return True
 
     def _apply_pay(self, action: Action, seat: int) -> None:
@@ -801,7 +855,7 @@ class ValeriaState(GameState):
         elif kind == PAY_RECRUIT:
             self._gain(seat, -x, 0, -mag, 0)
             ct = self.stacks[p][-1]
-            self.emit("recruit", seat, f"{seat_name(seat)} recruits a {CIT_NAME[ct]}, paying "
+            self.emit("recruit", seat, f"{SEAT[seat]} recruits a {CIT_NAME[ct]}, paying "
                       f"{pay_text(x, mag, 'Gold')}.", {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         else:
@@ -814,7 +868,7 @@ class ValeriaState(GameState):
         m = st[-1]
         self.stacks[p] = st[:-1]
         self.victory[seat] = self.victory[seat] + (m,)
-        self.emit("slay", seat, f"{seat_name(seat)} slays the {MON_NAME[m]}, paying {paid}.",
+        self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {paid}.",
                   {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
         self._push_effect(seat, MON_REWARD[m], SRC_MON + m)
         if self.phase == P_ACTION and seat == self.active:
@@ -839,7 +893,7 @@ class ValeriaState(GameState):
         self.stacks[p] = st[:-1]
         self.doms[seat] = self.doms[seat] + (d,)
         reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
-        self.emit("build", seat, f"{seat_name(seat)} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
+        self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
                   {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
         if DOM_WHEN[d] == W_BUILD:
             self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
@@ -966,7 +1020,7 @@ class ValeriaState(GameState):
                                       f"{who}: take {k} {RESOURCE_WORD[r]} from the Bank", opt))
                 else:
                     out.append(Action(f"steal:p{tgt + 1}:{RES_ID[r]}:{k}",
-                                      f"{who}: take {k} {RESOURCE_WORD[r]} from {seat_name(tgt)} "
+                                      f"{who}: take {k} {RESOURCE_WORD[r]} from {SEAT[tgt]} "
                                       f"(has {self.res[tgt * 4 + r]})", opt))
             return out
         if op == TAKE_CIT:
@@ -994,7 +1048,7 @@ class ValeriaState(GameState):
         if op == STEAL_MON:
             if self.solo:
                 return []
-            return [Action(f"target:p{tgt + 1}", f"{who}: take a random Monster from {seat_name(tgt)} "
+            return [Action(f"target:p{tgt + 1}", f"{who}: take a random Monster from {SEAT[tgt]} "
                            f"({len(self.victory[tgt])} in their Victory stack)", tgt)
                     for tgt in self._steal_targets(seat)]
         return []
@@ -1007,14 +1061,14 @@ class ValeriaState(GameState):
             self.tasks.pop()
             self._gain(seat, st[1], st[2], st[3], st[4])
             if src >= SRC_MON:
-                self.emit("gain", seat, f"{seat_name(seat)} takes {amount_text(st[1:5])} ({src_name(src)}).")
+                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)}).")
             return True
         if op == PER:
             self.tasks.pop()
             x = self.count(seat, st[5], st[6])
             self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
             if src >= SRC_MON:
-                self.emit("gain", seat, f"{seat_name(seat)} takes {amount_text(tuple(x * v for v in st[1:5]))} "
+                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
                           f"({src_name(src)}: {step_text(sid)}).")
             return True
         acts = self._step_actions(t)
@@ -1041,29 +1095,29 @@ class ValeriaState(GameState):
         who = src_name(src)
         aid = action.id
         if aid == "decline" or action is STEAL_NONE:
-            self.emit("decline", seat, f"{seat_name(seat)} declines ({who}).")
+            self.emit("decline", seat, f"{SEAT[seat]} declines ({who}).")
             return
         if op == CHOOSE:
             option = st[1][action.payload]
-            self.emit("choose", seat, f"{seat_name(seat)} chooses {effect_text(option)} ({who}).")
+            self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
             self._push_effect(seat, option, src)
         elif op == EXCHANGE:
             pay, gain = st[1], st[2]
             self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
-            self.emit("exchange", seat, f"{seat_name(seat)} pays {amount_text(pay)} and gains "
+            self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
                       f"{amount_text(gain)} ({who}).")
         elif op == STEAL:
             tgt, r, k = action.payload
             self.res[seat * 4 + r] += k
             if tgt != BANK:
                 self.res[tgt * 4 + r] -= k
-            frm = "the Bank" if tgt == BANK else seat_name(tgt)
-            self.emit("steal", seat, f"{seat_name(seat)} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
+            frm = "the Bank" if tgt == BANK else SEAT[tgt]
+            self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
                       {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k})
         elif op == TAKE_CIT:
             p = action.payload
             ct = self.stacks[p][-1]
-            self.emit("take-citizen", seat, f"{seat_name(seat)} takes a {CIT_NAME[ct]} ({who}).",
+            self.emit("take-citizen", seat, f"{SEAT[seat]} takes a {CIT_NAME[ct]} ({who}).",
                       {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         elif op == SLAY:
@@ -1074,13 +1128,13 @@ class ValeriaState(GameState):
             tgt = action.payload
             vic = self.victory[tgt]
             if not vic:
-                self.emit("steal-monster", seat, f"{seat_name(tgt)} has no Monster to take ({who}).")
+                self.emit("steal-monster", seat, f"{SEAT[tgt]} has no Monster to take ({who}).")
                 return
             i = self.randbelow(len(vic))
             m = vic[i]
             self.victory[tgt] = vic[:i] + vic[i + 1:]
             self.victory[seat] = self.victory[seat] + (m,)
-            self.emit("steal-monster", seat, f"{seat_name(seat)} takes {seat_name(tgt)}'s {MON_NAME[m]} "
+            self.emit("steal-monster", seat, f"{SEAT[seat]} takes {SEAT[tgt]}'s {MON_NAME[m]} "
                       f"at random ({who}).", {"from": tgt, "monster": MON_NAME[m]})
 
     def _steal_monster_solo(self, seat: int, src: int) -> None:
@@ -1091,7 +1145,7 @@ class ValeriaState(GameState):
                 m = st[-1]
                 self.stacks[p] = st[:-1]
                 self.victory[seat] = self.victory[seat] + (m,)
-                self.emit("steal-monster", seat, f"{seat_name(seat)} takes the {MON_NAME[m]} from the "
+                self.emit("steal-monster", seat, f"{SEAT[seat]} takes the {MON_NAME[m]} from the "
                           f"{AREAS[MON_AREA[m]]} stack ({src_name(src)}).", {"monster": MON_NAME[m]})
                 return
 
@@ -1114,7 +1168,7 @@ class ValeriaState(GameState):
             self.exhausted &= ~(1 << p)
             back = " Its Exhausted card goes back to the supply."
         self._gain(seat, *st[2])
-        self.emit("return", seat, f"{seat_name(seat)} returns a {name} to the {self.position_name(p)} stack "
+        self.emit("return", seat, f"{SEAT[seat]} returns a {name} to the {self.position_name(p)} stack "
                   f"and takes {amount_text(st[2])} ({who}).{back}", {"card": name, "position": p})
 
     # ---- free resource
@@ -1122,7 +1176,7 @@ class ValeriaState(GameState):
         self.tasks.pop()
         r = action.payload
         self.res[seat * 4 + r] += 1
-        self.emit("free", seat, f"Nothing activated for {seat_name(seat)}: takes 1 {RESOURCE_WORD[r]}.")
+        self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
 
     # ---- solo Monsters phase (R12.7-R12.12)
     def _run_monsters(self, t) -> bool:
@@ -1248,9 +1302,9 @@ class ValeriaState(GameState):
                     f"{self.dark_lord_score()}. {'You win!' if result == 'win' else 'The Dark Lord wins.'}")
         else:
             text = "Game over. Dukes: " + ", ".join(
-                f"{seat_name(s)} {DUKE_NAME[self.dukes[s]]} ({self.duke_vp(s)} VP)" for s in range(self.players))
-            text += ". Scores: " + ", ".join(f"{seat_name(s)} {self.score(s)}" for s in range(self.players))
-            text += ". Winner: " + ", ".join(seat_name(s) for s in self.winners) + "."
+                f"{SEAT[s]} {DUKE_NAME[self.dukes[s]]} ({self.duke_vp(s)} VP)" for s in range(self.players))
+            text += ". Scores: " + ", ".join(f"{SEAT[s]} {self.score(s)}" for s in range(self.players))
+            text += ". Winner: " + ", ".join(SEAT[s] for s in self.winners) + "."
         self.emit("game-over", None, text, {"scores": self.scores, "winners": list(self.winners),
                                             "dukes": [DUKE_NAME[d] for d in self.dukes]})
 
@@ -1325,29 +1379,15 @@ class ValeriaState(GameState):
         if self.phase == P_DUKES:
             self._choose_duke(seat, action.payload)
             return
-        k = self.tasks[-1][0]
-        if k == K_ACTION:
-            self._apply_action(action, seat)
-        elif k == K_PAY:
-            self._apply_pay(action, seat)
-        elif k == K_STEP:
-            self._apply_step(action, seat)
-        elif k == K_EXCH:
-            self._apply_exch(action, seat)
-        elif k == K_FREE:
-            self._apply_free(action, seat)
-        elif k == K_ROLL:
-            self._apply_roll(action, seat)
-        elif k == K_ATTACK:
-            self._apply_attack(action, seat)
+        _APPLIERS[self.tasks[-1][0]](self, action, seat)
         if self.phase != P_OVER:
             self._run()
 
     def _choose_duke(self, seat: int, duke: int) -> None:
         self.dukes[seat] = duke
-        self.emit("duke", seat, f"{seat_name(seat)} keeps {DUKE_NAME[duke]}.", {"duke": DUKE_NAME[duke]},
+        self.emit("duke", seat, f"{SEAT[seat]} keeps {DUKE_NAME[duke]}.", {"duke": DUKE_NAME[duke]},
                   visible=(seat,))
-        self.emit("duke-kept", seat, f"{seat_name(seat)} has chosen a Duke.")
+        self.emit("duke-kept", seat, f"{SEAT[seat]} has chosen a Duke.")
         if min(self.dukes) < 0:
             return
         if self.solo:
@@ -1579,6 +1619,15 @@ def duke_score(duke: int, gold: int, strength: int, magic: int, citizens, domain
         vp += sum(per_type[MON_TYPE[m]] for m in monsters)
     return vp
 
+
+_APPLIERS = [None] * len(TASK_NAME)
+_APPLIERS[K_ACTION] = ValeriaState._apply_action
+_APPLIERS[K_PAY] = ValeriaState._apply_pay
+_APPLIERS[K_STEP] = ValeriaState._apply_step
+_APPLIERS[K_EXCH] = ValeriaState._apply_exch
+_APPLIERS[K_FREE] = ValeriaState._apply_free
+_APPLIERS[K_ROLL] = ValeriaState._apply_roll
+_APPLIERS[K_ATTACK] = ValeriaState._apply_attack
 
 _RUNNERS = [None] * len(TASK_NAME)
 _RUNNERS[K_ROLL] = ValeriaState._run_roll
