@@ -170,6 +170,11 @@ TURN_TASKS = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (Fal
 SEAT = tuple(seat_name(s) for s in range(5))
 
 
+def article(name: str) -> str:
+    """``"Archer"`` -> ``"an Archer"``, ``"Knight"`` -> ``"a Knight"``."""
+    return ("an " if name[:1] in "AEIOU" else "a ") + name
+
+
 @lru_cache(maxsize=None)
 def payout_text(p: tuple) -> str:
     """``(1, 0, -1, 0)`` -> ``"+1 Gold, -1 Magic"``; all zero -> ``"nothing"``."""
@@ -767,7 +772,7 @@ class ValeriaState(GameState):
                     a = cache.get(key)
                     if a is None:
                         a = cache[key] = Action(f"recruit:{CIT_SLUG[ct]}",
-                                                f"Recruit a {CIT_NAME[ct]} for {cost} Gold", p)
+                                                f"Recruit {article(CIT_NAME[ct])} for {cost} Gold", p)
                     out.append(a)
         roles = None
         for p in range(DOM0, N_POS):
@@ -855,7 +860,7 @@ class ValeriaState(GameState):
         elif kind == PAY_RECRUIT:
             self._gain(seat, -x, 0, -mag, 0)
             ct = self.stacks[p][-1]
-            self.emit("recruit", seat, f"{SEAT[seat]} recruits a {CIT_NAME[ct]}, paying "
+            self.emit("recruit", seat, f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
                       f"{pay_text(x, mag, 'Gold')}.", {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         else:
@@ -1025,7 +1030,7 @@ class ValeriaState(GameState):
             return out
         if op == TAKE_CIT:
             return [Action(f"take:{CIT_SLUG[self.stacks[p][-1]]}",
-                           f"{who}: take a {CIT_NAME[self.stacks[p][-1]]} free", p)
+                           f"{who}: take {article(CIT_NAME[self.stacks[p][-1]])} free", p)
                     for p in self._citizen_options(st)]
         if op == SLAY:
             out = []
@@ -1038,10 +1043,10 @@ class ValeriaState(GameState):
             if not opts:
                 return []
             if st[1] == RET_MONSTER:
-                out = [Action(f"return:{MON_SLUG[m]}", f"{who}: return a {MON_NAME[m]} to the "
+                out = [Action(f"return:{MON_SLUG[m]}", f"{who}: return {article(MON_NAME[m])} to the "
                               f"{AREAS[MON_AREA[m]]} stack for {amount_text(st[2])}", m) for m in opts]
             else:
-                out = [Action(f"return:{CIT_SLUG[c]}", f"{who}: return a {CIT_NAME[c]} to its "
+                out = [Action(f"return:{CIT_SLUG[c]}", f"{who}: return {article(CIT_NAME[c])} to its "
                               f"stack for {amount_text(st[2])}", c) for c in opts]
             out.append(Action("decline", f"{who}: return nothing"))
             return out
@@ -1099,7 +1104,9 @@ class ValeriaState(GameState):
             return
         if op == CHOOSE:
             option = st[1][action.payload]
-            self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
+            if src < SRC_MON or STEPS[option[0]][0] not in (GAIN, PER):
+                # a Monster's or Domain's gain says what was taken itself
+                self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
             self._push_effect(seat, option, src)
         elif op == EXCHANGE:
             pay, gain = st[1], st[2]
@@ -1117,7 +1124,7 @@ class ValeriaState(GameState):
         elif op == TAKE_CIT:
             p = action.payload
             ct = self.stacks[p][-1]
-            self.emit("take-citizen", seat, f"{SEAT[seat]} takes a {CIT_NAME[ct]} ({who}).",
+            self.emit("take-citizen", seat, f"{SEAT[seat]} takes {article(CIT_NAME[ct])} ({who}).",
                       {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         elif op == SLAY:
@@ -1168,7 +1175,7 @@ class ValeriaState(GameState):
             self.exhausted &= ~(1 << p)
             back = " Its Exhausted card goes back to the supply."
         self._gain(seat, *st[2])
-        self.emit("return", seat, f"{SEAT[seat]} returns a {name} to the {self.position_name(p)} stack "
+        self.emit("return", seat, f"{SEAT[seat]} returns {article(name)} to the {self.position_name(p)} stack "
                   f"and takes {amount_text(st[2])} ({who}).{back}", {"card": name, "position": p})
 
     # ---- free resource
@@ -1248,7 +1255,7 @@ class ValeriaState(GameState):
         self.cap_cit = self.cap_cit + (ct,)
         col = t[2]
         self.emit("capture", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}: "
-                  f"the Dark Lord captures a {CIT_NAME[ct]}.", {"citizen": CIT_NAME[ct]})
+                  f"the Dark Lord captures {article(CIT_NAME[ct])}.", {"citizen": CIT_NAME[ct]})
         self._after_attack()
 
     def _after_attack(self) -> bool:
@@ -1329,8 +1336,16 @@ class ValeriaState(GameState):
                             "Slay a Monster, Recruit a Citizen, Gain a Resource or Build a Domain (R5.16). "
                             "Magic may stand in for Strength or Gold, with at least one real token (R4.6).")
         if k == K_PAY:
-            what = {PAY_SLAY: "the Monster", PAY_RECRUIT: "the Citizen", PAY_BUILD: "the Domain"}[t[2]]
-            return Decision(seat, "pay", f"How do you pay for {what}?",
+            top = self.stacks[t[3]][-1]
+            lo, hi, total = self._pay_range(t)
+            if t[2] == PAY_SLAY:
+                cost = f"{MON_STR[top]} Strength" + (f" + {MON_MAG[top]} Magic" if MON_MAG[top] else "")
+                what = f"slay the {MON_NAME[top]} ({cost})"
+            elif t[2] == PAY_RECRUIT:
+                what = f"recruit {article(CIT_NAME[top])} ({total} Gold)"
+            else:
+                what = f"build {DOM_NAME[top]} ({total} Gold)"
+            return Decision(seat, "pay", f"How do you pay to {what}?",
                             "Magic stands in for Strength or Gold one for one; at least one real token "
                             "must be paid; a Monster's Magic cost comes on top (R6.2, R6.3).")
         if k == K_EXCH:
@@ -1347,9 +1362,10 @@ class ValeriaState(GameState):
                             "captures.", "The Monster stack attacks its column (R12.12).")
         st = STEPS[t[2]]
         who = src_name(t[3])
-        prompts = {CHOOSE: f"{who}: choose one.", EXCHANGE: f"{who}: trade, or decline.",
-                   STEAL: f"{who}: take from a player.", TAKE_CIT: f"{who}: take a Citizen free.",
-                   SLAY: f"{who}: you may slay a Monster now.", RETURN: f"{who}: you may return a card.",
+        prompts = {CHOOSE: f"{who}: choose one.", EXCHANGE: f"{who}: {step_text(t[2])}?",
+                   STEAL: f"{who}: {step_text(t[2])}.", TAKE_CIT: f"{who}: {step_text(t[2])}.",
+                   SLAY: f"{who}: you may slay a Monster now (part of this action).",
+                   RETURN: f"{who}: {step_text(t[2])}.",
                    STEAL_MON: f"{who}: choose the player to take a random Monster from."}
         return Decision(seat, "effect", prompts.get(st[0], who), f"{who}: {step_text(t[2])}.")
 
@@ -1387,7 +1403,9 @@ class ValeriaState(GameState):
         self.dukes[seat] = duke
         self.emit("duke", seat, f"{SEAT[seat]} keeps {DUKE_NAME[duke]}.", {"duke": DUKE_NAME[duke]},
                   visible=(seat,))
-        self.emit("duke-kept", seat, f"{SEAT[seat]} has chosen a Duke.")
+        others = tuple(x for x in range(self.players) if x != seat)
+        if others:
+            self.emit("duke-kept", seat, f"{SEAT[seat]} has chosen a Duke.", visible=others)
         if min(self.dukes) < 0:
             return
         if self.solo:

@@ -132,7 +132,8 @@ def _players(state: ValeriaState, seat: int | None) -> Table:
         cits = [f"{CIT_DISPLAY[t]}" + (f" x{c}" if c > 1 else "") for t, c in enumerate(own) if c]
         tab.append("Citizens: " + ", ".join(cits))
         roles = state.roles(s)
-        tab.append("  [" + ", ".join(f"{ROLE_WORD[r]} {n}" for r, n in enumerate(roles) if n) + "]", style="dim")
+        if any(roles):
+            tab.append("  [" + ", ".join(f"{ROLE_WORD[r]} {n}" for r, n in enumerate(roles) if n) + "]", style="dim")
         if state.doms[s]:
             tab.append("\nDomains: " + ", ".join(DOM_NAME[d] for d in state.doms[s]), style="green")
         if state.victory[s]:
