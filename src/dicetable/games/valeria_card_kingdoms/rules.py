@@ -168,6 +168,7 @@ TURN_TASKS = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (Fal
 
 
 SEAT = tuple(seat_name(s) for s in range(5))
+ONE_SEAT = tuple((s,) for s in range(5))
 
 
 def article(name: str) -> str:
@@ -182,6 +183,7 @@ def payout_text(p: tuple) -> str:
     return ", ".join(gains) if gains else "nothing"
 
 
+@lru_cache(maxsize=None)
 def pay_text(primary: int, magic: int, word: str) -> str:
     """``(1, 2, "Strength")`` -> ``"1 Strength + 2 Magic"``; ``(0, 0)`` -> ``"nothing"``."""
     parts = []
@@ -325,7 +327,7 @@ class ValeriaState(GameState):
             return ()
         if phase == P_DUKES:
             return tuple(s for s, d in enumerate(self.dukes) if d < 0)
-        return (self.tasks[-1][1],)
+        return ONE_SEAT[self.tasks[-1][1]]
 
     @property
     def is_over(self) -> bool:
@@ -924,7 +926,7 @@ class ValeriaState(GameState):
         tasks = self.tasks
         tasks.pop()
         self._place_exhausted()
-        if self.solo and self._solo_end_check():
+        if self.players == 1 and self._solo_end_check():
             return False
         if t[2] > 0:
             tasks.append((K_ACTION, t[1], t[2]))
@@ -1304,15 +1306,17 @@ class ValeriaState(GameState):
         self.tasks.clear()
         self.phase = P_OVER
         self.result = result
+        scores = self.scores
+        winners = self.winners
         if self.solo:
-            text = (f"Game over: you score {self.score(0)}, the Dark Lord ({DUKE_NAME[self.dark_lord]}) "
+            text = (f"Game over: you score {scores[0]}, the Dark Lord ({DUKE_NAME[self.dark_lord]}) "
                     f"{self.dark_lord_score()}. {'You win!' if result == 'win' else 'The Dark Lord wins.'}")
         else:
             text = "Game over. Dukes: " + ", ".join(
                 f"{SEAT[s]} {DUKE_NAME[self.dukes[s]]} ({self.duke_vp(s)} VP)" for s in range(self.players))
-            text += ". Scores: " + ", ".join(f"{SEAT[s]} {self.score(s)}" for s in range(self.players))
-            text += ". Winner: " + ", ".join(SEAT[s] for s in self.winners) + "."
-        self.emit("game-over", None, text, {"scores": self.scores, "winners": list(self.winners),
+            text += ". Scores: " + ", ".join(f"{SEAT[s]} {v}" for s, v in enumerate(scores))
+            text += ". Winner: " + ", ".join(SEAT[s] for s in winners) + "."
+        self.emit("game-over", None, text, {"scores": scores, "winners": list(winners),
                                             "dukes": [DUKE_NAME[d] for d in self.dukes]})
 
     # ------------------------------------------------------------ decisions
