@@ -11,7 +11,7 @@ import pytest
 from dicetable.games.valeria_card_kingdoms.components import (
     CIT_INDEX, DOM_INDEX, DOM_NAME, DUKE_INDEX, DUKE_NAME, MON_INDEX, MON_NAME,
 )
-from dicetable.games.valeria_card_kingdoms.rules import CIT0, DOM0, P_OVER
+from dicetable.games.valeria_card_kingdoms.rules import DOM0, P_OVER
 
 from vck_helpers import (
     CARD, act, citizen_position, clear_tableau, domain_on_top, empty_stack, end_turn, give,

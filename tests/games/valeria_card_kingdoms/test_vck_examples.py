@@ -47,7 +47,7 @@ def test_T2_activation_numbers_are_each_die_and_the_sum():
     """T2: dice 3 and 5 activate exactly the numbers 3, 5 and 8 (R5.7)."""
     activated = {t for t, _ in ACT[(3, 5)]}
     for t in range(N_CIT):
-        assert (t in activated) == bool(set(CIT_SLOTS[t]) & {3, 5, 8}), CARD
+        assert (t in activated) == bool(set(CIT_SLOTS[t]) & {3, 5, 8}), t
     assert {t for t in activated if t < N_CIT} == {
         CIT_INDEX[n] for n in ("Mercenary", "Alchemist", "Peasant", "Champion", "Warlord")}
 

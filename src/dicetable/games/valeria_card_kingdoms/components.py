@@ -373,6 +373,7 @@ def slug(name: str) -> str:
 # 18.. the Starters. Center stack positions: 0-4 Monsters, 5-14 Citizens (slot order),
 # 15-19 Domains; column c holds positions c, 5+c, 10+c, 15+c (rules R2.2).
 CITIZENS = CITIZEN_FILE.citizens
+COPIES = CITIZEN_FILE.copies  # copies of each Citizen type (R1.2)
 STARTERS = CITIZEN_FILE.starters
 N_CIT = len(CITIZENS)
 CIT_NAME = tuple(c.name for c in CITIZENS) + tuple(s.name for s in STARTERS)
@@ -543,6 +544,7 @@ def _check_setups() -> None:
 _check_setups()
 
 
+@lru_cache(maxsize=None)
 def monster_stack(area: int, five_player: bool) -> tuple:
     """The Monster stack of an Area as built by the rules (R3.1-R3.3, R11.1), bottom first.
 

@@ -28,12 +28,11 @@ from __future__ import annotations
 from dicetable.engine import Action
 
 from .components import (
-    CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_VP, DOM_WHEN, DUKE_SCORING, EXCHANGE, GAIN, N_CIT,
-    PER, STEAL, STEPS, CHOOSE, W_BUILD,
+    CHOOSE, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_WHEN, DUKE_SCORING, EXCHANGE, GAIN, N_CIT,
+    PER, STEAL, STEPS, W_BUILD,
 )
 from .rules import (
-    DOM0, K_ATTACK, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, N_MON_POS, N_POS, NT, P_DUKES, P_OVER,
-    RULES, ValeriaState, duke_score,
+    K_ATTACK, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, NT, P_DUKES, P_OVER, ValeriaState, duke_score,
 )
 
 _CONTINUATIONS = frozenset((K_PAY, K_STEP, K_EXCH, K_ROLL, K_ATTACK, K_FREE))
@@ -67,7 +66,6 @@ def _step_yield(sid: int) -> float:
 _CHANCE = tuple(_activation_chance(t) for t in range(NT))
 _YIELD_ON = tuple(sum(_step_yield(s) for s in CIT_ON[t]) for t in range(NT))
 _YIELD_OFF = tuple(sum(_step_yield(s) for s in CIT_OFF[t]) for t in range(NT))
-_MONSTERS_START = {}
 
 
 #: Rounds a game between sensible players lasts, for the income estimate.
@@ -129,9 +127,6 @@ def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
         if best is None or v > best:
             best = v
     return best
-
-
-_TYPICAL_CITIZENS = [1] * N_CIT  # one of every Citizen type: a spread of Roles
 
 
 def _duke_prior(duke: int) -> float:

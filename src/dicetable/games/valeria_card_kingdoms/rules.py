@@ -45,16 +45,15 @@ from functools import lru_cache
 from dicetable.engine import Action, Decision, GameState, seat_name
 
 from .components import (
-    AREA_SLUG, AREAS, C_AREA, C_DOMAINS, C_NAME, C_ROLE, CHOOSE, CIT_COST, CIT_DISPLAY,
-    CIT_INDEX, CIT_NAME, CIT_NAMEKEY, CIT_OFF, CIT_ON, CIT_POSITION, CIT_ROLE, CIT_SLOTS,
-    CIT_SLUG, DIE, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_INDEX, DOM_NAME, DOM_NO_SURCHARGE,
-    DOM_REQ, DOM_ROLE_ICONS, DOM_ROLL, DOM_SLUG, DOM_VP, DOM_WHEN, DUKE_INDEX, DUKE_NAME,
-    DUKE_SCORING, DUKE_SLUG, EXCHANGE, GAIN, MON_AREA, MON_INDEX, MON_MAG, MON_NAME,
-    MON_REWARD, MON_SLUG, MON_STR, MON_TYPE, MON_VP, N_CARDTYPES, N_CIT, N_DOM, NAMEKEY_OF,
-    PER, RES_ID, RESOURCE_WORD, RET_MONSTER, RETURN, ROLE_WORD, ROLES, RULES, SETUPS, SLAY,
-    SLOT_TYPES, STARTER_TYPES, STEAL, STEAL_MON, STEPS, TAKE_CIT, TIERS, W_AEND, W_ASTART,
-    W_BUILD, W_DOUBLES, W_GAINCIT, W_ROLL, W_SLAY, DUKES, amount_text, count_text,
-    duke_text, effect_text, monster_stack, step_text,
+    AREA_SLUG, AREAS, C_DOMAINS, C_NAME, C_ROLE, CHOOSE, CIT_COST, CIT_DISPLAY, CIT_INDEX,
+    CIT_NAME, CIT_NAMEKEY, CIT_OFF, COPIES, CIT_ON, CIT_POSITION, CIT_ROLE, CIT_SLOTS, CIT_SLUG, DIE,
+    DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_INDEX, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ,
+    DOM_ROLE_ICONS, DOM_ROLL, DOM_SLUG, DOM_VP, DOM_WHEN, DUKE_NAME, DUKE_SCORING, DUKE_SLUG,
+    DUKES, EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_SLUG, MON_STR, MON_TYPE,
+    MON_VP, N_CARDTYPES, N_CIT, N_DOM, PER, RES_ID, RESOURCE_WORD, RET_MONSTER, RETURN, RULES,
+    SETUPS, SLAY, SLOT_TYPES, STARTER_TYPES, STEAL, STEAL_MON, STEPS, TAKE_CIT, TIERS, W_AEND,
+    W_ASTART, W_BUILD, W_DOUBLES, W_GAINCIT, W_ROLL, W_SLAY, amount_text, duke_text, effect_text,
+    monster_stack, step_text,
 )
 
 NT = N_CARDTYPES
@@ -239,7 +238,7 @@ class ValeriaState(GameState):
         for p in range(N_CIT_POS):
             types = SLOT_TYPES[p]
             if mixed and len(types) > 1:
-                pool = [t for t in types for _ in range(6)]
+                pool = [t for t in types for _ in range(COPIES)]
                 self.shuffle(pool)
                 down = RULES.mixed_face_down_five if five else RULES.mixed_face_down
                 stacks.append(tuple(pool[:down + 1]))
@@ -300,11 +299,6 @@ class ValeriaState(GameState):
     def solo(self) -> bool:
         """True in the solo game (R12)."""
         return self.players == 1
-
-    @property
-    def five(self) -> bool:
-        """True in the 5-player game (R11)."""
-        return self.players == 5
 
     def _cit_stack_name(self, p: int) -> str:
         types = SLOT_TYPES[p]
@@ -576,7 +570,8 @@ class ValeriaState(GameState):
             self._doubles()
 
     # ---- Harvest Phase
-    def _participants(self, second: bool) -> list:
+    def _participants(self) -> list:
+        """The seats that harvest, in turn order from the Active player; not the resting one (R11.6)."""
         n = self.players
         rest = self.resting
         return [s for s in ((self.active + i) % n for i in range(n)) if s != rest]
@@ -587,7 +582,7 @@ class ValeriaState(GameState):
         second = t[2]
         self.phase = P_HARVEST2 if second else P_HARVEST
         self.hbase = tuple(self.res)
-        parts = self._participants(second)
+        parts = self._participants()
         for p in reversed(parts):
             tasks.append((K_SEAT, p, second))
         acts = ACT[self.dice]
@@ -742,7 +737,11 @@ class ValeriaState(GameState):
                     out.append(SLAY_ACT[p * N_MON + m])
 
     def _action_options(self, seat: int) -> list:
-        """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16)."""
+        """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
+
+        The hottest path of a playout: ``recruit_cost``, ``build_cost``, ``gold_range`` and
+        ``can_build`` are inlined here (tests check both against the rulebook's values).
+        """
         out = list(GAIN_ACTS)
         self._slay_actions(seat, out)
         b = seat * 4

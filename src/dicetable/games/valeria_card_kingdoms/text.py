@@ -16,9 +16,9 @@ from rich.text import Text
 from dicetable.engine import seat_name
 
 from .components import (
-    AREAS, CIT_COST, CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, CIT_ROLE, DOM_COST, DOM_NAME,
-    DOM_REQ, DOM_VP, DUKE_NAME, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP,
-    N_CIT, ROLE_WORD, RESOURCE_WORD, domain_power_text, duke_text, effect_text,
+    AREAS, CIT_COST, CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_COST,
+    DOM_NAME, DOM_REQ, DOM_VP, DUKE_NAME, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP,
+    ROLE_WORD, RESOURCE_WORD, domain_power_text, duke_text, effect_text,
 )
 from .rules import (
     CIT0, DOM0, N_MON_POS, NT, P_DUKES, P_OVER, PHASE_NAME, SLOT_TYPES, ValeriaState,
@@ -56,7 +56,7 @@ def _monster_cell(state: ValeriaState, p: int) -> Text:
 def _citizen_cell(state: ValeriaState, i: int) -> Text:
     p = CIT0 + i
     stack = state.stacks[p]
-    slot = "-".join(str(n) for n in _slots(i))
+    slot = "-".join(str(n) for n in CIT_SLOTS[SLOT_TYPES[i][0]])
     text = Text(f"[{slot}] ", style="bold cyan")
     if not stack:
         text.append_text(_exhausted())
@@ -70,11 +70,6 @@ def _citizen_cell(state: ValeriaState, i: int) -> Text:
     text.append(f"\nOn: {effect_text(CIT_ON[t])}")
     text.append(f"\nOff: {effect_text(CIT_OFF[t])}", style="dim")
     return text
-
-
-def _slots(i: int) -> tuple:
-    from .components import CIT_SLOTS
-    return CIT_SLOTS[SLOT_TYPES[i][0]]
 
 
 def _roles_text(req) -> str:
