@@ -109,3 +109,19 @@ def test_render_solo_shows_the_dark_lord_face_down():
     text = _text(state, 0)
     assert "Dark Lord" in text and "face down" in text
     assert DUKE_NAME[state.dark_lord] not in text or state.dark_lord == state.dukes[0]
+
+
+def test_action_ids_and_labels_survive_rich_markup():
+    """The terminal prints ids and labels through rich: none may turn into an emoji or markup
+    (``steal:bank:gold:3`` once showed a bank emoji instead of ``:bank:``)."""
+    from rich.text import Text
+
+    for players in range(1, 6):
+        state = new_game(GAME, players, seed=players, options={"setup": "mastery-over-magic"})
+        rng = Rng(players)
+        while not state.is_over:
+            for seat in state.to_move:
+                for action in state.legal_actions(seat):
+                    assert Text.from_markup(action.id, emoji=True).plain == action.id
+                    assert Text.from_markup(action.label, emoji=True).plain == action.label
+            random_step(state, rng)

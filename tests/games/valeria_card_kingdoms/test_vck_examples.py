@@ -676,8 +676,8 @@ def test_T33_solo_thief_takes_from_the_bank():
     s = new(1, dice=(3, 4), setup="mastery-over-magic")
     give(s, 0, "Thief")
     keep_dukes(s)
-    assert "steal:bank:gold:3" in ids(s) and "steal:bank:magic:3" in ids(s)
-    act(s, "steal:bank:gold:3")
+    assert "steal:the-bank:gold:3" in ids(s) and "steal:the-bank:magic:3" in ids(s)
+    act(s, "steal:the-bank:gold:3")
     assert res(s, 0)[0] == 2 + 3
 
 

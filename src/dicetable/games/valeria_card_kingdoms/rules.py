@@ -1022,7 +1022,7 @@ class ValeriaState(GameState):
                     continue
                 tgt, r, k = opt
                 if tgt == BANK:
-                    out.append(Action(f"steal:bank:{RES_ID[r]}:{k}",
+                    out.append(Action(f"steal:the-bank:{RES_ID[r]}:{k}",
                                       f"{who}: take {k} {RESOURCE_WORD[r]} from the Bank", opt))
                 else:
                     out.append(Action(f"steal:p{tgt + 1}:{RES_ID[r]}:{k}",
@@ -1355,14 +1355,17 @@ class ValeriaState(GameState):
             return Decision(seat, "harvest-exchange", "Harvest: use a trade power, or finish.",
                             "You may use your activated trade powers in any order, or skip them (R5.11).")
         if k == K_FREE:
-            return Decision(seat, "free-resource", "None of your cards activated: take 1 resource.",
+            which = "Second Harvest: n" if self.phase == P_HARVEST2 else "N"
+            return Decision(seat, "free-resource", f"{which}one of your cards activated: take 1 resource.",
                             "A player whose cards did not activate takes any 1 resource (R5.12).")
         if k == K_ATTACK:
             if t[2] < 0:
                 return Decision(seat, "monster-six", "A 6: choose the Monster stack that attacks.",
                                 "A die showing 6 activates a Monster stack of your choice (R12.9).")
-            return Decision(seat, "capture", f"Column {t[2] + 1} is attacked: choose the Citizen the Dark Lord "
-                            "captures.", "The Monster stack attacks its column (R12.12).")
+            return Decision(seat, "capture", f"The {AREAS[self.areas[t[2]]]} Monsters attack column {t[2] + 1}: "
+                            "choose the Citizen the Dark Lord captures.",
+                            "An activated Monster stack takes the top card of one of the two Citizen stacks "
+                            "of its column, your choice (R12.12).")
         st = STEPS[t[2]]
         who = src_name(t[3])
         prompts = {CHOOSE: f"{who}: choose one.", EXCHANGE: f"{who}: {step_text(t[2])}?",

@@ -21,7 +21,8 @@ from .components import (
     ROLE_WORD, RESOURCE_WORD, domain_power_text, duke_text, effect_text,
 )
 from .rules import (
-    CIT0, DOM0, N_MON_POS, NT, P_DUKES, P_OVER, PHASE_NAME, SLOT_TYPES, ValeriaState,
+    CIT0, DOM0, N_MON_POS, NT, P_ACTION, P_DUKES, P_HARVEST, P_OVER, P_ROLL, PHASE_NAME, SLOT_TYPES,
+    ValeriaState,
 )
 
 SEAT_STYLE = ("bold red", "bold blue", "bold yellow", "bold green", "bold magenta")
@@ -120,7 +121,7 @@ def _players(state: ValeriaState, seat: int | None) -> Table:
             label.append(" (active)", style="bold")
         if s == state.resting:
             label.append(" (resting)", style="dim")
-        if s == state.first:
+        if s == state.first and state.players > 1:
             label.append("\nfirst player", style="dim")
         own = state.own[s * NT:(s + 1) * NT]
         tab = Text()
@@ -161,6 +162,11 @@ def _status(state: ValeriaState) -> Text:
     text.append(f"   Phase: {PHASE_NAME[state.phase]}", style="cyan")
     text.append(f"   Exhausted stacks: {state.exhausted_count()}"
                 + (f" of {2 * state.players} to end" if state.players > 1 else " of 5 to end"), style="dim")
+    if state.players == 1 and state.dice and state.phase in (P_ROLL, P_HARVEST, P_ACTION):
+        text.append("\nAfter your Actions the Monsters attack: " + "; ".join(
+            "a stack of your choice (die 6)" if v == 6 else
+            f"column {v} ({AREAS[state.areas[v - 1]]})" if state.stacks[v - 1] else
+            f"nothing (die {v}: Exhausted stack)" for v in state.dice), style="magenta")
     if state.payouts:
         parts = []
         for s, p in enumerate(state.payouts):
