@@ -176,6 +176,8 @@ class StarterData(Sourced):
 
 
 class CitizenFile(_Strict):
+    """data/citizens.toml: the Citizen types (18 x ``copies``) and the two Starters (R1.2, R3.12)."""
+
     copies: int
     copies_source: str
     citizens: list[CitizenData]
@@ -205,6 +207,8 @@ class CitizenFile(_Strict):
 
 
 class AreaData(Sourced):
+    """A Monster Area (R9.1)."""
+
     name: str
 
 
@@ -223,6 +227,8 @@ class MonsterData(Sourced):
 
 
 class MonsterFile(_Strict):
+    """data/monsters.toml: 8 Areas of 6 Monsters, one 5-player card each (R1.3)."""
+
     areas: list[AreaData]
     monsters: list[MonsterData]
 
@@ -250,6 +256,8 @@ class MonsterFile(_Strict):
 
 
 class DieChange(_Strict):
+    """A Roll-Phase die change: set the die to a value, or lower it by an amount (never below 1)."""
+
     set: int | None = Field(None, ge=1, le=6)
     lower: int | None = Field(None, ge=1, le=5)
 
@@ -279,6 +287,8 @@ class DomainPower(_Strict):
 
 
 class DomainData(Sourced):
+    """A Domain: Gold cost, required Role icons, VP and its power (R9.15-R9.18)."""
+
     name: str
     cost: int = Field(ge=0)
     requires: list[Literal["worker", "soldier", "shadow", "holy"]]
@@ -287,6 +297,8 @@ class DomainData(Sourced):
 
 
 class DomainFile(_Strict):
+    """data/domains.toml: the 24 Domains (R1.1)."""
+
     domains: list[DomainData]
 
     @model_validator(mode="after")
@@ -298,6 +310,8 @@ class DomainFile(_Strict):
 
 
 class DukeData(Sourced):
+    """A Duke's end-game scoring (R9.19): resource divisors, VP per Role icon, VP per card."""
+
     name: str
     per_resource: dict[Literal["g", "s", "m"], int]
     per_role: dict[Literal["worker", "soldier", "shadow", "holy"], int] = {}
@@ -312,6 +326,8 @@ class DukeData(Sourced):
 
 
 class DukeFile(_Strict):
+    """data/dukes.toml: the 10 Dukes (R1.1)."""
+
     dukes: list[DukeData]
 
     @model_validator(mode="after")
@@ -322,6 +338,8 @@ class DukeFile(_Strict):
 
 
 class RulesData(Sourced):
+    """Rule constants of set-up and play (stack sizes, starting resources, end triggers)."""
+
     start_gold: int
     start_magic: int
     dukes_dealt: int
@@ -340,6 +358,8 @@ class RulesData(Sourced):
 
 
 class SetupData(Sourced):
+    """A named setup (R14): Monster Areas left to right, Citizen types in slot order, removed Domains."""
+
     id: str
     name: str
     monsters: list[str]
@@ -349,6 +369,8 @@ class SetupData(Sourced):
 
 
 class SetupFile(_Strict):
+    """data/setups.toml: rule constants and the named setups."""
+
     rules: RulesData
     setups: list[SetupData]
 
