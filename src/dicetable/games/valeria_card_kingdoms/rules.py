@@ -128,6 +128,9 @@ def _side(effect: tuple) -> tuple:
 
 SIDE_ON = tuple(_side(CIT_ON[t]) for t in range(NT))
 SIDE_OFF = tuple(_side(CIT_OFF[t]) for t in range(NT))
+#: FIRST[dice] = (on-turn, off-turn) activations whose power resolves before all others (R5.10).
+FIRST = {d: (tuple((t, k) for t, k in acts if SIDE_ON[t][4]), tuple((t, k) for t, k in acts if SIDE_OFF[t][4]))
+         for d, acts in ACT.items()}
 ROLE_TYPES = tuple(tuple(t for t in range(N_CIT) if CIT_ROLE[t] == r) for r in range(4))
 NAME_TYPES = {k: tuple(t for t in range(NT) if CIT_NAMEKEY[t] == k) for k in set(CIT_NAMEKEY)}
 GAIN_ACTS = tuple(Action(f"gain:{RES_ID[r]}", f"Gain a Resource: take 1 {RESOURCE_WORD[r]}", r) for r in range(3))
@@ -502,7 +505,9 @@ class ValeriaState(GameState):
         self.dice = (a, b)
         tasks = self.tasks
         tasks.clear()
-        tasks.extend(TURN_TASKS[(seat, self.solo)])
+        tasks.extend(TURN_TASKS[(seat, self.players == 1)])
+        if not any(DOM_WHEN[d] == W_ROLL for d in self.doms[seat]):
+            tasks.pop()  # no die-changing Domain: the dice are final at once (R5.6)
         rest = self.resting
         self.emit("roll", seat, f"Turn {self.turn}: {SEAT[seat]} rolls {a} and {b}"
                   + (f" ({SEAT[rest]} rests)" if rest >= 0 else "") + ".",
@@ -585,18 +590,18 @@ class ValeriaState(GameState):
         parts = self._participants()
         for p in reversed(parts):
             tasks.append((K_SEAT, p, second))
-        acts = ACT[self.dice]
-        own = self.own
-        firsts = []
-        for p in parts:
-            on = p == self.active and not second
-            side = SIDE_ON if on else SIDE_OFF
-            base = p * NT
-            for ct, k in acts:
-                if side[ct][4] and own[base + ct]:
-                    firsts.extend([(p, ct, on)] * (own[base + ct] * k))
-        for p, ct, on in reversed(firsts):
-            self._push_effect(p, CIT_ON[ct] if on else CIT_OFF[ct], ct)
+        first_on, first_off = FIRST[self.dice]
+        if first_on or first_off:
+            own = self.own
+            firsts = []
+            for p in parts:
+                on = p == self.active and not second
+                base = p * NT
+                for ct, k in (first_on if on else first_off):
+                    if own[base + ct]:
+                        firsts.extend([(p, ct, on)] * (own[base + ct] * k))
+            for p, ct, on in reversed(firsts):
+                self._push_effect(p, CIT_ON[ct] if on else CIT_OFF[ct], ct)
         return True
 
     def _run_seat(self, t) -> bool:
