@@ -14,7 +14,7 @@ from dicetable.games.valeria_card_kingdoms.components import (
 from dicetable.games.valeria_card_kingdoms.rules import DOM0, P_OVER
 
 from vck_helpers import (
-    CARD, act, citizen_position, clear_tableau, domain_on_top, empty_stack, end_turn, give,
+    CARD, act, action_phase, citizen_position, clear_tableau, domain_on_top, empty_stack, end_turn, give,
     give_domain, give_monster, ids, keep_dukes, kind, monster_on_top, monster_position, new, res, set_res,
     to_actions,
 )
@@ -142,18 +142,11 @@ def test_every_monster_is_covered():
     assert {c[0] for c in MONSTER_CASES} == set(MON_NAME)
 
 
-def action_phase(setup="first-game", players=2):
-    s = new(players, dice=(5, 6), setup=setup)
-    keep_dukes(s)
-    to_actions(s)
-    return s
-
-
 @pytest.mark.parametrize("name, setup, strength, magic, vp, slain, picks, reward, citizen", MONSTER_CASES,
                          ids=[f"{c[0]}-{i}" for i, c in enumerate(MONSTER_CASES)])
 def test_monster(name, setup, strength, magic, vp, slain, picks, reward, citizen):
     """Slaying costs the printed Strength (+ Magic), scores its VP and pays its reward (R6.1-R6.5)."""
-    s = action_phase(setup)
+    s = action_phase(setup=setup)
     p = monster_on_top(s, name)
     for other in slain:
         give_monster(s, 0, other)
@@ -236,7 +229,7 @@ def test_domain_cost_requirement_and_vp(name, cost, vp, needs):
 # ---------------------------------------------------------------- Domain powers
 def built(name, setup="first-game", needs=None, players=2, **res_kw):
     """Seat 0 in its Action Phase, about to build ``name`` (roles given, exact Gold)."""
-    s = action_phase(setup, players)
+    s = action_phase(players, setup)
     domain_on_top(s, name)
     for case in DOMAIN_CASES:
         if case[0] == name:

@@ -15,20 +15,10 @@ from dicetable.games.valeria_card_kingdoms.components import (
 from dicetable.games.valeria_card_kingdoms.rules import ACT, CIT0, DOM0, P_OVER
 
 from vck_helpers import (
-    CARD, act, citizen_position, clear_tableau, domain_on_top, empty_stack, end_turn, give,
+    CARD, act, action_phase, citizen_position, clear_tableau, domain_on_top, empty_stack, end_turn, give,
     give_domain, give_monster, ids, keep_dukes, kind, monster_on_top, monster_position, new, res,
     set_res, to_actions,
 )
-
-
-def action_phase(players=2, setup="first-game", dice=(5, 6), prep=None, citizens="standard"):
-    """A game at the first player's (seat 0) first Action; dice 5+6 harvest the Starters only."""
-    s = new(players, dice=dice, setup=setup, citizens=citizens)
-    if prep:
-        prep(s)
-    keep_dukes(s)
-    to_actions(s)
-    return s
 
 
 # ---------------------------------------------------------------- T1-T4 dice and activation

@@ -6,7 +6,7 @@ from dicetable.games.valeria_card_kingdoms.components import CIT_INDEX, MON_INDE
 from dicetable.games.valeria_card_kingdoms.rules import CIT0, P_OVER
 
 from vck_helpers import (
-    CARD, act, domain_on_top, empty_stack, give, give_domain, ids, keep_dukes, kind,
+    CARD, act, action_phase, domain_on_top, empty_stack, give, give_domain, ids, keep_dukes, kind,
     monster_on_top, new, res, set_res, to_actions,
 )
 
@@ -33,9 +33,7 @@ def test_five_player_thief_may_rob_the_resting_player():
 
 def test_forgotten_sorrows_counts_a_citizen_from_a_reward():
     """Forgotten Sorrows: a Citizen taken as an Orc Warrior's reward in your Action Phase counts."""
-    s = new(dice=(5, 6))
-    keep_dukes(s)
-    to_actions(s)
+    s = action_phase()
     give_domain(s, 0, "Forgotten Sorrows")
     monster_on_top(s, "Orc Warrior")
     set_res(s, 0, g=0, st=9, m=0)
@@ -102,9 +100,7 @@ def test_nothing_activated_in_the_solo_second_harvest():
 
 def test_bane_spider_knight_counts_for_the_recruit_surcharge():
     """R6.6: a Knight taken free still counts as a copy: the next Knight costs 2 + 2."""
-    s = new(dice=(5, 6))
-    keep_dukes(s)
-    to_actions(s)
+    s = action_phase()
     monster_on_top(s, "Bane Spider")
     set_res(s, 0, g=0, st=6, m=0)
     act(s, "slay:forest", "choose:2")

@@ -150,6 +150,20 @@ def to_actions(s: ValeriaState, picks: dict | None = None) -> None:
         assert not queue, f"seat {seat} never got to use {queue}"
 
 
+def action_phase(players: int = 2, setup: str = "first-game", dice=(5, 6), prep=None,
+                 citizens: str = "standard") -> ValeriaState:
+    """A game at the first player's (seat 0) first Action; dice 5+6 harvest only the Starters.
+
+    ``prep(state)`` may change the fresh state before the Dukes are kept and turn 1 starts.
+    """
+    s = new(players, dice=dice, setup=setup, citizens=citizens)
+    if prep:
+        prep(s)
+    keep_dukes(s)
+    to_actions(s)
+    return s
+
+
 def end_turn(s: ValeriaState, picks: dict | None = None) -> None:
     """Finish the Active player's turn: ``picks`` as in ``to_actions``, Actions 'gain:gold'."""
     seat, turn = s.active, s.turn
