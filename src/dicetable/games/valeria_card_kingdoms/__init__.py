@@ -1,0 +1,32 @@
+"""Valeria: Card Kingdoms (Daily Magic Games), base set: 1-5 players, solo against the Dark Lord.
+
+Game id ``valeria-card-kingdoms``. Options: ``setup`` (``first-game``, the rulebook's named
+setups ``glittering-gold``, ``mastery-over-magic``, ``monster-blood``, or ``random``) and
+``citizens`` (``standard`` stacks of one type, or the ``mixed`` Citizen variant, R13).
+"""
+
+from dicetable.engine import GameSpec, OptionSpec
+
+from .components import DIE, SETUP_IDS
+from .policy import evaluate, greedy
+from .rules import ValeriaState
+from .text import render
+
+SPEC = GameSpec(
+    id="valeria-card-kingdoms",
+    name="Valeria: Card Kingdoms",
+    min_players=1,
+    max_players=5,
+    state_class=ValeriaState,
+    summary="Roll two dice; every player's Citizens harvest; slay Monsters, recruit Citizens, build Domains.",
+    options=(
+        OptionSpec("setup", "first-game", "Center Stacks: the first game, a named setup of the rulebook, or random",
+                   choices=(*SETUP_IDS, "random")),
+        OptionSpec("citizens", "standard", "Citizen stacks: one type per slot, or the Mixed Citizen variant",
+                   choices=("standard", "mixed")),
+    ),
+    dice_faces=DIE.faces,
+    render=render,
+    greedy=greedy,
+    evaluate=evaluate,
+)

@@ -1,0 +1,1676 @@
+"""Valeria: Card Kingdoms rules (base set, 1-5 players), as a phase machine plus a task stack.
+
+Rule ids (R*, C-*, A*, T*) cite ../shared/facts/valeria-card-kingdoms-rules.md.
+
+Structure
+---------
+After set-up every player keeps one of two dealt Dukes (a simultaneous, secret choice,
+R3.14). Then each turn pushes its phases as tasks on ``self.tasks`` (a list of int tuples,
+top last): Roll (R5.4-R5.6), Harvest (R5.7-R5.13), Action (R5.15-R6.18, two actions),
+End (R8.1-R8.3); solo adds Monsters and a Second Harvest (R12.4-R12.14). A task either does
+itself (``_run`` pops it) or waits for a decision of the seat in ``task[1]``. Card powers
+are compiled steps (see components.py) pushed as ``K_STEP`` tasks, so chains of rewards,
+extra actions and triggers are plain data that clones, saves and replays.
+
+Decisions where the rulebook is silent (each tested; see docs/games/valeria-card-kingdoms.md)
+-----------------------------------------------------------------------------------
+* Harvest order (R5.11): within a player's Harvest, fixed gains and per-count gains are taken
+  first, automatically; then the player makes the choices of "or" powers; then performs the
+  optional exchanges ("paid to gain") in an order of their choosing, or stops. Gains never
+  depend on resources and exchanges only get more affordable with more resources, so every
+  outcome of any order the owner could pick is still reachable. The Thief (any power that
+  takes from a player) resolves before everything (R5.10). Players decide one after the
+  other in turn order from the Active player (their choices are independent and public).
+* Magic stands in for Gold or Strength only in Action costs (A3), with at least one real
+  token unless the cost is 0 (A16); payments are exact.
+* A reward offering a Citizen nobody can take offers only its alternative (R9.5, C-BS);
+  a free Citizen is taken when one can be (rewards are taken at once, R6.5).
+* Returned cards go on top of their stack and take its Exhausted card back (A10);
+  the end conditions are checked afresh at the end of each turn, no latching (A5).
+* Domains with an "end of your Action Phase" power work in the turn they are built (the
+  power lasts from the build on, R6.13); start-of-phase and Roll powers wait a turn.
+* Forgotten Sorrows and The Violet Thorn count every Citizen gained / Monster slain in
+  the owner's Action Phase, rewards and extra actions included.
+* 5 players: the resting player takes no part in the Harvest at all (A13).
+* Solo: the Dark Lord is drawn from the 9 Dukes not kept; VP tokens count for the player;
+  a tie is a loss; the end is checked after every action, every Monster attack and in the
+  End Phase; the Monsters phase uses the final dice; the Second Harvest also gives the
+  nothing-activated resource (A15).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dicetable.engine import Action, Decision, GameState, seat_name
+
+from .components import (
+    AREA_SLUG, AREAS, C_DOMAINS, C_NAME, C_ROLE, CHOOSE, CIT_COST, CIT_DISPLAY, CIT_INDEX,
+    CIT_NAME, CIT_NAMEKEY, CIT_OFF, COPIES, CIT_ON, CIT_POSITION, CIT_ROLE, CIT_SLOTS, CIT_SLUG, DIE,
+    DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_INDEX, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ,
+    DOM_ROLE_ICONS, DOM_ROLL, DOM_SLUG, DOM_VP, DOM_WHEN, DUKE_NAME, DUKE_SCORING, DUKE_SLUG,
+    DUKES, EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_SLUG, MON_STR, MON_TYPE,
+    MON_VP, N_CARDTYPES, N_CIT, N_DOM, PER, RES_ID, RESOURCE_WORD, RET_MONSTER, RETURN, RULES,
+    SETUPS, SLAY, SLOT_TYPES, STARTER_TYPES, STEAL, STEAL_MON, STEPS, TAKE_CIT, TIERS, W_AEND,
+    W_ASTART, W_BUILD, W_DOUBLES, W_GAINCIT, W_ROLL, W_SLAY, amount_text, duke_text, effect_text,
+    monster_stack, step_text,
+)
+
+NT = N_CARDTYPES
+N_MON_POS, N_CIT_POS = 5, 10
+CIT0, DOM0 = 5, 15  # first Citizen and Domain positions of the Center Stacks
+N_POS = 20
+
+# phases (for display and observation)
+P_DUKES, P_ROLL, P_HARVEST, P_ACTION, P_MONSTERS, P_HARVEST2, P_END, P_OVER = range(8)
+PHASE_NAME = ("choose-duke", "roll", "harvest", "action", "monsters", "second-harvest", "end", "over")
+
+# task kinds; every task is (kind, seat, ...)
+(K_ROLL, K_HARVEST, K_SEAT, K_STEP, K_EXCH, K_FREE, K_HEND, K_ASTART, K_ACTION, K_PAY,
+ K_ADONE, K_AEND, K_MONSTERS, K_ATTACK, K_END) = range(15)
+TASK_NAME = ("roll", "harvest", "seat-harvest", "step", "exchange", "free-resource",
+             "harvest-end", "action-start", "action", "pay", "action-done", "action-end",
+             "monsters", "attack", "end")
+PAY_SLAY, PAY_RECRUIT, PAY_BUILD = 0, 1, 2
+
+# sources of a step, for labels: a Citizen/Starter type, 100 + Monster, 200 + Domain
+SRC_MON, SRC_DOM = 100, 200
+BANK = -1
+
+
+def src_name(src: int) -> str:
+    """The card a step comes from, for labels."""
+    if src >= SRC_DOM:
+        return DOM_NAME[src - SRC_DOM]
+    if src >= SRC_MON:
+        return MON_NAME[src - SRC_MON]
+    return CIT_DISPLAY[src]
+
+
+# ------------------------------------------------------------------ precomputed tables
+def _activations(a: int, b: int) -> tuple:
+    """((card type, activations per copy), ...) for dice a, b (R5.7, R5.8)."""
+    hits = [0] * 13
+    hits[a] += 1
+    hits[b] += 1
+    hits[a + b] += 1
+    out = []
+    for t in range(NT):
+        k = sum(hits[n] for n in CIT_SLOTS[t])
+        if k:
+            out.append((t, k))
+    return tuple(out)
+
+
+ACT = {(a, b): _activations(a, b) for a in range(1, 7) for b in range(1, 7)}
+
+
+def _side(effect: tuple) -> tuple:
+    """Split a Harvest power into (fixed gain or None, per steps, decision steps, exchanges, first)."""
+    fixed = [0, 0, 0, 0]
+    pers, decide, exch = [], [], []
+    first = False
+    for sid in effect:
+        st = STEPS[sid]
+        if st[0] == GAIN:
+            for i in range(4):
+                fixed[i] += st[1 + i]
+        elif st[0] == PER:
+            pers.append(sid)
+        elif st[0] == EXCHANGE:
+            exch.append(sid)
+        else:
+            decide.append(sid)
+            if st[0] == STEAL:
+                first = True  # R5.10: a power that takes from a player resolves first
+    return (tuple(fixed) if any(fixed) else None, tuple(pers), tuple(decide), tuple(exch), first)
+
+
+SIDE_ON = tuple(_side(CIT_ON[t]) for t in range(NT))
+SIDE_OFF = tuple(_side(CIT_OFF[t]) for t in range(NT))
+#: FIRST[dice] = (on-turn, off-turn) activations whose power resolves before all others (R5.10).
+FIRST = {d: (tuple((t, k) for t, k in acts if SIDE_ON[t][4]), tuple((t, k) for t, k in acts if SIDE_OFF[t][4]))
+         for d, acts in ACT.items()}
+ROLE_TYPES = tuple(tuple(t for t in range(N_CIT) if CIT_ROLE[t] == r) for r in range(4))
+NAME_TYPES = {k: tuple(t for t in range(NT) if CIT_NAMEKEY[t] == k) for k in set(CIT_NAMEKEY)}
+GAIN_ACTS = tuple(Action(f"gain:{RES_ID[r]}", f"Gain a Resource: take 1 {RESOURCE_WORD[r]}", r) for r in range(3))
+FREE_ACTS = tuple(Action(f"free:{RES_ID[r]}", f"Take 1 {RESOURCE_WORD[r]} (nothing activated)", r) for r in range(3))
+DONE_DICE = Action("dice:done", "Announce the final dice")
+EXCH_DONE = Action("exchange:done", "Finish your Harvest (skip the remaining trades)")
+DECLINE = Action("decline", "Decline")
+STEAL_NONE = Action("steal:none", "Take nothing")
+_CACHE: dict = {}
+#: The other card types sharing a name with each type (the Starter for Peasant and Knight), R6.6.
+SAME_NAME = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
+N_MON = len(MON_NAME)
+
+
+def _slay_action(p: int, m: int) -> Action:
+    cost = f"{MON_STR[m]} Strength" + (f" + {MON_MAG[m]} Magic" if MON_MAG[m] else "")
+    return Action(f"slay:{AREA_SLUG[MON_AREA[m]]}",
+                  f"Slay the {MON_NAME[m]} ({cost}; {MON_VP[m]} VP; reward: {effect_text(MON_REWARD[m])})", p)
+
+
+#: SLAY_ACT[p * N_MON + m]: the action slaying Monster m on top of Monster stack p.
+SLAY_ACT = tuple(_slay_action(p, m) for p in range(5) for m in range(N_MON))
+
+
+def _turn_tasks(seat: int, solo: bool) -> tuple:
+    """The tasks of a turn, bottom first (R5.1; solo R12 round structure)."""
+    acts = RULES.actions_per_turn
+    if solo:
+        return ((K_END, seat), (K_HEND, seat, 1), (K_HARVEST, seat, 1), (K_MONSTERS, seat),
+                (K_AEND, seat), (K_ACTION, seat, acts), (K_ASTART, seat), (K_HEND, seat, 0),
+                (K_HARVEST, seat, 0), (K_ROLL, seat))
+    return ((K_END, seat), (K_AEND, seat), (K_ACTION, seat, acts), (K_ASTART, seat),
+            (K_HEND, seat, 0), (K_HARVEST, seat, 0), (K_ROLL, seat))
+
+
+TURN_TASKS = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (False, True)}
+
+
+SEAT = tuple(seat_name(s) for s in range(5))
+ONE_SEAT = tuple((s,) for s in range(5))
+
+
+def article(name: str) -> str:
+    """``"Archer"`` -> ``"an Archer"``, ``"Knight"`` -> ``"a Knight"``."""
+    return ("an " if name[:1] in "AEIOU" else "a ") + name
+
+
+@lru_cache(maxsize=None)
+def payout_text(p: tuple) -> str:
+    """``(1, 0, -1, 0)`` -> ``"+1 Gold, -1 Magic"``; all zero -> ``"nothing"``."""
+    gains = [f"{'+' if v > 0 else ''}{v} {w}" for v, w in zip(p, (*RESOURCE_WORD, "VP")) if v]
+    return ", ".join(gains) if gains else "nothing"
+
+
+@lru_cache(maxsize=None)
+def pay_text(primary: int, magic: int, word: str) -> str:
+    """``(1, 2, "Strength")`` -> ``"1 Strength + 2 Magic"``; ``(0, 0)`` -> ``"nothing"``."""
+    parts = []
+    if primary:
+        parts.append(f"{primary} {word}")
+    if magic:
+        parts.append(f"{magic} Magic")
+    return " + ".join(parts) if parts else "nothing"
+
+
+class ValeriaState(GameState):
+    """A game of Valeria: Card Kingdoms for 1-5 players.
+
+    Fields (all plain data): ``res`` is a flat list of 4 ints per seat (Gold, Strength,
+    Magic, VP tokens); ``own`` a flat list of ``NT`` counts per seat (Citizen types, then
+    the Starters); ``doms``/``victory`` per seat a tuple of Domain/Monster indices;
+    ``stacks`` the 20 Center Stacks (positions 0-4 Monsters, 5-14 Citizens in slot order,
+    15-19 Domains), each a tuple bottom first, top last; ``exhausted`` a bitmask of the
+    positions holding an Exhausted card; ``cit_down``/``dom_box``/``cit_box`` the face-down
+    parts; ``dukes``/``offers`` the secret Dukes; ``tasks`` the pending tasks.
+    """
+
+    __slots__ = (
+        "phase", "active", "first", "turn", "dice", "res", "own", "doms", "victory", "stacks",
+        "exhausted", "cit_down", "dom_box", "cit_box", "dukes", "offers", "dark_lord",
+        "cap_cit", "cap_dom", "tasks", "roll_used", "hbase", "payouts", "result", "areas",
+        "cit_types",
+    )
+
+    # ------------------------------------------------------------ set-up (R3, R11, R12)
+    def _setup(self) -> None:
+        n = self.players
+        five = n == 5
+        setup = self.options["setup"]
+        mixed = self.options["citizens"] == "mixed"
+        if setup == "random":
+            areas = tuple(tier[self.randbelow(len(tier))] for tier in TIERS)
+            cit_types = tuple(SLOT_TYPES[p][self.randbelow(len(SLOT_TYPES[p]))] for p in range(N_CIT_POS))
+            removed = ()
+            name = "a random setup"
+        else:
+            data = SETUPS[setup]
+            areas = tuple(AREAS.index(a) for a in data.monsters)
+            cit_types = tuple(CIT_INDEX[c] for c in data.citizens)
+            removed = tuple(DOM_INDEX[d] for d in data.remove_domains)
+            name = data.name
+        self.areas = areas
+        self.cit_types = cit_types
+        stacks = [monster_stack(a, five) for a in areas]
+        per_stack = RULES.citizens_per_stack_five if five else RULES.citizens_per_stack
+        cit_box = []
+        cit_down = []
+        for p in range(N_CIT_POS):
+            types = SLOT_TYPES[p]
+            if mixed and len(types) > 1:
+                pool = [t for t in types for _ in range(COPIES)]
+                self.shuffle(pool)
+                down = RULES.mixed_face_down_five if five else RULES.mixed_face_down
+                stacks.append(tuple(pool[:down + 1]))
+                cit_box.append(tuple(pool[down + 1:]))
+                cit_down.append(down)
+            else:
+                stacks.append((cit_types[p],) * per_stack)
+                cit_box.append(())
+                cit_down.append(0)
+        pool = [d for d in range(N_DOM) if d not in removed]
+        self.shuffle(pool)
+        down = RULES.domains_face_down_five if five else RULES.domains_face_down
+        for p in range(5):
+            stacks.append(tuple(pool[p * (down + 1):(p + 1) * (down + 1)]))
+        self.dom_box = tuple(pool[5 * (down + 1):])
+        self.stacks = stacks
+        self.cit_box = tuple(cit_box)
+        self.cit_down = cit_down
+        self.exhausted = 0
+        self.res = [RULES.start_gold, 0, RULES.start_magic, 0] * n
+        own = [0] * (NT * n)
+        for s in range(n):
+            for t in STARTER_TYPES:
+                own[s * NT + t] = 1
+        self.own = own
+        self.doms = [()] * n
+        self.victory = [()] * n
+        dukes = list(range(len(DUKES)))
+        self.shuffle(dukes)
+        k = RULES.dukes_dealt
+        self.offers = [tuple(dukes[s * k:(s + 1) * k]) for s in range(n)]
+        self.dukes = [-1] * n
+        self.dark_lord = -1
+        self.cap_cit = ()
+        self.cap_dom = ()
+        self.first = self.randbelow(n)
+        self.active = self.first
+        self.turn = 0
+        self.dice = ()
+        self.tasks = []
+        self.roll_used = 0
+        self.hbase = ()
+        self.payouts = ()
+        self.result = ""
+        self.phase = P_DUKES
+        self.emit("setup", None,
+                  f"Set-up: {name}{' (mixed Citizen stacks)' if mixed else ''}. Monsters, left to right: "
+                  + ", ".join(AREAS[a] for a in areas) + ". Citizens: "
+                  + ", ".join(self._cit_stack_name(p) for p in range(N_CIT_POS)) + ". "
+                  + f"{SEAT[self.first]} is the first player.",
+                  {"setup": setup, "areas": [AREAS[a] for a in areas], "first": self.first})
+        for s in range(n):
+            self.emit("dukes-dealt", s, f"{SEAT[s]} is dealt "
+                      + " and ".join(DUKE_NAME[d] for d in self.offers[s]) + ".",
+                      {"dukes": [DUKE_NAME[d] for d in self.offers[s]]}, visible=(s,))
+
+    @property
+    def solo(self) -> bool:
+        """True in the solo game (R12)."""
+        return self.players == 1
+
+    def _cit_stack_name(self, p: int) -> str:
+        types = SLOT_TYPES[p]
+        if self.options["citizens"] == "mixed" and len(types) > 1:
+            return "/".join(CIT_NAME[t] for t in types)
+        return CIT_NAME[self.cit_types[p]]
+
+    @property
+    def resting(self) -> int:
+        """The seat holding the Rest token (5 players: right of the Active player, R11.5); else -1."""
+        if self.players == 5 and self.phase != P_DUKES:
+            return (self.active - 1) % 5
+        return -1
+
+    # ------------------------------------------------------------ protocol
+    @property
+    def to_move(self) -> tuple:
+        phase = self.phase
+        if phase == P_OVER:
+            return ()
+        if phase == P_DUKES:
+            return tuple(s for s, d in enumerate(self.dukes) if d < 0)
+        return ONE_SEAT[self.tasks[-1][1]]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == P_OVER
+
+    def public_vp(self, seat: int) -> int:
+        """VP everyone can see: slain Monsters, built Domains and VP tokens (R8.4 1-3)."""
+        return (sum(MON_VP[m] for m in self.victory[seat]) + sum(DOM_VP[d] for d in self.doms[seat])
+                + self.res[seat * 4 + 3])
+
+    def duke_vp(self, seat: int, duke: int | None = None) -> int:
+        """VP the seat's Duke (or ``duke``) scores now (R8.4 4, R8.5)."""
+        duke = self.dukes[seat] if duke is None else duke
+        if duke < 0:
+            return 0
+        b = seat * 4
+        res = self.res
+        citizens = [self.own[seat * NT + t] for t in range(N_CIT)]
+        return duke_score(duke, res[b], res[b + 1], res[b + 2], citizens, self.doms[seat], self.victory[seat])
+
+    def score(self, seat: int) -> int:
+        """The seat's total: public VP plus its Duke (R8.4)."""
+        return self.public_vp(seat) + self.duke_vp(seat)
+
+    @property
+    def scores(self) -> list:
+        """Final totals once over (Dukes included); before the end only the public VP,
+        since Dukes stay secret until the game ends (R3.15)."""
+        if self.phase == P_OVER:
+            return [self.score(s) for s in range(self.players)]
+        return [self.public_vp(s) for s in range(self.players)]
+
+    def dark_lord_score(self) -> int:
+        """Solo: surviving Monster VP + captured Domain VP + the Dark Lord Duke on them (R12.18)."""
+        if self.dark_lord < 0:
+            return 0
+        survivors = [m for p in range(N_MON_POS) for m in self.stacks[p]]
+        citizens = [0] * N_CIT
+        for t in self.cap_cit:
+            citizens[t] += 1
+        vp = sum(MON_VP[m] for m in survivors) + sum(DOM_VP[d] for d in self.cap_dom)
+        return vp + duke_score(self.dark_lord, 0, 0, 0, citizens, self.cap_dom, survivors)
+
+    def tableau_size(self, seat: int) -> int:
+        """Cards in the seat's tableau: Starters, Citizens, Domains, slain Monsters (R8.6)."""
+        return sum(self.own[seat * NT:(seat + 1) * NT]) + len(self.doms[seat]) + len(self.victory[seat])
+
+    @property
+    def winners(self) -> tuple:
+        """Highest total, then fewest tableau cards, still tied: shared (R8.6, A8). Solo: (0,) on a win."""
+        if self.phase != P_OVER:
+            return ()
+        if self.solo:
+            return (0,) if self.result == "win" else ()
+        keys = [(self.score(s), -self.tableau_size(s)) for s in range(self.players)]
+        best = max(keys)
+        return tuple(s for s, k in enumerate(keys) if k == best)
+
+    # ------------------------------------------------------------ counting helpers
+    def count(self, seat: int, kind: int, arg: int) -> int:
+        """A count for ``per`` steps at resolution time (R5.14)."""
+        own = self.own
+        base = seat * NT
+        if kind == C_ROLE:
+            return sum(own[base + t] for t in ROLE_TYPES[arg])
+        if kind == C_NAME:
+            return sum(own[base + t] for t in NAME_TYPES[arg])
+        if kind == C_DOMAINS:
+            return len(self.doms[seat])
+        n = 0
+        for m in self.victory[seat]:
+            if MON_AREA[m] == arg:
+                n += 1
+        return n
+
+    def roles(self, seat: int) -> list:
+        """Citizens of each Role the seat owns (Worker, Soldier, Shadow, Holy); Starters have none."""
+        out = [0, 0, 0, 0]
+        base = seat * NT
+        for t, c in enumerate(self.own[base:base + N_CIT]):
+            if c:
+                out[CIT_ROLE[t]] += c
+        return out
+
+    def recruit_cost(self, seat: int, t: int) -> int:
+        """Base cost + 1 per same-name card owned, Starters included (R6.6), unless a Domain waives it."""
+        for d in self.doms[seat]:
+            if DOM_NO_SURCHARGE[d]:
+                return CIT_COST[t]
+        own = self.own
+        base = seat * NT
+        cost = CIT_COST[t] + own[base + t]
+        for u in SAME_NAME[t]:
+            cost += own[base + u]
+        return cost
+
+    def build_cost(self, seat: int, d: int) -> int:
+        """The Domain's Gold cost less the seat's Domain discounts, never below 0 (R6.11, R6.18)."""
+        cost = DOM_COST[d]
+        for x in self.doms[seat]:
+            cost -= DOM_DISCOUNT[x]
+        return cost if cost > 0 else 0
+
+    def can_build(self, seat: int, d: int, roles: list | None = None) -> bool:
+        """True if the seat owns the Citizens the Domain's Role icons require (R6.10)."""
+        req = DOM_REQ[d]
+        roles = self.roles(seat) if roles is None else roles
+        return roles[0] >= req[0] and roles[1] >= req[1] and roles[2] >= req[2] and roles[3] >= req[3]
+
+    def slay_range(self, seat: int, m: int) -> tuple | None:
+        """(lo, hi) Strength tokens the seat may pay for Monster ``m``, or None (R6.2, R6.3).
+
+        Paying ``s`` Strength costs ``magic + strength - s`` Magic on top.
+        """
+        b = seat * 4
+        have_s, have_m = self.res[b + 1], self.res[b + 2]
+        need, mc = MON_STR[m], MON_MAG[m]
+        if have_m < mc:
+            return None
+        lo = need - (have_m - mc)
+        if lo < 1:
+            lo = 1
+        hi = have_s if have_s < need else need
+        return (lo, hi) if hi >= lo else None
+
+    def gold_range(self, seat: int, cost: int) -> tuple | None:
+        """(lo, hi) Gold tokens the seat may pay for a Gold cost, Magic making up the rest (R4.6)."""
+        if cost <= 0:
+            return (0, 0)
+        b = seat * 4
+        have_g, have_m = self.res[b], self.res[b + 2]
+        lo = cost - have_m
+        if lo < 1:
+            lo = 1
+        hi = have_g if have_g < cost else cost
+        return (lo, hi) if hi >= lo else None
+
+    def exhausted_count(self) -> int:
+        """Center Stack positions holding an Exhausted card (R7.2)."""
+        return bin(self.exhausted).count("1")
+
+    # ------------------------------------------------------------ the task loop
+    def _run(self) -> None:
+        """Do tasks until one waits for a decision or the game ends."""
+        tasks = self.tasks
+        while tasks:
+            t = tasks[-1]
+            if not _RUNNERS[t[0]](self, t):
+                return
+
+    def _push_effect(self, seat: int, effect: tuple, src: int) -> None:
+        tasks = self.tasks
+        for sid in reversed(effect):
+            tasks.append((K_STEP, seat, sid, src))
+
+    def _trigger(self, seat: int, when: int) -> None:
+        """Push the effects of the seat's Domains with this trigger (the owner orders them, R6.16)."""
+        for d in self.doms[seat]:
+            if DOM_WHEN[d] == when:
+                self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
+
+    def _gain(self, seat: int, g: int, s: int, m: int, vp: int) -> None:
+        res = self.res
+        b = seat * 4
+        res[b] += g
+        res[b + 1] += s
+        res[b + 2] += m
+        res[b + 3] += vp
+
+    # ---- Roll Phase
+    def _start_turn(self, seat: int) -> None:
+        self.active = seat
+        self.turn += 1
+        self.roll_used = 0
+        self.phase = P_ROLL
+        a = self.roll(DIE)
+        b = self.roll(DIE)
+        self.dice = (a, b)
+        tasks = self.tasks
+        tasks.clear()
+        tasks.extend(TURN_TASKS[(seat, self.players == 1)])
+        if not any(DOM_WHEN[d] == W_ROLL for d in self.doms[seat]):
+            tasks.pop()  # no die-changing Domain: the dice are final at once (R5.6)
+        rest = self.resting
+        self.emit("roll", seat, f"Turn {self.turn}: {SEAT[seat]} rolls {a} and {b}"
+                  + (f" ({SEAT[rest]} rests)" if rest >= 0 else "") + ".",
+                  {"dice": [a, b], "turn": self.turn})
+        if a == b:
+            self._doubles()
+
+    def _doubles(self) -> None:
+        """Doubles shown in a Roll Phase: every owner of a doubles Domain triggers (C-GE)."""
+        for s in range(self.players):
+            self._trigger(s, W_DOUBLES)
+
+    def _roll_options(self, seat: int) -> list:
+        """The die changes the Active player may still make this Roll Phase (R5.5)."""
+        out = []
+        b = seat * 4
+        gold = self.res[b]
+        for d in self.doms[seat]:
+            if DOM_WHEN[d] != W_ROLL or self.roll_used >> d & 1:
+                continue
+            set_to, lower, pay, per = DOM_ROLL[d]
+            times = self.count(seat, *per) if per else 1
+            cost = pay[0] * times
+            if cost > gold or pay[1] * times > self.res[b + 1] or pay[2] * times > self.res[b + 2]:
+                continue
+            for i in (0, 1):
+                v = self.dice[i]
+                new = set_to if set_to else v - lower
+                if new < 1 or new == v:
+                    continue
+                key = ("die", d, i, new, times)
+                a = _CACHE.get(key)
+                if a is None:
+                    paid = amount_text(tuple(x * times for x in pay))
+                    a = _CACHE[key] = Action(
+                        f"die:{DOM_SLUG[d]}:{i + 1}",
+                        f"{DOM_NAME[d]}: change die {i + 1} from {v} to {new}"
+                        + (f" (pay {paid})" if paid != "nothing" else ""),
+                        (d, i, new, tuple(x * times for x in pay)))
+                out.append(a)
+        return out
+
+    def _run_roll(self, t) -> bool:
+        if self._roll_options(t[1]):
+            return False
+        self.tasks.pop()
+        return True
+
+    def _apply_roll(self, action: Action, seat: int) -> None:
+        if action is DONE_DICE:
+            self.tasks.pop()
+            a, b = self.dice
+            self.emit("dice", seat, f"{SEAT[seat]} announces the dice: {a} and {b}.", {"dice": [a, b]})
+            return
+        d, i, new, pay = action.payload
+        self._gain(seat, -pay[0], -pay[1], -pay[2], 0)
+        self.roll_used |= 1 << d
+        dice = list(self.dice)
+        old = dice[i]
+        dice[i] = new
+        self.dice = tuple(dice)
+        self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
+                  {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
+        if dice[0] == dice[1]:
+            self._doubles()
+
+    # ---- Harvest Phase
+    def _participants(self) -> list:
+        """The seats that harvest, in turn order from the Active player; not the resting one (R11.6)."""
+        n = self.players
+        rest = self.resting
+        return [s for s in ((self.active + i) % n for i in range(n)) if s != rest]
+
+    def _run_harvest(self, t) -> bool:
+        tasks = self.tasks
+        tasks.pop()
+        second = t[2]
+        self.phase = P_HARVEST2 if second else P_HARVEST
+        self.hbase = tuple(self.res)
+        parts = self._participants()
+        for p in reversed(parts):
+            tasks.append((K_SEAT, p, second))
+        first_on, first_off = FIRST[self.dice]
+        if first_on or first_off:
+            own = self.own
+            firsts = []
+            for p in parts:
+                on = p == self.active and not second
+                base = p * NT
+                for ct, k in (first_on if on else first_off):
+                    if own[base + ct]:
+                        firsts.extend([(p, ct, on)] * (own[base + ct] * k))
+            for p, ct, on in reversed(firsts):
+                self._push_effect(p, CIT_ON[ct] if on else CIT_OFF[ct], ct)
+        return True
+
+    def _run_seat(self, t) -> bool:
+        """One player's Harvest: fixed gains now, then choices, then exchanges (R5.9-R5.12)."""
+        tasks = self.tasks
+        tasks.pop()
+        seat, second = t[1], t[2]
+        on = seat == self.active and not second
+        side = SIDE_ON if on else SIDE_OFF
+        own = self.own
+        base = seat * NT
+        activated = False
+        g = s = m = vp = 0
+        exch = []
+        dec = []
+        for ct, k in ACT[self.dice]:
+            c = own[base + ct]
+            if not c:
+                continue
+            activated = True
+            fixed, pers, decide, exchs, first = side[ct]
+            if first:
+                continue
+            n = c * k
+            if fixed is not None:
+                g += n * fixed[0]
+                s += n * fixed[1]
+                m += n * fixed[2]
+                vp += n * fixed[3]
+            for sid in pers:
+                st = STEPS[sid]
+                x = n * self.count(seat, st[5], st[6])
+                g += x * st[1]
+                s += x * st[2]
+                m += x * st[3]
+                vp += x * st[4]
+            for sid in exchs:
+                exch.extend((sid, ct) * n)
+            for sid in decide:
+                dec.extend([(sid, ct)] * n)
+        if not activated:
+            tasks.append((K_FREE, seat))
+            return True
+        if g or s or m or vp:
+            self._gain(seat, g, s, m, vp)
+        if exch:
+            tasks.append((K_EXCH, seat, *exch))
+        for sid, ct in reversed(dec):
+            tasks.append((K_STEP, seat, sid, ct))
+        return True
+
+    def _exchange_options(self, t) -> list:
+        seat = t[1]
+        b = seat * 4
+        res = self.res
+        seen = set()
+        out = []
+        for i in range(2, len(t), 2):
+            sid, ct = t[i], t[i + 1]
+            if (sid, ct) in seen:
+                continue
+            seen.add((sid, ct))
+            pay = STEPS[sid][1]
+            if res[b] >= pay[0] and res[b + 1] >= pay[1] and res[b + 2] >= pay[2]:
+                key = ("x", sid, ct)
+                a = _CACHE.get(key)
+                if a is None:
+                    st = STEPS[sid]
+                    a = _CACHE[key] = Action(f"exchange:{CIT_SLUG[ct]}",
+                                             f"{CIT_DISPLAY[ct]}: pay {amount_text(st[1])} to gain {amount_text(st[2])}",
+                                             (sid, ct))
+                out.append(a)
+        return out
+
+    def _run_exch(self, t) -> bool:
+        if self._exchange_options(t):
+            return False
+        self.tasks.pop()
+        return True
+
+    def _apply_exch(self, action: Action, seat: int) -> None:
+        tasks = self.tasks
+        t = tasks.pop()
+        if action is EXCH_DONE:
+            self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
+            return
+        sid, ct = action.payload
+        rest = list(t[2:])
+        for i in range(0, len(rest), 2):
+            if rest[i] == sid and rest[i + 1] == ct:
+                del rest[i:i + 2]
+                break
+        st = STEPS[sid]
+        pay, gain = st[1], st[2]
+        self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
+        self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
+                  f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
+        if rest:
+            tasks.append((K_EXCH, seat, *rest))
+
+    def _run_hend(self, t) -> bool:
+        self.tasks.pop()
+        base = self.hbase
+        res = self.res
+        rest = self.resting
+        pay = []
+        parts = []
+        for s in range(self.players):
+            b = s * 4
+            p = (res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2], res[b + 3] - base[b + 3])
+            pay.append(p)
+            parts.append(f"{SEAT[s]} rests" if s == rest else f"{SEAT[s]} {payout_text(p)}")
+        self.payouts = pay = tuple(pay)
+        self.emit("harvest", None, f"{'Second Harvest' if t[2] else 'Harvest'}: " + "; ".join(parts) + ".",
+                  {"payouts": [list(p) for p in pay], "second": bool(t[2])})
+        return True
+
+    # ---- Action Phase
+    def _run_astart(self, t) -> bool:
+        self.tasks.pop()
+        self.phase = P_ACTION
+        self._trigger(t[1], W_ASTART)
+        return True
+
+    def _slay_actions(self, seat: int, out: list) -> None:
+        """Append the slay actions the seat can afford (R6.1-R6.3)."""
+        b = seat * 4
+        st_, mg = self.res[b + 1], self.res[b + 2]
+        if not st_:
+            return
+        stacks = self.stacks
+        for p in range(N_MON_POS):
+            stack = stacks[p]
+            if stack:
+                m = stack[-1]
+                mc = MON_MAG[m]
+                if mg >= mc and st_ + mg - mc >= MON_STR[m]:
+                    out.append(SLAY_ACT[p * N_MON + m])
+
+    def _action_options(self, seat: int) -> list:
+        """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
+
+        The hottest path of a playout: ``recruit_cost``, ``build_cost``, ``gold_range`` and
+        ``can_build`` are inlined here (tests check both against the rulebook's values).
+        """
+        out = list(GAIN_ACTS)
+        self._slay_actions(seat, out)
+        b = seat * 4
+        res = self.res
+        gold, mg = res[b], res[b + 2]
+        stacks = self.stacks
+        own = self.own
+        base = seat * NT
+        doms = self.doms[seat]
+        surcharge = True
+        discount = 0
+        for d in doms:
+            if DOM_NO_SURCHARGE[d]:
+                surcharge = False
+            discount += DOM_DISCOUNT[d]
+        cache = _CACHE
+        money = gold + mg if gold else 0  # at least one real Gold token unless the cost is 0 (R4.6, A16)
+        for p in range(CIT0, DOM0):
+            stack = stacks[p]
+            if stack:
+                ct = stack[-1]
+                cost = CIT_COST[ct]
+                if surcharge:
+                    cost += own[base + ct]
+                    for u in SAME_NAME[ct]:
+                        cost += own[base + u]
+                if cost <= money:
+                    key = (p * NT + ct) * 64 + cost
+                    a = cache.get(key)
+                    if a is None:
+                        a = cache[key] = Action(f"recruit:{CIT_SLUG[ct]}",
+                                                f"Recruit {article(CIT_NAME[ct])} for {cost} Gold", p)
+                    out.append(a)
+        roles = None
+        for p in range(DOM0, N_POS):
+            stack = stacks[p]
+            if stack:
+                d = stack[-1]
+                cost = DOM_COST[d] - discount
+                if cost < 0:
+                    cost = 0
+                if cost > money:
+                    continue
+                if roles is None:
+                    roles = self.roles(seat)
+                req = DOM_REQ[d]
+                if roles[0] < req[0] or roles[1] < req[1] or roles[2] < req[2] or roles[3] < req[3]:
+                    continue
+                key = -((p * N_DOM + d) * 64 + cost) - 1
+                a = cache.get(key)
+                if a is None:
+                    a = cache[key] = Action(f"build:{DOM_SLUG[d]}",
+                                            f"Build {DOM_NAME[d]} for {cost} Gold ({DOM_VP[d]} VP)", p)
+                out.append(a)
+        return out
+
+    def _apply_action(self, action: Action, seat: int) -> None:
+        tasks = self.tasks
+        t = tasks.pop()
+        left = t[2] - 1
+        tasks.append((K_ADONE, seat, left))
+        kind = action.id[:2]
+        if kind == "ga":
+            r = action.payload
+            self.res[seat * 4 + r] += 1
+            self.emit("gain", seat, f"{SEAT[seat]} gains 1 {RESOURCE_WORD[r]}.", {"resource": RES_ID[r]})
+        elif kind == "sl":
+            tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
+        elif kind == "re":
+            tasks.append((K_PAY, seat, PAY_RECRUIT, action.payload))
+        else:
+            tasks.append((K_PAY, seat, PAY_BUILD, action.payload))
+
+    def _pay_options(self, t) -> list:
+        lo, hi, total = self._pay_range(t)
+        w = "s" if t[2] == PAY_SLAY else "g"
+        out = []
+        for x in range(hi, lo - 1, -1):
+            key = ("p", w, x, total - x)
+            a = _CACHE.get(key)
+            if a is None:
+                mag = total - x
+                pid = f"{x}{w}" + (f"+{mag}m" if mag else "") if x or mag else "free"
+                word = "Strength" if w == "s" else "Gold"
+                a = _CACHE[key] = Action(f"pay:{pid}", f"Pay {pay_text(x, mag, word)}", (x, mag))
+            out.append(a)
+        return out
+
+    def _pay_range(self, t) -> tuple:
+        """(lo, hi, total) for a payment task: lo..hi real tokens, Magic making up ``total``."""
+        seat, kind, p = t[1], t[2], t[3]
+        top = self.stacks[p][-1]
+        if kind == PAY_SLAY:
+            lo, hi = self.slay_range(seat, top)
+            return lo, hi, MON_STR[top] + MON_MAG[top]
+        cost = self.recruit_cost(seat, top) if kind == PAY_RECRUIT else self.build_cost(seat, top)
+        lo, hi = self.gold_range(seat, cost)
+        return lo, hi, cost
+
+    def _run_pay(self, t) -> bool:
+        lo, hi, total = self._pay_range(t)
+        if hi > lo:
+            return False
+        self._do_pay(t, (hi, total - hi))
+        return True
+
+    def _apply_pay(self, action: Action, seat: int) -> None:
+        self._do_pay(self.tasks[-1], action.payload)
+
+    def _do_pay(self, t, payload) -> None:
+        self.tasks.pop()
+        seat, kind, p = t[1], t[2], t[3]
+        x, mag = payload
+        if kind == PAY_SLAY:
+            self._gain(seat, 0, -x, -mag, 0)
+            self._slay(seat, p, f"{pay_text(x, mag, 'Strength')}")
+        elif kind == PAY_RECRUIT:
+            self._gain(seat, -x, 0, -mag, 0)
+            ct = self.stacks[p][-1]
+            self.emit("recruit", seat, f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
+                      f"{pay_text(x, mag, 'Gold')}.", {"citizen": CIT_NAME[ct]})
+            self._gain_citizen(seat, p)
+        else:
+            self._gain(seat, -x, 0, -mag, 0)
+            self._build(seat, p, pay_text(x, mag, "Gold"))
+
+    def _slay(self, seat: int, p: int, paid: str) -> None:
+        """Move the top Monster of position ``p`` to the seat's Victory stack; reward at once (R6.4, R6.5)."""
+        st = self.stacks[p]
+        m = st[-1]
+        self.stacks[p] = st[:-1]
+        self.victory[seat] = self.victory[seat] + (m,)
+        self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {paid}.",
+                  {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
+        self._push_effect(seat, MON_REWARD[m], SRC_MON + m)
+        if self.phase == P_ACTION and seat == self.active:
+            self._trigger(seat, W_SLAY)
+
+    def _gain_citizen(self, seat: int, p: int) -> None:
+        """Take the top Citizen of position ``p`` into the seat's tableau (R6.7)."""
+        st = self.stacks[p]
+        ct = st[-1]
+        self.stacks[p] = st[:-1]
+        i = p - CIT0
+        if self.cit_down[i] > len(st) - 2:
+            self.cit_down[i] = max(0, len(st) - 2)
+        self.own[seat * NT + ct] += 1
+        if self.phase == P_ACTION and seat == self.active:
+            self._trigger(seat, W_GAINCIT)
+
+    def _build(self, seat: int, p: int, paid: str) -> None:
+        """Build the top Domain of position ``p``; reveal the next; apply its power (R6.12-R6.14)."""
+        st = self.stacks[p]
+        d = st[-1]
+        self.stacks[p] = st[:-1]
+        self.doms[seat] = self.doms[seat] + (d,)
+        reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
+        self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
+                  {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
+        if DOM_WHEN[d] == W_BUILD:
+            self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
+
+    def _place_exhausted(self) -> None:
+        """Put an Exhausted card on every empty position without one (R7.1)."""
+        stacks = self.stacks
+        for p in range(N_POS):
+            if not stacks[p] and not self.exhausted >> p & 1:
+                self.exhausted |= 1 << p
+                self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
+                          f"({self.exhausted_count()} Exhausted).", {"position": p})
+
+    def position_name(self, p: int) -> str:
+        """Words for a Center Stack position."""
+        if p < CIT0:
+            return f"{AREAS[self.areas[p]]} Monster"
+        if p < DOM0:
+            return f"{self._cit_stack_name(p - CIT0)} Citizen"
+        return f"Domain {p - DOM0 + 1}"
+
+    def _run_adone(self, t) -> bool:
+        tasks = self.tasks
+        tasks.pop()
+        self._place_exhausted()
+        if self.players == 1 and self._solo_end_check():
+            return False
+        if t[2] > 0:
+            tasks.append((K_ACTION, t[1], t[2]))
+        return True
+
+    def _run_aend(self, t) -> bool:
+        self.tasks.pop()
+        self._trigger(t[1], W_AEND)
+        return True
+
+    # ---- generic steps
+    def _citizen_options(self, st) -> list:
+        """Positions whose top Citizen a take_citizen step allows (R9.5)."""
+        _, max_cost, role, namekey = st
+        out = []
+        stacks = self.stacks
+        for p in range(CIT0, DOM0):
+            s = stacks[p]
+            if s:
+                ct = s[-1]
+                if CIT_COST[ct] <= max_cost and (role < 0 or CIT_ROLE[ct] == role) \
+                        and (namekey < 0 or CIT_NAMEKEY[ct] == namekey):
+                    out.append(p)
+        return out
+
+    def _choose_available(self, st) -> list:
+        """Indices of the options of a choose step that can be offered (R9.5, C-BS)."""
+        out = []
+        for i, option in enumerate(st[1]):
+            first = STEPS[option[0]]
+            if first[0] == TAKE_CIT and not self._citizen_options(first):
+                continue
+            out.append(i)
+        return out
+
+    def _steal_targets(self, seat: int) -> list:
+        if self.solo:
+            return [BANK]
+        n = self.players
+        return [(seat + i) % n for i in range(1, n)]
+
+    def _steal_options(self, seat: int, st) -> list:
+        """(target, resource, amount) triples for a steal step; None = take nothing."""
+        _, take, amount, up_to, optional = st
+        out = []
+        for tgt in self._steal_targets(seat):
+            for r in take:
+                have = amount if tgt == BANK else self.res[tgt * 4 + r]
+                n = amount if have > amount else have
+                if up_to:
+                    out.extend((tgt, r, k) for k in range(n, 0, -1))
+                else:
+                    out.append((tgt, r, n))
+        if up_to or optional:
+            out.append(None)
+        return out
+
+    def _return_options(self, seat: int, st) -> list:
+        if st[1] == RET_MONSTER:
+            return sorted(set(self.victory[seat]))
+        own = self.own
+        return [t for t in range(N_CIT) if own[seat * NT + t]]
+
+    def _step_actions(self, t) -> list:
+        """The choices a waiting step offers (empty: it resolves by itself)."""
+        seat, sid, src = t[1], t[2], t[3]
+        st = STEPS[sid]
+        op = st[0]
+        who = src_name(src)
+        if op == CHOOSE:
+            avail = self._choose_available(st)
+            out = []
+            for i in avail:
+                option = st[1][i]
+                extra = ""
+                if len(option) == 1 and STEPS[option[0]][0] == PER:
+                    ps = STEPS[option[0]]
+                    x = self.count(seat, ps[5], ps[6])
+                    extra = f" = {amount_text(tuple(v * x for v in ps[1:5]))} now"
+                out.append(Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i))
+            return out
+        if op == EXCHANGE:
+            pay = st[1]
+            b = seat * 4
+            if self.res[b] >= pay[0] and self.res[b + 1] >= pay[1] and self.res[b + 2] >= pay[2]:
+                return [Action("exchange:accept", f"{who}: pay {amount_text(pay)} to gain {amount_text(st[2])}"),
+                        DECLINE]
+            return []
+        if op == STEAL:
+            out = []
+            for opt in self._steal_options(seat, st):
+                if opt is None:
+                    out.append(STEAL_NONE)
+                    continue
+                tgt, r, k = opt
+                if tgt == BANK:
+                    out.append(Action(f"steal:the-bank:{RES_ID[r]}:{k}",
+                                      f"{who}: take {k} {RESOURCE_WORD[r]} from the Bank", opt))
+                else:
+                    out.append(Action(f"steal:p{tgt + 1}:{RES_ID[r]}:{k}",
+                                      f"{who}: take {k} {RESOURCE_WORD[r]} from {SEAT[tgt]} "
+                                      f"(has {self.res[tgt * 4 + r]})", opt))
+            return out
+        if op == TAKE_CIT:
+            return [Action(f"take:{CIT_SLUG[self.stacks[p][-1]]}",
+                           f"{who}: take {article(CIT_NAME[self.stacks[p][-1]])} free", p)
+                    for p in self._citizen_options(st)]
+        if op == SLAY:
+            out = []
+            self._slay_actions(seat, out)
+            if out:
+                out.append(Action("decline", f"{who}: do not slay a Monster"))
+            return out
+        if op == RETURN:
+            opts = self._return_options(seat, st)
+            if not opts:
+                return []
+            if st[1] == RET_MONSTER:
+                out = [Action(f"return:{MON_SLUG[m]}", f"{who}: return {article(MON_NAME[m])} to the "
+                              f"{AREAS[MON_AREA[m]]} stack for {amount_text(st[2])}", m) for m in opts]
+            else:
+                out = [Action(f"return:{CIT_SLUG[c]}", f"{who}: return {article(CIT_NAME[c])} to its "
+                              f"stack for {amount_text(st[2])}", c) for c in opts]
+            out.append(Action("decline", f"{who}: return nothing"))
+            return out
+        if op == STEAL_MON:
+            if self.solo:
+                return []
+            return [Action(f"target:p{tgt + 1}", f"{who}: take a random Monster from {SEAT[tgt]} "
+                           f"({len(self.victory[tgt])} in their Victory stack)", tgt)
+                    for tgt in self._steal_targets(seat)]
+        return []
+
+    def _run_step(self, t) -> bool:
+        seat, sid, src = t[1], t[2], t[3]
+        st = STEPS[sid]
+        op = st[0]
+        if op == GAIN:
+            self.tasks.pop()
+            self._gain(seat, st[1], st[2], st[3], st[4])
+            if src >= SRC_MON:
+                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)}).")
+            return True
+        if op == PER:
+            self.tasks.pop()
+            x = self.count(seat, st[5], st[6])
+            self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
+            if src >= SRC_MON:
+                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
+                          f"({src_name(src)}: {step_text(sid)}).")
+            return True
+        acts = self._step_actions(t)
+        if len(acts) > 1:
+            return False
+        if op == STEAL_MON and self.solo:
+            self.tasks.pop()
+            self._steal_monster_solo(seat, src)
+            return True
+        if not acts:
+            self.tasks.pop()
+            return True
+        if op in (EXCHANGE, SLAY, RETURN):
+            return False  # a lone "may" option is still the owner's choice (with decline)
+        self._apply_step(acts[0], seat)
+        return True
+
+    def _apply_step(self, action: Action, seat: int) -> None:
+        tasks = self.tasks
+        t = tasks.pop()
+        sid, src = t[2], t[3]
+        st = STEPS[sid]
+        op = st[0]
+        who = src_name(src)
+        aid = action.id
+        if aid == "decline" or action is STEAL_NONE:
+            self.emit("decline", seat, f"{SEAT[seat]} declines ({who}).")
+            return
+        if op == CHOOSE:
+            option = st[1][action.payload]
+            if src < SRC_MON or STEPS[option[0]][0] not in (GAIN, PER):
+                # a Monster's or Domain's gain says what was taken itself
+                self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
+            self._push_effect(seat, option, src)
+        elif op == EXCHANGE:
+            pay, gain = st[1], st[2]
+            self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
+            self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
+                      f"{amount_text(gain)} ({who}).")
+        elif op == STEAL:
+            tgt, r, k = action.payload
+            self.res[seat * 4 + r] += k
+            if tgt != BANK:
+                self.res[tgt * 4 + r] -= k
+            frm = "the Bank" if tgt == BANK else SEAT[tgt]
+            self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
+                      {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k})
+        elif op == TAKE_CIT:
+            p = action.payload
+            ct = self.stacks[p][-1]
+            self.emit("take-citizen", seat, f"{SEAT[seat]} takes {article(CIT_NAME[ct])} ({who}).",
+                      {"citizen": CIT_NAME[ct]})
+            self._gain_citizen(seat, p)
+        elif op == SLAY:
+            tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
+        elif op == RETURN:
+            self._return(seat, st, action.payload, who)
+        elif op == STEAL_MON:
+            tgt = action.payload
+            vic = self.victory[tgt]
+            if not vic:
+                self.emit("steal-monster", seat, f"{SEAT[tgt]} has no Monster to take ({who}).")
+                return
+            i = self.randbelow(len(vic))
+            m = vic[i]
+            self.victory[tgt] = vic[:i] + vic[i + 1:]
+            self.victory[seat] = self.victory[seat] + (m,)
+            self.emit("steal-monster", seat, f"{SEAT[seat]} takes {SEAT[tgt]}'s {MON_NAME[m]} "
+                      f"at random ({who}).", {"from": tgt, "monster": MON_NAME[m]})
+
+    def _steal_monster_solo(self, seat: int, src: int) -> None:
+        """Solo: the top Monster of the leftmost non-empty Monster stack, no reward (R12.6)."""
+        for p in range(N_MON_POS):
+            st = self.stacks[p]
+            if st:
+                m = st[-1]
+                self.stacks[p] = st[:-1]
+                self.victory[seat] = self.victory[seat] + (m,)
+                self.emit("steal-monster", seat, f"{SEAT[seat]} takes the {MON_NAME[m]} from the "
+                          f"{AREAS[MON_AREA[m]]} stack ({src_name(src)}).", {"monster": MON_NAME[m]})
+                return
+
+    def _return(self, seat: int, st, card: int, who: str) -> None:
+        """Return a Monster or Citizen on top of its stack, taking back its Exhausted card (C-WW, C-NW)."""
+        if st[1] == RET_MONSTER:
+            vic = list(self.victory[seat])
+            i = len(vic) - 1 - vic[::-1].index(card)
+            del vic[i]
+            self.victory[seat] = tuple(vic)
+            p = self.areas.index(MON_AREA[card])
+            name = MON_NAME[card]
+        else:
+            self.own[seat * NT + card] -= 1
+            p = CIT0 + CIT_POSITION[card]
+            name = CIT_NAME[card]
+        self.stacks[p] = self.stacks[p] + (card,)
+        back = ""
+        if self.exhausted >> p & 1:
+            self.exhausted &= ~(1 << p)
+            back = " Its Exhausted card goes back to the supply."
+        self._gain(seat, *st[2])
+        self.emit("return", seat, f"{SEAT[seat]} returns {article(name)} to the {self.position_name(p)} stack "
+                  f"and takes {amount_text(st[2])} ({who}).{back}", {"card": name, "position": p})
+
+    # ---- free resource
+    def _apply_free(self, action: Action, seat: int) -> None:
+        self.tasks.pop()
+        r = action.payload
+        self.res[seat * 4 + r] += 1
+        self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
+
+    # ---- solo Monsters phase (R12.7-R12.12)
+    def _run_monsters(self, t) -> bool:
+        tasks = self.tasks
+        tasks.pop()
+        self.phase = P_MONSTERS
+        attacks = []
+        for v in self.dice:
+            if v == 6:
+                attacks.append((K_ATTACK, t[1], -1))
+            elif self.stacks[v - 1]:
+                attacks.append((K_ATTACK, t[1], v - 1))
+            else:
+                self.emit("no-attack", None, f"The die {v} points at an Exhausted Monster stack: no attack.")
+        tasks.extend(reversed(attacks))
+        return True
+
+    def _attack_actions(self, t) -> list:
+        col = t[2]
+        if col < 0:
+            return [Action(f"attack:{AREA_SLUG[self.areas[p]]}",
+                           f"The 6 activates the {AREAS[self.areas[p]]} stack", p)
+                    for p in range(N_MON_POS) if self.stacks[p]]
+        return [Action(f"capture:{CIT_SLUG[self.stacks[p][-1]]}",
+                       f"The Dark Lord captures the top {CIT_NAME[self.stacks[p][-1]]}", p)
+                for p in (CIT0 + col, CIT0 + 5 + col) if self.stacks[p]]
+
+    def _run_attack(self, t) -> bool:
+        acts = self._attack_actions(t)
+        if len(acts) > 1:
+            return False
+        if acts:
+            self._apply_attack(acts[0], t[1])
+            return not self.phase == P_OVER
+        tasks = self.tasks
+        tasks.pop()
+        col = t[2]
+        if col < 0:
+            return True  # no Monster left (the game is already won)
+        p = DOM0 + col
+        st = self.stacks[p]
+        if not st:
+            self.emit("attack", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}, "
+                      "which has no card left: the Dark Lord wins.")
+            self._game_over("loss")
+            return False
+        d = st[-1]
+        self.stacks[p] = st[:-1]
+        self.cap_dom = self.cap_dom + (d,)
+        reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
+        self.emit("capture", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}: "
+                  f"the Dark Lord captures {DOM_NAME[d]}.{reveal}", {"domain": DOM_NAME[d]})
+        return self._after_attack()
+
+    def _apply_attack(self, action: Action, seat: int) -> None:
+        tasks = self.tasks
+        t = tasks.pop()
+        p = action.payload
+        if t[2] < 0:
+            self.emit("attack-choice", seat, f"The 6 activates the {AREAS[self.areas[p]]} stack.")
+            tasks.append((K_ATTACK, seat, p))
+            return
+        ct = self.stacks[p][-1]
+        st = self.stacks[p]
+        self.stacks[p] = st[:-1]
+        i = p - CIT0
+        if self.cit_down[i] > len(st) - 2:
+            self.cit_down[i] = max(0, len(st) - 2)
+        self.cap_cit = self.cap_cit + (ct,)
+        col = t[2]
+        self.emit("capture", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}: "
+                  f"the Dark Lord captures {article(CIT_NAME[ct])}.", {"citizen": CIT_NAME[ct]})
+        self._after_attack()
+
+    def _after_attack(self) -> bool:
+        self._place_exhausted()
+        return not self._solo_end_check()
+
+    # ---- End Phase and game end (R8, R12.16)
+    def _solo_end_check(self) -> bool:
+        """Solo: end at once when all Monsters are slain (a win) or 5 stacks are Exhausted (R12.16)."""
+        if not any(self.stacks[p] for p in range(N_MON_POS)):
+            self.emit("end", None, "Every Monster has been slain: you win.")
+            self._game_over("win")
+            return True
+        if self.exhausted_count() >= RULES.solo_exhausted_end:
+            me, lord = self.score(0), self.dark_lord_score()
+            outcome = "win" if me > lord else "loss"
+            self.emit("end", None, f"{RULES.solo_exhausted_end} stacks are Exhausted: you score {me}, the "
+                      f"Dark Lord {lord}: {'you win' if outcome == 'win' else 'the Dark Lord wins'}.")
+            self._game_over(outcome)
+            return True
+        return False
+
+    def end_triggered(self) -> bool:
+        """Any end condition holds now: Monsters all slain, Domains all built, 2 x players Exhausted (R8.1)."""
+        stacks = self.stacks
+        if not any(stacks[p] for p in range(N_MON_POS)):
+            return True
+        if not any(stacks[p] for p in range(DOM0, N_POS)):
+            return True
+        return self.exhausted_count() >= RULES.exhausted_per_player * self.players
+
+    def _run_end(self, t) -> bool:
+        self.tasks.pop()
+        self.phase = P_END
+        seat = t[1]
+        if self.solo:
+            if self._solo_end_check():
+                return False
+        elif seat == (self.first - 1) % self.players and self.end_triggered():
+            self._game_over("end")
+            return False
+        self._start_turn((seat + 1) % self.players)
+        return True
+
+    def _game_over(self, result: str) -> None:
+        self.tasks.clear()
+        self.phase = P_OVER
+        self.result = result
+        scores = self.scores
+        winners = self.winners
+        if self.solo:
+            text = (f"Game over: you score {scores[0]}, the Dark Lord ({DUKE_NAME[self.dark_lord]}) "
+                    f"{self.dark_lord_score()}. {'You win!' if result == 'win' else 'The Dark Lord wins.'}")
+        else:
+            text = "Game over. Dukes: " + ", ".join(
+                f"{SEAT[s]} {DUKE_NAME[self.dukes[s]]} ({self.duke_vp(s)} VP)" for s in range(self.players))
+            text += ". Scores: " + ", ".join(f"{SEAT[s]} {v}" for s, v in enumerate(scores))
+            text += ". Winner: " + ", ".join(SEAT[s] for s in winners) + "."
+        self.emit("game-over", None, text, {"scores": scores, "winners": list(winners),
+                                            "dukes": [DUKE_NAME[d] for d in self.dukes]})
+
+    # ------------------------------------------------------------ decisions
+    def decision(self, seat: int):
+        """What ``seat`` must decide now, in the rulebook's words (None if not to move)."""
+        if seat not in self.to_move:
+            return None
+        if self.phase == P_DUKES:
+            return Decision(seat, "choose-duke", "Keep one of your two Dukes; it stays secret until the end.",
+                            "Your Duke scores at the end of the game (R3.14, R8.4).")
+        t = self.tasks[-1]
+        k = t[0]
+        if k == K_ROLL:
+            a, b = self.dice
+            return Decision(seat, "roll", f"The dice show {a} and {b}: change a die with a Domain, or "
+                            "announce the final dice.",
+                            "Each of your die-changing Domains may be used once per Roll Phase (R5.5).")
+        if k == K_ACTION:
+            n = t[2]
+            return Decision(seat, "action", f"Choose an Action ({n} left this turn).",
+                            "Slay a Monster, Recruit a Citizen, Gain a Resource or Build a Domain (R5.16). "
+                            "Magic may stand in for Strength or Gold, with at least one real token (R4.6).")
+        if k == K_PAY:
+            top = self.stacks[t[3]][-1]
+            lo, hi, total = self._pay_range(t)
+            if t[2] == PAY_SLAY:
+                cost = f"{MON_STR[top]} Strength" + (f" + {MON_MAG[top]} Magic" if MON_MAG[top] else "")
+                what = f"slay the {MON_NAME[top]} ({cost})"
+            elif t[2] == PAY_RECRUIT:
+                what = f"recruit {article(CIT_NAME[top])} ({total} Gold)"
+            else:
+                what = f"build {DOM_NAME[top]} ({total} Gold)"
+            return Decision(seat, "pay", f"How do you pay to {what}?",
+                            "Magic stands in for Strength or Gold one for one; at least one real token "
+                            "must be paid; a Monster's Magic cost comes on top (R6.2, R6.3).")
+        if k == K_EXCH:
+            return Decision(seat, "harvest-exchange", "Harvest: use a trade power, or finish.",
+                            "You may use your activated trade powers in any order, or skip them (R5.11).")
+        if k == K_FREE:
+            which = "Second Harvest: n" if self.phase == P_HARVEST2 else "N"
+            return Decision(seat, "free-resource", f"{which}one of your cards activated: take 1 resource.",
+                            "A player whose cards did not activate takes any 1 resource (R5.12).")
+        if k == K_ATTACK:
+            if t[2] < 0:
+                return Decision(seat, "monster-six", "A 6: choose the Monster stack that attacks.",
+                                "A die showing 6 activates a Monster stack of your choice (R12.9).")
+            return Decision(seat, "capture", f"The {AREAS[self.areas[t[2]]]} Monsters attack column {t[2] + 1}: "
+                            "choose the Citizen the Dark Lord captures.",
+                            "An activated Monster stack takes the top card of one of the two Citizen stacks "
+                            "of its column, your choice (R12.12).")
+        st = STEPS[t[2]]
+        who = src_name(t[3])
+        prompts = {CHOOSE: f"{who}: choose one.", EXCHANGE: f"{who}: {step_text(t[2])}?",
+                   STEAL: f"{who}: {step_text(t[2])}.", TAKE_CIT: f"{who}: {step_text(t[2])}.",
+                   SLAY: f"{who}: you may slay a Monster now (part of this action).",
+                   RETURN: f"{who}: {step_text(t[2])}.",
+                   STEAL_MON: f"{who}: choose the player to take a random Monster from."}
+        return Decision(seat, "effect", prompts.get(st[0], who), f"{who}: {step_text(t[2])}.")
+
+    def _legal_actions(self, seat: int) -> list:
+        if self.phase == P_DUKES:
+            return [Action(f"duke:{DUKE_SLUG[d]}", f"Keep {DUKE_NAME[d]} ({duke_text(d)})", d)
+                    for d in self.offers[seat]]
+        t = self.tasks[-1]
+        k = t[0]
+        if k == K_ACTION:
+            return self._action_options(seat)
+        if k == K_PAY:
+            return self._pay_options(t)
+        if k == K_STEP:
+            return self._step_actions(t)
+        if k == K_EXCH:
+            return self._exchange_options(t) + [EXCH_DONE]
+        if k == K_FREE:
+            return list(FREE_ACTS)
+        if k == K_ROLL:
+            return self._roll_options(seat) + [DONE_DICE]
+        if k == K_ATTACK:
+            return self._attack_actions(t)
+        return []
+
+    def _apply(self, action: Action, seat: int) -> None:
+        if self.phase == P_DUKES:
+            self._choose_duke(seat, action.payload)
+            return
+        _APPLIERS[self.tasks[-1][0]](self, action, seat)
+        if self.phase != P_OVER:
+            self._run()
+
+    def _choose_duke(self, seat: int, duke: int) -> None:
+        self.dukes[seat] = duke
+        self.emit("duke", seat, f"{SEAT[seat]} keeps {DUKE_NAME[duke]}.", {"duke": DUKE_NAME[duke]},
+                  visible=(seat,))
+        others = tuple(x for x in range(self.players) if x != seat)
+        if others:
+            self.emit("duke-kept", seat, f"{SEAT[seat]} has chosen a Duke.", visible=others)
+        if min(self.dukes) < 0:
+            return
+        if self.solo:
+            pool = [d for d in range(len(DUKES)) if d != self.dukes[0]]
+            self.dark_lord = pool[self.randbelow(len(pool))]
+            self.emit("dark-lord", None, "A random Duke is placed face down above the Monsters: the Dark Lord.")
+        self._start_turn(self.first)
+        self._run()
+
+    # ------------------------------------------------------------ views
+    def observation(self, seat: int | None) -> dict:
+        """The table as ``seat`` sees it: no other seat's Duke before the end, no face-down card."""
+        over = self.phase == P_OVER
+        n = self.players
+        stacks = self.stacks
+        players = []
+        for s in range(n):
+            b = s * 4
+            own = self.own[s * NT:(s + 1) * NT]
+            p = {
+                "gold": self.res[b], "strength": self.res[b + 1], "magic": self.res[b + 2],
+                "vp_tokens": self.res[b + 3],
+                "citizens": {CIT_DISPLAY[t]: c for t, c in enumerate(own) if c},
+                "domains": [DOM_NAME[d] for d in self.doms[s]],
+                "victory": [MON_NAME[m] for m in self.victory[s]],
+                "public_vp": self.public_vp(s),
+                "duke_chosen": self.dukes[s] >= 0,
+            }
+            if over or s == seat:
+                p["duke"] = DUKE_NAME[self.dukes[s]] if self.dukes[s] >= 0 else None
+                if self.dukes[s] >= 0:
+                    p["duke_vp"] = self.duke_vp(s)
+            if s == seat and self.phase == P_DUKES:
+                p["duke_offer"] = [DUKE_NAME[d] for d in self.offers[s]]
+            players.append(p)
+        obs = {
+            "game": self.game_id, "seat": seat, "players": n, "setup": self.options["setup"],
+            "citizen_stacks": self.options["citizens"], "phase": PHASE_NAME[self.phase],
+            "turn": self.turn, "active": self.active, "first_player": self.first, "resting": self.resting,
+            "dice": list(self.dice),
+            "monsters": [{"area": AREAS[self.areas[p]], "cards": [MON_NAME[m] for m in stacks[p]],
+                          "exhausted": bool(self.exhausted >> p & 1)} for p in range(N_MON_POS)],
+            "citizens": [{"slot": "-".join(map(str, CIT_SLOTS[SLOT_TYPES[i][0]])),
+                          "face_down": self.cit_down[i],
+                          "face_up": [CIT_NAME[t] for t in stacks[CIT0 + i][self.cit_down[i]:]],
+                          "exhausted": bool(self.exhausted >> (CIT0 + i) & 1)} for i in range(N_CIT_POS)],
+            "domains": [{"top": DOM_NAME[stacks[p][-1]] if stacks[p] else None,
+                         "face_down": max(0, len(stacks[p]) - 1),
+                         "exhausted": bool(self.exhausted >> p & 1)} for p in range(DOM0, N_POS)],
+            "domains_in_box": len(self.dom_box),
+            "exhausted": self.exhausted_count(),
+            "player": players,
+            "pending": self._pending_view(),
+            "last_harvest": [list(p) for p in self.payouts],
+            "is_over": over,
+            "scores": self.scores if over else None,
+            "winners": list(self.winners),
+        }
+        if self.solo:
+            obs["dark_lord"] = {
+                "duke": DUKE_NAME[self.dark_lord] if over and self.dark_lord >= 0 else None,
+                "captured_citizens": [CIT_NAME[t] for t in self.cap_cit],
+                "captured_domains": [DOM_NAME[d] for d in self.cap_dom],
+                "score": self.dark_lord_score() if over else None,
+                "result": self.result or None,
+            }
+        return obs
+
+    def _pending_view(self):
+        if self.phase in (P_DUKES, P_OVER) or not self.tasks:
+            return None
+        t = self.tasks[-1]
+        view = {"task": TASK_NAME[t[0]], "seat": t[1]}
+        if t[0] == K_STEP:
+            view["card"] = src_name(t[3])
+            view["effect"] = step_text(t[2])
+        elif t[0] == K_ACTION:
+            view["actions_left"] = t[2]
+        return view
+
+    def _determinize(self, seat: int) -> None:
+        """Resample the face-down Domains, mixed Citizens, and the Dukes ``seat`` has not seen."""
+        if self.phase == P_OVER:
+            return
+        stacks = self.stacks
+        pool = list(self.dom_box)
+        for p in range(DOM0, N_POS):
+            pool.extend(stacks[p][:-1])
+        self.shuffle(pool)
+        i = 0
+        for p in range(DOM0, N_POS):
+            k = len(stacks[p]) - 1
+            if k > 0:
+                stacks[p] = tuple(pool[i:i + k]) + stacks[p][-1:]
+                i += k
+        self.dom_box = tuple(pool[i:])
+        boxes = list(self.cit_box)
+        for c in range(N_CIT_POS):
+            down = self.cit_down[c]
+            if not down and not boxes[c]:
+                continue
+            p = CIT0 + c
+            cpool = list(stacks[p][:down]) + list(boxes[c])
+            self.shuffle(cpool)
+            stacks[p] = tuple(cpool[:down]) + stacks[p][down:]
+            boxes[c] = tuple(cpool[down:])
+        self.cit_box = tuple(boxes)
+        known = set(self.offers[seat])
+        pool = [d for d in range(len(DUKES)) if d not in known]
+        self.shuffle(pool)
+        k = RULES.dukes_dealt
+        j = 0
+        for s in range(self.players):
+            if s == seat:
+                continue
+            self.offers[s] = tuple(pool[j:j + k])
+            j += k
+            if self.dukes[s] >= 0:
+                self.dukes[s] = self.offers[s][0]
+        if self.dark_lord >= 0:
+            pool = [d for d in range(len(DUKES)) if d != self.dukes[seat]]
+            self.dark_lord = pool[self.randbelow(len(pool))]
+
+    # ------------------------------------------------------------ persistence
+    def _dump(self) -> dict:
+        return {
+            "phase": self.phase, "active": self.active, "first": self.first, "turn": self.turn,
+            "dice": list(self.dice), "res": list(self.res), "own": list(self.own),
+            "doms": [list(d) for d in self.doms], "victory": [list(v) for v in self.victory],
+            "stacks": [list(s) for s in self.stacks], "exhausted": self.exhausted,
+            "cit_down": list(self.cit_down), "dom_box": list(self.dom_box),
+            "cit_box": [list(b) for b in self.cit_box], "dukes": list(self.dukes),
+            "offers": [list(o) for o in self.offers], "dark_lord": self.dark_lord,
+            "cap_cit": list(self.cap_cit), "cap_dom": list(self.cap_dom),
+            "tasks": [list(t) for t in self.tasks], "roll_used": self.roll_used,
+            "hbase": list(self.hbase), "payouts": [list(p) for p in self.payouts],
+            "result": self.result, "areas": list(self.areas), "cit_types": list(self.cit_types),
+        }
+
+    def _restore(self, p: dict) -> None:
+        n = self.players
+        self.phase = int(p["phase"])
+        if not 0 <= self.phase < len(PHASE_NAME):
+            raise ValueError(f"unknown phase {self.phase}")
+        self.active = int(p["active"])
+        self.first = int(p["first"])
+        self.turn = int(p["turn"])
+        self.dice = tuple(int(x) for x in p["dice"])
+        self.res = [int(x) for x in p["res"]]
+        self.own = [int(x) for x in p["own"]]
+        if len(self.res) != 4 * n or len(self.own) != NT * n:
+            raise ValueError("resources or tableau counts have the wrong length")
+        self.doms = [tuple(int(x) for x in d) for d in p["doms"]]
+        self.victory = [tuple(int(x) for x in v) for v in p["victory"]]
+        self.stacks = [tuple(int(x) for x in s) for s in p["stacks"]]
+        if len(self.stacks) != N_POS or len(self.doms) != n or len(self.victory) != n:
+            raise ValueError("the Center Stacks or tableaus have the wrong shape")
+        self.exhausted = int(p["exhausted"])
+        self.cit_down = [int(x) for x in p["cit_down"]]
+        self.dom_box = tuple(int(x) for x in p["dom_box"])
+        self.cit_box = tuple(tuple(int(x) for x in b) for b in p["cit_box"])
+        self.dukes = [int(x) for x in p["dukes"]]
+        self.offers = [tuple(int(x) for x in o) for o in p["offers"]]
+        self.dark_lord = int(p["dark_lord"])
+        self.cap_cit = tuple(int(x) for x in p["cap_cit"])
+        self.cap_dom = tuple(int(x) for x in p["cap_dom"])
+        self.tasks = [tuple(int(x) for x in t) for t in p["tasks"]]
+        for t in self.tasks:
+            if not 0 <= t[0] < len(TASK_NAME):
+                raise ValueError(f"unknown task {t!r}")
+        self.roll_used = int(p["roll_used"])
+        self.hbase = tuple(int(x) for x in p["hbase"])
+        self.payouts = tuple(tuple(int(x) for x in q) for q in p["payouts"])
+        self.result = str(p["result"])
+        self.areas = tuple(int(x) for x in p["areas"])
+        self.cit_types = tuple(int(x) for x in p["cit_types"])
+
+    def _copy_into(self, other: "ValeriaState") -> None:
+        other.phase = self.phase
+        other.active = self.active
+        other.first = self.first
+        other.turn = self.turn
+        other.dice = self.dice
+        other.res = self.res[:]
+        other.own = self.own[:]
+        other.doms = self.doms[:]
+        other.victory = self.victory[:]
+        other.stacks = self.stacks[:]
+        other.exhausted = self.exhausted
+        other.cit_down = self.cit_down[:]
+        other.dom_box = self.dom_box
+        other.cit_box = self.cit_box
+        other.dukes = self.dukes[:]
+        other.offers = self.offers[:]
+        other.dark_lord = self.dark_lord
+        other.cap_cit = self.cap_cit
+        other.cap_dom = self.cap_dom
+        other.tasks = self.tasks[:]
+        other.roll_used = self.roll_used
+        other.hbase = self.hbase
+        other.payouts = self.payouts
+        other.result = self.result
+        other.areas = self.areas
+        other.cit_types = self.cit_types
+
+
+def duke_score(duke: int, gold: int, strength: int, magic: int, citizens, domains, monsters) -> int:
+    """VP a Duke scores for these holdings (R8.4, R8.5).
+
+    ``citizens`` is a list of counts per Citizen type (Starters excluded: they have no Role
+    and are not Citizen cards); ``domains``/``monsters`` are sequences of indices. Role icons
+    count on Citizens and Domains, a Domain with two icons of a Role counting two (A7).
+    """
+    (dg, ds, dm), role_vp, per_dom, per_cit, per_mon, per_type = DUKE_SCORING[duke]
+    vp = gold // dg + strength // ds + magic // dm
+    icons = [0, 0, 0, 0]
+    ncit = 0
+    for t, c in enumerate(citizens):
+        if c:
+            icons[CIT_ROLE[t]] += c
+            ncit += c
+    for d in domains:
+        req = DOM_ROLE_ICONS[d]
+        for r in range(4):
+            icons[r] += req[r]
+    vp += sum(role_vp[r] * icons[r] for r in range(4))
+    vp += per_dom * len(domains) + per_cit * ncit + per_mon * len(monsters)
+    if any(per_type):
+        vp += sum(per_type[MON_TYPE[m]] for m in monsters)
+    return vp
+
+
+_APPLIERS = [None] * len(TASK_NAME)
+_APPLIERS[K_ACTION] = ValeriaState._apply_action
+_APPLIERS[K_PAY] = ValeriaState._apply_pay
+_APPLIERS[K_STEP] = ValeriaState._apply_step
+_APPLIERS[K_EXCH] = ValeriaState._apply_exch
+_APPLIERS[K_FREE] = ValeriaState._apply_free
+_APPLIERS[K_ROLL] = ValeriaState._apply_roll
+_APPLIERS[K_ATTACK] = ValeriaState._apply_attack
+
+_RUNNERS = [None] * len(TASK_NAME)
+_RUNNERS[K_ROLL] = ValeriaState._run_roll
+_RUNNERS[K_HARVEST] = ValeriaState._run_harvest
+_RUNNERS[K_SEAT] = ValeriaState._run_seat
+_RUNNERS[K_STEP] = ValeriaState._run_step
+_RUNNERS[K_EXCH] = ValeriaState._run_exch
+_RUNNERS[K_FREE] = lambda self, t: False
+_RUNNERS[K_HEND] = ValeriaState._run_hend
+_RUNNERS[K_ASTART] = ValeriaState._run_astart
+_RUNNERS[K_ACTION] = lambda self, t: False
+_RUNNERS[K_PAY] = ValeriaState._run_pay
+_RUNNERS[K_ADONE] = ValeriaState._run_adone
+_RUNNERS[K_AEND] = ValeriaState._run_aend
+_RUNNERS[K_MONSTERS] = ValeriaState._run_monsters
+_RUNNERS[K_ATTACK] = ValeriaState._run_attack
+_RUNNERS[K_END] = ValeriaState._run_end
