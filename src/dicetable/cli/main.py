@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -25,12 +26,12 @@ from dicetable.engine import (
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Five tabletop dice games on one rules engine.")
-console = Console()
+console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
 
 
 def fail(message: str) -> None:
     """Print a clear error and exit with status 2."""
-    console.print(f"[red]error:[/red] {message}")
+    console.print(f"[red]error:[/red] {escape(message)}")
     raise typer.Exit(2)
 
 
@@ -144,9 +145,9 @@ def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in pla
                  + ", ".join(seat_name(s) for s in state.to_move))
     except DicetableError as exc:
         fail(str(exc))
-    console.print(f"{seat_name(who)}: {state.decision(who).prompt}")
+    console.print(f"{seat_name(who)}: {escape(state.decision(who).prompt)}")
     for action, share in hint_rows(state, who, level=level):
-        console.print(f"  {share:6.1%}  {action.label} [dim]({action.id})[/dim]")
+        console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
 
 
 @app.command()
@@ -159,7 +160,7 @@ def replay(path: Path = typer.Argument(..., help="a replay JSON file written by 
         fail(str(exc))
     viewer = None if seat is None else seat - 1
     for event in state.log_for(viewer) if viewer is not None else state.log:
-        console.print(event.text)
+        console.print(escape(event.text))
     console.print(f"[bold]Scores[/bold]: " + ", ".join(
         f"{seat_name(s)} {v}" for s, v in enumerate(state.scores)))
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from dicetable.bots import Bot
@@ -51,7 +52,7 @@ class TerminalTable:
         self.state = state
         self.humans = humans
         self.bots = bots
-        self.console = console or Console()
+        self.console = console or Console(emoji=False)
         self.read = read or (lambda prompt: self.console.input(prompt))
         self.save_dir = save_dir
         self.replay_dir = replay_dir
@@ -68,7 +69,7 @@ class TerminalTable:
         log = self.state.log
         for event in log[self.seen:]:
             if event.visible_to(viewer):
-                self.console.print(f"  [dim]•[/dim] {event.text}")
+                self.console.print(f"  [dim]•[/dim] {escape(event.text)}")
         self.seen = len(log)
 
     def render(self, seat: int | None) -> None:
@@ -78,10 +79,10 @@ class TerminalTable:
 
     def choices(self, seat: int) -> None:
         decision = self.state.decision(seat)
-        self.console.print(f"[bold]{seat_name(seat)}[/bold]: {decision.prompt}")
+        self.console.print(f"[bold]{seat_name(seat)}[/bold]: {escape(decision.prompt)}")
         table = Table(show_header=False, box=None, padding=(0, 1))
         for i, action in enumerate(self.state.legal_actions(seat), start=1):
-            table.add_row(f"[cyan]{i}[/cyan]", action.label, f"[dim]{action.id}[/dim]")
+            table.add_row(f"[cyan]{i}[/cyan]", escape(action.label), f"[dim]{escape(action.id)}[/dim]")
         self.console.print(table)
 
     # -------------------------------------------------------------- input
@@ -101,14 +102,14 @@ class TerminalTable:
         rest = rest.strip()
         if word in ("help", "?"):
             decision = self.state.decision(seat)
-            self.console.print(f"[bold]{decision.prompt}[/bold]")
+            self.console.print(f"[bold]{escape(decision.prompt)}[/bold]")
             if decision.help:
-                self.console.print(decision.help)
+                self.console.print(escape(decision.help))
             self.console.print(f"[dim]{COMMANDS_HELP}[/dim]")
             return True
         if word == "log":
             for event in self.state.log_for(seat)[-20:]:
-                self.console.print(f"  {event.text}")
+                self.console.print(f"  {escape(event.text)}")
             return True
         if word == "save":
             path = Path(rest) if rest else self.save_dir / f"{self.state.game_id}-{self.state.seed}.json"
@@ -131,7 +132,7 @@ class TerminalTable:
             if self.hint is None:
                 raise DicetableError("hints are not available for this game")
             for action, share in self.hint(self.state, seat):
-                self.console.print(f"  {share:6.1%}  {action.label} [dim]({action.id})[/dim]")
+                self.console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
             return True
         if word in ("show", "table"):
             self.render(seat)
@@ -171,7 +172,7 @@ class TerminalTable:
                         return
                 self.choices(seat)
             except DicetableError as exc:
-                self.console.print(f"[red]{exc}[/red]")
+                self.console.print(f"[red]{escape(str(exc))}[/red]")
                 self.choices(seat)
 
     # -------------------------------------------------------------- loop

@@ -25,7 +25,7 @@ from dicetable.engine import Action
 
 from .components import FACE_ORDER, SPACES
 from .rules import (
-    CAT, EMPTY, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, result_value,
+    CAT, EMPTY, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, result_value,
 )
 
 TOP = SPACES[-1]
@@ -156,17 +156,37 @@ def _best_set_aside(kept: tuple, rolled: tuple, may_stop: bool) -> str:
     return best_id
 
 
-def evaluate(state: KingdomOfDiceState, seat: int) -> float:
-    """A score in [0, 1] for ``seat``: points won plus the cards its markers hold now.
+def _turn_outlook(state: KingdomOfDiceState) -> float:
+    """The expected value of the result the player to move is building (0 when none)."""
+    if state.phase == PLACE:
+        return float(result_value(state.kept) or 0)
+    if state.phase == OVER:
+        return 0.0
+    return _best_completion(tuple(state.kept), tuple(state.rolled))
 
-    0.5 means level with the best opponent (the Cat in solo); each point of
-    lead moves it by 1/80 of the way to 1 (clamped).
+
+def evaluate(state: KingdomOfDiceState, seat: int) -> float:
+    """A score in [0, 1] for ``seat``: points won plus the cards its markers would take now.
+
+    The player to move counts one more marker where the result it is
+    building is expected to land (its expected value under the greedy
+    table, on the highest free space at or below it), so positions inside a
+    turn are judged by the card the turn is likely to win. 0.5 means level
+    with the best opponent (the Cat in solo); each point of lead moves it by
+    1/80 of the way to 1 (clamped).
     """
     points = [float(s) for s in state.scores]
     cat = float(state.cat_score)
+    board = state.board
+    outlook = _turn_outlook(state)
+    if outlook >= SPACES[0]:
+        space = state._free_space_at_or_below(int(outlook))
+        if space >= 0:
+            board = board[:]
+            board[space] = state.current
     cards = iter(state.market)
     for i in range(len(SPACES) - 1, -1, -1):
-        owner = state.board[i]
+        owner = board[i]
         if owner == EMPTY:
             continue
         card = next(cards, None)

@@ -1505,6 +1505,7 @@ class ValeriaState(GameState):
         pool = list(self.dom_box)
         for p in range(DOM0, N_POS):
             pool.extend(stacks[p][:-1])
+        pool.sort()  # canonical order first: the result must not depend on the hidden order
         self.shuffle(pool)
         i = 0
         for p in range(DOM0, N_POS):
@@ -1519,7 +1520,7 @@ class ValeriaState(GameState):
             if not down and not boxes[c]:
                 continue
             p = CIT0 + c
-            cpool = list(stacks[p][:down]) + list(boxes[c])
+            cpool = sorted(stacks[p][:down] + tuple(boxes[c]))
             self.shuffle(cpool)
             stacks[p] = tuple(cpool[:down]) + stacks[p][down:]
             boxes[c] = tuple(cpool[down:])
