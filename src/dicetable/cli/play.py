@@ -105,7 +105,7 @@ class TerminalTable:
             self.console.print(f"[bold]{escape(decision.prompt)}[/bold]")
             if decision.help:
                 self.console.print(escape(decision.help))
-            self.console.print(f"[dim]{COMMANDS_HELP}[/dim]")
+            self.console.print(f"[dim]{escape(COMMANDS_HELP)}[/dim]")
             return True
         if word == "log":
             for event in self.state.log_for(seat)[-20:]:
@@ -178,7 +178,7 @@ class TerminalTable:
     # -------------------------------------------------------------- loop
     def run(self) -> GameState:
         """Play until the game ends or a person quits; return the final state."""
-        self.console.print(f"[dim]{COMMANDS_HELP}[/dim]")
+        self.console.print(f"[dim]{escape(COMMANDS_HELP)}[/dim]")
         try:
             while not self.state.is_over:
                 to_move = self.state.to_move
