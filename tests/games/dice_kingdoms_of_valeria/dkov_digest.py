@@ -10,8 +10,9 @@ It plays seeded random games for 1-5 players on both sheets (and the solo track
 trigger), hashing per game: every step's seat, decision prompt, legal action ids
 and labels and the chosen action, and the final ``to_dict()`` (which holds the
 whole event log with its texts). It also plays a few games of greedy against
-random (hashing greedy's choices and the final state), hashes ``evaluate`` along
-them, and the root statistics of short MCTS searches.
+random (hashing greedy's choices and the final state), the exact values of
+``sheet_value``, ``evaluate`` and ``action_values`` along random games, and the
+root statistics of short MCTS searches.
 """
 
 from __future__ import annotations
@@ -99,6 +100,28 @@ def mcts_probe(players: int, options: dict, seed: int) -> str:
     return _h({k: [v[0], round(v[1], 9)] for k, v in sorted(stats.items())})
 
 
+def values_game(players: int, options: dict, seed: int) -> str:
+    """Exact (repr) values of ``sheet_value``, ``evaluate`` and ``action_values`` along a random game."""
+    from dicetable.games.dice_kingdoms_of_valeria.policy import action_values, evaluate, sheet_value
+
+    state = new_game(GAME, players, seed=seed, options=options)
+    rng = Rng(seed)
+    trace = hashlib.sha256()
+    step = 0
+    while not state.is_over:
+        seat = state.to_move[rng.randbelow(len(state.to_move))]
+        if step % 3 == 0:
+            trace.update(repr([sheet_value(state, s) for s in range(players)]
+                              + [evaluate(state, s) for s in range(players)]).encode())
+            if step % 9 == 0:
+                trace.update(repr([(a.id, v) for a, v in action_values(state, seat)]).encode())
+        acts = state.legal_actions(seat)
+        state.apply(acts[rng.randbelow(len(acts))], seat)
+        step += 1
+    trace.update(repr([sheet_value(state, s) for s in range(players)]).encode())
+    return trace.hexdigest()[:16]
+
+
 def run(quick: bool = False) -> dict:
     out = {}
     cfgs = configs()
@@ -110,6 +133,8 @@ def run(quick: bool = False) -> dict:
         for sheets in ("summer", "winter"):
             for i in range(1 if quick else 2):
                 out[f"greedy-{sheets}-{players}p-{i}"] = greedy_game(players, {"sheets": sheets}, 500 + i)
+    for i in range(10 if quick else 40):
+        out[f"values-{i}"] = values_game(1 + i % 5, {"sheets": ("summer", "winter")[i // 5 % 2]}, 300 + i)
     for players in (1, 2, 4):
         for i in range(1 if quick else 2):
             out[f"mcts-{players}p-{i}"] = mcts_probe(players, {"sheets": ("summer", "winter")[i % 2]}, 900 + i)

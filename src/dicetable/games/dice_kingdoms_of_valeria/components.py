@@ -673,6 +673,20 @@ class Layout:
         self.fresh_sheet = tuple(sheet)
         self.trees = c.trees.count
         self.ships = c.ships.count
+        # Scoring tables (the hot path of the bots' evaluation reads these, never the data).
+        #: cit_star[s][n][void]: Star pips counted in Citizen section s with n marked, void mask.
+        self.cit_star = tuple(
+            tuple(tuple(sum(1 for i in range(n) if pips[i] == STAR and not void >> i & 1)
+                        for void in range(4)) for n in range(3))
+            for pips in self.cit_pips)
+        #: cit_count[n][void]: marked, not voided pips of a Citizen section with n marked, void mask.
+        self.cit_count = tuple(tuple(n - bin(void).count("1") for void in range(4)) for n in range(3))
+        self.trk_star_prefix = tuple(_prefix(p, STAR) for p in self.trk_pips)
+        self.block_star_prefix = tuple(_prefix(p, STAR) for p in self.block_pips)
+        self.road_star_prefix = tuple((None, _prefix(p[1], STAR), _prefix(p[2], STAR))
+                                      for p in self.road_pips)
+        #: (road, first a-order position, last a-order position) of each Bridge.
+        self.bridge_span = tuple((self.bridge_road[bi], min(p), max(p)) for bi, p in enumerate(self.bridge_pos))
 
     def node_label(self, code: int, name: str) -> str:
         """A node's name for people: "D3 Redfort", "S1 (start)", "X1 (dead end)"."""

@@ -30,8 +30,9 @@ from .components import (
     ACC, CIT, CITV, DOM, GOLDC, LAIR_OPEN, LB0, LST, MAX_STATUES, NSTAT, PLINTH, PLP,
     RECRUIT, SLAY, STAR, TRK, VDOM, VTRK, WALLC, GOLD, ROAD, KNIGHT,
 )
+from .components import LAYOUTS
 from .rules import (
-    OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, score_sheet,
+    OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, score_total,
 )
 
 #: Activation chance per Harvest of each Citizen value 1..12 (two black dice and their sum).
@@ -46,13 +47,18 @@ LAIR_OPTION = 0.3
 
 def harvests_left(state: DiceKingdomsState) -> float:
     """Expected Harvests still to come for every seat (solo: 2 per turn left)."""
-    if state.is_over:
+    if state.phase == OVER:
         return 0.0
     if state.players == 1:
         return float(2 * (state.lay.trees - state.trees) + (1 if state.stage <= 2 else 0))
     if state.last_round:
         return float((state.first - state.active) % state.players)
-    lead = max(sum(sorted(sh[TRK:TRK + 4])[1:]) for sh in state.sheets)
+    lead = 0
+    for sh in state.sheets:  # every Guild Track but the shortest
+        a, b, c, d = sh[TRK:TRK + 4]
+        x = a + b + c + d - min(a, b, c, d)
+        if x > lead:
+            lead = x
     done = max(1, state.harvest_no)
     rate = max(1.2, lead / done)
     return min(60.0, (72 - lead) / rate)
@@ -65,13 +71,55 @@ def actions_left(state: DiceKingdomsState, seat: int, harvests: float) -> float:
     return harvests / state.players
 
 
-def _activation_rates(lay, sh) -> list:
-    rates = [0.0, 0.0, 0.0, 0.0]
-    for s in range(10):
-        n = sh[CIT + s] - bin(sh[CITV + s]).count("1")
-        if n:
-            rates[lay.cit_guild[s]] += n * sum(ACTIVATION[v] for v in lay.cit_values[s])
-    return rates
+class _Tables:
+    """Per-season constants of :func:`sheet_value`, computed once from the layout.
+
+    Each float is computed by the same expression as the plain description in
+    the module docstring, so the look-ups give bit-identical values.
+    """
+
+    def __init__(self, lay) -> None:
+        #: rate[s][n]: Harvest activations a Citizen section with n pips adds to its guild.
+        self.rate = tuple(tuple(n * sum(ACTIVATION[v] for v in lay.cit_values[s]) for n in range(3))
+                          for s in range(10))
+        #: track_from[g][i]: (position, reward code) of the track's Reward Pips from position i on.
+        self.track_from = tuple(
+            tuple(tuple((j, c) for j, c in enumerate(pips) if c and j >= i) for i in range(25))
+            for pips in lay.trk_pips)
+        #: lair[li][marked][first]: the lair's worth with ``marked`` pips (first: the high VP is open).
+        self.lair = tuple(
+            tuple((_lair_term(lo, marked / lay.lair_len[li]), _lair_term(hi, marked / lay.lair_len[li]))
+                  for marked in range(lay.lair_len[li] + 1))
+            for li, (hi, lo) in enumerate(lay.lair_vp))
+        #: gold[i]: worth of the next Plinth within 4 pips of Gold pip i (None: none that close).
+        gold = []
+        for at in range(lay.gold_len + 1):
+            add = None
+            for i in range(at, min(at + 4, lay.gold_len)):
+                if lay.gold_pips[i] == PLINTH:
+                    add = 3.0 * (1 - (i - at) / 4) * 0.5
+                    break
+            gold.append(add)
+        self.gold = tuple(gold)
+        wall = []
+        for at in range(lay.wall_len + 1):
+            add = None
+            for i in range(at, min(at + 4, lay.wall_len)):
+                if lay.wall_pips[i] == STAR:
+                    add = 0.5 * (1 - (i - at) / 4)
+                    break
+            wall.append(add)
+        self.wall = tuple(wall)
+        #: Domains whose power bends the dice (not an instant Citizen), as a bit mask.
+        self.manip_mask = sum(1 << d for d in range(len(lay.dom_ids))
+                              if lay.dom_power[d][0] != "instant_citizen")
+        self.instant = tuple(lay.dom_power[d][0] == "instant_citizen" for d in range(len(lay.dom_ids)))
+        #: (road, a, b, length) of every Road.
+        self.roads = tuple((r, lay.road_a[r], lay.road_b[r], lay.road_len[r]) for r in range(lay.nr))
+
+
+def _lair_term(vp: int, share: float) -> float:
+    return 0.8 * vp * share * share + 0.15 * vp * share + LAIR_OPTION * vp
 
 
 def sheet_value(state: DiceKingdomsState, seat: int, harvests: float | None = None) -> float:
@@ -80,72 +128,73 @@ def sheet_value(state: DiceKingdomsState, seat: int, harvests: float | None = No
     sh = state.sheets[seat]
     if harvests is None:
         harvests = harvests_left(state)
-    acts = actions_left(state, seat, harvests)
-    parts = score_sheet(lay, sh)
-    value = float(parts["total"])
+    value = float(score_total(lay, sh))
     if state.phase == OVER:
         return value
+    tables = _TABLES[lay.season]
+    acts = actions_left(state, seat, harvests)
     can_statue = sh[NSTAT] < MAX_STATUES
     rv = REWARD_VALUE
     recruit_value = 0.3 + 0.06 * harvests
-    # Guild Tracks.
-    rates = _activation_rates(lay, sh)
+    # Guild Tracks: each track's expected future pips x the value of the pips they reach.
+    rates = [0.0, 0.0, 0.0, 0.0]
+    cit_count = lay.cit_count
+    for s, (g, row) in enumerate(zip(lay.cit_guild, tables.rate)):
+        n = cit_count[sh[CIT + s]][sh[CITV + s]]
+        if n:
+            rates[g] += row[n]
     for g in range(4):
         have = sh[TRK + g]
         m = min(24 - have, rates[g] * harvests)
         if m <= 0:
             continue
-        pips = lay.trk_pips[g]
+        end = have + int(m)
         void = sh[VTRK + g]
-        whole = int(m)
-        for i in range(have, have + whole):
-            c = pips[i]
-            if c and not void >> i & 1:
+        for i, c in tables.track_from[g][have]:
+            if i >= end:
+                break
+            if not void >> i & 1:
                 value += recruit_value if c == RECRUIT else rv[c]
         value += 0.1 * m
-    # Lairs.
+    # Lairs: the VP still open times the share of pips marked, plus access itself.
     acc = sh[ACC]
-    for li, (hi, lo) in enumerate(lay.lair_vp):
+    lair_first = state.lair_first
+    for li, blocks in enumerate(lay.lair_blocks):
         if sh[LST + li] != LAIR_OPEN or not acc >> li & 1:
             continue
-        marked = sum(sh[LB0 + b] for b in lay.lair_blocks[li])
-        share = marked / lay.lair_len[li]
-        vp = hi if state.lair_first[li] == -1 else lo
-        value += 0.8 * vp * share * share + 0.15 * vp * share + LAIR_OPTION * vp
-    # Roads and Domains.
+        marked = 0
+        for b in blocks:
+            marked += sh[LB0 + b]
+        value += tables.lair[li][marked][lair_first[li] == -1]
+    # Roads toward unclaimed Domains, and the manipulation powers held.
     claimed = sh[DOM]
-    for r in range(lay.nr):
-        d = sh[lay.ro0 + r]
-        k = sh[lay.rc0 + r]
-        if not k:
+    power = 0.12 * min(acts, 12)
+    rc0 = lay.rc0
+    ro0 = lay.ro0
+    for r, a, b, length in tables.roads:
+        k = sh[rc0 + r]
+        if not k or k >= length:
             continue
-        length = lay.road_len[r]
-        if k >= length:
-            continue
-        far = lay.road_b[r] if d == 1 else lay.road_a[r]
+        far = b if sh[ro0 + r] == 1 else a
         if far < 0 or claimed >> far & 1:
             continue
-        value += 0.7 * (k / length) * _domain_worth(state, lay, sh, far, acts)
-    for di in range(len(lay.dom_ids)):
-        if claimed >> di & 1 and not sh[VDOM] >> di & 1 and lay.dom_power[di][0] != "instant_citizen":
-            value += 0.12 * min(acts, 12)
+        value += 0.7 * (k / length) * _domain_worth(state, lay, sh, far, power, tables)
+    powers = claimed & ~sh[VDOM] & tables.manip_mask
+    while powers:
+        powers &= powers - 1
+        value += power
     # Gold toward the next Plinth, Wall toward the next Star.
-    gold = sh[GOLDC]
-    for i in range(gold, min(gold + 4, lay.gold_len)):
-        if lay.gold_pips[i] == PLINTH:
-            if can_statue:
-                value += 3.0 * (1 - (i - gold) / 4) * 0.5
-            break
-    wall = sh[WALLC]
-    for i in range(wall, min(wall + 4, lay.wall_len)):
-        if lay.wall_pips[i] == STAR:
-            value += 0.5 * (1 - (i - wall) / 4)
-            break
+    add = tables.gold[sh[GOLDC]]
+    if add is not None and can_statue:
+        value += add
+    add = tables.wall[sh[WALLC]]
+    if add is not None:
+        value += add
     # Pending Rewards and Plinths still to draft.
     for code, _ in state.tasks[seat]:
         if code == RECRUIT:
             value += recruit_value
-        elif code in (PLINTH, T_PICK):
+        elif code == PLINTH or code == T_PICK:
             value += rv[code] if can_statue else 0.0
         else:
             value += rv.get(code, 0.0)
@@ -154,16 +203,23 @@ def sheet_value(state: DiceKingdomsState, seat: int, harvests: float | None = No
     return value
 
 
-def _domain_worth(state, lay, sh, d: int, acts: float) -> float:
-    """What claiming Domain ``d`` adds: its point, its power, the lairs its Trailhead opens."""
+def _domain_worth(state, lay, sh, d: int, power: float, tables) -> float:
+    """What claiming Domain ``d`` adds: its point, its power, the lairs its Trailhead opens.
+
+    ``power`` is the worth of a manipulation power (0.12 per action left, at most 12).
+    """
     worth = 0.0
     if not sh[VDOM] >> d & 1:
-        worth += 1.0 + (1.0 if lay.dom_power[d][0] == "instant_citizen" else 0.12 * min(acts, 12))
+        worth += 1.0 + (1.0 if tables.instant[d] else power)
     opens = lay.dom_trail[d] & ~sh[ACC]
-    for li, (hi, lo) in enumerate(lay.lair_vp):
-        if opens >> li & 1 and sh[LST + li] == LAIR_OPEN:
-            worth += LAIR_OPTION * (hi if state.lair_first[li] == -1 else lo)
+    if opens:
+        for li, (hi, lo) in enumerate(lay.lair_vp):
+            if opens >> li & 1 and sh[LST + li] == LAIR_OPEN:
+                worth += LAIR_OPTION * (hi if state.lair_first[li] == -1 else lo)
     return worth
+
+
+_TABLES = {season: _Tables(lay) for season, lay in LAYOUTS.items()}
 
 
 def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, float]]:

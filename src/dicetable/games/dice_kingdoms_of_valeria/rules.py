@@ -1226,39 +1226,68 @@ def bridge_complete(lay, sh: list, bi: int) -> bool:
     """True when all 3 pips of Bridge ``bi`` are marked and it is not voided."""
     if sh[VBRIDGE] >> bi & 1:
         return False
-    marked = road_marked_positions(lay, sh, lay.bridge_road[bi])
-    return all(p in marked for p in lay.bridge_pos[bi])
+    r, first, last = lay.bridge_span[bi]
+    d = sh[lay.ro0 + r]
+    if d == 2:
+        return lay.road_len[r] - sh[lay.rc0 + r] <= first
+    return sh[lay.rc0 + r] > last
 
 
 def citizen_pips(lay, sh: list, guild: int | None = None) -> int:
     """Marked, not voided Citizen pips (of one guild, or all)."""
     total = 0
-    for s in range(10):
-        if guild is None or lay.cit_guild[s] == guild:
-            total += sh[CIT + s] - _bits(sh[CITV + s])
+    count = lay.cit_count
+    for s in (range(10) if guild is None else lay.guild_sections[guild]):
+        total += count[sh[CIT + s]][sh[CITV + s]]
     return total
 
 
 def star_pips(lay, sh: list) -> int:
     """Marked Star pips on both sheets (voided ones excluded), without Statue 14."""
     stars = 0
-    for s in range(10):
-        void = sh[CITV + s]
-        for i in range(sh[CIT + s]):
-            if lay.cit_pips[s][i] == STAR and not void >> i & 1:
-                stars += 1
+    for s, table in enumerate(lay.cit_star):
+        stars += table[sh[CIT + s]][sh[CITV + s]]
     for g in range(4):
         have = sh[TRK + g]
         void = sh[VTRK + g]
-        stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+        if void:
+            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+        else:
+            stars += lay.trk_star_prefix[g][have]
     stars += lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
-    for b in range(lay.nb):
-        stars += lay.block_pips[b][:sh[LB0 + b]].count(STAR)
-    for r in range(lay.nr):
-        d = sh[lay.ro0 + r]
+    for b, prefix in enumerate(lay.block_star_prefix, LB0):
+        stars += prefix[sh[b]]
+    ro0 = lay.ro0
+    rc0 = lay.rc0
+    for r, prefixes in enumerate(lay.road_star_prefix):
+        d = sh[ro0 + r]
         if d:
-            stars += lay.road_pips[r][d][:sh[lay.rc0 + r]].count(STAR)
+            stars += prefixes[d][sh[rc0 + r]]
     return stars
+
+
+def _statue_count(lay, sh: list, name: str, stars: int, domains: int, completed: int) -> int:
+    """The count a scoring Statue multiplies (``StatueKind.count``)."""
+    if name == "stars":
+        return stars
+    if name == "domains":
+        return domains
+    if name == "lairs_completed":
+        return completed
+    if name == "gold_pips":
+        return sh[GOLDC]
+    if name == "wall_stars":
+        return lay.wall_star_prefix[sh[WALLC]]
+    if name == "plinths":
+        return lay.plinth_prefix[sh[GOLDC]]
+    if name == "complete_bridges":
+        return sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
+    return citizen_pips(lay, sh, _GUILD_COUNT[name])
+
+
+_GUILD_COUNT = {"holy_citizens": 0, "worker_citizens": 1, "shadow_citizens": 2, "soldier_citizens": 3}
+#: Per Statue kind: (count name or None, per, vp).
+_STATUE_SCORING = tuple((st.count, st.per, st.vp) for st in STATUES)
 
 
 def score_sheet(lay, sh: list) -> dict:
@@ -1274,26 +1303,39 @@ def score_sheet(lay, sh: list) -> dict:
         if st:
             completed += 1
             lairs += hi if st == LAIR_HIGH else lo if st == LAIR_LOW else 0
-    counts = {
-        "complete_bridges": sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi)),
-        "domains": domains,
-        "gold_pips": sh[GOLDC],
-        "wall_stars": lay.wall_star_prefix[sh[WALLC]],
-        "lairs_completed": completed,
-        "stars": stars,
-        "plinths": lay.plinth_prefix[sh[GOLDC]],
-        "holy_citizens": citizen_pips(lay, sh, 0),
-        "worker_citizens": citizen_pips(lay, sh, 1),
-        "shadow_citizens": citizen_pips(lay, sh, 2),
-        "soldier_citizens": citizen_pips(lay, sh, 3),
-    }
     per_statue = {}
     for k in held:
-        st = STATUES[k]
-        per_statue[str(k + 1)] = (counts[st.count] // st.per) * st.vp if st.count else 0
+        name, per, vp = _STATUE_SCORING[k]
+        per_statue[str(k + 1)] = ((_statue_count(lay, sh, name, stars, domains, completed) // per) * vp
+                                  if name else 0)
     statues = sum(per_statue.values())
     return {"stars": stars, "domains": domains, "lairs": lairs, "statues": statues,
             "statue_vp": per_statue, "total": stars + domains + lairs + statues}
+
+
+def score_total(lay, sh: list) -> int:
+    """``score_sheet(lay, sh)["total"]``, without building the tally (the bots' hot path)."""
+    stars = star_pips(lay, sh)
+    domains = _bits(sh[DOM] & ~sh[VDOM])
+    lairs = 0
+    completed = 0
+    for li, (hi, lo) in enumerate(lay.lair_vp):
+        st = sh[LST + li]
+        if st:
+            completed += 1
+            lairs += hi if st == LAIR_HIGH else lo if st == LAIR_LOW else 0
+    held = sh[STAT]
+    if not held:
+        return stars + domains + lairs
+    kinds = [k for k in range(N_KINDS) if held >> k & 1]
+    for k in kinds:
+        stars += STATUE_STARS[k]
+    total = stars + domains + lairs
+    for k in kinds:
+        name, per, vp = _STATUE_SCORING[k]
+        if name:
+            total += (_statue_count(lay, sh, name, stars, domains, completed) // per) * vp
+    return total
 
 
 def solo_result(total: int) -> tuple[str, str]:
