@@ -547,6 +547,11 @@ class Layout:
             for v in s.values:
                 vs[v] = i
         self.value_section = tuple(vs)
+        #: harvest_sections[b1][b2]: the Citizen sections two black dice activate (each die and
+        #: the sum), lowest value first; a section appears twice when activated twice.
+        self.harvest_sections = tuple(
+            tuple(tuple(sorted((vs[b1], vs[b2], vs[b1 + b2]))) if b1 and b2 else () for b2 in range(7))
+            for b1 in range(7))
         self.guild_sections = tuple(tuple(i for i, g in enumerate(self.cit_guild) if g == gi)
                                     for gi in range(4))
         tracks = {t.guild: t for t in c.guild_tracks}
@@ -562,6 +567,10 @@ class Layout:
         self.gold_star_prefix = _prefix(self.gold_pips, STAR)
         self.wall_star_prefix = _prefix(self.wall_pips, STAR)
         self.trk_star_pos = tuple(tuple(i for i, k in enumerate(p) if k == STAR) for p in self.trk_pips)
+        #: trk_rewards[g][have][k]: the Reward codes of marking k more pips after ``have`` (no voids).
+        self.trk_rewards = tuple(
+            tuple(tuple(tuple(c for c in p[have:have + k] if c) for k in range(25 - have)) for have in range(25))
+            for p in self.trk_pips)
         # Lairs and Range Blocks (global block numbers 0..nb-1).
         self.lair_ids = tuple(lair.id for lair in c.lairs)
         self.lair_names = tuple(lair.name for lair in c.lairs)
@@ -611,6 +620,10 @@ class Layout:
         self.power_masks = (self.adjust_mask["yellow"], self.flip_mask["yellow"], self.adjust_mask["red"],
                             self.flip_mask["red"], self.adjust_mask["green"], self.flip_mask["green"],
                             self.adjust_mask["blue"], self.flip_mask["blue"], self.adjust_mask["any"])
+        #: Every Domain whose power bends a die, as one mask.
+        self.power_all = 0
+        for mask in self.power_masks:
+            self.power_all |= mask
         self.lair_open_mask = sum(1 << i for i, lair in enumerate(c.lairs) if lair.open)
         lair_index = {lid: i for i, lid in enumerate(self.lair_ids)}
         trail = [0] * len(f.domains)

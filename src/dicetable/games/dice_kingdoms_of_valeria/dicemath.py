@@ -75,27 +75,37 @@ def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: b
     ``"Green 3 (flip → 4, +1 → 5) + Blue 1 = 6"``.
     """
     own = tuple(op for op, ok in ((FLIP, flip), (ADJ, adj)) if ok)
-    out: dict = {}
-
-    def offer(total: int, cost: tuple, text: str) -> None:
-        if total not in out or cost < out[total][0]:
-            out[total] = (cost, text)
-
+    # total -> (cost, path, Blue's path or None); the texts are written for the winners only.
+    best: dict = {}
+    get = best.get
     for use_any in ((False, True) if any_power else (False,)):
         ops = own + ((ANY,) if use_any else ())
         for v, path in die_paths(value, ops).items():
-            offer(v, (len(path), 0), _describe(colour, value, path))
+            cost = (len(path), 0)
+            cur = get(v)
+            if cur is None or cost < cur[0]:
+                best[v] = (cost, path, None)
     if blue_ok:
         bown = tuple(op for op, ok in ((FLIP, blue_flip), (ADJ, blue_adj)) if ok)
         splits = [((), ())]
         if any_power:
             splits += [((ANY,), ()), ((), (ANY,))]
         for any_c, any_b in splits:
+            blue_paths = die_paths(blue, bown + any_b).items()
             for v, path in die_paths(value, own + any_c).items():
-                for w, bpath in die_paths(blue, bown + any_b).items():
-                    text = f"{_describe(colour, value, path)} + {_describe('blue', blue, bpath)} = {v + w}"
-                    offer(v + w, (len(path) + len(bpath), 1), text)
-    return {total: (cost[0], text) for total, (cost, text) in out.items()}
+                n = len(path)
+                for w, bpath in blue_paths:
+                    cost = (n + len(bpath), 1)
+                    cur = get(v + w)
+                    if cur is None or cost < cur[0]:
+                        best[v + w] = (cost, path, bpath)
+    out = {}
+    for total, (cost, path, bpath) in best.items():
+        text = _describe(colour, value, path)
+        if bpath is not None:
+            text = f"{text} + {_describe('blue', blue, bpath)} = {total}"
+        out[total] = (cost[0], text)
+    return out
 
 
 @lru_cache(maxsize=None)
