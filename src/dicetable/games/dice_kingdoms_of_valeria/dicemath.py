@@ -54,6 +54,7 @@ def die_paths(value: int, ops: tuple) -> dict:
     return best
 
 
+@lru_cache(maxsize=None)
 def _describe(colour: str, value: int, path: tuple) -> str:
     """``"Green 3 (flip → 4, +1 → 5)"``: the rolled value, then each power used."""
     text = f"{colour.capitalize()} {value}"
@@ -63,19 +64,14 @@ def _describe(colour: str, value: int, path: tuple) -> str:
 
 
 @lru_cache(maxsize=None)
-def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: bool,
-          blue_flip: bool, any_power: bool, blue_ok: bool) -> dict:
-    """Values the ``colour`` die can give an action, alone or with the Blue die.
+def reach_paths(value: int, adj: bool, flip: bool, blue: int, blue_adj: bool, blue_flip: bool,
+                any_power: bool, blue_ok: bool) -> tuple:
+    """The numbers behind :func:`reach`, for any colour: ``((total, cost, path, Blue's path or None), ...)``.
 
-    ``value``/``blue`` are the rolled faces; ``adj``/``flip`` (and the blue
-    ones) say whether the matching Domain powers are claimed; ``any_power``
-    whether +1/-1 Any is; ``blue_ok`` is False when the Blue die may not be
-    used (solo Heavy Rain). Returns ``{total: (uses, text)}`` with the fewest
-    powers used (then: without Blue first), ``text`` saying how, e.g.
-    ``"Green 3 (flip → 4, +1 → 5) + Blue 1 = 6"``.
+    ``cost`` is (powers used, 1 if the Blue die is added else 0); for each total the
+    cheapest way, the first found on ties (the die alone first, without the Any power first).
     """
     own = tuple(op for op, ok in ((FLIP, flip), (ADJ, adj)) if ok)
-    # total -> (cost, path, Blue's path or None); the texts are written for the winners only.
     best: dict = {}
     get = best.get
     for use_any in ((False, True) if any_power else (False,)):
@@ -99,8 +95,24 @@ def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: b
                     cur = get(v + w)
                     if cur is None or cost < cur[0]:
                         best[v + w] = (cost, path, bpath)
+    return tuple((total, cost, path, bpath) for total, (cost, path, bpath) in best.items())
+
+
+@lru_cache(maxsize=None)
+def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: bool,
+          blue_flip: bool, any_power: bool, blue_ok: bool) -> dict:
+    """Values the ``colour`` die can give an action, alone or with the Blue die.
+
+    ``value``/``blue`` are the rolled faces; ``adj``/``flip`` (and the blue
+    ones) say whether the matching Domain powers are claimed; ``any_power``
+    whether +1/-1 Any is; ``blue_ok`` is False when the Blue die may not be
+    used (solo Heavy Rain). Returns ``{total: (uses, text)}`` with the fewest
+    powers used (then: without Blue first), ``text`` saying how, e.g.
+    ``"Green 3 (flip → 4, +1 → 5) + Blue 1 = 6"``.
+    """
     out = {}
-    for total, (cost, path, bpath) in best.items():
+    for total, cost, path, bpath in reach_paths(value, adj, flip, blue, blue_adj, blue_flip, any_power,
+                                                blue_ok):
         text = _describe(colour, value, path)
         if bpath is not None:
             text = f"{text} + {_describe('blue', blue, bpath)} = {total}"

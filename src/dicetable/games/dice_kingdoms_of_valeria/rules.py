@@ -906,11 +906,12 @@ class DiceKingdomsState(GameState):
         if slay:
             acc = sh[ACC]
             block_len = lay.block_len
-            for li, b, by_pip in slay:
-                if acc >> li & 1:
+            for target in slay:
+                if acc >> target[0] & 1:
+                    b = target[1]
                     i = sh[LB0 + b]
                     if i < block_len[b]:
-                        out.append(by_pip[i])
+                        out.append(target[2][i] or _slay_action(lay, target, i))
         roads = self._usable_roads(sh)
         if roads:
             rc0 = lay.rc0
@@ -1214,7 +1215,7 @@ def _recruit_targets(season: str, key: tuple) -> tuple:
 
 @lru_cache(maxsize=None)
 def _slay_targets(season: str, key: tuple) -> tuple:
-    """(lair, block, Actions by the block's next pip) for each Range Block the Red die reaches."""
+    """(lair, block, Actions by the block's next pip, how, payload) for each Range Block the Red die reaches."""
     lay = LAYOUTS[season]
     vals = reach("red", *key)
     out = []
@@ -1225,13 +1226,21 @@ def _slay_targets(season: str, key: tuple) -> tuple:
             if not hits:
                 continue
             v = min(hits, key=lambda x: (vals[x][0], x))
-            by_pip = tuple(
-                Action(f"red:{lay.lair_ids[li]}:{lo}-{hi}",
-                       f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block {lo}-{hi} "
-                       f"(pip {i + 1}{_reward_note(code)}) with {vals[v][1]}, then 1 Gold", ("red", bi, v))
-                for i, code in enumerate(lay.block_pips[bi]))
-            out.append((li, bi, by_pip))
+            # Actions by the block's next pip, made when first offered (see ``_slay_action``).
+            out.append((li, bi, [None] * lay.block_len[bi], f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
     return tuple(out)
+
+
+def _slay_action(lay, target: tuple, i: int) -> Action:
+    """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
+    li, bi, by_pip, how, payload = target
+    action = by_pip[i]
+    if action is None:
+        lo, hi = lay.block_range[bi]
+        action = by_pip[i] = Action(
+            f"red:{lay.lair_ids[li]}:{lo}-{hi}", f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block "
+            f"{lo}-{hi} (pip {i + 1}{_reward_note(lay.block_pips[bi][i])}){how}", payload)
+    return action
 
 
 @lru_cache(maxsize=None)
