@@ -696,8 +696,13 @@ class Layout:
         self.cit_count = tuple(tuple(n - bin(void).count("1") for void in range(4)) for n in range(3))
         self.trk_star_prefix = tuple(_prefix(p, STAR) for p in self.trk_pips)
         self.block_star_prefix = tuple(_prefix(p, STAR) for p in self.block_pips)
+        #: cit_star_plain[s][n]: the same without voids.
+        self.cit_star_plain = tuple(tuple(row[n][0] for n in range(3)) for row in self.cit_star)
         self.road_star_prefix = tuple((None, _prefix(p[1], STAR), _prefix(p[2], STAR))
                                       for p in self.road_pips)
+        #: road_star_dir[r][d][k]: Star pips among the first k marked from direction d (0: none).
+        self.road_star_dir = tuple(((0,) * (len(p[1]) + 1), _prefix(p[1], STAR), _prefix(p[2], STAR))
+                                   for p in self.road_pips)
         #: (road, first a-order position, last a-order position) of each Bridge.
         self.bridge_span = tuple((self.bridge_road[bi], min(p), max(p)) for bi, p in enumerate(self.bridge_pos))
 

@@ -114,8 +114,8 @@ class _Tables:
         self.manip_mask = sum(1 << d for d in range(len(lay.dom_ids))
                               if lay.dom_power[d][0] != "instant_citizen")
         self.instant = tuple(lay.dom_power[d][0] == "instant_citizen" for d in range(len(lay.dom_ids)))
-        #: (road, a, b, length) of every Road.
-        self.roads = tuple((r, lay.road_a[r], lay.road_b[r], lay.road_len[r]) for r in range(lay.nr))
+        #: (a, b, length) of every Road.
+        self.roads = tuple((lay.road_a[r], lay.road_b[r], lay.road_len[r]) for r in range(lay.nr))
 
 
 def _lair_term(vp: int, share: float) -> float:
@@ -139,8 +139,8 @@ def sheet_value(state: DiceKingdomsState, seat: int, harvests: float | None = No
     # Guild Tracks: each track's expected future pips x the value of the pips they reach.
     rates = [0.0, 0.0, 0.0, 0.0]
     cit_count = lay.cit_count
-    for s, (g, row) in enumerate(zip(lay.cit_guild, tables.rate)):
-        n = cit_count[sh[CIT + s]][sh[CITV + s]]
+    for g, row, n, void in zip(lay.cit_guild, tables.rate, sh[CIT:CIT + 10], sh[CITV:CITV + 10]):
+        n = cit_count[n][void]
         if n:
             rates[g] += row[n]
     for g in range(4):
@@ -171,11 +171,10 @@ def sheet_value(state: DiceKingdomsState, seat: int, harvests: float | None = No
     power = 0.12 * min(acts, 12)
     rc0 = lay.rc0
     ro0 = lay.ro0
-    for r, a, b, length in tables.roads:
-        k = sh[rc0 + r]
+    for (a, b, length), k, d in zip(tables.roads, sh[rc0:ro0], sh[ro0:ro0 + lay.nr]):
         if not k or k >= length:
             continue
-        far = b if sh[ro0 + r] == 1 else a
+        far = b if d == 1 else a
         if far < 0 or claimed >> far & 1:
             continue
         value += 0.7 * (k / length) * _domain_worth(state, lay, sh, far, power, tables)

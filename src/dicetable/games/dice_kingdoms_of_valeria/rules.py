@@ -69,6 +69,7 @@ Rule decisions where the rulebook is silent (each tested)
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 
 from dicetable.engine import Action, Decision, GameState, seat_name
@@ -1352,26 +1353,27 @@ def citizen_pips(lay, sh: list, guild: int | None = None) -> int:
 
 def star_pips(lay, sh: list) -> int:
     """Marked Star pips on both sheets (voided ones excluded), without Statue 14."""
-    stars = 0
-    for s, table in enumerate(lay.cit_star):
-        stars += table[sh[CIT + s]][sh[CITV + s]]
-    for g in range(4):
-        have = sh[TRK + g]
-        void = sh[VTRK + g]
-        if void:
+    if any(sh[CITV:CITV + 10]):  # solo Exodus voids
+        stars = 0
+        for s, table in enumerate(lay.cit_star):
+            stars += table[sh[CIT + s]][sh[CITV + s]]
+    else:
+        stars = sum(map(_at, lay.cit_star_plain, sh[CIT:CIT + 10]))
+    if any(sh[VTRK:VTRK + 4]):  # solo Guild Strike voids
+        for g in range(4):
+            have = sh[TRK + g]
+            void = sh[VTRK + g]
             stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
-        else:
-            stars += lay.trk_star_prefix[g][have]
+    else:
+        stars += sum(map(_at, lay.trk_star_prefix, sh[TRK:TRK + 4]))
     stars += lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
-    for b, prefix in enumerate(lay.block_star_prefix, LB0):
-        stars += prefix[sh[b]]
+    stars += sum(map(_at, lay.block_star_prefix, sh[LB0:LB0 + lay.nb]))
+    # road_star_dir[r][direction][marked]; direction 0 (not begun) has nothing marked.
     ro0 = lay.ro0
-    rc0 = lay.rc0
-    for r, prefixes in enumerate(lay.road_star_prefix):
-        d = sh[ro0 + r]
-        if d:
-            stars += prefixes[d][sh[rc0 + r]]
-    return stars
+    return stars + sum(map(_at, map(_at, lay.road_star_dir, sh[ro0:ro0 + lay.nr]), sh[lay.rc0:ro0]))
+
+
+_at = operator.getitem
 
 
 def _statue_count(lay, sh: list, name: str, stars: int, domains: int, completed: int) -> int:
