@@ -575,6 +575,8 @@ class Layout:
         self.lair_ids = tuple(lair.id for lair in c.lairs)
         self.lair_names = tuple(lair.name for lair in c.lairs)
         self.lair_vp = tuple((lair.vp[0], lair.vp[1]) for lair in c.lairs)
+        #: lair_points[li][result]: VP of a lair result (open, high, low, pending in this Harvest).
+        self.lair_points = tuple((0, hi, lo, 0) for hi, lo in self.lair_vp)
         blocks, block_lair, ranges, pips = [], [], [], []
         value_block = []
         for li, lair in enumerate(c.lairs):

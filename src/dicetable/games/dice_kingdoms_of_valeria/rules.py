@@ -1376,28 +1376,30 @@ def star_pips(lay, sh: list) -> int:
 _at = operator.getitem
 
 
-def _statue_count(lay, sh: list, name: str, stars: int, domains: int, completed: int) -> int:
-    """The count a scoring Statue multiplies (``StatueKind.count``)."""
-    if name == "stars":
+def _statue_count(lay, sh: list, what: int, stars: int, domains: int, completed: int) -> int:
+    """The count a scoring Statue multiplies (``StatueKind.count``, coded by ``_COUNT_CODE``)."""
+    if what == 1:
         return stars
-    if name == "domains":
+    if what == 2:
         return domains
-    if name == "lairs_completed":
+    if what == 3:
         return completed
-    if name == "gold_pips":
+    if what == 4:
         return sh[GOLDC]
-    if name == "wall_stars":
+    if what == 5:
         return lay.wall_star_prefix[sh[WALLC]]
-    if name == "plinths":
+    if what == 6:
         return lay.plinth_prefix[sh[GOLDC]]
-    if name == "complete_bridges":
+    if what == 7:
         return sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
-    return citizen_pips(lay, sh, _GUILD_COUNT[name])
+    return citizen_pips(lay, sh, what - 8)
 
 
-_GUILD_COUNT = {"holy_citizens": 0, "worker_citizens": 1, "shadow_citizens": 2, "soldier_citizens": 3}
-#: Per Statue kind: (count name or None, per, vp).
-_STATUE_SCORING = tuple((st.count, st.per, st.vp) for st in STATUES)
+_COUNT_CODE = {None: 0, "stars": 1, "domains": 2, "lairs_completed": 3, "gold_pips": 4, "wall_stars": 5,
+               "plinths": 6, "complete_bridges": 7, "holy_citizens": 8, "worker_citizens": 9,
+               "shadow_citizens": 10, "soldier_citizens": 11}
+#: Per Statue kind: (count code, per, vp).
+_STATUE_SCORING = tuple((_COUNT_CODE[st.count], st.per, st.vp) for st in STATUES)
 
 
 def score_sheet(lay, sh: list) -> dict:
@@ -1415,9 +1417,9 @@ def score_sheet(lay, sh: list) -> dict:
             lairs += hi if st == LAIR_HIGH else lo if st == LAIR_LOW else 0
     per_statue = {}
     for k in held:
-        name, per, vp = _STATUE_SCORING[k]
-        per_statue[str(k + 1)] = ((_statue_count(lay, sh, name, stars, domains, completed) // per) * vp
-                                  if name else 0)
+        what, per, vp = _STATUE_SCORING[k]
+        per_statue[str(k + 1)] = ((_statue_count(lay, sh, what, stars, domains, completed) // per) * vp
+                                  if what else 0)
     statues = sum(per_statue.values())
     return {"stars": stars, "domains": domains, "lairs": lairs, "statues": statues,
             "statue_vp": per_statue, "total": stars + domains + lairs + statues}
@@ -1426,25 +1428,25 @@ def score_sheet(lay, sh: list) -> dict:
 def score_total(lay, sh: list) -> int:
     """``score_sheet(lay, sh)["total"]``, without building the tally (the bots' hot path)."""
     stars = star_pips(lay, sh)
-    domains = _bits(sh[DOM] & ~sh[VDOM])
-    lairs = 0
-    completed = 0
-    for li, (hi, lo) in enumerate(lay.lair_vp):
-        st = sh[LST + li]
-        if st:
-            completed += 1
-            lairs += hi if st == LAIR_HIGH else lo if st == LAIR_LOW else 0
+    domains = (sh[DOM] & ~sh[VDOM]).bit_count()
+    results = sh[LST:LST + len(lay.lair_points)]
+    lairs = sum(map(_at, lay.lair_points, results))
     held = sh[STAT]
     if not held:
         return stars + domains + lairs
-    kinds = [k for k in range(N_KINDS) if held >> k & 1]
-    for k in kinds:
+    kinds = []
+    while held:
+        low = held & -held
+        k = low.bit_length() - 1
+        kinds.append(k)
         stars += STATUE_STARS[k]
+        held ^= low
     total = stars + domains + lairs
+    completed = len(results) - results.count(LAIR_OPEN)
     for k in kinds:
-        name, per, vp = _STATUE_SCORING[k]
-        if name:
-            total += (_statue_count(lay, sh, name, stars, domains, completed) // per) * vp
+        what, per, vp = _STATUE_SCORING[k]
+        if what:
+            total += (_statue_count(lay, sh, what, stars, domains, completed) // per) * vp
     return total
 
 
