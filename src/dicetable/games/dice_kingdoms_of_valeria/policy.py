@@ -26,14 +26,20 @@ from __future__ import annotations
 
 from dicetable.engine import Action
 
+import functools
+import operator
+
 from .components import (
-    ACC, CIT, CITV, DOM, GOLDC, LAIR_OPEN, LB0, LST, MAX_STATUES, NSTAT, PLINTH, PLP,
-    RECRUIT, SLAY, STAR, TRK, VDOM, VTRK, WALLC, GOLD, ROAD, KNIGHT,
+    ACC, CIT, CITV, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LST, MAX_STATUES, NSTAT, PLINTH,
+    PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
-from .components import LAYOUTS
 from .rules import (
-    OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, score_total,
+    _STATUE_SCORING, OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState,
 )
+
+_at = operator.getitem
+_add = operator.add
+_sum = functools.reduce  # reduce(add, [a, b], v) is (v + a) + b: the adds in order
 
 #: Activation chance per Harvest of each Citizen value 1..12 (two black dice and their sum).
 _P_SUM = {v: (6 - abs(v - 7)) / 36 if 2 <= v <= 12 else 0.0 for v in range(13)}
@@ -75,7 +81,7 @@ class _Tables:
     """Per-season constants of :func:`sheet_value`, computed once from the layout.
 
     Each float is computed by the same expression as the plain description in
-    the module docstring, so the look-ups give bit-identical values.
+    the module docstring.
     """
 
     def __init__(self, lay) -> None:
@@ -114,6 +120,8 @@ class _Tables:
         self.manip_mask = sum(1 << d for d in range(len(lay.dom_ids))
                               if lay.dom_power[d][0] != "instant_citizen")
         self.instant = tuple(lay.dom_power[d][0] == "instant_citizen" for d in range(len(lay.dom_ids)))
+        #: (first, end) of each lair's Range Blocks among the sheet's blocks.
+        self.lair_slices = tuple((min(bl), max(bl) + 1) for bl in lay.lair_blocks)
         #: (a, b, length) of every Road.
         self.roads = tuple((lay.road_a[r], lay.road_b[r], lay.road_len[r]) for r in range(lay.nr))
 
@@ -123,86 +131,232 @@ def _lair_term(vp: int, share: float) -> float:
 
 
 def sheet_value(state: DiceKingdomsState, seat: int, harvests: float | None = None) -> float:
-    """Score now plus the estimated future worth of ``seat``'s sheets (VP-like units)."""
-    lay = state.lay
-    sh = state.sheets[seat]
+    """Score now plus the estimated future worth of ``seat``'s sheets (VP-like units).
+
+    ``harvests``: :func:`harvests_left` (computed when omitted). The parts are
+    those of the module docstring, added in that order.
+    """
     if harvests is None:
         harvests = harvests_left(state)
-    value = float(score_total(lay, sh))
-    if state.phase == OVER:
+    return _Valuer(state, seat, harvests).value(state)
+
+
+class _Valuer:
+    """:func:`sheet_value` of one seat in states that differ little (the greedy look-ahead).
+
+    The sheet is read in three groups of entries: Citizens and Guild Tracks;
+    lair results, access and Range Blocks; Roads, Domains and Bridges. Each
+    group's share of the score and of the estimate is computed for the first
+    state given and re-used for a later state whose group is unchanged (most
+    actions touch one group), so only what an action changed is recomputed.
+    ``harvests`` must be the same for every state given.
+    """
+
+    __slots__ = ("seat", "lay", "tables", "harvests", "recruit_value", "k1", "v1", "r1", "k2", "f2", "r2",
+                 "k3", "d3", "f3", "a3", "r3")
+
+    def __init__(self, state: DiceKingdomsState, seat: int, harvests: float) -> None:
+        lay = state.lay
+        self.seat = seat
+        self.lay = lay
+        self.tables = _TABLES[lay.season]
+        self.harvests = harvests
+        self.recruit_value = 0.3 + 0.06 * harvests
+        self.k1 = None
+        self.k2 = None
+        self.k3 = None
+
+    def value(self, state: DiceKingdomsState) -> float:
+        """``sheet_value(state, seat, harvests)``."""
+        lay = self.lay
+        tables = self.tables
+        seat = self.seat
+        sh = state.sheets[seat]
+        harvests = self.harvests
+        lair_first = state.lair_first
+        if state.players == 1:
+            acts = float(lay.trees - state.trees) + (0 if state.acted else 1)
+        else:
+            acts = harvests / state.players
+        # Group 1: Citizens and Guild Tracks -> (Star pips, track estimate, Citizen pips per guild).
+        k1 = sh[CIT:TRK + 4]
+        v1 = sh[VTRK:VTRK + 4]
+        if k1 == self.k1 and v1 == self.v1:
+            stars1, tracks, guilds = self.r1
+        else:
+            stars1, tracks, guilds = r1 = _group1(lay, tables, k1, v1, harvests, self.recruit_value)
+            if self.k1 is None:
+                self.k1, self.v1, self.r1 = k1, v1, r1
+        # Group 2: lair results, access and Range Blocks -> (lair VP, completed, Star pips, estimate).
+        k2 = sh[LST:lay.rc0]
+        if k2 == self.k2 and lair_first == self.f2:
+            lair_vp, completed, stars2, lairs = self.r2
+        else:
+            lair_vp, completed, stars2, lairs = r2 = _group2(lay, tables, k2, lair_first)
+            if self.k2 is None:
+                self.k2, self.f2, self.r2 = k2, lair_first[:], r2
+        # Group 3: Roads, Domains, Bridges (and lair access for Trailheads)
+        # -> (Star pips, Domains scored, complete Bridges, Road estimate + powers).
+        k3 = sh[lay.rc0:lay.size]
+        d3 = (sh[DOM], sh[VDOM], sh[VBRIDGE], sh[ACC], *sh[LST:LST + len(lair_first)])
+        if k3 == self.k3 and d3 == self.d3 and lair_first == self.f3 and acts == self.a3:
+            stars3, domains, bridges, roads = self.r3
+        else:
+            stars3, domains, bridges, roads = r3 = _group3(lay, tables, sh, lair_first, acts)
+            if self.k3 is None:
+                self.k3, self.d3, self.f3, self.a3, self.r3 = k3, d3, lair_first[:], acts, r3
+        # The Score Tally.
+        gold = sh[GOLDC]
+        stars = stars1 + stars2 + stars3 + lay.gold_star_prefix[gold] + lay.wall_star_prefix[sh[WALLC]]
+        held = sh[STAT]
+        if held:
+            kinds = []
+            while held:
+                low = held & -held
+                k = low.bit_length() - 1
+                kinds.append(k)
+                stars += STATUE_STARS[k]
+                held ^= low
+            total = stars + domains + lair_vp
+            for k in kinds:
+                what, per, vp = _STATUE_SCORING[k]
+                if what:
+                    if what == 1:
+                        n = stars
+                    elif what == 2:
+                        n = domains
+                    elif what == 3:
+                        n = completed
+                    elif what == 4:
+                        n = gold
+                    elif what == 5:
+                        n = lay.wall_star_prefix[sh[WALLC]]
+                    elif what == 6:
+                        n = lay.plinth_prefix[gold]
+                    elif what == 7:
+                        n = bridges
+                    else:
+                        n = guilds[what - 8]
+                    total += (n // per) * vp
+        else:
+            total = stars + domains + lair_vp
+        value = float(total)
+        if state.phase == OVER:
+            return value
+        # The estimate: tracks, lairs, Roads and powers (added one by one, in the order of the
+        # module docstring, so the sum is the same to the last bit), Gold and Wall, pending Rewards.
+        value = _sum(_add, tracks, value)
+        value = _sum(_add, lairs, value)
+        value = _sum(_add, roads, value)
+        can_statue = sh[NSTAT] < MAX_STATUES
+        add = tables.gold[gold]
+        if add is not None and can_statue:
+            value += add
+        add = tables.wall[sh[WALLC]]
+        if add is not None:
+            value += add
+        rv = REWARD_VALUE
+        for code, _ in state.tasks[seat]:
+            if code == RECRUIT:
+                value += self.recruit_value
+            elif code == PLINTH or code == T_PICK:
+                value += rv[code] if can_statue else 0.0
+            else:
+                value += rv.get(code, 0.0)
+        if sh[PLP] and can_statue:
+            value += rv[T_PICK] * sh[PLP]
         return value
-    tables = _TABLES[lay.season]
-    acts = actions_left(state, seat, harvests)
-    can_statue = sh[NSTAT] < MAX_STATUES
-    rv = REWARD_VALUE
-    recruit_value = 0.3 + 0.06 * harvests
-    # Guild Tracks: each track's expected future pips x the value of the pips they reach.
+
+
+def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_value: float) -> tuple:
+    """Citizens and Guild Tracks (``k1`` = sheet entries CIT..TRK+3, ``void_tracks`` = VTRK..+3):
+    (Star pips, the tracks' estimated worth as its terms in order, marked Citizen pips per guild)."""
+    cit = k1[CIT:CIT + 10]
+    cit_void = k1[CITV:CITV + 10]
+    trk = k1[TRK:TRK + 4]
     rates = [0.0, 0.0, 0.0, 0.0]
+    guilds = [0, 0, 0, 0]
     cit_count = lay.cit_count
-    for g, row, n, void in zip(lay.cit_guild, tables.rate, sh[CIT:CIT + 10], sh[CITV:CITV + 10]):
+    for g, row, n, void in zip(lay.cit_guild, tables.rate, cit, cit_void):
         n = cit_count[n][void]
         if n:
             rates[g] += row[n]
-    for g in range(4):
-        have = sh[TRK + g]
-        m = min(24 - have, rates[g] * harvests)
+            guilds[g] += n
+    if any(cit_void):
+        stars = 0
+        for table, n, void in zip(lay.cit_star, cit, cit_void):
+            stars += table[n][void]
+    else:
+        stars = sum(map(_at, lay.cit_star_plain, cit))
+    rv = REWARD_VALUE
+    adds = []
+    for g, have, void, rate in zip(range(4), trk, void_tracks, rates):
+        if void:
+            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+        else:
+            stars += lay.trk_star_prefix[g][have]
+        m = min(24 - have, rate * harvests)
         if m <= 0:
             continue
         end = have + int(m)
-        void = sh[VTRK + g]
         for i, c in tables.track_from[g][have]:
             if i >= end:
                 break
             if not void >> i & 1:
-                value += recruit_value if c == RECRUIT else rv[c]
-        value += 0.1 * m
-    # Lairs: the VP still open times the share of pips marked, plus access itself.
-    acc = sh[ACC]
-    lair_first = state.lair_first
-    for li, blocks in enumerate(lay.lair_blocks):
-        if sh[LST + li] != LAIR_OPEN or not acc >> li & 1:
-            continue
-        marked = 0
-        for b in blocks:
-            marked += sh[LB0 + b]
-        value += tables.lair[li][marked][lair_first[li] == -1]
-    # Roads toward unclaimed Domains, and the manipulation powers held.
-    claimed = sh[DOM]
-    power = 0.12 * min(acts, 12)
+                adds.append(recruit_value if c == RECRUIT else rv[c])
+        adds.append(0.1 * m)
+    return stars, adds, guilds
+
+
+def _group2(lay, tables, k2: list, lair_first: list) -> tuple:
+    """Lairs (``k2`` = sheet entries LST..the Roads): (lair VP, lairs completed, Range Block Star
+    pips, the lairs' estimated worth as its terms in order)."""
+    nl = len(lair_first)
+    results = k2[:nl]
+    acc = k2[nl]
+    blocks = k2[nl + 1:]
+    vp = sum(map(_at, lay.lair_points, results))
+    completed = nl - results.count(LAIR_OPEN)
+    stars = sum(map(_at, lay.block_star_prefix, blocks))
+    adds = [tables.lair[li][sum(blocks[first:last])][lair_first[li] == -1]
+            for li, (first, last) in enumerate(tables.lair_slices)
+            if results[li] == LAIR_OPEN and acc >> li & 1]
+    return vp, completed, stars, adds
+
+
+def _group3(lay, tables, sh: list, lair_first: list, acts: float) -> tuple:
+    """Roads, Domains and Bridges: (Road Star pips, Domains scored, complete Bridges, the Roads'
+    estimated worth then the manipulation powers', as their terms in order)."""
     rc0 = lay.rc0
     ro0 = lay.ro0
-    for (a, b, length), k, d in zip(tables.roads, sh[rc0:ro0], sh[ro0:ro0 + lay.nr]):
+    counts = sh[rc0:ro0]
+    origins = sh[ro0:ro0 + lay.nr]
+    stars = sum(map(_at, map(_at, lay.road_star_dir, origins), counts))
+    claimed = sh[DOM]
+    voided = sh[VDOM]
+    domains = (claimed & ~voided).bit_count()
+    bridges = 0
+    vb = sh[VBRIDGE]
+    for bi, (r, first, last) in enumerate(lay.bridge_span):
+        if vb >> bi & 1:
+            continue
+        k = counts[r]
+        if k and (lay.road_len[r] - k <= first if origins[r] == 2 else k > last):
+            bridges += 1
+    power = 0.12 * min(acts, 12)
+    adds = []
+    for (a, b, length), k, d in zip(tables.roads, counts, origins):
         if not k or k >= length:
             continue
         far = b if d == 1 else a
         if far < 0 or claimed >> far & 1:
             continue
-        value += 0.7 * (k / length) * _domain_worth(state, lay, sh, far, power, tables)
-    powers = claimed & ~sh[VDOM] & tables.manip_mask
-    while powers:
-        powers &= powers - 1
-        value += power
-    # Gold toward the next Plinth, Wall toward the next Star.
-    add = tables.gold[sh[GOLDC]]
-    if add is not None and can_statue:
-        value += add
-    add = tables.wall[sh[WALLC]]
-    if add is not None:
-        value += add
-    # Pending Rewards and Plinths still to draft.
-    for code, _ in state.tasks[seat]:
-        if code == RECRUIT:
-            value += recruit_value
-        elif code == PLINTH or code == T_PICK:
-            value += rv[code] if can_statue else 0.0
-        else:
-            value += rv.get(code, 0.0)
-    if sh[PLP] and can_statue:
-        value += rv[T_PICK] * sh[PLP]
-    return value
+        adds.append(0.7 * (k / length) * _domain_worth(lair_first, lay, sh, far, power, tables))
+    adds += [power] * (claimed & ~voided & tables.manip_mask).bit_count()
+    return stars, domains, bridges, adds
 
 
-def _domain_worth(state, lay, sh, d: int, power: float, tables) -> float:
+def _domain_worth(lair_first: list, lay, sh, d: int, power: float, tables) -> float:
     """What claiming Domain ``d`` adds: its point, its power, the lairs its Trailhead opens.
 
     ``power`` is the worth of a manipulation power (0.12 per action left, at most 12).
@@ -214,7 +368,7 @@ def _domain_worth(state, lay, sh, d: int, power: float, tables) -> float:
     if opens:
         for li, (hi, lo) in enumerate(lay.lair_vp):
             if opens >> li & 1 and sh[LST + li] == LAIR_OPEN:
-                worth += LAIR_OPTION * (hi if state.lair_first[li] == -1 else lo)
+                worth += LAIR_OPTION * (hi if lair_first[li] == -1 else lo)
     return worth
 
 
@@ -224,6 +378,8 @@ _TABLES = {season: _Tables(lay) for season, lay in LAYOUTS.items()}
 def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, float]]:
     """Each legal action of ``seat`` with the :func:`sheet_value` right after it."""
     harvests = harvests_left(state)
+    valuer = _Valuer(state, seat, harvests)
+    valuer.value(state)  # the groups an action leaves unchanged are then re-used
     out = []
     for action in state.legal_actions(seat):
         twin = state.clone()
@@ -235,7 +391,7 @@ def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, flo
         else:
             twin._take_action(seat, action)
         twin._run(seat)
-        out.append((action, sheet_value(twin, seat, harvests)))
+        out.append((action, valuer.value(twin)))
     return out
 
 
@@ -259,8 +415,8 @@ def evaluate(state: DiceKingdomsState, seat: int) -> float:
     estimated final score mapped from 40 (0) to 100 (1).
     """
     harvests = harvests_left(state)
-    mine = sheet_value(state, seat, harvests)
+    mine = _Valuer(state, seat, harvests).value(state)
     if state.players == 1:
         return min(1.0, max(0.0, (mine - 40.0) / 60.0))
-    best_other = max(sheet_value(state, s, harvests) for s in range(state.players) if s != seat)
+    best_other = max(_Valuer(state, s, harvests).value(state) for s in range(state.players) if s != seat)
     return min(1.0, max(0.0, 0.5 + (mine - best_other) / 40.0))
