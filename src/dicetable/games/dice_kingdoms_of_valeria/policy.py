@@ -27,17 +27,20 @@ from __future__ import annotations
 from dicetable.engine import Action
 
 import functools
+import itertools
 import operator
 
 from .components import (
-    ACC, CIT, CITV, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LST, MAX_STATUES, NSTAT, PLINTH,
-    PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VBRIDGE, VDOM, VTRK, WALLC,
+    ACC, CIT, CITV, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
+    PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VDOM, VTRK, WALLC,
 )
 from .rules import (
-    _STATUE_SCORING, OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState,
+    _STATUE_SCORING, OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,
 )
 
 _at = operator.getitem
+_compress = itertools.compress
+_RANGE = range(64)
 _add = operator.add
 _sum = functools.reduce  # reduce(add, [a, b], v) is (v + a) + b: the adds in order
 
@@ -195,14 +198,16 @@ class _Valuer:
             lair_vp, completed, stars2, lairs = r2 = _group2(lay, tables, k2, lair_first)
             if self.k2 is None:
                 self.k2, self.f2, self.r2 = k2, lair_first[:], r2
-        # Group 3: Roads, Domains, Bridges (and lair access for Trailheads)
-        # -> (Star pips, Domains scored, complete Bridges, Road estimate + powers).
+        # Group 3: Roads and Domains (lair results and access count for Trailheads)
+        # -> (Star pips, Domains scored, Road estimate + powers).
         k3 = sh[lay.rc0:lay.size]
-        d3 = (sh[DOM], sh[VDOM], sh[VBRIDGE], sh[ACC], *sh[LST:LST + len(lair_first)])
+        d3 = sh[LST:LB0]
+        d3.append(sh[DOM])
+        d3.append(sh[VDOM])
         if k3 == self.k3 and d3 == self.d3 and lair_first == self.f3 and acts == self.a3:
-            stars3, domains, bridges, roads = self.r3
+            stars3, domains, roads = self.r3
         else:
-            stars3, domains, bridges, roads = r3 = _group3(lay, tables, sh, lair_first, acts)
+            stars3, domains, roads = r3 = _group3(lay, tables, sh, lair_first, acts)
             if self.k3 is None:
                 self.k3, self.d3, self.f3, self.a3, self.r3 = k3, d3, lair_first[:], acts, r3
         # The Score Tally.
@@ -234,7 +239,7 @@ class _Valuer:
                     elif what == 6:
                         n = lay.plinth_prefix[gold]
                     elif what == 7:
-                        n = bridges
+                        n = sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
                     else:
                         n = guilds[what - 8]
                     total += (n // per) * vp
@@ -325,8 +330,8 @@ def _group2(lay, tables, k2: list, lair_first: list) -> tuple:
 
 
 def _group3(lay, tables, sh: list, lair_first: list, acts: float) -> tuple:
-    """Roads, Domains and Bridges: (Road Star pips, Domains scored, complete Bridges, the Roads'
-    estimated worth then the manipulation powers', as their terms in order)."""
+    """Roads and Domains: (Road Star pips, Domains scored, the Roads' estimated worth then the
+    manipulation powers', as their terms in order)."""
     rc0 = lay.rc0
     ro0 = lay.ro0
     counts = sh[rc0:ro0]
@@ -335,25 +340,20 @@ def _group3(lay, tables, sh: list, lair_first: list, acts: float) -> tuple:
     claimed = sh[DOM]
     voided = sh[VDOM]
     domains = (claimed & ~voided).bit_count()
-    bridges = 0
-    vb = sh[VBRIDGE]
-    for bi, (r, first, last) in enumerate(lay.bridge_span):
-        if vb >> bi & 1:
-            continue
-        k = counts[r]
-        if k and (lay.road_len[r] - k <= first if origins[r] == 2 else k > last):
-            bridges += 1
     power = 0.12 * min(acts, 12)
     adds = []
-    for (a, b, length), k, d in zip(tables.roads, counts, origins):
-        if not k or k >= length:
+    roads = tables.roads
+    for r in _compress(_RANGE, counts):  # the Roads begun, in order
+        k = counts[r]
+        a, b, length = roads[r]
+        if k >= length:
             continue
-        far = b if d == 1 else a
+        far = b if origins[r] == 1 else a
         if far < 0 or claimed >> far & 1:
             continue
         adds.append(0.7 * (k / length) * _domain_worth(lair_first, lay, sh, far, power, tables))
     adds += [power] * (claimed & ~voided & tables.manip_mask).bit_count()
-    return stars, domains, bridges, adds
+    return stars, domains, adds
 
 
 def _domain_worth(lair_first: list, lay, sh, d: int, power: float, tables) -> float:
