@@ -347,21 +347,22 @@ class DiceKingdomsState(GameState):
             ph = self.phase
             if ph == OVER:
                 return
+            tasks = self.tasks
             if ph == HARVEST:
                 waiting = False
                 for s in range(self.players):
-                    if self._run(s):
+                    if tasks[s] and self._run(s):
                         waiting = True
                 if waiting:
                     return
                 self._end_harvest()
             elif ph == DRAFT:
-                if self._run(self.drafter):
+                if tasks[self.drafter] and self._run(self.drafter):
                     return
                 if not self._next_drafter():
                     self._end_draft()
             elif ph == EVENT:
-                if self._run(self.active):
+                if tasks[self.active] and self._run(self.active):
                     return
                 self._start_harvest(STAGE_HARVEST1)
             else:  # ACTION
@@ -371,7 +372,7 @@ class DiceKingdomsState(GameState):
                     self.emit("no-action", self.active,
                               f"{_NAME[self.active]} has no action that can mark a pip.")
                     self.acted = True
-                if self._run(self.active):
+                if tasks[self.active] and self._run(self.active):
                     return
                 self._end_action()
 
@@ -557,7 +558,12 @@ class DiceKingdomsState(GameState):
         sh = self.sheets[seat]
         acts = self.acts
         if code == RECRUIT:
-            return [acts.recruit[s] for s in range(10) if sh[CIT + s] < 2]
+            key = tuple(sh[CIT:CIT + 10])
+            cache = _RECRUIT_OPTIONS[self.lay.season]
+            out = cache.get(key)
+            if out is None:
+                out = cache[key] = [acts.recruit[s] for s in range(10) if key[s] < 2]
+            return out
         if code == ROAD:
             lay = self.lay
             rc0 = lay.rc0
@@ -610,12 +616,15 @@ class DiceKingdomsState(GameState):
 
     def _push_rewards(self, seat: int, rewards: list) -> None:
         """Queue Reward Pips so that the first marked resolves first (top of the stack)."""
-        tasks = self.tasks[seat]
-        for code in reversed(rewards):
-            if code.__class__ is tuple:
-                tasks.append(code)
-            elif code != STAR and code != PLAIN:
-                tasks.append(_TASK[code])
+        key = tuple(rewards)
+        push = _PUSH.get(key)
+        if push is None:
+            if len(_PUSH) > 10_000:
+                _PUSH.clear()
+            push = _PUSH[key] = tuple(code if code.__class__ is tuple else _TASK[code]
+                                      for code in reversed(rewards) if code != STAR and code != PLAIN)
+        if push:
+            self.tasks[seat] += push
 
     # ------------------------------------------------------------ marking
     def _mark_track(self, seat: int, g: int, n: int, rewards: list) -> int:
@@ -647,9 +656,7 @@ class DiceKingdomsState(GameState):
         sh[CIT + s] = i + 1
         lay = self.lay
         code = lay.cit_pips[s][i]
-        self.emit("mark", seat, f"{_NAME[seat]} ({why}) marks the "
-                  f"{'left' if i == 0 else 'right'} pip of the {lay.cit_names[s]} Citizen "
-                  f"({GUILDS[lay.cit_guild[s]]})" + _reward_note(code) + ".",
+        self.emit("mark", seat, f"{_NAME[seat]} ({why}){_TEXTS[lay.season].citizen[s][i]}",
                   {"section": lay.cit_names[s], "pip": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
@@ -671,8 +678,7 @@ class DiceKingdomsState(GameState):
             return
         sh[GOLDC] = i + 1
         code = lay.gold_pips[i]
-        self.emit("mark", seat, f"{_NAME[seat]} marks Gold pip {i + 1}" + _reward_note(code) + ".",
-                  {"gold": i + 1})
+        self.emit("mark", seat, _NAME[seat] + _TEXTS[lay.season].gold[i], {"gold": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
 
@@ -684,8 +690,7 @@ class DiceKingdomsState(GameState):
             return
         sh[WALLC] = i + 1
         code = lay.wall_pips[i]
-        self.emit("mark", seat, f"{_NAME[seat]} marks Knight pip {i + 1} on the Wall"
-                  + _reward_note(code) + ".", {"wall": i + 1})
+        self.emit("mark", seat, _NAME[seat] + _TEXTS[lay.season].wall[i], {"wall": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
 
@@ -714,11 +719,10 @@ class DiceKingdomsState(GameState):
             return
         sh[LB0 + b] = i + 1
         li = lay.block_lair[b]
-        lo, hi = lay.block_range[b]
         code = lay.block_pips[b][i]
-        self.emit("mark", seat, f"{_NAME[seat]} ({why}) marks pip {i + 1} of Range Block {lo}-{hi} in "
-                  f"{lay.lair_ids[li]} {lay.lair_names[li]}" + _reward_note(code) + ".",
-                  {"lair": lay.lair_ids[li], "block": f"{lo}-{hi}", "pip": i + 1})
+        texts = _TEXTS[lay.season]
+        self.emit("mark", seat, f"{_NAME[seat]} ({why}){texts.block[b][i]}",
+                  {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
         if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
@@ -930,8 +934,8 @@ class DiceKingdomsState(GameState):
                         cache.clear()
                     cache[key] = builds
                 out.append(builds[0])
-                if len(builds) > 1:
-                    shorter += builds[1:]
+                if builds[1]:
+                    shorter += builds[1]
             out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
         self.choices = out = out or [PASS]
         return out
@@ -1254,14 +1258,14 @@ def _build_how(key: tuple) -> tuple:
 
 
 def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
-    """The Build Actions on Road ``r`` from direction ``dr`` with ``left`` pips open, longest first."""
+    """(the longest Build, the shorter ones) on Road ``r`` from direction ``dr`` with ``left`` pips open."""
     parts = _BUILDS[lay.season][r][dr]
     new = tuple.__new__
     out = []
     for k in range(min(len(how) - 1, left), 0, -1):
         ident, pre, pre_reach, payload = parts[k]
         out.append(new(Action, (ident, (pre_reach if k == left else pre) + how[k], payload)))
-    return tuple(out)
+    return out[0], tuple(out[1:])
 
 
 def _build_table(lay) -> tuple:
@@ -1299,6 +1303,29 @@ def _rewards_note(rewards: list) -> str:
 
 
 _NOTES: dict = {}
+#: The tasks a list of reached Reward Pips puts on the stack (last resolved first), by the list.
+_PUSH: dict = {}
+#: Per season, the Recruit Reward options by the Citizen sections' marked pips (3 ** 10 at most).
+_RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
+
+
+class _Texts:
+    """Event texts of one season's marks, written once (what follows the seat's name and why)."""
+
+    def __init__(self, lay) -> None:
+        #: citizen[s][i]: " marks the left pip of the 4 Citizen (Soldier), a Gold pip."
+        self.citizen = tuple(tuple(
+            f" marks the {'left' if i == 0 else 'right'} pip of the {lay.cit_names[s]} Citizen "
+            f"({GUILDS[lay.cit_guild[s]]})" + _reward_note(lay.cit_pips[s][i]) + "." for i in range(2))
+            for s in range(10))
+        self.gold = tuple(f" marks Gold pip {i + 1}" + _reward_note(code) + "." for i, code in enumerate(lay.gold_pips))
+        self.wall = tuple(f" marks Knight pip {i + 1} on the Wall" + _reward_note(code) + "."
+                          for i, code in enumerate(lay.wall_pips))
+        self.block_name = tuple(f"{lo}-{hi}" for lo, hi in lay.block_range)
+        self.block = tuple(tuple(
+            f" marks pip {i + 1} of Range Block {lo}-{hi} in {lay.lair_ids[lay.block_lair[b]]} "
+            f"{lay.lair_names[lay.block_lair[b]]}" + _reward_note(code) + "." for i, code in enumerate(pips))
+            for b, ((lo, hi), pips) in enumerate(zip(lay.block_range, lay.block_pips)))
 
 
 def _road_marks(lay) -> tuple:
@@ -1512,3 +1539,4 @@ def sheet_view(lay, sh: list) -> dict:
 ACTIONS = {s: _Actions(lay) for s, lay in LAYOUTS.items()}
 _BUILDS = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
 _ROAD_MARKS = {s: _road_marks(lay) for s, lay in LAYOUTS.items()}
+_TEXTS = {s: _Texts(lay) for s, lay in LAYOUTS.items()}
