@@ -1199,6 +1199,17 @@ _MENU_PARTS: dict = {}
 #: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
 _BUILD_CACHE: dict = {season: {} for season in LAYOUTS}
 
+def _cheapest(vals: dict, values) -> int:
+    """The value among ``values`` (ascending) that ``vals`` (see ``reach``) makes with the fewest
+    powers, the lowest on ties; 0 if none is reachable."""
+    best, best_uses = 0, 99
+    for v in values:
+        made = vals.get(v)
+        if made is not None and made[0] < best_uses:
+            best, best_uses = v, made[0]
+    return best
+
+
 @lru_cache(maxsize=None)
 def _recruit_targets(season: str, key: tuple) -> tuple:
     """(section, Action) for each Citizen section the Yellow die (+Blue, powers) reaches.
@@ -1209,9 +1220,8 @@ def _recruit_targets(season: str, key: tuple) -> tuple:
     vals = reach("yellow", *key)
     out = []
     for s in range(10):
-        hits = [v for v in lay.cit_values[s] if v in vals]
-        if hits:
-            v = min(hits, key=lambda x: (vals[x][0], x))
+        v = _cheapest(vals, lay.cit_values[s])
+        if v:
             name = lay.cit_names[s]
             out.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
                                   f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
@@ -1227,10 +1237,9 @@ def _slay_targets(season: str, key: tuple) -> tuple:
     for li, blocks in enumerate(lay.lair_blocks):
         for bi in blocks:
             lo, hi = lay.block_range[bi]
-            hits = [v for v in range(lo, hi + 1) if v in vals]
-            if not hits:
+            v = _cheapest(vals, range(lo, hi + 1))
+            if not v:
                 continue
-            v = min(hits, key=lambda x: (vals[x][0], x))
             # Actions by the block's next pip, made when first offered (see ``_slay_action``).
             out.append((li, bi, [None] * lay.block_len[bi], f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
     return tuple(out)
