@@ -753,26 +753,28 @@ class DiceKingdomsState(GameState):
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
         lay = self.lay
         rc0 = lay.rc0
+        ro0 = lay.ro0
         claimed = sh[DOM]
-        key = (lay.season, claimed, *sh[rc0:lay.size])
-        out = _ROADS_CACHE.get(key)
+        # What decides it: claimed Domains, each Road's direction and whether it has open pips
+        # (this changes only when a Road is begun or finished or a Domain claimed).
+        key = (claimed, *sh[ro0:], *map(_lt, sh[rc0:ro0], lay.road_len))
+        cache = _ROADS_CACHE[lay.season]
+        out = cache.get(key)
         if out is not None:
             return out
-        if len(_ROADS_CACHE) > 50_000:
-            _ROADS_CACHE.clear()
-        counts = sh[rc0:rc0 + lay.nr]
-        origins = sh[lay.ro0:lay.ro0 + lay.nr]
-        out = _ROADS_CACHE[key] = []
-        for (r, a, b, length), k, d in zip(lay.road_info, counts, origins):
+        if len(cache) > 50_000:
+            cache.clear()
+        out = cache[key] = []
+        for (r, a, b, length), k, d, pair in zip(lay.road_info, sh[rc0:ro0], sh[ro0:], _ROAD_DIRS):
             if k >= length:
                 continue
             if d:
-                out.append((r, d))
+                out.append(pair[d])
                 continue
             if a >= 0 and claimed >> a & 1:
-                out.append((r, 1))
+                out.append(pair[1])
             if b >= 0 and claimed >> b & 1:
-                out.append((r, 2))
+                out.append(pair[2])
         return out
 
     def _mark_road(self, seat: int, r: int, d: int, n: int, why: str) -> None:
@@ -892,8 +894,17 @@ class DiceKingdomsState(GameState):
         """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
 
         A usable Road always allows a Build of 1 pip, so the menu is only built when there is none.
+        A begun, unfinished Road is usable (the start Roads are begun at set-up): they are looked at first.
         """
-        if self._usable_roads(self.sheets[seat]):
+        sh = self.sheets[seat]
+        lay = self.lay
+        rc0 = lay.rc0
+        ro0 = lay.ro0
+        road_len = lay.road_len
+        for r in lay.start_roads:
+            if sh[ro0 + r] and sh[rc0 + r] < road_len[r]:
+                return True
+        if self._usable_roads(sh):
             return True
         return self._action_choices(seat)[0] is not PASS
 
@@ -1192,8 +1203,10 @@ class DiceKingdomsState(GameState):
 
 
 # ---------------------------------------------------------------- Action-phase tables
-#: Usable (road, direction) lists by (season, claimed Domains, Road counts and directions).
-_ROADS_CACHE: dict = {}
+#: Per season, usable (road, direction) lists by (claimed Domains, Road directions, Roads not full).
+_ROADS_CACHE: dict = {season: {} for season in LAYOUTS}
+#: _ROAD_DIRS[r][d] == (r, d).
+_ROAD_DIRS = tuple((None, (r, 1), (r, 2)) for r in range(64))
 #: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
 _MENU_PARTS: dict = {}
 #: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
@@ -1410,6 +1423,7 @@ def star_pips(lay, sh: list) -> int:
 
 
 _at = operator.getitem
+_lt = operator.lt
 
 
 def _statue_count(lay, sh: list, what: int, stars: int, domains: int, completed: int) -> int:
