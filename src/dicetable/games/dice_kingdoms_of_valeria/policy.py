@@ -215,34 +215,29 @@ class _Valuer:
         stars = stars1 + stars2 + stars3 + lay.gold_star_prefix[gold] + lay.wall_star_prefix[sh[WALLC]]
         held = sh[STAT]
         if held:
-            kinds = []
-            while held:
-                low = held & -held
-                k = low.bit_length() - 1
-                kinds.append(k)
-                stars += STATUE_STARS[k]
-                held ^= low
+            statues = _HELD.get(held)
+            if statues is None:
+                statues = _HELD[held] = _held(held)
+            stars += statues[0]
             total = stars + domains + lair_vp
-            for k in kinds:
-                what, per, vp = _STATUE_SCORING[k]
-                if what:
-                    if what == 1:
-                        n = stars
-                    elif what == 2:
-                        n = domains
-                    elif what == 3:
-                        n = completed
-                    elif what == 4:
-                        n = gold
-                    elif what == 5:
-                        n = lay.wall_star_prefix[sh[WALLC]]
-                    elif what == 6:
-                        n = lay.plinth_prefix[gold]
-                    elif what == 7:
-                        n = sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
-                    else:
-                        n = guilds[what - 8]
-                    total += (n // per) * vp
+            for what, per, vp in statues[1]:
+                if what == 1:
+                    n = stars
+                elif what == 2:
+                    n = domains
+                elif what == 3:
+                    n = completed
+                elif what == 4:
+                    n = gold
+                elif what == 5:
+                    n = lay.wall_star_prefix[sh[WALLC]]
+                elif what == 6:
+                    n = lay.plinth_prefix[gold]
+                elif what == 7:
+                    n = sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
+                else:
+                    n = guilds[what - 8]
+                total += (n // per) * vp
         else:
             total = stars + domains + lair_vp
         value = float(total)
@@ -271,6 +266,16 @@ class _Valuer:
         if sh[PLP] and can_statue:
             value += rv[T_PICK] * sh[PLP]
         return value
+
+
+#: Per held-Statues mask: (Star pips of Statue 14, (count code, per, VP) of each scoring Statue).
+_HELD: dict = {}
+
+
+def _held(held: int) -> tuple:
+    kinds = [k for k in range(len(STATUE_STARS)) if held >> k & 1]
+    return (sum(STATUE_STARS[k] for k in kinds),
+            tuple(_STATUE_SCORING[k] for k in kinds if _STATUE_SCORING[k][0]))
 
 
 def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_value: float) -> tuple:
