@@ -123,6 +123,11 @@ class _Tables:
         self.manip_mask = sum(1 << d for d in range(len(lay.dom_ids))
                               if lay.dom_power[d][0] != "instant_citizen")
         self.instant = tuple(lay.dom_power[d][0] == "instant_citizen" for d in range(len(lay.dom_ids)))
+        #: Memos of the Citizens' part (by marked pips and voids) and of each track's terms.
+        self.citizens = {}
+        self.tracks = {}
+        #: Memo of the Roads' part by its inputs (see ``_Valuer.value``).
+        self.roads_memo = {}
         #: (first, end) of each lair's Range Blocks among the sheet's blocks.
         self.lair_slices = tuple((min(bl), max(bl) + 1) for bl in lay.lair_blocks)
         #: (a, b, length) of every Road.
@@ -207,7 +212,13 @@ class _Valuer:
         if k3 == self.k3 and d3 == self.d3 and lair_first == self.f3 and acts == self.a3:
             stars3, domains, roads = self.r3
         else:
-            stars3, domains, roads = r3 = _group3(lay, tables, sh, lair_first, acts)
+            key = (*k3, *d3, *lair_first, acts)
+            r3 = tables.roads_memo.get(key)
+            if r3 is None:
+                if len(tables.roads_memo) > 20_000:  # bound the memory of long searches
+                    tables.roads_memo.clear()
+                r3 = tables.roads_memo[key] = _group3(lay, tables, sh, lair_first, acts)
+            stars3, domains, roads = r3
             if self.k3 is None:
                 self.k3, self.d3, self.f3, self.a3, self.r3 = k3, d3, lair_first[:], acts, r3
         # The Score Tally.
@@ -281,9 +292,45 @@ def _held(held: int) -> tuple:
 def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_value: float) -> tuple:
     """Citizens and Guild Tracks (``k1`` = sheet entries CIT..TRK+3, ``void_tracks`` = VTRK..+3):
     (Star pips, the tracks' estimated worth as its terms in order, marked Citizen pips per guild)."""
-    cit = k1[CIT:CIT + 10]
-    cit_void = k1[CITV:CITV + 10]
-    trk = k1[TRK:TRK + 4]
+    citizens = tuple(k1[CIT:TRK])
+    cached = tables.citizens.get(citizens)
+    if cached is None:
+        cached = _citizens(lay, tables, citizens)
+    stars, rates, guilds = cached
+    rv = REWARD_VALUE
+    adds = []
+    track_memo = tables.tracks
+    for g, have, void, rate in zip(range(4), k1[TRK:TRK + 4], void_tracks, rates):
+        if void:
+            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+        else:
+            stars += lay.trk_star_prefix[g][have]
+        m = min(24 - have, rate * harvests)
+        if m <= 0:
+            continue
+        key = (g, have, void, m, recruit_value)
+        terms = track_memo.get(key)
+        if terms is None:
+            end = have + int(m)
+            terms = []
+            for i, c in tables.track_from[g][have]:
+                if i >= end:
+                    break
+                if not void >> i & 1:
+                    terms.append(recruit_value if c == RECRUIT else rv[c])
+            terms.append(0.1 * m)
+            if len(track_memo) > 50_000:
+                track_memo.clear()
+            track_memo[key] = terms = tuple(terms)
+        adds += terms
+    return stars, adds, guilds
+
+
+def _citizens(lay, tables, citizens: tuple) -> tuple:
+    """(Star pips, Harvest activations per guild, marked pips per guild) of the Citizens Tableau
+    (``citizens`` = pips marked then void masks of the 10 sections); memoised in ``tables``."""
+    cit = citizens[:10]
+    cit_void = citizens[10:]
     rates = [0.0, 0.0, 0.0, 0.0]
     guilds = [0, 0, 0, 0]
     cit_count = lay.cit_count
@@ -298,24 +345,10 @@ def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_v
             stars += table[n][void]
     else:
         stars = sum(map(_at, lay.cit_star_plain, cit))
-    rv = REWARD_VALUE
-    adds = []
-    for g, have, void, rate in zip(range(4), trk, void_tracks, rates):
-        if void:
-            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
-        else:
-            stars += lay.trk_star_prefix[g][have]
-        m = min(24 - have, rate * harvests)
-        if m <= 0:
-            continue
-        end = have + int(m)
-        for i, c in tables.track_from[g][have]:
-            if i >= end:
-                break
-            if not void >> i & 1:
-                adds.append(recruit_value if c == RECRUIT else rv[c])
-        adds.append(0.1 * m)
-    return stars, adds, guilds
+    if len(tables.citizens) > 20_000:
+        tables.citizens.clear()
+    out = tables.citizens[citizens] = (stars, tuple(rates), tuple(guilds))
+    return out
 
 
 def _group2(lay, tables, k2: list, lair_first: list) -> tuple:

@@ -562,6 +562,8 @@ class DiceKingdomsState(GameState):
             cache = _RECRUIT_OPTIONS[self.lay.season]
             out = cache.get(key)
             if out is None:
+                if len(cache) > 20_000:
+                    cache.clear()
                 out = cache[key] = [acts.recruit[s] for s in range(10) if key[s] < 2]
             return out
         if code == ROAD:
@@ -762,7 +764,7 @@ class DiceKingdomsState(GameState):
         out = cache.get(key)
         if out is not None:
             return out
-        if len(cache) > 50_000:
+        if len(cache) > 20_000:  # bound the memory of long simulations
             cache.clear()
         out = cache[key] = []
         for (r, a, b, length), k, d, pair in zip(lay.road_info, sh[rc0:ro0], sh[ro0:], _ROAD_DIRS):
@@ -883,7 +885,7 @@ class DiceKingdomsState(GameState):
         key = (lay.season, sh[DOM] & ~sh[VDOM] & lay.power_all, self.dice, self.no_blue)
         parts = _MENU_PARTS.get(key)
         if parts is None:
-            if len(_MENU_PARTS) > 100_000:  # bound the memory of long simulations
+            if len(_MENU_PARTS) > 50_000:  # bound the memory of long simulations
                 _MENU_PARTS.clear()
             ykey, rkey, gkey = self._reach_keys(seat)
             parts = _MENU_PARTS[key] = (_recruit_targets(lay.season, ykey), _slay_targets(lay.season, rkey),
@@ -1327,7 +1329,7 @@ def _rewards_note(rewards: list) -> str:
 _NOTES: dict = {}
 #: The tasks a list of reached Reward Pips puts on the stack (last resolved first), by the list.
 _PUSH: dict = {}
-#: Per season, the Recruit Reward options by the Citizen sections' marked pips (3 ** 10 at most).
+#: Per season, the Recruit Reward options by the Citizen sections' marked pips.
 _RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
 
 
