@@ -652,6 +652,11 @@ class Layout:
         #: road_pips[r][d]: reward codes in marking order from direction d (index 0 unused).
         self.road_pips = tuple((None, a_order[i], tuple(reversed(a_order[i]))) for i in range(len(f.roads)))
         self.nr = len(f.roads)
+        #: road_rewards[r][d][have][k]: Reward codes of marking k more pips after ``have`` from d.
+        self.road_rewards = tuple((None,) + tuple(
+            tuple(tuple(tuple(x for x in self.road_pips[r][d][have:have + k] if x)
+                        for k in range(len(a_order[r]) - have + 1)) for have in range(len(a_order[r]) + 1))
+            for d in (1, 2)) for r in range(self.nr))
         #: (road, a, b if a link Road else -1, length): what `_usable_roads` needs.
         self.road_info = tuple((i, self.road_a[i], self.road_b[i] if r.kind == "link" else -1,
                                 len(r.pips)) for i, r in enumerate(f.roads))

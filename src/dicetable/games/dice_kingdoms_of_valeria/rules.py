@@ -790,18 +790,21 @@ class DiceKingdomsState(GameState):
             return
         sh[lay.ro0 + r] = d
         sh[lay.rc0 + r] = have + k
-        pips = lay.road_pips[r][d]
         vb = sh[VBRIDGE]
-        rewards = []
-        for i in range(have, have + k):
-            code = pips[i]
-            if code and vb:
-                pos = i if d == 1 else length - 1 - i
-                bi = lay.pip_bridge[r].get(pos, -1)
-                if bi >= 0 and vb >> bi & 1:
-                    code = PLAIN
-            if code:
-                rewards.append(code)
+        if vb:  # solo Washed-Out Bridge: a voided Bridge's Gold is a plain pip
+            pips = lay.road_pips[r][d]
+            rewards = []
+            for i in range(have, have + k):
+                code = pips[i]
+                if code:
+                    pos = i if d == 1 else length - 1 - i
+                    bi = lay.pip_bridge[r].get(pos, -1)
+                    if bi >= 0 and vb >> bi & 1:
+                        code = PLAIN
+                if code:
+                    rewards.append(code)
+        else:
+            rewards = list(lay.road_rewards[r][d][have][k])
         origin, dest = _ends(lay, r, d)
         text = f"{_NAME[seat]} ({why}){_ROAD_MARKS[lay.season][r][d][k]}"
         data = {"road": lay.road_ids[r], "from": origin, "pips": k}
@@ -1186,8 +1189,8 @@ class DiceKingdomsState(GameState):
         o.round_no = self.round_no
         o.turn_no = self.turn_no
         o.dice = self.dice
-        o.sheets = [s[:] for s in self.sheets]
-        o.tasks = [t[:] for t in self.tasks]
+        o.sheets = list(map(list.copy, self.sheets))
+        o.tasks = list(map(list.copy, self.tasks))
         o.line = self.line
         o.deck = self.deck
         o.lair_first = self.lair_first[:]
