@@ -50,7 +50,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     combos = variants(args.game)
-    jobs = [(args.game, i, *combos[i % len(combos)]) for i in range(args.games)]
+    counts = sorted({players for players, _ in combos})
+    per_count = {n: [c for c in combos if c[0] == n] for n in counts}
+    # Player counts take turns; within a count, the option combinations take turns.
+    jobs = []
+    for i in range(args.games):
+        group = per_count[counts[i % len(counts)]]
+        jobs.append((args.game, i, *group[(i // len(counts)) % len(group)]))
     t0 = time.time()
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(play, jobs, chunksize=50))
