@@ -52,22 +52,45 @@ def run_replay(record: dict) -> GameState:
 
 
 def write_json(path: str | Path, data: dict) -> Path:
-    """Write ``data`` as indented JSON to ``path`` (parents created); return the path."""
+    """Write ``data`` as indented JSON to ``path`` (parents created); return the path.
+
+    Raises :class:`SaveFormatError` naming the path and the reason when the
+    file cannot be written (a folder, a read-only place, a missing drive).
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    if path.is_dir():
+        raise SaveFormatError(f"cannot save to {path}: it is a folder; give a file name such as {path / 'game.json'}")
+    text = json.dumps(data, indent=1) + "\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise SaveFormatError(
+            f"cannot save to {path!s}: {reason}; give a file path in a folder you can write to"
+        ) from None
     return path
 
 
 def read_json(path: str | Path) -> dict:
     """Read a JSON file; SaveFormatError with the reason when it is missing or not JSON."""
     path = Path(path)
+    if path.is_dir():
+        raise SaveFormatError(f"{path} is a folder, not a saved game or replay file")
+    if path.exists() and not path.is_file():
+        raise SaveFormatError(f"{path} is not a regular file (a device or a pipe), not a saved game or replay")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SaveFormatError(f"no such file: {path}") from None
+    except OSError as exc:
+        raise SaveFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SaveFormatError(f"{path} is not a JSON file: {exc}") from None
+    except RecursionError:
+        raise SaveFormatError(f"{path} is not a saved game or replay: its JSON is nested too deeply") from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise SaveFormatError(f"cannot read {path!r}: {exc}") from None
 
 
 def load_game_file(path: str | Path) -> GameState:
