@@ -317,3 +317,14 @@ def test_hot_seat_hand_off_wipes_the_scrollback_and_shows_what_happened(tmp_path
 def test_hot_seat_without_a_terminal_writes_no_escape_codes(tmp_path):
     text, _ = _hot_seat_table(["keep", "take:bishop", ""], tmp_path, terminal=False)
     assert "\x1b[3J" not in text
+
+
+def test_corsairs_help_example_re_rolls_as_it_says(tmp_path, monkeypatch):
+    # The help (and README) once said '1 3 6' re-rolls; 6 was "lock" in the list as shown.
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "corsairs-of-valeria", "--seed", "1", "-o", "captains=none", "-o", "first_player=1",
+                 input="help\n1 3 reroll\nquit\n")
+    out = _output(result)
+    assert "'1 3 reroll' marks dice 1 and 3 and re-rolls them" in out
+    assert "'1 3 6'" not in out
+    assert "Player 1 pays 1 Grog to re-roll" in out
