@@ -155,6 +155,12 @@ def test_more_bad_arguments_get_a_clear_error(args, message):
     assert "Traceback" not in result.output
 
 
+def _menu_number(game_id: str) -> int:
+    """The number of a game in the play menu (other tests may register extra toy games)."""
+    from dicetable.engine import games
+    return [spec.id for spec in games()].index(game_id) + 1
+
+
 def _kod_save(tmp_path, seed=1, players=1):
     from dicetable import new_game
     from dicetable.engine import write_json
@@ -200,7 +206,7 @@ def test_seat_options_are_checked_against_the_game(tmp_path, monkeypatch):
 
 def test_players_given_on_the_command_line_are_not_asked_again(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run("play", "--players", "1", "--seed", "3", input="4\nquit\n")   # 4: Kingdom of Dice
+    result = run("play", "--players", "1", "--seed", "3", input=f"{_menu_number('kingdom-of-dice')}\nquit\n")
     assert result.exit_code == 0, result.output
     assert "How many players" not in result.output
     assert "Player 1: You rolled" in result.output
@@ -208,10 +214,11 @@ def test_players_given_on_the_command_line_are_not_asked_again(tmp_path, monkeyp
 
 def test_non_ascii_digits_are_refused_not_a_crash(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run("play", input="²\n4\n²\n1\nquit\n")
+    from dicetable.engine import games
+    result = run("play", input=f"²\n{_menu_number('kingdom-of-dice')}\n²\n1\nquit\n")
     assert result.exit_code == 0, result.output
-    assert result.output.count("Type a number from 1 to 5.") == 1
-    assert result.output.count("Type a number from 1 to 4.") == 1
+    assert result.output.count(f"Type a number from 1 to {len(games())}.") == 1
+    assert result.output.count("Type a number from 1 to 4.") == 1          # Kingdom of Dice: 1-4 players
     result = run("play", "kingdom-of-dice", "-p", "1", "--seed", "1", input="²\n-1\nquit\n")
     assert result.exit_code == 0, result.output
     assert "'²' is not a legal action for Player 1" in _output(result)
