@@ -107,6 +107,7 @@ def test_hint_on_a_saved_game(tmp_path, monkeypatch):
     result = run("hint", str(save), "--level", "easy")
     assert result.exit_code == 0
     assert "%" in result.output and "keep:" in result.output
+    assert "The search bot's top choices, by its share of the search" in _output(result)
 
 
 def test_simulate_on_a_local_ray_instance(tmp_path):

@@ -184,7 +184,10 @@ def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in pla
                  + ", ".join(seat_name(s) for s in state.to_move))
     except DicetableError as exc:
         fail(str(exc))
+    from dicetable.cli.play import HINT_HEADER
+
     console.print(f"{seat_name(who)}: {escape(state.decision(who).prompt)}")
+    console.print(f"[dim]{HINT_HEADER}[/dim]")
     for action, share in hint_rows(state, who, level=level):
         console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
 

@@ -28,6 +28,7 @@ from dicetable.engine import (
     write_json,
 )
 
+HINT_HEADER = "The search bot's top choices, by its share of the search (higher: more promising):"
 SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest: ``log``)
 
 COMMANDS_HELP = (
@@ -169,6 +170,7 @@ class TerminalTable:
         if word == "hint":
             if self.hint is None:
                 raise DicetableError("hints are not available for this game")
+            self.console.print(f"[dim]{HINT_HEADER}[/dim]")
             for action, share in self.hint(self.state, seat):
                 self.console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
             return True
