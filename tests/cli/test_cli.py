@@ -269,12 +269,14 @@ def test_bench_table_fits_80_columns_uncut():
     assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
-def test_final_screen_names_the_winner_or_says_no_player_won(tmp_path, monkeypatch):
+def test_final_screen_names_the_winner(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run("play", "kingdom-of-dice", "--players", "1", "--human", "0", "--seed", "5")
+    result = run("play", "kingdom-of-dice", "--players", "3", "--human", "0", "--seed", "5")
     record = json.loads((tmp_path / "replays" / "kingdom-of-dice-5.json").read_text())
-    expected = "Winner: Player 1" if record["winners"] == [0] else "Winner: no player"
-    assert expected in result.output
+    names = ", ".join(f"Player {s + 1}" for s in record["winners"])
+    assert f"Winner{'s' if len(record['winners']) > 1 else ''}: {names}" in result.output
+    solo = run("play", "kingdom-of-dice", "--players", "1", "--human", "0", "--seed", "5")
+    assert "Winner: " not in solo.output and "Game over. Scores: Player 1" in _output(solo)
 
 
 def _hot_seat_table(lines, tmp_path, terminal=True):

@@ -258,8 +258,9 @@ class TerminalTable:
         scores = ", ".join(f"{seat_name(s)}: {v}" for s, v in enumerate(self.state.scores))
         self.console.print(f"[bold]Final scores[/bold] {scores}")
         winners = self.state.winners
-        self.console.print("[bold]Winner[/bold]" + ("s: " if len(winners) > 1 else ": ")
-                           + (", ".join(seat_name(s) for s in winners) if winners else "no player"))
+        if winners or self.state.players > 1:  # solo: the game's last event says how it went
+            self.console.print("[bold]Winner[/bold]" + ("s: " if len(winners) > 1 else ": ")
+                               + (", ".join(seat_name(s) for s in winners) if winners else "no player"))
         try:
             path = write_json(self.replay_dir / f"{self.state.game_id}-{self.state.seed}.json",
                               self.state.replay_record())
