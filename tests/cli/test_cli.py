@@ -275,11 +275,13 @@ def test_final_screen_names_the_winner(tmp_path, monkeypatch):
     record = json.loads((tmp_path / "replays" / "kingdom-of-dice-5.json").read_text())
     names = ", ".join(f"Player {s + 1}" for s in record["winners"])
     assert f"Winner{'s' if len(record['winners']) > 1 else ''}: {names}" in result.output
-    solo = run("play", "kingdom-of-dice", "--players", "1", "--human", "0", "--seed", "5")
+    # Solo, the random bot loses to the Cat: no "Winner: no player" line; the last event says it.
+    solo = run("play", "kingdom-of-dice", "--players", "1", "--human", "0", "--bot", "random", "--seed", "5")
+    assert json.loads((tmp_path / "replays" / "kingdom-of-dice-5.json").read_text())["winners"] == []
     lines = solo.output.splitlines()
     after_scores = lines[next(i for i, line in enumerate(lines) if line.startswith("Final scores")) + 1]
-    assert after_scores.startswith("Replay written")               # no "Winner: no player" in solo
-    assert "Game over. Scores: Player 1" in _output(solo)
+    assert after_scores.startswith("Replay written")
+    assert "The Mischievous Cat wins." in _output(solo)
 
 
 def _hot_seat_table(lines, tmp_path, terminal=True):
