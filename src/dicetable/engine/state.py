@@ -86,8 +86,8 @@ class GameState:
         """Seats that may act now; several during a simultaneous step; () when over."""
         raise NotImplementedError
 
-    def decision(self, seat: int) -> Decision:  # pragma: no cover
-        """What is asked of ``seat`` now, in the rulebook's words."""
+    def decision(self, seat: int) -> Decision | None:  # pragma: no cover
+        """What is asked of ``seat`` now, in the rulebook's words; None if it has no decision now."""
         raise NotImplementedError
 
     def _legal_actions(self, seat: int) -> list[Action]:  # pragma: no cover
