@@ -48,3 +48,46 @@ def test_no_skipped_pip_and_nothing_beyond_a_section_after_every_action(players,
     assert steps > 0
     if players == 1:
         assert state.trees == 20
+
+
+def _stars_by_hand(L, sh) -> int:
+    """Marked, not crossed-out Star pips read from the printed sheets (no tables)."""
+    from dicetable.games.dice_kingdoms_of_valeria import components as C
+
+    pmap = marked_pips(L, sh)
+    stars = 0
+    for s in range(10):
+        for i, marked in enumerate(pmap[f"citizen:{L.cit_names[s]}"]):
+            stars += marked and L.cit_pips[s][i] == C.STAR and not sh[C.CITV + s] >> i & 1
+    for g, name in enumerate(C.GUILDS):
+        for i, marked in enumerate(pmap[f"track:{name}"]):
+            stars += marked and L.trk_pips[g][i] == C.STAR and not sh[C.VTRK + g] >> i & 1
+    stars += sum(m and p == C.STAR for m, p in zip(pmap["gold"], L.gold_pips))
+    stars += sum(m and p == C.STAR for m, p in zip(pmap["wall"], L.wall_pips))
+    for b in range(L.nb):
+        lo, hi = L.block_range[b]
+        key = f"lair:{L.lair_ids[L.block_lair[b]]}:{lo}-{hi}"
+        stars += sum(m and p == C.STAR for m, p in zip(pmap[key], L.block_pips[b]))
+    for r in range(L.nr):
+        printed = L.road_pips[r][1]  # reward codes in the listed a -> b order
+        stars += sum(m and p == C.STAR for m, p in zip(pmap[f"road:{L.road_ids[r]}"], printed))
+    return stars
+
+
+@pytest.mark.parametrize("players,sheets", [(1, "summer"), (1, "winter"), (3, "summer"), (4, "winter")])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_fast_scoring_tables_agree_with_the_sheets(players, sheets, seed):
+    """The bots' table-driven score equals the Score Tally, and Star pips equal a count by hand."""
+    from dicetable.games.dice_kingdoms_of_valeria.rules import score_sheet, score_total, star_pips
+
+    state = new(players, sheets, seed=seed)
+    rng = Rng(seed)
+    checked = 0
+    while not state.is_over:
+        random_step(state, rng)
+        for sh in state.sheets:
+            assert star_pips(state.lay, sh) == _stars_by_hand(state.lay, sh)
+            assert score_total(state.lay, sh) == score_sheet(state.lay, sh)["total"]
+            checked += 1
+    assert checked > 0

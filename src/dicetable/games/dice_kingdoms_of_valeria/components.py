@@ -547,6 +547,11 @@ class Layout:
             for v in s.values:
                 vs[v] = i
         self.value_section = tuple(vs)
+        #: harvest_sections[b1][b2]: the Citizen sections two black dice activate (each die and
+        #: the sum), lowest value first; a section appears twice when activated twice.
+        self.harvest_sections = tuple(
+            tuple(tuple(sorted((vs[b1], vs[b2], vs[b1 + b2]))) if b1 and b2 else () for b2 in range(7))
+            for b1 in range(7))
         self.guild_sections = tuple(tuple(i for i, g in enumerate(self.cit_guild) if g == gi)
                                     for gi in range(4))
         tracks = {t.guild: t for t in c.guild_tracks}
@@ -562,10 +567,16 @@ class Layout:
         self.gold_star_prefix = _prefix(self.gold_pips, STAR)
         self.wall_star_prefix = _prefix(self.wall_pips, STAR)
         self.trk_star_pos = tuple(tuple(i for i, k in enumerate(p) if k == STAR) for p in self.trk_pips)
+        #: trk_rewards[g][have][k]: the Reward codes of marking k more pips after ``have`` (no voids).
+        self.trk_rewards = tuple(
+            tuple(tuple(tuple(c for c in p[have:have + k] if c) for k in range(25 - have)) for have in range(25))
+            for p in self.trk_pips)
         # Lairs and Range Blocks (global block numbers 0..nb-1).
         self.lair_ids = tuple(lair.id for lair in c.lairs)
         self.lair_names = tuple(lair.name for lair in c.lairs)
         self.lair_vp = tuple((lair.vp[0], lair.vp[1]) for lair in c.lairs)
+        #: lair_points[li][result]: VP of a lair result (open, high, low, pending in this Harvest).
+        self.lair_points = tuple((0, hi, lo, 0) for hi, lo in self.lair_vp)
         blocks, block_lair, ranges, pips = [], [], [], []
         value_block = []
         for li, lair in enumerate(c.lairs):
@@ -611,6 +622,10 @@ class Layout:
         self.power_masks = (self.adjust_mask["yellow"], self.flip_mask["yellow"], self.adjust_mask["red"],
                             self.flip_mask["red"], self.adjust_mask["green"], self.flip_mask["green"],
                             self.adjust_mask["blue"], self.flip_mask["blue"], self.adjust_mask["any"])
+        #: Every Domain whose power bends a die, as one mask.
+        self.power_all = 0
+        for mask in self.power_masks:
+            self.power_all |= mask
         self.lair_open_mask = sum(1 << i for i, lair in enumerate(c.lairs) if lair.open)
         lair_index = {lid: i for i, lid in enumerate(self.lair_ids)}
         trail = [0] * len(f.domains)
@@ -637,6 +652,11 @@ class Layout:
         #: road_pips[r][d]: reward codes in marking order from direction d (index 0 unused).
         self.road_pips = tuple((None, a_order[i], tuple(reversed(a_order[i]))) for i in range(len(f.roads)))
         self.nr = len(f.roads)
+        #: road_rewards[r][d][have][k]: Reward codes of marking k more pips after ``have`` from d.
+        self.road_rewards = tuple((None,) + tuple(
+            tuple(tuple(tuple(x for x in self.road_pips[r][d][have:have + k] if x)
+                        for k in range(len(a_order[r]) - have + 1)) for have in range(len(a_order[r]) + 1))
+            for d in (1, 2)) for r in range(self.nr))
         #: (road, a, b if a link Road else -1, length): what `_usable_roads` needs.
         self.road_info = tuple((i, self.road_a[i], self.road_b[i] if r.kind == "link" else -1,
                                 len(r.pips)) for i, r in enumerate(f.roads))
@@ -673,6 +693,25 @@ class Layout:
         self.fresh_sheet = tuple(sheet)
         self.trees = c.trees.count
         self.ships = c.ships.count
+        # Scoring tables (the hot path of the bots' evaluation reads these, never the data).
+        #: cit_star[s][n][void]: Star pips counted in Citizen section s with n marked, void mask.
+        self.cit_star = tuple(
+            tuple(tuple(sum(1 for i in range(n) if pips[i] == STAR and not void >> i & 1)
+                        for void in range(4)) for n in range(3))
+            for pips in self.cit_pips)
+        #: cit_count[n][void]: marked, not voided pips of a Citizen section with n marked, void mask.
+        self.cit_count = tuple(tuple(n - bin(void).count("1") for void in range(4)) for n in range(3))
+        self.trk_star_prefix = tuple(_prefix(p, STAR) for p in self.trk_pips)
+        self.block_star_prefix = tuple(_prefix(p, STAR) for p in self.block_pips)
+        #: cit_star_plain[s][n]: the same without voids.
+        self.cit_star_plain = tuple(tuple(row[n][0] for n in range(3)) for row in self.cit_star)
+        self.road_star_prefix = tuple((None, _prefix(p[1], STAR), _prefix(p[2], STAR))
+                                      for p in self.road_pips)
+        #: road_star_dir[r][d][k]: Star pips among the first k marked from direction d (0: none).
+        self.road_star_dir = tuple(((0,) * (len(p[1]) + 1), _prefix(p[1], STAR), _prefix(p[2], STAR))
+                                   for p in self.road_pips)
+        #: (road, first a-order position, last a-order position) of each Bridge.
+        self.bridge_span = tuple((self.bridge_road[bi], min(p), max(p)) for bi, p in enumerate(self.bridge_pos))
 
     def node_label(self, code: int, name: str) -> str:
         """A node's name for people: "D3 Redfort", "S1 (start)", "X1 (dead end)"."""

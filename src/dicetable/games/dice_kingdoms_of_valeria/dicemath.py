@@ -54,12 +54,48 @@ def die_paths(value: int, ops: tuple) -> dict:
     return best
 
 
+@lru_cache(maxsize=None)
 def _describe(colour: str, value: int, path: tuple) -> str:
     """``"Green 3 (flip → 4, +1 → 5)"``: the rolled value, then each power used."""
     text = f"{colour.capitalize()} {value}"
     if path:
         text += " (" + ", ".join(f"{name} → {w}" for name, w in path) + ")"
     return text
+
+
+@lru_cache(maxsize=None)
+def reach_paths(value: int, adj: bool, flip: bool, blue: int, blue_adj: bool, blue_flip: bool,
+                any_power: bool, blue_ok: bool) -> tuple:
+    """The numbers behind :func:`reach`, for any colour: ``((total, cost, path, Blue's path or None), ...)``.
+
+    ``cost`` is (powers used, 1 if the Blue die is added else 0); for each total the
+    cheapest way, the first found on ties (the die alone first, without the Any power first).
+    """
+    own = tuple(op for op, ok in ((FLIP, flip), (ADJ, adj)) if ok)
+    best: dict = {}
+    get = best.get
+    for use_any in ((False, True) if any_power else (False,)):
+        ops = own + ((ANY,) if use_any else ())
+        for v, path in die_paths(value, ops).items():
+            cost = (len(path), 0)
+            cur = get(v)
+            if cur is None or cost < cur[0]:
+                best[v] = (cost, path, None)
+    if blue_ok:
+        bown = tuple(op for op, ok in ((FLIP, blue_flip), (ADJ, blue_adj)) if ok)
+        splits = [((), ())]
+        if any_power:
+            splits += [((ANY,), ()), ((), (ANY,))]
+        for any_c, any_b in splits:
+            blue_paths = die_paths(blue, bown + any_b).items()
+            for v, path in die_paths(value, own + any_c).items():
+                n = len(path)
+                for w, bpath in blue_paths:
+                    cost = (n + len(bpath), 1)
+                    cur = get(v + w)
+                    if cur is None or cost < cur[0]:
+                        best[v + w] = (cost, path, bpath)
+    return tuple((total, cost, path, bpath) for total, (cost, path, bpath) in best.items())
 
 
 @lru_cache(maxsize=None)
@@ -74,28 +110,14 @@ def reach(colour: str, value: int, adj: bool, flip: bool, blue: int, blue_adj: b
     powers used (then: without Blue first), ``text`` saying how, e.g.
     ``"Green 3 (flip → 4, +1 → 5) + Blue 1 = 6"``.
     """
-    own = tuple(op for op, ok in ((FLIP, flip), (ADJ, adj)) if ok)
-    out: dict = {}
-
-    def offer(total: int, cost: tuple, text: str) -> None:
-        if total not in out or cost < out[total][0]:
-            out[total] = (cost, text)
-
-    for use_any in ((False, True) if any_power else (False,)):
-        ops = own + ((ANY,) if use_any else ())
-        for v, path in die_paths(value, ops).items():
-            offer(v, (len(path), 0), _describe(colour, value, path))
-    if blue_ok:
-        bown = tuple(op for op, ok in ((FLIP, blue_flip), (ADJ, blue_adj)) if ok)
-        splits = [((), ())]
-        if any_power:
-            splits += [((ANY,), ()), ((), (ANY,))]
-        for any_c, any_b in splits:
-            for v, path in die_paths(value, own + any_c).items():
-                for w, bpath in die_paths(blue, bown + any_b).items():
-                    text = f"{_describe(colour, value, path)} + {_describe('blue', blue, bpath)} = {v + w}"
-                    offer(v + w, (len(path) + len(bpath), 1), text)
-    return {total: (cost[0], text) for total, (cost, text) in out.items()}
+    out = {}
+    for total, cost, path, bpath in reach_paths(value, adj, flip, blue, blue_adj, blue_flip, any_power,
+                                                blue_ok):
+        text = _describe(colour, value, path)
+        if bpath is not None:
+            text = f"{text} + {_describe('blue', blue, bpath)} = {total}"
+        out[total] = (cost[0], text)
+    return out
 
 
 @lru_cache(maxsize=None)

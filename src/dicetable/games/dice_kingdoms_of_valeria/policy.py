@@ -26,13 +26,23 @@ from __future__ import annotations
 
 from dicetable.engine import Action
 
+import functools
+import itertools
+import operator
+
 from .components import (
-    ACC, CIT, CITV, DOM, GOLDC, LAIR_OPEN, LB0, LST, MAX_STATUES, NSTAT, PLINTH, PLP,
-    RECRUIT, SLAY, STAR, TRK, VDOM, VTRK, WALLC, GOLD, ROAD, KNIGHT,
+    ACC, CIT, CITV, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
+    PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VDOM, VTRK, WALLC,
 )
 from .rules import (
-    OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, score_sheet,
+    _STATUE_SCORING, OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,
 )
+
+_at = operator.getitem
+_compress = itertools.compress
+_RANGE = range(64)
+_add = operator.add
+_sum = functools.reduce  # reduce(add, [a, b], v) is (v + a) + b: the adds in order
 
 #: Activation chance per Harvest of each Citizen value 1..12 (two black dice and their sum).
 _P_SUM = {v: (6 - abs(v - 7)) / 36 if 2 <= v <= 12 else 0.0 for v in range(13)}
@@ -46,13 +56,18 @@ LAIR_OPTION = 0.3
 
 def harvests_left(state: DiceKingdomsState) -> float:
     """Expected Harvests still to come for every seat (solo: 2 per turn left)."""
-    if state.is_over:
+    if state.phase == OVER:
         return 0.0
     if state.players == 1:
         return float(2 * (state.lay.trees - state.trees) + (1 if state.stage <= 2 else 0))
     if state.last_round:
         return float((state.first - state.active) % state.players)
-    lead = max(sum(sorted(sh[TRK:TRK + 4])[1:]) for sh in state.sheets)
+    lead = 0
+    for sh in state.sheets:  # every Guild Track but the shortest
+        a, b, c, d = sh[TRK:TRK + 4]
+        x = a + b + c + d - min(a, b, c, d)
+        if x > lead:
+            lead = x
     done = max(1, state.harvest_no)
     rate = max(1.2, lead / done)
     return min(60.0, (72 - lead) / rate)
@@ -65,110 +80,344 @@ def actions_left(state: DiceKingdomsState, seat: int, harvests: float) -> float:
     return harvests / state.players
 
 
-def _activation_rates(lay, sh) -> list:
-    rates = [0.0, 0.0, 0.0, 0.0]
-    for s in range(10):
-        n = sh[CIT + s] - bin(sh[CITV + s]).count("1")
-        if n:
-            rates[lay.cit_guild[s]] += n * sum(ACTIVATION[v] for v in lay.cit_values[s])
-    return rates
+class _Tables:
+    """Per-season constants of :func:`sheet_value`, computed once from the layout.
+
+    Each float is computed by the same expression as the plain description in
+    the module docstring.
+    """
+
+    def __init__(self, lay) -> None:
+        #: rate[s][n]: Harvest activations a Citizen section with n pips adds to its guild.
+        self.rate = tuple(tuple(n * sum(ACTIVATION[v] for v in lay.cit_values[s]) for n in range(3))
+                          for s in range(10))
+        #: track_from[g][i]: (position, reward code) of the track's Reward Pips from position i on.
+        self.track_from = tuple(
+            tuple(tuple((j, c) for j, c in enumerate(pips) if c and j >= i) for i in range(25))
+            for pips in lay.trk_pips)
+        #: lair[li][marked][first]: the lair's worth with ``marked`` pips (first: the high VP is open).
+        self.lair = tuple(
+            tuple((_lair_term(lo, marked / lay.lair_len[li]), _lair_term(hi, marked / lay.lair_len[li]))
+                  for marked in range(lay.lair_len[li] + 1))
+            for li, (hi, lo) in enumerate(lay.lair_vp))
+        #: gold[i]: worth of the next Plinth within 4 pips of Gold pip i (None: none that close).
+        gold = []
+        for at in range(lay.gold_len + 1):
+            add = None
+            for i in range(at, min(at + 4, lay.gold_len)):
+                if lay.gold_pips[i] == PLINTH:
+                    add = 3.0 * (1 - (i - at) / 4) * 0.5
+                    break
+            gold.append(add)
+        self.gold = tuple(gold)
+        wall = []
+        for at in range(lay.wall_len + 1):
+            add = None
+            for i in range(at, min(at + 4, lay.wall_len)):
+                if lay.wall_pips[i] == STAR:
+                    add = 0.5 * (1 - (i - at) / 4)
+                    break
+            wall.append(add)
+        self.wall = tuple(wall)
+        #: Domains whose power bends the dice (not an instant Citizen), as a bit mask.
+        self.manip_mask = sum(1 << d for d in range(len(lay.dom_ids))
+                              if lay.dom_power[d][0] != "instant_citizen")
+        self.instant = tuple(lay.dom_power[d][0] == "instant_citizen" for d in range(len(lay.dom_ids)))
+        #: Memos of the Citizens' part (by marked pips and voids) and of each track's terms.
+        self.citizens = {}
+        self.tracks = {}
+        #: Memo of the Roads' part by its inputs (see ``_Valuer.value``).
+        self.roads_memo = {}
+        #: (first, end) of each lair's Range Blocks among the sheet's blocks.
+        self.lair_slices = tuple((min(bl), max(bl) + 1) for bl in lay.lair_blocks)
+        #: (a, b, length) of every Road.
+        self.roads = tuple((lay.road_a[r], lay.road_b[r], lay.road_len[r]) for r in range(lay.nr))
+
+
+def _lair_term(vp: int, share: float) -> float:
+    return 0.8 * vp * share * share + 0.15 * vp * share + LAIR_OPTION * vp
 
 
 def sheet_value(state: DiceKingdomsState, seat: int, harvests: float | None = None) -> float:
-    """Score now plus the estimated future worth of ``seat``'s sheets (VP-like units)."""
-    lay = state.lay
-    sh = state.sheets[seat]
+    """Score now plus the estimated future worth of ``seat``'s sheets (VP-like units).
+
+    ``harvests``: :func:`harvests_left` (computed when omitted). The parts are
+    those of the module docstring, added in that order.
+    """
     if harvests is None:
         harvests = harvests_left(state)
-    acts = actions_left(state, seat, harvests)
-    parts = score_sheet(lay, sh)
-    value = float(parts["total"])
-    if state.phase == OVER:
+    return _Valuer(state, seat, harvests).value(state)
+
+
+class _Valuer:
+    """:func:`sheet_value` of one seat in states that differ little (the greedy look-ahead).
+
+    The sheet is read in three groups of entries: Citizens and Guild Tracks;
+    lair results, access and Range Blocks; Roads, Domains and Bridges. Each
+    group's share of the score and of the estimate is computed for the first
+    state given and re-used for a later state whose group is unchanged (most
+    actions touch one group), so only what an action changed is recomputed.
+    ``harvests`` must be the same for every state given.
+    """
+
+    __slots__ = ("seat", "lay", "tables", "harvests", "recruit_value", "k1", "v1", "r1", "k2", "f2", "r2",
+                 "k3", "d3", "f3", "a3", "r3")
+
+    def __init__(self, state: DiceKingdomsState, seat: int, harvests: float) -> None:
+        lay = state.lay
+        self.seat = seat
+        self.lay = lay
+        self.tables = _TABLES[lay.season]
+        self.harvests = harvests
+        self.recruit_value = 0.3 + 0.06 * harvests
+        self.k1 = None
+        self.k2 = None
+        self.k3 = None
+
+    def value(self, state: DiceKingdomsState) -> float:
+        """``sheet_value(state, seat, harvests)``."""
+        lay = self.lay
+        tables = self.tables
+        seat = self.seat
+        sh = state.sheets[seat]
+        harvests = self.harvests
+        lair_first = state.lair_first
+        if state.players == 1:
+            acts = float(lay.trees - state.trees) + (0 if state.acted else 1)
+        else:
+            acts = harvests / state.players
+        # Group 1: Citizens and Guild Tracks -> (Star pips, track estimate, Citizen pips per guild).
+        k1 = sh[CIT:TRK + 4]
+        v1 = sh[VTRK:VTRK + 4]
+        if k1 == self.k1 and v1 == self.v1:
+            stars1, tracks, guilds = self.r1
+        else:
+            stars1, tracks, guilds = r1 = _group1(lay, tables, k1, v1, harvests, self.recruit_value)
+            if self.k1 is None:
+                self.k1, self.v1, self.r1 = k1, v1, r1
+        # Group 2: lair results, access and Range Blocks -> (lair VP, completed, Star pips, estimate).
+        k2 = sh[LST:lay.rc0]
+        if k2 == self.k2 and lair_first == self.f2:
+            lair_vp, completed, stars2, lairs = self.r2
+        else:
+            lair_vp, completed, stars2, lairs = r2 = _group2(lay, tables, k2, lair_first)
+            if self.k2 is None:
+                self.k2, self.f2, self.r2 = k2, lair_first[:], r2
+        # Group 3: Roads and Domains (lair results and access count for Trailheads)
+        # -> (Star pips, Domains scored, Road estimate + powers).
+        k3 = sh[lay.rc0:lay.size]
+        d3 = sh[LST:LB0]
+        d3.append(sh[DOM])
+        d3.append(sh[VDOM])
+        if k3 == self.k3 and d3 == self.d3 and lair_first == self.f3 and acts == self.a3:
+            stars3, domains, roads = self.r3
+        else:
+            key = (*k3, *d3, *lair_first, acts)
+            r3 = tables.roads_memo.get(key)
+            if r3 is None:
+                if len(tables.roads_memo) > 20_000:  # bound the memory of long searches
+                    tables.roads_memo.clear()
+                r3 = tables.roads_memo[key] = _group3(lay, tables, sh, lair_first, acts)
+            stars3, domains, roads = r3
+            if self.k3 is None:
+                self.k3, self.d3, self.f3, self.a3, self.r3 = k3, d3, lair_first[:], acts, r3
+        # The Score Tally.
+        gold = sh[GOLDC]
+        stars = stars1 + stars2 + stars3 + lay.gold_star_prefix[gold] + lay.wall_star_prefix[sh[WALLC]]
+        held = sh[STAT]
+        if held:
+            statues = _HELD.get(held)
+            if statues is None:
+                statues = _HELD[held] = _held(held)
+            stars += statues[0]
+            total = stars + domains + lair_vp
+            for what, per, vp in statues[1]:
+                if what == 1:
+                    n = stars
+                elif what == 2:
+                    n = domains
+                elif what == 3:
+                    n = completed
+                elif what == 4:
+                    n = gold
+                elif what == 5:
+                    n = lay.wall_star_prefix[sh[WALLC]]
+                elif what == 6:
+                    n = lay.plinth_prefix[gold]
+                elif what == 7:
+                    n = sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
+                else:
+                    n = guilds[what - 8]
+                total += (n // per) * vp
+        else:
+            total = stars + domains + lair_vp
+        value = float(total)
+        if state.phase == OVER:
+            return value
+        # The estimate: tracks, lairs, Roads and powers (added one by one, in the order of the
+        # module docstring, so the sum is the same to the last bit), Gold and Wall, pending Rewards.
+        value = _sum(_add, tracks, value)
+        value = _sum(_add, lairs, value)
+        value = _sum(_add, roads, value)
+        can_statue = sh[NSTAT] < MAX_STATUES
+        add = tables.gold[gold]
+        if add is not None and can_statue:
+            value += add
+        add = tables.wall[sh[WALLC]]
+        if add is not None:
+            value += add
+        rv = REWARD_VALUE
+        for code, _ in state.tasks[seat]:
+            if code == RECRUIT:
+                value += self.recruit_value
+            elif code == PLINTH or code == T_PICK:
+                value += rv[code] if can_statue else 0.0
+            else:
+                value += rv.get(code, 0.0)
+        if sh[PLP] and can_statue:
+            value += rv[T_PICK] * sh[PLP]
         return value
-    can_statue = sh[NSTAT] < MAX_STATUES
+
+
+#: Per held-Statues mask: (Star pips of Statue 14, (count code, per, VP) of each scoring Statue).
+_HELD: dict = {}
+
+
+def _held(held: int) -> tuple:
+    kinds = [k for k in range(len(STATUE_STARS)) if held >> k & 1]
+    return (sum(STATUE_STARS[k] for k in kinds),
+            tuple(_STATUE_SCORING[k] for k in kinds if _STATUE_SCORING[k][0]))
+
+
+def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_value: float) -> tuple:
+    """Citizens and Guild Tracks (``k1`` = sheet entries CIT..TRK+3, ``void_tracks`` = VTRK..+3):
+    (Star pips, the tracks' estimated worth as its terms in order, marked Citizen pips per guild)."""
+    citizens = tuple(k1[CIT:TRK])
+    cached = tables.citizens.get(citizens)
+    if cached is None:
+        cached = _citizens(lay, tables, citizens)
+    stars, rates, guilds = cached
     rv = REWARD_VALUE
-    recruit_value = 0.3 + 0.06 * harvests
-    # Guild Tracks.
-    rates = _activation_rates(lay, sh)
-    for g in range(4):
-        have = sh[TRK + g]
-        m = min(24 - have, rates[g] * harvests)
+    adds = []
+    track_memo = tables.tracks
+    for g, have, void, rate in zip(range(4), k1[TRK:TRK + 4], void_tracks, rates):
+        if void:
+            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+        else:
+            stars += lay.trk_star_prefix[g][have]
+        m = min(24 - have, rate * harvests)
         if m <= 0:
             continue
-        pips = lay.trk_pips[g]
-        void = sh[VTRK + g]
-        whole = int(m)
-        for i in range(have, have + whole):
-            c = pips[i]
-            if c and not void >> i & 1:
-                value += recruit_value if c == RECRUIT else rv[c]
-        value += 0.1 * m
-    # Lairs.
-    acc = sh[ACC]
-    for li, (hi, lo) in enumerate(lay.lair_vp):
-        if sh[LST + li] != LAIR_OPEN or not acc >> li & 1:
-            continue
-        marked = sum(sh[LB0 + b] for b in lay.lair_blocks[li])
-        share = marked / lay.lair_len[li]
-        vp = hi if state.lair_first[li] == -1 else lo
-        value += 0.8 * vp * share * share + 0.15 * vp * share + LAIR_OPTION * vp
-    # Roads and Domains.
+        key = (g, have, void, m, recruit_value)
+        terms = track_memo.get(key)
+        if terms is None:
+            end = have + int(m)
+            terms = []
+            for i, c in tables.track_from[g][have]:
+                if i >= end:
+                    break
+                if not void >> i & 1:
+                    terms.append(recruit_value if c == RECRUIT else rv[c])
+            terms.append(0.1 * m)
+            if len(track_memo) > 50_000:
+                track_memo.clear()
+            track_memo[key] = terms = tuple(terms)
+        adds += terms
+    return stars, adds, guilds
+
+
+def _citizens(lay, tables, citizens: tuple) -> tuple:
+    """(Star pips, Harvest activations per guild, marked pips per guild) of the Citizens Tableau
+    (``citizens`` = pips marked then void masks of the 10 sections); memoised in ``tables``."""
+    cit = citizens[:10]
+    cit_void = citizens[10:]
+    rates = [0.0, 0.0, 0.0, 0.0]
+    guilds = [0, 0, 0, 0]
+    cit_count = lay.cit_count
+    for g, row, n, void in zip(lay.cit_guild, tables.rate, cit, cit_void):
+        n = cit_count[n][void]
+        if n:
+            rates[g] += row[n]
+            guilds[g] += n
+    if any(cit_void):
+        stars = 0
+        for table, n, void in zip(lay.cit_star, cit, cit_void):
+            stars += table[n][void]
+    else:
+        stars = sum(map(_at, lay.cit_star_plain, cit))
+    if len(tables.citizens) > 20_000:
+        tables.citizens.clear()
+    out = tables.citizens[citizens] = (stars, tuple(rates), tuple(guilds))
+    return out
+
+
+def _group2(lay, tables, k2: list, lair_first: list) -> tuple:
+    """Lairs (``k2`` = sheet entries LST..the Roads): (lair VP, lairs completed, Range Block Star
+    pips, the lairs' estimated worth as its terms in order)."""
+    nl = len(lair_first)
+    results = k2[:nl]
+    acc = k2[nl]
+    blocks = k2[nl + 1:]
+    vp = sum(map(_at, lay.lair_points, results))
+    completed = nl - results.count(LAIR_OPEN)
+    stars = sum(map(_at, lay.block_star_prefix, blocks))
+    adds = [tables.lair[li][sum(blocks[first:last])][lair_first[li] == -1]
+            for li, (first, last) in enumerate(tables.lair_slices)
+            if results[li] == LAIR_OPEN and acc >> li & 1]
+    return vp, completed, stars, adds
+
+
+def _group3(lay, tables, sh: list, lair_first: list, acts: float) -> tuple:
+    """Roads and Domains: (Road Star pips, Domains scored, the Roads' estimated worth then the
+    manipulation powers', as their terms in order)."""
+    rc0 = lay.rc0
+    ro0 = lay.ro0
+    counts = sh[rc0:ro0]
+    origins = sh[ro0:ro0 + lay.nr]
+    stars = sum(map(_at, map(_at, lay.road_star_dir, origins), counts))
     claimed = sh[DOM]
-    for r in range(lay.nr):
-        d = sh[lay.ro0 + r]
-        k = sh[lay.rc0 + r]
-        if not k:
-            continue
-        length = lay.road_len[r]
+    voided = sh[VDOM]
+    domains = (claimed & ~voided).bit_count()
+    power = 0.12 * min(acts, 12)
+    adds = []
+    roads = tables.roads
+    for r in _compress(_RANGE, counts):  # the Roads begun, in order
+        k = counts[r]
+        a, b, length = roads[r]
         if k >= length:
             continue
-        far = lay.road_b[r] if d == 1 else lay.road_a[r]
+        far = b if origins[r] == 1 else a
         if far < 0 or claimed >> far & 1:
             continue
-        value += 0.7 * (k / length) * _domain_worth(state, lay, sh, far, acts)
-    for di in range(len(lay.dom_ids)):
-        if claimed >> di & 1 and not sh[VDOM] >> di & 1 and lay.dom_power[di][0] != "instant_citizen":
-            value += 0.12 * min(acts, 12)
-    # Gold toward the next Plinth, Wall toward the next Star.
-    gold = sh[GOLDC]
-    for i in range(gold, min(gold + 4, lay.gold_len)):
-        if lay.gold_pips[i] == PLINTH:
-            if can_statue:
-                value += 3.0 * (1 - (i - gold) / 4) * 0.5
-            break
-    wall = sh[WALLC]
-    for i in range(wall, min(wall + 4, lay.wall_len)):
-        if lay.wall_pips[i] == STAR:
-            value += 0.5 * (1 - (i - wall) / 4)
-            break
-    # Pending Rewards and Plinths still to draft.
-    for code, _ in state.tasks[seat]:
-        if code == RECRUIT:
-            value += recruit_value
-        elif code in (PLINTH, T_PICK):
-            value += rv[code] if can_statue else 0.0
-        else:
-            value += rv.get(code, 0.0)
-    if sh[PLP] and can_statue:
-        value += rv[T_PICK] * sh[PLP]
-    return value
+        adds.append(0.7 * (k / length) * _domain_worth(lair_first, lay, sh, far, power, tables))
+    adds += [power] * (claimed & ~voided & tables.manip_mask).bit_count()
+    return stars, domains, adds
 
 
-def _domain_worth(state, lay, sh, d: int, acts: float) -> float:
-    """What claiming Domain ``d`` adds: its point, its power, the lairs its Trailhead opens."""
+def _domain_worth(lair_first: list, lay, sh, d: int, power: float, tables) -> float:
+    """What claiming Domain ``d`` adds: its point, its power, the lairs its Trailhead opens.
+
+    ``power`` is the worth of a manipulation power (0.12 per action left, at most 12).
+    """
     worth = 0.0
     if not sh[VDOM] >> d & 1:
-        worth += 1.0 + (1.0 if lay.dom_power[d][0] == "instant_citizen" else 0.12 * min(acts, 12))
+        worth += 1.0 + (1.0 if tables.instant[d] else power)
     opens = lay.dom_trail[d] & ~sh[ACC]
-    for li, (hi, lo) in enumerate(lay.lair_vp):
-        if opens >> li & 1 and sh[LST + li] == LAIR_OPEN:
-            worth += LAIR_OPTION * (hi if state.lair_first[li] == -1 else lo)
+    if opens:
+        for li, (hi, lo) in enumerate(lay.lair_vp):
+            if opens >> li & 1 and sh[LST + li] == LAIR_OPEN:
+                worth += LAIR_OPTION * (hi if lair_first[li] == -1 else lo)
     return worth
+
+
+_TABLES = {season: _Tables(lay) for season, lay in LAYOUTS.items()}
 
 
 def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, float]]:
     """Each legal action of ``seat`` with the :func:`sheet_value` right after it."""
     harvests = harvests_left(state)
+    valuer = _Valuer(state, seat, harvests)
+    valuer.value(state)  # the groups an action leaves unchanged are then re-used
     out = []
     for action in state.legal_actions(seat):
         twin = state.clone()
@@ -180,7 +429,7 @@ def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, flo
         else:
             twin._take_action(seat, action)
         twin._run(seat)
-        out.append((action, sheet_value(twin, seat, harvests)))
+        out.append((action, valuer.value(twin)))
     return out
 
 
@@ -204,8 +453,8 @@ def evaluate(state: DiceKingdomsState, seat: int) -> float:
     estimated final score mapped from 40 (0) to 100 (1).
     """
     harvests = harvests_left(state)
-    mine = sheet_value(state, seat, harvests)
+    mine = _Valuer(state, seat, harvests).value(state)
     if state.players == 1:
         return min(1.0, max(0.0, (mine - 40.0) / 60.0))
-    best_other = max(sheet_value(state, s, harvests) for s in range(state.players) if s != seat)
+    best_other = max(_Valuer(state, s, harvests).value(state) for s in range(state.players) if s != seat)
     return min(1.0, max(0.0, 0.5 + (mine - best_other) / 40.0))

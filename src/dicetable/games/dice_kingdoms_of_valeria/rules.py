@@ -69,6 +69,7 @@ Rule decisions where the rulebook is silent (each tested)
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 
 from dicetable.engine import Action, Decision, GameState, seat_name
@@ -107,6 +108,12 @@ def _bits(x: int) -> int:
 
 
 _BITS = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
+#: "Player 1".. "Player 5" (the kernel's ``seat_name``), and each seat alone as a ``to_move`` tuple.
+_NAME = tuple(seat_name(s) for s in range(5))
+_ALONE = tuple((s,) for s in range(5))
+#: Event texts already written: roll texts by dice, Harvest texts by what was marked.
+_ROLL_TEXT: dict = {}
+_HARVEST_TEXT: dict = {}
 
 
 class _Actions:
@@ -211,7 +218,7 @@ class DiceKingdomsState(GameState):
         self.first = self.randbelow(n) if n > 1 else 0
         self.active = self.first
         self.emit("setup", None,
-                  f"{lay.data.name}; {seat_name(self.first)} is the first Active Player. "
+                  f"{lay.data.name}; {_NAME[self.first]} is the first Active Player. "
                   "Statue draft line: " + ", ".join(f"Statue {CARD_KIND[c] + 1}" for c in self.line) + ".",
                   {"first": self.first, "line": [CARD_ID[c] for c in self.line], "sheets": season})
         self._start_turn(self.first)
@@ -222,12 +229,13 @@ class DiceKingdomsState(GameState):
     def to_move(self) -> tuple:
         ph = self.phase
         if ph == HARVEST:
-            return tuple(s for s in range(self.players) if self.tasks[s])
+            tasks = self.tasks
+            return tuple([s for s in range(self.players) if tasks[s]])
         if ph == DRAFT:
-            return (self.drafter,)
+            return _ALONE[self.drafter]
         if ph == OVER:
             return ()
-        return (self.active,)
+        return _ALONE[self.active]
 
     @property
     def is_over(self) -> bool:
@@ -311,17 +319,22 @@ class DiceKingdomsState(GameState):
         self.turn_no += 1
         if seat == self.first:
             self.round_no += 1
-        roll = (self.roll(BLACK_DIE), self.roll(BLACK_DIE)) + tuple(self.roll(COLOUR_DIE[c]) for c in COLOURS)
+        if self.scripted_dice_left:
+            roll = (self.roll(BLACK_DIE), self.roll(BLACK_DIE)) + tuple(self.roll(COLOUR_DIE[c]) for c in COLOURS)
+        else:  # the same values, in one call (every die is a d6)
+            roll = tuple(self.roll_many(BLACK_DIE, 6))
         self.dice = roll
         self.no_blue = False
         self.drought = False
         self.acted = False
         when = (f"Turn {self.trees} of {self.lay.trees} (a tree is marked off)" if self.players == 1
                 else f"Round {self.round_no}")
-        self.emit("roll", seat,
-                  f"{when}: {seat_name(seat)} rolls black {roll[0]} and {roll[1]} "
-                  f"(sum {roll[0] + roll[1]}), Yellow {roll[2]}, Red {roll[3]}, Green {roll[4]}, "
-                  f"Blue {roll[5]}.", {"dice": list(roll), "round": self.round_no})
+        text = _ROLL_TEXT.get(roll)
+        if text is None:
+            text = _ROLL_TEXT[roll] = (f"black {roll[0]} and {roll[1]} (sum {roll[0] + roll[1]}), Yellow {roll[2]}, "
+                                       f"Red {roll[3]}, Green {roll[4]}, Blue {roll[5]}.")
+        self.emit("roll", seat, f"{when}: {_NAME[seat]} rolls {text}",
+                  {"dice": list(roll), "round": self.round_no})
         self.phase = EVENT
         self.stage = STAGE_EVENT
         if (self.players == 1 and roll[0] == roll[1] and self.ships < self.lay.ships
@@ -334,32 +347,32 @@ class DiceKingdomsState(GameState):
             ph = self.phase
             if ph == OVER:
                 return
+            tasks = self.tasks
             if ph == HARVEST:
                 waiting = False
                 for s in range(self.players):
-                    if self._run(s):
+                    if tasks[s] and self._run(s):
                         waiting = True
                 if waiting:
                     return
                 self._end_harvest()
             elif ph == DRAFT:
-                if self._run(self.drafter):
+                if tasks[self.drafter] and self._run(self.drafter):
                     return
                 if not self._next_drafter():
                     self._end_draft()
             elif ph == EVENT:
-                if self._run(self.active):
+                if tasks[self.active] and self._run(self.active):
                     return
                 self._start_harvest(STAGE_HARVEST1)
             else:  # ACTION
                 if not self.acted:
-                    choices = self._action_choices(self.active)
-                    if choices[0] is not PASS:
-                        return
+                    if self._has_action(self.active):
+                        return  # the menu itself is built when legal_actions asks for it
                     self.emit("no-action", self.active,
-                              f"{seat_name(self.active)} has no action that can mark a pip.")
+                              f"{_NAME[self.active]} has no action that can mark a pip.")
                     self.acted = True
-                if self._run(self.active):
+                if tasks[self.active] and self._run(self.active):
                     return
                 self._end_action()
 
@@ -383,14 +396,12 @@ class DiceKingdomsState(GameState):
         """Mark the Guild Track pips of every activated Citizen (rulebook: Harvest Phase)."""
         lay = self.lay
         sh = self.sheets[seat]
-        b1, b2 = self.dice[0], self.dice[1]
-        vs = lay.value_section
-        secs = sorted((vs[b1], vs[b2], vs[b1 + b2]))
+        dice = self.dice
         rewards = []
         marked = 0
         gained = [0, 0, 0, 0]
         cit_guild = lay.cit_guild
-        for s in secs:
+        for s in lay.harvest_sections[dice[0]][dice[1]]:
             n = sh[CIT + s] - _BITS[sh[CITV + s]]
             if n > 0:
                 g = cit_guild[s]
@@ -398,13 +409,19 @@ class DiceKingdomsState(GameState):
                 marked += k
                 gained[g] += k
         if marked:
-            self.emit("harvest", seat, f"{seat_name(seat)} harvests " + ", ".join(
-                f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip"
-                + ("s" if marked > 1 else "") + _rewards_note(rewards) + ".", {"marked": gained})
+            key = (*gained, *rewards)
+            text = _HARVEST_TEXT.get(key)
+            if text is None:
+                if len(_HARVEST_TEXT) > 50_000:
+                    _HARVEST_TEXT.clear()
+                text = _HARVEST_TEXT[key] = " harvests " + ", ".join(
+                    f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip" + (
+                    "s" if marked > 1 else "") + _rewards_note(rewards) + "."
+            self.emit("harvest", seat, _NAME[seat] + text, {"marked": gained})
             if rewards:
                 self._push_rewards(seat, rewards)
         else:
-            self.emit("harvest", seat, f"{seat_name(seat)} marks nothing from the dice: "
+            self.emit("harvest", seat, f"{_NAME[seat]} marks nothing from the dice: "
                       "1 pip on a Guild Track of their choice.", {"marked": gained})
             self.tasks[seat].append((T_FALLBACK, 0))
 
@@ -412,11 +429,13 @@ class DiceKingdomsState(GameState):
         """All seats have harvested: settle first-Lair priority, then start the Statue draft."""
         n = self.players
         order = [(self.active + i) % n for i in range(n)]
+        nl = len(self.lair_first)
         for s in order:
             sh = self.sheets[s]
-            for li in range(len(self.lair_first)):
-                if sh[LST + li] == LAIR_PENDING:
-                    self._settle_lair(s, li)
+            if LAIR_PENDING in sh[LST:LST + nl]:
+                for li in range(nl):
+                    if sh[LST + li] == LAIR_PENDING:
+                        self._settle_lair(s, li)
         self.phase = DRAFT
         self.drafter = -1
         if not self._next_drafter():
@@ -473,18 +492,18 @@ class DiceKingdomsState(GameState):
         if sum(1 for g in range(4) if sh[TRK + g] >= 24) >= END_TRACKS:
             self.last_round = True
             what = "this is the last turn" if self.players == 1 else "this round is the last"
-            self.emit("last-round", seat, f"{seat_name(seat)} has completed 3 Guild Tracks: {what}.")
+            self.emit("last-round", seat, f"{_NAME[seat]} has completed 3 Guild Tracks: {what}.")
 
     def _game_over(self, why: str) -> None:
         self.phase = OVER
         parts = [self.score_parts(s) for s in range(self.players)]
         text = f"Game over ({why}). " + "; ".join(
-            f"{seat_name(s)}: {p['total']} VP (Stars {p['stars']}, Domains {p['domains']}, "
+            f"{_NAME[s]}: {p['total']} VP (Stars {p['stars']}, Domains {p['domains']}, "
             f"Lairs {p['lairs']}, Statues {p['statues']})" for s, p in enumerate(parts))
         if self.players == 1:
             text += f". {solo_result(parts[0]['total'])[1]}"
         else:
-            text += ". Winner: " + ", ".join(seat_name(s) for s in self.winners)
+            text += ". Winner: " + ", ".join(_NAME[s] for s in self.winners)
         self.emit("game-over", None, text, {"scores": [p["total"] for p in parts],
                                             "winners": list(self.winners)})
 
@@ -531,7 +550,7 @@ class DiceKingdomsState(GameState):
                SLAY: "no lair you may slay in has an open pip",
                T_PICK: "you hold 4 Statues or the draft line has only Statues you own",
                T_FALLBACK: "every Guild Track is full"}[code]
-        self.emit("lost", seat, f"{seat_name(seat)}'s {TASK_NAMES[code]} is lost: {why}.",
+        self.emit("lost", seat, f"{_NAME[seat]}'s {TASK_NAMES[code]} is lost: {why}.",
                   {"task": TASK_NAMES[code]})
 
     def _task_options(self, seat: int, task: tuple) -> list:
@@ -539,7 +558,14 @@ class DiceKingdomsState(GameState):
         sh = self.sheets[seat]
         acts = self.acts
         if code == RECRUIT:
-            return [acts.recruit[s] for s in range(10) if sh[CIT + s] < 2]
+            key = tuple(sh[CIT:CIT + 10])
+            cache = _RECRUIT_OPTIONS[self.lay.season]
+            out = cache.get(key)
+            if out is None:
+                if len(cache) > 20_000:
+                    cache.clear()
+                out = cache[key] = [acts.recruit[s] for s in range(10) if key[s] < 2]
+            return out
         if code == ROAD:
             lay = self.lay
             rc0 = lay.rc0
@@ -582,7 +608,7 @@ class DiceKingdomsState(GameState):
         elif code == T_FALLBACK:
             rewards = []
             self._mark_track(seat, payload, 1, rewards)
-            self.emit("mark", seat, f"{seat_name(seat)} marks 1 pip on the {GUILDS[payload]} Guild Track"
+            self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
                       + _rewards_note(rewards) + ".", {"track": GUILDS[payload]})
             self._push_rewards(seat, rewards)
         elif code == T_STRIKE:
@@ -592,12 +618,15 @@ class DiceKingdomsState(GameState):
 
     def _push_rewards(self, seat: int, rewards: list) -> None:
         """Queue Reward Pips so that the first marked resolves first (top of the stack)."""
-        tasks = self.tasks[seat]
-        for code in reversed(rewards):
-            if code.__class__ is tuple:
-                tasks.append(code)
-            elif code != STAR and code != PLAIN:
-                tasks.append(_TASK[code])
+        key = tuple(rewards)
+        push = _PUSH.get(key)
+        if push is None:
+            if len(_PUSH) > 10_000:
+                _PUSH.clear()
+            push = _PUSH[key] = tuple(code if code.__class__ is tuple else _TASK[code]
+                                      for code in reversed(rewards) if code != STAR and code != PLAIN)
+        if push:
+            self.tasks[seat] += push
 
     # ------------------------------------------------------------ marking
     def _mark_track(self, seat: int, g: int, n: int, rewards: list) -> int:
@@ -607,12 +636,15 @@ class DiceKingdomsState(GameState):
         k = min(n, 24 - have)
         if k <= 0:
             return 0
-        pips = self.lay.trk_pips[g]
         void = sh[VTRK + g]
-        for i in range(have, have + k):
-            code = pips[i]
-            if code and not (void >> i & 1):
-                rewards.append(code)
+        if void:
+            pips = self.lay.trk_pips[g]
+            for i in range(have, have + k):
+                code = pips[i]
+                if code and not (void >> i & 1):
+                    rewards.append(code)
+        else:
+            rewards += self.lay.trk_rewards[g][have][k]
         sh[TRK + g] = have + k
         if have + k == 24 and not self.last_round:
             self._check_trigger(seat)
@@ -626,9 +658,7 @@ class DiceKingdomsState(GameState):
         sh[CIT + s] = i + 1
         lay = self.lay
         code = lay.cit_pips[s][i]
-        self.emit("mark", seat, f"{seat_name(seat)} ({why}) marks the "
-                  f"{'left' if i == 0 else 'right'} pip of the {lay.cit_names[s]} Citizen "
-                  f"({GUILDS[lay.cit_guild[s]]})" + _reward_note(code) + ".",
+        self.emit("mark", seat, f"{_NAME[seat]} ({why}){_TEXTS[lay.season].citizen[s][i]}",
                   {"section": lay.cit_names[s], "pip": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
@@ -639,7 +669,7 @@ class DiceKingdomsState(GameState):
             if sh[CIT + s] < 2:
                 self._mark_citizen(seat, s, f"instant {GUILDS[g]} Citizen")
                 return
-        self.emit("lost", seat, f"{seat_name(seat)} has no open {GUILDS[g]} Citizen pip: "
+        self.emit("lost", seat, f"{_NAME[seat]} has no open {GUILDS[g]} Citizen pip: "
                   "the instant Citizen is lost.")
 
     def _mark_gold(self, seat: int) -> None:
@@ -650,8 +680,7 @@ class DiceKingdomsState(GameState):
             return
         sh[GOLDC] = i + 1
         code = lay.gold_pips[i]
-        self.emit("mark", seat, f"{seat_name(seat)} marks Gold pip {i + 1}" + _reward_note(code) + ".",
-                  {"gold": i + 1})
+        self.emit("mark", seat, _NAME[seat] + _TEXTS[lay.season].gold[i], {"gold": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
 
@@ -663,8 +692,7 @@ class DiceKingdomsState(GameState):
             return
         sh[WALLC] = i + 1
         code = lay.wall_pips[i]
-        self.emit("mark", seat, f"{seat_name(seat)} marks Knight pip {i + 1} on the Wall"
-                  + _reward_note(code) + ".", {"wall": i + 1})
+        self.emit("mark", seat, _NAME[seat] + _TEXTS[lay.season].wall[i], {"wall": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
 
@@ -693,17 +721,16 @@ class DiceKingdomsState(GameState):
             return
         sh[LB0 + b] = i + 1
         li = lay.block_lair[b]
-        lo, hi = lay.block_range[b]
         code = lay.block_pips[b][i]
-        self.emit("mark", seat, f"{seat_name(seat)} ({why}) marks pip {i + 1} of Range Block {lo}-{hi} in "
-                  f"{lay.lair_ids[li]} {lay.lair_names[li]}" + _reward_note(code) + ".",
-                  {"lair": lay.lair_ids[li], "block": f"{lo}-{hi}", "pip": i + 1})
+        texts = _TEXTS[lay.season]
+        self.emit("mark", seat, f"{_NAME[seat]} ({why}){texts.block[b][i]}",
+                  {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
         if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
             if self.phase == HARVEST and self.lair_first[li] == -1:
                 sh[LST + li] = LAIR_PENDING
-                self.emit("lair", seat, f"{seat_name(seat)} completes {lay.lair_ids[li]} "
+                self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
                           f"{lay.lair_names[li]} during the Harvest (priority is settled after it).")
             else:
                 self._settle_lair(seat, li)
@@ -715,12 +742,12 @@ class DiceKingdomsState(GameState):
         if self.lair_first[li] == -1:
             self.lair_first[li] = seat
             sh[LST + li] = LAIR_HIGH
-            self.emit("lair", seat, f"{seat_name(seat)} is the first to complete {lay.lair_ids[li]} "
+            self.emit("lair", seat, f"{_NAME[seat]} is the first to complete {lay.lair_ids[li]} "
                       f"{lay.lair_names[li]}: circles {hi} VP; everyone else crosses it out.",
                       {"lair": lay.lair_ids[li], "vp": hi})
         else:
             sh[LST + li] = LAIR_LOW
-            self.emit("lair", seat, f"{seat_name(seat)} completes {lay.lair_ids[li]} "
+            self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
                       f"{lay.lair_names[li]}: the higher value is crossed out, {lo} VP.",
                       {"lair": lay.lair_ids[li], "vp": lo})
 
@@ -728,26 +755,28 @@ class DiceKingdomsState(GameState):
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
         lay = self.lay
         rc0 = lay.rc0
+        ro0 = lay.ro0
         claimed = sh[DOM]
-        key = (lay.season, claimed, *sh[rc0:lay.size])
-        out = _ROADS_CACHE.get(key)
+        # What decides it: claimed Domains, each Road's direction and whether it has open pips
+        # (this changes only when a Road is begun or finished or a Domain claimed).
+        key = (claimed, *sh[ro0:], *map(_lt, sh[rc0:ro0], lay.road_len))
+        cache = _ROADS_CACHE[lay.season]
+        out = cache.get(key)
         if out is not None:
             return out
-        if len(_ROADS_CACHE) > 50_000:
-            _ROADS_CACHE.clear()
-        counts = sh[rc0:rc0 + lay.nr]
-        origins = sh[lay.ro0:lay.ro0 + lay.nr]
-        out = _ROADS_CACHE[key] = []
-        for (r, a, b, length), k, d in zip(lay.road_info, counts, origins):
+        if len(cache) > 20_000:  # bound the memory of long simulations
+            cache.clear()
+        out = cache[key] = []
+        for (r, a, b, length), k, d, pair in zip(lay.road_info, sh[rc0:ro0], sh[ro0:], _ROAD_DIRS):
             if k >= length:
                 continue
             if d:
-                out.append((r, d))
+                out.append(pair[d])
                 continue
             if a >= 0 and claimed >> a & 1:
-                out.append((r, 1))
+                out.append(pair[1])
             if b >= 0 and claimed >> b & 1:
-                out.append((r, 2))
+                out.append(pair[2])
         return out
 
     def _mark_road(self, seat: int, r: int, d: int, n: int, why: str) -> None:
@@ -761,21 +790,23 @@ class DiceKingdomsState(GameState):
             return
         sh[lay.ro0 + r] = d
         sh[lay.rc0 + r] = have + k
-        pips = lay.road_pips[r][d]
         vb = sh[VBRIDGE]
-        rewards = []
-        for i in range(have, have + k):
-            code = pips[i]
-            if code and vb:
-                pos = i if d == 1 else length - 1 - i
-                bi = lay.pip_bridge[r].get(pos, -1)
-                if bi >= 0 and vb >> bi & 1:
-                    code = PLAIN
-            if code:
-                rewards.append(code)
+        if vb:  # solo Washed-Out Bridge: a voided Bridge's Gold is a plain pip
+            pips = lay.road_pips[r][d]
+            rewards = []
+            for i in range(have, have + k):
+                code = pips[i]
+                if code:
+                    pos = i if d == 1 else length - 1 - i
+                    bi = lay.pip_bridge[r].get(pos, -1)
+                    if bi >= 0 and vb >> bi & 1:
+                        code = PLAIN
+                if code:
+                    rewards.append(code)
+        else:
+            rewards = list(lay.road_rewards[r][d][have][k])
         origin, dest = _ends(lay, r, d)
-        text = (f"{seat_name(seat)} ({why}) marks {k} pip{'s' if k != 1 else ''} on Road "
-                f"{lay.road_ids[r]} from {origin}")
+        text = f"{_NAME[seat]} ({why}){_ROAD_MARKS[lay.season][r][d][k]}"
         data = {"road": lay.road_ids[r], "from": origin, "pips": k}
         if have + k == length:
             far = lay.road_b[r] if d == 1 else lay.road_a[r]
@@ -813,7 +844,7 @@ class DiceKingdomsState(GameState):
         sh = self.sheets[seat]
         sh[STAT] |= 1 << kind
         sh[NSTAT] += 1
-        self.emit("statue", seat, f"{seat_name(seat)} takes Statue {kind + 1}: {STATUES[kind].effect}",
+        self.emit("statue", seat, f"{_NAME[seat]} takes Statue {kind + 1}: {STATUES[kind].effect}",
                   {"statue": kind + 1})
         if refill:
             self._refill()
@@ -846,39 +877,82 @@ class DiceKingdomsState(GameState):
         blue = (d[5], ba, bf, anyp, not self.no_blue)
         return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
 
+    def _menu_parts(self, seat: int) -> tuple:
+        """(Recruit targets, Slay targets, Build ``how`` texts) for the dice and ``seat``'s powers.
+
+        Memoised by (season, usable powers, dice, Heavy Rain); see :func:`_recruit_targets`,
+        :func:`_slay_targets` and :func:`_build_how`.
+        """
+        lay = self.lay
+        sh = self.sheets[seat]
+        key = (lay.season, sh[DOM] & ~sh[VDOM] & lay.power_all, self.dice, self.no_blue)
+        parts = _MENU_PARTS.get(key)
+        if parts is None:
+            if len(_MENU_PARTS) > 50_000:  # bound the memory of long simulations
+                _MENU_PARTS.clear()
+            ykey, rkey, gkey = self._reach_keys(seat)
+            parts = _MENU_PARTS[key] = (_recruit_targets(lay.season, ykey), _slay_targets(lay.season, rkey),
+                                        _build_how(gkey))
+        return parts
+
+    def _has_action(self, seat: int) -> bool:
+        """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
+
+        A usable Road always allows a Build of 1 pip, so the menu is only built when there is none.
+        A begun, unfinished Road is usable (the start Roads are begun at set-up): they are looked at first.
+        """
+        sh = self.sheets[seat]
+        lay = self.lay
+        rc0 = lay.rc0
+        ro0 = lay.ro0
+        road_len = lay.road_len
+        for r in lay.start_roads:
+            if sh[ro0 + r] and sh[rc0 + r] < road_len[r]:
+                return True
+        if self._usable_roads(sh):
+            return True
+        return self._action_choices(seat)[0] is not PASS
+
     def _action_choices(self, seat: int) -> list:
-        """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions)."""
+        """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
+
+        Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
+        """
         if self.choices is not None:
             return self.choices
         lay = self.lay
         sh = self.sheets[seat]
-        ykey, rkey, gkey = self._reach_keys(seat)
-        recruit = _recruit_targets(lay.season, ykey)
-        slay = _slay_targets(lay.season, rkey)
-        how, builds = _build_targets(lay.season, gkey)
+        recruit, slay, how = self._menu_parts(seat)
         out = [action for s, action in recruit if sh[CIT + s] < 2]
-        acc = sh[ACC]
-        block_len = lay.block_len
-        for li, b, by_pip in slay:
-            if acc >> li & 1:
-                i = sh[LB0 + b]
-                if i < block_len[b]:
-                    out.append(by_pip[i])
-        rc0 = lay.rc0
-        road_len = lay.road_len
-        shorter = []
-        for r, dr in self._usable_roads(sh):
-            left = road_len[r] - sh[rc0 + r]
-            ck = (r, dr, left)
-            actions = builds.get(ck)
-            if actions is None:
-                actions = builds[ck] = tuple(_build_action(lay, r, dr, k, k == left, how[k])
-                                             for k in range(min(len(how) - 1, left), 0, -1))
-                if len(builds) > 400:  # bound the memory of long simulations
-                    builds.clear()
-            out.append(actions[0])
-            shorter.extend(actions[1:])
-        out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
+        if slay:
+            acc = sh[ACC]
+            block_len = lay.block_len
+            for target in slay:
+                if acc >> target[0] & 1:
+                    b = target[1]
+                    i = sh[LB0 + b]
+                    if i < block_len[b]:
+                        out.append(target[2][i] or _slay_action(lay, target, i))
+        roads = self._usable_roads(sh)
+        if roads:
+            rc0 = lay.rc0
+            road_len = lay.road_len
+            shorter = []
+            hid = id(how)  # ``how`` lives as long as the process (``_build_how`` keeps it)
+            cache = _BUILD_CACHE[lay.season]
+            for r, dr in roads:
+                left = road_len[r] - sh[rc0 + r]
+                key = (hid, r, dr, left)
+                builds = cache.get(key)
+                if builds is None:
+                    builds = _builds(lay, how, r, dr, left)
+                    if len(cache) > 10_000:  # bound the memory of long simulations
+                        cache.clear()
+                    cache[key] = builds
+                out.append(builds[0])
+                if builds[1]:
+                    shorter += builds[1]
+            out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
         self.choices = out = out or [PASS]
         return out
 
@@ -886,22 +960,22 @@ class DiceKingdomsState(GameState):
         self.acted = True
         self.choices = None
         if action is PASS or action.payload is None:
-            self.emit("no-action", seat, f"{seat_name(seat)} takes no action.")
+            self.emit("no-action", seat, f"{_NAME[seat]} takes no action.")
             return
         colour, target, value = action.payload
         lay = self.lay
         if colour == "yellow":
-            self.emit("action", seat, f"{seat_name(seat)} takes the Recruit action: {action.label[9:]}.",
+            self.emit("action", seat, f"{_NAME[seat]} takes the Recruit action: {action.label[9:]}.",
                       {"die": "yellow", "value": value})
             self._mark_citizen(seat, target, "Recruit action")
         elif colour == "red":
-            self.emit("action", seat, f"{seat_name(seat)} takes the Slay action: {action.label[6:]}.",
+            self.emit("action", seat, f"{_NAME[seat]} takes the Slay action: {action.label[6:]}.",
                       {"die": "red", "value": value})
             self.tasks[seat].append(_TASK[GOLD])  # the Slay action's Gold, after the pip's chain
             self._mark_block(seat, target, "Slay action")
         else:
             r, dr = target
-            self.emit("action", seat, f"{seat_name(seat)} takes the Build action: {action.label[7:]}.",
+            self.emit("action", seat, f"{_NAME[seat]} takes the Build action: {action.label[7:]}.",
                       {"die": "green", "pips": value})
             self._mark_road(seat, r, dr, value, "Build action")
 
@@ -1115,8 +1189,8 @@ class DiceKingdomsState(GameState):
         o.round_no = self.round_no
         o.turn_no = self.turn_no
         o.dice = self.dice
-        o.sheets = [s[:] for s in self.sheets]
-        o.tasks = [t[:] for t in self.tasks]
+        o.sheets = list(map(list.copy, self.sheets))
+        o.tasks = list(map(list.copy, self.tasks))
         o.line = self.line
         o.deck = self.deck
         o.lair_first = self.lair_first[:]
@@ -1134,8 +1208,25 @@ class DiceKingdomsState(GameState):
 
 
 # ---------------------------------------------------------------- Action-phase tables
-#: Usable (road, direction) lists by (season, claimed Domains, Road counts and directions).
-_ROADS_CACHE: dict = {}
+#: Per season, usable (road, direction) lists by (claimed Domains, Road directions, Roads not full).
+_ROADS_CACHE: dict = {season: {} for season in LAYOUTS}
+#: _ROAD_DIRS[r][d] == (r, d).
+_ROAD_DIRS = tuple((None, (r, 1), (r, 2)) for r in range(64))
+#: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
+_MENU_PARTS: dict = {}
+#: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
+_BUILD_CACHE: dict = {season: {} for season in LAYOUTS}
+
+def _cheapest(vals: dict, values) -> int:
+    """The value among ``values`` (ascending) that ``vals`` (see ``reach``) makes with the fewest
+    powers, the lowest on ties; 0 if none is reachable."""
+    best, best_uses = 0, 99
+    for v in values:
+        made = vals.get(v)
+        if made is not None and made[0] < best_uses:
+            best, best_uses = v, made[0]
+    return best
+
 
 @lru_cache(maxsize=None)
 def _recruit_targets(season: str, key: tuple) -> tuple:
@@ -1147,9 +1238,8 @@ def _recruit_targets(season: str, key: tuple) -> tuple:
     vals = reach("yellow", *key)
     out = []
     for s in range(10):
-        hits = [v for v in lay.cit_values[s] if v in vals]
-        if hits:
-            v = min(hits, key=lambda x: (vals[x][0], x))
+        v = _cheapest(vals, lay.cit_values[s])
+        if v:
             name = lay.cit_names[s]
             out.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
                                   f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
@@ -1158,46 +1248,119 @@ def _recruit_targets(season: str, key: tuple) -> tuple:
 
 @lru_cache(maxsize=None)
 def _slay_targets(season: str, key: tuple) -> tuple:
-    """(lair, block, Actions by the block's next pip) for each Range Block the Red die reaches."""
+    """(lair, block, Actions by the block's next pip, how, payload) for each Range Block the Red die reaches."""
     lay = LAYOUTS[season]
     vals = reach("red", *key)
     out = []
     for li, blocks in enumerate(lay.lair_blocks):
         for bi in blocks:
             lo, hi = lay.block_range[bi]
-            hits = [v for v in range(lo, hi + 1) if v in vals]
-            if not hits:
+            v = _cheapest(vals, range(lo, hi + 1))
+            if not v:
                 continue
-            v = min(hits, key=lambda x: (vals[x][0], x))
-            by_pip = tuple(
-                Action(f"red:{lay.lair_ids[li]}:{lo}-{hi}",
-                       f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block {lo}-{hi} "
-                       f"(pip {i + 1}{_reward_note(code)}) with {vals[v][1]}, then 1 Gold", ("red", bi, v))
-                for i, code in enumerate(lay.block_pips[bi]))
-            out.append((li, bi, by_pip))
+            # Actions by the block's next pip, made when first offered (see ``_slay_action``).
+            out.append((li, bi, [None] * lay.block_len[bi], f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
     return tuple(out)
 
 
+def _slay_action(lay, target: tuple, i: int) -> Action:
+    """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
+    li, bi, by_pip, how, payload = target
+    action = by_pip[i]
+    if action is None:
+        lo, hi = lay.block_range[bi]
+        action = by_pip[i] = Action(
+            f"red:{lay.lair_ids[li]}:{lo}-{hi}", f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block "
+            f"{lo}-{hi} (pip {i + 1}{_reward_note(lay.block_pips[bi][i])}){how}", payload)
+    return action
+
+
 @lru_cache(maxsize=None)
-def _build_targets(season: str, key: tuple) -> tuple:
-    """(how, builds): ``how[k]`` says how the Green die makes a Build of at least ``k`` pips;
-    ``builds`` caches the season's Build Actions by (road, direction, pips left) for this key."""
-    return build_reach("green", *key), {}
+def _build_how(key: tuple) -> tuple:
+    """``how[k] + ")"``: how the Green die makes a Build of at least ``k`` pips (index 0 unused).
+
+    ``len(result) - 1`` is the longest Build the die allows.
+    """
+    return tuple(h + ")" for h in build_reach("green", *key))
 
 
-def _build_action(lay, r: int, dr: int, k: int, reaches: bool, how: str) -> Action:
-    origin, dest = _ends(lay, r, dr)
-    reach_text = f", reaching {dest}" if reaches else ""
-    return Action(f"green:{lay.road_ids[r]}@{origin}:{k}",
-                  f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from "
-                  f"{origin}{reach_text} (with {how})", ("green", (r, dr), k))
+def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
+    """(the longest Build, the shorter ones) on Road ``r`` from direction ``dr`` with ``left`` pips open."""
+    parts = _BUILDS[lay.season][r][dr]
+    new = tuple.__new__
+    out = []
+    for k in range(min(len(how) - 1, left), 0, -1):
+        ident, pre, pre_reach, payload = parts[k]
+        out.append(new(Action, (ident, (pre_reach if k == left else pre) + how[k], payload)))
+    return out[0], tuple(out[1:])
+
+
+def _build_table(lay) -> tuple:
+    """Per Road and direction, per Build length ``k``: (id, label start, label start when the Build
+    reaches the Road's end, payload); a label ends with ``_build_how(...)[k]``."""
+    table = []
+    for r in range(lay.nr):
+        per_dir = [None, None, None]
+        for dr in (1, 2):
+            origin, dest = _ends(lay, r, dr)
+            rows = [None]
+            for k in range(1, lay.road_len[r] + 1):
+                start = f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {origin}"
+                rows.append((f"green:{lay.road_ids[r]}@{origin}:{k}", start + " (with ",
+                             start + f", reaching {dest} (with ", ("green", (r, dr), k)))
+            per_dir[dr] = tuple(rows)
+        table.append(tuple(per_dir))
+    return tuple(table)
 
 
 # ---------------------------------------------------------------- helpers
 def _rewards_note(rewards: list) -> str:
     """"; Reward Pips: Slay, Gold" for the Rewards just reached (Stars score at the end)."""
-    names = [REWARD_NAME[c] if c.__class__ is int else "instant Citizen" for c in rewards if c != PLAIN]
-    return "; Reward Pips: " + ", ".join(names) if names else ""
+    if not rewards:
+        return ""
+    key = tuple(rewards)
+    note = _NOTES.get(key)
+    if note is None:
+        names = [REWARD_NAME[c] if c.__class__ is int else "instant Citizen" for c in rewards if c != PLAIN]
+        note = "; Reward Pips: " + ", ".join(names) if names else ""
+        if len(_NOTES) > 10_000:
+            _NOTES.clear()
+        _NOTES[key] = note
+    return note
+
+
+_NOTES: dict = {}
+#: The tasks a list of reached Reward Pips puts on the stack (last resolved first), by the list.
+_PUSH: dict = {}
+#: Per season, the Recruit Reward options by the Citizen sections' marked pips.
+_RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
+
+
+class _Texts:
+    """Event texts of one season's marks, written once (what follows the seat's name and why)."""
+
+    def __init__(self, lay) -> None:
+        #: citizen[s][i]: " marks the left pip of the 4 Citizen (Soldier), a Gold pip."
+        self.citizen = tuple(tuple(
+            f" marks the {'left' if i == 0 else 'right'} pip of the {lay.cit_names[s]} Citizen "
+            f"({GUILDS[lay.cit_guild[s]]})" + _reward_note(lay.cit_pips[s][i]) + "." for i in range(2))
+            for s in range(10))
+        self.gold = tuple(f" marks Gold pip {i + 1}" + _reward_note(code) + "." for i, code in enumerate(lay.gold_pips))
+        self.wall = tuple(f" marks Knight pip {i + 1} on the Wall" + _reward_note(code) + "."
+                          for i, code in enumerate(lay.wall_pips))
+        self.block_name = tuple(f"{lo}-{hi}" for lo, hi in lay.block_range)
+        self.block = tuple(tuple(
+            f" marks pip {i + 1} of Range Block {lo}-{hi} in {lay.lair_ids[lay.block_lair[b]]} "
+            f"{lay.lair_names[lay.block_lair[b]]}" + _reward_note(code) + "." for i, code in enumerate(pips))
+            for b, ((lo, hi), pips) in enumerate(zip(lay.block_range, lay.block_pips)))
+
+
+def _road_marks(lay) -> tuple:
+    """[r][d][k]: " marks k pips on Road R from X" (the Road mark event after the seat and why)."""
+    return tuple((None,) + tuple(
+        (None,) + tuple(f" marks {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {_ends(lay, r, d)[0]}"
+                        for k in range(1, lay.road_len[r] + 1))
+        for d in (1, 2)) for r in range(lay.nr))
 
 
 def _reward_note(code: int) -> str:
@@ -1226,39 +1389,72 @@ def bridge_complete(lay, sh: list, bi: int) -> bool:
     """True when all 3 pips of Bridge ``bi`` are marked and it is not voided."""
     if sh[VBRIDGE] >> bi & 1:
         return False
-    marked = road_marked_positions(lay, sh, lay.bridge_road[bi])
-    return all(p in marked for p in lay.bridge_pos[bi])
+    r, first, last = lay.bridge_span[bi]
+    d = sh[lay.ro0 + r]
+    if d == 2:
+        return lay.road_len[r] - sh[lay.rc0 + r] <= first
+    return sh[lay.rc0 + r] > last
 
 
 def citizen_pips(lay, sh: list, guild: int | None = None) -> int:
     """Marked, not voided Citizen pips (of one guild, or all)."""
     total = 0
-    for s in range(10):
-        if guild is None or lay.cit_guild[s] == guild:
-            total += sh[CIT + s] - _bits(sh[CITV + s])
+    count = lay.cit_count
+    for s in (range(10) if guild is None else lay.guild_sections[guild]):
+        total += count[sh[CIT + s]][sh[CITV + s]]
     return total
 
 
 def star_pips(lay, sh: list) -> int:
     """Marked Star pips on both sheets (voided ones excluded), without Statue 14."""
-    stars = 0
-    for s in range(10):
-        void = sh[CITV + s]
-        for i in range(sh[CIT + s]):
-            if lay.cit_pips[s][i] == STAR and not void >> i & 1:
-                stars += 1
-    for g in range(4):
-        have = sh[TRK + g]
-        void = sh[VTRK + g]
-        stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+    if any(sh[CITV:CITV + 10]):  # solo Exodus voids
+        stars = 0
+        for s, table in enumerate(lay.cit_star):
+            stars += table[sh[CIT + s]][sh[CITV + s]]
+    else:
+        stars = sum(map(_at, lay.cit_star_plain, sh[CIT:CIT + 10]))
+    if any(sh[VTRK:VTRK + 4]):  # solo Guild Strike voids
+        for g in range(4):
+            have = sh[TRK + g]
+            void = sh[VTRK + g]
+            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+    else:
+        stars += sum(map(_at, lay.trk_star_prefix, sh[TRK:TRK + 4]))
     stars += lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
-    for b in range(lay.nb):
-        stars += lay.block_pips[b][:sh[LB0 + b]].count(STAR)
-    for r in range(lay.nr):
-        d = sh[lay.ro0 + r]
-        if d:
-            stars += lay.road_pips[r][d][:sh[lay.rc0 + r]].count(STAR)
-    return stars
+    stars += sum(map(_at, lay.block_star_prefix, sh[LB0:LB0 + lay.nb]))
+    # road_star_dir[r][direction][marked]; direction 0 (not begun) has nothing marked.
+    ro0 = lay.ro0
+    return stars + sum(map(_at, map(_at, lay.road_star_dir, sh[ro0:ro0 + lay.nr]), sh[lay.rc0:ro0]))
+
+
+_at = operator.getitem
+_lt = operator.lt
+
+
+def _statue_count(lay, sh: list, what: int, stars: int, domains: int, completed: int) -> int:
+    """The count a scoring Statue multiplies (``StatueKind.count``, coded by ``_COUNT_CODE``)."""
+    if what == 1:
+        return stars
+    if what == 2:
+        return domains
+    if what == 3:
+        return completed
+    if what == 4:
+        return sh[GOLDC]
+    if what == 5:
+        return lay.wall_star_prefix[sh[WALLC]]
+    if what == 6:
+        return lay.plinth_prefix[sh[GOLDC]]
+    if what == 7:
+        return sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
+    return citizen_pips(lay, sh, what - 8)
+
+
+_COUNT_CODE = {None: 0, "stars": 1, "domains": 2, "lairs_completed": 3, "gold_pips": 4, "wall_stars": 5,
+               "plinths": 6, "complete_bridges": 7, "holy_citizens": 8, "worker_citizens": 9,
+               "shadow_citizens": 10, "soldier_citizens": 11}
+#: Per Statue kind: (count code, per, vp).
+_STATUE_SCORING = tuple((_COUNT_CODE[st.count], st.per, st.vp) for st in STATUES)
 
 
 def score_sheet(lay, sh: list) -> dict:
@@ -1274,26 +1470,39 @@ def score_sheet(lay, sh: list) -> dict:
         if st:
             completed += 1
             lairs += hi if st == LAIR_HIGH else lo if st == LAIR_LOW else 0
-    counts = {
-        "complete_bridges": sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi)),
-        "domains": domains,
-        "gold_pips": sh[GOLDC],
-        "wall_stars": lay.wall_star_prefix[sh[WALLC]],
-        "lairs_completed": completed,
-        "stars": stars,
-        "plinths": lay.plinth_prefix[sh[GOLDC]],
-        "holy_citizens": citizen_pips(lay, sh, 0),
-        "worker_citizens": citizen_pips(lay, sh, 1),
-        "shadow_citizens": citizen_pips(lay, sh, 2),
-        "soldier_citizens": citizen_pips(lay, sh, 3),
-    }
     per_statue = {}
     for k in held:
-        st = STATUES[k]
-        per_statue[str(k + 1)] = (counts[st.count] // st.per) * st.vp if st.count else 0
+        what, per, vp = _STATUE_SCORING[k]
+        per_statue[str(k + 1)] = ((_statue_count(lay, sh, what, stars, domains, completed) // per) * vp
+                                  if what else 0)
     statues = sum(per_statue.values())
     return {"stars": stars, "domains": domains, "lairs": lairs, "statues": statues,
             "statue_vp": per_statue, "total": stars + domains + lairs + statues}
+
+
+def score_total(lay, sh: list) -> int:
+    """``score_sheet(lay, sh)["total"]``, without building the tally (the bots' hot path)."""
+    stars = star_pips(lay, sh)
+    domains = (sh[DOM] & ~sh[VDOM]).bit_count()
+    results = sh[LST:LST + len(lay.lair_points)]
+    lairs = sum(map(_at, lay.lair_points, results))
+    held = sh[STAT]
+    if not held:
+        return stars + domains + lairs
+    kinds = []
+    while held:
+        low = held & -held
+        k = low.bit_length() - 1
+        kinds.append(k)
+        stars += STATUE_STARS[k]
+        held ^= low
+    total = stars + domains + lairs
+    completed = len(results) - results.count(LAIR_OPEN)
+    for k in kinds:
+        what, per, vp = _STATUE_SCORING[k]
+        if what:
+            total += (_statue_count(lay, sh, what, stars, domains, completed) // per) * vp
+    return total
 
 
 def solo_result(total: int) -> tuple[str, str]:
@@ -1356,3 +1565,6 @@ def sheet_view(lay, sh: list) -> dict:
 
 
 ACTIONS = {s: _Actions(lay) for s, lay in LAYOUTS.items()}
+_BUILDS = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
+_ROAD_MARKS = {s: _road_marks(lay) for s, lay in LAYOUTS.items()}
+_TEXTS = {s: _Texts(lay) for s, lay in LAYOUTS.items()}
