@@ -41,6 +41,7 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 from dicetable.engine import Action, Decision, GameState, seat_name
 
@@ -143,6 +144,33 @@ _CACHE: dict = {}
 #: The other card types sharing a name with each type (the Starter for Peasant and Knight), R6.6.
 SAME_NAME = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
 N_MON = len(MON_NAME)
+#: TWIN[t]: the one other card type sharing the name of Citizen type t (its Starter), or -1.
+TWIN = tuple(SAME_NAME[t][0] if SAME_NAME[t] else -1 for t in range(N_CIT))
+if any(len(SAME_NAME[t]) > 1 for t in range(N_CIT)):
+    raise ValueError("a Citizen shares its name with at most one Starter (R6.6)")
+
+
+def _counts_getter(indices: tuple):
+    """A function ``f(list) -> tuple`` of the items at ``indices`` (C speed, any length)."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    if not indices:
+        return lambda seq: ()
+    return itemgetter(*indices)
+
+
+#: ROLE_GET[seat][role](own): the seat's counts of the Citizen types of that Role.
+ROLE_GET = tuple(tuple(_counts_getter(tuple(s * NT + t for t in ROLE_TYPES[r])) for r in range(4))
+                 for s in range(5))
+#: Domains with a Roll-Phase (die-changing) power.
+ROLL_DOMS = frozenset(d for d in range(N_DOM) if DOM_WHEN[d] == W_ROLL)
+
+
+def _pay_action(w: str, x: int, mag: int) -> Action:
+    """The action paying ``x`` real tokens (``w``: "s" Strength, "g" Gold) and ``mag`` Magic."""
+    pid = f"{x}{w}" + (f"+{mag}m" if mag else "") if x or mag else "free"
+    return Action(f"pay:{pid}", f"Pay {pay_text(x, mag, 'Strength' if w == 's' else 'Gold')}", (x, mag))
 
 
 def _slay_action(p: int, m: int) -> Action:
@@ -171,6 +199,30 @@ TURN_TASKS = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (Fal
 
 SEAT = tuple(seat_name(s) for s in range(5))
 ONE_SEAT = tuple((s,) for s in range(5))
+
+
+def _participants_of(n: int, active: int) -> tuple:
+    """The seats that harvest, in turn order from the Active player; 5 players: not the resting one."""
+    rest = (active - 1) % 5 if n == 5 else -1
+    return tuple(s for s in ((active + i) % n for i in range(n)) if s != rest)
+
+
+#: PARTICIPANTS[n][active]: who harvests (R5.7, R11.6).
+PARTICIPANTS = tuple(tuple(_participants_of(n, a) for a in range(n)) if n else () for n in range(6))
+#: SEAT_TASKS[n][active][second]: the per-seat Harvest tasks, pushed in this order (top last).
+SEAT_TASKS = tuple(tuple(tuple(tuple((K_SEAT, q, second) for q in reversed(PARTICIPANTS[n][a])) for second in (0, 1))
+                         for a in range(n)) if n else () for n in range(6))
+#: ACT_SIDE[on][dice]: the activations of ``ACT[dice]`` with the on-turn (1) or off-turn (0)
+#: power split as in ``_side``, fixed gains multiplied by the activations per copy:
+#: ``(type, activations, fixed gain x activations or None, per steps, decision steps, exchanges, first)``.
+ACT_SIDE = tuple(
+    {d: tuple((ct, k, None if side[ct][0] is None else tuple(k * x for x in side[ct][0]), *side[ct][1:])
+              for ct, k in acts) for d, acts in ACT.items()}
+    for side in (SIDE_OFF, SIDE_ON))
+_TEXT: dict = {}  # event and label texts, built once
+EXHAUSTED_PER_PLAYER = RULES.exhausted_per_player
+GAIN_TEXT = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
+_PAY_ACTS: dict = {}
 
 
 def article(name: str) -> str:
@@ -402,12 +454,9 @@ class ValeriaState(GameState):
 
     def roles(self, seat: int) -> list:
         """Citizens of each Role the seat owns (Worker, Soldier, Shadow, Holy); Starters have none."""
-        out = [0, 0, 0, 0]
-        base = seat * NT
-        for t, c in enumerate(self.own[base:base + N_CIT]):
-            if c:
-                out[CIT_ROLE[t]] += c
-        return out
+        own = self.own
+        w, so, sh, h = ROLE_GET[seat]
+        return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
 
     def recruit_cost(self, seat: int, t: int) -> int:
         """Base cost + 1 per same-name card owned, Starters included (R6.6), unless a Domain waives it."""
@@ -464,7 +513,7 @@ class ValeriaState(GameState):
 
     def exhausted_count(self) -> int:
         """Center Stack positions holding an Exhausted card (R7.2)."""
-        return bin(self.exhausted).count("1")
+        return self.exhausted.bit_count()
 
     # ------------------------------------------------------------ the task loop
     def _run(self) -> None:
@@ -497,21 +546,22 @@ class ValeriaState(GameState):
     # ---- Roll Phase
     def _start_turn(self, seat: int) -> None:
         self.active = seat
-        self.turn += 1
+        turn = self.turn = self.turn + 1
         self.roll_used = 0
         self.phase = P_ROLL
-        a = self.roll(DIE)
-        b = self.roll(DIE)
+        a, b = self.roll_many(DIE, 2)
         self.dice = (a, b)
+        n = self.players
         tasks = self.tasks
-        tasks.clear()
-        tasks.extend(TURN_TASKS[(seat, self.players == 1)])
-        if not any(DOM_WHEN[d] == W_ROLL for d in self.doms[seat]):
+        tasks[:] = TURN_TASKS[(seat, n == 1)]
+        doms = self.doms[seat]
+        if not doms or ROLL_DOMS.isdisjoint(doms):
             tasks.pop()  # no die-changing Domain: the dice are final at once (R5.6)
-        rest = self.resting
-        self.emit("roll", seat, f"Turn {self.turn}: {SEAT[seat]} rolls {a} and {b}"
-                  + (f" ({SEAT[rest]} rests)" if rest >= 0 else "") + ".",
-                  {"dice": [a, b], "turn": self.turn})
+        if n == 5:
+            text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
+        else:
+            text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b}."
+        self.emit("roll", seat, text, {"dice": [a, b], "turn": turn})
         if a == b:
             self._doubles()
 
@@ -577,9 +627,7 @@ class ValeriaState(GameState):
     # ---- Harvest Phase
     def _participants(self) -> list:
         """The seats that harvest, in turn order from the Active player; not the resting one (R11.6)."""
-        n = self.players
-        rest = self.resting
-        return [s for s in ((self.active + i) % n for i in range(n)) if s != rest]
+        return list(PARTICIPANTS[self.players][self.active])
 
     def _run_harvest(self, t) -> bool:
         tasks = self.tasks
@@ -587,14 +635,12 @@ class ValeriaState(GameState):
         second = t[2]
         self.phase = P_HARVEST2 if second else P_HARVEST
         self.hbase = tuple(self.res)
-        parts = self._participants()
-        for p in reversed(parts):
-            tasks.append((K_SEAT, p, second))
+        tasks.extend(SEAT_TASKS[self.players][self.active][second])
         first_on, first_off = FIRST[self.dice]
         if first_on or first_off:
             own = self.own
             firsts = []
-            for p in parts:
+            for p in PARTICIPANTS[self.players][self.active]:
                 on = p == self.active and not second
                 base = p * NT
                 for ct, k in (first_on if on else first_off):
@@ -608,49 +654,59 @@ class ValeriaState(GameState):
         """One player's Harvest: fixed gains now, then choices, then exchanges (R5.9-R5.12)."""
         tasks = self.tasks
         tasks.pop()
-        seat, second = t[1], t[2]
-        on = seat == self.active and not second
-        side = SIDE_ON if on else SIDE_OFF
+        seat = t[1]
         own = self.own
         base = seat * NT
         activated = False
         g = s = m = vp = 0
-        exch = []
-        dec = []
-        for ct, k in ACT[self.dice]:
+        exch = None
+        dec = None
+        for ct, k, fixed, pers, decide, exchs, first in ACT_SIDE[seat == self.active and not t[2]][self.dice]:
             c = own[base + ct]
             if not c:
                 continue
             activated = True
-            fixed, pers, decide, exchs, first = side[ct]
             if first:
                 continue
-            n = c * k
             if fixed is not None:
-                g += n * fixed[0]
-                s += n * fixed[1]
-                m += n * fixed[2]
-                vp += n * fixed[3]
-            for sid in pers:
-                st = STEPS[sid]
-                x = n * self.count(seat, st[5], st[6])
-                g += x * st[1]
-                s += x * st[2]
-                m += x * st[3]
-                vp += x * st[4]
-            for sid in exchs:
-                exch.extend((sid, ct) * n)
-            for sid in decide:
-                dec.extend([(sid, ct)] * n)
+                g += c * fixed[0]
+                s += c * fixed[1]
+                m += c * fixed[2]
+                vp += c * fixed[3]
+            if pers:
+                n = c * k
+                for sid in pers:
+                    st = STEPS[sid]
+                    x = n * self.count(seat, st[5], st[6])
+                    g += x * st[1]
+                    s += x * st[2]
+                    m += x * st[3]
+                    vp += x * st[4]
+            if exchs:
+                if exch is None:
+                    exch = []
+                for sid in exchs:
+                    exch.extend((sid, ct) * (c * k))
+            if decide:
+                if dec is None:
+                    dec = []
+                for sid in decide:
+                    dec.extend([(sid, ct)] * (c * k))
         if not activated:
             tasks.append((K_FREE, seat))
             return True
         if g or s or m or vp:
-            self._gain(seat, g, s, m, vp)
+            res = self.res
+            b = seat * 4
+            res[b] += g
+            res[b + 1] += s
+            res[b + 2] += m
+            res[b + 3] += vp
         if exch:
             tasks.append((K_EXCH, seat, *exch))
-        for sid, ct in reversed(dec):
-            tasks.append((K_STEP, seat, sid, ct))
+        if dec:
+            for sid, ct in reversed(dec):
+                tasks.append((K_STEP, seat, sid, ct))
         return True
 
     def _exchange_options(self, t) -> list:
@@ -706,17 +762,20 @@ class ValeriaState(GameState):
         self.tasks.pop()
         base = self.hbase
         res = self.res
-        rest = self.resting
-        pay = []
-        parts = []
-        for s in range(self.players):
-            b = s * 4
-            p = (res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2], res[b + 3] - base[b + 3])
-            pay.append(p)
-            parts.append(f"{SEAT[s]} rests" if s == rest else f"{SEAT[s]} {payout_text(p)}")
-        self.payouts = pay = tuple(pay)
-        self.emit("harvest", None, f"{'Second Harvest' if t[2] else 'Harvest'}: " + "; ".join(parts) + ".",
-                  {"payouts": [list(p) for p in pay], "second": bool(t[2])})
+        n = self.players
+        self.payouts = pay = tuple([(res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2],
+                                     res[b + 3] - base[b + 3]) for b in range(0, 4 * n, 4)])
+        second = t[2]
+        key = (second, n, self.active, pay)
+        text = _TEXT.get(key)
+        if text is None:
+            rest = self.resting
+            parts = [f"{SEAT[s]} rests" if s == rest else f"{SEAT[s]} {payout_text(p)}" for s, p in enumerate(pay)]
+            text = f"{'Second Harvest' if second else 'Harvest'}: " + "; ".join(parts) + "."
+            if len(_TEXT) > 100_000:
+                _TEXT.clear()
+            _TEXT[key] = text
+        self.emit("harvest", None, text, {"payouts": [list(p) for p in pay], "second": bool(second)})
         return True
 
     # ---- Action Phase
@@ -744,35 +803,48 @@ class ValeriaState(GameState):
     def _action_options(self, seat: int) -> list:
         """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
 
-        The hottest path of a playout: ``recruit_cost``, ``build_cost``, ``gold_range`` and
-        ``can_build`` are inlined here (tests check both against the rulebook's values).
+        The hottest path of a playout: ``_slay_actions``, ``recruit_cost``, ``build_cost``,
+        ``gold_range`` and ``can_build`` are inlined here (tests check both against the
+        rulebook's values).
         """
         out = list(GAIN_ACTS)
-        self._slay_actions(seat, out)
         b = seat * 4
         res = self.res
-        gold, mg = res[b], res[b + 2]
+        gold = res[b]
+        strength = res[b + 1]
+        mg = res[b + 2]
         stacks = self.stacks
+        if strength:
+            for p in range(N_MON_POS):
+                stack = stacks[p]
+                if stack:
+                    m = stack[-1]
+                    mc = MON_MAG[m]
+                    if mg >= mc and strength + mg - mc >= MON_STR[m]:
+                        out.append(SLAY_ACT[p * N_MON + m])
         own = self.own
         base = seat * NT
         doms = self.doms[seat]
         surcharge = True
         discount = 0
-        for d in doms:
-            if DOM_NO_SURCHARGE[d]:
-                surcharge = False
-            discount += DOM_DISCOUNT[d]
+        if doms:
+            for d in doms:
+                if DOM_NO_SURCHARGE[d]:
+                    surcharge = False
+                discount += DOM_DISCOUNT[d]
         cache = _CACHE
         money = gold + mg if gold else 0  # at least one real Gold token unless the cost is 0 (R4.6, A16)
         for p in range(CIT0, DOM0):
             stack = stacks[p]
             if stack:
                 ct = stack[-1]
-                cost = CIT_COST[ct]
                 if surcharge:
-                    cost += own[base + ct]
-                    for u in SAME_NAME[ct]:
+                    cost = CIT_COST[ct] + own[base + ct]
+                    u = TWIN[ct]
+                    if u >= 0:
                         cost += own[base + u]
+                else:
+                    cost = CIT_COST[ct]
                 if cost <= money:
                     key = (p * NT + ct) * 64 + cost
                     a = cache.get(key)
@@ -791,9 +863,11 @@ class ValeriaState(GameState):
                 if cost > money:
                     continue
                 if roles is None:
-                    roles = self.roles(seat)
+                    w, so, sh, h = ROLE_GET[seat]
+                    r0, r1, r2, r3 = sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))
+                    roles = True
                 req = DOM_REQ[d]
-                if roles[0] < req[0] or roles[1] < req[1] or roles[2] < req[2] or roles[3] < req[3]:
+                if r0 < req[0] or r1 < req[1] or r2 < req[2] or r3 < req[3]:
                     continue
                 key = -((p * N_DOM + d) * 64 + cost) - 1
                 a = cache.get(key)
@@ -808,42 +882,60 @@ class ValeriaState(GameState):
         t = tasks.pop()
         left = t[2] - 1
         tasks.append((K_ADONE, seat, left))
-        kind = action.id[:2]
-        if kind == "ga":
+        kind = action.id[0]
+        if kind == "g":
             r = action.payload
             self.res[seat * 4 + r] += 1
-            self.emit("gain", seat, f"{SEAT[seat]} gains 1 {RESOURCE_WORD[r]}.", {"resource": RES_ID[r]})
-        elif kind == "sl":
+            self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]})
+        elif kind == "s":
             tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
-        elif kind == "re":
+        elif kind == "r":
             tasks.append((K_PAY, seat, PAY_RECRUIT, action.payload))
         else:
             tasks.append((K_PAY, seat, PAY_BUILD, action.payload))
 
     def _pay_options(self, t) -> list:
         lo, hi, total = self._pay_range(t)
-        w = "s" if t[2] == PAY_SLAY else "g"
+        slay = t[2] == PAY_SLAY
         out = []
         for x in range(hi, lo - 1, -1):
-            key = ("p", w, x, total - x)
-            a = _CACHE.get(key)
+            key = ((x << 7) + total - x) * 2 + slay
+            a = _PAY_ACTS.get(key)
             if a is None:
-                mag = total - x
-                pid = f"{x}{w}" + (f"+{mag}m" if mag else "") if x or mag else "free"
-                word = "Strength" if w == "s" else "Gold"
-                a = _CACHE[key] = Action(f"pay:{pid}", f"Pay {pay_text(x, mag, word)}", (x, mag))
+                a = _PAY_ACTS[key] = _pay_action("s" if slay else "g", x, total - x)
             out.append(a)
         return out
 
     def _pay_range(self, t) -> tuple:
-        """(lo, hi, total) for a payment task: lo..hi real tokens, Magic making up ``total``."""
+        """(lo, hi, total) for a payment task: lo..hi real tokens, Magic making up ``total``.
+
+        ``slay_range`` and ``gold_range`` inlined; raises ValueError if the seat cannot pay.
+        """
         seat, kind, p = t[1], t[2], t[3]
         top = self.stacks[p][-1]
+        res = self.res
+        b = seat * 4
+        have_m = res[b + 2]
         if kind == PAY_SLAY:
-            lo, hi = self.slay_range(seat, top)
-            return lo, hi, MON_STR[top] + MON_MAG[top]
+            need, mc = MON_STR[top], MON_MAG[top]
+            have_s = res[b + 1]
+            lo = need - (have_m - mc)
+            if lo < 1:
+                lo = 1
+            hi = have_s if have_s < need else need
+            if have_m < mc or hi < lo:
+                raise ValueError(f"{SEAT[seat]} cannot pay for the {MON_NAME[top]}")
+            return lo, hi, need + mc
         cost = self.recruit_cost(seat, top) if kind == PAY_RECRUIT else self.build_cost(seat, top)
-        lo, hi = self.gold_range(seat, cost)
+        if cost <= 0:
+            return 0, 0, cost
+        have_g = res[b]
+        lo = cost - have_m
+        if lo < 1:
+            lo = 1
+        hi = have_g if have_g < cost else cost
+        if hi < lo:
+            raise ValueError(f"{SEAT[seat]} cannot pay {cost} Gold")
         return lo, hi, cost
 
     def _run_pay(self, t) -> bool:
@@ -860,17 +952,24 @@ class ValeriaState(GameState):
         self.tasks.pop()
         seat, kind, p = t[1], t[2], t[3]
         x, mag = payload
+        res = self.res
+        b = seat * 4
+        res[b + 2] -= mag
         if kind == PAY_SLAY:
-            self._gain(seat, 0, -x, -mag, 0)
-            self._slay(seat, p, f"{pay_text(x, mag, 'Strength')}")
+            res[b + 1] -= x
+            self._slay(seat, p, pay_text(x, mag, "Strength"))
         elif kind == PAY_RECRUIT:
-            self._gain(seat, -x, 0, -mag, 0)
+            res[b] -= x
             ct = self.stacks[p][-1]
-            self.emit("recruit", seat, f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
-                      f"{pay_text(x, mag, 'Gold')}.", {"citizen": CIT_NAME[ct]})
+            key = ("recruit", seat, ct, x, mag)
+            text = _TEXT.get(key)
+            if text is None:
+                text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
+                                     f"{pay_text(x, mag, 'Gold')}.")
+            self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         else:
-            self._gain(seat, -x, 0, -mag, 0)
+            res[b] -= x
             self._build(seat, p, pay_text(x, mag, "Gold"))
 
     def _slay(self, seat: int, p: int, paid: str) -> None:
@@ -912,6 +1011,8 @@ class ValeriaState(GameState):
     def _place_exhausted(self) -> None:
         """Put an Exhausted card on every empty position without one (R7.1)."""
         stacks = self.stacks
+        if all(stacks):
+            return
         for p in range(N_POS):
             if not stacks[p] and not self.exhausted >> p & 1:
                 self.exhausted |= 1 << p
@@ -1001,16 +1102,19 @@ class ValeriaState(GameState):
         op = st[0]
         who = src_name(src)
         if op == CHOOSE:
-            avail = self._choose_available(st)
             out = []
-            for i in avail:
+            for i in self._choose_available(st):
                 option = st[1][i]
-                extra = ""
+                x = -1
                 if len(option) == 1 and STEPS[option[0]][0] == PER:
                     ps = STEPS[option[0]]
                     x = self.count(seat, ps[5], ps[6])
-                    extra = f" = {amount_text(tuple(v * x for v in ps[1:5]))} now"
-                out.append(Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i))
+                key = ("choose", sid, src, i, x)
+                a = _CACHE.get(key)
+                if a is None:
+                    extra = f" = {amount_text(tuple(v * x for v in STEPS[option[0]][1:5]))} now" if x >= 0 else ""
+                    a = _CACHE[key] = Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i)
+                out.append(a)
             return out
         if op == EXCHANGE:
             pay = st[1]
@@ -1026,18 +1130,30 @@ class ValeriaState(GameState):
                     out.append(STEAL_NONE)
                     continue
                 tgt, r, k = opt
-                if tgt == BANK:
-                    out.append(Action(f"steal:the-bank:{RES_ID[r]}:{k}",
-                                      f"{who}: take {k} {RESOURCE_WORD[r]} from the Bank", opt))
-                else:
-                    out.append(Action(f"steal:p{tgt + 1}:{RES_ID[r]}:{k}",
-                                      f"{who}: take {k} {RESOURCE_WORD[r]} from {SEAT[tgt]} "
-                                      f"(has {self.res[tgt * 4 + r]})", opt))
+                have = -1 if tgt == BANK else self.res[tgt * 4 + r]
+                key = ("steal", src, tgt, r, k, have)
+                a = _CACHE.get(key)
+                if a is None:
+                    if tgt == BANK:
+                        a = Action(f"steal:the-bank:{RES_ID[r]}:{k}",
+                                   f"{who}: take {k} {RESOURCE_WORD[r]} from the Bank", opt)
+                    else:
+                        a = Action(f"steal:p{tgt + 1}:{RES_ID[r]}:{k}",
+                                   f"{who}: take {k} {RESOURCE_WORD[r]} from {SEAT[tgt]} (has {have})", opt)
+                    a = _CACHE[key] = a
+                out.append(a)
             return out
         if op == TAKE_CIT:
-            return [Action(f"take:{CIT_SLUG[self.stacks[p][-1]]}",
-                           f"{who}: take {article(CIT_NAME[self.stacks[p][-1]])} free", p)
-                    for p in self._citizen_options(st)]
+            out = []
+            stacks = self.stacks
+            for p in self._citizen_options(st):
+                ct = stacks[p][-1]
+                key = ("take", src, p, ct)
+                a = _CACHE.get(key)
+                if a is None:
+                    a = _CACHE[key] = Action(f"take:{CIT_SLUG[ct]}", f"{who}: take {article(CIT_NAME[ct])} free", p)
+                out.append(a)
+            return out
         if op == SLAY:
             out = []
             self._slay_actions(seat, out)
@@ -1070,9 +1186,18 @@ class ValeriaState(GameState):
         op = st[0]
         if op == GAIN:
             self.tasks.pop()
-            self._gain(seat, st[1], st[2], st[3], st[4])
+            res = self.res
+            b = seat * 4
+            res[b] += st[1]
+            res[b + 1] += st[2]
+            res[b + 2] += st[3]
+            res[b + 3] += st[4]
             if src >= SRC_MON:
-                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)}).")
+                key = ("gain", seat, sid, src)
+                text = _TEXT.get(key)
+                if text is None:
+                    text = _TEXT[key] = f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)})."
+                self.emit("gain", seat, text)
             return True
         if op == PER:
             self.tasks.pop()
@@ -1287,11 +1412,11 @@ class ValeriaState(GameState):
     def end_triggered(self) -> bool:
         """Any end condition holds now: Monsters all slain, Domains all built, 2 x players Exhausted (R8.1)."""
         stacks = self.stacks
-        if not any(stacks[p] for p in range(N_MON_POS)):
+        if not any(stacks[:N_MON_POS]):
             return True
-        if not any(stacks[p] for p in range(DOM0, N_POS)):
+        if not any(stacks[DOM0:N_POS]):
             return True
-        return self.exhausted_count() >= RULES.exhausted_per_player * self.players
+        return self.exhausted.bit_count() >= EXHAUSTED_PER_PLAYER * self.players
 
     def _run_end(self, t) -> bool:
         self.tasks.pop()
