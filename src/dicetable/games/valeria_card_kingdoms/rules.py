@@ -220,6 +220,9 @@ ACT_SIDE = tuple(
               for ct, k in acts) for d, acts in ACT.items()}
     for side in (SIDE_OFF, SIDE_ON))
 _TEXT: dict = {}  # event and label texts, built once
+#: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
+SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
+                   tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
 EXHAUSTED_PER_PLAYER = RULES.exhausted_per_player
 GAIN_TEXT = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
 _PAY_ACTS: dict = {}
@@ -279,11 +282,7 @@ class ValeriaState(GameState):
             removed = ()
             name = "a random setup"
         else:
-            data = SETUPS[setup]
-            areas = tuple(AREAS.index(a) for a in data.monsters)
-            cit_types = tuple(CIT_INDEX[c] for c in data.citizens)
-            removed = tuple(DOM_INDEX[d] for d in data.remove_domains)
-            name = data.name
+            name, areas, cit_types, removed = SETUP_TABLE[setup]
         self.areas = areas
         self.cit_types = cit_types
         stacks = [monster_stack(a, five) for a in areas]
@@ -303,7 +302,7 @@ class ValeriaState(GameState):
                 stacks.append((cit_types[p],) * per_stack)
                 cit_box.append(())
                 cit_down.append(0)
-        pool = [d for d in range(N_DOM) if d not in removed]
+        pool = [d for d in range(N_DOM) if d not in removed] if removed else list(range(N_DOM))
         self.shuffle(pool)
         down = RULES.domains_face_down_five if five else RULES.domains_face_down
         for p in range(5):
@@ -339,11 +338,14 @@ class ValeriaState(GameState):
         self.payouts = ()
         self.result = ""
         self.phase = P_DUKES
-        self.emit("setup", None,
-                  f"Set-up: {name}{' (mixed Citizen stacks)' if mixed else ''}. Monsters, left to right: "
-                  + ", ".join(AREAS[a] for a in areas) + ". Citizens: "
-                  + ", ".join(self._cit_stack_name(p) for p in range(N_CIT_POS)) + ". "
-                  + f"{SEAT[self.first]} is the first player.",
+        key = ("setup", name, mixed, areas, cit_types)
+        text = _TEXT.get(key)
+        if text is None:
+            text = _TEXT[key] = (
+                f"Set-up: {name}{' (mixed Citizen stacks)' if mixed else ''}. Monsters, left to right: "
+                + ", ".join(AREAS[a] for a in areas) + ". Citizens: "
+                + ", ".join(self._cit_stack_name(p) for p in range(N_CIT_POS)) + ". ")
+        self.emit("setup", None, text + f"{SEAT[self.first]} is the first player.",
                   {"setup": setup, "areas": [AREAS[a] for a in areas], "first": self.first})
         for s in range(n):
             self.emit("dukes-dealt", s, f"{SEAT[s]} is dealt "
@@ -1435,14 +1437,21 @@ class ValeriaState(GameState):
         self.tasks.clear()
         self.phase = P_OVER
         self.result = result
-        scores = self.scores
-        winners = self.winners
         if self.solo:
+            scores = self.scores
+            winners = self.winners
             text = (f"Game over: you score {scores[0]}, the Dark Lord ({DUKE_NAME[self.dark_lord]}) "
                     f"{self.dark_lord_score()}. {'You win!' if result == 'win' else 'The Dark Lord wins.'}")
         else:
+            # ``scores`` and ``winners`` computed once (the properties would score every Duke twice)
+            seats = range(self.players)
+            duke_vp = [self.duke_vp(s) for s in seats]
+            scores = [self.public_vp(s) + duke_vp[s] for s in seats]
+            keys = [(scores[s], -self.tableau_size(s)) for s in seats]
+            best = max(keys)
+            winners = tuple(s for s, k in enumerate(keys) if k == best)
             text = "Game over. Dukes: " + ", ".join(
-                f"{SEAT[s]} {DUKE_NAME[self.dukes[s]]} ({self.duke_vp(s)} VP)" for s in range(self.players))
+                f"{SEAT[s]} {DUKE_NAME[self.dukes[s]]} ({duke_vp[s]} VP)" for s in seats)
             text += ". Scores: " + ", ".join(f"{SEAT[s]} {v}" for s, v in enumerate(scores))
             text += ". Winner: " + ", ".join(SEAT[s] for s in winners) + "."
         self.emit("game-over", None, text, {"scores": scores, "winners": list(winners),
