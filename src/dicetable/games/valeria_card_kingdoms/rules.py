@@ -590,7 +590,7 @@ class ValeriaState(GameState):
                 new = set_to if set_to else v - lower
                 if new < 1 or new == v:
                     continue
-                key = ("die", d, i, new, times)
+                key = ("die", d, i, v, new, times)
                 a = _CACHE.get(key)
                 if a is None:
                     paid = amount_text(tuple(x * times for x in pay))
