@@ -181,6 +181,45 @@ def _slay_action(p: int, m: int) -> Action:
 
 #: SLAY_ACT[p * N_MON + m]: the action slaying Monster m on top of Monster stack p.
 SLAY_ACT = tuple(_slay_action(p, m) for p in range(5) for m in range(N_MON))
+#: SLAY_AT[p][m]: the same, one row per Monster stack.
+SLAY_AT = tuple(SLAY_ACT[p * N_MON:(p + 1) * N_MON] for p in range(5))
+#: Strength + Magic a Monster costs in all (R6.2, R6.3).
+MON_TOTAL = tuple(MON_STR[m] + MON_MAG[m] for m in range(N_MON))
+
+
+class _Actions(dict):
+    """A lazily filled table of actions: ``table[key]`` builds ``make(key)`` on first use."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        a = self[key] = self.make(key)
+        return a
+
+
+def _recruit_table(ct: int) -> _Actions:
+    # A Citizen type lives in one Center Stack only (its slot, R3.7; Returns go back there too).
+    p = CIT0 + CIT_POSITION[ct]
+    return _Actions(lambda cost: Action(f"recruit:{CIT_SLUG[ct]}", f"Recruit {article(CIT_NAME[ct])} for {cost} Gold", p))
+
+
+def _build_table(p: int) -> _Actions:
+    def make(key):
+        d, cost = divmod(key, 64)
+        return Action(f"build:{DOM_SLUG[d]}", f"Build {DOM_NAME[d]} for {cost} Gold ({DOM_VP[d]} VP)", p)
+    return _Actions(make)
+
+
+#: RECRUIT_AT[type][cost]: the action recruiting the top Citizen of that type for ``cost`` Gold.
+RECRUIT_AT = tuple(_recruit_table(ct) for ct in range(N_CIT))
+#: BUILD_AT[position][domain * 64 + cost]: the action building that Domain from that stack.
+BUILD_AT = {p: _build_table(p) for p in range(DOM0, N_POS)}
+#: TWIN0[t]: index of the other card sharing type t's name in ``counts + [0]`` (``NT``: the 0).
+TWIN0 = tuple(TWIN[t] if TWIN[t] >= 0 else NT for t in range(N_CIT))
 
 
 def _turn_tasks(seat: int, solo: bool) -> tuple:
@@ -806,24 +845,26 @@ class ValeriaState(GameState):
         """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
 
         The hottest path of a playout: ``_slay_actions``, ``recruit_cost``, ``build_cost``,
-        ``gold_range`` and ``can_build`` are inlined here (tests check both against the
-        rulebook's values).
+        ``gold_range``, ``roles`` and ``can_build`` are inlined here (tests check both against
+        the rulebook's values); the actions come from tables built once.
         """
-        out = list(GAIN_ACTS)
         b = seat * 4
         res = self.res
         gold = res[b]
         strength = res[b + 1]
         mg = res[b + 2]
         stacks = self.stacks
+        out = list(GAIN_ACTS)
         if strength:
+            # at least one real Strength; Magic stands in for the rest, on top of a Magic cost
+            have = strength + mg
             for p in range(N_MON_POS):
-                stack = stacks[p]
-                if stack:
-                    m = stack[-1]
-                    mc = MON_MAG[m]
-                    if mg >= mc and strength + mg - mc >= MON_STR[m]:
-                        out.append(SLAY_ACT[p * N_MON + m])
+                st = stacks[p]
+                if st:
+                    m = st[-1]
+                    if MON_MAG[m] <= mg and MON_TOTAL[m] <= have:
+                        out.append(SLAY_AT[p][m])
+        money = gold + mg if gold else 0  # at least one real Gold token unless the cost is 0 (R4.6, A16)
         own = self.own
         base = seat * NT
         doms = self.doms[seat]
@@ -834,49 +875,38 @@ class ValeriaState(GameState):
                 if DOM_NO_SURCHARGE[d]:
                     surcharge = False
                 discount += DOM_DISCOUNT[d]
-        cache = _CACHE
-        money = gold + mg if gold else 0  # at least one real Gold token unless the cost is 0 (R4.6, A16)
-        for p in range(CIT0, DOM0):
-            stack = stacks[p]
-            if stack:
-                ct = stack[-1]
-                if surcharge:
-                    cost = CIT_COST[ct] + own[base + ct]
-                    u = TWIN[ct]
-                    if u >= 0:
-                        cost += own[base + u]
-                else:
+        if surcharge:
+            # base cost + 1 per card of that name owned, Starters included (R6.6)
+            counts = own[base:base + NT]
+            counts.append(0)
+            for st in stacks[CIT0:DOM0]:
+                if st:
+                    ct = st[-1]
+                    cost = CIT_COST[ct] + counts[ct] + counts[TWIN0[ct]]
+                    if cost <= money:
+                        out.append(RECRUIT_AT[ct][cost])
+        else:
+            for st in stacks[CIT0:DOM0]:
+                if st:
+                    ct = st[-1]
                     cost = CIT_COST[ct]
-                if cost <= money:
-                    key = (p * NT + ct) * 64 + cost
-                    a = cache.get(key)
-                    if a is None:
-                        a = cache[key] = Action(f"recruit:{CIT_SLUG[ct]}",
-                                                f"Recruit {article(CIT_NAME[ct])} for {cost} Gold", p)
-                    out.append(a)
-        roles = None
+                    if cost <= money:
+                        out.append(RECRUIT_AT[ct][cost])
+        money += discount  # a Domain is affordable if its cost less the discounts is (R6.11, R6.18)
+        roles = False
         for p in range(DOM0, N_POS):
-            stack = stacks[p]
-            if stack:
-                d = stack[-1]
-                cost = DOM_COST[d] - discount
-                if cost < 0:
-                    cost = 0
-                if cost > money:
-                    continue
-                if roles is None:
-                    w, so, sh, h = ROLE_GET[seat]
-                    r0, r1, r2, r3 = sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))
-                    roles = True
-                req = DOM_REQ[d]
-                if r0 < req[0] or r1 < req[1] or r2 < req[2] or r3 < req[3]:
-                    continue
-                key = -((p * N_DOM + d) * 64 + cost) - 1
-                a = cache.get(key)
-                if a is None:
-                    a = cache[key] = Action(f"build:{DOM_SLUG[d]}",
-                                            f"Build {DOM_NAME[d]} for {cost} Gold ({DOM_VP[d]} VP)", p)
-                out.append(a)
+            st = stacks[p]
+            if st:
+                d = st[-1]
+                if DOM_COST[d] <= money:
+                    if not roles:
+                        w, so, sh, h = ROLE_GET[seat]
+                        r0, r1, r2, r3 = sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))
+                        roles = True
+                    req = DOM_REQ[d]
+                    if r0 >= req[0] and r1 >= req[1] and r2 >= req[2] and r3 >= req[3]:
+                        cost = DOM_COST[d] - discount
+                        out.append(BUILD_AT[p][d * 64 + (cost if cost > 0 else 0)])
         return out
 
     def _apply_action(self, action: Action, seat: int) -> None:
