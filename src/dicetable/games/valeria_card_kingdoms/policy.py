@@ -25,6 +25,7 @@ best action (first on ties). Dukes: the one that scores most on a typical end-ga
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import mul
 
 from dicetable.engine import Action
@@ -149,9 +150,8 @@ def value(state: ValeriaState, seat: int) -> float:
     v = float(res[b + 3] + sum(map(mon_w.__getitem__, state.victory[seat]))
               + sum(map(dom_w.__getitem__, doms)) + sum(map(mul, mine, cit_w)))
     v += r * (res[b] + res[b + 1] + 1.1 * res[b + 2])
-    for c, k in zip(mine, _card_coef(duke, state.players, rounds)):
-        if c:
-            v += c * k
+    for c, k in compress(zip(mine, _card_coef(duke, state.players, rounds)), mine):
+        v += c * k
     if doms:
         per = 0.3 * rounds
         for d in doms:
@@ -170,6 +170,7 @@ class _LookAhead(ValeriaState):
     """
 
     __slots__ = ()
+    LOG = False
 
     def emit(self, kind, seat, text, data=None, visible=None) -> None:
         """Drop the event (nobody reads a look-ahead copy's log)."""

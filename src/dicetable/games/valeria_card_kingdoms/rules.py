@@ -41,6 +41,7 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 from operator import itemgetter
 
 from dicetable.engine import Action, Decision, GameState, seat_name
@@ -258,6 +259,8 @@ ACT_SIDE = tuple(
     {d: tuple((ct, k, None if side[ct][0] is None else tuple(k * x for x in side[ct][0]), *side[ct][1:])
               for ct, k in acts) for d, acts in ACT.items()}
     for side in (SIDE_OFF, SIDE_ON))
+#: ACT_COUNTS[dice](counts): a seat's counts of the types ``ACT[dice]`` activates, in its order.
+ACT_COUNTS = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
 _TEXT: dict = {}  # event and label texts, built once
 #: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
 SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
@@ -265,6 +268,17 @@ SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_
 EXHAUSTED_PER_PLAYER = RULES.exhausted_per_player
 GAIN_TEXT = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
 _PAY_ACTS: dict = {}
+
+
+def _exchange_action(key: tuple) -> Action:
+    sid, ct = key
+    st = STEPS[sid]
+    return Action(f"exchange:{CIT_SLUG[ct]}", f"{CIT_DISPLAY[ct]}: pay {amount_text(st[1])} to gain {amount_text(st[2])}",
+                  (sid, ct))
+
+
+#: EXCHANGE_AT[(step, type)]: the Harvest exchange of that step of a Citizen type.
+EXCHANGE_AT = _Actions(_exchange_action)
 
 
 def article(name: str) -> str:
@@ -301,6 +315,10 @@ class ValeriaState(GameState):
     positions holding an Exhausted card; ``cit_down``/``dom_box``/``cit_box`` the face-down
     parts; ``dukes``/``offers`` the secret Dukes; ``tasks`` the pending tasks.
     """
+
+    #: False in copies whose events nobody reads (the greedy bot's look-ahead): they skip
+    #: building event texts. Play itself always logs.
+    LOG = True
 
     __slots__ = (
         "phase", "active", "first", "turn", "dice", "res", "own", "doms", "victory", "stacks",
@@ -413,11 +431,11 @@ class ValeriaState(GameState):
     @property
     def to_move(self) -> tuple:
         phase = self.phase
+        if P_DUKES < phase < P_OVER:
+            return ONE_SEAT[self.tasks[-1][1]]
         if phase == P_OVER:
             return ()
-        if phase == P_DUKES:
-            return tuple(s for s, d in enumerate(self.dukes) if d < 0)
-        return ONE_SEAT[self.tasks[-1][1]]
+        return tuple(s for s, d in enumerate(self.dukes) if d < 0)
 
     @property
     def is_over(self) -> bool:
@@ -598,11 +616,12 @@ class ValeriaState(GameState):
         doms = self.doms[seat]
         if not doms or ROLL_DOMS.isdisjoint(doms):
             tasks.pop()  # no die-changing Domain: the dice are final at once (R5.6)
-        if n == 5:
-            text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
-        else:
-            text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b}."
-        self.emit("roll", seat, text, {"dice": [a, b], "turn": turn})
+        if self.LOG:
+            if n == 5:
+                text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
+            else:
+                text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b}."
+            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn})
         if a == b:
             self._doubles()
 
@@ -651,7 +670,8 @@ class ValeriaState(GameState):
         if action is DONE_DICE:
             self.tasks.pop()
             a, b = self.dice
-            self.emit("dice", seat, f"{SEAT[seat]} announces the dice: {a} and {b}.", {"dice": [a, b]})
+            if self.LOG:
+                self.emit("dice", seat, f"{SEAT[seat]} announces the dice: {a} and {b}.", {"dice": [a, b]})
             return
         d, i, new, pay = action.payload
         self._gain(seat, -pay[0], -pay[1], -pay[2], 0)
@@ -660,8 +680,9 @@ class ValeriaState(GameState):
         old = dice[i]
         dice[i] = new
         self.dice = tuple(dice)
-        self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
-                  {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
+        if self.LOG:
+            self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
+                      {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
         if dice[0] == dice[1]:
             self._doubles()
 
@@ -696,17 +717,17 @@ class ValeriaState(GameState):
         tasks = self.tasks
         tasks.pop()
         seat = t[1]
-        own = self.own
+        dice = self.dice
         base = seat * NT
-        activated = False
+        counts = ACT_COUNTS[dice](self.own[base:base + NT])
+        if not any(counts):
+            tasks.append((K_FREE, seat))
+            return True
         g = s = m = vp = 0
         exch = None
         dec = None
-        for ct, k, fixed, pers, decide, exchs, first in ACT_SIDE[seat == self.active and not t[2]][self.dice]:
-            c = own[base + ct]
-            if not c:
-                continue
-            activated = True
+        for (ct, k, fixed, pers, decide, exchs, first), c in compress(
+                zip(ACT_SIDE[seat == self.active and not t[2]][dice], counts), counts):
             if first:
                 continue
             if fixed is not None:
@@ -733,9 +754,6 @@ class ValeriaState(GameState):
                     dec = []
                 for sid in decide:
                     dec.extend([(sid, ct)] * (c * k))
-        if not activated:
-            tasks.append((K_FREE, seat))
-            return True
         if g or s or m or vp:
             res = self.res
             b = seat * 4
@@ -754,23 +772,17 @@ class ValeriaState(GameState):
         seat = t[1]
         b = seat * 4
         res = self.res
-        seen = set()
+        g, s, m = res[b], res[b + 1], res[b + 2]
+        seen = []
         out = []
         for i in range(2, len(t), 2):
-            sid, ct = t[i], t[i + 1]
-            if (sid, ct) in seen:
+            key = (t[i], t[i + 1])  # (step, Citizen type): each offered once
+            if key in seen:
                 continue
-            seen.add((sid, ct))
-            pay = STEPS[sid][1]
-            if res[b] >= pay[0] and res[b + 1] >= pay[1] and res[b + 2] >= pay[2]:
-                key = ("x", sid, ct)
-                a = _CACHE.get(key)
-                if a is None:
-                    st = STEPS[sid]
-                    a = _CACHE[key] = Action(f"exchange:{CIT_SLUG[ct]}",
-                                             f"{CIT_DISPLAY[ct]}: pay {amount_text(st[1])} to gain {amount_text(st[2])}",
-                                             (sid, ct))
-                out.append(a)
+            seen.append(key)
+            pay = STEPS[key[0]][1]
+            if g >= pay[0] and s >= pay[1] and m >= pay[2]:
+                out.append(EXCHANGE_AT[key])
         return out
 
     def _run_exch(self, t) -> bool:
@@ -783,7 +795,8 @@ class ValeriaState(GameState):
         tasks = self.tasks
         t = tasks.pop()
         if action is EXCH_DONE:
-            self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
+            if self.LOG:
+                self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
             return
         sid, ct = action.payload
         rest = list(t[2:])
@@ -794,8 +807,9 @@ class ValeriaState(GameState):
         st = STEPS[sid]
         pay, gain = st[1], st[2]
         self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
-        self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
-                  f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
+        if self.LOG:
+            self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
+                      f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
         if rest:
             tasks.append((K_EXCH, seat, *rest))
 
@@ -806,6 +820,8 @@ class ValeriaState(GameState):
         n = self.players
         self.payouts = pay = tuple([(res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2],
                                      res[b + 3] - base[b + 3]) for b in range(0, 4 * n, 4)])
+        if not self.LOG:
+            return True
         second = t[2]
         key = (second, n, self.active, pay)
         text = _TEXT.get(key)
@@ -918,7 +934,8 @@ class ValeriaState(GameState):
         if kind == "g":
             r = action.payload
             self.res[seat * 4 + r] += 1
-            self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]})
+            if self.LOG:
+                self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]})
         elif kind == "s":
             tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
         elif kind == "r":
@@ -992,13 +1009,14 @@ class ValeriaState(GameState):
             self._slay(seat, p, pay_text(x, mag, "Strength"))
         elif kind == PAY_RECRUIT:
             res[b] -= x
-            ct = self.stacks[p][-1]
-            key = ("recruit", seat, ct, x, mag)
-            text = _TEXT.get(key)
-            if text is None:
-                text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
-                                     f"{pay_text(x, mag, 'Gold')}.")
-            self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]})
+            if self.LOG:
+                ct = self.stacks[p][-1]
+                key = ("recruit", seat, ct, x, mag)
+                text = _TEXT.get(key)
+                if text is None:
+                    text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
+                                         f"{pay_text(x, mag, 'Gold')}.")
+                self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         else:
             res[b] -= x
@@ -1010,8 +1028,9 @@ class ValeriaState(GameState):
         m = st[-1]
         self.stacks[p] = st[:-1]
         self.victory[seat] = self.victory[seat] + (m,)
-        self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {paid}.",
-                  {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
+        if self.LOG:
+            self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {paid}.",
+                      {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
         self._push_effect(seat, MON_REWARD[m], SRC_MON + m)
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_SLAY)
@@ -1035,8 +1054,9 @@ class ValeriaState(GameState):
         self.stacks[p] = st[:-1]
         self.doms[seat] = self.doms[seat] + (d,)
         reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
-        self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
-                  {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
+        if self.LOG:
+            self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
+                      {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
         if DOM_WHEN[d] == W_BUILD:
             self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
 
@@ -1045,11 +1065,14 @@ class ValeriaState(GameState):
         stacks = self.stacks
         if all(stacks):
             return
-        for p in range(N_POS):
-            if not stacks[p] and not self.exhausted >> p & 1:
+        p = -1
+        while () in stacks[p + 1:]:
+            p = stacks.index((), p + 1)
+            if not self.exhausted >> p & 1:
                 self.exhausted |= 1 << p
-                self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
-                          f"({self.exhausted_count()} Exhausted).", {"position": p})
+                if self.LOG:
+                    self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
+                              f"({self.exhausted_count()} Exhausted).", {"position": p})
 
     def position_name(self, p: int) -> str:
         """Words for a Center Stack position."""
@@ -1224,7 +1247,7 @@ class ValeriaState(GameState):
             res[b + 1] += st[2]
             res[b + 2] += st[3]
             res[b + 3] += st[4]
-            if src >= SRC_MON:
+            if src >= SRC_MON and self.LOG:
                 key = ("gain", seat, sid, src)
                 text = _TEXT.get(key)
                 if text is None:
@@ -1236,8 +1259,9 @@ class ValeriaState(GameState):
             x = self.count(seat, st[5], st[6])
             self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
             if src >= SRC_MON:
-                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
-                          f"({src_name(src)}: {step_text(sid)}).")
+                if self.LOG:
+                    self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
+                              f"({src_name(src)}: {step_text(sid)}).")
             return True
         acts = self._step_actions(t)
         if len(acts) > 1:
@@ -1263,32 +1287,37 @@ class ValeriaState(GameState):
         who = src_name(src)
         aid = action.id
         if aid == "decline" or action is STEAL_NONE:
-            self.emit("decline", seat, f"{SEAT[seat]} declines ({who}).")
+            if self.LOG:
+                self.emit("decline", seat, f"{SEAT[seat]} declines ({who}).")
             return
         if op == CHOOSE:
             option = st[1][action.payload]
             if src < SRC_MON or STEPS[option[0]][0] not in (GAIN, PER):
                 # a Monster's or Domain's gain says what was taken itself
-                self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
+                if self.LOG:
+                    self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
             self._push_effect(seat, option, src)
         elif op == EXCHANGE:
             pay, gain = st[1], st[2]
             self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
-            self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
-                      f"{amount_text(gain)} ({who}).")
+            if self.LOG:
+                self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
+                          f"{amount_text(gain)} ({who}).")
         elif op == STEAL:
             tgt, r, k = action.payload
             self.res[seat * 4 + r] += k
             if tgt != BANK:
                 self.res[tgt * 4 + r] -= k
             frm = "the Bank" if tgt == BANK else SEAT[tgt]
-            self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
-                      {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k})
+            if self.LOG:
+                self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
+                          {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k})
         elif op == TAKE_CIT:
             p = action.payload
             ct = self.stacks[p][-1]
-            self.emit("take-citizen", seat, f"{SEAT[seat]} takes {article(CIT_NAME[ct])} ({who}).",
-                      {"citizen": CIT_NAME[ct]})
+            if self.LOG:
+                self.emit("take-citizen", seat, f"{SEAT[seat]} takes {article(CIT_NAME[ct])} ({who}).",
+                          {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         elif op == SLAY:
             tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
@@ -1346,7 +1375,8 @@ class ValeriaState(GameState):
         self.tasks.pop()
         r = action.payload
         self.res[seat * 4 + r] += 1
-        self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
+        if self.LOG:
+            self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
 
     # ---- solo Monsters phase (R12.7-R12.12)
     def _run_monsters(self, t) -> bool:
@@ -1467,6 +1497,8 @@ class ValeriaState(GameState):
         self.tasks.clear()
         self.phase = P_OVER
         self.result = result
+        if not self.LOG:
+            return
         if self.solo:
             scores = self.scores
             winners = self.winners
