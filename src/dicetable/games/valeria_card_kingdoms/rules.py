@@ -255,9 +255,11 @@ SEAT_TASKS = tuple(tuple(tuple(tuple((K_SEAT, q, second) for q in reversed(PARTI
 #: ACT_SIDE[on][dice]: the activations of ``ACT[dice]`` with the on-turn (1) or off-turn (0)
 #: power split as in ``_side``, fixed gains multiplied by the activations per copy:
 #: ``(type, activations, fixed gain x activations or None, per steps, decision steps, exchanges, first)``.
+#: The fixed gain is packed into one int, 16 bits per resource (Gold lowest): gains are never
+#: negative and a Harvest never brings 65,536 of one resource.
 ACT_SIDE = tuple(
-    {d: tuple((ct, k, None if side[ct][0] is None else tuple(k * x for x in side[ct][0]), *side[ct][1:])
-              for ct, k in acts) for d, acts in ACT.items()}
+    {d: tuple((ct, k, sum((k * x) << (16 * i) for i, x in enumerate(side[ct][0])) if side[ct][0] else 0,
+               *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
     for side in (SIDE_OFF, SIDE_ON))
 #: ACT_COUNTS[dice](counts): a seat's counts of the types ``ACT[dice]`` activates, in its order.
 ACT_COUNTS = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
@@ -723,6 +725,7 @@ class ValeriaState(GameState):
         if not any(counts):
             tasks.append((K_FREE, seat))
             return True
+        packed = 0
         g = s = m = vp = 0
         exch = None
         dec = None
@@ -730,11 +733,7 @@ class ValeriaState(GameState):
                 zip(ACT_SIDE[seat == self.active and not t[2]][dice], counts), counts):
             if first:
                 continue
-            if fixed is not None:
-                g += c * fixed[0]
-                s += c * fixed[1]
-                m += c * fixed[2]
-                vp += c * fixed[3]
+            packed += c * fixed
             if pers:
                 n = c * k
                 for sid in pers:
@@ -754,6 +753,11 @@ class ValeriaState(GameState):
                     dec = []
                 for sid in decide:
                     dec.extend([(sid, ct)] * (c * k))
+        if packed:
+            g += packed & 0xFFFF
+            s += packed >> 16 & 0xFFFF
+            m += packed >> 32 & 0xFFFF
+            vp += packed >> 48
         if g or s or m or vp:
             res = self.res
             b = seat * 4
