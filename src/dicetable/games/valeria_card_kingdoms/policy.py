@@ -16,11 +16,18 @@ Position value (``value(state, seat)``, in VP)
 * each Domain with an ongoing power is worth 0.3 VP per round left.
 * rounds left: ``TYPICAL_ROUNDS`` (12) minus the rounds played, at least 1 (see ``rounds_left``).
 
-Greedy (``greedy``): for every legal action, apply it to a clone; while the same seat must
-then finish what it started (pay, choose, take, trade, change dice: not the next Action),
-follow its best continuation (two levels deep); score the result with ``value`` and keep the
-best action (first on ties). Dukes: the one that scores most on a typical end-game tableau.
-``evaluate`` maps the lead over the best opponent (the Dark Lord's score in solo) to [0, 1].
+Greedy (``greedy``): for every legal action, apply it to a look-ahead copy; while the same
+seat must then finish what it started (pay, choose, take, trade, change dice: not the next
+Action), follow its best continuation (two levels deep); score the result with ``value`` and
+keep the best action (first on ties). Dukes: the one that scores most on a typical end-game
+tableau. ``evaluate`` maps the lead over the best opponent (the Dark Lord's score in solo) to
+[0, 1].
+
+Two cuts keep a call cheap (see docs/games/valeria-card-kingdoms.md; checked against the first
+version in seat-rotated games, ``benchmarks/vck_greedy_compare.py``): the look-ahead stops at
+the End Phase of a turn unless it ends the game (solo goes on into the player's next turn),
+and a payment inside a continuation is made only with the most real tokens (the first one
+offered), which keeps the most Magic.
 """
 
 from __future__ import annotations
@@ -35,7 +42,8 @@ from .components import (
     EXCHANGE, GAIN, MON_TYPE, MON_VP, N_CIT, PER, STEAL, STEPS, W_BUILD,
 )
 from .rules import (
-    K_ATTACK, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, NT, P_DUKES, P_OVER, ValeriaState, duke_score,
+    _RUNNERS, K_ATTACK, K_END, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, NT, P_DUKES, P_OVER, ValeriaState,
+    duke_score,
 )
 
 _CONTINUATIONS = frozenset((K_PAY, K_STEP, K_EXCH, K_ROLL, K_ATTACK, K_FREE))
@@ -175,6 +183,19 @@ class _LookAhead(ValeriaState):
     def emit(self, kind, seat, text, data=None, visible=None) -> None:
         """Drop the event (nobody reads a look-ahead copy's log)."""
 
+    def _run(self) -> None:
+        """Do tasks as in play, but stop at the End Phase of a turn unless it ends the game.
+
+        Solo play goes on into the next turn (the player's own), as in the original evaluation.
+        """
+        tasks = self.tasks
+        while tasks:
+            t = tasks[-1]
+            if t[0] == K_END and self.players > 1 and not self.ends_in_end_phase(t[1]):
+                return
+            if not _RUNNERS[t[0]](self, t):
+                return
+
 
 def _child(state: ValeriaState, action: Action, seat: int) -> ValeriaState:
     """A look-ahead copy of ``state`` with ``action`` (legal for ``seat``) carried out."""
@@ -188,8 +209,13 @@ def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
     if depth <= 0 or state.phase in (P_OVER, P_DUKES) or state.to_move != (seat,) \
             or state.tasks[-1][0] not in _CONTINUATIONS:
         return value(state, seat)
+    actions = state._legal_actions(seat)
+    if state.tasks[-1][0] == K_PAY:
+        # a payment inside the continuation: only the one with the most real tokens (the
+        # first), which keeps the most Magic, worth more than Gold or Strength in ``value``
+        return _best_value(_child(state, actions[0], seat), seat, depth - 1)
     best = None
-    for action in state._legal_actions(seat):
+    for action in actions:
         v = _best_value(_child(state, action, seat), seat, depth - 1)
         if best is None or v > best:
             best = v

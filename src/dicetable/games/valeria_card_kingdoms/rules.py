@@ -1484,6 +1484,16 @@ class ValeriaState(GameState):
             return True
         return self.exhausted.bit_count() >= EXHAUSTED_PER_PLAYER * self.players
 
+    def ends_in_end_phase(self, seat: int) -> bool:
+        """True if the End Phase of ``seat``'s turn, were it now, would end the game.
+
+        Multi-player: the last player of the round with an end condition met (R8.1-R8.3);
+        solo: every Monster slain or enough stacks Exhausted (R12.16).
+        """
+        if self.solo:
+            return not any(self.stacks[:N_MON_POS]) or self.exhausted.bit_count() >= RULES.solo_exhausted_end
+        return seat == (self.first - 1) % self.players and self.end_triggered()
+
     def _run_end(self, t) -> bool:
         self.tasks.pop()
         self.phase = P_END
@@ -1491,7 +1501,7 @@ class ValeriaState(GameState):
         if self.solo:
             if self._solo_end_check():
                 return False
-        elif seat == (self.first - 1) % self.players and self.end_triggered():
+        elif self.ends_in_end_phase(seat):
             self._game_over("end")
             return False
         self._start_turn((seat + 1) % self.players)
