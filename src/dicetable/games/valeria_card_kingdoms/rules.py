@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import compress
-from operator import itemgetter
+from operator import itemgetter, sub
 
 from dicetable.engine import Action, Decision, GameState, seat_name
 
@@ -822,8 +822,8 @@ class ValeriaState(GameState):
         base = self.hbase
         res = self.res
         n = self.players
-        self.payouts = pay = tuple([(res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2],
-                                     res[b + 3] - base[b + 3]) for b in range(0, 4 * n, 4)])
+        d = list(map(sub, res, base))
+        self.payouts = pay = tuple(zip(d[0::4], d[1::4], d[2::4], d[3::4]))
         if not self.LOG:
             return True
         second = t[2]
