@@ -140,14 +140,16 @@ def value(state: ValeriaState, seat: int) -> float:
     """
     if state.phase == P_OVER:
         return float(state.score(seat))
-    played = max(0, state.turn - 1) // state.players
-    rounds = float(max(1, TYPICAL_ROUNDS - played))  # rounds_left(state)
+    players = state.players
+    played = (state.turn - 1) // players if state.turn > 1 else 0
+    rounds = float(TYPICAL_ROUNDS - played if played < TYPICAL_ROUNDS - 1 else 1)  # rounds_left(state)
     b = seat * 4
     res = state.res
     duke = state.dukes[seat]
     base = seat * NT
     mine = state.own[base:base + NT]
     doms = state.doms[seat]
+    victory = state.victory[seat]
     # public VP (Monsters, Domains, VP tokens) plus the Duke on the cards: exact integers
     if duke >= 0:
         cit_w, dom_w, mon_w = DUKE_CIT[duke], DUKE_DOM[duke], DUKE_MON[duke]
@@ -155,10 +157,15 @@ def value(state: ValeriaState, seat: int) -> float:
     else:
         cit_w, dom_w, mon_w = NO_DUKE_CIT, NO_DUKE_DOM, NO_DUKE_MON
         r = 1 / 3
-    v = float(res[b + 3] + sum(map(mon_w.__getitem__, state.victory[seat]))
-              + sum(map(dom_w.__getitem__, doms)) + sum(map(mul, mine, cit_w)))
+    vp = res[b + 3] + sum(map(mul, mine, cit_w))
+    for m in victory:
+        vp += mon_w[m]
+    for d in doms:
+        vp += dom_w[d]
+    v = float(vp)
     v += r * (res[b] + res[b + 1] + 1.1 * res[b + 2])
-    for c, k in compress(zip(mine, _card_coef(duke, state.players, rounds)), mine):
+    coef = _COEF.get((duke, players, rounds)) or _card_coef(duke, players, rounds)
+    for c, k in compress(zip(mine, coef), mine):
         v += c * k
     if doms:
         per = 0.3 * rounds
@@ -209,13 +216,19 @@ def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
     if depth <= 0 or state.phase in (P_OVER, P_DUKES) or state.to_move != (seat,) \
             or state.tasks[-1][0] not in _CONTINUATIONS:
         return value(state, seat)
-    actions = state._legal_actions(seat)
-    if state.tasks[-1][0] == K_PAY:
+    t = state.tasks[-1]
+    if t[0] == K_PAY:
         # a payment inside the continuation: only the one with the most real tokens (the
-        # first), which keeps the most Magic, worth more than Gold or Strength in ``value``
-        return _best_value(_child(state, actions[0], seat), seat, depth - 1)
+        # first one offered), which keeps the most Magic, worth more than Gold or Strength
+        # in ``value``; carried out as applying that action would (``_apply_pay``, ``_run``)
+        _lo, hi, total = state._pay_range(t)
+        child = state.clone()
+        child._do_pay(t, (hi, total - hi))
+        if child.phase != P_OVER:
+            child._run()
+        return _best_value(child, seat, depth - 1)
     best = None
-    for action in actions:
+    for action in state._legal_actions(seat):
         v = _best_value(_child(state, action, seat), seat, depth - 1)
         if best is None or v > best:
             best = v
