@@ -253,10 +253,11 @@ PARTICIPANTS = tuple(tuple(_participants_of(n, a) for a in range(n)) if n else (
 SEAT_TASKS = tuple(tuple(tuple(tuple((K_SEAT, q, second) for q in reversed(PARTICIPANTS[n][a])) for second in (0, 1))
                          for a in range(n)) if n else () for n in range(6))
 #: ACT_SIDE[on][dice]: the activations of ``ACT[dice]`` with the on-turn (1) or off-turn (0)
-#: power split as in ``_side``, fixed gains multiplied by the activations per copy:
-#: ``(type, activations, fixed gain x activations or None, per steps, decision steps, exchanges, first)``.
-#: The fixed gain is packed into one int, 16 bits per resource (Gold lowest): gains are never
-#: negative and a Harvest never brings 65,536 of one resource.
+#: power split as in ``_side``:
+#: ``(type, activations, packed fixed gain, per steps, decision steps, exchanges, first)``.
+#: The fixed gain per copy (times the activations) is packed into one int, 16 bits per
+#: resource, Gold lowest, then Strength, Magic, VP (0: none): gains are never negative and a
+#: Harvest never brings 65,536 of one resource.
 ACT_SIDE = tuple(
     {d: tuple((ct, k, sum((k * x) << (16 * i) for i, x in enumerate(side[ct][0])) if side[ct][0] else 0,
                *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
@@ -952,7 +953,7 @@ class ValeriaState(GameState):
         slay = t[2] == PAY_SLAY
         out = []
         for x in range(hi, lo - 1, -1):
-            key = ((x << 7) + total - x) * 2 + slay
+            key = ((x << 7) + total - x) * 2 + slay  # (tokens, Magic < 128, Strength or Gold)
             a = _PAY_ACTS.get(key)
             if a is None:
                 a = _PAY_ACTS[key] = _pay_action("s" if slay else "g", x, total - x)
