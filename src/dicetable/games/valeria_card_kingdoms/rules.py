@@ -270,7 +270,7 @@ SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_
                    tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
 EXHAUSTED_PER_PLAYER = RULES.exhausted_per_player
 GAIN_TEXT = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
-_PAY_ACTS: dict = {}
+_PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
 
 
 def _exchange_action(key: tuple) -> Action:
@@ -949,16 +949,14 @@ class ValeriaState(GameState):
             tasks.append((K_PAY, seat, PAY_BUILD, action.payload))
 
     def _pay_options(self, t) -> list:
-        lo, hi, total = self._pay_range(t)
-        slay = t[2] == PAY_SLAY
-        out = []
-        for x in range(hi, lo - 1, -1):
-            key = ((x << 7) + total - x) * 2 + slay  # (tokens, Magic < 128, Strength or Gold)
-            a = _PAY_ACTS.get(key)
-            if a is None:
-                a = _PAY_ACTS[key] = _pay_action("s" if slay else "g", x, total - x)
-            out.append(a)
-        return out
+        """The ways to pay: most real tokens first, down to the fewest (Magic for the rest)."""
+        key = (*self._pay_range(t), t[2] == PAY_SLAY)
+        options = _PAY_OPTIONS.get(key)
+        if options is None:
+            lo, hi, total, slay = key
+            options = _PAY_OPTIONS[key] = tuple(_pay_action("s" if slay else "g", x, total - x)
+                                                for x in range(hi, lo - 1, -1))
+        return list(options)
 
     def _pay_range(self, t) -> tuple:
         """(lo, hi, total) for a payment task: lo..hi real tokens, Magic making up ``total``.
