@@ -9,6 +9,7 @@
 from .engine import (
     Action,
     Decision,
+    DicetableError,
     Event,
     GameConfigError,
     IllegalActionError,
@@ -21,7 +22,7 @@ from .engine import (
 )
 
 __all__ = [
-    "Action", "Decision", "Event", "GameConfigError", "IllegalActionError",
+    "Action", "Decision", "DicetableError", "Event", "GameConfigError", "IllegalActionError",
     "SaveFormatError", "games", "get_game", "load_state", "new_game", "run_replay",
 ]
 __version__ = "0.1.0"

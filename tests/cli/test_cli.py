@@ -107,6 +107,7 @@ def test_hint_on_a_saved_game(tmp_path, monkeypatch):
     result = run("hint", str(save), "--level", "easy")
     assert result.exit_code == 0
     assert "%" in result.output and "keep:" in result.output
+    assert "The search bot's top choices, by its share of the search" in _output(result)
 
 
 def test_simulate_on_a_local_ray_instance(tmp_path):
@@ -124,3 +125,221 @@ def test_simulate_on_a_local_ray_instance(tmp_path):
     by_index = lambda path: sorted((json.loads(l)["index"], json.loads(l)["scores"])
                                    for l in path.read_text().splitlines())
     assert by_index(out) == by_index(local)
+
+
+# ---------------------------------------------------------------- bad input, found by a new user
+
+def _output(result) -> str:
+    return " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("args, message", [
+    (("play", "kingdom-of-dice", "--players", "0"), "Kingdom of Dice is for 1-4 players, not 0"),
+    (("play", "kingdom-of-dice", "--players", "-1"), "Kingdom of Dice is for 1-4 players, not -1"),
+    (("play", "kingdom-of-dice", "--human", "1,²"), "seat numbers 1 to 2"),
+    (("play", "kingdom-of-dice", "-p", "1", "-o", "cat_level=3", "-o", "cat_level=4"),
+     "option 'cat_level' is given twice"),
+    (("simulate", "kingdom-of-dice", "-n", "0"), "--games takes a number of games of at least 1, got 0"),
+    (("simulate", "kingdom-of-dice", "-n", "-3"), "at least 1, got -3"),
+    (("simulate", "kingdom-of-dice", "-n", "2", "--workers", "-1"), "--workers takes a number of processes"),
+    (("simulate", "kingdom-of-dice", "-n", "2", "--bots", ","), "--bots lists one bot per seat"),
+    (("simulate", "kingdom-of-dice", "-n", "2", "--jsonl", "/proc/x"), "cannot write --jsonl /proc/x"),
+    (("bench", "kingdom-of-dice", "-n", "0"), "--games takes a number of games of at least 1, got 0"),
+    (("bench", "kingdom-of-dice", "-n", "1", "-p", "9"), "Kingdom of Dice is for 1-4 players, not 9"),
+    (("bench", "chess"), "unknown game 'chess'"),
+    (("replay", "/dev/null/x"), "cannot read /dev/null/x: Not a directory"),
+])
+def test_more_bad_arguments_get_a_clear_error(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in _output(result)
+    assert "Traceback" not in result.output
+
+
+def _menu_number(game_id: str) -> int:
+    """The number of a game in the play menu (other tests may register extra toy games)."""
+    from dicetable.engine import games
+    return [spec.id for spec in games()].index(game_id) + 1
+
+
+def _kod_save(tmp_path, seed=1, players=1):
+    from dicetable import new_game
+    from dicetable.engine import write_json
+    return write_json(tmp_path / "kod.json", new_game("kingdom-of-dice", players, seed=seed).to_dict())
+
+
+def _kod_replay(tmp_path):
+    result = run("play", "kingdom-of-dice", "--players", "1", "--human", "0", "--seed", "5")
+    assert result.exit_code == 0
+    return tmp_path / "replays" / "kingdom-of-dice-5.json"
+
+
+def test_folders_devices_and_saves_given_as_replays_are_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    save = _kod_save(tmp_path)
+    for args, message in [
+        (("replay", str(tmp_path)), "is a folder, not a saved game or replay file"),
+        (("hint", str(tmp_path)), "is a folder, not a saved game or replay file"),
+        (("play", "--load", str(tmp_path)), "is a folder, not a saved game or replay file"),
+        (("replay", "/dev/zero"), "is not a regular file"),
+        (("replay", str(save)), f"is a saved game, not a replay: continue it with dicetable play --load {save}"),
+        (("play", "biblios-dice", "--load", str(save)), "--load continues a saved game"),
+        (("play", "--load", str(save), "--players", "3"), "drop --players"),
+        (("play", "--load", str(save), "--seed", "3"), "drop --seed"),
+        (("simulate", "kingdom-of-dice", "-n", "2", "--jsonl", str(tmp_path)), "is a folder"),
+    ]:
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in _output(result), (args, result.output)
+
+
+def test_seat_options_are_checked_against_the_game(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    replay_file = _kod_replay(tmp_path)
+    save = _kod_save(tmp_path)
+    for args in [("replay", str(replay_file), "--seat", "2"), ("replay", str(replay_file), "--seat", "0"),
+                 ("hint", str(save), "--seat", "0"), ("hint", str(save), "--seat", "-1")]:
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "--seat takes a seat number from 1 to 1" in _output(result)
+    assert run("replay", str(replay_file), "--seat", "1").exit_code == 0
+
+
+def test_players_given_on_the_command_line_are_not_asked_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "--players", "1", "--seed", "3", input=f"{_menu_number('kingdom-of-dice')}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "How many players" not in result.output
+    assert "Player 1: You rolled" in result.output
+
+
+def test_non_ascii_digits_are_refused_not_a_crash(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from dicetable.engine import games
+    result = run("play", input=f"²\n{_menu_number('kingdom-of-dice')}\n²\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count(f"Type a number from 1 to {len(games())}.") == 1
+    assert result.output.count("Type a number from 1 to 4.") == 1          # Kingdom of Dice: 1-4 players
+    result = run("play", "kingdom-of-dice", "-p", "1", "--seed", "1", input="²\n-1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "'²' is not a legal action for Player 1" in _output(result)
+    assert "there is no choice -1: choose 1 to" in _output(result)
+
+
+def test_save_to_a_folder_or_an_unwritable_path_keeps_the_game(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    lines = [f"save {folder}", "save /proc/x", "load", f"load {folder}", "1", "save 'kept.json'", "quit"]
+    result = run("play", "kingdom-of-dice", "-p", "1", "--seed", "1", input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = _output(result)
+    assert f"cannot save to {folder}: it is a folder" in out
+    assert "cannot save to /proc/x:" in out
+    assert "say which file to load: load FILE" in out
+    assert f"{folder} is a folder, not a saved game" in out
+    saved = json.loads((tmp_path / "kept.json").read_text())        # quotes around the name dropped
+    assert len(saved["history"]) == 1                                # the move after the errors counts
+    assert json.loads((tmp_path / "saves" / "kingdom-of-dice-1.json").read_text()) == saved
+
+
+def test_quit_reports_a_save_that_cannot_be_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").write_text("not a folder")
+    result = run("play", "kingdom-of-dice", "-p", "1", "--seed", "1", input="quit\n")
+    assert result.exit_code == 0
+    assert "The game could not be saved: cannot save to saves" in _output(result)
+
+
+def test_games_table_never_cuts_a_game_id_at_80_columns():
+    result = CliRunner().invoke(app, ["games"], env={"COLUMNS": "80"}, catch_exceptions=False)
+    from dicetable.engine import games
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for spec in games():
+        assert any(spec.id in line for line in lines), spec.id
+    assert "…" not in result.output
+
+
+def test_bench_table_fits_80_columns_uncut():
+    result = CliRunner().invoke(app, ["bench", "kingdom-of-dice", "-n", "1"], env={"COLUMNS": "80"},
+                                catch_exceptions=False)
+    assert result.exit_code == 0
+    assert "kingdom-of-dice" in result.output and "…" not in result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+
+
+def test_final_screen_names_the_winner(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "kingdom-of-dice", "--players", "3", "--human", "0", "--seed", "5")
+    record = json.loads((tmp_path / "replays" / "kingdom-of-dice-5.json").read_text())
+    names = ", ".join(f"Player {s + 1}" for s in record["winners"])
+    assert f"Winner{'s' if len(record['winners']) > 1 else ''}: {names}" in result.output
+    # Solo, the random bot loses to the Cat: no "Winner: no player" line; the last event says it.
+    solo = run("play", "kingdom-of-dice", "--players", "1", "--human", "0", "--bot", "random", "--seed", "5")
+    assert json.loads((tmp_path / "replays" / "kingdom-of-dice-5.json").read_text())["winners"] == []
+    lines = solo.output.splitlines()
+    after_scores = lines[next(i for i, line in enumerate(lines) if line.startswith("Final scores")) + 1]
+    assert after_scores.startswith("Replay written")
+    assert "The Mischievous Cat wins." in _output(solo)
+
+
+def _hot_seat_table(lines, tmp_path, terminal=True):
+    import io
+    from rich.console import Console
+    from dicetable import new_game
+    from dicetable.bots import make_bot
+    from dicetable.cli.play import TerminalTable
+
+    state = new_game("biblios-dice", 3, seed=7, options={"hidden_objectives": True})
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=terminal, width=160, emoji=False, color_system=None)
+    feed = iter(lines)
+
+    def read(prompt):
+        console.print(prompt, end="")
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    table = TerminalTable(state, {0, 1}, {2: make_bot("greedy", seed=9)}, console=console, read=read,
+                          save_dir=tmp_path / "saves", replay_dir=tmp_path / "replays")
+    table.run()
+    return out.getvalue(), table
+
+
+def test_hot_seat_hand_off_wipes_the_scrollback_and_shows_what_happened(tmp_path):
+    # Player 1 keeps the dice and takes the Bishop dice, then hands over; Player 2 presses
+    # Enter, sees the table as Player 2, and the input ends (the game is saved).
+    text, table = _hot_seat_table(["keep", "take:bishop", ""], tmp_path)
+    wipe = "\x1b[2J\x1b[H\x1b[3J"                              # screen and scrollback erased
+    assert text.count(wipe) == 1
+    before, after = text.split(wipe)
+    assert after.lstrip("─ ").startswith("Hand the keyboard to Player 2")
+    assert "viewed by Player 1" in before and "viewed by Player 1" not in after
+    assert "Your Gold: 15" in before and "Your Gold: 15" not in after       # Player 1's secrets stay
+    assert "Your Hidden Objective: Manuscripts" in before
+    assert "Your Hidden Objective: Manuscripts" not in after
+    assert "viewed by Player 2" in after and "Your Gold: 16" in after
+    # what Player 1 did (and the bot, if it moved) is shown again after the wipe
+    since = after[after.index("Since Player 2's last turn:"):after.index("viewed by Player 2")]
+    assert "Player 1 keeps the dice." in since and "Player 1 takes 2 Bishop dice." in since
+    # quitting (end of input) tells how to continue with the same two people
+    assert f"--load {tmp_path / 'saves' / 'biblios-dice-7.json'} --human 1,2" in " ".join(text.split())
+
+
+def test_hot_seat_without_a_terminal_writes_no_escape_codes(tmp_path):
+    text, _ = _hot_seat_table(["keep", "take:bishop", ""], tmp_path, terminal=False)
+    assert "\x1b[3J" not in text
+
+
+def test_corsairs_help_example_re_rolls_as_it_says(tmp_path, monkeypatch):
+    # The help (and README) once said '1 3 6' re-rolls; 6 was "lock" in the list as shown.
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "corsairs-of-valeria", "--seed", "1", "-o", "captains=none", "-o", "first_player=1",
+                 input="help\n1 3 reroll\nquit\n")
+    out = _output(result)
+    assert "'1 3 reroll' marks dice 1 and 3 and re-rolls them" in out
+    assert "'1 3 6'" not in out
+    assert "Player 1 pays 1 Grog to re-roll" in out

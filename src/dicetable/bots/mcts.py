@@ -16,9 +16,11 @@ Each iteration
    the parent's visit count. The prior ``P`` puts extra mass on the game's
    greedy choice; unvisited children take the mean value of their visited
    siblings.
-3. **Expand**: a node's children are created with their priors on its first
+3. **Expand**: a node's children are created with even priors on its first
    visit (and when a determinization offers an action not seen before); the
-   descent stops at the first child never visited.
+   greedy prior replaces them once the search returns to the node
+   (``prime_after``), so the game's greedy policy runs only where it pays;
+   the descent stops at the first child never visited.
 4. **Roll out** with the game's greedy policy (mixed with random moves) for
    at most ``rollout_depth`` actions, then score every seat: the win share
    at the end of the game (solo: the game's ``evaluate``), or the game's
@@ -57,7 +59,9 @@ class SearchParams:
     exploration constant; ``prior_weight``: prior mass on the greedy choice;
     ``rollout_depth``: actions played before the position is evaluated;
     ``rollout_greedy``: probability that a rollout move is the greedy one
-    (otherwise uniform random); ``workers``: processes for root parallelism.
+    (otherwise uniform random); ``prime_after``: visits of a node before its
+    children get the greedy prior (even priors until then); ``workers``:
+    processes for root parallelism.
     """
 
     iterations: int = 500
@@ -66,6 +70,7 @@ class SearchParams:
     prior_weight: float = 0.5
     rollout_depth: int = 20
     rollout_greedy: float = 0.5
+    prime_after: int = 2
     workers: int = 1
 
 
@@ -97,7 +102,7 @@ def level_params(game_id: str, level: str) -> SearchParams:
 class Node:
     """A tree node: statistics of the action that led here, for the seat that took it."""
 
-    __slots__ = ("children", "visits", "reward", "avail", "prior", "actor")
+    __slots__ = ("children", "visits", "reward", "avail", "prior", "actor", "primed")
 
     def __init__(self, actor: int, prior: float) -> None:
         self.children: dict[str, Node] = {}
@@ -106,6 +111,7 @@ class Node:
         self.avail = 1
         self.prior = prior
         self.actor = actor
+        self.primed = False
 
 
 def acting_seat(state: GameState, searcher: int) -> int:
@@ -166,19 +172,29 @@ class MCTS:
             return [0.5] * state.players
         return [float(evaluate(state, s)) for s in range(state.players)]
 
-    def _expand(self, det: GameState, actor: int, legal: list[Action], children: dict) -> None:
-        """Add a child for every legal action not yet in the tree, with its prior.
-
-        The prior puts ``prior_weight`` on the game's greedy choice and
-        spreads the rest evenly: P(greedy) = w + (1 - w) / n, others (1 - w) / n.
-        """
-        n = len(legal)
-        w = self.params.prior_weight if n > 1 else 0.0
-        greedy_id = self._greedy(det, actor, legal).id if n > 1 else None
-        rest = (1.0 - w) / n
+    def _expand(self, legal: list[Action], actor: int, children: dict) -> None:
+        """Add a child, with an even prior, for every legal action not yet in the tree."""
+        even = 1.0 / len(legal)
         for a in legal:
             if a.id not in children:
-                children[a.id] = Node(actor, rest + (w if a.id == greedy_id else 0.0))
+                children[a.id] = Node(actor, even)
+
+    def _prime(self, det: GameState, actor: int, legal: list[Action], node: Node) -> None:
+        """Give ``node``'s children the greedy prior: P(greedy) = w + (1 - w) / n, others (1 - w) / n.
+
+        Called when the node is reached for the ``prime_after``-th time (at
+        once for the root), so the game's greedy policy, which may be costly,
+        runs only for nodes the search comes back to.
+        """
+        node.primed = True
+        n = len(node.children)
+        if len(legal) < 2:
+            return
+        w = self.params.prior_weight
+        greedy_id = self._greedy(det, actor, legal).id
+        rest = (1.0 - w) / n
+        for aid, child in node.children.items():
+            child.prior = rest + (w if aid == greedy_id else 0.0)
 
     # -------------------------------------------------------------- search
     def search(self, state: GameState, seat: int) -> dict[str, tuple[int, float]]:
@@ -192,6 +208,7 @@ class MCTS:
         root = Node(seat, 1.0)
         deadline = None if params.time_ms is None else time.perf_counter() + params.time_ms / 1000.0
         c = params.c
+        prime_after = params.prime_after
         for it in range(params.iterations):
             if deadline is not None and it and time.perf_counter() > deadline:
                 break
@@ -203,7 +220,9 @@ class MCTS:
                 legal = det.legal_actions(actor)
                 children = node.children
                 if len(children) < len(legal) or any(a.id not in children for a in legal):
-                    self._expand(det, actor, legal, children)
+                    self._expand(legal, actor, children)
+                if not node.primed and (node is root or node.visits >= prime_after):
+                    self._prime(det, actor, legal, node)
                 total_q, visited = 0.0, 0
                 for a in legal:
                     child = children[a.id]

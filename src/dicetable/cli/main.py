@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -35,14 +36,22 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def is_number(text: str) -> bool:
+    """True for a plain ASCII whole number ("12"); ``str.isdigit`` also accepts "²", which int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_options(pairs: List[str]) -> dict:
     """``["cat_level=3"]`` -> ``{"cat_level": "3"}`` (types are checked by the game)."""
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
+        key = key.strip()
         if not sep or not key:
             fail(f"options are written NAME=VALUE, got {pair!r}")
-        out[key.strip()] = value.strip()
+        if key in out:
+            fail(f"option {key!r} is given twice ({out[key]!r} and {value.strip()!r}); give it once")
+        out[key] = value.strip()
     return out
 
 
@@ -52,42 +61,68 @@ def parse_seats(text: str, players: int) -> set[int]:
     for part in text.replace(" ", "").split(","):
         if not part or part == "0":
             continue
-        if not part.isdigit() or not 1 <= int(part) <= players:
-            fail(f"--human takes seat numbers 1 to {players} separated by commas, got {text!r}")
+        if not is_number(part) or not 1 <= int(part) <= players:
+            fail(f"--human takes seat numbers 1 to {players} separated by commas (0: no humans), got {text!r}")
         seats.add(int(part) - 1)
     return seats
+
+
+def short_number(x: float) -> str:
+    """A figure in at most 4-5 characters: 5.52, 43.1, 9569, 157k, 2.1M."""
+    if x < 10:
+        return f"{x:.2f}"
+    if x < 100:
+        return f"{x:.1f}"
+    if x < 10_000:
+        return f"{x:.0f}"
+    if x < 1_000_000:
+        return f"{x / 1000:.0f}k"
+    return f"{x / 1_000_000:.1f}M"
+
+
+def check_seat(seat: Optional[int], players: int) -> Optional[int]:
+    """``--seat`` (1-based) -> a seat index; fail unless 1..players."""
+    if seat is None:
+        return None
+    if not 1 <= seat <= players:
+        fail(f"--seat takes a seat number from 1 to {players}, got {seat}")
+    return seat - 1
 
 
 @app.command("games")
 def games_cmd() -> None:
     """List the games with their player counts and options."""
     table = Table(title="dicetable games")
-    for col in ("id", "name", "players", "options"):
-        table.add_column(col)
+    table.add_column("id", no_wrap=True)  # typed on the command line: never cut
+    table.add_column("name")
+    table.add_column("players", no_wrap=True)
+    table.add_column("options", overflow="fold")
     for spec in games():
-        opts = "; ".join(
+        opts = "\n".join(
             f"{o.name}={o.default}" + (f" ({'|'.join(map(str, o.choices))})" if o.choices else "")
             + (f" [{'/'.join(map(str, o.players))}p]" if o.players else "")
-            for o in spec.options) or "-"
-        table.add_row(spec.id, spec.name, f"{spec.min_players}-{spec.max_players}", opts)
+            for o in spec.options) or "-"  # one option a line: a narrow terminal folds less
+        table.add_row(spec.id, spec.name, f"{spec.min_players}-{spec.max_players}", escape(opts))
     console.print(table)
 
 
-def _ask_setup() -> tuple[str, int, set[int]]:
+def _ask_setup(players: Optional[int] = None) -> tuple[str, int, set[int]]:
     specs = games()
     console.print("[bold]Which game?[/bold]")
     for i, spec in enumerate(specs, start=1):
         console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): {spec.summary}")
     while True:
         answer = console.input("Game number: ").strip()
-        if answer.isdigit() and 1 <= int(answer) <= len(specs):
+        if is_number(answer) and 1 <= int(answer) <= len(specs):
             spec = specs[int(answer) - 1]
             break
         console.print(f"[red]Type a number from 1 to {len(specs)}.[/red]")
     lo, hi = spec.min_players, spec.max_players
+    if players is not None:  # given with --players: new_game checks it
+        return spec.id, players, {0}
     while True:
         answer = console.input(f"How many players ({lo}-{hi}, you are Player 1, bots play the rest)? ").strip()
-        if answer.isdigit() and lo <= int(answer) <= hi:
+        if is_number(answer) and lo <= int(answer) <= hi:
             return spec.id, int(answer), {0}
         console.print(f"[red]Type a number from {lo} to {hi}.[/red]")
 
@@ -107,17 +142,21 @@ def play(
 
     try:
         if load is not None:
+            given = [name for name, value in (("GAME", game), ("--players", players), ("--seed", seed),
+                                              ("-o", option)) if value]
+            if given:
+                fail(f"--load continues a saved game, which already fixes the game, players, seed and "
+                     f"options: drop {', '.join(given)}")
             state = load_game_file(load)
             humans = parse_seats(human, state.players)
         else:
             if game is None:
-                game, ask_players, humans = _ask_setup()
-                players = players or ask_players
+                game, players, humans = _ask_setup(players)
             spec = get_game(game)
             if players is None:
                 players = max(spec.min_players, min(2, spec.max_players))
-            humans = parse_seats(human, players)
             state = new_game(game, players, seed=seed, options=parse_options(option))
+            humans = parse_seats(human, players)
         bots = {s: make_bot(bot, seed=state.seed + s) for s in range(state.players) if s not in humans}
     except DicetableError as exc:
         fail(str(exc))
@@ -139,13 +178,16 @@ def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in pla
             fail("that game is over: there is nothing to decide")
         if level not in LEVELS:
             fail(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-        who = state.to_move[0] if seat is None else seat - 1
+        who = state.to_move[0] if seat is None else check_seat(seat, state.players)
         if who not in state.to_move:
             fail(f"{seat_name(who)} has no decision now; deciding: "
                  + ", ".join(seat_name(s) for s in state.to_move))
     except DicetableError as exc:
         fail(str(exc))
+    from dicetable.cli.play import HINT_HEADER
+
     console.print(f"{seat_name(who)}: {escape(state.decision(who).prompt)}")
+    console.print(f"[dim]{HINT_HEADER}[/dim]")
     for action, share in hint_rows(state, who, level=level):
         console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
 
@@ -155,10 +197,13 @@ def replay(path: Path = typer.Argument(..., help="a replay JSON file written by 
            seat: Optional[int] = typer.Option(None, help="show only what this seat (1-based) saw")) -> None:
     """Play a recorded game again from its seed and actions, printing its log."""
     try:
-        state = run_replay(read_json(path))
+        record = read_json(path)
+        if isinstance(record, dict) and record.get("kind") != "replay" and "format" in record and "state" in record:
+            fail(f"{path} is a saved game, not a replay: continue it with dicetable play --load {path}")
+        state = run_replay(record)
     except DicetableError as exc:
         fail(str(exc))
-    viewer = None if seat is None else seat - 1
+    viewer = check_seat(seat, state.players)
     for event in state.log_for(viewer) if viewer is not None else state.log:
         console.print(escape(event.text))
     console.print(f"[bold]Scores[/bold]: " + ", ".join(
@@ -182,12 +227,26 @@ def simulate(
 
     if backend not in ("local", "ray"):
         fail(f"--backend is local or ray, not {backend!r}")
+    if games_n < 1:
+        fail(f"--games takes a number of games of at least 1, got {games_n}")
+    if workers < 0:
+        fail(f"--workers takes a number of processes (0: one per core), got {workers}")
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        fail(f"--bots lists one bot per seat separated by commas, e.g. greedy,random; got {bots!r}")
     try:
         jobs = make_jobs(game, len(names), names, games_n, seed, parse_options(option))
     except DicetableError as exc:
         fail(str(exc))
-    out = jsonl.open("w", encoding="utf-8") if jsonl else None
+    out = None
+    if jsonl:  # opened before the games run, so a bad path fails at once
+        if jsonl.is_dir():
+            fail(f"--jsonl {jsonl} is a folder; give a file name such as {jsonl / 'games.jsonl'}")
+        try:
+            jsonl.parent.mkdir(parents=True, exist_ok=True)
+            out = jsonl.open("w", encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write --jsonl {jsonl}: {exc.strerror or exc}")
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console) as progress:
         task = progress.add_task(f"{game} x{games_n}", total=len(jobs))
@@ -227,8 +286,14 @@ def bench(
     """Measure random games/s, microseconds per legal_actions, apply and clone, MCTS iterations/s, memory."""
     from dicetable.bench import bench_game
 
+    if games_n < 1:
+        fail(f"--games takes a number of games of at least 1, got {games_n}")
     try:
         ids = [get_game(game).id] if game else [s.id for s in games()]
+        if game:  # one game: its player count must fit (all games: each is clamped to its range)
+            spec = get_game(game)
+            if not spec.min_players <= players <= spec.max_players:
+                fail(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}")
         rows = []
         for gid in ids:
             spec = get_game(gid)
@@ -239,15 +304,18 @@ def bench(
     if as_json:
         console.print_json(json.dumps(rows))
         return
-    table = Table(title="dicetable bench (single process, seeded random play)")
-    for col in ("game", "players", "games/s", "steps/s", "steps/game", "legal us",
-                "apply us", "clone us", "MCTS it/s", "peak KiB"):
-        table.add_column(col, justify="right")
+    # Compact (no inner borders, 4-character figures, headers on two lines) so every figure
+    # shows uncut at 80 columns; --json gives the full precision.
+    table = Table(title="dicetable bench (single process, seeded random play)",
+                  box=box.SIMPLE_HEAD, padding=(0, 0), pad_edge=False)
+    table.add_column("game", no_wrap=True)
+    for col in ("seats", "games\n/s", "steps\n/s", "steps\n/game", "legal\nus",
+                "apply\nus", "clone\nus", "MCTS\nit/s", "peak\nKiB"):
+        table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
-        table.add_row(r["game"], str(r["players"]), f"{r['games_per_s']:.1f}", f"{r['steps_per_s']:.0f}",
-                      f"{r['steps_per_game']:.0f}", f"{r['legal_actions_us']:.2f}", f"{r['apply_us']:.2f}",
-                      f"{r['clone_us']:.2f}", f"{r['mcts_iterations_per_s']:.0f}",
-                      f"{r['peak_kib_one_game']:.0f}")
+        table.add_row(r["game"], str(r["players"]), *(short_number(r[key]) for key in (
+            "games_per_s", "steps_per_s", "steps_per_game", "legal_actions_us", "apply_us",
+            "clone_us", "mcts_iterations_per_s", "peak_kib_one_game")))
     console.print(table)
 
 

@@ -28,10 +28,17 @@ from dicetable.engine import (
     write_json,
 )
 
+HINT_HEADER = "The search bot's top choices, by its share of the search (higher: more promising):"
+SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest: ``log``)
+
 COMMANDS_HELP = (
     "Type the number of a choice (or its id). Several choices may be given at once, "
-    "separated by spaces, e.g. '1 1 3'. Commands: help, show, log, save [FILE], load FILE, hint, quit."
+    "separated by spaces, e.g. '1 1 3': every number refers to the list as shown. "
+    "Commands: help, show, log, save [FILE], load FILE, hint, quit."
 )
+
+
+CHOICE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() refuses some other "digits"
 
 
 class Quit(Exception):
@@ -58,12 +65,41 @@ class TerminalTable:
         self.replay_dir = replay_dir
         self.hint = hint
         self.seen = len(state.log)
+        self.seen_at_start = self.seen
+        self.seen_by: dict[int, int] = {}  # hot seat: log length when each seat last decided
         self.last_human: int | None = None
+
+    # -------------------------------------------------------------- saving
+    def default_save_path(self) -> Path:
+        return self.save_dir / f"{self.state.game_id}-{self.state.seed}.json"
+
+    def resume_command(self, path: Path) -> str:
+        """The command that continues this game with the same people and bots."""
+        cmd = f"dicetable play --load {path}"
+        if self.humans != {0}:
+            cmd += " --human " + (",".join(str(s + 1) for s in sorted(self.humans)) or "0")
+        names = {getattr(bot, "name", None) for bot in self.bots.values()}
+        if len(names) == 1 and None not in names and names != {"greedy"}:
+            cmd += f" --bot {names.pop()}"
+        return cmd
 
     # -------------------------------------------------------------- output
     def viewer(self) -> int | None:
         """The seat whose eyes the screen shows: the only human, or None (public) in hot-seat."""
         return next(iter(self.humans)) if len(self.humans) == 1 else None
+
+    def show_since_last_turn(self, seat: int) -> None:
+        """Hot-seat: what ``seat`` may see of what happened since its last decision."""
+        log = self.state.log
+        start = self.seen_by.get(seat, self.seen_at_start)
+        events = [e for e in log[start:] if e.visible_to(seat)]
+        if events:
+            self.console.print(f"[bold]Since {escape(seat_name(seat))}'s last turn:[/bold]")
+            if len(events) > SINCE_LAST_TURN_MAX:
+                self.console.print(f"  [dim]... {len(events) - SINCE_LAST_TURN_MAX} earlier events (type log)[/dim]")
+            for event in events[-SINCE_LAST_TURN_MAX:]:
+                self.console.print(f"  [dim]•[/dim] {escape(event.text)}")
+        self.seen_by[seat] = len(log)
 
     def show_new_events(self, viewer: int | None) -> None:
         log = self.state.log
@@ -88,7 +124,7 @@ class TerminalTable:
     # -------------------------------------------------------------- input
     def parse_against(self, actions: list, token: str) -> str:
         """The action id a typed token names: a choice number from ``actions`` or an id."""
-        if token.isdigit():
+        if CHOICE_NUMBER.fullmatch(token):
             n = int(token)
             if 1 <= n <= len(actions):
                 return actions[n - 1].id
@@ -112,11 +148,13 @@ class TerminalTable:
                 self.console.print(f"  {escape(event.text)}")
             return True
         if word == "save":
-            path = Path(rest) if rest else self.save_dir / f"{self.state.game_id}-{self.state.seed}.json"
+            rest = unquote(rest)
+            path = Path(rest) if rest else self.default_save_path()
             write_json(path, self.state.to_dict())
-            self.console.print(f"Saved to {path}. Continue with: dicetable play --load {path}")
+            self.console.print(f"Saved to {escape(str(path))}. Continue with: {escape(self.resume_command(path))}")
             return True
         if word == "load":
+            rest = unquote(rest)
             if not rest:
                 raise DicetableError("say which file to load: load FILE")
             loaded = load_game_file(rest)
@@ -126,11 +164,13 @@ class TerminalTable:
                 )
             self.state = loaded
             self.seen = len(loaded.log)
-            self.console.print(f"Loaded {rest}.")
+            self.seen_by = {}
+            self.console.print(f"Loaded {escape(rest)}.")
             return True
         if word == "hint":
             if self.hint is None:
                 raise DicetableError("hints are not available for this game")
+            self.console.print(f"[dim]{HINT_HEADER}[/dim]")
             for action, share in self.hint(self.state, seat):
                 self.console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
             return True
@@ -142,12 +182,28 @@ class TerminalTable:
             raise Quit
         return False
 
+    def clear_screen(self) -> None:
+        """Clear the screen and, on a terminal, its scrollback too.
+
+        In hot-seat play the previous seat's private view (and what it typed)
+        must not stay on screen, nor be one scroll away.
+        """
+        self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J")  # erase the scrollback (xterm, tmux, most terminals)
+            self.console.file.flush()
+
     def human_turn(self, seat: int) -> None:
-        if len(self.humans) > 1 and self.last_human not in (None, seat):
-            self.console.clear()  # the previous seat's private view must not stay on screen
+        hot_seat = len(self.humans) > 1
+        handed_over = hot_seat and self.last_human not in (None, seat)
+        if handed_over:
+            self.clear_screen()
             self.console.rule(f"Hand the keyboard to {seat_name(seat)}")
             self.read(f"{seat_name(seat)}, press Enter when only you can see the screen. ")
         self.last_human = seat
+        if handed_over or (hot_seat and seat not in self.seen_by):
+            # The clear wiped what happened meanwhile; show what this seat may see of it.
+            self.show_since_last_turn(seat)
         self.render(seat)
         self.choices(seat)
         while True:
@@ -167,6 +223,7 @@ class TerminalTable:
                     self.state.apply(action_id, seat)
                     self.show_new_events(seat if len(self.humans) == 1 else None)
                     if self.state.is_over or seat not in self.state.to_move:
+                        self.seen_by[seat] = len(self.state.log)
                         if n < len(ids):
                             self.console.print("[yellow]Your decision is complete; the rest of the line was ignored.[/yellow]")
                         return
@@ -190,17 +247,35 @@ class TerminalTable:
                     self.state.apply(self.bots[seat].choose(self.state, seat), seat)
                 self.show_new_events(self.viewer())
         except (Quit, EOFError, KeyboardInterrupt):
-            path = write_json(self.save_dir / f"{self.state.game_id}-{self.state.seed}.json",
-                              self.state.to_dict())
-            self.console.print(f"\nGame saved to {path}. Continue with: dicetable play --load {path}")
+            try:
+                path = write_json(self.default_save_path(), self.state.to_dict())
+            except DicetableError as exc:
+                self.console.print(f"\n[red]The game could not be saved: {escape(str(exc))}[/red]")
+                return self.state
+            self.console.print(f"\nGame saved to {escape(str(path))}. Continue with: {escape(self.resume_command(path))}")
             return self.state
         self.render(None)
         scores = ", ".join(f"{seat_name(s)}: {v}" for s, v in enumerate(self.state.scores))
         self.console.print(f"[bold]Final scores[/bold] {scores}")
-        path = write_json(self.replay_dir / f"{self.state.game_id}-{self.state.seed}.json",
-                          self.state.replay_record())
-        self.console.print(f"Replay written to {path} (dicetable replay {path}).")
+        winners = self.state.winners
+        if winners or self.state.players > 1:  # solo: the game's last event says how it went
+            self.console.print("[bold]Winner[/bold]" + ("s: " if len(winners) > 1 else ": ")
+                               + (", ".join(seat_name(s) for s in winners) if winners else "no player"))
+        try:
+            path = write_json(self.replay_dir / f"{self.state.game_id}-{self.state.seed}.json",
+                              self.state.replay_record())
+        except DicetableError as exc:
+            self.console.print(f"[red]The replay could not be written: {escape(str(exc))}[/red]")
+            return self.state
+        self.console.print(f"Replay written to {escape(str(path))} (dicetable replay {escape(str(path))}).")
         return self.state
+
+
+def unquote(text: str) -> str:
+    """``'"my save.json"'`` -> ``my save.json`` (a path typed with quotes around it)."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1].strip()
+    return text
 
 
 def dump_json(data) -> str:

@@ -15,15 +15,17 @@ from .errors import (
     SaveFormatError,
     ScriptedDiceError,
 )
-from .registry import GameSpec, OptionSpec, games, get_game, load_state, new_game, register, spec_of
-from .replay import load_game_file, read_json, run_replay, write_json
+from .registry import (
+    GameSpec, OptionSpec, check_save_header, games, get_game, load_state, new_game, register, spec_of,
+)
+from .replay import load_game_file, load_saved_game, read_json, run_replay, write_json
 from .rng import Rng
 from .state import GameState
 
 __all__ = [
     "Action", "ComponentDataError", "Decision", "DicetableError", "Die", "Event",
     "GameConfigError", "GameSpec", "GameState", "IllegalActionError", "OptionSpec",
-    "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "games", "get_game",
-    "load_data", "load_game_file", "load_state", "new_game", "read_json", "register",
+    "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "check_save_header", "games", "get_game",
+    "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
     "run_replay", "seat_name", "spec_of", "write_json",
 ]

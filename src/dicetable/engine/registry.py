@@ -39,20 +39,21 @@ class OptionSpec:
             try:
                 value = {"true": True, "false": False}[value.lower()] if self.type is bool else self.type(value)
             except (KeyError, ValueError):
-                raise GameConfigError(
-                    f"option {self.name!r} needs a {self.type.__name__}, got {value!r}"
-                    + (f"; allowed: {', '.join(map(str, self.choices))}" if self.choices else "")
-                ) from None
+                raise GameConfigError(self._needs(value)) from None
         if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
-            raise GameConfigError(
-                f"option {self.name!r} needs a {self.type.__name__}, got {value!r}"
-            )
+            raise GameConfigError(self._needs(value))
         if self.choices is not None and value not in self.choices:
             raise GameConfigError(
                 f"option {self.name!r} cannot be {value!r}; allowed: "
                 + ", ".join(map(str, self.choices))
             )
         return value
+
+
+    def _needs(self, value: Any) -> str:
+        kind = {bool: "true or false", int: "a whole number", str: "text"}.get(self.type, self.type.__name__)
+        return (f"option {self.name!r} needs {kind}, got {value!r}"
+                + (f"; allowed: {', '.join(map(str, self.choices))}" if self.choices and self.type is not bool else ""))
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,11 @@ class GameSpec:
 
     def resolve_options(self, players: int, options: dict | None) -> dict:
         """Check ``options`` and fill in defaults; raise GameConfigError on any bad one."""
+        if options is not None and not isinstance(options, dict):
+            raise GameConfigError(
+                f"options must be a dict of NAME: VALUE, got {options!r}; {self.id} options: "
+                + (", ".join(o.name for o in self.options) or "none")
+            )
         given = dict(options or {})
         out = {}
         for name, value in given.items():
@@ -146,7 +152,7 @@ def games() -> list[GameSpec]:
 def get_game(game_id: str) -> GameSpec:
     """The spec of ``game_id``; GameConfigError naming the known games otherwise."""
     _discover()
-    spec = _REGISTRY.get(game_id)
+    spec = _REGISTRY.get(game_id) if isinstance(game_id, str) else None
     if spec is None:
         raise GameConfigError(
             f"unknown game {game_id!r}; known games: " + ", ".join(sorted(_REGISTRY))
@@ -186,6 +192,8 @@ def new_game(
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GameConfigError(f"seed must be an integer, got {seed!r}")
+    if dice is not None and (isinstance(dice, (str, bytes, dict)) or not hasattr(dice, "__iter__")):
+        raise GameConfigError(f"dice must be a list of die faces to roll first, got {dice!r}")
     script = tuple(dice or ())
     if spec.dice_faces:
         for pos, value in enumerate(script):
@@ -216,8 +224,8 @@ def new_game(
     return state
 
 
-def load_state(data: dict) -> GameState:
-    """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if malformed."""
+def check_save_header(data: dict) -> GameSpec:
+    """The spec of a saved game's ``game``; SaveFormatError unless the format and game are right."""
     if not isinstance(data, dict):
         raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
     if data.get("kind") == "replay":
@@ -227,9 +235,18 @@ def load_state(data: dict) -> GameState:
             f"unsupported save format {data.get('format')!r}; this version reads format {SAVE_FORMAT}"
         )
     try:
-        spec = get_game(data["game"])
+        return get_game(data["game"])
     except KeyError:
         raise SaveFormatError("saved game has no 'game' field") from None
     except GameConfigError as exc:
         raise SaveFormatError(str(exc)) from None
-    return spec.state_class._from_dict(data)
+
+
+def load_state(data: dict) -> GameState:
+    """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if malformed.
+
+    This trusts the stored state (search workers use it on their own
+    copies); files written by people go through
+    :func:`dicetable.engine.load_saved_game`, which also replays and checks them.
+    """
+    return check_save_header(data).state_class._from_dict(data)

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from .errors import DicetableError, SaveFormatError
-from .registry import load_state, new_game
+from .registry import check_save_header, new_game
 from .state import GameState
 
 
@@ -24,55 +24,142 @@ def run_replay(record: dict) -> GameState:
     """
     if not isinstance(record, dict) or record.get("kind") != "replay":
         raise SaveFormatError("not a replay record (expected \"kind\": \"replay\")")
+    return _play_back(record, "actions", "replay")
+
+
+def _play_back(record: dict, actions_key: str, what: str) -> GameState:
+    """Set up ``record``'s game and apply its ``[seat, action_id]`` list (a replay's or a save's)."""
+    for key in ("game", "players", "seed", actions_key):
+        if key not in record:
+            raise SaveFormatError(f"{what} is missing the field {key!r}")
+    if type(record["seed"]) is not int:  # None would mean "a fresh random seed" to new_game
+        raise SaveFormatError(f"{what} set-up failed: seed must be an integer, got {record['seed']!r}")
     try:
         state = new_game(
             record["game"], record["players"], seed=record["seed"],
             options=record.get("options"), dice=record.get("dice"),
         )
-        actions = record["actions"]
-    except KeyError as exc:
-        raise SaveFormatError(f"replay is missing the field {exc.args[0]!r}") from None
     except DicetableError as exc:
-        raise SaveFormatError(f"replay set-up failed: {exc}") from None
-    for step, entry in enumerate(actions):
-        try:
-            seat, action_id = entry
-            state.apply(action_id, int(seat))
-        except (DicetableError, ValueError, TypeError) as exc:
-            raise SaveFormatError(f"replay step {step} ({entry!r}) failed: {exc}") from None
-    if "scores" in record and list(state.scores) != list(record["scores"]):
+        raise SaveFormatError(f"{what} set-up failed: {exc}") from None
+    actions = record[actions_key]
+    if not isinstance(actions, list):
         raise SaveFormatError(
-            f"replay reached scores {list(state.scores)}, the record says {record['scores']}"
+            f"{what} field {actions_key!r} must be a list of [seat, action id] pairs, got {type(actions).__name__}"
         )
-    if "winners" in record and list(state.winners) != list(record["winners"]):
+    for step, entry in enumerate(actions):
+        if (not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int
+                or not isinstance(entry[1], str)):
+            raise SaveFormatError(
+                f"{what} step {step} ({entry!r}) failed: a step is a [seat, action id] pair such as [0, \"roll\"]"
+            )
+        try:
+            state.apply(entry[1], entry[0])
+        except DicetableError as exc:
+            raise SaveFormatError(f"{what} step {step} ({entry!r}) failed: {exc}") from None
+    for key, reached in (("scores", list(state.scores)), ("winners", list(state.winners))):
+        if key in record and reached != record[key]:
+            raise SaveFormatError(f"{what} reached {key} {reached}, the record says {record[key]}")
+    return state
+
+
+def _first_difference(got, want, where: str = "") -> str | None:
+    """The path of the first place two JSON values differ (``state.board[6]``), or None."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        for key in list(want) + [k for k in got if k not in want]:
+            if key not in got:
+                return f"{where}.{key}".lstrip(".") + " (not expected in a save)"
+            if key not in want:
+                return f"{where}.{key}".lstrip(".") + " (missing)"
+            found = _first_difference(got[key], want[key], f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(got, list) and isinstance(want, list):
+        for i, (a, b) in enumerate(zip(got, want)):
+            found = _first_difference(a, b, f"{where}[{i}]")
+            if found:
+                return found
+        if len(got) != len(want):
+            return f"{where} (length {len(want)}, expected {len(got)})".lstrip(".")
+        return None
+    if got != want or type(got) is not type(want):
+        return f"{where} (saved {_short(want)}, expected {_short(got)})".lstrip(".")
+    return None
+
+
+def _short(value, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def load_saved_game(data) -> GameState:
+    """Rebuild a saved game (``to_dict`` output) by playing its moves again, and check it.
+
+    A save holds its seed, options and moves as well as the resulting state;
+    the moves are played again from the seed and the result must equal the
+    save field for field. So a save that was edited, truncated or corrupted
+    (a score, a card id, a seat changed) is refused with a
+    :class:`SaveFormatError` naming the first field that differs, instead of
+    loading an impossible position (or crashing later).
+    """
+    if not isinstance(data, dict):
+        raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
+    if data.get("kind") == "replay":
+        return run_replay(data)
+    check_save_header(data)  # the format and game checks, with their messages
+    state = _play_back(data, "history", "saved game")
+    rebuilt = json.loads(json.dumps(state.to_dict()))
+    where = _first_difference(rebuilt, data)
+    if where:
         raise SaveFormatError(
-            f"replay reached winners {list(state.winners)}, the record says {record['winners']}"
+            f"saved game was changed or damaged: {where}; its moves played again from its seed give "
+            "a different game (saves must be left as written)"
         )
     return state
 
 
 def write_json(path: str | Path, data: dict) -> Path:
-    """Write ``data`` as indented JSON to ``path`` (parents created); return the path."""
+    """Write ``data`` as indented JSON to ``path`` (parents created); return the path.
+
+    Raises :class:`SaveFormatError` naming the path and the reason when the
+    file cannot be written (a folder, a read-only place, a missing drive).
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    if path.is_dir():
+        raise SaveFormatError(f"cannot save to {path}: it is a folder; give a file name such as {path / 'game.json'}")
+    text = json.dumps(data, indent=1) + "\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise SaveFormatError(
+            f"cannot save to {path!s}: {reason}; give a file path in a folder you can write to"
+        ) from None
     return path
 
 
 def read_json(path: str | Path) -> dict:
     """Read a JSON file; SaveFormatError with the reason when it is missing or not JSON."""
     path = Path(path)
+    if path.is_dir():
+        raise SaveFormatError(f"{path} is a folder, not a saved game or replay file")
+    if path.exists() and not path.is_file():
+        raise SaveFormatError(f"{path} is not a regular file (a device or a pipe), not a saved game or replay")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SaveFormatError(f"no such file: {path}") from None
+    except OSError as exc:
+        raise SaveFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SaveFormatError(f"{path} is not a JSON file: {exc}") from None
+    except RecursionError:
+        raise SaveFormatError(f"{path} is not a saved game or replay: its JSON is nested too deeply") from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise SaveFormatError(f"cannot read {path!r}: {exc}") from None
 
 
 def load_game_file(path: str | Path) -> GameState:
-    """Open a saved game (``to_dict`` output) or a replay file as a state."""
-    data = read_json(path)
-    if isinstance(data, dict) and data.get("kind") == "replay":
-        return run_replay(data)
-    return load_state(data)
+    """Open a saved game (``to_dict`` output, checked by :func:`load_saved_game`) or a replay file."""
+    return load_saved_game(read_json(path))

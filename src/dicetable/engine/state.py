@@ -86,8 +86,8 @@ class GameState:
         """Seats that may act now; several during a simultaneous step; () when over."""
         raise NotImplementedError
 
-    def decision(self, seat: int) -> Decision:  # pragma: no cover
-        """What is asked of ``seat`` now, in the rulebook's words."""
+    def decision(self, seat: int) -> Decision | None:  # pragma: no cover
+        """What is asked of ``seat`` now, in the rulebook's words; None if it has no decision now."""
         raise NotImplementedError
 
     def _legal_actions(self, seat: int) -> list[Action]:  # pragma: no cover
@@ -145,7 +145,10 @@ class GameState:
         """
         if seat is None:
             seat = self._sole_seat()
-        cached = self._legal.get(seat)
+        try:
+            cached = self._legal.get(seat)
+        except TypeError:  # an unhashable "seat" such as [1] is no seat at all
+            return []
         if cached is None:
             if seat not in self.to_move:
                 return []
@@ -159,6 +162,8 @@ class GameState:
         leaving the state unchanged, when the seat is not to move or the
         action is not legal for it now; the message lists what is allowed.
         """
+        if seat is not None and type(seat) is not int:  # not True for 1, nor 0.0 for 0
+            raise IllegalActionError(f"there is no seat {seat!r}: seats are 0..{self.players - 1}")
         legal = self._legal.get(seat) if seat is not None else None
         if legal is None:
             # Slow path: no cached actions for this seat yet, so check the seat first.
@@ -293,7 +298,7 @@ class GameState:
             state._legal = {}
             state._emitted = []
             state._restore(d["state"])
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise SaveFormatError(
                 f"saved {cls.game_id} game is malformed: {type(exc).__name__}: {exc}"
             ) from exc

@@ -11,6 +11,7 @@ from dicetable.engine import Rng
 from dicetable.engine.testing import check_conformance, random_step
 from dicetable.games.corsairs_of_valeria.components import GROG_MAX, SILVER_TOTAL, TREASURE_TO_WIN
 from dicetable.games.corsairs_of_valeria.policy import evaluate, greedy
+from dicetable.games.corsairs_of_valeria.rules import F_ARRIVED
 
 GAME = "corsairs-of-valeria"
 
@@ -50,7 +51,9 @@ def _check_invariants(s):
         # the 5-Silver exchange is immediate: no ship ever waits holding 5 Silver
         assert all(0 <= x < 5 for x in s.silver)
         assert max(s.treasure) < TREASURE_TO_WIN
-        assert s.visits < 2
+        # "If Skull Island is reached for a second time, the game ends after the
+        # player finishes their turn": a second visit is only pending during that turn.
+        assert s.visits < 2 or (s.visits == 2 and s.flags & F_ARRIVED)
         assert len(s.dice) in (0, 5)
         assert s.to_move and 0 <= s.to_move[0] < n
     else:
@@ -62,6 +65,22 @@ def _check_invariants(s):
 def test_invariants_hold_throughout_random_play(seed, players):
     s = new_game(GAME, players, seed=seed)
     rng = Rng(seed)
+    while not s.is_over:
+        _check_invariants(s)
+        random_step(s, rng)
+    _check_invariants(s)
+
+
+def test_second_skull_island_visit_lets_the_player_finish_the_turn():
+    # Seed found by the invariant test above: Player 1 reaches Skull Island the
+    # second time with Grog and Cannons still to execute; the game must not end
+    # until they are done (rulebook, Reaching Skull Island / Ending the Game).
+    s = new_game(GAME, 2, seed=11846)
+    rng = Rng(11846)
+    while s.visits < 2:
+        random_step(s, rng)
+    assert not s.is_over and s.to_move == (s.current,)
+    assert {a.id for a in s.legal_actions(s.current)} == {"grog", "cannons"}
     while not s.is_over:
         _check_invariants(s)
         random_step(s, rng)

@@ -28,4 +28,6 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    # Search: greedy clones per candidate, so it only sets priors; rollouts are uniform and short.
+    extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

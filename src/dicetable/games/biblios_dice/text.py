@@ -44,14 +44,15 @@ def _tracks(obs: dict) -> Table:
     title = "Tracks (on a shared space the marker further left is ahead"
     title += "; Cf = Cadfael)" if "cadfael" in obs else ")"
     table = Table(title=title, box=None, padding=(0, 1), title_justify="left")
-    table.add_column("", justify="right", style="dim")
+    table.add_column("", justify="right", style="dim", no_wrap=True, min_width=2)
     for t, sym in enumerate(SYMBOLS):
         if t < NRES:
             v = obs["value_dice"][sym]
-            head = f"{SYMBOL_NAMES[t]} {PIPS[v - 1]} {v}"
+            head = f"{SYMBOL_NAMES[t]}\n{PIPS[v - 1]} {v}"
         else:
             head = "Bishop"
-        table.add_column(head, justify="left", no_wrap=True)
+        # Wrap rather than cut: at 80 columns a cut cell hid markers and penalties.
+        table.add_column(head, justify="left", overflow="fold", min_width=len(head.split("\n")[0]))
     stacks = obs["vp_stacks"]
     bishop_stacks = {b["space"]: b for b in obs["bishop_stacks"]}
     ratios = dict(RATIOS)
@@ -205,22 +206,27 @@ def _players(obs: dict, seat) -> Table:
     return table
 
 
-def _final(state, obs: dict) -> Table:
+def _final(state, obs: dict) -> Group:
+    """The score pad: one row per scoring step, one column per player (fits 80 columns)."""
     winners = ", ".join(seat_name(s) for s in state.winners)
-    table = Table(title=f"Final scoring - winner: {winners}", box=None, title_justify="left",
-                  padding=(0, 1), title_style="bold green")
+    table = Table(box=None, padding=(0, 1))
     objectives = obs["hidden_objectives"]
-    for col in ["player"] + [SYMBOL_NAMES[t] for t in range(NRES)] + [
-            "penalty", "VP tokens", "Gold VP"] + (["objective"] if objectives else []) + ["total", "Gold left"]:
-        table.add_column(col, justify="right", no_wrap=True)
-    for m, row in enumerate(state.final):
+    table.add_column("", no_wrap=True)
+    for m in range(len(state.final)):
         name = Text(f"P{m + 1}", style=STYLE.get(COLOURS[m % len(COLOURS)], "bold")) if m < state.players \
             else Text("Cf", style=STYLE[CADFAEL_COLOUR])
-        cells = [name, *[str(v) for v in row["tracks"]], str(-row["penalty"]), str(row["tokens"]),
-                 str(row["gold_vp"])] + ([str(row["objective"])] if objectives else []) + [
-                 Text(str(row["total"]), style="bold"), str(row["gold_left"]) if m < state.players else "-"]
-        table.add_row(*cells)
-    return table
+        table.add_column(name, justify="right", no_wrap=True)
+    rows = [(SYMBOL_NAMES[t], lambda r, m, t=t: str(r["tracks"][t])) for t in range(NRES)]
+    rows += [("penalty", lambda r, m: str(-r["penalty"])), ("VP tokens", lambda r, m: str(r["tokens"])),
+             ("Gold VP", lambda r, m: str(r["gold_vp"]))]
+    if objectives:
+        rows.append(("objective", lambda r, m: str(r["objective"])))
+    rows += [("total", lambda r, m: Text(str(r["total"]), style="bold")),
+             ("Gold left", lambda r, m: str(r["gold_left"]) if m < state.players else "-")]
+    for label, cell in rows:
+        table.add_row(Text(label, style="bold") if label == "total" else label,
+                      *(cell(r, m) for m, r in enumerate(state.final)))
+    return Group(Text(f"Final scoring - winner: {winners}", style="bold green"), table)
 
 
 def render(state, seat: int | None = None):
@@ -233,7 +239,8 @@ def render(state, seat: int | None = None):
         parts.append(Text(f"Your Gold: {obs['my_gold']}   Your VP tokens: {obs['my_vp_tokens']}"
                           + (f"   Your Hidden Objective: {SYMBOL_NAMES[RESOURCES.index(obj)]}"
                              if (obj := obs['players'][seat]['objective']) else ""), style="bold green"))
-    title = (f"Biblios Dice - round {obs['round']} - {seat_name(obs['first_player'])} holds the Monastery Card"
+    # Short enough for 80 columns: a cut title hid whose view it is.
+    title = (f"Biblios Dice - round {obs['round']} - Monastery Card: {seat_name(obs['first_player'])}"
              + (f" - viewed by {seat_name(seat)}" if seat is not None else ""))
     return Panel(Group(*parts), title=title)
 

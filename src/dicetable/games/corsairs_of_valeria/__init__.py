@@ -35,4 +35,7 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets
+    # priors; rollouts are uniform and short, then judged by `evaluate`.
+    extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

@@ -664,7 +664,8 @@ class CorsairsState(GameState):
         return Decision(seat, "reroll", prompt,
                         "You may re-roll any or all of your dice by spending 1 Grog; every re-roll costs 1 Grog. "
                         "When you stop (lock) or can no longer pay, the dice are your last roll. Tip: type "
-                        "several choices at once, e.g. '1 3 6' marks dice 1 and 3 and then picks choice 6.")
+                        "several choices at once, e.g. '1 3 reroll' marks dice 1 and 3 and re-rolls them (numbers "
+                        "refer to the list as shown, which has no re-roll choice until a die is marked).")
 
     # --- end of B: Mistress of the Skull, Reo the Cartographer
     def _s_captain_b(self, task) -> bool:

@@ -32,4 +32,6 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    # Search: greedy scores every Build/Harvest option, so it only sets priors; rollouts are uniform.
+    extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

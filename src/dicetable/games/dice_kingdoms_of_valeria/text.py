@@ -251,14 +251,15 @@ def _table(state: DiceKingdomsState, viewer: int | None) -> Group:
         line.append(" ")
     n_night = sum(1 for c in state.deck if c >= 14)
     line.append(f"  deck: {len(state.deck) - n_night} Day, {n_night} Night", style="grey70")
-    players = Table(box=None, padding=(0, 1), header_style="bold")
+    # One space between columns and "(you)" under the name: 80 columns show every header uncut.
+    players = Table(box=None, padding=(0, 1), collapse_padding=True, pad_edge=False, header_style="bold")
     for col in ("player", "Holy", "Worker", "Shadow", "Soldier", "Gold", "Wall", "Domains", "Lairs",
                 "Statues", "Stars", "VP"):
-        players.add_column(col, justify="left" if col == "player" else "right")
+        players.add_column(col, justify="left" if col == "player" else "right", no_wrap=col not in ("Lairs", "Statues"))
     for s in range(state.players):
         sh = state.sheets[s]
         sc = score_sheet(lay, sh)
-        name = Text(seat_name(s) + (" (you)" if s == viewer else ""),
+        name = Text(seat_name(s) + ("\n(you)" if s == viewer else ""),
                     style="bold green" if s == state.active else "")
         done_lairs = [lay.lair_ids[li] for li in range(4) if sh[LST + li]]
         players.add_row(name, *[f"{sh[TRK + g]}" for g in range(4)], str(sh[GOLDC]), str(sh[WALLC]),

@@ -25,4 +25,6 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
+    extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6}},
 )

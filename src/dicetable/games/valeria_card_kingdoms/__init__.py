@@ -29,4 +29,6 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    # Search: greedy looks two steps ahead with clones, so it only sets priors; rollouts are uniform.
+    extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

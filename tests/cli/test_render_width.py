@@ -1,0 +1,44 @@
+"""Every game's table at 80 columns: nothing cut off with an ellipsis, no line too long."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from dicetable.engine import Rng, new_game, spec_of
+from dicetable.engine.testing import random_step
+
+GAMES = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
+         "valeria-card-kingdoms"]
+
+
+def _screens(game: str, players: int, seed: int):
+    state = new_game(game, players, seed=seed)
+    rng = Rng(seed)
+    checkpoints = {0, 30, 120}
+    step = 0
+    while True:
+        if step in checkpoints or state.is_over:
+            yield state
+        if state.is_over:
+            return
+        random_step(state, rng)
+        step += 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tables_fit_80_columns_without_cutting_anything(game):
+    spec = spec_of(new_game(game, 2, seed=1))
+    for players in sorted({spec.min_players, spec.max_players}):
+        for state in _screens(game, players, seed=3):
+            viewers = list(state.to_move[:1]) + [None]
+            for viewer in viewers:
+                out = io.StringIO()
+                Console(file=out, width=80, emoji=False, color_system=None).print(spec.render(state, viewer))
+                text = out.getvalue()
+                assert "…" not in text, (game, players, viewer, text)
+                assert max(len(line) for line in text.splitlines()) <= 80
+                if game == "biblios-dice" and viewer is not None:
+                    assert f"viewed by Player {viewer + 1} " in text   # the panel title is not cut
