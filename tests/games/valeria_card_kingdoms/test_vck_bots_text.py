@@ -83,6 +83,61 @@ def test_evaluate_is_a_probability_and_tracks_the_lead():
         assert value(state, seat) == state.score(seat)
 
 
+def _documented_value(state, seat):
+    """The position value exactly as the policy's docstring states it (a plain reference)."""
+    from dicetable.games.valeria_card_kingdoms.components import (
+        CIT_ROLE, CIT_SLOTS, DOM_WHEN, DUKE_SCORING, N_CIT, W_BUILD,
+    )
+    from dicetable.games.valeria_card_kingdoms.policy import _YIELD_OFF, _YIELD_ON, rounds_left
+    from dicetable.games.valeria_card_kingdoms.rules import NT, duke_score
+
+    def chance(t):  # expected activations per copy per roll: each die and the sum
+        return sum((a == n) + (b == n) + (a + b == n) for a in range(1, 7) for b in range(1, 7)
+                   for n in CIT_SLOTS[t]) / 36
+
+    b, own, duke = seat * 4, state.own[seat * NT:(seat + 1) * NT], state.dukes[seat]
+    v = float(state.public_vp(seat))
+    r = 1 / 3
+    if duke >= 0:
+        v += duke_score(duke, 0, 0, 0, own[:N_CIT], state.doms[seat], state.victory[seat])
+        div = DUKE_SCORING[duke][0]
+        r = (1 / div[0] + 1 / div[1] + 1 / div[2]) / 3
+    v += r * (state.res[b] + state.res[b + 1] + 1.1 * state.res[b + 2])
+    for t, c in enumerate(own):
+        if c:
+            income = chance(t) * (_YIELD_ON[t] + (state.players - 1) * _YIELD_OFF[t])
+            v += c * (income * rounds_left(state) * r + (0.4 if CIT_ROLE[t] >= 0 else 0.0))
+    for d in state.doms[seat]:
+        if DOM_WHEN[d] != W_BUILD:
+            v += 0.3 * rounds_left(state)
+    return v
+
+
+def test_value_is_the_documented_formula_to_the_last_bit():
+    """``value`` (precomputed per-card terms) equals the formula added in its order, exactly."""
+    for players in (1, 2, 4):
+        state = new_game(GAME, players, seed=40 + players, options={"setup": "random"})
+        rng = Rng(players)
+        checked = 0
+        while not state.is_over:
+            if checked % 5 == 0:
+                for seat in range(players):
+                    assert value(state, seat) == _documented_value(state, seat)
+            checked += 1
+            random_step(state, rng)
+        assert checked > 50
+
+
+def test_greedy_look_ahead_leaves_the_state_alone():
+    """Greedy decides on copies: the state it is given keeps its table, log and history."""
+    state = new_game(GAME, 2, seed=3)
+    keep_dukes(state)
+    to_actions(state)
+    before = state.to_dict()
+    greedy(state, state.to_move[0])
+    assert state.to_dict() == before
+
+
 def test_render_shows_the_table_and_only_the_own_duke():
     state = new_game(GAME, 3, seed=11)
     keep_dukes(state)

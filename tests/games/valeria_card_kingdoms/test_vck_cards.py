@@ -251,6 +251,22 @@ def test_power_foxgrove_palisade():
     assert s.dice == (2, 6) and res(s, 0)[0] == 0 + 0  # paid 2; 2-6-8 harvests no Gold
 
 
+def test_power_foxgrove_label_shows_the_die_as_rolled():
+    """A die-change label names the die's value now, whatever dice an earlier game showed."""
+    labels = []
+    for dice in ((2, 3), (4, 5)):
+        s = new(dice=dice)
+        give_domain(s, 0, "Foxgrove Palisade")
+        set_res(s, 0, g=2)
+        keep_dukes(s)
+        labels.append([a.label for a in s.legal_actions(0)][:2])
+    assert labels == [
+        ["Foxgrove Palisade: change die 1 from 2 to 6 (pay 2 Gold)",
+         "Foxgrove Palisade: change die 2 from 3 to 6 (pay 2 Gold)"],
+        ["Foxgrove Palisade: change die 1 from 4 to 6 (pay 2 Gold)",
+         "Foxgrove Palisade: change die 2 from 5 to 6 (pay 2 Gold)"]]
+
+
 def test_power_foxgrove_needs_real_gold():
     """Foxgrove's 2 Gold cannot be paid with Magic (A3): with 1 Gold it is not offered."""
     s = new(dice=(2, 3))

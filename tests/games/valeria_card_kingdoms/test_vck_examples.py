@@ -306,6 +306,8 @@ def test_T17_setup_counts_five_players():
     assert not s.end_triggered()
     empty_stack(s, CIT0 + 9)
     assert s.end_triggered()
+    # the game ends in the End Phase of the round's last player (right of the first), only
+    assert [s.ends_in_end_phase(seat) for seat in range(5)] == [False, True, False, False, False]
 
 
 # ---------------------------------------------------------------- T18-T21

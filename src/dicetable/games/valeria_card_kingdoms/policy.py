@@ -16,23 +16,34 @@ Position value (``value(state, seat)``, in VP)
 * each Domain with an ongoing power is worth 0.3 VP per round left.
 * rounds left: ``TYPICAL_ROUNDS`` (12) minus the rounds played, at least 1 (see ``rounds_left``).
 
-Greedy (``greedy``): for every legal action, apply it to a clone; while the same seat must
-then finish what it started (pay, choose, take, trade, change dice: not the next Action),
-follow its best continuation (two levels deep); score the result with ``value`` and keep the
-best action (first on ties). Dukes: the one that scores most on a typical end-game tableau.
-``evaluate`` maps the lead over the best opponent (the Dark Lord's score in solo) to [0, 1].
+Greedy (``greedy``): for every legal action, apply it to a look-ahead copy; while the same
+seat must then finish what it started (pay, choose, take, trade, change dice: not the next
+Action), follow its best continuation (two levels deep); score the result with ``value`` and
+keep the best action (first on ties). Dukes: the one that scores most on a typical end-game
+tableau. ``evaluate`` maps the lead over the best opponent (the Dark Lord's score in solo) to
+[0, 1].
+
+Two cuts keep a call cheap (see docs/games/valeria-card-kingdoms.md; checked against the first
+version in seat-rotated games, ``benchmarks/vck_greedy_compare.py``): the look-ahead stops at
+the End Phase of a turn unless it ends the game (solo goes on into the player's next turn),
+and a payment inside a continuation is made only with the most real tokens (the first one
+offered), which keeps the most Magic.
 """
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import mul
+
 from dicetable.engine import Action
 
 from .components import (
-    CHOOSE, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_WHEN, DUKE_SCORING, EXCHANGE, GAIN, N_CIT,
-    PER, STEAL, STEPS, W_BUILD,
+    CHOOSE, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_REQ, DOM_VP, DOM_WHEN, DUKE_SCORING, DUKES,
+    EXCHANGE, GAIN, MON_TYPE, MON_VP, N_CIT, PER, STEAL, STEPS, W_BUILD,
 )
 from .rules import (
-    K_ATTACK, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, NT, P_DUKES, P_OVER, ValeriaState, duke_score,
+    _RUNNERS, K_ATTACK, K_END, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, NT, P_DUKES, P_OVER, ValeriaState,
+    duke_score,
 )
 
 _CONTINUATIONS = frozenset((K_PAY, K_STEP, K_EXCH, K_ROLL, K_ATTACK, K_FREE))
@@ -71,6 +82,28 @@ _YIELD_OFF = tuple(sum(_step_yield(s) for s in CIT_OFF[t]) for t in range(NT))
 #: Rounds a game between sensible players lasts, for the income estimate.
 TYPICAL_ROUNDS = 12
 
+# ---- precomputed terms of ``value`` (each computed exactly as the formula does, so the
+# values, and hence greedy's choices, are bit for bit those of the plain formula)
+#: INCOME[others][t]: expected Harvest resources per round of one card of type t.
+INCOME = tuple(tuple(_CHANCE[t] * (_YIELD_ON[t] + others * _YIELD_OFF[t]) for t in range(NT)) for others in range(5))
+#: ROLE_BONUS[t]: 0.4 VP per Role icon (Starters have none).
+ROLE_BONUS = tuple(0.4 if CIT_ROLE[t] >= 0 else 0.0 for t in range(NT))
+#: R_END[duke]: the Duke's end-game VP per Gold or Strength token.
+R_END = tuple((1 / d.per_resource["g"] + 1 / d.per_resource["s"] + 1 / d.per_resource["m"]) / 3 for d in DUKES)
+#: Per Duke, the VP of each card beyond its resources (``duke_score`` without resources, plus
+#: the card's own VP): DUKE_CIT[duke][t], DUKE_DOM[duke][d], DUKE_MON[duke][m].
+DUKE_CIT = tuple(tuple(role_vp[CIT_ROLE[t]] + per_cit if t < N_CIT else 0 for t in range(NT))
+                 for _, role_vp, _, per_cit, _, _ in DUKE_SCORING)
+DUKE_DOM = tuple(tuple(DOM_VP[d] + per_dom + sum(role_vp[r] * DOM_REQ[d][r] for r in range(4)) for d in range(len(DOM_VP)))
+                 for _, role_vp, per_dom, _, _, _ in DUKE_SCORING)
+DUKE_MON = tuple(tuple(MON_VP[m] + per_mon + per_type[MON_TYPE[m]] for m in range(len(MON_VP)))
+                 for _, _, _, _, per_mon, per_type in DUKE_SCORING)
+NO_DUKE_CIT = (0,) * NT
+NO_DUKE_DOM = tuple(DOM_VP)
+NO_DUKE_MON = tuple(MON_VP)
+#: ONGOING[d]: the Domain has a power beyond the moment it is built.
+ONGOING = tuple(w != W_BUILD for w in DOM_WHEN)
+
 
 def rounds_left(state: ValeriaState) -> float:
     """Rounds of Harvest income still expected: ``TYPICAL_ROUNDS`` minus the rounds played, at least 1.
@@ -82,36 +115,100 @@ def rounds_left(state: ValeriaState) -> float:
     return float(max(1, TYPICAL_ROUNDS - played))
 
 
+_COEF: dict = {}
+
+
+def _card_coef(duke: int, players: int, rounds: float) -> tuple:
+    """Per card type, the value of one copy: income per round x rounds left x ``r``, plus Roles.
+
+    Cached per (Duke, players, rounds); each term is computed as the formula writes it.
+    """
+    key = (duke, players, rounds)
+    coef = _COEF.get(key)
+    if coef is None:
+        r = R_END[duke] if duke >= 0 else 1 / 3
+        inc = INCOME[players - 1]
+        coef = _COEF[key] = tuple(inc[t] * rounds * r + ROLE_BONUS[t] for t in range(NT))
+    return coef
+
+
 def value(state: ValeriaState, seat: int) -> float:
-    """The seat's position in VP (see the module docstring); final score once the game is over."""
+    """The seat's position in VP (see the module docstring); final score once the game is over.
+
+    Computed from precomputed per-card terms, adding the float terms in the formula's order,
+    so the result is exactly the formula's.
+    """
     if state.phase == P_OVER:
         return float(state.score(seat))
-    rounds = rounds_left(state)
+    players = state.players
+    played = (state.turn - 1) // players if state.turn > 1 else 0
+    rounds = float(TYPICAL_ROUNDS - played if played < TYPICAL_ROUNDS - 1 else 1)  # rounds_left(state)
     b = seat * 4
     res = state.res
     duke = state.dukes[seat]
-    own = state.own
     base = seat * NT
-    citizens = own[base:base + N_CIT]
-    v = float(state.public_vp(seat))
+    mine = state.own[base:base + NT]
+    doms = state.doms[seat]
+    victory = state.victory[seat]
+    # public VP (Monsters, Domains, VP tokens) plus the Duke on the cards: exact integers
     if duke >= 0:
-        div = DUKE_SCORING[duke][0]
-        v += duke_score(duke, 0, 0, 0, citizens, state.doms[seat], state.victory[seat])
-        r_end = (1 / div[0] + 1 / div[1] + 1 / div[2]) / 3
+        cit_w, dom_w, mon_w = DUKE_CIT[duke], DUKE_DOM[duke], DUKE_MON[duke]
+        r = R_END[duke]
     else:
-        r_end = 1 / 3
-    r = r_end
+        cit_w, dom_w, mon_w = NO_DUKE_CIT, NO_DUKE_DOM, NO_DUKE_MON
+        r = 1 / 3
+    vp = res[b + 3] + sum(map(mul, mine, cit_w))
+    for m in victory:
+        vp += mon_w[m]
+    for d in doms:
+        vp += dom_w[d]
+    v = float(vp)
     v += r * (res[b] + res[b + 1] + 1.1 * res[b + 2])
-    others = state.players - 1
-    for t in range(NT):
-        c = own[base + t]
-        if c:
-            income = _CHANCE[t] * (_YIELD_ON[t] + others * _YIELD_OFF[t])
-            v += c * (income * rounds * r + (0.4 if CIT_ROLE[t] >= 0 else 0.0))
-    for d in state.doms[seat]:
-        if DOM_WHEN[d] != W_BUILD:
-            v += 0.3 * rounds
+    coef = _COEF.get((duke, players, rounds)) or _card_coef(duke, players, rounds)
+    for c, k in compress(zip(mine, coef), mine):
+        v += c * k
+    if doms:
+        per = 0.3 * rounds
+        for d in doms:
+            if ONGOING[d]:
+                v += per
     return v
+
+
+class _LookAhead(ValeriaState):
+    """A copy of the state for greedy's look-ahead: the same rules, but its events are dropped.
+
+    Nobody reads a look-ahead copy's log, so ``emit`` does nothing; its clones are look-ahead
+    copies too. Actions are carried out with ``_apply`` straight away: they come from
+    ``legal_actions`` of the same position, so the kernel's check (which would work out the
+    legal actions of every child again) and its history and log are not needed.
+    """
+
+    __slots__ = ()
+    LOG = False
+
+    def emit(self, kind, seat, text, data=None, visible=None) -> None:
+        """Drop the event (nobody reads a look-ahead copy's log)."""
+
+    def _run(self) -> None:
+        """Do tasks as in play, but stop at the End Phase of a turn unless it ends the game.
+
+        Solo play goes on into the next turn (the player's own), as in the original evaluation.
+        """
+        tasks = self.tasks
+        while tasks:
+            t = tasks[-1]
+            if t[0] == K_END and self.players > 1 and not self.ends_in_end_phase(t[1]):
+                return
+            if not _RUNNERS[t[0]](self, t):
+                return
+
+
+def _child(state: ValeriaState, action: Action, seat: int) -> ValeriaState:
+    """A look-ahead copy of ``state`` with ``action`` (legal for ``seat``) carried out."""
+    child = state.clone()
+    child._apply(action, seat)
+    return child
 
 
 def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
@@ -119,11 +216,20 @@ def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
     if depth <= 0 or state.phase in (P_OVER, P_DUKES) or state.to_move != (seat,) \
             or state.tasks[-1][0] not in _CONTINUATIONS:
         return value(state, seat)
-    best = None
-    for action in state.legal_actions(seat):
+    t = state.tasks[-1]
+    if t[0] == K_PAY:
+        # a payment inside the continuation: only the one with the most real tokens (the
+        # first one offered), which keeps the most Magic, worth more than Gold or Strength
+        # in ``value``; carried out as applying that action would (``_apply_pay``, ``_run``)
+        _lo, hi, total = state._pay_range(t)
         child = state.clone()
-        child.apply(action, seat)
-        v = _best_value(child, seat, depth - 1)
+        child._do_pay(t, (hi, total - hi))
+        if child.phase != P_OVER:
+            child._run()
+        return _best_value(child, seat, depth - 1)
+    best = None
+    for action in state._legal_actions(seat):
+        v = _best_value(_child(state, action, seat), seat, depth - 1)
         if best is None or v > best:
             best = v
     return best
@@ -144,11 +250,11 @@ def greedy(state: ValeriaState, seat: int) -> Action:
         return max(actions, key=lambda a: _duke_prior(a.payload))
     if len(actions) == 1:
         return actions[0]
+    root = state.clone()
+    root.__class__ = _LookAhead
     best_action, best = actions[0], None
     for action in actions:
-        child = state.clone()
-        child.apply(action, seat)
-        v = _best_value(child, seat, 2)
+        v = _best_value(_child(root, action, seat), seat, 2)
         if best is None or v > best:
             best_action, best = action, v
     return best_action

@@ -41,6 +41,8 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter, sub
 
 from dicetable.engine import Action, Decision, GameState, seat_name
 
@@ -143,6 +145,33 @@ _CACHE: dict = {}
 #: The other card types sharing a name with each type (the Starter for Peasant and Knight), R6.6.
 SAME_NAME = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
 N_MON = len(MON_NAME)
+#: TWIN[t]: the one other card type sharing the name of Citizen type t (its Starter), or -1.
+TWIN = tuple(SAME_NAME[t][0] if SAME_NAME[t] else -1 for t in range(N_CIT))
+if any(len(SAME_NAME[t]) > 1 for t in range(N_CIT)):
+    raise ValueError("a Citizen shares its name with at most one Starter (R6.6)")
+
+
+def _counts_getter(indices: tuple):
+    """A function ``f(list) -> tuple`` of the items at ``indices`` (C speed, any length)."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    if not indices:
+        return lambda seq: ()
+    return itemgetter(*indices)
+
+
+#: ROLE_GET[seat][role](own): the seat's counts of the Citizen types of that Role.
+ROLE_GET = tuple(tuple(_counts_getter(tuple(s * NT + t for t in ROLE_TYPES[r])) for r in range(4))
+                 for s in range(5))
+#: Domains with a Roll-Phase (die-changing) power.
+ROLL_DOMS = frozenset(d for d in range(N_DOM) if DOM_WHEN[d] == W_ROLL)
+
+
+def _pay_action(w: str, x: int, mag: int) -> Action:
+    """The action paying ``x`` real tokens (``w``: "s" Strength, "g" Gold) and ``mag`` Magic."""
+    pid = f"{x}{w}" + (f"+{mag}m" if mag else "") if x or mag else "free"
+    return Action(f"pay:{pid}", f"Pay {pay_text(x, mag, 'Strength' if w == 's' else 'Gold')}", (x, mag))
 
 
 def _slay_action(p: int, m: int) -> Action:
@@ -153,6 +182,45 @@ def _slay_action(p: int, m: int) -> Action:
 
 #: SLAY_ACT[p * N_MON + m]: the action slaying Monster m on top of Monster stack p.
 SLAY_ACT = tuple(_slay_action(p, m) for p in range(5) for m in range(N_MON))
+#: SLAY_AT[p][m]: the same, one row per Monster stack.
+SLAY_AT = tuple(SLAY_ACT[p * N_MON:(p + 1) * N_MON] for p in range(5))
+#: Strength + Magic a Monster costs in all (R6.2, R6.3).
+MON_TOTAL = tuple(MON_STR[m] + MON_MAG[m] for m in range(N_MON))
+
+
+class _Actions(dict):
+    """A lazily filled table of actions: ``table[key]`` builds ``make(key)`` on first use."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        a = self[key] = self.make(key)
+        return a
+
+
+def _recruit_table(ct: int) -> _Actions:
+    # A Citizen type lives in one Center Stack only (its slot, R3.7; Returns go back there too).
+    p = CIT0 + CIT_POSITION[ct]
+    return _Actions(lambda cost: Action(f"recruit:{CIT_SLUG[ct]}", f"Recruit {article(CIT_NAME[ct])} for {cost} Gold", p))
+
+
+def _build_table(p: int) -> _Actions:
+    def make(key):
+        d, cost = divmod(key, 64)
+        return Action(f"build:{DOM_SLUG[d]}", f"Build {DOM_NAME[d]} for {cost} Gold ({DOM_VP[d]} VP)", p)
+    return _Actions(make)
+
+
+#: RECRUIT_AT[type][cost]: the action recruiting the top Citizen of that type for ``cost`` Gold.
+RECRUIT_AT = tuple(_recruit_table(ct) for ct in range(N_CIT))
+#: BUILD_AT[position][domain * 64 + cost]: the action building that Domain from that stack.
+BUILD_AT = {p: _build_table(p) for p in range(DOM0, N_POS)}
+#: TWIN0[t]: index of the other card sharing type t's name in ``counts + [0]`` (``NT``: the 0).
+TWIN0 = tuple(TWIN[t] if TWIN[t] >= 0 else NT for t in range(N_CIT))
 
 
 def _turn_tasks(seat: int, solo: bool) -> tuple:
@@ -171,6 +239,49 @@ TURN_TASKS = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (Fal
 
 SEAT = tuple(seat_name(s) for s in range(5))
 ONE_SEAT = tuple((s,) for s in range(5))
+
+
+def _participants_of(n: int, active: int) -> tuple:
+    """The seats that harvest, in turn order from the Active player; 5 players: not the resting one."""
+    rest = (active - 1) % 5 if n == 5 else -1
+    return tuple(s for s in ((active + i) % n for i in range(n)) if s != rest)
+
+
+#: PARTICIPANTS[n][active]: who harvests (R5.7, R11.6).
+PARTICIPANTS = tuple(tuple(_participants_of(n, a) for a in range(n)) if n else () for n in range(6))
+#: SEAT_TASKS[n][active][second]: the per-seat Harvest tasks, pushed in this order (top last).
+SEAT_TASKS = tuple(tuple(tuple(tuple((K_SEAT, q, second) for q in reversed(PARTICIPANTS[n][a])) for second in (0, 1))
+                         for a in range(n)) if n else () for n in range(6))
+#: ACT_SIDE[on][dice]: the activations of ``ACT[dice]`` with the on-turn (1) or off-turn (0)
+#: power split as in ``_side``:
+#: ``(type, activations, packed fixed gain, per steps, decision steps, exchanges, first)``.
+#: The fixed gain per copy (times the activations) is packed into one int, 16 bits per
+#: resource, Gold lowest, then Strength, Magic, VP (0: none): gains are never negative and a
+#: Harvest never brings 65,536 of one resource.
+ACT_SIDE = tuple(
+    {d: tuple((ct, k, sum((k * x) << (16 * i) for i, x in enumerate(side[ct][0])) if side[ct][0] else 0,
+               *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
+    for side in (SIDE_OFF, SIDE_ON))
+#: ACT_COUNTS[dice](counts): a seat's counts of the types ``ACT[dice]`` activates, in its order.
+ACT_COUNTS = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
+_TEXT: dict = {}  # event and label texts, built once
+#: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
+SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
+                   tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
+EXHAUSTED_PER_PLAYER = RULES.exhausted_per_player
+GAIN_TEXT = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
+_PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
+
+
+def _exchange_action(key: tuple) -> Action:
+    sid, ct = key
+    st = STEPS[sid]
+    return Action(f"exchange:{CIT_SLUG[ct]}", f"{CIT_DISPLAY[ct]}: pay {amount_text(st[1])} to gain {amount_text(st[2])}",
+                  (sid, ct))
+
+
+#: EXCHANGE_AT[(step, type)]: the Harvest exchange of that step of a Citizen type.
+EXCHANGE_AT = _Actions(_exchange_action)
 
 
 def article(name: str) -> str:
@@ -208,6 +319,10 @@ class ValeriaState(GameState):
     parts; ``dukes``/``offers`` the secret Dukes; ``tasks`` the pending tasks.
     """
 
+    #: False in copies whose events nobody reads (the greedy bot's look-ahead): they skip
+    #: building event texts. Play itself always logs.
+    LOG = True
+
     __slots__ = (
         "phase", "active", "first", "turn", "dice", "res", "own", "doms", "victory", "stacks",
         "exhausted", "cit_down", "dom_box", "cit_box", "dukes", "offers", "dark_lord",
@@ -227,11 +342,7 @@ class ValeriaState(GameState):
             removed = ()
             name = "a random setup"
         else:
-            data = SETUPS[setup]
-            areas = tuple(AREAS.index(a) for a in data.monsters)
-            cit_types = tuple(CIT_INDEX[c] for c in data.citizens)
-            removed = tuple(DOM_INDEX[d] for d in data.remove_domains)
-            name = data.name
+            name, areas, cit_types, removed = SETUP_TABLE[setup]
         self.areas = areas
         self.cit_types = cit_types
         stacks = [monster_stack(a, five) for a in areas]
@@ -251,7 +362,7 @@ class ValeriaState(GameState):
                 stacks.append((cit_types[p],) * per_stack)
                 cit_box.append(())
                 cit_down.append(0)
-        pool = [d for d in range(N_DOM) if d not in removed]
+        pool = [d for d in range(N_DOM) if d not in removed] if removed else list(range(N_DOM))
         self.shuffle(pool)
         down = RULES.domains_face_down_five if five else RULES.domains_face_down
         for p in range(5):
@@ -287,11 +398,14 @@ class ValeriaState(GameState):
         self.payouts = ()
         self.result = ""
         self.phase = P_DUKES
-        self.emit("setup", None,
-                  f"Set-up: {name}{' (mixed Citizen stacks)' if mixed else ''}. Monsters, left to right: "
-                  + ", ".join(AREAS[a] for a in areas) + ". Citizens: "
-                  + ", ".join(self._cit_stack_name(p) for p in range(N_CIT_POS)) + ". "
-                  + f"{SEAT[self.first]} is the first player.",
+        key = ("setup", name, mixed, areas, cit_types)
+        text = _TEXT.get(key)
+        if text is None:
+            text = _TEXT[key] = (
+                f"Set-up: {name}{' (mixed Citizen stacks)' if mixed else ''}. Monsters, left to right: "
+                + ", ".join(AREAS[a] for a in areas) + ". Citizens: "
+                + ", ".join(self._cit_stack_name(p) for p in range(N_CIT_POS)) + ". ")
+        self.emit("setup", None, text + f"{SEAT[self.first]} is the first player.",
                   {"setup": setup, "areas": [AREAS[a] for a in areas], "first": self.first})
         for s in range(n):
             self.emit("dukes-dealt", s, f"{SEAT[s]} is dealt "
@@ -320,11 +434,11 @@ class ValeriaState(GameState):
     @property
     def to_move(self) -> tuple:
         phase = self.phase
+        if P_DUKES < phase < P_OVER:
+            return ONE_SEAT[self.tasks[-1][1]]
         if phase == P_OVER:
             return ()
-        if phase == P_DUKES:
-            return tuple(s for s, d in enumerate(self.dukes) if d < 0)
-        return ONE_SEAT[self.tasks[-1][1]]
+        return tuple(s for s, d in enumerate(self.dukes) if d < 0)
 
     @property
     def is_over(self) -> bool:
@@ -402,12 +516,9 @@ class ValeriaState(GameState):
 
     def roles(self, seat: int) -> list:
         """Citizens of each Role the seat owns (Worker, Soldier, Shadow, Holy); Starters have none."""
-        out = [0, 0, 0, 0]
-        base = seat * NT
-        for t, c in enumerate(self.own[base:base + N_CIT]):
-            if c:
-                out[CIT_ROLE[t]] += c
-        return out
+        own = self.own
+        w, so, sh, h = ROLE_GET[seat]
+        return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
 
     def recruit_cost(self, seat: int, t: int) -> int:
         """Base cost + 1 per same-name card owned, Starters included (R6.6), unless a Domain waives it."""
@@ -464,7 +575,7 @@ class ValeriaState(GameState):
 
     def exhausted_count(self) -> int:
         """Center Stack positions holding an Exhausted card (R7.2)."""
-        return bin(self.exhausted).count("1")
+        return self.exhausted.bit_count()
 
     # ------------------------------------------------------------ the task loop
     def _run(self) -> None:
@@ -497,21 +608,23 @@ class ValeriaState(GameState):
     # ---- Roll Phase
     def _start_turn(self, seat: int) -> None:
         self.active = seat
-        self.turn += 1
+        turn = self.turn = self.turn + 1
         self.roll_used = 0
         self.phase = P_ROLL
-        a = self.roll(DIE)
-        b = self.roll(DIE)
+        a, b = self.roll_many(DIE, 2)
         self.dice = (a, b)
+        n = self.players
         tasks = self.tasks
-        tasks.clear()
-        tasks.extend(TURN_TASKS[(seat, self.players == 1)])
-        if not any(DOM_WHEN[d] == W_ROLL for d in self.doms[seat]):
+        tasks[:] = TURN_TASKS[(seat, n == 1)]
+        doms = self.doms[seat]
+        if not doms or ROLL_DOMS.isdisjoint(doms):
             tasks.pop()  # no die-changing Domain: the dice are final at once (R5.6)
-        rest = self.resting
-        self.emit("roll", seat, f"Turn {self.turn}: {SEAT[seat]} rolls {a} and {b}"
-                  + (f" ({SEAT[rest]} rests)" if rest >= 0 else "") + ".",
-                  {"dice": [a, b], "turn": self.turn})
+        if self.LOG:
+            if n == 5:
+                text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
+            else:
+                text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b}."
+            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn})
         if a == b:
             self._doubles()
 
@@ -538,7 +651,7 @@ class ValeriaState(GameState):
                 new = set_to if set_to else v - lower
                 if new < 1 or new == v:
                     continue
-                key = ("die", d, i, new, times)
+                key = ("die", d, i, v, new, times)
                 a = _CACHE.get(key)
                 if a is None:
                     paid = amount_text(tuple(x * times for x in pay))
@@ -560,7 +673,8 @@ class ValeriaState(GameState):
         if action is DONE_DICE:
             self.tasks.pop()
             a, b = self.dice
-            self.emit("dice", seat, f"{SEAT[seat]} announces the dice: {a} and {b}.", {"dice": [a, b]})
+            if self.LOG:
+                self.emit("dice", seat, f"{SEAT[seat]} announces the dice: {a} and {b}.", {"dice": [a, b]})
             return
         d, i, new, pay = action.payload
         self._gain(seat, -pay[0], -pay[1], -pay[2], 0)
@@ -569,17 +683,16 @@ class ValeriaState(GameState):
         old = dice[i]
         dice[i] = new
         self.dice = tuple(dice)
-        self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
-                  {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
+        if self.LOG:
+            self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
+                      {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
         if dice[0] == dice[1]:
             self._doubles()
 
     # ---- Harvest Phase
     def _participants(self) -> list:
         """The seats that harvest, in turn order from the Active player; not the resting one (R11.6)."""
-        n = self.players
-        rest = self.resting
-        return [s for s in ((self.active + i) % n for i in range(n)) if s != rest]
+        return list(PARTICIPANTS[self.players][self.active])
 
     def _run_harvest(self, t) -> bool:
         tasks = self.tasks
@@ -587,14 +700,12 @@ class ValeriaState(GameState):
         second = t[2]
         self.phase = P_HARVEST2 if second else P_HARVEST
         self.hbase = tuple(self.res)
-        parts = self._participants()
-        for p in reversed(parts):
-            tasks.append((K_SEAT, p, second))
+        tasks.extend(SEAT_TASKS[self.players][self.active][second])
         first_on, first_off = FIRST[self.dice]
         if first_on or first_off:
             own = self.own
             firsts = []
-            for p in parts:
+            for p in PARTICIPANTS[self.players][self.active]:
                 on = p == self.active and not second
                 base = p * NT
                 for ct, k in (first_on if on else first_off):
@@ -608,72 +719,75 @@ class ValeriaState(GameState):
         """One player's Harvest: fixed gains now, then choices, then exchanges (R5.9-R5.12)."""
         tasks = self.tasks
         tasks.pop()
-        seat, second = t[1], t[2]
-        on = seat == self.active and not second
-        side = SIDE_ON if on else SIDE_OFF
-        own = self.own
+        seat = t[1]
+        dice = self.dice
         base = seat * NT
-        activated = False
-        g = s = m = vp = 0
-        exch = []
-        dec = []
-        for ct, k in ACT[self.dice]:
-            c = own[base + ct]
-            if not c:
-                continue
-            activated = True
-            fixed, pers, decide, exchs, first = side[ct]
-            if first:
-                continue
-            n = c * k
-            if fixed is not None:
-                g += n * fixed[0]
-                s += n * fixed[1]
-                m += n * fixed[2]
-                vp += n * fixed[3]
-            for sid in pers:
-                st = STEPS[sid]
-                x = n * self.count(seat, st[5], st[6])
-                g += x * st[1]
-                s += x * st[2]
-                m += x * st[3]
-                vp += x * st[4]
-            for sid in exchs:
-                exch.extend((sid, ct) * n)
-            for sid in decide:
-                dec.extend([(sid, ct)] * n)
-        if not activated:
+        counts = ACT_COUNTS[dice](self.own[base:base + NT])
+        if not any(counts):
             tasks.append((K_FREE, seat))
             return True
+        packed = 0
+        g = s = m = vp = 0
+        exch = None
+        dec = None
+        for (ct, k, fixed, pers, decide, exchs, first), c in compress(
+                zip(ACT_SIDE[seat == self.active and not t[2]][dice], counts), counts):
+            if first:
+                continue
+            packed += c * fixed
+            if pers:
+                n = c * k
+                for sid in pers:
+                    st = STEPS[sid]
+                    x = n * self.count(seat, st[5], st[6])
+                    g += x * st[1]
+                    s += x * st[2]
+                    m += x * st[3]
+                    vp += x * st[4]
+            if exchs:
+                if exch is None:
+                    exch = []
+                for sid in exchs:
+                    exch.extend((sid, ct) * (c * k))
+            if decide:
+                if dec is None:
+                    dec = []
+                for sid in decide:
+                    dec.extend([(sid, ct)] * (c * k))
+        if packed:
+            g += packed & 0xFFFF
+            s += packed >> 16 & 0xFFFF
+            m += packed >> 32 & 0xFFFF
+            vp += packed >> 48
         if g or s or m or vp:
-            self._gain(seat, g, s, m, vp)
+            res = self.res
+            b = seat * 4
+            res[b] += g
+            res[b + 1] += s
+            res[b + 2] += m
+            res[b + 3] += vp
         if exch:
             tasks.append((K_EXCH, seat, *exch))
-        for sid, ct in reversed(dec):
-            tasks.append((K_STEP, seat, sid, ct))
+        if dec:
+            for sid, ct in reversed(dec):
+                tasks.append((K_STEP, seat, sid, ct))
         return True
 
     def _exchange_options(self, t) -> list:
         seat = t[1]
         b = seat * 4
         res = self.res
-        seen = set()
+        g, s, m = res[b], res[b + 1], res[b + 2]
+        seen = []
         out = []
         for i in range(2, len(t), 2):
-            sid, ct = t[i], t[i + 1]
-            if (sid, ct) in seen:
+            key = (t[i], t[i + 1])  # (step, Citizen type): each offered once
+            if key in seen:
                 continue
-            seen.add((sid, ct))
-            pay = STEPS[sid][1]
-            if res[b] >= pay[0] and res[b + 1] >= pay[1] and res[b + 2] >= pay[2]:
-                key = ("x", sid, ct)
-                a = _CACHE.get(key)
-                if a is None:
-                    st = STEPS[sid]
-                    a = _CACHE[key] = Action(f"exchange:{CIT_SLUG[ct]}",
-                                             f"{CIT_DISPLAY[ct]}: pay {amount_text(st[1])} to gain {amount_text(st[2])}",
-                                             (sid, ct))
-                out.append(a)
+            seen.append(key)
+            pay = STEPS[key[0]][1]
+            if g >= pay[0] and s >= pay[1] and m >= pay[2]:
+                out.append(EXCHANGE_AT[key])
         return out
 
     def _run_exch(self, t) -> bool:
@@ -686,7 +800,8 @@ class ValeriaState(GameState):
         tasks = self.tasks
         t = tasks.pop()
         if action is EXCH_DONE:
-            self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
+            if self.LOG:
+                self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
             return
         sid, ct = action.payload
         rest = list(t[2:])
@@ -697,8 +812,9 @@ class ValeriaState(GameState):
         st = STEPS[sid]
         pay, gain = st[1], st[2]
         self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
-        self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
-                  f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
+        if self.LOG:
+            self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
+                      f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
         if rest:
             tasks.append((K_EXCH, seat, *rest))
 
@@ -706,17 +822,22 @@ class ValeriaState(GameState):
         self.tasks.pop()
         base = self.hbase
         res = self.res
-        rest = self.resting
-        pay = []
-        parts = []
-        for s in range(self.players):
-            b = s * 4
-            p = (res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2], res[b + 3] - base[b + 3])
-            pay.append(p)
-            parts.append(f"{SEAT[s]} rests" if s == rest else f"{SEAT[s]} {payout_text(p)}")
-        self.payouts = pay = tuple(pay)
-        self.emit("harvest", None, f"{'Second Harvest' if t[2] else 'Harvest'}: " + "; ".join(parts) + ".",
-                  {"payouts": [list(p) for p in pay], "second": bool(t[2])})
+        n = self.players
+        d = list(map(sub, res, base))
+        self.payouts = pay = tuple(zip(d[0::4], d[1::4], d[2::4], d[3::4]))
+        if not self.LOG:
+            return True
+        second = t[2]
+        key = (second, n, self.active, pay)
+        text = _TEXT.get(key)
+        if text is None:
+            rest = self.resting
+            parts = [f"{SEAT[s]} rests" if s == rest else f"{SEAT[s]} {payout_text(p)}" for s, p in enumerate(pay)]
+            text = f"{'Second Harvest' if second else 'Harvest'}: " + "; ".join(parts) + "."
+            if len(_TEXT) > 100_000:
+                _TEXT.clear()
+            _TEXT[key] = text
+        self.emit("harvest", None, text, {"payouts": [list(p) for p in pay], "second": bool(second)})
         return True
 
     # ---- Action Phase
@@ -744,63 +865,69 @@ class ValeriaState(GameState):
     def _action_options(self, seat: int) -> list:
         """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
 
-        The hottest path of a playout: ``recruit_cost``, ``build_cost``, ``gold_range`` and
-        ``can_build`` are inlined here (tests check both against the rulebook's values).
+        The hottest path of a playout: ``_slay_actions``, ``recruit_cost``, ``build_cost``,
+        ``gold_range``, ``roles`` and ``can_build`` are inlined here (tests check both against
+        the rulebook's values); the actions come from tables built once.
         """
-        out = list(GAIN_ACTS)
-        self._slay_actions(seat, out)
         b = seat * 4
         res = self.res
-        gold, mg = res[b], res[b + 2]
+        gold = res[b]
+        strength = res[b + 1]
+        mg = res[b + 2]
         stacks = self.stacks
+        out = list(GAIN_ACTS)
+        if strength:
+            # at least one real Strength; Magic stands in for the rest, on top of a Magic cost
+            have = strength + mg
+            for p in range(N_MON_POS):
+                st = stacks[p]
+                if st:
+                    m = st[-1]
+                    if MON_MAG[m] <= mg and MON_TOTAL[m] <= have:
+                        out.append(SLAY_AT[p][m])
+        money = gold + mg if gold else 0  # at least one real Gold token unless the cost is 0 (R4.6, A16)
         own = self.own
         base = seat * NT
         doms = self.doms[seat]
         surcharge = True
         discount = 0
-        for d in doms:
-            if DOM_NO_SURCHARGE[d]:
-                surcharge = False
-            discount += DOM_DISCOUNT[d]
-        cache = _CACHE
-        money = gold + mg if gold else 0  # at least one real Gold token unless the cost is 0 (R4.6, A16)
-        for p in range(CIT0, DOM0):
-            stack = stacks[p]
-            if stack:
-                ct = stack[-1]
-                cost = CIT_COST[ct]
-                if surcharge:
-                    cost += own[base + ct]
-                    for u in SAME_NAME[ct]:
-                        cost += own[base + u]
-                if cost <= money:
-                    key = (p * NT + ct) * 64 + cost
-                    a = cache.get(key)
-                    if a is None:
-                        a = cache[key] = Action(f"recruit:{CIT_SLUG[ct]}",
-                                                f"Recruit {article(CIT_NAME[ct])} for {cost} Gold", p)
-                    out.append(a)
-        roles = None
+        if doms:
+            for d in doms:
+                if DOM_NO_SURCHARGE[d]:
+                    surcharge = False
+                discount += DOM_DISCOUNT[d]
+        if surcharge:
+            # base cost + 1 per card of that name owned, Starters included (R6.6)
+            counts = own[base:base + NT]
+            counts.append(0)
+            for st in stacks[CIT0:DOM0]:
+                if st:
+                    ct = st[-1]
+                    cost = CIT_COST[ct] + counts[ct] + counts[TWIN0[ct]]
+                    if cost <= money:
+                        out.append(RECRUIT_AT[ct][cost])
+        else:
+            for st in stacks[CIT0:DOM0]:
+                if st:
+                    ct = st[-1]
+                    cost = CIT_COST[ct]
+                    if cost <= money:
+                        out.append(RECRUIT_AT[ct][cost])
+        money += discount  # a Domain is affordable if its cost less the discounts is (R6.11, R6.18)
+        roles = False
         for p in range(DOM0, N_POS):
-            stack = stacks[p]
-            if stack:
-                d = stack[-1]
-                cost = DOM_COST[d] - discount
-                if cost < 0:
-                    cost = 0
-                if cost > money:
-                    continue
-                if roles is None:
-                    roles = self.roles(seat)
-                req = DOM_REQ[d]
-                if roles[0] < req[0] or roles[1] < req[1] or roles[2] < req[2] or roles[3] < req[3]:
-                    continue
-                key = -((p * N_DOM + d) * 64 + cost) - 1
-                a = cache.get(key)
-                if a is None:
-                    a = cache[key] = Action(f"build:{DOM_SLUG[d]}",
-                                            f"Build {DOM_NAME[d]} for {cost} Gold ({DOM_VP[d]} VP)", p)
-                out.append(a)
+            st = stacks[p]
+            if st:
+                d = st[-1]
+                if DOM_COST[d] <= money:
+                    if not roles:
+                        w, so, sh, h = ROLE_GET[seat]
+                        r0, r1, r2, r3 = sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))
+                        roles = True
+                    req = DOM_REQ[d]
+                    if r0 >= req[0] and r1 >= req[1] and r2 >= req[2] and r3 >= req[3]:
+                        cost = DOM_COST[d] - discount
+                        out.append(BUILD_AT[p][d * 64 + (cost if cost > 0 else 0)])
         return out
 
     def _apply_action(self, action: Action, seat: int) -> None:
@@ -808,42 +935,59 @@ class ValeriaState(GameState):
         t = tasks.pop()
         left = t[2] - 1
         tasks.append((K_ADONE, seat, left))
-        kind = action.id[:2]
-        if kind == "ga":
+        kind = action.id[0]
+        if kind == "g":
             r = action.payload
             self.res[seat * 4 + r] += 1
-            self.emit("gain", seat, f"{SEAT[seat]} gains 1 {RESOURCE_WORD[r]}.", {"resource": RES_ID[r]})
-        elif kind == "sl":
+            if self.LOG:
+                self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]})
+        elif kind == "s":
             tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
-        elif kind == "re":
+        elif kind == "r":
             tasks.append((K_PAY, seat, PAY_RECRUIT, action.payload))
         else:
             tasks.append((K_PAY, seat, PAY_BUILD, action.payload))
 
     def _pay_options(self, t) -> list:
-        lo, hi, total = self._pay_range(t)
-        w = "s" if t[2] == PAY_SLAY else "g"
-        out = []
-        for x in range(hi, lo - 1, -1):
-            key = ("p", w, x, total - x)
-            a = _CACHE.get(key)
-            if a is None:
-                mag = total - x
-                pid = f"{x}{w}" + (f"+{mag}m" if mag else "") if x or mag else "free"
-                word = "Strength" if w == "s" else "Gold"
-                a = _CACHE[key] = Action(f"pay:{pid}", f"Pay {pay_text(x, mag, word)}", (x, mag))
-            out.append(a)
-        return out
+        """The ways to pay: most real tokens first, down to the fewest (Magic for the rest)."""
+        key = (*self._pay_range(t), t[2] == PAY_SLAY)
+        options = _PAY_OPTIONS.get(key)
+        if options is None:
+            lo, hi, total, slay = key
+            options = _PAY_OPTIONS[key] = tuple(_pay_action("s" if slay else "g", x, total - x)
+                                                for x in range(hi, lo - 1, -1))
+        return list(options)
 
     def _pay_range(self, t) -> tuple:
-        """(lo, hi, total) for a payment task: lo..hi real tokens, Magic making up ``total``."""
+        """(lo, hi, total) for a payment task: lo..hi real tokens, Magic making up ``total``.
+
+        ``slay_range`` and ``gold_range`` inlined; raises ValueError if the seat cannot pay.
+        """
         seat, kind, p = t[1], t[2], t[3]
         top = self.stacks[p][-1]
+        res = self.res
+        b = seat * 4
+        have_m = res[b + 2]
         if kind == PAY_SLAY:
-            lo, hi = self.slay_range(seat, top)
-            return lo, hi, MON_STR[top] + MON_MAG[top]
+            need, mc = MON_STR[top], MON_MAG[top]
+            have_s = res[b + 1]
+            lo = need - (have_m - mc)
+            if lo < 1:
+                lo = 1
+            hi = have_s if have_s < need else need
+            if have_m < mc or hi < lo:
+                raise ValueError(f"{SEAT[seat]} cannot pay for the {MON_NAME[top]}")
+            return lo, hi, need + mc
         cost = self.recruit_cost(seat, top) if kind == PAY_RECRUIT else self.build_cost(seat, top)
-        lo, hi = self.gold_range(seat, cost)
+        if cost <= 0:
+            return 0, 0, cost
+        have_g = res[b]
+        lo = cost - have_m
+        if lo < 1:
+            lo = 1
+        hi = have_g if have_g < cost else cost
+        if hi < lo:
+            raise ValueError(f"{SEAT[seat]} cannot pay {cost} Gold")
         return lo, hi, cost
 
     def _run_pay(self, t) -> bool:
@@ -860,17 +1004,25 @@ class ValeriaState(GameState):
         self.tasks.pop()
         seat, kind, p = t[1], t[2], t[3]
         x, mag = payload
+        res = self.res
+        b = seat * 4
+        res[b + 2] -= mag
         if kind == PAY_SLAY:
-            self._gain(seat, 0, -x, -mag, 0)
-            self._slay(seat, p, f"{pay_text(x, mag, 'Strength')}")
+            res[b + 1] -= x
+            self._slay(seat, p, pay_text(x, mag, "Strength"))
         elif kind == PAY_RECRUIT:
-            self._gain(seat, -x, 0, -mag, 0)
-            ct = self.stacks[p][-1]
-            self.emit("recruit", seat, f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
-                      f"{pay_text(x, mag, 'Gold')}.", {"citizen": CIT_NAME[ct]})
+            res[b] -= x
+            if self.LOG:
+                ct = self.stacks[p][-1]
+                key = ("recruit", seat, ct, x, mag)
+                text = _TEXT.get(key)
+                if text is None:
+                    text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
+                                         f"{pay_text(x, mag, 'Gold')}.")
+                self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         else:
-            self._gain(seat, -x, 0, -mag, 0)
+            res[b] -= x
             self._build(seat, p, pay_text(x, mag, "Gold"))
 
     def _slay(self, seat: int, p: int, paid: str) -> None:
@@ -879,8 +1031,9 @@ class ValeriaState(GameState):
         m = st[-1]
         self.stacks[p] = st[:-1]
         self.victory[seat] = self.victory[seat] + (m,)
-        self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {paid}.",
-                  {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
+        if self.LOG:
+            self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {paid}.",
+                      {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
         self._push_effect(seat, MON_REWARD[m], SRC_MON + m)
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_SLAY)
@@ -904,19 +1057,25 @@ class ValeriaState(GameState):
         self.stacks[p] = st[:-1]
         self.doms[seat] = self.doms[seat] + (d,)
         reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
-        self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
-                  {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
+        if self.LOG:
+            self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
+                      {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
         if DOM_WHEN[d] == W_BUILD:
             self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
 
     def _place_exhausted(self) -> None:
         """Put an Exhausted card on every empty position without one (R7.1)."""
         stacks = self.stacks
-        for p in range(N_POS):
-            if not stacks[p] and not self.exhausted >> p & 1:
+        if all(stacks):
+            return
+        p = -1
+        while () in stacks[p + 1:]:
+            p = stacks.index((), p + 1)
+            if not self.exhausted >> p & 1:
                 self.exhausted |= 1 << p
-                self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
-                          f"({self.exhausted_count()} Exhausted).", {"position": p})
+                if self.LOG:
+                    self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
+                              f"({self.exhausted_count()} Exhausted).", {"position": p})
 
     def position_name(self, p: int) -> str:
         """Words for a Center Stack position."""
@@ -1001,16 +1160,19 @@ class ValeriaState(GameState):
         op = st[0]
         who = src_name(src)
         if op == CHOOSE:
-            avail = self._choose_available(st)
             out = []
-            for i in avail:
+            for i in self._choose_available(st):
                 option = st[1][i]
-                extra = ""
+                x = -1
                 if len(option) == 1 and STEPS[option[0]][0] == PER:
                     ps = STEPS[option[0]]
                     x = self.count(seat, ps[5], ps[6])
-                    extra = f" = {amount_text(tuple(v * x for v in ps[1:5]))} now"
-                out.append(Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i))
+                key = ("choose", sid, src, i, x)
+                a = _CACHE.get(key)
+                if a is None:
+                    extra = f" = {amount_text(tuple(v * x for v in STEPS[option[0]][1:5]))} now" if x >= 0 else ""
+                    a = _CACHE[key] = Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i)
+                out.append(a)
             return out
         if op == EXCHANGE:
             pay = st[1]
@@ -1026,18 +1188,30 @@ class ValeriaState(GameState):
                     out.append(STEAL_NONE)
                     continue
                 tgt, r, k = opt
-                if tgt == BANK:
-                    out.append(Action(f"steal:the-bank:{RES_ID[r]}:{k}",
-                                      f"{who}: take {k} {RESOURCE_WORD[r]} from the Bank", opt))
-                else:
-                    out.append(Action(f"steal:p{tgt + 1}:{RES_ID[r]}:{k}",
-                                      f"{who}: take {k} {RESOURCE_WORD[r]} from {SEAT[tgt]} "
-                                      f"(has {self.res[tgt * 4 + r]})", opt))
+                have = -1 if tgt == BANK else self.res[tgt * 4 + r]
+                key = ("steal", src, tgt, r, k, have)
+                a = _CACHE.get(key)
+                if a is None:
+                    if tgt == BANK:
+                        a = Action(f"steal:the-bank:{RES_ID[r]}:{k}",
+                                   f"{who}: take {k} {RESOURCE_WORD[r]} from the Bank", opt)
+                    else:
+                        a = Action(f"steal:p{tgt + 1}:{RES_ID[r]}:{k}",
+                                   f"{who}: take {k} {RESOURCE_WORD[r]} from {SEAT[tgt]} (has {have})", opt)
+                    a = _CACHE[key] = a
+                out.append(a)
             return out
         if op == TAKE_CIT:
-            return [Action(f"take:{CIT_SLUG[self.stacks[p][-1]]}",
-                           f"{who}: take {article(CIT_NAME[self.stacks[p][-1]])} free", p)
-                    for p in self._citizen_options(st)]
+            out = []
+            stacks = self.stacks
+            for p in self._citizen_options(st):
+                ct = stacks[p][-1]
+                key = ("take", src, p, ct)
+                a = _CACHE.get(key)
+                if a is None:
+                    a = _CACHE[key] = Action(f"take:{CIT_SLUG[ct]}", f"{who}: take {article(CIT_NAME[ct])} free", p)
+                out.append(a)
+            return out
         if op == SLAY:
             out = []
             self._slay_actions(seat, out)
@@ -1070,17 +1244,27 @@ class ValeriaState(GameState):
         op = st[0]
         if op == GAIN:
             self.tasks.pop()
-            self._gain(seat, st[1], st[2], st[3], st[4])
-            if src >= SRC_MON:
-                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)}).")
+            res = self.res
+            b = seat * 4
+            res[b] += st[1]
+            res[b + 1] += st[2]
+            res[b + 2] += st[3]
+            res[b + 3] += st[4]
+            if src >= SRC_MON and self.LOG:
+                key = ("gain", seat, sid, src)
+                text = _TEXT.get(key)
+                if text is None:
+                    text = _TEXT[key] = f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)})."
+                self.emit("gain", seat, text)
             return True
         if op == PER:
             self.tasks.pop()
             x = self.count(seat, st[5], st[6])
             self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
             if src >= SRC_MON:
-                self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
-                          f"({src_name(src)}: {step_text(sid)}).")
+                if self.LOG:
+                    self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
+                              f"({src_name(src)}: {step_text(sid)}).")
             return True
         acts = self._step_actions(t)
         if len(acts) > 1:
@@ -1106,32 +1290,37 @@ class ValeriaState(GameState):
         who = src_name(src)
         aid = action.id
         if aid == "decline" or action is STEAL_NONE:
-            self.emit("decline", seat, f"{SEAT[seat]} declines ({who}).")
+            if self.LOG:
+                self.emit("decline", seat, f"{SEAT[seat]} declines ({who}).")
             return
         if op == CHOOSE:
             option = st[1][action.payload]
             if src < SRC_MON or STEPS[option[0]][0] not in (GAIN, PER):
                 # a Monster's or Domain's gain says what was taken itself
-                self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
+                if self.LOG:
+                    self.emit("choose", seat, f"{SEAT[seat]} chooses {effect_text(option)} ({who}).")
             self._push_effect(seat, option, src)
         elif op == EXCHANGE:
             pay, gain = st[1], st[2]
             self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
-            self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
-                      f"{amount_text(gain)} ({who}).")
+            if self.LOG:
+                self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
+                          f"{amount_text(gain)} ({who}).")
         elif op == STEAL:
             tgt, r, k = action.payload
             self.res[seat * 4 + r] += k
             if tgt != BANK:
                 self.res[tgt * 4 + r] -= k
             frm = "the Bank" if tgt == BANK else SEAT[tgt]
-            self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
-                      {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k})
+            if self.LOG:
+                self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
+                          {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k})
         elif op == TAKE_CIT:
             p = action.payload
             ct = self.stacks[p][-1]
-            self.emit("take-citizen", seat, f"{SEAT[seat]} takes {article(CIT_NAME[ct])} ({who}).",
-                      {"citizen": CIT_NAME[ct]})
+            if self.LOG:
+                self.emit("take-citizen", seat, f"{SEAT[seat]} takes {article(CIT_NAME[ct])} ({who}).",
+                          {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         elif op == SLAY:
             tasks.append((K_PAY, seat, PAY_SLAY, action.payload))
@@ -1189,7 +1378,8 @@ class ValeriaState(GameState):
         self.tasks.pop()
         r = action.payload
         self.res[seat * 4 + r] += 1
-        self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
+        if self.LOG:
+            self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
 
     # ---- solo Monsters phase (R12.7-R12.12)
     def _run_monsters(self, t) -> bool:
@@ -1287,11 +1477,21 @@ class ValeriaState(GameState):
     def end_triggered(self) -> bool:
         """Any end condition holds now: Monsters all slain, Domains all built, 2 x players Exhausted (R8.1)."""
         stacks = self.stacks
-        if not any(stacks[p] for p in range(N_MON_POS)):
+        if not any(stacks[:N_MON_POS]):
             return True
-        if not any(stacks[p] for p in range(DOM0, N_POS)):
+        if not any(stacks[DOM0:N_POS]):
             return True
-        return self.exhausted_count() >= RULES.exhausted_per_player * self.players
+        return self.exhausted.bit_count() >= EXHAUSTED_PER_PLAYER * self.players
+
+    def ends_in_end_phase(self, seat: int) -> bool:
+        """True if the End Phase of ``seat``'s turn, were it now, would end the game.
+
+        Multi-player: the last player of the round with an end condition met (R8.1-R8.3);
+        solo: every Monster slain or enough stacks Exhausted (R12.16).
+        """
+        if self.solo:
+            return not any(self.stacks[:N_MON_POS]) or self.exhausted.bit_count() >= RULES.solo_exhausted_end
+        return seat == (self.first - 1) % self.players and self.end_triggered()
 
     def _run_end(self, t) -> bool:
         self.tasks.pop()
@@ -1300,7 +1500,7 @@ class ValeriaState(GameState):
         if self.solo:
             if self._solo_end_check():
                 return False
-        elif seat == (self.first - 1) % self.players and self.end_triggered():
+        elif self.ends_in_end_phase(seat):
             self._game_over("end")
             return False
         self._start_turn((seat + 1) % self.players)
@@ -1310,14 +1510,23 @@ class ValeriaState(GameState):
         self.tasks.clear()
         self.phase = P_OVER
         self.result = result
-        scores = self.scores
-        winners = self.winners
+        if not self.LOG:
+            return
         if self.solo:
+            scores = self.scores
+            winners = self.winners
             text = (f"Game over: you score {scores[0]}, the Dark Lord ({DUKE_NAME[self.dark_lord]}) "
                     f"{self.dark_lord_score()}. {'You win!' if result == 'win' else 'The Dark Lord wins.'}")
         else:
+            # ``scores`` and ``winners`` computed once (the properties would score every Duke twice)
+            seats = range(self.players)
+            duke_vp = [self.duke_vp(s) for s in seats]
+            scores = [self.public_vp(s) + duke_vp[s] for s in seats]
+            keys = [(scores[s], -self.tableau_size(s)) for s in seats]
+            best = max(keys)
+            winners = tuple(s for s, k in enumerate(keys) if k == best)
             text = "Game over. Dukes: " + ", ".join(
-                f"{SEAT[s]} {DUKE_NAME[self.dukes[s]]} ({self.duke_vp(s)} VP)" for s in range(self.players))
+                f"{SEAT[s]} {DUKE_NAME[self.dukes[s]]} ({duke_vp[s]} VP)" for s in seats)
             text += ". Scores: " + ", ".join(f"{SEAT[s]} {v}" for s, v in enumerate(scores))
             text += ". Winner: " + ", ".join(SEAT[s] for s in winners) + "."
         self.emit("game-over", None, text, {"scores": scores, "winners": list(winners),
