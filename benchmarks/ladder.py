@@ -1,6 +1,6 @@
 """Strength ladder: seeded, seat-rotated tournaments for every game, written to docs/bots.md.
 
-    .venv/bin/python benchmarks/ladder.py --games 100 --mcts-games 40 [--only GAME] [--workers 2]
+    .venv/bin/python benchmarks/ladder.py --games 100 --mcts-games 40 [--only GAME] [--workers 2] [--missing]
 
 For each game and player count (2 and 4; solo for games with a solo mode)
 it runs ``greedy`` against ``random`` and ``mcts`` against ``greedy``
@@ -8,6 +8,9 @@ it runs ``greedy`` against ``random`` and ``mcts`` against ``greedy``
 records win rates with 95% Wilson intervals. Solo games report the mean
 score of each bot alone. Results go to ``benchmarks/ladder.jsonl`` (one line
 per configuration) and the table in docs/bots.md is rebuilt from that file.
+``--missing`` runs only the configurations the file does not hold yet. The
+file is re-read before each write, so runs for different games may go side by
+side.
 """
 
 from __future__ import annotations
@@ -91,16 +94,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", action="append", help="game id (repeatable)")
     parser.add_argument("--skip-mcts", action="store_true")
+    parser.add_argument("--missing", action="store_true", help="skip configurations already recorded")
     args = parser.parse_args()
-    records = load()
+    done = {(r["game"], tuple(r["lineup"])) for r in load()}
     for spec in dicetable.games():
         if args.only and spec.id not in args.only:
             continue
         for lineup, n in configs(spec, args.games, args.mcts_games):
             if args.skip_mcts and "mcts" in lineup:
                 continue
+            if args.missing and (spec.id, tuple(lineup)) in done:
+                continue
             rec = run_config(spec.id, lineup, n, args.seed, args.workers)
-            records = [r for r in records if not (r["game"] == rec["game"] and r["lineup"] == rec["lineup"])]
+            records = [r for r in load() if not (r["game"] == rec["game"] and r["lineup"] == rec["lineup"])]
             records.append(rec)
             records.sort(key=lambda r: (r["game"], r["players"], r["lineup"]))
             RESULTS.write_text("".join(json.dumps(r) + "\n" for r in records))
