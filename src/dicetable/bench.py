@@ -4,7 +4,9 @@ All figures come from seeded random play in this process: random games per
 second and actions per second over whole games, then microseconds per
 ``legal_actions`` (cache cold), per ``apply`` and per ``clone`` measured on
 states sampled along those games, MCTS iterations per second (the game's
-``medium`` search settings) and the peak memory of playing one game.
+``medium`` search settings), the ``hard`` bot's thinking time and iterations
+per decision (its budget is 1,500 iterations or 1 s, whichever ends first)
+and the peak memory of playing one game.
 """
 
 from __future__ import annotations
@@ -77,6 +79,14 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
     for i, s in enumerate(probes):
         MCTS(params, seed=i).search(s, s.to_move[0])
     mcts_its = len(probes) * params.iterations / (time.perf_counter() - t0)
+    # the hard bot's decisions: wall time and iterations completed within its budget
+    hard = replace(level_params(game, "hard"), workers=1)
+    hard_iterations = 0
+    t0 = time.perf_counter()
+    for i, s in enumerate(probes):
+        stats = MCTS(hard, seed=i).search(s, s.to_move[0])
+        hard_iterations += sum(visits for visits, _ in stats.values())
+    hard_ms = (time.perf_counter() - t0) * 1000 / max(1, len(probes))
     # peak memory of one game played out
     tracemalloc.start()
     state = new_game(game, players, seed=seed, options=options)
@@ -92,6 +102,8 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
         "games_per_s": games / elapsed, "steps_per_s": steps / elapsed,
         "steps_per_game": steps / games, "legal_actions_us": legal_us,
         "apply_us": apply_us, "clone_us": clone_us, "mcts_iterations_per_s": mcts_its,
+        "hard_ms_per_decision": hard_ms,
+        "hard_iterations_per_decision": hard_iterations / max(1, len(probes)),
         "peak_kib_one_game": peak / 1024,
         "samples": len(samples),
     }

@@ -96,8 +96,11 @@ def test_bench_json_reports_per_operation_costs():
     rows = json.loads(result.output)
     assert rows[0]["game"] == "kingdom-of-dice"
     for key in ("games_per_s", "steps_per_s", "apply_us", "legal_actions_us", "clone_us",
-                "mcts_iterations_per_s", "peak_kib_one_game"):
+                "mcts_iterations_per_s", "hard_ms_per_decision", "hard_iterations_per_decision",
+                "peak_kib_one_game"):
         assert rows[0][key] > 0
+    # the hard bot stops at 1,500 iterations (or its time budget, whichever ends first)
+    assert rows[0]["hard_iterations_per_decision"] <= 1500
 
 
 def test_hint_on_a_saved_game(tmp_path, monkeypatch):
@@ -262,10 +265,11 @@ def test_games_table_never_cuts_a_game_id_at_80_columns():
 
 
 def test_bench_table_fits_80_columns_uncut():
-    result = CliRunner().invoke(app, ["bench", "kingdom-of-dice", "-n", "1"], env={"COLUMNS": "80"},
-                                catch_exceptions=False)
+    # the longest game id, and 4-digit figures (peak KiB, hard ms) in every column
+    result = CliRunner().invoke(app, ["bench", "dice-kingdoms-of-valeria", "-n", "1"],
+                                env={"COLUMNS": "80"}, catch_exceptions=False)
     assert result.exit_code == 0
-    assert "kingdom-of-dice" in result.output and "…" not in result.output
+    assert "dice-kingdoms-of-valeria" in result.output and "…" not in result.output
     assert max(len(line) for line in result.output.splitlines()) <= 80
 
 

@@ -283,7 +283,8 @@ def bench(
     seed: int = typer.Option(1, "--seed"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
 ) -> None:
-    """Measure random games/s, microseconds per legal_actions, apply and clone, MCTS iterations/s, memory."""
+    """Measure random games/s, microseconds per legal_actions, apply and clone, MCTS iterations/s,
+    the hard bot's milliseconds and iterations per decision, memory."""
     from dicetable.bench import bench_game
 
     if games_n < 1:
@@ -305,17 +306,18 @@ def bench(
         console.print_json(json.dumps(rows))
         return
     # Compact (no inner borders, 4-character figures, headers on two lines) so every figure
-    # shows uncut at 80 columns; --json gives the full precision.
+    # shows uncut at 80 columns; --json gives the full precision and steps per game.
     table = Table(title="dicetable bench (single process, seeded random play)",
                   box=box.SIMPLE_HEAD, padding=(0, 0), pad_edge=False)
     table.add_column("game", no_wrap=True)
-    for col in ("seats", "games\n/s", "steps\n/s", "steps\n/game", "legal\nus",
-                "apply\nus", "clone\nus", "MCTS\nit/s", "peak\nKiB"):
+    for col in ("seat\ns", "game\n/s", "step\n/s", "legal\nus",
+                "apply\nus", "clone\nus", "MCTS\nit/s", "hard\nms", "hard\nit", "peak\nKiB"):
         table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
         table.add_row(r["game"], str(r["players"]), *(short_number(r[key]) for key in (
-            "games_per_s", "steps_per_s", "steps_per_game", "legal_actions_us", "apply_us",
-            "clone_us", "mcts_iterations_per_s", "peak_kib_one_game")))
+            "games_per_s", "steps_per_s", "legal_actions_us", "apply_us",
+            "clone_us", "mcts_iterations_per_s", "hard_ms_per_decision", "hard_iterations_per_decision",
+            "peak_kib_one_game")))
     console.print(table)
 
 
