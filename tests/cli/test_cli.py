@@ -221,7 +221,7 @@ def test_non_ascii_digits_are_refused_not_a_crash(tmp_path, monkeypatch):
     from dicetable.engine import games
     result = run("play", input=f"²\n{_menu_number('kingdom-of-dice')}\n²\n1\nquit\n")
     assert result.exit_code == 0, result.output
-    assert result.output.count(f"Type a number from 1 to {len(games())}.") == 1
+    assert result.output.count(f"Type a number from 1 to {len(games())} or a game id") == 1
     assert result.output.count("Type a number from 1 to 4.") == 1          # Kingdom of Dice: 1-4 players
     result = run("play", "kingdom-of-dice", "-p", "1", "--seed", "1", input="²\n-1\nquit\n")
     assert result.exit_code == 0, result.output

@@ -56,13 +56,23 @@ def parse_options(pairs: List[str]) -> dict:
 
 
 def parse_seats(text: str, players: int) -> set[int]:
-    """``"1,3"`` -> ``{0, 2}`` (people count seats from 1); ``"0"`` or ``""`` -> no humans."""
+    """``"1,3"`` -> ``{0, 2}`` (people count seats from 1); ``"0"`` -> no humans.
+
+    Fails (exit 2) on anything else: an empty list, a seat outside 1..players,
+    or 0 together with seats.
+    """
+    allowed = f"--human takes seat numbers 1 to {players} separated by commas (0: no humans)"
+    parts = [part for part in text.replace(" ", "").split(",") if part]
+    if not parts:
+        fail(f"{allowed}, got nothing")
+    if parts == ["0"]:
+        return set()
     seats = set()
-    for part in text.replace(" ", "").split(","):
-        if not part or part == "0":
-            continue
+    for part in parts:
+        if part == "0":
+            fail(f"{allowed}; 0 cannot go with other seats, got {text!r}")
         if not is_number(part) or not 1 <= int(part) <= players:
-            fail(f"--human takes seat numbers 1 to {players} separated by commas (0: no humans), got {text!r}")
+            fail(f"{allowed}, got {text!r}")
         seats.add(int(part) - 1)
     return seats
 
@@ -112,11 +122,16 @@ def _ask_setup(players: Optional[int] = None) -> tuple[str, int, set[int]]:
     for i, spec in enumerate(specs, start=1):
         console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): {spec.summary}")
     while True:
-        answer = console.input("Game number: ").strip()
+        answer = console.input("Game number (or id): ").strip()
         if is_number(answer) and 1 <= int(answer) <= len(specs):
             spec = specs[int(answer) - 1]
             break
-        console.print(f"[red]Type a number from 1 to {len(specs)}.[/red]")
+        named = [s for s in specs if s.id == answer.lower()]
+        if named:
+            spec = named[0]
+            break
+        console.print(f"[red]Type a number from 1 to {len(specs)} or a game id "
+                      f"({', '.join(s.id for s in specs)}).[/red]")
     lo, hi = spec.min_players, spec.max_players
     if players is not None:  # given with --players: new_game checks it
         return spec.id, players, {0}

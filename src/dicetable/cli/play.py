@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Callable
 
@@ -33,8 +34,9 @@ SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest:
 
 COMMANDS_HELP = (
     "Type the number of a choice (or its id). Several choices may be given at once, "
-    "separated by spaces, e.g. '1 1 3': every number refers to the list as shown. "
-    "Commands: help, show, log, save [FILE], load FILE, hint, quit."
+    "separated by spaces, e.g. '1 1 3': every number refers to the list as shown; the line "
+    "stops when your decision is complete or new dice come up. "
+    "Commands: help, show, log [N], save [FILE], load FILE, hint, quit."
 )
 
 
@@ -64,8 +66,11 @@ class TerminalTable:
         self.save_dir = save_dir
         self.replay_dir = replay_dir
         self.hint = hint
-        self.seen = len(state.log)
+        # A new game shows its opening events (set-up, a first roll, a Harvest) as play
+        # starts; a continued game starts from where it was saved.
+        self.seen = len(state.log) if state.history else 0
         self.seen_at_start = self.seen
+        self.reloaded = False  # set by ``load``: the turn in progress is over
         self.seen_by: dict[int, int] = {}  # hot seat: log length when each seat last decided
         self.last_human: int | None = None
 
@@ -75,7 +80,7 @@ class TerminalTable:
 
     def resume_command(self, path: Path) -> str:
         """The command that continues this game with the same people and bots."""
-        cmd = f"dicetable play --load {path}"
+        cmd = f"dicetable play --load {shlex.quote(str(path))}"
         if self.humans != {0}:
             cmd += " --human " + (",".join(str(s + 1) for s in sorted(self.humans)) or "0")
         names = {getattr(bot, "name", None) for bot in self.bots.values()}
@@ -144,12 +149,17 @@ class TerminalTable:
             self.console.print(f"[dim]{escape(COMMANDS_HELP)}[/dim]")
             return True
         if word == "log":
-            for event in self.state.log_for(seat)[-20:]:
+            count = 20
+            if rest:
+                if not CHOICE_NUMBER.fullmatch(rest) or int(rest) < 1:
+                    raise DicetableError(f"log takes a number of events of at least 1 (log 50), got {rest!r}")
+                count = int(rest)
+            for event in self.state.log_for(seat)[-count:]:
                 self.console.print(f"  {escape(event.text)}")
             return True
         if word == "save":
             rest = unquote(rest)
-            path = Path(rest) if rest else self.default_save_path()
+            path = Path(rest).expanduser() if rest else self.default_save_path()
             write_json(path, self.state.to_dict())
             self.console.print(f"Saved to {escape(str(path))}. Continue with: {escape(self.resume_command(path))}")
             return True
@@ -157,7 +167,7 @@ class TerminalTable:
             rest = unquote(rest)
             if not rest:
                 raise DicetableError("say which file to load: load FILE")
-            loaded = load_game_file(rest)
+            loaded = load_game_file(Path(rest).expanduser())
             if loaded.players != self.state.players:
                 raise DicetableError(
                     f"{rest} has {loaded.players} players; this table has {self.state.players}"
@@ -165,9 +175,12 @@ class TerminalTable:
             self.state = loaded
             self.seen = len(loaded.log)
             self.seen_by = {}
+            self.reloaded = True
             self.console.print(f"Loaded {escape(rest)}.")
             return True
         if word == "hint":
+            if rest:
+                raise DicetableError(f"hint takes nothing after it, got {rest!r}")
             if self.hint is None:
                 raise DicetableError("hints are not available for this game")
             self.console.print(f"[dim]{HINT_HEADER}[/dim]")
@@ -199,7 +212,10 @@ class TerminalTable:
         if handed_over:
             self.clear_screen()
             self.console.rule(f"Hand the keyboard to {seat_name(seat)}")
-            self.read(f"{seat_name(seat)}, press Enter when only you can see the screen. ")
+            answer = self.read(f"{seat_name(seat)}, press Enter when only you can see the screen "
+                               "(or type quit). ")
+            if answer.strip().lower() in ("quit", "exit"):
+                raise Quit
         self.last_human = seat
         if handed_over or (hot_seat and seat not in self.seen_by):
             # The clear wiped what happened meanwhile; show what this seat may see of it.
@@ -212,6 +228,9 @@ class TerminalTable:
                 continue
             try:
                 if self.command(seat, line):
+                    if self.reloaded:  # another game is on the table: show it from the top
+                        self.reloaded = False
+                        return
                     if self.state.is_over or seat not in self.state.to_move:
                         return
                     continue
@@ -220,13 +239,26 @@ class TerminalTable:
                 tokens = [t for t in re.split(r"[\s,]+", line) if t]
                 ids = [self.parse_against(shown, token) for token in tokens]
                 for n, action_id in enumerate(ids, start=1):
-                    self.state.apply(action_id, seat)
+                    chance = self.state.chance_mark
+                    try:
+                        self.state.apply(action_id, seat)
+                    except DicetableError as exc:
+                        if n == 1:
+                            raise
+                        raise DicetableError(
+                            f"the line stopped at {tokens[n - 1]!r} (the choices before it were made; "
+                            f"a step with a single possible choice is made for you): {exc}") from None
                     self.show_new_events(seat if len(self.humans) == 1 else None)
                     if self.state.is_over or seat not in self.state.to_move:
                         self.seen_by[seat] = len(self.state.log)
                         if n < len(ids):
                             self.console.print("[yellow]Your decision is complete; the rest of the line was ignored.[/yellow]")
                         return
+                    if n < len(ids) and self.state.chance_mark != chance:
+                        # The rest was typed before these dice (or cards) came up.
+                        self.console.print("[yellow]New dice came up; the rest of the line was ignored: "
+                                           "choose again.[/yellow]")
+                        return  # the run loop shows the table as it is now
                 self.choices(seat)
             except DicetableError as exc:
                 self.console.print(f"[red]{escape(str(exc))}[/red]")
@@ -236,6 +268,7 @@ class TerminalTable:
     def run(self) -> GameState:
         """Play until the game ends or a person quits; return the final state."""
         self.console.print(f"[dim]{escape(COMMANDS_HELP)}[/dim]")
+        self.show_new_events(self.viewer())  # a new game's opening events
         try:
             while not self.state.is_over:
                 to_move = self.state.to_move

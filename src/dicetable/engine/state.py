@@ -378,6 +378,16 @@ class GameState:
         return out
 
     @property
+    def chance_mark(self) -> tuple[int, int]:
+        """An opaque value that changes whenever the state draws randomness (a die, a shuffle).
+
+        Front ends compare it before and after :meth:`apply` to know whether
+        something new came up by chance, e.g. to stop running a line of
+        choices a person typed before seeing it.
+        """
+        return (self._rng, self._script_pos)
+
+    @property
     def scripted_dice_left(self) -> int:
         """How many scripted die values remain unused."""
         return len(self._script) - self._script_pos

@@ -1,0 +1,140 @@
+"""Terminal play: lines of several choices, save/load paths, opening events, small commands."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from typer.testing import CliRunner
+
+from dicetable.cli.main import app
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input, catch_exceptions=False)
+
+
+def flat(result) -> str:
+    return " ".join(result.output.split())
+
+
+def test_a_line_of_choices_stops_when_new_dice_come_up(tmp_path, monkeypatch):
+    # Solo Dice Kingdoms, seed 2: choice 3 is a Slay with Red 3 and ends the turn; the next
+    # turn's dice were never shown when "3 3" was typed, so the second 3 must not be played.
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "dice-kingdoms-of-valeria", "--players", "1", "--seed", "2", input="3 3\nquit\n")
+    out = flat(result)
+    assert "Range Block 1-6 (pip 1) with Red 3" in out
+    assert "Turn 2 of 20" in out
+    assert "New dice came up; the rest of the line was ignored" in out
+    assert "Range Block 1-6 (pip 2) with Red 4" not in out.split("New dice came up")[1].split("> ")[0]
+    assert "takes the Slay action: L5 Goblin Warren, Range Block 1-6 (pip 2)" not in out
+
+
+def test_kingdom_of_dice_line_stops_after_a_reroll(tmp_path, monkeypatch):
+    # "reroll" then more numbers: the numbers were typed for dice no longer on the table.
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "kingdom-of-dice", "--players", "1", "--seed", "3",
+                 input="1 reroll 1\nquit\n")
+    assert "New dice came up; the rest of the line was ignored" in flat(result)
+    saved = json.loads((tmp_path / "saves" / "kingdom-of-dice-3.json").read_text())
+    assert saved["history"] == [[0, "keep:crown"], [0, "reroll"]]  # the last "1" was not played
+
+
+def test_a_later_refused_step_says_the_earlier_ones_were_made(tmp_path, monkeypatch):
+    # Card Kingdoms, seed 81: the Skeleton can be paid one way only, so the payment is made
+    # for the player; the typed pay id then has no decision to answer.
+    monkeypatch.chdir(tmp_path)
+    lines = ["1", "", "2", "2", "", "1", "", "slay:ruins pay:1s+1m", "quit"]
+    result = run("play", "valeria-card-kingdoms", "--players", "2", "--human", "1,2", "--seed", "81",
+                 "-o", "setup=random", input="\n".join(lines) + "\n")
+    out = flat(result)
+    assert "Player 2 slays the Skeleton, paying 1 Strength + 1 Magic." in out
+    assert ("the line stopped at 'pay:1s+1m' (the choices before it were made; "
+            "a step with a single possible choice is made for you)") in out
+
+
+def test_save_to_a_tilde_path_goes_to_the_home_folder(tmp_path, monkeypatch):
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    result = run("play", "dice-kingdoms-of-valeria", "--players", "1", "--seed", "11",
+                 input="save ~/mygame.json\nload ~/mygame.json\nquit\n")
+    assert result.exit_code == 0
+    assert not (work / "~").exists()
+    assert (home / "mygame.json").exists()
+    assert "Loaded ~/mygame.json." in flat(result)
+
+
+def test_save_resume_command_quotes_a_path_with_spaces(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "dice-kingdoms-of-valeria", "--players", "1", "--seed", "11",
+                 input='save "my game.json"\nquit\n')
+    assert (tmp_path / "my game.json").exists()
+    line = next(l for l in result.output.splitlines() if "Saved to" in l)
+    command = line.split("Continue with: ", 1)[1]
+    assert shlex.split(command) == ["dicetable", "play", "--load", "my game.json"], command
+
+
+def test_load_in_play_shows_the_loaded_game(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    other = tmp_path / "winter.json"
+    result = run("play", "dice-kingdoms-of-valeria", "--players", "1", "-o", "sheets=winter", "--seed", "31",
+                 input=f"save {other}\nquit\n")
+    assert result.exit_code == 0 and other.exists()
+    result = run("play", "valeria-card-kingdoms", "--players", "1", "--seed", "32",
+                 input=f"load {other}\nquit\n")
+    after = flat(result).split("Loaded ", 1)[1].split("> ")[0]
+    assert "Dice Kingdoms of Valeria (Winter)" in after      # the loaded board...
+    assert "green:V04@T4:1" in after                        # ...and its choices, before the prompt
+
+
+def test_opening_events_are_shown_when_a_person_moves_first(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "dice-kingdoms-of-valeria", "--players", "1", "--seed", "11", input="quit\n")
+    before_prompt = result.output.split("> ", 1)[0]
+    assert "rolls black 1 and 2" in before_prompt
+    assert "marks nothing from the dice" in before_prompt
+
+
+def test_quit_at_the_hot_seat_hand_off_saves_without_showing_the_next_seat(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "biblios-dice", "--players", "2", "--human", "1,2", "--seed", "7",
+                 input="keep\ntake:bishop\nquit\n")
+    out = flat(result)
+    assert "press Enter when only you can see the screen (or type quit)" in out
+    after = out.split("press Enter when only you can see the screen")[1]
+    assert "viewed by Player 2" not in after
+    assert "Game saved to saves/biblios-dice-7.json" in after
+
+
+def test_log_takes_a_count_and_hint_takes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "kingdom-of-dice", "--players", "1", "--seed", "3",
+                 input="log 1\nlog x\nhint now\nquit\n")
+    out = flat(result)
+    assert "log takes a number of events of at least 1 (log 50), got 'x'" in out
+    assert "hint takes nothing after it, got 'now'" in out
+    # "log 1" prints exactly one event line, the newest
+    lines = result.output.split("> ", 2)[1].strip().splitlines()
+    assert len(lines) == 1 and "rolls" in lines[0]
+
+
+def test_game_menu_takes_a_game_id(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "--players", "2", input="nope\nkingdom-of-dice\nquit\n")
+    out = flat(result)
+    assert "Type a number from 1 to 5 or a game id" in out
+    assert "Kingdom of Dice" in out.split("Type a number")[1]
+    assert "Game saved to saves/kingdom-of-dice-" in out
+
+
+def test_human_seats_must_be_seats_or_zero_alone():
+    for text, message in (("", "got nothing"), ("0,1", "0 cannot go with other seats")):
+        result = runner.invoke(app, ["play", "kingdom-of-dice", "--players", "2", "--human", text])
+        assert result.exit_code == 2
+        assert message in " ".join(result.output.split())
