@@ -187,3 +187,15 @@ def test_determinize_that_depends_on_hidden_order_is_caught():
     with pytest.raises(AssertionError, match="depends on hidden state"):
         check_determinize_ignores_hidden_state(state, seed=5)
     check_determinize_ignores_hidden_state(new_game(TOY, 3, seed=2), seed=5)
+
+
+def test_chance_mark_changes_exactly_when_dice_are_rolled():
+    from dicetable import new_game
+
+    state = new_game("kingdom-of-dice", 1, seed=3)
+    mark = state.chance_mark
+    state.apply("keep:crown", 0)          # setting a die aside draws nothing
+    assert state.chance_mark == mark
+    state.apply("reroll", 0)              # the other five dice are rolled
+    assert state.chance_mark != mark
+    assert state.clone().chance_mark == state.chance_mark
