@@ -6,10 +6,12 @@ OpenSpiel is not a dependency of dicetable. To run this script:
     .venv/bin/python benchmarks/openspiel_compare.py [--seconds 3]
 
 For each game it plays seeded uniformly random games for about ``--seconds``
-(dicetable: as many seeded games as a short probe says fit in that time)
-and reports actions per second (an action is one ``apply``; OpenSpiel's
+(dicetable: as many seeded games as a short probe says fit in that time;
+both sides after one warm-up game, keeping nothing between games) and
+reports actions per second (an action is one ``apply``; OpenSpiel's
 chance outcomes count as actions too, dicetable rolls inside ``apply``) and
-the mean cost of one ``clone`` on states sampled along those games.
+the mean cost of one ``clone`` on states sampled along the same kind of
+games, in a second, untimed pass.
 OpenSpiel's pure-Python games (``python_*``) and its C++ ``pig`` are measured
 through the same Python loop.
 """
@@ -22,15 +24,16 @@ import random
 import time
 
 import dicetable
-from dicetable.bench import clone_cost_us, sample_states
+from dicetable.bench import clone_cost_us, sample_states, time_random_games
 
 
 def ours(game_id: str, players: int, seconds: float) -> dict:
-    _, _, probe = sample_states(game_id, players, 3, seed=0)
+    _, probe = time_random_games(game_id, players, 3, seed=10_000)
     games = max(1, int(seconds * 3 / probe))
-    samples, steps, elapsed = sample_states(game_id, players, games, seed=1)
+    steps, elapsed = time_random_games(game_id, players, games, seed=1)
+    samples = sample_states(game_id, players, games, seed=1, limit=2000)
     return {"engine": "dicetable", "game": f"{game_id} ({players}p)", "steps_per_s": steps / elapsed,
-            "games_per_s": games / elapsed, "clone_us": clone_cost_us(samples[:2000])}
+            "games_per_s": games / elapsed, "clone_us": clone_cost_us(samples)}
 
 
 def openspiel(name: str, seconds: float) -> dict:
@@ -39,28 +42,39 @@ def openspiel(name: str, seconds: float) -> dict:
 
     game = pyspiel.load_game(name)
     rng = random.Random(1)
-    steps, games, samples = 0, 0, []
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    counted = [0]  # actions over all sampling games
+
+    def play(samples: list | None = None) -> int:
+        """One random game; with ``samples``, keep a clone every 29th action (up to 2000)."""
+        steps = 0
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes())
-                action = rng.choices(outcomes, probs)[0]
+                state.apply_action(rng.choices(outcomes, probs)[0])
             elif state.is_simultaneous_node():
-                action = None
-                joint = [rng.choice(state.legal_actions(p)) for p in range(game.num_players())]
-                state.apply_actions(joint)
-                steps += 1
-                continue
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
             else:
-                action = rng.choice(state.legal_actions())
-            state.apply_action(action)
+                state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-            if steps % 29 == 0 and len(samples) < 2000:
-                samples.append(state.clone())
+            if samples is not None:
+                counted[0] += 1
+                if counted[0] % 29 == 0 and len(samples) < 2000:
+                    samples.append(state.clone())
+        return steps
+
+    play()  # warm-up, as for dicetable
+    steps, games = 0, 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        steps += play()
         games += 1
     elapsed = time.perf_counter() - t0
+    samples: list = []
+    for _ in range(max(games, 1)):
+        if len(samples) >= 2000:
+            break
+        play(samples)
     kind = "C++" if not name.startswith("python_") else "Python"
     return {"engine": f"OpenSpiel ({kind})", "game": name, "steps_per_s": steps / elapsed,
             "games_per_s": games / elapsed, "clone_us": clone_cost_us(samples)}

@@ -1,7 +1,8 @@
 """Engine speed measurements (``dicetable bench``): per-operation costs in one run.
 
 All figures come from seeded random play in this process: random games per
-second and actions per second over whole games, then microseconds per
+second and actions per second over whole games (after one warm-up game,
+nothing kept between games), then microseconds per
 ``legal_actions`` (cache cold), per ``apply`` and per ``clone`` measured on
 states sampled along those games, MCTS iterations per second (the game's
 ``medium`` search settings), the ``hard`` bot's thinking time and iterations
@@ -17,24 +18,51 @@ import tracemalloc
 from dicetable.engine import Rng, new_game
 
 
-def sample_states(game: str, players: int, games: int, seed: int, options: dict | None = None):
-    """Play ``games`` seeded random games; return ``(sampled clones, actions, seconds)``."""
-    samples = []
+def _random_game(game: str, players: int, seed: int, options: dict | None, every: int = 0,
+                 samples: list | None = None, limit: int = 0) -> int:
+    """Play one seeded random game; return its actions. With ``every``, keep clones in ``samples``."""
+    state = new_game(game, players, seed=seed, options=options)
+    rng = Rng(seed)
+    steps = 0
+    while not state.is_over:
+        seats = state.to_move
+        seat = seats[rng.randbelow(len(seats))]
+        acts = state.legal_actions(seat)
+        state.apply(acts[rng.randbelow(len(acts))], seat)
+        steps += 1
+        if every and steps % every == 0 and len(samples) < limit:
+            samples.append(state.clone())
+    return steps
+
+
+def time_random_games(game: str, players: int, games: int, seed: int,
+                      options: dict | None = None) -> tuple[int, float]:
+    """Play ``games`` seeded random games (seeds ``seed``...); return ``(actions, seconds)``.
+
+    One untimed game first (seed ``seed - 1``) warms the interpreter and the
+    games' text and menu caches, so the figure is the steady rate of a long
+    simulation. Nothing is kept between games.
+    """
+    _random_game(game, players, seed - 1, options)
     steps = 0
     t0 = time.perf_counter()
     for g in range(games):
-        state = new_game(game, players, seed=seed + g, options=options)
-        rng = Rng(seed + g)
-        while not state.is_over:
-            seats = state.to_move
-            seat = seats[rng.randbelow(len(seats))]
-            acts = state.legal_actions(seat)
-            state.apply(acts[rng.randbelow(len(acts))], seat)
-            steps += 1
-            if steps % 17 == 0:
-                samples.append(state.clone())
-    elapsed = time.perf_counter() - t0
-    return samples, steps, elapsed
+        steps += _random_game(game, players, seed + g, options)
+    return steps, time.perf_counter() - t0
+
+
+def sample_states(game: str, players: int, games: int, seed: int, options: dict | None = None,
+                  every: int = 17, limit: int = 4000) -> list:
+    """Clones of states every ``every`` actions along the same seeded random games (untimed).
+
+    At most ``limit`` states, some of them possibly over.
+    """
+    samples: list = []
+    for g in range(games):
+        if len(samples) >= limit:
+            break
+        _random_game(game, players, seed + g, options, every, samples, limit)
+    return samples
 
 
 def clone_cost_us(states: list) -> float:
@@ -48,8 +76,8 @@ def clone_cost_us(states: list) -> float:
 def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
                options: dict | None = None) -> dict:
     """Measure one game; return a JSON-able dict of rates and per-operation microseconds."""
-    samples, steps, elapsed = sample_states(game, players, games, seed, options)
-    samples = [s for s in samples if not s.is_over][:4000]
+    steps, elapsed = time_random_games(game, players, games, seed, options)
+    samples = [s for s in sample_states(game, players, games, seed, options) if not s.is_over]
     rng = Rng(seed)
     clone_us = clone_cost_us(samples)
     # legal_actions on cold caches
