@@ -684,8 +684,11 @@ class ValeriaState(GameState):
         dice[i] = new
         self.dice = tuple(dice)
         if self.LOG:
-            self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
-                      {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
+            # A paid change says what was paid, as every other payment does (", paying 2 Gold").
+            paying = f", paying {amount_text(pay)}" if any(pay) else ""
+            self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}{paying}.",
+                      {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new,
+                       "paid": {w: x for w, x in zip((*RES_ID, "vp"), pay) if x}})
         if dice[0] == dice[1]:
             self._doubles()
 
