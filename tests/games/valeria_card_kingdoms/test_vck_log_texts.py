@@ -14,7 +14,7 @@ from dicetable.engine import Rng, seat_name
 from dicetable.games.valeria_card_kingdoms.components import RESOURCE_WORD
 from dicetable.games.valeria_card_kingdoms.text import render
 
-from vck_helpers import act, give, give_domain, keep_dukes, new, res, set_res, to_actions
+from vck_helpers import act, end_turn, give, give_domain, keep_dukes, new, res, set_res, to_actions
 
 
 def play(game, players, seed, options, history):
@@ -124,6 +124,21 @@ def test_harvest_summary_without_a_steal_is_unchanged():
     assert harvest.text.endswith("; Player 5 rests.") and "Thief" not in harvest.text
     assert harvest.data["steals"] == []
     assert "Player 5" not in last_harvest_line(s)
+
+
+def test_last_harvest_line_leaves_out_the_seat_that_rested_then_not_the_one_resting_now():
+    """From the next roll until its Harvest ends, the board still shows the previous Harvest:
+    Player 5 rested in it and Player 1, resting now, harvested."""
+    s = new(5, dice=(5, 6, 3, 4), first=0, setup="mastery-over-magic")
+    give(s, 1, "Thief")  # Player 2's Thief: the 3 and 4 of turn 2 wait for its choice
+    keep_dukes(s)
+    to_actions(s)
+    before = last_harvest_line(s)
+    end_turn(s)
+    assert s.active == 1 and s.resting == 0 and s.to_move == (1,)  # the Thief's choice
+    line = last_harvest_line(s)
+    assert line == before and "Player 1: " in line and "Player 5" not in line, line
+    assert s.payouts_resting == 4
 
 
 def _first_thief_on_a_player_with_no_other_payout(seeds):

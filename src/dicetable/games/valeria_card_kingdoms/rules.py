@@ -464,6 +464,19 @@ class ValeriaState(GameState):
             return (self.active - 1) % 5
         return -1
 
+    @property
+    def payouts_resting(self) -> int:
+        """The seat that rested in the Harvest whose ``payouts`` are kept (5 players), else -1.
+
+        From a roll until that turn's Harvest ends, ``payouts`` are still the previous turn's,
+        whose Active player sat to the right of this one: then not ``resting`` but the seat to
+        its right rested.
+        """
+        if self.players != 5 or not self.payouts:
+            return -1
+        pending = any(t[0] == K_HEND for t in self.tasks)
+        return (self.active - (2 if pending else 1)) % 5
+
     # ------------------------------------------------------------ protocol
     @property
     def to_move(self) -> tuple:

@@ -169,7 +169,7 @@ def _status(state: ValeriaState) -> Text:
             f"nothing (die {v}: Exhausted stack)" for v in state.dice), style="magenta")
     if state.payouts:
         parts = []
-        rested = state.resting
+        rested = state.payouts_resting  # not ``resting`` while a new turn's Harvest is on its way
         for s, p in enumerate(state.payouts):
             # the resting player only shows up when a Thief took from them (R11.6)
             if s == rested and not any(s == victim for _, victim, *_ in state.steals):
