@@ -31,7 +31,8 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
   power lasts from the build on, R6.13); start-of-phase and Roll powers wait a turn.
 * Forgotten Sorrows and The Violet Thorn count every Citizen gained / Monster slain in
   the owner's Action Phase, rewards and extra actions included.
-* 5 players: the resting player takes no part in the Harvest at all (A13).
+* 5 players: the resting player takes no part in the Harvest at all (A13), but a Thief may
+  still take from them (R11.6); the Harvest summary then names their loss.
 * Solo: the Dark Lord is drawn from the 9 Dukes not kept; VP tokens count for the player;
   a tie is a loss; the end is checked after every action, every Monster attack and in the
   End Phase; the Monsters phase uses the final dice; the Second Harvest also gives the
@@ -296,6 +297,35 @@ def payout_text(p: tuple) -> str:
     return ", ".join(gains) if gains else "nothing"
 
 
+def harvest_text(seat: int, payout: tuple, steals: tuple, resting: bool = False) -> str:
+    """What ``seat`` got and lost in a Harvest, for its summary and the board.
+
+    ``payout`` is the seat's net change (Gold, Strength, Magic, VP); ``steals`` the Harvest's
+    steals between players (see ``ValeriaState.steals``). Each steal the seat made or suffered
+    is named first, with the other player and the card, added up per player, resource and card
+    (``"-3 Magic to Player 5 (Thief)"``, ``"+3 Magic from Player 4 (Thief)"``); then the rest
+    of the payout, so the parts add up to the net change. A resting player (5 players, R11.6)
+    "rests", and still loses what a Thief took from them.
+    """
+    moves: dict = {}
+    rest = list(payout)
+    for thief, victim, r, k, src in steals:
+        if seat == thief:
+            key, sign = (f"from {SEAT[victim]}", r, src), 1
+        elif seat == victim:
+            key, sign = (f"to {SEAT[thief]}", r, src), -1
+        else:
+            continue
+        moves[key] = moves.get(key, 0) + sign * k
+        rest[r] -= sign * k
+    parts = ["rests"] if resting else []
+    parts += [f"{'+' if v > 0 else ''}{v} {RESOURCE_WORD[r]} {who} ({src_name(src)})"
+              for (who, r, src), v in moves.items() if v]
+    if any(rest) or not parts:
+        parts.append(payout_text(tuple(rest)))
+    return ", ".join(parts)
+
+
 @lru_cache(maxsize=None)
 def pay_text(primary: int, magic: int, word: str) -> str:
     """``(1, 2, "Strength")`` -> ``"1 Strength + 2 Magic"``; ``(0, 0)`` -> ``"nothing"``."""
@@ -316,7 +346,10 @@ class ValeriaState(GameState):
     ``stacks`` the 20 Center Stacks (positions 0-4 Monsters, 5-14 Citizens in slot order,
     15-19 Domains), each a tuple bottom first, top last; ``exhausted`` a bitmask of the
     positions holding an Exhausted card; ``cit_down``/``dom_box``/``cit_box`` the face-down
-    parts; ``dukes``/``offers`` the secret Dukes; ``tasks`` the pending tasks.
+    parts; ``dukes``/``offers`` the secret Dukes; ``tasks`` the pending tasks. ``hbase`` is
+    the resources at the start of the current Harvest and ``hsteals`` its steals between players
+    so far; ``payouts`` and ``steals`` the same for the last Harvest that ended: per seat the net
+    change, and the steals as ``(thief, victim, resource, amount, source)`` tuples (``src_name``).
     """
 
     #: False in copies whose events nobody reads (the greedy bot's look-ahead): they skip
@@ -327,7 +360,7 @@ class ValeriaState(GameState):
         "phase", "active", "first", "turn", "dice", "res", "own", "doms", "victory", "stacks",
         "exhausted", "cit_down", "dom_box", "cit_box", "dukes", "offers", "dark_lord",
         "cap_cit", "cap_dom", "tasks", "roll_used", "hbase", "payouts", "result", "areas",
-        "cit_types",
+        "cit_types", "hsteals", "steals",
     )
 
     # ------------------------------------------------------------ set-up (R3, R11, R12)
@@ -396,6 +429,7 @@ class ValeriaState(GameState):
         self.roll_used = 0
         self.hbase = ()
         self.payouts = ()
+        self.hsteals = self.steals = ()
         self.result = ""
         self.phase = P_DUKES
         key = ("setup", name, mixed, areas, cit_types)
@@ -429,6 +463,19 @@ class ValeriaState(GameState):
         if self.players == 5 and self.phase != P_DUKES:
             return (self.active - 1) % 5
         return -1
+
+    @property
+    def payouts_resting(self) -> int:
+        """The seat that rested in the Harvest whose ``payouts`` are kept (5 players), else -1.
+
+        From a roll until that turn's Harvest ends, ``payouts`` are still the previous turn's,
+        whose Active player sat to the right of this one: then not ``resting`` but the seat to
+        its right rested.
+        """
+        if self.players != 5 or not self.payouts:
+            return -1
+        pending = any(t[0] == K_HEND for t in self.tasks)
+        return (self.active - (2 if pending else 1)) % 5
 
     # ------------------------------------------------------------ protocol
     @property
@@ -684,8 +731,11 @@ class ValeriaState(GameState):
         dice[i] = new
         self.dice = tuple(dice)
         if self.LOG:
-            self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}.",
-                      {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new})
+            # A paid change says what was paid, as every other payment does (", paying 2 Gold").
+            paying = f", paying {amount_text(pay)}" if any(pay) else ""
+            self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}{paying}.",
+                      {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new,
+                       "paid": {w: x for w, x in zip((*RES_ID, "vp"), pay) if x}})
         if dice[0] == dice[1]:
             self._doubles()
 
@@ -700,6 +750,7 @@ class ValeriaState(GameState):
         second = t[2]
         self.phase = P_HARVEST2 if second else P_HARVEST
         self.hbase = tuple(self.res)
+        self.hsteals = ()
         tasks.extend(SEAT_TASKS[self.players][self.active][second])
         first_on, first_off = FIRST[self.dice]
         if first_on or first_off:
@@ -825,19 +876,23 @@ class ValeriaState(GameState):
         n = self.players
         d = list(map(sub, res, base))
         self.payouts = pay = tuple(zip(d[0::4], d[1::4], d[2::4], d[3::4]))
+        self.steals = steals = self.hsteals
         if not self.LOG:
             return True
         second = t[2]
-        key = (second, n, self.active, pay)
+        key = (second, n, self.active, pay, steals)
         text = _TEXT.get(key)
         if text is None:
             rest = self.resting
-            parts = [f"{SEAT[s]} rests" if s == rest else f"{SEAT[s]} {payout_text(p)}" for s, p in enumerate(pay)]
+            parts = [f"{SEAT[s]} {harvest_text(s, p, steals, s == rest)}" for s, p in enumerate(pay)]
             text = f"{'Second Harvest' if second else 'Harvest'}: " + "; ".join(parts) + "."
             if len(_TEXT) > 100_000:
                 _TEXT.clear()
             _TEXT[key] = text
-        self.emit("harvest", None, text, {"payouts": [list(p) for p in pay], "second": bool(second)})
+        self.emit("harvest", None, text, {
+            "payouts": [list(p) for p in pay], "second": bool(second),
+            "steals": [{"from": v, "to": s, "resource": RES_ID[r], "amount": k, "card": src_name(c)}
+                       for s, v, r, k, c in steals]})
         return True
 
     # ---- Action Phase
@@ -1311,6 +1366,8 @@ class ValeriaState(GameState):
             self.res[seat * 4 + r] += k
             if tgt != BANK:
                 self.res[tgt * 4 + r] -= k
+            if tgt != BANK and k and self.phase in (P_HARVEST, P_HARVEST2):
+                self.hsteals += ((seat, tgt, r, k, src),)  # for the Harvest summary
             frm = "the Bank" if tgt == BANK else SEAT[tgt]
             if self.LOG:
                 self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
@@ -1764,6 +1821,7 @@ class ValeriaState(GameState):
             "tasks": [list(t) for t in self.tasks], "roll_used": self.roll_used,
             "hbase": list(self.hbase), "payouts": [list(p) for p in self.payouts],
             "result": self.result, "areas": list(self.areas), "cit_types": list(self.cit_types),
+            "hsteals": [list(x) for x in self.hsteals], "steals": [list(x) for x in self.steals],
         }
 
     def _restore(self, p: dict) -> None:
@@ -1803,6 +1861,9 @@ class ValeriaState(GameState):
         self.result = str(p["result"])
         self.areas = tuple(int(x) for x in p["areas"])
         self.cit_types = tuple(int(x) for x in p["cit_types"])
+        # saves made before the Harvest steals were recorded have none
+        self.hsteals = tuple(tuple(int(x) for x in q) for q in p.get("hsteals", ()))
+        self.steals = tuple(tuple(int(x) for x in q) for q in p.get("steals", ()))
 
     def _copy_into(self, other: "ValeriaState") -> None:
         other.phase = self.phase
@@ -1831,6 +1892,8 @@ class ValeriaState(GameState):
         other.result = self.result
         other.areas = self.areas
         other.cit_types = self.cit_types
+        other.hsteals = self.hsteals
+        other.steals = self.steals
 
 
 def duke_score(duke: int, gold: int, strength: int, magic: int, citizens, domains, monsters) -> int:

@@ -2,8 +2,8 @@
 
 ``render(state, seat)`` shows what ``seat`` may see: the Center Stacks (Monsters, the two
 Citizen rows, Domains with their hidden cards counted), every tableau with its resources and
-VP, the dice, the last Harvest's payouts, and the seat's own Duke; other Dukes only once the
-game is over.
+VP, the dice, the last Harvest's payouts (with what each Thief took, and from whom), and the
+seat's own Duke; other Dukes only once the game is over.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from dicetable.engine import seat_name
 from .components import (
     AREAS, CIT_COST, CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_COST,
     DOM_NAME, DOM_REQ, DOM_VP, DUKE_NAME, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP,
-    ROLE_WORD, RESOURCE_WORD, domain_power_text, duke_text, effect_text,
+    ROLE_WORD, domain_power_text, duke_text, effect_text,
 )
 from .rules import (
     CIT0, DOM0, N_MON_POS, NT, P_ACTION, P_DUKES, P_HARVEST, P_OVER, P_ROLL, PHASE_NAME, SLOT_TYPES,
-    ValeriaState,
+    ValeriaState, harvest_text,
 )
 
 SEAT_STYLE = ("bold red", "bold blue", "bold yellow", "bold green", "bold magenta")
@@ -169,11 +169,12 @@ def _status(state: ValeriaState) -> Text:
             f"nothing (die {v}: Exhausted stack)" for v in state.dice), style="magenta")
     if state.payouts:
         parts = []
+        rested = state.payouts_resting  # not ``resting`` while a new turn's Harvest is on its way
         for s, p in enumerate(state.payouts):
-            if s == state.resting:
+            # the resting player only shows up when a Thief took from them (R11.6)
+            if s == rested and not any(s == victim for _, victim, *_ in state.steals):
                 continue
-            gains = [f"{'+' if v > 0 else ''}{v} {w}" for v, w in zip(p, (*RESOURCE_WORD, "VP")) if v]
-            parts.append(f"{seat_name(s)}: {', '.join(gains) if gains else 'nothing'}")
+            parts.append(f"{seat_name(s)}: {harvest_text(s, p, state.steals, s == rested)}")
         text.append("\nLast Harvest: " + "; ".join(parts))
     return text
 
