@@ -2,14 +2,22 @@
 
 * A Road Reward's last pip toward a Domain already claimed, or voided by the solo
   Wildfire Event, does not promise the Domain's power; it says what the log will say.
+* A Slay Reward in a lair whose higher value is crossed out (solo Rival Hunters, or
+  another player completed it first) offers only the lower value, and says why.
 * Build and Slay action labels promise no power and no VP.
 """
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
+
 import dicetable
-from dicetable.games.dice_kingdoms_of_valeria.components import DOM, ROAD, VDOM
+from dicetable.engine import Rng
+from dicetable.games.dice_kingdoms_of_valeria.components import DOM, ROAD, SLAY, VDOM
 from dicetable.games.dice_kingdoms_of_valeria.rules import ACTIONS
+from dicetable.games.dice_kingdoms_of_valeria.text import render
 
 from dkov_helpers import CALM, HALT, act, claim, dom, new, refresh, set_road
 
@@ -25,6 +33,24 @@ def play(game, players, seed, options, history):
 
 def label_of(state, seat, action_id):
     return next(a.label for a in state.legal_actions(seat) if a.id == action_id)
+
+
+def play_randomly(players, sheets, seed, until):
+    """Seeded random play (the first seat to move picks) until ``until(state)`` is true."""
+    state = dicetable.new_game(GAME, players=players, seed=seed, options={"sheets": sheets})
+    rng = Rng(seed)
+    while not until(state):
+        assert not state.is_over, "the game ended before the position was reached"
+        seat = state.to_move[0]
+        acts = state.legal_actions(seat)
+        state.apply(acts[rng.randbelow(len(acts))], seat)
+    return state
+
+
+def screen(state, seat=None) -> str:
+    out = io.StringIO()
+    Console(file=out, width=80, emoji=False, color_system=None).print(render(state, seat))
+    return out.getvalue()
 
 
 # ---------------------------------------------------------------- Road Reward: the Domain reached
@@ -91,6 +117,40 @@ def test_dkov_road_reward_last_pip_labels_by_what_reaching_the_domain_does():
             assert claimed.label.endswith(" (already claimed)")
             assert "(voided: no power, no point)" in voided.label
             assert power.label.split(" reaching ")[1] != claimed.label.split(" reaching ")[1]
+
+
+# ---------------------------------------------------------------- Slay Reward: the lair's value
+
+def test_dkov_slay_reward_label_does_not_offer_a_crossed_out_lair_value():
+    # Solo Summer, seed 432: turn 1 rolls doubles and Rival Hunters cross out L8's 8 VP; the
+    # Build then reaches a Slay Reward whose list still said "Slay in L8 Dragon's Maw (8/5 VP)".
+    state = play(GAME, 1, 432, {"sheets": "summer"}, [(0, "green:R04@S4:3")])
+    assert any("Rival Hunters cross out the 8 VP of L8" in e.text for e in state.log)
+    label = label_of(state, 0, "slay:L8")
+    assert "8/5 VP" not in label, label
+    assert label == "Slay in L8 Dragon's Maw (5 VP; 8 VP crossed out by Rival Hunters)"
+    # The other lairs still offer both values.
+    assert [a.label for a in state.legal_actions(0) if a.id != "slay:L8"] == [
+        "Slay in L5 Goblin Warren (5/3 VP)", "Slay in L6 Troll Bridge (6/4 VP)",
+        "Slay in L7 Wyvern Crag (7/4 VP)"]
+    assert "8× / 5" in screen(state)   # the sheet shows the same
+
+
+def test_dkov_slay_reward_label_after_another_player_completed_the_lair_first():
+    # 2 players, Summer, seed 1 (random play): Player 2 completes L7 Wyvern Crag first, then
+    # Player 1 gets a Slay Reward that may go to L7: only its 4 VP is left.
+    def slay_reward_in_a_lair_done_by_the_other(state):
+        seat = state.to_move[0] if state.to_move else 0
+        return (state.tasks[seat] and state.tasks[seat][-1][0] == SLAY
+                and any(a.id == "slay:L7" for a in state.legal_actions(seat))
+                and state.lair_first[state.lay.lair_ids.index("L7")] not in (-1, seat))
+
+    state = play_randomly(2, "summer", 1, slay_reward_in_a_lair_done_by_the_other)
+    assert 0 in state.to_move
+    assert state.observation(0)["players"][1]["lairs"]["L7"]["result"] == "high"
+    assert label_of(state, 0, "slay:L7") == (
+        "Slay in L7 Wyvern Crag (4 VP; 7 VP crossed out: Player 2 completed it first)")
+    assert "Player 2 was first" in screen(state, 0)
 
 
 # ---------------------------------------------------------------- Build and Slay actions

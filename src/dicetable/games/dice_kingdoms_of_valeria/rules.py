@@ -118,7 +118,8 @@ _HARVEST_TEXT: dict = {}
 
 class _Actions:
     """Precomputed reward-choice actions of one season (ids are fixed; where a label depends on
-    the state, one Action per case: ``road_last`` by what reaching the Domain does)."""
+    the state, one Action per case: ``road_last`` by what reaching the Domain does, ``slay_low``
+    by who crossed out the lair's higher value)."""
 
     def __init__(self, lay) -> None:
         self.recruit = tuple(
@@ -128,6 +129,13 @@ class _Actions:
             Action(f"slay:{lid}", f"Slay in {lid} {lay.lair_names[i]} "
                    f"({lay.lair_vp[i][0]}/{lay.lair_vp[i][1]} VP)", i)
             for i, lid in enumerate(lay.lair_ids))
+        #: slay_low[li][first]: the lair's higher value is crossed out (``lair_first``: -2 by the
+        #: solo Rival Hunters, else the seat that completed it first): only the lower value is left.
+        self.slay_low = tuple({first: Action(
+            f"slay:{lid}", f"Slay in {lid} {lay.lair_names[i]} ({lay.lair_vp[i][1]} VP; "
+            f"{lay.lair_vp[i][0]} VP crossed out"
+            + (" by Rival Hunters)" if first == -2 else f": {_NAME[first]} completed it first)"), i)
+            for first in (-2, *range(5))} for i, lid in enumerate(lay.lair_ids))
         self.road = {}
         #: road_last[(r, d)][reached]: the Road's last pip, by what reaching its far end does
         #: (``_reached``): claims the Domain and its power (or reaches a dead end), nothing new
@@ -597,7 +605,9 @@ class DiceKingdomsState(GameState):
                     if sh[rc0 + rd[0]] == lay.road_len[rd[0]] - 1 else acts.road[rd]
                     for rd in self._usable_roads(sh)]
         if code == SLAY:
-            return [acts.slay[li] for li in self._slay_reward_lairs(sh)]
+            first = self.lair_first
+            return [acts.slay[li] if first[li] == -1 else acts.slay_low[li][first[li]]
+                    for li in self._slay_reward_lairs(sh)]
         if code == T_PICK:
             if sh[NSTAT] >= MAX_STATUES:
                 return []
