@@ -5,6 +5,8 @@
 * A Slay Reward in a lair whose higher value is crossed out (solo Rival Hunters, or
   another player completed it first) offers only the lower value, and says why.
 * Build and Slay action labels promise no power and no VP.
+* The solo 2nd Harvest is named as such on the table and in the prompt, with the
+  black dice it harvests apart from the turn's (used) Action dice.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from rich.console import Console
 import dicetable
 from dicetable.engine import Rng
 from dicetable.games.dice_kingdoms_of_valeria.components import DOM, ROAD, SLAY, VDOM
-from dicetable.games.dice_kingdoms_of_valeria.rules import ACTIONS
+from dicetable.games.dice_kingdoms_of_valeria.rules import ACTIONS, HARVEST, STAGE_HARVEST2
 from dicetable.games.dice_kingdoms_of_valeria.text import render
 
 from dkov_helpers import CALM, HALT, act, claim, dom, new, refresh, set_road
@@ -176,3 +178,33 @@ def test_dkov_build_and_slay_action_labels_promise_no_power_and_no_vp():
     assert s.sheets[0][DOM] >> dom(s, "D1") & 1
 
 
+# ---------------------------------------------------------------- the solo 2nd Harvest
+
+def test_dkov_solo_second_harvest_is_named_and_shows_its_own_black_dice():
+    # Solo Summer, seed 1 (random play): turn 8's 2nd Harvest waits on a Road Reward.
+    state = play_randomly(1, "summer", 1, lambda s: s.stage == STAGE_HARVEST2 and s.phase == HARVEST
+                          and bool(s.to_move))
+    b1, b2, y, r, g, b = state.dice
+    assert state.log[-2].text == f"2nd Harvest: the black dice show {b1} and {b2} (sum {b1 + b2})."
+    assert state.decision(0).prompt.startswith("2nd Harvest: Road Reward:")
+    lines = [line.strip("│ ") for line in screen(state).splitlines()]
+    head = next(i for i, line in enumerate(lines) if line.startswith("Turn "))
+    assert lines[head].startswith(f"Turn {state.trees} of 20   Active: Player 1   2nd Harvest")
+    assert lines[head + 1] == f"2nd Harvest black dice (rolled again):  {b1}   {b2}  (sum {b1 + b2})"
+    assert lines[head + 2] == f"Action dice (used): Yellow {y}, Red {r}, Green {g}, Blue {b}"
+    assert (b1, b2, y, r, g, b) == (4, 5, 4, 3, 6, 3)
+    state.no_blue = True   # as after the Heavy Rain Event: the Blue die was not used
+    lines = [line.strip("│ ") for line in screen(state).splitlines()]
+    assert lines[head + 2] == f"Action dice (used): Yellow {y}, Red {r}, Green {g}   (Heavy Rain: no Blue)"
+
+
+def test_dkov_first_harvest_and_multiplayer_tables_keep_one_dice_line():
+    state = play_randomly(1, "summer", 1, lambda s: s.phase == HARVEST and bool(s.to_move))
+    assert state.stage != STAGE_HARVEST2
+    text = screen(state)
+    assert "2nd Harvest" not in text and "Action dice" not in text
+    d = state.dice
+    dice = next(line.strip("│ ") for line in text.splitlines() if "Dice:" in line)
+    assert dice == (f"Dice:  {d[0]}   {d[1]}  (sum {d[0] + d[1]})    {d[2]}  Yellow    {d[3]}  Red    "
+                    f"{d[4]}  Green    {d[5]}  Blue")
+    assert state.decision(state.to_move[0]).prompt.startswith("Harvest: ")

@@ -307,6 +307,8 @@ class DiceKingdomsState(GameState):
         code, arg = tasks[-1]
         where = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase",
                  EVENT: "Event phase"}[ph]
+        if self.stage == STAGE_HARVEST2:  # solo: the Harvest with new black dice after the Action
+            where = "2nd " + where
         prompts = {
             RECRUIT: ("recruit", "Recruit Reward: mark the leftmost open pip of a Citizen section."),
             ROAD: ("road", "Road Reward: mark a pip to continue a Road or start one from a claimed Domain."),
