@@ -46,7 +46,7 @@ Rule decisions where the rulebook is silent (each tested)
 * Roads (layout reading 2.2): a start Road continues from its starting pip, a
   spur from its Domain, a link Road from either claimed end; once begun, a
   Road is only continued from where it began. Reaching a claimed Domain
-  claims nothing new.
+  claims nothing new (a Road Reward's label then says "already claimed").
 * An instant Citizen marks the leftmost open pip of that guild (the lowest
   valued section with an open pip), as in the rulebook's example.
 * Harvest Statue draft: after every seat has harvested, first-Lair priority
@@ -117,7 +117,9 @@ _HARVEST_TEXT: dict = {}
 
 
 class _Actions:
-    """Precomputed reward-choice actions of one season (ids and labels are fixed)."""
+    """Precomputed reward-choice actions of one season (ids are fixed; where a label depends on
+    the state, one Action per case: ``road_last`` by what reaching the Domain does, ``slay_low``
+    by who crossed out the lair's higher value)."""
 
     def __init__(self, lay) -> None:
         self.recruit = tuple(
@@ -127,25 +129,55 @@ class _Actions:
             Action(f"slay:{lid}", f"Slay in {lid} {lay.lair_names[i]} "
                    f"({lay.lair_vp[i][0]}/{lay.lair_vp[i][1]} VP)", i)
             for i, lid in enumerate(lay.lair_ids))
+        #: slay_low[li][first]: the lair's higher value is crossed out (``lair_first``: -2 by the
+        #: solo Rival Hunters, else the seat that completed it first): only the lower value is left.
+        self.slay_low = tuple({first: Action(
+            f"slay:{lid}", f"Slay in {lid} {lay.lair_names[i]} ({lay.lair_vp[i][1]} VP; "
+            f"{lay.lair_vp[i][0]} VP crossed out"
+            + (" by Rival Hunters)" if first == -2 else f": {_NAME[first]} completed it first)"), i)
+            for first in (-2, *range(5))} for i, lid in enumerate(lay.lair_ids))
         self.road = {}
+        #: road_last[(r, d)][reached]: the Road's last pip, by what reaching its far end does
+        #: (``_reached``): claims the Domain and its power (or reaches a dead end), nothing new
+        #: (already claimed), or claims a voided Domain.
         self.road_last = {}
+        #: road_far[(r, d)]: the Domain at the far end (-1 start, -2 dead end).
+        self.road_far = {}
         for r in range(lay.nr):
             for d in (1, 2):
                 origin, dest = _ends(lay, r, d)
                 rid = f"road:{lay.road_ids[r]}@{origin}"
                 self.road[(r, d)] = Action(
                     rid, f"Mark a pip on Road {lay.road_ids[r]} from {origin} toward {dest}", (r, d))
-                far = lay.road_b[r] if d == 1 else lay.road_a[r]
-                what = (f"reaching {lay.dom_ids[far]} {lay.dom_names[far]} ({power_text(lay, far)})"
-                        if far >= 0 else f"reaching the dead end {dest}")
-                self.road_last[(r, d)] = Action(
-                    rid, f"Mark the last pip of Road {lay.road_ids[r]} from {origin}, {what}", (r, d))
+                far = self.road_far[(r, d)] = lay.road_b[r] if d == 1 else lay.road_a[r]
+                start = f"Mark the last pip of Road {lay.road_ids[r]} from {origin}, reaching "
+                if far >= 0:
+                    name = f"{lay.dom_ids[far]} {lay.dom_names[far]}"
+                    trail = ", ".join(lay.lair_ids[li] for li in range(len(lay.lair_ids))
+                                      if lay.dom_trail[far] >> li & 1)
+                    whats = (f"{name} ({power_text(lay, far)})", f"{name} (already claimed)",
+                             f"{name} (voided: no power, no point)"
+                             + (f"; its Trailhead still opens {trail}" if trail else ""))
+                else:
+                    whats = (f"the dead end {dest}",) * 3
+                self.road_last[(r, d)] = tuple(Action(rid, start + what, (r, d)) for what in whats)
         self.fallback = tuple(Action(f"harvest:{g}", f"Mark 1 pip on the {g} Guild Track", i)
                               for i, g in enumerate(GUILDS))
         self.strike = tuple(Action(f"strike:{g}", f"Guild Strike hits the {g} Guild Track", i)
                             for i, g in enumerate(GUILDS))
         self.statue = tuple(Action(f"statue:{k + 1}", f"Take Statue {k + 1}: {STATUES[k].effect}", k)
                             for k in range(N_KINDS))
+
+
+def _reached(sh: list, far: int) -> int:
+    """What the last pip of a Road reaching ``far`` does for sheet ``sh`` (see ``_mark_road``):
+    0 claims the Domain with its power (or reaches a dead end), 1 nothing new (already
+    claimed), 2 claims a Domain voided by the solo Wildfire (no power, no point)."""
+    if far < 0:
+        return 0
+    if sh[DOM] >> far & 1:
+        return 1
+    return 2 if sh[VDOM] >> far & 1 else 0
 
 
 def _ends(lay, r: int, d: int) -> tuple[str, str]:
@@ -275,6 +307,8 @@ class DiceKingdomsState(GameState):
         code, arg = tasks[-1]
         where = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase",
                  EVENT: "Event phase"}[ph]
+        if self.stage == STAGE_HARVEST2:  # solo: the Harvest with new black dice after the Action
+            where = "2nd " + where
         prompts = {
             RECRUIT: ("recruit", "Recruit Reward: mark the leftmost open pip of a Citizen section."),
             ROAD: ("road", "Road Reward: mark a pip to continue a Road or start one from a claimed Domain."),
@@ -569,10 +603,13 @@ class DiceKingdomsState(GameState):
         if code == ROAD:
             lay = self.lay
             rc0 = lay.rc0
-            return [acts.road_last[rd] if sh[rc0 + rd[0]] == lay.road_len[rd[0]] - 1 else acts.road[rd]
+            return [acts.road_last[rd][_reached(sh, acts.road_far[rd])]
+                    if sh[rc0 + rd[0]] == lay.road_len[rd[0]] - 1 else acts.road[rd]
                     for rd in self._usable_roads(sh)]
         if code == SLAY:
-            return [acts.slay[li] for li in self._slay_reward_lairs(sh)]
+            first = self.lair_first
+            return [acts.slay[li] if first[li] == -1 else acts.slay_low[li][first[li]]
+                    for li in self._slay_reward_lairs(sh)]
         if code == T_PICK:
             if sh[NSTAT] >= MAX_STATUES:
                 return []

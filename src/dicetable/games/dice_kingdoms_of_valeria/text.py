@@ -5,7 +5,9 @@ Tally) and the viewing seat's two sheets: the Castle (Citizens Tableau,
 Guild Tracks, Gold Chart, Wall, Monster Lairs, Statues, and the trees and
 ships in solo) and the Forest (Roads with their pips, Bridges and claimed
 Domains). Pips: ``○`` open, ``●`` marked; Reward Pips show their letter,
-highlighted once marked; ``×`` is a voided (crossed out) item.
+highlighted once marked; ``×`` is a voided (crossed out) item. In the solo
+2nd Harvest the header says so and the black dice rolled again for it stand on
+their own line, the turn's (used) Action dice on the next.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from .components import (
     LB0, LST, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STAT, STATUES, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
 from .rules import (
-    ACTION, DRAFT, EVENT, HARVEST, OVER, DiceKingdomsState, power_text, road_marked_positions,
-    score_sheet, solo_result,
+    ACTION, DRAFT, EVENT, HARVEST, OVER, STAGE_HARVEST2, DiceKingdomsState, power_text,
+    road_marked_positions, score_sheet, solo_result,
 )
 
 LETTER = {PLAIN: "○", RECRUIT: "R", GOLD: "$", ROAD: "=", KNIGHT: "K", SLAY: "X", PLINTH: "P", STAR: "*"}
@@ -33,6 +35,8 @@ COLOUR = {RECRUIT: "magenta", GOLD: "yellow", ROAD: "green", KNIGHT: "cyan", SLA
 GUILD_STYLE = ("bright_white", "yellow", "magenta", "red")
 PHASE_NAME = {EVENT: "Event phase", HARVEST: "Harvest", DRAFT: "Harvest: Statue draft",
               ACTION: "Action phase", OVER: "Game over"}
+#: The solo 2nd Harvest (rulebook: Solo Rules), after the Action phase, with new black dice.
+PHASE_NAME_2ND = {HARVEST: "2nd Harvest", DRAFT: "2nd Harvest: Statue draft"}
 LEGEND = ("○ open pip  ● marked  letters = Reward Pips (highlighted once marked): R Recruit  $ Gold  "
           "= Road  K Knight  X Slay  P Plinth  * Star   × voided")
 
@@ -229,22 +233,30 @@ def _table(state: DiceKingdomsState, viewer: int | None) -> Group:
         head.append(f" (first player: {seat_name(state.first)})", style="grey70")
         if state.last_round:
             head.append("  LAST ROUND", style="bold red")
-    head.append(f"   Active: {seat_name(state.active)}   {PHASE_NAME[state.phase]}", style="bold")
+    # Solo: from the 2nd Harvest to the end of the turn the black dice are the ones rolled again.
+    second = state.players == 1 and state.stage == STAGE_HARVEST2
+    phase = (PHASE_NAME_2ND if second else PHASE_NAME).get(state.phase, PHASE_NAME[state.phase])
+    head.append(f"   Active: {seat_name(state.active)}   {phase}", style="bold")
     if state.phase != OVER:
         movers = state.to_move
         if state.phase == HARVEST and movers:
             head.append("   still deciding: " + ", ".join(seat_name(s) for s in movers), style="grey70")
-    dice = Text("Dice: ")
+    dice = Text("2nd Harvest black dice (rolled again): " if second else "Dice: ")
     dice.append(f" {d[0]} ", style="bold white on grey23")
     dice.append(" ")
     dice.append(f" {d[1]} ", style="bold white on grey23")
-    dice.append(f" (sum {d[0] + d[1]})   ")
-    for name, v, style in (("Yellow", d[2], "black on yellow"), ("Red", d[3], "white on red"),
-                           ("Green", d[4], "black on green"), ("Blue", d[5], "white on blue")):
-        dice.append(f" {v} ", style="bold " + style)
-        dice.append(f" {name}   ")
+    dice.append(f" (sum {d[0] + d[1]})")
+    if second:  # the coloured dice were this turn's Action: on a line of their own
+        dice.append(f"\nAction dice (used): Yellow {d[2]}, Red {d[3]}, Green {d[4]}"
+                    + ("" if state.no_blue else f", Blue {d[5]}"), style="grey70")
+    else:
+        for name, v, style in (("Yellow", d[2], "black on yellow"), ("Red", d[3], "white on red"),
+                               ("Green", d[4], "black on green"), ("Blue", d[5], "white on blue")):
+            dice.append("   ")
+            dice.append(f" {v} ", style="bold " + style)
+            dice.append(f" {name}")
     if state.no_blue:
-        dice.append("(Heavy Rain: no Blue)", style="cyan")
+        dice.append("   (Heavy Rain: no Blue)", style="cyan")
     line = Text("Statue draft line: ", style="bold")
     for c in state.line:
         line.append(f"[{CARD_KIND[c] + 1}]", style="bold bright_blue")
