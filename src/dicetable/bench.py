@@ -135,3 +135,23 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
         "peak_kib_one_game": peak / 1024,
         "samples": len(samples),
     }
+
+
+def bench_isolated(jobs: list[tuple[str, int, int, int]]) -> list[dict]:
+    """Run :func:`bench_game` for each ``(game, players, games, seed)``, one at a time, each in a
+    fresh process.
+
+    A process that has already played other games holds their module caches,
+    which makes every later garbage collection slower; a fresh process per
+    game measures each game as a simulation worker would run it. Still one
+    measurement at a time, never in parallel.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    rows = []
+    for job in jobs:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            rows.append(pool.submit(bench_game, *job).result())
+    return rows
+

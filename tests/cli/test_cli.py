@@ -347,3 +347,11 @@ def test_corsairs_help_example_re_rolls_as_it_says(tmp_path, monkeypatch):
     assert "'1 3 reroll' marks dice 1 and 3 and re-rolls them" in out
     assert "'1 3 6'" not in out
     assert "Player 1 pays 1 Grog to re-roll" in out
+
+
+def test_bench_isolated_measures_each_game_in_a_fresh_process():
+    from dicetable.bench import bench_isolated
+
+    rows = bench_isolated([("kingdom-of-dice", 2, 2, 1), ("biblios-dice", 2, 2, 1)])
+    assert [r["game"] for r in rows] == ["kingdom-of-dice", "biblios-dice"]
+    assert all(r["steps_per_s"] > 0 and r["clone_us"] > 0 for r in rows)

@@ -300,7 +300,7 @@ def bench(
 ) -> None:
     """Measure random games/s, microseconds per legal_actions, apply and clone, MCTS iterations/s,
     the hard bot's milliseconds and iterations per decision, memory."""
-    from dicetable.bench import bench_game
+    from dicetable.bench import bench_game, bench_isolated
 
     if games_n < 1:
         fail(f"--games takes a number of games of at least 1, got {games_n}")
@@ -310,11 +310,12 @@ def bench(
             spec = get_game(game)
             if not spec.min_players <= players <= spec.max_players:
                 fail(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}")
-        rows = []
+        jobs = []
         for gid in ids:
             spec = get_game(gid)
-            p = min(max(players, spec.min_players), spec.max_players)
-            rows.append(bench_game(gid, p, games_n, seed))
+            jobs.append((gid, min(max(players, spec.min_players), spec.max_players), games_n, seed))
+        # several games: each in a fresh process, so one game's caches do not slow the next
+        rows = [bench_game(*jobs[0])] if len(jobs) == 1 else bench_isolated(jobs)
     except DicetableError as exc:
         fail(str(exc))
     if as_json:
