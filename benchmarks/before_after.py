@@ -1,0 +1,89 @@
+"""Engine costs of two source trees side by side, measured the same way in one run.
+
+    .venv/bin/python benchmarks/before_after.py OLD_SRC NEW_SRC [--games 100]
+
+e.g. with ``git worktree add /tmp/before <commit>``, OLD_SRC = /tmp/before/src and
+NEW_SRC = src (``--only GAME`` for games the old tree does not have). For every
+game, each measurement runs in a fresh interpreter with that tree first on
+``sys.path``, one at a time, ``--repeat`` times per tree (alternating which
+goes first; medians reported): random games/s and actions/s (``dicetable.bench.time_random_games``, this
+tree's copy), then microseconds per cold ``legal_actions``, per ``apply`` and per
+``clone`` on up to 4,000 states sampled along the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "src" / "dicetable" / "bench.py"
+
+CHILD = r"""
+import importlib.util, json, sys, time
+sys.path.insert(0, sys.argv[1])
+spec = importlib.util.spec_from_file_location("newbench", sys.argv[2])
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+from dicetable.engine import Rng
+game, players, games = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+steps, elapsed = bench.time_random_games(game, players, games, 1)
+samples = [s for s in bench.sample_states(game, players, games, 1) if not s.is_over]
+clone_us = bench.clone_cost_us(samples)
+rng = Rng(1)
+fresh = [s.clone() for s in samples]
+seats = [s.to_move[rng.randbelow(len(s.to_move))] for s in fresh]
+t0 = time.perf_counter_ns()
+for s, seat in zip(fresh, seats):
+    s.legal_actions(seat)
+legal_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
+chosen = [acts[rng.randbelow(len(acts))] for acts in (s.legal_actions(seat) for s, seat in zip(fresh, seats))]
+t0 = time.perf_counter_ns()
+for s, seat, a in zip(fresh, seats, chosen):
+    s.apply(a, seat)
+apply_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
+print(json.dumps({"games_per_s": games / elapsed, "steps_per_s": steps / elapsed,
+                  "legal_actions_us": legal_us, "apply_us": apply_us, "clone_us": clone_us}))
+"""
+
+
+def measure(src: str, game: str, players: int, games: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD, src, str(BENCH), game, str(players), str(games)],
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old_src")
+    parser.add_argument("new_src")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--only", action="append", help="game id (repeatable; default: all five)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per tree (median reported)")
+    args = parser.parse_args()
+    games = args.only or ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria",
+                          "kingdom-of-dice", "valeria-card-kingdoms"]
+    rows = []
+    for game in games:
+        runs: dict[str, list[dict]] = {"before": [], "after": []}
+        for i in range(args.repeat):  # alternate which tree goes first
+            order = [("before", args.old_src), ("after", args.new_src)]
+            for key, src in (order if i % 2 == 0 else order[::-1]):
+                runs[key].append(measure(src, game, args.players, args.games))
+        rows.append({"game": game, "players": args.players,
+                     **{key: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for key, rs in runs.items()}})
+    print(json.dumps(rows, indent=1))
+    print("| game | games/s | steps/s | legal_actions us | apply us | clone us |", file=sys.stderr)
+    print("|---|---|---|---|---|---|", file=sys.stderr)
+    for r in rows:
+        cells = [f"{r['before'][k]:.{d}f} -> {r['after'][k]:.{d}f}" for k, d in (
+            ("games_per_s", 0), ("steps_per_s", 0), ("legal_actions_us", 2), ("apply_us", 2), ("clone_us", 2))]
+        print(f"| {r['game']} | " + " | ".join(cells) + " |", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
