@@ -1,6 +1,7 @@
 """Strength ladder: seeded, seat-rotated tournaments for every game, written to docs/bots.md.
 
     .venv/bin/python benchmarks/ladder.py --games 100 --mcts-games 40 [--only GAME] [--workers 2] [--missing]
+    .venv/bin/python benchmarks/ladder.py --challenger hard --no-baseline --players 2 --only GAME
 
 For each game and player count (2 and 4; solo for games with a solo mode)
 it runs ``greedy`` against ``random`` and ``mcts`` against ``greedy``
@@ -38,14 +39,17 @@ def run_config(game: str, lineup: list[str], games: int, seed: int, workers: int
             "seconds": round(time.time() - t0, 1), "bots": rows}
 
 
-def configs(spec, games: int, mcts_games: int):
-    if spec.min_players == 1:
-        for bot in ("random", "greedy", "mcts"):
-            yield [bot], (mcts_games if bot == "mcts" else games)
+def configs(spec, games: int, mcts_games: int, challenger: str = "mcts", baseline: bool = True,
+            counts: tuple = (1, 2, 4)):
+    """``(lineup, games)`` of each configuration; ``challenger`` is the search bot's level name."""
+    if spec.min_players == 1 and 1 in counts:
+        for bot in (("random", "greedy") if baseline else ()) + (challenger,):
+            yield [bot], (mcts_games if bot == challenger else games)
     for players in (2, 4):
-        if spec.min_players <= players <= spec.max_players:
-            yield ["greedy"] + ["random"] * (players - 1), games
-            yield ["mcts"] + ["greedy"] * (players - 1), mcts_games
+        if spec.min_players <= players <= spec.max_players and players in counts:
+            if baseline:
+                yield ["greedy"] + ["random"] * (players - 1), games
+            yield [challenger] + ["greedy"] * (players - 1), mcts_games
 
 
 def fmt_ci(row: dict) -> str:
@@ -95,13 +99,17 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="game id (repeatable)")
     parser.add_argument("--skip-mcts", action="store_true")
     parser.add_argument("--missing", action="store_true", help="skip configurations already recorded")
+    parser.add_argument("--challenger", default="mcts", help="search bot against greedy: mcts (medium), easy or hard")
+    parser.add_argument("--no-baseline", action="store_true", help="skip greedy vs random and solo random/greedy")
+    parser.add_argument("--players", type=int, action="append", help="player count (1, 2 or 4; repeatable)")
     args = parser.parse_args()
     done = {(r["game"], tuple(r["lineup"])) for r in load()}
     for spec in dicetable.games():
         if args.only and spec.id not in args.only:
             continue
-        for lineup, n in configs(spec, args.games, args.mcts_games):
-            if args.skip_mcts and "mcts" in lineup:
+        for lineup, n in configs(spec, args.games, args.mcts_games, args.challenger, not args.no_baseline,
+                                 tuple(args.players or (1, 2, 4))):
+            if args.skip_mcts and args.challenger in lineup:
                 continue
             if args.missing and (spec.id, tuple(lineup)) in done:
                 continue
