@@ -2,9 +2,11 @@
 
 The loop renders the table for the seat that decides, lists the legal
 actions with numbers and reads a line. A line may hold several numbers or
-action ids separated by spaces or commas; they are applied in order and the
-first one that is refused stops the rest. Commands: ``help``, ``log``,
-``save [FILE]``, ``load FILE``, ``quit``.
+action ids separated by spaces or commas (numbers refer to the list as
+shown); they are applied in order, and the rest of the line is dropped when
+one is refused, when the seat's decision is complete, or when new dice come
+up (the state's ``chance_mark`` changed). Commands: ``help``, ``show``,
+``log [N]``, ``save [FILE]``, ``load FILE``, ``hint``, ``quit``.
 """
 
 from __future__ import annotations
