@@ -710,26 +710,24 @@ class DiceKingdomsState(GameState):
                   "the instant Citizen is lost.")
 
     def _mark_gold(self, seat: int) -> None:
-        sh = self.sheets[seat]
-        i = sh[GOLDC]
+        """Mark the next Gold Chart pip (rulebook: Gold)."""
         lay = self.lay
-        if i >= lay.gold_len:
-            return
-        sh[GOLDC] = i + 1
-        code = lay.gold_pips[i]
-        self.emit("mark", seat, _NAME[seat] + _TEXTS[lay.season].gold[i], {"gold": i + 1})
-        if code > PLAIN and code != STAR:
-            self.tasks[seat].append(_TASK[code])
+        self._mark_next(seat, GOLDC, lay.gold_len, lay.gold_pips, _TEXTS[lay.season].gold, "gold")
 
     def _mark_wall(self, seat: int) -> None:
-        sh = self.sheets[seat]
-        i = sh[WALLC]
+        """Mark the next Knight pip on the Wall (rulebook: Knights on the Wall)."""
         lay = self.lay
-        if i >= lay.wall_len:
+        self._mark_next(seat, WALLC, lay.wall_len, lay.wall_pips, _TEXTS[lay.season].wall, "wall")
+
+    def _mark_next(self, seat: int, col: int, length: int, pips, texts, key: str) -> None:
+        """Mark the next pip of a left-to-right row whose count is ``sheet[col]``; a full row marks nothing."""
+        sh = self.sheets[seat]
+        i = sh[col]
+        if i >= length:
             return
-        sh[WALLC] = i + 1
-        code = lay.wall_pips[i]
-        self.emit("mark", seat, _NAME[seat] + _TEXTS[lay.season].wall[i], {"wall": i + 1})
+        sh[col] = i + 1
+        code = pips[i]
+        self.emit("mark", seat, _NAME[seat] + texts[i], {key: i + 1})
         if code > PLAIN and code != STAR:
             self.tasks[seat].append(_TASK[code])
 
