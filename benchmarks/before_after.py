@@ -28,23 +28,10 @@ sys.path.insert(0, sys.argv[1])
 spec = importlib.util.spec_from_file_location("newbench", sys.argv[2])
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
-from dicetable.engine import Rng
 game, players, games = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 steps, elapsed = bench.time_random_games(game, players, games, 1)
 samples = [s for s in bench.sample_states(game, players, games, 1) if not s.is_over]
-clone_us = bench.clone_cost_us(samples)
-rng = Rng(1)
-fresh = [s.clone() for s in samples]
-seats = [s.to_move[rng.randbelow(len(s.to_move))] for s in fresh]
-t0 = time.perf_counter_ns()
-for s, seat in zip(fresh, seats):
-    s.legal_actions(seat)
-legal_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
-chosen = [acts[rng.randbelow(len(acts))] for acts in (s.legal_actions(seat) for s, seat in zip(fresh, seats))]
-t0 = time.perf_counter_ns()
-for s, seat, a in zip(fresh, seats, chosen):
-    s.apply(a, seat)
-apply_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
+clone_us, legal_us, apply_us = bench.operation_costs_us(samples, 1)
 print(json.dumps({"games_per_s": games / elapsed, "steps_per_s": steps / elapsed,
                   "legal_actions_us": legal_us, "apply_us": apply_us, "clone_us": clone_us}))
 """

@@ -73,21 +73,20 @@ def clone_cost_us(states: list) -> float:
     return (time.perf_counter_ns() - t0) / 1000 / max(1, len(states))
 
 
-def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
-               options: dict | None = None) -> dict:
-    """Measure one game; return a JSON-able dict of rates and per-operation microseconds."""
-    steps, elapsed = time_random_games(game, players, games, seed, options)
-    samples = [s for s in sample_states(game, players, games, seed, options) if not s.is_over]
+def operation_costs_us(samples: list, seed: int) -> tuple[float, float, float]:
+    """Mean microseconds of one ``clone``, one cold ``legal_actions`` and one ``apply`` over
+    ``samples`` (states not over; seats and actions drawn with ``Rng(seed)``).
+
+    ``apply`` is timed with the legal actions already cached, as in a playout.
+    """
     rng = Rng(seed)
     clone_us = clone_cost_us(samples)
-    # legal_actions on cold caches
     fresh = [s.clone() for s in samples]
     seats = [s.to_move[rng.randbelow(len(s.to_move))] for s in fresh]
     t0 = time.perf_counter_ns()
     for s, seat in zip(fresh, seats):
         s.legal_actions(seat)
     legal_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
-    # apply (legal actions already cached, as in a playout)
     chosen = []
     for s, seat in zip(fresh, seats):
         acts = s.legal_actions(seat)
@@ -96,6 +95,15 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
     for s, seat, a in zip(fresh, seats, chosen):
         s.apply(a, seat)
     apply_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
+    return clone_us, legal_us, apply_us
+
+
+def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
+               options: dict | None = None) -> dict:
+    """Measure one game; return a JSON-able dict of rates and per-operation microseconds."""
+    steps, elapsed = time_random_games(game, players, games, seed, options)
+    samples = [s for s in sample_states(game, players, games, seed, options) if not s.is_over]
+    clone_us, legal_us, apply_us = operation_costs_us(samples, seed)
     # MCTS iterations per second (medium settings of this game, 100 iterations from a few states)
     from dataclasses import replace
 
