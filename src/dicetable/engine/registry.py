@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from .errors import GameConfigError, SaveFormatError
+from .help import EMPTY_HELP, GameHelp
 from .state import SAVE_FORMAT, GameState
 
 
@@ -67,6 +68,16 @@ class GameSpec:
     prior and at rollout cut-offs); ``summary`` is a line for ``dicetable
     games``; ``dice_faces`` lists every face any of its dice can show (checked
     against ``dice=`` scripts up front).
+
+    Views, all drawn from ``state.observation(seat)`` only (docs/views.md):
+    ``text_view(obs, seat, *, width=120, focus=None)`` returns a rich
+    renderable for the terminal (``focus`` = the seat whose board is shown in
+    full, e.g. ``show 3``); ``board_view(obs, actions, seat)`` returns the
+    browser board as an HTML fragment, ``actions`` being the seat's legal
+    actions as ``[{"id", "label"}]``; ``help`` is the game's rules help and
+    component reference (:mod:`dicetable.engine.help`). ``render(state,
+    seat)`` is the older terminal view, used only where ``text_view`` is
+    missing.
     """
 
     id: str
@@ -78,6 +89,9 @@ class GameSpec:
     options: tuple = ()
     dice_faces: tuple = ()
     render: Callable | None = None
+    text_view: Callable | None = None
+    board_view: Callable | None = None
+    help: GameHelp = EMPTY_HELP
     greedy: Callable | None = None
     evaluate: Callable | None = None
     extras: dict = field(default_factory=dict)
