@@ -106,6 +106,17 @@ class GameState:
         """Points per seat (index = seat); final once ``is_over``."""
         raise NotImplementedError
 
+    def visible_scores(self, seat: int | None) -> list:
+        """The running score of each seat as far as ``seat`` may know it (None: a spectator).
+
+        Front ends show this, never :attr:`scores` mid-game: :attr:`scores` is
+        omniscient (it counts hidden cards and secret objectives). An entry is
+        None where nothing of that seat's score is public. Games with hidden
+        scoring override this; the default is :attr:`scores`, right for games
+        whose score is fully public. Final scores once the game is over.
+        """
+        return list(self.scores)
+
     @property
     def winners(self) -> tuple:  # pragma: no cover
         """Seats that won after the rulebook's tie-breaks; () before the end."""
