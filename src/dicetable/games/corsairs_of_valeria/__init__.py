@@ -12,7 +12,7 @@ from dicetable.engine import GameSpec, OptionSpec
 from .components import CAPTAINS, CORSAIRS_DIE
 from .policy import evaluate, greedy
 from .rules import CorsairsState
-from .text import render
+from .text import render, text_view
 
 SPEC = GameSpec(
     id="corsairs-of-valeria",
@@ -33,6 +33,7 @@ SPEC = GameSpec(
     ),
     dice_faces=CORSAIRS_DIE.faces,
     render=render,
+    text_view=text_view,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets
