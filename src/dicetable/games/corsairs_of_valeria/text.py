@@ -27,10 +27,10 @@ from dicetable.engine import seat_name
 from .components import COLOURS, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
 from .viewmodel import (
     FACE_NAME,
-    GROUP_NAME,
     PHASE_NAME,
     captain_of,
     deciding_seat,
+    group_text,
     reward_text,
     ships_by_node,
     top_task,
@@ -46,7 +46,7 @@ WIDE_LINES = 26
 COMPACT_LINES = 12
 #: hazard code -> (wide token, compact token)
 HAZARD_TOKEN = {1: ("Whirl", "W"), 2: ("Monstr", "M"), 3: ("Cutthr", "C")}
-COMPACT_FACE = {"skull": "Skull", "skull-grog": "Skull&Grog", "grog": "Grog", "silver": "Silver",
+COMPACT_FACE = {"skull": "Skull", "skull-grog": "Sk+Grog", "grog": "Grog", "silver": "Silver",
                 "map": "Map", "cannon": "Cannon"}
 
 
@@ -277,12 +277,13 @@ def _dice_line(obs: dict, compact: bool) -> Text:
     out.append(f"P{who + 1} " if compact else f"{seat_name(who)}, phase {PHASE_NAME.get(phase, phase)}: ",
                style=ship_style(who))
     if compact:
-        out.append(f"phase {phase} ", style="bold")
+        out.append(f"phase {phase}: ", style="bold")
     if not obs["dice"]:
         out.append("dice not rolled yet")
         return out
     marked = set(obs["marked"])
-    out.append("dice ")
+    if not compact:
+        out.append("dice ")
     for i, face in enumerate(obs["dice"], 1):
         word = COMPACT_FACE[face] if compact else FACE_NAME[face]
         out.append(f"{i}:", style="dim")
@@ -304,15 +305,14 @@ def _status_line(obs: dict, compact: bool) -> Text:
         return Text(text, style="bold green")
     flags = turn_flags(obs)
     parts = []
-    left = [f"{n} {GROUP_NAME[g] if n > 1 or g == 'silver' else GROUP_NAME[g].rstrip('s')}"
-            for g, n in obs["to_execute"].items() if n]
+    left = [group_text(g, n) for g, n in obs["to_execute"].items() if n]
     if flags["jaxn"]:
         left.append("Lucky Jax'n's move")
     if obs["phase"] == "C":
         parts.append("To execute: " + (", ".join(left) if left else "nothing more"))
     task = top_task(obs)
     if task and task[0] == "cannons":
-        parts.append(f"{task[2]} Cannons to use")
+        parts.append(f"{group_text('cannons', task[2])} to use")
     if task and task[0] == "move":
         parts.append(f"{task[2]} move{'s' if task[2] != 1 else ''} left")
     if task and task[0] == "back":

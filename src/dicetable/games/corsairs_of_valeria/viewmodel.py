@@ -25,6 +25,12 @@ HAZARDS = {1: ("Whirlpool", "a ship ending its movement here returns to the Star
            3: ("Cutthroat", "a ship ending its movement here loses all its Grog")}
 
 
+def group_text(group: str, n: int) -> str:
+    """``("maps", 1)`` -> ``"1 Map"``; ``("cannons", 3)`` -> ``"3 Cannons"`` (Grog and Silver never change)."""
+    name = GROUP_NAME[group]
+    return f"{n} {name[:-1] if n == 1 and name.endswith('s') else name}"
+
+
 def track_of(obs: dict) -> RaceTrack:
     """The compiled race track the observation's ``tracks`` names (public component data)."""
     return race_track(parse_layout(obs["tracks"]))
