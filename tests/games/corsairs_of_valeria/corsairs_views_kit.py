@@ -110,7 +110,9 @@ def main(out: Path) -> None:
     cases = {
         "reroll": find_state(4, "reroll", tracks="T1B,T3A,T2A", min_turn=9,
                              want=lambda s: len(s.observation(None)["marked"]) >= 2),
-        "cannons": find_state(5, "cannons", tracks="T1B,T3A,T2A"),
+        "cannons": find_state(5, "cannons", tracks="T1B,T3A,T2A", want=lambda s: any(
+            a.id.startswith("attack:") for a in s.legal_actions(s.to_move[0]))),
+        "captain": find_state(4, "captain-b", tracks="T3B,T1A,T4A"),
         "order": find_state(3, "order", tracks="T4B,T1B,T2A", min_turn=6),
         "move": find_state(3, "move", tracks="T1B,T3A,T2A"),
     }

@@ -353,3 +353,52 @@ def test_spec_is_registered():
     assert spec.board_view is board_view and spec.text_view is text_view
     css = resources.files("dicetable.games.corsairs_of_valeria").joinpath("static", "board.css").read_text()
     assert ".board-corsairs-of-valeria" in css
+
+
+# ---------------------------------------------------------------- scripted rare decisions
+
+def _placed_ids(state):
+    seat = state.to_move[0]
+    html, legal, placed = _check_board(state, seat)
+    assert placed == legal, (state.decision(seat).kind, legal - placed)
+    return html
+
+
+def _section(html: str, player: int) -> str:
+    """The HTML of Player ``player``'s Ship Board (1-based)."""
+    return html.split(f'aria-label="Player {player}\'s Ship Board"')[1].split("</article>")[0]
+
+
+def test_five_skulls_hand_out_is_played_on_the_ship_boards():
+    from .corsairs_testkit import SK, game, play
+    state = play(game(players=3, dice=[SK] * 5), "lock")
+    assert state.decision(0).kind == "skull5"
+    html = _placed_ids(state)
+    assert 'data-action="give"' in html.split('class="cov-boards"')[0], "hand-out choice sits in the dice tray"
+    play(state, "give")
+    assert state.decision(0).kind == "give"
+    html = _placed_ids(state)
+    for player in (2, 3):
+        assert f'data-action="give:p{player}"' in _section(html, player)
+    assert "give:p1" not in html
+
+
+def test_jager_and_hook_choices_sit_on_the_captain_card_and_the_target_ship():
+    from .corsairs_testkit import CN, GR, MP, game, play
+    state = play(game(players=2, dice=[CN, CN, CN, GR, GR], captains="jager,none"), "lock", "cannons")
+    assert state.decision(0).kind == "cannons"
+    html = _placed_ids(state)
+    assert 'data-action="attack:p2"' in _section(html, 2)
+    play(state, "attack:p2")
+    assert state.decision(0).kind == "jager"
+    html = _placed_ids(state)
+    captain = _section(html, 1).split('class="cov-captain"')[1]
+    assert 'data-action="jager:move"' in captain and 'data-action="jager:stay"' in captain
+
+    state = play(game(players=2, dice=[CN, CN, MP, MP, GR], captains="hook,none"), "lock", "maps")
+    while state.decision(0).kind != "cannons":
+        play(state, state.legal_actions(0)[0].id)
+    html = _placed_ids(state)
+    svg = html.split("</svg>")[0]
+    hook = svg.split('data-action="hook:p2"')[1].split("</g>")[0]
+    assert 'class="cov-hooktarget"' in hook, "Hook's jump is placed on Player 2's ship token"

@@ -161,7 +161,7 @@ def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
                        f'<text class="cov-skullsilver" x="{x + 72}" y="{y + 42}">'
                        f'{obs["skull_island_silver"]} Silver</text></g>')
             continue
-        cls = "cov-space" + (" cov-startspace" if node == track.start else "")
+        cls = "cov-space" + (" cov-startspace" if node == track.start else "") + (" cov-narrow" if w < 160 else "")
         out.append(f'<g class="{cls}"><title>{_attr(space_text(track, node))}</title>'
                    f'<rect x="{x}" y="{y}" width="{w}" height="{h}"/>')
         if node == track.start:

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from dicetable.engine import seat_name
 
-from .components import COLOURS, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
+from .components import COLOURS, GROG_MAX, TREASURE_TO_WIN
 from .viewmodel import (
     FACE_NAME,
     PHASE_NAME,
@@ -222,7 +222,7 @@ def _ship_entry(obs: dict, ship: dict, compact: bool, summary: bool) -> Text:
     if cap is not None:
         name = cap.name.removeprefix("Captain ")
         if compact and not summary:
-            out.append(" " + name.split(" ")[0], style="italic")
+            out.append(" " + cap.short, style="italic")
         else:
             out.append((" " if compact else "") + name, style="italic")
             if summary:
@@ -261,8 +261,8 @@ def _focus_lines(obs: dict, focus: int, width: int, compact: bool, full: bool) -
             line = Text(f"P{focus + 1}", style=ship_style(focus)).append(f" {cap.name}: {cap.summary}")
         return [line]
     head = Text("Ship Board of ").append_text(name)
-    head.append(f" · at {ship['space']} · Treasure {ship['treasure']} of {TREASURE_TO_WIN} · "
-                f"Silver {ship['silver']} ({SILVER_PER_TREASURE} = 1 Treasure) · Grog {ship['grog']} of {GROG_MAX}")
+    head.append(f" · {ship['space']} · Treasure {ship['treasure']} of {TREASURE_TO_WIN} · "
+                f"Silver {ship['silver']} · Grog {ship['grog']} of {GROG_MAX}")
     out = [head]
     if cap is not None and full:
         text = f"Captain {cap.name.removeprefix('Captain ')}: {cap.text}"
