@@ -381,6 +381,10 @@ def test_five_skulls_hand_out_is_played_on_the_ship_boards():
     for player in (2, 3):
         assert f'data-action="give:p{player}"' in _section(html, player)
     assert "give:p1" not in html
+    play(state, "give:p3")
+    html = _placed_ids(state)
+    assert html.count('class="cov-giventag"') == 1 and "to Player 3" in html
+    assert "die 2 next (1→P3)" in text_screen(state, 0, 120)
 
 
 def test_jager_and_hook_choices_sit_on_the_captain_card_and_the_target_ship():
@@ -402,3 +406,17 @@ def test_jager_and_hook_choices_sit_on_the_captain_card_and_the_target_ship():
     svg = html.split("</svg>")[0]
     hook = svg.split('data-action="hook:p2"')[1].split("</g>")[0]
     assert 'class="cov-hooktarget"' in hook, "Hook's jump is placed on Player 2's ship token"
+
+
+def test_views_never_show_the_seed():
+    """The seed is the key to every future die (docs/engine.md): no view may print it while a game runs."""
+    seed = 987_654_321_123
+    state = new_game(GAME, 4, seed=seed)
+    rng = Rng(5)
+    for _ in range(80):
+        random_step(state, rng)
+    for seat in (None, *state.to_move):
+        html = board_view(state.observation(seat), actions_of(state, seat), seat)
+        assert str(seed) not in html
+        for width in (120, 80):
+            assert str(seed) not in text_screen(state, seat, width)

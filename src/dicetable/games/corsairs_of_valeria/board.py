@@ -272,9 +272,13 @@ def _dice_tray(obs: dict, by_id: dict, placed: set) -> str:
     out.append('<div class="cov-dice">')
     if not obs["dice"] and not obs["is_over"]:
         out.append('<p class="cov-nodice">The 5 dice are not rolled yet.</p>')
+    task = top_task(obs)
+    given = task[2] if task and task[0] == "give" else ""
     for i, face in enumerate(obs["dice"], 1):
         cls = f"cov-die cov-face-{face}" + (" cov-marked" if i in marked else "")
         inner = _die_face(face) + ('<span class="cov-rerolltag">re-roll</span>' if i in marked else "")
+        if i <= len(given):
+            inner += f'<span class="cov-giventag">to Player {int(given[i - 1]) + 1}</span>'
         act = by_id.get(f"mark:{i}")
         if act is not None:
             placed.add(act["id"])
@@ -290,7 +294,6 @@ def _dice_tray(obs: dict, by_id: dict, placed: set) -> str:
     if phase == "C" and not obs["is_over"]:
         notes.append("Still to execute: " + (", ".join(left) if left else "nothing")
                      + (" and Lucky Jax'n's move" if flags["jaxn"] else ""))
-    task = top_task(obs)
     if task and task[0] == "cannons":
         notes.append(f"{group_text('cannons', task[2])} to fire")
     if task and task[0] == "move":

@@ -318,7 +318,8 @@ def _status_line(obs: dict, compact: bool) -> Text:
     if task and task[0] == "back":
         parts.append(f"{seat_name(task[1])} is knocked back {task[2]} space{'s' if task[2] != 1 else ''}")
     if task and task[0] == "give":
-        parts.append(f"handing out 5 Skulls: die {len(task[2]) + 1} next")
+        given = ", ".join(f"{i}→P{int(r) + 1}" for i, r in enumerate(task[2], 1))
+        parts.append(f"handing out 5 Skulls: die {len(task[2]) + 1} next" + (f" ({given})" if given else ""))
     if flags["five_maps"]:
         parts.append("5 Maps: forward or backward at each step")
     if flags["five_grog"]:
