@@ -165,16 +165,16 @@ def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
         out.append(f'<g class="{cls}"><title>{_attr(space_text(track, node))}</title>'
                    f'<rect x="{x}" y="{y}" width="{w}" height="{h}"/>')
         if node == track.start:
-            out.append(f'<text class="cov-startmark" x="{x + 6}" y="{y + h / 2 + 4}">⚑ Start</text>')
+            out.append(f'<text class="cov-startmark" x="{x + 6}" y="{y + h / 2 + 2}">⚑ Start</text>')
         hz = track.hazard[node]
         if hz:
-            out.append(_hazard_icon(hz, x + 14, y + h / 2))
-            out.append(f'<text class="cov-hazardname" x="{x + 28}" y="{y + h / 2 + 4}">{HAZARDS[hz][0]}</text>')
+            out.append(_hazard_icon(hz, x + 14, y + h / 2 - 3))
+            out.append(f'<text class="cov-hazardname" x="{x + 28}" y="{y + h / 2}">{HAZARDS[hz][0]}</text>')
         out.append('</g>')
         m = track.merchant[node]
         if m is not None:
-            body = (f'<path class="cov-merchant" d="M{x + 5} {y + h - 12} h26 l-4 7 h-18 z M{x + 17} {y + h - 12} '
-                    f'v-16 l9 8 z"/><text class="cov-merchantreward" x="{x + 34}" y="{y + h / 2 + 4}">'
+            body = (f'<path class="cov-merchant" d="M{x + 5} {y + h - 14} h26 l-4 7 h-18 z M{x + 17} {y + h - 14} '
+                    f'v-16 l9 8 z"/><text class="cov-merchantreward" x="{x + 34}" y="{y + h / 2}">'
                     f'{_text(reward_text(*m, short=False).replace("+", ""))}'
                     f'{"/Cannon" if w > 160 else ""}</text>')
             title = ("Merchant ship: attack it with the Cannons of a ship on this space to gain "
@@ -197,8 +197,8 @@ def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
                 label = reward_text(*rewards[k])
                 out.append(f'<g class="cov-island"><title>Island: a ship crossing this line towards Skull Island '
                            f'gains {_attr(label.replace("+", ""))} (nothing when moving backwards)</title>'
-                           f'<ellipse cx="{x + w / 2}" cy="{ly}" rx="{min(w / 2 - 4, 52)}" ry="8"/>'
-                           f'<text x="{x + w / 2}" y="{ly + 3.5}">{_text(label)}</text></g>')
+                           f'<ellipse cx="{x + w / 2}" cy="{ly}" rx="{min(w / 2 - 4, 52)}" ry="6.5"/>'
+                           f'<text x="{x + w / 2}" y="{ly + 3.2}">{_text(label)}</text></g>')
     # movement targets
     for action in by_id.values():
         node = move_target(obs, track, action["id"])
@@ -291,7 +291,7 @@ def _dice_tray(obs: dict, by_id: dict, placed: set) -> str:
     left = [group_text(g, n) for g, n in obs["to_execute"].items() if n]
     flags = turn_flags(obs)
     notes = []
-    if phase == "C" and not obs["is_over"]:
+    if phase == "C" and not obs["is_over"] and obs.get("waiting_for") not in ("skull5", "give"):
         notes.append("Still to execute: " + (", ".join(left) if left else "nothing")
                      + (" and Lucky Jax'n's move" if flags["jaxn"] else ""))
     if task and task[0] == "cannons":
