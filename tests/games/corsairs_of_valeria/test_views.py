@@ -420,3 +420,13 @@ def test_views_never_show_the_seed():
         assert str(seed) not in html
         for width in (120, 80):
             assert str(seed) not in text_screen(state, seat, width)
+
+
+def test_views_reject_a_seat_that_is_not_at_the_table():
+    state = new_game(GAME, 3, seed=2)
+    obs = state.observation(None)
+    for bad, error in ((3, ValueError), (-1, ValueError), (True, TypeError), (1.0, TypeError), ("1", TypeError)):
+        with pytest.raises(error, match="seat"):
+            text_view(obs, bad)
+        with pytest.raises(error, match="seat"):
+            board_view(obs, [], bad)

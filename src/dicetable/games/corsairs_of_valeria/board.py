@@ -29,6 +29,7 @@ from .viewmodel import (
     HAZARDS,
     PHASE_NAME,
     captain_of,
+    check_seat,
     deciding_seat,
     group_text,
     move_target,
@@ -395,9 +396,11 @@ def board_view(obs: dict, actions: list, seat: int | None) -> str:
     ignored for a spectator, ``seat`` None). Every action concerning a piece
     is placed on it with ``data-action`` and an accessible name; the rest are
     left for the page's action bar. Pure: the same arguments give the same
-    bytes. Rulebook: Game Setup (the race track column), Components (Ship
+    bytes. TypeError/ValueError for a ``seat`` that is neither None nor a
+    seat of this table. Rulebook: Game Setup (the race track column), Components (Ship
     Boards, dice), Execute Dice Actions, Captain Cards.
     """
+    check_seat(obs, seat)
     track = track_of(obs)
     by_id = {} if seat is None else {a["id"]: a for a in actions}
     placed: set = set()

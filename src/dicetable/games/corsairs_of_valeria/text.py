@@ -29,6 +29,7 @@ from .viewmodel import (
     FACE_NAME,
     PHASE_NAME,
     captain_of,
+    check_seat,
     deciding_seat,
     group_text,
     reward_text,
@@ -339,10 +340,12 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     0-based) is the Ship Board shown in full (the CLI's ``show N``); by
     default the viewer's, or for a spectator the seat to decide. Returns a
     rich ``Group`` of ``Text`` lines. Raises ValueError for a focus that is
-    not a seat of this game. Rulebook: Components, Game Setup (the race track
+    not a seat of this game, TypeError/ValueError for a ``seat`` that is
+    neither None nor one of its seats. Rulebook: Components, Game Setup (the race track
     as laid out), Captain Cards.
     """
     players = len(obs["ships"])
+    check_seat(obs, seat)
     if focus is not None and (type(focus) is not int or not 0 <= focus < players):
         raise ValueError(f"focus must be a seat 0..{players - 1}, got {focus!r}")
     compact = width < 120

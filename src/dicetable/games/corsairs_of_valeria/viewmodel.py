@@ -31,6 +31,17 @@ def group_text(group: str, n: int) -> str:
     return f"{n} {name[:-1] if n == 1 and name.endswith('s') else name}"
 
 
+def check_seat(obs: dict, seat, what: str = "seat") -> None:
+    """Raise TypeError/ValueError unless ``seat`` is None or an int seat of this table (not a bool)."""
+    players = len(obs["ships"])
+    if seat is None:
+        return
+    if type(seat) is not int:
+        raise TypeError(f"{what} must be a seat number 0..{players - 1} or None, got {seat!r}")
+    if not 0 <= seat < players:
+        raise ValueError(f"there is no {what} {seat}: seats are 0..{players - 1}")
+
+
 def track_of(obs: dict) -> RaceTrack:
     """The compiled race track the observation's ``tracks`` names (public component data)."""
     return race_track(parse_layout(obs["tracks"]))
