@@ -10,7 +10,7 @@ from dicetable.engine import GameSpec, OptionSpec
 from .components import DIE, SETUP_IDS
 from .policy import evaluate, greedy
 from .rules import ValeriaState
-from .text import render
+from .text import render, text_view
 
 SPEC = GameSpec(
     id="valeria-card-kingdoms",
@@ -27,6 +27,7 @@ SPEC = GameSpec(
     ),
     dice_faces=DIE.faces,
     render=render,
+    text_view=text_view,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy looks two steps ahead with clones, so it only sets priors; rollouts are uniform.
