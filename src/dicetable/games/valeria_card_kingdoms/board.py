@@ -250,7 +250,8 @@ def _domain_stack(obs: dict, acts: _Actions, i: int) -> str:
     action = acts.take(f"build:{card_slug(top)}")
     need = roles_needed(top)
     icons = "".join(_icon(ROLE_CLASS[r], r) for r in need.split(", ") if r)
-    inner = (f'<div class="vck-col-head">Domain {i + 1} <span class="vck-needs" title="Citizens needed to build it: '
+    inner = (f'<div class="vck-col-head"><span class="vck-colno" title="Domain stack {i + 1}">{i + 1}</span> '
+             f'<span class="vck-needs" title="Citizens needed to build it: '
              f'{_e(need or "none")}">{icons}</span><span class="vck-count" title="{d["face_down"]} face-down Domains '
              f'below">+{d["face_down"]}▾</span></div><div class="vck-name vck-wrap">{_e(top)}</div>'
              f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '

@@ -395,6 +395,8 @@ def _wide(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
     lines += _focus_lines(obs, f, seat, width, False)
     if obs["is_over"]:
         lines.append(_verdict(obs, width))
+    for line in lines:
+        line.rstrip()
     return lines
 
 
@@ -416,6 +418,8 @@ def _compact(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
     room = COMPACT_LINES - len(lines)
     if room > 0:
         lines += _focus_lines(obs, f, seat, width, True)[:room]
+    for line in lines:
+        line.rstrip()
     return lines
 
 
