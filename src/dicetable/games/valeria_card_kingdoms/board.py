@@ -169,6 +169,12 @@ def _pay_buttons(obs: dict, acts: _Actions, row: str, index: int) -> str:
             + "".join(_button(a, _e(a["label"].removeprefix("Pay ")), "vck-mini vck-go") for a in pays) + "</div>")
 
 
+def _paying(obs: dict, row: str, index: int) -> str:
+    """" vck-paying" on the stack whose card is being paid for (a ring marks it)."""
+    pend = obs.get("pending") or {}
+    return " vck-paying" if pend.get("task") == "pay" and (pend.get("row"), pend.get("index")) == (row, index) else ""
+
+
 def _card(action: dict | None, inner: str, cls: str, title: str) -> str:
     if action is not None:
         return _button(action, inner, f"vck-card {cls} vck-can", title + " " + action["label"] + ".")
@@ -196,7 +202,7 @@ def _monster_stack(obs: dict, acts: _Actions, p: int) -> str:
              f'<div class="vck-text">→ {_e(monster_reward(top))}</div>')
     pend = obs.get("pending") or {}
     attacking = " vck-attacking" if pend.get("task") == "attack" and pend.get("column") == p else ""
-    return (f'<div class="vck-stack vck-mstack{attacking}">{_card(action, inner, "vck-monster", monster_title(top))}'
+    return (f'<div class="vck-stack vck-mstack{attacking}{_paying(obs, "monsters", p)}">{_card(action, inner, "vck-monster", monster_title(top))}'
             f'{_pay_buttons(obs, acts, "monsters", p)}</div>')
 
 
@@ -237,7 +243,7 @@ def _citizen_stack(obs: dict, acts: _Actions, i: int) -> str:
              f'<div class="vck-text"><span class="vck-on" title="On-turn power (the Active player)">{_e(on)}</span>'
              f'<span class="vck-off" title="Off-turn power (the other players)">{_e(off)}</span></div>')
     hit = " vck-hit" if set(activated(obs["dice"])) & set(_slot_numbers(c["slot"])) else ""
-    return (f'<div class="vck-stack vck-cstack{hit}">'
+    return (f'<div class="vck-stack vck-cstack{hit}{_paying(obs, "citizens", i)}">'
             f'{_card(action, inner, "vck-citizen vck-" + ROLE_CLASS[role], citizen_title(top))}'
             f'{_pay_buttons(obs, acts, "citizens", i)}</div>')
 
@@ -257,7 +263,8 @@ def _domain_stack(obs: dict, acts: _Actions, i: int) -> str:
              f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '
              f'<span class="vck-vp">{domain_vp(top)} VP</span></div>'
              f'<div class="vck-text">{_e(domain_power(top))}</div>')
-    return (f'<div class="vck-stack vck-dstack">{_card(action, inner, "vck-domain", domain_title(top))}'
+    return (f'<div class="vck-stack vck-dstack{_paying(obs, "domains", i)}">'
+            f'{_card(action, inner, "vck-domain", domain_title(top))}'
             f'{_pay_buttons(obs, acts, "domains", i)}</div>')
 
 

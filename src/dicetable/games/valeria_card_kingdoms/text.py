@@ -288,9 +288,7 @@ def _focus_lines(obs: dict, f: int, seat: int | None, w: int, compact: bool) -> 
         dom.truncate(w, overflow="ellipsis")
         vic.truncate(w, overflow="ellipsis")
         lines += [dom, vic]
-    duke = _duke_line(obs, f, seat, w)
-    if duke is not None:
-        lines.append(duke)
+    lines += _duke_lines(obs, f, seat, w, compact)
     return lines
 
 
@@ -313,20 +311,25 @@ def _wrap_items(first: Text, items: list[str], w: int, max_lines: int, sep: str 
     return lines
 
 
-def _duke_line(obs: dict, f: int, seat: int | None, w: int) -> Text | None:
+def _duke_lines(obs: dict, f: int, seat: int | None, w: int, compact: bool) -> list[Text]:
+    """The focus seat's Duke if the viewer may see it (its own, or all once the game is over);
+    while Dukes are chosen, the two dealt to the viewer (one a line when there is room)."""
     p = obs["player"][f]
     if p.get("duke_offer"):
-        text = Text("Dukes dealt (keep one): ", style="bold magenta")
-        text.append(fit(" / ".join(f"{d} ({duke_words(d)})" for d in p["duke_offer"]), w - len(text)))
-        return text
+        head = Text("Dukes dealt (keep one): ", style="bold magenta")
+        offers = [f"{d} ({duke_words(d)})" for d in p["duke_offer"]]
+        if compact:
+            head.append(fit(" / ".join(offers), w - len(head)))
+            return [head]
+        return [head] + [Text("  " + fit(o, w - 2)) for o in offers]
     if not p.get("duke"):
-        return None
+        return []
     who = "Your Duke" if f == seat and not obs["is_over"] else f"{seat_name(f)}'s Duke"
     text = Text(f"{who}: {p['duke']}", style="bold magenta")
     tail = f" = {p.get('duke_vp', 0)} VP now" if not obs["is_over"] else f" = {p.get('duke_vp', 0)} VP"
     text.append(" (" + fit(duke_words(p["duke"]), w - len(text) - len(tail) - 3) + ")")
     text.append(tail, style="bold")
-    return text
+    return [text]
 
 
 def _verdict(obs: dict, w: int) -> Text:
