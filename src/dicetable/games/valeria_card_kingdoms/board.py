@@ -25,7 +25,7 @@ from dicetable.engine import seat_name
 
 from .viewdata import (
     PHASE_WORDS, RESOURCE_OF, activated, card_slug, citizen_cost, citizen_powers, citizen_role,
-    citizen_slot, citizen_title, citizens_by_roll, counted, domain_cost, domain_power, domain_title,
+    citizen_title, citizens_by_roll, counted, domain_cost, domain_power, domain_title,
     domain_vp, duke_words, harvest_summary, monster_attacks, monster_cost, monster_reward,
     monster_title, monster_vp, role_counts, roles_needed,
 )

@@ -18,7 +18,7 @@ from rich.text import Text
 from dicetable.engine import seat_name
 
 from .viewdata import (
-    PHASE_WORDS, abbreviate, activated, citizen_cost, citizen_powers, citizen_role, citizens_by_roll,
+    PHASE_WORDS, abbreviate, citizen_cost, citizen_powers, citizen_role, citizens_by_roll,
     counted, domain_cost, domain_power, domain_vp, duke_words, fit, harvest_summary, monster_attacks,
     monster_cost, monster_reward, monster_vp, player_name, role_counts, roles_needed,
 )
