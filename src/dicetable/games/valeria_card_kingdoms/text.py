@@ -426,6 +426,17 @@ def _compact(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
     return lines
 
 
+class _FitToConsole:
+    """``text_view`` drawn at the width of the console it is printed on (wide or compact)."""
+
+    def __init__(self, obs: dict, seat: int | None) -> None:
+        self.obs, self.seat = obs, seat
+
+    def __rich_console__(self, console, options):
+        yield text_view(self.obs, self.seat, width=options.max_width)
+
+
 def render(state, seat: int | None = None):
-    """The older entry point: ``text_view`` of ``state.observation(seat)`` at 120 columns."""
-    return text_view(state.observation(seat), seat)
+    """The older entry point: ``text_view`` of ``state.observation(seat)``, fitted to the
+    width of the console that prints it (the full table from 120 columns, else the compact one)."""
+    return _FitToConsole(state.observation(seat), seat)
