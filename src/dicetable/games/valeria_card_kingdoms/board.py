@@ -349,7 +349,7 @@ def _tableau(obs: dict, acts: _Actions, s: int, seat) -> str:
         else:
             mons.append(f'<span class="vck-chip vck-mchip{fresh("slay", name)}" title="{_e(monster_title(name))}">{label}</span>')
     vp = sum(monster_vp(m) for m in p["victory"])
-    head = f'<span class="vck-vhead">Victory stack {vp} VP</span>' if p["victory"] else ""
+    head = f'<span class="vck-vhead">Victory stack {vp} VP</span>' if p["victory"] or target else ""
     if target is not None:
         # another player's Victory stack, to take a random Monster from (Purloiner's Perch)
         out.append(_button(target, head + "".join(mons), "vck-victory vck-can",
