@@ -142,8 +142,9 @@ def _status(obs: dict, acts: _Actions, seat) -> str:
                    f'marked with a dashed outline)">Last: {_e(last)}</div>')
     harvest = harvest_summary(obs)
     if harvest:
-        out.append(f'<div class="vck-harvest" title="What each player got in the last Harvest">'
-                   f'<b>Last Harvest</b>: {_e("; ".join(harvest))}</div>')
+        text = _e("; ".join(harvest))
+        out.append(f'<div class="vck-harvest" title="What each player got in the last Harvest: {text}">'
+                   f'<b>Last Harvest</b>: {text}</div>')
     out.append("</div>")
     return "".join(out)
 
