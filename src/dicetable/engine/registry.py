@@ -81,7 +81,10 @@ class GameSpec:
 
     ``action_catalogue(players, options)`` lists every action id the game can
     ever offer at that configuration, once each, in a stable order: the fixed
-    action space of the research interfaces (``dicetable.rl``).
+    action space of the research interfaces (``dicetable.rl``);
+    ``observation_encoding(players, options)`` returns the
+    :class:`~dicetable.engine.encoding.Encoding` that turns an observation
+    into a fixed-length feature vector (their observation space).
     """
 
     id: str
@@ -97,6 +100,7 @@ class GameSpec:
     board_view: Callable | None = None
     help: GameHelp = EMPTY_HELP
     action_catalogue: Callable | None = None
+    observation_encoding: Callable | None = None
     greedy: Callable | None = None
     evaluate: Callable | None = None
     extras: dict = field(default_factory=dict)

@@ -10,6 +10,7 @@ Tracks with sides from Start Island upwards, e.g. "T1A,T3B,T2A"),
 from dicetable.engine import GameSpec, OptionSpec
 
 from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import CAPTAINS, CORSAIRS_DIE
 from .policy import evaluate, greedy
 from .rules import CorsairsState
@@ -35,6 +36,7 @@ SPEC = GameSpec(
     dice_faces=CORSAIRS_DIE.faces,
     render=render,
     action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets

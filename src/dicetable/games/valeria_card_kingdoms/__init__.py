@@ -8,6 +8,7 @@ setups ``glittering-gold``, ``mastery-over-magic``, ``monster-blood``, or ``rand
 from dicetable.engine import GameSpec, OptionSpec
 
 from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import DIE, SETUP_IDS
 from .policy import evaluate, greedy
 from .rules import ValeriaState
@@ -29,6 +30,7 @@ SPEC = GameSpec(
     dice_faces=DIE.faces,
     render=render,
     action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy looks two steps ahead with clones, so it only sets priors; rollouts are uniform.
