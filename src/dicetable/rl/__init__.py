@@ -1,0 +1,33 @@
+"""Research interfaces: PettingZoo and Gymnasium environments for every dicetable game.
+
+Install with the ``rl`` extra (``pip install 'dicetable[rl]'``).
+
+- :func:`env` — a PettingZoo AEC environment (all seats are agents);
+- :func:`gym_env` — a Gymnasium environment for one learning seat against dicetable bots
+  (solo modes as plain single-agent environments), registered as ``dicetable/<game-id>-v0``;
+- :class:`GameSpaces` — the fixed action catalogue, masks and feature vectors underneath.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from dicetable.engine import registry
+
+from .aec import DicetableAEC, env
+from .gym import DicetableGym, gym_env
+from .spaces import GameSpaces, placing_rewards
+
+__all__ = ["DicetableAEC", "DicetableGym", "GameSpaces", "env", "gym_env", "placing_rewards"]
+
+
+def _register_gymnasium() -> None:
+    for spec in registry.games():
+        env_id = f"dicetable/{spec.id}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="dicetable.rl.gym:DicetableGym",
+                               kwargs={"game_id": spec.id, "players": max(spec.min_players, 2)
+                                       if spec.max_players >= 2 else 1})
+
+
+_register_gymnasium()
