@@ -5,6 +5,7 @@ Install with the ``rl`` extra (``pip install 'dicetable[rl]'``).
 - :func:`env` — a PettingZoo AEC environment (all seats are agents);
 - :func:`gym_env` — a Gymnasium environment for one learning seat against dicetable bots
   (solo modes as plain single-agent environments), registered as ``dicetable/<game-id>-v0``;
+- :func:`register_openspiel` — every game as a pyspiel Python game ``python_dicetable_<game>``;
 - :class:`GameSpaces` — the fixed action catalogue, masks and feature vectors underneath.
 """
 
@@ -18,7 +19,15 @@ from .aec import DicetableAEC, env
 from .gym import DicetableGym, gym_env
 from .spaces import GameSpaces, placing_rewards
 
-__all__ = ["DicetableAEC", "DicetableGym", "GameSpaces", "env", "gym_env", "placing_rewards"]
+__all__ = ["DicetableAEC", "DicetableGym", "GameSpaces", "env", "gym_env", "placing_rewards",
+           "register_openspiel"]
+
+
+def register_openspiel() -> list[str]:
+    """Register every game with pyspiel (see :mod:`dicetable.rl.openspiel`); returns the names."""
+    from .openspiel import register_openspiel as register
+
+    return register()
 
 
 def _register_gymnasium() -> None:
