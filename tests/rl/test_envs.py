@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
 import dicetable.rl as rl
 from dicetable.engine import registry
@@ -21,6 +21,26 @@ CONFIGS = [(spec.id, p) for spec in registry.games() for p in range(spec.min_pla
 @pytest.mark.parametrize("game_id,players", CONFIGS)
 def test_pettingzoo_api(game_id, players):
     api_test(rl.env(game_id, players), num_cycles=150, verbose_progress=False)
+
+
+@pytest.mark.parametrize("game_id,players", CONFIGS)
+def test_pettingzoo_parallel_api(game_id, players):
+    parallel_api_test(rl.parallel_env(game_id, players), num_cycles=100)
+
+
+def test_parallel_env_asks_simultaneous_seats_together():
+    env = rl.parallel_env("biblios-dice", 3)
+    obs, infos = env.reset(seed=2)
+    seen_together = False
+    for _ in range(400):
+        movers = [a for a in env.agents if infos[a]["to_move"]]
+        seen_together |= len(movers) > 1
+        actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[-1]) if infos[a]["to_move"] else None
+                   for a in env.agents}
+        obs, rewards, terms, truncs, infos = env.step(actions)
+        if not env.agents:
+            break
+    assert seen_together, "the secret auction should ask every bidder in one step"
 
 
 @pytest.mark.parametrize("env_id", sorted(i for i in gymnasium.registry if i.startswith("dicetable/")))

@@ -3,6 +3,7 @@
 Install with the ``rl`` extra (``pip install 'dicetable[rl]'``).
 
 - :func:`env` — a PettingZoo AEC environment (all seats are agents);
+- :func:`parallel_env` — the PettingZoo Parallel API (every seat to move acts in one step);
 - :func:`gym_env` — a Gymnasium environment for one learning seat against dicetable bots
   (solo modes as plain single-agent environments), registered as ``dicetable/<game-id>-v0``;
 - :func:`register_openspiel` — every game as a pyspiel Python game ``python_dicetable_<game>``;
@@ -17,10 +18,11 @@ from dicetable.engine import registry
 
 from .aec import DicetableAEC, env
 from .gym import DicetableGym, gym_env
+from .parallel import DicetableParallel, parallel_env
 from .spaces import GameSpaces, placing_rewards
 
-__all__ = ["DicetableAEC", "DicetableGym", "GameSpaces", "env", "gym_env", "placing_rewards",
-           "register_openspiel"]
+__all__ = ["DicetableAEC", "DicetableGym", "DicetableParallel", "GameSpaces", "env", "gym_env",
+           "parallel_env", "placing_rewards", "register_openspiel"]
 
 
 def register_openspiel() -> list[str]:
