@@ -43,12 +43,13 @@ class Encoding:
             start += f.size
         self.slices = tuple(slices)
         self.size = start
+        self._fills = tuple((sl[1], f.fill) for sl, f in zip(self.slices, self.features))
 
     def encode(self, obs: dict) -> list[float]:
         """The feature vector of one observation (``size`` floats, mostly in [0, 1])."""
         out = [0.0] * self.size
-        for (_, start, _, _), f in zip(self.slices, self.features):
-            f.fill(obs, out, start)
+        for start, fill in self._fills:
+            fill(obs, out, start)
         return out
 
 
@@ -104,8 +105,12 @@ def per_seat(players: int, inner: Feature) -> Feature:
 
     ``inner.fill`` is called with ``{"obs": obs, "seat": s}`` as its observation.
     """
+    size, inner_fill = inner.size, inner.fill
+
     def fill(obs, out, start):
-        for k, s in enumerate(seat_order(obs, players)):
-            inner.fill({"obs": obs, "seat": s}, out, start + k * inner.size)
+        me = obs.get("seat")
+        first = me if me.__class__ is int and 0 <= me < players else 0
+        for k in range(players):
+            inner_fill({"obs": obs, "seat": (first + k) % players}, out, start + k * size)
     return Feature(inner.name, inner.size * players,
                    f"per seat from the observer on ({inner.size} each): {inner.meaning}", fill)

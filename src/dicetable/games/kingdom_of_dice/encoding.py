@@ -19,12 +19,17 @@ def _board(players: int) -> Feature:
     """Each board space: empty, a seat's Crown marker (from the observer on), or the Cat's."""
     width = players + 2
 
+    empty = [start_of * width for start_of in range(len(SPACES))]
+    at = {str(space): i * width for i, space in enumerate(SPACES)}
+
     def fill(obs, out, start):
         rel = {s: k for k, s in enumerate(seat_order(obs, players))}
-        for i, space in enumerate(SPACES):
-            owner = obs["board"].get(str(space))
-            slot = 0 if owner is None else (players + 1 if owner == "cat" else 1 + rel[owner])
-            out[start + i * width + slot] = 1.0
+        for offset in empty:
+            out[start + offset] = 1.0
+        for space, owner in obs["board"].items():
+            offset = start + at[space]
+            out[offset] = 0.0
+            out[offset + (players + 1 if owner == "cat" else 1 + rel[owner])] = 1.0
     return Feature("board", len(SPACES) * width,
                    f"per board space {SPACES[0]}..{SPACES[-1]}: one-hot of empty, each seat's Crown "
                    "marker from the observer on, the Cat's marker", fill)
