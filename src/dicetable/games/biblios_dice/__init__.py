@@ -8,6 +8,8 @@ place there). Rules: :mod:`.rules`; components: :mod:`.components` and
 
 from dicetable.engine import GameSpec, OptionSpec
 
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import ALL_FACES
 from .policy import evaluate, greedy
 from .rules import BibliosDiceState
@@ -26,6 +28,8 @@ SPEC = GameSpec(
     ),
     dice_faces=ALL_FACES,
     render=render,
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy clones per candidate, so it only sets priors; rollouts are uniform and short.

@@ -8,6 +8,8 @@ third Guild Track is completed; off by default: only the 20 trees end it).
 
 from dicetable.engine import GameSpec, OptionSpec
 
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import D6
 from .policy import evaluate, greedy
 from .rules import DiceKingdomsState
@@ -30,6 +32,8 @@ SPEC = GameSpec(
     ),
     dice_faces=D6.faces,
     render=render,
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy scores every Build/Harvest option, so it only sets priors; rollouts are uniform.

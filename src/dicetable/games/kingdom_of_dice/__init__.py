@@ -5,6 +5,8 @@ Game id ``kingdom-of-dice``. Option ``cat_level`` (1-6, solo only).
 
 from dicetable.engine import GameSpec, OptionSpec
 
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import CAT_LEVELS, KINGDOM_DIE
 from .policy import evaluate, greedy
 from .rules import KingdomOfDiceState
@@ -23,6 +25,8 @@ SPEC = GameSpec(
     ),
     dice_faces=KINGDOM_DIE.faces,
     render=render,
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
