@@ -154,6 +154,9 @@ def _dice(obs: dict, compact: bool) -> Text:
         if colour == "blue" and no_blue:
             out.append("no Blue (Heavy Rain)" if not compact else "no Blue", style="cyan")
             continue
+        if compact and second:
+            out.append(f"{colour[0].upper()}{d[colour]} ")
+            continue
         if compact:
             out.append(f"{colour.capitalize()} ")
             out.append(str(d[colour]), style="bold " + DICE_STYLE[colour])
@@ -391,7 +394,8 @@ def _sheets_full(obs: dict, seat: int, viewer) -> list[Text]:
     for g in range(4):
         lines.append(_row(_track(sheet, g, False), right[g], widths=[44], sep="  "))
     lairs = [_lair(obs, sheet, li, seat, False) for li in (3, 2, 1, 0)]   # L8, L7 over L6, L5
-    lines += _flow(lairs, 59, 2)
+    # Two lairs a line; one a line when a note (who completed it first, no access) needs the room.
+    lines += _flow(lairs, 59, 2) if max(t.cell_len for t in lairs) <= 59 else lairs
     if obs.get("solo"):
         lines.append(_solo(obs, False))
     roads = [_road(sheet, r, False) for r in range(lay.nr)]
