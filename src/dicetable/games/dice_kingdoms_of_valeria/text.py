@@ -31,8 +31,8 @@ GUILD_SHORT = ("Ho", "Wo", "Sh", "So")
 PHASE_NAME = {EVENT: "Event phase", HARVEST: "Harvest", DRAFT: "Harvest: Statue draft",
               ACTION: "Action phase", OVER: "Game over"}
 PHASE_NAME_2ND = {HARVEST: "2nd Harvest", DRAFT: "2nd Harvest: Statue draft"}
-LEGEND = ("○ open ● marked ★ Star marked │ Reward Pips: R Recruit $ Gold = Road K Knight X Slay P Plinth "
-          "* Star │ × voided [ ] Bridge")
+LEGEND = ("○ open pip ● marked ★ marked Star │ Reward Pips: R Recruit $ Gold = Road K Knight X Slay "
+          "P Plinth * Star │ × voided")
 DICE_STYLE = {"yellow": "black on yellow", "red": "white on red", "green": "black on green",
               "blue": "white on blue"}
 ACTION_OF = {"yellow": "Recruit", "red": "Slay", "green": "Build", "blue": "adds to one"}
