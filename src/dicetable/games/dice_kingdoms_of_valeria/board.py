@@ -25,11 +25,9 @@ from dicetable.engine import seat_name
 from dicetable.engine.data import Sourced, load_data
 
 from .components import (
-    GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
+    EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
 )
-from .viewdata import (
-    Sheet, focus_seat, lair_first_note, lair_vp_state, layout, power_long, power_short, statue_short,
-)
+from .viewdata import Sheet, focus_seat, lair_first_note, lair_vp_state, layout, power_long, statue_short
 
 GAME_ID = "dice-kingdoms-of-valeria"
 
@@ -232,7 +230,6 @@ def _castle(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                      f'<path class="ship{" on" if k < solo["ships"] else ""}" d="M{x - 7} {y}h14l-3 5h-8z'
                      f'M{x} {y}v-8l5 6z"/></g>')
         if solo["events_drawn"]:
-            from .components import EVENTS
             names = {e.id: e for e in EVENTS}
             for i, e in enumerate(solo["events_drawn"][-3:]):
                 ev = names[e]
