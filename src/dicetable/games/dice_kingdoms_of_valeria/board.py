@@ -64,12 +64,11 @@ BOARD = load_data(__package__, "board.json", BoardData)
 #: Reward Pips: (glyph, CSS class, what it does in our words; rulebook: Reward Pips).
 REWARD = {
     PLAIN: ("", "plain", "a plain pip"),
-    RECRUIT: ("R", "recruit", "Recruit Reward Pip: at once mark the leftmost open pip of a Citizen section you choose"),
-    GOLD: ("$", "gold", "Gold Reward Pip: at once mark the next pip of your Gold Chart"),
-    ROAD: ("=", "road", "Road Reward Pip: at once mark one pip continuing a Road, or starting one from a claimed Domain"),
-    KNIGHT: ("K", "knight", "Knight Reward Pip: at once mark the next pip of Knights on the Wall"),
-    SLAY: ("X", "slay", "Slay Reward Pip: at once mark the next pip of the leftmost incomplete Range Block "
-                        "of a Monster Lair you choose"),
+    RECRUIT: ("R", "recruit", "Recruit Reward Pip: mark a Citizen of your choice at once"),
+    GOLD: ("$", "gold", "Gold Reward Pip: mark your next Gold Chart pip at once"),
+    ROAD: ("=", "road", "Road Reward Pip: mark one Road pip at once"),
+    KNIGHT: ("K", "knight", "Knight Reward Pip: mark your next Wall pip at once"),
+    SLAY: ("X", "slay", "Slay Reward Pip: mark the next pip of a lair's leftmost open Range Block at once"),
     PLINTH: ("P", "plinth", "Plinth Reward Pip: take a Statue card from the draft line"),
     STAR: ("★", "star", "Star Pip: 1 VP at the end of the game"),
 }
@@ -341,6 +340,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
         cx, cy = pos.nodes["W9"]
         o.append(f'<ellipse class="lake" cx="{cx}" cy="{cy}" rx="70" ry="38"><title>The frozen lake</title></ellipse>')
     # Roads with their pips, then the nodes on top.
+    drawn = []   # pip centres, to keep the Trailhead labels off them
     for r in range(lay.nr):
         a, b = pos.nodes[lay.road_a_name[r]], pos.nodes[lay.road_b_name[r]]
         n = lay.road_len[r]
@@ -366,6 +366,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                              f'{lay.bridge_ids[bi]}: complete when its 3 pips are marked (Statue 1 pays 2 VP each)'
                              f'</title></circle>')
             void = bi >= 0 and code == GOLD and sh.bridge_voided(bi)
+            drawn.append((x, y))
             o.append(_pip(x, y, code, i in marked, title, on.get(("road", r, i), ()), void, r=5.8))
     for name, (x, y) in pos.nodes.items():
         if name in lay.dom_ids:
@@ -379,7 +380,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                      f'<title>{_a(tip)}</title><circle cx="{x}" cy="{y}" r="18"/>'
                      f'<text class="did" x="{x}" y="{y - 3}">{name}</text>'
                      f'<text class="pow" x="{x}" y="{y + 8}">{_a(_power_tag(lay, d))}</text>'
-                     + (f'<text class="trail" x="{x}" y="{y + 28}">⇒{",".join(trail)}</text>' if trail else "")
+                     + (_trail_label(x, y, trail, drawn) if trail else "")
                      + "</g>")
         elif name in lay.road_a_name and name not in lay.road_b_name and name[0] in "ST":
             o.append(f'<g class="start"><title>Starting pip {name} (marked at set-up): its Road is continued '
@@ -390,6 +391,16 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                      f'<text class="did" x="{x}" y="{y + 3}">{name}</text></g>')
     o.append("</svg>")
     return "".join(o)
+
+
+def _trail_label(x: float, y: float, trail: list, drawn: list) -> str:
+    """The "⇒L6" Trailhead label beside its Domain, on the side farthest from any Road pip."""
+    best, where = -1.0, (0, 28)
+    for dx, dy in ((0, 28), (0, -23), (31, 4), (-31, 4)):
+        near = min((hypot(px - x - dx, py - y - dy) for px, py in drawn), default=99.0)
+        if near > best + 0.5:
+            best, where = near, (dx, dy)
+    return f'<text class="trail" x="{x + where[0]}" y="{y + where[1]}">⇒{",".join(trail)}</text>'
 
 
 def _power_tag(lay, d: int) -> str:
