@@ -317,3 +317,35 @@ def test_board_css_is_shipped_with_the_package():
     css = resources.files("dicetable.games.dice_kingdoms_of_valeria").joinpath("static", "board.css").read_text()
     assert ".board-dice-kingdoms-of-valeria" in css
     assert "#dkv-tab-4:checked" in css   # a tab for each of up to 5 seats
+
+
+def _on_piece(html: str, action_id: str) -> str:
+    """The hover title of the piece that carries ``action_id`` (what it is, after the label)."""
+    m = re.search(rf'data-action="{re.escape(action_id)}"[^>]*>(?:<title>([^<]*)</title>)?', html)
+    assert m, action_id
+    return m.group(1) or ""
+
+
+def test_guild_strike_and_harvest_fallback_choices_sit_on_their_track_pips():
+    from dkov_helpers import CALM, HALT, new
+    from test_dkov_solo import with_event
+
+    # Guild Strike, Worker and Soldier tied at 2 pips: each choice is on the Reward Pip it would
+    # void, pip 3 of that track (rulebook: Solo Rules; reconstructed Event).
+    s, _ = with_event("guild-strike")
+    html = board_view(s.observation(0), actions_of(s, 0), 0)
+    assert "(Worker Guild Track pip 3: Road Reward Pip" in _on_piece(html, "strike:Worker")
+    assert "(Soldier Guild Track pip 3: Knight Reward Pip" in _on_piece(html, "strike:Soldier")
+    # A Harvest that marks nothing: the fallback pip is the next pip of each Guild Track.
+    s = new(1, dice=[*HALT])
+    assert s.decision(0).kind == "harvest-fallback"
+    html = board_view(s.observation(0), actions_of(s, 0), 0)
+    for g in ("Holy", "Worker", "Shadow", "Soldier"):
+        n = s.observation(0)["players"][0]["guild_tracks"][g]
+        assert f"({g} Guild Track pip {n + 1}:" in _on_piece(html, f"harvest:{g}")
+    # Recruit actions on the Citizen section's next pip; Build on the pip where it stops.
+    s = new(1, dice=[*CALM, 2, 1, 3, 1])
+    html = board_view(s.observation(0), actions_of(s, 0), 0)
+    assert "(2 Citizen, left pip" in _on_piece(html, "yellow:2")
+    assert "(Road R02 (S2-D2), pip 3" in _on_piece(html, "green:R02@S2:3")
+    assert "(Road R02 (S2-D2), pip 1" in _on_piece(html, "green:R02@S2:1")

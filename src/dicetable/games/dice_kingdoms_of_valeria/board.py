@@ -460,7 +460,7 @@ def _draft(obs: dict, places: _Places) -> str:
     return "".join(o)
 
 
-def _status(obs: dict, seat) -> str:
+def _status(obs: dict) -> str:
     lay = layout(obs)
     solo = obs.get("solo")
     bits = []
@@ -507,7 +507,7 @@ def board_view(obs: dict, actions: list, seat: int | None) -> str:
     viewer = seat if seat is not None and 0 <= seat < n else None
     shown = focus_seat(obs, seat, None)
     o = [f'<div class="board board-{GAME_ID} season-{_a(obs["sheets"])}">',
-         '<div class="dkv-top">', _status(obs, seat), _dice(obs), _draft(obs, places), "</div>",
+         '<div class="dkv-top">', _status(obs), _dice(obs), _draft(obs, places), "</div>",
          '<div class="dkv-seats">']
     for s in range(n):
         o.append(f'<input type="radio" name="dkv-seat" id="dkv-tab-{s}" class="dkv-radio"'
