@@ -205,7 +205,7 @@ def check_final(state: GameState) -> None:
     assert len(state.scores) == state.players, "scores need one entry per seat"
     assert all(0 <= w < state.players for w in state.winners), "winners must be seats"
     for seat in range(state.players):
-        assert state.legal_actions(seat) == [], "a finished game offers no actions"
+        assert state.legal_actions(seat) == (), "a finished game offers no actions"
 
 
 def check_conformance(

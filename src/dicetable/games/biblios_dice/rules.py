@@ -845,7 +845,7 @@ class BibliosDiceState(GameState):
                    + self.bishop_key(s))
         return (best,)
 
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         if seat not in self.to_move:
             return None
         if self.tasks:
@@ -1043,7 +1043,7 @@ class BibliosDiceState(GameState):
             marks[action.payload] += 1
 
     # ================================================================ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """What ``seat`` sees (None: a spectator).
 
         Public: tracks with marker order, Value Dice, stacks (VP tokens in

@@ -288,7 +288,7 @@ class DiceKingdomsState(GameState):
         best = max((p["total"], p["stars"]) for p in parts)
         return tuple(s for s, p in enumerate(parts) if (p["total"], p["stars"]) == best)
 
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         if seat not in self.to_move:
             return None
         ph = self.phase
@@ -1119,7 +1119,7 @@ class DiceKingdomsState(GameState):
         return score_sheet(self.lay, self.sheets[seat])
 
     # ------------------------------------------------------------ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
         lay = self.lay
         n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)

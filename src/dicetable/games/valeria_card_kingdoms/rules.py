@@ -1590,7 +1590,7 @@ class ValeriaState(GameState):
                                             "dukes": [DUKE_NAME[d] for d in self.dukes]})
 
     # ------------------------------------------------------------ decisions
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         """What ``seat`` must decide now, in the rulebook's words (None if not to move)."""
         if seat not in self.to_move:
             return None
@@ -1693,7 +1693,7 @@ class ValeriaState(GameState):
         self._run()
 
     # ------------------------------------------------------------ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """The table as ``seat`` sees it: no other seat's Duke before the end, no face-down card."""
         over = self.phase == P_OVER
         n = self.players
