@@ -113,8 +113,9 @@ def test_hint_on_a_saved_game(tmp_path, monkeypatch):
     assert "The search bot's top choices, by its share of the search" in _output(result)
 
 
+@pytest.mark.ray
 def test_simulate_on_a_local_ray_instance(tmp_path):
-    pytest.importorskip("ray")
+    pytest.importorskip("ray", reason="the ray extra is not installed (make test installs it when CI is set)")
     out = tmp_path / "ray.jsonl"
     result = run("simulate", "kingdom-of-dice", "-n", "4", "--bots", "greedy,random",
                  "--backend", "ray", "--jsonl", str(out))

@@ -127,13 +127,13 @@ class GameState:
 
     @property
     def scores(self) -> list:  # pragma: no cover
-        """Points per seat (index = seat), omniscient: final once ``is_over``.
+        """Points per seat (index = seat) as the engine knows them: final once ``is_over``.
 
-        Before the end this is the score as if the game ended now, counting
-        everything, hidden parts included (VP tokens behind a shield, secret
-        objectives, face-down cards). It is for the engine, bots' final
-        tallies and tests; never show it to a person mid-game: front ends
-        show :meth:`visible_scores` instead.
+        Before the end this is the score as if the game ended now, and it may
+        count hidden parts no single seat knows (Biblios Dice counts every
+        seat's VP tokens, Gold and Hidden Objective). It is for the engine,
+        final tallies and tests; never show it to a person mid-game: front
+        ends show :meth:`visible_scores` instead.
         """
         raise NotImplementedError
 

@@ -518,6 +518,11 @@ class ValeriaState(GameState):
             return [self.score(s) for s in range(self.players)]
         return [self.public_vp(s) for s in range(self.players)]
 
+    def _visible_scores(self, seat: int | None) -> list:
+        """VP per seat as ``seat`` may count them (R8.4; None: a spectator): everyone's public VP,
+        plus ``seat``'s own Duke, which only it has seen (R3.15)."""
+        return [self.public_vp(s) + (self.duke_vp(s) if s == seat else 0) for s in range(self.players)]
+
     def dark_lord_score(self) -> int:
         """Solo: surviving Monster VP + captured Domain VP + the Dark Lord Duke on them (R12.18)."""
         if self.dark_lord < 0:
