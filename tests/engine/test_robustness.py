@@ -114,12 +114,19 @@ def test_mutating_returned_actions_changes_no_other_game(game):
         assert second.is_over and first.scores == second.scores
 
 
-def test_a_popped_list_no_longer_leaks_between_kingdom_of_dice_games():
-    a = new_game("kingdom-of-dice", 2, seed=4)
-    b = new_game("kingdom-of-dice", 2, seed=4)
-    mine = list(a.legal_actions(0))  # a copy is the caller's to change
-    mine.pop()
-    assert len(b.legal_actions(0)) == len(mine) + 1
+@pytest.mark.parametrize("game, players", [("kingdom-of-dice", 2), ("dice-kingdoms-of-valeria", 2)])
+def test_popping_one_games_actions_leaves_another_games_alone(game, players):
+    """The audit's case: these two games cached their menus process-wide and handed the list out."""
+    a = _played(game, players, 4, 2)
+    seat = a.to_move[0]
+    offered = [x.id for x in a.legal_actions(seat)]
+    try:
+        a.legal_actions(seat).pop()
+    except AttributeError:  # an immutable tuple
+        pass
+    b = _played(game, players, 4, 2)  # another table in the same process, same position
+    assert [x.id for x in b.legal_actions(seat)] == offered
+    assert [x.id for x in a.legal_actions(seat)] == offered
 
 
 # ------------------------------------------------------------------ scores vs visible_scores
@@ -468,3 +475,23 @@ def test_only_dicetable_errors_escape_the_loaders_for_non_dicts():
         for loader in (load_state, load_saved_game, run_replay):
             with pytest.raises(DicetableError):
                 loader(junk)
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=st.sampled_from(GAME_IDS), data=st.data(),
+       value=st.one_of(st.text(max_size=12), st.integers(-10, 10**20), st.booleans(), st.none(),
+                       st.floats(), st.lists(st.text(max_size=2), max_size=2)))
+def test_fuzz_option_values_give_a_config_error_or_a_real_value(game, data, value):
+    spec = dicetable.get_game(game)
+    if not spec.options:
+        return
+    opt = data.draw(st.sampled_from(spec.options), label="option")
+    players = data.draw(st.sampled_from(opt.players or tuple(range(spec.min_players, spec.max_players + 1))))
+    try:
+        state = new_game(game, players, seed=1, options={opt.name: value})
+    except GameConfigError as exc:
+        assert opt.name in str(exc)
+    else:
+        kept = state.options[opt.name]
+        assert type(kept) is opt.type and (opt.choices is None or kept in opt.choices)
+        assert load_state(json.loads(json.dumps(state.to_dict()))).options == state.options

@@ -100,10 +100,10 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _as_json(data, what: str):
-    """``data`` as it reads back from JSON text (tuples become lists); SaveFormatError if not JSON-able."""
+def _json_text(data, what: str) -> str:
+    """``data`` as canonical JSON text (keys sorted); SaveFormatError if it is not plain JSON data."""
     try:
-        return json.loads(json.dumps(data, allow_nan=False))
+        return json.dumps(data, allow_nan=False, sort_keys=True)
     except (TypeError, ValueError, RecursionError) as exc:
         raise SaveFormatError(f"{what} is not plain JSON data: {type(exc).__name__}: {exc}") from None
 
@@ -127,13 +127,16 @@ def verified_state(data) -> GameState:
     if not isinstance(data, dict):
         raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
     check_save_header(data)  # the format and game checks, with their messages
-    data = _as_json(data, "saved game")
+    text = _json_text(data, "saved game")
+    data = json.loads(text)  # as it reads back from a file: tuples become lists
     for key in SAVE_FIELDS:
         if key not in data:
             raise SaveFormatError(f"saved game is missing the field {key!r}")
     state = _play_back(data, "history", "saved game")
-    rebuilt = _as_json(state.to_dict(), "the replayed game")
-    where = _first_difference(rebuilt, data)
+    rebuilt = _json_text(state.to_dict(), "the replayed game")
+    if rebuilt == text:  # the same JSON text: same values and same types (1, 1.0 and true differ)
+        return state
+    where = _first_difference(json.loads(rebuilt), data) or "a value's type"
     if where:
         raise SaveFormatError(
             f"saved game was changed or damaged: {where}; its moves played again from its seed give "
