@@ -97,7 +97,7 @@ class GameState:
             if name in cls.__dict__:
                 raise TypeError(
                     f"{cls.__name__} overrides GameState.{name}, which checks its seat argument for "
-                    f"every game; implement the hook {hook or 'of the base class'} instead"
+                    f"every game; " + (f"implement the hook {hook} instead" if hook else "it is the same for every game")
                 )
 
     # ------------------------------------------------------------------ hooks
@@ -305,7 +305,7 @@ class GameState:
             shown = ", ".join(a.id for a in legal[:12])
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
             raise IllegalActionError(
-                f"{aid!r} is not a legal action for {seat_name(seat)} now "
+                f"{_short(aid, 80)} is not a legal action for {seat_name(seat)} now "
                 f"({self.decision(seat).prompt.rstrip('.')}); legal actions: {shown}{more}"
             )
         self._emitted = []
