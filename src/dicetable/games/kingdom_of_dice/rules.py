@@ -482,10 +482,10 @@ _FACE_SLOT = {face: i for i, face in enumerate(FACE_ORDER)}
 
 
 @lru_cache(maxsize=None)
-def _set_aside_actions(rolled: tuple, may_stop: bool) -> list:
-    """The set-aside step's actions for dice showing ``rolled`` (shared list: never mutate)."""
+def _set_aside_actions(rolled: tuple, may_stop: bool) -> tuple:
+    """The set-aside step's actions for dice showing ``rolled`` (a tuple: shared safely)."""
     acts = [_KEEP_ACTIONS[i] for i in range(6) if rolled[i]]
     if may_stop:
         acts.append(_REROLL)
         acts.append(_STOP)
-    return acts
+    return tuple(acts)
