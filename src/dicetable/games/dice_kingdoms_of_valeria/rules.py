@@ -948,7 +948,7 @@ class DiceKingdomsState(GameState):
             return True
         return self._action_choices(seat)[0] is not PASS
 
-    def _action_choices(self, seat: int) -> list:
+    def _action_choices(self, seat: int) -> tuple:
         """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
 
         Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
@@ -988,7 +988,7 @@ class DiceKingdomsState(GameState):
                 if builds[1]:
                     shorter += builds[1]
             out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
-        self.choices = out = out or [PASS]
+        self.choices = out = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
         return out
 
     def _take_action(self, seat: int, action: Action) -> None:
