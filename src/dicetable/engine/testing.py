@@ -106,7 +106,9 @@ def check_round_trip(state: GameState, rng_seed: int, steps: int = 8, verify: bo
         assert a.to_move == b.to_move, "loaded state has a different seat to move"
         random_step(a, ra)
         random_step(b, rb)
-        assert a.to_dict() == b.to_dict(), "loaded state diverged from the original"
+        assert a.chance_mark == b.chance_mark, "loaded state rolled different dice"
+    # One full comparison after the steps (to_dict is dear late in a long game).
+    assert a.to_dict() == b.to_dict(), "loaded state diverged from the original"
 
 
 def check_clone_independence(state: GameState, rng_seed: int) -> None:
