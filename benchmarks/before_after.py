@@ -3,7 +3,10 @@
     .venv/bin/python benchmarks/before_after.py OLD_SRC NEW_SRC [--games 100]
 
 e.g. with ``git worktree add /tmp/before <commit>``, OLD_SRC = /tmp/before/src and
-NEW_SRC = src (``--only GAME`` for games the old tree does not have). For every
+NEW_SRC = src (``--only GAME`` for games the old tree does not have; ``--gc-off`` pauses
+the garbage collector in the timed processes; ``--best`` reports each tree's best run
+instead of the median and ``--cpu`` times CPU time instead of wall time, both for a machine
+shared with other work). For every
 game, each measurement runs in a fresh interpreter with that tree first on
 ``sys.path``, one at a time, ``--repeat`` times per tree (alternating which
 goes first; medians reported): random games/s and actions/s (``dicetable.bench.time_random_games``, this
@@ -23,8 +26,12 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent.parent / "src" / "dicetable" / "bench.py"
 
 CHILD = r"""
-import importlib.util, json, sys, time
+import gc, importlib.util, json, sys, time
 sys.path.insert(0, sys.argv[1])
+if sys.argv[6] == "1":
+    gc.disable()  # --gc-off: no collector pauses in the timings (the games allocate no cycles that matter)
+if sys.argv[7] == "1":  # --cpu: this process's CPU time, not wall time (bench.py reads time.perf_counter*)
+    time.perf_counter, time.perf_counter_ns = time.process_time, time.process_time_ns
 spec = importlib.util.spec_from_file_location("newbench", sys.argv[2])
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
@@ -37,8 +44,9 @@ print(json.dumps({"games_per_s": games / elapsed, "steps_per_s": steps / elapsed
 """
 
 
-def measure(src: str, game: str, players: int, games: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, src, str(BENCH), game, str(players), str(games)],
+def measure(src: str, game: str, players: int, games: int, gc_off: bool = False, cpu: bool = False) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD, src, str(BENCH), game, str(players), str(games),
+                          "1" if gc_off else "0", "1" if cpu else "0"],
                          check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -51,6 +59,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--only", action="append", help="game id (repeatable; default: all five)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per tree (median reported)")
+    parser.add_argument("--gc-off", action="store_true", help="pause the garbage collector in the timed runs")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time with the process's CPU time instead of wall time (waiting for a core "
+                             "on a shared machine is not counted)")
+    parser.add_argument("--best", action="store_true",
+                        help="report each tree's best run (highest rates, lowest costs) instead of the median: "
+                             "the run least disturbed by other work on a shared machine")
     args = parser.parse_args()
     games = args.only or ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria",
                           "kingdom-of-dice", "valeria-card-kingdoms"]
@@ -60,9 +75,14 @@ def main() -> None:
         for i in range(args.repeat):  # alternate which tree goes first
             order = [("before", args.old_src), ("after", args.new_src)]
             for key, src in (order if i % 2 == 0 else order[::-1]):
-                runs[key].append(measure(src, game, args.players, args.games))
+                runs[key].append(measure(src, game, args.players, args.games, args.gc_off, args.cpu))
+        def pick(key: str, values: list) -> float:
+            if not args.best:
+                return statistics.median(values)
+            return max(values) if key.endswith("_per_s") else min(values)
+
         rows.append({"game": game, "players": args.players,
-                     **{key: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for key, rs in runs.items()}})
+                     **{key: {k: pick(k, [r[k] for r in rs]) for k in rs[0]} for key, rs in runs.items()}})
     print(json.dumps(rows, indent=1))
     print("| game | games/s | steps/s | legal_actions us | apply us | clone us |", file=sys.stderr)
     print("|---|---|---|---|---|---|", file=sys.stderr)

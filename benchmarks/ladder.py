@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append", help="player count (1, 2 or 4; repeatable)")
     args = parser.parse_args()
     done = {(r["game"], tuple(r["lineup"])) for r in load()}
-    for spec in dicetable.games():
+    for spec in dicetable.list_games():
         if args.only and spec.id not in args.only:
             continue
         for lineup, n in configs(spec, args.games, args.mcts_games, args.challenger, not args.no_baseline,

@@ -86,7 +86,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = [ours(spec.id, min(max(2, spec.min_players), spec.max_players), args.seconds)
-            for spec in dicetable.games()]
+            for spec in dicetable.list_games()]
     for name in ("python_tic_tac_toe", "python_kuhn_poker", "python_liars_poker",
                  "python_block_dominoes", "pig"):
         try:

@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 import dicetable
-from dicetable.engine import registry
 from dicetable.rl import env
+from dicetable.rl.spaces import research_games
 
 
 def engine_steps(game_id: str, players: int, seeds: list[int]) -> tuple[int, float]:
@@ -68,7 +68,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="random games per game and side")
     args = parser.parse_args()
     rows = []
-    for spec in registry.games():
+    for spec in research_games():
         players = 2 if spec.max_players >= 2 else 1
         seeds = list(range(args.games))
         engine_steps(spec.id, players, seeds[:2])  # warm caches on both sides

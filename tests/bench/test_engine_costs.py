@@ -19,7 +19,7 @@ import pytest
 import dicetable
 from dicetable.engine import Rng, new_game
 
-GAMES = [spec.id for spec in dicetable.games()]
+GAMES = [spec.id for spec in dicetable.list_games()]
 
 
 def mid_game(game_id: str):

@@ -113,8 +113,9 @@ def test_hint_on_a_saved_game(tmp_path, monkeypatch):
     assert "The search bot's top choices, by its share of the search" in _output(result)
 
 
+@pytest.mark.ray
 def test_simulate_on_a_local_ray_instance(tmp_path):
-    pytest.importorskip("ray")
+    pytest.importorskip("ray", reason="the ray extra is not installed (make test installs it when CI is set)")
     out = tmp_path / "ray.jsonl"
     result = run("simulate", "kingdom-of-dice", "-n", "4", "--bots", "greedy,random",
                  "--backend", "ray", "--jsonl", str(out))
@@ -161,8 +162,8 @@ def test_more_bad_arguments_get_a_clear_error(args, message):
 
 def _menu_number(game_id: str) -> int:
     """The number of a game in the play menu (other tests may register extra toy games)."""
-    from dicetable.engine import games
-    return [spec.id for spec in games()].index(game_id) + 1
+    from dicetable.engine import list_games
+    return [spec.id for spec in list_games()].index(game_id) + 1
 
 
 def _kod_save(tmp_path, seed=1, players=1):
@@ -218,10 +219,10 @@ def test_players_given_on_the_command_line_are_not_asked_again(tmp_path, monkeyp
 
 def test_non_ascii_digits_are_refused_not_a_crash(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    from dicetable.engine import games
+    from dicetable.engine import list_games
     result = run("play", input=f"²\n{_menu_number('kingdom-of-dice')}\n²\n1\nquit\n")
     assert result.exit_code == 0, result.output
-    assert result.output.count(f"Type a number from 1 to {len(games())} or a game id") == 1
+    assert result.output.count(f"Type a number from 1 to {len(list_games())} or a game id") == 1
     assert result.output.count("Type a number from 1 to 4.") == 1          # Kingdom of Dice: 1-4 players
     result = run("play", "kingdom-of-dice", "-p", "1", "--seed", "1", input="²\n-1\nquit\n")
     assert result.exit_code == 0, result.output
@@ -256,10 +257,10 @@ def test_quit_reports_a_save_that_cannot_be_written(tmp_path, monkeypatch):
 
 def test_games_table_never_cuts_a_game_id_at_80_columns():
     result = CliRunner().invoke(app, ["games"], env={"COLUMNS": "80"}, catch_exceptions=False)
-    from dicetable.engine import games
+    from dicetable.engine import list_games
     lines = result.output.splitlines()
     assert max(len(line) for line in lines) <= 80
-    for spec in games():
+    for spec in list_games():
         assert any(spec.id in line for line in lines), spec.id
     assert "…" not in result.output
 

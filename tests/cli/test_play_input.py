@@ -126,12 +126,12 @@ def test_log_takes_a_count_and_hint_takes_nothing(tmp_path, monkeypatch):
 
 def test_game_menu_takes_a_game_id(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    from dicetable.engine import games
+    from dicetable.engine import list_games
 
     result = run("play", "--players", "2", input="nope\nkingdom-of-dice\nquit\n")
     out = flat(result)
     # (other tests may register toy games in this process: count what is registered)
-    assert f"Type a number from 1 to {len(games())} or a game id" in out
+    assert f"Type a number from 1 to {len(list_games())} or a game id" in out
     assert "Kingdom of Dice" in out.split("Type a number")[1]
     assert "Game saved to saves/kingdom-of-dice-" in out
 

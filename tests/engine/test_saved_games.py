@@ -8,7 +8,7 @@ import json
 import pytest
 
 import dicetable
-from dicetable.engine import Rng, SaveFormatError, games, load_saved_game, new_game, write_json
+from dicetable.engine import Rng, SaveFormatError, SeatError, load_saved_game, new_game, write_json
 from dicetable.engine.testing import random_step
 
 GAMES = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
@@ -97,5 +97,6 @@ def test_new_game_and_apply_refuse_wrongly_typed_arguments():
     for seat in (True, 0.0, [0], "0"):
         with pytest.raises(dicetable.IllegalActionError, match="there is no seat .*: seats are 0..1"):
             state.apply(legal, seat)
-    assert state.legal_actions([0]) == []
+        with pytest.raises(SeatError, match="there is no seat .*: seats are 0..1"):
+            state.legal_actions(seat)
     assert state.to_dict() == before

@@ -35,7 +35,7 @@ class SecretHighCard(GameState):
             return ()
         return tuple(s for s in range(self.players) if not self.played[s])
 
-    def decision(self, seat):
+    def _decision(self, seat):
         return Decision(seat, "play", "Play a card face down.")
 
     def _legal_actions(self, seat):
@@ -68,7 +68,7 @@ class SecretHighCard(GameState):
         best = max(self.points)
         return tuple(s for s, p in enumerate(self.points) if p == best)
 
-    def observation(self, seat):
+    def _observation(self, seat):
         return {
             "trick": self.trick,
             "my_hand": list(self.hands[seat]) if seat is not None else None,
@@ -125,8 +125,8 @@ class LeakyHighCard(SecretHighCard):
     __slots__ = ()
     game_id = "toy-leaky-high-card"
 
-    def observation(self, seat):
-        obs = super().observation(seat)
+    def _observation(self, seat):
+        obs = super()._observation(seat)
         obs["all_hands"] = [list(h) for h in self.hands]
         return obs
 

@@ -20,7 +20,7 @@ GREEDY_GAMES = 1
 def configurations():
     """(game id, players, options) for every registered game with a catalogue."""
     out = []
-    for spec in registry.games():
+    for spec in registry.list_games():
         if spec.action_catalogue is None:
             continue
         for players in range(spec.min_players, spec.max_players + 1):

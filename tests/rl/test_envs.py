@@ -12,10 +12,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test
 
 import dicetable.rl as rl
-from dicetable.engine import registry
-from dicetable.rl.spaces import placing_rewards
+from dicetable.rl.spaces import placing_rewards, research_games
 
-CONFIGS = [(spec.id, p) for spec in registry.games() for p in range(spec.min_players, spec.max_players + 1)]
+CONFIGS = [(spec.id, p) for spec in research_games() for p in range(spec.min_players, spec.max_players + 1)]
 
 
 @pytest.mark.parametrize("game_id,players", CONFIGS)
@@ -50,7 +49,7 @@ def test_registered_gymnasium_env_passes_the_checker(env_id):
         check_env(gymnasium.make(env_id).unwrapped, skip_render_check=True)
 
 
-@pytest.mark.parametrize("game_id", [spec.id for spec in registry.games() if spec.min_players == 1])
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games() if spec.min_players == 1])
 def test_solo_mode_is_a_single_agent_env(game_id):
     env = rl.gym_env(game_id, players=1)
     with warnings.catch_warnings():

@@ -9,12 +9,12 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from dicetable.engine import registry  # noqa: E402
+from dicetable.rl.spaces import research_games  # noqa: E402
 from dicetable.rl import register_openspiel  # noqa: E402
 from dicetable.rl.openspiel import short_name  # noqa: E402
 
 register_openspiel()
-CONFIGS = [(spec.id, p) for spec in registry.games() for p in sorted({spec.min_players, spec.max_players})]
+CONFIGS = [(spec.id, p) for spec in research_games() for p in sorted({spec.min_players, spec.max_players})]
 
 
 #: pyspiel's simulation test checks every step (clones, tensors, strings): from the start, a
@@ -54,7 +54,7 @@ def test_random_simulation_from_the_start():
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("game_id", [spec.id for spec in registry.games()])
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
 def test_serialize_round_trip_and_tensors(game_id):
     game = pyspiel.load_game(short_name(game_id), {"seed": 8})
     state = game.new_initial_state()

@@ -16,8 +16,8 @@ from rich.table import Table
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.engine import (
     DicetableError,
-    games,
     get_game,
+    list_games,
     load_game_file,
     new_game,
     read_json,
@@ -107,7 +107,7 @@ def games_cmd() -> None:
     table.add_column("name")
     table.add_column("players", no_wrap=True)
     table.add_column("options", overflow="fold")
-    for spec in games():
+    for spec in list_games():
         opts = "\n".join(
             f"{o.name}={o.default}" + (f" ({'|'.join(map(str, o.choices))})" if o.choices else "")
             + (f" [{'/'.join(map(str, o.players))}p]" if o.players else "")
@@ -117,7 +117,7 @@ def games_cmd() -> None:
 
 
 def _ask_setup(players: Optional[int] = None) -> tuple[str, int, set[int]]:
-    specs = games()
+    specs = list_games()
     console.print("[bold]Which game?[/bold]")
     for i, spec in enumerate(specs, start=1):
         console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): {spec.summary}")
@@ -305,7 +305,7 @@ def bench(
     if games_n < 1:
         fail(f"--games takes a number of games of at least 1, got {games_n}")
     try:
-        ids = [get_game(game).id] if game else [s.id for s in games()]
+        ids = [get_game(game).id] if game else [s.id for s in list_games()]
         if game:  # one game: its player count must fit (all games: each is clamped to its range)
             spec = get_game(game)
             if not spec.min_players <= players <= spec.max_players:

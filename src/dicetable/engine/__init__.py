@@ -2,7 +2,7 @@
 
 Import from here: :class:`GameState` (the State protocol), :class:`Action`,
 :class:`Decision`, :class:`Event`, :class:`Die`, the registry functions
-(:func:`new_game`, :func:`load_state`, :func:`games`, :func:`get_game`),
+(:func:`new_game`, :func:`load_state`, :func:`list_games`, :func:`get_game`),
 replays (:func:`run_replay`) and the errors.
 """
 
@@ -14,15 +14,18 @@ from .errors import (
     IllegalActionError,
     SaveFormatError,
     ScriptedDiceError,
+    SeatError,
 )
 from .registry import (
-    GameSpec, OptionSpec, check_save_header, games, get_game, load_state, new_game, register, spec_of,
+    GameSpec, OptionSpec, check_save_header, games, get_game, list_games, load_state, new_game, register,
+    spec_of,
 )
-from .replay import load_game_file, load_saved_game, read_json, run_replay, write_json
-from .rng import Rng
+from .replay import MAX_FILE_BYTES, load_game_file, load_saved_game, read_json, run_replay, write_json
+from .rng import SEED_LIMIT, Rng
 from .state import GameState
 
 __all__ = [
+    "MAX_FILE_BYTES", "SEED_LIMIT", "SeatError", "list_games",
     "Action", "ComponentDataError", "Decision", "DicetableError", "Die", "Event",
     "GameConfigError", "GameSpec", "GameState", "IllegalActionError", "OptionSpec",
     "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "check_save_header", "games", "get_game",

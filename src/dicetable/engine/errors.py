@@ -20,6 +20,20 @@ class IllegalActionError(DicetableError):
     """
 
 
+class SeatError(IllegalActionError):
+    """A ``seat`` argument is not a seat of this game.
+
+    Raised by every State method that takes a seat (``apply``, ``decision``,
+    ``legal_actions``, ``observation``, ``log_for``, ``visible_scores``,
+    ``determinize``) when the seat is not an ``int`` in ``0..players-1``
+    (a bool, a float, a string or a list is refused, never read as a
+    number), or is ``None`` where no spectator is meant. It is a
+    :class:`IllegalActionError`, hence a ``ValueError``: one ``except
+    ValueError`` covers every bad input to the engine. The message names the
+    seat given and the seats allowed.
+    """
+
+
 class GameConfigError(DicetableError):
     """``new_game`` was given an unknown game, a bad player count or a bad option."""
 

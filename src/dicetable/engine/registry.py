@@ -11,12 +11,18 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from .errors import GameConfigError, SaveFormatError
 from .help import EMPTY_HELP, GameHelp
+from .rng import _short, seed_problem
 from .state import SAVE_FORMAT, GameState
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")  # ASCII digits only: str.isdigit() also accepts "²"
+_MAX_TEXT = 200  # longest text option value (a list of Captain ids is well under this)
 
 
 @dataclass(frozen=True)
@@ -24,7 +30,13 @@ class OptionSpec:
     """One game option.
 
     ``choices`` lists the allowed values (None: any value of ``type``);
-    ``players`` restricts the option to those player counts (None: all).
+    ``players`` restricts the option to those player counts (None: all);
+    ``check(value, players)`` (optional) is the game's own test of a value
+    that ``choices`` cannot list (e.g. Corsairs' ``captains`` "T1A,T3B,T2A"):
+    it returns the value to keep (normalised) or raises ``ValueError`` /
+    :class:`GameConfigError` saying what is wrong. Every game's options go
+    through :meth:`GameSpec.resolve_options`, the one routine that checks
+    option values.
     """
 
     name: str
@@ -33,16 +45,27 @@ class OptionSpec:
     choices: tuple | None = None
     type: type = str
     players: tuple | None = None
+    check: Callable | None = None
 
     def coerce(self, value: Any) -> Any:
-        """Return ``value`` converted to this option's type, or raise GameConfigError."""
+        """Return ``value`` converted to this option's type, or raise GameConfigError.
+
+        Text from a command line is read strictly: a whole number is ASCII
+        digits with an optional sign (not "²" or "٣", which ``str.isdigit``
+        accepts), a truth value is ``true`` or ``false``; text options are
+        printable and at most 200 characters.
+        """
         if isinstance(value, str) and self.type is not str:
-            try:
-                value = {"true": True, "false": False}[value.lower()] if self.type is bool else self.type(value)
-            except (KeyError, ValueError):
-                raise GameConfigError(self._needs(value)) from None
-        if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
+            text = value.strip()
+            if self.type is bool:
+                value = {"true": True, "false": False}.get(text.lower(), value)
+            elif self.type is int and _WHOLE_NUMBER.fullmatch(text):
+                value = int(text)
+        if type(value) is not self.type:  # not True for an int option, nor 1 for a bool one
             raise GameConfigError(self._needs(value))
+        if self.type is str and (len(value) > _MAX_TEXT or not value.isprintable()):
+            raise GameConfigError(
+                f"option {self.name!r} needs printable text of at most {_MAX_TEXT} characters, got {_short(value)}")
         if self.choices is not None and value not in self.choices:
             raise GameConfigError(
                 f"option {self.name!r} cannot be {value!r}; allowed: "
@@ -53,7 +76,7 @@ class OptionSpec:
 
     def _needs(self, value: Any) -> str:
         kind = {bool: "true or false", int: "a whole number", str: "text"}.get(self.type, self.type.__name__)
-        return (f"option {self.name!r} needs {kind}, got {value!r}"
+        return (f"option {self.name!r} needs {kind}, got {_short(value)}"
                 + (f"; allowed: {', '.join(map(str, self.choices))}" if self.choices and self.type is not bool else ""))
 
 
@@ -111,10 +134,15 @@ class GameSpec:
             if opt.name == name:
                 return opt
         allowed = ", ".join(o.name for o in self.options) or "none"
-        raise GameConfigError(f"{self.id} has no option {name!r}; its options: {allowed}")
+        raise GameConfigError(f"{self.id} has no option {_short(name)}; its options: {allowed}")
 
     def resolve_options(self, players: int, options: dict | None) -> dict:
-        """Check ``options`` and fill in defaults; raise GameConfigError on any bad one."""
+        """Check ``options`` and fill in defaults; raise GameConfigError on any bad one.
+
+        The one routine that checks option values for every game: the name
+        (:meth:`option`), the player counts it applies to, the type and
+        choices (:meth:`OptionSpec.coerce`), then the option's own ``check``.
+        """
         if options is not None and not isinstance(options, dict):
             raise GameConfigError(
                 f"options must be a dict of NAME: VALUE, got {options!r}; {self.id} options: "
@@ -129,7 +157,15 @@ class GameSpec:
                     f"option {name!r} applies only with "
                     + " or ".join(map(str, opt.players)) + f" player(s), not {players}"
                 )
-            out[name] = opt.coerce(value)
+            value = opt.coerce(value)
+            if opt.check is not None:
+                try:
+                    value = opt.check(value, players)
+                except GameConfigError:
+                    raise
+                except ValueError as exc:
+                    raise GameConfigError(f"option {name!r}: {exc}") from None
+            out[name] = value
         for opt in self.options:
             if opt.name not in out and (opt.players is None or players in opt.players):
                 out[opt.name] = opt.default
@@ -166,10 +202,20 @@ def _discover() -> None:
             register(spec)
 
 
-def games() -> list[GameSpec]:
-    """Every registered game, sorted by id."""
+def list_games() -> list[GameSpec]:
+    """Every registered game's :class:`GameSpec`, sorted by id (a new list each call)."""
     _discover()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def games() -> list[GameSpec]:
+    """Deprecated name of :func:`list_games` (DeprecationWarning).
+
+    ``dicetable.games`` is also the package holding the games, so the
+    function of that name could not stay: use ``list_games()``.
+    """
+    warnings.warn("dicetable.engine.games() is deprecated; use list_games()", DeprecationWarning, stacklevel=2)
+    return list_games()
 
 
 def get_game(game_id: str) -> GameSpec:
@@ -178,7 +224,7 @@ def get_game(game_id: str) -> GameSpec:
     spec = _REGISTRY.get(game_id) if isinstance(game_id, str) else None
     if spec is None:
         raise GameConfigError(
-            f"unknown game {game_id!r}; known games: " + ", ".join(sorted(_REGISTRY))
+            f"unknown game {_short(game_id)}; known games: " + ", ".join(sorted(_REGISTRY))
         )
     return spec
 
@@ -198,14 +244,16 @@ def new_game(
     """Set up a new game and return its state.
 
     ``players`` is the number of seats (the game's range, e.g. 1-4);
-    ``seed`` fixes every random outcome (None: a fresh random seed, recorded
-    in the state); ``options`` are checked against the game's options;
+    ``seed`` fixes every random outcome, an int in ``0..2**64-1`` (None: a
+    fresh random seed, recorded in the state). The seed is the key to every
+    hidden card and every future die, so front ends never show it while the
+    game runs. ``options`` are checked against the game's options;
     ``dice`` scripts the next die rolls (each value a face of the die rolled
     then), after which the seed continues. Raises :class:`GameConfigError`.
     """
     spec = get_game(game_id)
     if isinstance(players, bool) or not isinstance(players, int):
-        raise GameConfigError(f"players must be a whole number, got {players!r}")
+        raise GameConfigError(f"players must be a whole number, got {_short(players)}")
     if not spec.min_players <= players <= spec.max_players:
         raise GameConfigError(
             f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}"
@@ -213,16 +261,18 @@ def new_game(
     resolved = spec.resolve_options(players, options)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GameConfigError(f"seed must be an integer, got {seed!r}")
+    problem = seed_problem(seed)
+    if problem:
+        raise GameConfigError(problem)
     if dice is not None and (isinstance(dice, (str, bytes, dict)) or not hasattr(dice, "__iter__")):
-        raise GameConfigError(f"dice must be a list of die faces to roll first, got {dice!r}")
+        raise GameConfigError(f"dice must be a list of die faces to roll first, got {_short(dice)}")
     script = tuple(dice or ())
     if spec.dice_faces:
+        faces = spec.dice_faces
         for pos, value in enumerate(script):
-            if value not in spec.dice_faces:
+            if not any(type(value) is type(face) and value == face for face in faces):  # not True for 1
                 raise GameConfigError(
-                    f"scripted die value {value!r} (position {pos}) is not a face of any "
+                    f"scripted die value {_short(value)} (position {pos}) is not a face of any "
                     f"{spec.name} die; faces: {list(spec.dice_faces)}"
                 )
     from .rng import seed_state
@@ -265,11 +315,35 @@ def check_save_header(data: dict) -> GameSpec:
         raise SaveFormatError(str(exc)) from None
 
 
-def load_state(data: dict) -> GameState:
-    """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if malformed.
+def load_state(data: dict, *, verify: bool = True) -> GameState:
+    """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if it is not one.
 
-    This trusts the stored state (search workers use it on their own
-    copies); files written by people go through
-    :func:`dicetable.engine.load_saved_game`, which also replays and checks them.
+    By default the save is checked, not trusted: its header sets up a new
+    game (players, 64-bit seed, options and scripted dice checked as by
+    :func:`new_game`), its ``history`` is played again through ``apply``
+    and the result must equal the save field for field
+    (:func:`dicetable.engine.replay.verified_state`); the error names the
+    first field that is wrong. A save that was edited, truncated or made up
+    is refused whatever it contains.
+
+    ``verify=False`` is the trusted fast path, for data this process or a
+    worker it started has just written with ``to_dict`` (search workers,
+    tests of ``_restore``): it checks only the header and the field types
+    and restores the stored game fields as they are. Never use it on data a
+    person or another program could have changed.
     """
-    return check_save_header(data).state_class._from_dict(data)
+    if verify:
+        from .replay import verified_state  # replay imports this module
+
+        return verified_state(data)
+    spec = check_save_header(data)
+    for key in ("players", "seed"):
+        if type(data.get(key)) is not int:
+            raise SaveFormatError(f"saved game field {key!r} must be a whole number, got {_short(data.get(key))}")
+    if not spec.min_players <= data["players"] <= spec.max_players:
+        raise SaveFormatError(f"saved game field 'players': {spec.name} is for "
+                              f"{spec.min_players}-{spec.max_players} players, not {data['players']}")
+    problem = seed_problem(data["seed"])
+    if problem:
+        raise SaveFormatError(f"saved game field 'seed': {problem}")
+    return spec.state_class._from_dict(data)

@@ -9,11 +9,19 @@ finished game, the ``scores`` and ``winners`` it reached, which
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from .errors import DicetableError, SaveFormatError
 from .registry import check_save_header, new_game
 from .state import GameState
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+"""Largest saved game or replay file read (20 MB; a long game's save is well under 1 MB)."""
+
+#: The fields of a saved game (``GameState.to_dict``): all required, no others allowed.
+SAVE_FIELDS = ("format", "game", "players", "seed", "options", "rng", "dice", "dice_used",
+               "history", "log", "state")
 
 
 def run_replay(record: dict) -> GameState:
@@ -92,30 +100,61 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def load_saved_game(data) -> GameState:
+def _json_text(data, what: str) -> str:
+    """``data`` as canonical JSON text (keys sorted); SaveFormatError if it is not plain JSON data."""
+    try:
+        return json.dumps(data, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SaveFormatError(f"{what} is not plain JSON data: {type(exc).__name__}: {exc}") from None
+
+
+def verified_state(data) -> GameState:
     """Rebuild a saved game (``to_dict`` output) by playing its moves again, and check it.
 
-    A save holds its seed, options and moves as well as the resulting state;
-    the moves are played again from the seed and the result must equal the
-    save field for field. So a save that was edited, truncated or corrupted
-    (a score, a card id, a seat changed) is refused with a
-    :class:`SaveFormatError` naming the first field that differs, instead of
-    loading an impossible position (or crashing later).
+    The one check behind :func:`dicetable.load_state` and
+    :func:`load_saved_game`: the header (format, game, players, seed,
+    options, scripted dice) sets up a new game through ``new_game`` (so
+    player counts, the 64-bit seed and every option are checked as for a
+    new game), the ``history`` is applied move by move through ``apply``
+    (so every move was legal for the seat that made it), and the result's
+    ``to_dict`` must equal the save field for field (the random state, the
+    log and every game field: so the game's invariants hold, since they hold
+    in every state ``apply`` reaches). A save that was edited, truncated or
+    corrupted (a score, a card id, a seat, a 99-player game) is refused with
+    a :class:`SaveFormatError` naming the first field that is wrong; nothing
+    else is ever raised for bad data.
     """
     if not isinstance(data, dict):
         raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
-    if data.get("kind") == "replay":
-        return run_replay(data)
     check_save_header(data)  # the format and game checks, with their messages
+    text = _json_text(data, "saved game")
+    data = json.loads(text)  # as it reads back from a file: tuples become lists
+    for key in SAVE_FIELDS:
+        if key not in data:
+            raise SaveFormatError(f"saved game is missing the field {key!r}")
     state = _play_back(data, "history", "saved game")
-    rebuilt = json.loads(json.dumps(state.to_dict()))
-    where = _first_difference(rebuilt, data)
+    rebuilt = _json_text(state.to_dict(), "the replayed game")
+    if rebuilt == text:  # the same JSON text: same values and same types (1, 1.0 and true differ)
+        return state
+    where = _first_difference(json.loads(rebuilt), data) or "a value's type"
     if where:
         raise SaveFormatError(
             f"saved game was changed or damaged: {where}; its moves played again from its seed give "
             "a different game (saves must be left as written)"
         )
     return state
+
+
+def load_saved_game(data) -> GameState:
+    """Rebuild a saved game or a replay record, checked; SaveFormatError naming what is wrong.
+
+    A save (``to_dict`` output) goes through :func:`verified_state` (the
+    same check as :func:`dicetable.load_state`); a replay record (``"kind":
+    "replay"``) through :func:`run_replay`.
+    """
+    if isinstance(data, dict) and data.get("kind") == "replay":
+        return run_replay(data)
+    return verified_state(data)
 
 
 def write_json(path: str | Path, data: dict) -> Path:
@@ -139,25 +178,46 @@ def write_json(path: str | Path, data: dict) -> Path:
     return path
 
 
-def read_json(path: str | Path) -> dict:
-    """Read a JSON file; SaveFormatError with the reason when it is missing or not JSON."""
-    path = Path(path)
-    if path.is_dir():
-        raise SaveFormatError(f"{path} is a folder, not a saved game or replay file")
-    if path.exists() and not path.is_file():
-        raise SaveFormatError(f"{path} is not a regular file (a device or a pipe), not a saved game or replay")
+def read_json(path: str | Path):
+    """Read a JSON file (UTF-8, a byte-order mark allowed); SaveFormatError with the reason otherwise.
+
+    Files larger than :data:`MAX_FILE_BYTES` (20 MB) are refused before
+    they are parsed, as are folders, devices, pipes, missing files, text
+    that is not UTF-8 or not JSON, and JSON nested too deeply or with
+    numbers too long to read. Returns the parsed value (a saved game or a
+    replay is a dict; the loaders check that).
+    """
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        path = Path(path)
+        if path.is_dir():
+            raise SaveFormatError(f"{path} is a folder, not a saved game or replay file")
+        if path.exists() and not path.is_file():
+            raise SaveFormatError(f"{path} is not a regular file (a device or a pipe), not a saved game or replay")
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            raw = handle.read(MAX_FILE_BYTES + 1) if size <= MAX_FILE_BYTES else b""
+    except SaveFormatError:
+        raise
     except FileNotFoundError:
         raise SaveFormatError(f"no such file: {path}") from None
     except OSError as exc:
         raise SaveFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (TypeError, ValueError) as exc:  # a NUL byte in the path, or no path at all
+        raise SaveFormatError(f"cannot read {path!r}: {exc}") from None
+    if size > MAX_FILE_BYTES or len(raw) > MAX_FILE_BYTES:
+        raise SaveFormatError(
+            f"{path} is {max(size, len(raw)):,} bytes; saved games and replays are at most "
+            f"{MAX_FILE_BYTES:,} bytes (20 MB), so this is not one")
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise SaveFormatError(f"{path} is not a JSON file: it is not UTF-8 text ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
         raise SaveFormatError(f"{path} is not a JSON file: {exc}") from None
     except RecursionError:
         raise SaveFormatError(f"{path} is not a saved game or replay: its JSON is nested too deeply") from None
-    except ValueError as exc:  # a NUL byte in the path
-        raise SaveFormatError(f"cannot read {path!r}: {exc}") from None
+    except ValueError as exc:  # e.g. a number with more digits than Python reads
+        raise SaveFormatError(f"{path} is not a saved game or replay: {exc}") from None
 
 
 def load_game_file(path: str | Path) -> GameState:

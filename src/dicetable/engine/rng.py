@@ -12,6 +12,31 @@ from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+SEED_LIMIT = 1 << 64
+"""Seeds are ints in ``0 <= seed < SEED_LIMIT`` (64 bits): every seed gives a different game."""
+
+
+def seed_problem(seed) -> str | None:
+    """Why ``seed`` is not a game seed (an int in ``0..2**64-1``, not a bool), or None if it is one.
+
+    A seed is the key to every hidden card and every future die of a game
+    (docs/engine.md, "The seed is a secret"), so it is bounded like the
+    generator's state: 64 bits, no negative numbers (they would alias
+    positive ones).
+    """
+    if type(seed) is not int:
+        return f"seed must be an integer 0..2**64-1, got {type(seed).__name__} {_short(seed)}"
+    if not 0 <= seed < SEED_LIMIT:
+        return f"seed must be an integer 0..2**64-1 (64 bits, not negative), got {_short(seed)}"
+    return None
+
+
+def _short(value, limit: int = 40) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return "a number of more than 4,300 digits"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def splitmix64(state: int) -> tuple[int, int]:

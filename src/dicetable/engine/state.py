@@ -7,15 +7,24 @@ actions with a clear message and no change, seeded dice with the scripted-dice
 hook, the event log, the action history, ``to_dict``/``load_state``,
 ``clone`` and ``determinize``.
 
+Every public method that takes a seat checks it first, the same way
+(:meth:`GameState.check_seat`): an ``int`` in ``0..players-1`` (never a
+bool, a float or a string), or ``None`` where a spectator is meant
+(``observation``, ``log_for``, ``visible_scores``); anything else raises
+:class:`~dicetable.engine.errors.SeatError` naming the seat and the allowed
+range. So the game hooks below are only ever called with a real seat (or
+None for a spectator) and never need to check it.
+
 Hooks a game implements
 -----------------------
 ``_setup()``                       lay out the table (called once by ``new_game``)
 ``to_move`` (property)            seats that may act now, ``()`` when over
-``decision(seat)``                 a :class:`Decision` for a seat in ``to_move``
-``_legal_actions(seat)``           the list of :class:`Action` for that seat
+``_decision(seat)``                a :class:`Decision` for ``seat``, None if it is not to move
+``_legal_actions(seat)``           the :class:`Action` s of a seat in ``to_move`` (list or tuple)
 ``_apply(action, seat)``           carry the action out (it is known to be legal)
 ``is_over``/``scores``/``winners``  properties
-``observation(seat)``              JSON-able view for ``seat`` (None: spectator)
+``_observation(seat)``             JSON-able view for ``seat`` (None: spectator)
+``_visible_scores(seat)``          scores as far as ``seat`` may know them (optional)
 ``_dump()`` / ``_restore(payload)``  game fields to and from JSON-able data
 ``_copy_into(other)``              copy the game fields into a bare new object
 ``_determinize(seat)``             resample what ``seat`` cannot see (optional)
@@ -30,8 +39,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, Iterable
 
 from .core import Action, Decision, Die, Event, seat_name
-from .errors import IllegalActionError, SaveFormatError, ScriptedDiceError
-from .rng import seed_state, splitmix64
+from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
+from .rng import _short, seed_problem, seed_state, splitmix64
 
 SAVE_FORMAT = 1
 
@@ -77,6 +86,20 @@ class GameState:
 
     game_id: ClassVar[str] = ""
 
+    #: Public methods a game must not override: they check the seat, then call the hook.
+    _CHECKED = {"decision": "_decision", "observation": "_observation", "legal_actions": "_legal_actions",
+                "log_for": None, "visible_scores": "_visible_scores", "determinize": "_determinize",
+                "apply": "_apply"}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, hook in cls._CHECKED.items():
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides GameState.{name}, which checks its seat argument for "
+                    f"every game; " + (f"implement the hook {hook} instead" if hook else "it is the same for every game")
+                )
+
     # ------------------------------------------------------------------ hooks
     def _setup(self) -> None:  # pragma: no cover - every game overrides
         raise NotImplementedError
@@ -86,11 +109,12 @@ class GameState:
         """Seats that may act now; several during a simultaneous step; () when over."""
         raise NotImplementedError
 
-    def decision(self, seat: int) -> Decision | None:  # pragma: no cover
-        """What is asked of ``seat`` now, in the rulebook's words; None if it has no decision now."""
+    def _decision(self, seat: int) -> Decision | None:  # pragma: no cover
+        """The game's :meth:`decision` for a checked seat (None when it is not to move)."""
         raise NotImplementedError
 
-    def _legal_actions(self, seat: int) -> list[Action]:  # pragma: no cover
+    def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...]:  # pragma: no cover
+        """The legal actions of a seat in ``to_move`` (the kernel caches them as a tuple)."""
         raise NotImplementedError
 
     def _apply(self, action: Action, seat: int) -> None:  # pragma: no cover
@@ -103,17 +127,22 @@ class GameState:
 
     @property
     def scores(self) -> list:  # pragma: no cover
-        """Points per seat (index = seat); final once ``is_over``."""
+        """Points per seat (index = seat) as the engine knows them: final once ``is_over``.
+
+        Before the end this is the score as if the game ended now, and it may
+        count hidden parts no single seat knows (Biblios Dice counts every
+        seat's VP tokens, Gold and Hidden Objective). It is for the engine,
+        final tallies and tests; never show it to a person mid-game: front
+        ends show :meth:`visible_scores` instead.
+        """
         raise NotImplementedError
 
-    def visible_scores(self, seat: int | None) -> list:
-        """The running score of each seat as far as ``seat`` may know it (None: a spectator).
+    def _visible_scores(self, seat: int | None) -> list:
+        """The game's :meth:`visible_scores` before the end, for a checked seat (None: spectator).
 
-        Front ends show this, never :attr:`scores` mid-game: :attr:`scores` is
-        omniscient (it counts hidden cards and secret objectives). An entry is
-        None where nothing of that seat's score is public. Games with hidden
-        scoring override this; the default is :attr:`scores`, right for games
-        whose score is fully public. Final scores once the game is over.
+        The default is :attr:`scores`, right only for games whose whole score
+        is public; games with hidden scoring override it and compute it from
+        what ``observation(seat)`` shows.
         """
         return list(self.scores)
 
@@ -122,8 +151,8 @@ class GameState:
         """Seats that won after the rulebook's tie-breaks; () before the end."""
         raise NotImplementedError
 
-    def observation(self, seat: int | None) -> dict:  # pragma: no cover
-        """A JSON-able dict of what ``seat`` may see (None: a spectator)."""
+    def _observation(self, seat: int | None) -> dict:  # pragma: no cover
+        """The game's :meth:`observation` for a checked seat (None: a spectator)."""
         raise NotImplementedError
 
     def _dump(self) -> dict:  # pragma: no cover
@@ -148,23 +177,88 @@ class GameState:
         """
 
     # ------------------------------------------------------------- protocol
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The legal actions of ``seat`` now ([] if it is not to move).
+    def check_seat(self, seat: Any, spectator: bool = False) -> None:
+        """Raise :class:`SeatError` unless ``seat`` is a seat of this game.
 
-        ``seat`` may be omitted when exactly one seat is to move. The list is
-        cached until the next ``apply``; callers must not mutate it.
+        A seat is an ``int`` in ``0..players-1``; a bool, a float, a string,
+        a list... is refused (never read as a number: ``True`` is not seat 1
+        and ``-1`` is not the last seat). ``spectator=True`` also accepts
+        ``None``, a spectator who sees only public information. Every public
+        method that takes a seat calls this before the game's hook.
+        """
+        if type(seat) is int:
+            if 0 <= seat < self.players:
+                return
+            raise SeatError(self._seat_message(seat, spectator))
+        if seat is None and spectator:
+            return
+        raise SeatError(self._seat_message(seat, spectator))
+
+    def _seat_message(self, seat: Any, spectator: bool) -> str:
+        allowed = f"seats are 0..{self.players - 1}" + (" or None for a spectator" if spectator else "")
+        if type(seat) is int:
+            return f"there is no seat {_short(seat)} in this {self.players}-player game: {allowed}"
+        if seat is None:
+            return f"there is no seat None here (None is a spectator, who has no decisions): {allowed}"
+        return f"there is no seat {_short(seat)} (a {type(seat).__name__}, not a whole number): {allowed}"
+
+    def decision(self, seat: int) -> Decision | None:
+        """What is asked of ``seat`` now, in the rulebook's words; None if it has no decision now.
+
+        Raises :class:`SeatError` when ``seat`` is not a seat of this game.
+        """
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self.check_seat(seat)
+        return self._decision(seat)
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """The legal actions of ``seat`` now, a tuple (``()`` if it is not to move).
+
+        ``seat`` may be omitted when exactly one seat is to move
+        (:class:`IllegalActionError` otherwise). The tuple is cached until the
+        next ``apply`` and is immutable, so no caller can change what another
+        caller, or another game in the same process, is offered. Raises
+        :class:`SeatError` when ``seat`` is not a seat of this game.
         """
         if seat is None:
             seat = self._sole_seat()
-        try:
-            cached = self._legal.get(seat)
-        except TypeError:  # an unhashable "seat" such as [1] is no seat at all
-            return []
+        elif type(seat) is not int:  # True would hash as seat 1, 1.0 as seat 1
+            self.check_seat(seat)
+        cached = self._legal.get(seat)
         if cached is None:
             if seat not in self.to_move:
-                return []
-            cached = self._legal[seat] = self._legal_actions(seat)
+                if not 0 <= seat < self.players:
+                    self.check_seat(seat)
+                return ()
+            cached = self._legal[seat] = tuple(self._legal_actions(seat))
         return cached
+
+    def observation(self, seat: int | None) -> dict:
+        """A JSON-able dict of what ``seat`` may see (None: a spectator).
+
+        Never another seat's secret; every view of the game (terminal, page,
+        API, log) is drawn from it. Raises :class:`SeatError` when ``seat`` is
+        neither a seat of this game nor None.
+        """
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
+            self.check_seat(seat, spectator=True)
+        return self._observation(seat)
+
+    def visible_scores(self, seat: int | None) -> list:
+        """The running score of each seat as far as ``seat`` may know it (None: a spectator).
+
+        One entry per seat (index = seat). Front ends show this, never
+        :attr:`scores` mid-game: :attr:`scores` is omniscient (it counts
+        hidden VP tokens, secret objectives, face-down cards). The result
+        depends only on what ``observation(seat)`` shows; an entry is None
+        where nothing of that seat's score is public. Once the game is over
+        it is the final :attr:`scores` for everyone. Raises
+        :class:`SeatError` when ``seat`` is neither a seat nor None.
+        """
+        self.check_seat(seat, spectator=True)
+        if self.is_over:
+            return list(self.scores)
+        return list(self._visible_scores(seat))
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Carry out ``action`` (an :class:`Action` or its id) for ``seat``.
@@ -172,9 +266,11 @@ class GameState:
         Returns the events it produced. Raises :class:`IllegalActionError`,
         leaving the state unchanged, when the seat is not to move or the
         action is not legal for it now; the message lists what is allowed.
+        A ``seat`` that is no seat of this game raises :class:`SeatError`
+        (an :class:`IllegalActionError`).
         """
         if seat is not None and type(seat) is not int:  # not True for 1, nor 0.0 for 0
-            raise IllegalActionError(f"there is no seat {seat!r}: seats are 0..{self.players - 1}")
+            self.check_seat(seat)
         legal = self._legal.get(seat) if seat is not None else None
         if legal is None:
             # Slow path: no cached actions for this seat yet, so check the seat first.
@@ -190,10 +286,8 @@ class GameState:
                     )
                 seat = to_move[0]
             elif seat not in to_move:
-                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-                    raise IllegalActionError(
-                        f"there is no seat {seat!r}: seats are 0..{self.players - 1}"
-                    )
+                if not 0 <= seat < self.players:
+                    self.check_seat(seat)
                 if not to_move:
                     raise IllegalActionError("the game is over: no seat may act")
                 raise IllegalActionError(
@@ -211,7 +305,7 @@ class GameState:
             shown = ", ".join(a.id for a in legal[:12])
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
             raise IllegalActionError(
-                f"{aid!r} is not a legal action for {seat_name(seat)} now "
+                f"{_short(aid, 80)} is not a legal action for {seat_name(seat)} now "
                 f"({self.decision(seat).prompt.rstrip('.')}); legal actions: {shown}{more}"
             )
         self._emitted = []
@@ -231,7 +325,11 @@ class GameState:
         return _cons_to_list(self._log)
 
     def log_for(self, seat: int | None) -> list[Event]:
-        """The events ``seat`` may see (None: a spectator), oldest first."""
+        """The events ``seat`` may see (None: a spectator), oldest first.
+
+        Raises :class:`SeatError` when ``seat`` is neither a seat nor None.
+        """
+        self.check_seat(seat, spectator=True)
         return [e for e in _cons_to_list(self._log) if e.visible_to(seat)]
 
     @property
@@ -266,7 +364,15 @@ class GameState:
         what ``seat`` may see and on ``seed`` (two states that look the same
         to ``seat`` give the same copy), so search (ISMCTS) plays on it
         without ever reading hidden state.
+
+        Raises :class:`SeatError` when ``seat`` is not a seat of this game
+        and :class:`GameConfigError` when ``seed`` is not an int in
+        ``0..2**64-1``.
         """
+        self.check_seat(seat)
+        problem = seed_problem(seed)
+        if problem:
+            raise GameConfigError(f"determinize: {problem}")
         other = self.clone()
         other.seed = seed
         other._rng = seed_state(seed)

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import gymnasium
 
-from dicetable.engine import registry
 
 from .aec import DicetableAEC, env
 from .gym import DicetableGym, gym_env
 from .parallel import DicetableParallel, parallel_env
-from .spaces import GameSpaces, placing_rewards
+from .spaces import GameSpaces, placing_rewards, research_games
 
 __all__ = ["DicetableAEC", "DicetableGym", "DicetableParallel", "GameSpaces", "env", "gym_env",
            "parallel_env", "placing_rewards", "register_openspiel"]
@@ -33,7 +32,7 @@ def register_openspiel() -> list[str]:
 
 
 def _register_gymnasium() -> None:
-    for spec in registry.games():
+    for spec in research_games():
         env_id = f"dicetable/{spec.id}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="dicetable.rl.gym:DicetableGym",

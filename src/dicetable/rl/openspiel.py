@@ -23,9 +23,8 @@ import numpy as np
 import pyspiel
 
 import dicetable
-from dicetable.engine import registry
 
-from .spaces import GameSpaces, placing_rewards
+from .spaces import GameSpaces, placing_rewards, research_games
 
 #: A generous bound on actions in one game (random play stays far below it).
 MAX_GAME_LENGTH = 20_000
@@ -106,7 +105,7 @@ class DicetableSpielState(pyspiel.State):
 
     def serialize(self) -> str:
         """The engine's save of this state as JSON."""
-        return json.dumps(self.state.to_dict())
+        return json.dumps(self.state.to_dict(), sort_keys=True)
 
 
 class DicetableObserver:
@@ -173,7 +172,7 @@ class DicetableSpielGame(pyspiel.Game):
 def register_openspiel() -> list[str]:
     """Register every dicetable game with pyspiel; returns the short names (idempotent)."""
     names = []
-    for spec in registry.games():
+    for spec in research_games():
         name = short_name(spec.id)
         names.append(name)
         if name in pyspiel.registered_names():

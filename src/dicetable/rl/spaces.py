@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import dicetable
-from dicetable.engine import GameConfigError, GameState
+from dicetable.engine import GameConfigError, GameState, registry
 
 #: Upper bound of every feature (features are non-negative counts and shares, mostly in [0, 1]).
 OBS_HIGH = 64.0
@@ -70,6 +70,12 @@ class GameSpaces:
                 or not 0 <= int(index) < len(self.catalogue):
             raise ValueError(f"action {index!r} is not an index of this game's actions: 0..{len(self.catalogue) - 1}")
         return self.catalogue[int(index)]
+
+
+def research_games() -> list:
+    """The registered games that declare an action catalogue and an observation encoding."""
+    return [spec for spec in registry.list_games()
+            if spec.action_catalogue is not None and spec.observation_encoding is not None]
 
 
 def placing_rewards(state: GameState) -> list[float]:

@@ -827,6 +827,19 @@ class BibliosDiceState(GameState):
         rows = self.final if self.final is not None else self.breakdown()
         return [rows[s]["total"] for s in range(self.players)]
 
+    def _visible_scores(self, seat: int | None) -> list:
+        """VPs per seat as ``seat`` may count them now (rulebook Scoring; None: a spectator).
+
+        Everyone sees the Resource Track places and the penalties (the
+        tracks, Value Dice and markers are public); only ``seat`` sees its own
+        VP tokens, its Gold (converted at its Bishop Track ratio) and its
+        Hidden Objective, which stay behind the others' shields until the
+        end. So another seat's entry is its track VPs minus penalties.
+        """
+        rows = self.breakdown()
+        return [rows[s]["total"] if s == seat else sum(rows[s]["tracks"]) - rows[s]["penalty"]
+                for s in range(self.players)]
+
     @property
     def cadfael_score(self) -> int | None:
         """Cadfael's VPs (track places and penalties; 2 players only), else None."""
@@ -845,7 +858,7 @@ class BibliosDiceState(GameState):
                    + self.bishop_key(s))
         return (best,)
 
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         if seat not in self.to_move:
             return None
         if self.tasks:
@@ -1043,7 +1056,7 @@ class BibliosDiceState(GameState):
             marks[action.payload] += 1
 
     # ================================================================ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """What ``seat`` sees (None: a spectator).
 
         Public: tracks with marker order, Value Dice, stacks (VP tokens in

@@ -15,7 +15,7 @@ from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import CAPTAINS, CORSAIRS_DIE
 from .policy import evaluate, greedy
-from .rules import CorsairsState
+from .rules import CorsairsState, check_captains, check_first_player, check_tracks
 from .text import render, text_view
 
 SPEC = GameSpec(
@@ -29,11 +29,12 @@ SPEC = GameSpec(
     options=(
         OptionSpec("captains", "random",
                    "Captain cards: 'random' (dealt), 'none', or one id per seat in seat order: "
-                   + ", ".join(c.id for c in CAPTAINS)),
+                   + ", ".join(c.id for c in CAPTAINS), check=check_captains),
         OptionSpec("tracks", "random",
                    "race track: 'random' (3 of the 4 Tracks, random order and sides) or e.g. 'T1A,T3B,T2A' "
-                   "from Start Island upwards"),
-        OptionSpec("first_player", "random", "who starts: 'random' or a player number 1-5"),
+                   "from Start Island upwards", check=check_tracks),
+        OptionSpec("first_player", "random", "who starts: 'random' or a player number 1-5",
+                   check=check_first_player),
     ),
     dice_faces=CORSAIRS_DIE.faces,
     render=render,

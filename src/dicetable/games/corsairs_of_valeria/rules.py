@@ -303,7 +303,7 @@ class CorsairsState(GameState):
         if first == "random":
             self.current = self.randbelow(n)
         else:
-            if not first.isdigit() or not 1 <= int(first) <= n:
+            if not (first.isascii() and first.isdigit()) or not 1 <= int(first) <= n:
                 raise GameConfigError(f"option 'first_player' must be 'random' or 1..{n}, got {first!r}")
             self.current = int(first) - 1
         self.phase = "A"
@@ -318,33 +318,12 @@ class CorsairsState(GameState):
         self._run()
 
     def _deal_captains(self, text: str) -> tuple:
-        n = self.players
-        text = text.strip().lower()
-        if text == "random":
+        chosen = parse_captains(text, self.players)
+        if chosen is None:  # "random": deal from the shuffled Captain cards
             deck = list(range(len(CAPTAINS)))
             self.shuffle(deck)
-            return tuple(deck[:n])
-        if text == "none":
-            return (NO_CAPTAIN,) * n
-        parts = [p.strip() for p in text.split(",")]
-        if len(parts) != n:
-            raise GameConfigError(
-                f"option 'captains' needs one Captain per player ({n}), got {len(parts)}: "
-                "use 'random', 'none', or ids like " + ",".join(c.id for c in CAPTAINS[:n]))
-        out = []
-        for p in parts:
-            if p in ("none", "-", ""):
-                out.append(NO_CAPTAIN)
-            elif p in CAPTAIN_INDEX:
-                out.append(CAPTAIN_INDEX[p])
-            else:
-                raise GameConfigError(
-                    f"option 'captains': unknown Captain {p!r}; Captains: "
-                    + ", ".join(c.id for c in CAPTAINS) + " (or 'none')")
-        real = [c for c in out if c >= 0]
-        if len(set(real)) != len(real):
-            raise GameConfigError("option 'captains': each Captain card exists once")
-        return tuple(out)
+            return tuple(deck[:self.players])
+        return chosen
 
     def _set_layout(self, layout: tuple) -> None:
         self.layout = layout
@@ -382,7 +361,7 @@ class CorsairsState(GameState):
         """Silver coins in the general supply: 35 minus those on ships and Skull Island."""
         return SILVER_TOTAL - sum(self.silver) - self.island
 
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         if self.phase == OVER or seat != self.stack[-1][1]:
             return None
         task = self.stack[-1]
@@ -1212,7 +1191,7 @@ class CorsairsState(GameState):
                   {"tracks": layout_name(self.layout), "island": self.island})
 
     # ============================================================ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """Everything is public in Corsairs of Valeria: the whole table, dice and pending tasks."""
         track = self.track
         top = self.stack[-1] if self.stack else None
@@ -1351,3 +1330,57 @@ _DECIDE = _table("_d")
 _DECISIONS = _table("_q")
 assert set(_STEP) == set(_TAGS), "every task needs a step"
 assert set(_LEGAL) == set(_DECIDE) == set(_DECISIONS), "every decision needs actions, a resolver and a prompt"
+
+# ================================================================ options (checked by GameSpec.resolve_options)
+def parse_captains(text: str, n: int) -> tuple | None:
+    """Captain indices (``NO_CAPTAIN`` for none) of option ``captains`` for ``n`` seats.
+
+    None for "random" (dealt in set-up); GameConfigError naming a bad part.
+    """
+    text = text.strip().lower()
+    if text == "random":
+        return None
+    if text == "none":
+        return (NO_CAPTAIN,) * n
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != n:
+        raise GameConfigError(
+            f"option 'captains' needs one Captain per player ({n}), got {len(parts)}: "
+            "use 'random', 'none', or ids like " + ",".join(c.id for c in CAPTAINS[:n]))
+    out = []
+    for p in parts:
+        if p in ("none", "-", ""):
+            out.append(NO_CAPTAIN)
+        elif p in CAPTAIN_INDEX:
+            out.append(CAPTAIN_INDEX[p])
+        else:
+            raise GameConfigError(
+                f"option 'captains': unknown Captain {p!r}; Captains: "
+                + ", ".join(c.id for c in CAPTAINS) + " (or 'none')")
+    real = [c for c in out if c >= 0]
+    if len(set(real)) != len(real):
+        raise GameConfigError("option 'captains': each Captain card exists once")
+    return tuple(out)
+
+
+def check_captains(value: str, players: int) -> str:
+    """Option ``captains``: 'random', 'none' or one Captain id per seat (GameConfigError otherwise)."""
+    parse_captains(value, players)
+    return value
+
+
+def check_tracks(value: str, players: int) -> str:
+    """Option ``tracks``: 'random' or three Tracks with sides, e.g. 'T1A,T3B,T2A' (ValueError otherwise)."""
+    if value.strip() != "random":
+        parse_layout(value.strip())
+    return value
+
+
+def check_first_player(value: str, players: int) -> str:
+    """Option ``first_player``: 'random' or a player number 1..players in ASCII digits (ValueError otherwise)."""
+    text = value.strip()
+    if text == "random":
+        return text
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= players:
+        return str(int(text))
+    raise ValueError(f"must be 'random' or a player number 1..{players}, got {value!r}")

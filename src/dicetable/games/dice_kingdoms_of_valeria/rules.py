@@ -288,7 +288,7 @@ class DiceKingdomsState(GameState):
         best = max((p["total"], p["stars"]) for p in parts)
         return tuple(s for s, p in enumerate(parts) if (p["total"], p["stars"]) == best)
 
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         if seat not in self.to_move:
             return None
         ph = self.phase
@@ -948,7 +948,7 @@ class DiceKingdomsState(GameState):
             return True
         return self._action_choices(seat)[0] is not PASS
 
-    def _action_choices(self, seat: int) -> list:
+    def _action_choices(self, seat: int) -> tuple:
         """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
 
         Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
@@ -988,7 +988,7 @@ class DiceKingdomsState(GameState):
                 if builds[1]:
                     shorter += builds[1]
             out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
-        self.choices = out = out or [PASS]
+        self.choices = out = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
         return out
 
     def _take_action(self, seat: int, action: Action) -> None:
@@ -1119,7 +1119,7 @@ class DiceKingdomsState(GameState):
         return score_sheet(self.lay, self.sheets[seat])
 
     # ------------------------------------------------------------ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
         lay = self.lay
         n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)

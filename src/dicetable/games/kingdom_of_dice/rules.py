@@ -237,7 +237,7 @@ class KingdomOfDiceState(GameState):
         values = sorted((CARD_VALUE[c] for c in cards), reverse=True)
         return (sum(values), *values)
 
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         if seat != self.current or self.phase == OVER:
             return None
         if self.phase == PLACE:
@@ -388,7 +388,7 @@ class KingdomOfDiceState(GameState):
         self._start_round(first=(ender + 1) % self.players)
 
     # ------------------------------------------------------------ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """Everything on the table; the draw pile only as a count (its order is hidden)."""
         obs = {
             "game": self.game_id,
@@ -482,10 +482,10 @@ _FACE_SLOT = {face: i for i, face in enumerate(FACE_ORDER)}
 
 
 @lru_cache(maxsize=None)
-def _set_aside_actions(rolled: tuple, may_stop: bool) -> list:
-    """The set-aside step's actions for dice showing ``rolled`` (shared list: never mutate)."""
+def _set_aside_actions(rolled: tuple, may_stop: bool) -> tuple:
+    """The set-aside step's actions for dice showing ``rolled`` (a tuple: shared safely)."""
     acts = [_KEEP_ACTIONS[i] for i in range(6) if rolled[i]]
     if may_stop:
         acts.append(_REROLL)
         acts.append(_STOP)
-    return acts
+    return tuple(acts)

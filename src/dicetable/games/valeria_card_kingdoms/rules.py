@@ -524,6 +524,11 @@ class ValeriaState(GameState):
             return [self.score(s) for s in range(self.players)]
         return [self.public_vp(s) for s in range(self.players)]
 
+    def _visible_scores(self, seat: int | None) -> list:
+        """VP per seat as ``seat`` may count them (R8.4; None: a spectator): everyone's public VP,
+        plus ``seat``'s own Duke, which only it has seen (R3.15)."""
+        return [self.public_vp(s) + (self.duke_vp(s) if s == seat else 0) for s in range(self.players)]
+
     def dark_lord_score(self) -> int:
         """Solo: surviving Monster VP + captured Domain VP + the Dark Lord Duke on them (R12.18)."""
         if self.dark_lord < 0:
@@ -1601,7 +1606,7 @@ class ValeriaState(GameState):
                                             "dukes": [DUKE_NAME[d] for d in self.dukes]})
 
     # ------------------------------------------------------------ decisions
-    def decision(self, seat: int):
+    def _decision(self, seat: int):
         """What ``seat`` must decide now, in the rulebook's words (None if not to move)."""
         if seat not in self.to_move:
             return None
@@ -1704,7 +1709,7 @@ class ValeriaState(GameState):
         self._run()
 
     # ------------------------------------------------------------ views
-    def observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict:
         """The table as ``seat`` sees it: no other seat's Duke before the end, no face-down card."""
         over = self.phase == P_OVER
         n = self.players
