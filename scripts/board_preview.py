@@ -41,15 +41,24 @@ body { margin: 0; font: 14px/1.35 system-ui, sans-serif; background: #faf7f0; co
 """
 
 
-def build_state(game: str, players: int, seed: int, steps: int, seat: int | None, options: dict, then: int = 0):
+def build_state(game: str, players: int, seed: int, steps: int, seat: int | None, options: dict, then: int = 0,
+                kind: str | None = None):
     """A state after ``steps`` greedy actions, continued until ``seat`` is to move (or the game ends).
 
-    ``then`` more greedy actions of ``seat`` follow while it stays to move (e.g. dice already set aside).
+    ``then`` more greedy actions of ``seat`` follow while it stays to move (e.g. dice already set aside);
+    ``kind`` continues until ``seat`` faces a decision of that kind (e.g. ``bid``).
     """
     spec = get_game(game)
     state = new_game(game, players, seed=seed, options=options)
     done = 0
-    while not state.is_over and (done < steps or (seat is not None and seat not in state.to_move)):
+    def waiting() -> bool:
+        if seat is None:
+            return False
+        if seat not in state.to_move:
+            return True
+        return kind is not None and state.decision(seat).kind != kind
+
+    while not state.is_over and (done < steps or waiting()):
         mover = state.to_move[0]
         action = spec.greedy(state, mover) if spec.greedy else state.legal_actions(mover)[0]
         state.apply(action, mover)
@@ -103,6 +112,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--then", type=int, default=0, help="greedy actions of --seat after it is to move")
+    ap.add_argument("--kind", help="go on until --seat faces a decision of this kind")
     ap.add_argument("--seat", default="0", help="viewer seat, or 'none' for a spectator")
     ap.add_argument("-o", "--option", action="append", default=[], help="NAME=VALUE")
     ap.add_argument("--out", type=Path, required=True)
@@ -111,7 +121,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     seat = None if args.seat == "none" else int(args.seat)
     options = dict(o.split("=", 1) for o in args.option)
-    state = build_state(args.game, args.players, args.seed, args.steps, seat, options, args.then)
+    state = build_state(args.game, args.players, args.seed, args.steps, seat, options, args.then, args.kind)
     args.out.write_text(page_html(state, seat), encoding="utf-8")
     if args.png:
         screenshot(args.out, args.png, args.size)

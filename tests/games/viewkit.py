@@ -6,6 +6,8 @@ names the state it looked at when it fails.
 
 from __future__ import annotations
 
+import html
+import re
 from html.parser import HTMLParser
 
 from rich.console import Console
@@ -72,7 +74,8 @@ class BoardParser(HTMLParser):
         if tag in VOID:
             return
         self.stack.append(tag)
-        self._open.append(element)
+        # Text is collected only inside action elements (their accessible names); None elsewhere.
+        self._open.append(element if "data-action" in element["attrs"] else None)
 
     def handle_startendtag(self, tag, attrs):
         self.elements.append({"tag": tag, "attrs": dict(attrs), "text": ""})
@@ -87,7 +90,8 @@ class BoardParser(HTMLParser):
     def handle_data(self, data):
         self.text.append(data)
         for element in self._open:
-            element["text"] += data
+            if element is not None:
+                element["text"] += data
 
 
 def parse_board(fragment: str) -> BoardParser:
@@ -120,6 +124,11 @@ def action_elements(parser: BoardParser) -> list[dict]:
         assert name, f"data-action element without an accessible name: {el}"
         out.append(el)
     return out
+
+
+def placed_ids(fragment: str) -> set[str]:
+    """The ``data-action`` values of a fragment, by a quick scan (the full checks are in check_board)."""
+    return {html.unescape(v) for v in re.findall(r'data-action="([^"]*)"', fragment)}
 
 
 def board_for(game: str, state, seat):
