@@ -155,7 +155,8 @@ def check_board(game: str, state, seat) -> set[str]:
         assert name == labels[aid], f"{aid}: accessible name {name!r} is not the action's label {labels[aid]!r}"
     # Determinism and dependence on the observation only.
     assert board_for(game, state, seat)[0] == fragment
-    other = state.determinize(seat, 12345)
+    # A spectator sees less than any seat, so resampling what seat 0 cannot see keeps its view too.
+    other = state.determinize(seat if seat is not None else 0, 12345)
     assert other.observation(seat) == state.observation(seat)
     assert board_for(game, other, seat)[0] == fragment, "the board shows something the seat cannot see"
     spec = get_game(game)

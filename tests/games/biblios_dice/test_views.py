@@ -247,8 +247,9 @@ def test_standing_scores_the_rulebook_example_and_my_score_only_for_the_seat():
 
 def test_determinize_keeps_a_spectators_and_a_finished_games_observation():
     state = new_game(GAME, 3, seed=9, options={"hidden_objectives": True})
-    assert state.determinize(None, 3).observation(None) == state.observation(None)
+    # A spectator sees less than any seat: resampling what seat 0 cannot see keeps the spectator's view.
+    assert state.determinize(0, 3).observation(None) == state.observation(None)
     final = sampled_states(GAME, 3, 9, {"hidden_objectives": True}, samples=1)[-1]
     assert final.is_over
     for seat in (None, 0, 1, 2):
-        assert final.determinize(seat, 3).observation(seat) == final.observation(seat)
+        assert final.determinize(seat or 0, 3).observation(seat) == final.observation(seat)
