@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install dev bench clean
+.PHONY: run test install dev bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,13 +20,21 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 dev: $(VENV)/.dev-installed
 
-## make run: create .venv, install, start an interactive terminal game
+## make run: create .venv, install, start the server (embedded SQLite) and print the URL to open
 run: install
-	$(BIN)/dicetable play
+	@echo "dicetable: open http://127.0.0.1:8000/ in your browser (Ctrl-C stops the server)."
+	@echo "           To play in the terminal instead: .venv/bin/dicetable play"
+	$(BIN)/dicetable serve --port 8000
 
-## make test: create .venv, install dev extras, run the whole suite
-test: dev
+## make test: create .venv, install dev extras (and Debian's chromium for the browser tests), run the whole suite
+test: dev chromium
 	$(BIN)/python -m pytest -n auto -q
+
+# The browser tests (tests/web) drive Debian's chromium; Playwright's own browser download is not used.
+chromium:
+	@test -x /usr/bin/chromium || { echo "installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q --no-install-recommends chromium; \
+	  else sudo apt-get update -q && sudo apt-get install -y -q --no-install-recommends chromium; fi; }
 
 bench: install
 	$(BIN)/dicetable bench

@@ -329,6 +329,10 @@ async function pump() {
     while (T.queue.length) {
       const v = T.queue.shift();
       if (v.version < T.shown) continue;
+      // The push of a view this page already drew (its own action's answer): only redraw what changed.
+      if (v.version === T.shown && T.view && v.over === T.view.over && sameJSON(v.seats, T.view.seats)
+          && sameJSON(v.legal_actions, T.view.legal_actions) && sameJSON(v.to_move, T.view.to_move)
+          && (v.log || []).length === (T.view.log || []).length) continue;
       const advanced = v.version > T.shown;
       await show(v);
       if (advanced && T.queue.length && T.pace > 0) await sleep(T.pace);
@@ -499,7 +503,7 @@ function drawPlayers(view) {
     const kind = k ? (k.kind === "bot" ? `bot (${k.level || "?"})` : k.autoplay ? `human, played by its bot` : "human") : "";
     const connected = k && k.kind === "human" && typeof k.connected === "boolean" ? (k.connected ? "connected" : "not connected") : "";
     const panel = el("section", { class: `player${s === T.seat ? " me" : ""}${toMove.includes(s) ? " to-move" : ""}${winners.includes(s) ? " winner" : ""}`, "data-seat": s, "aria-label": seatName(s) },
-      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, s === T.seat ? `${seatName(s)} (you)` : seatName(s), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
+      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${seatName(s)} (you)` : seatName(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
       el("p", { class: "meta", text: [kind, connected].filter(Boolean).join(" · ") }),
       el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) })));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
