@@ -23,10 +23,6 @@ CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra: make dev")
-pytest.importorskip("dicetable.server", reason="the server package (issue 11) is not installed")
-if not Path(CHROMIUM).exists():  # pragma: no cover - make test installs it
-    pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium", allow_module_level=True)
 
 
 def _free_port() -> int:
@@ -67,6 +63,7 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """``dicetable serve`` (a real uvicorn) on a free 127.0.0.1 port with a temp SQLite file."""
+    pytest.importorskip("dicetable.server", reason="the server package (issue 11) is not installed")
     db = tmp_path_factory.mktemp("db") / "tables.sqlite"
     port = _free_port()
     cmd = [sys.executable, "-c", "from dicetable.cli.main import app; app()", "serve", "--host", "127.0.0.1",
@@ -98,6 +95,9 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     """Debian's chromium, headless, through Playwright."""
+    pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra: make dev")
+    if not Path(CHROMIUM).exists():  # pragma: no cover - make test installs it
+        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
