@@ -1710,6 +1710,7 @@ class ValeriaState(GameState):
                 "victory": [MON_NAME[m] for m in self.victory[s]],
                 "public_vp": self.public_vp(s),
                 "duke_chosen": self.dukes[s] >= 0,
+                "tableau_cards": self.tableau_size(s),  # the tie-break counts them (R8.6)
             }
             if over or s == seat:
                 p["duke"] = DUKE_NAME[self.dukes[s]] if self.dukes[s] >= 0 else None
@@ -1737,6 +1738,10 @@ class ValeriaState(GameState):
             "player": players,
             "pending": self._pending_view(),
             "last_harvest": [list(p) for p in self.payouts],
+            # what each Thief took in that Harvest, and who rested in it (5 players, R11.6)
+            "last_harvest_steals": [{"thief": t, "victim": v, "resource": RES_ID[r], "amount": k,
+                                     "card": src_name(src)} for t, v, r, k, src in self.steals],
+            "last_harvest_resting": self.payouts_resting,
             "is_over": over,
             "scores": self.scores if over else None,
             "winners": list(self.winners),
@@ -1761,6 +1766,14 @@ class ValeriaState(GameState):
             view["effect"] = step_text(t[2])
         elif t[0] == K_ACTION:
             view["actions_left"] = t[2]
+        elif t[0] == K_PAY:
+            # the card being paid for: its Center Stack row and column (R6.2, R6.6, R6.11)
+            p = t[3]
+            view["what"] = ("slay", "recruit", "build")[t[2]]
+            view["row"], view["index"] = (("monsters", p) if p < CIT0 else ("citizens", p - CIT0) if p < DOM0
+                                          else ("domains", p - DOM0))
+        elif t[0] == K_ATTACK:
+            view["column"] = t[2]  # -1: a 6, the player picks the stack (R12.9)
         return view
 
     def _determinize(self, seat: int) -> None:
