@@ -401,6 +401,25 @@ function genericHtml(v, depth) {
   return scalar(v);
 }
 
+// A board wider (or taller) than its place is scaled down to fit, down to 70%,
+// so the main area needs no scrolling on a 1366x768 screen.
+function fitBoard() {
+  const wrap = $("#board-wrap");
+  const board = $("#board");
+  if (!wrap || !board) return;
+  board.style.zoom = "1";
+  const cs = getComputedStyle(wrap);
+  const w = wrap.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const h = wrap.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+  const bw = board.scrollWidth;
+  const bh = board.scrollHeight;
+  let z = Math.min(1, w / Math.max(bw, 1));
+  if (bh * z > h) z = Math.min(z, Math.max(0.8, h / bh));
+  z = Math.max(0.7, z);
+  if (z < 0.995) board.style.zoom = String(Math.floor(z * 1000) / 1000);
+}
+window.addEventListener("resize", () => fitBoard());
+
 function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
@@ -415,6 +434,7 @@ async function show(view, { force = false } = {}) {
   T.shown = view.version;
   const board = $("#board");
   board.innerHTML = html;
+  fitBoard();
   if (advanced) { board.classList.remove("flash"); void board.offsetWidth; board.classList.add("flash"); }
   const ver = $("#version");
   ver.dataset.version = String(view.version);
@@ -739,6 +759,7 @@ async function go(step, force = false) {
       $("#total").textContent = String(v.total);
       $("#step-range").max = String(v.total);
       $("#board").innerHTML = boardFor(v);
+      fitBoard();
       const st = $("#step");
       st.textContent = String(v.step); st.dataset.version = String(v.step);
       $("#step-range").value = String(v.step);
