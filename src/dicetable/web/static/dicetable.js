@@ -182,7 +182,7 @@ async function lobbyPage() {
     if (made.error) { err.textContent = made.error; return; }
     location.assign(made.url);
   });
-  drawOpenTables();
+  drawOpenTables(Object.fromEntries(list.map((g) => [g.id, g.name])));
 }
 
 // Creates a table, keeps its human seat tokens and set-up, answers the page to open.
@@ -202,10 +202,10 @@ async function createTable(body) {
   return { url: first === undefined ? `/tables/${id}?${extra.slice(1)}` : `/tables/${id}?token=${tokens[first]}${extra}` };
 }
 
-async function drawOpenTables() {
+async function drawOpenTables(names = {}) {
   const body = $("#open-tables");
-  const res = await api("GET", "/api/tables");
-  const rows = Array.isArray(res.data) ? res.data : (res.data && res.data.tables) || [];
+  const res = await api("GET", "/api/tables?all=true");
+  const rows = (Array.isArray(res.data) ? res.data : (res.data && res.data.tables) || []).slice(0, 40);
   body.replaceChildren();
   if (res.status !== 200) { body.append(el("tr", {}, el("td", { colspan: 5, class: "error", text: res.message }))); return; }
   if (!rows.length) { body.append(el("tr", {}, el("td", { colspan: 5, class: "muted", text: "no open tables yet" }))); return; }
@@ -218,8 +218,11 @@ async function drawOpenTables() {
     links.append(el("a", { href: `/tables/${id}`, class: "button", text: "Watch" }));
     const status = t.status || (t.over ? "over" : "running");
     if (status === "over" || t.over) links.append(" ", el("a", { href: `/tables/${id}/replay`, class: "button", text: "Replay" }));
-    body.append(el("tr", {}, el("td", { text: String(id).slice(0, 8) }), el("td", { text: t.game_name || t.game }),
-      el("td", { text: String(t.players ?? "") }), el("td", { text: status }), links));
+    const seats = (t.seats || []).map((x) => (x.kind === "bot" ? `${x.level} bot` : x.name || "human")).join(", ");
+    const state = status === "running" ? `running, move ${t.version ?? 0}${t.open ? ", seats free" : ""}` : status;
+    body.append(el("tr", { "data-table-row": id }, el("td", { text: String(id).slice(0, 8) }),
+      el("td", { text: names[t.game] || t.game }), el("td", { text: seats || String(t.players ?? "") }),
+      el("td", { text: state }), links));
   }
 }
 
@@ -648,8 +651,23 @@ function drawFinal(view) {
   const ul = el("ul", { class: "final-lines" });
   for (const l of lines.slice(Math.max(0, from), lines.length)) ul.append(el("li", { text: l }));
   why.append(el("h3", { text: "How it ended" }), ul);
-  const tieSecs = ((T.help && T.help.sections) || []).filter((s) => (s.decisions || []).includes("game-over") || /tie|winning|end of the game|game end|scoring/i.test(s.title));
-  for (const s of tieSecs.slice(0, 2)) why.append(el("details", {}, el("summary", { text: `Rulebook: ${s.title}` }), el("p", { text: s.text })));
+  // A tie on the top score: say the rulebook's tie-break decided (the rule is below).
+  const scores = Array.isArray(view.scores) ? view.scores : [];
+  const top = Math.max(...scores.filter((x) => typeof x === "number"));
+  const tied = scores.map((x, i) => (x === top ? i : -1)).filter((i) => i >= 0);
+  if (tied.length > 1) {
+    const w = view.winners || [];
+    why.append(el("p", { class: "tie", text: w.length === tied.length
+      ? `${tied.map(whoIs).join(" and ")} tied on ${top} and the tie-break could not separate them: they share the win.`
+      : `${tied.map(whoIs).join(" and ")} tied on ${top}; the rulebook's tie-break gave the win to ${w.map(whoIs).join(" and ")}.` }));
+  }
+  const endRule = /(end|ending) of (the )?game|game end|ending the game|tie|winner|scoring/i;
+  const tieSecs = ((T.help && T.help.sections) || []).filter((s) => (s.decisions || []).includes("game-over") || endRule.test(s.title));
+  for (const s of tieSecs.slice(0, 2)) {
+    const d = el("details", {}, el("summary", { text: `Rulebook: ${s.title}` }));
+    for (const para of String(s.text).split(/\n\s*\n/)) d.append(el("p", { text: para.trim() }));
+    why.append(d);
+  }
   const setup = store.setup(T.id);
   $("#again-btn").hidden = !(setup && T.seat !== null);
   $("#replay-link").href = `/tables/${T.id}/replay`;
