@@ -14,7 +14,7 @@ import time
 import pytest
 
 from .helpers import (
-    accessible_problems, is_over, open_lobby_table, play_to_end, take_turn, version, wait_ready,
+    OVER as OVER_JS, accessible_problems, is_over, open_lobby_table, play_to_end, take_turn, version, wait_ready,
 )
 
 pytestmark = pytest.mark.browser
@@ -73,44 +73,52 @@ def test_full_game_by_clicking_actions(context, server, game, seats, options):
 
 
 def test_two_players_in_two_browsers_and_a_spectator(browser, server):
-    """Two contexts hold the two seats of one Card Kingdoms table; a third context watches."""
+    """Two contexts hold the two seats of one Card Kingdoms table and play it in turn, each seeing the
+    other's moves live; a third context watches. After ten moves each both seats are handed to their
+    bots (the API's hand-over), and all three pages follow the game to its end."""
     made = server.create("valeria-card-kingdoms", [{"kind": "human"}, {"kind": "human"}], seed=11)
     tid = made["table_id"]
+    tokens = [made["seats"][seat]["token"] for seat in (0, 1)]
     contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(3)]
     try:
         pages = [c.new_page() for c in contexts]
         errors = [_errors(p) for p in pages]
         for seat in (0, 1):
-            pages[seat].goto(f"{server.url}/tables/{tid}?token={made['seats'][seat]['token']}&pace=0")
+            pages[seat].goto(f"{server.url}/tables/{tid}?token={tokens[seat]}&pace=0")
         watcher = pages[2]
         watcher.goto(f"{server.url}/tables/{tid}?pace=0")
         for p in pages:
             p.wait_for_selector("[data-version]")
-        assert "(you)" in pages[0].locator(".player.me .pname").inner_text()
-        assert pages[0].locator(".player.me .pname").inner_text().startswith("Player 1")
-        assert pages[1].locator(".player.me .pname").inner_text().startswith("Player 2")
+        assert pages[0].locator(".player.me .pname").inner_text() == "Player 1 (you)"
+        assert pages[1].locator(".player.me .pname").inner_text() == "Player 2 (you)"
         assert "watching" in watcher.locator(".spectator").inner_text()
         rng = random.Random(5)
-        deadline = time.time() + 120
+        deadline = time.time() + 90
         moves = {0: 0, 1: 0}
-        while not (is_over(pages[0]) and is_over(pages[1])):
-            assert time.time() < deadline, f"two-player game not over ({moves})"
-            acted = False
+        while min(moves.values()) < 10 and not is_over(pages[0]):
+            assert time.time() < deadline, f"two-player moves too slow ({moves})"
             for seat in (0, 1):
                 p = pages[seat]
-                if not is_over(p) and p.locator("#board [data-action], #actionbar [data-action]").count():
-                    if take_turn(p, rng):
+                if p.locator("#board [data-action], #actionbar [data-action]").count():
+                    v = version(p)
+                    if take_turn(p, rng) and version(p) > v:
                         moves[seat] += 1
-                        acted = True
-            # The spectator never gets an action to click.
-            assert watcher.locator("[data-action]").count() == 0
-            if not acted:
-                time.sleep(0.05)
-        assert moves[0] > 0 and moves[1] > 0
+                        # The other seat and the spectator see the move without reloading.
+                        for other in (pages[1 - seat], watcher):
+                            other.wait_for_function(
+                                f"() => Number(document.querySelector('[data-version]').dataset.version) >= {version(p)}")
+            assert watcher.locator("[data-action]").count() == 0  # a spectator never has an action
+        for seat in (0, 1):
+            status, _ = server.call("POST", f"/api/tables/{tid}/seats/{seat}/bot", {"level": "greedy"},
+                                    token=tokens[seat])
+            assert status == 200
+        for p in pages:
+            p.wait_for_function(OVER_JS, timeout=60_000)
         status, view = server.call("GET", f"/api/tables/{tid}")
-        watcher.wait_for_function(
-            f"() => document.querySelector('[data-version]').dataset.version === '{view['version']}'")
-        assert version(watcher) == version(pages[0]) == version(pages[1]) == view["version"]
+        assert view["over"] is True
+        for p in pages:
+            p.wait_for_function(
+                f"() => document.querySelector('[data-version]').dataset.version === '{view['version']}'")
         assert all(e == [] for e in errors)
     finally:
         for c in contexts:
@@ -139,6 +147,13 @@ def test_reload_rejoins_the_seat_and_the_clock_runs(context, server):
         "els => els.map(e => e.dataset.action)"))
     assert shown == ids and ids
     assert accessible_problems(page) == []
+    # An action the engine refuses (422) shows its message and changes nothing.
+    page.evaluate("""() => { const b = document.createElement('button'); b.dataset.action = 'fly-away';
+        b.textContent = 'Fly away'; b.id = 'bogus'; document.querySelector('#actionbar').append(b); }""")
+    page.click("#bogus")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "fly-away" in page.locator("#error").inner_text()
+    assert server.call("GET", f"/api/tables/{tid}", token=token)[1]["version"] == before == version(page)
 
     clocked = server.call("POST", "/api/tables", {"game": "kingdom-of-dice", "players": 1, "options": {},
                                                    "seats": [{"kind": "human"}], "clock": 60})[1]
