@@ -51,7 +51,7 @@ def take_turn(page, rng: random.Random, keyboard: bool = False) -> bool:
             page.click("#handover-btn")
         page.wait_for_function("document.body.dataset.handover === undefined")
         return True
-    actions = page.locator("#board [data-action], #actionbar [data-action]")
+    actions = page.locator(":is(#board [data-action], #actionbar [data-action]) >> visible=true")
     n = actions.count()
     if n == 0:
         return False

@@ -436,7 +436,14 @@ async function show(view, { force = false } = {}) {
   T.view = view;
   T.shown = view.version;
   const board = $("#board");
+  // What the viewer chose to look at on the board (a sheet tab, an open detail) survives the redraw.
+  // (Not when a decision comes to this seat: the board then opens where the seat must act.)
+  const keepView = !(view.legal_actions || []).length;
+  const checked = keepView ? $$("input:checked[id]", board).map((e) => e.id) : [];
+  const opened = $$("details[open][id]", board).map((e) => e.id);
   board.innerHTML = html;
+  for (const id of checked) { const e = document.getElementById(id); if (e && board.contains(e)) e.checked = true; }
+  for (const id of opened) { const e = document.getElementById(id); if (e && board.contains(e)) e.open = true; }
   fitBoard();
   if (advanced) { board.classList.remove("flash"); void board.offsetWidth; board.classList.add("flash"); }
   const ver = $("#version");
@@ -461,7 +468,8 @@ async function show(view, { force = false } = {}) {
 function drawActionBar(view) {
   const bar = $("#actionbar");
   bar.replaceChildren();
-  const onBoard = new Set($$("#board [data-action]").map((e) => e.dataset.action));
+  // Actions the board places where they can be seen; a hidden one (e.g. on a sheet tab not shown) gets a button too.
+  const onBoard = new Set($$("#board [data-action]").filter((e) => e.getClientRects().length > 0).map((e) => e.dataset.action));
   for (const a of view.legal_actions || []) {
     if (onBoard.has(a.id)) continue;
     bar.append(el("button", { type: "button", class: "act", "data-action": a.id, title: a.id, text: a.label || a.id }));
