@@ -14,6 +14,7 @@ from dicetable.games.biblios_dice.board import board_view
 from dicetable.games.biblios_dice.components import CARD_VALUES, NRES
 from dicetable.games.biblios_dice.text import text_view
 
+from .helpers import TRACK, game, put
 from ..viewkit import (
     action_elements,
     assert_text_fits,
@@ -223,3 +224,28 @@ def test_board_market_groups_are_the_choices():
     fragment, legal = board_for(GAME, state, seat)
     groups = [el for el in action_elements(parse_board(fragment)) if "bd-group" in el["attrs"].get("class", "")]
     assert sorted(el["attrs"]["data-action"] for el in groups) == ["group:large", "group:small"] == sorted(legal)
+
+
+# ------------------------------------------------------------------ observation additions
+def test_standing_scores_the_rulebook_example_and_my_score_only_for_the_seat():
+    # Rulebook Scoring example: first on a track whose Value Die shows 5 scores 10, second 5, third 3.
+    state = game(3)
+    state.value[TRACK["ink"]] = 5
+    put(state, 0, "ink", 7)
+    put(state, 1, "ink", 6)
+    put(state, 2, "ink", 5)
+    for seat in (None, 0, 1, 2):
+        obs = state.observation(seat)
+        assert [row["tracks"][TRACK["ink"]] for row in obs["standing"]] == [10, 5, 3]
+        assert ("my_score" in obs) == (seat is not None)
+    mine = state.observation(1)["my_score"]
+    assert mine["tokens"] == state.vp[1] and mine["total"] == state.scores[1]
+
+
+def test_determinize_keeps_a_spectators_and_a_finished_games_observation():
+    state = new_game(GAME, 3, seed=9, options={"hidden_objectives": True})
+    assert state.determinize(None, 3).observation(None) == state.observation(None)
+    final = sampled_states(GAME, 3, 9, {"hidden_objectives": True}, samples=1)[-1]
+    assert final.is_over
+    for seat in (None, 0, 1, 2):
+        assert final.determinize(seat, 3).observation(seat) == final.observation(seat)

@@ -176,7 +176,8 @@ def _track_space(obs: dict, t: int, space: int, targets: dict) -> str:
             tip += f" Reaching it converts Gold at {ratio} Gold per VP at the end."
         stack = next((b for b in obs["bishop_stacks"] if b["space"] == space), None)
         if stack is not None:
-            badges.append(f'<g class="tok-stack"><rect x="{x + _COL_W - 19}" y="{y + 5}" width="17" height="18" rx="2"/>'
+            badges.append(f'<g class="tok-stack"><rect x="{x + _COL_W - 19}" y="{y + 5}" width="17" height="18" '
+                          f'rx="2"/>'
                           f'<text x="{x + _COL_W - 10}" y="{y + 18}">{stack["count"]}</text></g>')
             left = "; ".join(_TOKEN_LABEL[i] for i in stack["tokens_left"]) or "none"
             tip += (f" Bishop Tokens: {stack['count']} left, face down in unknown order (still in the stack: "
@@ -228,7 +229,8 @@ def _mule_path(obs: dict) -> str:
         tip = ("The final space: when the Mule reaches it, everyone goes to the market (an auction for two "
                "groups of dice), then the Mule returns to the first space." if final else
                f"Space {i + 1} of the Mule's path." + (" The Mule starts here." if i == 0 else ""))
-        parts.append(f'<g class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}"><title>{_t(tip)}</title>'
+        parts.append(f'<g class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}">'
+                     f'<title>{_t(tip)}</title>'
                      f'<rect x="{x}" y="4" width="{w - 6}" height="44" rx="6"/>'
                      f'<text x="{x + (w - 6) // 2}" y="17">{"Market" if final else i + 1}</text>'
                      + "</g>")
@@ -459,7 +461,8 @@ def _player_panel(obs: dict, p: dict, seat, actions: dict) -> str:
                 + (' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else "") + '</div>')
     return (f'<div class="{" ".join(classes)}" data-seat="{s}">'
             f'<div class="head"><span class="swatch"></span><b>{_t(seat_name(s))}</b>{"".join(badges)}{score}</div>'
-            f'<div class="line"><span title="Bishop Track space{"; Gold converts at " + str(ratio) + ":1" if ratio else ""}">'
+            f'<div class="line"><span title="Bishop Track space'
+            f'{"; Gold converts at " + str(ratio) + ":1" if ratio else ""}">'
             f'Bishop {bishop}{" (" + str(ratio) + ":1)" if ratio else ""}</span>{"".join(shield)}{public}</div>'
             f'{_bids(p, seat, obs["phase"])}{hand}</div>')
 
@@ -501,7 +504,8 @@ def _last_auction(obs: dict) -> str:
         parts.append(f"Cadfael {last['cadfael']}")
     text = "Last auction: " + ", ".join(parts)
     if last["winner"] is not None and last["winner"] >= 0:
-        text += f"; won by {_who('cadfael' if 'cadfael' in obs and last['winner'] == len(obs['players']) else last['winner'])}"
+        cadfael_won = "cadfael" in obs and last["winner"] == len(obs["players"])
+        text += f"; won by {_who('cadfael' if cadfael_won else last['winner'])}"
     if last["penalized"]:
         text += "; overbid: " + ", ".join(seat_name(s) for s in last["penalized"])
     return f'<p class="bd-last">{_t(text)}</p>'

@@ -25,7 +25,7 @@ from rich.text import Text
 from dicetable.engine import seat_name
 
 from .components import (
-    CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, RESOURCES, SYMBOL_NAMES,
+    CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
     SYMBOLS, TOP, VP_STACKS, ratio_at,
 )
 
@@ -74,16 +74,16 @@ def seat_text(s: int, you: int | None = None) -> Text:
 def dice_words(d: dict, short: bool = False, marked: dict | None = None, tiny: bool = False) -> str:
     """A dice set (observation shape) in words: ``"3 Ink, Gold 3, Adjustment +1"``.
 
-    ``short`` drops the count 1 and shortens the Adjustment Die; ``tiny``
-    (the tightest terminal layout only) also cuts resource names to three
-    letters; ``marked`` (kind -> count) appends ``*`` per die marked for the
-    re-roll.
+    A single die is named without its count. ``short`` shortens the
+    Adjustment Die; ``tiny`` (the tightest terminal layout only) also cuts
+    resource names to three letters; ``marked`` (kind -> count) appends ``*``
+    per die marked for the re-roll.
     """
     marked = marked or {}
     parts = []
     for i, s in enumerate(SYMBOLS):
         if d.get(s):
-            count = "" if short and d[s] == 1 else f"{d[s]} "
+            count = "" if d[s] == 1 else f"{d[s]} "
             name = SYMBOL_NAMES[i][:3] if tiny else SYMBOL_NAMES[i]
             parts.append(f"{count}{name}" + "*" * marked.get(s, 0))
     if d.get("gold") is not None:
@@ -259,7 +259,7 @@ def _players_grid(obs: dict, seat, focus, compact: bool, level: int = 0) -> list
     bishop_at = {m: s + 1 for s, ms in enumerate(bishop) for m in ms}
     for p in obs["players"]:
         s = p["seat"]
-        line = Text("> " if s == focus else "  ")
+        line = Text("▸ " if s == focus else "  ")
         if compact:
             colour = COLOURS[s % len(COLOURS)]
             line.append(f"P{s + 1} {colour}" + (" (you)" if s == seat else ""), style=STYLE.get(colour, "bold"))
@@ -299,8 +299,10 @@ def _players_grid(obs: dict, seat, focus, compact: bool, level: int = 0) -> list
         line.append(f": Bishop {bishop_at['cadfael']}")
         if level < 1:
             line.append(f", tracks {sum(row['tracks'])} VP, penalty -{row['penalty']}")
-        if obs["phase"] == "bid" or cf["revealed"]:
-            line.append(f"; bid {'+'.join(map(str, cf['revealed'])) or '-'} = {sum(cf['revealed'])}", style="bold")
+        if cf["revealed"]:
+            line.append(f"; bid {'+'.join(map(str, cf['revealed']))} = {sum(cf['revealed'])}", style="bold")
+        elif obs["phase"] == "bid":
+            line.append("; no card revealed yet", style="bold")
         if not compact:
             line.append(f"; draw pile {cf['draw_pile']}, face up {_cards(cf['face_up'])}", style="dim")
         lines.append(line)
@@ -441,9 +443,30 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     return _compact(obs, seat, focus, width)
 
 
+class _FitToConsole:
+    """``text_view`` at the width of the console printing it, headed by whose view it is.
+
+    The header and the viewer's shield line keep the older terminal's words
+    (``viewed by Player 2``, ``Your Gold: 15``) for the hot-seat hand-over.
+    """
+
+    def __init__(self, obs: dict, seat: int | None):
+        self.obs, self.seat = obs, seat
+
+    def __rich_console__(self, console, options):
+        obs, seat = self.obs, self.seat
+        if seat is not None and not obs["is_over"]:
+            yield Text(f"Biblios Dice - viewed by {seat_name(seat)} (only your own shield is shown)", style="dim")
+        yield text_view(obs, seat, width=options.max_width)
+        if seat is not None and not obs["is_over"]:
+            objective = obs["players"][seat]["objective"]
+            yield Text(f"Your Gold: {obs['my_gold']}   Your VP tokens: {obs['my_vp_tokens']}"
+                       + (f"   Your Hidden Objective: {_NAME[objective]}" if objective else ""), style="bold green")
+
+
 def render(state, seat: int | None = None):
-    """The older entry point: ``text_view(state.observation(seat), seat)``."""
-    return text_view(state.observation(seat), seat)
+    """The older entry point: ``text_view(state.observation(seat), seat)`` at the console's width."""
+    return _FitToConsole(state.observation(seat), seat)
 
 
 __all__ = ["render", "text_view", "marker_text", "seat_text", "dice_words"]

@@ -176,6 +176,10 @@ def _road(obs: dict, actions: dict, target: int | None, preview: int | None) -> 
                      f'<text class="num" x="{x + 10}" y="{y + 19}">{space}</text>')
         if owner is not None:
             parts.append(_crown_marker(x + _CELL_W / 2 + 8, y + _CELL_H / 2 + 6, owner))
+        elif space == target:
+            # The marker about to be placed, drawn faintly where it would stand.
+            parts.append(_crown_marker(x + _CELL_W / 2 + 8, y + _CELL_H / 2 + 6, obs["current"])
+                         .replace('class="kod-marker ', 'class="kod-marker ghost ', 1))
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
@@ -326,8 +330,9 @@ def _players(obs: dict, seat: int | None) -> str:
         parts.append(
             f'<div class="{" ".join(classes)}" data-seat="{s}">'
             f'<div class="head"><span class="swatch"></span><b>{_t(seat_name(s))}</b>{"".join(badges)}'
-            f'<span class="pts" title="Points: the total of the Influence cards won">{obs["scores"][s]} pts</span></div>'
-            f'<div class="markers" title="Crown markers left this round: {left} of {MARKERS}">{_marker_icons(left, s)}</div>'
+            f'<span class="pts" title="Points: the total of the Influence cards won">{obs["scores"][s]} pts</span>'
+            f'</div><div class="markers" title="Crown markers left this round: {left} of {MARKERS}">'
+            f'{_marker_icons(left, s)}</div>'
             f'<div class="won" title="Influence cards won (kept face down; everyone saw them handed out)">{cards}</div>'
             f'</div>')
     cat = obs.get("cat")

@@ -139,7 +139,7 @@ def _players_table(obs: dict, seat: int | None, focus: int) -> Table:
         table.add_column(col, justify=just)
     first = obs["first_player"]
     for s, won in enumerate(obs["won"]):
-        label = Text("> " if s == focus else "  ")
+        label = Text("▸ " if s == focus else "  ")
         label.append_text(seat_label(s, seat))
         if s == first and not obs["is_over"]:
             label.append(" *", style="dim")
@@ -189,7 +189,7 @@ def _wide(obs: dict, seat: int | None, focus: int, width: int):
     parts = [_title(obs, seat), _board_wide(obs, seat), middle, _dice_line(obs)]
     if obs["is_over"]:
         parts.append(_verdict(obs))
-    parts.append(Text("* first player this round;  > the player shown (show N);  cards go to the markers "
+    parts.append(Text("* first player this round;  ▸ the player shown (show N);  cards go to the markers "
                       "from the highest space down.", style="dim"))
     return Panel(Group(*parts), width=min(width, 120), padding=(0, 1))
 
@@ -222,7 +222,7 @@ def _compact(obs: dict, seat: int | None, focus: int, width: int):
     first = obs["first_player"]
     for s, won in enumerate(obs["won"]):
         colour = COLOURS[s % len(COLOURS)]
-        line = Text("> " if s == focus else "  ")
+        line = Text("▸ " if s == focus else "  ")
         line.append(f"P{s + 1} {colour}" + (" (you)" if s == seat else ""), style=STYLE.get(colour, "bold"))
         if s == first and not obs["is_over"]:
             line.append(" *", style="dim")
@@ -262,6 +262,16 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     return _compact(obs, seat, focus, width)
 
 
+class _FitToConsole:
+    """A renderable that draws ``text_view`` at the width of the console printing it."""
+
+    def __init__(self, obs: dict, seat: int | None):
+        self.obs, self.seat = obs, seat
+
+    def __rich_console__(self, console, options):
+        yield text_view(self.obs, self.seat, width=options.max_width)
+
+
 def render(state, seat: int | None = None):
-    """The older entry point: ``text_view(state.observation(seat), seat)``."""
-    return text_view(state.observation(seat), seat)
+    """The older entry point: ``text_view(state.observation(seat), seat)`` at the console's width."""
+    return _FitToConsole(state.observation(seat), seat)
