@@ -87,8 +87,8 @@ def test_every_captain_has_a_short_power_digest():
 
 # ---------------------------------------------------------------- text_view
 
-def _check_fits(state, viewer, focus=None):
-    for width in (120, 150, 80, 100):
+def _check_fits(state, viewer, focus=None, widths=(120, 80)):
+    for width in widths:
         screen = text_screen(state, viewer, width, focus)
         lines = screen.splitlines()
         limit = 26 if width >= 120 else 12
@@ -107,7 +107,7 @@ def test_text_view_fits_120x26_and_80x12(players, tracks):
                 _check_fits(state, viewer)
             if i == 3:
                 for focus in range(players):
-                    _check_fits(state, None, focus)
+                    _check_fits(state, None, focus, widths=(120, 80, 100, 150))
 
 
 def test_text_view_fits_without_captains_and_at_the_end():
@@ -430,3 +430,23 @@ def test_views_reject_a_seat_that_is_not_at_the_table():
             text_view(obs, bad)
         with pytest.raises(error, match="seat"):
             board_view(obs, [], bad)
+
+
+def test_every_track_feature_kind_is_in_the_reference_and_explained_on_hover():
+    from dicetable.games.corsairs_of_valeria.components import FEATURE_KINDS
+    ids = {c.id for c in SPEC.help.component}
+    assert set(FEATURE_KINDS) <= ids
+    # T1B has a Whirlpool and a Sea Monster, T2B a Cutthroat; all have Merchant ships and islands
+    state = new_game(GAME, 2, seed=1, options={"tracks": "T1B,T2B,T4A"})
+    html = board_view(state.observation(None), [], None)
+    assert "<title>Track 1 (T1B), space 3, right lane; Whirlpool: a ship ending its movement here returns to " \
+           "the Start space</title>" in html
+    assert "Sea Monster: a ship ending its movement here returns all its Silver to the supply" in html
+    assert "Cutthroat: a ship ending its movement here loses all its Grog" in html
+    assert "Merchant ship: attack it with the Cannons of a ship on this space to gain 1 Silver per Cannon" in html
+    assert "Island: a ship crossing this line towards Skull Island gains 2 Silver" in html
+    ships = state.observation(None)["ships"]
+    for ship in ships:
+        cap = next(c for c in CAPTAINS if c.id == ship["captain"])
+        assert f'title="{cap.name}: {cap.text}"'.replace("'", "&#x27;") in html, cap.name
+        assert cap.summary in html

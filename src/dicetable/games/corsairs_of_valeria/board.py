@@ -262,11 +262,15 @@ def _dice_tray(obs: dict, by_id: dict, placed: set) -> str:
     phase = obs["phase"]
     if obs["is_over"]:
         win = obs["winners"]
-        out.append('<p class="cov-phase cov-over">' + _text(("Winner: " if len(win) == 1 else "Shared victory: ")
-                   + ", ".join(seat_name(s) for s in win)) + '</p>')
+        ships = obs["ships"]
+        out.append('<p class="cov-phase cov-over" title="A sixth Treasure wins at once; otherwise most Treasure, '
+                   'then most Silver, then most Grog; players still tied share the victory">'
+                   + _text(("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(
+                       f"{seat_name(s)} ({ships[s]['treasure']} Treasure, {ships[s]['silver']} Silver, "
+                       f"{ships[s]['grog']} Grog)" for s in win)) + '</p>')
     else:
-        out.append(f'<p class="cov-phase"><span class="cov-swatch" style="background:'
-                   f'{SHIP_FILL.get(COLOURS[cur], "#888")}"></span>{_text(seat_name(cur))}\'s turn · phase '
+        out.append(f'<p class="cov-phase"><span class="cov-swatch cov-col-{_attr(COLOURS[cur])}"></span>'
+                   f'{_text(seat_name(cur))}\'s turn · phase '
                    f'{_text(PHASE_NAME.get(phase, phase))}'
                    + (f' · {obs["rerolls"]} re-roll{"s" if obs["rerolls"] != 1 else ""}' if obs["rerolls"] else "")
                    + '</p>')
@@ -341,7 +345,7 @@ def _ship_board(obs: dict, ship: dict, seat: int | None, by_id: dict, placed: se
           (" cov-you" if s == seat else "")
     cap = captain_of(ship)
     out = [f'<article class="{cls}" aria-label="{_attr(seat_name(s))}\'s Ship Board">'
-           f'<header><span class="cov-swatch" style="background:{SHIP_FILL.get(colour, "#888")}"></span>'
+           f'<header><span class="cov-swatch cov-col-{_attr(colour)}"></span>'
            f'<b>{_text(seat_name(s))}</b> <span class="cov-colour">{_text(colour)}</span>'
            + (' <span class="cov-youtag">you</span>' if s == seat else "")
            + (' <span class="cov-movetag">to move</span>' if s == mover and not obs["is_over"] else "")

@@ -71,8 +71,15 @@ class _Canvas:
 
     def text(self) -> Text:
         out = Text()
-        for ch, style in zip(self.chars, self.styles):
-            out.append(ch, style=style or "")
+        run, style = [], None
+        for ch, st in zip(self.chars, self.styles):
+            if st != style and run:
+                out.append("".join(run), style=style or "")
+                run = []
+            run.append(ch)
+            style = st
+        if run:
+            out.append("".join(run), style=style or "")
         out.rstrip()
         return out
 
