@@ -104,10 +104,54 @@ def test_text_view_fits_120x26_and_80x12_for_every_viewer_and_focus(players, she
                 assert max(map(len, big)) <= 120
                 assert len(small) <= 12, (players, sheets, seat, focus, len(small))
                 assert max(map(len, small)) <= 80
+                assert "…" not in "".join(big + small), "\n".join(big + small)   # nothing had to be cut
                 shown = focus if focus is not None else (seat if seat is not None else None)
                 if shown is not None:
                     total = obs["players"][shown]["score"]["total"]
                     assert f"= {total} VP" in "\n".join(big)   # the shown seat's Score Tally
+
+
+def _maxed(obs: dict) -> dict:
+    """``obs`` with every sheet as full as the rules allow and every seat deciding: the widest table."""
+    lay = LAYOUTS[obs["sheets"]]
+    for pl in obs["players"]:
+        for c in pl["citizens"].values():
+            c["marked"] = 2
+        pl["guild_tracks"] = dict.fromkeys(pl["guild_tracks"], 24)
+        pl["gold"], pl["wall"] = lay.gold_len, lay.wall_len
+        for lair in pl["lairs"].values():
+            lair["blocks"] = {k: 9 for k in lair["blocks"]}
+            lair["result"], lair["access"] = "low", True
+        for rid, road in pl["roads"].items():
+            road["marked"] = lay.road_len[lay.road_ids.index(rid)]
+        pl["domains"] = list(lay.dom_ids)
+        pl["statues"] = [10, 11, 12, 14]
+        pl["plinths_to_draft"] = 1
+        pl["score"] = {"stars": 40, "domains": 13, "lairs": 26, "statues": 58, "total": 137,
+                       "statue_vp": {"10": 20, "11": 24, "12": 0, "14": 0}}
+    obs["round"], obs["last_round"], obs["phase"] = 19, True, "harvest"
+    obs["deciding"] = list(range(len(obs["players"])))
+    obs["statue_line"] = ["10-day", "11-night", "13-day", "9-night", "8-day", "14-night"]
+    obs["dice"] = {"black": [6, 6], "yellow": 6, "red": 6, "green": 6, "blue": 6}
+    obs["my_tasks"] = ["Recruit Reward", "Road Reward", "Slay Reward", "Statue pick"]
+    if "solo" in obs:
+        obs["solo"].update(trees=20, ships=6, heavy_rain=True, drought=True, second_harvest=True,
+                           events_drawn=["washed-out-bridge", "rival-hunters", "royal-stipend", "guild-strike",
+                                         "road-crew", "heavy-rain"])
+    return obs
+
+
+@pytest.mark.parametrize("sheets", ["summer", "winter"])
+@pytest.mark.parametrize("players", [1, 5])
+def test_text_view_fits_the_widest_table_without_cutting(players, sheets):
+    state = new_game(GAME, players, seed=1, options={"sheets": sheets})
+    for seat in (None, 0):
+        obs = _maxed(state.observation(seat))
+        for width in (120, 80):
+            lines = screen(obs, seat, width, focus=players - 1)
+            assert len(lines) <= (26 if width == 120 else 12)
+            assert max(map(len, lines)) <= width
+            assert "…" not in "".join(lines), "\n".join(lines)
 
 
 def test_text_view_focus_draws_that_seats_sheets_and_rejects_a_bad_seat():
@@ -273,3 +317,35 @@ def test_board_css_is_shipped_with_the_package():
     css = resources.files("dicetable.games.dice_kingdoms_of_valeria").joinpath("static", "board.css").read_text()
     assert ".board-dice-kingdoms-of-valeria" in css
     assert "#dkv-tab-4:checked" in css   # a tab for each of up to 5 seats
+
+
+def _on_piece(html: str, action_id: str) -> str:
+    """The hover title of the piece that carries ``action_id`` (what it is, after the label)."""
+    m = re.search(rf'data-action="{re.escape(action_id)}"[^>]*>(?:<title>([^<]*)</title>)?', html)
+    assert m, action_id
+    return m.group(1) or ""
+
+
+def test_guild_strike_and_harvest_fallback_choices_sit_on_their_track_pips():
+    from dkov_helpers import CALM, HALT, new
+    from test_dkov_solo import with_event
+
+    # Guild Strike, Worker and Soldier tied at 2 pips: each choice is on the Reward Pip it would
+    # void, pip 3 of that track (rulebook: Solo Rules; reconstructed Event).
+    s, _ = with_event("guild-strike")
+    html = board_view(s.observation(0), actions_of(s, 0), 0)
+    assert "(Worker Guild Track pip 3: Road Reward Pip" in _on_piece(html, "strike:Worker")
+    assert "(Soldier Guild Track pip 3: Knight Reward Pip" in _on_piece(html, "strike:Soldier")
+    # A Harvest that marks nothing: the fallback pip is the next pip of each Guild Track.
+    s = new(1, dice=[*HALT])
+    assert s.decision(0).kind == "harvest-fallback"
+    html = board_view(s.observation(0), actions_of(s, 0), 0)
+    for g in ("Holy", "Worker", "Shadow", "Soldier"):
+        n = s.observation(0)["players"][0]["guild_tracks"][g]
+        assert f"({g} Guild Track pip {n + 1}:" in _on_piece(html, f"harvest:{g}")
+    # Recruit actions on the Citizen section's next pip; Build on the pip where it stops.
+    s = new(1, dice=[*CALM, 2, 1, 3, 1])
+    html = board_view(s.observation(0), actions_of(s, 0), 0)
+    assert "(2 Citizen, left pip" in _on_piece(html, "yellow:2")
+    assert "(Road R02 (S2-D2), pip 3" in _on_piece(html, "green:R02@S2:3")
+    assert "(Road R02 (S2-D2), pip 1" in _on_piece(html, "green:R02@S2:1")

@@ -25,11 +25,9 @@ from dicetable.engine import seat_name
 from dicetable.engine.data import Sourced, load_data
 
 from .components import (
-    GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
+    EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
 )
-from .viewdata import (
-    Sheet, focus_seat, lair_first_note, lair_vp_state, layout, power_long, power_short, statue_short,
-)
+from .viewdata import Sheet, focus_seat, lair_first_note, lair_vp_state, layout, power_long, statue_short
 
 GAME_ID = "dice-kingdoms-of-valeria"
 
@@ -66,12 +64,11 @@ BOARD = load_data(__package__, "board.json", BoardData)
 #: Reward Pips: (glyph, CSS class, what it does in our words; rulebook: Reward Pips).
 REWARD = {
     PLAIN: ("", "plain", "a plain pip"),
-    RECRUIT: ("R", "recruit", "Recruit Reward Pip: at once mark the leftmost open pip of a Citizen section you choose"),
-    GOLD: ("$", "gold", "Gold Reward Pip: at once mark the next pip of your Gold Chart"),
-    ROAD: ("=", "road", "Road Reward Pip: at once mark one pip continuing a Road, or starting one from a claimed Domain"),
-    KNIGHT: ("K", "knight", "Knight Reward Pip: at once mark the next pip of Knights on the Wall"),
-    SLAY: ("X", "slay", "Slay Reward Pip: at once mark the next pip of the leftmost incomplete Range Block "
-                        "of a Monster Lair you choose"),
+    RECRUIT: ("R", "recruit", "Recruit Reward Pip: mark a Citizen of your choice at once"),
+    GOLD: ("$", "gold", "Gold Reward Pip: mark your next Gold Chart pip at once"),
+    ROAD: ("=", "road", "Road Reward Pip: mark one Road pip at once"),
+    KNIGHT: ("K", "knight", "Knight Reward Pip: mark your next Wall pip at once"),
+    SLAY: ("X", "slay", "Slay Reward Pip: mark the next pip of a lair's leftmost open Range Block at once"),
     PLINTH: ("P", "plinth", "Plinth Reward Pip: take a Statue card from the draft line"),
     STAR: ("★", "star", "Star Pip: 1 VP at the end of the game"),
 }
@@ -232,7 +229,6 @@ def _castle(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                      f'<path class="ship{" on" if k < solo["ships"] else ""}" d="M{x - 7} {y}h14l-3 5h-8z'
                      f'M{x} {y}v-8l5 6z"/></g>')
         if solo["events_drawn"]:
-            from .components import EVENTS
             names = {e.id: e for e in EVENTS}
             for i, e in enumerate(solo["events_drawn"][-3:]):
                 ev = names[e]
@@ -344,6 +340,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
         cx, cy = pos.nodes["W9"]
         o.append(f'<ellipse class="lake" cx="{cx}" cy="{cy}" rx="70" ry="38"><title>The frozen lake</title></ellipse>')
     # Roads with their pips, then the nodes on top.
+    drawn = []   # pip centres, to keep the Trailhead labels off them
     for r in range(lay.nr):
         a, b = pos.nodes[lay.road_a_name[r]], pos.nodes[lay.road_b_name[r]]
         n = lay.road_len[r]
@@ -369,6 +366,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                              f'{lay.bridge_ids[bi]}: complete when its 3 pips are marked (Statue 1 pays 2 VP each)'
                              f'</title></circle>')
             void = bi >= 0 and code == GOLD and sh.bridge_voided(bi)
+            drawn.append((x, y))
             o.append(_pip(x, y, code, i in marked, title, on.get(("road", r, i), ()), void, r=5.8))
     for name, (x, y) in pos.nodes.items():
         if name in lay.dom_ids:
@@ -382,7 +380,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                      f'<title>{_a(tip)}</title><circle cx="{x}" cy="{y}" r="18"/>'
                      f'<text class="did" x="{x}" y="{y - 3}">{name}</text>'
                      f'<text class="pow" x="{x}" y="{y + 8}">{_a(_power_tag(lay, d))}</text>'
-                     + (f'<text class="trail" x="{x}" y="{y + 28}">⇒{",".join(trail)}</text>' if trail else "")
+                     + (_trail_label(x, y, trail, drawn) if trail else "")
                      + "</g>")
         elif name in lay.road_a_name and name not in lay.road_b_name and name[0] in "ST":
             o.append(f'<g class="start"><title>Starting pip {name} (marked at set-up): its Road is continued '
@@ -393,6 +391,16 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                      f'<text class="did" x="{x}" y="{y + 3}">{name}</text></g>')
     o.append("</svg>")
     return "".join(o)
+
+
+def _trail_label(x: float, y: float, trail: list, drawn: list) -> str:
+    """The "⇒L6" Trailhead label beside its Domain, on the side farthest from any Road pip."""
+    best, where = -1.0, (0, 28)
+    for dx, dy in ((0, 28), (0, -23), (31, 4), (-31, 4)):
+        near = min((hypot(px - x - dx, py - y - dy) for px, py in drawn), default=99.0)
+        if near > best + 0.5:
+            best, where = near, (dx, dy)
+    return f'<text class="trail" x="{x + where[0]}" y="{y + where[1]}">⇒{",".join(trail)}</text>'
 
 
 def _power_tag(lay, d: int) -> str:
@@ -452,7 +460,7 @@ def _draft(obs: dict, places: _Places) -> str:
     return "".join(o)
 
 
-def _status(obs: dict, seat) -> str:
+def _status(obs: dict) -> str:
     lay = layout(obs)
     solo = obs.get("solo")
     bits = []
@@ -499,7 +507,7 @@ def board_view(obs: dict, actions: list, seat: int | None) -> str:
     viewer = seat if seat is not None and 0 <= seat < n else None
     shown = focus_seat(obs, seat, None)
     o = [f'<div class="board board-{GAME_ID} season-{_a(obs["sheets"])}">',
-         '<div class="dkv-top">', _status(obs, seat), _dice(obs), _draft(obs, places), "</div>",
+         '<div class="dkv-top">', _status(obs), _dice(obs), _draft(obs, places), "</div>",
          '<div class="dkv-seats">']
     for s in range(n):
         o.append(f'<input type="radio" name="dkv-seat" id="dkv-tab-{s}" class="dkv-radio"'

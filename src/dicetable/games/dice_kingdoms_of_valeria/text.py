@@ -19,7 +19,7 @@ from rich.text import Text
 
 from dicetable.engine import seat_name
 
-from .components import GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
+from .components import EVENTS, GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
 from .rules import ACTION, DRAFT, EVENT, HARVEST, OVER, solo_result
 from .viewdata import Sheet, focus_seat, lair_first_note, lair_vp_state, layout, power_short, statue_short
 
@@ -82,48 +82,62 @@ def _row(*parts, widths=None, sep: str = " ") -> Text:
     return out
 
 
-def _flow(items: list, colw: int, per_line: int) -> list[Text]:
-    """Items in lines of ``per_line`` columns, each ``colw`` cells wide."""
+def _flow(items: list, colw: int, per_line: int, sep: str = " ") -> list[Text]:
+    """Items in lines of ``per_line`` columns, each ``colw`` cells wide, ``sep`` between them."""
     lines = []
     for i in range(0, len(items), per_line):
         chunk = items[i:i + per_line]
-        lines.append(_row(*chunk, widths=[colw] * (len(chunk) - 1), sep=" "))
+        lines.append(_row(*chunk, widths=[colw] * (len(chunk) - 1), sep=sep))
     return lines
 
 
 # ---------------------------------------------------------------- the table
 
 def _header(obs: dict, compact: bool) -> Text:
+    """Season, round (solo: turn), Active Player, phase, who is deciding, LAST ROUND, the winner.
+
+    The 120-column form names seats in full; when it would not fit (many seats deciding) it
+    falls back to the short form the compact view always uses ("P2").
+    """
+    if not compact:
+        head = _header_text(obs, short=False)
+        if head.cell_len <= 120:
+            return head
+    return _header_text(obs, short=True, compact=compact)
+
+
+def _header_text(obs: dict, short: bool, compact: bool = False) -> Text:
     lay = layout(obs)
     solo = obs.get("solo")
     season = obs["sheets"].capitalize()
     head = Text(no_wrap=True, overflow="ellipsis")
-    head.append(f"Dice Kingdoms ({season})" if compact else f"Dice Kingdoms of Valeria ({season})",
-                style="bold")
+    head.append(season if compact else f"Dice Kingdoms of Valeria ({season})", style="bold")
     if solo:
         head.append(f"  Turn {solo['trees']} of {lay.trees}")
     else:
         head.append(f"  Round {obs['round']}")
     second = bool(solo and solo.get("second_harvest"))
     phase = (PHASE_NAME_2ND if second else PHASE_NAME).get(obs["phase"], PHASE_NAME[obs["phase"]])
-    name = (lambda s: f"P{s + 1}") if compact else seat_name
+    name = (lambda s: f"P{s + 1}") if short else seat_name
+    join = ",".join if compact else ", ".join
     if not (compact and obs["phase"] == OVER):
-        head.append(f"  Active: {name(obs['active'])}", style="bold")
+        head.append(f"  Active{' ' if compact else ': '}{name(obs['active'])}", style="bold")
     head.append(f"  {phase}", style="bold")
     if obs["phase"] == OVER:
         if solo:
             head.append(f"  Final score {obs['scores'][0]}: {solo_result_title(obs)}", style="bold green")
         else:
-            head.append("  Winner: " + ", ".join(seat_name(s) for s in obs["winners"]), style="bold green")
+            head.append("  Winner: " + join(name(s) for s in obs["winners"]), style="bold green")
     elif obs["deciding"] and obs["phase"] in (HARVEST, DRAFT):
-        head.append("  deciding: " + ", ".join(name(s) for s in obs["deciding"]), style="grey70")
+        who = join(name(s) for s in obs["deciding"])
+        head.append(f"  deciding {who}" if compact else f"  deciding: {who}", style="grey70")
     if obs["last_round"] and obs["phase"] != OVER:
         head.append("  LAST ROUND", style="bold red")
-    seat = obs.get("seat")
     tasks = obs.get("my_tasks") or []
     if len(tasks) > 1 and not compact:
-        head.append(f"  your tasks: {', '.join(reversed(tasks))}", style="grey70")
-    if not compact and seat is None:
+        head.append(f"  {len(tasks)} tasks" if short else f"  your tasks: {', '.join(reversed(tasks))}",
+                    style="grey70")
+    if not short and obs.get("seat") is None:
         head.append("  (spectator)", style="grey70")
     return head
 
@@ -193,7 +207,7 @@ def _player_line(obs: dict, s: int, viewer, compact: bool) -> Text:
     done = [lay.lair_ids[li] for li in range(4) if pl["lairs"][lay.lair_ids[li]]["result"] != "open"]
     tracks = [pl["guild_tracks"][g] for g in GUILDS]
     if compact:
-        out.append(f"{mark}P{s + 1}{'*' if s == viewer else ''} {sc['total']}VP", style=style)
+        out.append(f"{mark}P{s + 1} {sc['total']}VP", style=style)
         out.append(" " + "/".join(str(t) for t in tracks))
         out.append(f" ${pl['gold']} K{pl['wall']} D{sc['domains']} L{len(done)} St{len(pl['statues'])}")
         return out
@@ -202,7 +216,7 @@ def _player_line(obs: dict, s: int, viewer, compact: bool) -> Text:
                 Text(" ".join(f"{g} {t}" for g, t in zip(GUILDS, tracks))),
                 Text(f"Gold {pl['gold']} Wall {pl['wall']} Domains {sc['domains']}"),
                 Text("Statues " + (",".join(str(k) for k in pl["statues"]) or "-")
-                     + "  Lairs " + (",".join(done) or "-")),
+                     + "  Lairs " + ((",".join(done) or "-") if len(done) < 3 else str(len(done)))),
                 widths=[15, 6, 39, 26], sep=" ")
 
 
@@ -260,14 +274,16 @@ def _statues(sheet: Sheet, compact: bool) -> Text:
     t = Text("St" if compact else "Statues ", style="bold bright_blue")
     if not pl["statues"]:
         t.append(" none" if compact else "none yet", style="grey50")
+    long_form = sum(len(f"[{k}] {statue_short(k)} = {vp.get(str(k), 0)}  ") for k in pl["statues"]) <= 66
     for k in pl["statues"]:
         if compact:
             t.append(f" {k}:{vp.get(str(k), 0)}")
-        else:
+        else:   # each card's effect when they fit, else only its VP
             t.append(f"[{k}]", style="bold bright_blue")
-            t.append(f" {statue_short(k)} = {vp.get(str(k), 0)}  ")
+            t.append(f" {statue_short(k)} = {vp.get(str(k), 0)}  " if long_form else f" {vp.get(str(k), 0)} VP  ")
     if pl["plinths_to_draft"]:
-        t.append(f" +{pl['plinths_to_draft']} to draft", style="bold yellow")
+        t.append(f" +{pl['plinths_to_draft']}P" if compact else f" +{pl['plinths_to_draft']} to draft",
+                 style="bold yellow")
     return t
 
 
@@ -290,6 +306,8 @@ def _lair(obs: dict, sheet: Sheet, li: int, seat: int, compact: bool) -> Text:
     t = Text(f"{lay.lair_ids[li]} ", style="bold")
     if not compact:
         t.append(f"{lay.lair_names[li]} ", style="bold")
+    if compact and not sheet.lair(li)["access"]:
+        vp = "locked"   # no access yet (Winter): the VP values are on the full sheet
     t.append(vp, style="bold green" if st in ("high", "low") else ("grey70" if st == "crossed" else ""))
     t.append(" ")
     for i, b in enumerate(lay.lair_blocks[li]):
@@ -303,7 +321,8 @@ def _lair(obs: dict, sheet: Sheet, li: int, seat: int, compact: bool) -> Text:
         if not compact:
             t.append("]", style="grey70")
     if not sheet.lair(li)["access"]:
-        t.append(" locked" if compact else " no access yet", style="grey50")
+        if not compact:
+            t.append(" no access yet", style="grey50")
     elif not compact:
         note = lair_first_note(obs, li, seat)
         if note:
@@ -312,25 +331,31 @@ def _lair(obs: dict, sheet: Sheet, li: int, seat: int, compact: bool) -> Text:
 
 
 def _solo(obs: dict, compact: bool) -> Text:
-    from .components import EVENTS
+    """Trees, ships, the Events drawn (all by name when they fit, else the count and the last)
+    and what lasts this turn (Heavy Rain, Drought)."""
     lay = layout(obs)
     solo = obs["solo"]
-    names = {e.id: e.name for e in EVENTS}
+    names = [{e.id: e.name for e in EVENTS}[e] for e in solo["events_drawn"]]
     t = Text(no_wrap=True, overflow="ellipsis")
-    t.append("Trees ", style="bold green")
-    if not compact:
-        t.append("●" * solo["trees"], style="green")
-        t.append("○" * (lay.trees - solo["trees"]), style="grey50")
+    t.append("Trees", style="bold green")
     t.append(f" {solo['trees']}/{lay.trees}  ")
     t.append("Ships ", style="bold cyan")
     t.append("●" * solo["ships"], style="cyan")
     t.append("○" * (lay.ships - solo["ships"]), style="grey50")
-    t.append(f" {solo['ships']}/{lay.ships}  Events: ")
-    t.append(", ".join(names[e] for e in solo["events_drawn"]) or "none", style="grey70")
-    if solo["heavy_rain"]:
-        t.append("  Heavy Rain: no Blue die this turn", style="bold cyan")
-    if solo["drought"]:
-        t.append("  Drought: no Harvest this turn", style="bold yellow")
+    t.append(f" {solo['ships']}/{lay.ships}  ")
+    now = [what for flag, what in (("heavy_rain", "no Blue die (Heavy Rain)"), ("drought", "no Harvest (Drought)"))
+           if solo[flag]]
+    if compact:
+        now = [what.split(" (")[0].replace(" die", "") for what in now]
+    tail = (" │ this turn: " + ", ".join(now)) if now else ""
+    room = (80 if compact else 120) - t.cell_len - len(tail)
+    events = "Events: " + (", ".join(names) or "none")
+    if len(events) > room:
+        events = f"Events: {len(names)}, last {names[-1]}"
+    if len(events) > room:
+        events = f"Events: {len(names)}"
+    t.append(events, style="grey70")
+    t.append(tail, style="bold cyan")
     return t
 
 
@@ -411,16 +436,16 @@ def _sheets_compact(obs: dict, seat: int, viewer) -> list[Text]:
     sheet = Sheet(lay, obs["players"][seat])
     who = Text(f"P{seat + 1}{'(you)' if seat == viewer else ''}", style="bold underline")
     lines = [_row(who, *_citizens(sheet, True), sep=" ")]
-    doms = Text("Dom ", style="bold")
+    # Claimed Domains in Domain order (D1/W1 first), after the last Road.
+    doms = Text("D:", style="bold")
     for d in range(len(lay.dom_ids)):
         doms.append("×" if sheet.dom_voided(d) else ("◉" if sheet.claimed(d) else "○"),
                     style="bold green" if sheet.claimed(d) else "grey50")
-    right = [_gold(sheet, True), _wall(sheet, True), _row(_statues(sheet, True), _tally(sheet, True), sep=" "),
-             doms]
+    right = [_gold(sheet, True), _wall(sheet, True), _tally(sheet, True), _statues(sheet, True)]
     lairs = [_lair(obs, sheet, li, seat, True) for li in (3, 2, 1, 0)]
     for g in range(4):
         lines.append(_row(_track(sheet, g, True), lairs[g], right[g], widths=[29, 21], sep=" "))
-    lines += _flow([_road(sheet, r, True) for r in range(lay.nr)], 12, 6)
+    lines += _flow([_road(sheet, r, True) for r in range(lay.nr)] + [doms], 12, 6)
     return lines
 
 
@@ -443,7 +468,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
         others = [s for s in range(len(obs["players"])) if s != shown]
         if obs.get("solo"):
             lines.append(_solo(obs, True))
-        lines += _flow([_player_line(obs, s, viewer, True) for s in others], 39, 2)
+        lines += _flow([_player_line(obs, s, viewer, True) for s in others], 40, 2, sep="")
         lines += _sheets_compact(obs, shown, viewer)
     else:
         lines += _draft_line(obs)
@@ -456,6 +481,18 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     return Group(*lines)
 
 
+class _FitConsole:
+    """A renderable that draws :func:`text_view` for the width of the console it is printed on."""
+
+    def __init__(self, obs: dict, seat: int | None) -> None:
+        self.obs = obs
+        self.seat = seat
+
+    def __rich_console__(self, console, options):
+        yield text_view(self.obs, self.seat, width=options.max_width)
+
+
 def render(state, seat: int | None = None):
-    """The old entry point: ``text_view(state.observation(seat), seat)`` (120 columns)."""
-    return text_view(state.observation(seat), seat)
+    """The old entry point: ``text_view(state.observation(seat), seat)`` at the console's width
+    (the compact view below 120 columns)."""
+    return _FitConsole(state.observation(seat), seat)
