@@ -364,3 +364,22 @@ def test_spectator_board_has_no_actions_and_no_duke_before_the_end():
             assert not any(escape(DUKE_NAME[d]) in html for d in state.dukes if d >= 0)
         else:
             assert all(escape(DUKE_NAME[d]) in html for d in state.dukes)
+
+
+def test_the_last_move_is_marked_on_its_stack_and_card():
+    """Recruit a Citizen takes the top card of its stack (Recruit a Citizen): the Cleric stack is
+    slot 1, the first Citizen stack; the board marks that stack and the new card in the tableau,
+    the terminal says who took what."""
+    from vck_helpers import action_phase, act, set_res
+
+    s = action_phase(2, prep=lambda st: set_res(st, 0, g=3, m=0))
+    assert s.observation(0)["last_move"] is None
+    act(s, "recruit:cleric")
+    last = s.observation(1)["last_move"]
+    assert last == {"seat": 0, "move": "citizen", "row": "citizens", "index": 0, "card": "Cleric"}
+    html = _board(s, 1)
+    stacks = re.findall(r'<div class="vck-stack vck-cstack[^"]*"', html)
+    assert "vck-last" in stacks[0] and not any("vck-last" in x for x in stacks[1:])
+    assert re.search(r'class="vck-chip vck-holy vck-lastcard"[^>]*>.*?Cleric', html)
+    text = "\n".join(_lines(text_view(s.observation(1), 1), 120))
+    assert "Last: Player 1 took a Cleric" in text

@@ -26,7 +26,7 @@ from dicetable.engine import seat_name
 from .viewdata import (
     PHASE_WORDS, RESOURCE_OF, activated, card_slug, citizen_cost, citizen_powers, citizen_role,
     citizen_title, citizens_by_roll, counted, domain_cost, domain_power, domain_title,
-    domain_vp, duke_words, harvest_summary, monster_attacks, monster_cost, monster_reward,
+    domain_vp, duke_words, harvest_summary, last_move_text, monster_attacks, monster_cost, monster_reward,
     monster_title, monster_vp, role_counts, roles_needed,
 )
 
@@ -136,10 +136,15 @@ def _status(obs: dict, acts: _Actions, seat) -> str:
     out.append(f'<div class="vck-exh" title="The game ends when {goal} Center Stacks are Exhausted, or every '
                f'{"Monster is slain" if n == 1 else "Monster is slain or every Domain built"} (End of game)">'
                f'Exhausted <b>{obs["exhausted"]}</b> of {goal}</div>')
+    last = last_move_text(obs)
+    if last:
+        out.append(f'<div class="vck-lastmove" title="The last card taken from the Center Stacks (its stack is '
+                   f'marked with a dashed outline)">Last: {_e(last)}</div>')
     harvest = harvest_summary(obs)
     if harvest:
-        out.append(f'<div class="vck-harvest" title="What each player got in the last Harvest">'
-                   f'<b>Last Harvest</b>: {_e("; ".join(harvest))}</div>')
+        text = _e("; ".join(harvest))
+        out.append(f'<div class="vck-harvest" title="What each player got in the last Harvest: {text}">'
+                   f'<b>Last Harvest</b>: {text}</div>')
     out.append("</div>")
     return "".join(out)
 
@@ -169,6 +174,12 @@ def _pay_buttons(obs: dict, acts: _Actions, row: str, index: int) -> str:
             + "".join(_button(a, _e(a["label"].removeprefix("Pay ")), "vck-mini vck-go") for a in pays) + "</div>")
 
 
+def _last(obs: dict, row: str, index: int) -> str:
+    """" vck-last" on the stack the last card was taken from."""
+    last = obs.get("last_move") or {}
+    return " vck-last" if (last.get("row"), last.get("index")) == (row, index) else ""
+
+
 def _paying(obs: dict, row: str, index: int) -> str:
     """" vck-paying" on the stack whose card is being paid for (a ring marks it)."""
     pend = obs.get("pending") or {}
@@ -191,7 +202,7 @@ def _monster_stack(obs: dict, acts: _Actions, p: int) -> str:
     m = obs["monsters"][p]
     cards = m["cards"]
     if not cards:
-        return f'<div class="vck-stack vck-mstack">{_exhausted("Monster")}</div>'
+        return f'<div class="vck-stack vck-mstack{_last(obs, "monsters", p)}">{_exhausted("Monster")}</div>'
     top = cards[-1]
     slug = card_slug(m["area"])
     action = acts.take(f"slay:{slug}") or acts.take(f"attack:{slug}")
@@ -202,7 +213,7 @@ def _monster_stack(obs: dict, acts: _Actions, p: int) -> str:
              f'<div class="vck-text">→ {_e(monster_reward(top))}</div>')
     pend = obs.get("pending") or {}
     attacking = " vck-attacking" if pend.get("task") == "attack" and pend.get("column") == p else ""
-    return (f'<div class="vck-stack vck-mstack{attacking}{_paying(obs, "monsters", p)}">{_card(action, inner, "vck-monster", monster_title(top))}'
+    return (f'<div class="vck-stack vck-mstack{attacking}{_paying(obs, "monsters", p)}{_last(obs, "monsters", p)}">{_card(action, inner, "vck-monster", monster_title(top))}'
             f'{_pay_buttons(obs, acts, "monsters", p)}</div>')
 
 
@@ -224,7 +235,7 @@ def _citizen_stack(obs: dict, acts: _Actions, i: int) -> str:
     c = obs["citizens"][i]
     up = c["face_up"]
     if not up:
-        return f'<div class="vck-stack vck-cstack">{_exhausted("Citizen")}</div>'
+        return f'<div class="vck-stack vck-cstack{_last(obs, "citizens", i)}">{_exhausted("Citizen")}</div>'
     top = up[-1]
     slug = card_slug(top)
     pend = obs.get("pending") or {}
@@ -243,7 +254,7 @@ def _citizen_stack(obs: dict, acts: _Actions, i: int) -> str:
              f'<div class="vck-text"><span class="vck-on" title="On-turn power (the Active player)">{_e(on)}</span>'
              f'<span class="vck-off" title="Off-turn power (the other players)">{_e(off)}</span></div>')
     hit = " vck-hit" if set(activated(obs["dice"])) & set(_slot_numbers(c["slot"])) else ""
-    return (f'<div class="vck-stack vck-cstack{hit}{_paying(obs, "citizens", i)}">'
+    return (f'<div class="vck-stack vck-cstack{hit}{_paying(obs, "citizens", i)}{_last(obs, "citizens", i)}">'
             f'{_card(action, inner, "vck-citizen vck-" + ROLE_CLASS[role], citizen_title(top))}'
             f'{_pay_buttons(obs, acts, "citizens", i)}</div>')
 
@@ -252,7 +263,7 @@ def _domain_stack(obs: dict, acts: _Actions, i: int) -> str:
     d = obs["domains"][i]
     top = d["top"]
     if top is None:
-        return f'<div class="vck-stack vck-dstack">{_exhausted("Domain")}</div>'
+        return f'<div class="vck-stack vck-dstack{_last(obs, "domains", i)}">{_exhausted("Domain")}</div>'
     action = acts.take(f"build:{card_slug(top)}")
     need = roles_needed(top)
     icons = "".join(_icon(ROLE_CLASS[r], r) for r in need.split(", ") if r)
@@ -263,7 +274,7 @@ def _domain_stack(obs: dict, acts: _Actions, i: int) -> str:
              f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '
              f'<span class="vck-vp">{domain_vp(top)} VP</span></div>'
              f'<div class="vck-text">{_e(domain_power(top))}</div>')
-    return (f'<div class="vck-stack vck-dstack{_paying(obs, "domains", i)}">'
+    return (f'<div class="vck-stack vck-dstack{_paying(obs, "domains", i)}{_last(obs, "domains", i)}">'
             f'{_card(action, inner, "vck-domain", domain_title(top))}'
             f'{_pay_buttons(obs, acts, "domains", i)}</div>')
 
@@ -303,6 +314,12 @@ def _resources(obs: dict, acts: _Actions, s: int, seat) -> str:
 
 def _tableau(obs: dict, acts: _Actions, s: int, seat) -> str:
     p = obs["player"][s]
+    last = obs.get("last_move") or {}
+
+    def fresh(move: str, name: str) -> str:
+        """" vck-lastcard" on the card this player took with the last move."""
+        return " vck-lastcard" if last.get("seat") == s and last.get("move") == move and last.get("card") == name else ""
+
     out = ['<div class="vck-cits">']
     for slot, name, c in citizens_by_roll(p["citizens"]):
         role = citizen_role(name)
@@ -310,7 +327,7 @@ def _tableau(obs: dict, acts: _Actions, s: int, seat) -> str:
         action = None
         if s == seat:
             action = acts.take(f"exchange:{card_slug(name)}") or acts.take(f"return:{card_slug(name)}")
-        cls = f"vck-chip vck-{ROLE_CLASS[role]}"
+        cls = f"vck-chip vck-{ROLE_CLASS[role]}{fresh('citizen', name)}"
         if action is not None:
             out.append(_button(action, label, cls + " vck-can", citizen_title(name) + " " + action["label"] + "."))
         else:
@@ -319,7 +336,7 @@ def _tableau(obs: dict, acts: _Actions, s: int, seat) -> str:
     if p["domains"]:
         out.append('<div class="vck-doms">')
         for d in p["domains"]:
-            out.append(f'<span class="vck-chip vck-dchip" title="{_e(domain_title(d))}">{_e(d)} '
+            out.append(f'<span class="vck-chip vck-dchip{fresh("build", d)}" title="{_e(domain_title(d))}">{_e(d)} '
                        f'<small>{domain_vp(d)} VP</small></span>')
         out.append("</div>")
     target = acts.take(f"target:p{s + 1}")
@@ -328,11 +345,12 @@ def _tableau(obs: dict, acts: _Actions, s: int, seat) -> str:
         action = acts.take(f"return:{card_slug(name)}") if s == seat else None
         label = _e(name) + (f" ×{c}" if c > 1 else "")
         if action is not None:
-            mons.append(_button(action, label, "vck-chip vck-mchip vck-can", monster_title(name) + " " + action["label"]))
+            mons.append(_button(action, label, "vck-chip vck-mchip vck-can" + fresh("slay", name),
+                                monster_title(name) + " " + action["label"]))
         else:
-            mons.append(f'<span class="vck-chip vck-mchip" title="{_e(monster_title(name))}">{label}</span>')
+            mons.append(f'<span class="vck-chip vck-mchip{fresh("slay", name)}" title="{_e(monster_title(name))}">{label}</span>')
     vp = sum(monster_vp(m) for m in p["victory"])
-    head = f'<span class="vck-vhead">Victory stack {vp} VP</span>' if p["victory"] else ""
+    head = f'<span class="vck-vhead">Victory stack {vp} VP</span>' if p["victory"] or target else ""
     if target is not None:
         # another player's Victory stack, to take a random Monster from (Purloiner's Perch)
         out.append(_button(target, head + "".join(mons), "vck-victory vck-can",

@@ -19,7 +19,7 @@ from dicetable.engine import seat_name
 
 from .viewdata import (
     PHASE_WORDS, abbreviate, citizen_cost, citizen_powers, citizen_role, citizens_by_roll,
-    counted, domain_cost, domain_power, domain_vp, duke_words, fit, harvest_summary, monster_attacks,
+    counted, domain_cost, domain_power, domain_vp, duke_words, fit, harvest_summary, last_move_text, monster_attacks,
     monster_cost, monster_reward, monster_vp, player_name, role_counts, roles_needed,
 )
 
@@ -105,6 +105,9 @@ def _dice_line(obs: dict, width: int) -> Text | None:
     text.append(f" activate {a}, {b} and {a + b}")
     if obs["players"] == 1 and obs["phase"] not in ("over",):
         text.append(" · Monsters attack: " + monster_attacks(obs), style="magenta")
+    last = last_move_text(obs)
+    if last and len(text) + len(last) + 9 <= width:
+        text.append(f" · Last: {last}", style="dim")
     text.truncate(width, overflow="ellipsis")
     return text
 

@@ -265,6 +265,19 @@ def monster_attacks(obs: dict) -> str:
     return "; ".join(parts)
 
 
+def last_move_text(obs: dict) -> str:
+    """The last card that left the Center Stacks, in words ("Player 2 built Grimmwater Keep");
+    "" before the first one."""
+    last = obs.get("last_move")
+    if not last:
+        return ""
+    who = seat_name(last["seat"]) if last["seat"] is not None else "The Dark Lord"
+    card = last["card"]
+    verb = {"slay": f"slew the {card}", "citizen": f"took {'an' if card[:1] in 'AEIOU' else 'a'} {card}",
+            "build": f"built {card}", "capture": f"captured {card}"}[last["move"]]
+    return f"{who} {verb}"
+
+
 def card_slug(name: str) -> str:
     """The slug action ids use for a card name (``"recruit:<slug>"``)."""
     return slug(name)
