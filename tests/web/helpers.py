@@ -61,7 +61,9 @@ def take_turn(page, rng: random.Random, keyboard: bool = False) -> bool:
         _keyboard_action(page, rng, n)
     else:
         try:
-            actions.nth(rng.randrange(n)).click(timeout=3_000)
+            # A real mouse click at the piece (visible: filtered above); force skips Playwright's
+            # wait-for-stable checks, which cost more than the move itself on a busy machine.
+            actions.nth(rng.randrange(n)).click(timeout=3_000, force=True)
         except Exception:  # the board was redrawn under the pointer by a push: look again
             return True
     try:
