@@ -301,3 +301,23 @@ def test_the_sheet_a_watcher_looks_at_stays_while_others_move(context, server):
         f"() => Number(document.querySelector('[data-version]').dataset.version) > {v + 2}", timeout=20_000)
     assert page.locator("#dkv-tab-2").is_checked()
     assert page.locator(".dkv-panel-2").is_visible() and not page.locator(".dkv-panel-0").is_visible()
+
+
+def test_a_seat_handed_to_its_bot_and_taken_back(context, server):
+    """The seat's holder lets its stand-in bot play, sees it move, and takes the seat back."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "level": "medium"}], seed=12)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}?token={token}&pace=0")
+    wait_ready(page)
+    before = version(page)
+    page.click("[data-seat-bot]")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-version]').dataset.version) > {before}", timeout=30_000)
+    assert "bot" in page.locator("#status").inner_text()
+    page.click("[data-seat-take]")
+    page.wait_for_selector("[data-seat-bot]")
+    status, view = server.call("GET", f"/api/tables/{tid}", token=token)
+    assert view["seats"][0]["autoplay"] is False
+    wait_ready(page, timeout=30_000)
+    assert is_over(page) or page.locator("#board [data-action], #actionbar [data-action]").count() > 0

@@ -289,6 +289,14 @@ function wireTable() {
   $("#final-close").addEventListener("click", () => { $("#final").hidden = true; });
   $("#again-btn").addEventListener("click", playAgain);
   $("#handover-btn").addEventListener("click", () => T.handoverGo && T.handoverGo());
+  $("#players").addEventListener("click", async (ev) => {
+    const b = ev.target.closest("[data-seat-bot], [data-seat-take]");
+    if (!b) return;
+    const seat = Number(b.dataset.seatBot ?? b.dataset.seatTake);
+    const what = b.dataset.seatBot !== undefined ? "bot" : "take";
+    const res = await api("POST", `/api/tables/${T.id}/seats/${seat}/${what}`, { token: T.token, body: what === "bot" ? {} : undefined });
+    if (res.status === 200) { hideError(); await show(unwrapView(res.data), { force: true }); } else showError(res.message);
+  });
 }
 
 function tab(which) {
@@ -539,6 +547,16 @@ function drawPlayers(view) {
       el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) })));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
     if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: "clock ran out: its bot chose" }));
+    if (k && k.kind === "human" && !view.over && T.seat !== null) {
+      // A seat's holder may let its bot play it and take it back; a seat whose clock ran out may be handed to its bot by anyone seated.
+      if (s === T.seat) {
+        panel.append(k.autoplay
+          ? el("button", { type: "button", class: "small seat-btn", "data-seat-take": s, text: "take my seat back" })
+          : el("button", { type: "button", class: "small seat-btn", "data-seat-bot": s, title: "its stand-in bot plays your decisions until you take the seat back", text: "let a bot play for me" }));
+      } else if (k.timed_out && !k.autoplay) {
+        panel.append(el("button", { type: "button", class: "small seat-btn", "data-seat-bot": s, text: "hand this seat to its bot" }));
+      }
+    }
     if (T.tokens[s] !== undefined && s !== T.seat && k && k.kind === "human") {
       panel.append(el("a", { class: "small invite", href: `/tables/${T.id}?token=${T.tokens[s]}`, title: "this seat's link: send it to a friend, or keep playing here (hot-seat)", text: "seat link" }));
     }
