@@ -264,7 +264,8 @@ def test_hot_seat_hands_over_only_when_the_next_seat_has_secrets(context, server
 
 
 def test_hint_and_undo(context, server):
-    """The hint lists the hard bot's top choices with their share; a set-aside die can be taken back."""
+    """The hint lists the hard bot's top choices with their share; a set-aside die can be taken back
+    (and a watching page follows the table back)."""
     made = server.create("kingdom-of-dice", [{"kind": "human"}], seed=21)
     page = context.new_page()
     page.goto(f"{server.url}/tables/{made['table_id']}?token={made['seats'][0]['token']}&pace=0")
@@ -281,8 +282,13 @@ def test_hint_and_undo(context, server):
     page.locator(f'[data-action="{keep}"]').first.click()
     page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before + 1}'")
     page.wait_for_selector("#undo-btn:not([hidden])")
+    watcher = context.new_page()
+    watcher.goto(f"{server.url}/tables/{made['table_id']}?pace=0")
+    watcher.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before + 1}'")
     page.click("#undo-btn")
     page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before}'")
+    # A watcher sees the table go back too.
+    watcher.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before}'")
     again = page.locator("#board [data-action], #actionbar [data-action]").evaluate_all(
         "els => els.map(e => e.dataset.action)")
     assert sorted(again) == sorted(actions)

@@ -336,10 +336,12 @@ function connect() {
 async function pump() {
   if (T.pumping) return;
   T.pumping = true;
+  let older = false;
   try {
     while (T.queue.length) {
       const v = T.queue.shift();
-      if (v.version < T.shown) continue;
+      // An older version is either a late push or an undo (the table went back): ask the server which.
+      if (v.version < T.shown) { older = true; continue; }
       // The push of a view this page already drew (its own action's answer): only redraw what changed.
       if (v.version === T.shown && T.view && v.over === T.view.over && sameJSON(v.seats, T.view.seats)
           && sameJSON(v.legal_actions, T.view.legal_actions) && sameJSON(v.to_move, T.view.to_move)
@@ -349,6 +351,7 @@ async function pump() {
       if (advanced && T.queue.length && T.pace > 0) await sleep(T.pace);
     }
   } finally { T.pumping = false; }
+  if (older && !T.busy && !T.queue.length) { await refresh(); return; }
   if (!T.queue.length) await maybeHandOver();
 }
 
@@ -574,7 +577,7 @@ function drawLog(view) {
   else ol.replaceChildren();
   const keep = 250;
   for (let i = Math.max(start, lines.length - keep); i < lines.length; i++) {
-    ol.append(el("li", { class: start > 0 || prev.length ? "new" : "", text: lines[i] }));
+    ol.append(el("li", { class: start > 0 ? "new" : "", text: lines[i] }));
   }
   while (ol.children.length > keep) ol.firstChild.remove();
   for (const li of $$("li.new", ol)) if (!li.dataset.seen) { li.dataset.seen = "1"; setTimeout(() => li.classList.remove("new"), 1500); }
