@@ -731,8 +731,14 @@ async function maybeHandOver() {
     const specView = spec.status === 200 ? unwrapView(spec.data) : null;
     const secret = !specView || hasSecrets(nextView.observation, specView.observation);
     if (!secret) { await switchTo(next, nextView); return; }
-    // Hide this seat's view before the next player looks at the screen.
-    if (specView) { T.seat = null; await show(specView, { force: true }); }
+    // Hide this seat's view before the next player looks at the screen: no more pushes for it,
+    // and a spectator's table behind the (opaque) hand-over screen.
+    T.wsGen++;
+    if (T.ws) { try { T.ws.close(); } catch { /* already closed */ } }
+    T.queue = [];
+    T.seat = null;
+    T.token = null;
+    if (specView) await show(specView, { force: true });
     $("#board").classList.add("covered");
     $("#handover-text").textContent = `${seatName(next)}, it is your turn. Everyone else, look away: ${seatName(next)} has cards or secrets on the screen.`;
     $("#handover-btn").textContent = `I am ${seatName(next)}: show my table`;
