@@ -264,6 +264,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
         detail = exc.detail
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"there is no {request.method} {request.url.path}; the API is described at /api/docs"
+        elif detail == "There was an error parsing the body":
+            detail = "the body is not JSON text (UTF-8); send a JSON object"
         elif exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
         return JSONResponse({"detail": detail}, exc.status_code, headers=getattr(exc, "headers", None))
