@@ -37,6 +37,7 @@ import logging
 from contextlib import asynccontextmanager
 from typing import Annotated, Literal, Optional
 
+import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -263,6 +264,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
         detail = exc.detail
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"there is no {request.method} {request.url.path}; the API is described at /api/docs"
+        elif detail == "There was an error parsing the body":
+            detail = "the body is not JSON text (UTF-8); send a JSON object"
         elif exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}"
         return JSONResponse({"detail": detail}, exc.status_code, headers=getattr(exc, "headers", None))
@@ -374,20 +377,23 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
             while True:
                 await websocket.send_text(await queue.get())
 
-        async def receiver():
-            while True:
-                await websocket.receive_text()  # nothing is expected; this notices the close
+        async def receiver(scope: anyio.CancelScope):
+            try:
+                while True:
+                    await websocket.receive_text()  # nothing is expected; this notices the close
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                pass
+            scope.cancel()
 
-        tasks = [asyncio.create_task(sender()), asyncio.create_task(receiver())]
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            async with anyio.create_task_group() as group:
+                group.start_soon(sender)
+                group.start_soon(receiver, group.cancel_scope)
         except (WebSocketDisconnect, RuntimeError):
-            pass
+            pass  # the client went away while a view was being sent
         finally:
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            await run_in_threadpool(m.unsubscribe, lt, sub)
+            with anyio.CancelScope(shield=True):
+                await run_in_threadpool(m.unsubscribe, lt, sub)
 
     _include_web(app)
     return app

@@ -605,11 +605,17 @@ class TableManager:
 
     # --------------------------------------------------------------- pushes
     def subscribe(self, lt: LiveTable, sub: Subscriber) -> None:
-        """Add a connection and send every viewer the current view (the newcomer's is first in its queue)."""
+        """Add a connection and queue it the current view at once.
+
+        When a seat connects that was not connected, the other connections get
+        their view again (its ``connected`` flag changed; same version).
+        """
         with lt.lock:
+            was = any(s.key == sub.key for s in lt.subscribers)
             lt.subscribers.add(sub)
             sub.push(self.message(lt, sub.key))
-            self._publish(lt, skip=sub)
+            if sub.key is not None and not was:
+                self._publish(lt, skip=sub)
 
     def unsubscribe(self, lt: LiveTable, sub: Subscriber) -> None:
         """Remove a connection; the others see the seat's new connected state."""
