@@ -55,6 +55,7 @@ def assert_text_fits(game: str, state, seat, focus=None) -> None:
         where = f"{game} {state.players}p seat={seat} focus={focus} width={width} history={len(state.history)}"
         assert len(lines) <= max_lines, f"{where}: {len(lines)} lines\n" + "\n".join(lines)
         assert max(len(line) for line in lines) <= width, f"{where}: too wide\n" + "\n".join(lines)
+        assert not any("…" in line for line in lines), f"{where}: something was cut\n" + "\n".join(lines)
 
 
 class BoardParser(HTMLParser):

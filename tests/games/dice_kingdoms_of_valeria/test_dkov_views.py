@@ -302,6 +302,9 @@ def test_board_shows_each_seats_pips_as_the_observation_marks_them(players, seed
     # Every pip of every sheet is drawn once: Citizens, Guild Tracks, Gold Chart, Wall, lairs, Roads.
     per_sheet = 20 + 96 + lay.gold_len + lay.wall_len + sum(lay.block_len) + sum(lay.road_len)
     assert html.count('class="pip ') == players * per_sheet
+    # ... with its 4 starting pips, 13 Domains and 1 dead end on each Forest sheet.
+    assert (html.count('class="start"'), html.count('class="deadend"')) == (4 * players, players)
+    assert html.count('<g class="domain') == 13 * players
     marked = 0
     for pl in obs["players"]:
         marked += sum(c["marked"] for c in pl["citizens"].values())

@@ -210,13 +210,13 @@ def _dice_lines(obs: dict, short: bool, tiny: bool = False) -> list:
     phase = obs["phase"]
     lines = []
     if phase in ("reroll", "select"):
-        line = Text("Pool: " if short else "Dice pool: ", style="bold")
+        line = Text("" if tiny else "Pool: " if short else "Dice pool: ", style="bold")
         line.append(dice_words(obs["pool"], short, obs["marked"], tiny), style="")
-        if obs["marked"]:
+        if obs["marked"] and not tiny:
             line.append(" *=marked" if short else " (* marked to re-roll)", style="yellow")
         lines.append(line)
     elif phase == "split":
-        line = Text("Market dice: ", style="bold")
+        line = Text("Split: " if tiny else "Market dice: ", style="bold")
         line.append(dice_words(obs["pool"], short, tiny=tiny))
         line.append(" | group of 3: " if short else "  group of 3 so far: ", style="bold")
         line.append(dice_words(obs["small_group"], short, tiny=tiny))
@@ -226,7 +226,8 @@ def _dice_lines(obs: dict, short: bool, tiny: bool = False) -> list:
         for g, name in enumerate(("Large", "Small") if short else ("Large group", "Small group")):
             if g:
                 line.append(" | ")
-            mark = " (being resolved)" if obs.get("resolving_group") == ("large", "small")[g] else ""
+            resolving = obs.get("resolving_group") == ("large", "small")[g]
+            mark = (" (now)" if short else " (being resolved)") if resolving else ""
             line.append(f"{name}{mark}: ", style="bold")
             line.append(dice_words(obs["groups"][g], short, tiny=tiny))
         lines.append(line)
@@ -235,11 +236,11 @@ def _dice_lines(obs: dict, short: bool, tiny: bool = False) -> list:
 
 def _bid_text(p: dict, seat, short: bool = False) -> str:
     if p["sitting_out"]:
-        return "sits out this auction (overbid)"
+        return "sits out (overbid)" if short else "sits out this auction (overbid)"
     shown = p["revealed"]
     text = ""
     if shown:
-        text = f"bid {'+'.join(_cards(shown).split())} = {sum(shown)}"
+        text = f"bid {sum(shown)}" if short else f"bid {'+'.join(_cards(shown).split())} = {sum(shown)}"
     if p["face_down_placed"]:
         own = p.get("face_down") if p["seat"] == seat else None
         down = "down" if short else "card face down"
@@ -262,14 +263,15 @@ def _players_grid(obs: dict, seat, focus, compact: bool, level: int = 0) -> list
         line = Text("▸ " if s == focus else "  ")
         if compact:
             colour = COLOURS[s % len(COLOURS)]
-            line.append(f"P{s + 1} {colour}" + (" (you)" if s == seat else ""), style=STYLE.get(colour, "bold"))
+            name = f"P{s + 1}" if level >= 3 else f"P{s + 1} {colour}"
+            line.append(name + (" (you)" if s == seat else ""), style=STYLE.get(colour, "bold"))
         else:
             line.append_text(seat_text(s, seat))
         if s == obs["first_player"] and not obs["is_over"] and level < 3:
             line.append(" [Monastery]", style="dim")
         space = bishop_at[s]
         ratio = ratio_at(space)
-        line.append(f": Bishop {space}" + (f" ({ratio}:1)" if ratio else ""))
+        line.append(f": Bishop {space}" + (f" ({ratio}:1)" if ratio and level < 3 else ""))
         gold = p["gold"]
         vp = p["vp_tokens"]
         if gold is not None:
@@ -418,6 +420,12 @@ def _compact(obs: dict, seat, focus, width: int):
             rows = sum(max(1, -(-line.cell_len // width)) for line in lines)
             if rows <= 12:
                 break
+        else:
+            # Last resort (not met in the tests' games): one row per line, cut with an ellipsis.
+            for line in lines:
+                line.no_wrap = True
+                line.overflow = "ellipsis"
+            return Group(*lines)
     for line in lines:
         if isinstance(line, Text):
             line.overflow = "fold"

@@ -11,6 +11,8 @@ from dicetable.engine import GameSpec, OptionSpec
 from dicetable.engine.help import load_help
 
 from .board import board_view
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import CAPTAINS, CORSAIRS_DIE
 from .policy import evaluate, greedy
 from .rules import CorsairsState
@@ -38,6 +40,8 @@ SPEC = GameSpec(
     text_view=text_view,
     board_view=board_view,
     help=load_help(__name__),
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets

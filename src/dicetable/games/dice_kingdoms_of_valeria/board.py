@@ -368,6 +368,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
             void = bi >= 0 and code == GOLD and sh.bridge_voided(bi)
             drawn.append((x, y))
             o.append(_pip(x, y, code, i in marked, title, on.get(("road", r, i), ()), void, r=5.8))
+    starts = {lay.road_a_name[r] for r in lay.start_roads}
     for name, (x, y) in pos.nodes.items():
         if name in lay.dom_ids:
             d = lay.dom_ids.index(name)
@@ -382,7 +383,7 @@ def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
                      f'<text class="pow" x="{x}" y="{y + 8}">{_a(_power_tag(lay, d))}</text>'
                      + (_trail_label(x, y, trail, drawn) if trail else "")
                      + "</g>")
-        elif name in lay.road_a_name and name not in lay.road_b_name and name[0] in "ST":
+        elif name in starts:
             o.append(f'<g class="start"><title>Starting pip {name} (marked at set-up): its Road is continued '
                      f'from here</title><circle cx="{x}" cy="{y}" r="7"/></g>')
         else:

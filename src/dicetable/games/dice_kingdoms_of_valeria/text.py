@@ -93,25 +93,25 @@ def _flow(items: list, colw: int, per_line: int, sep: str = " ") -> list[Text]:
 
 # ---------------------------------------------------------------- the table
 
-def _header(obs: dict, compact: bool) -> Text:
-    """Season, round (solo: turn), Active Player, phase, who is deciding, LAST ROUND, the winner.
-
-    The 120-column form names seats in full; when it would not fit (many seats deciding) it
-    falls back to the short form the compact view always uses ("P2").
-    """
-    if not compact:
-        head = _header_text(obs, short=False)
-        if head.cell_len <= 120:
+def _header(obs: dict, compact: bool, width: int) -> Text:
+    """Game and season, round (solo: turn), Active Player, phase, who is deciding, LAST ROUND,
+    the winner: the longest form that fits ``width`` (seats in full, then "P2", then the compact
+    form, which names the season alone when the game's name does not fit)."""
+    forms = [] if compact else [dict(short=False), dict(short=True)]
+    forms += [dict(short=True, compact=True, title=True), dict(short=True, compact=True, title=False)]
+    for form in forms:
+        head = _header_text(obs, **form)
+        if head.cell_len <= width:
             return head
-    return _header_text(obs, short=True, compact=compact)
+    return head
 
 
-def _header_text(obs: dict, short: bool, compact: bool = False) -> Text:
+def _header_text(obs: dict, short: bool, compact: bool = False, title: bool = True) -> Text:
     lay = layout(obs)
     solo = obs.get("solo")
     season = obs["sheets"].capitalize()
     head = Text(no_wrap=True, overflow="ellipsis")
-    head.append(season if compact else f"Dice Kingdoms of Valeria ({season})", style="bold")
+    head.append(f"Dice Kingdoms of Valeria ({season})" if title else season, style="bold")
     if solo:
         head.append(f"  Turn {solo['trees']} of {lay.trees}")
     else:
@@ -463,7 +463,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     viewer = seat if seat is not None and 0 <= seat < len(obs["players"]) else None
     shown = focus_seat(obs, seat, focus)
     compact = width < 120
-    lines = [_header(obs, compact), _dice(obs, compact)]
+    lines = [_header(obs, compact, width), _dice(obs, compact)]
     if compact:
         others = [s for s in range(len(obs["players"])) if s != shown]
         if obs.get("solo"):

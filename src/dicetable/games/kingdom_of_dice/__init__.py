@@ -7,6 +7,8 @@ from dicetable.engine import GameSpec, OptionSpec
 from dicetable.engine.help import load_help
 
 from .board import board_view
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import CAT_LEVELS, KINGDOM_DIE
 from .policy import evaluate, greedy
 from .rules import KingdomOfDiceState
@@ -28,6 +30,8 @@ SPEC = GameSpec(
     text_view=text_view,
     board_view=board_view,
     help=load_help(__name__),
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
