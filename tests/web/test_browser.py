@@ -136,9 +136,14 @@ def test_reload_rejoins_the_seat_and_the_clock_runs(context, server):
         wait_ready(page)
         take_turn(page, rng)
     wait_ready(page)
-    before = version(page)
-    status, view = server.call("GET", f"/api/tables/{tid}", token=token)
-    assert view["version"] == before
+    deadline = time.time() + 20  # let a click still in flight on a busy machine land first
+    while True:
+        status, view = server.call("GET", f"/api/tables/{tid}", token=token)
+        if page.evaluate("document.body.dataset.busy === undefined") and version(page) == view["version"]:
+            break
+        assert time.time() < deadline, "the page never caught up with the table"
+        time.sleep(0.1)
+    before = view["version"]
     ids = sorted(a["id"] for a in view["legal_actions"])
     page.reload()
     page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before}'")
