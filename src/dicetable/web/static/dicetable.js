@@ -504,6 +504,8 @@ function seatKind(view, s) {
 function drawStatus(view) {
   const st = $("#status");
   const toMove = view.to_move || [];
+  const mine = T.seat !== null && toMove.includes(T.seat) && !view.over;
+  document.title = `${mine ? "▶ your move · " : ""}${view.game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
   if (view.over) {
     const w = (view.winners || []).map(whoIs);
     st.textContent = `Game over. ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : ""}`;
