@@ -108,7 +108,7 @@ def web_help(game_id: str) -> dict:
         raise HTTPException(404, str(exc)) from None
 
 
-_RECORDS: "OrderedDict[str, dict]" = OrderedDict()
+_RECORDS: "OrderedDict[tuple, dict]" = OrderedDict()
 _RECORDS_KEPT = 32
 
 
@@ -120,9 +120,10 @@ async def _record(request: Request, table_id: str) -> dict:
     are kept (the last 32). HTTPException with the API's status and message
     when there is none (403 while the table runs).
     """
-    if table_id in _RECORDS:
-        _RECORDS.move_to_end(table_id)
-        return _RECORDS[table_id]
+    key = (id(request.app), table_id)  # one process may hold several apps (tests), each its own store
+    if key in _RECORDS:
+        _RECORDS.move_to_end(key)
+        return _RECORDS[key]
     transport = httpx.ASGITransport(app=request.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://dicetable.internal") as client:
         resp = await client.get(f"/api/tables/{quote(table_id, safe='')}/record")
@@ -133,7 +134,7 @@ async def _record(request: Request, table_id: str) -> dict:
     if resp.status_code != 200:
         raise HTTPException(resp.status_code, data.get("detail") or f"no record for table {table_id!r}")
     record = data.get("record", data) if isinstance(data, dict) else data
-    _RECORDS[table_id] = record
+    _RECORDS[key] = record
     while len(_RECORDS) > _RECORDS_KEPT:
         _RECORDS.popitem(last=False)
     return record
