@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install dev bench clean
+.PHONY: run test install dev bench clean postgres-binaries
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,15 @@ dev: $(VENV)/.dev-installed
 run: install
 	$(BIN)/dicetable play
 
+## PostgreSQL server binaries for the server tests (a throwaway server is started from them);
+## installed with apt-get when missing and running as root, otherwise those tests are skipped
+postgres-binaries:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || \
+	{ if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+	  else echo "PostgreSQL binaries missing: sudo apt-get install postgresql (else the PostgreSQL tests are skipped)"; fi; }
+
 ## make test: create .venv, install dev extras, run the whole suite
-test: dev
+test: dev postgres-binaries
 	$(BIN)/python -m pytest -n auto -q
 
 bench: install
