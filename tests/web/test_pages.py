@@ -43,19 +43,41 @@ def test_open_information_games_never_need_a_hand_over(seed, steps):
 
 @pytest.mark.parametrize("game", ["biblios-dice", "valeria-card-kingdoms"])
 def test_games_with_hidden_holdings_need_a_hand_over(game):
-    """Biblios Dice (Gold, VP tokens and face-down card are secret) and Card Kingdoms (the Duke)."""
-    state = dicetable.new_game(game, players=2, seed=1)
-    assert render.has_secrets(state.observation(0), state.observation(None))
-    assert render.has_secrets(state.observation(1), state.observation(None))
+    """Biblios Dice (Gold, VP tokens and face-down card are secret) and Card Kingdoms (the Duke):
+    every hand-over between two seats, at every step of a game, needs the screen."""
+    state, _ = _random_game(game, 2, seed=1, steps=0)
+    rng = random.Random(1)
+    while not state.is_over:
+        spectator = state.observation(None)
+        for nxt in (0, 1):
+            assert render.needs_hand_over(state.observation(nxt), spectator, state.observation(1 - nxt))
+        seat = state.to_move[0]
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 80))
+def test_open_information_games_switch_seats_without_a_hand_over(seed, steps):
+    """Kingdom of Dice, Corsairs and Dice Kingdoms (every sheet public) never need one."""
+    for game in ("kingdom-of-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria"):
+        state, _ = _random_game(game, 2, seed, steps)
+        spectator = state.observation(None)
+        for nxt in (0, 1):
+            assert not render.needs_hand_over(state.observation(nxt), spectator, state.observation(1 - nxt)), game
 
 
 def test_hand_over_rule_details():
-    """The seat field is ignored; a field only the seat has counts only when it is not empty."""
-    spectator = {"seat": None, "dice": [1, 2]}
-    assert not render.has_secrets({"seat": 0, "dice": [1, 2]}, spectator)
-    assert not render.has_secrets({"seat": 0, "dice": [1, 2], "my_tasks": []}, spectator)
-    assert render.has_secrets({"seat": 0, "dice": [1, 2], "my_gold": 3}, spectator)
-    assert render.has_secrets({"seat": 0, "dice": [1, 3]}, spectator)
+    """The seat field and fields only the seat has are ignored; a shared field that differs counts."""
+    spectator = {"seat": None, "dice": [1, 2], "players": [{"gold": None}, {"gold": None}]}
+    assert not render.has_secrets({"seat": 0, "dice": [1, 2], "players": [{"gold": None}, {"gold": None}]},
+                                  spectator)
+    assert not render.has_secrets({**spectator, "seat": 0, "my_tasks": ["harvest"]}, spectator)
+    assert render.has_secrets({**spectator, "seat": 0, "players": [{"gold": 3}, {"gold": None}]}, spectator)
+    assert render.has_secrets({**spectator, "dice": [1, 3]}, spectator)
+    seat0 = {**spectator, "seat": 0, "players": [{"gold": 3}, {"gold": None}]}
+    seat1 = {**spectator, "seat": 1, "players": [{"gold": None}, {"gold": 5}]}
+    assert render.needs_hand_over(seat1, spectator, seat0)
+    assert not render.needs_hand_over(seat1, spectator, seat1)
 
 
 # ------------------------------------------------------------------ replay steps

@@ -58,24 +58,31 @@ def components_of(game_id: str) -> dict:
     }
 
 
-def has_secrets(seat_obs: Any, spectator_obs: Any) -> bool:
-    """True when a seat's observation shows something a spectator's does not.
+def has_secrets(seat_obs: Any, other_obs: Any) -> bool:
+    """True when observation ``seat_obs`` shows, in a field ``other_obs`` also has, something different.
 
-    The hand-over rule of hot-seat play (docs/web.md): the top-level ``seat``
-    field is ignored, and a field only the seat has counts when it is not
-    empty. The page's JS applies the same rule (``hasSecrets``).
+    The top-level ``seat`` field is ignored, and so are fields only
+    ``seat_obs`` has (a seat's own conveniences such as Dice Kingdoms'
+    ``my_tasks``): a game hides a seat's secret from others by a placeholder
+    in the shared structure (Biblios Dice's Gold and face-down card, Card
+    Kingdoms' Duke), so a secret shows as a difference there. The page's JS
+    has the same function (``hasSecrets``).
     """
-    if not isinstance(seat_obs, dict) or not isinstance(spectator_obs, dict):
-        return seat_obs != spectator_obs
-    for key in set(seat_obs) | set(spectator_obs):
-        if key == "seat":
-            continue
-        if key not in spectator_obs:
-            if seat_obs[key] not in (None, [], {}, ""):
-                return True
-        elif seat_obs.get(key) != spectator_obs[key]:
-            return True
-    return False
+    if not isinstance(seat_obs, dict) or not isinstance(other_obs, dict):
+        return seat_obs != other_obs
+    return any(key != "seat" and key in seat_obs and seat_obs[key] != value
+               for key, value in other_obs.items())
+
+
+def needs_hand_over(next_obs: Any, spectator_obs: Any, current_obs: Any) -> bool:
+    """The hot-seat rule (docs/web.md): show a hand-over screen before the next seat's table?
+
+    Yes when the next seat's observation shows something a spectator's does
+    not (it has secrets) and the seat now at the screen does not see it
+    either; no when nothing is hidden (every observation alike but for the
+    ``seat`` field). The page applies the same rule in JS.
+    """
+    return has_secrets(next_obs, spectator_obs) and has_secrets(next_obs, current_obs)
 
 
 def _record_steps(record: dict) -> list[tuple[int, str]]:

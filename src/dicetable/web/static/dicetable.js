@@ -63,10 +63,10 @@ function errorText(data, status) {
 const unwrapView = (data) => (data && data.view && typeof data.view === "object" ? data.view : data);
 const logText = (line) => (typeof line === "string" ? line : (line && (line.text || line.line)) || "");
 
-// The hand-over rule (docs/web.md; Python twin: dicetable.web.render.has_secrets):
-// a seat has secrets when its observation shows anything a spectator's does
-// not, the top-level "seat" field aside; a field only the seat has counts
-// when it is not empty.
+// The hand-over rule (docs/web.md; Python twin: dicetable.web.render.needs_hand_over):
+// hasSecrets(a, b) is true when observation a differs from b in a field both
+// have, the top-level "seat" field aside (a seat-only field is a convenience;
+// games hide secrets behind placeholders in the shared structure).
 function sameJSON(a, b) { return JSON.stringify(canon(a)) === JSON.stringify(canon(b)); }
 function canon(v) {
   if (Array.isArray(v)) return v.map(canon);
@@ -77,15 +77,10 @@ function canon(v) {
   }
   return v;
 }
-const isEmpty = (v) => v === null || v === undefined || v === "" ||
-  (Array.isArray(v) && v.length === 0) || (typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0);
-export function hasSecrets(seatObs, specObs) {
-  if (!seatObs || !specObs || typeof seatObs !== "object") return !sameJSON(seatObs, specObs);
-  const keys = new Set([...Object.keys(seatObs), ...Object.keys(specObs)]);
-  for (const k of keys) {
-    if (k === "seat") continue;
-    if (!(k in specObs)) { if (!isEmpty(seatObs[k])) return true; }
-    else if (!sameJSON(seatObs[k], specObs[k])) return true;
+export function hasSecrets(seatObs, otherObs) {
+  if (!seatObs || !otherObs || typeof seatObs !== "object") return !sameJSON(seatObs, otherObs);
+  for (const k of Object.keys(otherObs)) {
+    if (k !== "seat" && k in seatObs && !sameJSON(seatObs[k], otherObs[k])) return true;
   }
   return false;
 }
@@ -724,14 +719,19 @@ async function maybeHandOver() {
   if (next === undefined) return;
   T.switching = true;
   try {
-    const [mine, spec] = await Promise.all([
+    const [mine, spec, prev] = await Promise.all([
       api("GET", `/api/tables/${T.id}`, { token: T.tokens[next] }),
       api("GET", `/api/tables/${T.id}`),
+      api("GET", `/api/tables/${T.id}`, { token: T.token }),
     ]);
     if (mine.status !== 200) { delete T.tokens[next]; store.setTokens(T.id, T.tokens); return; }
     const nextView = unwrapView(mine.data);
     const specView = spec.status === 200 ? unwrapView(spec.data) : null;
-    const secret = !specView || hasSecrets(nextView.observation, specView.observation);
+    const prevView = prev.status === 200 ? unwrapView(prev.data) : null;
+    // A hand-over when the next seat sees something a spectator does not, and the player now at
+    // the screen does not see it either.
+    const secret = !specView || !prevView || (hasSecrets(nextView.observation, specView.observation)
+      && hasSecrets(nextView.observation, prevView.observation));
     if (!secret) { await switchTo(next, nextView); return; }
     // Hide this seat's view before the next player looks at the screen: no more pushes for it,
     // and a spectator's table behind the (opaque) hand-over screen.
