@@ -53,7 +53,7 @@ async def human(base: str, ws_base: str, tid: str, token: str, seed: int, moves:
     done = 0
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=base, timeout=30) as client, \
-            websockets.connect(f"{ws_base}/api/tables/{tid}/live?token={token}", max_size=2**24) as ws:
+            websockets.connect(f"{ws_base}/api/tables/{tid}/live?token={token}", max_size=2**24, open_timeout=60) as ws:
         waiting: dict[int, float] = {}
         acted_at = -1
         while done < moves and time.monotonic() < deadline:
@@ -146,6 +146,10 @@ def main() -> None:
         result = asyncio.run(run(servers, args.tables, args.moves, args.seconds))
         result["database"] = args.database
         print(json.dumps(result, indent=1))
+        for s in servers:
+            errors = [line for line in s.log().splitlines() if "Error" in line or "Traceback" in line]
+            if errors:
+                print(f"server on port {s.port} logged {len(errors)} error line(s), e.g. {errors[:3]}")
     finally:
         for s in servers:
             s.stop()
