@@ -38,6 +38,12 @@ from tests.server.helpers import ServerProcess  # noqa: E402
 from dicetable.server.pgtemp import TempPostgres  # noqa: E402
 
 
+#: Tables whose client lost its WebSocket during the run (reported; should stay empty).
+DROPPED: list = []
+#: When the last action was accepted (clients whose partner stopped wait until the cap; not counted).
+LAST = [0.0]
+
+
 def rss_kib(pid: int) -> int:
     """Resident memory of a process and its children's sum is not needed: VmRSS of ``pid`` in KiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -61,6 +67,9 @@ async def human(base: str, ws_base: str, tid: str, token: str, seed: int, moves:
                 view = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic())))
             except asyncio.TimeoutError:
                 break
+            except websockets.ConnectionClosed:
+                DROPPED.append(tid)
+                break
             if view.get("type") != "view":
                 break
             sent = waiting.pop(view["version"], None)
@@ -76,6 +85,7 @@ async def human(base: str, ws_base: str, tid: str, token: str, seed: int, moves:
                                       json={"action": action, "version": view["version"]})
                 if r.status_code == 200:
                     done += 1
+                    LAST[0] = max(LAST[0], time.monotonic())
                 else:
                     waiting.pop(view["version"] + 1, None)
     return done
@@ -104,7 +114,7 @@ async def run(servers: list, tables: int, moves: int, seconds: float) -> dict:
             jobs.append(human(bases[k], ws_bases[k], t["table_id"], t["seats"][seat]["token"], n * 2 + seat,
                               moves, latencies, deadline))
     counts = await asyncio.gather(*jobs)
-    elapsed = time.monotonic() - start
+    elapsed = max(LAST[0], start + 1e-9) - start
     after = sum(rss_kib(s.proc.pid) for s in servers)
     lat = sorted(latencies)
 
@@ -119,6 +129,7 @@ async def run(servers: list, tables: int, moves: int, seconds: float) -> dict:
                        "mean": round(statistics.fmean(lat), 2) if lat else None, "samples": len(lat)},
         "rss_kib_before": before, "rss_kib_after": after,
         "kib_per_cached_table": round((after - before) / tables, 1),
+        "dropped_connections": len(DROPPED),
     }
 
 
