@@ -38,6 +38,12 @@ from tests.server.helpers import ServerProcess  # noqa: E402
 from dicetable.server.pgtemp import TempPostgres  # noqa: E402
 
 
+#: Tables whose client lost its WebSocket during the run (reported; should stay empty).
+DROPPED: list = []
+#: When the last action was accepted (clients whose partner stopped wait until the cap; not counted).
+LAST = [0.0]
+
+
 def rss_kib(pid: int) -> int:
     """Resident memory of a process and its children's sum is not needed: VmRSS of ``pid`` in KiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -53,13 +59,16 @@ async def human(base: str, ws_base: str, tid: str, token: str, seed: int, moves:
     done = 0
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=base, timeout=30) as client, \
-            websockets.connect(f"{ws_base}/api/tables/{tid}/live?token={token}", max_size=2**24) as ws:
+            websockets.connect(f"{ws_base}/api/tables/{tid}/live?token={token}", max_size=2**24, open_timeout=60) as ws:
         waiting: dict[int, float] = {}
         acted_at = -1
         while done < moves and time.monotonic() < deadline:
             try:
                 view = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic())))
             except asyncio.TimeoutError:
+                break
+            except websockets.ConnectionClosed:
+                DROPPED.append(tid)
                 break
             if view.get("type") != "view":
                 break
@@ -76,6 +85,7 @@ async def human(base: str, ws_base: str, tid: str, token: str, seed: int, moves:
                                       json={"action": action, "version": view["version"]})
                 if r.status_code == 200:
                     done += 1
+                    LAST[0] = max(LAST[0], time.monotonic())
                 else:
                     waiting.pop(view["version"] + 1, None)
     return done
@@ -104,7 +114,7 @@ async def run(servers: list, tables: int, moves: int, seconds: float) -> dict:
             jobs.append(human(bases[k], ws_bases[k], t["table_id"], t["seats"][seat]["token"], n * 2 + seat,
                               moves, latencies, deadline))
     counts = await asyncio.gather(*jobs)
-    elapsed = time.monotonic() - start
+    elapsed = max(LAST[0], start + 1e-9) - start
     after = sum(rss_kib(s.proc.pid) for s in servers)
     lat = sorted(latencies)
 
@@ -119,6 +129,7 @@ async def run(servers: list, tables: int, moves: int, seconds: float) -> dict:
                        "mean": round(statistics.fmean(lat), 2) if lat else None, "samples": len(lat)},
         "rss_kib_before": before, "rss_kib_after": after,
         "kib_per_cached_table": round((after - before) / tables, 1),
+        "dropped_connections": len(DROPPED),
     }
 
 
@@ -146,6 +157,10 @@ def main() -> None:
         result = asyncio.run(run(servers, args.tables, args.moves, args.seconds))
         result["database"] = args.database
         print(json.dumps(result, indent=1))
+        for s in servers:
+            errors = [line for line in s.log().splitlines() if "Error" in line or "Traceback" in line]
+            if errors:
+                print(f"server on port {s.port} logged {len(errors)} error line(s), e.g. {errors[:3]}")
     finally:
         for s in servers:
             s.stop()

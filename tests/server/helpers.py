@@ -7,6 +7,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import httpx
@@ -92,14 +93,15 @@ class ServerProcess:
     def start(self) -> "ServerProcess":
         """Start the server and wait until /api/health answers (fails after 30 s)."""
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.output = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would stall the server
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "dicetable.cli.main", "serve", "--port", str(self.port),
              "--database", self.database, "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            stdout=self.output, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise AssertionError("server exited: " + self.proc.stdout.read().decode(errors="replace"))
+                raise AssertionError("server exited: " + self.log())
             try:
                 if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
                     return self
@@ -108,6 +110,11 @@ class ServerProcess:
             time.sleep(0.1)
         self.kill()
         raise AssertionError("server did not start within 30 s")
+
+    def log(self) -> str:
+        """What the server printed so far."""
+        self.output.seek(0)
+        return self.output.read().decode(errors="replace")
 
     def client(self) -> httpx.Client:
         """An HTTP client for this server."""

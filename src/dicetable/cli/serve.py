@@ -83,11 +83,11 @@ def register(app: typer.Typer) -> None:
             return
         table = Table(title=f"tables in {_shown(database_url(database))}")
         for col in ("id", "game", "players", "status", "moves", "created", "seats"):
-            table.add_column(col, no_wrap=col in ("id", "game"))
+            table.add_column(col, no_wrap=col != "seats", overflow="fold")
         for r in rows:
             seats = ", ".join(s["name"] if s["kind"] == "human" else f"{s['level']} bot" for s in r["seats"])
             table.add_row(r["table_id"], r["game"], str(r["players"]), r["status"], str(r["version"]),
-                          (r["created"] or "")[:19], escape(seats))
+                          (r["created"] or "")[:16].replace("T", " "), escape(seats))
         console.print(table if rows else "no tables yet")
 
     @app.command()

@@ -38,7 +38,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Literal, Optional
 
 import anyio
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
@@ -373,24 +373,26 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
         sub = Subscriber(seat, asyncio.get_running_loop(), queue)
         await run_in_threadpool(m.subscribe, lt, sub)
 
-        async def sender():
-            while True:
-                await websocket.send_text(await queue.get())
+        async def sender(scope: anyio.CancelScope):
+            try:
+                while True:
+                    await websocket.send_text(await queue.get())
+            except Exception:  # the client went away while a view was being sent
+                pass
+            scope.cancel()
 
         async def receiver(scope: anyio.CancelScope):
             try:
                 while True:
                     await websocket.receive_text()  # nothing is expected; this notices the close
-            except (WebSocketDisconnect, RuntimeError, KeyError):
+            except Exception:  # WebSocketDisconnect, or a close while sending
                 pass
             scope.cancel()
 
         try:
             async with anyio.create_task_group() as group:
-                group.start_soon(sender)
+                group.start_soon(sender, group.cancel_scope)
                 group.start_soon(receiver, group.cancel_scope)
-        except (WebSocketDisconnect, RuntimeError):
-            pass  # the client went away while a view was being sent
         finally:
             with anyio.CancelScope(shield=True):
                 await run_in_threadpool(m.unsubscribe, lt, sub)

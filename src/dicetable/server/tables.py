@@ -440,9 +440,9 @@ class TableManager:
             self._book(lt, seat, by, events, undoable, label)
             if by == "seat":
                 lt.timed_out.discard(seat)
-            self._publish(lt)
+            views = self._publish(lt)
             self._kick(lt)
-            return self.view(lt, seat)
+            return views[seat] if seat in views else self.view(lt, seat)
 
     def undo(self, table_id: str, seat: int, version: int) -> dict:
         """Take back ``seat``'s action ``version`` (the table's last); return the seat's view.
@@ -624,16 +624,22 @@ class TableManager:
             if sub.key is not None and not any(s.key == sub.key for s in lt.subscribers):
                 self._publish(lt)
 
-    def _publish(self, lt: LiveTable, skip: Subscriber | None = None) -> None:
-        """Queue each connection its view of the current state (lock held, so pushes keep version order)."""
-        cache: dict = {}
+    def _publish(self, lt: LiveTable, skip: Subscriber | None = None) -> dict:
+        """Queue each connection its view of the current state (lock held, so pushes keep version order).
+
+        Returns the views computed, by viewer (a seat or None), for reuse.
+        """
+        views: dict = {}
+        texts: dict = {}
         for sub in list(lt.subscribers):
             if sub is skip:
                 continue
-            if sub.key not in cache:
-                cache[sub.key] = self.message(lt, sub.key)
-            if not sub.push(cache[sub.key]):
+            if sub.key not in texts:
+                views[sub.key] = self.view(lt, sub.key)
+                texts[sub.key] = json.dumps({"type": "view", **views[sub.key]}, separators=(",", ":"))
+            if not sub.push(texts[sub.key]):
                 lt.subscribers.discard(sub)
+        return views
 
     # ----------------------------------------------------------- bots, clock
     def _kick(self, lt: LiveTable) -> None:
