@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install dev bench clean
+.PHONY: run test install dev bench clean chromium postgres-binaries
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,20 +24,35 @@ $(VENV)/.ray-installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 dev: $(VENV)/.dev-installed
 
-## make run: create .venv, install, start an interactive terminal game
+## make run: create .venv, install, start the server (embedded SQLite) and print the URL to open
 run: install
-	$(BIN)/dicetable play
+	@echo "dicetable: open http://127.0.0.1:8000/ in your browser (Ctrl-C stops the server)."
+	@echo "           To play in the terminal instead: .venv/bin/dicetable play"
+	$(BIN)/dicetable serve --port 8000
 
-## make test: create .venv, install dev extras, run the whole suite.
+## PostgreSQL server binaries for the server tests (a throwaway server is started from them);
+## installed with apt-get when missing and running as root, otherwise those tests are skipped
+postgres-binaries:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || \
+	{ if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+	  else echo "PostgreSQL binaries missing: sudo apt-get install postgresql (else the PostgreSQL tests are skipped)"; fi; }
+
+## make test: create .venv, install dev extras (and Debian's chromium for the browser tests), run the whole suite.
 ## Ray is needed only by the Ray backend's tests (marked `ray`): they run, with the
 ## `ray` extra installed, only when the environment variable CI is set.
 ifdef CI
-test: dev $(VENV)/.ray-installed
+test: dev $(VENV)/.ray-installed postgres-binaries chromium
 	$(BIN)/python -m pytest -n auto -q
 else
-test: dev
+test: dev postgres-binaries chromium
 	$(BIN)/python -m pytest -n auto -q -m "not ray"
 endif
+
+# The browser tests (tests/web) drive Debian's chromium; Playwright's own browser download is not used.
+chromium:
+	@test -x /usr/bin/chromium || { echo "installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; \
+	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; fi; }
 
 bench: install
 	$(BIN)/dicetable bench

@@ -337,5 +337,9 @@ def bench(
     console.print(table)
 
 
+from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serve, tables, export)
+
+_register_serve(app)
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -1,0 +1,113 @@
+"""Screenshots of each game's table page mid-game, at 1366x768, for the README.
+
+Starts ``dicetable serve`` on a free 127.0.0.1 port with a throwaway SQLite
+file, opens one table per game (you against a greedy bot, fixed seeds),
+plays some moves by clicking ``data-action`` elements like a player, and
+saves ``docs/screenshots/table-<game-id>.png``. Needs the dev extra
+(Playwright) and Debian's chromium (``make test`` installs it)::
+
+    .venv/bin/python scripts/screenshots.py [--moves 12] [--out docs/screenshots] [GAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+#: game id -> (seats, options, seed); seat 0 is you.
+TABLES = {
+    "kingdom-of-dice": (["human", "greedy"], {}, 7),
+    "corsairs-of-valeria": (["human", "greedy", "greedy"], {}, 7),
+    "biblios-dice": (["human", "greedy", "greedy"], {}, 7),
+    "dice-kingdoms-of-valeria": (["human", "greedy"], {}, 7),
+    "valeria-card-kingdoms": (["human", "greedy"], {}, 7),
+}
+
+
+def _post(url: str, body: dict) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Save one PNG per game; returns the process exit code."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="*", default=list(TABLES), help="game ids (default: all five)")
+    ap.add_argument("--moves", type=int, default=12, help="moves of yours before the picture (default 12)")
+    ap.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="folder for the PNGs")
+    args = ap.parse_args(argv)
+    unknown = [g for g in args.games if g not in TABLES]
+    if unknown:
+        ap.error(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(TABLES)}")
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from dicetable.cli.main import app; app()", "serve", "--port", str(port),
+             "--database", f"sqlite:///{tmp}/shots.db", "--log-level", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        try:
+            for _ in range(150):
+                try:
+                    urllib.request.urlopen(base + "/api/games", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                for game in args.games:
+                    seats, options, seed = TABLES[game]
+                    made = _post(base + "/api/tables", {
+                        "game": game, "players": len(seats), "options": options, "seed": seed,
+                        "seats": [{"kind": "human"} if k == "human" else {"kind": "bot", "level": k} for k in seats]})
+                    page = browser.new_page(viewport={"width": 1366, "height": 768})
+                    page.goto(f"{base}/tables/{made['table_id']}?token={made['seats'][0]['token']}&pace=0")
+                    rng = random.Random(seed)
+                    moves = 0
+                    while moves < args.moves:
+                        page.wait_for_function(
+                            "() => document.querySelector('#board [data-action], #actionbar [data-action]')"
+                            " || !document.querySelector('#final').hidden", timeout=30_000)
+                        if page.evaluate("() => !document.querySelector('#final').hidden"):
+                            break
+                        acts = page.locator("#board [data-action], #actionbar [data-action]")
+                        before = page.locator("[data-version]").first.get_attribute("data-version")
+                        acts.nth(rng.randrange(acts.count())).click()
+                        page.wait_for_function(
+                            f"() => document.querySelector('[data-version]').dataset.version !== '{before}'")
+                        moves += 1
+                    page.wait_for_function("() => document.querySelector('#board [data-action], "
+                                           "#actionbar [data-action]')", timeout=30_000)
+                    page.mouse.move(0, 0)
+                    page.wait_for_timeout(1600)  # let the new-line highlight of the log fade
+                    path = args.out / f"table-{game}.png"
+                    page.screenshot(path=str(path))
+                    print(f"{path}  ({moves} moves)")
+                    page.close()
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""``dicetable serve``, ``dicetable tables`` and ``dicetable export``: the game server from the command line.
+
+``register(app)`` adds the three commands to the ``dicetable`` Typer app.
+The database is a SQLite file, ``./dicetable.db`` in the working directory,
+unless ``--database`` (or the ``DICETABLE_DATABASE`` environment variable)
+names another: ``sqlite:///path/to/file.db`` or
+``postgresql+psycopg://user:password@host:5432/dbname``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+DATABASE_HELP = ("database URL: sqlite:///path/file.db or postgresql+psycopg://user@host/db "
+                 "(default: $DICETABLE_DATABASE, else sqlite:///dicetable.db in this folder)")
+
+
+def database_url(given: Optional[str]) -> str:
+    """``--database``, else ``$DICETABLE_DATABASE``, else the SQLite file ``./dicetable.db``."""
+    from dicetable.server.store import DEFAULT_DATABASE
+
+    return given or os.environ.get("DICETABLE_DATABASE") or DEFAULT_DATABASE
+
+
+def _open_store(url: str, fail):
+    from dicetable.server.store import Store, StoreError
+
+    try:
+        return Store(url)
+    except StoreError as exc:
+        fail(str(exc))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve``, ``tables`` and ``export`` to ``app``."""
+    from dicetable.cli.main import console, fail
+
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (127.0.0.1: this machine only)"),
+        port: int = typer.Option(8000, "--port", help="TCP port"),
+        database: Optional[str] = typer.Option(None, "--database", help=DATABASE_HELP),
+        log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: warning, info, debug"),
+    ) -> None:
+        """Run the game server (tables, seats, bots, live updates) with its HTTP API on HOST:PORT."""
+        import uvicorn
+
+        from dicetable.server import create_app
+
+        if not 1 <= port <= 65535:
+            fail(f"--port takes a TCP port from 1 to 65535, got {port}")
+        if log_level not in ("critical", "error", "warning", "info", "debug"):
+            fail(f"--log-level is one of critical, error, warning, info, debug; got {log_level!r}")
+        url = database_url(database)
+        _open_store(url, fail).close()  # a bad URL fails here with a clear message, before uvicorn starts
+        console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it")
+        try:
+            uvicorn.run(create_app(url), host=host, port=port, log_level=log_level, ws="websockets-sansio")
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+
+    @app.command("tables")
+    def tables_cmd(
+        database: Optional[str] = typer.Option(None, "--database", help=DATABASE_HELP),
+        as_json: bool = typer.Option(False, "--json", help="print JSON"),
+    ) -> None:
+        """List the tables in the database: id, game, players, status, moves, seats."""
+        from rich.markup import escape
+        from rich.table import Table
+
+        store = _open_store(database_url(database), fail)
+        try:
+            rows = store.list_tables()
+        finally:
+            store.close()
+        if as_json:
+            console.print_json(json.dumps(rows))
+            return
+        table = Table(title=f"tables in {_shown(database_url(database))}")
+        for col in ("id", "game", "players", "status", "moves", "created", "seats"):
+            table.add_column(col, no_wrap=col != "seats", overflow="fold")
+        for r in rows:
+            seats = ", ".join(s["name"] if s["kind"] == "human" else f"{s['level']} bot" for s in r["seats"])
+            table.add_row(r["table_id"], r["game"], str(r["players"]), r["status"], str(r["version"]),
+                          (r["created"] or "")[:16].replace("T", " "), escape(seats))
+        console.print(table if rows else "no tables yet")
+
+    @app.command()
+    def export(
+        table_id: str = typer.Argument(..., help="the table's id (see `dicetable tables`)"),
+        database: Optional[str] = typer.Option(None, "--database", help=DATABASE_HELP),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="file to write (default: print)"),
+        running: bool = typer.Option(False, "--running", help="also export a running table: the record holds "
+                                     "its seed, which reveals every future die and card"),
+    ) -> None:
+        """Write a table's replay record (play it with `dicetable replay FILE`); finished tables only."""
+        from dicetable.engine import DicetableError, write_json
+        from dicetable.server.tables import ApiError, TableManager, record_of
+
+        store = _open_store(database_url(database), fail)
+        try:
+            manager = TableManager(store, bot_threads=1)
+            manager.closed = True  # read only: no bot may move while exporting
+            try:
+                lt = manager.get(table_id)
+            except ApiError as exc:
+                fail(exc.detail)
+            if not lt.state.is_over and not running:
+                fail(f"table {table_id} is still running; its record holds the seed, which reveals every "
+                     "future die and card to whoever reads it. Wait for the end, or give --running to "
+                     "export it anyway (for the table's owner only)")
+            record = record_of(lt)
+            manager.close()
+        finally:
+            store.close()
+        if output is None:
+            console.print_json(json.dumps(record))
+            return
+        try:
+            write_json(output, record)
+        except DicetableError as exc:
+            fail(str(exc))
+        console.print(f"wrote {output} ({len(record['actions'])} actions); play it with dicetable replay {output}")
+
+
+def _shown(url: str) -> str:
+    """A database URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url

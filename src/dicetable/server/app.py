@@ -1,0 +1,417 @@
+"""The FastAPI application: the HTTP contract of WEB.md, the live WebSocket, error handling.
+
+``create_app(database_url)`` builds the app (the store is opened and migrated
+when the app starts). Endpoints (all JSON; a seat's token goes in
+``Authorization: Bearer <token>``, no token = a spectator; seats count from 0):
+
+=========================================  ====================================================
+``GET  /api/games``                         the registry: ids, names, player ranges, options, bot levels
+``POST /api/tables``                        create a table (WEB.md body, plus optional ``clock``
+                                            seconds per decision and per-seat ``name``)
+``GET  /api/tables``                        open and running tables (``?all=true``: finished ones too)
+``GET  /api/tables/{id}``                   the caller's view
+``POST /api/tables/{id}/actions``           ``{"action", "version"}``: act for the token's seat
+``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
+``WS   /api/tables/{id}/live?token=...``    the caller's view after every change
+``POST /api/tables/{id}/undo``              ``{"version"}``: take back your last move where allowed
+``POST /api/tables/{id}/seats/{n}/bot``     ``{"level": optional}``: hand seat n to its bot
+``POST /api/tables/{id}/seats/{n}/take``    seat n's holder takes it back from its bot
+``GET  /api/tables/{id}/hint``              the hard bot's top three for your decision
+``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
+=========================================  ====================================================
+
+Every refused request gets a 4xx with ``{"detail": "<what was wrong and what is
+allowed>"}`` and changes nothing; a server fault answers 500 with a short
+message, never a traceback. Request bodies are limited to
+:data:`MAX_BODY` bytes. The pages (``GET /``, ``GET /tables/{id}``, static
+files) come from ``dicetable.web`` when it is installed: its ``router`` (a
+FastAPI ``APIRouter``) is included, and its ``mount(app)`` is called if it
+has one (e.g. for static files).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from contextlib import asynccontextmanager
+from typing import Annotated, Literal, Optional
+
+import anyio
+from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dicetable.engine import games
+
+from .store import DEFAULT_DATABASE, Listener, Store
+from .tables import LEVELS, MAX_SEED, ApiError, Subscriber, TableManager
+
+log = logging.getLogger("dicetable.server")
+
+#: The ``Authorization`` header of a request (a seat's ``Bearer`` token), if any.
+Auth = Annotated[Optional[str], Header(alias="Authorization")]
+
+#: Largest request body accepted, in bytes (413 above it).
+MAX_BODY = 16 * 1024
+
+
+# ---------------------------------------------------------------- bodies
+class SeatIn(BaseModel):
+    """One seat of a new table: a person, or a bot with its level."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    level: Optional[StrictStr] = Field(None, max_length=16)
+    name: Optional[StrictStr] = Field(None, min_length=1, max_length=40)
+
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the game, the player count, options, an optional seed, the seats, a clock."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: StrictStr = Field(max_length=64)
+    players: StrictInt
+    options: dict[StrictStr, StrictStr | StrictBool | StrictInt] = Field(default_factory=dict, max_length=32)
+    seed: Optional[StrictInt] = Field(None, ge=0, le=MAX_SEED)
+    seats: Optional[list[SeatIn]] = Field(None, max_length=8)
+    clock: Optional[StrictInt] = Field(None, ge=5, le=7 * 24 * 3600)
+
+
+class ActionIn(BaseModel):
+    """``POST /api/tables/{id}/actions``: an action id and the version the caller saw."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: StrictStr = Field(min_length=1, max_length=200)
+    version: StrictInt = Field(ge=0)
+
+
+class UndoIn(BaseModel):
+    """``POST /api/tables/{id}/undo``: the version the caller saw."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt = Field(ge=0)
+
+
+class BotIn(BaseModel):
+    """``POST /api/tables/{id}/seats/{n}/bot``: optionally the level of the bot that takes over."""
+
+    model_config = ConfigDict(extra="forbid")
+    level: Optional[StrictStr] = Field(None, max_length=16)
+
+
+def _token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None without one); ApiError 401 otherwise."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "the Authorization header must read 'Bearer <token>' with your seat's token")
+    return token.strip()
+
+
+def _games() -> list[dict]:
+    out = []
+    for spec in games():
+        out.append({
+            "id": spec.id, "name": spec.name, "summary": spec.summary,
+            "min_players": spec.min_players, "max_players": spec.max_players,
+            "options": [{"name": o.name, "default": o.default, "description": o.description,
+                         "choices": list(o.choices) if o.choices is not None else None,
+                         "type": {bool: "bool", int: "int"}.get(o.type, "str"),
+                         "players": list(o.players) if o.players is not None else None}
+                        for o in spec.options],
+            "has_board": spec.board_view is not None,
+        })
+    return out
+
+
+class BodyLimit:
+    """ASGI middleware: answer 413 to an HTTP request whose body exceeds ``limit`` bytes (never read past it).
+
+    It also reads every ``/api/`` body as JSON whatever its declared content
+    type (``curl -d`` sends form encoding by default).
+    """
+
+    def __init__(self, app, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or ())
+        if scope["path"].startswith("/api/") and headers.get(b"content-type", b"").split(b";")[0] != \
+                b"application/json":
+            # every API body is JSON: read it as such whatever the client declared (e.g. curl -d)
+            scope = dict(scope, headers=[(k, v) for k, v in scope["headers"] if k != b"content-type"]
+                         + [(b"content-type", b"application/json")])
+        declared = headers.get(b"content-length")
+        too_big = JSONResponse({"detail": f"the request body is larger than {self.limit} bytes"}, 413)
+        if declared is not None:
+            try:
+                if int(declared) > self.limit:
+                    return await too_big(scope, receive, send)
+            except ValueError:
+                return await JSONResponse({"detail": "the Content-Length header is not a number"}, 400)(
+                    scope, receive, send)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooBig()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooBig:
+            await too_big(scope, receive, send)
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _readable(errors: list) -> str:
+    """Pydantic's errors as one sentence: where, what was wrong, and what is allowed."""
+    parts = []
+    for err in errors[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "json_invalid":
+            parts.append("the body is not valid JSON (" + str(err.get("ctx", {}).get("error", msg)) + ")")
+            continue
+        if err.get("type") == "missing":
+            parts.append(f"{where} is missing")
+            continue
+        if err.get("type") == "extra_forbidden":
+            parts.append(f"{where} is not a known field")
+            continue
+        got = err.get("input")
+        if isinstance(got, (str, int, float, bool)):
+            shown = json.dumps(got)[:60]
+        else:
+            shown = {dict: "an object", list: "a list", type(None): "null"}.get(type(got), "something else")
+        parts.append(f"{where}: {msg} (got {shown})")
+    return "; ".join(parts)
+
+
+_HINTS = {
+    "/api/tables": 'a table is {"game": id, "players": n, "options": {}, "seed": optional, '
+                   '"seats": [{"kind": "human"} or {"kind": "bot", "level": one of ' + "/".join(LEVELS) + "}]}",
+    "actions": 'an action is {"action": "<action id>", "version": <the version of your view>}',
+}
+
+
+def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen: bool | None = None,
+               bot_threads: int = 4) -> FastAPI:
+    """Build the server app for ``database_url`` (SQLite file or ``postgresql+psycopg://``).
+
+    The store is opened (and migrated) when the app starts (its lifespan);
+    ``id_factory`` makes table ids (tests); ``listen`` turns the PostgreSQL
+    LISTEN/NOTIFY listener on or off (default: on with PostgreSQL).
+    Raises :class:`dicetable.server.store.StoreError` at start-up for an
+    unusable database.
+    """
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        store = await run_in_threadpool(Store, database_url)
+        manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads)
+        app.state.store = store
+        app.state.manager = manager
+        listener = None
+        if listen if listen is not None else store.is_postgres:
+            listener = Listener(store, manager.refresh)
+            listener.start()
+            await run_in_threadpool(listener.ready.wait, 10)
+        await run_in_threadpool(manager.start)
+        try:
+            yield
+        finally:
+            if listener:
+                listener.stop()
+            manager.close()
+            store.close()
+
+    app = FastAPI(title="dicetable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+                  openapi_url="/api/openapi.json")
+    app.add_middleware(BodyLimit)
+
+    def manager(request) -> TableManager:
+        return request.app.state.manager
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError):
+        return JSONResponse({"detail": exc.detail}, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(request: Request, exc: RequestValidationError):
+        path = request.url.path
+        hint = _HINTS["actions"] if path.endswith("/actions") else _HINTS.get(path, "")
+        text = _readable(exc.errors())
+        return JSONResponse({"detail": text + (f"; {hint}" if hint else "")}, 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        detail = exc.detail
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = f"there is no {request.method} {request.url.path}; the API is described at /api/docs"
+        elif detail == "There was an error parsing the body":
+            detail = "the body is not JSON text (UTF-8); send a JSON object"
+        elif exc.status_code == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}"
+        return JSONResponse({"detail": detail}, exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def fault(request: Request, exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "the server met an unexpected error; nothing was changed by it"}, 500)
+
+    @app.get("/api/health")
+    def health(request: Request) -> dict:
+        """Liveness: ``{"ok": true, "database": dialect}``."""
+        return {"ok": True, "database": request.app.state.store.engine.dialect.name}
+
+    @app.get("/api/games")
+    def list_games() -> dict:
+        """The registry: every game's id, name, player range and options; the bot levels."""
+        return {"games": _games(), "bot_levels": list(LEVELS)}
+
+    @app.post("/api/tables", status_code=201)
+    def create_table(body: NewTable, request: Request) -> dict:
+        """Create a table; the answer holds each human seat's token and link (shown once)."""
+        seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
+        return manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock)
+
+    @app.get("/api/tables")
+    def list_tables(request: Request, all: bool = False) -> dict:
+        """Open and running tables (``?all=true``: finished ones too), newest first, without tokens."""
+        rows = manager(request).store.list_tables(None if all else ("running",))
+        for row in rows:
+            row["open"] = row["status"] == "running" and any(
+                s["kind"] == "human" and not s["joined"] for s in row["seats"])
+        return {"tables": rows}
+
+    @app.get("/api/tables/{table_id}")
+    def get_view(table_id: str, request: Request, authorization: Auth = None) -> dict:
+        """The caller's view of the table."""
+        m = manager(request)
+        lt = m.get(table_id)
+        return m.view(lt, m.seat_of(lt, _token(authorization)))
+
+    @app.post("/api/tables/{table_id}/actions")
+    def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None) -> dict:
+        """Apply an action for the token's seat at the given version; the new view."""
+        m = manager(request)
+        lt = m.get(table_id)
+        seat = m.need_seat(lt, _token(authorization))
+        return m.act(table_id, seat, body.action, body.version)
+
+    @app.get("/api/tables/{table_id}/record")
+    def get_record(table_id: str, request: Request) -> dict:
+        """The replay record once the game is over; 403 while it runs."""
+        return manager(request).record(table_id)
+
+    @app.post("/api/tables/{table_id}/undo")
+    def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth = None) -> dict:
+        """Take back the caller's last move where the rules allow it; the new view."""
+        m = manager(request)
+        lt = m.get(table_id)
+        seat = m.need_seat(lt, _token(authorization))
+        return m.undo(table_id, seat, body.version)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    def post_hand_to_bot(table_id: str, seat: int, request: Request, authorization: Auth = None,
+                         body: Optional[BotIn] = None) -> dict:
+        """Hand seat ``seat`` to its bot (its holder; or another seat once its clock ran out)."""
+        m = manager(request)
+        lt = m.get(table_id)
+        caller = m.need_seat(lt, _token(authorization))
+        return m.hand_to_bot(table_id, caller, seat, body.level if body else None)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/take")
+    def post_take(table_id: str, seat: int, request: Request, authorization: Auth = None) -> dict:
+        """Seat ``seat``'s holder takes it back from its bot."""
+        m = manager(request)
+        lt = m.get(table_id)
+        caller = m.need_seat(lt, _token(authorization))
+        return m.take_back(table_id, seat, caller)
+
+    @app.get("/api/tables/{table_id}/hint")
+    def get_hint(table_id: str, request: Request, authorization: Auth = None) -> dict:
+        """The hard search bot's top three actions for the caller's decision, with visit shares."""
+        m = manager(request)
+        lt = m.get(table_id)
+        seat = m.need_seat(lt, _token(authorization))
+        return m.hint(table_id, seat)
+
+    @app.websocket("/api/tables/{table_id}/live")
+    async def live(websocket: WebSocket, table_id: str, token: str | None = Query(None)):
+        """Push the caller's view now and after every change (``{"type": "view", ...}``).
+
+        A refused connection gets one ``{"type": "error", "status", "detail"}``
+        message and is closed with code 4000 + status (4403, 4404).
+        """
+        await websocket.accept()
+        m: TableManager = websocket.app.state.manager
+        try:
+            lt = await run_in_threadpool(m.get, table_id)
+            seat = await run_in_threadpool(m.seat_of, lt, token)
+        except ApiError as exc:
+            await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
+            await websocket.close(code=4000 + exc.status)
+            return
+        queue: asyncio.Queue = asyncio.Queue()
+        sub = Subscriber(seat, asyncio.get_running_loop(), queue)
+        await run_in_threadpool(m.subscribe, lt, sub)
+
+        async def sender(scope: anyio.CancelScope):
+            try:
+                while True:
+                    await websocket.send_text(await queue.get())
+            except Exception:  # the client went away while a view was being sent
+                pass
+            scope.cancel()
+
+        async def receiver(scope: anyio.CancelScope):
+            try:
+                while True:
+                    await websocket.receive_text()  # nothing is expected; this notices the close
+            except Exception:  # WebSocketDisconnect, or a close while sending
+                pass
+            scope.cancel()
+
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(sender, group.cancel_scope)
+                group.start_soon(receiver, group.cancel_scope)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await run_in_threadpool(m.unsubscribe, lt, sub)
+
+    _include_web(app)
+    return app
+
+
+def _include_web(app: FastAPI) -> None:
+    """Add the pages of ``dicetable.web`` (its ``router`` and ``mount(app)``) when that package exists."""
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec("dicetable.web") is None:
+        return
+    web = importlib.import_module("dicetable.web")
+    router = getattr(web, "router", None)
+    if router is not None:
+        app.include_router(router)
+    mount = getattr(web, "mount", None)
+    if callable(mount):
+        mount(app)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the store, applied on start by :func:`dicetable.server.store.migrate`."""

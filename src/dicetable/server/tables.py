@@ -1,0 +1,740 @@
+"""Live tables: the cached state of each table, actions, views, bots, clocks and undo.
+
+The engine is the only rules authority. A :class:`LiveTable` holds the state
+rebuilt from the table's record (``new_game`` with the stored set-up, then
+``state.apply`` for each stored action in ``seq`` order); an action is tried on
+a clone, committed to the store, and only then becomes the cached state, so a
+refused action (illegal, stale, lost race) changes nothing anywhere.
+
+Views come only from the State protocol: ``observation(seat)``,
+``decision(seat)``, ``legal_actions(seat)``, the log filtered with
+``Event.visible_to(seat)`` (what ``log_for`` does), ``visible_scores(seat)``
+and the game's ``board_view(obs, actions, seat)``; ``seat`` None is a
+spectator. Nothing else of the state reaches a client; the seed and the
+record stay on the server until the game is over.
+
+Bots (bot seats, and human seats handed to their bot) move as soon as they
+are to move, off the event loop: ``random`` and ``greedy`` in a thread pool,
+the search levels (``easy``, ``medium``, ``hard``, ``mcts``) in a process pool
+(each level's own iteration and time budget, see ``dicetable.bots.mcts``).
+A bot's move is stored like anyone's (``by = "bot"``).
+
+Turn clock (optional, ``clock`` seconds per decision): each time a human
+seat gets a decision its clock starts; when it runs out the seat's bot plays
+that decision (``by = "clock"``) and the log says so. The seat then counts as
+*timed out* until its holder acts again, and while it is timed out any other
+human seat of the table may hand it to its bot for good (its holder takes it
+back with its token).
+
+Undo: a seat may take back its last action (repeatedly: its last actions)
+when that action is the table's last, was chosen by the seat's holder, and
+was *undoable*: it drew no randomness (the state's ``chance_mark`` is the same
+before and after), it was not part of a simultaneous step (no secret choice
+is involved), every event it produced is public (no private information was
+revealed), and it did not end the game. "No other seat acted since" holds
+because only the table's last action can be taken back. The action's row is
+deleted, so the record no longer holds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from dicetable.bots import BOT_NAMES, make_bot
+from dicetable.engine import (
+    DicetableError, GameConfigError, GameState, IllegalActionError, get_game, load_state, new_game, seat_name,
+)
+
+from .models import SeatRow, TableRow
+from .store import Conflict, Record, Store, now, options_text
+
+log = logging.getLogger("dicetable.server")
+
+#: Bot levels a seat may have: every name ``make_bot`` knows.
+LEVELS = tuple(BOT_NAMES)
+#: Levels that search (run in a process pool, never on a server thread).
+SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "mcts"})
+#: The bot that stands in for a human seat unless the creator names another.
+DEFAULT_STAND_IN = "greedy"
+#: Largest seed a table accepts (seeds are 63-bit).
+MAX_SEED = 2**63 - 1
+
+
+class ApiError(Exception):
+    """A refused request: HTTP ``status`` and a ``detail`` naming what was wrong and what is allowed."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def hash_token(token: str) -> str:
+    """The hex SHA-256 of a seat token (what the store keeps)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh seat token: 128 random bits from ``secrets``, URL-safe text (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_table_id() -> str:
+    """A fresh table id: 72 random bits, URL-safe text (12 characters)."""
+    return secrets.token_urlsafe(9)
+
+
+@dataclass
+class Seat:
+    """A seat as the live table knows it (a :class:`SeatRow` without the session)."""
+
+    seat: int
+    kind: str
+    level: str
+    token_hash: str | None
+    name: str
+    autoplay: bool = False
+    joined: bool = False
+
+    @classmethod
+    def from_row(cls, row: SeatRow) -> "Seat":
+        """Copy a stored seat."""
+        return cls(row.seat, row.kind, row.level, row.token_hash, row.name, bool(row.autoplay), bool(row.joined))
+
+    @property
+    def by_bot(self) -> bool:
+        """True when a bot chooses for this seat (a bot seat, or a human seat handed to its bot)."""
+        return self.kind == "bot" or self.autoplay
+
+
+class Subscriber:
+    """One WebSocket connection: its viewer (a seat or None) and the queue its task sends from."""
+
+    __slots__ = ("key", "loop", "queue")
+
+    def __init__(self, key: int | None, loop, queue) -> None:
+        self.key = key
+        self.loop = loop
+        self.queue = queue
+
+    def push(self, message: str) -> bool:
+        """Queue ``message`` for sending on the connection's loop; False when the loop is gone."""
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+            return True
+        except RuntimeError:
+            return False
+
+
+@dataclass
+class LiveTable:
+    """A table in memory: set-up, seats, the state after ``version`` actions, and its live machinery.
+
+    ``actions`` is ``[(seat, by, undoable)]`` per applied action; ``notes``
+    maps a log position to server lines shown before the event there (a
+    clock that ran out); ``lock`` serialises every change and every view.
+    """
+
+    id: str
+    game: str
+    players: int
+    options: dict
+    seed: int
+    clock: int | None
+    seats: list[Seat]
+    state: GameState
+    status: str = "running"
+    version: int = 0
+    log_len: int = 0
+    actions: list = field(default_factory=list)
+    notes: dict = field(default_factory=dict)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    subscribers: set = field(default_factory=set)
+    thinking: set = field(default_factory=set)
+    timed_out: set = field(default_factory=set)
+    timer: threading.Timer | None = None
+    deadline: float | None = None
+    used: float = field(default_factory=time.monotonic)
+
+
+def _apply_on(state: GameState, seat: int, action_id: str) -> tuple[list, bool, str]:
+    """Apply on ``state`` (raises IllegalActionError, state unchanged); return (events, undoable, label)."""
+    before = state.to_move
+    mark = state.chance_mark
+    label = next((a.label for a in state.legal_actions(seat) if a.id == action_id), action_id)
+    events = state.apply(action_id, seat)
+    undoable = (len(before) == 1 and state.chance_mark == mark and not state.is_over
+                and all(e.visible is None for e in events))
+    return events, undoable, label
+
+
+def _choose(state: GameState, seat: int, level: str, seed: int) -> str:
+    """The action id a ``level`` bot picks for ``seat`` (runs in a worker thread)."""
+    return make_bot(level, seed=seed).choose(state, seat).id
+
+
+def _choose_remote(saved: dict, seat: int, level: str, seed: int) -> str:
+    """The same in a worker process, from the state's ``to_dict``."""
+    return _choose(load_state(saved), seat, level, seed)
+
+
+def _hint_remote(saved: dict, seat: int) -> list:
+    from dicetable.bots.mcts import hint_rows
+
+    return [(a.id, a.label, share) for a, share in hint_rows(load_state(saved), seat)]
+
+
+class TableManager:
+    """Every table this process serves: create, load (replay), act, view, bots, clocks, undo, live pushes.
+
+    Thread-safe: HTTP handlers call it from worker threads; pushes reach
+    WebSocket tasks through their event loop (``Subscriber.push``). Raises
+    :class:`ApiError` for every refused request.
+    """
+
+    def __init__(self, store: Store, *, id_factory=None, bot_threads: int = 4, search_processes: int = 2,
+                 max_cached: int = 5000) -> None:
+        self.store = store
+        self.id_factory = id_factory or new_table_id
+        self.tables: dict[str, LiveTable] = {}
+        self.guard = threading.Lock()
+        self.load_locks: dict[str, threading.Lock] = {}
+        self.threads = ThreadPoolExecutor(bot_threads, thread_name_prefix="dicetable-bot")
+        self.search_processes = search_processes
+        self.procs: ProcessPoolExecutor | None = None
+        self.max_cached = max_cached
+        self.closed = False
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Load every running table and let its bots and clocks go on (after a restart)."""
+        for table_id in self.store.running_table_ids():
+            try:
+                self.get(table_id)
+            except Exception:  # a table the engine can no longer replay must not stop the server
+                log.exception("table %s cannot be rebuilt from its record", table_id)
+
+    def close(self) -> None:
+        """Stop timers and pools (pending bot moves are dropped; they are recomputed on the next start)."""
+        self.closed = True
+        for lt in list(self.tables.values()):
+            if lt.timer:
+                lt.timer.cancel()
+        self.threads.shutdown(wait=False, cancel_futures=True)
+        if self.procs is not None:
+            self.procs.shutdown(wait=False, cancel_futures=True)
+
+    # -------------------------------------------------------------- loading
+    def get(self, table_id: str) -> LiveTable:
+        """The live table ``table_id``, rebuilt from the store on a cache miss; ApiError 404 if unknown."""
+        lt = self.tables.get(table_id)
+        if lt is not None:
+            lt.used = time.monotonic()
+            return lt
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+            raise ApiError(404, f"there is no table {table_id!r}")
+        with self.guard:
+            lock = self.load_locks.setdefault(table_id, threading.Lock())
+        with lock:
+            lt = self.tables.get(table_id)
+            if lt is None:
+                record = self.store.load(table_id)
+                if record is None:
+                    raise ApiError(404, f"there is no table {table_id!r}; GET /api/tables lists the open ones")
+                lt = self._rebuild(record)
+                self._evict()
+                self.tables[table_id] = lt
+                with lt.lock:
+                    self._kick(lt)
+        return lt
+
+    def _rebuild(self, record: Record) -> LiveTable:
+        t = record.table
+        state = new_game(t.game, t.players, seed=t.seed, options=json.loads(t.options))
+        lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
+                       [Seat.from_row(r) for r in record.seats], state, status=t.status)
+        for row in record.actions:
+            self._replay_row(lt, row.seq, row.seat, row.action, row.by)
+        return lt
+
+    def _replay_row(self, lt: LiveTable, seq: int, seat: int, action_id: str, by: str) -> None:
+        if seq != lt.version + 1:
+            raise DicetableError(f"table {lt.id}: action {seq} follows action {lt.version} (a gap)")
+        events, undoable, label = _apply_on(lt.state, seat, action_id)
+        self._book(lt, seat, by, events, undoable, label)
+
+    def _book(self, lt: LiveTable, seat: int, by: str, events: list, undoable: bool, label: str) -> None:
+        if by == "clock":
+            lt.notes.setdefault(lt.log_len, []).append(
+                f"{seat_name(seat)}'s clock ran out: the {lt.seats[seat].level} bot chose for them: {label}")
+        lt.log_len += len(events)
+        lt.actions.append((seat, by, undoable))
+        lt.version += 1
+        if lt.state.is_over:
+            lt.status = "over"
+
+    def _evict(self) -> None:
+        """Drop the least recently used tables without live connections when the cache is full."""
+        if len(self.tables) < self.max_cached:
+            return
+        idle = sorted((lt.used, tid) for tid, lt in self.tables.items()
+                      if not lt.subscribers and not lt.thinking and lt.timer is None)
+        for _, tid in idle[: max(1, len(idle) // 10)]:
+            self.tables.pop(tid, None)
+
+    def refresh(self, table_id: str | None, seq: int | None = None) -> None:
+        """Catch up with writes of other processes (PostgreSQL notifications); None: every cached table."""
+        if table_id is None:
+            for tid in list(self.tables):
+                self.refresh(tid)
+            return
+        lt = self.tables.get(table_id)
+        if lt is None:
+            return
+        with lt.lock:
+            if seq is not None and seq >= 0 and seq <= lt.version:
+                return  # already known (this process's own write reached us first)
+            if seq is not None and seq >= lt.version:
+                rows = self.store.actions_after(table_id, lt.version)
+                if all(r.seq == lt.version + 1 + i for i, r in enumerate(rows)):
+                    for row in rows:
+                        self._replay_row(lt, row.seq, row.seat, row.action, row.by)
+                        self._publish(lt)
+                    self._kick(lt)
+                    return
+            self._reload(lt)
+
+    def _reload(self, lt: LiveTable) -> None:
+        """Rebuild ``lt`` in place from the store (an undo, seat changes, or a missed write); lock held."""
+        record = self.store.load(lt.id)
+        fresh = self._rebuild(record)
+        for name in ("seats", "state", "status", "version", "log_len", "actions", "notes"):
+            setattr(lt, name, getattr(fresh, name))
+        lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
+        self._publish(lt)
+        self._kick(lt)
+
+    # ------------------------------------------------------------- creation
+    def create(self, game: str, players: int, options: dict, seed: int | None, seats: list[dict],
+               clock: int | None) -> dict:
+        """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
+
+        ``seats`` is one ``{"kind": "human"|"bot", "level", "name"}`` per player
+        (a human seat's ``level`` is its stand-in bot). ApiError 422 naming the
+        problem for an unknown game, a player count outside the game's range,
+        a bad option, a seat list of the wrong length or an unknown bot level.
+        """
+        try:
+            spec = get_game(game)
+        except GameConfigError as exc:
+            raise ApiError(422, str(exc)) from None
+        if not spec.min_players <= players <= spec.max_players:
+            raise ApiError(422, f"{spec.name} is for {spec.min_players} to {spec.max_players} players, "
+                                f"not {players}")
+        if seats is None:
+            seats = [{"kind": "human"} for _ in range(players)]
+        if len(seats) != players:
+            raise ApiError(422, f"seats lists {len(seats)} seat(s) for {players} players: give one per player")
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            state = new_game(game, players, seed=seed, options=options)
+        except GameConfigError as exc:
+            raise ApiError(422, str(exc)) from None
+        table_id = self.id_factory()
+        out, rows = [], []
+        for n, seat in enumerate(seats):
+            kind = seat["kind"]
+            level = seat.get("level") or (DEFAULT_STAND_IN if kind == "human" else None)
+            if kind == "bot" and level is None:
+                raise ApiError(422, f"seat {n} is a bot without a level; levels: {', '.join(LEVELS)}")
+            if level not in LEVELS:
+                raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+            name = seat.get("name") or (seat_name(n) if kind == "human" else f"{seat_name(n)} ({level} bot)")
+            token = new_token() if kind == "human" else None
+            rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
+                                token_hash=hash_token(token) if token else None, name=name,
+                                autoplay=False, joined=False))
+            entry = {"seat": n, "kind": kind, "level": level if kind == "bot" else None, "name": name,
+                     "link": f"/tables/{table_id}" + (f"?token={token}" if token else "")}
+            if token:
+                entry["token"] = token
+            out.append(entry)
+        row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
+                       seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock)
+        self.store.create(row, rows)
+        lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
+                       [Seat.from_row(r) for r in rows], state, status=row.status)
+        lt.log_len = len(state.log)
+        self.tables[table_id] = lt
+        with lt.lock:
+            self._kick(lt)
+        return {"table_id": table_id, "seats": out}
+
+    # -------------------------------------------------------------- seats
+    def seat_of(self, lt: LiveTable, token: str | None) -> int | None:
+        """The seat ``token`` holds at ``lt`` (None for no token: a spectator); ApiError 403 for a wrong token."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        for seat in lt.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                if not seat.joined:
+                    seat.joined = True
+                    self.store.update_seat(lt.id, seat.seat, joined=True)
+                return seat.seat
+        raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
+                            "or no token to watch as a spectator")
+
+    def need_seat(self, lt: LiveTable, token: str | None) -> int:
+        """Like :meth:`seat_of` but a token is required (ApiError 401 without one)."""
+        if token is None:
+            raise ApiError(401, "this needs your seat's token: send the header 'Authorization: Bearer <token>' "
+                                "(the token is in your seat's link)")
+        return self.seat_of(lt, token)
+
+    # -------------------------------------------------------------- actions
+    def act(self, table_id: str, seat: int, action_id: str, version: int, by: str = "seat") -> dict:
+        """Apply ``action_id`` for ``seat`` if the table is at ``version``; return the seat's new view.
+
+        The action is tried on a clone, appended to the store (committed) and
+        only then cached and pushed. ApiError 409 for a stale version or a
+        lost race, 409 when the seat is played by its bot, 422 with the
+        engine's message for an illegal action.
+        """
+        lt = self.get(table_id)
+        with lt.lock:
+            if version != lt.version:
+                raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
+                                    "changed since your view (someone moved first); fetch the view and try again")
+            if by == "seat" and lt.seats[seat].autoplay:
+                raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
+                                    f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
+            if lt.status == "over" or lt.state.is_over:
+                raise ApiError(422, "the game is over: no seat may act; its record is at "
+                                    f"GET /api/tables/{lt.id}/record")
+            state = lt.state.clone()
+            try:
+                events, undoable, label = _apply_on(state, seat, action_id)
+            except IllegalActionError as exc:
+                raise ApiError(422, str(exc)) from None
+            if by != "seat":
+                undoable = False
+            try:
+                self.store.append(lt.id, lt.version + 1, seat, action_id, by, undoable,
+                                  status="over" if state.is_over else None)
+            except Conflict:
+                self._reload(lt)
+                raise ApiError(409, "another move was stored first (the table changed since your view); "
+                                    "fetch the view and try again") from None
+            lt.state = state
+            self._book(lt, seat, by, events, undoable, label)
+            if by == "seat":
+                lt.timed_out.discard(seat)
+            views = self._publish(lt)
+            self._kick(lt)
+            return views[seat] if seat in views else self.view(lt, seat)
+
+    def undo(self, table_id: str, seat: int, version: int) -> dict:
+        """Take back ``seat``'s action ``version`` (the table's last); return the seat's view.
+
+        ApiError 409 for a stale version; 422 saying why when the last action
+        cannot be taken back (another seat's, a bot's, chance or a secret
+        involved, or no action at all).
+        """
+        lt = self.get(table_id)
+        with lt.lock:
+            if version != lt.version:
+                raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
+                                    "changed since your view; fetch the view and try again")
+            if not lt.actions:
+                raise ApiError(422, "there is no action to take back")
+            last_seat, by, undoable = lt.actions[-1]
+            if last_seat != seat or by != "seat":
+                raise ApiError(422, "only your own last move can be taken back, and the table's last move "
+                                    f"was not yours (it was {seat_name(last_seat)}'s"
+                                    + (", chosen by a bot)" if by != "seat" else ")"))
+            if not undoable:
+                raise ApiError(422, "that move cannot be taken back: it rolled dice, drew or revealed "
+                                    "something, was a secret choice, or ended the game")
+            if not self.store.drop_last(lt.id, version):
+                self._reload(lt)
+                raise ApiError(409, "the table changed meanwhile; fetch the view and try again")
+            self._reload(lt)
+            return self.view(lt, seat)
+
+    def hand_to_bot(self, table_id: str, caller: int, seat: int, level: str | None) -> dict:
+        """Let ``seat``'s bot play it from now on (by its holder, or another human seat once its clock ran out).
+
+        ApiError 404 for no such seat, 422 for a bot seat or an unknown level,
+        403 when the caller may not.
+        """
+        lt = self.get(table_id)
+        with lt.lock:
+            target = self._seat(lt, seat)
+            if target.kind != "human":
+                raise ApiError(422, f"{seat_name(seat)} is a bot seat already")
+            if level is not None and level not in LEVELS:
+                raise ApiError(422, f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+            if caller != seat and seat not in lt.timed_out:
+                raise ApiError(403, f"only {seat_name(seat)}'s holder may hand it to a bot, unless its clock "
+                                    "ran out on its current decision")
+            values = {"autoplay": True}
+            if level is not None:
+                values["level"] = level
+            self.store.update_seat(lt.id, seat, **values)
+            target.autoplay = True
+            if level is not None:
+                target.level = level
+            self._publish(lt)
+            self._kick(lt)
+            return self.view(lt, caller)
+
+    def take_back(self, table_id: str, seat: int, caller: int) -> dict:
+        """``seat``'s holder takes it back from its bot. ApiError 403 for another seat's token."""
+        lt = self.get(table_id)
+        with lt.lock:
+            target = self._seat(lt, seat)
+            if caller != seat:
+                raise ApiError(403, f"only {seat_name(seat)}'s own token can take it back")
+            if not target.autoplay:
+                raise ApiError(422, f"{seat_name(seat)} is not played by a bot; nothing to take back")
+            self.store.update_seat(lt.id, seat, autoplay=False)
+            target.autoplay = False
+            lt.timed_out.discard(seat)
+            self._publish(lt)
+            self._kick(lt)
+            return self.view(lt, seat)
+
+    def _seat(self, lt: LiveTable, seat: int) -> Seat:
+        if not 0 <= seat < lt.players:
+            raise ApiError(404, f"table {lt.id} has seats 0 to {lt.players - 1}, not {seat}")
+        return lt.seats[seat]
+
+    def hint(self, table_id: str, seat: int) -> dict:
+        """The hard bot's top three actions for ``seat`` with their visit shares (runs about a second)."""
+        lt = self.get(table_id)
+        with lt.lock:
+            if seat not in lt.state.to_move:
+                raise ApiError(422, f"{seat_name(seat)} has no decision now: there is nothing to hint")
+            saved, version = lt.state.to_dict(), lt.version
+        rows = self._procs().submit(_hint_remote, saved, seat).result(timeout=60)
+        return {"version": version, "seat": seat,
+                "hints": [{"id": i, "label": label, "share": round(share, 4)} for i, label, share in rows]}
+
+    # ---------------------------------------------------------------- views
+    def view(self, lt: LiveTable, seat: int | None) -> dict:
+        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board)."""
+        with lt.lock:
+            state = lt.state
+            over = state.is_over
+            mine = (seat is not None and not over and seat in state.to_move and not lt.seats[seat].autoplay)
+            actions = [a.to_json() for a in state.legal_actions(seat)] if mine else []
+            decision = state.decision(seat) if mine else None
+            obs = state.observation(seat)
+            view = {
+                "table_id": lt.id,
+                "game": lt.game,
+                "version": lt.version,
+                "over": over,
+                "to_move": list(state.to_move),
+                "decision": decision.to_json() if decision is not None else None,
+                "legal_actions": actions,
+                "observation": obs,
+                "log": self._log_lines(lt, seat),
+                "scores": list(state.visible_scores(seat)),
+                "winners": list(state.winners) if over else [],
+                "seat": seat,
+                "players": lt.players,
+                "seats": [self._seat_view(lt, s) for s in lt.seats],
+                "clock": lt.clock,
+                "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
+                                 and not over),
+                "board": self._board(lt, obs, actions, seat),
+            }
+            return view
+
+    def _seat_view(self, lt: LiveTable, s: Seat) -> dict:
+        connected = any(sub.key == s.seat for sub in lt.subscribers)
+        return {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level if s.by_bot else None,
+                "autoplay": s.autoplay, "connected": connected if s.kind == "human" else True,
+                "timed_out": s.seat in lt.timed_out}
+
+    def _board(self, lt: LiveTable, obs: dict, actions: list, seat: int | None) -> str | None:
+        board_view = get_game(lt.game).board_view
+        if board_view is None:
+            return None
+        try:
+            return board_view(obs, actions, seat)
+        except Exception:  # a drawing bug must not take the table down: the page falls back to buttons
+            log.exception("board_view of %s failed", lt.game)
+            return None
+
+    def _log_lines(self, lt: LiveTable, seat: int | None) -> list[str]:
+        if not lt.notes:
+            return [e.text for e in lt.state.log_for(seat)]
+        out = []
+        for i, event in enumerate(lt.state.log):
+            out.extend(lt.notes.get(i, ()))
+            if event.visible_to(seat):
+                out.append(event.text)
+        out.extend(lt.notes.get(lt.log_len, ()))
+        return out
+
+    def message(self, lt: LiveTable, seat: int | None) -> str:
+        """The WebSocket message of a view: ``{"type": "view", ...view}`` as compact JSON text."""
+        return json.dumps({"type": "view", **self.view(lt, seat)}, separators=(",", ":"))
+
+    def record(self, table_id: str) -> dict:
+        """The replay record of a finished table (``dicetable replay`` plays it); ApiError 403 while it runs."""
+        lt = self.get(table_id)
+        with lt.lock:
+            if not lt.state.is_over:
+                raise ApiError(403, "the record of a running table is secret (its seed would reveal every "
+                                    "future die and card); it is available once the game is over")
+            return record_of(lt)
+
+    # --------------------------------------------------------------- pushes
+    def subscribe(self, lt: LiveTable, sub: Subscriber) -> None:
+        """Add a connection and queue it the current view at once.
+
+        When a seat connects that was not connected, the other connections get
+        their view again (its ``connected`` flag changed; same version).
+        """
+        with lt.lock:
+            was = any(s.key == sub.key for s in lt.subscribers)
+            lt.subscribers.add(sub)
+            sub.push(self.message(lt, sub.key))
+            if sub.key is not None and not was:
+                self._publish(lt, skip=sub)
+
+    def unsubscribe(self, lt: LiveTable, sub: Subscriber) -> None:
+        """Remove a connection; the others see the seat's new connected state."""
+        with lt.lock:
+            lt.subscribers.discard(sub)
+            if sub.key is not None and not any(s.key == sub.key for s in lt.subscribers):
+                self._publish(lt)
+
+    def _publish(self, lt: LiveTable, skip: Subscriber | None = None) -> dict:
+        """Queue each connection its view of the current state (lock held, so pushes keep version order).
+
+        Returns the views computed, by viewer (a seat or None), for reuse.
+        """
+        views: dict = {}
+        texts: dict = {}
+        for sub in list(lt.subscribers):
+            if sub is skip:
+                continue
+            if sub.key not in texts:
+                views[sub.key] = self.view(lt, sub.key)
+                texts[sub.key] = json.dumps({"type": "view", **views[sub.key]}, separators=(",", ":"))
+            if not sub.push(texts[sub.key]):
+                lt.subscribers.discard(sub)
+        return views
+
+    # ----------------------------------------------------------- bots, clock
+    def _kick(self, lt: LiveTable) -> None:
+        """Start the bots that are to move and the clock of the humans who are (lock held)."""
+        if lt.timer is not None:
+            lt.timer.cancel()
+            lt.timer = None
+            lt.deadline = None
+        if self.closed or lt.state.is_over:
+            return
+        humans = []
+        for seat in lt.state.to_move:
+            info = lt.seats[seat]
+            if info.by_bot:
+                self._start_bot(lt, seat, info.level, "bot")
+            else:
+                humans.append(seat)
+        if humans and lt.clock:
+            lt.deadline = time.time() + lt.clock
+            lt.timer = threading.Timer(lt.clock, self._clock_ran_out, (lt.id, lt.version))
+            lt.timer.daemon = True
+            lt.timer.start()
+
+    def _clock_ran_out(self, table_id: str, version: int) -> None:
+        lt = self.tables.get(table_id)
+        if lt is None or self.closed:
+            return
+        with lt.lock:
+            if lt.version != version:
+                return
+            lt.timer = None
+            for seat in lt.state.to_move:
+                if not lt.seats[seat].by_bot:
+                    lt.timed_out.add(seat)
+                    self._start_bot(lt, seat, lt.seats[seat].level, "clock")
+            self._publish(lt)
+
+    def _start_bot(self, lt: LiveTable, seat: int, level: str, by: str) -> None:
+        key = (seat, lt.version)
+        if key in lt.thinking:
+            return
+        lt.thinking.add(key)
+        seed = (lt.seed * 1_000_003 + lt.version * 101 + seat) % MAX_SEED
+        try:
+            if level in SEARCH_LEVELS:
+                fut = self._procs().submit(_choose_remote, lt.state.to_dict(), seat, level, seed)
+            else:
+                fut = self.threads.submit(_choose, lt.state.clone(), seat, level, seed)
+        except RuntimeError:  # shutting down
+            lt.thinking.discard(key)
+            return
+        fut.add_done_callback(lambda f: self._bot_chose(lt.id, seat, key[1], by, f))
+
+    def _bot_chose(self, table_id: str, seat: int, version: int, by: str, fut: Future) -> None:
+        if self.closed or fut.cancelled():
+            return
+        try:
+            self.threads.submit(self._bot_move, table_id, seat, version, by, fut)
+        except RuntimeError:
+            pass
+
+    def _bot_move(self, table_id: str, seat: int, version: int, by: str, fut: Future) -> None:
+        lt = self.tables.get(table_id)
+        try:
+            action_id = fut.result()
+            self.act(table_id, seat, action_id, version, by=by)
+        except ApiError:
+            pass  # someone moved first (or the table ended): the new state kicked its own bots
+        except Exception:
+            log.exception("bot of %s seat %s failed", table_id, seat)
+        finally:
+            if lt is not None:
+                with lt.lock:
+                    lt.thinking.discard((seat, version))
+
+    def _procs(self) -> ProcessPoolExecutor:
+        if self.procs is None:
+            import multiprocessing
+
+            with self.guard:
+                if self.procs is None:
+                    self.procs = ProcessPoolExecutor(self.search_processes,
+                                                     mp_context=multiprocessing.get_context("spawn"))
+        return self.procs
+
+
+def record_of(lt: LiveTable) -> dict:
+    """The replay record of ``lt`` (``run_replay`` plays it) plus its table id and seats (no tokens)."""
+    record = lt.state.replay_record()
+    record["table_id"] = lt.id
+    record["seats"] = [{"seat": s.seat, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
+                        "name": s.name} for s in lt.seats]
+    return record
+
+
+def utc_iso(ts: float) -> str:
+    """A POSIX time as ISO 8601 UTC text."""
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat()

@@ -1,0 +1,161 @@
+"""Server-side pieces of the browser table that need the engine: boards, rules help, replays.
+
+Everything here is drawn from an observation (``state.observation(seat)``,
+seat None = spectator) and public game data, never from a state's internals,
+so nothing a seat may not see can reach its page (docs/views.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicetable.engine import DicetableError, get_game, new_game, seat_name
+from dicetable.engine.errors import SaveFormatError
+
+#: Largest number of actions a replay record may hold (a long Kingdom of Dice game has ~2,500).
+MAX_REPLAY_ACTIONS = 20_000
+
+
+def board_html(game_id: str, obs: dict, actions: list[dict], seat: int | None) -> str | None:
+    """The board fragment of ``game_id`` from its ``board_view``; None when the game has none yet.
+
+    ``actions`` are ``[{"id", "label"}]`` (the seat's legal actions, [] when
+    not to move). Raises GameConfigError for an unknown game; a board_view
+    that fails on the given observation raises ValueError naming the game.
+    """
+    spec = get_game(game_id)
+    if spec.board_view is None:
+        return None
+    try:
+        return spec.board_view(obs, actions, seat)
+    except Exception as exc:  # a board drawn from a malformed observation sent by a client
+        raise ValueError(f"the {spec.name} board cannot be drawn from this observation "
+                         f"({type(exc).__name__})") from None
+
+
+def _board_or_none(game_id: str, obs: dict) -> str | None:
+    try:
+        return board_html(game_id, obs, [], None)
+    except ValueError:
+        return None
+
+
+def help_for(game_id: str, kind: str | None) -> list[dict]:
+    """The rules sections of ``game_id`` behind a Decision of ``kind``: ``[{"id", "title", "text", "source"}]``."""
+    spec = get_game(game_id)
+    sections = spec.help.for_decision(kind) if kind else []
+    return [{"id": s.id, "title": s.title, "text": s.text, "source": s.source} for s in sections]
+
+
+def components_of(game_id: str) -> dict:
+    """A game's whole rules help: ``{"sections": [...], "components": [{"id", "name", "text", "source"}]}``."""
+    spec = get_game(game_id)
+    return {
+        "sections": [{"id": s.id, "title": s.title, "text": s.text, "source": s.source,
+                      "decisions": list(s.decisions)} for s in spec.help.section],
+        "components": [{"id": c.id, "name": c.name, "text": c.text, "source": c.source}
+                       for c in spec.help.component],
+    }
+
+
+def has_secrets(seat_obs: Any, other_obs: Any) -> bool:
+    """True when observation ``seat_obs`` shows, in a field ``other_obs`` also has, something different.
+
+    The top-level ``seat`` field is ignored, and so are fields only
+    ``seat_obs`` has (a seat's own conveniences such as Dice Kingdoms'
+    ``my_tasks``): a game hides a seat's secret from others by a placeholder
+    in the shared structure (Biblios Dice's Gold and face-down card, Card
+    Kingdoms' Duke), so a secret shows as a difference there. The page's JS
+    has the same function (``hasSecrets``).
+    """
+    if not isinstance(seat_obs, dict) or not isinstance(other_obs, dict):
+        return seat_obs != other_obs
+    return any(key != "seat" and key in seat_obs and seat_obs[key] != value
+               for key, value in other_obs.items())
+
+
+def needs_hand_over(next_obs: Any, spectator_obs: Any, current_obs: Any) -> bool:
+    """The hot-seat rule (docs/web.md): show a hand-over screen before the next seat's table?
+
+    Yes when the next seat's observation shows something a spectator's does
+    not (it has secrets) and the seat now at the screen does not see it
+    either; no when nothing is hidden (every observation alike but for the
+    ``seat`` field). The page applies the same rule in JS.
+    """
+    return has_secrets(next_obs, spectator_obs) and has_secrets(next_obs, current_obs)
+
+
+def _record_steps(record: dict) -> list[tuple[int, str]]:
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise SaveFormatError("the record's 'actions' must be a list of [seat, action id] pairs")
+    if len(actions) > MAX_REPLAY_ACTIONS:
+        raise SaveFormatError(f"the record has {len(actions)} actions; at most {MAX_REPLAY_ACTIONS} are replayed")
+    steps = []
+    for i, entry in enumerate(actions):
+        if isinstance(entry, dict):
+            entry = [entry.get("seat"), entry.get("action", entry.get("action_id"))]
+        if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or type(entry[0]) is not int
+                or not isinstance(entry[1], str)):
+            raise SaveFormatError(f"record step {i} ({entry!r}) is not a [seat, action id] pair such as [0, \"roll\"]")
+        steps.append((entry[0], entry[1]))
+    return steps
+
+
+def replay_step(record: dict, step: int) -> dict:
+    """The table as a spectator saw it after ``step`` actions of a finished table's ``record``.
+
+    ``record`` is the replay record (``game``, ``players``, ``seed``,
+    ``options``, ``actions`` as ``[seat, action id]`` pairs or ``{"seat",
+    "action"}``); ``step`` is clamped to 0..len(actions). Returns ``{"step",
+    "total", "game", "board", "observation", "log", "to_move", "prompt", "last",
+    "scores", "winners", "over"}``: the board as it was, the log lines a
+    spectator read by then, who was to decide what, and the action just
+    taken; ``board`` is None for a game without a ``board_view`` (the page
+    then shows the observation). Raises SaveFormatError naming what is wrong with the record.
+    """
+    if not isinstance(record, dict):
+        raise SaveFormatError("a replay record is a JSON object with game, players, seed, options and actions")
+    for key in ("game", "players", "seed"):
+        if key not in record:
+            raise SaveFormatError(f"the record is missing the field {key!r}")
+    if type(record["seed"]) is not int:
+        raise SaveFormatError(f"the record's seed must be an integer, got {record['seed']!r}")
+    steps = _record_steps(record)
+    if type(step) is not int:
+        raise SaveFormatError(f"step must be a whole number, got {step!r}")
+    step = max(0, min(step, len(steps)))
+    try:
+        state = new_game(record["game"], record["players"], seed=record["seed"],
+                         options=record.get("options") or {}, dice=record.get("dice"))
+    except DicetableError as exc:
+        raise SaveFormatError(f"the record's set-up failed: {exc}") from None
+    last = None
+    for i, (seat, action_id) in enumerate(steps[:step]):
+        label = next((a.label for a in state.legal_actions(seat) if a.id == action_id), action_id)
+        try:
+            state.apply(action_id, seat)
+        except DicetableError as exc:
+            raise SaveFormatError(f"record step {i} ({seat}, {action_id!r}) failed: {exc}") from None
+        last = {"seat": seat, "player": seat_name(seat), "action": action_id, "label": label}
+    obs = state.observation(None)
+    to_move = list(state.to_move)
+    prompt = ""
+    if to_move:
+        decision = state.decision(to_move[0])
+        who = ", ".join(seat_name(s) for s in to_move)
+        prompt = f"{who}: {decision.prompt}" if decision else f"{who} to decide"
+    return {
+        "step": step,
+        "total": len(steps),
+        "game": state.game_id,
+        "board": _board_or_none(state.game_id, obs),
+        "observation": obs,
+        "log": [e.text for e in state.log_for(None)],
+        "to_move": to_move,
+        "prompt": prompt,
+        "last": last,
+        "scores": state.visible_scores(None),
+        "winners": list(state.winners),
+        "over": state.is_over,
+    }

@@ -1,0 +1,164 @@
+"""The browser pages of dicetable: lobby, table, replay viewer, and their static files.
+
+A FastAPI :class:`APIRouter` the server's app factory includes
+(``app.include_router(dicetable.web.router)``). Routes:
+
+| route | what |
+|---|---|
+| ``GET /`` | the lobby |
+| ``GET /tables/{id}?token=...`` | the table page for a seat (no token: a spectator) |
+| ``GET /tables/{id}/replay`` | the replay viewer of a finished table |
+| ``GET /web/help/{game}`` | a game's rules sections and component reference |
+| ``GET /web/tables/{id}/replay/{step}`` | one step of a finished table, replayed through the engine |
+| ``GET /static/web/{file}`` | the page's one JS module and its CSS |
+| ``GET /static/games/{game-id}/board.css`` | a game's board styles (``games/<pkg>/static/board.css``) |
+
+The pages hold no rule and no secret: they talk to the HTTP contract of
+WEB.md (``/api/...``) with the seat's token and draw what it answers. The
+replay call turns a finished table's public record (``GET
+/api/tables/{id}/record``) into the board as it was at each step.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
+
+from dicetable.engine import DicetableError, games
+
+from . import render
+
+_HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(_HERE / "templates"))
+router = APIRouter()
+
+_STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".svg": "image/svg+xml"}
+
+
+def _game_css(game_id: str) -> bytes | None:
+    """The bytes of ``games/<pkg>/static/board.css`` for a registered game id, or None."""
+    spec = next((g for g in games() if g.id == game_id), None)
+    if spec is None:
+        return None
+    package = spec.state_class.__module__.rsplit(".", 1)[0]
+    try:
+        ref = resources.files(package).joinpath("static", "board.css")
+        return ref.read_bytes() if ref.is_file() else None
+    except (ModuleNotFoundError, OSError):
+        return None
+
+
+def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, context)
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def lobby(request: Request) -> HTMLResponse:
+    """The lobby: new table (game, options, seats, clock) and the open tables."""
+    return _page(request, "lobby.html", title="dicetable")
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+def table_page(request: Request, table_id: str) -> HTMLResponse:
+    """The table page; the JS reads ``token`` from the address and talks to ``/api/tables/{id}``."""
+    return _page(request, "table.html", title="dicetable table", table_id=table_id)
+
+
+@router.get("/tables/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay_page(request: Request, table_id: str) -> HTMLResponse:
+    """The replay viewer of a finished table (its record is public once the table is over)."""
+    return _page(request, "replay.html", title="dicetable replay", table_id=table_id)
+
+
+@router.get("/static/web/{name}", include_in_schema=False)
+def web_static(name: str) -> Response:
+    """The page's JS module and stylesheet (only the files shipped in ``web/static``)."""
+    path = _HERE / "static" / name
+    if "/" in name or name.startswith(".") or path.suffix not in _STATIC_TYPES or not path.is_file():
+        raise HTTPException(404, f"no static file {name!r}")
+    return Response(path.read_bytes(), media_type=_STATIC_TYPES[path.suffix],
+                    headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/static/games/{game_id}/board.css", include_in_schema=False)
+def game_css(game_id: str) -> Response:
+    """A game's board stylesheet; an empty sheet when the game ships none yet; 404 for unknown games."""
+    if not any(g.id == game_id for g in games()):
+        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in games()))
+    css = _game_css(game_id) or b"/* this game ships no board.css */\n"
+    return Response(css, media_type=_STATIC_TYPES[".css"], headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/web/help/{game_id}", include_in_schema=False)
+def web_help(game_id: str) -> dict:
+    """A game's rules sections (with the Decision kinds each explains) and component reference."""
+    try:
+        return render.components_of(game_id)
+    except DicetableError as exc:
+        raise HTTPException(404, str(exc)) from None
+
+
+_RECORDS: "OrderedDict[tuple, dict]" = OrderedDict()
+_RECORDS_KEPT = 32
+
+
+async def _record(request: Request, table_id: str) -> dict:
+    """A finished table's replay record, asked of the app's own ``GET /api/tables/{id}/record``.
+
+    The pages use only the HTTP contract, so the record comes through it
+    (in process, no network). Records of finished tables never change and
+    are kept (the last 32). HTTPException with the API's status and message
+    when there is none (403 while the table runs).
+    """
+    key = (id(request.app), table_id)  # one process may hold several apps (tests), each its own store
+    if key in _RECORDS:
+        _RECORDS.move_to_end(key)
+        return _RECORDS[key]
+    transport = httpx.ASGITransport(app=request.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://dicetable.internal") as client:
+        resp = await client.get(f"/api/tables/{quote(table_id, safe='')}/record")
+    try:
+        data = resp.json()
+    except ValueError:
+        data = {}
+    if resp.status_code != 200:
+        raise HTTPException(resp.status_code, data.get("detail") or f"no record for table {table_id!r}")
+    record = data.get("record", data) if isinstance(data, dict) else data
+    _RECORDS[key] = record
+    while len(_RECORDS) > _RECORDS_KEPT:
+        _RECORDS.popitem(last=False)
+    return record
+
+
+@router.get("/web/tables/{table_id}/replay/{step}", include_in_schema=False)
+async def web_replay(request: Request, table_id: str, step: int) -> dict:
+    """Step ``step`` (0 = as set up) of a finished table, replayed through the engine (``render.replay_step``).
+
+    403 while the table runs (its record would reveal the dice to come), 404
+    for an unknown table, 422 for a negative step or a record that no longer replays.
+    """
+    if step < 0:
+        raise HTTPException(422, f"step must be 0 or more, got {step}")
+    record = await _record(request, table_id)
+    try:
+        return await run_in_threadpool(render.replay_step, record, step)
+    except DicetableError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+
+def game_ids() -> list[str]:
+    """Ids of the registered games (for templates and tests)."""
+    return [g.id for g in games()]
+
+
+__all__ = ["router", "game_ids"]

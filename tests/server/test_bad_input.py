@@ -1,0 +1,168 @@
+"""Bad input: a table of malformed requests, each answered with a clear 4xx that changes nothing.
+
+Every case names its request, the status expected and words the message must
+contain (what was wrong, and what is allowed). Before and after each request
+the whole store (every table, seat and action) and the live views are
+fingerprinted: a refused request must leave both exactly as they were.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from .helpers import auth, create, tokens_of
+
+BIG = "x" * 20_000
+
+
+def _setup(client) -> dict:
+    running = create(client, "corsairs-of-valeria", ["human", "human"], seed=1)
+    finished = create(client, "kingdom-of-dice", ["human"], seed=2, options={"cat_level": 1})
+    ftok = finished["seats"][0]["token"]
+    r = client.post(f"/api/tables/{finished['table_id']}/seats/0/bot", headers=auth(ftok), json={"level": "random"})
+    assert r.status_code == 200
+    deadline = time.monotonic() + 60
+    while not client.get(f"/api/tables/{finished['table_id']}").json()["over"]:
+        assert time.monotonic() < deadline, "the bot did not finish the solo game"
+        time.sleep(0.02)
+    assert client.post(f"/api/tables/{finished['table_id']}/seats/0/take", headers=auth(ftok)).status_code == 200
+    tokens = tokens_of(running)
+    tid = running["table_id"]
+    for token in tokens.values():  # both seats join (their first use of the token is recorded)
+        assert client.get(f"/api/tables/{tid}", headers=auth(token)).status_code == 200
+    view = client.get(f"/api/tables/{tid}").json()
+    mover = view["to_move"][0]
+    legal = client.get(f"/api/tables/{tid}", headers=auth(tokens[mover])).json()["legal_actions"][0]["id"]
+    return {"tid": tid, "mover": tokens[mover], "mover_seat": mover, "waiter": tokens[1 - mover], "legal": legal,
+            "fid": finished["table_id"], "ftok": ftok, "version": view["version"]}
+
+
+def _cases(s: dict) -> list:
+    """(name, method, path, headers, body, status, words); body is a dict (JSON), bytes/str (raw) or None."""
+    tid, fid, mover, waiter = s["tid"], s["fid"], s["mover"], s["waiter"]
+    act = f"/api/tables/{tid}/actions"
+    ok_action = {"action": s["legal"], "version": s["version"]}
+    table = {"game": "corsairs-of-valeria", "players": 2}
+    return [
+        ("bad JSON", "POST", "/api/tables", {}, "{bad", 422, ["not valid JSON", "a table is"]),
+        ("a list, not an object", "POST", "/api/tables", {}, [], 422, ["object", "a table is"]),
+        ("players as text", "POST", "/api/tables", {}, {**table, "players": "2"}, 422, ["players", "integer"]),
+        ("players as a fraction", "POST", "/api/tables", {}, {**table, "players": 2.5}, 422, ["players"]),
+        ("players as true", "POST", "/api/tables", {}, {**table, "players": True}, 422, ["players"]),
+        ("players missing", "POST", "/api/tables", {}, {"game": "corsairs-of-valeria"}, 422, ["players is missing"]),
+        ("unknown game", "POST", "/api/tables", {}, {**table, "game": "chess"}, 422,
+         ["unknown game", "corsairs-of-valeria"]),
+        ("too many players", "POST", "/api/tables", {}, {**table, "players": 9}, 422, ["2 to 5", "not 9"]),
+        ("no players", "POST", "/api/tables", {}, {**table, "players": 0}, 422, ["not 0"]),
+        ("unknown option", "POST", "/api/tables", {}, {**table, "options": {"speed": "fast"}}, 422,
+         ["no option 'speed'", "captains"]),
+        ("option value not allowed", "POST", "/api/tables", {},
+         {"game": "kingdom-of-dice", "players": 1, "options": {"cat_level": 9}}, 422, ["cat_level", "allowed"]),
+        ("option for another player count", "POST", "/api/tables", {},
+         {"game": "kingdom-of-dice", "players": 2, "options": {"cat_level": 2}}, 422, ["applies only", "1"]),
+        ("options not an object", "POST", "/api/tables", {}, {**table, "options": [1]}, 422, ["options"]),
+        ("option value an object", "POST", "/api/tables", {}, {**table, "options": {"captains": {}}}, 422,
+         ["options.captains"]),
+        ("seat list too short", "POST", "/api/tables", {}, {**table, "seats": [{"kind": "human"}]}, 422,
+         ["1 seat(s) for 2 players"]),
+        ("seat kind unknown", "POST", "/api/tables", {}, {**table, "seats": [{"kind": "robot"}, {"kind": "human"}]},
+         422, ["kind", "human", "bot"]),
+        ("bot level unknown", "POST", "/api/tables", {},
+         {**table, "seats": [{"kind": "human"}, {"kind": "bot", "level": "genius"}]}, 422,
+         ["genius", "greedy", "hard"]),
+        ("bot without level", "POST", "/api/tables", {}, {**table, "seats": [{"kind": "human"}, {"kind": "bot"}]},
+         422, ["without a level", "easy"]),
+        ("negative seed", "POST", "/api/tables", {}, {**table, "seed": -1}, 422, ["seed", "greater than or equal"]),
+        ("seed too large", "POST", "/api/tables", {}, {**table, "seed": 2**64}, 422, ["seed"]),
+        ("unknown field", "POST", "/api/tables", {}, {**table, "colour": "red"}, 422, ["colour is not a known field"]),
+        ("clock too short", "POST", "/api/tables", {}, {**table, "clock": 1}, 422, ["clock"]),
+        ("huge body", "POST", "/api/tables", {}, {**table, "pad": BIG}, 413, ["larger than"]),
+        ("Content-Length not a number", "POST", "/api/tables", {"Content-Length": "abc"}, "{}", 400,
+         ["Content-Length"]),
+        ("unknown table view", "GET", "/api/tables/nosuchtable", {}, None, 404, ["no table 'nosuchtable'"]),
+        ("action at an unknown table", "POST", "/api/tables/nosuchtable/actions", auth(mover), ok_action, 404,
+         ["no table"]),
+        ("action without a token", "POST", act, {}, ok_action, 401, ["token", "Authorization"]),
+        ("action with a wrong token", "POST", act, auth("not-a-token-of-this-table"), ok_action, 403,
+         ["holds no seat"]),
+        ("action with another table's token", "POST", act, auth(s["ftok"]), ok_action, 403, ["holds no seat"]),
+        ("Authorization not Bearer", "POST", act, {"Authorization": "Basic abc"}, ok_action, 401, ["Bearer"]),
+        ("stale version", "POST", act, auth(mover), {**ok_action, "version": s["version"] + 5}, 409,
+         ["not the table's version"]),
+        ("negative version", "POST", act, auth(mover), {**ok_action, "version": -1}, 422, ["version"]),
+        ("version missing", "POST", act, auth(mover), {"action": s["legal"]}, 422, ["version is missing"]),
+        ("action id a number", "POST", act, auth(mover), {**ok_action, "action": 3}, 422, ["action", "string"]),
+        ("action id too long", "POST", act, auth(mover), {**ok_action, "action": "a" * 300}, 422, ["action"]),
+        ("illegal action", "POST", act, auth(mover), {**ok_action, "action": "fly-away"}, 422,
+         ["not a legal action", "legal actions:"]),
+        ("acting out of turn", "POST", act, auth(waiter), ok_action, 422, ["not Player"]),
+        ("action body not JSON", "POST", act, auth(mover), b"\xff\xfe\x00", 400, ["not JSON text"]),
+        ("action after the end", "POST", f"/api/tables/{fid}/actions", auth(s["ftok"]),
+         {"action": "stop", "version": client_version(s)}, 422, ["game is over"]),
+        ("record while running", "GET", f"/api/tables/{tid}/record", {}, None, 403, ["secret", "seed"]),
+        ("view with a wrong token", "GET", f"/api/tables/{tid}", auth("nope"), None, 403, ["holds no seat"]),
+        ("undo with nothing to undo", "POST", f"/api/tables/{tid}/undo", auth(mover), {"version": s["version"]},
+         422, ["no action to take back"]),
+        ("hand an unknown seat to a bot", "POST", f"/api/tables/{tid}/seats/7/bot", auth(mover), None, 404,
+         ["seats 0 to 1"]),
+        ("take back another's seat", "POST", f"/api/tables/{tid}/seats/{s['mover_seat']}/take",
+         auth(waiter), None, 403, ["own token"]),
+        ("hand a seat to an unknown bot", "POST", f"/api/tables/{tid}/seats/0/bot", auth(mover),
+         {"level": "genius"}, 422, ["genius"]),
+        ("wrong method", "PUT", "/api/tables", {}, {}, 405, ["PUT is not allowed"]),
+        ("no such endpoint", "GET", "/api/nothing", {}, None, 404, ["no GET /api/nothing"]),
+    ]
+
+
+def client_version(s: dict) -> int:
+    """Filled in by the test: the finished table's version."""
+    return s.get("fversion", 0)
+
+
+def _fingerprint(client) -> str:
+    manager = client.app.state.manager
+    store = manager.store
+    tables = store.list_tables()
+    out = []
+    for t in tables:
+        record = store.load(t["table_id"])
+        out.append([t, [(a.seq, a.seat, a.action, a.by) for a in record.actions],
+                    [(x.seat, x.kind, x.level, x.autoplay, x.token_hash) for x in record.seats]])
+    live = {tid: (lt.version, json.dumps(lt.state.to_dict(), sort_keys=True)) for tid, lt in manager.tables.items()}
+    return json.dumps([out, live], sort_keys=True, default=str)
+
+
+def test_every_malformed_request_gets_a_clear_4xx_and_changes_nothing(client):
+    s = _setup(client)
+    s["fversion"] = client.get(f"/api/tables/{s['fid']}").json()["version"]
+    cases = _cases(s)
+    assert len(cases) >= 30
+    for name, method, path, headers, body, status, words in cases:
+        before = _fingerprint(client)
+        kwargs = {"headers": dict(headers)}
+        if isinstance(body, (dict, list)):
+            kwargs["content"] = json.dumps(body).encode()
+            kwargs["headers"].setdefault("Content-Type", "application/json")
+        elif body is not None:
+            kwargs["content"] = body.encode() if isinstance(body, str) else body
+        r = client.request(method, path, **kwargs)
+        assert r.status_code == status, f"{name}: {r.status_code} {r.text}"
+        detail = r.json()["detail"]
+        assert isinstance(detail, str) and "Traceback" not in detail, name
+        for word in words:
+            assert word in detail, f"{name}: {word!r} not in {detail!r}"
+        assert _fingerprint(client) == before, f"{name} changed the store or a table"
+
+
+@pytest.mark.parametrize("token", [None, "wrong"])
+def test_websocket_refuses_a_wrong_token_or_table_with_a_message(client, token):
+    made = create(client, "corsairs-of-valeria", ["human", "human"], seed=1)
+    path = f"/api/tables/{made['table_id'] if token else 'nosuchtable'}/live"
+    with client.websocket_connect(path + (f"?token={token}" if token else "")) as ws:
+        message = json.loads(ws.receive_text())
+    assert message["type"] == "error"
+    assert message["status"] == (403 if token else 404)
+    assert ("holds no seat" if token else "no table") in message["detail"]

@@ -1,0 +1,49 @@
+"""``dicetable tables`` and ``dicetable export`` on a database the server wrote; ``serve`` refusing a bad URL."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from dicetable.cli.main import app as cli
+from dicetable.engine import read_json, run_replay
+from dicetable.server import create_app
+
+from .helpers import auth, create
+
+
+def test_tables_and_export(sqlite_url, tmp_path):
+    with TestClient(create_app(sqlite_url)) as client:
+        done = create(client, "kingdom-of-dice", ["human"], seed=9, options={"cat_level": 2})
+        running = create(client, "corsairs-of-valeria", ["human", "human"], seed=4)
+        tok = done["seats"][0]["token"]
+        assert client.post(f"/api/tables/{done['table_id']}/seats/0/bot", headers=auth(tok),
+                           json={"level": "random"}).status_code == 200
+        deadline = time.monotonic() + 60
+        while not client.get(f"/api/tables/{done['table_id']}").json()["over"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        final = client.get(f"/api/tables/{done['table_id']}").json()
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["tables", "--database", sqlite_url, "--json"])
+    assert listed.exit_code == 0, listed.output
+    rows = {r["table_id"]: r for r in json.loads(listed.output)}
+    assert rows[done["table_id"]]["status"] == "over" and rows[running["table_id"]]["status"] == "running"
+    assert "token" not in listed.output
+    out = tmp_path / "game.json"
+    exported = runner.invoke(cli, ["export", done["table_id"], "--database", sqlite_url, "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    state = run_replay(read_json(out))
+    assert list(state.scores) == final["scores"] and state.is_over
+    refused = runner.invoke(cli, ["export", running["table_id"], "--database", sqlite_url])
+    assert refused.exit_code == 2 and "still running" in refused.output and "seed" in refused.output
+    unknown = runner.invoke(cli, ["export", "nosuch", "--database", sqlite_url])
+    assert unknown.exit_code == 2 and "no table 'nosuch'" in unknown.output
+
+
+def test_serve_refuses_a_bad_database_url():
+    result = CliRunner().invoke(cli, ["serve", "--database", "mysql://x/y"])
+    assert result.exit_code == 2 and "sqlite:///" in result.output and "postgresql+psycopg://" in result.output

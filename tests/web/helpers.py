@@ -1,0 +1,124 @@
+"""Driving the table page the way a player does: only elements carrying ``data-action``."""
+
+from __future__ import annotations
+
+import random
+import time
+
+OVER = "() => !document.querySelector('#final').hidden"
+READY = ("() => document.querySelector('#board [data-action], #actionbar [data-action]') "
+         "|| !document.querySelector('#final').hidden || document.body.dataset.handover !== undefined")
+
+#: JS: every [data-action] that is not a focusable element with an accessible name.
+UNNAMED = """() => [...document.querySelectorAll('[data-action]')].filter(e => {
+  const focusable = e.tabIndex >= 0 && !e.disabled && e.getAttribute('aria-hidden') !== 'true';
+  const isButton = e.tagName === 'BUTTON' || e.getAttribute('role') === 'button';
+  const name = (e.getAttribute('aria-label') || e.textContent || e.getAttribute('title') || '').trim();
+  return !(focusable && isButton && name);
+}).map(e => e.outerHTML.slice(0, 160))"""
+
+
+def version(page) -> int:
+    """The table version the page shows (its ``data-version`` element)."""
+    return int(page.locator("[data-version]").first.get_attribute("data-version"))
+
+
+def is_over(page) -> bool:
+    """True once the final-scores dialog is up."""
+    return bool(page.evaluate(OVER))
+
+
+def accessible_problems(page) -> list[str]:
+    """Clickable actions that are not focusable buttons with a name (empty when all are)."""
+    return page.evaluate(UNNAMED)
+
+
+def wait_ready(page, timeout: float = 20_000) -> None:
+    """Wait until the seat has an action to take, the game is over, or a hand-over screen is up."""
+    page.wait_for_function(READY, timeout=timeout)
+
+
+def take_turn(page, rng: random.Random, keyboard: bool = False) -> bool:
+    """Take one legal action by clicking (or with Tab and Enter/Space only); False when none was shown.
+
+    Passes a hand-over screen first (its button is not an action). Checks
+    every shown action is a focusable, named button.
+    """
+    if page.evaluate("document.body.dataset.handover !== undefined"):
+        if keyboard:
+            page.keyboard.press("Enter")  # the hand-over button has the focus
+        else:
+            page.click("#handover-btn")
+        page.wait_for_function("document.body.dataset.handover === undefined")
+        return True
+    actions = page.locator(":is(#board [data-action], #actionbar [data-action]) >> visible=true")
+    n = actions.count()
+    if n == 0:
+        return False
+    assert accessible_problems(page) == []
+    before = version(page)
+    if keyboard:
+        _keyboard_action(page, rng, n)
+    else:
+        try:
+            # A real mouse click at the piece (visible: filtered above); force skips Playwright's
+            # wait-for-stable checks, which cost more than the move itself on a busy machine.
+            actions.nth(rng.randrange(n)).click(timeout=3_000, force=True)
+        except Exception:  # the board was redrawn under the pointer by a push: look again
+            return True
+    try:
+        page.wait_for_function(
+            f"() => Number(document.querySelector('[data-version]').dataset.version) !== {before}"
+            " || !document.querySelector('#final').hidden", timeout=5_000)
+    except Exception:
+        pass  # a refused click (409 → refreshed view) or a redraw: the loop looks again
+    return True
+
+
+def _keyboard_action(page, rng: random.Random, n: int) -> None:
+    """Tab to a random action (focus starts on the first one) and press Enter or Space."""
+    on_action = "() => !!(document.activeElement && document.activeElement.dataset.action)"
+    if not page.evaluate(on_action):
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate(on_action):
+                break
+    for _ in range(rng.randrange(min(n, 6))):
+        page.keyboard.press("Tab")
+    for _ in range(80):
+        if page.evaluate(on_action):
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press(rng.choice(["Enter", " "]))
+
+
+def play_to_end(page, rng: random.Random, max_seconds: float = 90, keyboard: bool = False) -> int:
+    """Play the page's seat to the end of the game; returns the number of actions taken."""
+    taken = 0
+    deadline = time.time() + max_seconds
+    while not is_over(page):
+        assert time.time() < deadline, f"game not over after {max_seconds}s ({taken} actions taken)"
+        wait_ready(page)
+        if is_over(page):
+            break
+        if take_turn(page, rng, keyboard):
+            taken += 1
+    return taken
+
+
+def open_lobby_table(page, server_url: str, game: str, seats: list[str], options: dict | None = None) -> None:
+    """Create a table from the lobby form (``seats``: "human" or "bot:<level>") and wait for its page."""
+    page.goto(server_url + "/?pace=0")
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(seats)))
+    for name, value in (options or {}).items():
+        sel = page.locator(f'[data-option="{name}"]')
+        if sel.evaluate("e => e.tagName") == "SELECT":
+            sel.select_option(label=str(value))
+        else:
+            sel.fill(str(value))
+    for i, seat in enumerate(seats):
+        page.select_option(f"#seat-{i}", seat)
+    page.click("#create")
+    page.wait_for_url("**/tables/**")
+    page.wait_for_selector("[data-version]")

@@ -1,0 +1,334 @@
+"""The browser table in a real browser: full games by clicking, two players, a spectator, reload,
+replay, keyboard only, hot-seat hand-over, hints, undo, clock, play again.
+
+Every move is made by clicking (or keyboard-activating) an element carrying
+``data-action``; the page's ``data-version`` must agree with the API.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+
+from .helpers import (
+    OVER as OVER_JS, accessible_problems, is_over, open_lobby_table, play_to_end, take_turn, version, wait_ready,
+)
+
+pytestmark = pytest.mark.browser
+
+#: (game, seats, options): every title, and the solo games the issue names.
+FULL_GAMES = [
+    ("kingdom-of-dice", ["human", "bot:greedy"], {}),
+    ("kingdom-of-dice", ["human"], {"cat_level": 1}),
+    ("corsairs-of-valeria", ["human", "bot:greedy"], {}),
+    ("biblios-dice", ["human", "bot:random"], {}),
+    ("dice-kingdoms-of-valeria", ["human", "bot:greedy"], {}),
+    ("dice-kingdoms-of-valeria", ["human"], {}),
+    ("valeria-card-kingdoms", ["human", "bot:greedy"], {}),
+    ("valeria-card-kingdoms", ["human"], {}),
+]
+
+
+def _table_id(page) -> str:
+    return re.search(r"/tables/([^/?]+)", page.url).group(1)
+
+
+def _token(page) -> str | None:
+    m = re.search(r"[?&]token=([^&]+)", page.url)
+    return m.group(1) if m else None
+
+
+def _errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+@pytest.mark.parametrize("game,seats,options", FULL_GAMES,
+                         ids=[f"{g}-{len(s)}p" for g, s, _ in FULL_GAMES])
+def test_full_game_by_clicking_actions(context, server, game, seats, options):
+    """A whole game from the lobby to the final scores, clicking only data-action elements."""
+    page = context.new_page()
+    errors = _errors(page)
+    open_lobby_table(page, server.url, game, seats, options)
+    taken = play_to_end(page, random.Random(len(game) * 7 + len(seats)))
+    assert taken > 0
+    status, view = server.call("GET", f"/api/tables/{_table_id(page)}", token=_token(page))
+    assert status == 200 and view["over"] is True
+    page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{view['version']}'")
+    assert version(page) == view["version"]
+    # The final dialog: one row per seat with the API's final scores, the winners marked, how it ended.
+    rows = page.locator("#final-scores tr")
+    assert rows.count() == len(seats)
+    shown = sorted(int(rows.nth(i).locator("td").nth(1).inner_text()) for i in range(len(seats)))
+    assert shown == sorted(view["scores"])
+    assert page.locator("#final-scores tr.winner").count() == len(view["winners"])
+    assert page.locator("#final-why li").count() >= 1
+    assert page.locator("#status").inner_text().startswith("Game over")
+    assert page.locator("#board [data-action], #actionbar [data-action]").count() == 0
+    assert errors == []
+
+
+def test_two_players_in_two_browsers_and_a_spectator(browser, server):
+    """Two contexts hold the two seats of one Card Kingdoms table and play it in turn, each seeing the
+    other's moves live; a third context watches. After ten moves each both seats are handed to their
+    bots (the API's hand-over), and all three pages follow the game to its end."""
+    made = server.create("valeria-card-kingdoms", [{"kind": "human"}, {"kind": "human"}], seed=11)
+    tid = made["table_id"]
+    tokens = [made["seats"][seat]["token"] for seat in (0, 1)]
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(3)]
+    try:
+        pages = [c.new_page() for c in contexts]
+        errors = [_errors(p) for p in pages]
+        for seat in (0, 1):
+            pages[seat].goto(f"{server.url}/tables/{tid}?token={tokens[seat]}&pace=0")
+        watcher = pages[2]
+        watcher.goto(f"{server.url}/tables/{tid}?pace=0")
+        for p in pages:
+            p.wait_for_selector("[data-version]")
+        assert pages[0].locator(".player.me .pname").inner_text() == "Player 1 (you)"
+        assert pages[1].locator(".player.me .pname").inner_text() == "Player 2 (you)"
+        assert "watching" in watcher.locator(".spectator").inner_text()
+        rng = random.Random(5)
+        deadline = time.time() + 90
+        moves = {0: 0, 1: 0}
+        while min(moves.values()) < 10 and not is_over(pages[0]):
+            assert time.time() < deadline, f"two-player moves too slow ({moves})"
+            for seat in (0, 1):
+                p = pages[seat]
+                if p.locator("#board [data-action], #actionbar [data-action]").count():
+                    v = version(p)
+                    if take_turn(p, rng) and version(p) > v:
+                        moves[seat] += 1
+                        # The other seat and the spectator see the move without reloading.
+                        for other in (pages[1 - seat], watcher):
+                            other.wait_for_function(
+                                f"() => Number(document.querySelector('[data-version]').dataset.version) >= {version(p)}")
+            assert watcher.locator("[data-action]").count() == 0  # a spectator never has an action
+        for seat in (0, 1):
+            status, _ = server.call("POST", f"/api/tables/{tid}/seats/{seat}/bot", {"level": "greedy"},
+                                    token=tokens[seat])
+            assert status == 200
+        for p in pages:
+            p.wait_for_function(OVER_JS, timeout=60_000)
+        status, view = server.call("GET", f"/api/tables/{tid}")
+        assert view["over"] is True
+        for p in pages:
+            p.wait_for_function(
+                f"() => document.querySelector('[data-version]').dataset.version === '{view['version']}'")
+        assert all(e == [] for e in errors)
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_reload_rejoins_the_seat_and_the_clock_runs(context, server):
+    """A reload mid-game shows the same seat, version and decision; a table with a clock shows it."""
+    made = server.create("kingdom-of-dice", [{"kind": "bot", "level": "greedy"}, {"kind": "human"}], seed=3)
+    tid, token = made["table_id"], made["seats"][1]["token"]
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}?token={token}&pace=0")
+    rng = random.Random(2)
+    for _ in range(4):
+        wait_ready(page)
+        take_turn(page, rng)
+    wait_ready(page)
+    deadline = time.time() + 20  # let a click still in flight on a busy machine land first
+    while True:
+        status, view = server.call("GET", f"/api/tables/{tid}", token=token)
+        if page.evaluate("document.body.dataset.busy === undefined") and version(page) == view["version"]:
+            break
+        assert time.time() < deadline, "the page never caught up with the table"
+        time.sleep(0.1)
+    before = view["version"]
+    ids = sorted(a["id"] for a in view["legal_actions"])
+    page.reload()
+    page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before}'")
+    assert page.locator(".player.me .pname").inner_text().startswith("Player 2")
+    shown = sorted(page.locator("#board [data-action], #actionbar [data-action]").evaluate_all(
+        "els => els.map(e => e.dataset.action)"))
+    assert shown == ids and ids
+    assert accessible_problems(page) == []
+    # An action the engine refuses (422) shows its message and changes nothing.
+    page.evaluate("""() => { const b = document.createElement('button'); b.dataset.action = 'fly-away';
+        b.textContent = 'Fly away'; b.id = 'bogus'; document.querySelector('#actionbar').append(b); }""")
+    page.click("#bogus")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "fly-away" in page.locator("#error").inner_text()
+    assert server.call("GET", f"/api/tables/{tid}", token=token)[1]["version"] == before == version(page)
+
+    clocked = server.call("POST", "/api/tables", {"game": "kingdom-of-dice", "players": 1, "options": {},
+                                                   "seats": [{"kind": "human"}], "clock": 60})[1]
+    page.goto(f"{server.url}/tables/{clocked['table_id']}?token={clocked['seats'][0]['token']}")
+    page.wait_for_selector("#clock:not([hidden])")
+    assert re.search(r"[01]:\d\d", page.locator("#clock").inner_text())
+
+
+def test_replay_viewer_steps_through_a_finished_game(context, server):
+    """A finished table's replay: forward and back through every action, the board as it was."""
+    made = server.create("dice-kingdoms-of-valeria", [{"kind": "bot", "level": "greedy"}], seed=4)
+    tid = made["table_id"]
+    deadline = time.time() + 60
+    while True:
+        status, view = server.call("GET", f"/api/tables/{tid}")
+        if view["over"]:
+            break
+        assert time.time() < deadline
+        time.sleep(0.2)
+    record = server.call("GET", f"/api/tables/{tid}/record")[1]
+    total = len(record["actions"])
+    page = context.new_page()
+    errors = _errors(page)
+    page.goto(f"{server.url}/tables/{tid}/replay")
+    page.wait_for_function("() => Number(document.querySelector('#total').textContent) > 0")
+    assert int(page.locator("#total").inner_text()) == total == view["version"]
+    assert version(page) == 0
+    assert "as set up" in page.locator("#last-move").inner_text()
+    start_board = page.locator("#board").inner_html()
+    log0 = page.locator("#log li").count()
+    page.click("#step-fwd")
+    page.wait_for_function("() => document.querySelector('#step').dataset.version === '1'")
+    assert page.locator("#last-move").inner_text().startswith("Step 1: Player 1")
+    assert page.locator("#log li").count() > log0
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('#step').dataset.version === '2'")
+    page.click("#step-back")
+    page.wait_for_function("() => document.querySelector('#step').dataset.version === '1'")
+    page.click("#step-first")
+    page.wait_for_function("() => document.querySelector('#step').dataset.version === '0'")
+    assert page.locator("#board").inner_html() == start_board
+    page.click("#step-last")
+    page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{total}'")
+    status_text = page.locator("#status").inner_text()
+    assert status_text.startswith("Game over") and str(view["scores"][0]) in status_text
+    # A running table's replay is refused with the reason.
+    running = server.create("kingdom-of-dice", [{"kind": "human"}])
+    page.goto(f"{server.url}/tables/{running['table_id']}/replay")
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('still running')")
+    assert errors == []
+
+
+def test_one_full_game_with_the_keyboard_alone_then_play_again(context, server):
+    """Kingdom of Dice solo played with Tab, Enter and Space only; "play again" opens a new table, same seats."""
+    page = context.new_page()
+    errors = _errors(page)
+    open_lobby_table(page, server.url, "kingdom-of-dice", ["human"], {"cat_level": 2})
+    first = _table_id(page)
+    taken = play_to_end(page, random.Random(9), keyboard=True)
+    assert taken > 0
+    page.click("#again-btn")
+    page.wait_for_url(re.compile(r"/tables/(?!" + first + r")[^/?]+\?token="))
+    page.wait_for_selector("#board [data-action], #actionbar [data-action]")
+    assert version(page) == 0
+    status, view = server.call("GET", f"/api/tables/{_table_id(page)}", token=_token(page))
+    assert status == 200 and view["game"] == "kingdom-of-dice" and view["players"] == 1
+    assert view["observation"]["cat"]["level"] == 2
+    assert errors == []
+
+
+def test_hot_seat_hands_over_only_when_the_next_seat_has_secrets(context, server):
+    """Two human seats in one browser: Biblios Dice (secret Gold and cards) shows a hand-over screen;
+    Kingdom of Dice (nothing hidden) switches seats without one."""
+    page = context.new_page()
+    errors = _errors(page)
+    rng = random.Random(4)
+    open_lobby_table(page, server.url, "kingdom-of-dice", ["human", "human"])
+    seats_seen = set()
+    for _ in range(60):
+        wait_ready(page)
+        assert page.evaluate("document.body.dataset.handover === undefined")
+        seats_seen.add(page.locator(".player.me .pname").inner_text().split(" (")[0])
+        if len(seats_seen) == 2:
+            break
+        take_turn(page, rng)
+    assert seats_seen == {"Player 1", "Player 2"}
+
+    open_lobby_table(page, server.url, "biblios-dice", ["human", "human"])
+    tid = _table_id(page)
+    handed = False
+    for _ in range(60):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.handover !== undefined"):
+            nxt = int(page.evaluate("document.body.dataset.handover"))
+            # Nothing of the previous seat is left on screen: the board behind is a spectator's, covered.
+            assert page.locator("#board.covered").count() == 1
+            assert page.locator(".player.me").count() == 0
+            page.click("#handover-btn")
+            page.wait_for_function("document.body.dataset.handover === undefined")
+            assert page.locator(".player.me .pname").inner_text().startswith(f"Player {nxt + 1}")
+            status, view = server.call("GET", f"/api/tables/{tid}", token=_token(page))
+            assert view["seat"] == nxt
+            handed = True
+            break
+        take_turn(page, rng)
+    assert handed
+    assert errors == []
+
+
+def test_hint_and_undo(context, server):
+    """The hint lists the hard bot's top choices with their share; a set-aside die can be taken back
+    (and a watching page follows the table back)."""
+    made = server.create("kingdom-of-dice", [{"kind": "human"}], seed=21)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?token={made['seats'][0]['token']}&pace=0")
+    wait_ready(page)
+    page.click("#hint-btn")
+    page.wait_for_selector("#hints li", timeout=60_000)
+    items = page.locator("#hints li")
+    assert 1 <= items.count() <= 3
+    assert all(re.search(r"\d+% of the search", items.nth(i).inner_text()) for i in range(items.count()))
+    before = version(page)
+    actions = page.locator("#board [data-action], #actionbar [data-action]").evaluate_all(
+        "els => els.map(e => e.dataset.action)")
+    keep = next(a for a in actions if a.startswith("keep"))
+    page.locator(f'[data-action="{keep}"]').first.click()
+    page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before + 1}'")
+    page.wait_for_selector("#undo-btn:not([hidden])")
+    watcher = context.new_page()
+    watcher.goto(f"{server.url}/tables/{made['table_id']}?pace=0")
+    watcher.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before + 1}'")
+    page.click("#undo-btn")
+    page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before}'")
+    # A watcher sees the table go back too.
+    watcher.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{before}'")
+    again = page.locator("#board [data-action], #actionbar [data-action]").evaluate_all(
+        "els => els.map(e => e.dataset.action)")
+    assert sorted(again) == sorted(actions)
+
+
+def test_the_sheet_a_watcher_looks_at_stays_while_others_move(context, server):
+    """Dice Kingdoms: a spectator who switched to another player's sheet keeps it through the pushes."""
+    made = server.create("dice-kingdoms-of-valeria", [{"kind": "bot", "level": "easy"}] * 3, seed=8)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?pace=300")
+    page.wait_for_selector("#dkv-tab-2")
+    page.locator('label[for="dkv-tab-2"]').click()
+    assert page.locator("#dkv-tab-2").is_checked()
+    v = version(page)
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-version]').dataset.version) > {v + 2}", timeout=20_000)
+    assert page.locator("#dkv-tab-2").is_checked()
+    assert page.locator(".dkv-panel-2").is_visible() and not page.locator(".dkv-panel-0").is_visible()
+
+
+def test_a_seat_handed_to_its_bot_and_taken_back(context, server):
+    """The seat's holder lets its stand-in bot play, sees it move, and takes the seat back."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "level": "medium"}], seed=12)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}?token={token}&pace=0")
+    wait_ready(page)
+    before = version(page)
+    page.click("[data-seat-bot]")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-version]').dataset.version) > {before}", timeout=30_000)
+    assert "bot" in page.locator("#status").inner_text()
+    page.click("[data-seat-take]")
+    page.wait_for_selector("[data-seat-bot]")
+    status, view = server.call("GET", f"/api/tables/{tid}", token=token)
+    assert view["seats"][0]["autoplay"] is False
+    wait_ready(page, timeout=30_000)
+    assert is_over(page) or page.locator("#board [data-action], #actionbar [data-action]").count() > 0
