@@ -254,3 +254,32 @@ def test_record_is_refused_while_running_and_lists_hide_tokens(client):
     assert r.status_code == 403 and "seed" in r.json()["detail"]
     view = client.get(f"/api/tables/{tid}", headers=auth(made["seats"][0]["token"])).json()
     assert "seed" not in view and "seed" not in view["observation"]
+
+
+def test_search_bot_moves_from_its_worker_process_and_hint_ranks_legal_actions(sqlite_url):
+    """An ``easy`` (search) bot seat moves on its own; the hint lists at most three of the seat's legal actions."""
+    from fastapi.testclient import TestClient
+
+    from dicetable.server import create_app
+
+    with TestClient(create_app(sqlite_url)) as client:
+        made = create(client, "valeria-card-kingdoms", ["easy", "human"], seed=12)
+        tid, tok = made["table_id"], made["seats"][1]["token"]
+        deadline = time.monotonic() + 90
+        view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+        while not view["legal_actions"]:
+            assert time.monotonic() < deadline, "the easy bot did not move"
+            time.sleep(0.05)
+            view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+        # the Duke choice is simultaneous: the bot's choice is stored once it is made
+        while client.app.state.manager.get(tid).state.to_move != (1,):
+            assert time.monotonic() < deadline, "the easy bot did not choose its Duke"
+            time.sleep(0.05)
+        assert client.app.state.manager.store.load(tid).actions[0].seat == 0
+        hint = client.get(f"/api/tables/{tid}/hint", headers=auth(tok))
+        assert hint.status_code == 200, hint.text
+        rows = hint.json()["hints"]
+        legal = {a["id"] for a in client.get(f"/api/tables/{tid}", headers=auth(tok)).json()["legal_actions"]}
+        assert 1 <= len(rows) <= 3 and all(r["id"] in legal for r in rows)
+        assert all(0 <= r["share"] <= 1 for r in rows) and sum(r["share"] for r in rows) <= 1.0001
+        assert client.get(f"/api/tables/{tid}/hint").status_code == 401

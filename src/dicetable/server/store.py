@@ -242,7 +242,7 @@ class Store:
             if last != seq:
                 return False
             conn.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq == seq))
-            self._notify(conn, table_id, seq - 1)
+            self._notify(conn, table_id, -2)
         return True
 
     def update_seat(self, table_id: str, seat: int, **values) -> None:
@@ -266,8 +266,8 @@ def options_text(options: dict) -> str:
 class Listener(threading.Thread):
     """Listens on the PostgreSQL channel and calls ``on_change(table_id, seq)`` for other processes' writes.
 
-    ``seq`` is the appended action's number (an undo: the new last number;
-    -1: a seat changed). After each (re)connection it calls
+    ``seq`` is the appended action's number (-1: a seat changed; -2: an
+    action was taken back). After each (re)connection it calls
     ``on_change(None, None)``: anything may have changed meanwhile.
 
     Runs in its own daemon thread with its own autocommit psycopg connection;
