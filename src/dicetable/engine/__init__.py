@@ -18,7 +18,7 @@ from .errors import (
 from .registry import (
     GameSpec, OptionSpec, check_save_header, games, get_game, load_state, new_game, register, spec_of,
 )
-from .replay import load_game_file, load_saved_game, read_json, run_replay, write_json
+from .replay import load_game_file, load_saved_game, new_file_path, read_json, run_replay, write_json
 from .rng import Rng
 from .state import GameState
 
@@ -27,5 +27,5 @@ __all__ = [
     "GameConfigError", "GameSpec", "GameState", "IllegalActionError", "OptionSpec",
     "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "check_save_header", "games", "get_game",
     "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
-    "run_replay", "seat_name", "spec_of", "write_json",
+    "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",
 ]
