@@ -6,7 +6,7 @@ Game id ``kingdom-of-dice``. Option ``cat_level`` (1-6, solo only).
 from dicetable.engine import GameSpec, OptionSpec
 
 from .components import CAT_LEVELS, KINGDOM_DIE
-from .policy import evaluate, greedy
+from .policy import confirm, evaluate, greedy
 from .rules import KingdomOfDiceState
 from .text import render
 
@@ -26,5 +26,6 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
-    extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6}},
+    extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6},
+            "confirm": confirm},  # front ends ask before a stop that scores nothing
 )
