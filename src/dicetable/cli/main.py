@@ -32,7 +32,7 @@ console = Console(emoji=False)  # action ids like "steal:bank:gold" must print a
 
 def fail(message: str) -> None:
     """Print a clear one-line error and exit with status 2."""
-    console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}")
+    console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -103,6 +103,21 @@ def parse_seats(text: str, players: int) -> set[int]:
             fail(f"{allowed}, got {text!r}")
         seats.add(int(part) - 1)
     return seats
+
+
+def set_up(game: str, players: int, seed: Optional[int], options: dict):
+    """``new_game`` with a clear message when a game's own set-up refuses an option value.
+
+    Raises DicetableError naming the options given and where their values are listed.
+    """
+    try:
+        return new_game(game, players, seed=seed, options=options)
+    except DicetableError:
+        raise
+    except ValueError as exc:
+        given = ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
+        raise DicetableError(f"{game} could not be set up with {given}: {exc}; "
+                             "`dicetable games` lists each option's values") from None
 
 
 def short_number(x: float) -> str:
@@ -203,7 +218,7 @@ def _ask_setup(game: Optional[str], players: Optional[int]) -> tuple[str, int, d
             if choices and is_number(answer) and 1 <= int(answer) <= len(choices) and opt.type is not int:
                 answer = str(choices[int(answer) - 1])
             value = opt.coerce(answer)
-            new_game(spec.id, players, seed=0, options={**options, opt.name: value})  # the game's own checks
+            set_up(spec.id, players, 0, {**options, opt.name: value})  # the game's own checks
             return value
         hint_text = "number or value" if choices and opt.type is not int else "value"
         options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{opt.default}]: ", pick_option, str(opt.default))
@@ -275,7 +290,7 @@ def play(
                 players = max(spec.min_players, min(2, spec.max_players))
             if options is None:
                 options = parse_options(option)
-            state = new_game(game, players, seed=seed, options=options)
+            state = set_up(game, players, seed, options)
             if humans is None:
                 humans = parse_seats(human if human is not None else "1", players)
         bots = make_bots(state, humans, level)
