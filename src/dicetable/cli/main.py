@@ -163,7 +163,7 @@ def games_cmd() -> None:
 def _ask(prompt: str, check, default: Optional[str] = None):
     """Ask until ``check(answer)`` returns a value; it raises DicetableError/ValueError with the reason."""
     while True:
-        answer = console.input(prompt).strip()
+        answer = console.input(escape(prompt)).strip()
         if not answer and default is not None:
             answer = default
         try:

@@ -181,7 +181,7 @@ class TerminalTable:
         self.bots = bots
         self.bot_level = bot_level or next((getattr(b, "name", None) for b in bots.values()), None)
         self.console = console or Console(emoji=False)
-        self.read = read or (lambda prompt: self.console.input(prompt))
+        self.read = read or (lambda prompt: self.console.input(escape(prompt)))
         self.save_dir = save_dir
         self.replay_dir = replay_dir
         self.save_path = save_path
@@ -621,7 +621,7 @@ class TerminalTable:
                 if self.play_line(seat, line):
                     return
                 self.page = 0
-                self.choices(seat, 0)
+                self.show_turn(seat)  # the table changed (dice set aside, a die marked)
             except (DicetableError, ValueError) as exc:
                 self.console.print(f"[red]{escape(one_line(exc))}[/red]")
                 self.choices(seat, 0)
