@@ -617,6 +617,8 @@ class TerminalTable:
                         return
                     if self.state.is_over or seat not in self.state.to_move:
                         return
+                    if line.split()[0].lower() not in ("show", "table", "more"):
+                        self.console.print("[dim](show: the table and your choices again)[/dim]")
                     continue
                 if self.play_line(seat, line):
                     return
