@@ -87,6 +87,8 @@ def test_prompt_and_choices_fit_below_the_table_for_every_player_count(game, siz
 @pytest.mark.parametrize("game", GAMES)
 def test_the_whole_screen_fits_when_the_game_has_a_text_view(game, tmp_path):
     spec = spec_of(new_game(game, 2 if game != "kingdom-of-dice" else 1, seed=1))
+    if spec.text_view is None:
+        pytest.skip(f"{game} has no text_view yet: only its choices are fitted (the test above)")
     for width, height in ((120, 40), (80, 24)):
         for players in range(spec.min_players, spec.max_players + 1):
             for state in _positions(game, players, seed=players):
@@ -94,9 +96,6 @@ def test_the_whole_screen_fits_when_the_game_has_a_text_view(game, tmp_path):
                 table, out = make_table(state, [], tmp_path, humans={seat}, width=width, height=height)
                 table.show_turn(seat)
                 lines = out.getvalue().splitlines()
-                if spec.text_view is None:   # the older render: only the choices are fitted (above)
-                    assert lines
-                    continue
                 assert len(lines) + 1 <= height, (game, players, width, out.getvalue())
                 assert max(len(line) for line in lines) <= width
 

@@ -172,9 +172,11 @@ def _ask(prompt: str, check, default: Optional[str] = None):
             console.print(f"[red]{escape(' '.join(str(exc).split()))}[/red]")
 
 
-def _ask_setup(game: Optional[str], players: Optional[int]) -> tuple[str, int, dict, set[int], str]:
+def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str] = None,
+               bot: Optional[str] = None) -> tuple[str, int, dict, set[int], str]:
     """The game menu: game, players, every option of the game, people's seats, bot level.
 
+    What the command line gave (``players``, ``human``, ``bot``) is not asked.
     Returns ``(game id, players, options, human seats, bot level)``. Enter takes
     the default shown in brackets.
     """
@@ -222,10 +224,13 @@ def _ask_setup(game: Optional[str], players: Optional[int]) -> tuple[str, int, d
             return value
         hint_text = "number or value" if choices and opt.type is not int else "value"
         options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{opt.default}]: ", pick_option, str(opt.default))
-    seats = _ask(f"Which seats do people play (1-{players}, e.g. 1 or 1,2 for hot-seat; 0: none) [1]? ",
-                 lambda answer: _seats_or_raise(answer, players), "1")
-    level = "greedy"
-    if len(seats) < players:
+    if human is not None:
+        seats = parse_seats(human, players)
+    else:
+        seats = _ask(f"Which seats do people play (1-{players}, e.g. 1 or 1,2 for hot-seat; 0: none) [1]? ",
+                     lambda answer: _seats_or_raise(answer, players), "1")
+    level = bot or "greedy"
+    if len(seats) < players and bot is None:
         levels = [b for b in BOT_NAMES if b != "mcts"]
         console.print("[bold]Bots[/bold]: " + ", ".join(f"[cyan]{i}[/cyan] {b}" for i, b in enumerate(levels, 1))
                       + " [dim](random: weakest; greedy: one step ahead; easy/medium/hard: search)[/dim]")
@@ -281,10 +286,8 @@ def play(
         else:
             options, humans, level = None, None, bot or "greedy"
             if game is None:  # the menu asks for everything not given on the command line
-                game, players, options, humans, level = _ask_setup(None, players)
+                game, players, options, humans, level = _ask_setup(None, players, human, bot)
                 options.update(parse_options(option))
-                humans = parse_seats(human, players) if human is not None else humans
-                level = bot or level
             spec = get_game(game)
             if players is None:
                 players = max(spec.min_players, min(2, spec.max_players))
