@@ -153,3 +153,26 @@ def test_a_damaged_table_field_is_refused_with_its_name(tmp_path):
         with pytest.raises(SaveFormatError, match=re.escape(message)):
             load_table_file(path)
     assert os.path.exists(tmp_path / "d.json.bak")
+
+
+def test_a_finished_game_is_refused_the_same_way_by_load_and_dash_dash_load(tmp_path, monkeypatch):
+    # A finished game used to be "continued": the table ended at once and wrote a second replay.
+    from typer.testing import CliRunner
+    from dicetable.cli.main import app
+    from dicetable.engine.testing import random_step
+    from dicetable.engine import Rng
+
+    monkeypatch.chdir(tmp_path)
+    state = new_game("kingdom-of-dice", 2, seed=3)
+    rng = Rng(3)
+    while not state.is_over:
+        random_step(state, rng)
+    done = write_json(tmp_path / "done.json", state.replay_record())
+    message = "done.json holds a finished game: nothing is left to play; dicetable replay done.json shows how it went"
+    result = CliRunner().invoke(app, ["play", "--load", "done.json"])
+    assert result.exit_code == 2 and message in " ".join(result.output.split())
+    table, out = _table(new_game("kingdom-of-dice", 1, seed=3), ["load done.json", "quit"], tmp_path)
+    table.run()
+    assert message in " ".join(out.getvalue().split())
+    assert table.state.game_id == "kingdom-of-dice" and table.state.players == 1   # the table kept its game
+    assert not (tmp_path / "replays").exists()

@@ -112,12 +112,12 @@ def table_settings(humans: set[int], bot: str | None) -> dict:
 
 
 def load_table_file(path: str | Path) -> tuple[GameState, dict | None]:
-    """A saved game or replay file and its table settings (``{"humans": set, "bot": name}``, or None).
+    """A saved game or replay file to play on, and its table settings (``{"humans": set, "bot": name}``, or None).
 
     Terminal saves carry a ``"table"`` field (the people's seats and the bot
     level) beside the state; it is checked and removed before the state is
     loaded (:func:`dicetable.engine.load_saved_game`). Raises
-    :class:`SaveFormatError` naming the bad field.
+    :class:`SaveFormatError` naming the bad field, or when the game is over.
     """
     data = read_json(path)
     table = None
@@ -125,6 +125,9 @@ def load_table_file(path: str | Path) -> tuple[GameState, dict | None]:
         data = dict(data)
         table = data.pop("table")
     state = load_saved_game(data)
+    if state.is_over:
+        raise SaveFormatError(f"{path} holds a finished game: nothing is left to play; "
+                              f"dicetable replay {path} shows how it went")
     if table is None:
         return state, None
     if not isinstance(table, dict) or set(table) != {"humans", "bot"}:
