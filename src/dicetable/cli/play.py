@@ -15,8 +15,10 @@ How a typed line is read (the same words are in ``help`` and the README;
 * the choices are made in order; the rest of the line is dropped when one is
   refused, when the decision is complete, or when new dice come up (the
   state's ``chance_mark`` changed);
-* a decision with a single possible choice is made for you, with a line
-  saying so (in every game, for people; a typed id of that choice is used up);
+* a decision with a single possible choice is made for you, and a line says
+  what was done: the game's own event where the game resolves such steps
+  itself (Dice Kingdoms, Card Kingdoms), otherwise "Only one choice ... (made
+  for you)" from the terminal; a typed id of that choice is then used up;
 * a choice the game flags (``GameSpec.extras["confirm"]``, e.g. a Kingdom of
   Dice ``stop`` that scores nothing) is made only after ``yes``.
 
@@ -68,7 +70,7 @@ INPUT_RULES = (
     "shown when you typed the line, and they are made in order.",
     "The rest of a line is dropped when new dice come up, when your decision is complete, "
     "or when a choice is refused.",
-    "When only one choice is possible it is made for you, with a line saying so.",
+    "When only one choice is possible it is made for you, and a line says what was done.",
     "A choice that throws your turn away (a Kingdom of Dice stop whose result is not valid) "
     "asks you to type yes first.",
 )
