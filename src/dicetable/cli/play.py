@@ -511,8 +511,13 @@ class TerminalTable:
                 raise DicetableError(f"hint takes nothing after it, got {rest!r}")
             if self.hint is None:
                 raise DicetableError("hints are not available for this game")
+            if self.console.is_terminal:
+                with self.console.status(Elapsed("The search bot is looking for a hint"), spinner="dots"):
+                    rows = self.hint(self.state, seat)
+            else:
+                rows = self.hint(self.state, seat)
             self.console.print(f"[dim]{HINT_HEADER}[/dim]")
-            for action, share in self.hint(self.state, seat):
+            for action, share in rows:
                 self.console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
             return True
         if word in ("show", "table"):
