@@ -44,7 +44,7 @@ def guarded(command):
     Ctrl-C outside a game exits with status 130.
     """
     @functools.wraps(command)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args, **kwargs):  # the command, with errors turned into one line
         try:
             return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):

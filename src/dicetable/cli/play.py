@@ -319,7 +319,7 @@ class TerminalTable:
         numw = len(str(n))
         text_w = max(width - numw - 1, 20)
 
-        def lines(text: str, w: int = text_w) -> int:
+        def lines(text: str, w: int = text_w) -> int:  # lines a label folds into
             return max(1, math.ceil(len(text) / w))
 
         with_ids = [f"{a.label} ({a.id})" for a in actions]
@@ -415,6 +415,7 @@ class TerminalTable:
         return token  # an action id; apply() explains if it is not legal now
 
     def print_help(self, seat: int) -> None:
+        """``help``: the decision's prompt and help, the input rules, the commands and the choice ids."""
         decision = self.state.decision(seat)
         self.console.print(f"[bold]{escape(decision.prompt)}[/bold]")
         if decision.help:
@@ -586,6 +587,7 @@ class TerminalTable:
         return action.id
 
     def screen_viewer(self, seat: int) -> int | None:
+        """Whose events are shown while ``seat`` plays: that seat alone, or the public in hot-seat."""
         return seat if len(self.humans) == 1 else None
 
     def confirmed(self, seat: int, action_id: str) -> bool:
@@ -598,6 +600,11 @@ class TerminalTable:
         return answer.strip().lower() in YES
 
     def human_turn(self, seat: int) -> None:
+        """One person's decision: hand-off (hot-seat), forced choices, the table and choices, typed lines.
+
+        Returns when the seat's decision is made, a new chance came up, or a save was loaded;
+        raises :class:`Quit` or EOFError when the person leaves.
+        """
         hot_seat = len(self.humans) > 1
         handed_over = hot_seat and self.last_human not in (None, seat)
         if handed_over:
@@ -725,6 +732,7 @@ class TerminalTable:
         return self.state
 
     def save_and_say(self, lead: str) -> None:
+        """Save the game and print ``lead``, the file and the command that continues it."""
         try:
             path = self.save()
         except DicetableError as exc:
