@@ -254,6 +254,9 @@ def test_thinking_indicator_counts_seconds_and_stays_off_without_a_terminal(tmp_
                     state.legal_actions(0)[0].id, 0)
     table.bot_turn(state.to_move[0])
     assert "thinking" not in out.getvalue()       # piped output: no spinner frames
+    table, out = make_table(state, [], tmp_path, humans=frozenset({0}), bot="easy", terminal=True)
+    table.bot_turn(state.to_move[0])
+    assert re.search(r"Player 2 \(easy bot\) is thinking +\d+\.\d s", out.getvalue())  # on a terminal
 
 
 # ------------------------------------------------------------------ typed lines
