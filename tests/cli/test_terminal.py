@@ -108,6 +108,8 @@ def test_long_lists_are_paged_and_more_shows_the_next_page(tmp_path):
     table.choices(0, 12)
     first = out.getvalue()
     assert f"of {n}: type more for the next page" in flat(first)
+    footer = next(line for line in first.splitlines() if "type more" in line)
+    assert footer.startswith("choices 1-") and len(footer) <= 80   # one line, the rest for choices
     table.command(0, "more")
     second = out.getvalue()[len(first):]
     shown_first = set(re.findall(r"^\s*(\d+) ", first, re.M))

@@ -348,8 +348,7 @@ class TerminalTable:
         stop = starts[page + 1] if page + 1 < len(starts) else n
         shown = range(start, stop)
         grid = self._columns(actions, shown, cols) if cols >= 2 else self._column(actions, shown, ids=False)
-        footer = (f"choices {start + 1}-{stop} of {n}: type more for the next page "
-                  "(every number works on any page; help lists the ids)")
+        footer = f"choices {start + 1}-{stop} of {n}: type more for the next page"  # one line at 80
         return grid, footer
 
     def _column(self, actions: list, which, ids: bool) -> Table:
