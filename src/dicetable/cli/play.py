@@ -199,7 +199,8 @@ class TerminalTable:
         self.reloaded = False  # set by ``load``: the turn in progress is over
         self.seen_by: dict[int, int] = {}  # hot seat: log length when each seat last decided
         self.last_human: int | None = None
-        self.page = 0
+        self.page = 0  # the first choice shown when the list needs pages
+        self.shown_until = 0  # one past the last choice shown
         self.narration: list[tuple[int, str]] = []  # bot choices not yet printed: (seat, label)
 
     # -------------------------------------------------------------- layout
@@ -306,18 +307,20 @@ class TerminalTable:
         self.console.print(table)
         return self.lines_of(table)
 
-    def choice_grid(self, actions: list, rows_free: int, page: int) -> tuple[Table, str]:
+    def choice_grid(self, actions: list, rows_free: int, first: int = 0) -> tuple[Table, str]:
         """The numbered choices laid out to fit ``rows_free`` lines: a grid and a footer line.
 
         In order of preference: one column with the ids; one column without
         them; several columns (numbers run down each column) when every label
-        fits on one line of its column; otherwise pages of what fits (``more``
-        shows the next; the numbers stay those of the whole list).
+        fits on one line of its column; otherwise a page of what fits from
+        choice number ``first + 1`` on (``more`` shows the next page; the
+        numbers stay those of the whole list).
         """
         width = self.console.width
         n = len(actions)
         numw = len(str(n))
         text_w = max(width - numw - 1, 20)
+        self.shown_until = n
 
         def lines(text: str, w: int = text_w) -> int:  # lines a label folds into
             return max(1, math.ceil(len(text) / w))
@@ -331,23 +334,19 @@ class TerminalTable:
         cols = max(1, min(width // (numw + 2 + longest), n))
         if cols >= 2 and math.ceil(n / cols) <= rows_free:
             return self._columns(actions, range(n), cols), ""
-        # Pages: several columns when the labels are short, else one column.
+        # Pages, from the choice ``first`` on: several columns when the labels are short,
+        # else one column, as many as fit above a footer line.
+        start = first if 0 <= first < n else 0
         if cols >= 2:
-            per_page = max(rows_free - 1, 1) * cols
-            starts = list(range(0, n, per_page))
+            stop = min(n, start + max(rows_free - 1, 1) * cols)
         else:
-            starts, used = [0], 0
-            for i, a in enumerate(actions):
-                need = lines(a.label)
-                if used + need > max(rows_free - 1, 1) and i > starts[-1]:
-                    starts.append(i)
-                    used = 0
-                used += need
-        page %= len(starts)
-        start = starts[page]
-        stop = starts[page + 1] if page + 1 < len(starts) else n
+            stop, used = start, 0
+            while stop < n and (stop == start or used + lines(actions[stop].label) <= max(rows_free - 1, 1)):
+                used += lines(actions[stop].label)
+                stop += 1
         shown = range(start, stop)
         grid = self._columns(actions, shown, cols) if cols >= 2 else self._column(actions, shown, ids=False)
+        self.shown_until = stop
         footer = f"choices {start + 1}-{stop} of {n}: type more for the next page"  # one line at 80
         return grid, footer
 
@@ -483,7 +482,8 @@ class TerminalTable:
             self.print_scores(seat)
             return True
         if word == "more":
-            self.page += 1
+            n = len(self.state.legal_actions(seat))
+            self.page = self.shown_until if self.shown_until < n else 0  # the first choice not shown yet
             self.choices(seat, 0)
             return True
         if word == "log":
