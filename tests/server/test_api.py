@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from dicetable.engine import games, run_replay
+from dicetable.engine import list_games, run_replay
 
 from .helpers import auth, create, drive, tokens_of
 
@@ -33,7 +33,7 @@ def test_registry_lists_every_game_with_players_and_options(client):
     assert r.status_code == 200
     body = r.json()
     by_id = {g["id"]: g for g in body["games"]}
-    assert set(by_id) == {s.id for s in games()}
+    assert set(by_id) == {s.id for s in list_games()}
     assert (by_id["corsairs-of-valeria"]["min_players"], by_id["corsairs-of-valeria"]["max_players"]) == (2, 5)
     assert (by_id["kingdom-of-dice"]["min_players"], by_id["kingdom-of-dice"]["max_players"]) == (1, 4)
     cat = next(o for o in by_id["kingdom-of-dice"]["options"] if o["name"] == "cat_level")

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dicetable
-from dicetable.engine import SaveFormatError, games, run_replay
+from dicetable.engine import SaveFormatError, list_games, run_replay
 from dicetable.web import render
 
 WEB = Path(render.__file__).parent
@@ -124,7 +124,7 @@ def test_bad_records_are_refused_with_the_reason(record, message):
 # ------------------------------------------------------------------ rules help
 def test_help_sections_follow_the_decision_kind():
     """Sections are those listing the Decision kind; an unknown kind has none."""
-    for spec in games():
+    for spec in list_games():
         whole = render.components_of(spec.id)
         for section in whole["sections"]:
             for kind in section["decisions"]:
@@ -167,7 +167,7 @@ def test_pages_and_static_files(client):
     assert client.get("/static/web/dicetable.css").headers["content-type"].startswith("text/css")
     for bad in ("/static/web/nothing.js", "/static/web/.hidden.css", "/static/web/%2e%2e%2fetc.css"):
         assert client.get(bad).status_code == 404
-    for spec in games():
+    for spec in list_games():
         css = client.get(f"/static/games/{spec.id}/board.css")
         assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
     missing = client.get("/static/games/chess/board.css")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import List, Optional
@@ -18,22 +19,49 @@ from dicetable.engine import (
     DicetableError,
     get_game,
     list_games,
-    load_game_file,
     new_game,
     read_json,
     run_replay,
     seat_name,
 )
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Five tabletop dice games on one rules engine.")
 console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
 
 
 def fail(message: str) -> None:
-    """Print a clear error and exit with status 2."""
-    console.print(f"[red]error:[/red] {escape(message)}")
+    """Print a clear one-line error and exit with status 2."""
+    console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
     raise typer.Exit(2)
+
+
+def guarded(command):
+    """Wrap a command so no traceback reaches the user: every error becomes one line and exit 2.
+
+    Bad input (``DicetableError``, ``ValueError``, a file that cannot be read)
+    says what was wrong; anything else is reported as a bug in one line.
+    Ctrl-C outside a game exits with status 130.
+    """
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):  # the command, with errors turned into one line
+        try:
+            return command(*args, **kwargs)
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            console.print("[red]interrupted[/red]")
+            raise typer.Exit(130) from None
+        except EOFError:  # the input ended before a game began (a menu question): nothing to save
+            console.print("\nThe input ended before a game began; nothing was played.")
+            raise typer.Exit(1) from None
+        except (DicetableError, ValueError, OSError) as exc:
+            fail(str(exc) or type(exc).__name__)
+        except RecursionError:
+            fail("the input is nested too deeply to read")
+        except Exception as exc:  # a bug: still one line, never a traceback
+            fail(f"unexpected {type(exc).__name__}: {exc} (this is a bug in dicetable; please report it)")
+    return wrapper
 
 
 def is_number(text: str) -> bool:
@@ -77,6 +105,21 @@ def parse_seats(text: str, players: int) -> set[int]:
     return seats
 
 
+def set_up(game: str, players: int, seed: Optional[int], options: dict):
+    """``new_game`` with a clear message when a game's own set-up refuses an option value.
+
+    Raises DicetableError naming the options given and where their values are listed.
+    """
+    try:
+        return new_game(game, players, seed=seed, options=options)
+    except DicetableError:
+        raise
+    except ValueError as exc:
+        given = ", ".join(f"{k}={v}" for k, v in options.items()) or "no options"
+        raise DicetableError(f"{game} could not be set up with {given}: {exc}; "
+                             "`dicetable games` lists each option's values") from None
+
+
 def short_number(x: float) -> str:
     """A figure in at most 4-5 characters: 5.52, 43.1, 9569, 157k, 2.1M."""
     if x < 10:
@@ -100,6 +143,7 @@ def check_seat(seat: Optional[int], players: int) -> Optional[int]:
 
 
 @app.command("games")
+@guarded
 def games_cmd() -> None:
     """List the games with their player counts and options."""
     table = Table(title="dicetable games")
@@ -116,45 +160,116 @@ def games_cmd() -> None:
     console.print(table)
 
 
-def _ask_setup(players: Optional[int] = None) -> tuple[str, int, set[int]]:
+def _ask(prompt: str, check, default: Optional[str] = None):
+    """Ask until ``check(answer)`` returns a value; it raises DicetableError/ValueError with the reason."""
+    while True:
+        answer = console.input(escape(prompt)).strip()
+        if not answer and default is not None:
+            answer = default
+        try:
+            return check(answer)
+        except (DicetableError, ValueError) as exc:
+            console.print(f"[red]{escape(' '.join(str(exc).split()))}[/red]")
+
+
+def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str] = None,
+               bot: Optional[str] = None) -> tuple[str, int, dict, set[int], str]:
+    """The game menu: game, players, every option of the game, people's seats, bot level.
+
+    What the command line gave (``players``, ``human``, ``bot``) is not asked.
+    Returns ``(game id, players, options, human seats, bot level)``. Enter takes
+    the default shown in brackets.
+    """
     specs = list_games()
-    console.print("[bold]Which game?[/bold]")
-    for i, spec in enumerate(specs, start=1):
-        console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): {spec.summary}")
-    while True:
-        answer = console.input("Game number (or id): ").strip()
-        if is_number(answer) and 1 <= int(answer) <= len(specs):
-            spec = specs[int(answer) - 1]
-            break
-        named = [s for s in specs if s.id == answer.lower()]
-        if named:
-            spec = named[0]
-            break
-        console.print(f"[red]Type a number from 1 to {len(specs)} or a game id "
-                      f"({', '.join(s.id for s in specs)}).[/red]")
+    if game is None:
+        console.print("[bold]Which game?[/bold]")
+        for i, spec in enumerate(specs, start=1):
+            console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): "
+                          f"{escape(spec.summary)}")
+
+        def pick_game(answer: str):
+            if is_number(answer) and 1 <= int(answer) <= len(specs):
+                return specs[int(answer) - 1]
+            named = [s for s in specs if s.id == answer.lower()]
+            if named:
+                return named[0]
+            raise DicetableError(f"Type a number from 1 to {len(specs)} or a game id "
+                                 f"({', '.join(s.id for s in specs)}).")
+        spec = _ask("Game number (or id): ", pick_game)
+    else:
+        spec = get_game(game)
     lo, hi = spec.min_players, spec.max_players
-    if players is not None:  # given with --players: new_game checks it
-        return spec.id, players, {0}
-    while True:
-        answer = console.input(f"How many players ({lo}-{hi}, you are Player 1, bots play the rest)? ").strip()
-        if is_number(answer) and lo <= int(answer) <= hi:
-            return spec.id, int(answer), {0}
-        console.print(f"[red]Type a number from {lo} to {hi}.[/red]")
+    if players is None:
+        default = max(lo, min(2, hi))
+
+        def pick_players(answer: str) -> int:
+            if is_number(answer) and lo <= int(answer) <= hi:
+                return int(answer)
+            raise DicetableError(f"Type a number from {lo} to {hi}.")
+        players = _ask(f"How many players ({lo}-{hi}) [{default}]? ", pick_players, str(default))
+    options: dict = {}
+    for opt in spec.options:
+        if opt.players is not None and players not in opt.players:
+            continue
+        console.print(f"[bold]{escape(opt.name)}[/bold]: {escape(opt.description)}")
+        choices = list(opt.choices) if opt.choices else []
+        for i, value in enumerate(choices, start=1):
+            console.print(f"  [cyan]{i}[/cyan] {escape(str(value))}")
+
+        def pick_option(answer: str, opt=opt, choices=choices):
+            if choices and is_number(answer) and 1 <= int(answer) <= len(choices) and opt.type is not int:
+                answer = str(choices[int(answer) - 1])
+            value = opt.coerce(answer)
+            set_up(spec.id, players, 0, {**options, opt.name: value})  # the game's own checks
+            return value
+        hint_text = "number or value" if choices and opt.type is not int else "value"
+        options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{opt.default}]: ", pick_option, str(opt.default))
+    if human is not None:
+        seats = parse_seats(human, players)
+    else:
+        seats = _ask(f"Which seats do people play (1-{players}, e.g. 1 or 1,2 for hot-seat; 0: none) [1]? ",
+                     lambda answer: _seats_or_raise(answer, players), "1")
+    level = bot or "greedy"
+    if len(seats) < players and bot is None:
+        levels = [b for b in BOT_NAMES if b != "mcts"]
+        console.print("[bold]Bots[/bold]: " + ", ".join(f"[cyan]{i}[/cyan] {b}" for i, b in enumerate(levels, 1))
+                      + " [dim](random: weakest; greedy: one step ahead; easy/medium/hard: search)[/dim]")
+
+        def pick_level(answer: str) -> str:
+            if is_number(answer) and 1 <= int(answer) <= len(levels):
+                return levels[int(answer) - 1]
+            if answer in levels:
+                return answer
+            raise DicetableError(f"Type a number from 1 to {len(levels)} or a bot name ({', '.join(levels)}).")
+        level = _ask("Bot level [greedy]: ", pick_level, "greedy")
+    return spec.id, players, options, seats, level
+
+
+def _seats_or_raise(text: str, players: int) -> set[int]:
+    try:
+        return parse_seats(text, players)
+    except typer.Exit:
+        raise DicetableError(f"Type seat numbers from 1 to {players} separated by commas, or 0.") from None
 
 
 @app.command()
+@guarded
 def play(
-    game: Optional[str] = typer.Argument(None, help="game id (see `dicetable games`); asked if omitted"),
+    game: Optional[str] = typer.Argument(None, help="game id (see `dicetable games`); without it a menu asks"),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="number of seats"),
-    human: str = typer.Option("1", "--human", help="seats played by people, e.g. 1 or 1,2 (0: none)"),
-    bot: str = typer.Option("greedy", "--bot", help=f"bot for the other seats: {', '.join(BOT_NAMES)}"),
+    human: Optional[str] = typer.Option(None, "--human", help="seats played by people, e.g. 1 or 1,2 (0: none); default 1"),
+    bot: Optional[str] = typer.Option(None, "--bot", help=f"bot for the other seats: {', '.join(BOT_NAMES)}; default greedy"),
     seed: Optional[int] = typer.Option(None, "--seed", help="seed for a reproducible game"),
     option: List[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE (repeatable)"),
     load: Optional[Path] = typer.Option(None, "--load", help="continue a saved game"),
+    layout: str = typer.Option("auto", "--layout", help="auto (by window size), wide (120x40) or compact (80x24)"),
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
-    from dicetable.cli.play import TerminalTable
+    from dicetable.cli.play import TerminalTable, describe_table, load_table_file, make_bots
 
+    if layout not in ("auto", "wide", "compact"):
+        fail(f"--layout is auto, wide or compact, not {layout!r}")
+    save_path = None
     try:
         if load is not None:
             given = [name for name, value in (("GAME", game), ("--players", players), ("--seed", seed),
@@ -162,33 +277,46 @@ def play(
             if given:
                 fail(f"--load continues a saved game, which already fixes the game, players, seed and "
                      f"options: drop {', '.join(given)}")
-            state = load_game_file(load)
-            humans = parse_seats(human, state.players)
+            state, settings = load_table_file(load)
+            humans = parse_seats(human, state.players) if human is not None else (
+                settings["humans"] if settings else {0})
+            level = bot or (settings["bot"] if settings else None) or "greedy"
+            save_path = load
+            console.print(f"Loaded {escape(str(load))}: {escape(describe_table(state, humans, level))}.")
         else:
-            if game is None:
-                game, players, humans = _ask_setup(players)
+            options, humans, level = None, None, bot or "greedy"
+            if game is None:  # the menu asks for everything not given on the command line
+                game, players, options, humans, level = _ask_setup(None, players, human, bot)
+                options.update(parse_options(option))
             spec = get_game(game)
             if players is None:
                 players = max(spec.min_players, min(2, spec.max_players))
-            state = new_game(game, players, seed=seed, options=parse_options(option))
-            humans = parse_seats(human, players)
-        bots = {s: make_bot(bot, seed=state.seed + s) for s in range(state.players) if s not in humans}
+            if options is None:
+                options = parse_options(option)
+            state = set_up(game, players, seed, options)
+            if humans is None:
+                humans = parse_seats(human if human is not None else "1", players)
+        bots = make_bots(state, humans, level)
     except DicetableError as exc:
         fail(str(exc))
     from dicetable.bots.mcts import hint_rows
 
-    TerminalTable(state, humans, bots, console=console, hint=hint_rows).run()
+    TerminalTable(state, humans, bots, console=console, hint=hint_rows, bot_level=level,
+                  layout=layout, save_path=save_path).run()
 
 
 @app.command()
+@guarded
 def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in play) or a replay"),
          seat: Optional[int] = typer.Option(None, help="seat (1-based); default: the seat to move"),
          level: str = typer.Option("hard", help="search level: easy, medium, hard")) -> None:
     """Show the search bot's top three actions, with visit shares, for a saved position."""
     from dicetable.bots.mcts import LEVELS, hint_rows
 
+    from dicetable.cli.play import load_table_file
+
     try:
-        state = load_game_file(path)
+        state, _ = load_table_file(path)
         if state.is_over:
             fail("that game is over: there is nothing to decide")
         if level not in LEVELS:
@@ -208,6 +336,7 @@ def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in pla
 
 
 @app.command()
+@guarded
 def replay(path: Path = typer.Argument(..., help="a replay JSON file written by `play` or `simulate`"),
            seat: Optional[int] = typer.Option(None, help="show only what this seat (1-based) saw")) -> None:
     """Play a recorded game again from its seed and actions, printing its log."""
@@ -219,13 +348,19 @@ def replay(path: Path = typer.Argument(..., help="a replay JSON file written by 
     except DicetableError as exc:
         fail(str(exc))
     viewer = check_seat(seat, state.players)
-    for event in state.log_for(viewer) if viewer is not None else state.log:
+    # A finished game has no secrets left; an unfinished one shows only what the viewer saw.
+    for event in state.log if viewer is None and state.is_over else state.log_for(viewer):
         console.print(escape(event.text))
-    console.print(f"[bold]Scores[/bold]: " + ", ".join(
-        f"{seat_name(s)} {v}" for s, v in enumerate(state.scores)))
+    if state.is_over:
+        console.print("[bold]Scores[/bold]: " + ", ".join(
+            f"{seat_name(s)} {v}" for s, v in enumerate(state.scores)))
+    else:  # an unfinished game: only what the viewer may know, never a secret
+        console.print("[bold]Scores so far[/bold] (the game is not over): " + ", ".join(
+            f"{seat_name(s)} {'hidden' if v is None else v}" for s, v in enumerate(state.visible_scores(viewer))))
 
 
 @app.command()
+@guarded
 def simulate(
     game: str = typer.Argument(..., help="game id"),
     games_n: int = typer.Option(100, "--games", "-n", help="number of games"),
@@ -291,6 +426,7 @@ def simulate(
 
 
 @app.command()
+@guarded
 def bench(
     game: Optional[str] = typer.Argument(None, help="game id (all games if omitted)"),
     players: int = typer.Option(2, "--players", "-p"),
@@ -337,9 +473,9 @@ def bench(
     console.print(table)
 
 
+if __name__ == "__main__":  # pragma: no cover
+    app()
+
 from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serve, tables, export)
 
 _register_serve(app)
-
-if __name__ == "__main__":  # pragma: no cover
-    app()

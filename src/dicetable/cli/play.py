@@ -1,31 +1,56 @@
 """Interactive terminal play: people and bots at one table.
 
-The loop renders the table for the seat that decides, lists the legal
-actions with numbers and reads a line. A line may hold several numbers or
-action ids separated by spaces or commas (numbers refer to the list as
-shown); they are applied in order, and the rest of the line is dropped when
-one is refused, when the seat's decision is complete, or when new dice come
-up (the state's ``chance_mark`` changed). Commands: ``help``, ``show``,
-``log [N]``, ``save [FILE]``, ``load FILE``, ``hint``, ``quit``.
+Each human decision shows the table (the game's ``text_view``, drawn from
+``state.observation(seat)`` only; the older ``render`` where a game has no
+``text_view`` yet), the prompt and the numbered choices, sized to the window:
+the full table at 120x40 and more, the compact one below that (``--layout``
+forces either). Long lists of choices are laid out in columns and, when even
+that does not fit, in pages (``more``).
+
+How a typed line is read (the same words are in ``help`` and the README;
+``INPUT_RULES``):
+
+* every number on a line refers to the list as it was shown when the line was
+  typed; the numbers are turned into action ids before anything is done;
+* the choices are made in order; the rest of the line is dropped when one is
+  refused, when the decision is complete, or when new dice come up (the
+  state's ``chance_mark`` changed);
+* a decision with a single possible choice is made for you, and a line says
+  what was done: the game's own event where the game resolves such steps
+  itself (Dice Kingdoms, Card Kingdoms), otherwise "Only one choice ... (made
+  for you)" from the terminal; a typed id of that choice is then used up;
+* a choice the game flags (``GameSpec.extras["confirm"]``, e.g. a Kingdom of
+  Dice ``stop`` that scores nothing) is made only after ``yes``.
+
+Bot turns are narrated: what each bot chose (the action's label) when that
+choice is public, and every event the viewer may see. The seed is never
+printed while the game runs: saves and replays are named by game, time and a
+random part.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
+import time
 from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from dicetable.bots import Bot
+from dicetable.bots import BOT_NAMES, Bot, make_bot
 from dicetable.engine import (
     DicetableError,
     GameState,
-    load_game_file,
+    SaveFormatError,
+    load_saved_game,
+    new_file_path,
+    read_json,
     seat_name,
     spec_of,
     write_json,
@@ -33,41 +58,140 @@ from dicetable.engine import (
 
 HINT_HEADER = "The search bot's top choices, by its share of the search (higher: more promising):"
 SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest: ``log``)
+SEARCH_BOTS = ("easy", "medium", "hard", "mcts")  # bots that think long enough for a spinner
+MIN_CHOICE_ROWS = 4  # fewer rows than this for the choices: the table is too tall to keep in view
+WIDE = (120, 40)  # the full table needs this window (columns, lines); below it: compact
 
-COMMANDS_HELP = (
-    "Type the number of a choice (or its id). Several choices may be given at once, "
-    "separated by spaces, e.g. '1 1 3': every number refers to the list as shown; the line "
-    "stops when your decision is complete or new dice come up. "
-    "Commands: help, show, log [N], save [FILE], load FILE, hint, quit."
+# How input is read, one rule a line: ``help`` prints these and the README's Commands
+# section repeats them word for word (tests/cli/test_docs.py checks it).
+INPUT_RULES = (
+    "Type the number of a choice or its id.",
+    "Several choices may go on one line (1 1 3): every number refers to the list as it was "
+    "shown when you typed the line, and they are made in order.",
+    "The rest of a line is dropped when new dice come up, when your decision is complete, "
+    "or when a choice is refused.",
+    "When only one choice is possible it is made for you, and a line says what was done.",
+    "A choice that throws your turn away (a Kingdom of Dice stop whose result is not valid) "
+    "asks you to type yes first.",
 )
-
+COMMANDS = (
+    ("help", "these rules and the help for the decision in front of you"),
+    ("rules [NAME]", "the rulebook sections behind the decision; with a NAME, what that piece does"),
+    ("show N", "Player N's board or sheet in full (show: your own table again)"),
+    ("scores", "the running scores, as far as you may know them"),
+    ("log [N]", "the last N events (20)"),
+    ("more", "the next page of a long list of choices"),
+    ("hint", "the search bot's three best choices"),
+    ("save [FILE]", "save the game (the previous save is kept as FILE.bak)"),
+    ("load FILE", "continue a saved game, of any game or player count"),
+    ("quit", "save and leave (Ctrl-D too)"),
+)
+COMMANDS_HELP = "Commands: " + ", ".join(name for name, _ in COMMANDS) + " (help explains them)."
 
 CHOICE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() refuses some other "digits"
+YES = ("y", "yes")
 
 
 class Quit(Exception):
     """The person asked to leave the game."""
 
 
+class Elapsed:
+    """A rich renderable: ``text`` followed by the seconds since it was made (the bot's thinking time)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.start = time.monotonic()
+
+    def __rich__(self) -> Text:
+        return Text(f"{self.text} {time.monotonic() - self.start:4.1f} s")
+
+
+# ------------------------------------------------------------------ save files
+def table_settings(humans: set[int], bot: str | None) -> dict:
+    """The ``"table"`` field a terminal save carries: who plays which seat."""
+    return {"humans": sorted(humans), "bot": bot}
+
+
+def load_table_file(path: str | Path) -> tuple[GameState, dict | None]:
+    """A saved game or replay file to play on, and its table settings (``{"humans": set, "bot": name}``, or None).
+
+    Terminal saves carry a ``"table"`` field (the people's seats and the bot
+    level) beside the state; it is checked and removed before the state is
+    loaded (:func:`dicetable.engine.load_saved_game`). Raises
+    :class:`SaveFormatError` naming the bad field, or when the game is over.
+    """
+    data = read_json(path)
+    table = None
+    if isinstance(data, dict) and "table" in data:
+        data = dict(data)
+        table = data.pop("table")
+    state = load_saved_game(data)
+    if state.is_over:
+        raise SaveFormatError(f"{path} holds a finished game: nothing is left to play; "
+                              f"dicetable replay {path} shows how it went")
+    if table is None:
+        return state, None
+    if not isinstance(table, dict) or set(table) != {"humans", "bot"}:
+        raise SaveFormatError(f"{path}: the saved game's 'table' field must be "
+                              '{"humans": [seats], "bot": name}, got ' + repr(table)[:80])
+    humans = table["humans"]
+    if (not isinstance(humans, list) or any(type(s) is not int or not 0 <= s < state.players for s in humans)
+            or len(set(humans)) != len(humans)):
+        raise SaveFormatError(f"{path}: the saved game's table.humans must list seats 0 to "
+                              f"{state.players - 1} at most once each, got {humans!r}"[:200])
+    bot = table["bot"]
+    if bot is not None and bot not in BOT_NAMES:
+        raise SaveFormatError(f"{path}: the saved game's table.bot must be one of {', '.join(BOT_NAMES)}, "
+                              f"got {bot!r}"[:200])
+    return state, {"humans": set(humans), "bot": bot}
+
+
+def describe_table(state: GameState, humans: set[int], bot: str | None) -> str:
+    """One sentence: the game, its player count, who is a person and which bot plays the rest."""
+    spec = spec_of(state)
+    people = ", ".join(seat_name(s) for s in sorted(humans)) or "nobody"
+    bots = [seat_name(s) for s in range(state.players) if s not in humans]
+    text = f"{spec.name}, {state.players} player{'s' if state.players != 1 else ''}; people: {people}"
+    if bots:
+        text += f"; bots ({bot or 'greedy'}): {', '.join(bots)}"
+    return text
+
+
+def make_bots(state: GameState, humans: set[int], level: str | None) -> dict[int, Bot]:
+    """A bot of ``level`` (default greedy) for every seat not in ``humans``; GameConfigError on a bad level."""
+    return {s: make_bot(level or "greedy", seed=state.seed + s) for s in range(state.players) if s not in humans}
+
+
+# ------------------------------------------------------------------ the table
 class TerminalTable:
     """One game at the terminal: ``humans`` are seats typed at the keyboard, ``bots`` the rest.
 
-    ``read`` returns one input line (raises EOFError at end of input);
-    ``hint`` (optional) returns rows ``(action, share)`` for the hint command.
+    ``read(prompt)`` returns one input line (raises EOFError at end of input);
+    ``hint`` (optional) returns rows ``(action, share)`` for the hint command;
+    ``bot_level`` is remembered in saves; ``layout`` is ``auto`` (by the
+    window size), ``wide`` or ``compact``; ``save_path`` is the file this game
+    was loaded from (quitting saves there; otherwise a new name in ``save_dir``).
     """
 
     def __init__(self, state: GameState, humans: set[int], bots: dict[int, Bot],
                  console: Console | None = None, read: Callable[[str], str] | None = None,
                  save_dir: Path = Path("saves"), replay_dir: Path = Path("replays"),
-                 hint: Callable | None = None) -> None:
+                 hint: Callable | None = None, bot_level: str | None = None,
+                 layout: str = "auto", save_path: Path | None = None) -> None:
+        if layout not in ("auto", "wide", "compact"):
+            raise DicetableError(f"layout is auto, wide or compact, not {layout!r}")
         self.state = state
-        self.humans = humans
+        self.humans = set(humans)
         self.bots = bots
+        self.bot_level = bot_level or next((getattr(b, "name", None) for b in bots.values()), None)
         self.console = console or Console(emoji=False)
-        self.read = read or (lambda prompt: self.console.input(prompt))
+        self.read = read or (lambda prompt: self.console.input(escape(prompt)))
         self.save_dir = save_dir
         self.replay_dir = replay_dir
+        self.save_path = save_path
         self.hint = hint
+        self.layout = layout
         # A new game shows its opening events (set-up, a first roll, a Harvest) as play
         # starts; a continued game starts from where it was saved.
         self.seen = len(state.log) if state.history else 0
@@ -75,25 +199,82 @@ class TerminalTable:
         self.reloaded = False  # set by ``load``: the turn in progress is over
         self.seen_by: dict[int, int] = {}  # hot seat: log length when each seat last decided
         self.last_human: int | None = None
+        self.page = 0  # the first choice shown when the list needs pages
+        self.shown_until = 0  # one past the last choice shown
+        self.narration: list[tuple[int, str]] = []  # bot choices not yet printed: (seat, label)
+
+    # -------------------------------------------------------------- layout
+    def compact(self) -> bool:
+        """True when the compact table is drawn (a window smaller than 120x40, or ``--layout compact``)."""
+        if self.layout != "auto":
+            return self.layout == "compact"
+        width, height = self.console.size
+        return width < WIDE[0] or height < WIDE[1]
+
+    def view_width(self) -> int:
+        """The width handed to ``text_view``: the window's, below 120 when compact."""
+        width = self.console.width
+        return min(width, WIDE[0] - 1) if self.compact() else max(width, WIDE[0])
+
+    def window_height(self) -> int:
+        """Lines in the window (24 in compact layout, 40 in wide layout when forced)."""
+        if self.layout == "auto":
+            return self.console.height
+        return 24 if self.layout == "compact" else max(self.console.height, WIDE[1])
+
+    def table_renderable(self, viewer: int | None, focus: int | None = None):
+        """The table as ``viewer`` sees it (``focus``: whose board is drawn in full), or None."""
+        spec = spec_of(self.state)
+        if spec.text_view is not None:
+            return spec.text_view(self.state.observation(viewer), viewer, width=self.view_width(), focus=focus)
+        if spec.render is not None:
+            return spec.render(self.state, viewer)
+        return None
+
+    def lines_of(self, renderable) -> int:
+        """How many lines ``renderable`` takes at the console's width."""
+        if renderable is None:
+            return 0
+        return len(self.console.render_lines(renderable, self.console.options, pad=False))
 
     # -------------------------------------------------------------- saving
-    def default_save_path(self) -> Path:
-        return self.save_dir / f"{self.state.game_id}-{self.state.seed}.json"
+    def save(self, path: Path | None = None) -> Path:
+        """Write the game (and who plays which seat) to ``path``, this game's file, or a new name.
+
+        Asks before replacing a file this table did not write or load.
+        Raises DicetableError when the person declines or the file cannot be written.
+        """
+        target = path or self.save_path or new_file_path(self.save_dir, self.state.game_id)
+        if path is not None and self.save_path is not None and target.resolve() == self.save_path.resolve():
+            path = None  # this game's own file
+        if path is not None and target.is_file():
+            answer = self.read(f"{target} already exists; replace it (the old file is kept as "
+                               f"{target.name}.bak)? Type yes to replace: ")
+            if answer.strip().lower() not in YES:
+                raise DicetableError(f"not saved: {target} was left as it was")
+        data = self.state.to_dict()
+        data["table"] = table_settings(self.humans, self.bot_level)
+        write_json(target, data)
+        self.save_path = target
+        return target
 
     def resume_command(self, path: Path) -> str:
-        """The command that continues this game with the same people and bots."""
-        cmd = f"dicetable play --load {shlex.quote(str(path))}"
-        if self.humans != {0}:
-            cmd += " --human " + (",".join(str(s + 1) for s in sorted(self.humans)) or "0")
-        names = {getattr(bot, "name", None) for bot in self.bots.values()}
-        if len(names) == 1 and None not in names and names != {"greedy"}:
-            cmd += f" --bot {names.pop()}"
-        return cmd
+        """The command that continues this game (the save remembers the people and the bots)."""
+        return f"dicetable play --load {shlex.quote(str(path))}"
 
     # -------------------------------------------------------------- output
     def viewer(self) -> int | None:
         """The seat whose eyes the screen shows: the only human, or None (public) in hot-seat."""
         return next(iter(self.humans)) if len(self.humans) == 1 else None
+
+    def flush_narration(self) -> None:
+        """Print the bot choices gathered so far, one line per seat in a row."""
+        while self.narration:
+            seat = self.narration[0][0]
+            labels = []
+            while self.narration and self.narration[0][0] == seat:
+                labels.append(self.narration.pop(0)[1])
+            self.console.print(f"  [dim]▸[/dim] {escape(seat_name(seat))}: " + escape(" · ".join(labels)))
 
     def show_since_last_turn(self, seat: int) -> None:
         """Hot-seat: what ``seat`` may see of what happened since its last decision."""
@@ -109,24 +290,117 @@ class TerminalTable:
         self.seen_by[seat] = len(log)
 
     def show_new_events(self, viewer: int | None) -> None:
+        """Print the events ``viewer`` may see since the last call (after the bot choices that led to them)."""
         log = self.state.log
-        for event in log[self.seen:]:
-            if event.visible_to(viewer):
-                self.console.print(f"  [dim]•[/dim] {escape(event.text)}")
+        new = [e for e in log[self.seen:] if e.visible_to(viewer)]
         self.seen = len(log)
+        if new:
+            self.flush_narration()
+        for event in new:
+            self.console.print(f"  [dim]•[/dim] {escape(event.text)}")
 
-    def render(self, seat: int | None) -> None:
-        spec = spec_of(self.state)
-        if spec.render is not None:
-            self.console.print(spec.render(self.state, seat))
-
-    def choices(self, seat: int) -> None:
-        decision = self.state.decision(seat)
-        self.console.print(f"[bold]{seat_name(seat)}[/bold]: {escape(decision.prompt)}")
-        table = Table(show_header=False, box=None, padding=(0, 1))
-        for i, action in enumerate(self.state.legal_actions(seat), start=1):
-            table.add_row(f"[cyan]{i}[/cyan]", escape(action.label), f"[dim]{escape(action.id)}[/dim]")
+    def render(self, seat: int | None, focus: int | None = None) -> int:
+        """Print the table as ``seat`` sees it; return the lines it took."""
+        table = self.table_renderable(seat, focus)
+        if table is None:
+            return 0
         self.console.print(table)
+        return self.lines_of(table)
+
+    def choice_grid(self, actions: list, rows_free: int, first: int = 0) -> tuple[Table, str]:
+        """The numbered choices laid out to fit ``rows_free`` lines: a grid and a footer line.
+
+        In order of preference: one column with the ids; one column without
+        them; several columns (numbers run down each column) when every label
+        fits on one line of its column; otherwise a page of what fits from
+        choice number ``first + 1`` on (``more`` shows the next page; the
+        numbers stay those of the whole list).
+        """
+        width = self.console.width
+        n = len(actions)
+        numw = len(str(n))
+        text_w = max(width - numw - 1, 20)
+        self.shown_until = n
+
+        def lines(text: str, w: int = text_w) -> int:  # lines a label folds into
+            return max(1, math.ceil(len(text) / w))
+
+        with_ids = [f"{a.label} ({a.id})" for a in actions]
+        if sum(lines(t) for t in with_ids) <= rows_free:
+            return self._column(actions, range(n), ids=True), ""
+        if sum(lines(a.label) for a in actions) <= rows_free:
+            return self._column(actions, range(n), ids=False), ""
+        longest = max(len(a.label) for a in actions)
+        cols = max(1, min(width // (numw + 2 + longest), n))
+        if cols >= 2 and math.ceil(n / cols) <= rows_free:
+            return self._columns(actions, range(n), cols), ""
+        # Pages, from the choice ``first`` on: several columns when the labels are short,
+        # else one column, as many as fit above a footer line.
+        start = first if 0 <= first < n else 0
+        if cols >= 2:
+            stop = min(n, start + max(rows_free - 1, 1) * cols)
+        else:
+            stop, used = start, 0
+            while stop < n and (stop == start or used + lines(actions[stop].label) <= max(rows_free - 1, 1)):
+                used += lines(actions[stop].label)
+                stop += 1
+        shown = range(start, stop)
+        grid = self._columns(actions, shown, cols) if cols >= 2 else self._column(actions, shown, ids=False)
+        self.shown_until = stop
+        footer = f"choices {start + 1}-{stop} of {n}: type more for the next page"  # one line at 80
+        return grid, footer
+
+    def _column(self, actions: list, which, ids: bool) -> Table:
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True, justify="right")
+        grid.add_column(overflow="fold")
+        for i in which:
+            a = actions[i]
+            grid.add_row(f"[cyan]{i + 1}[/cyan]",
+                         escape(a.label) + (f" [dim]({escape(a.id)})[/dim]" if ids else ""))
+        return grid
+
+    def _columns(self, actions: list, which, cols: int) -> Table:
+        which = list(which)
+        rows = math.ceil(len(which) / cols)
+        numw = len(str(len(actions)))
+        cell_w = self.console.width // cols - 1
+        grid = Table.grid(padding=(0, 1))
+        for _ in range(cols):
+            grid.add_column(no_wrap=True, justify="right", width=numw)
+            grid.add_column(no_wrap=True, width=max(cell_w - numw - 1, 8))
+        for r in range(rows):
+            cells = []
+            for c in range(cols):
+                k = r + c * rows
+                if k < len(which):
+                    i = which[k]
+                    cells += [f"[cyan]{i + 1}[/cyan]", escape(actions[i].label)]
+                else:
+                    cells += ["", ""]
+            grid.add_row(*cells)
+        return grid
+
+    def choices(self, seat: int, table_lines: int = 0) -> None:
+        """Print the prompt and the numbered choices, fitted below a table of ``table_lines`` lines."""
+        decision = self.state.decision(seat)
+        prompt = f"[bold]{escape(seat_name(seat))}[/bold]: {escape(decision.prompt)}"
+        self.console.print(prompt)
+        prompt_lines = self.lines_of(Text.from_markup(prompt))
+        actions = list(self.state.legal_actions(seat))
+        height = self.window_height()
+        rows_free = height - table_lines - prompt_lines - 2
+        if rows_free < MIN_CHOICE_ROWS:  # the table alone fills the window: fit the choices to it
+            rows_free = max(MIN_CHOICE_ROWS, height - prompt_lines - 2)
+        grid, footer = self.choice_grid(actions, rows_free, self.page)
+        self.console.print(grid)
+        if footer:
+            self.console.print(f"[dim]{escape(footer)}[/dim]")
+
+    def show_turn(self, seat: int) -> None:
+        """The table and the choices of ``seat``, fitted to the window."""
+        lines = self.render(seat)
+        self.choices(seat, lines)
 
     # -------------------------------------------------------------- input
     def parse_against(self, actions: list, token: str) -> str:
@@ -138,17 +412,79 @@ class TerminalTable:
             raise DicetableError(f"there is no choice {n}: choose 1 to {len(actions)}")
         return token  # an action id; apply() explains if it is not legal now
 
+    def print_help(self, seat: int) -> None:
+        """``help``: the decision's prompt and help, the input rules, the commands and the choice ids."""
+        decision = self.state.decision(seat)
+        self.console.print(f"[bold]{escape(decision.prompt)}[/bold]")
+        if decision.help:
+            self.console.print(escape(decision.help))
+        for rule in INPUT_RULES:
+            self.console.print(f"[dim]•[/dim] {escape(rule)}")
+        for name, text in COMMANDS:
+            self.console.print(f"  [cyan]{escape(name)}[/cyan]: {escape(text)}")
+        ids = ", ".join(f"{i} {a.id}" for i, a in enumerate(self.state.legal_actions(seat), start=1))
+        self.console.print(f"[dim]Choice ids: {escape(ids)}[/dim]")
+
+    def print_rules(self, seat: int, name: str) -> None:
+        """``rules``: the help sections for the current decision, or one component / section by name."""
+        help_ = spec_of(self.state).help
+        names = ", ".join(c.name for c in help_.component)
+        if name:
+            info = help_.component_info(name)
+            if info is not None:
+                self.console.print(f"[bold]{escape(info.name)}[/bold] [dim]({escape(info.source)})[/dim]")
+                self.console.print(escape(info.text))
+                return
+            key = name.strip().lower()
+            for section in help_.section:
+                if key in (section.id.lower(), section.title.lower()):
+                    self._print_section(section)
+                    return
+            titles = ", ".join(s.title for s in help_.section)
+            raise DicetableError(f"no rule or piece called {name!r}; pieces: {names or 'none listed'}; "
+                                 f"sections: {titles or 'none listed'}")
+        decision = self.state.decision(seat)
+        sections = help_.for_decision(decision.kind)
+        for section in sections:
+            self._print_section(section)
+        if not sections:
+            self.console.print(escape(decision.help or decision.prompt))
+        if names:
+            self.console.print(f"[dim]Pieces (type rules NAME): {escape(names)}[/dim]")
+        others = [s.title for s in help_.section if s not in sections]
+        if others:
+            self.console.print(f"[dim]Other sections (type rules TITLE): {escape(', '.join(others))}[/dim]")
+
+    def _print_section(self, section) -> None:
+        self.console.print(f"[bold]{escape(section.title)}[/bold] [dim]({escape(section.source)})[/dim]")
+        self.console.print(escape(section.text.strip()))
+
+    def print_scores(self, seat: int | None) -> None:
+        """``scores``: what ``seat`` may know of every seat's score (None entries: hidden)."""
+        scores = self.state.visible_scores(seat)
+        parts = [f"{seat_name(s)}: {'hidden' if v is None else v}" for s, v in enumerate(scores)]
+        self.console.print("[bold]Scores so far[/bold] " + escape(", ".join(parts)))
+
     def command(self, seat: int, line: str) -> bool:
         """Handle a command line; True if it was one."""
         word, _, rest = line.partition(" ")
         word = word.lower()
         rest = rest.strip()
         if word in ("help", "?"):
-            decision = self.state.decision(seat)
-            self.console.print(f"[bold]{escape(decision.prompt)}[/bold]")
-            if decision.help:
-                self.console.print(escape(decision.help))
-            self.console.print(f"[dim]{escape(COMMANDS_HELP)}[/dim]")
+            self.print_help(seat)
+            return True
+        if word == "rules":
+            self.print_rules(seat, rest)
+            return True
+        if word == "scores":
+            if rest:
+                raise DicetableError(f"scores takes nothing after it, got {rest!r}")
+            self.print_scores(seat)
+            return True
+        if word == "more":
+            n = len(self.state.legal_actions(seat))
+            self.page = self.shown_until if self.shown_until < n else 0  # the first choice not shown yet
+            self.choices(seat, 0)
             return True
         if word == "log":
             count = 20
@@ -161,41 +497,68 @@ class TerminalTable:
             return True
         if word == "save":
             rest = unquote(rest)
-            path = Path(rest).expanduser() if rest else self.default_save_path()
-            write_json(path, self.state.to_dict())
+            path = self.save(Path(rest).expanduser() if rest else None)
             self.console.print(f"Saved to {escape(str(path))}. Continue with: {escape(self.resume_command(path))}")
             return True
         if word == "load":
             rest = unquote(rest)
             if not rest:
                 raise DicetableError("say which file to load: load FILE")
-            loaded = load_game_file(Path(rest).expanduser())
-            if loaded.players != self.state.players:
-                raise DicetableError(
-                    f"{rest} has {loaded.players} players; this table has {self.state.players}"
-                )
-            self.state = loaded
-            self.seen = len(loaded.log)
-            self.seen_by = {}
-            self.reloaded = True
-            self.console.print(f"Loaded {escape(rest)}.")
+            self.load(Path(rest).expanduser(), rest)
             return True
         if word == "hint":
             if rest:
                 raise DicetableError(f"hint takes nothing after it, got {rest!r}")
             if self.hint is None:
                 raise DicetableError("hints are not available for this game")
+            if self.console.is_terminal:
+                with self.console.status(Elapsed("The search bot is looking for a hint"), spinner="dots"):
+                    rows = self.hint(self.state, seat)
+            else:
+                rows = self.hint(self.state, seat)
             self.console.print(f"[dim]{HINT_HEADER}[/dim]")
-            for action, share in self.hint(self.state, seat):
+            for action, share in rows:
                 self.console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
             return True
         if word in ("show", "table"):
-            self.render(seat)
-            self.choices(seat)
+            if not rest:
+                self.show_turn(seat)
+                return True
+            if not CHOICE_NUMBER.fullmatch(rest) or not 1 <= int(rest) <= self.state.players:
+                raise DicetableError(f"show takes a player number from 1 to {self.state.players}, got {rest!r}")
+            lines = self.render(seat, focus=int(rest) - 1)
+            if spec_of(self.state).text_view is None:
+                self.console.print("[dim](this game draws every player's board in one table)[/dim]")
+            self.choices(seat, lines)
             return True
         if word in ("quit", "exit"):
             raise Quit
         return False
+
+    def load(self, path: Path, typed: str) -> None:
+        """``load FILE``: continue a saved game of any game or player count, saying what changed.
+
+        The people and the bot level come from the save; a save without them
+        keeps this table's people when their seats exist there (else Player 1).
+        """
+        state, settings = load_table_file(path)
+        before = describe_table(self.state, self.humans, self.bot_level)
+        if settings is not None:
+            humans, level = settings["humans"], settings["bot"] or self.bot_level
+        else:
+            humans = {s for s in self.humans if s < state.players} or ({0} if self.humans else set())
+            level = self.bot_level
+        self.bots = make_bots(state, humans, level)
+        self.state, self.humans, self.bot_level = state, humans, level
+        self.save_path = path
+        self.seen = len(state.log)
+        self.seen_by = {}
+        self.last_human = None
+        self.page = 0
+        self.reloaded = True
+        after = describe_table(state, humans, level)
+        switched = "" if after == before else f" (this table was {before})"
+        self.console.print(f"Loaded {escape(typed)}: {escape(after)}{escape(switched)}.")
 
     def clear_screen(self) -> None:
         """Clear the screen and, on a terminal, its scrollback too.
@@ -208,7 +571,39 @@ class TerminalTable:
             self.console.file.write("\x1b[3J")  # erase the scrollback (xterm, tmux, most terminals)
             self.console.file.flush()
 
+    def forced(self, seat: int) -> str | None:
+        """Make the single possible choice of ``seat``, if there is just one; return its id."""
+        if self.state.is_over or seat not in self.state.to_move:
+            return None
+        actions = self.state.legal_actions(seat)
+        if len(actions) != 1:
+            return None
+        action = actions[0]
+        self.console.print(f"[dim]Only one choice for {escape(seat_name(seat))}: "
+                           f"{escape(action.label)} (made for you).[/dim]")
+        self.state.apply(action.id, seat)
+        self.show_new_events(self.screen_viewer(seat))
+        return action.id
+
+    def screen_viewer(self, seat: int) -> int | None:
+        """Whose events are shown while ``seat`` plays: that seat alone, or the public in hot-seat."""
+        return seat if len(self.humans) == 1 else None
+
+    def confirmed(self, seat: int, action_id: str) -> bool:
+        """Ask ``yes`` for a choice the game flags (``GameSpec.extras["confirm"]``); True to go ahead."""
+        check = spec_of(self.state).extras.get("confirm")
+        warning = check(self.state, seat, action_id) if check else None
+        if not warning:
+            return True
+        answer = self.read(f"{warning} Type yes to do it anyway: ")
+        return answer.strip().lower() in YES
+
     def human_turn(self, seat: int) -> None:
+        """One person's decision: hand-off (hot-seat), forced choices, the table and choices, typed lines.
+
+        Returns when the seat's decision is made, a new chance came up, or a save was loaded;
+        raises :class:`Quit` or EOFError when the person leaves.
+        """
         hot_seat = len(self.humans) > 1
         handed_over = hot_seat and self.last_human not in (None, seat)
         if handed_over:
@@ -222,8 +617,11 @@ class TerminalTable:
         if handed_over or (hot_seat and seat not in self.seen_by):
             # The clear wiped what happened meanwhile; show what this seat may see of it.
             self.show_since_last_turn(seat)
-        self.render(seat)
-        self.choices(seat)
+        if self.forced(seat) is not None:
+            self.seen_by[seat] = len(self.state.log)
+            return  # the run loop comes back here if the seat still decides
+        self.page = 0
+        self.show_turn(seat)
         while True:
             line = self.read("> ").strip()
             if not line:
@@ -235,36 +633,73 @@ class TerminalTable:
                         return
                     if self.state.is_over or seat not in self.state.to_move:
                         return
+                    if line.split()[0].lower() not in ("show", "table", "more"):
+                        self.console.print("[dim](show: the table and your choices again)[/dim]")
                     continue
-                # Every number on the line refers to the list shown when it was typed.
-                shown = list(self.state.legal_actions(seat))
-                tokens = [t for t in re.split(r"[\s,]+", line) if t]
-                ids = [self.parse_against(shown, token) for token in tokens]
-                for n, action_id in enumerate(ids, start=1):
-                    chance = self.state.chance_mark
-                    try:
-                        self.state.apply(action_id, seat)
-                    except DicetableError as exc:
-                        if n == 1:
-                            raise
-                        raise DicetableError(
-                            f"the line stopped at {tokens[n - 1]!r} (the choices before it were made; "
-                            f"a step with a single possible choice is made for you): {exc}") from None
-                    self.show_new_events(seat if len(self.humans) == 1 else None)
-                    if self.state.is_over or seat not in self.state.to_move:
-                        self.seen_by[seat] = len(self.state.log)
-                        if n < len(ids):
-                            self.console.print("[yellow]Your decision is complete; the rest of the line was ignored.[/yellow]")
-                        return
-                    if n < len(ids) and self.state.chance_mark != chance:
-                        # The rest was typed before these dice (or cards) came up.
-                        self.console.print("[yellow]New dice came up; the rest of the line was ignored: "
-                                           "choose again.[/yellow]")
-                        return  # the run loop shows the table as it is now
-                self.choices(seat)
+                if self.play_line(seat, line):
+                    return
+                self.page = 0
+                self.show_turn(seat)  # the table changed (dice set aside, a die marked)
+            except (DicetableError, ValueError) as exc:
+                self.console.print(f"[red]{escape(one_line(exc))}[/red]")
+                self.choices(seat, 0)
+
+    def play_line(self, seat: int, line: str) -> bool:
+        """Make the choices typed on ``line``; True when the seat's decision is over for now."""
+        # Every number on the line refers to the list shown when it was typed.
+        shown = list(self.state.legal_actions(seat))
+        tokens = [t for t in re.split(r"[\s,]+", line) if t]
+        ids = [self.parse_against(shown, token) for token in tokens]
+        n = 0
+        while n < len(ids):
+            action_id = ids[n]
+            chance = self.state.chance_mark
+            if not self.confirmed(seat, action_id):
+                self.console.print("[yellow]Not done: choose again.[/yellow]")
+                return False
+            try:
+                self.state.apply(action_id, seat)
             except DicetableError as exc:
-                self.console.print(f"[red]{escape(str(exc))}[/red]")
-                self.choices(seat)
+                if n == 0:
+                    raise
+                raise DicetableError(
+                    f"the line stopped at {tokens[n]!r} (the choices before it were made; "
+                    f"a step with a single possible choice is made for you): {one_line(exc)}") from None
+            n += 1
+            self.show_new_events(self.screen_viewer(seat))
+            made = self.forced(seat) if self.state.chance_mark == chance else None
+            if made is not None and n < len(ids) and ids[n] == made:
+                n += 1  # the person typed the forced choice too: it is used up
+            if self.state.is_over or seat not in self.state.to_move:
+                self.seen_by[seat] = len(self.state.log)
+                if n < len(ids):
+                    self.console.print("[yellow]Your decision is complete; the rest of the line was ignored.[/yellow]")
+                return True
+            if n < len(ids) and self.state.chance_mark != chance:
+                # The rest was typed before these dice (or cards) came up.
+                self.console.print("[yellow]New dice came up; the rest of the line was ignored: "
+                                   "choose again.[/yellow]")
+                return True  # the run loop shows the table as it is now
+        return False
+
+    def bot_turn(self, seat: int) -> None:
+        """Let the bot of ``seat`` choose (a spinner with the time for the search levels) and narrate it."""
+        bot = self.bots[seat]
+        state = self.state
+        if getattr(bot, "name", "") in SEARCH_BOTS and self.console.is_terminal:
+            with self.console.status(Elapsed(f"{seat_name(seat)} ({bot.name} bot) is thinking"),
+                                     spinner="dots"):
+                action = bot.choose(state, seat)
+        else:
+            action = bot.choose(state, seat)
+        aid = getattr(action, "id", action)
+        label = next((a.label for a in state.legal_actions(seat) if a.id == aid), aid)
+        alone = len(state.to_move) == 1
+        events = state.apply(aid, seat)
+        # The label is shown only when the choice is public: made alone (not a simultaneous
+        # secret choice) and producing no event (a face-down bid or a Duke emits a hidden one).
+        if alone and not events:  # a choice with events is told by them
+            self.narration.append((seat, label))
 
     # -------------------------------------------------------------- loop
     def run(self) -> GameState:
@@ -276,19 +711,36 @@ class TerminalTable:
                 to_move = self.state.to_move
                 humans = [s for s in to_move if s in self.humans]
                 if humans:
+                    self.flush_narration()
                     self.human_turn(humans[0])
                 else:
-                    seat = to_move[0]
-                    self.state.apply(self.bots[seat].choose(self.state, seat), seat)
+                    self.bot_turn(to_move[0])
+                if self.narration and (self.state.is_over or self.state.to_move[:1] != to_move[:1]):
+                    self.flush_narration()
                 self.show_new_events(self.viewer())
         except (Quit, EOFError, KeyboardInterrupt):
-            try:
-                path = write_json(self.default_save_path(), self.state.to_dict())
-            except DicetableError as exc:
-                self.console.print(f"\n[red]The game could not be saved: {escape(str(exc))}[/red]")
-                return self.state
-            self.console.print(f"\nGame saved to {escape(str(path))}. Continue with: {escape(self.resume_command(path))}")
+            self.flush_narration()
+            self.save_and_say("\nGame saved to")
             return self.state
+        except Exception as exc:  # a bug must not lose the game: save it, then report it
+            self.save_and_say(f"\n[red]Something went wrong ({escape(type(exc).__name__)}: "
+                              f"{escape(one_line(exc))}).[/red] The game was saved to")
+            raise
+        self.flush_narration()
+        self.finish()
+        return self.state
+
+    def save_and_say(self, lead: str) -> None:
+        """Save the game and print ``lead``, the file and the command that continues it."""
+        try:
+            path = self.save()
+        except DicetableError as exc:
+            self.console.print(f"\n[red]The game could not be saved: {escape(one_line(exc))}[/red]")
+            return
+        self.console.print(f"{lead} {escape(str(path))}. Continue with: {escape(self.resume_command(path))}")
+
+    def finish(self) -> None:
+        """The end: the whole table, final scores, winners, the seed (now harmless) and the replay file."""
         self.render(None)
         scores = ", ".join(f"{seat_name(s)}: {v}" for s, v in enumerate(self.state.scores))
         self.console.print(f"[bold]Final scores[/bold] {scores}")
@@ -296,14 +748,18 @@ class TerminalTable:
         if winners or self.state.players > 1:  # solo: the game's last event says how it went
             self.console.print("[bold]Winner[/bold]" + ("s: " if len(winners) > 1 else ": ")
                                + (", ".join(seat_name(s) for s in winners) if winners else "no player"))
+        self.console.print(f"[dim]Seed of this game: {self.state.seed}[/dim]")
         try:
-            path = write_json(self.replay_dir / f"{self.state.game_id}-{self.state.seed}.json",
-                              self.state.replay_record())
+            path = write_json(new_file_path(self.replay_dir, self.state.game_id), self.state.replay_record())
         except DicetableError as exc:
-            self.console.print(f"[red]The replay could not be written: {escape(str(exc))}[/red]")
-            return self.state
+            self.console.print(f"[red]The replay could not be written: {escape(one_line(exc))}[/red]")
+            return
         self.console.print(f"Replay written to {escape(str(path))} (dicetable replay {escape(str(path))}).")
-        return self.state
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def unquote(text: str) -> str:

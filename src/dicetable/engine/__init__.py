@@ -20,7 +20,7 @@ from .registry import (
     GameSpec, OptionSpec, check_save_header, games, get_game, list_games, load_state, new_game, register,
     spec_of,
 )
-from .replay import MAX_FILE_BYTES, load_game_file, load_saved_game, read_json, run_replay, write_json
+from .replay import MAX_FILE_BYTES, load_game_file, load_saved_game, new_file_path, read_json, run_replay, write_json
 from .rng import SEED_LIMIT, Rng
 from .state import GameState
 
@@ -30,5 +30,5 @@ __all__ = [
     "GameConfigError", "GameSpec", "GameState", "IllegalActionError", "OptionSpec",
     "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "check_save_header", "games", "get_game",
     "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
-    "run_replay", "seat_name", "spec_of", "write_json",
+    "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",
 ]

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import shutil
+import tempfile
+import time
 from pathlib import Path
 
 from .errors import DicetableError, SaveFormatError
@@ -157,25 +161,103 @@ def load_saved_game(data) -> GameState:
     return verified_state(data)
 
 
-def write_json(path: str | Path, data: dict) -> Path:
-    """Write ``data`` as indented JSON to ``path`` (parents created); return the path.
+BACKUP_SUFFIX = ".bak"
 
-    Raises :class:`SaveFormatError` naming the path and the reason when the
-    file cannot be written (a folder, a read-only place, a missing drive).
+
+def _write_text(handle, text: str) -> None:
+    """Write ``text`` to an open file (a seam: the interrupted-save test slows it down)."""
+    handle.write(text)
+
+
+def write_json(path: str | Path, data: dict, *, backup: bool = True) -> Path:
+    """Write ``data`` as indented JSON to ``path`` atomically (parents created); return the path.
+
+    The text goes to a temporary file in the same folder, is flushed and
+    fsynced, then renamed over ``path`` (``os.replace``), so a crash or a kill
+    at any moment leaves either the old file or the new one, never half of
+    one. With ``backup`` the file being replaced is kept first as
+    ``path + ".bak"`` (one generation). Raises :class:`SaveFormatError`
+    naming the path and the reason when the file cannot be written (a folder,
+    a read-only place, a missing drive, a NUL byte in the name).
     """
     path = Path(path)
     if path.is_dir():
         raise SaveFormatError(f"cannot save to {path}: it is a folder; give a file name such as {path / 'game.json'}")
     text = json.dumps(data, indent=1) + "\n"
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            _write_text(handle, text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if backup and path.is_file():
+            _keep_backup(path)
+        os.replace(tmp, path)
+        tmp = None
+        _fsync_dir(path.parent)
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         reason = getattr(exc, "strerror", None) or str(exc)
         raise SaveFormatError(
             f"cannot save to {path!s}: {reason}; give a file path in a folder you can write to"
         ) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
     return path
+
+
+def _keep_backup(path: Path) -> None:
+    """Copy ``path`` to ``path.bak`` atomically (a hard link when the file system allows it).
+
+    ``path`` itself is never moved, so it stays whole until the new file replaces it.
+    """
+    bak = path.with_name(path.name + BACKUP_SUFFIX)
+    fd, tmp = tempfile.mkstemp(prefix=f".{bak.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        os.unlink(tmp)
+        try:
+            os.link(path, tmp)
+        except OSError:  # no hard links here (some network or FAT file systems)
+            shutil.copyfile(path, tmp)
+        os.replace(tmp, bak)
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def new_file_path(folder: str | Path, game_id: str, suffix: str = ".json") -> Path:
+    """A fresh file name in ``folder`` for a game's save or replay: never an existing file.
+
+    The name carries the game, the local time and a short random part
+    (``kingdom-of-dice-20261201-112233-3f9a1c.json``); it never carries the
+    seed, which is the key to every hidden card and future die.
+    """
+    folder = Path(folder)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    while True:
+        path = folder / f"{game_id}-{stamp}-{secrets.token_hex(3)}{suffix}"
+        if not os.path.lexists(path):
+            return path
 
 
 def read_json(path: str | Path):

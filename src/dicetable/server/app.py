@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from dicetable.engine import games
+from dicetable.engine import list_games
 
 from .store import DEFAULT_DATABASE, Listener, Store
 from .tables import LEVELS, MAX_SEED, ApiError, Subscriber, TableManager
@@ -115,7 +115,7 @@ def _token(authorization: str | None) -> str | None:
 
 def _games() -> list[dict]:
     out = []
-    for spec in games():
+    for spec in list_games():
         out.append({
             "id": spec.id, "name": spec.name, "summary": spec.summary,
             "min_players": spec.min_players, "max_players": spec.max_players,

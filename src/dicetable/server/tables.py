@@ -203,9 +203,9 @@ class TableManager:
 
     def __init__(self, store: Store, *, id_factory=None, bot_threads: int = 4, search_processes: int = 2,
                  max_cached: int = 5000) -> None:
-        from dicetable.engine import games
+        from dicetable.engine import list_games
 
-        games()  # discover every game now, in one thread: the registry's first discovery is not thread-safe
+        list_games()  # discover every game now, in one thread: the registry's first discovery is not thread-safe
         self.store = store
         self.id_factory = id_factory or new_table_id
         self.tables: dict[str, LiveTable] = {}

@@ -33,7 +33,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from dicetable.engine import DicetableError, games
+from dicetable.engine import DicetableError, list_games
 
 from . import render
 
@@ -47,7 +47,7 @@ _STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; cha
 
 def _game_css(game_id: str) -> bytes | None:
     """The bytes of ``games/<pkg>/static/board.css`` for a registered game id, or None."""
-    spec = next((g for g in games() if g.id == game_id), None)
+    spec = next((g for g in list_games() if g.id == game_id), None)
     if spec is None:
         return None
     package = spec.state_class.__module__.rsplit(".", 1)[0]
@@ -93,8 +93,8 @@ def web_static(name: str) -> Response:
 @router.get("/static/games/{game_id}/board.css", include_in_schema=False)
 def game_css(game_id: str) -> Response:
     """A game's board stylesheet; an empty sheet when the game ships none yet; 404 for unknown games."""
-    if not any(g.id == game_id for g in games()):
-        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in games()))
+    if not any(g.id == game_id for g in list_games()):
+        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in list_games()))
     css = _game_css(game_id) or b"/* this game ships no board.css */\n"
     return Response(css, media_type=_STATIC_TYPES[".css"], headers={"Cache-Control": "no-cache"})
 
@@ -158,7 +158,7 @@ async def web_replay(request: Request, table_id: str, step: int) -> dict:
 
 def game_ids() -> list[str]:
     """Ids of the registered games (for templates and tests)."""
-    return [g.id for g in games()]
+    return [g.id for g in list_games()]
 
 
 __all__ = ["router", "game_ids"]

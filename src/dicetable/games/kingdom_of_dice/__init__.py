@@ -10,7 +10,7 @@ from .board import board_view
 from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import CAT_LEVELS, KINGDOM_DIE
-from .policy import evaluate, greedy
+from .policy import confirm, evaluate, greedy
 from .rules import KingdomOfDiceState
 from .text import render, text_view
 
@@ -35,5 +35,6 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
-    extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6}},
+    extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6},
+            "confirm": confirm},  # front ends ask before a stop that scores nothing
 )

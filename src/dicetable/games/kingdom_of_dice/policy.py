@@ -25,7 +25,7 @@ from dicetable.engine import Action
 
 from .components import FACE_ORDER, SPACES
 from .rules import (
-    CAT, EMPTY, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, result_value,
+    CAT, EMPTY, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, faces_text, result_value,
 )
 
 TOP = SPACES[-1]
@@ -201,3 +201,23 @@ def evaluate(state: KingdomOfDiceState, seat: int) -> float:
         others = [cat]
     lead = points[seat] - max(others)
     return min(1.0, max(0.0, 0.5 + lead / 80.0))
+
+
+def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
+    """A warning when ``action_id`` would throw the turn away, else None (front ends ask first).
+
+    Rulebook, "Checking the result": a result is valid only with a crown, a
+    number, 2s in twos or more, 3s in threes, 4s in fours and one 5 at most,
+    and its Crown marker needs a free space at or below its value. A ``stop``
+    with a result that fails either test ends the turn with no marker placed.
+    """
+    if action_id != "stop" or state.phase == PLACE or seat != state.current:
+        return None
+    value = result_value(state.kept)
+    kept = faces_text(state.kept)
+    if value is None:
+        return (f"Stopping now scores nothing: {kept} is not a valid result (it needs a crown and a "
+                "number; 2s in twos, 3s in threes, 4s in fours, one 5 at most).")
+    if not any(v <= value and state.board[i] == EMPTY for i, v in enumerate(SPACES)):
+        return f"Stopping now scores nothing: no space at or below {value} is free for a Crown marker."
+    return None
