@@ -495,3 +495,30 @@ def test_fuzz_option_values_give_a_config_error_or_a_real_value(game, data, valu
         kept = state.options[opt.name]
         assert type(kept) is opt.type and (opt.choices is None or kept in opt.choices)
         assert load_state(json.loads(json.dumps(state.to_dict()))).options == state.options
+
+
+def test_first_registry_lookups_from_many_threads_all_find_the_game():
+    """The server asks the registry from worker threads: the first lookups must wait for discovery."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import threading
+        errors = []
+        def look():
+            try:
+                import dicetable
+                dicetable.get_game("valeria-card-kingdoms")
+                dicetable.get_game("kingdom-of-dice")
+            except Exception as exc:
+                errors.append(repr(exc))
+        threads = [threading.Thread(target=look) for _ in range(8)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        print(len(errors), errors[:1])
+    """)
+    for _ in range(3):  # a fresh interpreter each time: discovery happens once per process
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith("0 "), out.stdout

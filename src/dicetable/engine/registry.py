@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import threading
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -174,6 +175,8 @@ class GameSpec:
 
 _REGISTRY: dict[str, GameSpec] = {}
 _discovered = False
+_discovering = False
+_DISCOVER_LOCK = threading.RLock()
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -187,19 +190,31 @@ def register(spec: GameSpec) -> GameSpec:
 
 
 def _discover() -> None:
-    global _discovered
+    """Import every game package once; other threads wait until all are registered.
+
+    A game module that asks the registry while it is being imported (the same
+    thread, re-entering) gets what is registered so far instead of a deadlock.
+    """
+    global _discovered, _discovering
     if _discovered:
         return
-    _discovered = True
-    import dicetable.games as games_pkg
+    with _DISCOVER_LOCK:
+        if _discovered or _discovering:
+            return
+        _discovering = True
+        try:
+            import dicetable.games as games_pkg
 
-    for info in pkgutil.iter_modules(games_pkg.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"dicetable.games.{info.name}")
-        spec = getattr(module, "SPEC", None)
-        if isinstance(spec, GameSpec):
-            register(spec)
+            for info in pkgutil.iter_modules(games_pkg.__path__):
+                if info.name.startswith("_"):
+                    continue
+                module = importlib.import_module(f"dicetable.games.{info.name}")
+                spec = getattr(module, "SPEC", None)
+                if isinstance(spec, GameSpec):
+                    register(spec)
+            _discovered = True
+        finally:
+            _discovering = False
 
 
 def list_games() -> list[GameSpec]:
