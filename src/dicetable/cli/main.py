@@ -473,9 +473,9 @@ def bench(
     console.print(table)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    app()
-
 from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serve, tables, export)
 
 _register_serve(app)
+
+if __name__ == "__main__":  # pragma: no cover
+    app()
