@@ -337,5 +337,7 @@ def bench(
     console.print(table)
 
 
+import dicetable.cli.analyze  # noqa: E402,F401  registers `dicetable analyze` (cli/analyze.py)
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -9,6 +9,7 @@ place there). Rules: :mod:`.rules`; components: :mod:`.components` and
 from dicetable.engine import GameSpec, OptionSpec
 
 from .components import ALL_FACES
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import BibliosDiceState
 from .text import render
@@ -28,6 +29,7 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy clones per candidate, so it only sets priors; rollouts are uniform and short.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

@@ -10,6 +10,7 @@ Tracks with sides from Start Island upwards, e.g. "T1A,T3B,T2A"),
 from dicetable.engine import GameSpec, OptionSpec
 
 from .components import CAPTAINS, CORSAIRS_DIE
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import CorsairsState
 from .text import render
@@ -35,6 +36,7 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets
     # priors; rollouts are uniform and short, then judged by `evaluate`.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},

@@ -9,6 +9,7 @@ third Guild Track is completed; off by default: only the 20 trees end it).
 from dicetable.engine import GameSpec, OptionSpec
 
 from .components import D6
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import DiceKingdomsState
 from .text import render
@@ -32,6 +33,7 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy scores every Build/Harvest option, so it only sets priors; rollouts are uniform.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

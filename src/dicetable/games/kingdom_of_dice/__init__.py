@@ -6,6 +6,7 @@ Game id ``kingdom-of-dice``. Option ``cat_level`` (1-6, solo only).
 from dicetable.engine import GameSpec, OptionSpec
 
 from .components import CAT_LEVELS, KINGDOM_DIE
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import KingdomOfDiceState
 from .text import render
@@ -25,6 +26,7 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
     extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6}},
 )

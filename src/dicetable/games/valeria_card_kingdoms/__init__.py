@@ -8,6 +8,7 @@ setups ``glittering-gold``, ``mastery-over-magic``, ``monster-blood``, or ``rand
 from dicetable.engine import GameSpec, OptionSpec
 
 from .components import DIE, SETUP_IDS
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import ValeriaState
 from .text import render
@@ -29,6 +30,7 @@ SPEC = GameSpec(
     render=render,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy looks two steps ahead with clones, so it only sets priors; rollouts are uniform.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )
