@@ -234,7 +234,7 @@ def _pyplot():
 
 def _png(fig) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=72, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=88, bbox_inches="tight")
     fig.clf()
     import matplotlib.pyplot as plt
 
@@ -269,7 +269,12 @@ def score_plot(groups: dict[str, list[float]], title: str) -> str:
     labels = list(groups)
     fig, ax = plt.subplots(figsize=(7.5, 0.8 + 0.4 * max(len(labels), 2)))
     data = [groups[k] for k in labels][::-1]
-    ax.boxplot(data, vert=False, showmeans=True, widths=0.6,
+    import matplotlib
+
+    # matplotlib 3.10 renamed vert=False to orientation="horizontal" (vert warns from 3.11)
+    horizontal = ({"orientation": "horizontal"} if tuple(map(int, matplotlib.__version__.split(".")[:2])) >= (3, 10)
+                  else {"vert": False})
+    ax.boxplot(data, **horizontal, showmeans=True, widths=0.6,
                meanprops={"marker": "o", "markerfacecolor": "#e45756", "markeredgecolor": "#e45756",
                           "markersize": 4}, flierprops={"markersize": 2, "alpha": 0.4})
     ax.set_yticks(range(1, len(labels) + 1), [f"{k} (n={len(groups[k])})" for k in labels][::-1])
@@ -344,12 +349,13 @@ def build_section(records: list[dict]) -> Section:
     shared = "" if solo else " A shared win counts 1/k for each of the k winners."
 
     rates = seat_rates(records)
-    plots.append(Plot(
-        "Win rate by seat position", rate_plot(rates, "win rate by seat position", expected),
-        f"How often each seat {win_word}, whoever played it, with its 95% Wilson interval (the black "
-        f"whisker: intervals built this way hold the true rate 19 times out of 20).{fair}{shared} Bots rotate "
-        f"through the seats, so differences here come from the seat, not from the bots.",
-        [_fmt_rate(r) for r in rates]))
+    if not solo:  # one seat: the same numbers as the bot view below
+        plots.append(Plot(
+            "Win rate by seat position", rate_plot(rates, "win rate by seat position", expected),
+            f"How often each seat {win_word}, whoever played it, with its 95% Wilson interval (the black "
+            f"whisker: intervals built this way hold the true rate 19 times out of 20).{fair}{shared} Bots "
+            f"rotate through the seats, so differences here come from the seat, not from the bots.",
+            [_fmt_rate(r) for r in rates]))
 
     bot_rows = summarize(records)
     bot_rates = []
@@ -357,7 +363,8 @@ def build_section(records: list[dict]) -> Section:
         bot_rates.append(Rate(row["bot"], row["wins"], row["seats"]))
     plots.append(Plot(
         "Win rate by bot", rate_plot(bot_rates, "win rate by bot", expected),
-        f"How often each bot {win_word}, over every seat it played, with 95% Wilson intervals; "
+        f"How often each bot {win_word}, over every seat it played, with 95% Wilson intervals (intervals "
+        f"built this way hold the true rate 19 times out of 20); "
         f"the same numbers as the table `dicetable simulate` prints. Two bots whose intervals do "
         f"not overlap differ in strength beyond chance.{shared}",
         [_fmt_rate(r) for r in bot_rates]))
@@ -425,8 +432,8 @@ def build_section(records: list[dict]) -> Section:
         facts.append((f"option {k}", ", ".join(sorted(vs, key=_sort_key))))
     facts.append(("mean steps per game", f"{sum(steps) / len(steps):.1f}"))
     if not any(rec.get("facts") for rec in records):
-        facts.append(("balance facts", "none recorded (this game declares none, or the file "
-                                       "predates them: rerun `dicetable simulate`)"))
+        facts.append(("balance facts", "none recorded (the game declares none at this player count, "
+                                       "or the file predates them: rerun `dicetable simulate`)"))
     title = f"{_game_name(game)}: {n} player{'s' if n > 1 else ''} ({'solo' if solo else 'seats rotated'})"
     return Section(title, facts, plots)
 
