@@ -153,7 +153,8 @@ def seat_rates(records: list[dict]) -> list[Rate]:
 
 def fact_rates(records: list[dict], name: str) -> list[Rate]:
     """Win rate per value of the seat fact ``name``; a seat whose entry is a list counts once for
-    each value in it (e.g. each Statue it drafted). Sorted by win rate, highest first."""
+    each value in it (e.g. each Statue it drafted). Numbered values (turn order, Statue numbers)
+    come in number order, named ones (Captains, Dukes) by win rate, highest first."""
     wins: dict[str, float] = defaultdict(float)
     seats: dict[str, int] = defaultdict(int)
     for rec in records:
@@ -166,6 +167,8 @@ def fact_rates(records: list[dict], name: str) -> list[Rate]:
                 seats[key] += 1
                 wins[key] += win_share(rec, seat)
     rates = [Rate(k, wins[k], seats[k]) for k in seats]
+    if all(_is_number(r.label) for r in rates):
+        return sorted(rates, key=lambda r: float(r.label))
     return sorted(rates, key=lambda r: (-r.rate, r.label))
 
 
@@ -324,7 +327,8 @@ class Section:
 
 
 def _fmt_rate(r: Rate) -> tuple:
-    return (r.label, r.n, f"{r.wins:g}", f"{r.rate:.1%}", f"{r.lo:.1%} - {r.hi:.1%}")
+    wins = f"{r.wins:.0f}" if float(r.wins).is_integer() else f"{r.wins:.1f}"  # shared wins: 493.3
+    return (r.label, r.n, wins, f"{r.rate:.1%}", f"{r.lo:.1%} - {r.hi:.1%}")
 
 
 def _game_name(game_id: str) -> str:

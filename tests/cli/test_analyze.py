@@ -284,3 +284,20 @@ def test_the_report_extra_is_not_in_the_plain_install():
     assert any(d.startswith("matplotlib>=3.8") for d in extras["report"])
     assert set(extras["report"]) <= set(extras["dev"])
     assert get_game("corsairs-of-valeria").balance_facts is not None
+
+
+def test_fact_rates_count_each_listed_value_and_split_shared_wins():
+    from dicetable.report import fact_rates, seat_facts, table_facts
+
+    recs = [
+        {**GOOD, "winners": [0], "facts": {"statues": [[2, 11], [5]], "sheets": "summer"}},
+        {**GOOD, "winners": [0, 1], "facts": {"statues": [[5], [2]], "sheets": "winter"}},
+        {**GOOD, "winners": [1], "facts": {"statues": [[11], []], "sheets": "summer"}},
+    ]
+    assert seat_facts(recs) == ["statues"]
+    assert table_facts(recs) == {"sheets": ["summer", "winter"]}
+    rates = {r.label: (r.wins, r.n) for r in fact_rates(recs, "statues")}
+    # Statue 2: won game 1 alone, shared game 2 -> 1.5 of 2; 5: lost game 1, shared game 2;
+    # 11: won game 1, lost game 3
+    assert rates == {"2": (1.5, 2), "5": (0.5, 2), "11": (1.0, 2)}
+    assert [r.label for r in fact_rates(recs, "statues")] == ["2", "5", "11"]  # number order
