@@ -252,7 +252,8 @@ def rate_plot(rates: list[Rate], title: str, expected: float | None, xlabel: str
     ys = list(range(len(rates)))[::-1]
     ax.barh(ys, [r.rate for r in rates], color="#4c78a8", height=0.6)
     ax.errorbar([r.rate for r in rates], ys,
-                xerr=[[r.rate - r.lo for r in rates], [r.hi - r.rate for r in rates]],
+                xerr=[[max(0.0, r.rate - r.lo) for r in rates],  # rounding can cross 0 at 0% and 100%
+                      [max(0.0, r.hi - r.rate) for r in rates]],
                 fmt="none", ecolor="black", capsize=3, linewidth=1)
     ax.set_yticks(ys, [f"{r.label} (n={r.n})" for r in rates])
     if expected is not None:

@@ -301,3 +301,17 @@ def test_fact_rates_count_each_listed_value_and_split_shared_wins():
     # 11: won game 1, lost game 3
     assert rates == {"2": (1.5, 2), "5": (0.5, 2), "11": (1.0, 2)}
     assert [r.label for r in fact_rates(recs, "statues")] == ["2", "5", "11"]  # number order
+
+
+@pytest.mark.parametrize("games", [1, 2, 7, 28, 94])  # 94: the lower end rounds above 0
+def test_seats_that_always_or_never_win_still_plot(tmp_path, games):
+    """0% and 100% win rates (interval end at the rate itself) make a report, not a crash."""
+    lines = [{**GOOD, "winners": [1], "facts": {"statues": [[13], [3]]}} for _ in range(games)]
+    path = _write(tmp_path / "edge.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    result = run("analyze", path)
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "edge.html").read_text()
+    seat = rows_of_section(html, "Win rate by seat position")
+    assert table_row(seat, "Player 1")[2] == "0.0%" and table_row(seat, "Player 2")[2] == "100.0%"
+    statues = rows_of_section(html, "Balance: win rate by statues")
+    assert table_row(statues, "13")[2] == "0.0%" and table_row(statues, "3")[2] == "100.0%"
