@@ -259,7 +259,7 @@ def rate_plot(rates: list[Rate], title: str, expected: float | None, xlabel: str
     if expected is not None:
         ax.axvline(expected, color="#e45756", linestyle="--", linewidth=1,
                    label=f"equal chances: {expected:.1%}")
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="best", fontsize=8, framealpha=0.9)
     ax.set_xlim(0, min(1.0, max([r.hi for r in rates] + [expected or 0]) * 1.15 + 0.02))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
     ax.set_xlabel(xlabel)
@@ -341,6 +341,9 @@ def _game_name(game_id: str) -> str:
         return game_id
 
 
+MAX_VALUES = 12  # a table fact with more values than this gets no plot of its own
+
+
 def build_section(records: list[dict]) -> Section:
     """The plots of one group of records (one game, one player count)."""
     game, n = records[0]["game"], records[0]["players"]
@@ -402,8 +405,8 @@ def build_section(records: list[dict]) -> Section:
         plots.append(Plot(
             f"Balance: win rate by {name.replace('_', ' ')}",
             rate_plot(rates, f"win rate by {name.replace('_', ' ')}", expected),
-            f"Win rate of the seats holding each {name.replace('_', ' ')} value, with 95% Wilson "
-            f"intervals; n is how many seats held it.{fair}"
+            f"Win rate of the seats by {name.replace('_', ' ')}, one bar per value, with 95% Wilson "
+            f"intervals; n is how many seats had that value.{fair}"
             + (" A seat holding several values (e.g. several Statues) counts once under each, so "
                "these rates overlap and favour whatever comes with many others."
                if listy else "")
@@ -411,8 +414,12 @@ def build_section(records: list[dict]) -> Section:
             "(small n) the interval is wide and the bar says little.",
             [_fmt_rate(r) for r in rates]))
 
+    crowded = {}
     for name, values in table_facts(records).items():
         label = name.replace("_", " ")
+        if len(values) > MAX_VALUES:  # e.g. every Corsairs race track: one box per value says nothing
+            crowded[label] = len(values)
+            continue
         if solo:
             rates = [Rate(v, sum(win_share(r, 0) for r in records if table_value(r, name) == v),
                           sum(1 for r in records if table_value(r, name) == v)) for v in values]
@@ -436,6 +443,9 @@ def build_section(records: list[dict]) -> Section:
     for k, vs in sorted(options.items()):
         facts.append((f"option {k}", ", ".join(sorted(vs, key=_sort_key))))
     facts.append(("mean steps per game", f"{sum(steps) / len(steps):.1f}"))
+    for label, count in crowded.items():
+        facts.append((label, f"{count} different values: too many to plot one by one (each game's "
+                             f"value is in the JSON lines)"))
     if not any(rec.get("facts") for rec in records):
         facts.append(("balance facts", "none recorded (the game declares none at this player count, "
                                        "or the file predates them: rerun `dicetable simulate`)"))

@@ -80,6 +80,8 @@ def test_simulate_records_captains_and_tracks_from_the_end_of_the_game(corsairs)
         # rulebook (Setup): three of the four Tracks, each on side A or B
         assert len(tracks) == 3 and len({t[:2] for t in tracks}) == 3
         assert all(re.fullmatch(r"T[1-4][AB]", t) for t in tracks)
+        left_out = {"T1", "T2", "T3", "T4"} - {t[:2] for t in tracks}
+        assert [rec["facts"]["track_left_out"]] == sorted(left_out)
         for key in ("game", "index", "seed", "players", "options", "bots", "scores", "winners", "steps"):
             assert key in rec  # the older fields stay
 
@@ -91,7 +93,8 @@ def test_report_has_a_plot_per_section_and_is_self_contained(corsairs):
                     "Balance: win rate by captain"):
         section = rows_of_section(html, heading)
         assert re.search(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]{500,}"', section), heading
-    assert "Balance: scores by tracks" in html  # the tracks differ between games: a table fact
+    # the tracks differ between games: table facts, shown as score boxes per value
+    assert "Balance: scores by tracks" in html and "Balance: scores by track left out" in html
 
 
 def test_report_win_rates_match_the_jsonl(corsairs):
@@ -315,3 +318,13 @@ def test_seats_that_always_or_never_win_still_plot(tmp_path, games):
     assert table_row(seat, "Player 1")[2] == "0.0%" and table_row(seat, "Player 2")[2] == "100.0%"
     statues = rows_of_section(html, "Balance: win rate by statues")
     assert table_row(statues, "13")[2] == "0.0%" and table_row(statues, "3")[2] == "100.0%"
+
+
+def test_a_table_fact_with_many_values_is_named_not_plotted(tmp_path):
+    lines = [{**GOOD, "facts": {"tracks": f"layout {i}", "sheets": ("summer", "winter")[i % 2]}}
+             for i in range(13)]
+    path = _write(tmp_path / "many.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    assert run("analyze", path).exit_code == 0
+    html = (tmp_path / "many.html").read_text()
+    assert "13 different values" in html and "scores by tracks" not in html
+    assert "Balance: scores by sheets" in html
