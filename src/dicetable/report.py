@@ -267,8 +267,8 @@ def rate_plot(rates: list[Rate], title: str, expected: float | None, xlabel: str
     return _png(fig)
 
 
-def score_plot(groups: dict[str, list[float]], title: str) -> str:
-    """Box plots of scores, one box per group (bot or seat), with the mean as a dot."""
+def score_plot(groups: dict[str, list[float]], title: str, xlabel: str = "final score") -> str:
+    """Box plots of ``groups`` (scores, or steps), one box per group (bot, seat, setup), mean as a dot."""
     plt = _pyplot()
     labels = list(groups)
     fig, ax = plt.subplots(figsize=(7.5, 0.8 + 0.4 * max(len(labels), 2)))
@@ -282,7 +282,7 @@ def score_plot(groups: dict[str, list[float]], title: str) -> str:
                meanprops={"marker": "o", "markerfacecolor": "#e45756", "markeredgecolor": "#e45756",
                           "markersize": 4}, flierprops={"markersize": 2, "alpha": 0.4})
     ax.set_yticks(range(1, len(labels) + 1), [f"{k} (n={len(groups[k])})" for k in labels][::-1])
-    ax.set_xlabel("final score")
+    ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
     return _png(fig)
 
@@ -435,6 +435,12 @@ def build_section(records: list[dict]) -> Section:
             f"Final scores of all seats, one box per {label} played (box: middle half; line: "
             f"median; red dot: mean). A {label} whose box sits higher gives more points to "
             f"everyone; that changes the feel of the game but not who wins."))
+        lengths = {v: [r["steps"] for r in records if table_value(r, name) == v] for v in values}
+        plots.append(Plot(
+            f"Balance: game length by {label}",
+            score_plot(lengths, f"game length by {label}", xlabel="steps (actions taken, all seats)"),
+            f"Steps per game, one box per {label} played (box: middle half; line: median; red dot: "
+            f"mean). A {label} whose box sits to the right makes longer games."))
 
     facts = [("games", len(records)), ("seats", n),
              ("bots (seat 1 first)", ", ".join(records[0]["bots"]) + " (rotated a seat each game)")]

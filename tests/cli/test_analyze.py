@@ -327,4 +327,4 @@ def test_a_table_fact_with_many_values_is_named_not_plotted(tmp_path):
     assert run("analyze", path).exit_code == 0
     html = (tmp_path / "many.html").read_text()
     assert "13 different values" in html and "scores by tracks" not in html
-    assert "Balance: scores by sheets" in html
+    assert "Balance: scores by sheets" in html and "Balance: game length by sheets" in html
