@@ -236,18 +236,17 @@ def _pyplot():
 
 
 def _png(fig) -> str:
+    """The figure as a ``data:image/png;base64,...`` URI (the figure is closed)."""
+    import matplotlib.pyplot as plt
     from PIL import Image  # Pillow comes with matplotlib
 
     raw = io.BytesIO()
     fig.savefig(raw, format="png", dpi=88, bbox_inches="tight")
-    fig.clf()
+    plt.close(fig)
     raw.seek(0)
     # a plot has few colours: a 64-colour palette PNG is about a third of the size, and looks the same
     buf = io.BytesIO()
     Image.open(raw).convert("RGB").quantize(colors=64).save(buf, format="PNG", optimize=True)
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
