@@ -192,7 +192,9 @@ def test_dice_kingdoms_facts_list_the_statues_drafted():
 
 
 def test_every_game_declares_balance_facts_that_fit_the_seats():
-    for spec in games():
+    shipped = [spec for spec in games() if spec.state_class.__module__.startswith("dicetable.games.")]
+    assert len(shipped) == 5  # other tests register toy games in this process: not ours to check
+    for spec in shipped:
         assert spec.balance_facts is not None, spec.id
         for players in {spec.min_players, spec.max_players}:
             state = new_game(spec.id, players, seed=1)
