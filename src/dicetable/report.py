@@ -261,10 +261,9 @@ def rate_plot(rates: list[Rate], title: str, expected: float | None, xlabel: str
                       [max(0.0, r.hi - r.rate) for r in rates]],
                 fmt="none", ecolor="black", capsize=3, linewidth=1)
     ax.set_yticks(ys, [f"{r.label} (n={r.n})" for r in rates])
-    if expected is not None:
-        ax.axvline(expected, color="#e45756", linestyle="--", linewidth=1,
-                   label=f"equal chances: {expected:.1%}")
-        ax.legend(loc="best", fontsize=8, framealpha=0.9)
+    if expected is not None:  # named in the title: a legend would cover a bar
+        ax.axvline(expected, color="#e45756", linestyle="--", linewidth=1)
+        title += f" (dashed: equal chances, {expected:.1%})"
     ax.set_xlim(0, min(1.0, max([r.hi for r in rates] + [expected or 0]) * 1.15 + 0.02))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
     ax.set_xlabel(xlabel)
