@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from dicetable.bots import make_bot, play_out
-from dicetable.engine import GameConfigError, new_game
+from dicetable.engine import GameConfigError, get_game, new_game
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,30 @@ def make_jobs(game: str, players: int, bot_names: list[str], games: int, seed: i
                 dict(options or {})) for i in range(games)]
 
 
+def balance_facts(state) -> dict:
+    """The finished game's balance facts, from its spectator observation (``GameSpec.balance_facts``).
+
+    ``{}`` for a game that declares none. Raises ValueError if a seat fact
+    is not a list with one entry per seat.
+    """
+    spec = get_game(state.game_id)
+    if spec.balance_facts is None:
+        return {}
+    facts = dict(spec.balance_facts(state.observation(None)))
+    for name, value in facts.items():
+        if isinstance(value, list) and len(value) != state.players:
+            raise ValueError(f"{spec.id} balance fact {name!r} has {len(value)} entries for "
+                             f"{state.players} seats")
+    return facts
+
+
 def run_game(job: Job) -> dict:
-    """Play one job to the end and return its record (JSON-able)."""
+    """Play one job to the end and return its record (JSON-able).
+
+    Keys: game, index, seed, players, options (as given), bots (per seat),
+    scores, winners (seats), steps (actions applied), seconds, and facts
+    (:func:`balance_facts`: per-seat lists and table values).
+    """
     t0 = time.perf_counter()
     state = new_game(job.game, job.players, seed=job.seed, options=job.options)
     bots = [make_bot(name, seed=job.seed * 31 + s) for s, name in enumerate(job.seats)]
@@ -57,7 +79,7 @@ def run_game(job: Job) -> dict:
         "game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
         "options": job.options, "bots": list(job.seats), "scores": list(state.scores),
         "winners": list(state.winners), "steps": steps,
-        "seconds": round(time.perf_counter() - t0, 4),
+        "seconds": round(time.perf_counter() - t0, 4), "facts": balance_facts(state),
     }
 
 

@@ -476,6 +476,7 @@ def bench(
 from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serve, tables, export)
 
 _register_serve(app)
+import dicetable.cli.analyze  # noqa: E402,F401  registers `dicetable analyze` (cli/analyze.py)  # isort: skip
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -109,6 +109,14 @@ class GameSpec:
     ``observation_encoding(players, options)`` returns the
     :class:`~dicetable.engine.encoding.Encoding` that turns an observation
     into a fixed-length feature vector (their observation space).
+    ``balance_facts(final_obs)`` (optional) reads the spectator observation of
+    a finished game (``state.observation(None)`` once ``is_over``: everything
+    is revealed) and returns the facts a balance report groups results by, as
+    ``{name: value}``: a list with one entry per seat for a seat fact (e.g.
+    each seat's Captain; an entry may itself be a list, e.g. the Statues a
+    seat drafted, or None) or one plain value for a table fact (e.g. the
+    setup). Values are JSON-able strings or numbers. ``dicetable simulate``
+    records them and ``dicetable analyze`` plots them.
     """
 
     id: str
@@ -127,6 +135,7 @@ class GameSpec:
     observation_encoding: Callable | None = None
     greedy: Callable | None = None
     evaluate: Callable | None = None
+    balance_facts: Callable | None = None
     extras: dict = field(default_factory=dict)
 
     def option(self, name: str) -> OptionSpec:

@@ -13,6 +13,7 @@ from .board import board_view
 from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import ALL_FACES
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import BibliosDiceState
 from .text import render, text_view
@@ -37,6 +38,7 @@ SPEC = GameSpec(
     observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy clones per candidate, so it only sets priors; rollouts are uniform and short.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

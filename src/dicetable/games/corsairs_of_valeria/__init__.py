@@ -14,6 +14,7 @@ from .board import board_view
 from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import CAPTAINS, CORSAIRS_DIE
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import CorsairsState, check_captains, check_first_player, check_tracks
 from .text import render, text_view
@@ -45,6 +46,7 @@ SPEC = GameSpec(
     observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets
     # priors; rollouts are uniform and short, then judged by `evaluate`.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},

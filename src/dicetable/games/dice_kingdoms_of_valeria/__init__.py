@@ -12,6 +12,7 @@ from dicetable.engine.help import load_help
 from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import D6
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import DiceKingdomsState
 from .board import board_view
@@ -41,6 +42,7 @@ SPEC = GameSpec(
     help=load_help(__name__),
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy scores every Build/Harvest option, so it only sets priors; rollouts are uniform.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

@@ -10,6 +10,7 @@ from .board import board_view
 from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import CAT_LEVELS, KINGDOM_DIE
+from .balance import balance_facts
 from .policy import confirm, evaluate, greedy
 from .rules import KingdomOfDiceState
 from .text import render, text_view
@@ -34,6 +35,7 @@ SPEC = GameSpec(
     observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
     extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6},
             "confirm": confirm},  # front ends ask before a stop that scores nothing

@@ -12,6 +12,7 @@ from .board import board_view
 from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import DIE, SETUP_IDS
+from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import ValeriaState
 from .text import render, text_view
@@ -38,6 +39,7 @@ SPEC = GameSpec(
     observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
+    balance_facts=balance_facts,
     # Search: greedy looks two steps ahead with clones, so it only sets priors; rollouts are uniform.
     extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )
