@@ -78,6 +78,13 @@ class GameSpec:
     component reference (:mod:`dicetable.engine.help`). ``render(state,
     seat)`` is the older terminal view, used only where ``text_view`` is
     missing.
+
+    ``action_catalogue(players, options)`` lists every action id the game can
+    ever offer at that configuration, once each, in a stable order: the fixed
+    action space of the research interfaces (``dicetable.rl``);
+    ``observation_encoding(players, options)`` returns the
+    :class:`~dicetable.engine.encoding.Encoding` that turns an observation
+    into a fixed-length feature vector (their observation space).
     """
 
     id: str
@@ -92,6 +99,8 @@ class GameSpec:
     text_view: Callable | None = None
     board_view: Callable | None = None
     help: GameHelp = EMPTY_HELP
+    action_catalogue: Callable | None = None
+    observation_encoding: Callable | None = None
     greedy: Callable | None = None
     evaluate: Callable | None = None
     extras: dict = field(default_factory=dict)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dicetable import GameConfigError, IllegalActionError, new_game
-from corsairs_testkit import CN, GR, MP, SG, SI, SK, game, ids, kinds, play
+from .corsairs_testkit import CN, GR, MP, SG, SI, SK, game, ids, kinds, play
 
 
 def captains(first: str, second: str = "none") -> str:

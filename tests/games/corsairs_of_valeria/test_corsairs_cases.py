@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corsairs_testkit import CN, GR, MP, SG, SI, SK, game, ids, kinds, node, play
+from .corsairs_testkit import CN, GR, MP, SG, SI, SK, game, ids, kinds, node, play
 
 
 def test_COR_1_rerolls_cost_one_grog_each():

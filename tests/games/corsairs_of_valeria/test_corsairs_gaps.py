@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dicetable import GameConfigError, IllegalActionError
-from corsairs_testkit import CN, GR, MP, SG, SI, SK, game, ids, kinds, play
+from .corsairs_testkit import CN, GR, MP, SG, SI, SK, game, ids, kinds, play
 
 SPLIT = "T1B,T2A,T3B"   # Track 1 split: left lane nodes 2-5, right lane 6-9; Track 2 starts at node 10
 

@@ -166,8 +166,8 @@ def test_render_draws_both_sheets_and_the_table():
     console = Console(width=150, record=True, color_system=None)
     console.print(render(s, seats[0]))
     out = console.export_text()
-    for word in ("Citizens", "Holy", "Gold", "Wall", "L5 Goblin Warren", "Forest sheet", "R09",
-                 "D8 Barracks Hill", "Statue draft line", "Score Tally", "still deciding"):
+    for word in ("Castle", "Citizens", "Holy", "Gold Chart", "Knights on the Wall", "L5 Goblin Warren", "Forest",
+                 "R09 D3 ", "D8 Soldier Citizen", "Statue draft line", "Score Tally", "deciding: "):
         assert word in out, word
     s1 = new(1, "winter", seed=1)
     console = Console(width=150, record=True, color_system=None)

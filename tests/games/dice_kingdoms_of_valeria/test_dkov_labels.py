@@ -19,7 +19,7 @@ import dicetable
 from dicetable.engine import Rng
 from dicetable.games.dice_kingdoms_of_valeria.components import DOM, ROAD, SLAY, VDOM
 from dicetable.games.dice_kingdoms_of_valeria.rules import ACTIONS, HARVEST, STAGE_HARVEST2
-from dicetable.games.dice_kingdoms_of_valeria.text import render
+from dicetable.games.dice_kingdoms_of_valeria.text import text_view
 
 from dkov_helpers import CALM, HALT, act, claim, dom, new, refresh, set_road
 
@@ -49,9 +49,10 @@ def play_randomly(players, sheets, seed, until):
     return state
 
 
-def screen(state, seat=None) -> str:
+def screen(state, seat=None, width=120) -> str:
     out = io.StringIO()
-    Console(file=out, width=80, emoji=False, color_system=None).print(render(state, seat))
+    obs = state.observation(seat)
+    Console(file=out, width=width, emoji=False, color_system=None).print(text_view(obs, seat, width=width))
     return out.getvalue()
 
 
@@ -135,7 +136,10 @@ def test_dkov_slay_reward_label_does_not_offer_a_crossed_out_lair_value():
     assert [a.label for a in state.legal_actions(0) if a.id != "slay:L8"] == [
         "Slay in L5 Goblin Warren (5/3 VP)", "Slay in L6 Troll Bridge (6/4 VP)",
         "Slay in L7 Wyvern Crag (7/4 VP)"]
-    assert "8× / 5" in screen(state)   # the sheet shows the same
+    # The sheet shows the same: the 8 crossed out, and why.
+    assert "L8 Dragon's Maw ×8/5 " in screen(state)
+    assert "crossed out by Rival Hunters" in screen(state)
+    assert "L8 ×8/5 " in screen(state, width=80)
 
 
 def test_dkov_slay_reward_label_after_another_player_completed_the_lair_first():
@@ -152,7 +156,8 @@ def test_dkov_slay_reward_label_after_another_player_completed_the_lair_first():
     assert state.observation(0)["players"][1]["lairs"]["L7"]["result"] == "high"
     assert label_of(state, 0, "slay:L7") == (
         "Slay in L7 Wyvern Crag (4 VP; 7 VP crossed out: Player 2 completed it first)")
-    assert "Player 2 was first" in screen(state, 0)
+    assert "L7 Wyvern Crag ×7/4 " in screen(state, 0)
+    assert "Player 2 completed it first" in screen(state, 0)
 
 
 # ---------------------------------------------------------------- Build and Slay actions
@@ -187,15 +192,18 @@ def test_dkov_solo_second_harvest_is_named_and_shows_its_own_black_dice():
     b1, b2, y, r, g, b = state.dice
     assert state.log[-2].text == f"2nd Harvest: the black dice show {b1} and {b2} (sum {b1 + b2})."
     assert state.decision(0).prompt.startswith("2nd Harvest: Road Reward:")
-    lines = [line.strip("│ ") for line in screen(state).splitlines()]
-    head = next(i for i, line in enumerate(lines) if line.startswith("Turn "))
-    assert lines[head].startswith(f"Turn {state.trees} of 20   Active: Player 1   2nd Harvest")
-    assert lines[head + 1] == f"2nd Harvest black dice (rolled again):  {b1}   {b2}  (sum {b1 + b2})"
-    assert lines[head + 2] == f"Action dice (used): Yellow {y}, Red {r}, Green {g}, Blue {b}"
+    lines = screen(state).splitlines()
+    assert lines[0].startswith(f"Dice Kingdoms of Valeria (Summer)  Turn {state.trees} of 20  Active: Player 1  "
+                               "2nd Harvest  deciding: Player 1")
+    assert lines[1].rstrip() == (f"2nd Harvest black dice:  {b1}   {b2}  sum {b1 + b2} │ Action dice (used):  "
+                                 f"{y}  Yellow   {r}  Red   {g}  Green   {b}  Blue")
+    assert screen(state, width=80).splitlines()[1].startswith(
+        f"2nd Harvest black {b1} {b2} ={b1 + b2} │ used: Y{y} R{r} G{g} B{b} │ Statue line")
     assert (b1, b2, y, r, g, b) == (4, 5, 4, 3, 6, 3)
     state.no_blue = True   # as after the Heavy Rain Event: the Blue die was not used
-    lines = [line.strip("│ ") for line in screen(state).splitlines()]
-    assert lines[head + 2] == f"Action dice (used): Yellow {y}, Red {r}, Green {g}   (Heavy Rain: no Blue)"
+    lines = screen(state).splitlines()
+    assert lines[1].rstrip() == (f"2nd Harvest black dice:  {b1}   {b2}  sum {b1 + b2} │ Action dice (used):  "
+                                 f"{y}  Yellow   {r}  Red   {g}  Green  no Blue (Heavy Rain)")
 
 
 def test_dkov_first_harvest_and_multiplayer_tables_keep_one_dice_line():
@@ -204,7 +212,7 @@ def test_dkov_first_harvest_and_multiplayer_tables_keep_one_dice_line():
     text = screen(state)
     assert "2nd Harvest" not in text and "Action dice" not in text
     d = state.dice
-    dice = next(line.strip("│ ") for line in text.splitlines() if "Dice:" in line)
-    assert dice == (f"Dice:  {d[0]}   {d[1]}  (sum {d[0] + d[1]})    {d[2]}  Yellow    {d[3]}  Red    "
-                    f"{d[4]}  Green    {d[5]}  Blue")
+    dice = text.splitlines()[1].rstrip()
+    assert dice == (f"Harvest (black dice)  {d[0]}   {d[1]}  sum {d[0] + d[1]} │  {d[2]}  Yellow Recruit   "
+                    f"{d[3]}  Red Slay   {d[4]}  Green Build   {d[5]}  Blue adds to one")
     assert state.decision(state.to_move[0]).prompt.startswith("Harvest: ")

@@ -143,8 +143,7 @@ def test_render_shows_the_table_and_only_the_own_duke():
     keep_dukes(state)
     to_actions(state)
     text = _text(state, 0)
-    for word in ("Center Stacks", "Hills", "Goblin", "Cleric", "Domain 1", "Players", "Dice:",
-                 "Last Harvest", DUKE_NAME[state.dukes[0]]):
+    for word in ("Hills", "Goblin", "Cleric", "Player 2", "Dice [", "Last Harvest", DUKE_NAME[state.dukes[0]]):
         assert word in text
     assert DUKE_NAME[state.dukes[1]] not in text and DUKE_NAME[state.dukes[2]] not in text
     assert DUKE_NAME[state.dukes[0]] not in _text(state, 1)

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from dicetable.engine import Rng, seat_name
 from dicetable.games.valeria_card_kingdoms.components import RESOURCE_WORD
-from dicetable.games.valeria_card_kingdoms.text import render
+from dicetable.games.valeria_card_kingdoms.text import text_view
 
 from vck_helpers import act, end_turn, give, give_domain, keep_dukes, new, res, set_res, to_actions
 
@@ -88,7 +88,7 @@ def test_free_die_change_mentions_no_payment():
 def last_harvest_line(state, seat=None):
     """The board's "Last Harvest" line, as a player reads it (wide enough not to wrap)."""
     console = Console(width=1000, record=True, file=open("/dev/null", "w"))
-    console.print(render(state, seat))
+    console.print(text_view(state.observation(seat), seat, width=1000))
     return next(line for line in console.export_text().splitlines() if "Last Harvest:" in line)
 
 

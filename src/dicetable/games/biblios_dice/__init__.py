@@ -7,11 +7,15 @@ place there). Rules: :mod:`.rules`; components: :mod:`.components` and
 """
 
 from dicetable.engine import GameSpec, OptionSpec
+from dicetable.engine.help import load_help
 
+from .board import board_view
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import ALL_FACES
 from .policy import evaluate, greedy
 from .rules import BibliosDiceState
-from .text import render
+from .text import render, text_view
 
 SPEC = GameSpec(
     id="biblios-dice",
@@ -26,6 +30,11 @@ SPEC = GameSpec(
     ),
     dice_faces=ALL_FACES,
     render=render,
+    text_view=text_view,
+    board_view=board_view,
+    help=load_help(__name__),
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy clones per candidate, so it only sets priors; rollouts are uniform and short.

@@ -1121,6 +1121,15 @@ class BibliosDiceState(GameState):
         if seat is not None and seat < n and not over:
             obs["my_gold"] = self.gold[seat]
             obs["my_vp_tokens"] = self.vp[seat]
+        # Scoring (rulebook Scoring) as if the game ended now. Track places and penalties
+        # follow from public positions and Value Dice; a seat's full row also counts its
+        # own shield (Gold, VP tokens, objective), so only that seat gets it.
+        rows = self.final if over else self.breakdown()
+        obs["standing"] = [{"tracks": list(r["tracks"]), "penalty": r["penalty"]} for r in rows]
+        if over:
+            obs["final"] = [dict(r) for r in rows]
+        elif seat is not None and seat < n:
+            obs["my_score"] = dict(rows[seat])
         return obs
 
     def _determinize(self, seat: int) -> None:
@@ -1144,8 +1153,9 @@ class BibliosDiceState(GameState):
                 self.facedown[s] = v
                 self.hands[s] = unrevealed & ~(1 << v)
         # Hidden Objectives of the others: any cards but the seat's own.
-        if any(o >= 0 for o in self.objectives):
-            own = self.objectives[seat]
+        # (Once the game is over every objective is shown, so nothing is resampled.)
+        if self.phase != OVER and any(o >= 0 for o in self.objectives):
+            own = self.objectives[seat] if seat is not None else -1   # a spectator sees no objective
             cards = [t for t in range(NRES) if t != own]
             self.shuffle(cards)
             self.objectives = [own if s == seat else cards.pop() for s in range(self.players)]

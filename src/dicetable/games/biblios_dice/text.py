@@ -1,8 +1,18 @@
-"""Terminal rendering of a Biblios Dice table with rich.
+"""Terminal view of a Biblios Dice table, drawn from ``observation(seat)`` only.
 
-Everything is drawn from ``state.observation(seat)`` (plus the fixed component
-data), so a seat's screen can only show what that seat may see: other seats'
-Gold, VP tokens, face-down cards and Hidden Objectives never reach it.
+``text_view(obs, seat, width=120, focus=None)`` returns a rich renderable.
+Everything comes from the observation (plus the fixed component data), so a
+seat's screen can only show what that seat may see: other seats' Gold, VP
+tokens, face-down Bidding Cards and Hidden Objectives never reach it.
+
+* wide (``width >= 120``, at most 26 lines): the five Resource Tracks and the
+  Bishop Track as rows of spaces with the markers on them (on a shared space
+  the marker further left is ahead), the Value Dice, VP stacks, penalties,
+  Gold ratios and Bishop Token stacks; the Mule's path; the dice; one line per
+  player (Bishop Track, Gold and VP behind the shield when the viewer may see
+  them, Bidding Cards, the auction); the viewer's shield and running score.
+* compact (``width < 120``, at most 12 lines): one line per Resource Track
+  (markers from first place down), one for the dice, one per player.
 """
 
 from __future__ import annotations
@@ -15,234 +25,456 @@ from rich.text import Text
 from dicetable.engine import seat_name
 
 from .components import (
-    ADJ_FACES, CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, RESOURCES, SYMBOL_NAMES,
-    SYMBOLS, TOP, VP_STACKS,
+    CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
+    SYMBOLS, TOP, VP_STACKS, ratio_at,
 )
 
 STYLE = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow", "green": "bold green",
          "purple": "bold magenta", "grey": "bold white"}
 PIPS = "⚀⚁⚂⚃⚄⚅"
-_ADJ_LABEL = {a.id: a.label for a in ADJ_FACES}
-_MARK_NAMES = dict(zip(SYMBOLS, SYMBOL_NAMES)) | {"gold": "Gold Die", "adjustment": "Adjustment Die",
-                                                  "mule": "Mule Die"}
+_NAME = dict(zip(SYMBOLS, SYMBOL_NAMES))
+_PHASE = {
+    "reroll": "Phase I: roll the dice (one re-roll for 1 VP)",
+    "select": "Phase III: select dice",
+    "split": "Market: split the dice into two groups",
+    "bid": "Market: auction (Bidding Cards face down)",
+    "choose-group": "Market: the auction's winner chooses a group",
+    "resolve": "Market: resolve a group of dice",
+    "over": "game over",
+}
+_PHASE_SHORT = {
+    "reroll": "Phase I: roll", "select": "Phase III: select dice", "split": "Market: split",
+    "bid": "Market: auction", "choose-group": "Market: choose a group", "resolve": "Market: resolve a group",
+    "over": "game over",
+}
+_TASK = {"adjust": "the Adjustment Die", "advance": "a Bishop Token", "convert": "the Conversion Rule"}
 
 
-def marker_text(m) -> Text:
-    """A marker: ``P2`` in the seat's colour, ``Cf`` for Cadfael."""
+def marker_text(m, focus=None) -> Text:
+    """A marker: ``P2`` in the seat's colour, ``Cf`` for Cadfael (underlined for the focus seat)."""
     if m == "cadfael":
         return Text("Cf", style=STYLE[CADFAEL_COLOUR])
-    return Text(f"P{m + 1}", style=STYLE.get(COLOURS[m % len(COLOURS)], "bold"))
+    style = STYLE.get(COLOURS[m % len(COLOURS)], "bold")
+    return Text(f"P{m + 1}", style=style + (" underline" if m == focus else ""))
 
 
-def seat_text(s: int) -> Text:
-    """"Player 2 (blue)" in the seat's colour."""
+def _digit(m, focus=None) -> Text:
+    if m == "cadfael":
+        return Text("C", style=STYLE[CADFAEL_COLOUR])
+    style = STYLE.get(COLOURS[m % len(COLOURS)], "bold")
+    return Text(str(m + 1), style=style + (" reverse" if m == focus else ""))
+
+
+def seat_text(s: int, you: int | None = None) -> Text:
+    """"Player 2 (blue)" in the seat's colour, with " - you" for the viewer."""
     colour = COLOURS[s % len(COLOURS)]
-    return Text(f"{seat_name(s)} ({colour})", style=STYLE.get(colour, "bold"))
+    return Text(f"{seat_name(s)} ({colour})" + (" - you" if s == you else ""), style=STYLE.get(colour, "bold"))
 
 
-def _tracks(obs: dict) -> Table:
-    title = "Tracks (on a shared space the marker further left is ahead"
-    title += "; Cf = Cadfael)" if "cadfael" in obs else ")"
-    table = Table(title=title, box=None, padding=(0, 1), title_justify="left")
-    table.add_column("", justify="right", style="dim", no_wrap=True, min_width=2)
+def dice_words(d: dict, short: bool = False, marked: dict | None = None, tiny: bool = False) -> str:
+    """A dice set (observation shape) in words: ``"3 Ink, Gold 3, Adjustment +1"``.
+
+    A single die is named without its count. ``short`` shortens the
+    Adjustment Die; ``tiny`` (the tightest terminal layout only) also cuts
+    resource names to three letters; ``marked`` (kind -> count) appends ``*``
+    per die marked for the re-roll.
+    """
+    marked = marked or {}
+    parts = []
+    for i, s in enumerate(SYMBOLS):
+        if d.get(s):
+            count = "" if d[s] == 1 else f"{d[s]} "
+            name = SYMBOL_NAMES[i][:3] if tiny else SYMBOL_NAMES[i]
+            parts.append(f"{count}{name}" + "*" * marked.get(s, 0))
+    if d.get("gold") is not None:
+        parts.append(("Gold: gold for all" if d["gold"] == "gold-for-all" else f"Gold {d['gold']}")
+                     + "*" * marked.get("gold", 0))
+    if d.get("adjustment") is not None:
+        adj = d["adjustment"]
+        parts.append(("Adj " if short else "Adjustment ") + adj + "*" * marked.get("adjustment", 0))
+    if marked.get("mule"):
+        parts.append("Mule Die*")
+    return ", ".join(parts) if parts else "no dice"
+
+
+def _cards(values) -> str:
+    return " ".join("pass" if v == 0 else str(v) for v in values) or "-"
+
+
+def _status(obs: dict, seat, compact: bool, level: int = 0) -> Text:
+    text = Text()
+    if compact:
+        text.append("Biblios Dice" if level < 2 else "Biblios", style="bold")
+        text.append(f" r{obs['round']}")
+    else:
+        text.append("Biblios Dice", style="bold")
+        text.append(f", round {obs['round']}")
+    if obs["is_over"]:
+        winners = ", ".join(seat_name(s) for s in obs["winners"])
+        text.append(f": game over, winner {winners}", style="bold green")
+        return text
+    first = obs["first_player"]
+    if compact:
+        text.append(f"; Monastery P{first + 1}; Mule {obs['mule'] + 1}/{MULE_FINAL + 1}")
+    else:
+        text.append(f"; Monastery Card: {seat_name(first)}")
+    pending = obs.get("pending")
+    if pending:
+        doing = "resolve " + _TASK.get(pending[0], pending[0])
+    else:
+        doing = (_PHASE_SHORT if compact else _PHASE).get(obs["phase"], obs["phase"])
+    text.append(f"; {doing}")
+    movers = obs["to_move"]
+    if movers:
+        if compact:
+            names = ["you" if s == seat else f"P{s + 1}" for s in movers]
+            text.append("; " + " ".join(names) + " to move", style="bold")
+        else:
+            names = ["you" if s == seat else seat_name(s) for s in movers]
+            text.append("; to move: " + ", ".join(names), style="bold")
+    return text
+
+
+# ------------------------------------------------------------------ wide
+def _tracks_grid(obs: dict, focus) -> Table:
+    width = max(TOP)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, min_width=11)
+    grid.add_column(no_wrap=True, min_width=5)
+    for _ in range(width):
+        grid.add_column(no_wrap=True, min_width=5, justify="left")
+    grid.add_column(overflow="fold")
+    head = [Text("track", style="dim"), Text("value", style="dim")]
+    head += [Text(f"{s}", style="dim cyan") for s in range(1, width + 1)]
+    head.append(Text("VP stacks, top first", style="dim"))
+    grid.add_row(*head)
     for t, sym in enumerate(SYMBOLS):
+        row = [Text(SYMBOL_NAMES[t] if t < NRES else "Bishop", style="bold")]
         if t < NRES:
             v = obs["value_dice"][sym]
-            head = f"{SYMBOL_NAMES[t]}\n{PIPS[v - 1]} {v}"
+            row.append(Text(f"{PIPS[v - 1]} {v}", style="bold"))
         else:
-            head = "Bishop"
-        # Wrap rather than cut: at 80 columns a cut cell hid markers and penalties.
-        table.add_column(head, justify="left", overflow="fold", min_width=len(head.split("\n")[0]))
-    stacks = obs["vp_stacks"]
-    bishop_stacks = {b["space"]: b for b in obs["bishop_stacks"]}
-    ratios = dict(RATIOS)
-    for space in range(max(TOP), 0, -1):
-        row = [str(space)]
-        for t, sym in enumerate(SYMBOLS):
-            cell = Text()
-            if space > TOP[t]:
-                row.append(cell)
+            row.append(Text(""))
+        spaces = obs["tracks"][sym]
+        for s in range(1, width + 1):
+            if s > TOP[t]:
+                row.append(Text(""))
                 continue
-            markers = obs["tracks"][sym][space - 1]
-            for i, m in enumerate(markers):
-                if i:
-                    cell.append(" ")
-                cell.append_text(marker_text(m))
-            notes = []
-            if t < NRES:
-                for k, (sp, _) in enumerate(VP_STACKS):
-                    if sp == space:
-                        left = stacks[sym][k]
-                        notes.append("[" + "/".join(map(str, left)) + " VP]" if left else "[-]")
-                if space in PENALTY[t]:
-                    notes.append(f"-{PENALTY[t][space]}")
-                if space == TOP[t]:
-                    notes.append("top")
-            else:
-                if space in ratios:
-                    notes.append(f"{ratios[space]}:1")
-                if space in bishop_stacks:
-                    notes.append(f"[{bishop_stacks[space]['count']} tok]")
-                if space == TOP[t]:
-                    notes.append("top")
-            if notes:
-                cell.append((" " if markers else "") + " ".join(notes), style="dim cyan")
-            elif not markers:
-                cell.append("·", style="dim")
+            cell = Text()
+            for m in spaces[s - 1]:
+                cell.append_text(_digit(m, focus))
+            if not spaces[s - 1]:
+                cell.append("top" if s == TOP[t] else "·", style="dim")
             row.append(cell)
-        table.add_row(*row)
-    return table
+        if t < NRES:
+            notes = []
+            for k, (space, _) in enumerate(VP_STACKS):
+                left = obs["vp_stacks"][sym][k]
+                notes.append(f"sp{space}: " + (" ".join(map(str, left)) if left else "-"))
+            row.append(Text("  ".join(notes), style="cyan"))
+        else:
+            row.append(Text("tokens " + " ".join(f"sp{b['space']}:{b['count']}"
+                                                   for b in obs["bishop_stacks"]), style="cyan"))
+        grid.add_row(*row)
+        if t == NRES - 1:
+            pen = [Text("penalty", style="dim"), Text("")]
+            for s in range(1, width + 1):
+                p = PENALTY[0].get(s)
+                pen.append(Text(f"-{p}" if p else ("4th" if s == 4 else ""), style="dim red"))
+            pen.append(Text("VP lost at the end", style="dim"))
+            grid.add_row(*pen)
+    ratios = dict(RATIOS)
+    row = [Text("Gold ratio", style="dim"), Text("")]
+    for s in range(1, width + 1):
+        row.append(Text(f"{ratios[s]}:1" if s in ratios else "", style="dim yellow"))
+    row.append(Text("Gold per VP", style="dim"))
+    grid.add_row(*row)
+    return grid
 
 
-def _dice_text(d: dict) -> str:
-    parts = [f"{d[s]} {SYMBOL_NAMES[i]}" for i, s in enumerate(SYMBOLS) if d.get(s)]
-    if d.get("gold") is not None:
-        parts.append("Gold: gold for all" if d["gold"] == "gold-for-all" else f"Gold {d['gold']}")
-    if d.get("adjustment") is not None:
-        parts.append(f"Adjustment {d['adjustment']} ({_ADJ_LABEL[d['adjustment']]})")
-    return ", ".join(parts) if parts else "-"
-
-
-def _mule(obs: dict) -> Text:
-    text = Text("Mule path: ")
+def _mule_line(obs: dict) -> Text:
+    text = Text("Mule: ")
     for i in range(MULE_FINAL + 1):
         if i == obs["mule"]:
-            text.append("M", style="bold yellow")
-        elif i < MULE_FINAL:
-            text.append("·", style="dim")
+            text.append("M", style="bold yellow reverse")
+        else:
+            text.append("·" if i < MULE_FINAL else "", style="dim")
         if i == MULE_FINAL:
             text.append("[market]", style="bold yellow" if i == obs["mule"] else "dim")
         text.append(" ")
-    if obs["phase"] == "reroll":
-        text.append(f"  Mule Die: {obs['mule_die']}", style="bold")
+    text.append(f" Mule Die {obs['mule_die']}", style="dim")
     return text
 
 
-def _dice(obs: dict) -> Text:
+def _dice_lines(obs: dict, short: bool, tiny: bool = False) -> list:
     phase = obs["phase"]
-    text = Text()
+    lines = []
     if phase in ("reroll", "select"):
-        text.append("Dice pool: ", style="bold")
-        text.append(_dice_text(obs["pool"]))
-        if obs["marked"]:
-            text.append("\nMarked to re-roll: ", style="bold yellow")
-            text.append(", ".join(f"{c} {_MARK_NAMES[k]}" for k, c in obs["marked"].items()))
+        line = Text("" if tiny else "Pool: " if short else "Dice pool: ", style="bold")
+        line.append(dice_words(obs["pool"], short, obs["marked"], tiny), style="")
+        if obs["marked"] and not tiny:
+            line.append(" *=marked" if short else " (* marked to re-roll)", style="yellow")
+        lines.append(line)
     elif phase == "split":
-        text.append("Market dice left: ", style="bold")
-        text.append(_dice_text(obs["pool"]))
-        text.append("\nGroup of 3 so far: ", style="bold")
-        text.append(_dice_text(obs["small_group"]))
+        line = Text("Split: " if tiny else "Market dice: ", style="bold")
+        line.append(dice_words(obs["pool"], short, tiny=tiny))
+        line.append(" | group of 3: " if short else "  group of 3 so far: ", style="bold")
+        line.append(dice_words(obs["small_group"], short, tiny=tiny))
+        lines.append(line)
     elif phase in ("bid", "choose-group", "resolve"):
-        names = ("Large group", "Small group")
-        for g, d in enumerate(obs["groups"]):
+        line = Text()
+        for g, name in enumerate(("Large", "Small") if short else ("Large group", "Small group")):
             if g:
-                text.append("\n")
-            text.append(f"{names[g]}: ", style="bold")
-            text.append(_dice_text(d))
+                line.append(" | ")
+            resolving = obs.get("resolving_group") == ("large", "small")[g]
+            mark = (" (now)" if short else " (being resolved)") if resolving else ""
+            line.append(f"{name}{mark}: ", style="bold")
+            line.append(dice_words(obs["groups"][g], short, tiny=tiny))
+        lines.append(line)
+    return lines
+
+
+def _bid_text(p: dict, seat, short: bool = False) -> str:
+    if p["sitting_out"]:
+        return "sits out (overbid)" if short else "sits out this auction (overbid)"
+    shown = p["revealed"]
+    text = ""
+    if shown:
+        text = f"bid {sum(shown)}" if short else f"bid {'+'.join(_cards(shown).split())} = {sum(shown)}"
+    if p["face_down_placed"]:
+        own = p.get("face_down") if p["seat"] == seat else None
+        down = "down" if short else "card face down"
+        text += (", " if text else "") + (f"{down} ({_cards([own])})" if own is not None else down)
+    elif p["bidding"]:
+        text += (", " if text else "") + ("choosing" if short else "choosing a card")
+    elif shown:
+        text += ", passed"
     return text
 
 
-def _auction(obs: dict, seat) -> Table | Text:
-    if obs["phase"] != "bid":
-        last = obs["last_auction"]
-        return Text("") if not last else Text(
-            "Last auction: " + ", ".join(
-                f"{seat_name(s)} {t}" for s, t in enumerate(last["totals"]) if t is not None)
-            + (f", Cadfael {last['cadfael']}" if last["cadfael"] is not None else "")
-            + (f"; overbid: {', '.join(seat_name(s) for s in last['penalized'])}" if last["penalized"] else ""),
-            style="dim")
-    table = Table(title="Auction", box=None, title_justify="left", padding=(0, 1))
-    for col in ("bidder", "revealed cards", "total", "now"):
-        table.add_column(col)
-    for p in obs["players"]:
-        s = p["seat"]
-        if p["sitting_out"]:
-            table.add_row(seat_text(s), "-", "-", Text("sits out (overbid)", style="red"))
-            continue
-        revealed = " ".join("pass" if v == 0 else str(v) for v in p["revealed"]) or "-"
-        if p["face_down_placed"]:
-            now = (f"face down: {p['face_down']}" if s == seat and p.get("face_down") is not None
-                   else "card face down")
-        elif p["bidding"]:
-            now = "choosing..."
-        else:
-            now = "passed"
-        table.add_row(seat_text(s), revealed, str(sum(p["revealed"])), now)
-    if "cadfael" in obs:
-        cf = obs["cadfael"]["revealed"]
-        table.add_row(Text("Cadfael", style=STYLE[CADFAEL_COLOUR]), " ".join(map(str, cf)) or "-",
-                      str(sum(cf)), "two cards from his deck")
-    return table
-
-
-def _players(obs: dict, seat) -> Table:
-    table = Table(title="Players", box=None, title_justify="left", padding=(0, 1))
+def _players_grid(obs: dict, seat, focus, compact: bool, level: int = 0) -> list:
+    lines = []
+    standing = obs["standing"]
     objectives = obs["hidden_objectives"]
-    for col in ("seat", "Gold", "VP tokens", "Bidding Cards not revealed") + (
-            ("Hidden Objective",) if objectives else ()):
-        table.add_column(col)
-    over = obs["is_over"]
+    bishop = obs["tracks"]["bishop"]
+    bishop_at = {m: s + 1 for s, ms in enumerate(bishop) for m in ms}
     for p in obs["players"]:
         s = p["seat"]
-        label = seat_text(s)
-        if s == obs["first_player"]:
-            label.append(" [Monastery]", style="dim")
-        if s == seat and not over:
-            label.append(" (you)", style="bold")
-        hidden = Text("hidden", style="dim")
-        cards = " ".join("pass" if v == 0 else str(v) for v in p["cards_not_revealed"])
-        if p["pass_card_aside"]:
-            cards += " (pass card aside)"
-        cells = [label, str(p["gold"]) if p["gold"] is not None else hidden,
-                 str(p["vp_tokens"]) if p["vp_tokens"] is not None else hidden, cards]
-        if objectives:
-            cells.append(SYMBOL_NAMES[RESOURCES.index(p["objective"])] if p["objective"] else hidden)
-        table.add_row(*cells)
+        line = Text("▸ " if s == focus else "  ")
+        if compact:
+            colour = COLOURS[s % len(COLOURS)]
+            name = f"P{s + 1}" if level >= 3 else f"P{s + 1} {colour}"
+            line.append(name + (" (you)" if s == seat else ""), style=STYLE.get(colour, "bold"))
+        else:
+            line.append_text(seat_text(s, seat))
+        if s == obs["first_player"] and not obs["is_over"] and level < 3:
+            line.append(" [Monastery]", style="dim")
+        space = bishop_at[s]
+        ratio = ratio_at(space)
+        line.append(f": Bishop {space}" + (f" ({ratio}:1)" if ratio and level < 3 else ""))
+        gold = p["gold"]
+        vp = p["vp_tokens"]
+        if gold is not None:
+            line.append(f", Gold {gold}, VP tokens {vp}" if level < 2 else f", Gold {gold}, VP {vp}")
+        elif level < 2:
+            line.append(", Gold ?, VP ?", style="dim")
+        if objectives and p["objective"]:
+            line.append(f", objective {_NAME[p['objective']]}" if level < 2 else f", obj. {_NAME[p['objective']]}")
+        row = standing[s]
+        if level < 1:
+            line.append(f", tracks {sum(row['tracks'])} VP, penalty -{row['penalty']}")
+        if obs["phase"] == "bid":
+            bid = _bid_text(p, seat, short=level >= 3)
+            if bid:
+                line.append(f"; {bid}", style="bold")
+        if not compact:
+            cards = p["cards_not_revealed"]
+            line.append("; all 8 Bidding Cards" if len(cards) == 8 else f"; cards {_cards(cards)}", style="dim")
+            if p["pass_card_aside"]:
+                line.append(" (pass card aside)", style="red")
+        lines.append(line)
     if "cadfael" in obs:
         cf = obs["cadfael"]
-        cells = [Text("Cadfael", style=STYLE[CADFAEL_COLOUR]), "-", "-",
-                 f"draw pile {cf['draw_pile']}; face up: " + (" ".join(map(str, cf["face_up"])) or "-")]
-        table.add_row(*(cells + (["-"] if objectives else [])))
+        line = Text("  ")
+        line.append("Cadfael", style=STYLE[CADFAEL_COLOUR])
+        row = standing[len(obs["players"])]
+        line.append(f": Bishop {bishop_at['cadfael']}")
+        if level < 1:
+            line.append(f", tracks {sum(row['tracks'])} VP, penalty -{row['penalty']}")
+        if cf["revealed"]:
+            line.append(f"; bid {'+'.join(map(str, cf['revealed']))} = {sum(cf['revealed'])}", style="bold")
+        elif obs["phase"] == "bid":
+            line.append("; no card revealed yet", style="bold")
+        if not compact:
+            line.append(f"; draw pile {cf['draw_pile']}, face up {_cards(cf['face_up'])}", style="dim")
+        lines.append(line)
+    return lines
+
+
+def _shield_line(obs: dict, seat) -> Text | None:
+    if seat is None or obs["is_over"] or "my_score" not in obs:
+        return None
+    sc = obs["my_score"]
+    text = Text("Your score if the game ended now: ", style="bold green")
+    text.append(f"{sc['total']} VP", style="bold")
+    text.append(f" (tracks {sum(sc['tracks'])}, penalty -{sc['penalty']}, VP tokens {sc['tokens']}, "
+                f"Gold {sc['gold_vp']} VP ({sc['gold_left']} Gold left)"
+                + (f", objective {sc['objective']}" if obs["hidden_objectives"] else "") + ")")
+    return text
+
+
+def _last_auction(obs: dict) -> Text | None:
+    last = obs["last_auction"]
+    if not last or obs["phase"] == "bid":
+        return None
+    parts = [f"{seat_name(s)} {t}" for s, t in enumerate(last["totals"]) if t is not None]
+    if last["cadfael"] is not None:
+        parts.append(f"Cadfael {last['cadfael']}")
+    text = "Last auction: " + ", ".join(parts)
+    if last["penalized"]:
+        text += "; overbid: " + ", ".join(seat_name(s) for s in last["penalized"])
+    return Text(text, style="dim")
+
+
+def _score_pad(obs: dict, compact: bool) -> Table:
+    """Final scoring, one row per marker (players, then Cadfael)."""
+    table = Table(box=None, padding=(0, 1), title_justify="left")
+    table.add_column("", no_wrap=True)
+    if compact:
+        cols = ["tracks"]
+    else:
+        cols = list(SYMBOL_NAMES[:NRES])
+    cols += ["penalty", "VP tokens", "Gold VP"] + (["objective"] if obs["hidden_objectives"] else [])
+    cols += ["total", "Gold left"]
+    for c in cols:
+        table.add_column(c, justify="right", no_wrap=True)
+    players = len(obs["players"])
+    for m, r in enumerate(obs["final"]):
+        name = marker_text(m) if m < players else marker_text("cadfael")
+        if m < players and m in obs["winners"]:
+            name.append(" winner", style="bold green")
+        cells = [str(sum(r["tracks"]))] if compact else [str(v) for v in r["tracks"]]
+        cells += [str(-r["penalty"]), str(r["tokens"]), str(r["gold_vp"])]
+        if obs["hidden_objectives"]:
+            cells.append(str(r["objective"]))
+        cells += [Text(str(r["total"]), style="bold"), str(r["gold_left"]) if m < players else "-"]
+        table.add_row(name, *cells)
     return table
 
 
-def _final(state, obs: dict) -> Group:
-    """The score pad: one row per scoring step, one column per player (fits 80 columns)."""
-    winners = ", ".join(seat_name(s) for s in state.winners)
-    table = Table(box=None, padding=(0, 1))
-    objectives = obs["hidden_objectives"]
-    table.add_column("", no_wrap=True)
-    for m in range(len(state.final)):
-        name = Text(f"P{m + 1}", style=STYLE.get(COLOURS[m % len(COLOURS)], "bold")) if m < state.players \
-            else Text("Cf", style=STYLE[CADFAEL_COLOUR])
-        table.add_column(name, justify="right", no_wrap=True)
-    rows = [(SYMBOL_NAMES[t], lambda r, m, t=t: str(r["tracks"][t])) for t in range(NRES)]
-    rows += [("penalty", lambda r, m: str(-r["penalty"])), ("VP tokens", lambda r, m: str(r["tokens"])),
-             ("Gold VP", lambda r, m: str(r["gold_vp"]))]
-    if objectives:
-        rows.append(("objective", lambda r, m: str(r["objective"])))
-    rows += [("total", lambda r, m: Text(str(r["total"]), style="bold")),
-             ("Gold left", lambda r, m: str(r["gold_left"]) if m < state.players else "-")]
-    for label, cell in rows:
-        table.add_row(Text(label, style="bold") if label == "total" else label,
-                      *(cell(r, m) for m, r in enumerate(state.final)))
-    return Group(Text(f"Final scoring - winner: {winners}", style="bold green"), table)
+def _wide(obs: dict, seat, focus, width: int):
+    parts = [_status(obs, seat, False), _tracks_grid(obs, focus)]
+    if obs["is_over"]:
+        parts.append(Text("Final scoring (tie: most Gold left, then further up the Bishop Track):", style="bold"))
+        parts.append(_score_pad(obs, False))
+    else:
+        parts.append(_mule_line(obs))
+        parts.extend(_dice_lines(obs, False))
+        parts.extend(_players_grid(obs, seat, focus, False))
+        for extra in (_shield_line(obs, seat), _last_auction(obs)):
+            if extra is not None:
+                parts.append(extra)
+    for part in parts:
+        if isinstance(part, Text):
+            part.overflow = "fold"
+    return Panel(Group(*parts), width=min(width, 120), padding=(0, 1))
+
+
+# ------------------------------------------------------------------ compact
+def _track_line(obs: dict, t: int, focus, level: int) -> Text:
+    sym = SYMBOLS[t]
+    v = obs["value_dice"][sym]
+    line = Text(f"{SYMBOL_NAMES[t]} ", style="bold")
+    line.append(f"{PIPS[v - 1]}{v}: ")
+    ranked = [(s + 1, m) for s in range(len(obs["tracks"][sym]) - 1, -1, -1) for m in obs["tracks"][sym][s]]
+    shown = [(space, m) for space, m in ranked if space > 1 or level < 1]
+    for i, (space, m) in enumerate(shown):
+        if i:
+            line.append(" ")
+        line.append_text(marker_text(m, focus))
+        line.append(f"@{space}")
+    if len(shown) < len(ranked):
+        line.append(" rest @1" if shown else "all @1", style="dim")
+    tops = [str(st[0]) if st else "-" for st in obs["vp_stacks"][sym]]
+    line.append(f"  VP next {'/'.join(tops)}", style="cyan")
+    return line
+
+
+def _compact_lines(obs: dict, seat, focus, level: int) -> list:
+    lines = [_status(obs, seat, True, level)]
+    lines += [_track_line(obs, t, focus, level) for t in range(NRES)]
+    if obs["is_over"]:
+        return lines
+    lines.extend(_dice_lines(obs, True, tiny=level >= 3))
+    lines.extend(_players_grid(obs, seat, focus, True, level))
+    return lines
+
+
+def _compact(obs: dict, seat, focus, width: int):
+    if obs["is_over"]:
+        lines = [_status(obs, seat, True), _score_pad(obs, True)]
+        lines += [_track_line(obs, t, focus, 1) for t in range(NRES)]
+    else:
+        for level in range(4):
+            lines = _compact_lines(obs, seat, focus, level)
+            rows = sum(max(1, -(-line.cell_len // width)) for line in lines)
+            if rows <= 12:
+                break
+        else:
+            # Last resort (not met in the tests' games): one row per line, cut with an ellipsis.
+            for line in lines:
+                line.no_wrap = True
+                line.overflow = "ellipsis"
+            return Group(*lines)
+    for line in lines:
+        if isinstance(line, Text):
+            line.overflow = "fold"
+    return Group(*lines)
+
+
+def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None):
+    """The table as a rich renderable drawn from ``obs`` (``state.observation(seat)``) only.
+
+    ``width`` is the terminal's width in columns (``< 120``: the compact
+    layout, at most 12 lines); ``focus`` is the seat whose markers are
+    highlighted and whose line is marked (default: the viewer, or the first
+    seat to move for a spectator). Raises ``ValueError`` for a ``focus`` that
+    is not a seat. Rulebook: Setup, Playing the Game, Auctions, Scoring.
+    """
+    players = len(obs["players"])
+    if focus is None:
+        focus = seat if seat is not None else (obs["to_move"][0] if obs["to_move"] else None)
+    elif isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < players:
+        raise ValueError(f"focus must be a seat from 0 to {players - 1}, got {focus!r}")
+    if width >= 120:
+        return _wide(obs, seat, focus, width)
+    return _compact(obs, seat, focus, width)
+
+
+class _FitToConsole:
+    """``text_view`` at the width of the console printing it, headed by whose view it is.
+
+    The header and the viewer's shield line keep the older terminal's words
+    (``viewed by Player 2``, ``Your Gold: 15``) for the hot-seat hand-over.
+    """
+
+    def __init__(self, obs: dict, seat: int | None):
+        self.obs, self.seat = obs, seat
+
+    def __rich_console__(self, console, options):
+        obs, seat = self.obs, self.seat
+        if seat is not None and not obs["is_over"]:
+            yield Text(f"Biblios Dice - viewed by {seat_name(seat)} (only your own shield is shown)", style="dim")
+        yield text_view(obs, seat, width=options.max_width)
+        if seat is not None and not obs["is_over"]:
+            objective = obs["players"][seat]["objective"]
+            yield Text(f"Your Gold: {obs['my_gold']}   Your VP tokens: {obs['my_vp_tokens']}"
+                       + (f"   Your Hidden Objective: {_NAME[objective]}" if objective else ""), style="bold green")
 
 
 def render(state, seat: int | None = None):
-    """A rich renderable of what ``seat`` sees (None: a spectator; all is shown once the game ends)."""
-    obs = state.observation(seat)
-    parts = [_tracks(obs), _mule(obs), _dice(obs), _auction(obs, seat), _players(obs, seat)]
-    if obs["is_over"]:
-        parts.append(_final(state, obs))
-    elif seat is not None:
-        parts.append(Text(f"Your Gold: {obs['my_gold']}   Your VP tokens: {obs['my_vp_tokens']}"
-                          + (f"   Your Hidden Objective: {SYMBOL_NAMES[RESOURCES.index(obj)]}"
-                             if (obj := obs['players'][seat]['objective']) else ""), style="bold green"))
-    # Short enough for 80 columns: a cut title hid whose view it is.
-    title = (f"Biblios Dice - round {obs['round']} - Monastery Card: {seat_name(obs['first_player'])}"
-             + (f" - viewed by {seat_name(seat)}" if seat is not None else ""))
-    return Panel(Group(*parts), title=title)
+    """The older entry point: ``text_view(state.observation(seat), seat)`` at the console's width."""
+    return _FitToConsole(state.observation(seat), seat)
 
 
-__all__ = ["render", "marker_text", "seat_text"]
+__all__ = ["render", "text_view", "marker_text", "seat_text", "dice_words"]

@@ -8,11 +8,15 @@ Tracks with sides from Start Island upwards, e.g. "T1A,T3B,T2A"),
 """
 
 from dicetable.engine import GameSpec, OptionSpec
+from dicetable.engine.help import load_help
 
+from .board import board_view
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import CAPTAINS, CORSAIRS_DIE
 from .policy import evaluate, greedy
 from .rules import CorsairsState
-from .text import render
+from .text import render, text_view
 
 SPEC = GameSpec(
     id="corsairs-of-valeria",
@@ -33,6 +37,11 @@ SPEC = GameSpec(
     ),
     dice_faces=CORSAIRS_DIE.faces,
     render=render,
+    text_view=text_view,
+    board_view=board_view,
+    help=load_help(__name__),
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets

@@ -67,13 +67,21 @@ class ShipData(Sourced):
 
 
 class CaptainData(Sourced):
-    """One Captain card: ``phase`` is the turn phase (A-D) its text names."""
+    """One Captain card: ``phase`` is the turn phase (A-D) its text names.
+
+    ``text`` is the card's power as the rulebook prints it; ``summary`` is our
+    one-line digest of it (at most 54 characters) for the terminal's Ship
+    Board lines and the board's visible Captain line; ``short`` the name a
+    crowded terminal line uses (e.g. "Bones").
+    """
 
     id: str
     name: str
     phase: str
     optional: bool
     text: str
+    summary: str = Field(min_length=1, max_length=54)
+    short: str = Field(min_length=1, max_length=9)
     dealt: bool = True
 
 

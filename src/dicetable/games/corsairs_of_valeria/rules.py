@@ -1343,6 +1343,8 @@ _TAGS = {
     "jaxn-grog": "jaxn_grog", "end-c": "end_c", "move": "move", "back": "back", "cannons": "cannons",
     "jager": "jager", "end-turn": "end_turn",
 }
+#: The task kinds of the turn, in the order above (public: encodings and views name them).
+TASK_KINDS = tuple(_TAGS)
 _STEP = _table("_s")
 _LEGAL = _table("_l")
 _DECIDE = _table("_d")

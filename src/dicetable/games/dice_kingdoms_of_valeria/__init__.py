@@ -7,11 +7,15 @@ third Guild Track is completed; off by default: only the 20 trees end it).
 """
 
 from dicetable.engine import GameSpec, OptionSpec
+from dicetable.engine.help import load_help
 
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import D6
 from .policy import evaluate, greedy
 from .rules import DiceKingdomsState
-from .text import render
+from .board import board_view
+from .text import render, text_view
 
 SPEC = GameSpec(
     id="dice-kingdoms-of-valeria",
@@ -30,6 +34,11 @@ SPEC = GameSpec(
     ),
     dice_faces=D6.faces,
     render=render,
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
+    text_view=text_view,
+    board_view=board_view,
+    help=load_help(__name__),
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy scores every Build/Harvest option, so it only sets priors; rollouts are uniform.

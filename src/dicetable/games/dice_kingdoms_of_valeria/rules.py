@@ -1150,6 +1150,8 @@ class DiceKingdomsState(GameState):
                            "events_drawn": [EVENT_IDS[e] for e in self.events_drawn],
                            "event_deck": len(self.event_deck), "heavy_rain": self.no_blue,
                            "drought": self.drought,
+                           # From the 2nd Harvest on, the black dice are the ones rolled again for it.
+                           "second_harvest": self.stage == STAGE_HARVEST2,
                            "result": solo_result(self.scores[0])[0] if self.phase == OVER else None}
         return obs
 

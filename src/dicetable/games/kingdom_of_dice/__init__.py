@@ -4,11 +4,15 @@ Game id ``kingdom-of-dice``. Option ``cat_level`` (1-6, solo only).
 """
 
 from dicetable.engine import GameSpec, OptionSpec
+from dicetable.engine.help import load_help
 
+from .board import board_view
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import CAT_LEVELS, KINGDOM_DIE
 from .policy import confirm, evaluate, greedy
 from .rules import KingdomOfDiceState
-from .text import render
+from .text import render, text_view
 
 SPEC = GameSpec(
     id="kingdom-of-dice",
@@ -23,6 +27,11 @@ SPEC = GameSpec(
     ),
     dice_faces=KINGDOM_DIE.faces,
     render=render,
+    text_view=text_view,
+    board_view=board_view,
+    help=load_help(__name__),
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.

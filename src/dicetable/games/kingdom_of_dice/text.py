@@ -1,4 +1,20 @@
-"""Terminal rendering of a Kingdom of Dice table with rich."""
+"""Terminal view of a Kingdom of Dice table, drawn from ``observation(seat)`` only.
+
+``text_view(obs, seat, width=120, focus=None)`` returns a rich renderable:
+
+* wide (``width >= 120``, at most 26 lines): the board's spaces 1-32 with the
+  Crown markers on them (castle end on the right), the round's Influence
+  cards beside the players' cards, scores and markers left, then the dice
+  (those showing and those set aside) and the result they make;
+* compact (``width < 120``, at most 12 lines of at most ``width`` columns):
+  the same in one line per subject.
+
+Everything in Kingdom of Dice is on the table (only the draw pile's order is
+hidden), so every seat and a spectator see the same table; ``seat`` only marks
+"you" and ``focus`` marks the player shown (``show N``): every player's
+collected Influence cards (rulebook: End of a Round) already fit on their
+line, special cards by name.
+"""
 
 from __future__ import annotations
 
@@ -9,91 +25,253 @@ from rich.text import Text
 
 from dicetable.engine import seat_name
 
-from .components import CARD_NAME, CARD_VALUE, COMPONENTS, SPACES
-from .rules import CAT, EMPTY, OVER, PLACE, KingdomOfDiceState, faces_text, result_value
+from .components import CARD_INDEX, CARD_NAME, CARD_VALUE, COMPONENTS, FACE_INDEX, SPACES
+from .rules import faces_text
 
 COLOURS = COMPONENTS.markers.colours
+MARKERS_TO_END = COMPONENTS.round.markers_to_end
+ROUNDS = COMPONENTS.round.rounds
 STYLE = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow", "green": "bold green"}
+CAT_STYLE = "bold magenta"
 
 
-def seat_label(seat: int) -> Text:
-    """"Player 2 (blue)" in the seat's colour; the Cat in magenta."""
-    if seat == CAT:
-        return Text("Cat", style="bold magenta")
+def seat_label(seat: int, you: int | None = None) -> Text:
+    """"Player 2 (blue)" in the seat's colour, with " - you" for the viewer."""
     colour = COLOURS[seat % len(COLOURS)]
-    return Text(f"{seat_name(seat)} ({colour})", style=STYLE.get(colour, "bold"))
+    label = f"{seat_name(seat)} ({colour})" + (" - you" if seat == you else "")
+    return Text(label, style=STYLE.get(colour, "bold"))
 
 
-def _marker(owner: int) -> Text:
-    if owner == EMPTY:
-        return Text("·", style="dim")
-    if owner == CAT:
-        return Text("C", style="bold magenta")
+def _owner_text(owner, short: bool = True) -> Text:
+    """A marker's owner as ``P2``/``Cat`` (short) or the full seat label."""
+    if owner == "cat":
+        return Text("Cat" if short else "the Mischievous Cat", style=CAT_STYLE)
     colour = COLOURS[owner % len(COLOURS)]
-    return Text(f"P{owner + 1}", style=STYLE.get(colour, "bold"))
+    return Text(f"P{owner + 1}" if short else f"{seat_name(owner)} ({colour})", style=STYLE.get(colour, "bold"))
 
 
-def _board(state: KingdomOfDiceState) -> Table:
-    table = Table(title="Board (castle end on the right)", show_lines=False, box=None, padding=(0, 1))
-    half = (len(SPACES) + 1) // 2
-    rows = (list(range(half)), list(range(half, len(SPACES))))
-    for _ in range(half):
-        table.add_column(justify="center")
-    for idx in rows:
-        table.add_row(*[Text(str(SPACES[i]), style="dim cyan") for i in idx])
-        table.add_row(*[_marker(state.board[i]) for i in idx])
-    return table
+def _counts(faces) -> list:
+    counts = [0] * 6
+    for face in faces:
+        counts[FACE_INDEX[face]] += 1
+    return counts
 
 
-def _market(state: KingdomOfDiceState) -> Table:
-    table = Table(title=f"Influence cards, round {state.round_no}", box=None)
-    table.add_column("#", justify="right")
-    table.add_column("card")
-    table.add_column("value", justify="right")
-    table.add_column("claimed now by")
-    owners = [state.board[i] for i in range(len(SPACES) - 1, -1, -1) if state.board[i] != EMPTY]
-    for rank, card in enumerate(state.market):
-        holder = seat_label(owners[rank]) if rank < len(owners) else Text("-", style="dim")
-        table.add_row(str(rank + 1), CARD_NAME[card], str(CARD_VALUE[card]), holder)
-    return table
+def _claims(obs: dict) -> list:
+    """Owners of the markers from the highest space down: who would take each card now."""
+    board = obs["board"]
+    return [board[str(s)] for s in reversed(SPACES) if str(s) in board]
 
 
-def _players(state: KingdomOfDiceState) -> Table:
-    table = Table(title="Players", box=None)
-    for col in ("seat", "markers placed", "cards won", "points"):
-        table.add_column(col)
-    for s in range(state.players):
-        won = ", ".join(str(CARD_VALUE[c]) for c in state.won[s]) or "-"
-        table.add_row(seat_label(s), str(state.placed[s]), won, str(state.scores[s]))
-    if state.players == 1:
-        won = ", ".join(str(CARD_VALUE[c]) for c in state.cat_won) or "-"
-        table.add_row(seat_label(CAT), "3 (never leave)", won, str(state.cat_score))
-    return table
+def _short_card(card_id: str) -> str:
+    """A card as its value (``9``), a special card as name and value (``Queen 12``)."""
+    i = CARD_INDEX[card_id]
+    name = CARD_NAME[i]
+    return str(CARD_VALUE[i]) if name.startswith("Influence") else f"{name} {CARD_VALUE[i]}"
 
 
-def _dice(state: KingdomOfDiceState) -> Text:
-    if state.phase == OVER:
-        return Text("")
+def _default_focus(obs: dict, seat: int | None) -> int:
+    if seat is not None:
+        return seat
+    return obs["current"]
+
+
+def _title(obs: dict, seat: int | None, compact: bool = False) -> Text:
     text = Text()
-    text.append(f"{seat_name(state.current)}'s turn. ", style="bold")
-    text.append("Dice showing: ")
-    text.append(faces_text(state.rolled), style="bold white")
-    text.append("   Set aside: ")
-    text.append(faces_text(state.kept), style="bold green")
-    value = result_value(state.kept)
-    text.append(f"   (worth {value})" if value is not None else "   (not a valid result yet)", style="dim")
-    if state.phase == PLACE:
-        text.append(f"\nPlace on space {SPACES[state.target]}?", style="bold yellow")
+    text.append("Kingdom of Dice", style="bold")
+    text.append(f", round {obs['round']}/{ROUNDS}" if compact else f", round {obs['round']} of {ROUNDS}")
+    if obs["is_over"]:
+        text.append(": game over", style="bold")
+        return text
+    text.append(": ")
+    if compact:
+        current = obs["current"]
+        colour = COLOURS[current % len(COLOURS)]
+        text.append(f"P{current + 1} {colour}" + (" (you)" if current == seat else ""), style=STYLE.get(colour, "bold"))
+    else:
+        text.append_text(seat_label(obs["current"], seat))
+    text.append(" to move", style="bold")
+    text.append(f"; {len(obs['board'])}/{MARKERS_TO_END} markers on the board" if compact else
+                f"; {len(obs['board'])} of {MARKERS_TO_END} markers on the board", style="dim")
     return text
 
 
-def render(state: KingdomOfDiceState, seat: int | None = None):
-    """A rich renderable of the whole (public) table; ``seat`` is the viewer (all is public here)."""
-    parts = [_board(state), _market(state), _players(state), _dice(state)]
-    if state.phase == OVER:
-        if state.winners:
-            verdict = "Winner: " + ", ".join(seat_name(s) for s in state.winners)
-        else:
-            verdict = "The Mischievous Cat wins."
-        parts.append(Text(verdict, style="bold green"))
-    return Panel(Group(*parts), title=f"Kingdom of Dice - round {state.round_no} of 3")
+def _board_wide(obs: dict, seat: int | None) -> Table:
+    board = obs["board"]
+    target = obs.get("target_space")
+    table = Table.grid(padding=(0, 0))
+    table.add_column(width=7)
+    for _ in SPACES:
+        table.add_column(justify="right", width=3)
+    table.add_column(width=8)
+    numbers = [Text("space", style="dim")]
+    marks = [Text("marker", style="dim")]
+    for s in SPACES:
+        style = "bold reverse yellow" if s == target else "dim cyan"
+        numbers.append(Text(str(s), style=style))
+        owner = board.get(str(s))
+        marks.append(_owner_text(owner) if owner is not None else Text("·", style="dim"))
+    numbers.append(Text(" castle", style="bold"))
+    marks.append(Text(""))
+    table.add_row(*numbers)
+    table.add_row(*marks)
+    return table
+
+
+def _cards_table(obs: dict) -> Table:
+    table = Table(title=f"Influence cards, round {obs['round']}", box=None, padding=(0, 1),
+                  title_justify="left")
+    table.add_column("card")
+    table.add_column("value", justify="right")
+    table.add_column("taken now by")
+    claims = _claims(obs)
+    for rank, card in enumerate(obs["market"]):
+        holder = _owner_text(claims[rank], short=False) if rank < len(claims) else Text("-", style="dim")
+        table.add_row(card["name"], str(card["value"]), holder)
+    if not obs["market"]:
+        table.add_row(Text("(handed out)", style="dim"), "", "")
+    return table
+
+
+def _players_table(obs: dict, seat: int | None, focus: int) -> Table:
+    table = Table(title="Players", box=None, padding=(0, 1), title_justify="left")
+    for col, just in (("player", "left"), ("markers left", "right"), ("cards won", "left"), ("points", "right")):
+        table.add_column(col, justify=just)
+    first = obs["first_player"]
+    for s, won in enumerate(obs["won"]):
+        label = Text("▸ " if s == focus else "  ")
+        label.append_text(seat_label(s, seat))
+        if s == first and not obs["is_over"]:
+            label.append(" *", style="dim")
+        cards = " ".join(_short_card(c) for c in won) or "-"
+        table.add_row(label, str(obs["markers_left"][s]), cards, str(obs["scores"][s]))
+    cat = obs.get("cat")
+    if cat is not None:
+        table.add_row(Text(f"Mischievous Cat (level {cat['level']})", style=CAT_STYLE),
+                      "stay: " + ", ".join(map(str, cat["spaces"])),
+                      " ".join(_short_card(c) for c in cat["won"]) or "-", str(cat["score"]))
+    return table
+
+
+def _dice_line(obs: dict, compact: bool = False) -> Text:
+    text = Text()
+    if obs["is_over"]:
+        return text
+    gap = " | " if compact else "    "
+    text.append("Showing: " if compact else "Dice showing: ")
+    text.append(faces_text(_counts(obs["roll"])) if obs["roll"] else "no dice", style="bold")
+    text.append(gap + "Set aside: ")
+    text.append(faces_text(_counts(obs["kept"])), style="bold green")
+    value = obs["result_value"]
+    if value is not None:
+        text.append(f" = worth {value}", style="green")
+    elif obs["kept"]:
+        text.append(" (not valid yet)" if compact else " (not a valid result yet)", style="dim")
+    if obs["phase"] == "place":
+        text.append(gap + f"place a Crown marker on space {obs['target_space']}?", style="bold yellow")
+    return text
+
+
+def _verdict(obs: dict) -> Text:
+    if not obs["is_over"]:
+        return Text("")
+    winners = obs["winners"]
+    if winners:
+        return Text("Winner: " + ", ".join(seat_name(s) for s in winners), style="bold green")
+    return Text("The Mischievous Cat wins.", style="bold magenta")
+
+
+def _wide(obs: dict, seat: int | None, focus: int, width: int):
+    middle = Table.grid(padding=(0, 4))
+    middle.add_column()
+    middle.add_column()
+    middle.add_row(_cards_table(obs), _players_table(obs, seat, focus))
+    parts = [_title(obs, seat), _board_wide(obs, seat), middle, _dice_line(obs)]
+    if obs["is_over"]:
+        parts.append(_verdict(obs))
+    parts.append(Text("* first player this round;  ▸ the player shown (show N);  cards go to the markers "
+                      "from the highest space down.", style="dim"))
+    return Panel(Group(*parts), width=min(width, 120), padding=(0, 1))
+
+
+def _compact(obs: dict, seat: int | None, focus: int, width: int):
+    lines = [_title(obs, seat, compact=True)]
+    board = obs["board"]
+    marks = Text("Board: ")
+    occupied = [s for s in SPACES if str(s) in board]
+    for i, s in enumerate(occupied):
+        if i:
+            marks.append(", ")
+        marks.append(f"{s} ")
+        marks.append_text(_owner_text(board[str(s)]))
+    if not occupied:
+        marks.append("no Crown markers", style="dim")
+    lines.append(marks)
+    cards = Text("Cards (best first, < taken now by): ")
+    claims = _claims(obs)
+    for rank, card in enumerate(obs["market"]):
+        if rank:
+            cards.append(" ")
+        cards.append(_short_card(card["id"]))
+        if rank < len(claims):
+            cards.append("<")
+            cards.append_text(_owner_text(claims[rank]))
+    if not obs["market"]:
+        cards.append("handed out", style="dim")
+    lines.append(cards)
+    first = obs["first_player"]
+    for s, won in enumerate(obs["won"]):
+        colour = COLOURS[s % len(COLOURS)]
+        line = Text("▸ " if s == focus else "  ")
+        line.append(f"P{s + 1} {colour}" + (" (you)" if s == seat else ""), style=STYLE.get(colour, "bold"))
+        if s == first and not obs["is_over"]:
+            line.append(" *", style="dim")
+        line.append(f": {obs['scores'][s]} points, {obs['markers_left'][s]} markers left, cards ")
+        line.append(" ".join(_short_card(c) for c in won) or "-")
+        lines.append(line)
+    cat = obs.get("cat")
+    if cat is not None:
+        lines.append(Text(f"Cat (level {cat['level']}): {cat['score']} points, cards "
+                          + " ".join(_short_card(c) for c in cat["won"]), style=CAT_STYLE))
+    dice = _dice_line(obs, compact=True)
+    if obs["is_over"]:
+        lines.append(_verdict(obs))
+    elif dice.plain:
+        lines.append(dice)
+    for line in lines:
+        line.overflow = "fold"
+    return Group(*lines)
+
+
+def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None):
+    """The table as a rich renderable drawn from ``obs`` (``state.observation(seat)``) only.
+
+    ``width`` is the terminal's width in columns (``< 120`` selects the
+    compact layout, at most 12 lines); ``focus`` is the seat marked as shown
+    (default: the viewer, or the seat to move for a spectator). Raises
+    ``ValueError`` for a ``focus`` that is not a seat of the game.
+    Rulebook: How to Play, End of a Round, Solo Mode.
+    """
+    players = len(obs["won"])
+    if focus is None:
+        focus = _default_focus(obs, seat)
+    elif isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < players:
+        raise ValueError(f"focus must be a seat from 0 to {players - 1}, got {focus!r}")
+    if width >= 120:
+        return _wide(obs, seat, focus, width)
+    return _compact(obs, seat, focus, width)
+
+
+class _FitToConsole:
+    """A renderable that draws ``text_view`` at the width of the console printing it."""
+
+    def __init__(self, obs: dict, seat: int | None):
+        self.obs, self.seat = obs, seat
+
+    def __rich_console__(self, console, options):
+        yield text_view(self.obs, self.seat, width=options.max_width)
+
+
+def render(state, seat: int | None = None):
+    """The older entry point: ``text_view(state.observation(seat), seat)`` at the console's width."""
+    return _FitToConsole(state.observation(seat), seat)

@@ -6,11 +6,15 @@ setups ``glittering-gold``, ``mastery-over-magic``, ``monster-blood``, or ``rand
 """
 
 from dicetable.engine import GameSpec, OptionSpec
+from dicetable.engine.help import load_help
 
+from .board import board_view
+from .catalogue import action_catalogue
+from .encoding import observation_encoding
 from .components import DIE, SETUP_IDS
 from .policy import evaluate, greedy
 from .rules import ValeriaState
-from .text import render
+from .text import render, text_view
 
 SPEC = GameSpec(
     id="valeria-card-kingdoms",
@@ -27,6 +31,11 @@ SPEC = GameSpec(
     ),
     dice_faces=DIE.faces,
     render=render,
+    text_view=text_view,
+    board_view=board_view,
+    help=load_help(__name__),
+    action_catalogue=action_catalogue,
+    observation_encoding=observation_encoding,
     greedy=greedy,
     evaluate=evaluate,
     # Search: greedy looks two steps ahead with clones, so it only sets priors; rollouts are uniform.

@@ -75,6 +75,9 @@ TASK_NAME = ("roll", "harvest", "seat-harvest", "step", "exchange", "free-resour
              "harvest-end", "action-start", "action", "pay", "action-done", "action-end",
              "monsters", "attack", "end")
 PAY_SLAY, PAY_RECRUIT, PAY_BUILD = 0, 1, 2
+# the last card moved out of the Center Stacks (``ValeriaState.last``), for the views
+LAST_SLAY, LAST_CITIZEN, LAST_BUILD, LAST_CAPTURE = range(4)
+LAST_MOVE = ("slay", "citizen", "build", "capture")
 
 # sources of a step, for labels: a Citizen/Starter type, 100 + Monster, 200 + Domain
 SRC_MON, SRC_DOM = 100, 200
@@ -350,6 +353,8 @@ class ValeriaState(GameState):
     the resources at the start of the current Harvest and ``hsteals`` its steals between players
     so far; ``payouts`` and ``steals`` the same for the last Harvest that ended: per seat the net
     change, and the steals as ``(thief, victim, resource, amount, source)`` tuples (``src_name``).
+    ``last`` is the last card that left the Center Stacks, ``(seat or -1 for the Dark Lord,
+    LAST_* move, position, card index)`` or ``()``, so the views can mark the last move.
     """
 
     #: False in copies whose events nobody reads (the greedy bot's look-ahead): they skip
@@ -360,7 +365,7 @@ class ValeriaState(GameState):
         "phase", "active", "first", "turn", "dice", "res", "own", "doms", "victory", "stacks",
         "exhausted", "cit_down", "dom_box", "cit_box", "dukes", "offers", "dark_lord",
         "cap_cit", "cap_dom", "tasks", "roll_used", "hbase", "payouts", "result", "areas",
-        "cit_types", "hsteals", "steals",
+        "cit_types", "hsteals", "steals", "last",
     )
 
     # ------------------------------------------------------------ set-up (R3, R11, R12)
@@ -430,6 +435,7 @@ class ValeriaState(GameState):
         self.hbase = ()
         self.payouts = ()
         self.hsteals = self.steals = ()
+        self.last = ()
         self.result = ""
         self.phase = P_DUKES
         key = ("setup", name, mixed, areas, cit_types)
@@ -1086,6 +1092,7 @@ class ValeriaState(GameState):
         m = st[-1]
         self.stacks[p] = st[:-1]
         self.victory[seat] = self.victory[seat] + (m,)
+        self.last = (seat, LAST_SLAY, p, m)
         if self.LOG:
             self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {paid}.",
                       {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
@@ -1102,6 +1109,7 @@ class ValeriaState(GameState):
         if self.cit_down[i] > len(st) - 2:
             self.cit_down[i] = max(0, len(st) - 2)
         self.own[seat * NT + ct] += 1
+        self.last = (seat, LAST_CITIZEN, p, ct)
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_GAINCIT)
 
@@ -1111,6 +1119,7 @@ class ValeriaState(GameState):
         d = st[-1]
         self.stacks[p] = st[:-1]
         self.doms[seat] = self.doms[seat] + (d,)
+        self.last = (seat, LAST_BUILD, p, d)
         reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
         if self.LOG:
             self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {paid}.{reveal}",
@@ -1486,6 +1495,7 @@ class ValeriaState(GameState):
         d = st[-1]
         self.stacks[p] = st[:-1]
         self.cap_dom = self.cap_dom + (d,)
+        self.last = (BANK, LAST_CAPTURE, p, d)
         reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
         self.emit("capture", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}: "
                   f"the Dark Lord captures {DOM_NAME[d]}.{reveal}", {"domain": DOM_NAME[d]})
@@ -1506,6 +1516,7 @@ class ValeriaState(GameState):
         if self.cit_down[i] > len(st) - 2:
             self.cit_down[i] = max(0, len(st) - 2)
         self.cap_cit = self.cap_cit + (ct,)
+        self.last = (BANK, LAST_CAPTURE, p, ct)
         col = t[2]
         self.emit("capture", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}: "
                   f"the Dark Lord captures {article(CIT_NAME[ct])}.", {"citizen": CIT_NAME[ct]})
@@ -1710,6 +1721,7 @@ class ValeriaState(GameState):
                 "victory": [MON_NAME[m] for m in self.victory[s]],
                 "public_vp": self.public_vp(s),
                 "duke_chosen": self.dukes[s] >= 0,
+                "tableau_cards": self.tableau_size(s),  # the tie-break counts them (R8.6)
             }
             if over or s == seat:
                 p["duke"] = DUKE_NAME[self.dukes[s]] if self.dukes[s] >= 0 else None
@@ -1737,6 +1749,11 @@ class ValeriaState(GameState):
             "player": players,
             "pending": self._pending_view(),
             "last_harvest": [list(p) for p in self.payouts],
+            # what each Thief took in that Harvest, and who rested in it (5 players, R11.6)
+            "last_harvest_steals": [{"thief": t, "victim": v, "resource": RES_ID[r], "amount": k,
+                                     "card": src_name(src)} for t, v, r, k, src in self.steals],
+            "last_harvest_resting": self.payouts_resting,
+            "last_move": self._last_view(),
             "is_over": over,
             "scores": self.scores if over else None,
             "winners": list(self.winners),
@@ -1751,6 +1768,21 @@ class ValeriaState(GameState):
             }
         return obs
 
+    def _last_view(self):
+        """The last card that left the Center Stacks: who took it, how, from where (public)."""
+        if not self.last:
+            return None
+        seat, move, p, card = self.last
+        if move == LAST_SLAY:
+            name = MON_NAME[card]
+        elif move == LAST_BUILD or (move == LAST_CAPTURE and p >= DOM0):
+            name = DOM_NAME[card]
+        else:
+            name = CIT_NAME[card]
+        row, index = ("monsters", p) if p < CIT0 else ("citizens", p - CIT0) if p < DOM0 else ("domains", p - DOM0)
+        return {"seat": seat if seat >= 0 else None, "move": LAST_MOVE[move], "row": row, "index": index,
+                "card": name}
+
     def _pending_view(self):
         if self.phase in (P_DUKES, P_OVER) or not self.tasks:
             return None
@@ -1761,6 +1793,14 @@ class ValeriaState(GameState):
             view["effect"] = step_text(t[2])
         elif t[0] == K_ACTION:
             view["actions_left"] = t[2]
+        elif t[0] == K_PAY:
+            # the card being paid for: its Center Stack row and column (R6.2, R6.6, R6.11)
+            p = t[3]
+            view["what"] = ("slay", "recruit", "build")[t[2]]
+            view["row"], view["index"] = (("monsters", p) if p < CIT0 else ("citizens", p - CIT0) if p < DOM0
+                                          else ("domains", p - DOM0))
+        elif t[0] == K_ATTACK:
+            view["column"] = t[2]  # -1: a 6, the player picks the stack (R12.9)
         return view
 
     def _determinize(self, seat: int) -> None:
@@ -1822,6 +1862,7 @@ class ValeriaState(GameState):
             "hbase": list(self.hbase), "payouts": [list(p) for p in self.payouts],
             "result": self.result, "areas": list(self.areas), "cit_types": list(self.cit_types),
             "hsteals": [list(x) for x in self.hsteals], "steals": [list(x) for x in self.steals],
+            "last": list(self.last),
         }
 
     def _restore(self, p: dict) -> None:
@@ -1864,6 +1905,9 @@ class ValeriaState(GameState):
         # saves made before the Harvest steals were recorded have none
         self.hsteals = tuple(tuple(int(x) for x in q) for q in p.get("hsteals", ()))
         self.steals = tuple(tuple(int(x) for x in q) for q in p.get("steals", ()))
+        self.last = tuple(int(x) for x in p.get("last", ()))  # saves before it have none
+        if self.last and (len(self.last) != 4 or not 0 <= self.last[2] < N_POS):
+            raise ValueError(f"'last' must be [seat, move, position, card], got {self.last!r}")
 
     def _copy_into(self, other: "ValeriaState") -> None:
         other.phase = self.phase
@@ -1894,6 +1938,7 @@ class ValeriaState(GameState):
         other.cit_types = self.cit_types
         other.hsteals = self.hsteals
         other.steals = self.steals
+        other.last = self.last
 
 
 def duke_score(duke: int, gold: int, strength: int, magic: int, citizens, domains, monsters) -> int:

@@ -1,32 +1,32 @@
-"""Terminal rendering of a Valeria: Card Kingdoms table with rich.
+"""Terminal view of a Valeria: Card Kingdoms table, drawn from ``observation(seat)`` only.
 
-``render(state, seat)`` shows what ``seat`` may see: the Center Stacks (Monsters, the two
-Citizen rows, Domains with their hidden cards counted), every tableau with its resources and
-VP, the dice, the last Harvest's payouts (with what each Thief took, and from whom), and the
-seat's own Duke; other Dukes only once the game is over.
+``text_view(obs, seat, width=120, focus=None)`` returns a rich renderable that fits the
+window (docs/views.md): at ``width >= 120`` at most 26 lines, the Center Stacks one stack a
+line (Monsters beside the players' summary, the two Citizen rows side by side, then the
+Domains), the dice, the last Harvest, and the ``focus`` seat's tableau in full (Citizens by
+roll number, Domains, the Victory stack) with the viewer's own Duke. Below 120 columns a
+compact table of at most 12 lines: the stacks five to a line, one line per player and as
+much of the focus tableau as room allows. Other Dukes appear only once the game is over
+(Dukes, R3.15). ``render(state, seat)`` is the older entry point and draws the same view.
 """
 
 from __future__ import annotations
 
 from rich.console import Group
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from dicetable.engine import seat_name
 
-from .components import (
-    AREAS, CIT_COST, CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_COST,
-    DOM_NAME, DOM_REQ, DOM_VP, DUKE_NAME, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP,
-    ROLE_WORD, domain_power_text, duke_text, effect_text,
-)
-from .rules import (
-    CIT0, DOM0, N_MON_POS, NT, P_ACTION, P_DUKES, P_HARVEST, P_OVER, P_ROLL, PHASE_NAME, SLOT_TYPES,
-    ValeriaState, harvest_text,
+from .viewdata import (
+    PHASE_WORDS, abbreviate, citizen_cost, citizen_powers, citizen_role, citizens_by_roll,
+    counted, domain_cost, domain_power, domain_vp, duke_words, fit, harvest_summary, last_move_text, monster_attacks,
+    monster_cost, monster_reward, monster_vp, player_name, role_counts, roles_needed,
 )
 
 SEAT_STYLE = ("bold red", "bold blue", "bold yellow", "bold green", "bold magenta")
-ROLE_STYLE = ("yellow", "red", "magenta", "cyan")
+ROLE_STYLE = {"Worker": "yellow", "Soldier": "red", "Shadow": "magenta", "Holy": "cyan", "": "dim"}
+WIDE = 120
+WIDE_LINES, COMPACT_LINES = 26, 12
 
 
 def seat_label(seat: int) -> Text:
@@ -34,176 +34,412 @@ def seat_label(seat: int) -> Text:
     return Text(seat_name(seat), style=SEAT_STYLE[seat % len(SEAT_STYLE)])
 
 
-def _exhausted() -> Text:
-    return Text("EXHAUSTED", style="dim")
-
-
-def _monster_cell(state: ValeriaState, p: int) -> Text:
-    stack = state.stacks[p]
-    text = Text(AREAS[state.areas[p]], style="bold")
-    if not stack:
-        text.append("\n")
-        text.append_text(_exhausted())
-        return text
-    m = stack[-1]
-    text.append(f"  ({len(stack)})", style="dim")
-    text.append(f"\n{MON_NAME[m]}", style="bold red")
-    cost = f"Str {MON_STR[m]}" + (f" + {MON_MAG[m]} Magic" if MON_MAG[m] else "")
-    text.append(f"\n{cost}, {MON_VP[m]} VP")
-    text.append(f"\n> {effect_text(MON_REWARD[m])}", style="green")
-    return text
-
-
-def _citizen_cell(state: ValeriaState, i: int) -> Text:
-    p = CIT0 + i
-    stack = state.stacks[p]
-    slot = "-".join(str(n) for n in CIT_SLOTS[SLOT_TYPES[i][0]])
-    text = Text(f"[{slot}] ", style="bold cyan")
-    if not stack:
-        text.append_text(_exhausted())
-        return text
-    t = stack[-1]
-    text.append(CIT_NAME[t], style="bold")
-    down = state.cit_down[i]
-    text.append(f"  ({len(stack)}" + (f", {down} face down" if down else "") + ")", style="dim")
-    text.append(f"\n{CIT_COST[t]} Gold+ ")
-    text.append(ROLE_WORD[CIT_ROLE[t]], style=ROLE_STYLE[CIT_ROLE[t]])
-    text.append(f"\nOn: {effect_text(CIT_ON[t])}")
-    text.append(f"\nOff: {effect_text(CIT_OFF[t])}", style="dim")
-    return text
-
-
-def _roles_text(req) -> str:
-    parts = []
-    for r, n in enumerate(req):
-        if n:
-            parts.append(ROLE_WORD[r] + (f" x{n}" if n > 1 else ""))
-    return ", ".join(parts) or "-"
-
-
-def _domain_cell(state: ValeriaState, p: int) -> Text:
-    stack = state.stacks[p]
-    text = Text(f"Domain {p - DOM0 + 1}", style="bold")
-    if not stack:
-        text.append("\n")
-        text.append_text(_exhausted())
-        return text
-    d = stack[-1]
-    text.append(f"  (+{len(stack) - 1} face down)", style="dim")
-    text.append(f"\n{DOM_NAME[d]}", style="bold green")
-    text.append(f"\n{DOM_COST[d]} Gold, {DOM_VP[d]} VP; needs {_roles_text(DOM_REQ[d])}")
-    text.append(f"\n{domain_power_text(d)}", style="green")
-    return text
-
-
-def _center(state: ValeriaState) -> Table:
-    table = Table(title="Center Stacks", show_header=False, show_lines=True, expand=True, padding=(0, 1))
-    for _ in range(5):
-        table.add_column(ratio=1)
-    table.add_row(*[_monster_cell(state, p) for p in range(N_MON_POS)])
-    table.add_row(*[_citizen_cell(state, i) for i in range(5)])
-    table.add_row(*[_citizen_cell(state, i) for i in range(5, 10)])
-    table.add_row(*[_domain_cell(state, p) for p in range(DOM0, DOM0 + 5)])
-    return table
-
-
-def _players(state: ValeriaState, seat: int | None) -> Table:
-    table = Table(title="Players", expand=True, show_lines=True)
-    for col, kw in (("player", {}), ("Gold", {"justify": "right"}), ("Str", {"justify": "right"}),
-                    ("Magic", {"justify": "right"}), ("VP", {"justify": "right"}),
-                    ("tableau", {"ratio": 1})):
-        table.add_column(col, **kw)
-    over = state.phase == P_OVER
-    for s in range(state.players):
-        b = s * 4
-        label = seat_label(s)
-        if s == state.active and not over and state.phase != P_DUKES:
-            label.append(" (active)", style="bold")
-        if s == state.resting:
-            label.append(" (resting)", style="dim")
-        if s == state.first and state.players > 1:
-            label.append("\nfirst player", style="dim")
-        own = state.own[s * NT:(s + 1) * NT]
-        tab = Text()
-        cits = [f"{CIT_DISPLAY[t]}" + (f" x{c}" if c > 1 else "") for t, c in enumerate(own) if c]
-        tab.append("Citizens: " + ", ".join(cits))
-        roles = state.roles(s)
-        if any(roles):
-            tab.append("  [" + ", ".join(f"{ROLE_WORD[r]} {n}" for r, n in enumerate(roles) if n) + "]", style="dim")
-        if state.doms[s]:
-            tab.append("\nDomains: " + ", ".join(DOM_NAME[d] for d in state.doms[s]), style="green")
-        if state.victory[s]:
-            tab.append("\nMonsters: " + ", ".join(MON_NAME[m] for m in state.victory[s]), style="red")
-        tokens = state.res[b + 3]
-        vp = Text(str(state.public_vp(s)))
-        if tokens:
-            vp.append(f"\n({tokens} tokens)", style="dim")
-        duke = state.dukes[s]
-        if (over or s == seat) and duke >= 0:
-            tab.append(f"\nDuke: {DUKE_NAME[duke]} ({duke_text(duke)}) = {state.duke_vp(s)} VP now",
-                       style="bold magenta")
-            if over:
-                vp = Text(f"{state.score(s)}", style="bold")
-                vp.append(f"\n(Duke {state.duke_vp(s)})", style="dim")
-        elif s == seat and state.phase == P_DUKES:
-            tab.append("\nDukes dealt: " + " / ".join(DUKE_NAME[d] for d in state.offers[s]), style="magenta")
-        table.add_row(label, str(state.res[b]), str(state.res[b + 1]), str(state.res[b + 2]), vp, tab)
-    return table
-
-
-def _status(state: ValeriaState) -> Text:
+def _cell(parts, width: int) -> Text:
+    """Segments ``[(text, style), ...]`` joined, cut with an ellipsis and padded to ``width``."""
     text = Text()
-    if state.phase == P_DUKES:
-        text.append("Each player keeps one of two Dukes, in secret.", style="bold")
+    for chunk, style in parts:
+        text.append(chunk, style=style)
+    text.truncate(width, overflow="ellipsis", pad=True)
+    return text
+
+
+def _side_by_side(left: list[Text], right: list[Text], lw: int, rw: int) -> list[Text]:
+    """Two columns of lines, ``lw`` and ``rw`` wide, two spaces apart."""
+    out = []
+    for i in range(max(len(left), len(right))):
+        line = Text()
+        line.append_text(left[i] if i < len(left) else _cell([], lw))
+        line.append("  ")
+        line.append_text(right[i] if i < len(right) else _cell([], rw))
+        line.rstrip()
+        out.append(line)
+    return out
+
+
+# ---------------------------------------------------------------- header lines
+def _header(obs: dict, width: int, compact: bool) -> Text:
+    n = obs["players"]
+    phase = obs["phase"]
+    text = Text()
+    if not compact:
+        text.append("Valeria: Card Kingdoms", style="bold")
+        text.append(f" · turn {obs['turn']}")
+    else:
+        text.append(f"Turn {obs['turn']}", style="bold")
+    if phase == "choose-duke":
+        chosen = sum(p["duke_chosen"] for p in obs["player"])
+        text.append(f" · Dukes: each player keeps 1 of 2, in secret ({chosen} of {n} chosen)", style="magenta")
         return text
-    if state.dice:
-        a, b = state.dice
-        text.append(f"Dice: [{a}] [{b}]  (activates {a}, {b} and {a + b})", style="bold")
-    text.append(f"   Phase: {PHASE_NAME[state.phase]}", style="cyan")
-    text.append(f"   Exhausted stacks: {state.exhausted_count()}"
-                + (f" of {2 * state.players} to end" if state.players > 1 else " of 5 to end"), style="dim")
-    if state.players == 1 and state.dice and state.phase in (P_ROLL, P_HARVEST, P_ACTION):
-        text.append("\nAfter your Actions the Monsters attack: " + "; ".join(
-            "a stack of your choice (die 6)" if v == 6 else
-            f"column {v} ({AREAS[state.areas[v - 1]]})" if state.stacks[v - 1] else
-            f"nothing (die {v}: Exhausted stack)" for v in state.dice), style="magenta")
-    if state.payouts:
-        parts = []
-        rested = state.payouts_resting  # not ``resting`` while a new turn's Harvest is on its way
-        for s, p in enumerate(state.payouts):
-            # the resting player only shows up when a Thief took from them (R11.6)
-            if s == rested and not any(s == victim for _, victim, *_ in state.steals):
-                continue
-            parts.append(f"{seat_name(s)}: {harvest_text(s, p, state.steals, s == rested)}")
-        text.append("\nLast Harvest: " + "; ".join(parts))
+    if phase == "over":
+        text.append(" · the game is over", style="bold green")
+        return text
+    text.append(" · ")
+    text.append_text(seat_label(obs["active"]))
+    text.append(" is the Active player" if not compact else " Active")
+    pend = obs.get("pending") or {}
+    words = PHASE_WORDS.get(phase, phase)
+    if compact:
+        words = words.replace(" Phase", "")
+    if "actions_left" in pend:
+        left = pend["actions_left"]
+        words += f", {left} left" if compact else f", {left} Action{'s' if left != 1 else ''} left"
+    text.append(f" · {words}", style="cyan")
+    if pend and pend.get("seat") is not None and pend["seat"] != obs["active"]:
+        text.append(f" · {seat_name(pend['seat'])} decides")
+    goal = 5 if n == 1 else 2 * n
+    if compact and obs["dice"]:
+        a, b = obs["dice"]
+        text.append(f" · Dice {a} {b} ({a}, {b}, {a + b})", style="bold")
+    text.append(f" · Exhausted {obs['exhausted']}/{goal}" if compact else
+                f" · Exhausted {obs['exhausted']} of {goal}", style="dim")
+    text.truncate(width, overflow="ellipsis")
     return text
 
 
-def _dark_lord(state: ValeriaState) -> Text:
-    text = Text("The Dark Lord", style="bold magenta")
-    over = state.phase == P_OVER
-    text.append(f" ({DUKE_NAME[state.dark_lord]})" if over and state.dark_lord >= 0 else " (Duke face down)")
-    cits = ", ".join(CIT_NAME[t] for t in state.cap_cit) or "none"
-    doms = ", ".join(DOM_NAME[d] for d in state.cap_dom) or "none"
-    text.append(f"\nCaptured Citizens: {cits}\nCaptured Domains: {doms}")
-    if over:
-        text.append(f"\nDark Lord score: {state.dark_lord_score()}; your score: {state.score(0)}", style="bold")
+def _dice_line(obs: dict, width: int) -> Text | None:
+    if not obs["dice"]:
+        return None
+    a, b = obs["dice"]
+    text = Text()
+    text.append(f"Dice [{a}] [{b}]", style="bold")
+    text.append(f" activate {a}, {b} and {a + b}")
+    if obs["players"] == 1 and obs["phase"] not in ("over",):
+        text.append(" · Monsters attack: " + monster_attacks(obs), style="magenta")
+    last = last_move_text(obs)
+    if last and len(text) + len(last) + 9 <= width:
+        text.append(f" · Last: {last}", style="dim")
+    text.truncate(width, overflow="ellipsis")
     return text
 
 
-def render(state: ValeriaState, seat: int | None = None):
-    """A rich renderable of the table as ``seat`` sees it (None: a spectator)."""
-    parts = [_center(state), _players(state, seat)]
-    if state.players == 1:
-        parts.append(_dark_lord(state))
-    parts.append(_status(state))
-    if state.phase == P_OVER:
-        if state.players == 1:
-            verdict = "You win!" if state.winners else "The Dark Lord wins."
+def _harvest_lines(obs: dict, width: int, max_lines: int) -> list[Text]:
+    """The last Harvest's payouts, one player after the other, over at most ``max_lines``."""
+    parts = harvest_summary(obs)
+    if not parts:
+        return []
+    if len("Last Harvest: " + "; ".join(parts)) > width * max_lines - 2 * (max_lines - 1):
+        parts = [abbreviate(p) for p in parts]
+    return _wrap_items(Text("Last Harvest: ", style="dim"), parts, width, max_lines, sep="; ")
+
+
+# ---------------------------------------------------------------- Center Stacks
+def _monster_line(m: dict, w: int, compact: bool) -> Text:
+    cards = m["cards"]
+    if not cards:
+        parts = [(m["area"], "bold")] if not compact else []
+        parts.append((" Exhausted" if not compact else "Exhausted", "dim"))
+        return _cell(parts, w)
+    top = cards[-1]
+    if compact:
+        cost = monster_cost(top, short=True)
+        return _cell([(fit(top, w - len(cost) - 2), "bold red"), (" " + cost, "")], w)
+    head = f"{m['area']} ×{len(cards)}"
+    cost = f" {monster_cost(top, short=True)} {monster_vp(top)}VP "
+    used = 13 + len(top) + len(cost)
+    return _cell([(f"{head:<13}", "bold"), (top, "bold red"), (cost, ""),
+                  ("→ " + fit(monster_reward(top), max(0, w - used - 2)), "green")], w)
+
+
+def _citizen_line(c: dict, w: int, compact: bool) -> Text:
+    up = c["face_up"]
+    slot = c["slot"]
+    if not up:
+        return _cell([(f"{slot:<6}" if not compact else f"{slot} ", "bold cyan"), ("Exhausted", "dim")], w)
+    top = up[-1]
+    cost = citizen_cost(top)
+    if compact:
+        tail = f" {cost}G"
+        return _cell([(f"{slot} ", "bold cyan"), (fit(top, w - len(slot) - 1 - len(tail)), "bold"), (tail, "")], w)
+    count = f"×{len(up)}" + (f"+{c['face_down']}▾" if c["face_down"] else "")
+    role = citizen_role(top)
+    on, off = citizen_powers(top)
+    head = [(f"{slot:<6}", "bold cyan"), (f"{top:<10} ", "bold"), (f"{count:<5} ", "dim"),
+            (f"{cost}G ", ""), (f"{role:<7} ", ROLE_STYLE[role])]
+    room = w - sum(len(p) for p, _ in head)
+    powers = f"on {on} · off {off}"
+    for tight in (False, True):
+        if len(powers) > room:
+            powers = f"on {abbreviate(on, tight)} · off {abbreviate(off, tight)}"
+    return _cell(head + [(fit(powers, room), "")], w)
+
+
+def _domain_line(i: int, d: dict, w: int, compact: bool) -> Text:
+    top = d["top"]
+    if top is None:
+        return _cell([(f"{i + 1} " if not compact else "", "bold"), ("Exhausted", "dim")], w)
+    if compact:
+        tail = f" {domain_cost(top)}G"
+        return _cell([(fit(top, w - len(tail)), "bold green"), (tail, "")], w)
+    below = f"+{d['face_down']}▾" if d["face_down"] else ""
+    head = [(f"{i + 1} ", "bold"), (f"{top:<24} ", "bold green"), (f"{below:<4}", "dim"),
+            (f"{domain_cost(top):>2}G {domain_vp(top)}VP ", ""),
+            (f"{roles_needed(top, short=True):<9} ", "dim")]
+    room = w - sum(len(p) for p, _ in head)
+    return _cell(head + [(fit(domain_power(top), room), "green")], w)
+
+
+def _row_of_five(cells: list[Text]) -> Text:
+    line = Text()
+    for i, c in enumerate(cells):
+        if i:
+            line.append(" ")
+        line.append_text(c)
+    line.rstrip()
+    return line
+
+
+# ---------------------------------------------------------------- players
+def _tags(obs: dict, s: int) -> str:
+    tags = []
+    live = obs["phase"] not in ("choose-duke", "over")
+    if obs["players"] > 1 and s == obs["first_player"]:
+        tags.append("1st")
+    if s == obs["resting"] and live:
+        tags.append("rests")
+    return " ".join(tags)
+
+
+def _player_line(obs: dict, s: int, seat: int | None, w: int, compact: bool) -> Text:
+    p = obs["player"][s]
+    live = obs["phase"] not in ("choose-duke", "over")
+    mark = "▶" if live and s == obs["active"] else " "
+    text = Text(mark, style="bold")
+    name = player_name(s, seat)
+    tags = _tags(obs, s)
+    text.append(name, style=SEAT_STYLE[s % len(SEAT_STYLE)])
+    label = name + (" " + tags if tags else "")
+    if tags:
+        text.append(" " + tags, style="dim")
+    text.append(" " * max(1, 19 - len(label)))
+    if not obs["is_over"]:
+        text.append(f"{p['gold']:>2}G {p['strength']:>2}S {p['magic']:>2}M ")
+    vp = obs["scores"][s] if obs["is_over"] and obs["scores"] else p["public_vp"]
+    text.append(f"{vp:>3} VP", style="bold")
+    if obs["is_over"] and p.get("duke"):
+        # the Dukes are revealed at scoring (R8.7)
+        tail = f" ({p.get('duke_vp', 0)} VP)"
+        text.append("  Duke " + fit(p["duke"], w - len(text) - 7 - len(tail)) + tail, style="magenta")
+    else:
+        roles = role_counts(p["citizens"])
+        text.append(f"  W{roles[0]} So{roles[1]} Sh{roles[2]} H{roles[3]}", style="dim")
+        text.append(f" {len(p['domains'])} Dom {len(p['victory'])} Mon")
+    text.truncate(w, overflow="ellipsis")
+    return text
+
+
+def _dark_lord_lines(obs: dict, w: int, max_lines: int) -> list[Text]:
+    """Solo: the Dark Lord's Duke (face down until the end), captured cards and score."""
+    dl = obs["dark_lord"]
+    head = Text("☠ The Dark Lord", style="bold magenta")
+    head.append(f" ({dl['duke']})" if dl.get("duke") else " (Duke face down)", style="magenta")
+    if dl.get("score") is not None:
+        head.append(f" scores {dl['score']}", style="bold")
+    cits = ", ".join(f"{n}" + (f" ×{c}" if c > 1 else "") for n, c in counted(dl["captured_citizens"]))
+    doms = ", ".join(dl["captured_domains"])
+    parts = [f"captured Citizens: {cits or 'none'}", f"captured Domains: {doms or 'none'}"]
+    if max_lines >= 3:
+        lines = [head] + [Text("  " + fit(p, w - 2)) for p in parts]
+    else:
+        lines = [head, Text("  " + fit("; ".join(parts), w - 2))]
+        if max_lines == 1:
+            head.append("  " + fit("; ".join(parts), max(0, w - len(head) - 2)))
+            lines = [head]
+    for line in lines:
+        line.truncate(w, overflow="ellipsis")
+    return lines
+
+
+def _focus_lines(obs: dict, f: int, seat: int | None, w: int, compact: bool) -> list[Text]:
+    """The ``f`` seat's tableau in full: Citizens by roll number, Domains, Victory stack, Duke."""
+    p = obs["player"][f]
+    lines = []
+    cit = Text(f"{seat_name(f)}: " if compact else f"{seat_name(f)}'s Citizens: ",
+               style=SEAT_STYLE[f % len(SEAT_STYLE)])
+    items = []
+    for slot, name, c in citizens_by_roll(p["citizens"]):
+        label = name.replace("Starter ", "St. ") if compact else name
+        items.append(f"[{slot}] {label}" + (f" ×{c}" if c > 1 else ""))
+    roles = role_counts(p["citizens"])
+    role_text = ", ".join(f"{r} {n}" for r, n in zip(("Worker", "Soldier", "Shadow", "Holy"), roles) if n)
+    if role_text and not compact:
+        items.append(f"(Roles: {role_text})")
+    lines += _wrap_items(cit, items, w, 1 if compact else 2)
+    dom = Text("Domains: ", style="green")
+    if p["domains"]:
+        each = [f"{d} ({domain_vp(d)} VP: {domain_power(d)})" for d in p["domains"]]
+        joined = "; ".join(each)
+        if len(joined) > w - len(dom):
+            joined = "; ".join(f"{d} ({abbreviate(domain_power(d))})" for d in p["domains"])
+        if len(joined) > w - len(dom):
+            joined = ", ".join(p["domains"])
+        dom.append(fit(joined, w - len(dom)))
+    else:
+        dom.append("none", style="dim")
+    vic = Text("Victory stack: ", style="red")
+    if p["victory"]:
+        vp = sum(monster_vp(m) for m in p["victory"])
+        vic.append(", ".join(n + (f" ×{c}" if c > 1 else "") for n, c in counted(p["victory"])) + f" = {vp} VP")
+    else:
+        vic.append("none", style="dim")
+    if p["vp_tokens"]:
+        vic.append(f"; VP tokens {p['vp_tokens']}")
+    if len(dom) + len(vic) + 3 <= w:
+        dom.append(" · ")
+        dom.append_text(vic)
+        lines.append(dom)
+    else:
+        dom.truncate(w, overflow="ellipsis")
+        vic.truncate(w, overflow="ellipsis")
+        lines += [dom, vic]
+    lines += _duke_lines(obs, f, seat, w, compact)
+    return lines
+
+
+def _wrap_items(first: Text, items: list[str], w: int, max_lines: int, sep: str = " · ") -> list[Text]:
+    """``first`` then ``items`` joined by ``sep``, over at most ``max_lines`` lines of ``w``."""
+    lines = [first]
+    joiner = sep
+    for i, item in enumerate(items):
+        line = lines[-1]
+        sep = joiner if i and len(line) > 2 else ""
+        if len(line) + len(sep) + len(item) <= w:
+            line.append(sep + item)
+        elif len(lines) < max_lines:
+            lines.append(Text("  " + item))
         else:
-            verdict = "Winner: " + ", ".join(seat_name(s) for s in state.winners)
-        parts.append(Text(verdict, style="bold green"))
-    title = f"Valeria: Card Kingdoms - turn {state.turn}"
-    if state.phase not in (P_DUKES, P_OVER):
-        title += f", {seat_name(state.active)} is the Active player"
-    return Panel(Group(*parts), title=title)
+            rest = joiner.join(items[i:])
+            line.append(sep + fit(rest, w - len(line) - len(sep)) if w - len(line) - len(sep) > 1 else "")
+            line.truncate(w, overflow="ellipsis")
+            break
+    return lines
+
+
+def _duke_lines(obs: dict, f: int, seat: int | None, w: int, compact: bool) -> list[Text]:
+    """The focus seat's Duke if the viewer may see it (its own, or all once the game is over);
+    while Dukes are chosen, the two dealt to the viewer (one a line when there is room)."""
+    p = obs["player"][f]
+    if p.get("duke_offer"):
+        head = Text("Dukes dealt (keep one): ", style="bold magenta")
+        offers = [f"{d} ({duke_words(d)})" for d in p["duke_offer"]]
+        if compact:
+            head.append(fit(" / ".join(offers), w - len(head)))
+            return [head]
+        return [head] + [Text("  " + fit(o, w - 2)) for o in offers]
+    if not p.get("duke"):
+        return []
+    who = "Your Duke" if f == seat and not obs["is_over"] else f"{seat_name(f)}'s Duke"
+    text = Text(f"{who}: {p['duke']}", style="bold magenta")
+    tail = f" = {p.get('duke_vp', 0)} VP now" if not obs["is_over"] else f" = {p.get('duke_vp', 0)} VP"
+    text.append(" (" + fit(duke_words(p["duke"]), w - len(text) - len(tail) - 3) + ")")
+    text.append(tail, style="bold")
+    return [text]
+
+
+def _verdict(obs: dict, w: int) -> Text:
+    if obs["players"] == 1:
+        won = bool(obs["winners"])
+        text = Text("You win!" if won else "The Dark Lord wins.", style="bold green" if won else "bold red")
+        dl = obs.get("dark_lord") or {}
+        if obs["scores"]:
+            text.append(f"  Your score {obs['scores'][0]}")
+            if dl.get("score") is not None:
+                text.append(f", the Dark Lord's {dl['score']}")
+        text.truncate(w, overflow="ellipsis")
+        return text
+    text = Text("Winner: " + ", ".join(seat_name(s) for s in obs["winners"]), style="bold green")
+    if obs["scores"]:
+        text.append("  Scores: " + ", ".join(
+            f"{seat_name(s)} {v} ({obs['player'][s]['tableau_cards']} cards)" for s, v in enumerate(obs["scores"])))
+        text.append("; a tie goes to the fewest cards", style="dim")
+    text.truncate(w, overflow="ellipsis")
+    return text
+
+
+# ---------------------------------------------------------------- the view
+def _default_focus(obs: dict, seat: int | None) -> int:
+    if seat is not None:
+        return seat
+    pend = obs.get("pending") or {}
+    return pend.get("seat", obs["active"]) if pend.get("seat") is not None else obs["active"]
+
+
+def text_view(obs: dict, seat: int | None, *, width: int = WIDE, focus: int | None = None) -> Group:
+    """The table as ``seat`` sees it (None: a spectator), drawn from its observation ``obs``.
+
+    ``width`` is the terminal's width in columns: from 120 the full table (at most 26 lines),
+    below it the compact one (at most 12 lines, at most ``width`` columns). ``focus`` is the
+    seat whose tableau is drawn in full (the CLI's ``show N``); default the viewer, or for a
+    spectator the seat to decide. Raises ValueError for a ``focus`` that is no seat of the game.
+    """
+    n = obs["players"]
+    f = _default_focus(obs, seat) if focus is None else focus
+    if isinstance(f, bool) or not isinstance(f, int) or not 0 <= f < n:
+        raise ValueError(f"there is no seat {focus!r} to show: seats are 0..{n - 1}")
+    if width >= WIDE:
+        return Group(*_wide(obs, seat, f, width))
+    return Group(*_compact(obs, seat, f, width))
+
+
+def _wide(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
+    lw = (width - 2) * 9 // 20  # the Monsters; the players' lines get the rest
+    rw = width - 2 - lw
+    cw = (width - 2) // 2  # the two Citizen rows
+    lines = [_header(obs, width, compact=False)]
+    dice = _dice_line(obs, width)
+    if dice is not None:
+        lines.append(dice)
+    lines += _harvest_lines(obs, width, 2)
+    monsters = [_monster_line(m, lw, False) for m in obs["monsters"]]
+    players = [_player_line(obs, s, seat, rw, False) for s in range(obs["players"])]
+    if obs["players"] == 1 and "dark_lord" in obs:
+        players += _dark_lord_lines(obs, rw, 4)
+    lines += _side_by_side(monsters, players, lw, rw)
+    row1 = [_citizen_line(c, cw, False) for c in obs["citizens"][:5]]
+    row2 = [_citizen_line(c, width - 2 - cw, False) for c in obs["citizens"][5:]]
+    lines += _side_by_side(row1, row2, cw, width - 2 - cw)
+    lines += [_domain_line(i, d, width, False) for i, d in enumerate(obs["domains"])]
+    lines += _focus_lines(obs, f, seat, width, False)
+    if obs["is_over"]:
+        lines.append(_verdict(obs, width))
+    for line in lines:
+        line.rstrip()
+    return lines
+
+
+def _compact(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
+    cw = (width - 4) // 5
+    lines = [_header(obs, width, compact=True)]
+    lines[0].truncate(width, overflow="ellipsis")
+    lines.append(_row_of_five([_monster_line(m, cw, True) for m in obs["monsters"]]))
+    lines.append(_row_of_five([_citizen_line(c, cw, True) for c in obs["citizens"][:5]]))
+    lines.append(_row_of_five([_citizen_line(c, cw, True) for c in obs["citizens"][5:]]))
+    lines.append(_row_of_five([_domain_line(i, d, cw, True) for i, d in enumerate(obs["domains"])]))
+    if obs["is_over"]:
+        lines.append(_verdict(obs, width))
+    else:
+        lines += _harvest_lines(obs, width, 1)
+    lines += [_player_line(obs, s, seat, width, True) for s in range(obs["players"])]
+    if obs["players"] == 1 and "dark_lord" in obs:
+        lines += _dark_lord_lines(obs, width, 2)
+    room = COMPACT_LINES - len(lines)
+    if room > 0:
+        lines += _focus_lines(obs, f, seat, width, True)[:room]
+    for line in lines:
+        line.rstrip()
+    return lines
+
+
+class _FitToConsole:
+    """``text_view`` drawn at the width of the console it is printed on (wide or compact)."""
+
+    def __init__(self, obs: dict, seat: int | None) -> None:
+        self.obs, self.seat = obs, seat
+
+    def __rich_console__(self, console, options):
+        yield text_view(self.obs, self.seat, width=options.max_width)
+
+
+def render(state, seat: int | None = None):
+    """The older entry point: ``text_view`` of ``state.observation(seat)``, fitted to the
+    width of the console that prints it (the full table from 120 columns, else the compact one)."""
+    return _FitToConsole(state.observation(seat), seat)

@@ -1,0 +1,116 @@
+"""Fixed-length feature vectors drawn from an observation: the research observation space.
+
+A game declares its encoding as a list of :class:`Feature` (built with the helpers below), each
+a named slice of the vector with a sentence saying what it holds. The vector is computed from
+``state.observation(seat)`` alone, so it carries no hidden information by construction, and its
+length depends only on the game's configuration (players, options), never on the position.
+Seat-indexed features are rotated so that slot 0 is always the observing seat (a spectator
+sees seat 0 first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One slice: ``size`` floats computed by ``fill(obs, out, start)`` (``out`` pre-zeroed)."""
+
+    name: str
+    size: int
+    meaning: str
+    fill: Callable[[dict, list, int], None]
+
+
+class Encoding:
+    """The feature layout of one game configuration; ``encode(obs)`` gives ``size`` floats.
+
+    ``slices`` lists ``(name, start, stop, meaning)`` in vector order: the documentation of
+    every position of the vector.
+    """
+
+    def __init__(self, features: Sequence[Feature]) -> None:
+        self.features = tuple(features)
+        names = [f.name for f in self.features]
+        if len(names) != len(set(names)):
+            raise ValueError(f"feature names repeat: {names}")
+        start = 0
+        slices = []
+        for f in self.features:
+            slices.append((f.name, start, start + f.size, f.meaning))
+            start += f.size
+        self.slices = tuple(slices)
+        self.size = start
+        self._fills = tuple((sl[1], f.fill) for sl, f in zip(self.slices, self.features))
+
+    def encode(self, obs: dict) -> list[float]:
+        """The feature vector of one observation (``size`` floats, mostly in [0, 1])."""
+        out = [0.0] * self.size
+        for start, fill in self._fills:
+            fill(obs, out, start)
+        return out
+
+
+def seat_order(obs: dict, players: int) -> list[int]:
+    """Seats starting from the observer (``obs["seat"]``; a spectator starts from seat 0)."""
+    me = obs.get("seat")
+    first = me if isinstance(me, int) and 0 <= me < players else 0
+    return [(first + k) % players for k in range(players)]
+
+
+def scalar(name: str, get: Callable[[dict], Any], scale: float, meaning: str) -> Feature:
+    """One number ``get(obs) / scale`` (None counts as 0)."""
+    def fill(obs, out, start):
+        v = get(obs)
+        out[start] = float(v) / scale if v is not None else 0.0
+    return Feature(name, 1, meaning, fill)
+
+
+def numbers(name: str, get: Callable[[dict], Iterable], size: int, scale: float, meaning: str) -> Feature:
+    """Up to ``size`` numbers ``/ scale``, zero-padded; ValueError if there are more."""
+    def fill(obs, out, start):
+        values = list(get(obs))
+        if len(values) > size:
+            raise ValueError(f"feature {name!r} holds at most {size} values, got {len(values)}")
+        for i, v in enumerate(values):
+            out[start + i] = float(v) / scale if v is not None else 0.0
+    return Feature(name, size, meaning, fill)
+
+
+def one_hot(name: str, get: Callable[[dict], Any], values: Sequence, meaning: str) -> Feature:
+    """1 at the index of ``get(obs)`` among ``values`` (all zeros for a value not listed, e.g. None)."""
+    index = {v: i for i, v in enumerate(values)}
+    def fill(obs, out, start):
+        i = index.get(get(obs))
+        if i is not None:
+            out[start + i] = 1.0
+    return Feature(name, len(values), meaning, fill)
+
+
+def counts(name: str, get: Callable[[dict], Iterable], vocab: Sequence, scale: float, meaning: str) -> Feature:
+    """How many of each ``vocab`` item ``get(obs)`` holds, ``/ scale`` (unknown items ignored)."""
+    index = {v: i for i, v in enumerate(vocab)}
+    def fill(obs, out, start):
+        for item in get(obs):
+            i = index.get(item)
+            if i is not None:
+                out[start + i] += 1.0 / scale
+    return Feature(name, len(vocab), meaning, fill)
+
+
+def per_seat(players: int, inner: Feature) -> Feature:
+    """``inner`` repeated for each seat from the observer on; ``inner.fill`` gets ``(obs, seat)``-bound views.
+
+    ``inner.fill`` is called with ``{"obs": obs, "seat": s}`` as its observation.
+    """
+    size, inner_fill = inner.size, inner.fill
+
+    def fill(obs, out, start):
+        me = obs.get("seat")
+        first = me if me.__class__ is int and 0 <= me < players else 0
+        for k in range(players):
+            inner_fill({"obs": obs, "seat": (first + k) % players}, out, start + k * size)
+    return Feature(inner.name, inner.size * players,
+                   f"per seat from the observer on ({inner.size} each): {inner.meaning}", fill)

@@ -1,0 +1,102 @@
+"""Biblios Dice as a fixed-length feature vector (the research observation space).
+
+Drawn from ``observation(seat)`` only: another seat's Gold, VP tokens, face-down card and Hidden
+Objective are not in it, so they cannot be encoded. Seat slices start from the observer; track
+positions count Cadfael as one more marker when he plays (2 players). See
+:mod:`dicetable.engine.encoding`; ``Encoding.slices`` documents each position.
+"""
+
+from __future__ import annotations
+
+from dicetable.engine.encoding import Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, seat_order
+
+from .components import (
+    ADJ_FACES, CARD_VALUES, MULE_FINAL, NRES, RESOURCES, SYMBOLS, TOKEN_SPOTS, TOP,
+)
+from .rules import GOLD_VALUES, MARK_KINDS, PHASES
+_DICE_KINDS = SYMBOLS
+_GOLD_SCALE = 30.0
+
+
+def _tracks(players: int, cadfael: bool) -> Feature:
+    """Each track's marker of each seat (from the observer on, then Cadfael): space / top."""
+    markers = players + (1 if cadfael else 0)
+
+    def fill(obs, out, start):
+        order = seat_order(obs, players) + (["cadfael"] if cadfael else [])
+        slot = {m: k for k, m in enumerate(order)}
+        for t, sym in enumerate(SYMBOLS):
+            for space, who in enumerate(obs["tracks"][sym]):
+                for m in who:
+                    out[start + t * markers + slot[m]] = (space + 1) / TOP[t]
+    return Feature("tracks", len(SYMBOLS) * markers, "per track (" + ", ".join(SYMBOLS)
+                   + "): each marker's space / the track's top, seats from the observer on"
+                   + (", then Cadfael" if cadfael else ""), fill)
+
+
+def _dice(name: str, get, meaning: str) -> list[Feature]:
+    return [
+        numbers(name, lambda o: [get(o).get(k, 0) for k in _DICE_KINDS], len(_DICE_KINDS), 6,
+                f"{meaning}: Resource and Bishop dice by symbol (count / 6)"),
+        one_hot(f"{name}_gold", lambda o: get(o).get("gold"), GOLD_VALUES, f"{meaning}: the Gold Die's face"),
+        one_hot(f"{name}_adjustment", lambda o: get(o).get("adjustment"), tuple(f.id for f in ADJ_FACES),
+                f"{meaning}: the Adjustment Die's face"),
+    ]
+
+
+def _group(k: int):
+    return lambda o: o["groups"][k] if len(o["groups"]) > k else {}
+
+
+def _player(key: str):
+    return lambda v: v["obs"]["players"][v["seat"]][key]
+
+
+def observation_encoding(players: int, options: dict) -> Encoding:
+    """The feature layout for ``players`` seats (rulebook sections: Phase I-III, the Market,
+    Bidding, End of the game)."""
+    cadfael = players == 2
+    feats = [
+        one_hot("phase", lambda o: o["phase"], PHASES, "the phase of the round"),
+        scalar("round", lambda o: o["round"], 20, "round / 20"),
+        per_seat(players, scalar("is_first", lambda v: v["obs"]["first_player"] == v["seat"], 1,
+                                 "1 for the first player")),
+        per_seat(players, scalar("to_move", lambda v: v["seat"] in v["obs"]["to_move"], 1,
+                                 "1 for each seat asked to decide now")),
+        numbers("value_dice", lambda o: [o["value_dice"][r] for r in RESOURCES], NRES, 6,
+                "each Resource's Value Die / 6"),
+        _tracks(players, cadfael),
+        numbers("vp_stacks", lambda o: [sum(o["vp_stacks"][r][k]) for r in RESOURCES for k in (0, 1)],
+                NRES * 2, 10, "VP left in each Resource Track's lower and upper stack / 10"),
+        numbers("bishop_stacks", lambda o: [b["count"] for b in o["bishop_stacks"]], len(TOKEN_SPOTS), 3,
+                "Bishop Tokens left at each spot / 3"),
+        scalar("mule", lambda o: o["mule"], MULE_FINAL, "the Mule's position / the market"),
+        *_dice("pool", lambda o: o["pool"], "dice in the pool"),
+        numbers("marked", lambda o: [o["marked"].get(k, 0) for k in MARK_KINDS], len(MARK_KINDS), 6,
+                "dice marked for a re-roll, by kind"),
+        *_dice("small_group", lambda o: o["small_group"], "the small group being split off"),
+        *_dice("group_large", _group(0), "the large group on auction"),
+        *_dice("group_small", _group(1), "the small group on auction"),
+        per_seat(players, scalar("face_down_placed", _player("face_down_placed"), 1, "placed a card face down")),
+        per_seat(players, scalar("bidding", _player("bidding"), 1, "still bidding")),
+        per_seat(players, scalar("sitting_out", _player("sitting_out"), 1, "sits this auction out")),
+        per_seat(players, scalar("revealed_total", lambda v: sum(v["obs"]["players"][v["seat"]]["revealed"]),
+                                 _GOLD_SCALE, "sum of Bidding Cards revealed in this auction / 30")),
+        per_seat(players, counts("cards_not_revealed", _player("cards_not_revealed"), CARD_VALUES, 1,
+                                 "Bidding Cards not yet revealed, by value")),
+        scalar("my_gold", lambda o: o.get("my_gold"), _GOLD_SCALE, "the observer's Gold / 30 (behind its shield)"),
+        scalar("my_vp_tokens", lambda o: o.get("my_vp_tokens"), 30, "the observer's VP tokens / 30"),
+        counts("my_hand", lambda o: _mine(o).get("hand", ()), CARD_VALUES, 1, "the observer's Bidding Cards in hand"),
+        one_hot("my_face_down", lambda o: _mine(o).get("face_down"), CARD_VALUES, "the observer's face-down card"),
+        one_hot("my_objective", lambda o: _mine(o).get("objective"), RESOURCES, "the observer's Hidden Objective"),
+        scalar("auctions_held", lambda o: o["auctions_held"], 10, "auctions held / 10"),
+    ]
+    if cadfael:
+        feats.append(scalar("cadfael_revealed", lambda o: sum(o["cadfael"]["revealed"]), _GOLD_SCALE,
+                            "sum of Cadfael's revealed cards / 30"))
+    return Encoding(feats)
+
+
+def _mine(obs: dict) -> dict:
+    me = obs.get("seat")
+    return obs["players"][me] if isinstance(me, int) and 0 <= me < len(obs["players"]) else {}

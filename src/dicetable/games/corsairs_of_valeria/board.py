@@ -1,0 +1,420 @@
+"""Browser board of a Corsairs of Valeria table: an HTML fragment with an inline SVG race track.
+
+Drawn from ``state.observation(seat)`` and the game's public component data
+only (docs/views.md). Laid out like the table in the rulebook's Game Setup:
+the race track is a column, Start Island at the bottom, the three Tracks
+above it and Skull Island (with its Silver) on top; beside it the dice, the
+Dice Actions still to execute and every Ship Board (Treasure dial, Silver
+coins, Grog dial, Captain card with its power).
+
+Legal actions sit on the pieces they concern: ``mark:N`` on die N; the
+re-roll, lock and next-Dice-Action choices on the dice tray; lanes and
+5-Map steps (``forward:left``, ``backward``...) on the space they lead to;
+``merchant`` on the Merchant ship; Captain Hook's ``hook:pN`` on the ship
+he would sail to; ``attack:pN``, ``steal:pN`` and ``give:pN`` on the target
+player's Ship Board; Captain powers (``set-cannon``, ``mistress``,
+``reo:N``, ``bones:*``, ``jager:*``, ``jaxn``, ``pass``) on the Captain
+card. Anything else is left to the page's action bar.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from dicetable.engine import seat_name
+
+from .components import COLOURS, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
+from .viewmodel import (
+    FACE_NAME,
+    HAZARDS,
+    PHASE_NAME,
+    captain_of,
+    check_seat,
+    deciding_seat,
+    group_text,
+    move_target,
+    reward_text,
+    ships_by_node,
+    space_text,
+    top_task,
+    track_of,
+    turn_flags,
+)
+
+SHIP_FILL = {"purple": "#8e44ad", "white": "#f4f4f4", "yellow": "#f1c40f", "red": "#d63031", "blue": "#2e6fd8"}
+SHIP_INK = {"purple": "#fff", "white": "#222", "yellow": "#222", "red": "#fff", "blue": "#fff"}
+FACE_TEXT = {
+    "skull": "Skull: executed first, 1 Silver from your Ship Board goes to Skull Island",
+    "skull-grog": "Skull-and-Grog: a Skull (executed first) and a Grog (gained with the Grog faces)",
+    "grog": "Grog: turn your Grog dial up 1 (at most 4 Grog)",
+    "silver": "Silver: take 1 Silver coin from the supply",
+    "map": "Map: move your Ship 1 space towards Skull Island",
+    "cannon": "Cannon: with 3 or more attack another player; or attack the Merchant ship on your space",
+}
+#: where the dice tray puts the phase's shared choices (ids or id prefixes)
+TRAY_IDS = ("roll", "reroll", "reroll-silver", "lock", "grog", "silver", "maps", "cannons", "hold", "give")
+CAPTAIN_IDS = ("set-cannon", "set-map", "mistress", "reo:", "bones:", "jager:", "jaxn", "pass")
+
+# track geometry (SVG user units)
+MARGIN = 74          # left column with the Track names
+LANES_W = 250        # width of the lanes
+ROW_H = 34           # one space
+GAP = 8              # between two Tracks
+SKULL_H = 62
+ISLAND_W = 10        # the island strip between two lanes of a split Track
+
+
+def _attr(value) -> str:
+    return escape(str(value), quote=True)
+
+
+def _text(value) -> str:
+    return escape(str(value), quote=False)
+
+
+def _act(action: dict, cls: str, inner: str = "", label: str | None = None) -> str:
+    """A ``<button>`` carrying ``data-action``; its accessible name is the action's label."""
+    text = inner or _text(action["label"])
+    aria = f' aria-label="{_attr(label or action["label"])}"' if inner else ""
+    return (f'<button type="button" class="{cls}" data-action="{_attr(action["id"])}"{aria} '
+            f'title="{_attr(action["label"])}">{text}</button>')
+
+
+def _svg_act(action: dict, body: str, cls: str = "cov-act") -> str:
+    """An SVG group acting as a button (role, tabindex, aria-label, data-action)."""
+    return (f'<g class="{cls}" role="button" tabindex="0" data-action="{_attr(action["id"])}" '
+            f'aria-label="{_attr(action["label"])}"><title>{_text(action["label"])}</title>{body}</g>')
+
+
+# ---------------------------------------------------------------- the race track
+
+def _layout(track: RaceTrack) -> tuple[dict, int]:
+    """``({node: (x, y, w, h)}, height)``: every space's rectangle, Skull Island on top."""
+    segs = track.segments[:-1]
+    rows = [max(len(nodes) for _, nodes, _ in lanes) for _, lanes in segs]
+    height = SKULL_H + GAP + sum(r * ROW_H for r in rows) + GAP * (len(segs) - 1) + 4
+    boxes = {track.skull: (MARGIN, 2, LANES_W, SKULL_H - 4)}
+    y = height - 2
+    for seg, (_, lanes) in enumerate(segs):
+        n = len(lanes)
+        lane_w = (LANES_W - ISLAND_W * (n - 1)) / n
+        for li, (_, nodes, _) in enumerate(lanes):
+            x = MARGIN + li * (lane_w + ISLAND_W)
+            for r, node in enumerate(nodes):
+                boxes[node] = (x, y - (r + 1) * ROW_H, lane_w, ROW_H)
+        y -= rows[seg] * ROW_H + GAP
+    return boxes, height
+
+
+def _hazard_icon(kind: int, x: float, y: float) -> str:
+    """A small drawing of a hazard symbol centred on (x, y)."""
+    if kind == 1:   # Whirlpool: a spiral
+        return (f'<path class="cov-whirl" d="M{x} {y} m0 -2 a2 2 0 1 1 -2 2 a4 4 0 1 1 4 4 '
+                f'a6 6 0 1 1 -6 -6 a8 8 0 1 1 8 8"/>')
+    if kind == 2:   # Sea Monster: a tentacle over waves
+        return (f'<path class="cov-monster" d="M{x - 9} {y + 7} q4 -4 8 0 q4 4 8 0 M{x - 2} {y + 5} '
+                f'c-3 -8 6 -14 8 -8 c1 3 -3 4 -4 2"/>')
+    # Cutthroat: a pirate flag
+    return (f'<path class="cov-cutthroat" d="M{x - 6} {y + 9} v-18 h13 l-3 4 l3 4 h-13"/>'
+            f'<circle class="cov-flagskull" cx="{x + 1}" cy="{y - 5}" r="2"/>')
+
+
+def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
+    boxes, height = _layout(track)
+    width = MARGIN + LANES_W + 4
+    at = ships_by_node(obs)
+    mover = deciding_seat(obs)
+    out = [f'<svg class="cov-track" viewBox="0 0 {width} {height}" role="group" '
+           f'aria-label="Race track: Start Island at the bottom, Skull Island at the top">']
+    # Track tiles and their names
+    segs = track.segments[:-1]
+    for seg, (title, lanes) in enumerate(segs):
+        nodes = [n for _, ns, _ in lanes for n in ns]
+        top = min(boxes[n][1] for n in nodes)
+        bottom = max(boxes[n][1] + boxes[n][3] for n in nodes)
+        split = len(lanes) > 1
+        tile_cls = "cov-tile cov-start" if seg == 0 else "cov-tile"
+        out.append(f'<rect class="{tile_cls}" x="{MARGIN - 2}" y="{top - 2}" width="{LANES_W + 4}" '
+                   f'height="{bottom - top + 4}" rx="6"><title>{_attr(title)}'
+                   + (": split lengthwise by an island; choose a side on entering it, forwards or backwards"
+                      if split else "") + '</title></rect>')
+        name, _, side = title.partition(" (")
+        if not side and " " in name:
+            name, side = name.split(" ", 1)
+        out.append(f'<text class="cov-tilename" x="{MARGIN - 8}" y="{(top + bottom) / 2 - 2}">{_text(name)}</text>')
+        if side:
+            out.append(f'<text class="cov-tileside" x="{MARGIN - 8}" y="{(top + bottom) / 2 + 11}">'
+                       f'{_text(side.rstrip(")"))}{" split" if split else ""}</text>')
+        if split:
+            for li in range(1, len(lanes)):
+                x = boxes[lanes[li][1][0]][0] - ISLAND_W
+                out.append(f'<rect class="cov-splitisland" x="{x + 1}" y="{top + 3}" width="{ISLAND_W - 2}" '
+                           f'height="{bottom - top - 6}" rx="4"><title>An island the length of the Track: '
+                           f'ships cannot cross from one side to the other</title></rect>')
+    # spaces
+    for node in range(len(track.fwd)):
+        x, y, w, h = boxes[node]
+        if node == track.skull:
+            out.append(f'<g class="cov-skull"><title>{_attr(space_text(track, node))}</title>'
+                       f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="12"/>'
+                       f'<path class="cov-volcano" d="M{x + 14} {y + h - 6} l18 -34 h10 l18 34 z"/>'
+                       f'<text class="cov-skullname" x="{x + 72}" y="{y + 22}">Skull Island</text>'
+                       f'<text class="cov-skullsilver" x="{x + 72}" y="{y + 42}">'
+                       f'{obs["skull_island_silver"]} Silver</text></g>')
+            continue
+        cls = "cov-space" + (" cov-startspace" if node == track.start else "") + (" cov-narrow" if w < 160 else "")
+        out.append(f'<g class="{cls}"><title>{_attr(space_text(track, node))}</title>'
+                   f'<rect x="{x}" y="{y}" width="{w}" height="{h}"/>')
+        if node == track.start:
+            out.append(f'<text class="cov-startmark" x="{x + 6}" y="{y + h / 2 + 2}">⚑ Start</text>')
+        hz = track.hazard[node]
+        if hz:
+            out.append(_hazard_icon(hz, x + 14, y + h / 2 - 3))
+            out.append(f'<text class="cov-hazardname" x="{x + 28}" y="{y + h / 2}">{HAZARDS[hz][0]}</text>')
+        out.append('</g>')
+        m = track.merchant[node]
+        if m is not None:
+            body = (f'<path class="cov-merchant" d="M{x + 5} {y + h - 14} h26 l-4 7 h-18 z M{x + 17} {y + h - 14} '
+                    f'v-16 l9 8 z"/><text class="cov-merchantreward" x="{x + 34}" y="{y + h / 2}">'
+                    f'{_text(reward_text(*m, short=False).replace("+", ""))}'
+                    f'{"/Cannon" if w > 160 else ""}</text>')
+            title = ("Merchant ship: attack it with the Cannons of a ship on this space to gain "
+                     + reward_text(*m).replace("+", "") + " per Cannon")
+            act = by_id.get("merchant")
+            if act is not None and obs["ships"][mover]["node"] == node:
+                placed.add("merchant")
+                out.append(_svg_act(act, f'<rect class="cov-hit" x="{x + 2}" y="{y + 2}" width="{w * 0.62}" '
+                                         f'height="{h - 4}" rx="4"/>' + body, "cov-act cov-merchantact"))
+            else:
+                out.append(f'<g class="cov-merchantship"><title>{_attr(title)}</title>{body}</g>')
+    # islands on dividing lines
+    for seg, (_, lanes) in enumerate(segs):
+        for _, nodes, rewards in lanes:
+            for k in range(1, len(nodes)):
+                if rewards[k] == (0, 0):
+                    continue
+                x, y, w, _ = boxes[nodes[k]]
+                ly = y + ROW_H
+                label = reward_text(*rewards[k])
+                out.append(f'<g class="cov-island"><title>Island: a ship crossing this line towards Skull Island '
+                           f'gains {_attr(label.replace("+", ""))} (nothing when moving backwards)</title>'
+                           f'<ellipse cx="{x + w / 2}" cy="{ly}" rx="{min(w / 2 - 4, 52)}" ry="6.5"/>'
+                           f'<text x="{x + w / 2}" y="{ly + 3.2}">{_text(label)}</text></g>')
+    # movement targets
+    for action in by_id.values():
+        node = move_target(obs, track, action["id"])
+        if node is None:
+            continue
+        x, y, w, h = boxes[node]
+        placed.add(action["id"])
+        out.append(_svg_act(action, f'<rect class="cov-target" x="{x + 2}" y="{y + 2}" width="{w - 4}" '
+                                    f'height="{h - 4}" rx="5"/>', "cov-act cov-moveact"))
+    # ships
+    for node, seats in sorted(at.items()):
+        x, y, w, h = boxes[node]
+        for i, s in enumerate(seats):
+            ship = obs["ships"][s]
+            colour = ship["colour"]
+            cx = x + w - 12 - i * 19 if node != track.skull else x + w - 14 - i * 21
+            cy = y + h / 2 if node != track.skull else y + h - 14
+            cap = captain_of(ship)
+            title = f"{seat_name(s)}'s Ship ({colour})" + (f", {cap.name}" if cap else "")
+            token = (f'<circle class="cov-ship{" cov-mover" if s == mover else ""}" cx="{cx}" cy="{cy}" r="9" '
+                     f'fill="{SHIP_FILL.get(colour, "#888")}"/><text class="cov-shipnum" x="{cx}" y="{cy + 4}" '
+                     f'fill="{SHIP_INK.get(colour, "#000")}">{s + 1}</text>')
+            act = by_id.get(f"hook:p{s + 1}")
+            if act is not None:
+                placed.add(act["id"])
+                out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="13"/>' + token))
+            else:
+                out.append(f'<g class="cov-shipg"><title>{_attr(title)}</title>{token}</g>')
+    out.append('</svg>')
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- dice and Dice Actions
+
+_ICON = {
+    "skull": '<circle cx="20" cy="17" r="11"/><rect x="14" y="24" width="12" height="7" rx="2"/>'
+             '<circle class="cov-hole" cx="16" cy="16" r="3"/><circle class="cov-hole" cx="24" cy="16" r="3"/>',
+    "grog": '<rect x="15" y="6" width="10" height="8" rx="2"/><rect x="11" y="13" width="18" height="22" rx="5"/>',
+    "silver": '<circle cx="20" cy="20" r="13"/><circle class="cov-hole" cx="20" cy="20" r="8"/>',
+    "map": '<rect x="7" y="9" width="26" height="22" rx="2"/><path class="cov-x" d="M15 14 l10 12 M25 14 l-10 12"/>',
+    "cannon": '<rect x="6" y="13" width="26" height="9" rx="4" transform="rotate(-15 20 18)"/>'
+              '<circle cx="16" cy="28" r="6"/>',
+}
+
+
+def _die_face(face: str) -> str:
+    if face == "skull-grog":
+        icon = ('<g transform="translate(-4 0) scale(0.8)">' + _ICON["skull"] + '</g>'
+                '<g transform="translate(18 10) scale(0.6)">' + _ICON["grog"] + '</g>')
+    else:
+        icon = _ICON[face]
+    return (f'<svg class="cov-dieicon" viewBox="0 0 40 40" aria-hidden="true">{icon}</svg>'
+            f'<span class="cov-dieword">{_text(FACE_NAME[face])}</span>')
+
+
+def _dice_tray(obs: dict, by_id: dict, placed: set) -> str:
+    marked = set(obs["marked"])
+    out = ['<section class="cov-tray" aria-label="The dice">']
+    cur = obs["current"]
+    phase = obs["phase"]
+    if obs["is_over"]:
+        win = obs["winners"]
+        ships = obs["ships"]
+        out.append('<p class="cov-phase cov-over" title="A sixth Treasure wins at once; otherwise most Treasure, '
+                   'then most Silver, then most Grog; players still tied share the victory">'
+                   + _text(("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(
+                       f"{seat_name(s)} ({ships[s]['treasure']} Treasure, {ships[s]['silver']} Silver, "
+                       f"{ships[s]['grog']} Grog)" for s in win)) + '</p>')
+    else:
+        out.append(f'<p class="cov-phase"><span class="cov-swatch cov-col-{_attr(COLOURS[cur])}"></span>'
+                   f'{_text(seat_name(cur))}\'s turn · phase '
+                   f'{_text(PHASE_NAME.get(phase, phase))}'
+                   + (f' · {obs["rerolls"]} re-roll{"s" if obs["rerolls"] != 1 else ""}' if obs["rerolls"] else "")
+                   + '</p>')
+    out.append('<div class="cov-dice">')
+    if not obs["dice"] and not obs["is_over"]:
+        out.append('<p class="cov-nodice">The 5 dice are not rolled yet.</p>')
+    task = top_task(obs)
+    given = task[2] if task and task[0] == "give" else ""
+    for i, face in enumerate(obs["dice"], 1):
+        cls = f"cov-die cov-face-{face}" + (" cov-marked" if i in marked else "")
+        inner = _die_face(face) + ('<span class="cov-rerolltag">re-roll</span>' if i in marked else "")
+        if i <= len(given):
+            inner += f'<span class="cov-giventag">to Player {int(given[i - 1]) + 1}</span>'
+        act = by_id.get(f"mark:{i}")
+        if act is not None:
+            placed.add(act["id"])
+            out.append(_act(act, cls, inner))
+        else:
+            state = " (marked for a re-roll)" if i in marked else ""
+            out.append(f'<div class="{cls}" role="img" aria-label="Die {i}: {_attr(FACE_NAME[face])}{state}" '
+                       f'title="{_attr(FACE_TEXT[face])}">{inner}</div>')
+    out.append('</div>')
+    left = [group_text(g, n) for g, n in obs["to_execute"].items() if n]
+    flags = turn_flags(obs)
+    notes = []
+    if phase == "C" and not obs["is_over"] and obs.get("waiting_for") not in ("skull5", "give"):
+        notes.append("Still to execute: " + (", ".join(left) if left else "nothing")
+                     + (" and Lucky Jax'n's move" if flags["jaxn"] else ""))
+    if task and task[0] == "cannons":
+        notes.append(f"{group_text('cannons', task[2])} to fire")
+    if task and task[0] == "move":
+        notes.append(f"{task[2]} move{'s' if task[2] != 1 else ''} left: pick the space on the track")
+    if task and task[0] == "back":
+        notes.append(f"{seat_name(task[1])} is knocked back {task[2]}: pick the side on the track")
+    if task and task[0] == "give":
+        notes.append(f"5 Skulls handed out: who gets die {len(task[2]) + 1}? Pick a Ship Board")
+    if flags["five_maps"]:
+        notes.append("5 Maps: forward or backward at each step")
+    if flags["five_grog"]:
+        notes.append("5 Grog: the turn begins again after the Dice Actions")
+    if flags["arrived"]:
+        notes.append("reached Skull Island this turn")
+    if notes:
+        out.append('<p class="cov-notes">' + _text(" · ".join(notes)) + '</p>')
+    buttons = []
+    for action in by_id.values():
+        aid = action["id"]
+        if aid in placed:
+            continue
+        waiting = obs.get("waiting_for")
+        if aid in TRAY_IDS or (aid == "keep" and waiting == "skull5"):
+            placed.add(aid)
+            buttons.append(_act(action, "cov-choice"))
+    if buttons:
+        out.append('<div class="cov-choices">' + "".join(buttons) + '</div>')
+    out.append('</section>')
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- Ship Boards
+
+def _pips(n: int, of: int, cls: str, what: str) -> str:
+    dots = "".join(f'<span class="cov-pip{" cov-on" if i < n else ""}"></span>' for i in range(of))
+    return f'<span class="cov-dial {cls}" role="img" aria-label="{_attr(what)}" title="{_attr(what)}">{dots}</span>'
+
+
+def _ship_board(obs: dict, ship: dict, seat: int | None, by_id: dict, placed: set) -> str:
+    s = ship["seat"]
+    colour = ship["colour"]
+    mover = deciding_seat(obs)
+    cls = "cov-shipboard" + (" cov-tomove" if s == mover and not obs["is_over"] else "") + \
+          (" cov-you" if s == seat else "")
+    cap = captain_of(ship)
+    out = [f'<article class="{cls}" aria-label="{_attr(seat_name(s))}\'s Ship Board">'
+           f'<header><span class="cov-swatch cov-col-{_attr(colour)}"></span>'
+           f'<b>{_text(seat_name(s))}</b> <span class="cov-colour">{_text(colour)}</span>'
+           + (' <span class="cov-youtag">you</span>' if s == seat else "")
+           + (' <span class="cov-movetag">to move</span>' if s == mover and not obs["is_over"] else "")
+           + f'<span class="cov-where" title="{_attr(ship["space"])}">{ship["to_skull_island"]} to Skull Island'
+           f'</span></header>']
+    out.append('<div class="cov-stats">'
+               + f'<span class="cov-stat">Treasure {ship["treasure"]}/{TREASURE_TO_WIN} '
+               + _pips(ship["treasure"], TREASURE_TO_WIN, "cov-treasure",
+                       f"Treasure dial: {ship['treasure']} of {TREASURE_TO_WIN} (6 wins)") + '</span>'
+               + f'<span class="cov-stat">Grog {ship["grog"]}/{GROG_MAX} '
+               + _pips(ship["grog"], GROG_MAX, "cov-grog",
+                       f"Grog dial: {ship['grog']} of {GROG_MAX}; 1 Grog pays a re-roll") + '</span>'
+               + f'<span class="cov-stat" title="Silver coins on the Ship Board: {SILVER_PER_TREASURE} are '
+                 f'exchanged for 1 Treasure at once">Silver {ship["silver"]} '
+               + "".join('<span class="cov-coin"></span>' for _ in range(min(ship["silver"], 8)))
+               + '</span></div>')
+    # Captain card
+    cap_buttons = []
+    if s == mover:
+        for action in by_id.values():
+            aid = action["id"]
+            if aid in placed:
+                continue
+            if any(aid == c or (c.endswith(":") and aid.startswith(c)) for c in CAPTAIN_IDS) or \
+                    (aid == "keep" and obs.get("waiting_for") == "captain-b"):
+                placed.add(aid)
+                cap_buttons.append(_act(action, "cov-choice cov-capchoice"))
+    if cap is not None:
+        out.append(f'<div class="cov-captain" title="{_attr(cap.name + ": " + cap.text)}">'
+                   f'<span class="cov-capname">{_text(cap.name)}</span> '
+                   f'<span class="cov-cappower">{_text(cap.summary)}</span>' + "".join(cap_buttons) + '</div>')
+    elif cap_buttons:
+        out.append('<div class="cov-captain">' + "".join(cap_buttons) + '</div>')
+    # actions aimed at this ship
+    targets = []
+    for prefix in ("attack", "steal", "give"):
+        act = by_id.get(f"{prefix}:p{s + 1}")
+        if act is not None and act["id"] not in placed:
+            placed.add(act["id"])
+            targets.append(_act(act, f"cov-choice cov-target-{prefix}"))
+    if targets:
+        out.append('<div class="cov-targets">' + "".join(targets) + '</div>')
+    out.append('</article>')
+    return "".join(out)
+
+
+def board_view(obs: dict, actions: list, seat: int | None) -> str:
+    """The board as ``seat`` sees it: an HTML fragment (string) with an inline SVG race track.
+
+    ``obs`` is ``state.observation(seat)``; ``actions`` the seat's legal
+    actions as ``[{"id": str, "label": str}]`` (empty when it is not to move;
+    ignored for a spectator, ``seat`` None). Every action concerning a piece
+    is placed on it with ``data-action`` and an accessible name; the rest are
+    left for the page's action bar. Pure: the same arguments give the same
+    bytes. TypeError/ValueError for a ``seat`` that is neither None nor a
+    seat of this table. Rulebook: Game Setup (the race track column), Components (Ship
+    Boards, dice), Execute Dice Actions, Captain Cards.
+    """
+    check_seat(obs, seat)
+    track = track_of(obs)
+    by_id = {} if seat is None else {a["id"]: a for a in actions}
+    placed: set = set()
+    flags = turn_flags(obs)
+    head = (f'<p class="cov-status">Turn {obs["turn"]} · race {obs["race"]} of 2 · Skull Island reached '
+            f'{obs["skull_island_visits"]} of 2 times · supply {obs["supply"]} Silver'
+            + (" · 5 Cannons: a Treasure may be stolen" if flags["five_cannons"] else "") + '</p>')
+    tray = _dice_tray(obs, by_id, placed)
+    boards = "".join(_ship_board(obs, ship, seat, by_id, placed) for ship in obs["ships"])
+    svg = _track_svg(obs, track, by_id, placed)
+    return (f'<div class="board board-corsairs-of-valeria" data-players="{len(obs["ships"])}">'
+            f'<div class="cov-trackcol">{svg}</div>'
+            f'<div class="cov-side">{head}{tray}<div class="cov-boards">{boards}</div></div></div>')

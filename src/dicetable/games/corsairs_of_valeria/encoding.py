@@ -1,0 +1,50 @@
+"""Corsairs of Valeria as a fixed-length feature vector (the research observation space).
+
+Drawn from ``observation(seat)`` only (everything in this game is public); seat slices start
+from the observer. See :mod:`dicetable.engine.encoding`; ``Encoding.slices`` documents each
+position.
+"""
+
+from __future__ import annotations
+
+from dicetable.engine.encoding import Encoding, counts, numbers, one_hot, per_seat, scalar
+
+from .components import CAPTAINS, COMPONENTS, DIE_FACES, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
+from .rules import GROUP_IDS, OVER, TASK_KINDS
+
+_PHASES = ("A", "B", "C", "D", OVER)
+#: Longest way from Start Island to Skull Island on any Tracks (a scale, not a rule).
+_FARTHEST = 24.0
+_SILVER_SCALE = 30.0
+
+
+def _ship(key: str, scale: float, meaning: str):
+    return scalar(key, lambda v: v["obs"]["ships"][v["seat"]][key], scale, meaning)
+
+
+def observation_encoding(players: int, options: dict) -> Encoding:
+    """The feature layout for ``players`` seats (rulebook sections: Phase A-D, Skull Island)."""
+    dice = COMPONENTS.dice.count
+    feats = [
+        one_hot("phase", lambda o: o["phase"], _PHASES, "turn phase A-D, or over"),
+        scalar("race", lambda o: o["race"], 2, "race number / 2"),
+        scalar("skull_island_visits", lambda o: o["skull_island_visits"], 2, "arrivals at Skull Island / 2"),
+        scalar("skull_island_silver", lambda o: o["skull_island_silver"], _SILVER_SCALE, "Silver on Skull Island / 30"),
+        scalar("supply", lambda o: o["supply"], 100, "Silver in the supply / 100"),
+        per_seat(players, scalar("is_current", lambda v: v["obs"]["current"] == v["seat"], 1,
+                                 "1 for the seat taking its turn")),
+        per_seat(players, one_hot("captain", lambda v: v["obs"]["ships"][v["seat"]]["captain"],
+                                  tuple(c.id for c in CAPTAINS), "the seat's Captain")),
+        per_seat(players, _ship("to_skull_island", _FARTHEST, "spaces from the Ship to Skull Island / 24")),
+        per_seat(players, _ship("grog", GROG_MAX, "Grog on the dial / dial max")),
+        per_seat(players, _ship("silver", SILVER_PER_TREASURE, "Silver on the Ship Board / Silver per Treasure")),
+        per_seat(players, _ship("treasure", TREASURE_TO_WIN, "Treasures / Treasures to win")),
+        counts("dice", lambda o: o["dice"], DIE_FACES, dice, "dice showing each face (count / 5)"),
+        numbers("marked", lambda o: [1 if i + 1 in o["marked"] else 0 for i in range(len(o["dice"]))],
+                dice, 1, "1 for each die marked for a re-roll"),
+        scalar("rerolls", lambda o: o["rerolls"], 3, "re-rolls made this turn / 3"),
+        numbers("to_execute", lambda o: [o["to_execute"][g] for g in GROUP_IDS], len(GROUP_IDS), dice,
+                "Grog, Silver, Map and Cannon faces still to execute (count / 5)"),
+        one_hot("waiting_for", lambda o: o["waiting_for"], TASK_KINDS, "the task the game is waiting on"),
+    ]
+    return Encoding(feats)

@@ -1,0 +1,69 @@
+"""Kingdom of Dice as a fixed-length feature vector (the research observation space).
+
+Drawn from ``observation(seat)`` only; seat slices start from the observer. See
+:mod:`dicetable.engine.encoding` for the mechanism; ``Encoding.slices`` documents each position.
+"""
+
+from __future__ import annotations
+
+from dicetable.engine.encoding import Encoding, Feature, counts, one_hot, per_seat, scalar, seat_order
+
+from .components import CAT_LEVELS, CARDS, FACE_ORDER, SPACES
+from .rules import DICE, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE
+
+_CARD_IDS = tuple(c.id for c in CARDS)
+_SCORE_SCALE = 200.0
+
+
+def _board(players: int) -> Feature:
+    """Each board space: empty, a seat's Crown marker (from the observer on), or the Cat's."""
+    width = players + 2
+
+    empty = [start_of * width for start_of in range(len(SPACES))]
+    at = {str(space): i * width for i, space in enumerate(SPACES)}
+
+    def fill(obs, out, start):
+        rel = {s: k for k, s in enumerate(seat_order(obs, players))}
+        for offset in empty:
+            out[start + offset] = 1.0
+        for space, owner in obs["board"].items():
+            offset = start + at[space]
+            out[offset] = 0.0
+            out[offset + (players + 1 if owner == "cat" else 1 + rel[owner])] = 1.0
+    return Feature("board", len(SPACES) * width,
+                   f"per board space {SPACES[0]}..{SPACES[-1]}: one-hot of empty, each seat's Crown "
+                   "marker from the observer on, the Cat's marker", fill)
+
+
+def observation_encoding(players: int, options: dict) -> Encoding:
+    """The feature layout for ``players`` seats (rulebook sections: Setting dice aside, Placing a
+    Crown marker, End of a round; solo: the Mischievous Cat)."""
+    feats = [
+        one_hot("round", lambda o: o["round"], range(1, ROUNDS + 1), "the round, 1-3"),
+        one_hot("phase", lambda o: o["phase"], (SET_ASIDE, PLACE, OVER), "set-aside, place, over"),
+        per_seat(players, scalar("is_current", lambda v: v["obs"]["current"] == v["seat"], 1,
+                                 "1 for the seat taking its turn")),
+        per_seat(players, scalar("is_first", lambda v: v["obs"]["first_player"] == v["seat"], 1,
+                                 "1 for the round's first player")),
+        counts("roll", lambda o: o["roll"], FACE_ORDER, DICE, "dice just rolled, by face (count / 6)"),
+        counts("kept", lambda o: o["kept"], FACE_ORDER, DICE, "dice set aside, by face (count / 6)"),
+        scalar("picked_since_roll", lambda o: o["picked_since_roll"], DICE, "dice set aside since the roll / 6"),
+        scalar("result_value", lambda o: o["result_value"], 100, "value of the dice set aside / 100 (0: not valid)"),
+        scalar("target_space", lambda o: o["target_space"], SPACES[-1], "space the result may take / last space"),
+        _board(players),
+        per_seat(players, scalar("markers_left", lambda v: v["obs"]["markers_left"][v["seat"]], MARKERS,
+                                 "Crown markers left / markers per player")),
+        counts("market", lambda o: [c["id"] for c in o["market"]], _CARD_IDS, 1, "Influence cards on offer"),
+        per_seat(players, counts("won", lambda v: v["obs"]["won"][v["seat"]], _CARD_IDS, 1,
+                                 "Influence cards the seat has won")),
+        per_seat(players, scalar("score", lambda v: (v["obs"]["scores"] or [0] * players)[v["seat"]],
+                                 _SCORE_SCALE, "the seat's points / 200")),
+        scalar("draw_pile", lambda o: o["draw_pile"], len(CARDS), "cards left in the draw pile / all cards"),
+    ]
+    if players == 1:
+        feats += [
+            one_hot("cat_level", lambda o: o["cat"]["level"], sorted(CAT_LEVELS), "the Cat's level"),
+            counts("cat_won", lambda o: o["cat"]["won"], _CARD_IDS, 1, "Influence cards the Cat has won"),
+            scalar("cat_score", lambda o: o["cat"]["score"], _SCORE_SCALE, "the Cat's points / 200"),
+        ]
+    return Encoding(feats)

@@ -1,0 +1,44 @@
+"""Research interfaces: PettingZoo and Gymnasium environments for every dicetable game.
+
+Install with the ``rl`` extra (``pip install 'dicetable[rl]'``).
+
+- :func:`env` — a PettingZoo AEC environment (all seats are agents);
+- :func:`parallel_env` — the PettingZoo Parallel API (every seat to move acts in one step);
+- :func:`gym_env` — a Gymnasium environment for one learning seat against dicetable bots
+  (solo modes as plain single-agent environments), registered as ``dicetable/<game-id>-v0``;
+- :func:`register_openspiel` — every game as a pyspiel Python game ``python_dicetable_<game>``;
+- :class:`GameSpaces` — the fixed action catalogue, masks and feature vectors underneath.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from dicetable.engine import registry
+
+from .aec import DicetableAEC, env
+from .gym import DicetableGym, gym_env
+from .parallel import DicetableParallel, parallel_env
+from .spaces import GameSpaces, placing_rewards
+
+__all__ = ["DicetableAEC", "DicetableGym", "DicetableParallel", "GameSpaces", "env", "gym_env",
+           "parallel_env", "placing_rewards", "register_openspiel"]
+
+
+def register_openspiel() -> list[str]:
+    """Register every game with pyspiel (see :mod:`dicetable.rl.openspiel`); returns the names."""
+    from .openspiel import register_openspiel as register
+
+    return register()
+
+
+def _register_gymnasium() -> None:
+    for spec in registry.games():
+        env_id = f"dicetable/{spec.id}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="dicetable.rl.gym:DicetableGym",
+                               kwargs={"game_id": spec.id, "players": max(spec.min_players, 2)
+                                       if spec.max_players >= 2 else 1})
+
+
+_register_gymnasium()

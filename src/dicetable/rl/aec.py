@@ -1,0 +1,124 @@
+"""PettingZoo AEC environments for every dicetable game.
+
+Agents are ``player_0`` .. ``player_{n-1}`` (seat 0 is ``player_0``). Each observation is
+``{"observation": float32 feature vector, "action_mask": int8 mask}`` from
+:class:`~dicetable.rl.spaces.GameSpaces`; actions are indices into the game's action catalogue.
+Turns follow the engine's ``to_move``; where several seats decide at once (a secret bid, a
+simultaneous Harvest) they are asked one after another in seat order, and each sees only its
+own observation, so nothing passes between them. Rewards come once, at the end, by final
+placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
+terminal view of the seat to move as text.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from gymnasium import spaces as gspaces
+from pettingzoo import AECEnv
+
+from .spaces import OBS_HIGH, GameSpaces, placing_rewards
+
+
+class DicetableAEC(AECEnv):
+    """One dicetable game as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game_id: str, players: int, options: dict | None = None,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r} is not offered; allowed: None, 'ansi'")
+        self.spaces = GameSpaces(game_id, players, options)
+        self.metadata = dict(self.metadata, name=f"dicetable_{game_id.replace('-', '_')}_v0")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        n_obs, n_act = self.spaces.observation_size, self.spaces.num_actions
+        self._obs_space = gspaces.Dict({
+            "observation": gspaces.Box(0.0, OBS_HIGH, (n_obs,), np.float32),
+            "action_mask": gspaces.Box(0, 1, (n_act,), np.int8),
+        })
+        self._act_space = gspaces.Discrete(n_act)
+        self.state_ = None
+        self._seed = None
+
+    # -- spaces
+    def observation_space(self, agent: str):
+        """The Dict space of ``observation`` and ``action_mask`` (the same for every agent)."""
+        return self._obs_space
+
+    def action_space(self, agent: str):
+        """Discrete over the game's action catalogue (the same for every agent)."""
+        return self._act_space
+
+    # -- life cycle
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game; a given ``seed`` reproduces it exactly (None: continue the seed stream)."""
+        if seed is not None:
+            self._seed = np.random.SeedSequence(seed)
+        elif self._seed is None:
+            self._seed = np.random.SeedSequence()
+        game_seed = int(self._seed.spawn(1)[0].generate_state(1, np.uint64)[0])
+        self.state_ = self.spaces.new_game(game_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        to_move = self.state_.to_move
+        self.agent_selection = f"player_{min(to_move)}" if to_move else self.agents[0]
+
+    def observe(self, agent: str) -> dict:
+        """The agent's observation and action mask (all zero unless it is to move)."""
+        seat = self.possible_agents.index(agent)
+        return {"observation": self.spaces.observe(self.state_, seat),
+                "action_mask": self.spaces.mask(self.state_, seat)}
+
+    def step(self, action) -> None:
+        """Apply catalogue action ``action`` for the selected agent (None once it is done).
+
+        Raises ValueError naming the action when it is not legal for that agent now.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.possible_agents.index(agent)
+        self.state_.apply(self.spaces.action_id(action), seat)
+        self._clear_rewards()
+        if self.state_.is_over:
+            for a, r in zip(self.possible_agents, placing_rewards(self.state_)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self._accumulate_rewards()
+        self._select()
+
+    def render(self) -> str | None:
+        """The terminal view of the seat to move (or a spectator's once over) as plain text."""
+        if self.render_mode != "ansi" or self.state_ is None:
+            return None
+        from rich.console import Console
+
+        to_move = self.state_.to_move
+        seat = min(to_move) if to_move else None
+        console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
+        spec = self.spaces.spec
+        if spec.text_view is not None:
+            console.print(spec.text_view(self.state_.observation(seat), seat, width=120))
+        elif spec.render is not None:
+            console.print(spec.render(self.state_, seat))
+        return console.export_text()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(game_id: str, players: int = 2, options: dict | None = None, render_mode: str | None = None):
+    """A PettingZoo AEC environment of ``game_id`` (see :class:`DicetableAEC`)."""
+    return DicetableAEC(game_id, players, options, render_mode)

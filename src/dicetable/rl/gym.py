@@ -1,0 +1,116 @@
+"""Gymnasium environments: one learning seat, the other seats played by dicetable bots.
+
+``gym_env(game_id, players=2, options=None, opponents="greedy", seat=0)``: the learner plays
+``seat``; every other seat is a bot of the named level (``random``, ``greedy``, ``easy``,
+``medium``, ``hard``...), which decides on a determinized copy and never reads the learner's
+secrets. With ``players=1`` (Kingdom of Dice against the Cat, Dice Kingdoms solo, Card Kingdoms
+against the Dark Lord) it is a plain single-agent environment. The observation is
+``{"observation", "action_mask"}`` and ``info["action_mask"]`` repeats the mask; the reward comes
+at the end, by placing (the final score in solo); an action outside the mask changes nothing and
+earns ``illegal_reward`` (or raises, with ``on_illegal="raise"``); see :func:`~dicetable.rl.spaces.placing_rewards`.
+Registered ids: ``dicetable/<game-id>-v0``.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces as gspaces
+
+from dicetable.bots import make_bot
+
+from .spaces import OBS_HIGH, GameSpaces, placing_rewards
+
+
+class DicetableGym(gymnasium.Env):
+    """One learning seat of a dicetable game (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game_id: str, players: int = 2, options: dict | None = None,
+                 opponents: str = "greedy", seat: int = 0, render_mode: str | None = None,
+                 on_illegal: str = "penalize", illegal_reward: float = -1.0) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r} is not offered; allowed: None, 'ansi'")
+        self.spaces = GameSpaces(game_id, players, options)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat {seat!r} is not a seat of a {players}-player game: 0..{players - 1}")
+        make_bot(opponents, 0)  # refuses an unknown level now, not at the first step
+        if on_illegal not in ("penalize", "raise"):
+            raise ValueError(f"on_illegal {on_illegal!r} is not offered; allowed: 'penalize', 'raise'")
+        self.on_illegal = on_illegal
+        self.illegal_reward = float(illegal_reward)
+        self.seat = seat
+        self.opponents = opponents
+        self.render_mode = render_mode
+        n_obs, n_act = self.spaces.observation_size, self.spaces.num_actions
+        self.observation_space = gspaces.Dict({
+            "observation": gspaces.Box(0.0, OBS_HIGH, (n_obs,), np.float32),
+            "action_mask": gspaces.Box(0, 1, (n_act,), np.int8),
+        })
+        self.action_space = gspaces.Discrete(n_act)
+        self.state = None
+        self.bots = {}
+
+    def _obs(self):
+        mask = self.spaces.mask(self.state, self.seat)
+        return {"observation": self.spaces.observe(self.state, self.seat), "action_mask": mask}, mask
+
+    def _play_bots(self) -> None:
+        state = self.state
+        while not state.is_over and self.seat not in state.to_move:
+            other = min(state.to_move)
+            state.apply(self.bots[other].choose(state, other), other)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start a new game (``seed`` reproduces it, bots included); returns (observation, info)."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.state = self.spaces.new_game(game_seed)
+        self.bots = {s: make_bot(self.opponents, game_seed + s) for s in range(self.spaces.players) if s != self.seat}
+        self._play_bots()
+        obs, mask = self._obs()
+        return obs, {"action_mask": mask}
+
+    def step(self, action):
+        """Play catalogue action ``action`` for the learner, then the bots until its next decision.
+
+        Returns (observation, reward, terminated, truncated, info). An action outside the mask
+        changes nothing: with ``on_illegal="penalize"`` (the default) it earns ``illegal_reward``
+        and ``info["illegal_action"]`` says why; with ``"raise"`` it raises ValueError naming it.
+        """
+        try:
+            self.state.apply(self.spaces.action_id(action), self.seat)
+        except ValueError as exc:
+            if self.on_illegal == "raise":
+                raise
+            obs, mask = self._obs()
+            return obs, self.illegal_reward, False, False, {"action_mask": mask, "illegal_action": str(exc)}
+        self._play_bots()
+        over = self.state.is_over
+        reward = placing_rewards(self.state)[self.seat] if over else 0.0
+        obs, mask = self._obs()
+        return obs, float(reward), over, False, {"action_mask": mask}
+
+    def render(self) -> str | None:
+        """The learner's terminal view as plain text (render_mode "ansi")."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        import io
+
+        from rich.console import Console
+
+        console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
+        spec = self.spaces.spec
+        if spec.text_view is not None:
+            console.print(spec.text_view(self.state.observation(self.seat), self.seat, width=120))
+        elif spec.render is not None:
+            console.print(spec.render(self.state, self.seat))
+        return console.export_text()
+
+
+def gym_env(game_id: str, players: int = 2, options: dict | None = None, opponents: str = "greedy",
+            seat: int = 0, render_mode: str | None = None, **kwargs) -> DicetableGym:
+    """A Gymnasium environment of ``game_id`` for one learning seat (see :class:`DicetableGym`;
+    ``kwargs``: ``on_illegal``, ``illegal_reward``)."""
+    return DicetableGym(game_id, players, options, opponents, seat, render_mode, **kwargs)

@@ -1,0 +1,197 @@
+"""OpenSpiel (pyspiel) Python games for every dicetable game.
+
+``register_openspiel()`` registers ``python_dicetable_<game>`` (dashes as underscores) with
+parameters ``players`` (int), ``options`` (a JSON object as a string, e.g.
+``'{"sheets": "winter"}'``) and ``seed`` (int: the first game's seed; each new initial state
+takes the next one). Dice and shuffles happen inside the engine's seeded ``apply``, so the games
+are declared ``SAMPLED_STOCHASTIC``: no explicit chance nodes, and a state's future is fixed by
+its seed. Simultaneous decisions (secret bids, the simultaneous Harvest) are asked one seat
+after another in seat order, each seat seeing only its own observation. Observation and
+information-state tensors are the game's feature vector of ``observation(seat)``; strings are
+its JSON. Returns are the final placing rewards (the score in solo). States serialize to the
+engine's save (``to_dict``) as JSON, and load back through ``load_state``'s full check
+(OpenSpiel's own serializing simulation test needs the game's random-number state, which
+pyspiel does not let a Python game provide; ``serialize``/``deserialize_state`` are tested
+directly instead).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyspiel
+
+import dicetable
+from dicetable.engine import registry
+
+from .spaces import GameSpaces, placing_rewards
+
+#: A generous bound on actions in one game (random play stays far below it).
+MAX_GAME_LENGTH = 20_000
+
+
+def short_name(game_id: str) -> str:
+    """The pyspiel name of a dicetable game: ``python_dicetable_<id with underscores>``."""
+    return "python_dicetable_" + game_id.replace("-", "_")
+
+
+class _Held:
+    """Holds the engine state so that OpenSpiel's deep copy of a state is the engine's cheap clone."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo) -> "_Held":
+        return _Held(self.state.clone())
+
+
+class _Shared:
+    """Holds what every state of a game shares (never copied)."""
+
+    __slots__ = ("spaces",)
+
+    def __init__(self, spaces: GameSpaces) -> None:
+        self.spaces = spaces
+
+    def __deepcopy__(self, memo) -> "_Shared":
+        return self
+
+
+class DicetableSpielState(pyspiel.State):
+    """A dicetable state seen through OpenSpiel's API (see the module docstring)."""
+
+    def __init__(self, game: "DicetableSpielGame", state) -> None:
+        super().__init__(game)
+        self._shared = _Shared(game.spaces)
+        self._held = _Held(state)
+
+    @property
+    def spaces(self) -> GameSpaces:
+        """The game's action catalogue and encoding."""
+        return self._shared.spaces
+
+    @property
+    def state(self):
+        """The dicetable engine state underneath."""
+        return self._held.state
+
+    def current_player(self) -> int:
+        """The lowest seat to move, or TERMINAL."""
+        to_move = self.state.to_move
+        return min(to_move) if to_move else pyspiel.PlayerId.TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        index = self.spaces.index
+        return sorted(index[a.id] for a in self.state.legal_actions(player))
+
+    def _apply_action(self, action: int) -> None:
+        self.state.apply(self.spaces.action_id(action), self.current_player())
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.spaces.action_id(action)
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.state.is_over
+
+    def returns(self) -> list[float]:
+        """Final placing rewards (zeros before the end)."""
+        return placing_rewards(self.state)
+
+    def __str__(self) -> str:
+        return json.dumps(self.state.observation(None), sort_keys=True)
+
+    def serialize(self) -> str:
+        """The engine's save of this state as JSON."""
+        return json.dumps(self.state.to_dict())
+
+
+class DicetableObserver:
+    """Tensor and string observer: the feature vector and JSON of ``observation(player)``."""
+
+    def __init__(self, spaces: GameSpaces) -> None:
+        self.spaces = spaces
+        self.tensor = np.zeros(spaces.observation_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: DicetableSpielState, player: int) -> None:
+        """Fill ``tensor`` from ``player``'s observation."""
+        self.tensor[:] = self.spaces.observe(state.state, player)
+
+    def string_from(self, state: DicetableSpielState, player: int) -> str:
+        """``player``'s observation as JSON."""
+        return json.dumps(state.state.observation(player), sort_keys=True)
+
+
+class DicetableSpielGame(pyspiel.Game):
+    """One dicetable game configuration as a pyspiel Game."""
+
+    game_type = None
+    game_id = ""
+
+    def __init__(self, params=None) -> None:
+        params = dict(params or {})
+        spec = dicetable.get_game(self.game_id)
+        players = int(params.get("players", max(2, spec.min_players) if spec.max_players > 1 else 1))
+        options = json.loads(params.get("options", "{}") or "{}")
+        self.spaces = GameSpaces(self.game_id, players, options)
+        self.next_seed = int(params.get("seed", 0))
+        score_bound = 1000.0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.spaces.num_actions, max_chance_outcomes=0, num_players=players,
+            min_utility=-1.0 if players > 1 else -score_bound, max_utility=1.0 if players > 1 else score_bound,
+            utility_sum=None, max_game_length=MAX_GAME_LENGTH)
+        super().__init__(self.game_type, info, params)
+
+    def new_initial_state(self) -> DicetableSpielState:
+        """A new game with the next seed of this game's stream."""
+        seed, self.next_seed = self.next_seed, self.next_seed + 1
+        return DicetableSpielState(self, self.spaces.new_game(seed))
+
+    def from_engine_state(self, state) -> DicetableSpielState:
+        """Wrap a dicetable state of this game's configuration (e.g. a position to analyse).
+
+        Raises ValueError when the state belongs to another game or player count.
+        """
+        if state.game_id != self.game_id or state.players != self.spaces.players:
+            raise ValueError(f"a {state.players}-player {state.game_id} state does not fit "
+                             f"{self.spaces.players}-player {self.game_id}")
+        return DicetableSpielState(self, state)
+
+    def deserialize_state(self, text: str) -> DicetableSpielState:
+        """A state from :meth:`DicetableSpielState.serialize` (validated by ``load_state``)."""
+        return DicetableSpielState(self, dicetable.load_state(json.loads(text)))
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> DicetableObserver:
+        """The observer (the same tensor for observation and information state)."""
+        return DicetableObserver(self.spaces)
+
+
+def register_openspiel() -> list[str]:
+    """Register every dicetable game with pyspiel; returns the short names (idempotent)."""
+    names = []
+    for spec in registry.games():
+        name = short_name(spec.id)
+        names.append(name)
+        if name in pyspiel.registered_names():
+            continue
+        default_players = max(2, spec.min_players) if spec.max_players > 1 else 1
+        game_type = pyspiel.GameType(
+            short_name=name, long_name=f"dicetable {spec.name}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.GENERAL_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=spec.max_players, min_num_players=spec.min_players,
+            provides_information_state_string=False, provides_information_state_tensor=True,
+            provides_observation_string=True, provides_observation_tensor=True,
+            parameter_specification={"players": default_players, "options": "{}", "seed": 0},
+        )
+        cls = type(f"Spiel_{spec.id.replace('-', '_')}", (DicetableSpielGame,),
+                   {"game_id": spec.id, "game_type": game_type})
+        pyspiel.register_game(game_type, cls)
+    return names

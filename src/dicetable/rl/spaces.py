@@ -1,0 +1,102 @@
+"""The fixed action and observation spaces of one game configuration, as numpy arrays.
+
+An action is an integer index into the game's action catalogue (``GameSpec.action_catalogue``);
+the legal ones form a mask. An observation is the game's feature vector
+(``GameSpec.observation_encoding``) of ``state.observation(seat)``. Both have a length that
+depends only on (game, players, options).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import dicetable
+from dicetable.engine import GameConfigError, GameState
+
+#: Upper bound of every feature (features are non-negative counts and shares, mostly in [0, 1]).
+OBS_HIGH = 64.0
+
+
+class GameSpaces:
+    """Catalogue, encoding and masks of ``game_id`` at ``players`` seats with ``options``.
+
+    Raises :class:`dicetable.GameConfigError` for an unknown game, a bad player count or option,
+    or a game that declares no catalogue or encoding.
+    """
+
+    def __init__(self, game_id: str, players: int, options: dict | None = None) -> None:
+        self.spec = dicetable.get_game(game_id)
+        probe = dicetable.new_game(game_id, players, seed=0, options=options)  # checks players and options
+        self.players = players
+        self.options = dict(probe.options)
+        if self.spec.action_catalogue is None or self.spec.observation_encoding is None:
+            raise GameConfigError(f"{game_id} declares no action catalogue or observation encoding")
+        self.catalogue: tuple[str, ...] = tuple(self.spec.action_catalogue(players, self.options))
+        self.index = {aid: i for i, aid in enumerate(self.catalogue)}
+        self.encoding = self.spec.observation_encoding(players, self.options)
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space (the catalogue's length)."""
+        return len(self.catalogue)
+
+    @property
+    def observation_size(self) -> int:
+        """Length of the feature vector."""
+        return self.encoding.size
+
+    def new_game(self, seed: int | None) -> GameState:
+        """A new game of this configuration (seed None: a fresh random one)."""
+        return dicetable.new_game(self.spec.id, self.players, seed=seed, options=self.options)
+
+    def mask(self, state: GameState, seat: int) -> np.ndarray:
+        """int8 array, 1 at the index of each legal action of ``seat`` (all zero if it is not to move).
+
+        Raises KeyError naming the id if the game offers an action outside its catalogue (a bug
+        the catalogue tests guard against).
+        """
+        out = np.zeros(len(self.catalogue), dtype=np.int8)
+        for action in state.legal_actions(seat):
+            out[self.index[action.id]] = 1
+        return out
+
+    def observe(self, state: GameState, seat: int | None) -> np.ndarray:
+        """float32 feature vector of ``state.observation(seat)``."""
+        return np.asarray(self.encoding.encode(state.observation(seat)), dtype=np.float32)
+
+    def action_id(self, index: int) -> str:
+        """The action id at ``index``; ValueError naming the allowed range otherwise."""
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
+                or not 0 <= int(index) < len(self.catalogue):
+            raise ValueError(f"action {index!r} is not an index of this game's actions: 0..{len(self.catalogue) - 1}")
+        return self.catalogue[int(index)]
+
+
+def placing_rewards(state: GameState) -> list[float]:
+    """Final rewards by placing: +1 for first place down to -1 for last, linear in between.
+
+    Winners (after the rulebook's tie-breaks, ``state.winners``) share first place; the other
+    seats are ranked by score, tied seats sharing the average of their places. With one player
+    the reward is the final score (solo games are played for points). Before the end: zeros.
+    """
+    n = state.players
+    if not state.is_over:
+        return [0.0] * n
+    scores = list(state.scores)
+    if n == 1:
+        return [float(scores[0])]
+    winners = set(state.winners)
+    place = {}
+    w = len(winners)
+    for s in winners:
+        place[s] = (w - 1) / 2
+    others = sorted((s for s in range(n) if s not in winners), key=lambda s: -scores[s])
+    i = 0
+    while i < len(others):
+        j = i
+        while j + 1 < len(others) and scores[others[j + 1]] == scores[others[i]]:
+            j += 1
+        for s in others[i:j + 1]:
+            place[s] = w + (i + j) / 2
+        i = j + 1
+    return [1.0 - 2.0 * place[s] / (n - 1) for s in range(n)]

@@ -1,0 +1,254 @@
+"""Biblios Dice views: terminal fit, browser board contract and secrecy, rules help (docs/views.md)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dicetable import get_game, new_game
+from dicetable.engine import Rng
+from dicetable.engine.testing import random_step
+from dicetable.games.biblios_dice import rules
+from dicetable.games.biblios_dice.board import board_view
+from dicetable.games.biblios_dice.components import CARD_VALUES, NRES
+from dicetable.games.biblios_dice.text import text_view
+
+from .helpers import TRACK, game, put
+from ..viewkit import (
+    action_elements,
+    assert_text_fits,
+    board_for,
+    check_board,
+    kinds_met,
+    parse_board,
+    placed_ids,
+    sampled_states,
+    text_lines,
+)
+
+GAME = "biblios-dice"
+KINDS = {rules.REROLL, rules.SELECT, rules.SPLIT, rules.BID, rules.CHOOSE, rules.RESOLVE,
+         "adjust", "bishop-token", "convert"}
+#: Decisions whose every action sits on a piece; the Conversion Rule has no piece (action bar).
+ON_BOARD = KINDS - {"convert"}
+CONFIGS = [(p, {"hidden_objectives": h}) for p in (2, 3, 4, 5) for h in (False, True)]
+# Rulebook setup 3 players: seat 0 has 15 Gold, seats 1 and 2 have 16 (position bonuses).
+POOL_3P = ["ink", "ink", "ink", "scrolls", "manuscripts", "bishop", 3, 1, "+1"]
+
+
+# ------------------------------------------------------------------ help
+def test_help_explains_every_decision_kind_and_loads():
+    help_ = get_game(GAME).help
+    met = set()
+    for players in (2, 3, 5):
+        met |= kinds_met(GAME, players, seeds=(1, 2), options={"hidden_objectives": True})
+    assert met <= KINDS, f"decision kinds missing from this test's list: {met - KINDS}"
+    for kind in KINDS:
+        assert help_.for_decision(kind), f"no help section explains {kind!r}"
+    named = {k for section in help_.section for k in section.decisions}
+    assert named <= KINDS, named - KINDS
+
+
+def test_help_ids_unique_sources_and_pieces():
+    help_ = get_game(GAME).help
+    for items in (help_.section, help_.component):
+        ids = [i.id for i in items]
+        assert len(ids) == len(set(ids)), ids
+        assert all(i.source.startswith(("rulebook:", "reconstructed:", "facts:")) for i in items)
+    for name in ("Resource Track", "Bishop Track", "Value Die", "VP stack", "Bishop Token", "Resource Die",
+                 "Gold Die", "Adjustment Die", "Mule Die", "Mule", "Bidding Card", "Shield", "Monastery Card",
+                 "Cadfael", "Hidden Objective card"):
+        assert help_.component_info(name) is not None, name
+    scoring = " ".join(s.text for s in help_.section if s.id == "scoring")
+    assert "twice the pips" in scoring and "half (rounded up)" in scoring and "4th space" in scoring
+
+
+# ------------------------------------------------------------------ terminal
+@pytest.mark.parametrize("players,options", CONFIGS)
+def test_text_view_fits_every_seat_and_focus(players, options):
+    # Five players crowd the compact layout most: two games for them.
+    seeds = (31, 32) if players == 5 else (31,)
+    states = [st for seed in seeds for st in sampled_states(GAME, players, seed, options, samples=5)]
+    for state in states:
+        for seat in [None, *range(players)]:
+            assert_text_fits(GAME, state, seat)
+        for focus in range(players):
+            assert_text_fits(GAME, state, None, focus=focus)
+
+
+def test_text_view_shows_only_the_viewers_shield():
+    state = new_game(GAME, 3, seed=4, options={"hidden_objectives": True})
+    mine = text_lines(text_view(state.observation(0), 0), 120)
+    line0 = next(line for line in mine if "Player 1 (red) - you" in line)
+    assert "Gold 15, VP tokens 1" in line0 and "objective" in line0
+    line1 = next(line for line in mine if "Player 2 (blue):" in line)
+    assert "Gold ?, VP ?" in line1 and "objective" not in line1
+    assert any("Your score if the game ended now" in line for line in mine)
+    spectator = "\n".join(text_lines(text_view(state.observation(None), None), 120))
+    assert "Gold 15" not in spectator and "Your score" not in spectator
+
+
+def test_text_view_final_scoring_matches_the_game():
+    state = sampled_states(GAME, 3, 5, {"hidden_objectives": True}, samples=1)[-1]
+    assert state.is_over
+    wide = text_lines(text_view(state.observation(0), 0), 120)
+    for s, total in enumerate(state.scores):
+        row = next(line for line in wide if re.match(rf"\W*P{s + 1}\b", line.strip("│ ")))
+        assert re.search(rf"\b{total}\b", row)
+    winner = state.winners[0]
+    assert any(f"winner Player {winner + 1}" in line for line in wide)
+
+
+def test_text_view_rejects_a_bad_focus():
+    obs = new_game(GAME, 3, seed=1).observation(0)
+    for bad in (3, -1, False, 1.0):
+        with pytest.raises(ValueError, match="focus must be a seat from 0 to 2"):
+            text_view(obs, 0, focus=bad)
+
+
+# ------------------------------------------------------------------ board
+def _perturbed(state, seat: int):
+    """A copy where ``seat``'s secrets (Gold, VP tokens, face-down card, objective) differ."""
+    other = state.clone()
+    other.gold[seat] += 7
+    other.vp[seat] += 5
+    if other.facedown[seat] >= 0:
+        unrevealed = other.hands[seat] | 1 << other.facedown[seat]
+        choices = [v for v in CARD_VALUES if unrevealed >> v & 1 and v != other.facedown[seat]]
+        if choices:
+            other.hands[seat] = unrevealed & ~(1 << choices[0])
+            other.facedown[seat] = choices[0]
+    if other.objectives[seat] >= 0:
+        unused = [t for t in range(NRES) if t not in other.objectives]
+        if unused:
+            other.objectives = [unused[0] if s == seat else o for s, o in enumerate(other.objectives)]
+    return other
+
+
+@pytest.mark.parametrize("players,seeds", [(2, (41, 42)), (3, (43,)), (5, (44,))])
+def test_board_places_every_action_on_its_piece(players, seeds):
+    kinds = set()
+    for seed in seeds:
+        state = new_game(GAME, players, seed=seed, options={"hidden_objectives": True})
+        rng = Rng(seed)
+        step = 0
+        while not state.is_over:
+            for seat in state.to_move:
+                kind = state.decision(seat).kind
+                kinds.add(kind)
+                fragment, legal = board_for(GAME, state, seat)
+                expected = set(legal) if kind in ON_BOARD else set()
+                assert placed_ids(fragment) == expected, (kind, set(legal) ^ placed_ids(fragment))
+            if step % 40 == 0:
+                for seat in [None, *range(players)]:
+                    check_board(GAME, state, seat)
+            random_step(state, rng)
+            step += 1
+        for seat in [None, *range(players)]:
+            check_board(GAME, state, seat)
+    assert {rules.REROLL, rules.SELECT, rules.BID, rules.SPLIT, rules.CHOOSE} <= kinds
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_board_and_text_hide_other_shields_and_face_down_cards(players):
+    for state in sampled_states(GAME, players, 51, {"hidden_objectives": True}, samples=6)[:-1]:
+        for secret in range(players):
+            changed = _perturbed(state, secret)
+            for viewer in [None, *range(players)]:
+                if viewer == secret:
+                    continue
+                assert board_for(GAME, changed, viewer)[0] == board_for(GAME, state, viewer)[0]
+                spec = get_game(GAME)
+                for width in (120, 80):
+                    assert (text_lines(spec.text_view(changed.observation(viewer), viewer, width=width), width)
+                            == text_lines(spec.text_view(state.observation(viewer), viewer, width=width), width))
+            # The owner does see them.
+            assert board_for(GAME, changed, secret)[0] != board_for(GAME, state, secret)[0]
+
+
+def test_board_face_down_bid_visible_only_to_its_owner():
+    state = new_game(GAME, 3, seed=7)
+    rng = Rng(7)
+    while state.phase != rules.BID:
+        random_step(state, rng)
+    bidder = state.to_move[0]
+    state.apply("bid:6", bidder)
+    own, _ = board_for(GAME, state, bidder)
+    assert re.search(r'<span class="bd-card down mine"[^>]*>6</span>', own)
+    for viewer in [None, *(s for s in range(3) if s != bidder)]:
+        other, _ = board_for(GAME, state, viewer)
+        panel = re.search(rf'data-seat="{bidder}">.*?</div></div>', other).group(0)
+        assert '<span class="bd-card down"' in panel and ">6</span>" not in panel
+
+
+def test_board_shield_shows_own_gold_only():
+    state = new_game(GAME, 3, seed=3)
+    html0, _ = board_for(GAME, state, 0)
+    assert "15 Gold" in html0 and "16 Gold" not in html0
+    html1, _ = board_for(GAME, state, 1)
+    assert html1.count("16 Gold") == 1 and "15 Gold" not in html1
+    spectator, _ = board_for(GAME, state, None)
+    assert " Gold</span>" not in spectator
+
+
+def test_board_value_die_states_the_rulebook_scoring():
+    # Rulebook Scoring example: a Value Die at 5 gives first 10 VP, second 5, third 3.
+    obs = new_game(GAME, 3, seed=1).observation(0)
+    obs = dict(obs, value_dice=dict(obs["value_dice"], ink=5))
+    fragment = board_view(obs, [], 0)
+    assert "The Ink Value Die shows 5. At the end, first place on this track scores 10 VP, second 5, third 3." \
+        in fragment
+
+
+def test_board_marked_dice_and_adjustment_on_the_value_dice():
+    state = new_game(GAME, 3, seed=1, dice=POOL_3P)
+    state.apply("mark:ink", 0)
+    fragment, legal = board_for(GAME, state, 0)
+    dice = [el for el in parse_board(fragment).elements if "k-ink" in el["attrs"].get("class", "")]
+    assert [("marked" in d["attrs"]["class"], d["attrs"].get("data-action")) for d in dice] == [
+        (True, None), (False, "mark:ink"), (False, "mark:ink")]
+    state.apply("keep", 0)
+    assert state.phase == rules.SELECT
+    state.apply("take:adjustment", 0)
+    assert state.decision(0).kind == "adjust"
+    fragment, legal = board_for(GAME, state, 0)
+    on_values = {el["attrs"]["data-action"] for el in action_elements(parse_board(fragment))
+                 if "bd-value" in el["attrs"].get("class", "")}
+    assert on_values == set(legal) == {f"raise:{r}" for r in ("scrolls", "manuscripts", "pigments", "quills", "ink")}
+
+
+def test_board_market_groups_are_the_choices():
+    state = new_game(GAME, 3, seed=2)
+    rng = Rng(2)
+    while state.phase != rules.CHOOSE:
+        random_step(state, rng)
+    seat = state.to_move[0]
+    fragment, legal = board_for(GAME, state, seat)
+    groups = [el for el in action_elements(parse_board(fragment)) if "bd-group" in el["attrs"].get("class", "")]
+    assert sorted(el["attrs"]["data-action"] for el in groups) == ["group:large", "group:small"] == sorted(legal)
+
+
+# ------------------------------------------------------------------ observation additions
+def test_standing_scores_the_rulebook_example_and_my_score_only_for_the_seat():
+    # Rulebook Scoring example: first on a track whose Value Die shows 5 scores 10, second 5, third 3.
+    state = game(3)
+    state.value[TRACK["ink"]] = 5
+    put(state, 0, "ink", 7)
+    put(state, 1, "ink", 6)
+    put(state, 2, "ink", 5)
+    for seat in (None, 0, 1, 2):
+        obs = state.observation(seat)
+        assert [row["tracks"][TRACK["ink"]] for row in obs["standing"]] == [10, 5, 3]
+        assert ("my_score" in obs) == (seat is not None)
+    mine = state.observation(1)["my_score"]
+    assert mine["tokens"] == state.vp[1] and mine["total"] == state.scores[1]
+
+
+def test_determinize_keeps_a_spectators_and_a_finished_games_observation():
+    state = new_game(GAME, 3, seed=9, options={"hidden_objectives": True})
+    assert state.determinize(None, 3).observation(None) == state.observation(None)
+    final = sampled_states(GAME, 3, 9, {"hidden_objectives": True}, samples=1)[-1]
+    assert final.is_over
+    for seat in (None, 0, 1, 2):
+        assert final.determinize(seat, 3).observation(seat) == final.observation(seat)

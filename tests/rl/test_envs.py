@@ -1,0 +1,141 @@
+"""PettingZoo and Gymnasium environments: the libraries' own API checks, seeds, rewards."""
+
+from __future__ import annotations
+
+import warnings
+from types import SimpleNamespace
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, parallel_api_test
+
+import dicetable.rl as rl
+from dicetable.engine import registry
+from dicetable.rl.spaces import placing_rewards
+
+CONFIGS = [(spec.id, p) for spec in registry.games() for p in range(spec.min_players, spec.max_players + 1)]
+
+
+@pytest.mark.parametrize("game_id,players", CONFIGS)
+def test_pettingzoo_api(game_id, players):
+    api_test(rl.env(game_id, players), num_cycles=150, verbose_progress=False)
+
+
+@pytest.mark.parametrize("game_id,players", CONFIGS)
+def test_pettingzoo_parallel_api(game_id, players):
+    parallel_api_test(rl.parallel_env(game_id, players), num_cycles=100)
+
+
+def test_parallel_env_asks_simultaneous_seats_together():
+    env = rl.parallel_env("biblios-dice", 3)
+    obs, infos = env.reset(seed=2)
+    seen_together = False
+    for _ in range(400):
+        movers = [a for a in env.agents if infos[a]["to_move"]]
+        seen_together |= len(movers) > 1
+        actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[-1]) if infos[a]["to_move"] else None
+                   for a in env.agents}
+        obs, rewards, terms, truncs, infos = env.step(actions)
+        if not env.agents:
+            break
+    assert seen_together, "the secret auction should ask every bidder in one step"
+
+
+@pytest.mark.parametrize("env_id", sorted(i for i in gymnasium.registry if i.startswith("dicetable/")))
+def test_registered_gymnasium_env_passes_the_checker(env_id):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(gymnasium.make(env_id).unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in registry.games() if spec.min_players == 1])
+def test_solo_mode_is_a_single_agent_env(game_id):
+    env = rl.gym_env(game_id, players=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=4)
+    assert np.array_equal(obs["action_mask"], info["action_mask"]) and obs["action_mask"].sum() >= 1
+
+
+def _masked_playout(env, seed: int, steps: int) -> list:
+    """Rewards and observations of a masked random playout (first legal index when rng says so)."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    trace = [obs["observation"].tobytes()]
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, done, _, info = env.step(int(rng.choice(legal)))
+        trace.append((obs["observation"].tobytes(), reward))
+        if done:
+            break
+    return trace
+
+
+def test_seeded_gym_resets_reproduce():
+    a = _masked_playout(rl.gym_env("corsairs-of-valeria", players=3, opponents="random"), 9, 200)
+    b = _masked_playout(rl.gym_env("corsairs-of-valeria", players=3, opponents="random"), 9, 200)
+    c = _masked_playout(rl.gym_env("corsairs-of-valeria", players=3, opponents="random"), 10, 200)
+    assert a == b and a != c
+
+
+def test_seeded_aec_resets_reproduce():
+    def trace(seed):
+        env = rl.env("biblios-dice", 3)
+        env.reset(seed=seed)
+        out = []
+        for agent in env.agent_iter(max_iter=300):
+            obs, reward, term, trunc, _ = env.last()
+            out.append((agent, obs["observation"].tobytes(), reward))
+            env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        return out
+    assert trace(5) == trace(5) and trace(5) != trace(6)
+
+
+def test_illegal_action_changes_nothing():
+    env = rl.gym_env("kingdom-of-dice", players=2, opponents="random")
+    obs, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.state.to_dict()
+    obs2, reward, done, _, info2 = env.step(illegal)
+    assert reward == -1.0 and not done and "not a legal action" in info2["illegal_action"]
+    assert env.state.to_dict() == before and np.array_equal(obs["observation"], obs2["observation"])
+    strict = rl.gym_env("kingdom-of-dice", players=2, on_illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(ValueError):
+        strict.step(illegal)
+
+
+def test_vector_env_smoke():
+    envs = gymnasium.vector.SyncVectorEnv([lambda: rl.gym_env("kingdom-of-dice", players=1)] * 2)
+    obs, info = envs.reset(seed=3)
+    assert obs["observation"].shape == (2, envs.single_observation_space["observation"].shape[0])
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        # A finished game's mask is empty: the vector env resets it on the next step, ignoring the action.
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]]
+        obs, rewards, term, trunc, info = envs.step(actions)
+        assert rewards.shape == (2,)
+    envs.close()
+
+
+def test_ansi_render_is_the_terminal_view():
+    env = rl.env("kingdom-of-dice", 2, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert isinstance(text, str) and "Player 1" in text
+
+
+def test_placing_rewards_follow_the_final_order():
+    def done(scores, winners):
+        return SimpleNamespace(players=len(scores), is_over=True, scores=scores, winners=winners)
+    assert placing_rewards(done([10, 30, 20], (1,))) == [-1.0, 1.0, 0.0]
+    # A tie broken by the rules: the winner is first even on equal points; the others share.
+    assert placing_rewards(done([30, 30, 5, 5], (1,))) == pytest.approx([1 / 3, 1.0, -2 / 3, -2 / 3])
+    # Two winners share first place.
+    assert placing_rewards(done([7, 7], (0, 1))) == [0.0, 0.0]
+    assert placing_rewards(done([42], ())) == [42.0]
+    running = SimpleNamespace(players=3, is_over=False, scores=[1, 2, 3], winners=())
+    assert placing_rewards(running) == [0.0, 0.0, 0.0]
