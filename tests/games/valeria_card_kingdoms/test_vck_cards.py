@@ -1,6 +1,6 @@
 """Every Citizen, Starter, Monster, Domain and Duke does what its card prints.
 
-Expected values are typed from ../shared/facts/valeria-card-kingdoms-cards.md, not read
+Expected values are typed from the public card list of the base game, not read
 from the game's data, so a data mistake fails here.
 """
 

@@ -2,7 +2,7 @@
 
 The first test is a new user's report (tests/cli/test_newuser2.py on its branch), copied with
 its helpers ``play`` and ``label_of``; the others build the situation with ``vck_helpers``.
-Rule ids cite ../shared/facts/valeria-card-kingdoms-rules.md.
+Rule ids cite the public rules digest of the base game.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A situation is prepared by changing fields of a state straight after ``new_game`` (while the
 players still choose their Dukes), then the Duke choices are applied, which starts the first
-turn with the scripted dice. Rule ids cite ../shared/facts/valeria-card-kingdoms-rules.md.
+turn with the scripted dice. Rule ids cite the public rules digest of the base game.
 """
 
 from __future__ import annotations

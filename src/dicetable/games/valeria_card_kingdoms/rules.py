@@ -1,6 +1,6 @@
 """Valeria: Card Kingdoms rules (base set, 1-5 players), as a phase machine plus a task stack.
 
-Rule ids (R*, C-*, A*, T*) cite ../shared/facts/valeria-card-kingdoms-rules.md.
+Rule ids (R*, C-*, A*, T*) cite the public rules digest of the base game.
 
 Structure
 ---------
