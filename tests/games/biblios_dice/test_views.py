@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from rich.text import Text
 
 from dicetable import get_game, new_game
 from dicetable.engine import Rng
@@ -75,6 +76,17 @@ def test_text_view_fits_every_seat_and_focus(players, options):
             assert_text_fits(GAME, state, seat)
         for focus in range(players):
             assert_text_fits(GAME, state, None, focus=focus)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_compact_lines_fit_the_width_without_folding_a_word(players):
+    # A folded line splits a figure from its word ("penalty" / "-15"): the compact table drops
+    # detail first, so every line of it fits 80 columns as a whole.
+    for state in sampled_states(GAME, players, 41, {"hidden_objectives": True}, samples=8):
+        for seat in [None, *range(players)]:
+            for line in text_view(state.observation(seat), seat, width=80).renderables:
+                if isinstance(line, Text):  # the final score pad is a table rich lays out itself
+                    assert line.cell_len <= 80, line.plain
 
 
 def test_text_view_shows_only_the_viewers_shield():

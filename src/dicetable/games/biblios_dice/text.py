@@ -415,12 +415,15 @@ def _compact(obs: dict, seat, focus, width: int):
         lines = [_status(obs, seat, True), _score_pad(obs, True)]
         lines += [_track_line(obs, t, focus, 1) for t in range(NRES)]
     else:
-        for level in range(4):
-            lines = _compact_lines(obs, seat, focus, level)
-            rows = sum(max(1, -(-line.cell_len // width)) for line in lines)
-            if rows <= 12:
-                break
+        # The least shortened level whose lines each fit the width; failing that, the first whose
+        # folded lines still fit 12 rows.
+        levels = [_compact_lines(obs, seat, focus, level) for level in range(4)]
+        unfolded = [ls for ls in levels if len(ls) <= 12 and all(line.cell_len <= width for line in ls)]
+        folded = [ls for ls in levels if sum(max(1, -(-line.cell_len // width)) for line in ls) <= 12]
+        if unfolded or folded:
+            lines = (unfolded or folded)[0]
         else:
+            lines = levels[-1]
             # Last resort (not met in the tests' games): one row per line, cut with an ellipsis.
             for line in lines:
                 line.no_wrap = True
