@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import unicodedata
 from contextlib import asynccontextmanager
 from typing import Annotated, Literal, Optional
 
@@ -41,7 +42,7 @@ import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -67,6 +68,19 @@ class SeatIn(BaseModel):
     kind: Literal["human", "bot"]
     level: Optional[StrictStr] = Field(None, max_length=16)
     name: Optional[StrictStr] = Field(None, min_length=1, max_length=40)
+
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: Optional[str]) -> Optional[str]:
+        """A seat's name is shown on every page and log: printable text, not blank (ValueError otherwise)."""
+        if name is None:
+            return name
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+            raise ValueError("a name may not hold control or invisible format characters; "
+                             "give printable text of 1 to 40 characters")
+        if not name.strip():
+            raise ValueError("a name may not be blank; give printable text of 1 to 40 characters")
+        return name
 
 
 class NewTable(BaseModel):
@@ -255,7 +269,9 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError):
         path = request.url.path
-        hint = _HINTS["actions"] if path.endswith("/actions") else _HINTS.get(path, "")
+        # The body's shape is recalled only for the POST it belongs to (not e.g. GET /api/tables?all=...).
+        hint = "" if request.method != "POST" else (
+            _HINTS["actions"] if path.endswith("/actions") else _HINTS.get(path, ""))
         text = _readable(exc.errors())
         return JSONResponse({"detail": text + (f"; {hint}" if hint else "")}, 422)
 
