@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
             return
         table = Table(title=f"tables in {_shown(database_url(database))}")
         for col in ("id", "game", "players", "status", "moves", "created", "seats"):
-            table.add_column(col, no_wrap=col != "seats", overflow="fold")
+            table.add_column(col, no_wrap=col == "id", overflow="fold")  # the rest wraps: 80 columns cut no word
         for r in rows:
             seats = ", ".join(s["name"] if s["kind"] == "human" else f"{s['level']} bot" for s in r["seats"])
             table.add_row(r["table_id"], r["game"], str(r["players"]), r["status"], str(r["version"]),
