@@ -332,3 +332,28 @@ def test_a_seat_handed_to_its_bot_and_taken_back(context, server):
     assert view["seats"][0]["autoplay"] is False
     wait_ready(page, timeout=30_000)
     assert is_over(page) or page.locator("#board [data-action], #actionbar [data-action]").count() > 0
+
+
+def test_a_lost_solo_game_says_so_and_no_page_asks_for_a_missing_file(context, server):
+    """Kingdom of Dice solo lost to the Mischievous Cat (level 6, a random stand-in): the status line
+    says the player did not win (winners is empty), and neither the lobby nor the table page meets a
+    404 (a browser asks for /favicon.ico unless the page names its icon)."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "level": "random"}], {"cat_level": 6}, seed=5)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    assert server.call("POST", f"/api/tables/{tid}/seats/0/bot", {"level": "random"}, token=token)[0] == 200
+    deadline = time.time() + 60
+    while not (view := server.call("GET", f"/api/tables/{tid}", token=token)[1])["over"]:
+        assert time.time() < deadline, "the stand-in bot did not finish the solo game"
+        time.sleep(0.1)
+    assert view["winners"] == [] and view["observation"]["cat"]["score"] > view["scores"][0]
+    page = context.new_page()
+    missing: list[str] = []
+    page.on("console", lambda m: missing.append(m.text) if m.type == "error" else None)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#game")
+    page.goto(f"{server.url}/tables/{tid}?token={token}")
+    page.wait_for_function(OVER_JS)
+    status = page.locator("#status").inner_text()
+    assert status.startswith("Game over.") and "Player 1 (you) did not win" in status, status
+    page.wait_for_timeout(300)
+    assert missing == []

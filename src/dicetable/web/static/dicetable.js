@@ -503,7 +503,9 @@ function drawStatus(view) {
   document.title = `${mine ? "▶ your move · " : ""}${view.game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
   if (view.over) {
     const w = (view.winners || []).map(whoIs);
-    st.textContent = `Game over. ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : ""}`;
+    // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
+    const none = playerCount(view) === 1 ? `${whoIs(0)} did not win (see how it ended)` : "No winner (see how it ended)";
+    st.textContent = `Game over. ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : none}`;
     return;
   }
   if (T.seat !== null && toMove.includes(T.seat) && view.decision) {
