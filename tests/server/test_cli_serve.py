@@ -63,3 +63,15 @@ def test_tables_listing_at_80_columns_cuts_no_word(sqlite_url):
     assert header == ["id", "game", "players", "status", "moves", "created", "seats"], result.output
     assert columns[1:5] == ["dice-kingdoms-of-valeria", "3", "running", columns[4]] and columns[4].isdigit()
     assert columns[6].replace(" ", "") == "Player1,greedybot,randombot", result.output  # wrapped at spaces
+
+
+def test_serve_on_a_busy_port_says_so_and_how_to_pick_another(sqlite_url):
+    """A port already taken gets one clear line naming it and --port (not uvicorn's log and exit code 3)."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--database", sqlite_url])
+    assert result.exit_code == 2, result.output
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output, result.output
+    assert "dicetable server on" not in result.output  # it never claimed to be serving
