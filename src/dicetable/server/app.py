@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import unicodedata
 from contextlib import asynccontextmanager
 from typing import Annotated, Literal, Optional
@@ -224,6 +225,30 @@ _HINTS = {
 }
 
 
+_TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
+
+
+class _HideTokens(logging.Filter):
+    """Masks ``token=...`` in log records (uvicorn logs every request line: page links and WebSocket
+    addresses carry a seat's token, which must not end up in a terminal or log file)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message arguments in place; always keeps the record."""
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(_TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
+        return True
+
+
+def hide_tokens_in_logs() -> None:
+    """Install :class:`_HideTokens` on uvicorn's access and error loggers (once; idempotent)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _HideTokens) for f in logger.filters):
+            logger.addFilter(_HideTokens())
+
+
 def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen: bool | None = None,
                bot_threads: int = 4) -> FastAPI:
     """Build the server app for ``database_url`` (SQLite file or ``postgresql+psycopg://``).
@@ -255,6 +280,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
             manager.close()
             store.close()
 
+    hide_tokens_in_logs()
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.add_middleware(BodyLimit)
