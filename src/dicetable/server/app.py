@@ -148,7 +148,10 @@ class BodyLimit:
     """ASGI middleware: answer 413 to an HTTP request whose body exceeds ``limit`` bytes (never read past it).
 
     It also reads every ``/api/`` body as JSON whatever its declared content
-    type (``curl -d`` sends form encoding by default).
+    type (``curl -d`` sends form encoding by default), and answers 400 to an
+    ``/api/`` HTTP call carrying ``?token=`` (the token belongs in the
+    ``Authorization`` header there; only the page and the WebSocket take it in
+    the address).
     """
 
     def __init__(self, app, limit: int = MAX_BODY) -> None:
@@ -164,6 +167,11 @@ class BodyLimit:
             # every API body is JSON: read it as such whatever the client declared (e.g. curl -d)
             scope = dict(scope, headers=[(k, v) for k, v in scope["headers"] if k != b"content-type"]
                          + [(b"content-type", b"application/json")])
+        if scope["path"].startswith("/api/") and re.search(rb"(^|&)token=", scope.get("query_string") or b""):
+            # a seat link's ?token= on an HTTP API call would silently give a spectator's view
+            return await JSONResponse({"detail": "the HTTP API takes a seat's token in the header "
+                                       "'Authorization: Bearer <token>', not as ?token= in the address "
+                                       "(that is for the page and the live WebSocket)"}, 400)(scope, receive, send)
         declared = headers.get(b"content-length")
         too_big = JSONResponse({"detail": f"the request body is larger than {self.limit} bytes"}, 413)
         if declared is not None:
