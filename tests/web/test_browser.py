@@ -357,3 +357,12 @@ def test_a_lost_solo_game_says_so_and_no_page_asks_for_a_missing_file(context, s
     assert status.startswith("Game over.") and "Player 1 (you) did not win" in status, status
     page.wait_for_timeout(300)
     assert missing == []
+
+
+def test_a_table_link_that_leads_nowhere_points_to_the_lobby(context, server):
+    """A mistyped or unknown table link: a sentence for a person (no API endpoint) and a lobby link."""
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/nosuchtable")
+    page.wait_for_function("() => document.querySelector('#status a[href=\"/\"]')", timeout=10_000)
+    status = page.locator("#status").inner_text()
+    assert "no table nosuchtable" in status and "lobby" in status and "/api/" not in status, status

@@ -241,7 +241,13 @@ async function tablePage() {
     T.token = null;
     res = await api("GET", `/api/tables/${T.id}`);
   }
-  if (res.status !== 200) { $("#status").textContent = `No table here: ${res.message}`; return; }
+  if (res.status !== 200) {
+    // A person reads this, not an API client: no endpoint names, and a way back to the lobby.
+    const why = res.status === 404 ? `There is no table ${T.id} here: check the link, or pick a table in the lobby.`
+      : `This table cannot be shown now (${res.message}).`;
+    $("#status").replaceChildren(why, " ", el("a", { href: "/", text: "Go to the lobby" }));
+    return;
+  }
   const view = unwrapView(res.data);
   T.seat = seatOf(view);
   if (T.seat !== null && T.token) { T.tokens[T.seat] = T.token; store.setTokens(T.id, T.tokens); }
