@@ -366,3 +366,16 @@ def test_a_table_link_that_leads_nowhere_points_to_the_lobby(context, server):
     page.wait_for_function("() => document.querySelector('#status a[href=\"/\"]')", timeout=10_000)
     status = page.locator("#status").inner_text()
     assert "no table nosuchtable" in status and "lobby" in status and "/api/" not in status, status
+
+
+def test_chosen_seat_names_stand_beside_the_player_numbers(context, server):
+    """Seats named Ann and Bob: the players list and the prompt say "Player 1 · Ann", so the log's
+    "Player 1" (the rules' words) still matches the person (the prompt said "Bob", the list "Player 2")."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+                         seed=4)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?token={made['seats'][0]['token']}")
+    wait_ready(page)
+    names = [page.locator(f'#players [data-seat="{s}"] .pname').inner_text() for s in (0, 1)]
+    assert names == ["Player 1 · Ann (you)", "Player 2 · Bob"], names
+    assert page.locator("#status").inner_text().startswith("Player 1 · Ann (you):")

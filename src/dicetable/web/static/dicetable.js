@@ -489,8 +489,9 @@ function drawActionBar(view) {
 }
 
 function nameOf(seat) {
+  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it.
   const info = T.view && Array.isArray(T.view.seats) ? T.view.seats.find((x) => x.seat === seat) : null;
-  return info && info.name ? info.name : seatName(seat);
+  return info && info.name && info.name !== seatName(seat) ? `${seatName(seat)} · ${info.name}` : seatName(seat);
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
 
@@ -550,7 +551,7 @@ function drawPlayers(view) {
     const kind = k ? (k.kind === "bot" ? `bot (${k.level || "?"})` : k.autoplay ? `human, played by its bot` : "human") : "";
     const connected = k && k.kind === "human" && typeof k.connected === "boolean" ? (k.connected ? "connected" : "not connected") : "";
     const panel = el("section", { class: `player${s === T.seat ? " me" : ""}${toMove.includes(s) ? " to-move" : ""}${winners.includes(s) ? " winner" : ""}`, "data-seat": s, "aria-label": seatName(s) },
-      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${seatName(s)} (you)` : seatName(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
+      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${nameOf(s)} (you)` : nameOf(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
       el("p", { class: "meta", text: [kind, connected].filter(Boolean).join(" · ") }),
       el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) })));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
