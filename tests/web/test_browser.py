@@ -379,3 +379,34 @@ def test_chosen_seat_names_stand_beside_the_player_numbers(context, server):
     names = [page.locator(f'#players [data-seat="{s}"] .pname').inner_text() for s in (0, 1)]
     assert names == ["Player 1 · Ann (you)", "Player 2 · Bob"], names
     assert page.locator("#status").inner_text().startswith("Player 1 · Ann (you):")
+
+
+def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(browser, server):
+    """The lobby's browser holds both human seats of a Kingdom of Dice table; Player 2's link is opened
+    on another screen. When Player 2 is to move, the creator's page stays Player 1's (it used to switch
+    to Player 2 and play the friend's turn from the creator's screen) and the friend has the decision."""
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    try:
+        mine, friend = (c.new_page() for c in contexts)
+        rng = random.Random(2)
+        open_lobby_table(mine, server.url, "kingdom-of-dice", ["human", "human"])
+        tid = _table_id(mine)
+        link = mine.locator('#players [data-seat="1"] a.invite').get_attribute("href")
+        friend.goto(f"{server.url}{link}&pace=0")
+        friend.wait_for_selector("[data-version]")
+        mine.wait_for_function("() => /Player 2/.test(document.querySelector('#players').innerText) && "
+                               "document.querySelector('#players [data-seat=\"1\"] .meta').innerText.includes(' connected')")
+        deadline = time.time() + 60
+        while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [1]:
+            assert time.time() < deadline, "Player 1's turn did not end"
+            wait_ready(mine)
+            take_turn(mine, rng)
+        wait_ready(friend)
+        assert friend.locator("#board [data-action], #actionbar [data-action]").count() > 0
+        mine.wait_for_timeout(1500)  # time for a (wrong) switch to Player 2
+        assert mine.locator(".player.me .pname").inner_text() == "Player 1 (you)"
+        assert mine.locator("#board [data-action], #actionbar [data-action]").count() == 0
+        assert server.call("GET", f"/api/tables/{tid}", token=_token(mine))[1]["seat"] == 0
+    finally:
+        for c in contexts:
+            c.close()

@@ -724,7 +724,10 @@ async function maybeHandOver() {
   if (!view || view.over || T.seat === null || T.switching) return;
   const toMove = view.to_move || [];
   if (toMove.includes(T.seat)) return;
-  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat);
+  // A held seat that is live on another screen (its link was sent to a friend) is theirs to play:
+  // this page leaves it alone. This page holds one connection, its current seat's.
+  const elsewhere = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
+  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !elsewhere(s));
   if (next === undefined) return;
   T.switching = true;
   try {
