@@ -410,3 +410,29 @@ def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(bro
     finally:
         for c in contexts:
             c.close()
+
+
+def test_the_lobby_keeps_a_63_bit_seed_exact_and_refuses_a_larger_one(context, server):
+    """Records show 19-digit seeds; typed into the lobby, one must start that very game (a JS Number
+    would round it to another seed), and a seed past 2**63 - 1 gets the lobby's own message."""
+    page = context.new_page()
+    page.goto(server.url + "/?pace=0")
+    page.select_option("#game", "kingdom-of-dice")
+    page.select_option("#players", "2")
+    page.select_option("#seat-0", "bot:random")
+    page.select_option("#seat-1", "bot:random")
+    page.fill("#seed", "9223372036854775808")
+    page.click("#create")
+    assert "from 0 to 9223372036854775807" in page.locator("#create-error").inner_text()
+    assert "/tables/" not in page.url
+    seed = 6089071847649420710  # above 2**53
+    page.fill("#seed", str(seed))
+    page.click("#create")
+    page.wait_for_url("**/tables/**")
+    tid = _table_id(page)
+    deadline = time.time() + 60
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "two random bots did not finish"
+        time.sleep(0.2)
+    status, record = server.call("GET", f"/api/tables/{tid}/record")
+    assert status == 200 and record["seed"] == seed

@@ -36,13 +36,18 @@ const store = {
 };
 
 // ---------------------------------------------------------------- HTTP
+// JSON text of a request body; a BigInt (a 63-bit seed) is written as its exact digits.
+function toJSON(body) {
+  return JSON.stringify(body, (k, v) => (typeof v === "bigint" ? `\u0000big:${v}` : v)).replace(/"\\u0000big:(\d+)"/g, "$1");
+}
+
 async function api(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let resp;
   try {
-    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : toJSON(body) });
   } catch (err) {
     return { status: 0, data: null, message: "the server cannot be reached; is `dicetable serve` running?" };
   }
@@ -167,8 +172,12 @@ async function lobbyPage() {
     }
     const seed = $("#seed").value.trim();
     if (seed) {
-      if (!/^\d+$/.test(seed)) { err.textContent = "the seed is a whole number (or leave it empty for a random one)"; return; }
-      body.seed = Number(seed);
+      // Seeds are 63-bit (the server's limit); a larger number would also lose digits in a JS Number.
+      if (!/^\d+$/.test(seed) || BigInt(seed) > 2n ** 63n - 1n) {
+        err.textContent = "the seed is a whole number from 0 to 9223372036854775807 (or leave it empty for a random one)";
+        return;
+      }
+      body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);
     }
     if ($("#clock").value) body.clock = Number($("#clock").value);
     $("#create").disabled = true;
