@@ -436,3 +436,31 @@ def test_the_lobby_keeps_a_63_bit_seed_exact_and_refuses_a_larger_one(context, s
         time.sleep(0.2)
     status, record = server.call("GET", f"/api/tables/{tid}/record")
     assert status == 200 and record["seed"] == seed
+
+
+def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(context):
+    """Each Monster of the catalogue on top of the Forest stack, the board drawn at 1366x768 with the
+    real style sheets: neither its name line nor its card overflows (a two-line cost such as the
+    Spider Queen's "Str 10 + 3 Magic" clipped the name to half its height)."""
+    from pathlib import Path
+
+    import dicetable.web
+    from dicetable.engine import new_game
+    from dicetable.games.valeria_card_kingdoms import board as vck_board
+    from dicetable.games.valeria_card_kingdoms.components import MON_NAME
+
+    web = Path(dicetable.web.__file__).parent / "static" / "dicetable.css"
+    game_css = Path(vck_board.__file__).parent / "static" / "board.css"
+    css = web.read_text(encoding="utf-8") + game_css.read_text(encoding="utf-8")
+    obs = new_game("valeria-card-kingdoms", 3, seed=1).observation(0)
+    page = context.new_page()
+    squeezed = []
+    for name in MON_NAME:
+        obs["monsters"][2]["cards"] = [name]
+        html = vck_board.board_view(obs, [], 0)
+        page.set_content(f'<html><head><style>{css}</style></head><body class="page-table"><main class="table-main">'
+                         f'<section class="board-wrap"><div id="board">{html}</div></section></main></body></html>')
+        cut = page.evaluate("""() => [...document.querySelectorAll('.vck-mstack .vck-name, .vck-mstack .vck-card')]
+            .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)""")
+        squeezed += cut
+    assert squeezed == [], sorted(set(squeezed))
