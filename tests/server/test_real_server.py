@@ -164,7 +164,7 @@ def test_the_access_log_never_shows_a_seat_token(sqlite_url):
             made = create(c, "kingdom-of-dice", ["human", "greedy"], seed=3)
             tid, token = made["table_id"], made["seats"][0]["token"]
             assert c.get(f"/tables/{tid}?token={token}").status_code == 200
-            assert c.get(f"/api/tables/{tid}?token={token}&x=1").status_code == 200
+            assert c.get(f"/api/tables/{tid}?token={token}&x=1").status_code == 400  # refused, yet logged
             with connect(server.ws_url(tid, token)) as ws:
                 assert json.loads(ws.recv())["type"] == "view"
         log = server.log()
