@@ -1,6 +1,7 @@
 # Two entry points (see README): `make run` and `make test`.
 PYTHON ?= python3
 VENV   := .venv
+PORT   ?= 8000
 BIN    := $(VENV)/bin
 
 .PHONY: run test install dev bench clean chromium postgres-binaries
@@ -25,10 +26,11 @@ install: $(VENV)/.installed
 dev: $(VENV)/.dev-installed
 
 ## make run: create .venv, install, start the server (embedded SQLite) and print the URL to open
+## (make run PORT=8001 when port 8000 is taken)
 run: install
-	@echo "dicetable: open http://127.0.0.1:8000/ in your browser (Ctrl-C stops the server)."
+	@echo "dicetable: open http://127.0.0.1:$(PORT)/ in your browser (Ctrl-C stops the server)."
 	@echo "           To play in the terminal instead: .venv/bin/dicetable play"
-	$(BIN)/dicetable serve --port 8000
+	$(BIN)/dicetable serve --port $(PORT)
 
 ## PostgreSQL server binaries for the server tests (a throwaway server is started from them);
 ## installed with apt-get when missing and running as root, otherwise those tests are skipped

@@ -35,3 +35,18 @@ def test_the_readme_links_the_captured_screens():
     assert links
     for link in links:
         assert (ROOT / link).is_file(), link
+
+
+def test_make_run_takes_another_port_as_the_readme_says():
+    """`make run PORT=8123` starts the server on that port and prints its URL (port 8000 may be busy)."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if not shutil.which("make"):
+        pytest.skip("make is not installed")
+    plan = subprocess.run(["make", "-n", "-s", "-o", ".venv/.installed", "run", "PORT=8123"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+    assert "--port 8123" in plan and "http://127.0.0.1:8123/" in plan and "8000" not in plan, plan
+    assert "make run PORT=" in (ROOT / "README.md").read_text(encoding="utf-8")

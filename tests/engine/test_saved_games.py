@@ -91,6 +91,9 @@ def test_new_game_and_apply_refuse_wrongly_typed_arguments():
         new_game("biblios-dice", 3, options={"hidden_objectives": "maybe"})
     with pytest.raises(dicetable.DicetableError, match="needs a whole number, got 'abc'; allowed: 1, 2"):
         new_game("kingdom-of-dice", 1, options={"cat_level": "abc"})
+    # A text option without a fixed list of values recalls what it takes (JSON's 2 is not the text "2").
+    with pytest.raises(dicetable.DicetableError, match="needs text, got 2; who starts: 'random' or a player number"):
+        new_game("corsairs-of-valeria", 2, options={"first_player": 2})
     state = new_game("kingdom-of-dice", 2, seed=1)
     before = state.to_dict()
     legal = state.legal_actions(0)[0].id

@@ -84,8 +84,9 @@ def drive(client, table_id: str, tokens: dict, seed: int = 0, max_actions: int =
 class ServerProcess:
     """``dicetable serve`` in a child process on 127.0.0.1 and a free port; ``kill()`` sends SIGKILL."""
 
-    def __init__(self, database: str, port: int | None = None) -> None:
+    def __init__(self, database: str, port: int | None = None, log_level: str = "warning") -> None:
         self.database = database
+        self.log_level = log_level
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.base = f"http://127.0.0.1:{self.port}"
@@ -96,7 +97,7 @@ class ServerProcess:
         self.output = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would stall the server
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "dicetable.cli.main", "serve", "--port", str(self.port),
-             "--database", self.database, "--log-level", "warning"],
+             "--database", self.database, "--log-level", self.log_level],
             stdout=self.output, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -78,6 +78,20 @@ def _cases(s: dict) -> list:
         ("negative seed", "POST", "/api/tables", {}, {**table, "seed": -1}, 422, ["seed", "greater than or equal"]),
         ("seed too large", "POST", "/api/tables", {}, {**table, "seed": 2**64}, 422, ["seed"]),
         ("unknown field", "POST", "/api/tables", {}, {**table, "colour": "red"}, 422, ["colour is not a known field"]),
+        ("seat name with a control character", "POST", "/api/tables", {},
+         {**table, "seats": [{"kind": "human", "name": "Ann\u0000"}, {"kind": "human"}]}, 422,
+         ["seats.0.name", "control", "printable"]),
+        ("seat name with a bidi override", "POST", "/api/tables", {},
+         {**table, "seats": [{"kind": "human", "name": "\u202eAnn"}, {"kind": "human"}]}, 422,
+         ["seats.0.name", "invisible"]),
+        ("blank seat name", "POST", "/api/tables", {},
+         {**table, "seats": [{"kind": "human"}, {"kind": "human", "name": "   "}]}, 422,
+         ["seats.1.name", "blank"]),
+        ("token in the address of an API call", "GET", f"/api/tables/{tid}?token={mover}", {}, None, 400,
+         ["Authorization: Bearer", "not as ?token="]),
+        ("token in the address of an action", "POST", f"{act}?x=1&token={mover}", {}, ok_action, 400,
+         ["Authorization: Bearer"]),
+        ("list flag not a boolean", "GET", "/api/tables?all=maybe", {}, None, 422, ["all", "boolean"]),
         ("clock too short", "POST", "/api/tables", {}, {**table, "clock": 1}, 422, ["clock"]),
         ("huge body", "POST", "/api/tables", {}, {**table, "pad": BIG}, 413, ["larger than"]),
         ("Content-Length not a number", "POST", "/api/tables", {"Content-Length": "abc"}, "{}", 400,
@@ -154,6 +168,8 @@ def test_every_malformed_request_gets_a_clear_4xx_and_changes_nothing(client):
         assert isinstance(detail, str) and "Traceback" not in detail, name
         for word in words:
             assert word in detail, f"{name}: {word!r} not in {detail!r}"
+        if not (method == "POST" and path == "/api/tables"):  # the new table's shape belongs to its POST only
+            assert "a table is" not in detail, f"{name}: {detail!r}"
         assert _fingerprint(client) == before, f"{name} changed the store or a table"
 
 

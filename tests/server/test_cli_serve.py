@@ -47,3 +47,31 @@ def test_tables_and_export(sqlite_url, tmp_path):
 def test_serve_refuses_a_bad_database_url():
     result = CliRunner().invoke(cli, ["serve", "--database", "mysql://x/y"])
     assert result.exit_code == 2 and "sqlite:///" in result.output and "postgresql+psycopg://" in result.output
+
+
+def test_tables_listing_at_80_columns_cuts_no_word(sqlite_url):
+    """The rich listing in an 80-column terminal wraps long cells instead of cutting them short."""
+    with TestClient(create_app(sqlite_url)) as client:
+        create(client, "dice-kingdoms-of-valeria", ["human", "greedy", "random"], seed=3)
+    result = CliRunner().invoke(cli, ["tables", "--database", sqlite_url], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80
+    body = [line.strip()[1:-1].split("│") for line in result.output.splitlines() if line.strip().startswith("│")]
+    columns = ["".join(row[i].strip() for row in body) for i in range(len(body[0]))]  # wrapped pieces rejoined
+    head = [line for line in result.output.splitlines() if line.strip().startswith("┃")]
+    header = ["".join(row.strip()[1:-1].split("┃")[i].strip() for row in head) for i in range(len(columns))]
+    assert header == ["id", "game", "players", "status", "moves", "created", "seats"], result.output
+    assert columns[1:5] == ["dice-kingdoms-of-valeria", "3", "running", columns[4]] and columns[4].isdigit()
+    assert columns[6].replace(" ", "") == "Player1,greedybot,randombot", result.output  # wrapped at spaces
+
+
+def test_serve_on_a_busy_port_says_so_and_how_to_pick_another(sqlite_url):
+    """A port already taken gets one clear line naming it and --port (not uvicorn's log and exit code 3)."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--database", sqlite_url])
+    assert result.exit_code == 2, result.output
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output, result.output
+    assert "dicetable server on" not in result.output  # it never claimed to be serving

@@ -153,3 +153,22 @@ def test_two_processes_share_a_postgresql_table_live(pg):
     finally:
         a.kill()
         b.kill()
+
+
+def test_the_access_log_never_shows_a_seat_token(sqlite_url):
+    """uvicorn logs every request line (at --log-level info, `make run`'s): the seat link's page, the
+    API and the live WebSocket are logged with the token masked, since the token alone takes the seat."""
+    server = ServerProcess(sqlite_url, log_level="info").start()
+    try:
+        with server.client() as c:
+            made = create(c, "kingdom-of-dice", ["human", "greedy"], seed=3)
+            tid, token = made["table_id"], made["seats"][0]["token"]
+            assert c.get(f"/tables/{tid}?token={token}").status_code == 200
+            assert c.get(f"/api/tables/{tid}?token={token}&x=1").status_code == 400  # refused, yet logged
+            with connect(server.ws_url(tid, token)) as ws:
+                assert json.loads(ws.recv())["type"] == "view"
+        log = server.log()
+    finally:
+        server.kill()
+    assert f"/tables/{tid}?token=***" in log and "WebSocket" in log, log
+    assert token not in log, log

@@ -332,3 +332,135 @@ def test_a_seat_handed_to_its_bot_and_taken_back(context, server):
     assert view["seats"][0]["autoplay"] is False
     wait_ready(page, timeout=30_000)
     assert is_over(page) or page.locator("#board [data-action], #actionbar [data-action]").count() > 0
+
+
+def test_a_lost_solo_game_says_so_and_no_page_asks_for_a_missing_file(context, server):
+    """Kingdom of Dice solo lost to the Mischievous Cat (level 6, a random stand-in): the status line
+    says the player did not win (winners is empty), and neither the lobby nor the table page meets a
+    404 (a browser asks for /favicon.ico unless the page names its icon)."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "level": "random"}], {"cat_level": 6}, seed=5)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    assert server.call("POST", f"/api/tables/{tid}/seats/0/bot", {"level": "random"}, token=token)[0] == 200
+    deadline = time.time() + 60
+    while not (view := server.call("GET", f"/api/tables/{tid}", token=token)[1])["over"]:
+        assert time.time() < deadline, "the stand-in bot did not finish the solo game"
+        time.sleep(0.1)
+    assert view["winners"] == [] and view["observation"]["cat"]["score"] > view["scores"][0]
+    page = context.new_page()
+    missing: list[str] = []
+    page.on("console", lambda m: missing.append(m.text) if m.type == "error" else None)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#game")
+    page.goto(f"{server.url}/tables/{tid}?token={token}")
+    page.wait_for_function(OVER_JS)
+    status = page.locator("#status").inner_text()
+    assert status.startswith("Game over.") and "Player 1 (you) did not win" in status, status
+    page.wait_for_timeout(300)
+    assert missing == []
+
+
+def test_a_table_link_that_leads_nowhere_points_to_the_lobby(context, server):
+    """A mistyped or unknown table link: a sentence for a person (no API endpoint) and a lobby link."""
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/nosuchtable")
+    page.wait_for_function("() => document.querySelector('#status a[href=\"/\"]')", timeout=10_000)
+    status = page.locator("#status").inner_text()
+    assert "no table nosuchtable" in status and "lobby" in status and "/api/" not in status, status
+
+
+def test_chosen_seat_names_stand_beside_the_player_numbers(context, server):
+    """Seats named Ann and Bob: the players list and the prompt say "Player 1 · Ann", so the log's
+    "Player 1" (the rules' words) still matches the person (the prompt said "Bob", the list "Player 2")."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+                         seed=4)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?token={made['seats'][0]['token']}")
+    wait_ready(page)
+    names = [page.locator(f'#players [data-seat="{s}"] .pname').inner_text() for s in (0, 1)]
+    assert names == ["Player 1 · Ann (you)", "Player 2 · Bob"], names
+    assert page.locator("#status").inner_text().startswith("Player 1 · Ann (you):")
+
+
+def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(browser, server):
+    """The lobby's browser holds both human seats of a Kingdom of Dice table; Player 2's link is opened
+    on another screen. When Player 2 is to move, the creator's page stays Player 1's (it used to switch
+    to Player 2 and play the friend's turn from the creator's screen) and the friend has the decision."""
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    try:
+        mine, friend = (c.new_page() for c in contexts)
+        rng = random.Random(2)
+        open_lobby_table(mine, server.url, "kingdom-of-dice", ["human", "human"])
+        tid = _table_id(mine)
+        link = mine.locator('#players [data-seat="1"] a.invite').get_attribute("href")
+        friend.goto(f"{server.url}{link}&pace=0")
+        friend.wait_for_selector("[data-version]")
+        mine.wait_for_function("() => /Player 2/.test(document.querySelector('#players').innerText) && "
+                               "document.querySelector('#players [data-seat=\"1\"] .meta').innerText.includes(' connected')")
+        deadline = time.time() + 60
+        while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [1]:
+            assert time.time() < deadline, "Player 1's turn did not end"
+            wait_ready(mine)
+            take_turn(mine, rng)
+        wait_ready(friend)
+        assert friend.locator("#board [data-action], #actionbar [data-action]").count() > 0
+        mine.wait_for_timeout(1500)  # time for a (wrong) switch to Player 2
+        assert mine.locator(".player.me .pname").inner_text() == "Player 1 (you)"
+        assert mine.locator("#board [data-action], #actionbar [data-action]").count() == 0
+        assert server.call("GET", f"/api/tables/{tid}", token=_token(mine))[1]["seat"] == 0
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_the_lobby_keeps_a_63_bit_seed_exact_and_refuses_a_larger_one(context, server):
+    """Records show 19-digit seeds; typed into the lobby, one must start that very game (a JS Number
+    would round it to another seed), and a seed past 2**63 - 1 gets the lobby's own message."""
+    page = context.new_page()
+    page.goto(server.url + "/?pace=0")
+    page.select_option("#game", "kingdom-of-dice")
+    page.select_option("#players", "2")
+    page.select_option("#seat-0", "bot:random")
+    page.select_option("#seat-1", "bot:random")
+    page.fill("#seed", "9223372036854775808")
+    page.click("#create")
+    assert "from 0 to 9223372036854775807" in page.locator("#create-error").inner_text()
+    assert "/tables/" not in page.url
+    seed = 6089071847649420710  # above 2**53
+    page.fill("#seed", str(seed))
+    page.click("#create")
+    page.wait_for_url("**/tables/**")
+    tid = _table_id(page)
+    deadline = time.time() + 60
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "two random bots did not finish"
+        time.sleep(0.2)
+    status, record = server.call("GET", f"/api/tables/{tid}/record")
+    assert status == 200 and record["seed"] == seed
+
+
+def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(context):
+    """Each Monster of the catalogue on top of the Forest stack, the board drawn at 1366x768 with the
+    real style sheets: neither its name line nor its card overflows (a two-line cost such as the
+    Spider Queen's "Str 10 + 3 Magic" clipped the name to half its height)."""
+    from pathlib import Path
+
+    import dicetable.web
+    from dicetable.engine import new_game
+    from dicetable.games.valeria_card_kingdoms import board as vck_board
+    from dicetable.games.valeria_card_kingdoms.components import MON_NAME
+
+    web = Path(dicetable.web.__file__).parent / "static" / "dicetable.css"
+    game_css = Path(vck_board.__file__).parent / "static" / "board.css"
+    css = web.read_text(encoding="utf-8") + game_css.read_text(encoding="utf-8")
+    obs = new_game("valeria-card-kingdoms", 3, seed=1).observation(0)
+    page = context.new_page()
+    squeezed = []
+    for name in MON_NAME:
+        obs["monsters"][2]["cards"] = [name]
+        html = vck_board.board_view(obs, [], 0)
+        page.set_content(f'<html><head><style>{css}</style></head><body class="page-table"><main class="table-main">'
+                         f'<section class="board-wrap"><div id="board">{html}</div></section></main></body></html>')
+        cut = page.evaluate("""() => [...document.querySelectorAll('.vck-mstack .vck-name, .vck-mstack .vck-card')]
+            .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)""")
+        squeezed += cut
+    assert squeezed == [], sorted(set(squeezed))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from pathlib import Path
 from typing import Optional
 
@@ -58,11 +59,17 @@ def register(app: typer.Typer) -> None:
             fail(f"--log-level is one of critical, error, warning, info, debug; got {log_level!r}")
         url = database_url(database)
         _open_store(url, fail).close()  # a bad URL fails here with a clear message, before uvicorn starts
+        try:  # a taken port or unknown host fails here in one line (uvicorn would log it and exit with 3)
+            socket.create_server((host, port)).close()
+        except OSError as exc:
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
+                 "check --host, or choose another port with --port (make run PORT=...)")
         console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it")
         try:
             uvicorn.run(create_app(url), host=host, port=port, log_level=log_level, ws="websockets-sansio")
         except OSError as exc:
-            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+            fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
+                 "check --host, or choose another port with --port (make run PORT=...)")
 
     @app.command("tables")
     def tables_cmd(
@@ -83,7 +90,7 @@ def register(app: typer.Typer) -> None:
             return
         table = Table(title=f"tables in {_shown(database_url(database))}")
         for col in ("id", "game", "players", "status", "moves", "created", "seats"):
-            table.add_column(col, no_wrap=col != "seats", overflow="fold")
+            table.add_column(col, no_wrap=col == "id", overflow="fold")  # the rest wraps: 80 columns cut no word
         for r in rows:
             seats = ", ".join(s["name"] if s["kind"] == "human" else f"{s['level']} bot" for s in r["seats"])
             table.add_row(r["table_id"], r["game"], str(r["players"]), r["status"], str(r["version"]),

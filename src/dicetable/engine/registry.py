@@ -77,8 +77,11 @@ class OptionSpec:
 
     def _needs(self, value: Any) -> str:
         kind = {bool: "true or false", int: "a whole number", str: "text"}.get(self.type, self.type.__name__)
-        return (f"option {self.name!r} needs {kind}, got {_short(value)}"
-                + (f"; allowed: {', '.join(map(str, self.choices))}" if self.choices and self.type is not bool else ""))
+        if self.choices and self.type is not bool:
+            allowed = f"; allowed: {', '.join(map(str, self.choices))}"
+        else:  # no fixed list: the description says what the option takes
+            allowed = f"; {self.description}" if self.type is not bool and self.description else ""
+        return f"option {self.name!r} needs {kind}, got {_short(value)}{allowed}"
 
 
 @dataclass(frozen=True)

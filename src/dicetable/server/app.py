@@ -34,6 +34,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
+import unicodedata
 from contextlib import asynccontextmanager
 from typing import Annotated, Literal, Optional
 
@@ -41,7 +43,7 @@ import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -67,6 +69,19 @@ class SeatIn(BaseModel):
     kind: Literal["human", "bot"]
     level: Optional[StrictStr] = Field(None, max_length=16)
     name: Optional[StrictStr] = Field(None, min_length=1, max_length=40)
+
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: Optional[str]) -> Optional[str]:
+        """A seat's name is shown on every page and log: printable text, not blank (ValueError otherwise)."""
+        if name is None:
+            return name
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+            raise ValueError("a name may not hold control or invisible format characters; "
+                             "give printable text of 1 to 40 characters")
+        if not name.strip():
+            raise ValueError("a name may not be blank; give printable text of 1 to 40 characters")
+        return name
 
 
 class NewTable(BaseModel):
@@ -133,7 +148,10 @@ class BodyLimit:
     """ASGI middleware: answer 413 to an HTTP request whose body exceeds ``limit`` bytes (never read past it).
 
     It also reads every ``/api/`` body as JSON whatever its declared content
-    type (``curl -d`` sends form encoding by default).
+    type (``curl -d`` sends form encoding by default), and answers 400 to an
+    ``/api/`` HTTP call carrying ``?token=`` (the token belongs in the
+    ``Authorization`` header there; only the page and the WebSocket take it in
+    the address).
     """
 
     def __init__(self, app, limit: int = MAX_BODY) -> None:
@@ -149,6 +167,11 @@ class BodyLimit:
             # every API body is JSON: read it as such whatever the client declared (e.g. curl -d)
             scope = dict(scope, headers=[(k, v) for k, v in scope["headers"] if k != b"content-type"]
                          + [(b"content-type", b"application/json")])
+        if scope["path"].startswith("/api/") and re.search(rb"(^|&)token=", scope.get("query_string") or b""):
+            # a seat link's ?token= on an HTTP API call would silently give a spectator's view
+            return await JSONResponse({"detail": "the HTTP API takes a seat's token in the header "
+                                       "'Authorization: Bearer <token>', not as ?token= in the address "
+                                       "(that is for the page and the live WebSocket)"}, 400)(scope, receive, send)
         declared = headers.get(b"content-length")
         too_big = JSONResponse({"detail": f"the request body is larger than {self.limit} bytes"}, 413)
         if declared is not None:
@@ -210,6 +233,30 @@ _HINTS = {
 }
 
 
+_TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
+
+
+class _HideTokens(logging.Filter):
+    """Masks ``token=...`` in log records (uvicorn logs every request line: page links and WebSocket
+    addresses carry a seat's token, which must not end up in a terminal or log file)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message arguments in place; always keeps the record."""
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(_TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
+        return True
+
+
+def hide_tokens_in_logs() -> None:
+    """Install :class:`_HideTokens` on uvicorn's access and error loggers (once; idempotent)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _HideTokens) for f in logger.filters):
+            logger.addFilter(_HideTokens())
+
+
 def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen: bool | None = None,
                bot_threads: int = 4) -> FastAPI:
     """Build the server app for ``database_url`` (SQLite file or ``postgresql+psycopg://``).
@@ -241,6 +288,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
             manager.close()
             store.close()
 
+    hide_tokens_in_logs()
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.add_middleware(BodyLimit)
@@ -255,7 +303,9 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError):
         path = request.url.path
-        hint = _HINTS["actions"] if path.endswith("/actions") else _HINTS.get(path, "")
+        # The body's shape is recalled only for the POST it belongs to (not e.g. GET /api/tables?all=...).
+        hint = "" if request.method != "POST" else (
+            _HINTS["actions"] if path.endswith("/actions") else _HINTS.get(path, ""))
         text = _readable(exc.errors())
         return JSONResponse({"detail": text + (f"; {hint}" if hint else "")}, 422)
 

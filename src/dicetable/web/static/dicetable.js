@@ -36,13 +36,18 @@ const store = {
 };
 
 // ---------------------------------------------------------------- HTTP
+// JSON text of a request body; a BigInt (a 63-bit seed) is written as its exact digits.
+function toJSON(body) {
+  return JSON.stringify(body, (k, v) => (typeof v === "bigint" ? `\u0000big:${v}` : v)).replace(/"\\u0000big:(\d+)"/g, "$1");
+}
+
 async function api(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let resp;
   try {
-    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : toJSON(body) });
   } catch (err) {
     return { status: 0, data: null, message: "the server cannot be reached; is `dicetable serve` running?" };
   }
@@ -167,8 +172,12 @@ async function lobbyPage() {
     }
     const seed = $("#seed").value.trim();
     if (seed) {
-      if (!/^\d+$/.test(seed)) { err.textContent = "the seed is a whole number (or leave it empty for a random one)"; return; }
-      body.seed = Number(seed);
+      // Seeds are 63-bit (the server's limit); a larger number would also lose digits in a JS Number.
+      if (!/^\d+$/.test(seed) || BigInt(seed) > 2n ** 63n - 1n) {
+        err.textContent = "the seed is a whole number from 0 to 9223372036854775807 (or leave it empty for a random one)";
+        return;
+      }
+      body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);
     }
     if ($("#clock").value) body.clock = Number($("#clock").value);
     $("#create").disabled = true;
@@ -241,7 +250,13 @@ async function tablePage() {
     T.token = null;
     res = await api("GET", `/api/tables/${T.id}`);
   }
-  if (res.status !== 200) { $("#status").textContent = `No table here: ${res.message}`; return; }
+  if (res.status !== 200) {
+    // A person reads this, not an API client: no endpoint names, and a way back to the lobby.
+    const why = res.status === 404 ? `There is no table ${T.id} here: check the link, or pick a table in the lobby.`
+      : `This table cannot be shown now (${res.message}).`;
+    $("#status").replaceChildren(why, " ", el("a", { href: "/", text: "Go to the lobby" }));
+    return;
+  }
   const view = unwrapView(res.data);
   T.seat = seatOf(view);
   if (T.seat !== null && T.token) { T.tokens[T.seat] = T.token; store.setTokens(T.id, T.tokens); }
@@ -483,8 +498,9 @@ function drawActionBar(view) {
 }
 
 function nameOf(seat) {
+  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it.
   const info = T.view && Array.isArray(T.view.seats) ? T.view.seats.find((x) => x.seat === seat) : null;
-  return info && info.name ? info.name : seatName(seat);
+  return info && info.name && info.name !== seatName(seat) ? `${seatName(seat)} · ${info.name}` : seatName(seat);
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
 
@@ -503,7 +519,9 @@ function drawStatus(view) {
   document.title = `${mine ? "▶ your move · " : ""}${view.game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
   if (view.over) {
     const w = (view.winners || []).map(whoIs);
-    st.textContent = `Game over. ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : ""}`;
+    // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
+    const none = playerCount(view) === 1 ? `${whoIs(0)} did not win (see how it ended)` : "No winner (see how it ended)";
+    st.textContent = `Game over. ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : none}`;
     return;
   }
   if (T.seat !== null && toMove.includes(T.seat) && view.decision) {
@@ -542,7 +560,7 @@ function drawPlayers(view) {
     const kind = k ? (k.kind === "bot" ? `bot (${k.level || "?"})` : k.autoplay ? `human, played by its bot` : "human") : "";
     const connected = k && k.kind === "human" && typeof k.connected === "boolean" ? (k.connected ? "connected" : "not connected") : "";
     const panel = el("section", { class: `player${s === T.seat ? " me" : ""}${toMove.includes(s) ? " to-move" : ""}${winners.includes(s) ? " winner" : ""}`, "data-seat": s, "aria-label": seatName(s) },
-      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${seatName(s)} (you)` : seatName(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
+      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${nameOf(s)} (you)` : nameOf(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
       el("p", { class: "meta", text: [kind, connected].filter(Boolean).join(" · ") }),
       el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) })));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
@@ -715,7 +733,10 @@ async function maybeHandOver() {
   if (!view || view.over || T.seat === null || T.switching) return;
   const toMove = view.to_move || [];
   if (toMove.includes(T.seat)) return;
-  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat);
+  // A held seat that is live on another screen (its link was sent to a friend) is theirs to play:
+  // this page leaves it alone. This page holds one connection, its current seat's.
+  const elsewhere = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
+  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !elsewhere(s));
   if (next === undefined) return;
   T.switching = true;
   try {
