@@ -39,6 +39,7 @@ def test_registry_lists_every_game_with_players_and_options(client):
     cat = next(o for o in by_id["kingdom-of-dice"]["options"] if o["name"] == "cat_level")
     assert cat["players"] == [1] and cat["type"] == "int"
     assert set(body["bot_levels"]) >= {"easy", "medium", "hard", "greedy", "random"}
+    assert "mcts" not in body["bot_levels"], "mcts is medium under another name: listed once"
 
 
 @pytest.mark.parametrize("game,seats", GAMES, ids=[g for g, _ in GAMES])

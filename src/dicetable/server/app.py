@@ -333,7 +333,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
     @app.get("/api/games")
     def list_games() -> dict:
         """The registry: every game's id, name, player range and options; the bot levels."""
-        return {"games": _games(), "bot_levels": list(LEVELS)}
+        # "mcts" is accepted as another name of "medium"; offering both would show one bot twice.
+        return {"games": _games(), "bot_levels": [level for level in LEVELS if level != "mcts"]}
 
     @app.post("/api/tables", status_code=201)
     def create_table(body: NewTable, request: Request) -> dict:
