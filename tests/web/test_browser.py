@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from dicetable import get_game
+
 from .helpers import (
     OVER as OVER_JS, accessible_problems, is_over, open_lobby_table, play_to_end, take_turn, version, wait_ready,
 )
@@ -92,6 +94,10 @@ def test_two_players_in_two_browsers_and_a_spectator(browser, server):
         assert pages[0].locator(".player.me .pname").inner_text() == "Player 1 (you)"
         assert pages[1].locator(".player.me .pname").inner_text() == "Player 2 (you)"
         assert "watching" in watcher.locator(".spectator").inner_text()
+        # A spectator has nothing to decide: the Rules tab offers the whole rules summary instead.
+        watcher.click("#tab-rules")
+        titles = watcher.locator("#rules-now details.rule summary").all_inner_texts()
+        assert len(titles) == len(get_game("valeria-card-kingdoms").help.section) and titles[0]
         rng = random.Random(5)
         deadline = time.time() + 90
         moves = {0: 0, 1: 0}

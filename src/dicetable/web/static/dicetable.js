@@ -626,7 +626,17 @@ function drawRules(view) {
     art.append(el("p", { class: "source", text: s.source }));
     box.append(art);
   }
-  if (!box.children.length) box.append(el("p", { class: "muted", text: kind ? "No rules section is linked to this decision yet." : "Nothing to decide for you now." }));
+  if (!kind) {
+    // Nothing to decide: the whole rules summary, one folded section each, to read while others play.
+    box.append(el("p", { class: "muted", text: "Nothing to decide for you now. The rules, section by section:" }));
+    for (const s of (T.help && T.help.sections) || []) {
+      const art = el("details", { class: "rule" }, el("summary", { text: s.title }));
+      for (const para of String(s.text).split(/\n\s*\n/)) art.append(el("p", { text: para.trim() }));
+      art.append(el("p", { class: "source", text: s.source }));
+      box.append(art);
+    }
+  }
+  if (!box.children.length) box.append(el("p", { class: "muted", text: "No rules section is linked to this decision yet." }));
 }
 
 function fmtSecs(s) { s = Math.max(0, Math.round(s)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }
