@@ -217,6 +217,22 @@ def test_replay_viewer_steps_through_a_finished_game(context, server):
     assert errors == []
 
 
+def test_the_first_tab_stop_is_a_skip_to_the_board(context, server):
+    made = server.create("kingdom-of-dice", [{"kind": "human"}, {"kind": "bot", "level": "random"}], seed=4)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?token={made['seats'][0]['token']}&pace=0")
+    page.wait_for_selector("#board [data-action]")
+    # It is the first thing Tab reaches on the page (the page may already have put focus on a piece).
+    assert page.evaluate("document.querySelector('a[href], button, [tabindex]:not([tabindex=\"-1\"])').className") \
+        == "skip-link"
+    page.focus(".skip-link")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    # The next Tab after the jump lands on a piece of the board, not back in the status bar.
+    assert page.evaluate("!!document.activeElement.closest('#board') && "
+                         "document.activeElement.hasAttribute('data-action')")
+
+
 def test_one_full_game_with_the_keyboard_alone_then_play_again(context, server):
     """Kingdom of Dice solo played with Tab, Enter and Space only; "play again" opens a new table, same seats."""
     page = context.new_page()
