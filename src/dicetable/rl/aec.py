@@ -12,13 +12,9 @@ terminal view of the seat to move as text.
 
 from __future__ import annotations
 
-import io
-
-import numpy as np
-from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv
 
-from .spaces import OBS_HIGH, GameSpaces, placing_rewards
+from .spaces import GameSpaces, placing_rewards
 
 
 class DicetableAEC(AECEnv):
@@ -35,14 +31,8 @@ class DicetableAEC(AECEnv):
         self.metadata = dict(self.metadata, name=f"dicetable_{game_id.replace('-', '_')}_v0")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
-        n_obs, n_act = self.spaces.observation_size, self.spaces.num_actions
-        self._obs_space = gspaces.Dict({
-            "observation": gspaces.Box(0.0, OBS_HIGH, (n_obs,), np.float32),
-            "action_mask": gspaces.Box(0, 1, (n_act,), np.int8),
-        })
-        self._act_space = gspaces.Discrete(n_act)
+        self._obs_space, self._act_space = self.spaces.gym_spaces()
         self.state_ = None
-        self._seed = None
 
     # -- spaces
     def observation_space(self, agent: str):
@@ -56,12 +46,7 @@ class DicetableAEC(AECEnv):
     # -- life cycle
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game; a given ``seed`` reproduces it exactly (None: continue the seed stream)."""
-        if seed is not None:
-            self._seed = np.random.SeedSequence(seed)
-        elif self._seed is None:
-            self._seed = np.random.SeedSequence()
-        game_seed = int(self._seed.spawn(1)[0].generate_state(1, np.uint64)[0])
-        self.state_ = self.spaces.new_game(game_seed)
+        self.state_ = self.spaces.new_game(self.spaces.next_seed(seed))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -103,17 +88,8 @@ class DicetableAEC(AECEnv):
         """The terminal view of the seat to move (or a spectator's once over) as plain text."""
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        from rich.console import Console
-
         to_move = self.state_.to_move
-        seat = min(to_move) if to_move else None
-        console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
-        spec = self.spaces.spec
-        if spec.text_view is not None:
-            console.print(spec.text_view(self.state_.observation(seat), seat, width=120))
-        elif spec.render is not None:
-            console.print(spec.render(self.state_, seat))
-        return console.export_text()
+        return self.spaces.text(self.state_, min(to_move) if to_move else None)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -14,12 +14,10 @@ Registered ids: ``dicetable/<game-id>-v0``.
 from __future__ import annotations
 
 import gymnasium
-import numpy as np
-from gymnasium import spaces as gspaces
 
 from dicetable.bots import make_bot
 
-from .spaces import OBS_HIGH, GameSpaces, placing_rewards
+from .spaces import GameSpaces, placing_rewards
 
 
 class DicetableGym(gymnasium.Env):
@@ -43,12 +41,7 @@ class DicetableGym(gymnasium.Env):
         self.seat = seat
         self.opponents = opponents
         self.render_mode = render_mode
-        n_obs, n_act = self.spaces.observation_size, self.spaces.num_actions
-        self.observation_space = gspaces.Dict({
-            "observation": gspaces.Box(0.0, OBS_HIGH, (n_obs,), np.float32),
-            "action_mask": gspaces.Box(0, 1, (n_act,), np.int8),
-        })
-        self.action_space = gspaces.Discrete(n_act)
+        self.observation_space, self.action_space = self.spaces.gym_spaces()
         self.state = None
         self.bots = {}
 
@@ -96,17 +89,7 @@ class DicetableGym(gymnasium.Env):
         """The learner's terminal view as plain text (render_mode "ansi")."""
         if self.render_mode != "ansi" or self.state is None:
             return None
-        import io
-
-        from rich.console import Console
-
-        console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
-        spec = self.spaces.spec
-        if spec.text_view is not None:
-            console.print(spec.text_view(self.state.observation(self.seat), self.seat, width=120))
-        elif spec.render is not None:
-            console.print(spec.render(self.state, self.seat))
-        return console.export_text()
+        return self.spaces.text(self.state, self.seat)
 
 
 def gym_env(game_id: str, players: int = 2, options: dict | None = None, opponents: str = "greedy",

@@ -10,11 +10,9 @@ and ignores the rest, whose masks are all zero. Observations, masks and rewards 
 
 from __future__ import annotations
 
-import numpy as np
-from gymnasium import spaces as gspaces
 from pettingzoo import ParallelEnv
 
-from .spaces import OBS_HIGH, GameSpaces, placing_rewards
+from .spaces import GameSpaces, placing_rewards
 
 
 class DicetableParallel(ParallelEnv):
@@ -26,14 +24,8 @@ class DicetableParallel(ParallelEnv):
         self.spaces = GameSpaces(game_id, players, options)
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = []
-        n_obs, n_act = self.spaces.observation_size, self.spaces.num_actions
-        self._obs_space = gspaces.Dict({
-            "observation": gspaces.Box(0.0, OBS_HIGH, (n_obs,), np.float32),
-            "action_mask": gspaces.Box(0, 1, (n_act,), np.int8),
-        })
-        self._act_space = gspaces.Discrete(n_act)
+        self._obs_space, self._act_space = self.spaces.gym_spaces()
         self.state = None
-        self._seed = None
 
     def observation_space(self, agent: str):
         """The Dict space of ``observation`` and ``action_mask``."""
@@ -53,12 +45,7 @@ class DicetableParallel(ParallelEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Start a new game (a given ``seed`` reproduces it); returns (observations, infos)."""
-        if seed is not None:
-            self._seed = np.random.SeedSequence(seed)
-        elif self._seed is None:
-            self._seed = np.random.SeedSequence()
-        game_seed = int(self._seed.spawn(1)[0].generate_state(1, np.uint64)[0])
-        self.state = self.spaces.new_game(game_seed)
+        self.state = self.spaces.new_game(self.spaces.next_seed(seed))
         self.agents = list(self.possible_agents)
         return self._observe()
 

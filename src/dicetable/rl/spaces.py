@@ -34,6 +34,7 @@ class GameSpaces:
         self.catalogue: tuple[str, ...] = tuple(self.spec.action_catalogue(players, self.options))
         self.index = {aid: i for i, aid in enumerate(self.catalogue)}
         self.encoding = self.spec.observation_encoding(players, self.options)
+        self._stream = None
 
     @property
     def num_actions(self) -> int:
@@ -63,6 +64,38 @@ class GameSpaces:
     def observe(self, state: GameState, seat: int | None) -> np.ndarray:
         """float32 feature vector of ``state.observation(seat)``."""
         return np.asarray(self.encoding.encode(state.observation(seat)), dtype=np.float32)
+
+    def gym_spaces(self):
+        """(observation space, action space) as Gymnasium spaces: a Dict of ``observation``
+        (float32, length ``observation_size``) and ``action_mask`` (int8, ``num_actions``),
+        and Discrete over the catalogue. Shared by every environment class."""
+        from gymnasium import spaces as gspaces
+
+        observation = gspaces.Dict({
+            "observation": gspaces.Box(0.0, OBS_HIGH, (self.observation_size,), np.float32),
+            "action_mask": gspaces.Box(0, 1, (self.num_actions,), np.int8),
+        })
+        return observation, gspaces.Discrete(self.num_actions)
+
+    def next_seed(self, seed: int | None) -> int:
+        """The next game's seed: ``seed`` restarts a reproducible stream; None continues it
+        (a fresh random stream the first time)."""
+        if seed is not None or self._stream is None:
+            self._stream = np.random.SeedSequence(seed)
+        return int(self._stream.spawn(1)[0].generate_state(1, np.uint64)[0])
+
+    def text(self, state: GameState, seat: int | None) -> str:
+        """The game's terminal view of ``state`` for ``seat`` as plain text, 120 columns wide."""
+        import io
+
+        from rich.console import Console
+
+        console = Console(file=io.StringIO(), width=120, color_system=None, record=True)
+        if self.spec.text_view is not None:
+            console.print(self.spec.text_view(state.observation(seat), seat, width=120))
+        elif self.spec.render is not None:
+            console.print(self.spec.render(state, seat))
+        return console.export_text()
 
     def action_id(self, index: int) -> str:
         """The action id at ``index``; ValueError naming the allowed range otherwise."""
