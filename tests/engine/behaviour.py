@@ -1,0 +1,133 @@
+"""Behaviour digest of every registered game: what a refactor of the rules must not change.
+
+Not a test module (pytest does not collect it); ``test_behaviour_digest.py``
+checks the recorded digest, and this file records it::
+
+    python -m tests.engine.behaviour record    # writes tests/data/behaviour_digest.json
+    python -m tests.engine.behaviour check     # prints the configurations that differ
+
+Per game, the configurations are every player count with the default options,
+then every other value of every option (its ``choices``, both values of a
+bool, a few named values of free-text options given in ``EXTRA_VALUES``) at
+the smallest player count it applies to. Per configuration it plays seeded
+random games and greedy games (seat 0 greedy, the others random) and hashes,
+at every step: the acting seat, its decision (kind and prompt), its legal
+actions (ids and labels), the chosen action, the events it produced (kind,
+seat, text, data, visibility) and the acting seat's observation; at the end
+the scores, winners and every seat's visible scores. The saved form
+(``to_dict()["state"]``) is deliberately left out: a refactor may change how
+a game stores itself, never how it plays, reads or looks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from dicetable.engine import Rng, list_games, new_game
+
+DIGEST_FILE = Path(__file__).resolve().parents[1] / "data" / "behaviour_digest.json"
+
+RANDOM_GAMES = 30
+"""Random games per configuration (about 300 per game over all configurations)."""
+GREEDY_GAMES = 4
+"""Greedy games per configuration (a few dozen per game)."""
+
+#: Values of free-text options worth playing besides the default (their spec has no ``choices``).
+EXTRA_VALUES = {
+    ("corsairs-of-valeria", "captains"): ("none", "willem,luthor", "mistress,prince", "reo,hook",
+                                          "jager,bones", "jaxn,hasan"),
+    ("corsairs-of-valeria", "tracks"): ("T1A,T2A,T3A", "T1B,T2B,T3B"),
+    ("corsairs-of-valeria", "first_player"): ("1",),
+}
+
+
+def configurations(spec) -> list[tuple[str, int, dict]]:
+    """``(name, players, options)`` of every configuration of ``spec`` played by the digest."""
+    out = [(f"{p}p", p, {}) for p in range(spec.min_players, spec.max_players + 1)]
+    for opt in spec.options:
+        if opt.choices is not None:
+            values = opt.choices
+        elif opt.type is bool:
+            values = (False, True)
+        else:
+            values = EXTRA_VALUES.get((spec.id, opt.name), ())
+        players = min(opt.players) if opt.players else spec.min_players
+        for value in values:
+            if value != opt.default:
+                out.append((f"{players}p-{opt.name}={value}", players, {opt.name: value}))
+    return out
+
+
+def _update(h, obj) -> None:
+    h.update(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode())
+
+
+def play(game: str, players: int, options: dict, seed: int, greedy: bool) -> str:
+    """Play one seeded game and return the hex digest of everything it showed."""
+    from dicetable.bots import GreedyBot
+
+    state = new_game(game, players, seed=seed, options=options)
+    rng = Rng(seed ^ 0xD16E57)
+    bot = GreedyBot(seed) if greedy else None
+    h = hashlib.sha256()
+    _update(h, [[e.kind, e.seat, e.text, e.data, e.visible] for e in state.log])
+    while not state.is_over:
+        seats = state.to_move
+        seat = seats[rng.randbelow(len(seats))]
+        decision = state.decision(seat)
+        actions = state.legal_actions(seat)
+        if bot is not None and seat == 0:
+            action = bot.choose(state, seat)
+        else:
+            action = actions[rng.randbelow(len(actions))]
+        events = state.apply(action.id, seat)
+        _update(h, [seat, decision.kind, decision.prompt, [[a.id, a.label] for a in actions], action.id,
+                    [[e.kind, e.seat, e.text, e.data, e.visible] for e in events], state.observation(seat)])
+    _update(h, [state.scores, list(state.winners), [state.visible_scores(s) for s in range(players)],
+                state.observation(None)])
+    return h.hexdigest()
+
+
+def digest_game(spec) -> dict[str, str]:
+    """``{configuration name: digest}`` for one game."""
+    out = {}
+    for index, (name, players, options) in enumerate(configurations(spec)):
+        h = hashlib.sha256()
+        for i in range(RANDOM_GAMES):
+            h.update(play(spec.id, players, options, 1000 * index + i, greedy=False).encode())
+        for i in range(GREEDY_GAMES):
+            h.update(play(spec.id, players, options, 5000 + 1000 * index + i, greedy=True).encode())
+        out[name] = h.hexdigest()[:32]
+    return out
+
+
+def main(argv: list[str]) -> int:
+    """``record`` or ``check`` [GAME...]; returns the exit status."""
+    if not argv or argv[0] not in ("record", "check"):
+        print(__doc__)
+        return 2
+    wanted = set(argv[1:])
+    recorded = json.loads(DIGEST_FILE.read_text()) if DIGEST_FILE.exists() else {}
+    status = 0
+    for spec in list_games():
+        if wanted and spec.id not in wanted:
+            continue
+        got = digest_game(spec)
+        if argv[0] == "record":
+            recorded[spec.id] = got
+            print(spec.id, len(got), "configurations")
+        else:
+            bad = [k for k in got if recorded.get(spec.id, {}).get(k) != got[k]]
+            print(spec.id, "ok" if not bad else f"DIFFERS in {bad}")
+            status |= bool(bad)
+    if argv[0] == "record":
+        DIGEST_FILE.parent.mkdir(exist_ok=True)
+        DIGEST_FILE.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
