@@ -1,21 +1,33 @@
-"""A tiny game for kernel tests: simultaneous secret plays and hidden hands.
+"""A tiny game for kernel tests, written on the engine's turn flow: simultaneous secret plays.
 
 "Secret High Card": a 9-card deck (1..9) is shuffled; each seat is dealt
 three cards it alone may see. Each of three tricks, every seat plays a card
-face down at the same time (all seats in ``to_move``); when all have played,
-the cards are revealed and the highest scores a point. Not a real game.
+face down at the same time (a lane per seat: all seats in ``to_move``); when
+all have played, the automatic ``reveal`` task shows the cards and the
+highest scores a point. Not a real game; docs/engine.md "Writing a game"
+walks through it.
 """
 
 from __future__ import annotations
 
-from dicetable.engine import Action, Decision, Die, GameSpec, GameState, register, seat_name
+from dicetable.engine import (
+    LIST, ROWS, Action, Decision, Die, Field, FlowState, GameSpec, auto, choices, int_list, int_rows, prompt,
+    register, resolve, seat_name,
+)
 
 COIN = Die("coin", ("heads", "tails"))
+TRICKS = 3
 
 
-class SecretHighCard(GameState):
-    __slots__ = ("hands", "played", "points", "deck", "trick", "coin")
+class SecretHighCard(FlowState):
     game_id = "toy-secret-high-card"
+
+    hands = Field(int_rows, copy=ROWS)   # each seat's cards, sorted
+    deck = Field(int_list, copy=LIST)    # the undealt cards
+    played = Field(int_list, copy=LIST)  # the card each seat played face down this trick (0: none yet)
+    points = Field(int_list, copy=LIST)
+    trick = Field(int)                   # 1..3, then 4 once the game is over
+    coin = Field(str)
 
     def _setup(self):
         deck = list(range(1, 10))
@@ -28,34 +40,40 @@ class SecretHighCard(GameState):
         self.coin = self.roll(COIN)
         for s in range(self.players):
             self.emit("deal", s, f"{seat_name(s)} is dealt {self.hands[s]}.", visible=(s,))
+        self.tasks = [("trick", None)]
+        self.lanes = None
+        self.run()
 
-    @property
-    def to_move(self):
-        if self.trick > 3:
-            return ()
-        return tuple(s for s in range(self.players) if not self.played[s])
+    @auto("trick")
+    def _start_trick(self, task):
+        if self.trick > TRICKS:
+            return  # nothing more pending: the game is over
+        self.split([[("play", s)] for s in range(self.players)])
+        self.then(("reveal", None), ("trick", None))
 
-    def _decision(self, seat):
-        return Decision(seat, "play", "Play a card face down.")
+    @prompt("play")
+    def _play_prompt(self, task):
+        return Decision(task[1], "play", "Play a card face down.")
 
-    def _legal_actions(self, seat):
-        return [Action(f"play:{c}", f"Play {c}", c) for c in self.hands[seat]]
+    @choices("play")
+    def _play_choices(self, task):
+        return [Action(f"play:{c}", f"Play {c}", c) for c in self.hands[task[1]]]
 
-    def _apply(self, action, seat):
+    @resolve("play")
+    def _play(self, task, action):
+        seat = task[1]
         self.hands[seat].remove(action.payload)
         self.played[seat] = action.payload
         self.emit("play", seat, f"{seat_name(seat)} plays a card face down.")
-        if all(self.played):
-            best = max(self.played)
-            winner = self.played.index(best)
-            self.points[winner] += 1
-            self.emit("reveal", None, f"Revealed {self.played}; {seat_name(winner)} wins the trick.")
-            self.played = [0] * self.players
-            self.trick += 1
 
-    @property
-    def is_over(self):
-        return self.trick > 3
+    @auto("reveal")
+    def _reveal(self, task):
+        best = max(self.played)
+        winner = self.played.index(best)
+        self.points[winner] += 1
+        self.emit("reveal", None, f"Revealed {self.played}; {seat_name(winner)} wins the trick.")
+        self.played = [0] * self.players
+        self.trick += 1
 
     @property
     def scores(self):
@@ -97,26 +115,6 @@ class SecretHighCard(GameState):
                 if self.played[s]:
                     self.played[s] = unknown.pop()
         self.deck = unknown
-
-    def _dump(self):
-        return {"hands": self.hands, "played": self.played, "points": self.points,
-                "deck": self.deck, "trick": self.trick, "coin": self.coin}
-
-    def _restore(self, p):
-        self.hands = [list(h) for h in p["hands"]]
-        self.played = list(p["played"])
-        self.points = list(p["points"])
-        self.deck = list(p["deck"])
-        self.trick = p["trick"]
-        self.coin = p["coin"]
-
-    def _copy_into(self, other):
-        other.hands = [h[:] for h in self.hands]
-        other.played = self.played[:]
-        other.points = self.points[:]
-        other.deck = self.deck[:]
-        other.trick = self.trick
-        other.coin = self.coin
 
 
 class LeakyHighCard(SecretHighCard):

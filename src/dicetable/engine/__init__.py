@@ -3,7 +3,9 @@
 Import from here: :class:`GameState` (the State protocol), :class:`Action`,
 :class:`Decision`, :class:`Event`, :class:`Die`, the registry functions
 (:func:`new_game`, :func:`load_state`, :func:`list_games`, :func:`get_game`),
-replays (:func:`run_replay`) and the errors.
+replays (:func:`run_replay`) and the errors; for writing a game, the turn
+flow (:class:`FlowState` and its handler decorators ``auto``, ``prompt``,
+``choices``, ``resolve``) and declared fields (:class:`Field`).
 """
 
 from .core import Action, Decision, Die, Event, seat_name
@@ -21,6 +23,8 @@ from .registry import (
     spec_of,
 )
 from .replay import MAX_FILE_BYTES, load_game_file, load_saved_game, new_file_path, read_json, run_replay, write_json
+from .fields import LIST, ROWS, VALUE, Field, int_list, int_rows, int_tuple
+from .flow import FlowState, auto, choices, prompt, resolve, task_list
 from .rng import SEED_LIMIT, Rng
 from .state import GameState
 
@@ -31,4 +35,6 @@ __all__ = [
     "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "check_save_header", "games", "get_game",
     "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
     "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",
+    "Field", "FlowState", "LIST", "ROWS", "VALUE", "auto", "choices", "int_list", "int_rows", "int_tuple",
+    "prompt", "resolve", "task_list",
 ]

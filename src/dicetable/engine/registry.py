@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable
 from .errors import GameConfigError, SaveFormatError
 from .help import EMPTY_HELP, GameHelp
 from .rng import _short, seed_problem
-from .state import SAVE_FORMAT, GameState
+from .state import READABLE_FORMATS, SAVE_FORMAT, GameState
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")  # ASCII digits only: str.isdigit() also accepts "²"
 _MAX_TEXT = 200  # longest text option value (a list of Captain ids is well under this)
@@ -302,26 +302,7 @@ def new_game(
                     f"scripted die value {_short(value)} (position {pos}) is not a face of any "
                     f"{spec.name} die; faces: {list(spec.dice_faces)}"
                 )
-    from .rng import seed_state
-
-    state = object.__new__(spec.state_class)
-    state.players = players
-    state.seed = seed
-    state.options = resolved
-    state._rng = seed_state(seed)
-    state._script = script
-    state._script_pos = 0
-    state._history = None
-    state._log = None
-    state._legal = {}
-    state._emitted = []
-    state._setup()
-    log = None
-    for event in state._emitted:
-        log = (event, log)
-    state._log = log
-    state._emitted = []
-    return state
+    return spec.state_class.start(players, seed, resolved, script)
 
 
 def check_save_header(data: dict) -> GameSpec:
@@ -330,9 +311,10 @@ def check_save_header(data: dict) -> GameSpec:
         raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
     if data.get("kind") == "replay":
         raise SaveFormatError("this file is a replay (actions only): use `dicetable replay`")
-    if data.get("format") != SAVE_FORMAT:
+    if data.get("format") not in READABLE_FORMATS or type(data.get("format")) is not int:
         raise SaveFormatError(
-            f"unsupported save format {data.get('format')!r}; this version reads format {SAVE_FORMAT}"
+            f"unsupported save format {_short(data.get('format'))}; this version reads formats "
+            + " and ".join(map(str, READABLE_FORMATS))
         )
     try:
         return get_game(data["game"])
@@ -364,6 +346,9 @@ def load_state(data: dict, *, verify: bool = True) -> GameState:
 
         return verified_state(data)
     spec = check_save_header(data)
+    if data["format"] != SAVE_FORMAT:
+        raise SaveFormatError(f"a format-{data['format']} save is read only with verify=True (its moves are "
+                              f"played again); this trusted path reads format {SAVE_FORMAT}")
     for key in ("players", "seed"):
         if type(data.get(key)) is not int:
             raise SaveFormatError(f"saved game field {key!r} must be a whole number, got {_short(data.get(key))}")
@@ -373,4 +358,4 @@ def load_state(data: dict, *, verify: bool = True) -> GameState:
     problem = seed_problem(data["seed"])
     if problem:
         raise SaveFormatError(f"saved game field 'seed': {problem}")
-    return spec.state_class._from_dict(data)
+    return spec.state_class.from_dict(data)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import DicetableError, SaveFormatError
 from .registry import check_save_header, new_game
-from .state import GameState
+from .state import SAVE_FORMAT, GameState
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 """Largest saved game or replay file read (20 MB; a long game's save is well under 1 MB)."""
@@ -137,6 +137,10 @@ def verified_state(data) -> GameState:
         if key not in data:
             raise SaveFormatError(f"saved game is missing the field {key!r}")
     state = _play_back(data, "history", "saved game")
+    if data["format"] != SAVE_FORMAT:
+        # An older format stored the game fields in another layout: every other field must still match.
+        data = {**data, "format": SAVE_FORMAT, "state": state.to_dict()["state"]}
+        text = _json_text(data, "saved game")
     rebuilt = _json_text(state.to_dict(), "the replayed game")
     if rebuilt == text:  # the same JSON text: same values and same types (1, 1.0 and true differ)
         return state

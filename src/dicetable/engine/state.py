@@ -40,9 +40,14 @@ from typing import Any, ClassVar, Iterable
 
 from .core import Action, Decision, Die, Event, seat_name
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
+from .fields import StateMeta
 from .rng import _short, seed_problem, seed_state, splitmix64
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2
+"""Format of ``to_dict``. Format 1 (before the turn-flow redesign) stored the game fields in each
+game's own layout; such saves are still read by the checked path of ``load_state``, which plays
+their moves again (see :func:`dicetable.engine.replay.verified_state`)."""
+READABLE_FORMATS = (1, SAVE_FORMAT)
 
 
 def _cons_to_list(cell) -> list:
@@ -62,19 +67,24 @@ def _list_to_cons(items: Iterable):
     return cell
 
 
-class GameState:
+class GameState(metaclass=StateMeta):
     """Base class of every game's state; see the module docstring for the hooks.
 
     Kernel fields: ``players`` (int), ``seed`` (int), ``options`` (dict, never
-    mutated after ``new_game``). The event log and the action history are
-    immutable chains shared between clones, so ``clone()`` costs the same at
-    the start and at the end of a game.
+    mutated after ``new_game``), ``quiet`` (True only inside a quiet step:
+    :meth:`emit` records nothing, so games may skip building event text).
+    The event log and the action history are immutable chains shared between
+    clones, so ``clone()`` costs the same at the start and at the end of a
+    game. A game declares its own fields with
+    :class:`~dicetable.engine.fields.Field`; clone, save and restore of them
+    are generated from that declaration.
     """
 
     __slots__ = (
         "players",
         "seed",
         "options",
+        "quiet",
         "_rng",
         "_script",
         "_script_pos",
@@ -163,6 +173,13 @@ class GameState:
 
     def _copy_into(self, other: "GameState") -> None:  # pragma: no cover
         raise NotImplementedError
+
+    def _after_restore(self) -> None:
+        """Rebuild what is derived from the saved fields (caches, lookups) after ``_restore``.
+
+        Called by the generated ``_restore`` once every declared field is set;
+        raise ValueError for a combination of values no game can reach.
+        """
 
     def _determinize(self, seat: int) -> None:
         """Resample, in place, everything ``seat`` cannot see, using this state's dice.
@@ -319,6 +336,36 @@ class GameState:
         self._legal = {}
         return events
 
+    def step(self, action: Action, seat: int) -> None:
+        """The quiet, trusted step of search and evaluation: carry out ``action`` for ``seat``.
+
+        ``action`` must be an :class:`Action` this state's
+        ``legal_actions(seat)`` just returned (the fast path does not look
+        it up again: an action from elsewhere may corrupt the state). No
+        event is built or logged (``quiet`` is True while the game's rules
+        run, so they skip event text), the move is recorded in the history
+        as by :meth:`apply`. The log of a state that took quiet steps lacks
+        their events, so save and show only states played with
+        :meth:`apply`; search copies are thrown away. Returns None.
+        """
+        self.quiet = True
+        try:
+            self._apply(action, seat)
+        finally:
+            self.quiet = False
+            self._emitted = []
+        self._history = ((seat, action.id), self._history)
+        self._legal = {}
+
+    def child(self, action: Action, seat: int) -> "GameState":
+        """A clone that has taken ``action`` for ``seat`` by the quiet :meth:`step`; this state is unchanged.
+
+        The same trust as :meth:`step`: ``action`` comes from ``legal_actions(seat)``.
+        """
+        other = self.clone()
+        other.step(action, seat)
+        return other
+
     @property
     def log(self) -> list[Event]:
         """Every event since set-up, oldest first (all of them: filter with ``visible_to``)."""
@@ -339,17 +386,8 @@ class GameState:
 
     def clone(self) -> "GameState":
         """An independent copy; applying to either never changes the other."""
-        other = object.__new__(type(self))
-        other.players = self.players
-        other.seed = self.seed
-        other.options = self.options
-        other._rng = self._rng
-        other._script = self._script
-        other._script_pos = self._script_pos
-        other._history = self._history
-        other._log = self._log
-        other._legal = {}
-        other._emitted = []
+        other = self._kernel(self.players, self.seed, self.options, self._rng, self._script,
+                             self._script_pos, self._history, self._log)
         self._copy_into(other)
         return other
 
@@ -373,13 +411,8 @@ class GameState:
         problem = seed_problem(seed)
         if problem:
             raise GameConfigError(f"determinize: {problem}")
-        other = self.clone()
-        other.seed = seed
-        other._rng = seed_state(seed)
-        other._script = ()
-        other._script_pos = 0
-        other._history = None
-        other._log = None
+        other = self._kernel(self.players, seed, self.options, seed_state(seed), (), 0, None, None)
+        self._copy_into(other)
         other._determinize(seat)
         other._legal = {}
         return other
@@ -400,20 +433,54 @@ class GameState:
             "state": self._dump(),
         }
 
+    # ------------------------------------------------------------- kernel
     @classmethod
-    def _from_dict(cls, d: dict) -> "GameState":
+    def _kernel(cls, players: int, seed: int, options: dict, rng: int, script: tuple, script_pos: int,
+                history: Any, log: Any) -> "GameState":
+        """A bare state of this class with the kernel's fields set: the one place they are set."""
         state = object.__new__(cls)
+        state.players = players
+        state.seed = seed
+        state.options = options
+        state.quiet = False
+        state._rng = rng
+        state._script = script
+        state._script_pos = script_pos
+        state._history = history
+        state._log = log
+        state._legal = {}
+        state._emitted = []
+        return state
+
+    @classmethod
+    def start(cls, players: int, seed: int, options: dict, dice: tuple = ()) -> "GameState":
+        """Lay out a new game: the kernel fields, then the game's ``_setup`` and its events.
+
+        Trusted: :func:`dicetable.new_game` checks the player count, options,
+        seed (an int in ``0..2**64-1``) and scripted ``dice`` first and is
+        what callers use.
+        """
+        state = cls._kernel(players, seed, options, seed_state(seed), tuple(dice), 0, None, None)
+        state._setup()
+        state._log = _list_to_cons(state._emitted)
+        state._emitted = []
+        return state
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameState":
+        """Rebuild a state of this class from :meth:`to_dict` output as it stands (trusted).
+
+        Only field types are checked (SaveFormatError otherwise): this is the
+        ``verify=False`` path of :func:`dicetable.load_state`, for data this
+        process wrote; use ``load_state`` for anything else.
+        """
         try:
-            state.players = int(d["players"])
-            state.seed = int(d["seed"])
-            state.options = dict(d["options"])
-            state._rng = int(d["rng"])
-            state._script = tuple(d.get("dice", ()))
-            state._script_pos = int(d.get("dice_used", 0))
-            state._history = _list_to_cons((int(s), str(a)) for s, a in d.get("history", []))
-            state._log = _list_to_cons(Event.from_json(e) for e in d.get("log", []))
-            state._legal = {}
-            state._emitted = []
+            state = cls._kernel(
+                int(d["players"]), int(d["seed"]), dict(d["options"]), int(d["rng"]),
+                tuple(d.get("dice", ())), int(d.get("dice_used", 0)),
+                _list_to_cons((int(s), str(a)) for s, a in d.get("history", [])),
+                _list_to_cons(Event.from_json(e) for e in d.get("log", [])),
+            )
             state._restore(d["state"])
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise SaveFormatError(
@@ -441,8 +508,14 @@ class GameState:
     # ---------------------------------------------------- helpers for games
     def emit(self, kind: str, seat: int | None, text: str, data: dict | None = None,
              visible: tuple | None = None) -> None:
-        """Record an event (call only from ``_setup``/``_apply``)."""
-        self._emitted.append(Event(kind, seat, text, data, visible))
+        """Record an event (call only from ``_setup``/``_apply``); nothing in a quiet :meth:`step`.
+
+        Building an event's text costs more than most rules: where that
+        shows in a profile, a game checks ``if not self.quiet:`` before
+        building it.
+        """
+        if not self.quiet:
+            self._emitted.append(Event(kind, seat, text, data, visible))
 
     def randbelow(self, n: int) -> int:
         """A uniform int in ``[0, n)`` from the state's seeded generator (n > 0)."""
@@ -473,10 +546,8 @@ class GameState:
             self._script_pos = pos + 1
             return value
         faces = die.faces
-        z = self._rng = (self._rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        return faces[((z ^ (z >> 31)) * len(faces)) >> 64]  # SplitMix64, inlined for speed
+        self._rng, out = splitmix64(self._rng)
+        return faces[(out * len(faces)) >> 64]
 
     def roll_many(self, die: Die, count: int) -> list:
         """Roll ``count`` dice of one kind; see :meth:`roll` (scripted values first)."""
@@ -484,14 +555,12 @@ class GameState:
             return [self.roll(die) for _ in range(count)]
         faces = die.faces
         n = len(faces)
-        z0 = self._rng
+        rng = self._rng
         out = []
-        for _ in range(count):  # SplitMix64, inlined for speed
-            z = z0 = (z0 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-            out.append(faces[((z ^ (z >> 31)) * n) >> 64])
-        self._rng = z0
+        for _ in range(count):
+            rng, z = splitmix64(rng)
+            out.append(faces[(z * n) >> 64])
+        self._rng = rng
         return out
 
     @property

@@ -1,0 +1,169 @@
+"""Declared state fields: one line per field, from which clone, save and restore are made.
+
+A game lists its fields once, as class attributes of its state class::
+
+    class MyGame(FlowState):
+        round_no = Field(int, save="round")        # an int, saved as "round"
+        board = Field(int_list, copy=LIST)         # a flat list, copied with .copy()
+        hands = Field(int_rows, copy=ROWS)         # a list of flat lists, copied row by row
+        deck = Field(card_ids_in, copy=LIST, encode=card_ids_out)
+
+:class:`StateMeta` (the metaclass of :class:`~dicetable.engine.state.GameState`)
+turns them into ``__slots__`` and writes, once per class, three methods as
+straight-line Python (no loop over the fields at run time, so a clone costs
+what a hand-written one does):
+
+* ``_copy_into(other)``: copy every field into a bare new state (``clone``);
+* ``_dump()``: the fields as JSON-able data (``to_dict()["state"]``);
+* ``_restore(payload)``: the inverse, each value through the field's ``decode``.
+
+How a field is copied (``copy``):
+
+``VALUE``  the object is shared: ints, strings, tuples, None (never mutated in place);
+``LIST``   ``value.copy()``: a flat list, dict or set of immutable items;
+``ROWS``   ``[row.copy() for row in value]`` (None stays None): a list of flat lists.
+
+``decode`` turns the saved value back (and checks its type: ``int`` raises on a
+string); ``encode`` turns the value into JSON-able data (default: lists for
+lists and tuples, the value itself otherwise). A field that is not saved at
+all (a cache rebuilt on restore) is declared with ``save=False`` and must be
+rebuilt by the game's ``_after_restore`` hook.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+VALUE = "value"
+LIST = "list"
+ROWS = "rows"
+_COPIES = (VALUE, LIST, ROWS)
+
+
+class Field:
+    """One declared field of a game state (see the module docstring).
+
+    ``decode`` (a callable: saved JSON value -> field value, raising
+    ValueError/TypeError on a wrong one), ``copy`` (``VALUE``, ``LIST`` or
+    ``ROWS``), ``save`` (the key in the save; default the attribute name;
+    False: not saved), ``encode`` (field value -> JSON-able; default by
+    ``copy``). Raises ValueError for an unknown ``copy``.
+    """
+
+    __slots__ = ("decode", "copy", "save", "encode", "name")
+
+    def __init__(self, decode: Callable[[Any], Any] = lambda v: v, copy: str = VALUE,
+                 save: str | bool | None = None, encode: Callable[[Any], Any] | None = None) -> None:
+        if copy not in _COPIES:
+            raise ValueError(f"Field copy must be one of {_COPIES}, got {copy!r}")
+        self.decode = decode
+        self.copy = copy
+        self.save = save
+        self.encode = encode
+        self.name = ""
+
+    @property
+    def key(self) -> str | None:
+        """The key of this field in a save, or None when it is not saved."""
+        if self.save is False:
+            return None
+        return self.save if isinstance(self.save, str) else self.name
+
+    def __repr__(self) -> str:
+        return f"Field({self.name!r}, copy={self.copy!r}, save={self.key!r})"
+
+
+# ---------------------------------------------------------------- codecs for common shapes
+def int_list(value: Any) -> list[int]:
+    """A saved list of ints (each checked with ``int``)."""
+    return [int(x) for x in value]
+
+
+def int_tuple(value: Any) -> tuple[int, ...]:
+    """A saved list of ints, as a tuple."""
+    return tuple(int(x) for x in value)
+
+
+def int_rows(value: Any) -> list[list[int]]:
+    """A saved list of lists of ints."""
+    return [[int(x) for x in row] for row in value]
+
+
+def _encode_list(value: Any) -> Any:
+    return list(value)
+
+
+def _encode_rows(value: Any) -> Any:
+    return None if value is None else [list(row) for row in value]
+
+
+def _json_default(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+# ---------------------------------------------------------------- generation
+class StateMeta(type):
+    """Metaclass of game states: collects :class:`Field` attributes and writes their methods.
+
+    Fields are inherited (a subclass adds to its bases' fields). A class that
+    declares no field of its own and inherits none keeps its hand-written
+    ``_copy_into``/``_dump``/``_restore``.
+    """
+
+    def __new__(mcls, name: str, bases: tuple, ns: dict[str, Any], **kw: Any) -> "StateMeta":
+        own = [(k, v) for k, v in ns.items() if isinstance(v, Field)]
+        for k, f in own:
+            del ns[k]
+            f.name = k
+        if own:
+            ns["__slots__"] = tuple(ns.get("__slots__", ())) + tuple(k for k, _ in own)
+        cls = super().__new__(mcls, name, bases, ns, **kw)
+        inherited: tuple[Field, ...] = tuple(getattr(bases[0], "FIELDS", ())) if bases else ()
+        fields = inherited + tuple(f for _, f in own)
+        keys = [f.key for f in fields if f.key is not None]
+        dup = {k for k in keys if keys.count(k) > 1}
+        if dup:
+            raise TypeError(f"{name}: two fields are saved under the same key {sorted(dup)}")
+        cls.FIELDS = fields  # type: ignore[attr-defined]
+        if fields:
+            _generate(cls, fields, ns)
+        return cls
+
+
+def _generate(cls: type, fields: tuple[Field, ...], ns: dict[str, Any]) -> None:
+    """Write ``_copy_into``, ``_dump`` and ``_restore`` for ``fields`` on ``cls``.
+
+    A method the class writes itself (in its own body) is kept: a game with
+    an older save layout may keep its own ``_dump``/``_restore``.
+    """
+    env: dict[str, Any] = {}
+    copy_lines = ["def _copy_into(self, other):"]
+    dump_lines = ["def _dump(self):", "    return {"]
+    restore_lines = ["def _restore(self, p):"]
+    for i, f in enumerate(fields):
+        n = f.name
+        if f.copy == VALUE:
+            copy_lines.append(f"    other.{n} = self.{n}")
+        elif f.copy == LIST:
+            copy_lines.append(f"    other.{n} = self.{n}.copy()")
+        else:
+            copy_lines.append(f"    v = self.{n}")
+            copy_lines.append(f"    other.{n} = None if v is None else [r.copy() for r in v]")
+        if f.key is None:
+            continue
+        encode = f.encode or {VALUE: _json_default, LIST: _encode_list, ROWS: _encode_rows}[f.copy]
+        env[f"enc{i}"] = encode
+        env[f"dec{i}"] = f.decode
+        dump_lines.append(f"        {f.key!r}: enc{i}(self.{n}),")
+        restore_lines.append(f"    self.{n} = dec{i}(p[{f.key!r}])")
+    dump_lines.append("    }")
+    restore_lines.append("    self._after_restore()")
+    for lines in (copy_lines, dump_lines, restore_lines):
+        exec("\n".join(lines), env)  # noqa: S102 - our own generated code, from declared names
+    for name in ("_copy_into", "_dump", "_restore"):
+        if name in ns:
+            continue
+        fn = env[name]
+        fn.__qualname__ = f"{cls.__name__}.{name}"
+        fn.__doc__ = f"Generated from {cls.__name__}.FIELDS (dicetable.engine.fields)."
+        setattr(cls, name, fn)

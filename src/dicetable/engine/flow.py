@@ -1,0 +1,284 @@
+"""Turn flow: a stack of pending tasks, one handler per task kind, run by the engine.
+
+Every game's turn structure is written the same way. A *task* is a small
+tuple of JSON-able values whose first item is its *kind* (a string) and
+whose second is the seat it concerns (None or -1 for nobody)::
+
+    ("roll", 2)                  # roll the dice of seat 2
+    ("mark", 0, 17)              # seat 0 marks pip 17
+    ("choose-lair", 1)           # seat 1 chooses a Monster Lair
+
+Pending tasks wait on a stack (``self.tasks``, the top is the end of the
+list). A game declares one handler per kind, with decorators on methods of
+its state class:
+
+``@auto(kind)``       ``fn(self, task) -> None``: resolves the task without asking anyone.
+``@prompt(kind)``     ``fn(self, task) -> Decision``: what the task asks of ``task[1]``.
+``@choices(kind)``    ``fn(self, task) -> Sequence[Action]``: its legal actions (never empty).
+``@resolve(kind)``    ``fn(self, task, action) -> None``: carries out the chosen action.
+
+A kind is either automatic (``auto``) or a decision (all three of
+``prompt``, ``choices``, ``resolve``); the class is refused at creation
+otherwise. The engine pops the task before calling ``auto`` or ``resolve``,
+and the handler schedules what follows with :meth:`FlowState.then`
+(several tasks run in the order given, before anything that was pending).
+After set-up and after every action :meth:`FlowState.run` resolves
+automatic tasks until the top of the stack is a decision or the stack is
+empty, which ends the game.
+
+Simultaneous decisions (every seat chooses in any order) are *lanes*:
+:meth:`FlowState.split` gives each seat its own stack of tasks; while lanes
+are open, ``to_move`` is every seat whose lane still holds a task, each seat's
+tasks run on its own lane (``then`` inside a lane handler pushes onto that
+lane), and once every lane is empty the main stack continues.
+
+From these the base class answers ``to_move``, ``decision``,
+``legal_actions``, ``apply`` and ``is_over`` once for every game. The stack
+and the lanes are declared fields (:mod:`dicetable.engine.fields`), so they
+clone, save and restore with the rest of the state. Reward chains, Harvest
+order, bids and end-of-round scoring are ordinary tasks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Sequence
+
+from .core import Action, Decision
+from .fields import LIST, ROWS, Field, StateMeta
+from .state import GameState
+
+Task = tuple
+"""A pending task: ``(kind, seat, *arguments)``, JSON-able values only."""
+
+_ROLES = ("auto", "prompt", "choices", "resolve")
+_ONE = tuple((s,) for s in range(16))
+
+
+def _marker(role: str, kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    if not isinstance(kind, str) or not kind:
+        raise TypeError(f"a task kind is a non-empty string, got {kind!r}")
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        roles = getattr(fn, "__flow__", ())
+        fn.__flow__ = roles + ((role, kind),)  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def auto(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a method ``fn(self, task) -> None`` as the handler of the automatic task ``kind``."""
+    return _marker("auto", kind)
+
+
+def prompt(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a method ``fn(self, task) -> Decision`` as what the decision task ``kind`` asks."""
+    return _marker("prompt", kind)
+
+
+def choices(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a method ``fn(self, task) -> Sequence[Action]`` as the legal actions of task ``kind``."""
+    return _marker("choices", kind)
+
+
+def resolve(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a method ``fn(self, task, action) -> None`` as carrying out the choice of task ``kind``."""
+    return _marker("resolve", kind)
+
+
+def task_list(value: Any) -> list[Task]:
+    """A saved task stack (a list of lists) as a list of task tuples."""
+    return [tuple(t) for t in value]
+
+
+def lanes_of(value: Any) -> list[list[Task]] | None:
+    """Saved lanes (None, or one list of tasks per seat) as lists of task tuples."""
+    return None if value is None else [[tuple(t) for t in lane] for lane in value]
+
+
+def _encode_tasks(value: list[Task]) -> list[list[Any]]:
+    return [list(t) for t in value]
+
+
+def _encode_lanes(value: list[list[Task]] | None) -> list[list[list[Any]]] | None:
+    return None if value is None else [[list(t) for t in lane] for lane in value]
+
+
+class FlowMeta(StateMeta):
+    """Collects a flow game's handlers into its dispatch tables and checks they are complete."""
+
+    def __new__(mcls, name: str, bases: tuple, ns: dict[str, Any], **kw: Any) -> "FlowMeta":
+        cls = super().__new__(mcls, name, bases, ns, **kw)
+        tables: dict[str, dict[str, Callable[..., Any]]] = {r: {} for r in _ROLES}
+        for base in bases:
+            for role in _ROLES:
+                tables[role].update(getattr(base, "_FLOW", {}).get(role, {}))
+        own: set[tuple[str, str]] = set()
+        for fn in ns.values():
+            for role, kind in getattr(fn, "__flow__", ()):
+                if (role, kind) in own:
+                    raise TypeError(f"{name}: two {role} handlers for task kind {kind!r}")
+                own.add((role, kind))
+                tables[role][kind] = fn
+        for kind in tables["auto"]:
+            if any(kind in tables[r] for r in ("prompt", "choices", "resolve")):
+                raise TypeError(f"{name}: task kind {kind!r} is both automatic and a decision")
+        decided = set(tables["prompt"]) | set(tables["choices"]) | set(tables["resolve"])
+        for kind in decided:
+            missing = [r for r in ("prompt", "choices", "resolve") if kind not in tables[r]]
+            if missing:
+                raise TypeError(f"{name}: decision task {kind!r} has no {' or '.join(missing)} handler")
+        cls._FLOW = tables  # type: ignore[attr-defined]
+        cls.TASK_KINDS = frozenset(tables["auto"]) | frozenset(decided)  # type: ignore[attr-defined]
+        return cls
+
+
+class FlowState(GameState, metaclass=FlowMeta):
+    """A game state whose turns are a stack of tasks (see the module docstring).
+
+    Fields: ``tasks`` (list of task tuples, top last; empty with no lanes
+    open = the game is over) and ``lanes`` (None, or one task list per seat
+    while several seats decide at once). A game implements ``_setup`` (lay
+    out the table, push the first tasks with :meth:`then`, call
+    :meth:`run`), its task handlers, ``scores``, ``winners``,
+    ``_observation`` and, where hidden information exists,
+    ``_determinize`` / ``_visible_scores``.
+    """
+
+    __slots__ = ("_lane",)  # the seat whose lane a handler runs on now (-1: the main stack); never saved
+
+    tasks = Field(task_list, copy=LIST, encode=_encode_tasks)
+    lanes = Field(lanes_of, copy=ROWS, encode=_encode_lanes)
+
+    _FLOW: ClassVar[dict[str, dict[str, Callable[..., Any]]]]
+    TASK_KINDS: ClassVar[frozenset[str]]
+
+    @classmethod
+    def _kernel(cls, *args: Any) -> "FlowState":
+        state = super()._kernel(*args)
+        state._lane = -1
+        return state
+
+    # ------------------------------------------------------------ scheduling
+    def then(self, *tasks: Task) -> None:
+        """Schedule ``tasks`` to run next, in the order given, before every task already pending.
+
+        Inside a lane's handler they go onto that lane; otherwise onto the
+        main stack.
+        """
+        stack = self._stack_now()
+        for task in reversed(tasks):
+            stack.append(task)
+
+    def later(self, *tasks: Task) -> None:
+        """Schedule ``tasks`` (in the order given) after every task already pending on the stack."""
+        stack = self._stack_now()
+        stack[0:0] = reversed(tasks)
+
+    def split(self, per_seat: Sequence[Sequence[Task]]) -> None:
+        """Open lanes: ``per_seat[s]`` are seat ``s``'s tasks (run in the order given), all seats at once.
+
+        The main stack waits until every lane is empty. Raises ValueError
+        when lanes are open already or ``per_seat`` has not one entry per seat.
+        """
+        if self.lanes is not None:
+            raise ValueError("lanes are open already: a simultaneous step cannot start inside another")
+        if len(per_seat) != self.players:
+            raise ValueError(f"split needs one list of tasks per seat ({self.players}), got {len(per_seat)}")
+        self.lanes = [list(reversed(tasks)) for tasks in per_seat]
+
+    def _stack_now(self) -> list[Task]:
+        lanes = self.lanes
+        if lanes is not None and self._lane >= 0:
+            return lanes[self._lane]
+        return self.tasks
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> None:
+        """Resolve automatic tasks until a decision is pending or the game is over.
+
+        Lanes first (each seat's in seat order), then the main stack. Called
+        at the end of ``_setup``; ``apply`` calls it after every action.
+        """
+        autos = self._FLOW["auto"]
+        while True:
+            lanes = self.lanes
+            if lanes is not None:
+                waiting = False
+                for seat, lane in enumerate(lanes):
+                    self._lane = seat
+                    while lane:
+                        handler = autos.get(lane[-1][0])
+                        if handler is None:
+                            waiting = True
+                            break
+                        handler(self, lane.pop())
+                    if self.lanes is None:  # a handler closed the lanes (e.g. the game ended)
+                        break
+                self._lane = -1
+                if waiting:
+                    return
+                self.lanes = None
+            tasks = self.tasks
+            if not tasks:
+                return
+            handler = autos.get(tasks[-1][0])
+            if handler is None:
+                return
+            handler(self, tasks.pop())
+
+    def end_game(self) -> None:
+        """Drop every pending task and lane: the game is over (``to_move`` is then empty)."""
+        self.tasks.clear()
+        self.lanes = None
+
+    def pending(self, seat: int) -> Task | None:
+        """The task ``seat`` is to decide now, or None (read-only; views and policies use it)."""
+        lanes = self.lanes
+        if lanes is not None:
+            lane = lanes[seat]
+            return lane[-1] if lane else None
+        tasks = self.tasks
+        if tasks and tasks[-1][1] == seat:
+            return tasks[-1]
+        return None
+
+    # ------------------------------------------------------------ protocol
+    @property
+    def to_move(self) -> tuple:
+        """Seats with a decision now: the top task's seat, or every seat with an open lane."""
+        lanes = self.lanes
+        if lanes is not None:
+            return tuple([s for s, lane in enumerate(lanes) if lane])
+        tasks = self.tasks
+        if not tasks:
+            return ()
+        return _ONE[tasks[-1][1]]
+
+    @property
+    def is_over(self) -> bool:
+        """True once no task is pending."""
+        return not self.tasks and self.lanes is None
+
+    def _decision(self, seat: int) -> Decision | None:
+        task = self.pending(seat)
+        if task is None:
+            return None
+        return self._FLOW["prompt"][task[0]](self, task)
+
+    def _legal_actions(self, seat: int) -> Sequence[Action]:
+        task = self.pending(seat)
+        return self._FLOW["choices"][task[0]](self, task)  # type: ignore[index]
+
+    def _apply(self, action: Action, seat: int) -> None:
+        lanes = self.lanes
+        if lanes is not None:
+            self._lane = seat
+            task = lanes[seat].pop()
+        else:
+            task = self.tasks.pop()
+        try:
+            self._FLOW["resolve"][task[0]](self, task, action)
+        finally:
+            self._lane = -1
+        self.run()
