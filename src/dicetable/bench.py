@@ -4,7 +4,10 @@ All figures come from seeded random play in this process: random games per
 second and actions per second over whole games (after one warm-up game,
 nothing kept between games), then microseconds per
 ``legal_actions`` (cache cold), per ``apply`` and per ``clone`` measured on
-states sampled along those games, MCTS iterations per second (the game's
+states sampled along those games, microseconds per action of random
+playouts from those states with ``apply`` and with the quiet ``step`` of
+search (the same actions either way), with the garbage collector paused
+inside every timed loop, MCTS iterations per second (the game's
 ``medium`` search settings), the ``hard`` bot's thinking time and iterations
 per decision (its budget is 1,500 iterations or 1 s, whichever ends first)
 and the peak memory of playing one game.
@@ -12,10 +15,26 @@ and the peak memory of playing one game.
 
 from __future__ import annotations
 
+import gc
 import time
 import tracemalloc
+from contextlib import contextmanager
 
 from dicetable.engine import Rng, new_game
+
+
+@contextmanager
+def paused_gc():
+    """Pause the cyclic garbage collector inside a timed loop (its pauses land on whichever
+    operation happens to allocate, distorting per-operation figures); restores the previous state."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _random_game(game: str, players: int, seed: int, options: dict | None, every: int = 0,
@@ -45,10 +64,11 @@ def time_random_games(game: str, players: int, games: int, seed: int,
     """
     _random_game(game, players, seed - 1, options)
     steps = 0
-    t0 = time.perf_counter()
-    for g in range(games):
-        steps += _random_game(game, players, seed + g, options)
-    return steps, time.perf_counter() - t0
+    with paused_gc():
+        t0 = time.perf_counter()
+        for g in range(games):
+            steps += _random_game(game, players, seed + g, options)
+        return steps, time.perf_counter() - t0
 
 
 def sample_states(game: str, players: int, games: int, seed: int, options: dict | None = None,
@@ -67,10 +87,11 @@ def sample_states(game: str, players: int, games: int, seed: int, options: dict 
 
 def clone_cost_us(states: list) -> float:
     """Mean microseconds of one ``clone()`` over ``states`` (anything with a ``clone`` method)."""
-    t0 = time.perf_counter_ns()
-    for s in states:
-        s.clone()
-    return (time.perf_counter_ns() - t0) / 1000 / max(1, len(states))
+    with paused_gc():
+        t0 = time.perf_counter_ns()
+        for s in states:
+            s.clone()
+        return (time.perf_counter_ns() - t0) / 1000 / max(1, len(states))
 
 
 def operation_costs_us(samples: list, seed: int) -> tuple[float, float, float]:
@@ -83,19 +104,46 @@ def operation_costs_us(samples: list, seed: int) -> tuple[float, float, float]:
     clone_us = clone_cost_us(samples)
     fresh = [s.clone() for s in samples]
     seats = [s.to_move[rng.randbelow(len(s.to_move))] for s in fresh]
-    t0 = time.perf_counter_ns()
-    for s, seat in zip(fresh, seats):
-        s.legal_actions(seat)
-    legal_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
+    with paused_gc():
+        t0 = time.perf_counter_ns()
+        for s, seat in zip(fresh, seats):
+            s.legal_actions(seat)
+        legal_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
     chosen = []
     for s, seat in zip(fresh, seats):
         acts = s.legal_actions(seat)
         chosen.append(acts[rng.randbelow(len(acts))])
-    t0 = time.perf_counter_ns()
-    for s, seat, a in zip(fresh, seats, chosen):
-        s.apply(a, seat)
-    apply_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
+    with paused_gc():
+        t0 = time.perf_counter_ns()
+        for s, seat, a in zip(fresh, seats, chosen):
+            s.apply(a, seat)
+        apply_us = (time.perf_counter_ns() - t0) / 1000 / len(fresh)
     return clone_us, legal_us, apply_us
+
+
+def playout_costs_us(samples: list, seed: int, quiet: bool) -> float:
+    """Mean microseconds per action of random playouts to the end from clones of ``samples``.
+
+    Each action is ``legal_actions`` then ``apply`` (``quiet=False``) or the
+    quiet trusted ``step`` of search (``quiet=True``); the same seeded
+    choices either way, so both play the same actions. The garbage collector
+    is paused while timing.
+    """
+    starts = [s.clone() for s in samples]
+    steps = 0
+    with paused_gc():
+        t0 = time.perf_counter_ns()
+        for i, state in enumerate(starts):
+            rng = Rng(seed + i)
+            go = state.step if quiet else state.apply
+            while not state.is_over:
+                seats = state.to_move
+                seat = seats[rng.randbelow(len(seats))]
+                acts = state.legal_actions(seat)
+                go(acts[rng.randbelow(len(acts))], seat)
+                steps += 1
+        elapsed = time.perf_counter_ns() - t0
+    return elapsed / 1000 / max(1, steps)
 
 
 def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
@@ -104,6 +152,9 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
     steps, elapsed = time_random_games(game, players, games, seed, options)
     samples = [s for s in sample_states(game, players, games, seed, options) if not s.is_over]
     clone_us, legal_us, apply_us = operation_costs_us(samples, seed)
+    playouts = samples[:: max(1, len(samples) // 200)][:200]
+    playout_apply_us = playout_costs_us(playouts, seed, quiet=False)
+    playout_quiet_us = playout_costs_us(playouts, seed, quiet=True)
     # MCTS iterations per second (medium settings of this game, 100 iterations from a few states)
     from dataclasses import replace
 
@@ -138,6 +189,8 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
         "games_per_s": games / elapsed, "steps_per_s": steps / elapsed,
         "steps_per_game": steps / games, "legal_actions_us": legal_us,
         "apply_us": apply_us, "clone_us": clone_us, "mcts_iterations_per_s": mcts_its,
+        "playout_apply_us": playout_apply_us, "playout_quiet_us": playout_quiet_us,
+        "quiet_speedup": playout_apply_us / playout_quiet_us,
         "hard_ms_per_decision": hard_ms,
         "hard_iterations_per_decision": hard_iterations / max(1, len(probes)),
         "peak_kib_one_game": peak / 1024,

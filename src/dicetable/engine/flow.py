@@ -17,7 +17,9 @@ its state class:
 ``@choices(kind)``    ``fn(self, task) -> Sequence[Action]``: its legal actions (never empty).
 ``@resolve(kind)``    ``fn(self, task, action) -> None``: carries out the chosen action.
 
-A kind is either automatic (``auto``) or a decision (all three of
+Handlers may live in mixin classes (with ``__slots__ = ()``) that the state
+class inherits from, so a game's rules can be split by phase into modules;
+fields are declared on the state class itself. A kind is either automatic (``auto``) or a decision (all three of
 ``prompt``, ``choices``, ``resolve``); the class is refused at creation
 otherwise. The engine pops the task before calling ``auto`` or ``resolve``,
 and the handler schedules what follows with :meth:`FlowState.then`
@@ -110,16 +112,14 @@ class FlowMeta(StateMeta):
     def __new__(mcls, name: str, bases: tuple, ns: dict[str, Any], **kw: Any) -> "FlowMeta":
         cls = super().__new__(mcls, name, bases, ns, **kw)
         tables: dict[str, dict[str, Callable[..., Any]]] = {r: {} for r in _ROLES}
-        for base in bases:
-            for role in _ROLES:
-                tables[role].update(getattr(base, "_FLOW", {}).get(role, {}))
-        own: set[tuple[str, str]] = set()
-        for fn in ns.values():
-            for role, kind in getattr(fn, "__flow__", ()):
-                if (role, kind) in own:
-                    raise TypeError(f"{name}: two {role} handlers for task kind {kind!r}")
-                own.add((role, kind))
-                tables[role][kind] = fn
+        for klass in reversed(cls.__mro__):  # mixins too: a game may split its handlers by phase
+            own: set[tuple[str, str]] = set()
+            for fn in klass.__dict__.values():
+                for role, kind in getattr(fn, "__flow__", ()):
+                    if (role, kind) in own:
+                        raise TypeError(f"{klass.__name__}: two {role} handlers for task kind {kind!r}")
+                    own.add((role, kind))
+                    tables[role][kind] = fn
         for kind in tables["auto"]:
             if any(kind in tables[r] for r in ("prompt", "choices", "resolve")):
                 raise TypeError(f"{name}: task kind {kind!r} is both automatic and a decision")
