@@ -6,10 +6,10 @@ checks the recorded digest, and this file records it::
     python -m tests.engine.behaviour record    # writes tests/data/behaviour_digest.json
     python -m tests.engine.behaviour check     # prints the configurations that differ
 
-Per game, the configurations are every player count with the default options,
-then every other value of every option (its ``choices``, both values of a
-bool, a few named values of free-text options given in ``EXTRA_VALUES``) at
-the smallest player count it applies to. Per configuration it plays seeded
+Per game, the configurations are ``dicetable.engine.testing.configurations``:
+every player count with the default options, then every other value of
+every option (its ``choices``, both values of a bool, the ``examples`` of a
+free-text option) at the smallest player count it applies to. Per configuration it plays seeded
 random games and greedy games (seat 0 greedy, the others random) and hashes,
 at every step: the acting seat, its decision (kind and prompt), its legal
 actions (ids and labels), the chosen action, the events it produced (kind,
@@ -26,7 +26,8 @@ import json
 import sys
 from pathlib import Path
 
-from dicetable.engine import Rng, list_games, new_game
+from dicetable.engine import Rng, new_game
+from dicetable.engine.testing import configurations, shipped_games
 
 DIGEST_FILE = Path(__file__).resolve().parents[1] / "data" / "behaviour_digest.json"
 
@@ -34,32 +35,6 @@ RANDOM_GAMES = 30
 """Random games per configuration (about 300 per game over all configurations)."""
 GREEDY_GAMES = 4
 """Greedy games per configuration (a few dozen per game)."""
-
-#: Values of free-text options worth playing besides the default (their spec has no ``choices``).
-EXTRA_VALUES = {
-    ("corsairs-of-valeria", "captains"): ("none", "willem,luthor", "mistress,prince", "reo,hook",
-                                          "jager,bones", "jaxn,hasan"),
-    ("corsairs-of-valeria", "tracks"): ("T1A,T2A,T3A", "T1B,T2B,T3B"),
-    ("corsairs-of-valeria", "first_player"): ("1",),
-}
-
-
-def configurations(spec) -> list[tuple[str, int, dict]]:
-    """``(name, players, options)`` of every configuration of ``spec`` played by the digest."""
-    out = [(f"{p}p", p, {}) for p in range(spec.min_players, spec.max_players + 1)]
-    for opt in spec.options:
-        if opt.choices is not None:
-            values = opt.choices
-        elif opt.type is bool:
-            values = (False, True)
-        else:
-            values = EXTRA_VALUES.get((spec.id, opt.name), ())
-        players = min(opt.players) if opt.players else spec.min_players
-        for value in values:
-            if value != opt.default:
-                out.append((f"{players}p-{opt.name}={value}", players, {opt.name: value}))
-    return out
-
 
 def _update(h, obj) -> None:
     h.update(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode())
@@ -112,7 +87,7 @@ def main(argv: list[str]) -> int:
     wanted = set(argv[1:])
     recorded = json.loads(DIGEST_FILE.read_text()) if DIGEST_FILE.exists() else {}
     status = 0
-    for spec in list_games():
+    for spec in shipped_games():
         if wanted and spec.id not in wanted:
             continue
         got = digest_game(spec)

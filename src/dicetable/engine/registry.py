@@ -37,7 +37,9 @@ class OptionSpec:
     it returns the value to keep (normalised) or raises ``ValueError`` /
     :class:`GameConfigError` saying what is wrong. Every game's options go
     through :meth:`GameSpec.resolve_options`, the one routine that checks
-    option values.
+    option values. ``examples`` are values worth playing besides the default
+    for an option without ``choices`` (tests and tools play every one of
+    them, at the smallest player count the option applies to).
     """
 
     name: str
@@ -47,6 +49,15 @@ class OptionSpec:
     type: type = str
     players: tuple | None = None
     check: Callable | None = None
+    examples: tuple = ()
+
+    def values(self) -> tuple:
+        """Every value tools should try: ``choices``, both truth values of a bool, else the default and ``examples``."""
+        if self.choices is not None:
+            return tuple(self.choices)
+        if self.type is bool:
+            return (False, True)
+        return (self.default, *self.examples)
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` converted to this option's type, or raise GameConfigError.

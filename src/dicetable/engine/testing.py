@@ -15,7 +15,10 @@ asserts the State protocol's promises:
 - the same seed and actions give the same game (determinism), and the
   game's replay record reproduces it;
 - ``observation(seat)`` and ``decision(seat)`` are JSON-able for every seat
-  and for a spectator;
+  and for a spectator; every seat to move has a Decision and legal actions,
+  no other seat has either;
+- the quiet step (``child``) plays the same move as ``apply`` without
+  logging and leaves its parent unchanged;
 - ``determinize(seat, k)`` changes nothing that ``seat`` can observe or
   decide: its observation, visible scores, decision and legal action ids are
   equal to the real state's. Because ``determinize`` resamples all hidden information,
@@ -33,6 +36,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from .core import Decision
 from .errors import IllegalActionError
 from .registry import load_state, new_game
 from .replay import run_replay
@@ -225,6 +229,64 @@ def check_final(state: GameState) -> None:
         assert state.legal_actions(seat) == (), "a finished game offers no actions"
 
 
+def shipped_games() -> list:
+    """The :class:`GameSpec` of every game found in the ``dicetable.games`` package, by id.
+
+    ``list_games()`` also holds games a test registered by hand (the kernel's
+    toy games); tests and tools that mean "every game we ship" use this.
+    """
+    from .registry import list_games
+
+    return [s for s in list_games() if s.state_class.__module__.startswith("dicetable.games.")]
+
+
+def configurations(spec) -> list[tuple[str, int, dict]]:
+    """``(name, players, options)`` of every configuration of a game worth playing in tests and tools.
+
+    Every player count with the default options, then every other value of
+    every option (:meth:`OptionSpec.values`) at the smallest player count the
+    option applies to, e.g. ``("1p-cat_level=3", 1, {"cat_level": 3})``.
+    """
+    out = [(f"{p}p", p, {}) for p in range(spec.min_players, spec.max_players + 1)]
+    for opt in spec.options:
+        players = min(opt.players) if opt.players else spec.min_players
+        for value in opt.values():
+            if value != opt.default:
+                out.append((f"{players}p-{opt.name}={value}", players, {opt.name: value}))
+    return out
+
+
+def check_decisions(state: GameState) -> None:
+    """Assert every seat to move has a :class:`Decision` and legal actions, and no other seat has."""
+    to_move = state.to_move
+    for seat in range(state.players):
+        decision = state.decision(seat)
+        if seat in to_move:
+            assert isinstance(decision, Decision) and decision.seat == seat and decision.prompt, (
+                f"{state.game_id}: seat {seat} is to move but decision() gave {decision!r}")
+            assert state.legal_actions(seat), f"{state.game_id}: seat {seat} is to move but has no legal action"
+        else:
+            assert decision is None, f"{state.game_id}: seat {seat} is not to move but has a decision"
+            assert state.legal_actions(seat) == ()
+
+
+def check_quiet_step(state: GameState, rng_seed: int) -> None:
+    """Assert the quiet ``child`` reaches the same state as ``apply``, and leaves the original alone."""
+    rng = Rng(rng_seed)
+    seat = state.to_move[rng.randbelow(len(state.to_move))]
+    actions = state.legal_actions(seat)
+    action = actions[rng.randbelow(len(actions))]
+    before = state.to_dict()
+    quiet = state.child(action, seat)
+    assert state.to_dict() == before, "child() changed its parent"
+    loud = state.clone()
+    loud.apply(action.id, seat)
+    for viewer in (*range(state.players), None):
+        assert quiet.observation(viewer) == loud.observation(viewer), "the quiet step played a different move"
+    assert quiet.to_move == loud.to_move and quiet.history == loud.history and quiet.scores == loud.scores
+    assert len(quiet.log) == len(state.log), "a quiet step logged events"
+
+
 def check_conformance(
     game_id: str,
     players: int,
@@ -252,6 +314,8 @@ def check_conformance(
         if steps == next_check:
             next_check = steps + 1 + steps // density
             check_json_views(state)
+            check_decisions(state)
+            check_quiet_step(state, seed + steps)
             check_illegal_rejected(state, seed + steps)
             check_clone_independence(state, seed + steps)
             check_round_trip(state, seed + steps, steps=4, verify=False)

@@ -30,12 +30,13 @@ SPEC = GameSpec(
     options=(
         OptionSpec("captains", "random",
                    "Captain cards: 'random' (dealt), 'none', or one id per seat in seat order: "
-                   + ", ".join(c.id for c in CAPTAINS), check=check_captains),
+                   + ", ".join(c.id for c in CAPTAINS), check=check_captains,
+                   examples=("none", "willem,luthor", "mistress,prince", "reo,hook", "jager,bones", "jaxn,hasan")),
         OptionSpec("tracks", "random",
                    "race track: 'random' (3 of the 4 Tracks, random order and sides) or e.g. 'T1A,T3B,T2A' "
-                   "from Start Island upwards", check=check_tracks),
+                   "from Start Island upwards", check=check_tracks, examples=("T1A,T2A,T3A", "T1B,T2B,T3B")),
         OptionSpec("first_player", "random", "who starts: 'random' or a player number 1-5",
-                   check=check_first_player),
+                   check=check_first_player, examples=("1",)),
     ),
     dice_faces=CORSAIRS_DIE.faces,
     render=render,
