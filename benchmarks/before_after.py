@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("new_src")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--only", action="append", help="game id (repeatable; default: all five)")
+    parser.add_argument("--only", action="append", help="game id (repeatable; default: every shipped game)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per tree (median reported)")
     parser.add_argument("--gc-off", action="store_true", help="pause the garbage collector in the timed runs")
     parser.add_argument("--cpu", action="store_true",
@@ -67,8 +67,9 @@ def main() -> None:
                         help="report each tree's best run (highest rates, lowest costs) instead of the median: "
                              "the run least disturbed by other work on a shared machine")
     args = parser.parse_args()
-    games = args.only or ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria",
-                          "kingdom-of-dice", "valeria-card-kingdoms"]
+    from dicetable.engine.testing import shipped_games
+
+    games = args.only or [spec.id for spec in shipped_games()]
     rows = []
     for game in games:
         runs: dict[str, list[dict]] = {"before": [], "after": []}

@@ -25,14 +25,12 @@ from pathlib import Path
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-#: game id -> (seats, options, seed); seat 0 is you.
-TABLES = {
-    "kingdom-of-dice": (["human", "greedy"], {}, 7),
-    "corsairs-of-valeria": (["human", "greedy", "greedy"], {}, 7),
-    "biblios-dice": (["human", "greedy", "greedy"], {}, 7),
-    "dice-kingdoms-of-valeria": (["human", "greedy"], {}, 7),
-    "valeria-card-kingdoms": (["human", "greedy"], {}, 7),
-}
+def tables() -> dict:
+    """game id -> (seats, options, seed) of every shipped game: you and two greedy bots where the game
+    takes three players (the player panels show more), else as many as it takes."""
+    from dicetable.engine.testing import shipped_games
+
+    return {spec.id: (["human"] + ["greedy"] * (min(3, spec.max_players) - 1), {}, 7) for spec in shipped_games()}
 
 
 def _post(url: str, body: dict) -> dict:
@@ -45,7 +43,8 @@ def _post(url: str, body: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Save one PNG per game; returns the process exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("games", nargs="*", default=list(TABLES), help="game ids (default: all five)")
+    TABLES = tables()
+    ap.add_argument("games", nargs="*", default=list(TABLES), help="game ids (default: every game)")
     ap.add_argument("--moves", type=int, default=12, help="moves of yours before the picture (default 12)")
     ap.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="folder for the PNGs")
     args = ap.parse_args(argv)

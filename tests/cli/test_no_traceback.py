@@ -14,6 +14,7 @@ from dicetable.bots import make_bot
 from dicetable.cli.main import app
 from dicetable.cli.play import TerminalTable
 from dicetable.engine import new_game
+from dicetable.engine.testing import shipped_games
 
 runner = CliRunner()
 
@@ -39,8 +40,7 @@ def test_an_unexpected_error_is_one_line_not_a_traceback(monkeypatch):
 
 
 WORDS = st.sampled_from([
-    "play", "games", "replay", "hint", "kingdom-of-dice", "corsairs-of-valeria", "biblios-dice",
-    "dice-kingdoms-of-valeria", "valeria-card-kingdoms", "--players", "-p", "--human", "--bot",
+    "play", "games", "replay", "hint", *(spec.id for spec in shipped_games()), "--players", "-p", "--human", "--bot",
     "--seed", "-o", "--load", "--layout", "--seat", "--level", "1", "2", "5", "-1", "²", "1,2", "0,1",
     "greedy", "random", "x", "", "=", "first_player=²", "cat_level=7", "captains=hook", "tracks=zz",
     "sheets=winter", "setup=random", "hidden_objectives=maybe", "/dev/null", "/proc/self", ".",
@@ -71,8 +71,7 @@ LINE_WORDS = st.sampled_from([
     "log 3", "log x", "more", "more more", "hint", "load", "load nowhere.json", "load /dev/null",
     "save /proc/x", "yes", "no", "stop", "reroll", "keep:crown", "lock", "quit", "'", '"', "\t", "é",
 ])
-GAME_SETUPS = [("kingdom-of-dice", 1), ("corsairs-of-valeria", 2), ("biblios-dice", 2),
-               ("dice-kingdoms-of-valeria", 1), ("valeria-card-kingdoms", 1)]
+GAME_SETUPS = [(spec.id, spec.min_players) for spec in shipped_games()]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,10 +12,9 @@ import pytest
 from rich.console import Console
 
 from dicetable.engine import Rng, new_game, spec_of
-from dicetable.engine.testing import random_step
+from dicetable.engine.testing import random_step, shipped_games
 
-GAMES = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
-         "valeria-card-kingdoms"]
+GAMES = [spec.id for spec in shipped_games()]
 
 
 def _screens(game: str, players: int, seed: int):

@@ -14,12 +14,11 @@ from rich.text import Text
 from dicetable.bots import make_bot
 from dicetable.cli import play as play_mod
 from dicetable.cli.play import COMMANDS, INPUT_RULES, Elapsed, TerminalTable
-from dicetable.engine import Rng, list_games, new_game, spec_of
+from dicetable.engine import Rng, get_game, list_games, new_game, spec_of
 from dicetable.engine.help import ComponentInfo, GameHelp, HelpSection
-from dicetable.engine.testing import random_step
+from dicetable.engine.testing import random_step, shipped_games
 
-GAMES = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
-         "valeria-card-kingdoms"]
+GAMES = [spec.id for spec in shipped_games()]
 
 
 def make_table(state, lines, tmp_path, humans=frozenset({0}), width=120, height=40, terminal=False,
@@ -69,7 +68,7 @@ def test_prompt_and_choices_fit_below_the_table_for_every_player_count(game, siz
     # the prompt, the choices and the input line must fit in the rest of the window.
     width, height = size
     table_budget = 26 if width >= 120 else 12
-    spec = spec_of(new_game(game, max(1, 2 if game != "dice-kingdoms-of-valeria" else 1), seed=1))
+    spec = get_game(game)
     for players in range(spec.min_players, spec.max_players + 1):
         for state in _positions(game, players, seed=players):
             seat = state.to_move[0]
@@ -86,7 +85,7 @@ def test_prompt_and_choices_fit_below_the_table_for_every_player_count(game, siz
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_whole_screen_fits_when_the_game_has_a_text_view(game, tmp_path):
-    spec = spec_of(new_game(game, 2 if game != "kingdom-of-dice" else 1, seed=1))
+    spec = get_game(game)
     if spec.text_view is None:
         pytest.skip(f"{game} has no text_view yet: only its choices are fitted (the test above)")
     for width, height in ((120, 40), (80, 24)):

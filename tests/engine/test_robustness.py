@@ -455,7 +455,6 @@ def test_fuzz_mutated_replays_raise_only_save_format_errors(game, data):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(GAME_IDS), data=st.data(), bom=st.booleans())
 def test_fuzz_mutated_save_files(tmp_path, game, data, bom):
-    honest = _save_of(game)
     mutated = _mutate(_save_of(game), data.draw)
     text = json.dumps(mutated)
     if data.draw(st.booleans(), label="truncate"):

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
 
 import dicetable
 from dicetable.engine import Rng, SaveFormatError, SeatError, load_saved_game, new_game, write_json
-from dicetable.engine.testing import random_step
+from dicetable.engine.testing import random_step, shipped_games
 
-GAMES = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
-         "valeria-card-kingdoms"]
+GAMES = [spec.id for spec in shipped_games()]
 
 
 def _played(game: str, players: int, seed: int, steps: int):

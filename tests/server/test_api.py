@@ -15,17 +15,12 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from dicetable.engine import list_games, run_replay
+from dicetable.engine.testing import shipped_games
 
 from .helpers import auth, create, drive, tokens_of
 
-GAMES = [
-    # (game, seats): the cheapest bots (random, greedy) so a full game takes well under a second of bot time
-    ("kingdom-of-dice", ["human", "greedy"]),
-    ("corsairs-of-valeria", ["human", "random", "greedy"]),
-    ("biblios-dice", ["human", "greedy"]),
-    ("dice-kingdoms-of-valeria", ["human", "random"]),
-    ("valeria-card-kingdoms", ["human", "greedy"]),
-]
+#: (game, seats) of every shipped game: a human against the cheapest bot that plays sensibly (greedy)
+GAMES = [(spec.id, ["human"] + ["greedy"] * (max(2, spec.min_players) - 1)) for spec in shipped_games()]
 
 
 def test_registry_lists_every_game_with_players_and_options(client):

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from dicetable import get_game
+from dicetable.engine.testing import shipped_games
 
 from .helpers import (
     OVER as OVER_JS, accessible_problems, is_over, open_lobby_table, play_to_end, take_turn, version, wait_ready,
@@ -21,17 +22,9 @@ from .helpers import (
 
 pytestmark = pytest.mark.browser
 
-#: (game, seats, options): every title, and the solo games the issue names.
-FULL_GAMES = [
-    ("kingdom-of-dice", ["human", "bot:greedy"], {}),
-    ("kingdom-of-dice", ["human"], {"cat_level": 1}),
-    ("corsairs-of-valeria", ["human", "bot:greedy"], {}),
-    ("biblios-dice", ["human", "bot:random"], {}),
-    ("dice-kingdoms-of-valeria", ["human", "bot:greedy"], {}),
-    ("dice-kingdoms-of-valeria", ["human"], {}),
-    ("valeria-card-kingdoms", ["human", "bot:greedy"], {}),
-    ("valeria-card-kingdoms", ["human"], {}),
-]
+#: (game, seats, options): every shipped title against a greedy bot, and every solo mode.
+FULL_GAMES = [(spec.id, ["human"] + ["bot:greedy"] * (max(2, spec.min_players) - 1), {}) for spec in shipped_games()]
+FULL_GAMES += [(spec.id, ["human"], {}) for spec in shipped_games() if spec.min_players == 1]
 
 
 def _table_id(page) -> str:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import dicetable
 from dicetable.engine import SaveFormatError, list_games, run_replay
 from dicetable.web import render
+from dicetable.engine.testing import shipped_games
 
 WEB = Path(render.__file__).parent
 
@@ -81,9 +82,7 @@ def test_hand_over_rule_details():
 
 
 # ------------------------------------------------------------------ replay steps
-@pytest.mark.parametrize("game,players", [("kingdom-of-dice", 1), ("biblios-dice", 2),
-                                          ("corsairs-of-valeria", 2), ("dice-kingdoms-of-valeria", 1),
-                                          ("valeria-card-kingdoms", 2)])
+@pytest.mark.parametrize("game,players", [(spec.id, spec.min_players) for spec in shipped_games()])
 def test_replay_steps_show_the_table_as_it_was(game, players):
     """Step k is the spectator's table after k actions; the last step reaches the recorded result."""
     final, record = _random_game(game, players, seed=17)
