@@ -13,7 +13,7 @@ class Die(NamedTuple):
     """
 
     name: str
-    faces: tuple
+    faces: tuple[Any, ...]
 
 
 class Action(NamedTuple):
@@ -29,7 +29,7 @@ class Action(NamedTuple):
     label: str
     payload: Any = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return ``{"id": ..., "label": ...}``."""
         return {"id": self.id, "label": self.label}
 
@@ -47,7 +47,7 @@ class Decision(NamedTuple):
     prompt: str
     help: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return the decision as a JSON-able dict."""
         return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "help": self.help}
 
@@ -64,12 +64,12 @@ class Event(NamedTuple):
     kind: str
     seat: int | None
     text: str
-    data: dict | None = None
-    visible: tuple | None = None
+    data: dict[str, Any] | None = None
+    visible: tuple[Any, ...] | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return the event as a JSON-able dict."""
-        d = {"kind": self.kind, "seat": self.seat, "text": self.text}
+        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "text": self.text}
         if self.data:
             d["data"] = self.data
         if self.visible is not None:
@@ -77,7 +77,7 @@ class Event(NamedTuple):
         return d
 
     @classmethod
-    def from_json(cls, d: dict) -> "Event":
+    def from_json(cls, d: dict[str, Any]) -> "Event":
         """Inverse of :meth:`to_json`."""
         vis = d.get("visible")
         return cls(d["kind"], d.get("seat"), d["text"], d.get("data"), tuple(vis) if vis is not None else None)

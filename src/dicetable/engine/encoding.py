@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 
+Obs = dict[str, Any]
+"""An observation (``state.observation(seat)``), or the ``{"obs", "seat"}`` view ``per_seat`` hands its inner feature."""
+
+
 @dataclass(frozen=True)
 class Feature:
     """One slice: ``size`` floats computed by ``fill(obs, out, start)`` (``out`` pre-zeroed)."""
@@ -21,7 +25,7 @@ class Feature:
     name: str
     size: int
     meaning: str
-    fill: Callable[[dict, list, int], None]
+    fill: Callable[[Obs, list[float], int], None]
 
 
 class Encoding:
@@ -45,7 +49,7 @@ class Encoding:
         self.size = start
         self._fills = tuple((sl[1], f.fill) for sl, f in zip(self.slices, self.features))
 
-    def encode(self, obs: dict) -> list[float]:
+    def encode(self, obs: dict[str, Any]) -> list[float]:
         """The feature vector of one observation (``size`` floats, mostly in [0, 1])."""
         out = [0.0] * self.size
         for start, fill in self._fills:
@@ -53,24 +57,24 @@ class Encoding:
         return out
 
 
-def seat_order(obs: dict, players: int) -> list[int]:
+def seat_order(obs: dict[str, Any], players: int) -> list[int]:
     """Seats starting from the observer (``obs["seat"]``; a spectator starts from seat 0)."""
     me = obs.get("seat")
     first = me if isinstance(me, int) and 0 <= me < players else 0
     return [(first + k) % players for k in range(players)]
 
 
-def scalar(name: str, get: Callable[[dict], Any], scale: float, meaning: str) -> Feature:
+def scalar(name: str, get: Callable[[Obs], Any], scale: float, meaning: str) -> Feature:
     """One number ``get(obs) / scale`` (None counts as 0)."""
-    def fill(obs, out, start):
+    def fill(obs: Obs, out: list[float], start: int) -> None:
         v = get(obs)
         out[start] = float(v) / scale if v is not None else 0.0
     return Feature(name, 1, meaning, fill)
 
 
-def numbers(name: str, get: Callable[[dict], Iterable], size: int, scale: float, meaning: str) -> Feature:
+def numbers(name: str, get: Callable[[Obs], Iterable[Any]], size: int, scale: float, meaning: str) -> Feature:
     """Up to ``size`` numbers ``/ scale``, zero-padded; ValueError if there are more."""
-    def fill(obs, out, start):
+    def fill(obs: Obs, out: list[float], start: int) -> None:
         values = list(get(obs))
         if len(values) > size:
             raise ValueError(f"feature {name!r} holds at most {size} values, got {len(values)}")
@@ -79,20 +83,20 @@ def numbers(name: str, get: Callable[[dict], Iterable], size: int, scale: float,
     return Feature(name, size, meaning, fill)
 
 
-def one_hot(name: str, get: Callable[[dict], Any], values: Sequence, meaning: str) -> Feature:
+def one_hot(name: str, get: Callable[[Obs], Any], values: Sequence[Any], meaning: str) -> Feature:
     """1 at the index of ``get(obs)`` among ``values`` (all zeros for a value not listed, e.g. None)."""
     index = {v: i for i, v in enumerate(values)}
-    def fill(obs, out, start):
+    def fill(obs: Obs, out: list[float], start: int) -> None:
         i = index.get(get(obs))
         if i is not None:
             out[start + i] = 1.0
     return Feature(name, len(values), meaning, fill)
 
 
-def counts(name: str, get: Callable[[dict], Iterable], vocab: Sequence, scale: float, meaning: str) -> Feature:
+def counts(name: str, get: Callable[[Obs], Iterable[Any]], vocab: Sequence[Any], scale: float, meaning: str) -> Feature:
     """How many of each ``vocab`` item ``get(obs)`` holds, ``/ scale`` (unknown items ignored)."""
     index = {v: i for i, v in enumerate(vocab)}
-    def fill(obs, out, start):
+    def fill(obs: Obs, out: list[float], start: int) -> None:
         for item in get(obs):
             i = index.get(item)
             if i is not None:
@@ -107,7 +111,7 @@ def per_seat(players: int, inner: Feature) -> Feature:
     """
     size, inner_fill = inner.size, inner.fill
 
-    def fill(obs, out, start):
+    def fill(obs: Obs, out: list[float], start: int) -> None:
         me = obs.get("seat")
         first = me if me.__class__ is int and 0 <= me < players else 0
         for k in range(players):

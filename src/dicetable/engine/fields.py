@@ -32,7 +32,9 @@ rebuilt by the game's ``_after_restore`` hook.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
+
+T = TypeVar("T")
 
 VALUE = "value"
 LIST = "list"
@@ -40,7 +42,7 @@ ROWS = "rows"
 _COPIES = (VALUE, LIST, ROWS)
 
 
-class Field:
+class Field(Generic[T]):
     """One declared field of a game state (see the module docstring).
 
     ``decode`` (a callable: saved JSON value -> field value, raising
@@ -51,9 +53,11 @@ class Field:
     """
 
     __slots__ = ("decode", "copy", "save", "encode", "name")
+    decode: Callable[[Any], T]
+    encode: Callable[[T], Any] | None
 
-    def __init__(self, decode: Callable[[Any], Any] = lambda v: v, copy: str = VALUE,
-                 save: str | bool | None = None, encode: Callable[[Any], Any] | None = None) -> None:
+    def __init__(self, decode: Callable[[Any], T], copy: str = VALUE,
+                 save: str | bool | None = None, encode: Callable[[T], Any] | None = None) -> None:
         if copy not in _COPIES:
             raise ValueError(f"Field copy must be one of {_COPIES}, got {copy!r}")
         self.decode = decode
@@ -61,6 +65,17 @@ class Field:
         self.save = save
         self.encode = encode
         self.name = ""
+
+    if TYPE_CHECKING:  # at run time the metaclass replaces a Field by a slot holding a T
+        @overload
+        def __get__(self, obj: None, owner: type) -> "Field[T]": ...
+
+        @overload
+        def __get__(self, obj: object, owner: type) -> T: ...
+
+        def __get__(self, obj: object | None, owner: type) -> "T | Field[T]": ...
+
+        def __set__(self, obj: object, value: T) -> None: ...
 
     @property
     def key(self) -> str | None:
@@ -110,7 +125,7 @@ class StateMeta(type):
     ``_copy_into``/``_dump``/``_restore``.
     """
 
-    def __new__(mcls, name: str, bases: tuple, ns: dict[str, Any], **kw: Any) -> "StateMeta":
+    def __new__(mcls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> "StateMeta":
         own = [(k, v) for k, v in ns.items() if isinstance(v, Field)]
         for k, f in own:
             del ns[k]
@@ -118,7 +133,7 @@ class StateMeta(type):
         if own:
             ns["__slots__"] = tuple(ns.get("__slots__", ())) + tuple(k for k, _ in own)
         cls = super().__new__(mcls, name, bases, ns, **kw)
-        inherited: tuple[Field, ...] = tuple(getattr(bases[0], "FIELDS", ())) if bases else ()
+        inherited: tuple[Field[Any], ...] = tuple(getattr(bases[0], "FIELDS", ())) if bases else ()
         fields = inherited + tuple(f for _, f in own)
         keys = [f.key for f in fields if f.key is not None]
         dup = {k for k in keys if keys.count(k) > 1}
@@ -130,7 +145,7 @@ class StateMeta(type):
         return cls
 
 
-def _generate(cls: type, fields: tuple[Field, ...], ns: dict[str, Any]) -> None:
+def _generate(cls: type, fields: tuple[Field[Any], ...], ns: dict[str, Any]) -> None:
     """Write ``_copy_into``, ``_dump`` and ``_restore`` for ``fields`` on ``cls``.
 
     A method the class writes itself (in its own body) is kept: a game with

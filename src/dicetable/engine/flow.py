@@ -43,13 +43,13 @@ order, bids and end-of-round scoring are ordinary tasks.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence, cast
 
 from .core import Action, Decision
 from .fields import LIST, ROWS, Field, StateMeta
 from .state import GameState
 
-Task = tuple
+Task = tuple[Any, ...]
 """A pending task: ``(kind, seat, *arguments)``, JSON-able values only."""
 
 _ROLES = ("auto", "prompt", "choices", "resolve")
@@ -109,8 +109,8 @@ def _encode_lanes(value: list[list[Task]] | None) -> list[list[list[Any]]] | Non
 class FlowMeta(StateMeta):
     """Collects a flow game's handlers into its dispatch tables and checks they are complete."""
 
-    def __new__(mcls, name: str, bases: tuple, ns: dict[str, Any], **kw: Any) -> "FlowMeta":
-        cls = super().__new__(mcls, name, bases, ns, **kw)
+    def __new__(mcls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> "FlowMeta":
+        cls = cast(FlowMeta, super().__new__(mcls, name, bases, ns, **kw))
         tables: dict[str, dict[str, Callable[..., Any]]] = {r: {} for r in _ROLES}
         for klass in reversed(cls.__mro__):  # mixins too: a game may split its handlers by phase
             own: set[tuple[str, str]] = set()
@@ -153,9 +153,11 @@ class FlowState(GameState, metaclass=FlowMeta):
     _FLOW: ClassVar[dict[str, dict[str, Callable[..., Any]]]]
     TASK_KINDS: ClassVar[frozenset[str]]
 
+    _lane: int
+
     @classmethod
     def _kernel(cls, *args: Any) -> "FlowState":
-        state = super()._kernel(*args)
+        state = cast(FlowState, super()._kernel(*args))
         state._lane = -1
         return state
 
@@ -245,7 +247,7 @@ class FlowState(GameState, metaclass=FlowMeta):
 
     # ------------------------------------------------------------ protocol
     @property
-    def to_move(self) -> tuple:
+    def to_move(self) -> tuple[Any, ...]:
         """Seats with a decision now: the top task's seat, or every seat with an open lane."""
         lanes = self.lanes
         if lanes is not None:
@@ -264,11 +266,15 @@ class FlowState(GameState, metaclass=FlowMeta):
         task = self.pending(seat)
         if task is None:
             return None
-        return self._FLOW["prompt"][task[0]](self, task)
+        decision: Decision = self._FLOW["prompt"][task[0]](self, task)
+        return decision
 
-    def _legal_actions(self, seat: int) -> Sequence[Action]:
+    def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...]:
         task = self.pending(seat)
-        return self._FLOW["choices"][task[0]](self, task)  # type: ignore[index]
+        if task is None:  # the kernel asks only for a seat in to_move
+            return ()
+        actions: list[Action] | tuple[Action, ...] = self._FLOW["choices"][task[0]](self, task)
+        return actions
 
     def _apply(self, action: Action, seat: int) -> None:
         lanes = self.lanes

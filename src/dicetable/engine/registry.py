@@ -15,7 +15,7 @@ import threading
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 from .errors import GameConfigError, SaveFormatError
 from .help import EMPTY_HELP, GameHelp
@@ -45,13 +45,13 @@ class OptionSpec:
     name: str
     default: Any
     description: str
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     type: type = str
-    players: tuple | None = None
-    check: Callable | None = None
-    examples: tuple = ()
+    players: tuple[Any, ...] | None = None
+    check: Callable[..., Any] | None = None
+    examples: tuple[Any, ...] = ()
 
-    def values(self) -> tuple:
+    def values(self) -> tuple[Any, ...]:
         """Every value tools should try: ``choices``, both truth values of a bool, else the default and ``examples``."""
         if self.choices is not None:
             return tuple(self.choices)
@@ -75,7 +75,7 @@ class OptionSpec:
                 value = int(text)
         if type(value) is not self.type:  # not True for an int option, nor 1 for a bool one
             raise GameConfigError(self._needs(value))
-        if self.type is str and (len(value) > _MAX_TEXT or not value.isprintable()):
+        if isinstance(value, str) and (len(value) > _MAX_TEXT or not value.isprintable()):
             raise GameConfigError(
                 f"option {self.name!r} needs printable text of at most {_MAX_TEXT} characters, got {_short(value)}")
         if self.choices is not None and value not in self.choices:
@@ -137,30 +137,30 @@ class GameSpec:
     name: str
     min_players: int
     max_players: int
-    state_class: type
+    state_class: type[GameState]
     summary: str = ""
-    options: tuple = ()
-    dice_faces: tuple = ()
-    render: Callable | None = None
-    text_view: Callable | None = None
-    board_view: Callable | None = None
+    options: tuple[Any, ...] = ()
+    dice_faces: tuple[Any, ...] = ()
+    render: Callable[..., Any] | None = None
+    text_view: Callable[..., Any] | None = None
+    board_view: Callable[..., Any] | None = None
     help: GameHelp = EMPTY_HELP
-    action_catalogue: Callable | None = None
-    observation_encoding: Callable | None = None
-    greedy: Callable | None = None
-    evaluate: Callable | None = None
-    balance_facts: Callable | None = None
-    extras: dict = field(default_factory=dict)
+    action_catalogue: Callable[..., Any] | None = None
+    observation_encoding: Callable[..., Any] | None = None
+    greedy: Callable[..., Any] | None = None
+    evaluate: Callable[..., Any] | None = None
+    balance_facts: Callable[..., Any] | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
 
     def option(self, name: str) -> OptionSpec:
         """The option called ``name``; GameConfigError listing the options otherwise."""
         for opt in self.options:
             if opt.name == name:
-                return opt
+                return cast(OptionSpec, opt)
         allowed = ", ".join(o.name for o in self.options) or "none"
         raise GameConfigError(f"{self.id} has no option {_short(name)}; its options: {allowed}")
 
-    def resolve_options(self, players: int, options: dict | None) -> dict:
+    def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         """Check ``options`` and fill in defaults; raise GameConfigError on any bad one.
 
         The one routine that checks option values for every game: the name
@@ -276,8 +276,8 @@ def new_game(
     game_id: str,
     players: int,
     seed: int | None = None,
-    options: dict | None = None,
-    dice: Iterable | None = None,
+    options: dict[str, Any] | None = None,
+    dice: Iterable[Any] | None = None,
 ) -> GameState:
     """Set up a new game and return its state.
 
@@ -316,7 +316,7 @@ def new_game(
     return spec.state_class.start(players, seed, resolved, script)
 
 
-def check_save_header(data: dict) -> GameSpec:
+def check_save_header(data: dict[str, Any]) -> GameSpec:
     """The spec of a saved game's ``game``; SaveFormatError unless the format and game are right."""
     if not isinstance(data, dict):
         raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
@@ -335,7 +335,7 @@ def check_save_header(data: dict) -> GameSpec:
         raise SaveFormatError(str(exc)) from None
 
 
-def load_state(data: dict, *, verify: bool = True) -> GameState:
+def load_state(data: dict[str, Any], *, verify: bool = True) -> GameState:
     """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if it is not one.
 
     By default the save is checked, not trusted: its header sets up a new

@@ -15,6 +15,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import IO, Any
 
 from .errors import DicetableError, SaveFormatError
 from .registry import check_save_header, new_game
@@ -28,7 +29,7 @@ SAVE_FIELDS = ("format", "game", "players", "seed", "options", "rng", "dice", "d
                "history", "log", "state")
 
 
-def run_replay(record: dict) -> GameState:
+def run_replay(record: dict[str, Any]) -> GameState:
     """Play ``record`` again from its seed and return the final state.
 
     Raises :class:`SaveFormatError` naming the step when an action is
@@ -39,7 +40,7 @@ def run_replay(record: dict) -> GameState:
     return _play_back(record, "actions", "replay")
 
 
-def _play_back(record: dict, actions_key: str, what: str) -> GameState:
+def _play_back(record: dict[str, Any], actions_key: str, what: str) -> GameState:
     """Set up ``record``'s game and apply its ``[seat, action_id]`` list (a replay's or a save's)."""
     for key in ("game", "players", "seed", actions_key):
         if key not in record:
@@ -74,7 +75,7 @@ def _play_back(record: dict, actions_key: str, what: str) -> GameState:
     return state
 
 
-def _first_difference(got, want, where: str = "") -> str | None:
+def _first_difference(got: Any, want: Any, where: str = "") -> str | None:
     """The path of the first place two JSON values differ (``state.board[6]``), or None."""
     if isinstance(got, dict) and isinstance(want, dict):
         for key in list(want) + [k for k in got if k not in want]:
@@ -99,12 +100,12 @@ def _first_difference(got, want, where: str = "") -> str | None:
     return None
 
 
-def _short(value, limit: int = 60) -> str:
+def _short(value: Any, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _json_text(data, what: str) -> str:
+def _json_text(data: Any, what: str) -> str:
     """``data`` as canonical JSON text (keys sorted); SaveFormatError if it is not plain JSON data."""
     try:
         return json.dumps(data, allow_nan=False, sort_keys=True)
@@ -112,7 +113,7 @@ def _json_text(data, what: str) -> str:
         raise SaveFormatError(f"{what} is not plain JSON data: {type(exc).__name__}: {exc}") from None
 
 
-def verified_state(data) -> GameState:
+def verified_state(data: Any) -> GameState:
     """Rebuild a saved game (``to_dict`` output) by playing its moves again, and check it.
 
     The one check behind :func:`dicetable.load_state` and
@@ -153,7 +154,7 @@ def verified_state(data) -> GameState:
     return state
 
 
-def load_saved_game(data) -> GameState:
+def load_saved_game(data: Any) -> GameState:
     """Rebuild a saved game or a replay record, checked; SaveFormatError naming what is wrong.
 
     A save (``to_dict`` output) goes through :func:`verified_state` (the
@@ -168,12 +169,12 @@ def load_saved_game(data) -> GameState:
 BACKUP_SUFFIX = ".bak"
 
 
-def _write_text(handle, text: str) -> None:
+def _write_text(handle: IO[str], text: str) -> None:
     """Write ``text`` to an open file (a seam: the interrupted-save test slows it down)."""
     handle.write(text)
 
 
-def write_json(path: str | Path, data: dict, *, backup: bool = True) -> Path:
+def write_json(path: str | Path, data: dict[str, Any], *, backup: bool = True) -> Path:
     """Write ``data`` as indented JSON to ``path`` atomically (parents created); return the path.
 
     The text goes to a temporary file in the same folder, is flushed and
@@ -264,7 +265,7 @@ def new_file_path(folder: str | Path, game_id: str, suffix: str = ".json") -> Pa
             return path
 
 
-def read_json(path: str | Path):
+def read_json(path: str | Path) -> Any:
     """Read a JSON file (UTF-8, a byte-order mark allowed); SaveFormatError with the reason otherwise.
 
     Files larger than :data:`MAX_FILE_BYTES` (20 MB) are refused before

@@ -10,13 +10,17 @@ version (``random.Random`` guarantees neither cheap copies nor a stable
 
 from __future__ import annotations
 
+from typing import Any, Sequence, TypeVar
+
+T = TypeVar("T")
+
 MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 SEED_LIMIT = 1 << 64
 """Seeds are ints in ``0 <= seed < SEED_LIMIT`` (64 bits): every seed gives a different game."""
 
 
-def seed_problem(seed) -> str | None:
+def seed_problem(seed: object) -> str | None:
     """Why ``seed`` is not a game seed (an int in ``0..2**64-1``, not a bool), or None if it is one.
 
     A seed is the key to every hidden card and every future die of a game
@@ -31,7 +35,7 @@ def seed_problem(seed) -> str | None:
     return None
 
 
-def _short(value, limit: int = 40) -> str:
+def _short(value: object, limit: int = 40) -> str:
     try:
         text = repr(value)
     except ValueError:  # an int too long to print
@@ -84,11 +88,11 @@ class Rng:
         self.state, out = splitmix64(self.state)
         return (out >> 11) * (1.0 / (1 << 53))
 
-    def choice(self, seq):
+    def choice(self, seq: Sequence[T]) -> T:
         """Return one element of a non-empty sequence, uniformly."""
         return seq[self.randbelow(len(seq))]
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)

@@ -50,7 +50,7 @@ their moves again (see :func:`dicetable.engine.replay.verified_state`)."""
 READABLE_FORMATS = (1, SAVE_FORMAT)
 
 
-def _cons_to_list(cell) -> list:
+def _cons_to_list(cell: Any) -> list[Any]:
     """Turn a ``(head, tail)`` chain (newest first) into a list, oldest first."""
     out = []
     while cell is not None:
@@ -60,8 +60,8 @@ def _cons_to_list(cell) -> list:
     return out
 
 
-def _list_to_cons(items: Iterable):
-    cell = None
+def _list_to_cons(items: Iterable[Any]) -> Any:
+    cell: Any = None
     for item in items:
         cell = (item, cell)
     return cell
@@ -93,6 +93,17 @@ class GameState(metaclass=StateMeta):
         "_legal",
         "_emitted",
     )
+    players: int
+    seed: int
+    options: dict[str, Any]
+    quiet: bool
+    _rng: int
+    _script: tuple[Any, ...]
+    _script_pos: int
+    _history: Any  # a (head, tail) chain of (seat, action id), newest first; None when empty
+    _log: Any  # a (head, tail) chain of Events, newest first; None when empty
+    _legal: dict[int, tuple[Action, ...]]
+    _emitted: list[Event]
 
     game_id: ClassVar[str] = ""
 
@@ -101,7 +112,7 @@ class GameState(metaclass=StateMeta):
                 "log_for": None, "visible_scores": "_visible_scores", "determinize": "_determinize",
                 "apply": "_apply"}
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name, hook in cls._CHECKED.items():
             if name in cls.__dict__:
@@ -115,7 +126,7 @@ class GameState(metaclass=StateMeta):
         raise NotImplementedError
 
     @property
-    def to_move(self) -> tuple:  # pragma: no cover
+    def to_move(self) -> tuple[int, ...]:  # pragma: no cover
         """Seats that may act now; several during a simultaneous step; () when over."""
         raise NotImplementedError
 
@@ -136,7 +147,7 @@ class GameState(metaclass=StateMeta):
         raise NotImplementedError
 
     @property
-    def scores(self) -> list:  # pragma: no cover
+    def scores(self) -> list[Any]:  # pragma: no cover
         """Points per seat (index = seat) as the engine knows them: final once ``is_over``.
 
         Before the end this is the score as if the game ended now, and it may
@@ -147,7 +158,7 @@ class GameState(metaclass=StateMeta):
         """
         raise NotImplementedError
 
-    def _visible_scores(self, seat: int | None) -> list:
+    def _visible_scores(self, seat: int | None) -> list[Any]:
         """The game's :meth:`visible_scores` before the end, for a checked seat (None: spectator).
 
         The default is :attr:`scores`, right only for games whose whole score
@@ -157,18 +168,18 @@ class GameState(metaclass=StateMeta):
         return list(self.scores)
 
     @property
-    def winners(self) -> tuple:  # pragma: no cover
+    def winners(self) -> tuple[int, ...]:  # pragma: no cover
         """Seats that won after the rulebook's tie-breaks; () before the end."""
         raise NotImplementedError
 
-    def _observation(self, seat: int | None) -> dict:  # pragma: no cover
+    def _observation(self, seat: int | None) -> dict[str, Any]:  # pragma: no cover
         """The game's :meth:`observation` for a checked seat (None: a spectator)."""
         raise NotImplementedError
 
-    def _dump(self) -> dict:  # pragma: no cover
+    def _dump(self) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
-    def _restore(self, payload: dict) -> None:  # pragma: no cover
+    def _restore(self, payload: dict[str, Any]) -> None:  # pragma: no cover
         raise NotImplementedError
 
     def _copy_into(self, other: "GameState") -> None:  # pragma: no cover
@@ -250,7 +261,7 @@ class GameState(metaclass=StateMeta):
             cached = self._legal[seat] = tuple(self._legal_actions(seat))
         return cached
 
-    def observation(self, seat: int | None) -> dict:
+    def observation(self, seat: int | None) -> dict[str, Any]:
         """A JSON-able dict of what ``seat`` may see (None: a spectator).
 
         Never another seat's secret; every view of the game (terminal, page,
@@ -261,7 +272,7 @@ class GameState(metaclass=StateMeta):
             self.check_seat(seat, spectator=True)
         return self._observation(seat)
 
-    def visible_scores(self, seat: int | None) -> list:
+    def visible_scores(self, seat: int | None) -> list[Any]:
         """The running score of each seat as far as ``seat`` may know it (None: a spectator).
 
         One entry per seat (index = seat). Front ends show this, never
@@ -312,6 +323,7 @@ class GameState(metaclass=StateMeta):
                     + ", ".join(seat_name(s) for s in to_move)
                 )
             legal = self.legal_actions(seat)
+        assert seat is not None  # set above when it was omitted
         aid = action.id if isinstance(action, Action) else action
         chosen = None
         for candidate in legal:
@@ -321,9 +333,11 @@ class GameState(metaclass=StateMeta):
         if chosen is None:
             shown = ", ".join(a.id for a in legal[:12])
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+            decision = self.decision(seat)
+            asked = f" ({decision.prompt.rstrip('.')})" if decision is not None else ""
             raise IllegalActionError(
-                f"{_short(aid, 80)} is not a legal action for {seat_name(seat)} now "
-                f"({self.decision(seat).prompt.rstrip('.')}); legal actions: {shown}{more}"
+                f"{_short(aid, 80)} is not a legal action for {seat_name(seat)} now{asked}; "
+                f"legal actions: {shown}{more}"
             )
         self._emitted = []
         self._apply(chosen, seat)
@@ -417,7 +431,7 @@ class GameState(metaclass=StateMeta):
         other._legal = {}
         return other
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict from which :func:`dicetable.load_state` rebuilds this state exactly."""
         return {
             "format": SAVE_FORMAT,
@@ -435,7 +449,7 @@ class GameState(metaclass=StateMeta):
 
     # ------------------------------------------------------------- kernel
     @classmethod
-    def _kernel(cls, players: int, seed: int, options: dict, rng: int, script: tuple, script_pos: int,
+    def _kernel(cls, players: int, seed: int, options: dict[str, Any], rng: int, script: tuple[Any, ...], script_pos: int,
                 history: Any, log: Any) -> "GameState":
         """A bare state of this class with the kernel's fields set: the one place they are set."""
         state = object.__new__(cls)
@@ -453,7 +467,7 @@ class GameState(metaclass=StateMeta):
         return state
 
     @classmethod
-    def start(cls, players: int, seed: int, options: dict, dice: tuple = ()) -> "GameState":
+    def start(cls, players: int, seed: int, options: dict[str, Any], dice: tuple[Any, ...] = ()) -> "GameState":
         """Lay out a new game: the kernel fields, then the game's ``_setup`` and its events.
 
         Trusted: :func:`dicetable.new_game` checks the player count, options,
@@ -467,7 +481,7 @@ class GameState(metaclass=StateMeta):
         return state
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
+    def from_dict(cls, d: dict[str, Any]) -> "GameState":
         """Rebuild a state of this class from :meth:`to_dict` output as it stands (trusted).
 
         Only field types are checked (SaveFormatError otherwise): this is the
@@ -488,7 +502,7 @@ class GameState(metaclass=StateMeta):
             ) from exc
         return state
 
-    def replay_record(self) -> dict:
+    def replay_record(self) -> dict[str, Any]:
         """The game as a replay: game id, players, options, seed, scripted dice and actions."""
         record = {
             "format": SAVE_FORMAT,
@@ -506,8 +520,8 @@ class GameState(metaclass=StateMeta):
         return record
 
     # ---------------------------------------------------- helpers for games
-    def emit(self, kind: str, seat: int | None, text: str, data: dict | None = None,
-             visible: tuple | None = None) -> None:
+    def emit(self, kind: str, seat: int | None, text: str, data: dict[str, Any] | None = None,
+             visible: tuple[Any, ...] | None = None) -> None:
         """Record an event (call only from ``_setup``/``_apply``); nothing in a quiet :meth:`step`.
 
         Building an event's text costs more than most rules: where that
@@ -522,7 +536,7 @@ class GameState(metaclass=StateMeta):
         self._rng, out = splitmix64(self._rng)
         return (out * n) >> 64
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle ``items`` in place with the state's generator (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             self._rng, out = splitmix64(self._rng)
@@ -549,7 +563,7 @@ class GameState(metaclass=StateMeta):
         self._rng, out = splitmix64(self._rng)
         return faces[(out * len(faces)) >> 64]
 
-    def roll_many(self, die: Die, count: int) -> list:
+    def roll_many(self, die: Die, count: int) -> list[Any]:
         """Roll ``count`` dice of one kind; see :meth:`roll` (scripted values first)."""
         if self._script_pos < len(self._script):
             return [self.roll(die) for _ in range(count)]
@@ -581,7 +595,7 @@ class GameState(metaclass=StateMeta):
     def _sole_seat(self) -> int:
         to_move = self.to_move
         if len(to_move) == 1:
-            return to_move[0]
+            return int(to_move[0])
         if not to_move:
             raise IllegalActionError("the game is over: no seat may act")
         raise IllegalActionError(

@@ -35,10 +35,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any, Iterator
 
 from .core import Decision
 from .errors import IllegalActionError
-from .registry import load_state, new_game
+from .registry import GameSpec, load_state, new_game
 from .replay import run_replay
 from .rng import Rng
 from .state import GameState
@@ -75,7 +76,7 @@ def random_playout(state: GameState, rng: Rng, max_steps: int = 200_000) -> Play
     return PlayoutResult(state, steps)
 
 
-def _json_round(data):
+def _json_round(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
@@ -87,7 +88,7 @@ def check_json_views(state: GameState) -> None:
         assert _json_round(obs) == obs, f"observation({seat}) does not survive JSON"
     for seat in state.to_move:
         dec = state.decision(seat)
-        assert dec.seat == seat and dec.prompt, f"decision({seat}) lacks a seat or prompt"
+        assert dec is not None and dec.seat == seat and dec.prompt, f"decision({seat}) lacks a seat or prompt"
         json.dumps(dec.to_json())
         for action in state.legal_actions(seat):
             assert isinstance(action.id, str) and action.id, "action ids are non-empty strings"
@@ -130,7 +131,7 @@ def check_clone_independence(state: GameState, rng_seed: int) -> None:
     assert twin.to_dict() == twin_before, "acting on one clone changed another"
 
 
-def _illegal_attempts(state: GameState, rng: Rng):
+def _illegal_attempts(state: GameState, rng: Rng) -> Iterator[tuple[str, int | None]]:
     to_move = state.to_move
     yield "no-such-action", (to_move[0] if to_move else 0)
     for seat in to_move:
@@ -229,7 +230,7 @@ def check_final(state: GameState) -> None:
         assert state.legal_actions(seat) == (), "a finished game offers no actions"
 
 
-def shipped_games() -> list:
+def shipped_games() -> list[GameSpec]:
     """The :class:`GameSpec` of every game found in the ``dicetable.games`` package, by id.
 
     ``list_games()`` also holds games a test registered by hand (the kernel's
@@ -240,14 +241,14 @@ def shipped_games() -> list:
     return [s for s in list_games() if s.state_class.__module__.startswith("dicetable.games.")]
 
 
-def configurations(spec) -> list[tuple[str, int, dict]]:
+def configurations(spec: GameSpec) -> list[tuple[str, int, dict[str, Any]]]:
     """``(name, players, options)`` of every configuration of a game worth playing in tests and tools.
 
     Every player count with the default options, then every other value of
     every option (:meth:`OptionSpec.values`) at the smallest player count the
     option applies to, e.g. ``("1p-cat_level=3", 1, {"cat_level": 3})``.
     """
-    out = [(f"{p}p", p, {}) for p in range(spec.min_players, spec.max_players + 1)]
+    out: list[tuple[str, int, dict[str, Any]]] = [(f"{p}p", p, {}) for p in range(spec.min_players, spec.max_players + 1)]
     for opt in spec.options:
         players = min(opt.players) if opt.players else spec.min_players
         for value in opt.values():
@@ -291,7 +292,7 @@ def check_conformance(
     game_id: str,
     players: int,
     seed: int,
-    options: dict | None = None,
+    options: dict[str, Any] | None = None,
     density: int = 6,
     max_steps: int = 200_000,
 ) -> GameState:
