@@ -381,8 +381,8 @@ def build_section(records: list[dict]) -> Section:
         f"not overlap differ in strength beyond chance.{shared}",
         [_fmt_rate(r) for r in bot_rates]))
 
-    by_bot = {row["bot"]: [] for row in bot_rows}
-    by_seat = {f"Player {s + 1}": [] for s in range(n)}
+    by_bot: dict[str, list[float]] = {row["bot"]: [] for row in bot_rows}
+    by_seat: dict[str, list[float]] = {f"Player {s + 1}": [] for s in range(n)}
     for rec in records:
         for s, (bot, score) in enumerate(zip(rec["bots"], rec["scores"])):
             by_bot[bot].append(score)

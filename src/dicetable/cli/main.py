@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, NoReturn, Optional
 
 import typer
 from rich import box
@@ -30,7 +30,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Print a clear one-line error and exit with status 2."""
     console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
     raise typer.Exit(2)
@@ -69,9 +69,9 @@ def is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def parse_options(pairs: List[str]) -> dict:
+def parse_options(pairs: List[str]) -> dict[str, Any]:
     """``["cat_level=3"]`` -> ``{"cat_level": "3"}`` (types are checked by the game)."""
-    out = {}
+    out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
@@ -134,9 +134,12 @@ def short_number(x: float) -> str:
 
 
 def check_seat(seat: Optional[int], players: int) -> Optional[int]:
-    """``--seat`` (1-based) -> a seat index; fail unless 1..players."""
-    if seat is None:
-        return None
+    """``--seat`` (1-based) -> a seat index, None when not given; fail unless 1..players."""
+    return None if seat is None else seat_index(seat, players)
+
+
+def seat_index(seat: int, players: int) -> int:
+    """A given ``--seat`` (1-based) -> its seat index; fail unless 1..players."""
     if not 1 <= seat <= players:
         fail(f"--seat takes a seat number from 1 to {players}, got {seat}")
     return seat - 1
@@ -270,6 +273,8 @@ def play(
     if layout not in ("auto", "wide", "compact"):
         fail(f"--layout is auto, wide or compact, not {layout!r}")
     save_path = None
+    humans: set[int] | None
+    options: dict[str, Any] | None
     try:
         if load is not None:
             given = [name for name, value in (("GAME", game), ("--players", players), ("--seed", seed),
@@ -321,15 +326,15 @@ def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in pla
             fail("that game is over: there is nothing to decide")
         if level not in LEVELS:
             fail(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-        who = state.to_move[0] if seat is None else check_seat(seat, state.players)
+        who = state.to_move[0] if seat is None else seat_index(seat, state.players)
         if who not in state.to_move:
             fail(f"{seat_name(who)} has no decision now; deciding: "
                  + ", ".join(seat_name(s) for s in state.to_move))
     except DicetableError as exc:
         fail(str(exc))
-    from dicetable.cli.play import HINT_HEADER
+    from dicetable.cli.play import HINT_HEADER, asked
 
-    console.print(f"{seat_name(who)}: {escape(state.decision(who).prompt)}")
+    console.print(f"{seat_name(who)}: {escape(asked(state, who).prompt)}")
     console.print(f"[dim]{HINT_HEADER}[/dim]")
     for action, share in hint_rows(state, who, level=level):
         console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")

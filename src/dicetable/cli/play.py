@@ -36,7 +36,7 @@ import re
 import shlex
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypedDict
 
 from rich.console import Console
 from rich.markup import escape
@@ -45,6 +45,7 @@ from rich.text import Text
 
 from dicetable.bots import BOT_NAMES, Bot, make_bot
 from dicetable.engine import (
+    Decision,
     DicetableError,
     GameState,
     SaveFormatError,
@@ -113,7 +114,14 @@ def table_settings(humans: set[int], bot: str | None) -> dict:
     return {"humans": sorted(humans), "bot": bot}
 
 
-def load_table_file(path: str | Path) -> tuple[GameState, dict | None]:
+class TableSettings(TypedDict):
+    """A terminal save's table: the seats people play and the bot level of the rest (None: the default)."""
+
+    humans: set[int]
+    bot: str | None
+
+
+def load_table_file(path: str | Path) -> tuple[GameState, TableSettings | None]:
     """A saved game or replay file to play on, and its table settings (``{"humans": set, "bot": name}``, or None).
 
     Terminal saves carry a ``"table"`` field (the people's seats and the bot
@@ -156,6 +164,21 @@ def describe_table(state: GameState, humans: set[int], bot: str | None) -> str:
     if bots:
         text += f"; bots ({bot or 'greedy'}): {', '.join(bots)}"
     return text
+
+
+def asked(state: GameState, seat: int) -> Decision:
+    """The decision of ``seat``, which the caller knows to be to move.
+
+    The engine promises a Decision wherever a seat is to move (the registry's conformance test
+    checks every game); a game breaking that promise is a bug, reported as a RuntimeError that
+    names the game and the seat (the table saves the game and shows one line), not as an
+    AttributeError on None.
+    """
+    decision = state.decision(seat)
+    if decision is None:
+        raise RuntimeError(f"{state.game_id}: {seat_name(seat)} is to move but the game asks no decision of it "
+                           "(a bug in dicetable; please report it)")
+    return decision
 
 
 def make_bots(state: GameState, humans: set[int], level: str | None) -> dict[int, Bot]:
@@ -383,7 +406,7 @@ class TerminalTable:
 
     def choices(self, seat: int, table_lines: int = 0) -> None:
         """Print the prompt and the numbered choices, fitted below a table of ``table_lines`` lines."""
-        decision = self.state.decision(seat)
+        decision = asked(self.state, seat)
         prompt = f"[bold]{escape(seat_name(seat))}[/bold]: {escape(decision.prompt)}"
         self.console.print(prompt)
         prompt_lines = self.lines_of(Text.from_markup(prompt))
@@ -414,7 +437,7 @@ class TerminalTable:
 
     def print_help(self, seat: int) -> None:
         """``help``: the decision's prompt and help, the input rules, the commands and the choice ids."""
-        decision = self.state.decision(seat)
+        decision = asked(self.state, seat)
         self.console.print(f"[bold]{escape(decision.prompt)}[/bold]")
         if decision.help:
             self.console.print(escape(decision.help))
@@ -443,7 +466,7 @@ class TerminalTable:
             titles = ", ".join(s.title for s in help_.section)
             raise DicetableError(f"no rule or piece called {name!r}; pieces: {names or 'none listed'}; "
                                  f"sections: {titles or 'none listed'}")
-        decision = self.state.decision(seat)
+        decision = asked(self.state, seat)
         sections = help_.for_decision(decision.kind)
         for section in sections:
             self._print_section(section)
@@ -692,7 +715,7 @@ class TerminalTable:
                 action = bot.choose(state, seat)
         else:
             action = bot.choose(state, seat)
-        aid = getattr(action, "id", action)
+        aid = action.id
         label = next((a.label for a in state.legal_actions(seat) if a.id == aid), aid)
         alone = len(state.to_move) == 1
         events = state.apply(aid, seat)
