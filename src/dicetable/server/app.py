@@ -37,7 +37,7 @@ import logging
 import re
 import unicodedata
 from contextlib import asynccontextmanager
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Sequence
 
 import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket
@@ -202,7 +202,7 @@ class _TooBig(Exception):
     pass
 
 
-def _readable(errors: list) -> str:
+def _readable(errors: Sequence[Any]) -> str:
     """Pydantic's errors as one sentence: where, what was wrong, and what is allowed."""
     parts = []
     for err in errors[:5]:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, delete, event, func, select, text, update
+from sqlalchemy import create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
 
@@ -227,7 +227,7 @@ class Store:
                "undoable": undoable, "created": now()}
         try:
             with self.engine.begin() as conn:
-                conn.execute(ActionRow.__table__.insert().values(**row))
+                conn.execute(insert(ActionRow).values(**row))
                 if status is not None:
                     conn.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
                 self._notify(conn, table_id, seq)
@@ -245,8 +245,8 @@ class Store:
             self._notify(conn, table_id, -2)
         return True
 
-    def update_seat(self, table_id: str, seat: int, **values) -> None:
-        """Change fields of one seat (``autoplay``, ``joined``) and commit."""
+    def update_seat(self, table_id: str, seat: int, **values: bool | str) -> None:
+        """Change fields of one seat (``autoplay``, ``joined``: bool; ``level``: a bot level) and commit."""
         with self.engine.begin() as conn:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                          .values(**values))
