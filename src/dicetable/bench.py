@@ -19,13 +19,13 @@ import gc
 import time
 import tracemalloc
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Iterator
 
 from dicetable.engine import GameState, Rng, new_game
 
 
 @contextmanager
-def paused_gc():
+def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector inside a timed loop (its pauses land on whichever
     operation happens to allocate, distorting per-operation figures); restores the previous state."""
     was = gc.isenabled()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Any, List, NoReturn, Optional
+from typing import Any, Callable, List, NoReturn, Optional, ParamSpec, TypeVar
 
 import typer
 from rich import box
@@ -17,6 +17,9 @@ from rich.table import Table
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.engine import (
     DicetableError,
+    GameSpec,
+    GameState,
+    OptionSpec,
     get_game,
     list_games,
     new_game,
@@ -36,7 +39,12 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def guarded(command):
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so no traceback reaches the user: every error becomes one line and exit 2.
 
     Bad input (``DicetableError``, ``ValueError``, a file that cannot be read)
@@ -44,7 +52,7 @@ def guarded(command):
     Ctrl-C outside a game exits with status 130.
     """
     @functools.wraps(command)
-    def wrapper(*args, **kwargs):  # the command, with errors turned into one line
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:  # the command, with errors turned into one line
         try:
             return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
@@ -105,7 +113,7 @@ def parse_seats(text: str, players: int) -> set[int]:
     return seats
 
 
-def set_up(game: str, players: int, seed: Optional[int], options: dict):
+def set_up(game: str, players: int, seed: Optional[int], options: dict[str, Any]) -> GameState:
     """``new_game`` with a clear message when a game's own set-up refuses an option value.
 
     Raises DicetableError naming the options given and where their values are listed.
@@ -163,7 +171,7 @@ def games_cmd() -> None:
     console.print(table)
 
 
-def _ask(prompt: str, check, default: Optional[str] = None):
+def _ask(prompt: str, check: Callable[[str], T], default: Optional[str] = None) -> T:
     """Ask until ``check(answer)`` returns a value; it raises DicetableError/ValueError with the reason."""
     while True:
         answer = console.input(escape(prompt)).strip()
@@ -190,7 +198,7 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
             console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): "
                           f"{escape(spec.summary)}")
 
-        def pick_game(answer: str):
+        def pick_game(answer: str) -> GameSpec:
             if is_number(answer) and 1 <= int(answer) <= len(specs):
                 return specs[int(answer) - 1]
             named = [s for s in specs if s.id == answer.lower()]
@@ -219,7 +227,7 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
         for i, value in enumerate(choices, start=1):
             console.print(f"  [cyan]{i}[/cyan] {escape(str(value))}")
 
-        def pick_option(answer: str, opt=opt, choices=choices):
+        def pick_option(answer: str, opt: OptionSpec = opt, choices: list[Any] = choices) -> Any:
             if choices and is_number(answer) and 1 <= int(answer) <= len(choices) and opt.type is not int:
                 answer = str(choices[int(answer) - 1])
             value = opt.coerce(answer)

@@ -36,15 +36,16 @@ import re
 import shlex
 import time
 from pathlib import Path
-from typing import Callable, TypedDict
+from typing import Any, Callable, Iterable, Sequence, TypedDict
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from dicetable.bots import BOT_NAMES, Bot, make_bot
 from dicetable.engine import (
+    Action,
     Decision,
     DicetableError,
     GameState,
@@ -56,6 +57,7 @@ from dicetable.engine import (
     spec_of,
     write_json,
 )
+from dicetable.engine.help import HelpSection
 
 HINT_HEADER = "The search bot's top choices, by its share of the search (higher: more promising):"
 SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest: ``log``)
@@ -245,7 +247,7 @@ class TerminalTable:
             return self.console.height
         return 24 if self.layout == "compact" else max(self.console.height, WIDE[1])
 
-    def table_renderable(self, viewer: int | None, focus: int | None = None):
+    def table_renderable(self, viewer: int | None, focus: int | None = None) -> RenderableType | None:
         """The table as ``viewer`` sees it (``focus``: whose board is drawn in full), or None."""
         spec = spec_of(self.state)
         if spec.text_view is not None:
@@ -254,7 +256,7 @@ class TerminalTable:
             return spec.render(self.state, viewer)
         return None
 
-    def lines_of(self, renderable) -> int:
+    def lines_of(self, renderable: RenderableType | None) -> int:
         """How many lines ``renderable`` takes at the console's width."""
         if renderable is None:
             return 0
@@ -373,7 +375,7 @@ class TerminalTable:
         footer = f"choices {start + 1}-{stop} of {n}: type more for the next page"  # one line at 80
         return grid, footer
 
-    def _column(self, actions: list, which, ids: bool) -> Table:
+    def _column(self, actions: Sequence[Action], which: Iterable[int], ids: bool) -> Table:
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True, justify="right")
         grid.add_column(overflow="fold")
@@ -383,7 +385,7 @@ class TerminalTable:
                          escape(a.label) + (f" [dim]({escape(a.id)})[/dim]" if ids else ""))
         return grid
 
-    def _columns(self, actions: list, which, cols: int) -> Table:
+    def _columns(self, actions: Sequence[Action], which: Iterable[int], cols: int) -> Table:
         which = list(which)
         rows = math.ceil(len(which) / cols)
         numw = len(str(len(actions)))
@@ -426,7 +428,7 @@ class TerminalTable:
         self.choices(seat, lines)
 
     # -------------------------------------------------------------- input
-    def parse_against(self, actions: list, token: str) -> str:
+    def parse_against(self, actions: Sequence[Action], token: str) -> str:
         """The action id a typed token names: a choice number from ``actions`` or an id."""
         if CHOICE_NUMBER.fullmatch(token):
             n = int(token)
@@ -478,7 +480,7 @@ class TerminalTable:
         if others:
             self.console.print(f"[dim]Other sections (type rules TITLE): {escape(', '.join(others))}[/dim]")
 
-    def _print_section(self, section) -> None:
+    def _print_section(self, section: HelpSection) -> None:
         self.console.print(f"[bold]{escape(section.title)}[/bold] [dim]({escape(section.source)})[/dim]")
         self.console.print(escape(section.text.strip()))
 
@@ -792,6 +794,6 @@ def unquote(text: str) -> str:
     return text
 
 
-def dump_json(data) -> str:
+def dump_json(data: Any) -> str:
     """Compact JSON for ``--json`` outputs."""
     return json.dumps(data, indent=1)

@@ -38,6 +38,7 @@ deleted, so the record no longer holds it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -48,7 +49,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable
 
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.engine import (
@@ -122,7 +123,7 @@ class Subscriber:
 
     __slots__ = ("key", "loop", "queue")
 
-    def __init__(self, key: int | None, loop, queue) -> None:
+    def __init__(self, key: int | None, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str]) -> None:
         self.key = key
         self.loop = loop
         self.queue = queue
@@ -202,7 +203,8 @@ class TableManager:
     :class:`ApiError` for every refused request.
     """
 
-    def __init__(self, store: Store, *, id_factory=None, bot_threads: int = 4, search_processes: int = 2,
+    def __init__(self, store: Store, *, id_factory: Callable[[], str] | None = None, bot_threads: int = 4,
+                 search_processes: int = 2,
                  max_cached: int = 5000) -> None:
         from dicetable.engine import list_games
 
