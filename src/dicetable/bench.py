@@ -19,12 +19,13 @@ import gc
 import time
 import tracemalloc
 from contextlib import contextmanager
+from typing import Any, Iterator
 
-from dicetable.engine import Rng, new_game
+from dicetable.engine import GameState, Rng, new_game
 
 
 @contextmanager
-def paused_gc():
+def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector inside a timed loop (its pauses land on whichever
     operation happens to allocate, distorting per-operation figures); restores the previous state."""
     was = gc.isenabled()
@@ -37,9 +38,10 @@ def paused_gc():
             gc.enable()
 
 
-def _random_game(game: str, players: int, seed: int, options: dict | None, every: int = 0,
-                 samples: list | None = None, limit: int = 0) -> int:
-    """Play one seeded random game; return its actions. With ``every``, keep clones in ``samples``."""
+def _random_game(game: str, players: int, seed: int, options: dict[str, Any] | None, every: int = 0,
+                 samples: list[GameState] | None = None, limit: int = 0) -> int:
+    """Play one seeded random game; return its actions. Given ``samples``, keep a clone of every
+    ``every``-th state in it until it holds ``limit``."""
     state = new_game(game, players, seed=seed, options=options)
     rng = Rng(seed)
     steps = 0
@@ -49,7 +51,7 @@ def _random_game(game: str, players: int, seed: int, options: dict | None, every
         acts = state.legal_actions(seat)
         state.apply(acts[rng.randbelow(len(acts))], seat)
         steps += 1
-        if every and steps % every == 0 and len(samples) < limit:
+        if samples is not None and every and steps % every == 0 and len(samples) < limit:
             samples.append(state.clone())
     return steps
 

@@ -21,10 +21,14 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Iterable
 
 from dicetable.engine import DicetableError
 from dicetable.simulate import summarize, wilson
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 INSTALL_HINT = "pip install 'dicetable[report]'  (or: .venv/bin/pip install -e '.[report]')"
 
@@ -42,7 +46,7 @@ class ReportDependencyError(DicetableError):
 _REQUIRED = ("game", "players", "bots", "scores", "winners", "steps")
 
 
-def _check_record(rec, where: str) -> dict:
+def _check_record(rec: Any, where: str) -> dict[str, Any]:
     if not isinstance(rec, dict):
         raise ReportInputError(f"{where}: expected a JSON object (one game), got {type(rec).__name__}")
     missing = [k for k in _REQUIRED if k not in rec]
@@ -172,7 +176,7 @@ def fact_rates(records: list[dict], name: str) -> list[Rate]:
     return sorted(rates, key=lambda r: (-r.rate, r.label))
 
 
-def _label(value) -> str:
+def _label(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
@@ -202,7 +206,7 @@ def table_facts(records: list[dict]) -> dict[str, list[str]]:
     return {k: sorted(v, key=_sort_key) for k, v in values.items() if len(v) > 1}
 
 
-def _sort_key(text: str):
+def _sort_key(text: str) -> tuple[int, float, str]:
     return (0, float(text), "") if _is_number(text) else (1, 0.0, text)
 
 
@@ -224,7 +228,7 @@ def table_value(rec: dict, name: str) -> str:
 # ------------------------------------------------------------------ plotting
 
 
-def _pyplot():
+def _pyplot() -> ModuleType:
     try:
         import matplotlib
     except ImportError:
@@ -235,7 +239,7 @@ def _pyplot():
     return plt
 
 
-def _png(fig) -> str:
+def _png(fig: Figure) -> str:
     """The figure as a ``data:image/png;base64,...`` URI (the figure is closed)."""
     import matplotlib.pyplot as plt
     from PIL import Image  # Pillow comes with matplotlib
@@ -381,8 +385,8 @@ def build_section(records: list[dict]) -> Section:
         f"not overlap differ in strength beyond chance.{shared}",
         [_fmt_rate(r) for r in bot_rates]))
 
-    by_bot = {row["bot"]: [] for row in bot_rows}
-    by_seat = {f"Player {s + 1}": [] for s in range(n)}
+    by_bot: dict[str, list[float]] = {row["bot"]: [] for row in bot_rows}
+    by_seat: dict[str, list[float]] = {f"Player {s + 1}": [] for s in range(n)}
     for rec in records:
         for s, (bot, score) in enumerate(zip(rec["bots"], rec["scores"])):
             by_bot[bot].append(score)

@@ -12,10 +12,10 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from dicetable.bots import make_bot, play_out
-from dicetable.engine import GameConfigError, get_game, new_game
+from dicetable.engine import GameConfigError, GameState, get_game, new_game
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def make_jobs(game: str, players: int, bot_names: list[str], games: int, seed: i
                 dict(options or {})) for i in range(games)]
 
 
-def balance_facts(state) -> dict:
+def balance_facts(state: GameState) -> dict[str, Any]:
     """The finished game's balance facts, from its spectator observation (``GameSpec.balance_facts``).
 
     ``{}`` for a game that declares none. Raises ValueError if a seat fact

@@ -138,3 +138,26 @@ def test_placing_rewards_follow_the_final_order():
     assert placing_rewards(done([42], ())) == [42.0]
     running = SimpleNamespace(players=3, is_over=False, scores=[1, 2, 3], winners=())
     assert placing_rewards(running) == [0.0, 0.0, 0.0]
+
+
+def test_every_environment_asks_for_reset_before_a_game():
+    """Before the first reset() there is no game: each environment says so instead of failing on None."""
+    from gymnasium.error import ResetNeeded
+
+    gym = rl.gym_env("kingdom-of-dice", 2)
+    with pytest.raises(ResetNeeded, match="call reset"):
+        gym.step(0)
+    aec = rl.env("kingdom-of-dice", 2)
+    with pytest.raises(ResetNeeded, match="call reset"):
+        aec.observe("player_0")
+    par = rl.parallel_env("kingdom-of-dice", 2)
+    with pytest.raises(ResetNeeded, match="call reset"):
+        par.step({"player_0": 0})
+
+
+def test_aec_step_without_an_action_names_the_agent():
+    aec = rl.env("kingdom-of-dice", 2)
+    aec.reset(seed=1)
+    agent = aec.agent_selection
+    with pytest.raises(ValueError, match=f"{agent} is to move and gave no action"):
+        aec.step(None)

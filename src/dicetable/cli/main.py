@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, NoReturn, Optional, ParamSpec, TypeVar
 
 import typer
 from rich import box
@@ -17,6 +17,9 @@ from rich.table import Table
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.engine import (
     DicetableError,
+    GameSpec,
+    GameState,
+    OptionSpec,
     get_game,
     list_games,
     new_game,
@@ -30,13 +33,18 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Print a clear one-line error and exit with status 2."""
     console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
     raise typer.Exit(2)
 
 
-def guarded(command):
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so no traceback reaches the user: every error becomes one line and exit 2.
 
     Bad input (``DicetableError``, ``ValueError``, a file that cannot be read)
@@ -44,7 +52,7 @@ def guarded(command):
     Ctrl-C outside a game exits with status 130.
     """
     @functools.wraps(command)
-    def wrapper(*args, **kwargs):  # the command, with errors turned into one line
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:  # the command, with errors turned into one line
         try:
             return command(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
@@ -69,9 +77,9 @@ def is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def parse_options(pairs: List[str]) -> dict:
+def parse_options(pairs: List[str]) -> dict[str, Any]:
     """``["cat_level=3"]`` -> ``{"cat_level": "3"}`` (types are checked by the game)."""
-    out = {}
+    out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
@@ -105,7 +113,7 @@ def parse_seats(text: str, players: int) -> set[int]:
     return seats
 
 
-def set_up(game: str, players: int, seed: Optional[int], options: dict):
+def set_up(game: str, players: int, seed: Optional[int], options: dict[str, Any]) -> GameState:
     """``new_game`` with a clear message when a game's own set-up refuses an option value.
 
     Raises DicetableError naming the options given and where their values are listed.
@@ -134,9 +142,12 @@ def short_number(x: float) -> str:
 
 
 def check_seat(seat: Optional[int], players: int) -> Optional[int]:
-    """``--seat`` (1-based) -> a seat index; fail unless 1..players."""
-    if seat is None:
-        return None
+    """``--seat`` (1-based) -> a seat index, None when not given; fail unless 1..players."""
+    return None if seat is None else seat_index(seat, players)
+
+
+def seat_index(seat: int, players: int) -> int:
+    """A given ``--seat`` (1-based) -> its seat index; fail unless 1..players."""
     if not 1 <= seat <= players:
         fail(f"--seat takes a seat number from 1 to {players}, got {seat}")
     return seat - 1
@@ -160,7 +171,7 @@ def games_cmd() -> None:
     console.print(table)
 
 
-def _ask(prompt: str, check, default: Optional[str] = None):
+def _ask(prompt: str, check: Callable[[str], T], default: Optional[str] = None) -> T:
     """Ask until ``check(answer)`` returns a value; it raises DicetableError/ValueError with the reason."""
     while True:
         answer = console.input(escape(prompt)).strip()
@@ -187,7 +198,7 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
             console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): "
                           f"{escape(spec.summary)}")
 
-        def pick_game(answer: str):
+        def pick_game(answer: str) -> GameSpec:
             if is_number(answer) and 1 <= int(answer) <= len(specs):
                 return specs[int(answer) - 1]
             named = [s for s in specs if s.id == answer.lower()]
@@ -216,7 +227,7 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
         for i, value in enumerate(choices, start=1):
             console.print(f"  [cyan]{i}[/cyan] {escape(str(value))}")
 
-        def pick_option(answer: str, opt=opt, choices=choices):
+        def pick_option(answer: str, opt: OptionSpec = opt, choices: list[Any] = choices) -> Any:
             if choices and is_number(answer) and 1 <= int(answer) <= len(choices) and opt.type is not int:
                 answer = str(choices[int(answer) - 1])
             value = opt.coerce(answer)
@@ -270,6 +281,8 @@ def play(
     if layout not in ("auto", "wide", "compact"):
         fail(f"--layout is auto, wide or compact, not {layout!r}")
     save_path = None
+    humans: set[int] | None
+    options: dict[str, Any] | None
     try:
         if load is not None:
             given = [name for name, value in (("GAME", game), ("--players", players), ("--seed", seed),
@@ -321,15 +334,15 @@ def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in pla
             fail("that game is over: there is nothing to decide")
         if level not in LEVELS:
             fail(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-        who = state.to_move[0] if seat is None else check_seat(seat, state.players)
+        who = state.to_move[0] if seat is None else seat_index(seat, state.players)
         if who not in state.to_move:
             fail(f"{seat_name(who)} has no decision now; deciding: "
                  + ", ".join(seat_name(s) for s in state.to_move))
     except DicetableError as exc:
         fail(str(exc))
-    from dicetable.cli.play import HINT_HEADER
+    from dicetable.cli.play import HINT_HEADER, asked
 
-    console.print(f"{seat_name(who)}: {escape(state.decision(who).prompt)}")
+    console.print(f"{seat_name(who)}: {escape(asked(state, who).prompt)}")
     console.print(f"[dim]{HINT_HEADER}[/dim]")
     for action, share in hint_rows(state, who, level=level):
         console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")

@@ -36,15 +36,17 @@ import re
 import shlex
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterable, Sequence, TypedDict
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from dicetable.bots import BOT_NAMES, Bot, make_bot
 from dicetable.engine import (
+    Action,
+    Decision,
     DicetableError,
     GameState,
     SaveFormatError,
@@ -55,6 +57,7 @@ from dicetable.engine import (
     spec_of,
     write_json,
 )
+from dicetable.engine.help import HelpSection
 
 HINT_HEADER = "The search bot's top choices, by its share of the search (higher: more promising):"
 SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest: ``log``)
@@ -113,7 +116,14 @@ def table_settings(humans: set[int], bot: str | None) -> dict:
     return {"humans": sorted(humans), "bot": bot}
 
 
-def load_table_file(path: str | Path) -> tuple[GameState, dict | None]:
+class TableSettings(TypedDict):
+    """A terminal save's table: the seats people play and the bot level of the rest (None: the default)."""
+
+    humans: set[int]
+    bot: str | None
+
+
+def load_table_file(path: str | Path) -> tuple[GameState, TableSettings | None]:
     """A saved game or replay file to play on, and its table settings (``{"humans": set, "bot": name}``, or None).
 
     Terminal saves carry a ``"table"`` field (the people's seats and the bot
@@ -156,6 +166,21 @@ def describe_table(state: GameState, humans: set[int], bot: str | None) -> str:
     if bots:
         text += f"; bots ({bot or 'greedy'}): {', '.join(bots)}"
     return text
+
+
+def asked(state: GameState, seat: int) -> Decision:
+    """The decision of ``seat``, which the caller knows to be to move.
+
+    The engine promises a Decision wherever a seat is to move (the registry's conformance test
+    checks every game); a game breaking that promise is a bug, reported as a RuntimeError that
+    names the game and the seat (the table saves the game and shows one line), not as an
+    AttributeError on None.
+    """
+    decision = state.decision(seat)
+    if decision is None:
+        raise RuntimeError(f"{state.game_id}: {seat_name(seat)} is to move but the game asks no decision of it "
+                           "(a bug in dicetable; please report it)")
+    return decision
 
 
 def make_bots(state: GameState, humans: set[int], level: str | None) -> dict[int, Bot]:
@@ -222,7 +247,7 @@ class TerminalTable:
             return self.console.height
         return 24 if self.layout == "compact" else max(self.console.height, WIDE[1])
 
-    def table_renderable(self, viewer: int | None, focus: int | None = None):
+    def table_renderable(self, viewer: int | None, focus: int | None = None) -> RenderableType | None:
         """The table as ``viewer`` sees it (``focus``: whose board is drawn in full), or None."""
         spec = spec_of(self.state)
         if spec.text_view is not None:
@@ -231,7 +256,7 @@ class TerminalTable:
             return spec.render(self.state, viewer)
         return None
 
-    def lines_of(self, renderable) -> int:
+    def lines_of(self, renderable: RenderableType | None) -> int:
         """How many lines ``renderable`` takes at the console's width."""
         if renderable is None:
             return 0
@@ -350,7 +375,7 @@ class TerminalTable:
         footer = f"choices {start + 1}-{stop} of {n}: type more for the next page"  # one line at 80
         return grid, footer
 
-    def _column(self, actions: list, which, ids: bool) -> Table:
+    def _column(self, actions: Sequence[Action], which: Iterable[int], ids: bool) -> Table:
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True, justify="right")
         grid.add_column(overflow="fold")
@@ -360,7 +385,7 @@ class TerminalTable:
                          escape(a.label) + (f" [dim]({escape(a.id)})[/dim]" if ids else ""))
         return grid
 
-    def _columns(self, actions: list, which, cols: int) -> Table:
+    def _columns(self, actions: Sequence[Action], which: Iterable[int], cols: int) -> Table:
         which = list(which)
         rows = math.ceil(len(which) / cols)
         numw = len(str(len(actions)))
@@ -383,7 +408,7 @@ class TerminalTable:
 
     def choices(self, seat: int, table_lines: int = 0) -> None:
         """Print the prompt and the numbered choices, fitted below a table of ``table_lines`` lines."""
-        decision = self.state.decision(seat)
+        decision = asked(self.state, seat)
         prompt = f"[bold]{escape(seat_name(seat))}[/bold]: {escape(decision.prompt)}"
         self.console.print(prompt)
         prompt_lines = self.lines_of(Text.from_markup(prompt))
@@ -403,7 +428,7 @@ class TerminalTable:
         self.choices(seat, lines)
 
     # -------------------------------------------------------------- input
-    def parse_against(self, actions: list, token: str) -> str:
+    def parse_against(self, actions: Sequence[Action], token: str) -> str:
         """The action id a typed token names: a choice number from ``actions`` or an id."""
         if CHOICE_NUMBER.fullmatch(token):
             n = int(token)
@@ -414,7 +439,7 @@ class TerminalTable:
 
     def print_help(self, seat: int) -> None:
         """``help``: the decision's prompt and help, the input rules, the commands and the choice ids."""
-        decision = self.state.decision(seat)
+        decision = asked(self.state, seat)
         self.console.print(f"[bold]{escape(decision.prompt)}[/bold]")
         if decision.help:
             self.console.print(escape(decision.help))
@@ -443,7 +468,7 @@ class TerminalTable:
             titles = ", ".join(s.title for s in help_.section)
             raise DicetableError(f"no rule or piece called {name!r}; pieces: {names or 'none listed'}; "
                                  f"sections: {titles or 'none listed'}")
-        decision = self.state.decision(seat)
+        decision = asked(self.state, seat)
         sections = help_.for_decision(decision.kind)
         for section in sections:
             self._print_section(section)
@@ -455,7 +480,7 @@ class TerminalTable:
         if others:
             self.console.print(f"[dim]Other sections (type rules TITLE): {escape(', '.join(others))}[/dim]")
 
-    def _print_section(self, section) -> None:
+    def _print_section(self, section: HelpSection) -> None:
         self.console.print(f"[bold]{escape(section.title)}[/bold] [dim]({escape(section.source)})[/dim]")
         self.console.print(escape(section.text.strip()))
 
@@ -692,7 +717,7 @@ class TerminalTable:
                 action = bot.choose(state, seat)
         else:
             action = bot.choose(state, seat)
-        aid = getattr(action, "id", action)
+        aid = action.id
         label = next((a.label for a in state.legal_actions(seat) if a.id == aid), aid)
         alone = len(state.to_move) == 1
         events = state.apply(aid, seat)
@@ -769,6 +794,6 @@ def unquote(text: str) -> str:
     return text
 
 
-def dump_json(data) -> str:
+def dump_json(data: Any) -> str:
     """Compact JSON for ``--json`` outputs."""
     return json.dumps(data, indent=1)

@@ -13,9 +13,12 @@ import json
 import os
 import socket
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, NoReturn, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from dicetable.server.store import Store
 
 DATABASE_HELP = ("database URL: sqlite:///path/file.db or postgresql+psycopg://user@host/db "
                  "(default: $DICETABLE_DATABASE, else sqlite:///dicetable.db in this folder)")
@@ -28,7 +31,7 @@ def database_url(given: Optional[str]) -> str:
     return given or os.environ.get("DICETABLE_DATABASE") or DEFAULT_DATABASE
 
 
-def _open_store(url: str, fail):
+def _open_store(url: str, fail: Callable[[str], NoReturn]) -> Store:
     from dicetable.server.store import Store, StoreError
 
     try:

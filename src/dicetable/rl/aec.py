@@ -12,9 +12,15 @@ terminal view of the seat to move as text.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv
 
-from .spaces import GameSpaces, placing_rewards
+from dicetable.engine import GameState
+
+from .spaces import GameSpaces, placing_rewards, started
 
 
 class DicetableAEC(AECEnv):
@@ -22,7 +28,7 @@ class DicetableAEC(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game_id: str, players: int, options: dict | None = None,
+    def __init__(self, game_id: str, players: int, options: dict[str, Any] | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
@@ -32,53 +38,61 @@ class DicetableAEC(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._obs_space, self._act_space = self.spaces.gym_spaces()
-        self.state_ = None
+        self.state_: GameState | None = None  # None until the first reset()
 
     # -- spaces
-    def observation_space(self, agent: str):
+    def observation_space(self, agent: str) -> gspaces.Dict:
         """The Dict space of ``observation`` and ``action_mask`` (the same for every agent)."""
         return self._obs_space
 
-    def action_space(self, agent: str):
+    def action_space(self, agent: str) -> gspaces.Discrete:
         """Discrete over the game's action catalogue (the same for every agent)."""
         return self._act_space
 
     # -- life cycle
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; a given ``seed`` reproduces it exactly (None: continue the seed stream)."""
         self.state_ = self.spaces.new_game(self.spaces.next_seed(seed))
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.agents: list[str] = list(self.possible_agents)
+        self.rewards: dict[str, float] = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards: dict[str, float] = {a: 0.0 for a in self.agents}
+        self.terminations: dict[str, bool] = {a: False for a in self.agents}
+        self.truncations: dict[str, bool] = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
 
     def _select(self) -> None:
-        to_move = self.state_.to_move
+        to_move = started(self.state_).to_move
         self.agent_selection = f"player_{min(to_move)}" if to_move else self.agents[0]
 
-    def observe(self, agent: str) -> dict:
-        """The agent's observation and action mask (all zero unless it is to move)."""
-        seat = self.possible_agents.index(agent)
-        return {"observation": self.spaces.observe(self.state_, seat),
-                "action_mask": self.spaces.mask(self.state_, seat)}
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation and action mask (all zero unless it is to move).
 
-    def step(self, action) -> None:
+        Before the first ``reset()`` raises ``gymnasium.error.ResetNeeded``.
+        """
+        state = started(self.state_)
+        seat = self.possible_agents.index(agent)
+        return {"observation": self.spaces.observe(state, seat),
+                "action_mask": self.spaces.mask(state, seat)}
+
+    def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
 
-        Raises ValueError naming the action when it is not legal for that agent now.
+        Raises ValueError naming the action when it is not legal for that agent now, and
+        ``gymnasium.error.ResetNeeded`` before the first ``reset()``.
         """
+        state = started(self.state_)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         seat = self.possible_agents.index(agent)
-        self.state_.apply(self.spaces.action_id(action), seat)
+        if action is None:
+            raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
+        state.apply(self.spaces.action_id(action), seat)
         self._clear_rewards()
-        if self.state_.is_over:
-            for a, r in zip(self.possible_agents, placing_rewards(self.state_)):
+        if state.is_over:
+            for a, r in zip(self.possible_agents, placing_rewards(state)):
                 self.rewards[a] = r
                 self.terminations[a] = True
             self._accumulate_rewards()
@@ -95,6 +109,7 @@ class DicetableAEC(AECEnv):
         """Nothing to release."""
 
 
-def env(game_id: str, players: int = 2, options: dict | None = None, render_mode: str | None = None):
+def env(game_id: str, players: int = 2, options: dict[str, Any] | None = None,
+        render_mode: str | None = None) -> DicetableAEC:
     """A PettingZoo AEC environment of ``game_id`` (see :class:`DicetableAEC`)."""
     return DicetableAEC(game_id, players, options, render_mode)

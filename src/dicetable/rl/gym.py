@@ -13,19 +13,26 @@ Registered ids: ``dicetable/<game-id>-v0``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
+import numpy as np
 
-from dicetable.bots import make_bot
+from dicetable.bots import Bot, make_bot
+from dicetable.engine import GameState
 
-from .spaces import GameSpaces, placing_rewards
+from .spaces import GameSpaces, placing_rewards, started
+
+#: The observation: ``{"observation": float32 features, "action_mask": int8 mask}``.
+Observation = dict[str, Any]
 
 
-class DicetableGym(gymnasium.Env):
+class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
     """One learning seat of a dicetable game (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game_id: str, players: int = 2, options: dict | None = None,
+    def __init__(self, game_id: str, players: int = 2, options: dict[str, Any] | None = None,
                  opponents: str = "greedy", seat: int = 0, render_mode: str | None = None,
                  on_illegal: str = "penalize", illegal_reward: float = -1.0) -> None:
         if render_mode not in (None, "ansi"):
@@ -42,20 +49,22 @@ class DicetableGym(gymnasium.Env):
         self.opponents = opponents
         self.render_mode = render_mode
         self.observation_space, self.action_space = self.spaces.gym_spaces()
-        self.state = None
-        self.bots = {}
+        self.state: GameState | None = None  # None until the first reset()
+        self.bots: dict[int, Bot] = {}
 
-    def _obs(self):
-        mask = self.spaces.mask(self.state, self.seat)
-        return {"observation": self.spaces.observe(self.state, self.seat), "action_mask": mask}, mask
+    def _obs(self) -> tuple[Observation, np.ndarray]:
+        state = started(self.state)
+        mask = self.spaces.mask(state, self.seat)
+        return {"observation": self.spaces.observe(state, self.seat), "action_mask": mask}, mask
 
     def _play_bots(self) -> None:
-        state = self.state
+        state = started(self.state)
         while not state.is_over and self.seat not in state.to_move:
             other = min(state.to_move)
             state.apply(self.bots[other].choose(state, other), other)
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         """Start a new game (``seed`` reproduces it, bots included); returns (observation, info)."""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
@@ -65,23 +74,25 @@ class DicetableGym(gymnasium.Env):
         obs, mask = self._obs()
         return obs, {"action_mask": mask}
 
-    def step(self, action):
+    def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play catalogue action ``action`` for the learner, then the bots until its next decision.
 
         Returns (observation, reward, terminated, truncated, info). An action outside the mask
         changes nothing: with ``on_illegal="penalize"`` (the default) it earns ``illegal_reward``
         and ``info["illegal_action"]`` says why; with ``"raise"`` it raises ValueError naming it.
+        Before the first ``reset()`` raises ``gymnasium.error.ResetNeeded``.
         """
+        state = started(self.state)
         try:
-            self.state.apply(self.spaces.action_id(action), self.seat)
+            state.apply(self.spaces.action_id(action), self.seat)
         except ValueError as exc:
             if self.on_illegal == "raise":
                 raise
             obs, mask = self._obs()
             return obs, self.illegal_reward, False, False, {"action_mask": mask, "illegal_action": str(exc)}
         self._play_bots()
-        over = self.state.is_over
-        reward = placing_rewards(self.state)[self.seat] if over else 0.0
+        over = state.is_over
+        reward = placing_rewards(state)[self.seat] if over else 0.0
         obs, mask = self._obs()
         return obs, float(reward), over, False, {"action_mask": mask}
 
@@ -92,8 +103,8 @@ class DicetableGym(gymnasium.Env):
         return self.spaces.text(self.state, self.seat)
 
 
-def gym_env(game_id: str, players: int = 2, options: dict | None = None, opponents: str = "greedy",
-            seat: int = 0, render_mode: str | None = None, **kwargs) -> DicetableGym:
+def gym_env(game_id: str, players: int = 2, options: dict[str, Any] | None = None, opponents: str = "greedy",
+            seat: int = 0, render_mode: str | None = None, **kwargs: Any) -> DicetableGym:
     """A Gymnasium environment of ``game_id`` for one learning seat (see :class:`DicetableGym`;
     ``kwargs``: ``on_illegal``, ``illegal_reward``)."""
     return DicetableGym(game_id, players, options, opponents, seat, render_mode, **kwargs)

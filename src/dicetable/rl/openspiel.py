@@ -18,11 +18,13 @@ directly instead).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pyspiel
 
 import dicetable
+from dicetable.engine import GameState
 
 from .spaces import GameSpaces, placing_rewards, research_games
 
@@ -40,10 +42,10 @@ class _Held:
 
     __slots__ = ("state",)
 
-    def __init__(self, state) -> None:
+    def __init__(self, state: GameState) -> None:
         self.state = state
 
-    def __deepcopy__(self, memo) -> "_Held":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Held":
         return _Held(self.state.clone())
 
 
@@ -55,14 +57,14 @@ class _Shared:
     def __init__(self, spaces: GameSpaces) -> None:
         self.spaces = spaces
 
-    def __deepcopy__(self, memo) -> "_Shared":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Shared":
         return self
 
 
 class DicetableSpielState(pyspiel.State):
     """A dicetable state seen through OpenSpiel's API (see the module docstring)."""
 
-    def __init__(self, game: "DicetableSpielGame", state) -> None:
+    def __init__(self, game: "DicetableSpielGame", state: GameState) -> None:
         super().__init__(game)
         self._shared = _Shared(game.spaces)
         self._held = _Held(state)
@@ -73,7 +75,7 @@ class DicetableSpielState(pyspiel.State):
         return self._shared.spaces
 
     @property
-    def state(self):
+    def state(self) -> GameState:
         """The dicetable engine state underneath."""
         return self._held.state
 
@@ -131,7 +133,7 @@ class DicetableSpielGame(pyspiel.Game):
     game_type = None
     game_id = ""
 
-    def __init__(self, params=None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         spec = dicetable.get_game(self.game_id)
         players = int(params.get("players", max(2, spec.min_players) if spec.max_players > 1 else 1))
@@ -150,7 +152,7 @@ class DicetableSpielGame(pyspiel.Game):
         seed, self.next_seed = self.next_seed, self.next_seed + 1
         return DicetableSpielState(self, self.spaces.new_game(seed))
 
-    def from_engine_state(self, state) -> DicetableSpielState:
+    def from_engine_state(self, state: GameState) -> DicetableSpielState:
         """Wrap a dicetable state of this game's configuration (e.g. a position to analyse).
 
         Raises ValueError when the state belongs to another game or player count.
@@ -164,7 +166,7 @@ class DicetableSpielGame(pyspiel.Game):
         """A state from :meth:`DicetableSpielState.serialize` (validated by ``load_state``)."""
         return DicetableSpielState(self, dicetable.load_state(json.loads(text)))
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> DicetableObserver:
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> DicetableObserver:
         """The observer (the same tensor for observation and information state)."""
         return DicetableObserver(self.spaces)
 

@@ -10,9 +10,19 @@ and ignores the rest, whose masks are all zero. Observations, masks and rewards 
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces as gspaces
 from pettingzoo import ParallelEnv
 
-from .spaces import GameSpaces, placing_rewards
+from dicetable.engine import GameState
+
+from .spaces import GameSpaces, placing_rewards, started
+
+#: Per-agent observations (``{"observation", "action_mask"}``) and infos (``{"to_move": bool}``).
+Observations = dict[str, dict[str, np.ndarray]]
+Infos = dict[str, dict[str, Any]]
 
 
 class DicetableParallel(ParallelEnv):
@@ -20,48 +30,54 @@ class DicetableParallel(ParallelEnv):
 
     metadata = {"render_modes": [], "name": "dicetable_parallel_v0"}
 
-    def __init__(self, game_id: str, players: int, options: dict | None = None) -> None:
+    def __init__(self, game_id: str, players: int, options: dict[str, Any] | None = None) -> None:
         self.spaces = GameSpaces(game_id, players, options)
         self.possible_agents = [f"player_{s}" for s in range(players)]
-        self.agents = []
+        self.agents: list[str] = []
         self._obs_space, self._act_space = self.spaces.gym_spaces()
-        self.state = None
+        self.state: GameState | None = None  # None until the first reset()
 
-    def observation_space(self, agent: str):
+    def observation_space(self, agent: str) -> gspaces.Dict:
         """The Dict space of ``observation`` and ``action_mask``."""
         return self._obs_space
 
-    def action_space(self, agent: str):
+    def action_space(self, agent: str) -> gspaces.Discrete:
         """Discrete over the game's action catalogue."""
         return self._act_space
 
-    def _observe(self) -> tuple[dict, dict]:
-        obs, infos = {}, {}
+    def _observe(self, state: GameState) -> tuple[Observations, Infos]:
+        obs: Observations = {}
+        infos: Infos = {}
         for s, agent in enumerate(self.possible_agents):
-            mask = self.spaces.mask(self.state, s)
-            obs[agent] = {"observation": self.spaces.observe(self.state, s), "action_mask": mask}
+            mask = self.spaces.mask(state, s)
+            obs[agent] = {"observation": self.spaces.observe(state, s), "action_mask": mask}
             infos[agent] = {"to_move": bool(mask.any())}
         return obs, infos
 
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Observations, Infos]:
         """Start a new game (a given ``seed`` reproduces it); returns (observations, infos)."""
         self.state = self.spaces.new_game(self.spaces.next_seed(seed))
         self.agents = list(self.possible_agents)
-        return self._observe()
+        return self._observe(self.state)
 
-    def step(self, actions: dict):
+    def step(self, actions: dict[str, int | None]) -> tuple[Observations, dict[str, float], dict[str, bool],
+                                                             dict[str, bool], Infos]:
         """Apply the actions of the agents to move; returns (obs, rewards, terminations, truncations, infos).
 
-        Raises ValueError naming the agent when an agent to move gives no action or an illegal one.
+        Raises ValueError naming the agent when an agent to move gives no action or an illegal one,
+        and ``gymnasium.error.ResetNeeded`` before the first ``reset()``.
         """
-        for s in sorted(self.state.to_move):
+        state = started(self.state)
+        for s in sorted(state.to_move):
             agent = self.possible_agents[s]
-            if actions.get(agent) is None:
+            action = actions.get(agent)
+            if action is None:
                 raise ValueError(f"{agent} is to move and gave no action")
-            self.state.apply(self.spaces.action_id(actions[agent]), s)
-        obs, infos = self._observe()
-        over = self.state.is_over
-        rewards = dict(zip(self.possible_agents, placing_rewards(self.state)))
+            state.apply(self.spaces.action_id(action), s)
+        obs, infos = self._observe(state)
+        over = state.is_over
+        rewards = dict(zip(self.possible_agents, placing_rewards(state)))
         terminations = {a: over for a in self.agents}
         truncations = {a: False for a in self.agents}
         obs = {a: obs[a] for a in self.agents}
@@ -72,6 +88,6 @@ class DicetableParallel(ParallelEnv):
         return obs, rewards, terminations, truncations, infos
 
 
-def parallel_env(game_id: str, players: int = 2, options: dict | None = None) -> DicetableParallel:
+def parallel_env(game_id: str, players: int = 2, options: dict[str, Any] | None = None) -> DicetableParallel:
     """A PettingZoo Parallel environment of ``game_id`` (see :class:`DicetableParallel`)."""
     return DicetableParallel(game_id, players, options)

@@ -8,13 +8,28 @@ depends only on (game, players, options).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 import dicetable
-from dicetable.engine import GameConfigError, GameState, registry
+from dicetable.engine import GameConfigError, GameSpec, GameState, registry
+
+if TYPE_CHECKING:
+    from gymnasium import spaces as gspaces
 
 #: Upper bound of every feature (features are non-negative counts and shares, mostly in [0, 1]).
 OBS_HIGH = 64.0
+
+
+def started(state: GameState | None) -> GameState:
+    """``state`` once an environment has one; before the first ``reset()`` raises
+    ``gymnasium.error.ResetNeeded`` saying so (an environment has no game until it is reset)."""
+    if state is None:
+        from gymnasium.error import ResetNeeded
+
+        raise ResetNeeded("this environment has no game yet: call reset() before step(), observe() or last()")
+    return state
 
 
 class GameSpaces:
@@ -24,7 +39,7 @@ class GameSpaces:
     or a game that declares no catalogue or encoding.
     """
 
-    def __init__(self, game_id: str, players: int, options: dict | None = None) -> None:
+    def __init__(self, game_id: str, players: int, options: dict[str, Any] | None = None) -> None:
         self.spec = dicetable.get_game(game_id)
         probe = dicetable.new_game(game_id, players, seed=0, options=options)  # checks players and options
         self.players = players
@@ -34,7 +49,7 @@ class GameSpaces:
         self.catalogue: tuple[str, ...] = tuple(self.spec.action_catalogue(players, self.options))
         self.index = {aid: i for i, aid in enumerate(self.catalogue)}
         self.encoding = self.spec.observation_encoding(players, self.options)
-        self._stream = None
+        self._stream: np.random.SeedSequence | None = None
 
     @property
     def num_actions(self) -> int:
@@ -65,7 +80,7 @@ class GameSpaces:
         """float32 feature vector of ``state.observation(seat)``."""
         return np.asarray(self.encoding.encode(state.observation(seat)), dtype=np.float32)
 
-    def gym_spaces(self):
+    def gym_spaces(self) -> tuple[gspaces.Dict, gspaces.Discrete]:
         """(observation space, action space) as Gymnasium spaces: a Dict of ``observation``
         (float32, length ``observation_size``) and ``action_mask`` (int8, ``num_actions``),
         and Discrete over the catalogue. Shared by every environment class."""
@@ -97,7 +112,7 @@ class GameSpaces:
             console.print(self.spec.render(state, seat))
         return console.export_text()
 
-    def action_id(self, index: int) -> str:
+    def action_id(self, index: int | np.integer[Any]) -> str:
         """The action id at ``index``; ValueError naming the allowed range otherwise."""
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
                 or not 0 <= int(index) < len(self.catalogue):
@@ -105,7 +120,7 @@ class GameSpaces:
         return self.catalogue[int(index)]
 
 
-def research_games() -> list:
+def research_games() -> list[GameSpec]:
     """The registered games that declare an action catalogue and an observation encoding."""
     return [spec for spec in registry.list_games()
             if spec.action_catalogue is not None and spec.observation_encoding is not None]

@@ -37,7 +37,7 @@ import logging
 import re
 import unicodedata
 from contextlib import asynccontextmanager
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, AsyncIterator, Callable, Literal, Optional, Sequence
 
 import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket
@@ -46,6 +46,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dicetable.engine import list_games
 
@@ -154,11 +155,11 @@ class BodyLimit:
     the address).
     """
 
-    def __init__(self, app, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
         self.limit = limit
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or ())
@@ -183,7 +184,7 @@ class BodyLimit:
                     scope, receive, send)
         seen = 0
 
-        async def limited():
+        async def limited() -> Message:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
@@ -202,7 +203,7 @@ class _TooBig(Exception):
     pass
 
 
-def _readable(errors: list) -> str:
+def _readable(errors: Sequence[Any]) -> str:
     """Pydantic's errors as one sentence: where, what was wrong, and what is allowed."""
     parts = []
     for err in errors[:5]:
@@ -257,8 +258,8 @@ def hide_tokens_in_logs() -> None:
             logger.addFilter(_HideTokens())
 
 
-def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen: bool | None = None,
-               bot_threads: int = 4) -> FastAPI:
+def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[], str] | None = None,
+               listen: bool | None = None, bot_threads: int = 4) -> FastAPI:
     """Build the server app for ``database_url`` (SQLite file or ``postgresql+psycopg://``).
 
     The store is opened (and migrated) when the app starts (its lifespan);
@@ -269,7 +270,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
     """
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await run_in_threadpool(Store, database_url)
         manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads)
         app.state.store = store
@@ -293,15 +294,15 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
                   openapi_url="/api/openapi.json")
     app.add_middleware(BodyLimit)
 
-    def manager(request) -> TableManager:
+    def manager(request: Request) -> TableManager:
         return request.app.state.manager
 
     @app.exception_handler(ApiError)
-    async def api_error(request: Request, exc: ApiError):
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def bad_body(request: Request, exc: RequestValidationError):
+    async def bad_body(request: Request, exc: RequestValidationError) -> JSONResponse:
         path = request.url.path
         # The body's shape is recalled only for the POST it belongs to (not e.g. GET /api/tables?all=...).
         hint = "" if request.method != "POST" else (
@@ -310,7 +311,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
         return JSONResponse({"detail": text + (f"; {hint}" if hint else "")}, 422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException):
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"there is no {request.method} {request.url.path}; the API is described at /api/docs"
@@ -321,7 +322,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
         return JSONResponse({"detail": detail}, exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
-    async def fault(request: Request, exc: Exception):
+    async def fault(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse({"detail": "the server met an unexpected error; nothing was changed by it"}, 500)
 
@@ -405,7 +406,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
         return m.hint(table_id, seat)
 
     @app.websocket("/api/tables/{table_id}/live")
-    async def live(websocket: WebSocket, table_id: str, token: str | None = Query(None)):
+    async def live(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
         """Push the caller's view now and after every change (``{"type": "view", ...}``).
 
         A refused connection gets one ``{"type": "error", "status", "detail"}``
@@ -420,11 +421,11 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
             await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
             await websocket.close(code=4000 + exc.status)
             return
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[str] = asyncio.Queue()
         sub = Subscriber(seat, asyncio.get_running_loop(), queue)
         await run_in_threadpool(m.subscribe, lt, sub)
 
-        async def sender(scope: anyio.CancelScope):
+        async def sender(scope: anyio.CancelScope) -> None:
             try:
                 while True:
                     await websocket.send_text(await queue.get())
@@ -432,7 +433,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory=None, listen:
                 pass
             scope.cancel()
 
-        async def receiver(scope: anyio.CancelScope):
+        async def receiver(scope: anyio.CancelScope) -> None:
             try:
                 while True:
                     await websocket.receive_text()  # nothing is expected; this notices the close

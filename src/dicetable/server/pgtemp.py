@@ -127,5 +127,5 @@ class TempPostgres:
     def __enter__(self) -> "TempPostgres":
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

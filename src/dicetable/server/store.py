@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
+from typing import Any, Callable
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, delete, event, func, select, text, update
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy import create_engine, delete, event, func, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
 
 from .models import ActionRow, SeatRow, TableRow
@@ -86,7 +87,7 @@ def normalize_url(url: str) -> str:
 SQLITE_SYNC = os.environ.get("DICETABLE_SQLITE_SYNC", "FULL").upper()
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:  # a DB-API connection (sqlite3)
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute(f"PRAGMA synchronous={'NORMAL' if SQLITE_SYNC == 'NORMAL' else 'FULL'}")
@@ -227,7 +228,7 @@ class Store:
                "undoable": undoable, "created": now()}
         try:
             with self.engine.begin() as conn:
-                conn.execute(ActionRow.__table__.insert().values(**row))
+                conn.execute(insert(ActionRow).values(**row))
                 if status is not None:
                     conn.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
                 self._notify(conn, table_id, seq)
@@ -245,14 +246,14 @@ class Store:
             self._notify(conn, table_id, -2)
         return True
 
-    def update_seat(self, table_id: str, seat: int, **values) -> None:
-        """Change fields of one seat (``autoplay``, ``joined``) and commit."""
+    def update_seat(self, table_id: str, seat: int, **values: bool | str) -> None:
+        """Change fields of one seat (``autoplay``, ``joined``: bool; ``level``: a bot level) and commit."""
         with self.engine.begin() as conn:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                          .values(**values))
             self._notify(conn, table_id, -1)
 
-    def _notify(self, conn, table_id: str, seq: int) -> None:
+    def _notify(self, conn: Connection, table_id: str, seq: int) -> None:
         if self.is_postgres:
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                          {"channel": CHANNEL, "payload": f"{table_id} {seq} {self.origin}"})
@@ -274,7 +275,7 @@ class Listener(threading.Thread):
     reconnects after a lost connection. ``stop()`` ends it.
     """
 
-    def __init__(self, store: Store, on_change) -> None:
+    def __init__(self, store: Store, on_change: Callable[[str | None, int | None], None]) -> None:
         super().__init__(daemon=True, name="dicetable-listen")
         self.store = store
         self.on_change = on_change

@@ -38,6 +38,7 @@ deleted, so the record no longer holds it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -48,6 +49,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any, Callable
 
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.engine import (
@@ -121,7 +123,7 @@ class Subscriber:
 
     __slots__ = ("key", "loop", "queue")
 
-    def __init__(self, key: int | None, loop, queue) -> None:
+    def __init__(self, key: int | None, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str]) -> None:
         self.key = key
         self.loop = loop
         self.queue = queue
@@ -201,7 +203,8 @@ class TableManager:
     :class:`ApiError` for every refused request.
     """
 
-    def __init__(self, store: Store, *, id_factory=None, bot_threads: int = 4, search_processes: int = 2,
+    def __init__(self, store: Store, *, id_factory: Callable[[], str] | None = None, bot_threads: int = 4,
+                 search_processes: int = 2,
                  max_cached: int = 5000) -> None:
         from dicetable.engine import list_games
 
@@ -317,8 +320,14 @@ class TableManager:
             self._reload(lt)
 
     def _reload(self, lt: LiveTable) -> None:
-        """Rebuild ``lt`` in place from the store (an undo, seat changes, or a missed write); lock held."""
+        """Rebuild ``lt`` in place from the store (an undo, seat changes, or a missed write); lock held.
+
+        A table whose row is gone from the database (removed by hand) leaves the cache: ApiError 404.
+        """
         record = self.store.load(lt.id)
+        if record is None:
+            self.tables.pop(lt.id, None)
+            raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
         fresh = self._rebuild(record)
         for name in ("seats", "state", "status", "version", "log_len", "actions", "notes"):
             setattr(lt, name, getattr(fresh, name))
@@ -327,12 +336,12 @@ class TableManager:
         self._kick(lt)
 
     # ------------------------------------------------------------- creation
-    def create(self, game: str, players: int, options: dict, seed: int | None, seats: list[dict],
-               clock: int | None) -> dict:
+    def create(self, game: str, players: int, options: dict[str, Any], seed: int | None,
+               seats: list[dict[str, Any]] | None, clock: int | None) -> dict[str, Any]:
         """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
 
         ``seats`` is one ``{"kind": "human"|"bot", "level", "name"}`` per player
-        (a human seat's ``level`` is its stand-in bot). ApiError 422 naming the
+        (a human seat's ``level`` is its stand-in bot); None: every seat human. ApiError 422 naming the
         problem for an unknown game, a player count outside the game's range,
         a bad option, a seat list of the wrong length or an unknown bot level.
         """
@@ -388,6 +397,10 @@ class TableManager:
         """The seat ``token`` holds at ``lt`` (None for no token: a spectator); ApiError 403 for a wrong token."""
         if token is None:
             return None
+        return self._holder(lt, token)
+
+    def _holder(self, lt: LiveTable, token: str) -> int:
+        """The seat ``token`` holds at ``lt`` (marked joined); ApiError 403 when it holds none."""
         digest = hash_token(token)
         for seat in lt.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
@@ -403,7 +416,7 @@ class TableManager:
         if token is None:
             raise ApiError(401, "this needs your seat's token: send the header 'Authorization: Bearer <token>' "
                                 "(the token is in your seat's link)")
-        return self.seat_of(lt, token)
+        return self._holder(lt, token)
 
     # -------------------------------------------------------------- actions
     def act(self, table_id: str, seat: int, action_id: str, version: int, by: str = "seat") -> dict:
@@ -491,7 +504,7 @@ class TableManager:
             if caller != seat and seat not in lt.timed_out:
                 raise ApiError(403, f"only {seat_name(seat)}'s holder may hand it to a bot, unless its clock "
                                     "ran out on its current decision")
-            values = {"autoplay": True}
+            values: dict[str, bool | str] = {"autoplay": True}
             if level is not None:
                 values["level"] = level
             self.store.update_seat(lt.id, seat, **values)
@@ -540,9 +553,11 @@ class TableManager:
         with lt.lock:
             state = lt.state
             over = state.is_over
-            mine = (seat is not None and not over and seat in state.to_move and not lt.seats[seat].autoplay)
-            actions = [a.to_json() for a in state.legal_actions(seat)] if mine else []
-            decision = state.decision(seat) if mine else None
+            actions = []
+            decision = None
+            if seat is not None and not over and seat in state.to_move and not lt.seats[seat].autoplay:
+                actions = [a.to_json() for a in state.legal_actions(seat)]
+                decision = state.decision(seat)  # never None for a seat to move (the engine's promise)
             obs = state.observation(seat)
             view = {
                 "table_id": lt.id,
