@@ -3,9 +3,9 @@
 The game is a stack of tasks on the engine's turn flow
 (:mod:`dicetable.engine.flow`):
 
-* ``("round-start", first)`` (automatic): Round Setup, then ``first``'s turn;
-* ``("turn", seat)`` (automatic): the turn's roll happens as soon as the turn
-  starts (rolling is not a choice), then ``seat`` sets dice aside;
+* ``("round-start", first)`` (automatic): Round Setup, then ``first``'s turn
+  starts. Every turn starts with a roll of all six dice, as soon as the
+  previous turn ends (rolling is not a choice);
 * ``("set-aside", seat)`` (a decision): the player sets dice aside one at a
   time (``keep:<face>``); once at least one die has been set aside since the
   last roll they may also ``reroll`` the rest or ``stop``. Setting dice aside
@@ -62,7 +62,6 @@ SET_ASIDE = "set-aside"
 PLACE = "place"
 OVER = "over"
 ROUND_START = "round-start"
-TURN = "turn"
 ROUND_END = "round-end"
 
 DICE = COMPONENTS.dice.count
@@ -216,7 +215,7 @@ class KingdomOfDiceState(FlowState):
     ``EMPTY``); ``rolled`` and ``kept`` count the dice by face (indexed like
     ``FACE_ORDER``: crown, 1..5); ``market`` lists this round's Influence
     cards, highest first. The turn is a stack of tasks (see the module notes):
-    ``("round-start", first)``, ``("turn", seat)``, ``("set-aside", seat)``,
+    ``("round-start", first)``, ``("set-aside", seat)``,
     ``("place", seat, space_index)`` and ``("round-end", ender)``.
     """
 
@@ -292,12 +291,10 @@ class KingdomOfDiceState(FlowState):
             self.emit("round", None, f"Round {self.round_no} begins; {seat_name(first)} starts. "
                       "Influence cards: " + ", ".join(f"{CARD_NAME[c]} ({CARD_VALUE[c]})" for c in drawn) + ".",
                       {"round": self.round_no, "cards": [CARDS[c].id for c in drawn], "first": first})
-        self.then((TURN, first))
+        self._start_turn(first)
 
-    @auto(TURN)
-    def _start_turn(self, task: tuple) -> None:
+    def _start_turn(self, seat: int) -> None:
         """A turn starts with a roll of all six dice (rolling is not a choice)."""
-        seat = task[1]
         self.current = seat
         self.kept = [0] * 6
         self._roll_dice(seat, DICE)
@@ -412,14 +409,15 @@ class KingdomOfDiceState(FlowState):
         solo = self.players == 1
         if solo and not used_marker:
             self.spent += 1
-            self.emit("marker-set-aside", seat, "Solo: a Crown marker is set aside for this round.")
+            if not self.quiet:
+                self.emit("marker-set-aside", seat, "Solo: a Crown marker is set aside for this round.")
         ended = (len(SPACES) - self.board.count(EMPTY) >= MARKERS_TO_END
                  or (used_marker and self.placed[seat] >= MARKERS)
                  or (solo and self.placed[0] + self.spent >= MARKERS))
         if ended:
             self.then((ROUND_END, seat))
         else:
-            self.then((TURN, (seat + 1) % self.players))
+            self._start_turn((seat + 1) % self.players)
 
     # ------------------------------------------------------------ end of a round (automatic)
     @auto(ROUND_END)
