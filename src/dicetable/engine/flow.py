@@ -269,21 +269,25 @@ class FlowState(GameState, metaclass=FlowMeta):
         return decision
 
     def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...]:
-        task = self.pending(seat)
-        if task is None:  # the kernel asks only for a seat in to_move
+        # The kernel asks only for a seat in to_move: the top task (or the top of its lane) is its own.
+        lanes = self.lanes
+        stack = self.tasks if lanes is None else lanes[seat]
+        if not stack:
             return ()
+        task = stack[-1]
         actions: list[Action] | tuple[Action, ...] = self._FLOW["choices"][task[0]](self, task)
         return actions
 
     def _apply(self, action: Action, seat: int) -> None:
         lanes = self.lanes
-        if lanes is not None:
+        if lanes is None:
+            task = self.tasks.pop()
+            self._FLOW["resolve"][task[0]](self, task, action)
+        else:
             self._lane = seat
             task = lanes[seat].pop()
-        else:
-            task = self.tasks.pop()
-        try:
-            self._FLOW["resolve"][task[0]](self, task, action)
-        finally:
-            self._lane = -1
+            try:
+                self._FLOW["resolve"][task[0]](self, task, action)
+            finally:
+                self._lane = -1
         self.run()
