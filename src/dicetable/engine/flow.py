@@ -145,7 +145,9 @@ class FlowState(GameState, metaclass=FlowMeta):
     ``_determinize`` / ``_visible_scores``.
     """
 
-    __slots__ = ("_lane",)  # the seat whose lane a handler runs on now (-1: the main stack); never saved
+    # The seat whose lane a handler runs on now (-1 or unset: the main stack); never saved nor
+    # cloned (a clone is made between actions, when it is -1), so no kernel hook has to set it.
+    __slots__ = ("_lane",)
 
     tasks = Field(task_list, copy=LIST, encode=_encode_tasks)
     lanes = Field(lanes_of, copy=ROWS, encode=_encode_lanes)
@@ -155,12 +157,6 @@ class FlowState(GameState, metaclass=FlowMeta):
 
     _lane: int
 
-    @classmethod
-    def _kernel(cls, *args: Any) -> "FlowState":
-        state = cast(FlowState, super()._kernel(*args))
-        state._lane = -1
-        return state
-
     # ------------------------------------------------------------ scheduling
     def then(self, *tasks: Task) -> None:
         """Schedule ``tasks`` to run next, in the order given, before every task already pending.
@@ -168,9 +164,11 @@ class FlowState(GameState, metaclass=FlowMeta):
         Inside a lane's handler they go onto that lane; otherwise onto the
         main stack.
         """
-        stack = self._stack_now()
-        for task in reversed(tasks):
-            stack.append(task)
+        stack = self.tasks if self.lanes is None else self._stack_now()
+        if len(tasks) == 1:
+            stack.append(tasks[0])
+        else:
+            stack.extend(reversed(tasks))
 
     def later(self, *tasks: Task) -> None:
         """Schedule ``tasks`` (in the order given) after every task already pending on the stack."""
@@ -191,8 +189,9 @@ class FlowState(GameState, metaclass=FlowMeta):
 
     def _stack_now(self) -> list[Task]:
         lanes = self.lanes
-        if lanes is not None and self._lane >= 0:
-            return lanes[self._lane]
+        lane = getattr(self, "_lane", -1)
+        if lanes is not None and lane >= 0:
+            return lanes[lane]
         return self.tasks
 
     # ------------------------------------------------------------ the loop
@@ -270,21 +269,25 @@ class FlowState(GameState, metaclass=FlowMeta):
         return decision
 
     def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...]:
-        task = self.pending(seat)
-        if task is None:  # the kernel asks only for a seat in to_move
+        # The kernel asks only for a seat in to_move: the top task (or the top of its lane) is its own.
+        lanes = self.lanes
+        stack = self.tasks if lanes is None else lanes[seat]
+        if not stack:
             return ()
+        task = stack[-1]
         actions: list[Action] | tuple[Action, ...] = self._FLOW["choices"][task[0]](self, task)
         return actions
 
     def _apply(self, action: Action, seat: int) -> None:
         lanes = self.lanes
-        if lanes is not None:
+        if lanes is None:
+            task = self.tasks.pop()
+            self._FLOW["resolve"][task[0]](self, task, action)
+        else:
             self._lane = seat
             task = lanes[seat].pop()
-        else:
-            task = self.tasks.pop()
-        try:
-            self._FLOW["resolve"][task[0]](self, task, action)
-        finally:
-            self._lane = -1
+            try:
+                self._FLOW["resolve"][task[0]](self, task, action)
+            finally:
+                self._lane = -1
         self.run()

@@ -174,7 +174,7 @@ def _finished(won):
     state = new_game("kingdom-of-dice", len(won), seed=1)
     index = {c.id: i for i, c in enumerate(CARDS)}
     state.won = [[index[c] for c in cards] for cards in won]
-    state.phase = "over"
+    state.end_game()                         # the game is over (no task pending)
     return state
 
 
@@ -230,7 +230,7 @@ def test_KOD_9_solo_round_ends_at_seven_markers():
 def test_solo_player_must_beat_the_cat_outright():
     state = new_game("kingdom-of-dice", 1, seed=1)
     index = {c.id: i for i, c in enumerate(CARDS)}
-    state.phase = "over"
+    state.end_game()                         # the game is over (no task pending)
     state.won = [[index["king"]]]
     state.cat_won = [index["influence-9a"], index["influence-6a"]]
     assert state.winners == (0,)

@@ -20,6 +20,7 @@ from html import escape
 from dicetable.engine import seat_name
 
 from .components import CARD_INDEX, CARD_NAME, CARD_VALUE, CARDS, COMPONENTS, FACE_INDEX, FACE_ORDER, SPACES
+from .rules import face_counts, free_space_at_or_below, observed_board, observed_claims
 
 COLOURS = COMPONENTS.markers.colours
 MARKERS = COMPONENTS.markers.per_player
@@ -82,21 +83,6 @@ def _space_xy(index: int) -> tuple[float, float]:
     x = _X0 + (col if left_to_right else _COLS - 1 - col) * _CELL_W
     y = _Y0 + rows_from_top * _CELL_H
     return x, y
-
-
-def _counts(faces) -> list:
-    counts = [0] * 6
-    for face in faces:
-        counts[FACE_INDEX[face]] += 1
-    return counts
-
-
-def _free_space_at_or_below(board: dict, value: int) -> int | None:
-    """The space a marker for ``value`` would take now (rulebook step 3), or None."""
-    for space in reversed(SPACES):
-        if space <= value and str(space) not in board:
-            return space
-    return None
 
 
 def _why_not_valid(counts) -> str:
@@ -217,7 +203,7 @@ def _dice_row(faces, actions: dict, where: str) -> str:
 
 
 def _result_text(obs: dict) -> str:
-    counts = _counts(obs["kept"])
+    counts = face_counts(obs["kept"])
     value = obs["result_value"]
     if not obs["kept"]:
         return '<span class="kod-result none">Nothing set aside yet.</span>'
@@ -284,7 +270,7 @@ def _card(card_id: str, extra_class: str = "", claim=None, small: bool = False) 
 
 def _market(obs: dict) -> str:
     board = obs["board"]
-    claims = [board[str(s)] for s in reversed(SPACES) if str(s) in board]
+    claims = observed_claims(board)
     parts = [f'<section class="kod-market" aria-label="Influence cards of round {obs["round"]}">'
              f'<h3>Influence cards</h3><ol>']
     for rank, card in enumerate(obs["market"]):
@@ -382,7 +368,8 @@ def board_view(obs: dict, actions: list, seat: int | None) -> str:
     target = obs.get("target_space") if obs["phase"] == "place" else None
     preview = None
     if obs["phase"] == "set-aside" and obs["result_value"] is not None:
-        preview = _free_space_at_or_below(obs["board"], obs["result_value"])
+        space = free_space_at_or_below(observed_board(obs["board"]), obs["result_value"], empty=None)
+        preview = SPACES[space] if space >= 0 else None
     return ('<div class="board board-kingdom-of-dice">'
             + _status(obs, seat)
             + '<div class="kod-table">' + _road(obs, labels, target, preview) + _market(obs) + '</div>'

@@ -23,18 +23,18 @@ from math import factorial
 
 from dicetable.engine import Action
 
-from .components import FACE_ORDER, SPACES
+from .components import FACE_ORDER, SPACES, TOP_SPACE
 from .rules import (
-    CAT, EMPTY, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, faces_text, result_value,
+    CAT, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, claim_order, faces_text,
+    free_space_at_or_below, result_value,
 )
 
-TOP = SPACES[-1]
 KEEP_IDS = tuple(f"keep:{face}" for face in FACE_ORDER)
 
 
 def _stop_value(kept: tuple) -> int:
     v = result_value(kept)
-    return 0 if v is None else min(v, TOP)
+    return 0 if v is None else min(v, TOP_SPACE)
 
 
 def _sub_vectors(counts: tuple):
@@ -101,30 +101,6 @@ def _best_completion(kept: tuple, rolled: tuple) -> float:
     return best
 
 
-def action_values(state: KingdomOfDiceState, seat: int) -> list[tuple[Action, float]]:
-    """Each legal action of ``seat`` with its one-step expected result value."""
-    acts = state.legal_actions(seat)
-    if state.phase == PLACE:
-        return [(a, 1.0 if a.id == "place" else 0.0) for a in acts]
-    kept = tuple(state.kept)
-    rolled = tuple(state.rolled)
-    out = []
-    for a in acts:
-        if a.id == "stop":
-            v = float(_stop_value(kept))
-        elif a.id == "reroll":
-            v = continue_value(kept)
-        else:
-            face = a.payload
-            k2 = list(kept)
-            k2[face] += 1
-            r2 = list(rolled)
-            r2[face] -= 1
-            v = _best_completion(tuple(k2), tuple(r2))
-        out.append((a, v))
-    return out
-
-
 def greedy(state: KingdomOfDiceState, seat: int) -> Action:
     """The greedy bot's choice: the legal action with the highest one-step value (first on ties)."""
     if state.phase == PLACE:
@@ -180,18 +156,12 @@ def evaluate(state: KingdomOfDiceState, seat: int) -> float:
     board = state.board
     outlook = _turn_outlook(state)
     if outlook >= SPACES[0]:
-        space = state._free_space_at_or_below(int(outlook))
+        space = free_space_at_or_below(board, int(outlook))
         if space >= 0:
             board = board[:]
             board[space] = state.current
-    cards = iter(state.market)
-    for i in range(len(SPACES) - 1, -1, -1):
+    for i, card in zip(claim_order(board), state.market):
         owner = board[i]
-        if owner == EMPTY:
-            continue
-        card = next(cards, None)
-        if card is None:
-            break
         if owner == CAT:
             cat += CARD_VALUE[card]
         else:
@@ -218,6 +188,6 @@ def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
     if value is None:
         return (f"Stopping now scores nothing: {kept} is not a valid result (it needs a crown and a "
                 "number; 2s in twos, 3s in threes, 4s in fours, one 5 at most).")
-    if not any(v <= value and state.board[i] == EMPTY for i, v in enumerate(SPACES)):
+    if free_space_at_or_below(state.board, value) < 0:
         return f"Stopping now scores nothing: no space at or below {value} is free for a Crown marker."
     return None

@@ -1,15 +1,22 @@
 """Kingdom of Dice rules (rulebook: How to Play, End of a Round, Solo Mode).
 
-A turn is a short state machine. The turn's roll happens as soon as the turn
-starts (rolling is not a choice). Then, in the ``set-aside`` step, the player
-sets dice aside one at a time (``keep:<face>``); once at least one die has been
-set aside since the last roll they may also ``reroll`` the rest or ``stop``.
-Setting dice aside one by one reaches every choice the rulebook allows (any
-non-empty set of the rolled dice) with a handful of actions per step.
+The game is a stack of tasks on the engine's turn flow
+(:mod:`dicetable.engine.flow`):
 
-When no dice are left or the player stops, the result is checked; if it is
-valid and a free space at or below its value exists, the ``place`` step asks
-to place a Crown marker there or decline (rulebook step 4).
+* ``("round-start", first)`` (automatic): Round Setup, then ``first``'s turn
+  starts. Every turn starts with a roll of all six dice, as soon as the
+  previous turn ends (rolling is not a choice);
+* ``("set-aside", seat)`` (a decision): the player sets dice aside one at a
+  time (``keep:<face>``); once at least one die has been set aside since the
+  last roll they may also ``reroll`` the rest or ``stop``. Setting dice aside
+  one by one reaches every choice the rulebook allows (any non-empty set of
+  the rolled dice) with a handful of actions per step;
+* ``("place", seat, space_index)`` (a decision): when no dice are left or the
+  player stops, a valid result with a free space at or below its value may
+  place a Crown marker there, or be declined (rulebook step 4);
+* ``("round-end", ender)`` (automatic): the Influence cards go to the markers
+  from the highest space down (:func:`claim_order`), then the next round
+  starts left of ``ender``, or the game ends.
 
 Decisions where the rulebook is silent, each tested:
 
@@ -30,8 +37,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
+from typing import Any, Sequence
 
-from dicetable.engine import Action, Decision, GameState, seat_name
+from dicetable.engine import LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, int_list, prompt, resolve, seat_name
 
 from .components import (
     CARD_INDEX,
@@ -40,6 +48,7 @@ from .components import (
     CARDS,
     CAT_LEVELS,
     COMPONENTS,
+    FACE_INDEX,
     FACE_ORDER,
     KINGDOM_DIE,
     REGULAR_CARDS,
@@ -52,13 +61,14 @@ CAT = -2
 SET_ASIDE = "set-aside"
 PLACE = "place"
 OVER = "over"
+ROUND_START = "round-start"
+ROUND_END = "round-end"
 
 DICE = COMPONENTS.dice.count
 MARKERS = COMPONENTS.markers.per_player
 ROUNDS = COMPONENTS.round.rounds
 CARDS_DRAWN = COMPONENTS.round.cards_drawn
 MARKERS_TO_END = COMPONENTS.round.markers_to_end
-NUMBER_FACES = (1, 2, 3, 4, 5)
 
 _FACE_WORD = {"crown": "crown", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 _KEEP_ACTIONS = tuple(
@@ -114,6 +124,14 @@ def _faces_text(counts: tuple) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def face_counts(faces) -> list:
+    """Dice faces (``["crown", 2, 2]``) as the 6-list of counts by face the rules use (crown, 1..5)."""
+    counts = [0] * 6
+    for face in faces:
+        counts[FACE_INDEX[face]] += 1
+    return counts
+
+
 def _counts_to_faces(counts) -> list:
     return list(_faces_tuple(tuple(counts)))
 
@@ -126,19 +144,94 @@ def _faces_tuple(counts: tuple) -> tuple:
     return tuple(out)
 
 
-class KingdomOfDiceState(GameState):
+def free_space_at_or_below(board: Sequence, value: int, empty: Any = EMPTY) -> int:
+    """Index into ``SPACES`` of the space a result worth ``value`` takes, or -1 (rulebook step 3).
+
+    That is the space showing ``value`` if free, else the next lower free
+    one. ``board`` lists the owner of each space (indexed like ``SPACES``);
+    a free space holds ``empty`` (``EMPTY`` on the state's board, None on
+    :func:`observed_board`).
+    """
+    i = bisect_right(SPACES, value) - 1
+    while i >= 0 and board[i] != empty:
+        i -= 1
+    return i
+
+
+def claim_order(board: Sequence, empty: Any = EMPTY) -> list[int]:
+    """Indices into ``SPACES`` of the occupied spaces, highest first (rulebook: End of a Round).
+
+    At a round's end the marker on the highest space takes the best
+    Influence card of the round, the next marker the next card, and so on
+    (``market`` is kept best first), so ``zip(claim_order(board), market)``
+    pairs each claiming space with its card; cards left over leave the game.
+    ``board`` and ``empty`` as for :func:`free_space_at_or_below`.
+    """
+    return [i for i in range(len(board) - 1, -1, -1) if board[i] != empty]
+
+
+def observed_board(board: dict) -> list:
+    """An observation's ``board`` (``{"10": 0, "15": "cat"}``) as one owner per space of ``SPACES``
+    (None where free), for :func:`free_space_at_or_below` and :func:`claim_order` with ``empty=None``."""
+    return [board.get(str(space)) for space in SPACES]
+
+
+def observed_claims(board: dict) -> list:
+    """Owners (a seat or ``"cat"``) of the markers on an observation's ``board``, in
+    :func:`claim_order`: the ``k``-th would take the round's ``k``-th best card if the round ended now."""
+    owners = observed_board(board)
+    return [owners[i] for i in claim_order(owners, empty=None)]
+
+
+def _rank_key(cards) -> tuple:
+    """Ranking key of a hand of cards: total points, then the values from the highest down."""
+    values = sorted((CARD_VALUE[c] for c in cards), reverse=True)
+    return (sum(values), *values)
+
+
+_CARD_ID = tuple(c.id for c in CARDS)
+
+
+def _cards_in(value) -> list[int]:
+    return [CARD_INDEX[c] for c in value]
+
+
+def _cards_out(value) -> list[str]:
+    return [_CARD_ID[c] for c in value]
+
+
+def _card_rows_in(value) -> list[list[int]]:
+    return [[CARD_INDEX[c] for c in row] for row in value]
+
+
+def _card_rows_out(value) -> list[list[str]]:
+    return [[_CARD_ID[c] for c in row] for row in value]
+
+
+class KingdomOfDiceState(FlowState):
     """A game of Kingdom of Dice for 2-4 players, or solo against the Mischievous Cat.
 
     ``board[i]`` holds who occupies ``SPACES[i]`` (a seat, ``CAT`` or
-    ``EMPTY``); ``rolled`` and ``kept`` count the dice by face (crown, 1..5);
-    ``market`` lists this round's Influence cards, highest first.
+    ``EMPTY``); ``rolled`` and ``kept`` count the dice by face (indexed like
+    ``FACE_ORDER``: crown, 1..5); ``market`` lists this round's Influence
+    cards, highest first. The turn is a stack of tasks (see the module notes):
+    ``("round-start", first)``, ``("set-aside", seat)``,
+    ``("place", seat, space_index)`` and ``("round-end", ender)``.
     """
 
-    __slots__ = (
-        "round_no", "first", "current", "phase", "rolled", "kept", "picked",
-        "target", "board", "placed", "spent", "market", "deck", "won", "cat_won",
-        "last_ender",
-    )
+    round_no = Field(int, save="round")
+    first = Field(int)                                   # the round's first player
+    current = Field(int)                                 # the seat taking its turn
+    rolled = Field(int_list, copy=LIST, save="roll")     # dice showing, by face
+    kept = Field(int_list, copy=LIST)                    # dice set aside this turn, by face
+    picked = Field(int)                                  # dice set aside since the last roll
+    board = Field(int_list, copy=LIST)                   # owner of each space
+    placed = Field(int_list, copy=LIST)                  # Crown markers on the board, per seat
+    spent = Field(int)                                   # solo: markers set aside this round
+    market = Field(_cards_in, copy=LIST, encode=_cards_out)
+    deck = Field(_cards_in, copy=LIST, encode=_cards_out)
+    won = Field(_card_rows_in, copy=ROWS, encode=_card_rows_out)
+    cat_won = Field(_cards_in, copy=LIST, encode=_cards_out)
 
     # ------------------------------------------------------------ set-up
     def _setup(self) -> None:
@@ -151,24 +244,39 @@ class KingdomOfDiceState(GameState):
         self.deck = list(REGULAR_CARDS)
         self.shuffle(self.deck)
         self.round_no = 0
-        self.last_ender = -1
         self.rolled = [0] * 6
         self.kept = [0] * 6
         self.picked = 0
-        self.target = -1
         self.market = []
-        self.phase = SET_ASIDE
+        self.first = 0
+        self.current = 0
+        self.tasks = []
+        self.lanes = None
         if n == 1:
             level = self.options["cat_level"]
             for space in CAT_LEVELS[level]:
                 self.board[SPACES.index(space)] = CAT
             self.emit("cat", None, f"The Mischievous Cat (level {level}) takes spaces "
                       + ", ".join(map(str, CAT_LEVELS[level])) + ".", {"level": level})
-        self.first = 0
-        self.current = 0
-        self._start_round(first=0)
+        self.then((ROUND_START, 0))
+        self.run()
 
-    def _start_round(self, first: int) -> None:
+    def _after_restore(self) -> None:
+        if len(self.board) != len(SPACES) or len(self.rolled) != 6 or len(self.kept) != 6:
+            raise ValueError("board, roll or kept has the wrong length")
+        if len(self.placed) != self.players or len(self.won) != self.players:
+            raise ValueError("placed and won need one entry per seat")
+        if self.lanes is not None:
+            raise ValueError("Kingdom of Dice has no simultaneous decisions (lanes must be null)")
+        for task in self.tasks:
+            if not task or task[0] not in self.TASK_KINDS:
+                raise ValueError(f"unknown task {task!r}")
+
+    # ------------------------------------------------------------ round and turn (automatic)
+    @auto(ROUND_START)
+    def _start_round(self, task: tuple) -> None:
+        """Round Setup: six regular cards and the round's special card, highest first; ``task[1]`` starts."""
+        first = task[1]
         self.round_no += 1
         drawn = self.deck[:CARDS_DRAWN]
         del self.deck[:CARDS_DRAWN]
@@ -179,38 +287,201 @@ class KingdomOfDiceState(GameState):
         self.spent = 0
         for s in range(self.players):
             self.placed[s] = 0
-        self.emit("round", None, f"Round {self.round_no} begins; {seat_name(first)} starts. "
-                  "Influence cards: " + ", ".join(f"{CARD_NAME[c]} ({CARD_VALUE[c]})" for c in drawn) + ".",
-                  {"round": self.round_no, "cards": [CARDS[c].id for c in drawn], "first": first})
+        if not self.quiet:
+            self.emit("round", None, f"Round {self.round_no} begins; {seat_name(first)} starts. "
+                      "Influence cards: " + ", ".join(f"{CARD_NAME[c]} ({CARD_VALUE[c]})" for c in drawn) + ".",
+                      {"round": self.round_no, "cards": [CARDS[c].id for c in drawn], "first": first})
         self._start_turn(first)
 
     def _start_turn(self, seat: int) -> None:
+        """A turn starts with a roll of all six dice (rolling is not a choice)."""
         self.current = seat
         self.kept = [0] * 6
-        self._roll_dice(DICE)
+        self._roll_dice(seat, DICE)
 
-    def _roll_dice(self, count: int) -> None:
+    def _roll_dice(self, seat: int, count: int) -> None:
+        """Roll ``count`` dice into ``rolled``; then ``seat`` sets dice aside."""
         roll = [0] * 6
-        index = _FACE_SLOT
         for face in self.roll_many(KINGDOM_DIE, count):
-            roll[index[face]] += 1
+            roll[FACE_INDEX[face]] += 1
         self.rolled = roll
         self.picked = 0
-        self.phase = SET_ASIDE
-        self.emit("roll", self.current, f"{seat_name(self.current)} rolls {faces_text(roll)}.",
-                  {"faces": _counts_to_faces(roll)})
+        if not self.quiet:
+            self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(roll)}.",
+                      {"faces": _counts_to_faces(roll)})
+        self.then((SET_ASIDE, seat))
 
-    # ------------------------------------------------------------ protocol
+    # ------------------------------------------------------------ set-aside (a decision)
+    @prompt(SET_ASIDE)
+    def _set_aside_prompt(self, task: tuple) -> Decision:
+        seat = task[1]
+        if self.picked == 0:
+            text = f"You rolled {faces_text(self.rolled)}: set aside at least one die."
+        else:
+            text = (f"Set aside more dice, reroll the other {sum(self.rolled)} dice, or stop "
+                    f"(set aside: {faces_text(self.kept)}).")
+        return Decision(seat, SET_ASIDE, text,
+                        "After each roll you must set aside at least one die; dice set aside cannot "
+                        "be rerolled. Then reroll the rest or stop. A valid result needs a crown and a "
+                        "number; 2s only in twos or more, 3s in threes, 4s in fours, at most one 5; "
+                        "value = sum of numbers x crowns.")
+
+    @choices(SET_ASIDE)
+    def _set_aside_choices(self, task: tuple) -> tuple:
+        return _set_aside_actions(tuple(self.rolled), self.picked > 0)
+
+    @resolve(SET_ASIDE)
+    def _set_aside(self, task: tuple, action: Action) -> None:
+        seat = task[1]
+        aid = action.id
+        if aid == "reroll":
+            self._roll_dice(seat, sum(self.rolled))
+            return
+        if aid == "stop":
+            self._check_result(seat)
+            return
+        face = action.payload
+        self.rolled[face] -= 1
+        self.kept[face] += 1
+        self.picked += 1
+        left = sum(self.rolled)
+        if not can_still_be_valid(self.kept, left):
+            if not self.quiet:
+                self.emit("invalid", seat, f"{seat_name(seat)} has set aside {faces_text(self.kept)}: "
+                          "no roll can make that valid, so the turn ends.",
+                          {"kept": _counts_to_faces(self.kept)})
+            self._end_turn(seat, used_marker=False)
+        elif left == 0:
+            self._check_result(seat)
+        else:
+            self.then(task)
+
+    def _check_result(self, seat: int) -> None:
+        """Rulebook step 3: a valid result with a free space at or below its value may place a marker."""
+        value = result_value(self.kept)
+        if value is None:
+            if not self.quiet:
+                self.emit("invalid", seat, f"{seat_name(seat)}'s result {faces_text(self.kept)} is not valid.",
+                          {"kept": _counts_to_faces(self.kept)})
+            self._end_turn(seat, used_marker=False)
+            return
+        target = free_space_at_or_below(self.board, value)
+        if target < 0:
+            if not self.quiet:
+                self.emit("invalid", seat, f"{seat_name(seat)}'s result is worth {value} but no space at or "
+                          "below it is free, so it is not valid.", {"value": value})
+            self._end_turn(seat, used_marker=False)
+            return
+        self.then((PLACE, seat, target))
+
+    # ------------------------------------------------------------ place (a decision)
+    @prompt(PLACE)
+    def _place_prompt(self, task: tuple) -> Decision:
+        value = result_value(self.kept)
+        return Decision(task[1], PLACE,
+                        f"Your result {faces_text(self.kept)} is worth {value}: place a Crown "
+                        f"marker on space {SPACES[task[2]]} or decline.",
+                        "A valid result places a Crown marker on its value, or on the next lower "
+                        "free space if that one is taken. You may decline a result you do not like.")
+
+    @choices(PLACE)
+    def _place_choices(self, task: tuple) -> list:
+        return [Action("place", f"Place a Crown marker on space {SPACES[task[2]]}"), _DECLINE]
+
+    @resolve(PLACE)
+    def _place(self, task: tuple, action: Action) -> None:
+        seat, target = task[1], task[2]
+        if action.id != "place":
+            if not self.quiet:
+                self.emit("decline", seat, f"{seat_name(seat)} declines to place a Crown marker.")
+            self._end_turn(seat, used_marker=False)
+            return
+        self.board[target] = seat
+        self.placed[seat] += 1
+        if not self.quiet:
+            value = result_value(self.kept)
+            self.emit("place", seat, f"{seat_name(seat)} places a Crown marker on space "
+                      f"{SPACES[target]} (result {value}).", {"space": SPACES[target], "value": value})
+        self._end_turn(seat, used_marker=True)
+
+    def _end_turn(self, seat: int, used_marker: bool) -> None:
+        """End of a turn: the next player's turn, or the round's end (rulebook: End of a Round)."""
+        solo = self.players == 1
+        if solo and not used_marker:
+            self.spent += 1
+            if not self.quiet:
+                self.emit("marker-set-aside", seat, "Solo: a Crown marker is set aside for this round.")
+        ended = (len(SPACES) - self.board.count(EMPTY) >= MARKERS_TO_END
+                 or (used_marker and self.placed[seat] >= MARKERS)
+                 or (solo and self.placed[0] + self.spent >= MARKERS))
+        if ended:
+            self.then((ROUND_END, seat))
+        else:
+            self._start_turn((seat + 1) % self.players)
+
+    # ------------------------------------------------------------ end of a round (automatic)
+    @auto(ROUND_END)
+    def _end_round(self, task: tuple) -> None:
+        """Hand out cards from the highest marker down; return markers; next round or game end."""
+        ender = task[1]
+        board = self.board
+        market = self.market
+        claims = claim_order(board)
+        for i, card in zip(claims, market):
+            owner = board[i]
+            if owner == CAT:
+                self.cat_won.append(card)
+            else:
+                self.won[owner].append(card)
+            if not self.quiet:
+                who = "The Mischievous Cat" if owner == CAT else seat_name(owner)
+                self.emit("card", owner if owner >= 0 else None,
+                          f"{who} (space {SPACES[i]}) takes {CARD_NAME[card]} ({CARD_VALUE[card]}).",
+                          {"space": SPACES[i], "card": CARDS[card].id})
+        removed = market[len(claims):]
+        if removed and not self.quiet:
+            self.emit("removed", None, "Unclaimed cards leave the game: "
+                      + ", ".join(CARD_NAME[c] for c in removed) + ".",
+                      {"cards": [CARDS[c].id for c in removed]})
+        for i, owner in enumerate(board):
+            if owner >= 0:
+                board[i] = EMPTY
+        self.market = []
+        if self.round_no < ROUNDS:
+            self.then((ROUND_START, (ender + 1) % self.players))
+            return
+        self.rolled = [0] * 6
+        self.kept = [0] * 6
+        self.picked = 0
+        if not self.quiet:
+            text = "Game over. Scores: " + ", ".join(
+                f"{seat_name(s)} {v}" for s, v in enumerate(self.scores))
+            if self.players == 1:
+                text += f"; the Mischievous Cat {self.cat_score}"
+            text += ". " + ("Winner: " + ", ".join(seat_name(s) for s in self.winners)
+                            if self.winners else "The Mischievous Cat wins.")
+            self.emit("game-over", None, text, {"scores": self.scores, "winners": list(self.winners)})
+
+    # ------------------------------------------------------------ public read-only queries
     @property
-    def to_move(self) -> tuple:
-        return () if self.phase == OVER else (self.current,)
+    def phase(self) -> str:
+        """``"set-aside"``, ``"place"`` (a result waits to be placed or declined) or ``"over"``."""
+        tasks = self.tasks
+        if not tasks:
+            return OVER
+        return PLACE if tasks[-1][0] == PLACE else SET_ASIDE
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    def target(self) -> int:
+        """Index into ``SPACES`` of the space the pending result would take, or -1 when none is pending."""
+        tasks = self.tasks
+        if tasks and tasks[-1][0] == PLACE:
+            return tasks[-1][2]
+        return -1
 
     @property
     def scores(self) -> list:
+        """Points per seat: the values of the Influence cards each has won (rulebook: End of the Game)."""
         return [sum(CARD_VALUE[c] for c in cards) for cards in self.won]
 
     @property
@@ -224,172 +495,19 @@ class KingdomOfDiceState(GameState):
 
         Solo: ``(0,)`` when the player beats the Cat by those rules, else ``()``.
         """
-        if self.phase != OVER:
+        if not self.is_over:
             return ()
-        keys = [self._rank_key(cards) for cards in self.won]
+        keys = [_rank_key(cards) for cards in self.won]
         if self.players == 1:
-            return (0,) if keys[0] > self._rank_key(self.cat_won) else ()
+            return (0,) if keys[0] > _rank_key(self.cat_won) else ()
         best = max(keys)
         return tuple(s for s, k in enumerate(keys) if k == best)
-
-    @staticmethod
-    def _rank_key(cards) -> tuple:
-        values = sorted((CARD_VALUE[c] for c in cards), reverse=True)
-        return (sum(values), *values)
-
-    def _decision(self, seat: int):
-        if seat != self.current or self.phase == OVER:
-            return None
-        if self.phase == PLACE:
-            value = result_value(self.kept)
-            return Decision(seat, PLACE,
-                            f"Your result {faces_text(self.kept)} is worth {value}: place a Crown "
-                            f"marker on space {SPACES[self.target]} or decline.",
-                            "A valid result places a Crown marker on its value, or on the next lower "
-                            "free space if that one is taken. You may decline a result you do not like.")
-        left = sum(self.rolled)
-        if self.picked == 0:
-            prompt = f"You rolled {faces_text(self.rolled)}: set aside at least one die."
-        else:
-            prompt = (f"Set aside more dice, reroll the other {left} dice, or stop "
-                      f"(set aside: {faces_text(self.kept)}).")
-        return Decision(seat, SET_ASIDE, prompt,
-                        "After each roll you must set aside at least one die; dice set aside cannot "
-                        "be rerolled. Then reroll the rest or stop. A valid result needs a crown and a "
-                        "number; 2s only in twos or more, 3s in threes, 4s in fours, at most one 5; "
-                        "value = sum of numbers x crowns.")
-
-    def _legal_actions(self, seat: int) -> list:
-        if self.phase == PLACE:
-            space = SPACES[self.target]
-            return [Action("place", f"Place a Crown marker on space {space}"), _DECLINE]
-        return _set_aside_actions(tuple(self.rolled), self.picked > 0)
-
-    def _apply(self, action: Action, seat: int) -> None:
-        aid = action.id
-        if self.phase == PLACE:
-            if aid == "place":
-                self._place(seat)
-            else:
-                self.emit("decline", seat, f"{seat_name(seat)} declines to place a Crown marker.")
-                self._end_turn(seat, used_marker=False)
-            return
-        if aid == "reroll":
-            self._roll_dice(sum(self.rolled))
-            return
-        if aid == "stop":
-            self._check_result(seat)
-            return
-        face = action.payload
-        self.rolled[face] -= 1
-        self.kept[face] += 1
-        self.picked += 1
-        left = sum(self.rolled)
-        if not can_still_be_valid(self.kept, left):
-            self.emit("invalid", seat, f"{seat_name(seat)} has set aside {faces_text(self.kept)}: "
-                      "no roll can make that valid, so the turn ends.",
-                      {"kept": _counts_to_faces(self.kept)})
-            self._end_turn(seat, used_marker=False)
-        elif left == 0:
-            self._check_result(seat)
-
-    # ------------------------------------------------------------ turn steps
-    def _check_result(self, seat: int) -> None:
-        value = result_value(self.kept)
-        if value is None:
-            self.emit("invalid", seat, f"{seat_name(seat)}'s result {faces_text(self.kept)} is not valid.",
-                      {"kept": _counts_to_faces(self.kept)})
-            self._end_turn(seat, used_marker=False)
-            return
-        target = self._free_space_at_or_below(value)
-        if target < 0:
-            self.emit("invalid", seat, f"{seat_name(seat)}'s result is worth {value} but no space at or "
-                      "below it is free, so it is not valid.", {"value": value})
-            self._end_turn(seat, used_marker=False)
-            return
-        self.target = target
-        self.phase = PLACE
-
-    def _free_space_at_or_below(self, value: int) -> int:
-        i = bisect_right(SPACES, value) - 1
-        board = self.board
-        while i >= 0 and board[i] != EMPTY:
-            i -= 1
-        return i
-
-    def _place(self, seat: int) -> None:
-        self.board[self.target] = seat
-        self.placed[seat] += 1
-        value = result_value(self.kept)
-        self.emit("place", seat, f"{seat_name(seat)} places a Crown marker on space "
-                  f"{SPACES[self.target]} (result {value}).",
-                  {"space": SPACES[self.target], "value": value})
-        self._end_turn(seat, used_marker=True)
-
-    def _end_turn(self, seat: int, used_marker: bool) -> None:
-        self.target = -1
-        if self.players == 1 and not used_marker:
-            self.spent += 1
-            self.emit("marker-set-aside", seat, "Solo: a Crown marker is set aside for this round.")
-        on_board = len(SPACES) - self.board.count(EMPTY)
-        ended = on_board >= MARKERS_TO_END or (used_marker and self.placed[seat] >= MARKERS)
-        if self.players == 1 and self.placed[0] + self.spent >= MARKERS:
-            ended = True
-        if ended:
-            self._end_round(ender=seat)
-        else:
-            self._start_turn((seat + 1) % self.players)
-
-    def _end_round(self, ender: int) -> None:
-        """Hand out cards from the highest marker down; return markers; next round or game end."""
-        self.last_ender = ender
-        cards = iter(self.market)
-        handed = []
-        for i in range(len(SPACES) - 1, -1, -1):
-            owner = self.board[i]
-            if owner == EMPTY:
-                continue
-            card = next(cards, None)
-            if card is None:
-                break
-            if owner == CAT:
-                self.cat_won.append(card)
-                who = "The Mischievous Cat"
-            else:
-                self.won[owner].append(card)
-                self.board[i] = EMPTY
-                who = seat_name(owner)
-            handed.append({"space": SPACES[i], "owner": owner, "card": CARDS[card].id})
-            self.emit("card", owner if owner >= 0 else None,
-                      f"{who} (space {SPACES[i]}) takes {CARD_NAME[card]} ({CARD_VALUE[card]}).",
-                      {"space": SPACES[i], "card": CARDS[card].id})
-        removed = list(cards)
-        if removed:
-            self.emit("removed", None, "Unclaimed cards leave the game: "
-                      + ", ".join(CARD_NAME[c] for c in removed) + ".",
-                      {"cards": [CARDS[c].id for c in removed]})
-        for i, owner in enumerate(self.board):
-            if owner >= 0:
-                self.board[i] = EMPTY
-        self.market = []
-        if self.round_no >= ROUNDS:
-            self.phase = OVER
-            self.rolled = [0] * 6
-            self.kept = [0] * 6
-            self.picked = 0
-            text = "Game over. Scores: " + ", ".join(
-                f"{seat_name(s)} {v}" for s, v in enumerate(self.scores))
-            if self.players == 1:
-                text += f"; the Mischievous Cat {self.cat_score}"
-            text += ". " + ("Winner: " + ", ".join(seat_name(s) for s in self.winners)
-                            if self.winners else "The Mischievous Cat wins.")
-            self.emit("game-over", None, text, {"scores": self.scores, "winners": list(self.winners)})
-            return
-        self._start_round(first=(ender + 1) % self.players)
 
     # ------------------------------------------------------------ views
     def _observation(self, seat: int | None) -> dict:
         """Everything on the table; the draw pile only as a count (its order is hidden)."""
+        target = self.target
+        over = self.is_over
         obs = {
             "game": self.game_id,
             "seat": seat,
@@ -401,7 +519,7 @@ class KingdomOfDiceState(GameState):
             "kept": _counts_to_faces(self.kept),
             "picked_since_roll": self.picked,
             "result_value": result_value(self.kept),
-            "target_space": SPACES[self.target] if self.target >= 0 else None,
+            "target_space": SPACES[target] if target >= 0 else None,
             "board": {str(SPACES[i]): ("cat" if o == CAT else o) for i, o in enumerate(self.board) if o != EMPTY},
             "markers_placed": list(self.placed),
             "markers_left": [MARKERS - p - (self.spent if self.players == 1 else 0) for p in self.placed],
@@ -409,7 +527,7 @@ class KingdomOfDiceState(GameState):
             "won": [[CARDS[c].id for c in cards] for cards in self.won],
             "scores": self.scores,
             "draw_pile": len(self.deck),
-            "is_over": self.phase == OVER,
+            "is_over": over,
             "winners": list(self.winners),
         }
         if self.players == 1:
@@ -422,63 +540,6 @@ class KingdomOfDiceState(GameState):
         # Only the order of the draw pile is hidden from every seat.
         self.deck.sort()
         self.shuffle(self.deck)
-
-    # ------------------------------------------------------------ persistence
-    def _dump(self) -> dict:
-        return {
-            "round": self.round_no, "first": self.first, "current": self.current,
-            "phase": self.phase, "roll": list(self.rolled), "kept": list(self.kept),
-            "picked": self.picked, "target": self.target, "board": list(self.board),
-            "placed": list(self.placed), "spent": self.spent,
-            "market": [CARDS[c].id for c in self.market], "deck": [CARDS[c].id for c in self.deck],
-            "won": [[CARDS[c].id for c in w] for w in self.won],
-            "cat_won": [CARDS[c].id for c in self.cat_won], "last_ender": self.last_ender,
-        }
-
-    def _restore(self, p: dict) -> None:
-        self.round_no = int(p["round"])
-        self.first = int(p["first"])
-        self.current = int(p["current"])
-        self.phase = str(p["phase"])
-        if self.phase not in (SET_ASIDE, PLACE, OVER):
-            raise ValueError(f"unknown phase {self.phase!r}")
-        self.rolled = [int(x) for x in p["roll"]]
-        self.kept = [int(x) for x in p["kept"]]
-        self.picked = int(p["picked"])
-        self.target = int(p["target"])
-        self.board = [int(x) for x in p["board"]]
-        if len(self.board) != len(SPACES) or len(self.rolled) != 6 or len(self.kept) != 6:
-            raise ValueError("board, roll or kept has the wrong length")
-        self.placed = [int(x) for x in p["placed"]]
-        if len(self.placed) != self.players:
-            raise ValueError("placed needs one count per seat")
-        self.spent = int(p["spent"])
-        self.market = [CARD_INDEX[c] for c in p["market"]]
-        self.deck = [CARD_INDEX[c] for c in p["deck"]]
-        self.won = [[CARD_INDEX[c] for c in w] for w in p["won"]]
-        self.cat_won = [CARD_INDEX[c] for c in p["cat_won"]]
-        self.last_ender = int(p["last_ender"])
-
-    def _copy_into(self, other: "KingdomOfDiceState") -> None:
-        other.round_no = self.round_no
-        other.first = self.first
-        other.current = self.current
-        other.phase = self.phase
-        other.rolled = self.rolled[:]
-        other.kept = self.kept[:]
-        other.picked = self.picked
-        other.target = self.target
-        other.board = self.board[:]
-        other.placed = self.placed[:]
-        other.spent = self.spent
-        other.market = self.market[:]
-        other.deck = self.deck[:]
-        other.won = [w[:] for w in self.won]
-        other.cat_won = self.cat_won[:]
-        other.last_ender = self.last_ender
-
-
-_FACE_SLOT = {face: i for i, face in enumerate(FACE_ORDER)}
 
 
 @lru_cache(maxsize=None)

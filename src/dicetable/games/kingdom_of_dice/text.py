@@ -25,8 +25,8 @@ from rich.text import Text
 
 from dicetable.engine import seat_name
 
-from .components import CARD_INDEX, CARD_NAME, CARD_VALUE, COMPONENTS, FACE_INDEX, SPACES
-from .rules import faces_text
+from .components import CARD_INDEX, CARD_NAME, CARD_VALUE, COMPONENTS, SPACES
+from .rules import face_counts, faces_text, observed_claims
 
 COLOURS = COMPONENTS.markers.colours
 MARKERS_TO_END = COMPONENTS.round.markers_to_end
@@ -48,19 +48,6 @@ def _owner_text(owner, short: bool = True) -> Text:
         return Text("Cat" if short else "the Mischievous Cat", style=CAT_STYLE)
     colour = COLOURS[owner % len(COLOURS)]
     return Text(f"P{owner + 1}" if short else f"{seat_name(owner)} ({colour})", style=STYLE.get(colour, "bold"))
-
-
-def _counts(faces) -> list:
-    counts = [0] * 6
-    for face in faces:
-        counts[FACE_INDEX[face]] += 1
-    return counts
-
-
-def _claims(obs: dict) -> list:
-    """Owners of the markers from the highest space down: who would take each card now."""
-    board = obs["board"]
-    return [board[str(s)] for s in reversed(SPACES) if str(s) in board]
 
 
 def _short_card(card_id: str) -> str:
@@ -124,7 +111,7 @@ def _cards_table(obs: dict) -> Table:
     table.add_column("card")
     table.add_column("value", justify="right")
     table.add_column("taken now by")
-    claims = _claims(obs)
+    claims = observed_claims(obs["board"])
     for rank, card in enumerate(obs["market"]):
         holder = _owner_text(claims[rank], short=False) if rank < len(claims) else Text("-", style="dim")
         table.add_row(card["name"], str(card["value"]), holder)
@@ -159,9 +146,9 @@ def _dice_line(obs: dict, compact: bool = False) -> Text:
         return text
     gap = " | " if compact else "    "
     text.append("Showing: " if compact else "Dice showing: ")
-    text.append(faces_text(_counts(obs["roll"])) if obs["roll"] else "no dice", style="bold")
+    text.append(faces_text(face_counts(obs["roll"])) if obs["roll"] else "no dice", style="bold")
     text.append(gap + "Set aside: ")
-    text.append(faces_text(_counts(obs["kept"])), style="bold green")
+    text.append(faces_text(face_counts(obs["kept"])), style="bold green")
     value = obs["result_value"]
     if value is not None:
         text.append(f" = worth {value}", style="green")
@@ -208,7 +195,7 @@ def _compact(obs: dict, seat: int | None, focus: int, width: int):
         marks.append("no Crown markers", style="dim")
     lines.append(marks)
     cards = Text("Cards (best first, < taken now by): ")
-    claims = _claims(obs)
+    claims = observed_claims(obs["board"])
     for rank, card in enumerate(obs["market"]):
         if rank:
             cards.append(" ")
