@@ -14,7 +14,7 @@ from .tables import (
     AREAS, BUILD_AT, CIT0, CIT_COST, CIT_NAME, DOM0, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME,
     DOM_NO_SURCHARGE, DOM_REQ, DOM_WHEN, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, MON_AREA,
     MON_MAG, MON_NAME, MON_REWARD, MON_STR, N_MON_POS, N_POS, NT, P_ACTION, PAY_BUILD, PAY_RECRUIT, PAY_SLAY,
-    RECRUIT_AT, RES_ID, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
+    RECRUIT_AT, RES_ID, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
     W_SLAY, _pay_action, article, pay_span, pay_text, spendable,
 )
 
@@ -34,23 +34,34 @@ class ActionsMixin:
         w, so, sh, h = ROLE_GET[seat]
         return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
 
-    def recruit_cost(self, seat: int, t: int) -> int:
-        """Base cost + 1 per same-name card owned, Starters included (R6.6), unless a Domain waives it."""
-        doms = self.doms[seat]
-        if doms:
-            for d in doms:
-                if DOM_NO_SURCHARGE[d]:
-                    return CIT_COST[t]
-        own = self.own
+    def recruit_costs(self, seat: int, types) -> list:
+        """The Gold cost for ``seat`` of recruiting a Citizen of each of ``types`` (R6.6).
+
+        Base cost + 1 per card of the same name the seat owns, its Starter included, unless
+        one of its Domains waives the surcharge.
+        """
+        for d in self.doms[seat]:
+            if DOM_NO_SURCHARGE[d]:
+                return [CIT_COST[t] for t in types]
         base = seat * NT
-        twin = TWIN[t]
-        return CIT_COST[t] + own[base + t] + (own[base + twin] if twin >= 0 else 0)
+        counts = self.own[base:base + NT]
+        counts.append(0)  # TWIN0 points here for a type without a same-name Starter
+        return [CIT_COST[t] + counts[t] + counts[TWIN0[t]] for t in types]
+
+    def recruit_cost(self, seat: int, t: int) -> int:
+        """The Gold cost for ``seat`` of recruiting a Citizen of type ``t`` (``recruit_costs``, R6.6)."""
+        return self.recruit_costs(seat, (t,))[0]
+
+    def build_discount(self, seat: int) -> int:
+        """Gold off every Domain the seat builds: the sum of its Domains' discounts (R6.18)."""
+        discount = 0
+        for x in self.doms[seat]:
+            discount += DOM_DISCOUNT[x]
+        return discount
 
     def build_cost(self, seat: int, d: int) -> int:
-        """The Domain's Gold cost less the seat's Domain discounts, never below 0 (R6.11, R6.18)."""
-        cost = DOM_COST[d]
-        for x in self.doms[seat]:
-            cost -= DOM_DISCOUNT[x]
+        """The Domain's Gold cost less the seat's discount, never below 0 (R6.11, R6.18)."""
+        cost = DOM_COST[d] - self.build_discount(seat)
         return cost if cost > 0 else 0
 
     def slay_range(self, seat: int, m: int) -> tuple | None:
@@ -90,46 +101,49 @@ class ActionsMixin:
     def _slay_actions(self, seat: int, out: list) -> None:
         """Append the slay actions the seat can afford (R6.1-R6.3; see ``slay_range``)."""
         b = seat * 4
-        strength, magic = self.res[b + 1], self.res[b + 2]
+        magic = self.res[b + 2]
+        # the Magic cost comes first, then Strength with the spare Magic standing in (slay_range):
+        # affordable when both costs together are at most what Strength and Magic can pay
+        money = spendable(self.res[b + 1], magic)
         stacks = self.stacks
         for p in range(N_MON_POS):
             stack = stacks[p]
             if stack:
                 m = stack[-1]
-                spare = magic - MON_MAG[m]
-                if spare >= 0 and MON_STR[m] <= spendable(strength, spare):
+                if MON_MAG[m] <= magic and MON_STR[m] + MON_MAG[m] <= money:
                     out.append(SLAY_AT[p][m])
 
-    def _action_options(self, seat: int) -> list:
+    @choices("action")
+    def _action_menu(self, task) -> list:
         """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
 
         A Gold cost is affordable when it is at most ``spendable(gold, magic)`` (``gold_range``
-        is then not None); costs are ``recruit_cost`` and ``build_cost``.
+        is then not None); costs are ``recruit_costs`` and ``build_cost`` (the
+        printed cost less ``build_discount``, never below 0).
         """
+        seat = task[1]
         out = list(GAIN_ACTS)
         self._slay_actions(seat, out)
         b = seat * 4
         money = spendable(self.res[b], self.res[b + 2])
         stacks = self.stacks
-        for st in stacks[CIT0:DOM0]:
-            if st:
-                ct = st[-1]
-                if CIT_COST[ct] <= money:  # the base cost is the least it can cost
-                    cost = self.recruit_cost(seat, ct)
-                    if cost <= money:
-                        out.append(RECRUIT_AT[ct][cost])
+        tops = [st[-1] for st in stacks[CIT0:DOM0] if st]
+        for ct, cost in zip(tops, self.recruit_costs(seat, tops)):
+            if cost <= money:
+                out.append(RECRUIT_AT[ct][cost])
         roles = None
+        discount = self.build_discount(seat)
         for p in range(DOM0, N_POS):
             st = stacks[p]
             if st:
                 d = st[-1]
-                cost = self.build_cost(seat, d)
+                cost = DOM_COST[d] - discount
                 if cost <= money:
                     if roles is None:
                         roles = self.roles(seat)
                     req = DOM_REQ[d]  # the Role icons the Domain requires (R6.10)
                     if roles[0] >= req[0] and roles[1] >= req[1] and roles[2] >= req[2] and roles[3] >= req[3]:
-                        out.append(BUILD_AT[p][d * 64 + cost])
+                        out.append(BUILD_AT[p][d * 64 + (cost if cost > 0 else 0)])
         return out
 
     @auto("action-start")
@@ -143,10 +157,6 @@ class ActionsMixin:
         return Decision(seat, "action", f"Choose an Action ({task[2]} left this turn).",
                         "Slay a Monster, Recruit a Citizen, Gain a Resource or Build a Domain (R5.16). "
                         "Magic may stand in for Strength or Gold, with at least one real token (R4.6).")
-
-    @choices("action")
-    def _action_choices(self, task) -> list:
-        return self._action_options(task[1])
 
     @resolve("action")
     def _action(self, task, action: Action) -> None:

@@ -115,10 +115,6 @@ class PowersMixin:
             text = f"{who}: {step_text(sid)}."
         return Decision(seat, "effect", text, f"{who}: {step_text(sid)}.")
 
-    @choices("step")
-    def _step_choices(self, task) -> list:
-        return self._step_actions(task)
-
     @resolve("step")
     def _step_resolve(self, task, action: Action) -> None:
         self._resolve_step(task, action)
@@ -176,6 +172,7 @@ class PowersMixin:
         own = self.own
         return [t for t in range(N_CIT) if own[seat * NT + t]]
 
+    @choices("step")
     def _step_actions(self, t) -> list:
         """The answers a step of task ``t`` (``(kind, seat, step id, source)``) allows; [] = none."""
         seat, sid, src = t[1], t[2], t[3]
