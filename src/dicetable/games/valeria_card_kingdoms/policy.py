@@ -141,8 +141,7 @@ def value(state: ValeriaState, seat: int) -> float:
     if state.phase == P_OVER:
         return float(state.score(seat))
     players = state.players
-    played = (state.turn - 1) // players if state.turn > 1 else 0
-    rounds = float(TYPICAL_ROUNDS - played if played < TYPICAL_ROUNDS - 1 else 1)  # rounds_left(state)
+    rounds = rounds_left(state)
     b = seat * 4
     res = state.res
     duke = state.dukes[seat]
@@ -199,7 +198,7 @@ def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
     return best
 
 
-def _duke_prior(duke: int) -> float:
+def duke_prior(duke: int) -> float:
     """A Duke's VP on a typical end-game tableau (6 Citizens, 2 Domains, 4 Monsters, 9 of each resource)."""
     citizens = [0] * N_CIT
     for t in range(0, N_CIT, 3):
@@ -211,7 +210,7 @@ def greedy(state: ValeriaState, seat: int) -> Action:
     """The greedy bot's choice for ``seat`` (see the module docstring); first action on ties."""
     actions = state.legal_actions(seat)
     if state.phase == P_DUKES:
-        return max(actions, key=lambda a: _duke_prior(a.payload))
+        return max(actions, key=lambda a: duke_prior(a.payload))
     if len(actions) == 1:
         return actions[0]
     root = state.horizon_clone()

@@ -49,19 +49,26 @@ from dicetable.engine import (
     LIST, Action, Decision, Field, FlowState, auto, choices, int_list, int_tuple, prompt, resolve,
 )
 
+from ..components import (
+    AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DOM_VP, DUKES, DUKE_NAME, DUKE_SLUG, MON_NAME,
+    MON_VP, N_CIT, N_DOM, RES_ID, RULES, SLOT_TYPES, STARTER_TYPES, TIERS, duke_text, monster_stack, step_text,
+)
 from .actions import ActionsMixin
 from .end import EndMixin
 from .harvest import HarvestMixin
 from .powers import PowersMixin
 from .roll import RollMixin
-from .tables import *  # noqa: F403 - the package's public names (tests and views import them from here)
 from .tables import (
-    ACT, AREAS, CIT0, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM0, DOM_NAME, DOM_VP, DUKE_NAME, DUKE_SLUG,
-    DUKES, LAST_BUILD, LAST_CAPTURE, LAST_MOVE, LAST_SLAY, MON_NAME, MON_VP, N_CIT, N_CIT_POS, N_DOM, N_MON_POS,
-    N_POS, NT, P_DUKES, P_OVER, PHASE_NAME, RES_ID, RULES, SEAT, SETUP_TABLE, SLOT_TYPES, STARTER_TYPES,
-    TIERS, duke_score, duke_text, monster_stack, src_name, step_text,
+    ACT, CIT0, DOM0, LAST_BUILD, LAST_CAPTURE, LAST_MOVE, LAST_SLAY, NT, N_CIT_POS, N_MON_POS, N_POS,
+    PHASE_NAME, P_DUKES, P_OVER, SEAT, SETUP_TABLE, TASK_NAME, duke_score, src_name,
 )
 
+
+#: Names other modules (views, bots, encoding, tests) import from ``rules``.
+__all__ = [
+    "ACT", "CIT0", "DOM0", "N_CIT_POS", "N_MON_POS", "N_POS", "NT", "P_DUKES", "P_OVER", "PHASE_NAME",
+    "SLOT_TYPES", "TASK_NAME", "ValeriaState", "duke_score",
+]
 
 _TEXT: dict = {}  # set-up texts, built once
 

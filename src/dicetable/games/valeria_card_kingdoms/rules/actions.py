@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 
+from ..components import (
+    AREAS, CIT_COST, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ,
+    DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
+    W_SLAY,
+)
 from .tables import (
-    AREAS, BUILD_AT, CIT0, CIT_COST, CIT_NAME, DOM0, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME,
-    DOM_NO_SURCHARGE, DOM_REQ, DOM_WHEN, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, MON_AREA,
-    MON_MAG, MON_NAME, MON_REWARD, MON_STR, N_MON_POS, N_POS, NT, P_ACTION, PAY_BUILD, PAY_RECRUIT, PAY_SLAY,
-    RECRUIT_AT, RES_ID, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
-    W_SLAY, _pay_action, article, pay_span, pay_text, spendable,
+    BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_MON_POS, N_POS,
+    PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
+    article, pay_action, pay_span, pay_text, spendable,
 )
 
 _PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
@@ -207,7 +210,7 @@ class ActionsMixin:
         slay = task[2] == PAY_SLAY
         options = _PAY_OPTIONS.get((key, slay))
         if options is None:
-            options = _PAY_OPTIONS[(key, slay)] = tuple(_pay_action("s" if slay else "g", x, total - x)
+            options = _PAY_OPTIONS[(key, slay)] = tuple(pay_action("s" if slay else "g", x, total - x)
                                                         for x in range(hi, lo - 1, -1))
         return list(options)
 

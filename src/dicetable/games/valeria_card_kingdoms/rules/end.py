@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 
+from ..components import (
+    AREAS, AREA_SLUG, CIT_NAME, CIT_SLUG, DOM_NAME, DUKE_NAME, RULES,
+)
 from .tables import (
-    AREA_SLUG, AREAS, BANK, CIT0, CIT_NAME, CIT_SLUG, DOM0, DOM_NAME, DUKE_NAME, EXHAUSTED_PER_PLAYER,
-    LAST_CAPTURE, N_MON_POS, N_POS, P_END, P_MONSTERS, P_OVER, RULES, SEAT, article,
+    BANK, CIT0, DOM0, EXHAUSTED_PER_PLAYER, LAST_CAPTURE, N_MON_POS, N_POS, P_END, P_MONSTERS, P_OVER, SEAT,
+    article,
 )
 
 

@@ -14,10 +14,12 @@ from operator import sub
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 
+from ..components import (
+    CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS, amount_text,
+)
 from .tables import (
-    ACT_COUNTS, ACT_SIDE, CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, EXCH_DONE, EXCHANGE_AT, FIRST, FREE_ACTS, NT,
-    P_HARVEST, P_HARVEST2, PARTICIPANTS, RES_ID, RESOURCE_WORD, SEAT, SEAT_TASKS, STEPS, amount_text,
-    harvest_text, src_name,
+    ACT_COUNTS, ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
+    SEAT, SEAT_TASKS, harvest_text, src_name,
 )
 
 _TEXT: dict = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)

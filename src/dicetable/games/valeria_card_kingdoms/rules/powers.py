@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 
+from ..components import (
+    AREAS, CHOOSE, CIT_COST, CIT_NAME, CIT_NAMEKEY, CIT_POSITION, CIT_ROLE, CIT_SLUG, C_DOMAINS, C_NAME, C_ROLE,
+    DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, N_CIT, PER, RESOURCE_WORD, RES_ID,
+    RETURN, RET_MONSTER, SLAY, STEAL, STEAL_MON, STEPS, TAKE_CIT, amount_text, effect_text, step_text,
+)
 from .tables import (
-    AREAS, BANK, CHOOSE, CIT0, CIT_COST, CIT_NAME, CIT_NAMEKEY, CIT_POSITION, CIT_ROLE, CIT_SLUG, C_DOMAINS,
-    C_NAME, C_ROLE, DECLINE, DOM0, DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, N_CIT,
-    N_MON_POS, NAME_TYPES, NT, P_HARVEST, P_HARVEST2, PAY_SLAY, PER, RES_ID, RESOURCE_WORD, RET_MONSTER, RETURN,
-    ROLE_TYPES, SEAT, SLAY, SRC_DOM, SRC_MON, STEAL, STEAL_MON, STEAL_NONE, STEPS, TAKE_CIT, amount_text, article,
-    effect_text, src_name, step_text,
+    BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
+    SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
 )
 
 _CACHE: dict = {}  # labelled actions of card powers, built once per (step, source, ...)

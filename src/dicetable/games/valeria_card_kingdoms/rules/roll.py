@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dicetable.engine import Action, Decision, choices, prompt, resolve, auto
 
+from ..components import (
+    DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL, amount_text,
+)
 from .tables import (
-    DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, DONE_DICE, P_ROLL, RES_ID, ROLL_DOMS, SEAT, TURN_TASKS, W_DOUBLES,
-    W_ROLL, amount_text,
+    DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,
 )
 
 _CACHE: dict = {}  # die-change actions, built once per (Domain, die, from, to, times)

@@ -7,21 +7,15 @@ class and its phase mixins (the other modules of this package) read it.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
-from operator import itemgetter, sub
+from operator import itemgetter
 
 from dicetable.engine import Action, seat_name
 
 from ..components import (
-    AREA_SLUG, AREAS, C_DOMAINS, C_NAME, C_ROLE, CHOOSE, CIT_COST, CIT_DISPLAY, CIT_INDEX,
-    CIT_NAME, CIT_NAMEKEY, CIT_OFF, COPIES, CIT_ON, CIT_POSITION, CIT_ROLE, CIT_SLOTS, CIT_SLUG, DIE,
-    DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_INDEX, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ,
-    DOM_ROLE_ICONS, DOM_ROLL, DOM_SLUG, DOM_VP, DOM_WHEN, DUKE_NAME, DUKE_SCORING, DUKE_SLUG,
-    DUKES, EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_SLUG, MON_STR, MON_TYPE,
-    MON_VP, N_CARDTYPES, N_CIT, N_DOM, PER, RES_ID, RESOURCE_WORD, RET_MONSTER, RETURN, RULES,
-    SETUPS, SLAY, SLOT_TYPES, STARTER_TYPES, STEAL, STEAL_MON, STEPS, TAKE_CIT, TIERS, W_AEND,
-    W_ASTART, W_BUILD, W_DOUBLES, W_GAINCIT, W_ROLL, W_SLAY, amount_text, duke_text, effect_text,
-    monster_stack, step_text,
+    AREA_SLUG, AREAS, CIT_DISPLAY, CIT_INDEX, CIT_NAME, CIT_NAMEKEY, CIT_OFF, CIT_ON, CIT_POSITION, CIT_ROLE,
+    CIT_SLOTS, CIT_SLUG, DOM_INDEX, DOM_NAME, DOM_ROLE_ICONS, DOM_SLUG, DOM_VP, DOM_WHEN, DUKE_SCORING,
+    EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_TYPE, MON_VP, N_CARDTYPES, N_CIT,
+    N_DOM, PER, RES_ID, RESOURCE_WORD, RULES, SETUPS, STEAL, STEPS, W_ROLL, amount_text, effect_text,
 )
 
 NT = N_CARDTYPES
@@ -112,7 +106,6 @@ DONE_DICE = Action("dice:done", "Announce the final dice")
 EXCH_DONE = Action("exchange:done", "Finish your Harvest (skip the remaining trades)")
 DECLINE = Action("decline", "Decline")
 STEAL_NONE = Action("steal:none", "Take nothing")
-_CACHE: dict = {}
 #: The other card types sharing a name with each type (the Starter for Peasant and Knight), R6.6.
 SAME_NAME = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
 N_MON = len(MON_NAME)
@@ -139,7 +132,7 @@ ROLE_GET = tuple(tuple(_counts_getter(tuple(s * NT + t for t in ROLE_TYPES[r])) 
 ROLL_DOMS = frozenset(d for d in range(N_DOM) if DOM_WHEN[d] == W_ROLL)
 
 
-def _pay_action(w: str, x: int, mag: int) -> Action:
+def pay_action(w: str, x: int, mag: int) -> Action:
     """The action paying ``x`` real tokens (``w``: "s" Strength, "g" Gold) and ``mag`` Magic."""
     pid = f"{x}{w}" + (f"+{mag}m" if mag else "") if x or mag else "free"
     return Action(f"pay:{pid}", f"Pay {pay_text(x, mag, 'Strength' if w == 's' else 'Gold')}", (x, mag))
@@ -155,8 +148,6 @@ def _slay_action(p: int, m: int) -> Action:
 SLAY_ACT = tuple(_slay_action(p, m) for p in range(5) for m in range(N_MON))
 #: SLAY_AT[p][m]: the same, one row per Monster stack.
 SLAY_AT = tuple(SLAY_ACT[p * N_MON:(p + 1) * N_MON] for p in range(5))
-#: Strength + Magic a Monster costs in all (R6.2, R6.3).
-MON_TOTAL = tuple(MON_STR[m] + MON_MAG[m] for m in range(N_MON))
 
 
 class _Actions(dict):
@@ -236,13 +227,11 @@ ACT_SIDE = tuple(
     for side in (SIDE_OFF, SIDE_ON))
 #: ACT_COUNTS[dice](counts): a seat's counts of the types ``ACT[dice]`` activates, in its order.
 ACT_COUNTS = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
-_TEXT: dict = {}  # event and label texts, built once
 #: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
 SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
                    tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
 EXHAUSTED_PER_PLAYER = RULES.exhausted_per_player
 GAIN_TEXT = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
-_PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
 
 
 def _exchange_action(key: tuple) -> Action:
