@@ -16,6 +16,11 @@ the same layout) only when there is something to choose: ``dice-changes`` -> ``r
 ``effect`` -> ``step``, ``trades`` -> ``exchange``, ``payment`` -> ``pay``,
 ``monster-attack`` -> ``attack``.
 
+Scheduling: only the Dukes' choice runs in lanes, and it schedules nothing, so every other
+handler is on the main stack and schedules with ``self.tasks.append(task)`` (what ``then``
+does for one task on the main stack; top last, so several tasks go in reverse order). The
+hot paths save the call; ``then`` stays the way for anything new.
+
 Decisions where the rulebook is silent (each tested; see docs/games/valeria-card-kingdoms.md)
 -----------------------------------------------------------------------------------
 * Harvest order (R5.11): within a player's Harvest, fixed gains and per-count gains are taken

@@ -8,6 +8,8 @@ check; the next Action).
 
 from __future__ import annotations
 
+from operator import add
+
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 
 from ..components import (
@@ -16,11 +18,12 @@ from ..components import (
     W_SLAY,
 )
 from .tables import (
-    BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_MON_POS, N_POS,
+    BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
     PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
     article, pay_action, pay_span, pay_text, spendable,
 )
 
+CITIZEN_COST = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
 _PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
 _TEXT: dict = {}  # recruit event texts, built once
 
@@ -37,23 +40,23 @@ class ActionsMixin:
         w, so, sh, h = ROLE_GET[seat]
         return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
 
-    def recruit_costs(self, seat: int, types) -> list:
-        """The Gold cost for ``seat`` of recruiting a Citizen of each of ``types`` (R6.6).
+    def recruit_costs(self, seat: int) -> list:
+        """The Gold cost for ``seat`` of recruiting a Citizen, per Citizen type (R6.6).
 
         Base cost + 1 per card of the same name the seat owns, its Starter included, unless
-        one of its Domains waives the surcharge.
+        one of its Domains waives the surcharge (then the printed costs).
         """
         for d in self.doms[seat]:
             if DOM_NO_SURCHARGE[d]:
-                return [CIT_COST[t] for t in types]
+                return list(CITIZEN_COST)
         base = seat * NT
         counts = self.own[base:base + NT]
         counts.append(0)  # TWIN0 points here for a type without a same-name Starter
-        return [CIT_COST[t] + counts[t] + counts[TWIN0[t]] for t in types]
+        return list(map(add, CITIZEN_COST, map(add, counts, map(counts.__getitem__, TWIN0))))
 
     def recruit_cost(self, seat: int, t: int) -> int:
         """The Gold cost for ``seat`` of recruiting a Citizen of type ``t`` (``recruit_costs``, R6.6)."""
-        return self.recruit_costs(seat, (t,))[0]
+        return self.recruit_costs(seat)[t]
 
     def build_discount(self, seat: int) -> int:
         """Gold off every Domain the seat builds: the sum of its Domains' discounts (R6.18)."""
@@ -67,20 +70,6 @@ class ActionsMixin:
         cost = DOM_COST[d] - self.build_discount(seat)
         return cost if cost > 0 else 0
 
-    def slay_range(self, seat: int, m: int) -> tuple | None:
-        """(lo, hi) Strength tokens the seat may pay for Monster ``m``, or None if it cannot (R6.2, R6.3).
-
-        The Monster's Magic cost comes first; Magic left over stands in for Strength.
-        """
-        b = seat * 4
-        spare = self.res[b + 2] - MON_MAG[m]
-        return pay_span(self.res[b + 1], spare, MON_STR[m]) if spare >= 0 else None
-
-    def gold_range(self, seat: int, cost: int) -> tuple | None:
-        """(lo, hi) Gold tokens the seat may pay for a Gold cost, Magic making up the rest, or None (R4.6)."""
-        b = seat * 4
-        return pay_span(self.res[b], self.res[b + 2], cost)
-
     def pay_range(self, seat: int, kind: int, p: int) -> tuple:
         """(lo, hi, total) of a payment: lo..hi real tokens, Magic making up ``total`` (R4.6, R6.2-R6.11).
 
@@ -89,24 +78,28 @@ class ActionsMixin:
         the seat cannot pay.
         """
         top = self.stacks[p][-1]
+        res = self.res
+        b = seat * 4
         if kind == PAY_SLAY:
-            span = self.slay_range(seat, top)
+            # the Monster's Magic cost first; the Magic left stands in for Strength (R6.2, R6.3)
+            spare = res[b + 2] - MON_MAG[top]
+            span = pay_span(res[b + 1], spare, MON_STR[top]) if spare >= 0 else None
             if span is None:
                 raise ValueError(f"{SEAT[seat]} cannot pay for the {MON_NAME[top]}")
             return span[0], span[1], MON_STR[top] + MON_MAG[top]
-        cost = self.recruit_cost(seat, top) if kind == PAY_RECRUIT else self.build_cost(seat, top)
-        span = self.gold_range(seat, cost)
+        cost = self.recruit_costs(seat)[top] if kind == PAY_RECRUIT else self.build_cost(seat, top)
+        span = pay_span(res[b], res[b + 2], cost)
         if span is None:
             raise ValueError(f"{SEAT[seat]} cannot pay {cost} Gold")
         return span[0], span[1], cost
 
     # ------------------------------------------------------------ the menu (R5.16)
     def _slay_actions(self, seat: int, out: list) -> None:
-        """Append the slay actions the seat can afford (R6.1-R6.3; see ``slay_range``)."""
+        """Append the slay actions the seat can afford (R6.1-R6.3; ``pay_range`` then has a way to pay)."""
         b = seat * 4
         magic = self.res[b + 2]
-        # the Magic cost comes first, then Strength with the spare Magic standing in (slay_range):
-        # affordable when both costs together are at most what Strength and Magic can pay
+        # the Magic cost comes first, then Strength with the spare Magic standing in: affordable
+        # when both costs together are at most what Strength and Magic can pay (spendable)
         money = spendable(self.res[b + 1], magic)
         stacks = self.stacks
         for p in range(N_MON_POS):
@@ -120,8 +113,8 @@ class ActionsMixin:
     def _action_menu(self, task) -> list:
         """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
 
-        A Gold cost is affordable when it is at most ``spendable(gold, magic)`` (``gold_range``
-        is then not None); costs are ``recruit_costs`` and ``build_cost`` (the
+        A Gold cost is affordable when it is at most ``spendable(gold, magic)`` (``pay_span``
+        then has a way to pay it); costs are ``recruit_costs`` and ``build_cost`` (the
         printed cost less ``build_discount``, never below 0).
         """
         seat = task[1]
@@ -130,10 +123,13 @@ class ActionsMixin:
         b = seat * 4
         money = spendable(self.res[b], self.res[b + 2])
         stacks = self.stacks
-        tops = [st[-1] for st in stacks[CIT0:DOM0] if st]
-        for ct, cost in zip(tops, self.recruit_costs(seat, tops)):
-            if cost <= money:
-                out.append(RECRUIT_AT[ct][cost])
+        costs = self.recruit_costs(seat)
+        for st in stacks[CIT0:DOM0]:
+            if st:
+                ct = st[-1]
+                cost = costs[ct]
+                if cost <= money:
+                    out.append(RECRUIT_AT[ct][cost])
         roles = None
         discount = self.build_discount(seat)
         for p in range(DOM0, N_POS):
@@ -171,10 +167,10 @@ class ActionsMixin:
             self.res[seat * 4 + r] += 1
             if not self.quiet:
                 self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]})
-            self.then(done)
+            self.tasks.append(done)
             return
         what = PAY_SLAY if kind == "s" else PAY_RECRUIT if kind == "r" else PAY_BUILD
-        self.then(("payment", seat, what, action.payload), done)
+        self.tasks += (done, ("payment", seat, what, action.payload))  # pay first, then the Action is done
 
     # ------------------------------------------------------------ paying
     @auto("payment")
@@ -183,7 +179,7 @@ class ActionsMixin:
         seat, kind, p = task[1], task[2], task[3]
         lo, hi, total = self.pay_range(seat, kind, p)
         if hi > lo:
-            self.then(("pay", seat, kind, p))
+            self.tasks.append(("pay", seat, kind, p))
         else:
             self._pay(seat, kind, p, hi, total - hi)
 
@@ -305,7 +301,7 @@ class ActionsMixin:
         if self.players == 1 and self._solo_end_check():
             return
         if task[2] > 0:
-            self.then(("action", task[1], task[2]))
+            self.tasks.append(("action", task[1], task[2]))
 
     @auto("action-end")
     def _action_end(self, task) -> None:

@@ -38,7 +38,7 @@ class HarvestMixin:
         self.hbase = tuple(self.res)
         self.hsteals = ()
         active = self.active
-        self.then(*SEAT_TASKS[self.players][active][second])
+        self.tasks.extend(reversed(SEAT_TASKS[self.players][active][second]))
         first_on, first_off = FIRST[self.dice]
         if first_on or first_off:
             own = self.own
@@ -60,7 +60,7 @@ class HarvestMixin:
         base = seat * NT
         counts = ACT_COUNTS[dice](self.own[base:base + NT])
         if not any(counts):
-            self.then(("free-resource", seat))
+            self.tasks.append(("free-resource", seat))
             return
         packed = 0
         g = s = m = vp = 0
@@ -97,10 +97,12 @@ class HarvestMixin:
             vp += packed >> 48
         if g or s or m or vp:
             self._gain(seat, g, s, m, vp)
+        tasks = self.tasks
         if exch:
-            self.then(("trades", seat, *exch))
+            tasks.append(("trades", seat, *exch))
         if dec:
-            self.then(*[("effect", seat, sid, ct) for sid, ct in dec])
+            for sid, ct in reversed(dec):
+                tasks.append(("effect", seat, sid, ct))
 
     # ---- trades ("paid to gain", R5.11)
     def _exchange_options(self, t) -> list:
@@ -125,7 +127,7 @@ class HarvestMixin:
     def _trades(self, task) -> None:
         """Ask while one of the seat's activated trades is affordable; else its Harvest is done."""
         if self._exchange_options(task):
-            self.then(("exchange", *task[1:]))
+            self.tasks.append(("exchange", *task[1:]))
 
     @prompt("exchange")
     def _exchange_prompt(self, task) -> Decision:
@@ -157,7 +159,7 @@ class HarvestMixin:
             self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
                       f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
         if rest:
-            self.then(("trades", seat, *rest))
+            self.tasks.append(("trades", seat, *rest))
 
     # ---- nothing activated (R5.12)
     @prompt("free-resource")

@@ -94,7 +94,7 @@ class PowersMixin:
             return
         acts = self._step_actions(task)
         if len(acts) > 1:
-            self.then(("step", seat, sid, src))
+            self.tasks.append(("step", seat, sid, src))
         elif op == STEAL_MON and self.solo:
             self._steal_monster_solo(seat, src)
         elif acts:  # one possible answer (a "may" power always offers a decline too)
@@ -303,7 +303,7 @@ class PowersMixin:
                           {"citizen": CIT_NAME[ct]})
             self._gain_citizen(seat, p)
         elif op == SLAY:
-            self.then(("payment", seat, PAY_SLAY, action.payload))
+            self.tasks.append(("payment", seat, PAY_SLAY, action.payload))
         elif op == RETURN:
             self._return(seat, st, action.payload, who)
         elif op == STEAL_MON:

@@ -32,7 +32,7 @@ class RollMixin:
         doms = self.doms[seat]
         if not doms or ROLL_DOMS.isdisjoint(doms):
             phases = phases[1:]  # no die-changing Domain: the dice are final at once (R5.6)
-        self.then(*phases)
+        self.tasks.extend(reversed(phases))
         if not self.quiet:
             if n == 5:
                 text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
@@ -81,7 +81,7 @@ class RollMixin:
     def _dice_changes(self, task) -> None:
         """Ask the Active player while a die change is possible; otherwise the dice are final."""
         if self._roll_options(task[1]):
-            self.then(("roll", task[1]))
+            self.tasks.append(("roll", task[1]))
 
     @prompt("roll")
     def _roll_prompt(self, task) -> Decision:
@@ -116,6 +116,6 @@ class RollMixin:
             self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}{paying}.",
                       {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new,
                        "paid": {w: x for w, x in zip((*RES_ID, "vp"), pay) if x}})
-        self.then(("dice-changes", seat))  # more changes may follow, after any doubles powers
+        self.tasks.append(("dice-changes", seat))  # more changes may follow, after any doubles powers
         if dice[0] == dice[1]:
             self._doubles()
