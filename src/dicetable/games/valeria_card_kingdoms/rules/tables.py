@@ -303,10 +303,11 @@ def pay_span(tokens: int, magic: int, cost: int) -> tuple | None:
     """
     if cost <= 0:
         return (0, 0)
-    if cost > spendable(tokens, magic):
-        return None
     lo = cost - magic
-    return (lo if lo > 1 else 1, tokens if tokens < cost else cost)
+    if lo < 1:
+        lo = 1
+    hi = tokens if tokens < cost else cost
+    return (lo, hi) if hi >= lo else None  # non-empty exactly when cost <= spendable(tokens, magic)
 
 
 @lru_cache(maxsize=None)
