@@ -253,14 +253,20 @@ class ActionsMixin:
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_SLAY)
 
-    def _gain_citizen(self, seat: int, p: int) -> None:
-        """Take the top Citizen of position ``p`` into the seat's tableau (R6.7)."""
+    def _take_top_citizen(self, p: int) -> int:
+        """Take the top Citizen off Center Stack ``p``, return its type; in a Mixed stack the
+        next card is face up (R13), so the face-down count never covers the new top."""
         st = self.stacks[p]
         ct = st[-1]
         self.stacks[p] = st[:-1]
         i = p - CIT0
         if self.cit_down[i] > len(st) - 2:
             self.cit_down[i] = max(0, len(st) - 2)
+        return ct
+
+    def _gain_citizen(self, seat: int, p: int) -> None:
+        """Take the top Citizen of position ``p`` into the seat's tableau (R6.7)."""
+        ct = self._take_top_citizen(p)
         self.own[seat * NT + ct] += 1
         self.last = (seat, LAST_CITIZEN, p, ct)
         if self.phase == P_ACTION and seat == self.active:

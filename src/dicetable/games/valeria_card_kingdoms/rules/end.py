@@ -98,12 +98,7 @@ class EndMixin:
                 self.emit("attack-choice", seat, f"The 6 activates the {AREAS[self.areas[p]]} stack.")
             self.then(("monster-attack", seat, p))
             return
-        st = self.stacks[p]
-        ct = st[-1]
-        self.stacks[p] = st[:-1]
-        i = p - CIT0
-        if self.cit_down[i] > len(st) - 2:
-            self.cit_down[i] = max(0, len(st) - 2)
+        ct = self._take_top_citizen(p)
         self.cap_cit = self.cap_cit + (ct,)
         self.last = (BANK, LAST_CAPTURE, p, ct)
         col = task[2]
