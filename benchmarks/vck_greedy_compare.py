@@ -15,18 +15,15 @@ import math
 import time
 
 from dicetable.engine import Rng, new_game
-from dicetable.games.valeria_card_kingdoms.policy import _duke_prior, greedy, value
-from dicetable.games.valeria_card_kingdoms.rules import (
-    K_ATTACK, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, P_DUKES, P_OVER,
-)
+from dicetable.games.valeria_card_kingdoms.policy import CONTINUATIONS, duke_prior, greedy, value
+from dicetable.games.valeria_card_kingdoms.rules import P_DUKES, P_OVER
 
 GAME = "valeria-card-kingdoms"
-_CONTINUATIONS = frozenset((K_PAY, K_STEP, K_EXCH, K_ROLL, K_ATTACK, K_FREE))
 
 
 def _original_best(state, seat: int, depth: int) -> float:
-    if depth <= 0 or state.phase in (P_OVER, P_DUKES) or state.to_move != (seat,) \
-            or state.tasks[-1][0] not in _CONTINUATIONS:
+    task = state.pending(seat) if state.phase not in (P_OVER, P_DUKES) else None
+    if depth <= 0 or task is None or task[0] not in CONTINUATIONS:
         return value(state, seat)
     best = None
     for action in state.legal_actions(seat):
@@ -42,7 +39,7 @@ def original_greedy(state, seat: int):
     """The greedy policy as first written (``value`` is bit-identical to the original formula)."""
     actions = state.legal_actions(seat)
     if state.phase == P_DUKES:
-        return max(actions, key=lambda a: _duke_prior(a.payload))
+        return max(actions, key=lambda a: duke_prior(a.payload))
     if len(actions) == 1:
         return actions[0]
     best_action, best = actions[0], None

@@ -80,7 +80,7 @@ def _check_fits(obs: dict, seat, width: int, focus=None) -> list[str]:
 
 # ------------------------------------------------------------------ help
 def _decision_kinds_in_rules() -> set[str]:
-    source = Path(rules.__file__).read_text(encoding="utf-8")
+    source = "".join(f.read_text(encoding="utf-8") for f in sorted(Path(rules.__file__).parent.glob("*.py")))
     return set(re.findall(r'Decision\(\s*seat,\s*"([a-z-]+)"', source))
 
 

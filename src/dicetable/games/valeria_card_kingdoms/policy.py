@@ -16,7 +16,8 @@ Position value (``value(state, seat)``, in VP)
 * each Domain with an ongoing power is worth 0.3 VP per round left.
 * rounds left: ``TYPICAL_ROUNDS`` (12) minus the rounds played, at least 1 (see ``rounds_left``).
 
-Greedy (``greedy``): for every legal action, apply it to a look-ahead copy; while the same
+Greedy (``greedy``): for every legal action, take it in a look-ahead copy (``horizon_clone``,
+moves made with the quiet ``child``); while the same
 seat must then finish what it started (pay, choose, take, trade, change dice: not the next
 Action), follow its best continuation (two levels deep); score the result with ``value`` and
 keep the best action (first on ties). Dukes: the one that scores most on a typical end-game
@@ -41,12 +42,11 @@ from .components import (
     CHOOSE, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_REQ, DOM_VP, DOM_WHEN, DUKE_SCORING, DUKES,
     EXCHANGE, GAIN, MON_TYPE, MON_VP, N_CIT, PER, STEAL, STEPS, W_BUILD,
 )
-from .rules import (
-    _RUNNERS, K_ATTACK, K_END, K_EXCH, K_FREE, K_PAY, K_ROLL, K_STEP, NT, P_DUKES, P_OVER, ValeriaState,
-    duke_score,
-)
+from .rules import NT, P_DUKES, P_OVER, ValeriaState, duke_score
 
-_CONTINUATIONS = frozenset((K_PAY, K_STEP, K_EXCH, K_ROLL, K_ATTACK, K_FREE))
+#: Decision tasks that finish what the seat started (pay, choose, take, trade, change dice...):
+#: the look-ahead follows them; the next Action is not one.
+CONTINUATIONS = frozenset(("pay", "step", "exchange", "roll", "attack", "free-resource"))
 
 
 def _activation_chance(t: int) -> float:
@@ -141,8 +141,7 @@ def value(state: ValeriaState, seat: int) -> float:
     if state.phase == P_OVER:
         return float(state.score(seat))
     players = state.players
-    played = (state.turn - 1) // players if state.turn > 1 else 0
-    rounds = float(TYPICAL_ROUNDS - played if played < TYPICAL_ROUNDS - 1 else 1)  # rounds_left(state)
+    rounds = rounds_left(state)
     b = seat * 4
     res = state.res
     duke = state.dukes[seat]
@@ -175,67 +174,31 @@ def value(state: ValeriaState, seat: int) -> float:
     return v
 
 
-class _LookAhead(ValeriaState):
-    """A copy of the state for greedy's look-ahead: the same rules, but its events are dropped.
-
-    Nobody reads a look-ahead copy's log, so ``emit`` does nothing; its clones are look-ahead
-    copies too. Actions are carried out with ``_apply`` straight away: they come from
-    ``legal_actions`` of the same position, so the kernel's check (which would work out the
-    legal actions of every child again) and its history and log are not needed.
-    """
-
-    __slots__ = ()
-    LOG = False
-
-    def emit(self, kind, seat, text, data=None, visible=None) -> None:
-        """Drop the event (nobody reads a look-ahead copy's log)."""
-
-    def _run(self) -> None:
-        """Do tasks as in play, but stop at the End Phase of a turn unless it ends the game.
-
-        Solo play goes on into the next turn (the player's own), as in the original evaluation.
-        """
-        tasks = self.tasks
-        while tasks:
-            t = tasks[-1]
-            if t[0] == K_END and self.players > 1 and not self.ends_in_end_phase(t[1]):
-                return
-            if not _RUNNERS[t[0]](self, t):
-                return
-
-
-def _child(state: ValeriaState, action: Action, seat: int) -> ValeriaState:
-    """A look-ahead copy of ``state`` with ``action`` (legal for ``seat``) carried out."""
-    child = state.clone()
-    child._apply(action, seat)
-    return child
-
-
 def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
-    """Value after ``seat`` finishes what it is doing (its best continuation, ``depth`` deep)."""
-    if depth <= 0 or state.phase in (P_OVER, P_DUKES) or state.to_move != (seat,) \
-            or state.tasks[-1][0] not in _CONTINUATIONS:
+    """Value after ``seat`` finishes what it is doing (its best continuation, ``depth`` deep).
+
+    ``state`` is a look-ahead copy (``horizon_clone``): moves are made with the quiet ``child``.
+    """
+    if depth <= 0 or state.phase in (P_OVER, P_DUKES):
         return value(state, seat)
-    t = state.tasks[-1]
-    if t[0] == K_PAY:
+    task = state.pending(seat)
+    if task is None or task[0] not in CONTINUATIONS:
+        return value(state, seat)
+    actions = state.legal_actions(seat)
+    if task[0] == "pay":
         # a payment inside the continuation: only the one with the most real tokens (the
         # first one offered), which keeps the most Magic, worth more than Gold or Strength
-        # in ``value``; carried out as applying that action would (``_apply_pay``, ``_run``)
-        _lo, hi, total = state._pay_range(t)
-        child = state.clone()
-        child._do_pay(t, (hi, total - hi))
-        if child.phase != P_OVER:
-            child._run()
-        return _best_value(child, seat, depth - 1)
+        # in ``value``
+        return _best_value(state.child(actions[0], seat), seat, depth - 1)
     best = None
-    for action in state._legal_actions(seat):
-        v = _best_value(_child(state, action, seat), seat, depth - 1)
+    for action in actions:
+        v = _best_value(state.child(action, seat), seat, depth - 1)
         if best is None or v > best:
             best = v
     return best
 
 
-def _duke_prior(duke: int) -> float:
+def duke_prior(duke: int) -> float:
     """A Duke's VP on a typical end-game tableau (6 Citizens, 2 Domains, 4 Monsters, 9 of each resource)."""
     citizens = [0] * N_CIT
     for t in range(0, N_CIT, 3):
@@ -247,14 +210,13 @@ def greedy(state: ValeriaState, seat: int) -> Action:
     """The greedy bot's choice for ``seat`` (see the module docstring); first action on ties."""
     actions = state.legal_actions(seat)
     if state.phase == P_DUKES:
-        return max(actions, key=lambda a: _duke_prior(a.payload))
+        return max(actions, key=lambda a: duke_prior(a.payload))
     if len(actions) == 1:
         return actions[0]
-    root = state.clone()
-    root.__class__ = _LookAhead
+    root = state.horizon_clone()
     best_action, best = actions[0], None
     for action in actions:
-        v = _best_value(_child(root, action, seat), seat, 2)
+        v = _best_value(root.child(action, seat), seat, 2)
         if best is None or v > best:
             best_action, best = action, v
     return best_action

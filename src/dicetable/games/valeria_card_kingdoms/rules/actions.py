@@ -1,0 +1,314 @@
+"""The Action Phase (R5.15-R6.18): two Actions: Gain a Resource, Slay, Recruit, Build.
+
+An ``action`` decision offers the menu; Slay, Recruit and Build then schedule a ``payment``
+(paid at once when there is one way to pay, else a ``pay`` decision: how many real tokens,
+Magic standing in for the rest, R4.6) and ``action-done`` (Exhausted stacks, R7.1; solo end
+check; the next Action).
+"""
+
+from __future__ import annotations
+
+from operator import add
+
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+
+from ..components import (
+    AREAS, CIT_COST, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ,
+    DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
+    W_SLAY,
+)
+from .tables import (
+    BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
+    PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
+    article, pay_action, pay_span, pay_text, spendable,
+)
+
+CITIZEN_COST = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
+_PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
+_TEXT: dict = {}  # recruit event texts, built once
+
+
+class ActionsMixin:
+    """The Action Phase; mixed into ``ValeriaState``."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ costs (R4.6, R6.2-R6.11)
+    def roles(self, seat: int) -> list:
+        """Citizens of each Role the seat owns (Worker, Soldier, Shadow, Holy); Starters have none."""
+        own = self.own
+        w, so, sh, h = ROLE_GET[seat]
+        return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
+
+    def recruit_costs(self, seat: int) -> list:
+        """The Gold cost for ``seat`` of recruiting a Citizen, per Citizen type (R6.6).
+
+        Base cost + 1 per card of the same name the seat owns, its Starter included, unless
+        one of its Domains waives the surcharge (then the printed costs).
+        """
+        for d in self.doms[seat]:
+            if DOM_NO_SURCHARGE[d]:
+                return list(CITIZEN_COST)
+        base = seat * NT
+        counts = self.own[base:base + NT]
+        counts.append(0)  # TWIN0 points here for a type without a same-name Starter
+        return list(map(add, CITIZEN_COST, map(add, counts, map(counts.__getitem__, TWIN0))))
+
+    def recruit_cost(self, seat: int, t: int) -> int:
+        """The Gold cost for ``seat`` of recruiting a Citizen of type ``t`` (``recruit_costs``, R6.6)."""
+        return self.recruit_costs(seat)[t]
+
+    def build_discount(self, seat: int) -> int:
+        """Gold off every Domain the seat builds: the sum of its Domains' discounts (R6.18)."""
+        discount = 0
+        for x in self.doms[seat]:
+            discount += DOM_DISCOUNT[x]
+        return discount
+
+    def build_cost(self, seat: int, d: int) -> int:
+        """The Domain's Gold cost less the seat's discount, never below 0 (R6.11, R6.18)."""
+        cost = DOM_COST[d] - self.build_discount(seat)
+        return cost if cost > 0 else 0
+
+    def pay_range(self, seat: int, kind: int, p: int) -> tuple:
+        """(lo, hi, total) of a payment: lo..hi real tokens, Magic making up ``total`` (R4.6, R6.2-R6.11).
+
+        ``kind`` is ``PAY_SLAY`` (Strength; ``total`` counts the Monster's Magic), ``PAY_RECRUIT``
+        or ``PAY_BUILD`` (Gold) for the top card of Center Stack ``p``. Raises ValueError when
+        the seat cannot pay.
+        """
+        top = self.stacks[p][-1]
+        res = self.res
+        b = seat * 4
+        if kind == PAY_SLAY:
+            # the Monster's Magic cost first; the Magic left stands in for Strength (R6.2, R6.3)
+            spare = res[b + 2] - MON_MAG[top]
+            span = pay_span(res[b + 1], spare, MON_STR[top]) if spare >= 0 else None
+            if span is None:
+                raise ValueError(f"{SEAT[seat]} cannot pay for the {MON_NAME[top]}")
+            return span[0], span[1], MON_STR[top] + MON_MAG[top]
+        cost = self.recruit_costs(seat)[top] if kind == PAY_RECRUIT else self.build_cost(seat, top)
+        span = pay_span(res[b], res[b + 2], cost)
+        if span is None:
+            raise ValueError(f"{SEAT[seat]} cannot pay {cost} Gold")
+        return span[0], span[1], cost
+
+    # ------------------------------------------------------------ the menu (R5.16)
+    def _slay_actions(self, seat: int, out: list) -> None:
+        """Append the slay actions the seat can afford (R6.1-R6.3; ``pay_range`` then has a way to pay)."""
+        b = seat * 4
+        magic = self.res[b + 2]
+        # the Magic cost comes first, then Strength with the spare Magic standing in: affordable
+        # when both costs together are at most what Strength and Magic can pay (spendable)
+        money = spendable(self.res[b + 1], magic)
+        stacks = self.stacks
+        for p in range(N_MON_POS):
+            stack = stacks[p]
+            if stack:
+                m = stack[-1]
+                if MON_MAG[m] <= magic and MON_STR[m] + MON_MAG[m] <= money:
+                    out.append(SLAY_AT[p][m])
+
+    @choices("action")
+    def _action_menu(self, task) -> list:
+        """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
+
+        A Gold cost is affordable when it is at most ``spendable(gold, magic)`` (``pay_span``
+        then has a way to pay it); costs are ``recruit_costs`` and ``build_cost`` (the
+        printed cost less ``build_discount``, never below 0).
+        """
+        seat = task[1]
+        out = list(GAIN_ACTS)
+        self._slay_actions(seat, out)
+        b = seat * 4
+        money = spendable(self.res[b], self.res[b + 2])
+        stacks = self.stacks
+        costs = self.recruit_costs(seat)
+        for st in stacks[CIT0:DOM0]:
+            if st:
+                ct = st[-1]
+                cost = costs[ct]
+                if cost <= money:
+                    out.append(RECRUIT_AT[ct][cost])
+        roles = None
+        discount = self.build_discount(seat)
+        for p in range(DOM0, N_POS):
+            st = stacks[p]
+            if st:
+                d = st[-1]
+                cost = DOM_COST[d] - discount
+                if cost <= money:
+                    if roles is None:
+                        roles = self.roles(seat)
+                    req = DOM_REQ[d]  # the Role icons the Domain requires (R6.10)
+                    if roles[0] >= req[0] and roles[1] >= req[1] and roles[2] >= req[2] and roles[3] >= req[3]:
+                        out.append(BUILD_AT[p][d * 64 + (cost if cost > 0 else 0)])
+        return out
+
+    @auto("action-start")
+    def _action_start(self, task) -> None:
+        self.phase = P_ACTION
+        self._trigger(task[1], W_ASTART)
+
+    @prompt("action")
+    def _action_prompt(self, task) -> Decision:
+        seat = task[1]
+        return Decision(seat, "action", f"Choose an Action ({task[2]} left this turn).",
+                        "Slay a Monster, Recruit a Citizen, Gain a Resource or Build a Domain (R5.16). "
+                        "Magic may stand in for Strength or Gold, with at least one real token (R4.6).")
+
+    @resolve("action")
+    def _action(self, task, action: Action) -> None:
+        seat = task[1]
+        done = ("action-done", seat, task[2] - 1)
+        kind = action.id[0]
+        if kind == "g":
+            r = action.payload
+            self.res[seat * 4 + r] += 1
+            if not self.quiet:
+                self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]})
+            self.tasks.append(done)
+            return
+        what = PAY_SLAY if kind == "s" else PAY_RECRUIT if kind == "r" else PAY_BUILD
+        self.tasks += (done, ("payment", seat, what, action.payload))  # pay first, then the Action is done
+
+    # ------------------------------------------------------------ paying
+    @auto("payment")
+    def _payment(self, task) -> None:
+        """Pay at once when there is one way to pay; else ask how (R4.6)."""
+        seat, kind, p = task[1], task[2], task[3]
+        lo, hi, total = self.pay_range(seat, kind, p)
+        if hi > lo:
+            self.tasks.append(("pay", seat, kind, p))
+        else:
+            self._pay(seat, kind, p, hi, total - hi)
+
+    @prompt("pay")
+    def _pay_prompt(self, task) -> Decision:
+        seat, kind, p = task[1], task[2], task[3]
+        top = self.stacks[p][-1]
+        total = self.pay_range(seat, kind, p)[2]
+        if kind == PAY_SLAY:
+            cost = f"{MON_STR[top]} Strength" + (f" + {MON_MAG[top]} Magic" if MON_MAG[top] else "")
+            what = f"slay the {MON_NAME[top]} ({cost})"
+        elif kind == PAY_RECRUIT:
+            what = f"recruit {article(CIT_NAME[top])} ({total} Gold)"
+        else:
+            what = f"build {DOM_NAME[top]} ({total} Gold)"
+        return Decision(seat, "pay", f"How do you pay to {what}?",
+                        "Magic stands in for Strength or Gold one for one; at least one real token "
+                        "must be paid; a Monster's Magic cost comes on top (R6.2, R6.3).")
+
+    @choices("pay")
+    def _pay_choices(self, task) -> list:
+        """The ways to pay: most real tokens first, down to the fewest (Magic for the rest)."""
+        lo, hi, total = key = self.pay_range(task[1], task[2], task[3])
+        slay = task[2] == PAY_SLAY
+        options = _PAY_OPTIONS.get((key, slay))
+        if options is None:
+            options = _PAY_OPTIONS[(key, slay)] = tuple(pay_action("s" if slay else "g", x, total - x)
+                                                        for x in range(hi, lo - 1, -1))
+        return list(options)
+
+    @resolve("pay")
+    def _pay_resolve(self, task, action: Action) -> None:
+        x, mag = action.payload
+        self._pay(task[1], task[2], task[3], x, mag)
+
+    def _pay(self, seat: int, kind: int, p: int, x: int, mag: int) -> None:
+        """Pay ``x`` real tokens and ``mag`` Magic, then take the card of Center Stack ``p``."""
+        res = self.res
+        b = seat * 4
+        res[b + 2] -= mag
+        if kind == PAY_SLAY:
+            res[b + 1] -= x
+            self._slay(seat, p, x, mag)
+        elif kind == PAY_RECRUIT:
+            res[b] -= x
+            if not self.quiet:
+                ct = self.stacks[p][-1]
+                key = (seat, ct, x, mag)
+                text = _TEXT.get(key)
+                if text is None:
+                    text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
+                                         f"{pay_text(x, mag, 'Gold')}.")
+                self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]})
+            self._gain_citizen(seat, p)
+        else:
+            res[b] -= x
+            self._build(seat, p, x, mag)
+
+    # ------------------------------------------------------------ taking cards
+    def _slay(self, seat: int, p: int, x: int, mag: int) -> None:
+        """Move the top Monster of position ``p`` to the seat's Victory stack; reward at once (R6.4, R6.5)."""
+        st = self.stacks[p]
+        m = st[-1]
+        self.stacks[p] = st[:-1]
+        self.victory[seat] = self.victory[seat] + (m,)
+        self.last = (seat, LAST_SLAY, p, m)
+        if not self.quiet:
+            self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {pay_text(x, mag, 'Strength')}.",
+                      {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
+        self._push_effect(seat, MON_REWARD[m], SRC_MON + m)
+        if self.phase == P_ACTION and seat == self.active:
+            self._trigger(seat, W_SLAY)
+
+    def _take_top_citizen(self, p: int) -> int:
+        """Take the top Citizen off Center Stack ``p``, return its type; in a Mixed stack the
+        next card is face up (R13), so the face-down count never covers the new top."""
+        st = self.stacks[p]
+        ct = st[-1]
+        self.stacks[p] = st[:-1]
+        i = p - CIT0
+        if self.cit_down[i] > len(st) - 2:
+            self.cit_down[i] = max(0, len(st) - 2)
+        return ct
+
+    def _gain_citizen(self, seat: int, p: int) -> None:
+        """Take the top Citizen of position ``p`` into the seat's tableau (R6.7)."""
+        ct = self._take_top_citizen(p)
+        self.own[seat * NT + ct] += 1
+        self.last = (seat, LAST_CITIZEN, p, ct)
+        if self.phase == P_ACTION and seat == self.active:
+            self._trigger(seat, W_GAINCIT)
+
+    def _build(self, seat: int, p: int, x: int, mag: int) -> None:
+        """Build the top Domain of position ``p``; reveal the next; apply its power (R6.12-R6.14)."""
+        st = self.stacks[p]
+        d = st[-1]
+        self.stacks[p] = st[:-1]
+        self.doms[seat] = self.doms[seat] + (d,)
+        self.last = (seat, LAST_BUILD, p, d)
+        if not self.quiet:
+            reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
+            self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {pay_text(x, mag, 'Gold')}.{reveal}",
+                      {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
+        if DOM_WHEN[d] == W_BUILD:
+            self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
+
+    # ------------------------------------------------------------ after an Action
+    def _place_exhausted(self) -> None:
+        """Put an Exhausted card on every empty position without one (R7.1)."""
+        stacks = self.stacks
+        if all(stacks):
+            return
+        p = -1
+        while () in stacks[p + 1:]:
+            p = stacks.index((), p + 1)
+            if not self.exhausted >> p & 1:
+                self.exhausted |= 1 << p
+                if not self.quiet:
+                    self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
+                              f"({self.exhausted_count()} Exhausted).", {"position": p})
+
+    @auto("action-done")
+    def _action_done(self, task) -> None:
+        self._place_exhausted()
+        if self.players == 1 and self._solo_end_check():
+            return
+        if task[2] > 0:
+            self.tasks.append(("action", task[1], task[2]))
+
+    @auto("action-end")
+    def _action_end(self, task) -> None:
+        self._trigger(task[1], W_AEND)

@@ -1,0 +1,209 @@
+"""The Harvest Phase (R5.7-R5.13; solo's Second Harvest, R12.13-R12.14).
+
+Each participant (turn order from the Active player; 5 players: not the resting one, A13)
+gets a ``seat-harvest`` task: fixed gains and per-count gains are taken at once, then the
+"or" choices (``effect`` tasks), then the optional trades (``trades``/``exchange``), or a
+free resource when nothing activated (R5.12). Powers that take from a player resolve before
+everything (R5.10). ``harvest-end`` records the payouts and steals for the summary.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from operator import sub
+
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+
+from ..components import (
+    CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS, amount_text,
+)
+from .tables import (
+    ACT_COUNTS, ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
+    SEAT, SEAT_TASKS, harvest_text, src_name,
+)
+
+_TEXT: dict = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
+
+
+class HarvestMixin:
+    """The Harvest Phase; mixed into ``ValeriaState``."""
+
+    __slots__ = ()
+
+    @auto("harvest")
+    def _harvest(self, task) -> None:
+        """Start a Harvest: every participant's share in turn order, Thieves first (R5.7, R5.10)."""
+        second = task[2]
+        self.phase = P_HARVEST2 if second else P_HARVEST
+        self.hbase = tuple(self.res)
+        self.hsteals = ()
+        active = self.active
+        self.tasks.extend(reversed(SEAT_TASKS[self.players][active][second]))
+        first_on, first_off = FIRST[self.dice]
+        if first_on or first_off:
+            own = self.own
+            firsts = []
+            for p in PARTICIPANTS[self.players][active]:
+                on = p == active and not second
+                base = p * NT
+                for ct, k in (first_on if on else first_off):
+                    if own[base + ct]:
+                        firsts.extend([(p, ct, on)] * (own[base + ct] * k))
+            for p, ct, on in reversed(firsts):
+                self._push_effect(p, CIT_ON[ct] if on else CIT_OFF[ct], ct)
+
+    @auto("seat-harvest")
+    def _seat_harvest(self, task) -> None:
+        """One player's Harvest: fixed gains now, then choices, then trades (R5.9-R5.12)."""
+        seat = task[1]
+        dice = self.dice
+        base = seat * NT
+        counts = ACT_COUNTS[dice](self.own[base:base + NT])
+        if not any(counts):
+            self.tasks.append(("free-resource", seat))
+            return
+        packed = 0
+        g = s = m = vp = 0
+        exch = None
+        dec = None
+        for (ct, k, fixed, pers, decide, exchs, first), c in compress(
+                zip(ACT_SIDE[seat == self.active and not task[2]][dice], counts), counts):
+            if first:
+                continue
+            packed += c * fixed
+            if pers:
+                n = c * k
+                for sid in pers:
+                    st = STEPS[sid]
+                    x = n * self.count(seat, st[5], st[6])
+                    g += x * st[1]
+                    s += x * st[2]
+                    m += x * st[3]
+                    vp += x * st[4]
+            if exchs:
+                if exch is None:
+                    exch = []
+                for sid in exchs:
+                    exch.extend((sid, ct) * (c * k))
+            if decide:
+                if dec is None:
+                    dec = []
+                for sid in decide:
+                    dec.extend([(sid, ct)] * (c * k))
+        if packed:  # the fixed gains, 16 bits per resource (see ACT_SIDE)
+            g += packed & 0xFFFF
+            s += packed >> 16 & 0xFFFF
+            m += packed >> 32 & 0xFFFF
+            vp += packed >> 48
+        if g or s or m or vp:
+            self._gain(seat, g, s, m, vp)
+        tasks = self.tasks
+        if exch:
+            tasks.append(("trades", seat, *exch))
+        if dec:
+            for sid, ct in reversed(dec):
+                tasks.append(("effect", seat, sid, ct))
+
+    # ---- trades ("paid to gain", R5.11)
+    def _exchange_options(self, t) -> list:
+        """The trades of task ``t`` (``(kind, seat, step, type, step, type, ...)``) the seat can pay for."""
+        seat = t[1]
+        b = seat * 4
+        res = self.res
+        g, s, m = res[b], res[b + 1], res[b + 2]
+        seen = []
+        out = []
+        for i in range(2, len(t), 2):
+            key = (t[i], t[i + 1])  # (step, Citizen type): each offered once
+            if key in seen:
+                continue
+            seen.append(key)
+            pay = STEPS[key[0]][1]
+            if g >= pay[0] and s >= pay[1] and m >= pay[2]:
+                out.append(EXCHANGE_AT[key])
+        return out
+
+    @auto("trades")
+    def _trades(self, task) -> None:
+        """Ask while one of the seat's activated trades is affordable; else its Harvest is done."""
+        if self._exchange_options(task):
+            self.tasks.append(("exchange", *task[1:]))
+
+    @prompt("exchange")
+    def _exchange_prompt(self, task) -> Decision:
+        seat = task[1]
+        return Decision(seat, "harvest-exchange", "Harvest: use a trade power, or finish.",
+                        "You may use your activated trade powers in any order, or skip them (R5.11).")
+
+    @choices("exchange")
+    def _exchange_choices(self, task) -> list:
+        return self._exchange_options(task) + [EXCH_DONE]
+
+    @resolve("exchange")
+    def _exchange(self, task, action: Action) -> None:
+        seat = task[1]
+        if action is EXCH_DONE:
+            if not self.quiet:
+                self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
+            return
+        sid, ct = action.payload
+        rest = list(task[2:])
+        for i in range(0, len(rest), 2):
+            if rest[i] == sid and rest[i + 1] == ct:
+                del rest[i:i + 2]
+                break
+        st = STEPS[sid]
+        pay, gain = st[1], st[2]
+        self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
+        if not self.quiet:
+            self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
+                      f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
+        if rest:
+            self.tasks.append(("trades", seat, *rest))
+
+    # ---- nothing activated (R5.12)
+    @prompt("free-resource")
+    def _free_prompt(self, task) -> Decision:
+        seat = task[1]
+        which = "Second Harvest: n" if self.phase == P_HARVEST2 else "N"
+        return Decision(seat, "free-resource", f"{which}one of your cards activated: take 1 resource.",
+                        "A player whose cards did not activate takes any 1 resource (R5.12).")
+
+    @choices("free-resource")
+    def _free_choices(self, task) -> list:
+        return list(FREE_ACTS)
+
+    @resolve("free-resource")
+    def _free(self, task, action: Action) -> None:
+        seat = task[1]
+        r = action.payload
+        self.res[seat * 4 + r] += 1
+        if not self.quiet:
+            self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
+
+    # ---- the summary
+    @auto("harvest-end")
+    def _harvest_end(self, task) -> None:
+        """Record what each seat got and lost in this Harvest (``payouts``, ``steals``) and say it."""
+        base = self.hbase
+        res = self.res
+        n = self.players
+        d = list(map(sub, res, base))
+        self.payouts = pay = tuple(zip(d[0::4], d[1::4], d[2::4], d[3::4]))
+        self.steals = steals = self.hsteals
+        if self.quiet:
+            return
+        second = task[2]
+        key = (second, n, self.active, pay, steals)
+        text = _TEXT.get(key)
+        if text is None:
+            rest = self.resting
+            parts = [f"{SEAT[s]} {harvest_text(s, p, steals, s == rest)}" for s, p in enumerate(pay)]
+            text = f"{'Second Harvest' if second else 'Harvest'}: " + "; ".join(parts) + "."
+            if len(_TEXT) > 100_000:
+                _TEXT.clear()
+            _TEXT[key] = text
+        self.emit("harvest", None, text, {
+            "payouts": [list(p) for p in pay], "second": bool(second),
+            "steals": [{"from": v, "to": s, "resource": RES_ID[r], "amount": k, "card": src_name(c)}
+                       for s, v, r, k, c in steals]})

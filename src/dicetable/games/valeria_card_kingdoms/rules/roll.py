@@ -1,0 +1,121 @@
+"""The Roll Phase (R5.4-R5.6): the Active player rolls; die-changing Domains; doubles."""
+
+from __future__ import annotations
+
+from dicetable.engine import Action, Decision, choices, prompt, resolve, auto
+
+from ..components import (
+    DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL, amount_text,
+)
+from .tables import (
+    DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,
+)
+
+_CACHE: dict = {}  # die-change actions, built once per (Domain, die, from, to, times)
+
+
+class RollMixin:
+    """The Roll Phase; mixed into ``ValeriaState``."""
+
+    __slots__ = ()
+
+    def _start_turn(self, seat: int) -> None:
+        """Make ``seat`` the Active player, roll the two dice and schedule the turn's phases (R5.1)."""
+        self.active = seat
+        turn = self.turn = self.turn + 1
+        self.roll_used = 0
+        self.phase = P_ROLL
+        a, b = self.roll_many(DIE, 2)
+        self.dice = (a, b)
+        n = self.players
+        phases = TURN_TASKS[(seat, n == 1)]
+        doms = self.doms[seat]
+        if not doms or ROLL_DOMS.isdisjoint(doms):
+            phases = phases[1:]  # no die-changing Domain: the dice are final at once (R5.6)
+        self.tasks.extend(reversed(phases))
+        if not self.quiet:
+            if n == 5:
+                text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
+            else:
+                text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b}."
+            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn})
+        if a == b:
+            self._doubles()
+
+    def _doubles(self) -> None:
+        """Doubles shown in a Roll Phase: every owner of a doubles Domain triggers (C-GE)."""
+        for s in range(self.players):
+            self._trigger(s, W_DOUBLES)
+
+    def _roll_options(self, seat: int) -> list:
+        """The die changes the Active player may still make this Roll Phase (R5.5)."""
+        out = []
+        b = seat * 4
+        gold = self.res[b]
+        for d in self.doms[seat]:
+            if DOM_WHEN[d] != W_ROLL or self.roll_used >> d & 1:
+                continue
+            set_to, lower, pay, per = DOM_ROLL[d]
+            times = self.count(seat, *per) if per else 1
+            cost = pay[0] * times
+            if cost > gold or pay[1] * times > self.res[b + 1] or pay[2] * times > self.res[b + 2]:
+                continue
+            for i in (0, 1):
+                v = self.dice[i]
+                new = set_to if set_to else v - lower
+                if new < 1 or new == v:
+                    continue
+                key = (d, i, v, new, times)
+                a = _CACHE.get(key)
+                if a is None:
+                    paid = amount_text(tuple(x * times for x in pay))
+                    a = _CACHE[key] = Action(
+                        f"die:{DOM_SLUG[d]}:{i + 1}",
+                        f"{DOM_NAME[d]}: change die {i + 1} from {v} to {new}"
+                        + (f" (pay {paid})" if paid != "nothing" else ""),
+                        (d, i, new, tuple(x * times for x in pay)))
+                out.append(a)
+        return out
+
+    @auto("dice-changes")
+    def _dice_changes(self, task) -> None:
+        """Ask the Active player while a die change is possible; otherwise the dice are final."""
+        if self._roll_options(task[1]):
+            self.tasks.append(("roll", task[1]))
+
+    @prompt("roll")
+    def _roll_prompt(self, task) -> Decision:
+        seat = task[1]
+        a, b = self.dice
+        return Decision(seat, "roll", f"The dice show {a} and {b}: change a die with a Domain, or "
+                        "announce the final dice.",
+                        "Each of your die-changing Domains may be used once per Roll Phase (R5.5).")
+
+    @choices("roll")
+    def _roll_choices(self, task) -> list:
+        return self._roll_options(task[1]) + [DONE_DICE]
+
+    @resolve("roll")
+    def _roll_resolve(self, task, action: Action) -> None:
+        seat = task[1]
+        if action is DONE_DICE:
+            if not self.quiet:
+                a, b = self.dice
+                self.emit("dice", seat, f"{SEAT[seat]} announces the dice: {a} and {b}.", {"dice": [a, b]})
+            return
+        d, i, new, pay = action.payload
+        self._gain(seat, -pay[0], -pay[1], -pay[2], 0)
+        self.roll_used |= 1 << d
+        dice = list(self.dice)
+        old = dice[i]
+        dice[i] = new
+        self.dice = tuple(dice)
+        if not self.quiet:
+            # A paid change says what was paid, as every other payment does (", paying 2 Gold").
+            paying = f", paying {amount_text(pay)}" if any(pay) else ""
+            self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}{paying}.",
+                      {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new,
+                       "paid": {w: x for w, x in zip((*RES_ID, "vp"), pay) if x}})
+        self.tasks.append(("dice-changes", seat))  # more changes may follow, after any doubles powers
+        if dice[0] == dice[1]:
+            self._doubles()
