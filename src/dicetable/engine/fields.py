@@ -120,10 +120,17 @@ def _json_default(value: Any) -> Any:
 class StateMeta(type):
     """Metaclass of game states: collects :class:`Field` attributes and writes their methods.
 
-    Fields are inherited (a subclass adds to its bases' fields). A class that
+    Fields are inherited from every base class, in method resolution order
+    (a subclass adds to its bases' fields; a mixin may sit before or after the
+    state class it mixes into). A class that
     declares no field of its own and inherits none keeps its hand-written
     ``_copy_into``/``_dump``/``_restore``.
     """
+
+    FIELDS: tuple[Field[Any], ...]
+    """Every declared field of the class, its bases' first."""
+    OWN_FIELDS: tuple[Field[Any], ...]
+    """The fields declared in the class's own body."""
 
     def __new__(mcls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> "StateMeta":
         own = [(k, v) for k, v in ns.items() if isinstance(v, Field)]
@@ -133,13 +140,16 @@ class StateMeta(type):
         if own:
             ns["__slots__"] = tuple(ns.get("__slots__", ())) + tuple(k for k, _ in own)
         cls = super().__new__(mcls, name, bases, ns, **kw)
-        inherited: tuple[Field[Any], ...] = tuple(getattr(bases[0], "FIELDS", ())) if bases else ()
-        fields = inherited + tuple(f for _, f in own)
+        fields: tuple[Field[Any], ...] = ()
+        for klass in reversed(cls.__mro__[1:]):  # every base's own fields, whatever the order of the bases
+            fields += tuple(f for f in klass.__dict__.get("OWN_FIELDS", ()) if f not in fields)
+        cls.OWN_FIELDS = tuple(f for _, f in own)
+        fields += cls.OWN_FIELDS
         keys = [f.key for f in fields if f.key is not None]
         dup = {k for k in keys if keys.count(k) > 1}
         if dup:
             raise TypeError(f"{name}: two fields are saved under the same key {sorted(dup)}")
-        cls.FIELDS = fields  # type: ignore[attr-defined]
+        cls.FIELDS = fields
         if fields:
             _generate(cls, fields, ns)
         return cls
