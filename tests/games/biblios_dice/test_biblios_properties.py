@@ -155,7 +155,7 @@ def test_greedy_never_overbids():
         bids = 0
         while not state.is_over:
             seat = state.to_move[0]
-            if state.phase == "bid" and not state.tasks:
+            if state.decision(seat).kind == "bid":
                 assert bid_limit(state, seat) <= state.gold[seat]
                 bids += 1
             state.apply(bots[seat].choose(state, seat), seat)

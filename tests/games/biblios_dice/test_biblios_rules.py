@@ -155,8 +155,8 @@ def test_market_group_is_one_turn_for_the_same_turn_exception():
     bid_round(s, {0: "pass"})
     s.apply("group:large")
     s.apply("take:ink")
-    assert pos(s, 0, "ink") == TOP[4] and not s.tasks
-    assert s.to_move == (0,)                         # still resolving the group
+    assert pos(s, 0, "ink") == TOP[4] and s.follow_up(0) is None    # no conversion offered
+    assert s.to_move == (0,) and s.decision(0).kind == "resolve"      # still resolving the group
 
 
 # ---------------------------------------------------------------- market and auction
@@ -314,7 +314,8 @@ def test_cadfael_converts_at_the_top_and_his_bishop_tokens_leave_the_game():
     t._script = tuple(["ink", "bishop", "bishop", "manuscripts"] + phase_one(SIX, 1, 2, "+1"))
     t._script_pos = 0
     t._emitted = []
-    t._start_round()
+    t.tasks = [("round", None)]                      # a new round starts now
+    t.run()
     assert t.scripted_dice_left == 0
     assert pos(t, cad, "manuscripts") == manuscripts + 1     # converted automatically
     assert pos(t, cad, "bishop") == TOKEN_SPOTS[0][0] + 1
