@@ -4,10 +4,9 @@ Bishop Tokens, the Conversion Rule): a mixin of :class:`~.state.BibliosDiceState
 A take moves markers at once; the choices it leaves are tasks on top of the
 stack, asked before the turn goes on:
 
-``("adjust-step", seat, face, step, used)``  automatic: ask step ``step`` of the Adjustment
-    Die face ``face`` (``used``: bitmask of Value Dice already adjusted) as an ``adjust``
-    decision, or, when no Value Die can take it, lose that step;
-``("adjust", seat, face, step, used)``       decision: the Value Die for that step;
+``("adjust", seat, face, step, used)``       decision: the Value Die for step ``step`` of the
+    Adjustment Die face ``face`` (``used``: bitmask of Value Dice already adjusted); a step
+    no Value Die can take is lost instead of asked;
 ``("token-moves", seat, left, excluded)``    automatic: ask a Bishop Token's next move as an
     ``advance`` decision, or lose the rest when every other Resource Track is at its top;
 ``("advance", seat, left, excluded)``        decision: the Resource Track (``excluded``: bitmask
@@ -67,7 +66,21 @@ class DiceRules:
             if not self.quiet:
                 self.emit("take", seat, f"{seat_name(seat)} takes the Adjustment Die: "
                           f"{ADJ_FACES[face].label}.", {"kind": "adjustment", "face": ADJ_FACES[face].id})
-            self.then(("adjust-step", seat, face, 0, 0))
+            self._ask_adjust(seat, face, 0, 0)
+
+    def _take_then(self, seat: int, kind: int, dice: list, after: tuple, handler) -> None:
+        """A seat's take in its turn: take ``kind`` from ``dice``, then the automatic task ``after``.
+
+        ``after`` (resolved by ``handler``) runs at once when the take leaves
+        no choice, else below the take's own choices, once they are made.
+        """
+        tasks = self.tasks
+        below = len(tasks)
+        self._take(seat, kind, dice)
+        if len(tasks) == below:
+            handler(after)
+        else:
+            tasks.insert(below, after)
 
     def _take_symbol(self, m: int, t: int, count: int) -> None:
         """Resolve ``count`` Resource Dice showing symbol ``t`` for marker ``m`` (rulebook A)."""
@@ -178,7 +191,7 @@ class DiceRules:
 
     # ------------------------------------------------------------ the Adjustment Die
     def adjust_targets(self, task) -> list[int]:
-        """The Value Dice (indices) an ``adjust``/``adjust-step`` task's step may change.
+        """The Value Dice (indices) an ``adjust`` task's step may change.
 
         Raise: dice below 6; lower: dice above 1; set3: any; never a die this
         face already adjusted. Empty when the step has no effect.
@@ -192,17 +205,21 @@ class DiceRules:
             return [d for d in range(NRES) if value[d] > VALUE_MIN and not used >> d & 1]
         return [d for d in range(NRES) if not used >> d & 1]
 
-    @auto("adjust-step")
-    def _adjust_step(self, task) -> None:
+    def _ask_adjust(self, seat: int, face: int, step: int, used: int) -> None:
+        """Ask step ``step`` of Adjustment Die face ``face`` next, or lose it when no Value Die can take it.
+
+        Called as the step comes up (nothing else is pending above it), so the
+        Value Dice it sees are the ones the seat would choose from.
+        """
+        task = ("adjust", seat, face, step, used)
         if self.adjust_targets(task):
-            self.then(("adjust",) + task[1:])
+            self.then(task)
             return
-        _, seat, face, step, used = task
         self.emit("no-effect", seat, "No Value Die can be "
                   + ("raised" if ADJ_STEPS[face][step] == "raise" else "lowered")
                   + ": that part of the adjustment has no effect.")
         if step + 1 < len(ADJ_STEPS[face]):
-            self.then(("adjust-step", seat, face, step + 1, used))
+            self._ask_adjust(seat, face, step + 1, used)
         else:
             self._adjust_done(seat)
 
@@ -236,7 +253,7 @@ class DiceRules:
                       if old != new else f"{seat_name(seat)} keeps the {SYMBOL_NAMES[d]} Value Die at {new}.",
                       {"resource": RESOURCES[d], "from": old, "to": new})
         if step + 1 < len(ADJ_STEPS[face]):
-            self.then(("adjust-step", seat, face, step + 1, used | 1 << d))
+            self._ask_adjust(seat, face, step + 1, used | 1 << d)
         else:
             self._adjust_done(seat)
 

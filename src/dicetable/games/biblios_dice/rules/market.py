@@ -18,7 +18,8 @@ Tasks (``None``: no seat concerned):
                                          1 small), then ``resolve``s it;
 ``("deny", None, g)`` / ``("discard", None, g)``  automatic: Cadfael takes group ``g`` / nobody does;
 ``("resolve", seat)``                    decision: resolve the next type of dice of the group;
-``("resolve-end", seat)``                automatic: once that take is resolved, the next type;
+``("resolve-end", seat)``                automatic: once that take's own choices are made (at once
+                                         when it leaves none), the next type;
 ``("market-end", None)``                 automatic: hands return, the Mule goes home.
 """
 
@@ -86,7 +87,7 @@ class MarketRules:
             self.small[k] = self.pool[k]
             self.pool[k] = -1
         if dice_count(self.small) < SMALL_GROUP:
-            self.then(task)
+            self.tasks.append(task)
             return
         self.groups = [self.pool, self.small]
         self.pool = list(EMPTY_SET)
@@ -95,7 +96,7 @@ class MarketRules:
             self.emit("split", seat, f"{seat_name(seat)} splits the dice: large group "
                       f"{dice_text(self.groups[0])}; small group {dice_text(self.groups[1])}.",
                       {"large": dice_json(self.groups[0]), "small": dice_json(self.groups[1])})
-        self.then(("auction", None))
+        self.tasks.append(("auction", None))
 
     # ------------------------------------------------------------ the auction
     @auto("auction")
@@ -124,7 +125,7 @@ class MarketRules:
         """Every seat still bidding places a card face down, all at once (a lane each); then ``reveal``."""
         active = self.active
         self.split([[(BID, s)] if active >> s & 1 else [] for s in range(self.players)])
-        self.then(("reveal", None))
+        self.tasks.append(("reveal", None))
 
     @prompt(BID)
     def _bid_prompt(self, task) -> Decision:
@@ -246,7 +247,7 @@ class MarketRules:
             pay = half_up(total(second)) if 0 <= second != self.cad else 0
             self.phase = CHOOSE
             self.current = winner
-            self.then((CHOOSE, winner, second, pay))
+            self.tasks.append((CHOOSE, winner, second, pay))
 
     def _group_task(self, who: int, g: int, pay: int) -> tuple:
         """The task handing market group ``g`` to ``who`` (a seat, Cadfael's marker or DISCARD)."""
@@ -306,7 +307,7 @@ class MarketRules:
         self.current = seat
         self.grp = g
         self.topped = 0                         # a group is one turn (the same-turn exception)
-        self.then((RESOLVE, seat))
+        self.tasks.append((RESOLVE, seat))
 
     @prompt(RESOLVE)
     def _resolve_prompt(self, task) -> Decision:
@@ -319,14 +320,13 @@ class MarketRules:
 
     @resolve(RESOLVE)
     def _resolve_group(self, task, action) -> None:
-        seat = task[1]
-        self.then(("resolve-end", seat))       # after the take's own choices
-        self._take(seat, action.payload, self.groups[self.grp])
+        self._take_then(task[1], action.payload, self.groups[self.grp], ("resolve-end", task[1]),
+                        self._resolve_end)
 
     @auto("resolve-end")
     def _resolve_end(self, task) -> None:
         if dice_count(self.groups[self.grp]):
-            self.then((RESOLVE, task[1]))
+            self.tasks.append((RESOLVE, task[1]))
 
     # ------------------------------------------------------------ after the market
     @auto("market-end")

@@ -4,14 +4,15 @@ Phase III - Dice Selection, Phase IV - End of the Round): a mixin of :class:`~.s
 Tasks (``None``: no seat concerned):
 
 ``("round", None)``        automatic: a new round (Phase 0 for Cadfael, Phase I's roll); then
-                           the first player's ``reroll`` decision (or straight to the Mule
-                           without a VP to pay), then ``round-end``;
+                           the first player's ``reroll`` decision (or straight to Phase II,
+                           the Mule, without a VP to pay), then ``round-end``;
 ``("reroll", seat)``       decision: mark a die (``mark:<kind>``), ``clear``, ``reroll`` (pays
-                           1 VP, once) or ``keep``;
-``("mule", None)``         automatic: Phase II; the market or the dice selection;
+                           1 VP, once) or ``keep``; then Phase II: the Mule moves, and the
+                           ``market`` or the first player's ``select`` follows;
 ``("select", seat)``       decision: take all dice of one type from the pool (``take:<kind>``);
-``("select-end", seat)``   automatic: once the take is resolved, the next seat selects, or the
-                           pool is empty and the Monastery Card passes;
+``("select-end", seat)``   automatic: once the take's own choices are made (at once when it
+                           leaves none), the next seat selects, or the pool is empty and the
+                           Monastery Card passes;
 ``("round-end", None)``    automatic: Phase IV, the end of the game or a new round.
 """
 
@@ -57,8 +58,11 @@ class RoundRules:
             self.emit("roll", self.first, f"Phase I: {seat_name(self.first)} rolls {dice_text(pool)}; "
                       f"Mule Die {self.mule_roll}.", {"dice": dice_json(pool), "mule_die": self.mule_roll})
         # The re-roll costs a VP: a first player without one goes straight to Phase II.
-        first = ("mule", None) if self.vp[self.first] < REROLL_COST else (REROLL, self.first)
-        self.then(first, ("round-end", None))
+        self.tasks.append(("round-end", None))
+        if self.vp[self.first] < REROLL_COST:
+            self._advance_mule()
+        else:
+            self.tasks.append((REROLL, self.first))
 
     def _cadfael_phase(self) -> None:
         """Phase 0 (2 players): 3 Resource Dice for Cadfael, his markers move up."""
@@ -111,10 +115,10 @@ class RoundRules:
         marks = self.marks
         if aid == "keep":
             self.emit("keep", seat, f"{seat_name(seat)} keeps the dice.")
-            self.then(("mule", None))
+            self._advance_mule()
         elif aid == "clear":
             self.marks = [0] * len(MARK_KINDS)
-            self.then(task)
+            self.tasks.append(task)
         elif aid == "reroll":
             self.vp[seat] -= REROLL_COST
             pool = self.pool
@@ -137,14 +141,13 @@ class RoundRules:
                 self.emit("reroll", seat, f"{seat_name(seat)} pays {REROLL_COST} VP and re-rolls "
                           + ", ".join(what) + f": now {dice_text(pool)}; Mule Die {self.mule_roll}.",
                           {"dice": dice_json(pool), "mule_die": self.mule_roll})
-            self.then(("mule", None))
+            self._advance_mule()
         else:
             marks[action.payload] += 1
-            self.then(task)
+            self.tasks.append(task)
 
     # ------------------------------------------------------------ Phase II: the Mule
-    @auto("mule")
-    def _advance_mule(self, task) -> None:
+    def _advance_mule(self) -> None:
         """Phase II: the Mule moves the Mule Die's number, stopping on the final space."""
         self.mule = min(self.mule + self.mule_roll, MULE_FINAL)
         self.marks = [0] * len(MARK_KINDS)
@@ -152,12 +155,12 @@ class RoundRules:
             self.emit("mule", None, f"Phase II: the Mule advances {self.mule_roll} to space "
                       f"{self.mule + 1} of {MULE_FINAL + 1}.", {"mule": self.mule})
         if self.mule == MULE_FINAL:
-            self.then(("market", None))
+            self.tasks.append(("market", None))
         else:
             self.phase = SELECT
             self.current = self.first
             self.topped = 0
-            self.then((SELECT, self.first))
+            self.tasks.append((SELECT, self.first))
 
     # ------------------------------------------------------------ Phase III: dice selection
     @prompt(SELECT)
@@ -173,9 +176,7 @@ class RoundRules:
 
     @resolve(SELECT)
     def _select(self, task, action) -> None:
-        seat = task[1]
-        self.then(("select-end", seat))        # after the take's own choices
-        self._take(seat, action.payload, self.pool)
+        self._take_then(task[1], action.payload, self.pool, ("select-end", task[1]), self._select_end)
 
     @auto("select-end")
     def _select_end(self, task) -> None:
@@ -186,7 +187,7 @@ class RoundRules:
         else:
             self.current = (self.current + 1) % self.players
             self.topped = 0
-            self.then((SELECT, self.current))
+            self.tasks.append((SELECT, self.current))
 
     # ------------------------------------------------------------ Phase IV
     @auto("round-end")
@@ -201,4 +202,4 @@ class RoundRules:
                    else f"{tops} markers are on top spaces of Resource Tracks")
             self._finish(why)
         else:
-            self.then(("round", None))
+            self.tasks.append(("round", None))
