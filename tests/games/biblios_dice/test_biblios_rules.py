@@ -86,7 +86,7 @@ def _bishop_game(token_id, dice=("bishop", "bishop", "bishop", "ink", "ink", "in
     put(s, 0, "bishop", TOKEN_SPOTS[0][0] - 1)
     group = list(s.bishop_stacks[0])
     group.remove(TOKEN_INDEX[token_id])
-    s.bishop_stacks[0] = (TOKEN_INDEX[token_id], *group)
+    s.bishop_stacks = ((TOKEN_INDEX[token_id], *group),) + s.bishop_stacks[1:]   # that token on top
     s.apply("keep")
     return s
 
@@ -103,8 +103,8 @@ def test_bishop_token_gold_and_vp_are_taken_at_once():
 def test_bishop_token_moves_are_on_different_resource_tracks_never_the_bishop_track():
     s = game(3, phase_one(["bishop"] * 6, 1, 2, "+1"))
     put(s, 0, "bishop", TOKEN_SPOTS[2][0] - 1)
-    s.bishop_stacks[2] = (TOKEN_INDEX["advance3"],) + tuple(
-        i for i in s.bishop_stacks[2] if TOKENS[i].id != "advance3")
+    s.bishop_stacks = s.bishop_stacks[:2] + ((TOKEN_INDEX["advance3"],) + tuple(
+        i for i in s.bishop_stacks[2] if TOKENS[i].id != "advance3"),)
     put(s, 0, "quills", TOP[3])                      # at the top: not offered
     s.apply("keep")
     s.apply("take:bishop")

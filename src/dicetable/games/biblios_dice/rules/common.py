@@ -76,6 +76,11 @@ def dice_json(dice) -> dict:
     return out
 
 
+def replaced(items: tuple, i: int, value) -> tuple:
+    """``items`` with item ``i`` replaced by ``value`` (the fields kept as tuples are replaced, never mutated)."""
+    return items[:i] + (value,) + items[i + 1:]
+
+
 def a_or_an(word: str) -> str:
     """``"an Ink"``, ``"a Scrolls"``: the article for a die's name in action labels."""
     return ("an " if word[0] in "AEIOU" else "a ") + word

@@ -23,7 +23,7 @@ from ..components import (
     SYMBOL_INDEX, SYMBOL_NAMES, SYMBOLS, TOKEN_SPOTS, TOKENS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_MIN,
     VALUE_RESET, VP_STACKS,
 )
-from .common import ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS
+from .common import ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS, replaced
 
 
 def adjusted(op: str, pips: int) -> int:
@@ -128,7 +128,7 @@ class DiceRules:
                     stack = self.vp_stacks[j]
                     if stack:
                         token = stack[0]
-                        self.vp_stacks[j] = stack[1:]
+                        self.vp_stacks = replaced(self.vp_stacks, j, stack[1:])
                         if cad:
                             if not quiet:
                                 self.emit("vp-token", None, f"Cadfael takes the top VP token ({token} VP) of "
@@ -146,7 +146,7 @@ class DiceRules:
                 if old < space <= new and self.bishop_stacks[g]:
                     stack = self.bishop_stacks[g]
                     tok = stack[0]
-                    self.bishop_stacks[g] = stack[1:]
+                    self.bishop_stacks = replaced(self.bishop_stacks, g, stack[1:])
                     data = TOKENS[tok]
                     if cad:
                         if not quiet:

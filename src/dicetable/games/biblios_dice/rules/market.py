@@ -33,7 +33,7 @@ from ..components import (
 from .common import (
     BID, BID_ACTIONS, BID_TEXT, CARDS_PER_BID, CHOOSE, DISCARD, GOLD_VALUE_INDEX, GOLD_VALUES, GROUP_NAMES,
     RESHUFFLE_AT, RESOLVE, SECRET_BID_TEXT, SMALL_ACTIONS, SPLIT, card_name, dice_count, dice_json, dice_text,
-    half_up, take_actions,
+    half_up, replaced, take_actions,
 )
 
 
@@ -89,7 +89,7 @@ class MarketRules:
         if dice_count(self.small) < SMALL_GROUP:
             self.tasks.append(task)
             return
-        self.groups = [self.pool, self.small]
+        self.groups = (tuple(self.pool), tuple(self.small))
         self.pool = list(EMPTY_SET)
         self.small = list(EMPTY_SET)
         if not self.quiet:
@@ -283,7 +283,7 @@ class MarketRules:
         if not self.quiet:
             self.emit("discard", None, f"The group of {dice_count(group)} dice ({dice_text(group)}) is "
                       "discarded without effect.")
-        self.groups[task[2]] = list(EMPTY_SET)
+        self.groups = replaced(self.groups, task[2], EMPTY_SET)
 
     @auto("deny")
     def _deny_group(self, task) -> None:
@@ -291,7 +291,7 @@ class MarketRules:
         if not self.quiet:
             self.emit("discard", None, f"Cadfael takes the group of {dice_count(group)} dice "
                       f"({dice_text(group)}); it has no effect.")
-        self.groups[task[2]] = list(EMPTY_SET)
+        self.groups = replaced(self.groups, task[2], EMPTY_SET)
 
     @auto("group")
     def _take_group(self, task) -> None:
@@ -320,8 +320,12 @@ class MarketRules:
 
     @resolve(RESOLVE)
     def _resolve_group(self, task, action) -> None:
-        self._take_then(task[1], action.payload, self.groups[self.grp], ("resolve-end", task[1]),
-                        self._resolve_end)
+        kind = action.payload
+        group = self.groups[self.grp]
+        left = list(group)
+        left[kind] = 0 if kind < NTRACKS else -1
+        self.groups = replaced(self.groups, self.grp, tuple(left))   # the taken dice leave the group
+        self._take_then(task[1], kind, list(group), ("resolve-end", task[1]), self._resolve_end)
 
     @auto("resolve-end")
     def _resolve_end(self, task) -> None:
@@ -338,7 +342,7 @@ class MarketRules:
         self.active = 0
         self.sitting = 0
         self.penalized = 0
-        self.groups = [list(EMPTY_SET), list(EMPTY_SET)]
+        self.groups = (EMPTY_SET, EMPTY_SET)
         self.grp = -1
         self.auctions += 1
         if self.cad >= 0:

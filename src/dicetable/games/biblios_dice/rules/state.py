@@ -5,7 +5,7 @@ Scoring, Hidden Objective Variant); the turn's rules come from the mixins of :mo
 
 from __future__ import annotations
 
-from dicetable.engine import LIST, ROWS, Field, FlowState, int_list, int_rows, seat_name
+from dicetable.engine import LIST, Field, FlowState, int_list, seat_name
 
 from ..components import (
     BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, PENALTY, PLACES_FROM,
@@ -22,12 +22,16 @@ def _tuples(value) -> list[tuple[int, ...]]:
     return [tuple(int(x) for x in row) for row in value]
 
 
+def _rows(value) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(x) for x in row) for row in value)
+
+
 def _lists(value) -> list[list]:
     return [list(row) for row in value]
 
 
-def _token_stacks(value) -> list[tuple[int, ...]]:
-    return [tuple(TOKEN_INDEX[i] for i in stack) for stack in value]
+def _token_stacks(value) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(TOKEN_INDEX[i] for i in stack) for stack in value)
 
 
 def _token_ids(value) -> list[list[str]]:
@@ -61,8 +65,9 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
     pos = Field(int_list, copy=LIST)            # pos[track * nm + marker]: its space, 1 = lowest
     stamp = Field(int_list, copy=LIST)          # arrival time on that space (lower = further left)
     clock = Field(int)
-    vp_stacks = Field(_tuples, copy=LIST, encode=_lists)           # [track * NSTACKS + k]: VP tokens, top first
-    bishop_stacks = Field(_token_stacks, copy=LIST, encode=_token_ids)  # per spot: token indices, top first
+    # Tuples below are replaced, never mutated (a clone shares them).
+    vp_stacks = Field(_rows, encode=_lists)     # [track * NSTACKS + k]: VP tokens, top first
+    bishop_stacks = Field(_token_stacks, encode=_token_ids)  # per spot: token indices, top first
     gold = Field(int_list, copy=LIST)
     vp = Field(int_list, copy=LIST)             # VP tokens behind each shield
     mule = Field(int)                           # the Mule's space, 0..MULE_FINAL
@@ -70,7 +75,7 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
     pool = Field(int_list, copy=LIST)           # the dice pool (a dice set)
     marks = Field(int_list, copy=LIST)          # dice marked for the re-roll, by MARK_KINDS
     small = Field(int_list, copy=LIST)          # the group of 3 while the pool is split
-    groups = Field(int_rows, copy=ROWS)         # the market's large and small group
+    groups = Field(_rows, encode=_lists)        # the market's large and small group (dice sets)
     grp = Field(int)                            # the group being resolved, -1 none
     hands = Field(int_list, copy=LIST)          # Bidding Cards in hand, bitmask per seat
     facedown = Field(int_list, copy=LIST)       # the card placed face down, -1 none
@@ -111,13 +116,13 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         for m in order:
             self.clock += 1
             self.stamp[BISHOP * nm + m] = self.clock
-        self.vp_stacks = [VP_STACKS[k][1] for _ in range(NRES) for k in range(NSTACKS)]
+        self.vp_stacks = tuple(VP_STACKS[k][1] for _ in range(NRES) for k in range(NSTACKS))
         stacks = []
         for group in TOKEN_GROUPS:
             tokens = list(group)
             self.shuffle(tokens)
             stacks.append(tuple(tokens))
-        self.bishop_stacks = stacks
+        self.bishop_stacks = tuple(stacks)
         self.gold = [START.gold] * n
         self.vp = [START.vp] * n
         self.mule = 0
@@ -125,7 +130,7 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         self.pool = list(EMPTY_SET)
         self.marks = [0] * len(MARK_KINDS)
         self.small = list(EMPTY_SET)
-        self.groups = [list(EMPTY_SET), list(EMPTY_SET)]
+        self.groups = (EMPTY_SET, EMPTY_SET)
         self.grp = -1
         self.hands = [FULL_HAND] * n
         self.facedown = [-1] * n
@@ -410,7 +415,7 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
             tokens = sorted(stack)
             self.shuffle(tokens)
             stacks.append(tuple(tokens))
-        self.bishop_stacks = stacks
+        self.bishop_stacks = tuple(stacks)
         # Cadfael's draw pile: its cards are known (not face up), their order is not.
         if self.cad >= 0:
             self.cad_deck = sorted(self.cad_deck)
