@@ -221,13 +221,17 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         """
         other = self.clone()
         other.quiet = True
-        if other.lanes is not None:
-            other._lane = seat
-        try:
+        lanes = other.lanes
+        if lanes is None:
             other._take(seat, kind, list(dice))
-        finally:
-            other._lane = -1
-        other.run()
+            other.run()
+        else:
+            # Lanes open (the auction): the seat's own lane stands in for the stack meanwhile.
+            main = other.tasks
+            other.tasks, other.lanes = lanes[seat], None
+            other._take(seat, kind, list(dice))
+            other.run()
+            other.tasks, other.lanes = main, lanes
         other.quiet = False
         return other
 
