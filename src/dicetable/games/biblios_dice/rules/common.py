@@ -10,7 +10,7 @@ from dicetable.engine import Action, seat_name
 
 from ..components import (
     ADJ_FACES, ADJUST, CADFAEL, CARD_VALUES, GOLD, GOLD_DIE, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, PASS,
-    RESOURCES, SCORING, SMALL_GROUP, SYMBOL_NAMES, SYMBOLS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_MIN,
+    RESOURCES, SCORING, SMALL_GROUP, SYMBOL_NAMES, SYMBOLS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_RESET,
     VP_STACKS,
 )
 
@@ -102,13 +102,17 @@ BID_ACTIONS = {v: Action(f"bid:{card_name(v)}",
 CONVERT_ACTION = Action("convert", "Re-roll each die until it shows another resource and move up there")
 FORGO_ACTION = Action("forgo", "Forgo the conversion (the dice have no effect)")
 
-#: Adjustment actions by step (``raise``/``lower``/``set3``), Value Die, old pips and new pips.
+def adjusted(op: str, pips: int) -> int:
+    """The pips a Value Die showing ``pips`` shows after the Adjustment step ``op`` (raise, lower, set3)."""
+    return pips + 1 if op == "raise" else pips - 1 if op == "lower" else VALUE_RESET
+
+
+#: Adjustment actions by step (``raise``/``lower``/``set3``), Value Die and the pips it shows now.
 ADJ_ACTIONS = {
-    op: [[{new: Action(f"{op}:{RESOURCES[d]}",
-                       f"Turn the {SYMBOL_NAMES[d]} Value Die from {old} to {new}" if old != new
-                       else f"Keep the {SYMBOL_NAMES[d]} Value Die at {new}", d)
-           for new in range(VALUE_MIN, VALUE_MAX + 1)} for old in range(VALUE_MAX + 1)]
-         for d in range(NRES)]
+    op: [[Action(f"{op}:{RESOURCES[d]}",
+                 f"Turn the {SYMBOL_NAMES[d]} Value Die from {old} to {adjusted(op, old)}" if adjusted(op, old) != old
+                 else f"Keep the {SYMBOL_NAMES[d]} Value Die at {old}", d)
+          for old in range(VALUE_MAX + 1)] for d in range(NRES)]
     for op in ("raise", "lower", "set3")
 }
 #: Bishop Token moves by Resource Track and the space reached.

@@ -23,12 +23,9 @@ from ..components import (
     SYMBOL_INDEX, SYMBOL_NAMES, SYMBOLS, TOKEN_SPOTS, TOKENS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_MIN,
     VALUE_RESET, VP_STACKS,
 )
-from .common import ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS, replaced
-
-
-def adjusted(op: str, pips: int) -> int:
-    """The pips a Value Die showing ``pips`` shows after the step ``op`` (raise, lower, set3)."""
-    return pips + 1 if op == "raise" else pips - 1 if op == "lower" else VALUE_RESET
+from .common import (
+    ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS, adjusted, replaced,
+)
 
 
 class DiceRules:
@@ -239,7 +236,8 @@ class DiceRules:
     def _adjust_choices(self, task) -> list:
         op = ADJ_STEPS[task[2]][task[3]]
         value = self.value
-        return [ADJ_ACTIONS[op][d][value[d]][adjusted(op, value[d])] for d in self.adjust_targets(task)]
+        actions = ADJ_ACTIONS[op]
+        return [actions[d][value[d]] for d in self.adjust_targets(task)]
 
     @resolve("adjust")
     def _adjust(self, task, action) -> None:

@@ -113,7 +113,10 @@ class RoundRules:
         seat = task[1]
         aid = action.id
         marks = self.marks
-        if aid == "keep":
+        if action.payload is not None:              # mark:<kind>, one die more to re-roll
+            marks[action.payload] += 1
+            self.tasks.append(task)
+        elif aid == "keep":
             self.emit("keep", seat, f"{seat_name(seat)} keeps the dice.")
             self._advance_mule()
         elif aid == "clear":
@@ -142,9 +145,6 @@ class RoundRules:
                           + ", ".join(what) + f": now {dice_text(pool)}; Mule Die {self.mule_roll}.",
                           {"dice": dice_json(pool), "mule_die": self.mule_roll})
             self._advance_mule()
-        else:
-            marks[action.payload] += 1
-            self.tasks.append(task)
 
     # ------------------------------------------------------------ Phase II: the Mule
     def _advance_mule(self) -> None:
