@@ -65,19 +65,20 @@ class DiceRules:
                           f"{ADJ_FACES[face].label}.", {"kind": "adjustment", "face": ADJ_FACES[face].id})
             self._ask_adjust(seat, face, 0, 0)
 
-    def _take_then(self, seat: int, kind: int, dice: list, after: tuple, handler) -> None:
-        """A seat's take in its turn: take ``kind`` from ``dice``, then the automatic task ``after``.
+    def _take_then(self, task, kind: int, dice: list, after: str, handler) -> None:
+        """``task``'s seat takes ``kind`` from ``dice`` in its turn; then the automatic task ``after``.
 
-        ``after`` (resolved by ``handler``) runs at once when the take leaves
-        no choice, else below the take's own choices, once they are made.
+        ``(after, seat)`` runs below the take's own choices, once they are
+        made; when the take leaves none, its ``handler`` runs at once (given
+        ``task``, which names the same seat).
         """
         tasks = self.tasks
         below = len(tasks)
-        self._take(seat, kind, dice)
+        self._take(task[1], kind, dice)
         if len(tasks) == below:
-            handler(after)
+            handler(task)
         else:
-            tasks.insert(below, after)
+            tasks.insert(below, (after, task[1]))
 
     def _take_symbol(self, m: int, t: int, count: int) -> None:
         """Resolve ``count`` Resource Dice showing symbol ``t`` for marker ``m`` (rulebook A)."""
@@ -125,7 +126,7 @@ class DiceRules:
                     stack = self.vp_stacks[j]
                     if stack:
                         token = stack[0]
-                        self.vp_stacks = replaced(self.vp_stacks, j, stack[1:])
+                        self.vp_stacks[j] = stack[1:]
                         if cad:
                             if not quiet:
                                 self.emit("vp-token", None, f"Cadfael takes the top VP token ({token} VP) of "

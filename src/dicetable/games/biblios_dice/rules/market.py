@@ -325,7 +325,7 @@ class MarketRules:
         left = list(group)
         left[kind] = 0 if kind < NTRACKS else -1
         self.groups = replaced(self.groups, self.grp, tuple(left))   # the taken dice leave the group
-        self._take_then(task[1], kind, list(group), ("resolve-end", task[1]), self._resolve_end)
+        self._take_then(task, kind, list(group), "resolve-end", self._resolve_end)
 
     @auto("resolve-end")
     def _resolve_end(self, task) -> None:

@@ -176,7 +176,7 @@ class RoundRules:
 
     @resolve(SELECT)
     def _select(self, task, action) -> None:
-        self._take_then(task[1], action.payload, self.pool, ("select-end", task[1]), self._select_end)
+        self._take_then(task, action.payload, self.pool, "select-end", self._select_end)
 
     @auto("select-end")
     def _select_end(self, task) -> None:

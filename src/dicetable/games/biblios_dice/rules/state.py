@@ -65,8 +65,8 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
     pos = Field(int_list, copy=LIST)            # pos[track * nm + marker]: its space, 1 = lowest
     stamp = Field(int_list, copy=LIST)          # arrival time on that space (lower = further left)
     clock = Field(int)
-    # Tuples below are replaced, never mutated (a clone shares them).
-    vp_stacks = Field(_rows, encode=_lists)     # [track * NSTACKS + k]: VP tokens, top first
+    vp_stacks = Field(_tuples, copy=LIST, encode=_lists)  # [track * NSTACKS + k]: VP tokens, top first
+    # bishop_stacks and groups are tuples, replaced and never mutated, so a clone shares them
     bishop_stacks = Field(_token_stacks, encode=_token_ids)  # per spot: token indices, top first
     gold = Field(int_list, copy=LIST)
     vp = Field(int_list, copy=LIST)             # VP tokens behind each shield
@@ -116,7 +116,7 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         for m in order:
             self.clock += 1
             self.stamp[BISHOP * nm + m] = self.clock
-        self.vp_stacks = tuple(VP_STACKS[k][1] for _ in range(NRES) for k in range(NSTACKS))
+        self.vp_stacks = [VP_STACKS[k][1] for _ in range(NRES) for k in range(NSTACKS)]
         stacks = []
         for group in TOKEN_GROUPS:
             tokens = list(group)
