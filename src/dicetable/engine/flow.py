@@ -272,13 +272,18 @@ class FlowState(GameState, metaclass=FlowMeta):
 
     def _apply(self, action: Action, seat: int) -> None:
         lanes = self.lanes
-        if lanes is not None:
+        if lanes is None:
+            task = self.tasks.pop()
+            self._FLOW["resolve"][task[0]](self, task, action)
+        else:
             self._lane = seat
             task = lanes[seat].pop()
-        else:
-            task = self.tasks.pop()
-        try:
-            self._FLOW["resolve"][task[0]](self, task, action)
-        finally:
-            self._lane = -1
+            try:
+                self._FLOW["resolve"][task[0]](self, task, action)
+            finally:
+                self._lane = -1
+        if self.lanes is None:  # the common case, without a call: run() would stop at once
+            tasks = self.tasks
+            if not tasks or tasks[-1][0] not in self._FLOW["auto"]:
+                return
         self.run()
