@@ -149,8 +149,9 @@ class MarketRules:
         v = action.payload
         self.hands[seat] &= ~(1 << v)
         self.facedown[seat] = v
-        self.emit("bid-secret", seat, SECRET_BID_TEXT[seat][v], {"card": v}, visible=(seat,))
-        self.emit("bid", seat, BID_TEXT[seat])
+        if not self.quiet:
+            self.emit("bid-secret", seat, SECRET_BID_TEXT[seat][v], {"card": v}, visible=(seat,))
+            self.emit("bid", seat, BID_TEXT[seat])
 
     def _cadfael_reveal(self) -> None:
         card = self.cad_deck.pop(0)
@@ -273,8 +274,9 @@ class MarketRules:
     def _choose(self, task, action) -> None:
         _, seat, second, pay = task
         g = action.payload
-        self.emit("choose", seat, f"{seat_name(seat)} chooses the {GROUP_NAMES[g]} group.",
-                  {"group": GROUP_NAMES[g]})
+        if not self.quiet:
+            self.emit("choose", seat, f"{seat_name(seat)} chooses the {GROUP_NAMES[g]} group.",
+                      {"group": GROUP_NAMES[g]})
         self.then(("group", seat, g, 0), self._group_task(second, 1 - g, pay))
 
     @auto("discard")

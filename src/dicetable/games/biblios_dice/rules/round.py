@@ -117,7 +117,8 @@ class RoundRules:
             marks[action.payload] += 1
             self.tasks.append(task)
         elif aid == "keep":
-            self.emit("keep", seat, f"{seat_name(seat)} keeps the dice.")
+            if not self.quiet:
+                self.emit("keep", seat, f"{seat_name(seat)} keeps the dice.")
             self._advance_mule()
         elif aid == "clear":
             self.marks = [0] * len(MARK_KINDS)
@@ -182,8 +183,9 @@ class RoundRules:
     def _select_end(self, task) -> None:
         if dice_count(self.pool) == 0:
             self.first = (self.first + 1) % self.players
-            self.emit("monastery", None, f"The dice pool is empty: the Monastery Card passes to "
-                      f"{seat_name(self.first)}.", {"first": self.first})
+            if not self.quiet:
+                self.emit("monastery", None, f"The dice pool is empty: the Monastery Card passes to "
+                          f"{seat_name(self.first)}.", {"first": self.first})
         else:
             self.current = (self.current + 1) % self.players
             self.topped = 0

@@ -278,6 +278,8 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         self.phase = OVER
         self.end_game()
         self.final = self.breakdown()
+        if self.quiet:
+            return
         self.emit("game-end", None, f"The game ends: {why}.")
         text = "Final scores: " + ", ".join(f"{self.who(m)} {row['total']}" for m, row in enumerate(self.final))
         self.emit("game-over", None, text + ". Winner: " + ", ".join(seat_name(s) for s in self.winners) + ".",
