@@ -290,4 +290,8 @@ class FlowState(GameState, metaclass=FlowMeta):
                 self._FLOW["resolve"][task[0]](self, task, action)
             finally:
                 self._lane = -1
+        if self.lanes is None:  # the common case, without a call: run() would stop at once
+            tasks = self.tasks
+            if not tasks or tasks[-1][0] not in self._FLOW["auto"]:
+                return
         self.run()

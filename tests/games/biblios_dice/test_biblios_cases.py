@@ -231,7 +231,7 @@ def test_BIB_9_no_conversion_on_the_turn_the_top_was_reached():
     s.apply("keep")
     s.apply("take:ink")
     assert pos(s, 0, "ink") == TOP[4]              # the second die has no effect
-    assert s.to_move == (1,) and not s.tasks       # no conversion offered
+    assert s.to_move == (1,) and s.decision(1).kind == "select"   # no conversion offered
     assert s.scripted_dice_left == 0               # nothing re-rolled
 
 
@@ -346,7 +346,8 @@ def test_BIB_11_cadfael_deck_is_reshuffled_after_three_auctions():
     for _ in range(3):
         s.mule = MULE_FINAL
         s.pool = [2, 2, 1, 1, 0, 0, 0, 0]      # 6 Resource Dice, Gold 1, Adjustment +1
-        s._start_market()
+        s.tasks = [("round-end", None), ("market", None)]   # go to the market now
+        s.run()
         for die in ("scrolls", "manuscripts", "pigments"):
             s.apply(f"small:{die}")
         bid_round(s, {0: "pass", 1: "pass"})

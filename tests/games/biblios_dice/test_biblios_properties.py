@@ -155,7 +155,7 @@ def test_greedy_never_overbids():
         bids = 0
         while not state.is_over:
             seat = state.to_move[0]
-            if state.phase == "bid" and not state.tasks:
+            if state.decision(seat).kind == "bid":
                 assert bid_limit(state, seat) <= state.gold[seat]
                 bids += 1
             state.apply(bots[seat].choose(state, seat), seat)
@@ -185,3 +185,24 @@ def test_greedy_beats_random():
             state.apply(bots[seat].choose(state, seat), seat)
         wins += state.winners == (seed % 3,)
     assert wins >= 5
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5))
+def test_quiet_step_plays_the_same_game_as_apply(seed, players):
+    # The quiet step skips event text only: every field, the dice and the next decision agree.
+    loud = new_game(GAME, players, seed=seed, options={"hidden_objectives": True})
+    quiet = loud.clone()
+    rng = Rng(seed)
+    while not loud.is_over:
+        seats = loud.to_move
+        assert quiet.to_move == seats
+        seat = seats[rng.randbelow(len(seats))]
+        actions = loud.legal_actions(seat)
+        assert quiet.legal_actions(seat) == actions
+        action = actions[rng.randbelow(len(actions))]
+        loud.apply(action, seat)
+        quiet.step(action, seat)
+        assert quiet.to_dict()["state"] == loud.to_dict()["state"]
+        assert quiet.chance_mark == loud.chance_mark
+    assert quiet.is_over and quiet.scores == loud.scores and quiet.winners == loud.winners

@@ -86,7 +86,7 @@ def _bishop_game(token_id, dice=("bishop", "bishop", "bishop", "ink", "ink", "in
     put(s, 0, "bishop", TOKEN_SPOTS[0][0] - 1)
     group = list(s.bishop_stacks[0])
     group.remove(TOKEN_INDEX[token_id])
-    s.bishop_stacks[0] = (TOKEN_INDEX[token_id], *group)
+    s.bishop_stacks = ((TOKEN_INDEX[token_id], *group),) + s.bishop_stacks[1:]   # that token on top
     s.apply("keep")
     return s
 
@@ -103,8 +103,8 @@ def test_bishop_token_gold_and_vp_are_taken_at_once():
 def test_bishop_token_moves_are_on_different_resource_tracks_never_the_bishop_track():
     s = game(3, phase_one(["bishop"] * 6, 1, 2, "+1"))
     put(s, 0, "bishop", TOKEN_SPOTS[2][0] - 1)
-    s.bishop_stacks[2] = (TOKEN_INDEX["advance3"],) + tuple(
-        i for i in s.bishop_stacks[2] if TOKENS[i].id != "advance3")
+    s.bishop_stacks = s.bishop_stacks[:2] + ((TOKEN_INDEX["advance3"],) + tuple(
+        i for i in s.bishop_stacks[2] if TOKENS[i].id != "advance3"),)
     put(s, 0, "quills", TOP[3])                      # at the top: not offered
     s.apply("keep")
     s.apply("take:bishop")
@@ -155,8 +155,8 @@ def test_market_group_is_one_turn_for_the_same_turn_exception():
     bid_round(s, {0: "pass"})
     s.apply("group:large")
     s.apply("take:ink")
-    assert pos(s, 0, "ink") == TOP[4] and not s.tasks
-    assert s.to_move == (0,)                         # still resolving the group
+    assert pos(s, 0, "ink") == TOP[4] and s.follow_up(0) is None    # no conversion offered
+    assert s.to_move == (0,) and s.decision(0).kind == "resolve"      # still resolving the group
 
 
 # ---------------------------------------------------------------- market and auction
@@ -314,7 +314,8 @@ def test_cadfael_converts_at_the_top_and_his_bishop_tokens_leave_the_game():
     t._script = tuple(["ink", "bishop", "bishop", "manuscripts"] + phase_one(SIX, 1, 2, "+1"))
     t._script_pos = 0
     t._emitted = []
-    t._start_round()
+    t.tasks = [("round", None)]                      # a new round starts now
+    t.run()
     assert t.scripted_dice_left == 0
     assert pos(t, cad, "manuscripts") == manuscripts + 1     # converted automatically
     assert pos(t, cad, "bishop") == TOKEN_SPOTS[0][0] + 1
@@ -328,3 +329,34 @@ def test_gold_for_all_with_two_players_gives_one_gold_each():
     s.apply("keep")
     s.apply("take:gold")
     assert s.gold == [16, 17]
+
+
+# ---------------------------------------------------------------- public queries for the bots
+def test_after_taking_resolves_the_dice_on_a_copy_and_leaves_the_follow_up_pending():
+    s = game(3, phase_one(SIX, 2, 1, "+1+1"))
+    s.apply("keep")                                  # seat 0 selects now
+    saved = s.to_dict()
+    adjust = s.after_taking(0, 7, s.pool)            # the Adjustment Die: +1 and +1 (two dice)
+    assert adjust.follow_up(0)[0] == "adjust" and adjust.decision(0).kind == "adjust"
+    assert adjust.observation(0)["pending"] == ["adjust", 0, adjust.follow_up(0)[2], 0, 0]
+    gold = s.after_taking(0, 6, s.pool)              # the Gold Die shows 2: 2 Gold, nothing to choose
+    assert gold.gold[0] == s.gold[0] + 2 and gold.follow_up(0) is None
+    scrolls = s.after_taking(0, 0, s.pool)           # 2 Scrolls dice: up 2 spaces
+    assert pos(scrolls, 0, "scrolls") == pos(s, 0, "scrolls") + 2
+    assert s.to_dict() == saved                      # the state itself is unchanged
+    assert s.follow_up(0) is None and s.decision(0).kind == SELECT
+
+
+def test_after_taking_during_the_auction_keeps_the_seats_bid_pending():
+    s = game(3, phase_one(SIX, 2, 1, "+1"))
+    to_market(s)
+    for die in ("scrolls", "scrolls", "manuscripts"):
+        s.apply(f"small:{die}")
+    assert set(s.to_move) == {0, 1, 2}
+    c = s.after_taking(1, 6, s.groups[0])            # seat 1 imagines taking the large group's Gold Die
+    assert c.gold[1] == s.gold[1] + 2                # the Gold Die shows 2
+    assert c.decision(1).kind == "bid" and set(c.to_move) == {0, 1, 2}
+    adjust = s.after_taking(1, 7, s.groups[0])       # its Adjustment Die: +1 first, the bid after
+    assert adjust.follow_up(1)[0] == "adjust"
+    adjust.step(adjust.legal_actions(1)[0], 1)
+    assert adjust.follow_up(1) is None and adjust.decision(1).kind == "bid"

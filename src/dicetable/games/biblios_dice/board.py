@@ -456,7 +456,7 @@ def _player_panel(obs: dict, p: dict, seat, actions: dict) -> str:
         hand = f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{aside}</div>'
     elif not over:
         left = p["cards_not_revealed"]
-        hand = (f'<div class="hand other" title="Bidding Cards not revealed">Cards: '
+        hand = ('<div class="hand other" title="Bidding Cards not revealed">Cards: '
                 + " ".join("pass" if v == 0 else str(v) for v in left)
                 + (' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else "") + '</div>')
     return (f'<div class="{" ".join(classes)}" data-seat="{s}">'

@@ -13,7 +13,7 @@ Indices used by the rules (precomputed here at import):
 * tracks ``0..4`` are the Resource Tracks in data order, ``BISHOP`` (5) the
   Bishop Track; a Resource Die symbol has the index of the track it moves;
 * a dice set is a list of 8 ints: counts of the six Resource Die symbols,
-  then ``GOLD`` (index into ``GOLD_FACES``, -1 when absent) and ``ADJUST``
+  then ``GOLD`` (index into the Gold Die's distinct faces, -1 when absent) and ``ADJUST``
   (index into ``ADJ_FACES``, -1 when absent).
 """
 
@@ -322,7 +322,6 @@ SYMBOL_NAMES = RESOURCE_NAMES + ("Bishop",)
 GOLD = NTRACKS                      # slot of the Gold Die in a dice set
 ADJUST = NTRACKS + 1                # slot of the Adjustment Die in a dice set
 KINDS = SYMBOLS + ("gold", "adjustment")
-KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 EMPTY_SET = (0,) * NTRACKS + (-1, -1)
 
 RESOURCE_DIE = Die("Resource Die", tuple(COMPONENTS.resource_die.faces))
@@ -332,8 +331,6 @@ ADJ_FACES = tuple(COMPONENTS.adjustment_faces)
 ADJ_DIE = Die("Adjustment Die", tuple(a.id for a in ADJ_FACES))
 ADJ_INDEX = {a.id: i for i, a in enumerate(ADJ_FACES)}
 ADJ_STEPS = tuple(tuple(a.steps) for a in ADJ_FACES)
-GOLD_FACES = GOLD_DIE.faces
-GOLD_FACE_INDEX = {f: i for i, f in enumerate(dict.fromkeys(GOLD_FACES))}
 GOLD_FOR_ALL = "gold-for-all"
 SYMBOL_INDEX = {s: i for i, s in enumerate(SYMBOLS)}
 
@@ -351,13 +348,11 @@ _bt = COMPONENTS.bishop_track
 #: Top space of each track (index = track).
 TOP = (_rt.spaces,) * NRES + (_bt.spaces,)
 PLACES_FROM = _rt.places_from_space
-CONVERSION_FROM = _bt.conversion_from_space
 #: VP lost at game end per track and space (spaces without an icon are absent).
 PENALTY = tuple({p.space: p.vp for p in _rt.penalties} for _ in range(NRES)) + (
     {p.space: p.vp for p in _bt.penalties},)
 #: VP stacks on every Resource Track: (space, tokens topmost first), lowest stack first.
 VP_STACKS = tuple((s.space, tuple(s.tokens_top_first)) for s in sorted(_rt.vp_stacks, key=lambda s: s.space))
-STACK_NAMES = tuple(s.name for s in sorted(_rt.vp_stacks, key=lambda s: s.space))
 #: Gold-to-VP ratios: (space, gold per VP), lowest space first.
 RATIOS = tuple((r.space, r.gold_per_vp) for r in sorted(_bt.ratios, key=lambda r: r.space))
 

@@ -39,9 +39,7 @@ from dicetable.engine import Action
 from .components import (
     ADJUST, BISHOP, GOLD, NRES, NTRACKS, PENALTY, PLACES_FROM, SCORING, place_points, ratio_at,
 )
-from .rules import (
-    BID, CHOOSE, REROLL, RESOLVE, SELECT, SPLIT, BibliosDiceState, dice_count,
-)
+from .rules import BID, CHOOSE, REROLL, RESOLVE, SELECT, SPLIT, BibliosDiceState, dice_count
 
 _PLACES = len(SCORING.place_multipliers)
 #: Share of a group's value (in Gold at the seat's ratio) the greedy seat is willing to bid.
@@ -95,29 +93,26 @@ def evaluate(state: BibliosDiceState, seat: int) -> float:
 
 
 def _finish_own_choices(state: BibliosDiceState, seat: int, depth: int = 12) -> None:
-    """Play the seat's own follow-up task choices greedily (on a copy), so a take is judged whole."""
-    while depth and state.tasks and state.to_move == (seat,):
-        state.apply(_task_choice(state, seat), seat)
+    """Play the seat's own follow-up choices greedily (quiet steps on a copy), so a take is judged whole."""
+    while depth and state.follow_up(seat) is not None:
+        state.step(_task_choice(state, seat), seat)
         depth -= 1
 
 
 def _task_choice(state: BibliosDiceState, seat: int) -> Action:
     acts = state.legal_actions(seat)
-    if state.tasks[-1][0] == "convert":
+    if state.follow_up(seat)[0] == "convert":
         return acts[0]                      # convert
     best, best_v = acts[0], None
     for a in acts:
-        c = state.clone()
-        c.apply(a, seat)
-        v = margin(c, seat)
+        v = margin(state.child(a, seat), seat)
         if best_v is None or v > best_v:
             best, best_v = a, v
     return best
 
 
 def _take_value(state: BibliosDiceState, seat: int, action: Action) -> float:
-    c = state.clone()
-    c.apply(action, seat)
+    c = state.child(action, seat)
     _finish_own_choices(c, seat)
     return margin(c, seat)
 
@@ -125,13 +120,7 @@ def _take_value(state: BibliosDiceState, seat: int, action: Action) -> float:
 def die_gain(state: BibliosDiceState, seat: int, kind: int, dice) -> float:
     """One-step gain in margin for ``seat`` of the dice of ``kind`` in the dice set ``dice``."""
     before = margin(state, seat)
-    c = state.clone()
-    c.tasks = []
-    if kind < NTRACKS:
-        c._take_symbol(seat, kind, dice[kind])
-    else:
-        c._take(seat, kind, list(dice))
-    c._emitted = []
+    c = state.after_taking(seat, kind, dice)
     _finish_own_choices(c, seat)
     return margin(c, seat) - before
 
@@ -189,21 +178,19 @@ def greedy(state: BibliosDiceState, seat: int) -> Action:
     acts = state.legal_actions(seat)
     if len(acts) == 1:
         return acts[0]
-    if state.tasks:
-        return _task_choice(state, seat)
-    phase = state.phase
-    if phase == REROLL:
+    kind = state.pending(seat)[0]
+    if kind == REROLL:
         return next(a for a in acts if a.id == "keep")
-    if phase in (SELECT, RESOLVE):
+    if kind in (SELECT, RESOLVE):
         return max(acts, key=lambda a: _take_value(state, seat, a))
-    if phase == BID:
+    if kind == BID:
         return _bid_choice(state, seat)
-    if phase == SPLIT:
+    if kind == SPLIT:
         return _split_choice(state, seat)
-    if phase == CHOOSE:
+    if kind == CHOOSE:
         gains = [group_gain(state, seat, g) for g in state.groups]
         return acts[0] if gains[0] >= gains[1] else acts[1]
-    return acts[0]
+    return _task_choice(state, seat)        # a take's follow-up: adjust, advance, convert
 
 
 __all__ = ["greedy", "evaluate", "margin", "marker_values", "group_gain", "bid_limit", "dice_count"]

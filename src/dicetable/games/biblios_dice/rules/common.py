@@ -1,0 +1,159 @@
+"""Names, small helpers and the fixed actions shared by the Biblios Dice rule modules.
+
+Dice sets use the layout of :mod:`..components` (six symbol counts, then the
+Gold Die's and the Adjustment Die's face index, -1 when absent).
+"""
+
+from __future__ import annotations
+
+from dicetable.engine import Action, seat_name
+
+from ..components import (
+    ADJ_FACES, ADJUST, CADFAEL, CARD_VALUES, GOLD, GOLD_DIE, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, PASS,
+    RESOURCES, SCORING, SMALL_GROUP, SYMBOL_NAMES, SYMBOLS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_RESET,
+    VP_STACKS,
+)
+
+# Phases of a round (shown in observations as ``phase``); the decision tasks of the
+# same names (see :mod:`.`) ask for the choices of that phase.
+REROLL = "reroll"
+SELECT = "select"
+SPLIT = "split"
+BID = "bid"
+CHOOSE = "choose-group"
+RESOLVE = "resolve"
+OVER = "over"
+PHASES = (REROLL, SELECT, SPLIT, BID, CHOOSE, RESOLVE, OVER)
+
+#: Follow-up decisions of a take, asked before the turn goes on (rulebook: Adjustment Die,
+#: Bishop Tokens, the Conversion Rule); ``observation["pending"]`` shows them.
+FOLLOW_UPS = frozenset(("adjust", "advance", "convert"))
+
+DISCARD = -1                 # a market group nobody takes
+
+GOLD_VALUES = tuple(dict.fromkeys(GOLD_DIE.faces))
+GOLD_VALUE_INDEX = {f: i for i, f in enumerate(GOLD_VALUES)}
+MARK_KINDS = SYMBOLS + ("gold", "adjustment", "mule")
+MARK_GOLD, MARK_ADJUST, MARK_MULE = NTRACKS, NTRACKS + 1, NTRACKS + 2
+NSTACKS = len(VP_STACKS)
+REROLL_COST = SCORING.reroll_cost_vp
+CARDS_PER_BID = CADFAEL.cards_per_bid
+RESHUFFLE_AT = CADFAEL.cards_per_bid * CADFAEL.reshuffle_after_auctions
+GROUP_NAMES = ("large", "small")
+
+
+def card_name(value: int) -> str:
+    """``0`` -> ``"pass"``, ``5`` -> ``"5"``."""
+    return "pass" if value == PASS else str(value)
+
+
+def half_up(n: int) -> int:
+    """Half of ``n`` rounded up (the second bidder's payment, third place's VPs)."""
+    return -(-n // 2)
+
+
+def dice_count(dice) -> int:
+    """Number of dice in a dice set (see components: 6 symbol counts, Gold, Adjustment)."""
+    return sum(dice[:NTRACKS]) + (dice[GOLD] >= 0) + (dice[ADJUST] >= 0)
+
+
+def dice_text(dice) -> str:
+    """A dice set in words: ``"3 Ink, 2 Manuscripts, Gold 3, Adjustment +1"``."""
+    parts = [f"{dice[k]} {SYMBOL_NAMES[k]}" for k in range(NTRACKS) if dice[k]]
+    if dice[GOLD] >= 0:
+        g = GOLD_VALUES[dice[GOLD]]
+        parts.append("Gold: gold for all" if g == GOLD_FOR_ALL else f"Gold {g}")
+    if dice[ADJUST] >= 0:
+        parts.append(f"Adjustment {ADJ_FACES[dice[ADJUST]].id}")
+    return ", ".join(parts) if parts else "no dice"
+
+
+def dice_json(dice) -> dict:
+    """A dice set as a JSON-able dict (kind -> count; gold/adjustment -> face or None)."""
+    out = {SYMBOLS[k]: dice[k] for k in range(NTRACKS) if dice[k]}
+    out["gold"] = GOLD_VALUES[dice[GOLD]] if dice[GOLD] >= 0 else None
+    out["adjustment"] = ADJ_FACES[dice[ADJUST]].id if dice[ADJUST] >= 0 else None
+    return out
+
+
+def replaced(items: tuple, i: int, value) -> tuple:
+    """``items`` with item ``i`` replaced by ``value`` (the fields kept as tuples are replaced, never mutated)."""
+    return items[:i] + (value,) + items[i + 1:]
+
+
+def a_or_an(word: str) -> str:
+    """``"an Ink"``, ``"a Scrolls"``: the article for a die's name in action labels."""
+    return ("an " if word[0] in "AEIOU" else "a ") + word
+
+
+# ------------------------------------------------------------ fixed actions (built once)
+MARK_ACTIONS = tuple(Action(f"mark:{k}", f"Mark {a_or_an(SYMBOL_NAMES[i])} die to re-roll" if i < NTRACKS
+                            else f"Mark the {k.capitalize()} Die to re-roll", i) for i, k in enumerate(MARK_KINDS))
+REROLL_ACTION = Action("reroll", f"Pay {REROLL_COST} VP and re-roll the marked dice (once per round)")
+CLEAR_ACTION = Action("clear", "Unmark all dice")
+KEEP_ACTION = Action("keep", "Keep the dice as they are (end Phase I)")
+SMALL_ACTIONS = tuple(Action(f"small:{k}", (f"Put {a_or_an(SYMBOL_NAMES[i])} die" if i < NTRACKS
+                                            else f"Put the {k.capitalize()} Die")
+                             + f" into the group of {SMALL_GROUP}", i)
+                      for i, k in enumerate(KINDS))
+BID_ACTIONS = {v: Action(f"bid:{card_name(v)}",
+                         "Play the pass card face down (stop bidding)" if v == PASS
+                         else f"Play your {v} Bidding Card face down", v) for v in CARD_VALUES}
+CONVERT_ACTION = Action("convert", "Re-roll each die until it shows another resource and move up there")
+FORGO_ACTION = Action("forgo", "Forgo the conversion (the dice have no effect)")
+
+def adjusted(op: str, pips: int) -> int:
+    """The pips a Value Die showing ``pips`` shows after the Adjustment step ``op`` (raise, lower, set3)."""
+    return pips + 1 if op == "raise" else pips - 1 if op == "lower" else VALUE_RESET
+
+
+#: Adjustment actions by step (``raise``/``lower``/``set3``), Value Die and the pips it shows now.
+ADJ_ACTIONS = {
+    op: [[Action(f"{op}:{RESOURCES[d]}",
+                 f"Turn the {SYMBOL_NAMES[d]} Value Die from {old} to {adjusted(op, old)}" if adjusted(op, old) != old
+                 else f"Keep the {SYMBOL_NAMES[d]} Value Die at {old}", d)
+          for old in range(VALUE_MAX + 1)] for d in range(NRES)]
+    for op in ("raise", "lower", "set3")
+}
+#: Bishop Token moves by Resource Track and the space reached.
+ADVANCE_ACTIONS = [[Action(f"advance:{RESOURCES[t]}", f"Move up 1 space on the {TRACK_NAMES[t]} (to space {s})", t)
+                    for s in range(TOP[t] + 2)] for t in range(NRES)]
+SECRET_BID_TEXT = [{v: f"{seat_name(s)} secretly places the {card_name(v)} card face down."
+                    for v in CARD_VALUES} for s in range(8)]
+BID_TEXT = [f"{seat_name(s)} places a Bidding Card face down." for s in range(8)]
+
+_TAKE_CACHE: dict = {}
+
+
+def take_action(kind: int, dice, players: int) -> Action:
+    """The action taking every die of ``kind`` (a dice-set slot) from ``dice``; built once per label."""
+    if kind < NTRACKS:
+        key = (kind, dice[kind])
+    elif kind == GOLD:
+        key = (kind, dice[GOLD], players)
+    else:
+        key = (kind, dice[ADJUST])
+    action = _TAKE_CACHE.get(key)
+    if action is None:
+        if kind < NTRACKS:
+            c = dice[kind]
+            what = f"the {SYMBOL_NAMES[kind]} die" if c == 1 else f"the {c} {SYMBOL_NAMES[kind]} dice"
+            label = f"Take {what}: move up {c} on the {TRACK_NAMES[kind]}"
+        elif kind == GOLD:
+            g = GOLD_VALUES[dice[GOLD]]
+            label = (f"Take the Gold Die (gold for all): every player gains {players - 1} Gold"
+                     if g == GOLD_FOR_ALL else f"Take the Gold Die: {g} Gold")
+        else:
+            label = f"Take the Adjustment Die: {ADJ_FACES[dice[ADJUST]].label}"
+        action = _TAKE_CACHE[key] = Action(f"take:{KINDS[kind]}", label, kind)
+    return action
+
+
+def take_actions(dice, players: int) -> list[Action]:
+    """The actions taking each type of dice present in ``dice``, symbols first, then Gold, Adjustment."""
+    out = [take_action(k, dice, players) for k in range(NTRACKS) if dice[k]]
+    if dice[GOLD] >= 0:
+        out.append(take_action(GOLD, dice, players))
+    if dice[ADJUST] >= 0:
+        out.append(take_action(ADJUST, dice, players))
+    return out

@@ -1,0 +1,444 @@
+"""The Biblios Dice state: its fields, set-up, scoring and views (rulebook: Setup, Game End,
+Scoring, Hidden Objective Variant); the turn's rules come from the mixins of :mod:`.round`,
+:mod:`.dice` and :mod:`.market`.
+"""
+
+from __future__ import annotations
+
+from dicetable.engine import LIST, Field, FlowState, int_list, seat_name
+
+from ..components import (
+    BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, PENALTY, PLACES_FROM,
+    RESOURCES, SCORING, START, SYMBOL_NAMES, SYMBOLS, TOKEN_INDEX, TOKEN_GROUPS, TOKEN_SPOTS, TOKENS, TOP,
+    TRACK_NAMES, VALUE_START, VP_STACKS, place_points, ratio_at, resource_dice_for,
+)
+from .common import FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json
+from .dice import DiceRules
+from .market import MarketRules
+from .round import RoundRules
+
+
+def _tuples(value) -> list[tuple[int, ...]]:
+    return [tuple(int(x) for x in row) for row in value]
+
+
+def _rows(value) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(x) for x in row) for row in value)
+
+
+def _lists(value) -> list[list]:
+    return [list(row) for row in value]
+
+
+def _token_stacks(value) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(TOKEN_INDEX[i] for i in stack) for stack in value)
+
+
+def _token_ids(value) -> list[list[str]]:
+    return [[TOKENS[i].id for i in stack] for stack in value]
+
+
+class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
+    """A game of Biblios Dice for 2-5 players (2 players add Cadfael).
+
+    Markers are numbered ``0..players-1`` for the seats and ``cad`` (= 2) for
+    Cadfael in a 2-player game (``cad`` is -1 otherwise); ``nm`` is the number
+    of markers. ``pos[t * nm + m]`` is the space (1 = lowest) of marker ``m``
+    on track ``t`` and ``stamp[...]`` its arrival time there: on one space the
+    lower stamp is further left, i.e. ahead. ``value`` holds the five Value
+    Dice; ``gold``/``vp`` what is behind each shield. Dice sets (``pool``,
+    ``small``, ``groups``) use the layout of :mod:`..components`. ``hands`` are
+    bitmasks of Bidding Card values (bit 0 = the pass card). The turn is a
+    stack of tasks (:class:`~dicetable.engine.FlowState`; the task kinds are
+    listed in :mod:`.round`, :mod:`.dice` and :mod:`.market`).
+    """
+
+    game_id = "biblios-dice"
+
+    nm = Field(int, save=False)                 # markers: seats, then Cadfael (derived from players)
+    cad = Field(int, save=False)                # Cadfael's marker, -1 without him
+    round_no = Field(int, save="round")
+    first = Field(int)                          # the seat holding the Monastery Card
+    current = Field(int)                        # the seat whose turn it is (shown in observations)
+    phase = Field(str)                          # one of PHASES (shown in observations)
+    value = Field(int_list, copy=LIST)          # pips of the five Value Dice
+    pos = Field(int_list, copy=LIST)            # pos[track * nm + marker]: its space, 1 = lowest
+    stamp = Field(int_list, copy=LIST)          # arrival time on that space (lower = further left)
+    clock = Field(int)
+    vp_stacks = Field(_tuples, copy=LIST, encode=_lists)  # [track * NSTACKS + k]: VP tokens, top first
+    # bishop_stacks and groups are tuples, replaced and never mutated, so a clone shares them
+    bishop_stacks = Field(_token_stacks, encode=_token_ids)  # per spot: token indices, top first
+    gold = Field(int_list, copy=LIST)
+    vp = Field(int_list, copy=LIST)             # VP tokens behind each shield
+    mule = Field(int)                           # the Mule's space, 0..MULE_FINAL
+    mule_roll = Field(int)
+    pool = Field(int_list, copy=LIST)           # the dice pool (a dice set)
+    marks = Field(int_list, copy=LIST)          # dice marked for the re-roll, by MARK_KINDS
+    small = Field(int_list, copy=LIST)          # the group of 3 while the pool is split
+    groups = Field(_rows, encode=_lists)        # the market's large and small group (dice sets)
+    grp = Field(int)                            # the group being resolved, -1 none
+    hands = Field(int_list, copy=LIST)          # Bidding Cards in hand, bitmask per seat
+    facedown = Field(int_list, copy=LIST)       # the card placed face down, -1 none
+    played = Field(_tuples, copy=LIST, encode=_lists)  # cards revealed in this auction, per seat
+    active = Field(int)                         # bitmask: seats still bidding
+    sitting = Field(int)                        # bitmask: seats sitting this auction out
+    barred = Field(int)                         # bitmask: seats to sit the next auction out
+    penalized = Field(int)                      # bitmask: seats penalised for overbidding now
+    cad_deck = Field(int_list, copy=LIST)       # Cadfael's draw pile, top first
+    cad_faceup = Field(int_list)                # his cards revealed in earlier auctions (replaced, never mutated)
+    cad_played = Field(int_list, copy=LIST)     # his cards revealed in this auction
+    topped = Field(int)                         # bitmask: tracks whose top the mover reached this turn
+    objectives = Field(int_list)                # Hidden Objective per seat, -1 none (replaced, never mutated)
+    auctions = Field(int)
+    last_auction = Field()                      # the last auction's totals and places (never mutated)
+    final = Field()                             # final scoring rows once the game is over (never mutated)
+
+    # ================================================================ set-up
+    def _setup(self) -> None:
+        n = self.players
+        self.cad = n if n == 2 else -1
+        self.nm = nm = n + (1 if n == 2 else 0)
+        self.round_no = 0
+        self.first = 0
+        self.current = 0
+        self.phase = REROLL
+        self.value = [VALUE_START] * NRES
+        self.pos = [1] * (NTRACKS * nm)
+        self.stamp = [0] * (NTRACKS * nm)
+        self.clock = 0
+        # Resource Tracks: any order (seat order). Bishop Track: Cadfael leftmost, then the
+        # last player ... the first player rightmost (rulebook Setup 12, 2 players Setup).
+        for t in range(NRES):
+            for m in range(nm):
+                self.clock += 1
+                self.stamp[t * nm + m] = self.clock
+        order = ([self.cad] if self.cad >= 0 else []) + list(range(n - 1, -1, -1))
+        for m in order:
+            self.clock += 1
+            self.stamp[BISHOP * nm + m] = self.clock
+        self.vp_stacks = [VP_STACKS[k][1] for _ in range(NRES) for k in range(NSTACKS)]
+        stacks = []
+        for group in TOKEN_GROUPS:
+            tokens = list(group)
+            self.shuffle(tokens)
+            stacks.append(tuple(tokens))
+        self.bishop_stacks = tuple(stacks)
+        self.gold = [START.gold] * n
+        self.vp = [START.vp] * n
+        self.mule = 0
+        self.mule_roll = 0
+        self.pool = list(EMPTY_SET)
+        self.marks = [0] * len(MARK_KINDS)
+        self.small = list(EMPTY_SET)
+        self.groups = (EMPTY_SET, EMPTY_SET)
+        self.grp = -1
+        self.hands = [FULL_HAND] * n
+        self.facedown = [-1] * n
+        self.played = [()] * n
+        self.active = 0
+        self.sitting = 0
+        self.barred = 0
+        self.penalized = 0
+        self.cad_deck = []
+        self.cad_faceup = []
+        self.cad_played = []
+        self.topped = 0
+        self.objectives = [-1] * n
+        self.auctions = 0
+        self.last_auction = None
+        self.final = None
+        self.tasks = []
+        self.lanes = None
+        self.emit("setup", None, f"Biblios Dice for {n} players"
+                  + (" with Cadfael" if self.cad >= 0 else "")
+                  + f"; {resource_dice_for(n)} Resource Dice. {seat_name(0)} takes the Monastery Card.",
+                  {"players": n, "resource_dice": resource_dice_for(n)})
+        for s in range(n):
+            g, v, res = BONUSES[s]
+            self.gold[s] += g
+            self.vp[s] += v
+            if res >= 0:
+                self.pos[res * nm + s] += 1
+            if g or v or res >= 0:
+                parts = ([f"{g} Gold"] if g else []) + ([f"a {v} VP token"] if v else []) + (
+                    [f"1 {SYMBOL_NAMES[res]}"] if res >= 0 else [])
+                self.emit("start-bonus", s, f"{seat_name(s)} (position {s + 1}) receives "
+                          + " and ".join(parts) + ".", {"gold": g, "vp": v,
+                                                        "resource": RESOURCES[res] if res >= 0 else None})
+        if self.cad >= 0:
+            self.cad_deck = list(CADFAEL_CARDS)
+            self.shuffle(self.cad_deck)
+        if self.options.get("hidden_objectives"):
+            cards = list(range(NRES))
+            self.shuffle(cards)
+            for s in range(n):
+                self.objectives[s] = cards[s]
+                self.emit("objective", s, f"{seat_name(s)}'s Hidden Objective: the "
+                          f"{TRACK_NAMES[cards[s]]}.", {"track": RESOURCES[cards[s]]}, visible=(s,))
+        self.then(("round", None))
+        self.run()
+
+    def _after_restore(self) -> None:
+        n = self.players
+        self.cad = n if n == 2 else -1
+        self.nm = nm = n + (1 if n == 2 else 0)
+        if self.phase not in PHASES:
+            raise ValueError(f"unknown phase {self.phase!r}")
+        if len(self.value) != NRES or len(self.pos) != NTRACKS * nm or len(self.stamp) != NTRACKS * nm:
+            raise ValueError("value, pos or stamp has the wrong length")
+        if not len(self.gold) == len(self.vp) == len(self.hands) == len(self.facedown) == len(self.played) == n:
+            raise ValueError("per-seat lists need one entry per seat")
+        unknown = {t[0] for t in self.tasks} - self.TASK_KINDS
+        if unknown:
+            raise ValueError(f"unknown task kinds {sorted(unknown)}")
+
+    # ================================================================ queries
+    def who(self, m: int) -> str:
+        """A marker's owner for people: ``"Player 2"`` or ``"Cadfael"``."""
+        return "Cadfael" if m == self.cad else seat_name(m)
+
+    def bishop_key(self, m: int) -> tuple:
+        """Sort key: further up the Bishop Track first, then further left (earlier arrival)."""
+        i = BISHOP * self.nm + m
+        return (-self.pos[i], self.stamp[i])
+
+    def follow_up(self, seat: int) -> tuple | None:
+        """The follow-up choice of a take ``seat`` is to make now (an ``adjust``, ``advance`` or
+        ``convert`` task, see :mod:`.dice`), or None. Read-only."""
+        task = self.pending(seat)
+        return task if task is not None and task[0] in FOLLOW_UPS else None
+
+    def after_taking(self, seat: int, kind: int, dice) -> "BibliosDiceState":
+        """A hypothetical copy for evaluation: ``seat`` has just taken the dice of ``kind``.
+
+        ``kind`` is a dice-set slot (a symbol index, ``GOLD`` or ``ADJUST``)
+        and ``dice`` a dice set holding it (not changed). On the copy the
+        dice are resolved as by a take (rulebook: Phase III "A-C"), quietly
+        (no events), as if it were ``seat``'s turn now; the choices they
+        leave (:meth:`follow_up`) are pending for ``seat``, before whatever
+        ``seat`` was to decide. This state is unchanged. Bots play the
+        follow-ups with ``step`` and evaluate the copy; never play on from it.
+        """
+        other = self.clone()
+        other.quiet = True
+        lanes = other.lanes
+        if lanes is None:
+            other._take(seat, kind, list(dice))
+            other.run()
+        else:
+            # Lanes open (the auction): the seat's own lane stands in for the stack meanwhile.
+            main = other.tasks
+            other.tasks, other.lanes = lanes[seat], None
+            other._take(seat, kind, list(dice))
+            other.run()
+            other.tasks, other.lanes = main, lanes
+        other.quiet = False
+        return other
+
+    # ================================================================ end
+    def breakdown(self) -> list:
+        """Scoring (rulebook Scoring) per marker as if the game ended now.
+
+        Returns one dict per marker (seats, then Cadfael): ``tracks`` (VPs per
+        Resource Track place), ``penalty`` (VPs lost, positive), ``tokens``
+        (VP tokens), ``gold_vp``, ``gold_left``, ``objective`` and ``total``.
+        """
+        nm = self.nm
+        n = self.players
+        track_vp = [[0] * NRES for _ in range(nm)]
+        firsts = [-1] * NRES
+        for t in range(NRES):
+            ranked = sorted((m for m in range(nm) if self.pos[t * nm + m] >= PLACES_FROM),
+                            key=lambda m: (-self.pos[t * nm + m], self.stamp[t * nm + m]))
+            for place, m in enumerate(ranked[:len(SCORING.place_multipliers)]):
+                track_vp[m][t] = place_points(place, self.value[t])
+            if ranked:
+                firsts[t] = ranked[0]
+        out = []
+        for m in range(nm):
+            penalty = sum(PENALTY[t].get(self.pos[t * nm + m], 0) for t in range(NTRACKS))
+            row = {"tracks": track_vp[m], "penalty": penalty, "tokens": 0, "gold_vp": 0,
+                   "gold_left": 0, "objective": 0}
+            if m < n:
+                ratio = ratio_at(self.pos[BISHOP * nm + m])
+                gold_vp = self.gold[m] // ratio if ratio else 0
+                row["tokens"] = self.vp[m]
+                row["gold_vp"] = gold_vp
+                row["gold_left"] = self.gold[m] - gold_vp * ratio
+                obj = self.objectives[m]
+                if obj >= 0 and firsts[obj] == m:
+                    row["objective"] = SCORING.objective_bonus
+            row["total"] = (sum(row["tracks"]) - penalty + row["tokens"] + row["gold_vp"]
+                            + row["objective"])
+            out.append(row)
+        return out
+
+    def _finish(self, why: str) -> None:
+        """Game End: score, name the winner, drop every pending task."""
+        self.phase = OVER
+        self.end_game()
+        self.final = self.breakdown()
+        if self.quiet:
+            return
+        self.emit("game-end", None, f"The game ends: {why}.")
+        text = "Final scores: " + ", ".join(f"{self.who(m)} {row['total']}" for m, row in enumerate(self.final))
+        self.emit("game-over", None, text + ". Winner: " + ", ".join(seat_name(s) for s in self.winners) + ".",
+                  {"scores": self.scores, "winners": list(self.winners),
+                   "gold": list(self.gold), "vp_tokens": list(self.vp)})
+
+    @property
+    def scores(self) -> list:
+        """VPs per seat: final once the game is over, else as if it ended now."""
+        rows = self.final if self.final is not None else self.breakdown()
+        return [rows[s]["total"] for s in range(self.players)]
+
+    def _visible_scores(self, seat: int | None) -> list:
+        """VPs per seat as ``seat`` may count them now (rulebook Scoring; None: a spectator).
+
+        Everyone sees the Resource Track places and the penalties (the
+        tracks, Value Dice and markers are public); only ``seat`` sees its own
+        VP tokens, its Gold (converted at its Bishop Track ratio) and its
+        Hidden Objective, which stay behind the others' shields until the
+        end. So another seat's entry is its track VPs minus penalties.
+        """
+        rows = self.breakdown()
+        return [rows[s]["total"] if s == seat else sum(rows[s]["tracks"]) - rows[s]["penalty"]
+                for s in range(self.players)]
+
+    @property
+    def cadfael_score(self) -> int | None:
+        """Cadfael's VPs (track places and penalties; 2 players only), else None."""
+        if self.cad < 0:
+            return None
+        rows = self.final if self.final is not None else self.breakdown()
+        return rows[self.cad]["total"]
+
+    @property
+    def winners(self) -> tuple:
+        """Most VPs; ties: most Gold left after conversion, then further up the Bishop Track."""
+        if self.phase != OVER:
+            return ()
+        rows = self.final
+        best = min(range(self.players), key=lambda s: (-rows[s]["total"], -rows[s]["gold_left"])
+                   + self.bishop_key(s))
+        return (best,)
+
+    # ================================================================ views
+    def _observation(self, seat: int | None) -> dict:
+        """What ``seat`` sees (None: a spectator).
+
+        Public: tracks with marker order, Value Dice, stacks (VP tokens in
+        order; Bishop stacks as a count and the set of tokens left), the Mule,
+        the dice, the auction's revealed cards and who has placed a card,
+        Cadfael's revealed and face-up cards. Private to the seat: its Gold,
+        VP tokens, face-down card and Hidden Objective. At the game's end all
+        holdings are shown.
+        """
+        n = self.players
+        nm = self.nm
+        over = self.phase == OVER
+        tracks = {}
+        for t in range(NTRACKS):
+            spaces = [[] for _ in range(TOP[t])]
+            for m in sorted(range(nm), key=lambda m: self.stamp[t * nm + m]):
+                spaces[self.pos[t * nm + m] - 1].append("cadfael" if m == self.cad else m)
+            tracks[SYMBOLS[t]] = spaces
+        players = []
+        for s in range(n):
+            mine = over or s == seat
+            unrevealed = self.hands[s] | (1 << self.facedown[s] if self.facedown[s] >= 0 else 0)
+            row = {
+                "seat": s,
+                "face_down_placed": self.facedown[s] >= 0,
+                "revealed": list(self.played[s]),
+                "bidding": bool(self.active >> s & 1),
+                "sitting_out": bool(self.sitting >> s & 1),
+                "pass_card_aside": bool((self.barred | self.sitting) >> s & 1),
+                "cards_not_revealed": [v for v in CARD_VALUES if unrevealed >> v & 1],
+                "gold": self.gold[s] if mine else None,
+                "vp_tokens": self.vp[s] if mine else None,
+                "objective": (RESOURCES[self.objectives[s]] if self.objectives[s] >= 0 else None)
+                if mine else None,
+            }
+            if s == seat and not over:
+                row["hand"] = [v for v in CARD_VALUES if self.hands[s] >> v & 1]
+                row["face_down"] = self.facedown[s] if self.facedown[s] >= 0 else None
+            players.append(row)
+        top = self.tasks[-1] if self.tasks and self.lanes is None else None
+        obs = {
+            "game": self.game_id,
+            "seat": seat,
+            "round": self.round_no,
+            "phase": self.phase,
+            "first_player": self.first,
+            "current": self.current,
+            "to_move": list(self.to_move),
+            "value_dice": {RESOURCES[d]: self.value[d] for d in range(NRES)},
+            "tracks": tracks,
+            "vp_stacks": {RESOURCES[t]: [list(self.vp_stacks[t * NSTACKS + k]) for k in range(NSTACKS)]
+                          for t in range(NRES)},
+            "bishop_stacks": [{"space": TOKEN_SPOTS[g][0], "count": len(self.bishop_stacks[g]),
+                               "tokens_left": sorted(TOKENS[i].id for i in self.bishop_stacks[g])}
+                              for g in range(len(TOKEN_SPOTS))],
+            "mule": self.mule,
+            "mule_die": self.mule_roll,
+            "pool": dice_json(self.pool),
+            "marked": {MARK_KINDS[k]: c for k, c in enumerate(self.marks) if c},
+            "small_group": dice_json(self.small),
+            "groups": [dice_json(g) for g in self.groups],
+            "resolving_group": GROUP_NAMES[self.grp] if self.grp >= 0 else None,
+            "pending": list(top) if top is not None and top[0] in FOLLOW_UPS else None,
+            "players": players,
+            "hidden_objectives": bool(self.options.get("hidden_objectives")),
+            "auctions_held": self.auctions,
+            "last_auction": self.last_auction,
+            "is_over": over,
+            "scores": self.scores if over else None,
+            "winners": list(self.winners),
+        }
+        if self.cad >= 0:
+            obs["cadfael"] = {"revealed": list(self.cad_played), "face_up": list(self.cad_faceup),
+                              "draw_pile": len(self.cad_deck),
+                              "score": self.cadfael_score if over else None}
+        if seat is not None and seat < n and not over:
+            obs["my_gold"] = self.gold[seat]
+            obs["my_vp_tokens"] = self.vp[seat]
+        # Scoring (rulebook Scoring) as if the game ended now. Track places and penalties
+        # follow from public positions and Value Dice; a seat's full row also counts its
+        # own shield (Gold, VP tokens, objective), so only that seat gets it.
+        rows = self.final if over else self.breakdown()
+        obs["standing"] = [{"tracks": list(r["tracks"]), "penalty": r["penalty"]} for r in rows]
+        if over:
+            obs["final"] = [dict(r) for r in rows]
+        elif seat is not None and seat < n:
+            obs["my_score"] = dict(rows[seat])
+        return obs
+
+    def _determinize(self, seat: int) -> None:
+        # Bishop Token stacks: the remaining tokens of each group are known, their order is not.
+        stacks = []
+        for stack in self.bishop_stacks:
+            tokens = sorted(stack)
+            self.shuffle(tokens)
+            stacks.append(tuple(tokens))
+        self.bishop_stacks = tuple(stacks)
+        # Cadfael's draw pile: its cards are known (not face up), their order is not.
+        if self.cad >= 0:
+            self.cad_deck = sorted(self.cad_deck)
+            self.shuffle(self.cad_deck)
+        # Other seats' face-down bids: any of their unrevealed cards.
+        for s in range(self.players):
+            if s != seat and self.facedown[s] >= 0:
+                unrevealed = self.hands[s] | 1 << self.facedown[s]
+                cards = [v for v in CARD_VALUES if unrevealed >> v & 1]
+                v = cards[self.randbelow(len(cards))]
+                self.facedown[s] = v
+                self.hands[s] = unrevealed & ~(1 << v)
+        # Hidden Objectives of the others: any cards but the seat's own.
+        # (Once the game is over every objective is shown, so nothing is resampled.)
+        if self.phase != OVER and any(o >= 0 for o in self.objectives):
+            own = self.objectives[seat] if seat is not None else -1   # a spectator sees no objective
+            cards = [t for t in range(NRES) if t != own]
+            self.shuffle(cards)
+            self.objectives = [own if s == seat else cards.pop() for s in range(self.players)]
+        # Gold and VP tokens are not resampled: every change to them is public (see the package doc).
