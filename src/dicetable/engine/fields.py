@@ -46,7 +46,7 @@ class Field(Generic[T]):
     """One declared field of a game state (see the module docstring).
 
     ``decode`` (a callable: saved JSON value -> field value, raising
-    ValueError/TypeError on a wrong one), ``copy`` (``VALUE``, ``LIST`` or
+    ValueError/TypeError on a wrong one; default: the value as saved), ``copy`` (``VALUE``, ``LIST`` or
     ``ROWS``), ``save`` (the key in the save; default the attribute name;
     False: not saved), ``encode`` (field value -> JSON-able; default by
     ``copy``). Raises ValueError for an unknown ``copy``.
@@ -56,11 +56,11 @@ class Field(Generic[T]):
     decode: Callable[[Any], T]
     encode: Callable[[T], Any] | None
 
-    def __init__(self, decode: Callable[[Any], T], copy: str = VALUE,
+    def __init__(self, decode: Callable[[Any], T] | None = None, copy: str = VALUE,
                  save: str | bool | None = None, encode: Callable[[T], Any] | None = None) -> None:
         if copy not in _COPIES:
             raise ValueError(f"Field copy must be one of {_COPIES}, got {copy!r}")
-        self.decode = decode
+        self.decode = decode if decode is not None else _same
         self.copy = copy
         self.save = save
         self.encode = encode
@@ -89,6 +89,11 @@ class Field(Generic[T]):
 
 
 # ---------------------------------------------------------------- codecs for common shapes
+def _same(value: Any) -> Any:
+    """A saved value kept as it is (the default ``decode``)."""
+    return value
+
+
 def int_list(value: Any) -> list[int]:
     """A saved list of ints (each checked with ``int``)."""
     return [int(x) for x in value]
