@@ -3,10 +3,14 @@ Skull Island, Ending the Game, Captain Cards).
 
 Turn structure
 --------------
-A turn is the rulebook's phases A-D, kept as an explicit stack of pending
-tasks (plain tuples ``(tag, seat, ...)``) in ``state.stack``. The top task
-either resolves itself or waits for a decision of the seat it names; the
-seat to move is always ``stack[-1][1]``.
+A turn is the rulebook's phases A-D, written on the engine's turn flow
+(:mod:`dicetable.engine.flow`): pending tasks are plain tuples ``(kind,
+seat, ...)`` on ``state.tasks``, each kind with its handler. A task that
+resolves on its own (``@auto``) decides whether its seat must choose; if so
+it schedules the *decision* task of the same name with a ``?`` (``"reroll"``
+-> ``"reroll?"``), whose prompt, legal actions and resolution are the
+``@prompt``/``@choices``/``@resolve`` handlers. Observations name both
+without the ``?`` (``waiting_for``, ``pending``).
 
 * **A Roll Dice** (``roll``): Willem/Luthor may first pay 1 Grog to set one
   die to the Cannon/Map face; then the dice are rolled (kept sorted by
@@ -28,9 +32,9 @@ seat to move is always ``stack[-1][1]``.
 
 Silver always moves one coin at a time, and the 5-Silver-for-1-Treasure
 exchange happens the moment a ship holds 5 (it interrupts anything); the
-sixth Treasure ends the game at once (an internal exception unwinds the
-turn). The Silver supply is never stored: it is 35 minus the Silver on the
-ships and on Skull Island.
+sixth Treasure ends the game at once (``_win_now`` drops every pending task,
+and each rule that pays Silver stops there). The Silver supply is never
+stored: it is 35 minus the Silver on the ships and on Skull Island.
 
 Decisions where the rulebook is silent (each tested, see docs/games/corsairs-of-valeria.md)
 ------------------------------------------------------------------------------------------
@@ -73,7 +77,9 @@ Decisions where the rulebook is silent (each tested, see docs/games/corsairs-of-
 
 from __future__ import annotations
 
-from dicetable.engine import Action, Decision, GameConfigError, GameState, seat_name
+from dicetable.engine import (
+    LIST, Action, Decision, Field, FlowState, GameConfigError, auto, choices, int_list, prompt, resolve, seat_name,
+)
 
 from .components import (
     BONES,
@@ -123,6 +129,8 @@ from .components import (
 )
 
 OVER = "over"
+ASK = "?"
+"""The last character of every decision task kind (``"reroll?"``); observations show kinds without it."""
 _NAME = tuple(seat_name(i) for i in range(len(COLOURS)))   # "Player 1".. for event texts
 
 # flag bits of the current turn
@@ -136,14 +144,6 @@ F_JAXN = 32         # Lucky Jax'n's move is still available this phase C
 # symbol groups of phase C, in the order they are listed
 G_GROG, G_SILVER, G_MAP, G_CANNON = range(4)
 GROUP_IDS = ("grog", "silver", "maps", "cannons")
-
-
-class _GameWon(Exception):
-    """A player gained their 6th Treasure: the game ends at once (unwinds the turn)."""
-
-    def __init__(self, seat: int) -> None:
-        super().__init__(seat)
-        self.seat = seat
 
 
 def faces_text(dice) -> str:
@@ -251,25 +251,62 @@ def _make_group_action(g: int, n: int, flags: int) -> Action:
     return Action(GROUP_IDS[g], label, g)
 
 
-class CorsairsState(GameState):
+def _captains_in(value) -> tuple:
+    return tuple(CAPTAIN_INDEX[c] if c is not None else NO_CAPTAIN for c in value)
+
+
+def _captains_out(value: tuple) -> list:
+    return [CAPTAINS[c].id if c >= 0 else None for c in value]
+
+
+def _dice_in(value) -> list:
+    return [FACE_INDEX[f] for f in value]
+
+
+def _dice_out(value: list) -> list:
+    return [DIE_FACES[f] for f in value]
+
+
+def shown_kind(kind: str) -> str:
+    """The name a task kind has in observations: a decision kind without its ``?`` (``"reroll?"`` -> ``"reroll"``)."""
+    return kind[:-1] if kind.endswith(ASK) else kind
+
+
+class CorsairsState(FlowState):
     """A game of Corsairs of Valeria for 2-5 players.
 
     Fields (seats index the lists): ``pos`` node of each Ship on ``track``
-    (a compiled :class:`~.components.RaceTrack`, shared), ``grog`` 0-4,
-    ``silver`` coins on each Ship Board, ``treasure`` 0-6, ``captain`` index
-    into ``CAPTAINS`` (-1 none); ``island`` Silver on Skull Island;
-    ``visits`` Skull Island arrivals so far; ``current`` the seat whose turn
-    it is; ``phase`` "A"-"D" or "over"; ``dice`` the 5 face codes (sorted),
-    ``marked`` a bit per die to re-roll; ``left`` the symbol counts of
-    phase C not yet executed (Grog, Silver, Maps, Cannons); ``flags`` bits of
-    the turn (F_*); ``stack`` the pending tasks.
+    (a compiled :class:`~.components.RaceTrack`, shared, rebuilt from
+    ``layout`` on restore), ``grog`` 0-4, ``silver`` coins on each Ship
+    Board, ``treasure`` 0-6, ``captain`` index into ``CAPTAINS`` (-1 none);
+    ``island`` Silver on Skull Island; ``visits`` Skull Island arrivals so
+    far; ``current`` the seat whose turn it is; ``turn`` turns begun;
+    ``phase`` "A"-"D" or "over"; ``dice`` the 5 face codes (sorted),
+    ``marked`` a bit per die to re-roll, ``rerolls`` re-rolls this turn;
+    ``left`` the symbol counts of phase C not yet executed (Grog, Silver,
+    Maps, Cannons); ``flags`` bits of the turn (F_*); ``winner6`` the seat
+    that gained the 6th Treasure (-1: none); ``tasks`` the pending tasks
+    (see the module docstring).
     """
 
-    __slots__ = (
-        "layout", "track", "captain", "pos", "grog", "silver", "treasure", "island",
-        "visits", "current", "turn", "phase", "dice", "marked", "rerolls", "left",
-        "flags", "stack", "winner6",
-    )
+    layout = Field(parse_layout, save="tracks", encode=layout_name)
+    track = Field(save=False)  # derived from layout: _after_restore
+    captain = Field(_captains_in, save="captains", encode=_captains_out)
+    pos = Field(int_list, copy=LIST)
+    grog = Field(int_list, copy=LIST)
+    silver = Field(int_list, copy=LIST)
+    treasure = Field(int_list, copy=LIST)
+    island = Field(int)
+    visits = Field(int)
+    current = Field(int)
+    turn = Field(int)
+    phase = Field(str)
+    dice = Field(_dice_in, copy=LIST, encode=_dice_out)
+    marked = Field(int)
+    rerolls = Field(int)
+    left = Field(int_list, copy=LIST)
+    flags = Field(int)
+    winner6 = Field(int)
 
     # ============================================================ set-up
     def _setup(self) -> None:
@@ -314,8 +351,9 @@ class CorsairsState(GameState):
             self.emit("captain", s, f"{_NAME[s]} ({COLOURS[s]} ship) is {captain_name(self.captain[s])}.",
                       {"captain": CAPTAINS[self.captain[s]].id if self.captain[s] >= 0 else None})
         self.emit("first", self.current, f"{_NAME[self.current]} starts.")
-        self.stack = [("turn", self.current)]
-        self._run()
+        self.tasks = [("turn", self.current)]
+        self.lanes = None
+        self.run()
 
     def _deal_captains(self, text: str) -> tuple:
         chosen = parse_captains(text, self.players)
@@ -329,17 +367,27 @@ class CorsairsState(GameState):
         self.layout = layout
         self.track = race_track(layout)
 
-    # ============================================================ protocol
-    @property
-    def to_move(self) -> tuple:
-        if self.phase == OVER:
-            return ()
-        return (self.stack[-1][1],)
+    def _after_restore(self) -> None:
+        """Rebuild the compiled race track; refuse a table no game can reach (ValueError)."""
+        self.track = race_track(self.layout)
+        n = self.players
+        if not all(len(x) == n for x in (self.captain, self.pos, self.grog, self.silver, self.treasure)):
+            raise ValueError("captains, pos, grog, silver and treasure need one entry per seat")
+        if any(not 0 <= x < len(self.track) for x in self.pos):
+            raise ValueError("a ship is off the race track")
+        if self.phase not in ("A", "B", "C", "D", OVER):
+            raise ValueError(f"unknown phase {self.phase!r}")
+        for t in self.tasks:
+            if not t or t[0] not in self.TASK_KINDS:
+                raise ValueError(f"unknown task {list(t)!r}")
+        if self.lanes is not None:
+            raise ValueError("Corsairs of Valeria has no simultaneous decisions (lanes must be null)")
+        if (self.phase == OVER) != (not self.tasks):
+            raise ValueError("a game in progress needs pending tasks, a finished one none")
+        if SILVER_TOTAL - sum(self.silver) - self.island < 0:
+            raise ValueError("more Silver on the table than the game has")
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
+    # ============================================================ public queries
     @property
     def scores(self) -> list:
         """Treasure per seat (the rulebook's measure; ties broken in ``winners``)."""
@@ -361,82 +409,59 @@ class CorsairsState(GameState):
         """Silver coins in the general supply: 35 minus those on ships and Skull Island."""
         return SILVER_TOTAL - sum(self.silver) - self.island
 
-    def _decision(self, seat: int):
-        if self.phase == OVER or seat != self.stack[-1][1]:
-            return None
-        task = self.stack[-1]
-        return _DECISIONS[task[0]](self, task)
-
-    def _legal_actions(self, seat: int) -> list:
-        task = self.stack[-1]
-        return _LEGAL[task[0]](self, task)
-
-    def _apply(self, action: Action, seat: int) -> None:
-        try:
-            task = self.stack[-1]
-            _DECIDE[task[0]](self, task, action)
-            self._run()
-        except _GameWon as won:
-            self._win_now(won.seat)
-
-    # ============================================================ the task loop
-    def _run(self) -> None:
-        """Resolve tasks until one needs a decision or the game is over."""
-        stack = self.stack
-        try:
-            while stack:
-                task = stack[-1]
-                if not _STEP[task[0]](self, task):
-                    return
-        except _GameWon as won:
-            self._win_now(won.seat)
-            return
-        if self.phase != OVER:  # pragma: no cover - every turn pushes the next one
-            raise AssertionError("the task stack ran empty before the game ended")
+    @property
+    def waiting_for(self) -> str | None:
+        """The kind of decision the game waits on (``"reroll"``, ``"move"``...; see TASK_KINDS), None when over."""
+        tasks = self.tasks
+        return shown_kind(tasks[-1][0]) if tasks else None
 
     # ------------------------------------------------------------ coins and dials
-    def _exchange(self, seat: int) -> None:
-        """The immediate 5 Silver -> 1 Treasure exchange (may end the game)."""
+    def _exchange(self, seat: int) -> bool:
+        """The immediate 5 Silver -> 1 Treasure exchange; True when it gave the 6th Treasure (the game is over)."""
         while self.silver[seat] >= SILVER_PER_TREASURE:
             self.silver[seat] -= SILVER_PER_TREASURE
             self.treasure[seat] += 1
-            self.emit("treasure", seat, f"{_NAME[seat]} returns {SILVER_PER_TREASURE} Silver to the "
-                      f"supply and gains a Treasure ({self.treasure[seat]}).",
-                      {"treasure": self.treasure[seat]})
+            if not self.quiet:
+                self.emit("treasure", seat, f"{_NAME[seat]} returns {SILVER_PER_TREASURE} Silver to the "
+                          f"supply and gains a Treasure ({self.treasure[seat]}).",
+                          {"treasure": self.treasure[seat]})
             if self.treasure[seat] >= TREASURE_TO_WIN:
-                raise _GameWon(seat)
+                self._win_now(seat)
+                return True
+        return False
 
-    def _gain_silver(self, seat: int, n: int, why: str) -> int:
-        """Take up to ``n`` Silver from the supply, coin by coin; return how many came."""
+    def _gain_silver(self, seat: int, n: int, why: str) -> None:
+        """Take up to ``n`` Silver from the supply, coin by coin (each may complete a Treasure and end the game)."""
         if n <= 0:
-            return 0
-        short = self.supply < n
-        self.emit("silver", seat, f"{_NAME[seat]} {why}: +{n} Silver"
-                  + (f" (the supply holds only {self.supply} now)" if short else "") + ".",
-                  {"silver": n})
-        got = 0
-        for _ in range(n):
-            if SILVER_TOTAL - sum(self.silver) - self.island <= 0:
-                self.emit("supply-empty", seat, f"The Silver supply is empty: {_NAME[seat]} "
-                          f"gets {got} of {n}.", {"got": got, "wanted": n})
-                break
-            self.silver[seat] += 1
-            got += 1
-            self._exchange(seat)
-        return got
+            return
+        if not self.quiet:
+            short = self.supply < n
+            self.emit("silver", seat, f"{_NAME[seat]} {why}: +{n} Silver"
+                      + (f" (the supply holds only {self.supply} now)" if short else "") + ".",
+                      {"silver": n})
+        silver = self.silver
+        for got in range(n):
+            if SILVER_TOTAL - sum(silver) - self.island <= 0:
+                if not self.quiet:
+                    self.emit("supply-empty", seat, f"The Silver supply is empty: {_NAME[seat]} "
+                              f"gets {got} of {n}.", {"got": got, "wanted": n})
+                return
+            silver[seat] += 1
+            if silver[seat] >= SILVER_PER_TREASURE and self._exchange(seat):
+                return
 
-    def _gain_grog(self, seat: int, n: int, why: str) -> int:
-        room = GROG_MAX - self.grog[seat]
-        gain = min(n, room)
+    def _gain_grog(self, seat: int, n: int, why: str) -> None:
+        """Fill the Grog dial by up to ``n`` (max 4); the rest is wasted."""
+        gain = min(n, GROG_MAX - self.grog[seat])
         self.grog[seat] += gain
-        wasted = n - gain
-        self.emit("grog", seat, f"{_NAME[seat]} {why}: +{gain} Grog (dial {self.grog[seat]}/{GROG_MAX})"
-                  + (f", {wasted} wasted" if wasted else "") + ".", {"grog": gain, "wasted": wasted})
-        return gain
+        if not self.quiet:
+            wasted = n - gain
+            self.emit("grog", seat, f"{_NAME[seat]} {why}: +{gain} Grog (dial {self.grog[seat]}/{GROG_MAX})"
+                      + (f", {wasted} wasted" if wasted else "") + ".", {"grog": gain, "wasted": wasted})
 
     # ------------------------------------------------------------ movement
     def _step_to(self, seat: int, node: int, forward: bool) -> None:
-        """Move one space; forwards pays the island on the crossed line; may reach Skull Island."""
+        """Move one space; forwards pays the island on the crossed line; may reach Skull Island or end the game."""
         here = self.pos[seat]
         track = self.track
         silver = grog = 0
@@ -446,30 +471,36 @@ class CorsairsState(GameState):
                     silver, grog = s, g
                     break
         self.pos[seat] = node
-        self.emit("move", seat, f"{_NAME[seat]} sails {'forward' if forward else 'backward'} to "
-                  f"{track.label[node]}.", {"to": node, "forward": forward})
+        if not self.quiet:
+            self.emit("move", seat, f"{_NAME[seat]} sails {'forward' if forward else 'backward'} to "
+                      f"{track.label[node]}.", {"to": node, "forward": forward})
         if forward:
             if grog:
                 self._gain_grog(seat, grog, "passes an island")
             if silver:
                 self._gain_silver(seat, silver, "passes an island")
+                if self.winner6 >= 0:
+                    return
             if node == track.skull:
                 self._arrive(seat)
 
     def _arrive(self, seat: int) -> None:
+        """Reaching Skull Island: take its Silver (rulebook: Reaching Skull Island); the rest of the Maps is void."""
         self.flags = (self.flags | F_ARRIVED) & ~F_JAXN
         self.visits += 1
         ignored = self.left[G_MAP]
         self.left[G_MAP] = 0
         loot = self.island
-        self.emit("skull-island", seat, f"{_NAME[seat]} reaches Skull Island "
-                  f"({'first' if self.visits == 1 else 'second'} time) and takes its {loot} Silver"
-                  + ("; the remaining Maps are ignored" if ignored else "") + ".",
-                  {"visit": self.visits, "silver": loot})
+        if not self.quiet:
+            self.emit("skull-island", seat, f"{_NAME[seat]} reaches Skull Island "
+                      f"({'first' if self.visits == 1 else 'second'} time) and takes its {loot} Silver"
+                      + ("; the remaining Maps are ignored" if ignored else "") + ".",
+                      {"visit": self.visits, "silver": loot})
         for _ in range(loot):
             self.island -= 1
             self.silver[seat] += 1
-            self._exchange(seat)
+            if self._exchange(seat):
+                return
 
     def _hazard(self, seat: int) -> None:
         """Trigger the hazard of the space where ``seat``'s movement ended."""
@@ -477,58 +508,61 @@ class CorsairsState(GameState):
         h = self.track.hazard[node]
         if h == WHIRLPOOL:
             self.pos[seat] = self.track.start
-            self.emit("whirlpool", seat, f"{_NAME[seat]} ends on a Whirlpool and returns to the Start space.")
+            if not self.quiet:
+                self.emit("whirlpool", seat, f"{_NAME[seat]} ends on a Whirlpool and returns to the Start space.")
         elif h == SEA_MONSTER:
             lost = self.silver[seat]
             self.silver[seat] = 0
-            self.emit("sea-monster", seat, f"{_NAME[seat]} ends on a Sea Monster and returns all "
-                      f"{lost} Silver to the supply." if lost else
-                      f"{_NAME[seat]} ends on a Sea Monster (no Silver to lose).", {"lost": lost})
+            if not self.quiet:
+                self.emit("sea-monster", seat, f"{_NAME[seat]} ends on a Sea Monster and returns all "
+                          f"{lost} Silver to the supply." if lost else
+                          f"{_NAME[seat]} ends on a Sea Monster (no Silver to lose).", {"lost": lost})
         elif h == CUTTHROAT:
             lost = self.grog[seat]
             self.grog[seat] = 0
-            self.emit("cutthroat", seat, f"{_NAME[seat]} ends on a Cutthroat space and loses all "
-                      f"{lost} Grog." if lost else
-                      f"{_NAME[seat]} ends on a Cutthroat space (no Grog to lose).", {"lost": lost})
+            if not self.quiet:
+                self.emit("cutthroat", seat, f"{_NAME[seat]} ends on a Cutthroat space and loses all "
+                          f"{lost} Grog." if lost else
+                          f"{_NAME[seat]} ends on a Cutthroat space (no Grog to lose).", {"lost": lost})
 
     # ------------------------------------------------------------ end of game
     def _win_now(self, seat: int) -> None:
+        """A 6th Treasure: the game ends at once, whatever was still pending (rulebook: Ending the Game)."""
         self.phase = OVER
-        self.stack = []
+        self.end_game()
         self.winner6 = seat
-        self.emit("game-over", seat, f"{_NAME[seat]} has {TREASURE_TO_WIN} Treasures and wins the game!",
-                  {"winners": [seat], "treasure": list(self.treasure)})
+        if not self.quiet:
+            self.emit("game-over", seat, f"{_NAME[seat]} has {TREASURE_TO_WIN} Treasures and wins the game!",
+                      {"winners": [seat], "treasure": list(self.treasure)})
 
     def _end_by_second_visit(self) -> None:
         self.phase = OVER
-        self.stack = []
-        win = self.winners
-        text = "Skull Island has been reached a second time: the game ends. " + ", ".join(
-            f"{_NAME[s]} {self.treasure[s]} Treasure/{self.silver[s]} Silver/{self.grog[s]} Grog"
-            for s in range(self.players))
-        text += ". " + ("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(map(seat_name, win)) + "."
-        self.emit("game-over", None, text, {"winners": list(win), "treasure": list(self.treasure)})
+        self.end_game()
+        if not self.quiet:
+            win = self.winners
+            text = "Skull Island has been reached a second time: the game ends. " + ", ".join(
+                f"{_NAME[s]} {self.treasure[s]} Treasure/{self.silver[s]} Silver/{self.grog[s]} Grog"
+                for s in range(self.players))
+            text += ". " + ("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(map(seat_name, win)) + "."
+            self.emit("game-over", None, text, {"winners": list(win), "treasure": list(self.treasure)})
 
-    # ============================================================ task steps
-    # Each _s_<tag>(task) resolves the top task (popping or replacing it) and
-    # returns True, or returns False when the task's seat must decide.
-
-    def _s_turn(self, task) -> bool:
+    # ============================================================ the turn
+    @auto("turn")
+    def _begin_turn(self, task) -> None:
         seat = task[1]
-        self.stack.pop()
         self.current = seat
         self.turn += 1
         self.flags = 0
-        self._push_phases(seat)
-        return True
+        self._begin_phases(seat)
 
-    def _push_phases(self, seat: int) -> None:
+    def _begin_phases(self, seat: int) -> None:
+        """Phases A, B, end-of-B Captains and C of ``seat`` (also a 5-Grog restart)."""
         self.dice = []
         self.marked = 0
         self.rerolls = 0
         self.left = [0, 0, 0, 0]
         self.flags &= F_ARRIVED
-        self.stack.extend((("execute", seat), ("captain-b", seat), ("reroll", seat), ("roll", seat)))
+        self.then(("roll", seat), ("reroll", seat), ("captain-b", seat), ("execute", seat))
 
     def _roll(self, count: int, preset: tuple = ()) -> None:
         dice = list(preset) + [FACE_INDEX[self.roll(CORSAIRS_DIE)] for _ in range(count)]
@@ -537,102 +571,69 @@ class CorsairsState(GameState):
         self.marked = 0
 
     # --- A: Roll Dice
-    def _s_roll(self, task) -> bool:
+    @auto("roll")
+    def _phase_a(self, task) -> None:
         seat = task[1]
         self.phase = "A"
         if self.captain[seat] in (WILLEM, LUTHOR) and self.grog[seat] >= 1:
-            return False
-        self.stack.pop()
+            self.then(("roll?", seat))
+            return
         self._roll(DICE)
-        text, names = _dice_info(self.dice)
-        self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} rolls {text}.", {"dice": names, "turn": self.turn})
-        return True
-
-    def _l_roll(self, task) -> list:
-        return [_ROLL, _SET_CANNON if self.captain[task[1]] == WILLEM else _SET_MAP]
-
-    def _d_roll(self, task, action) -> None:
-        seat = task[1]
-        self.stack.pop()
-        if action.id == "roll":
-            self._roll(DICE)
+        if not self.quiet:
             text, names = _dice_info(self.dice)
             self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} rolls {text}.",
                       {"dice": names, "turn": self.turn})
-            return
-        face = CANNON if action.id == "set-cannon" else MAP
-        self.grog[seat] -= 1
-        self._roll(DICE - 1, (face,))
-        text, names = _dice_info(self.dice)
-        self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} ({captain_name(self.captain[seat])}) pays 1 Grog "
-                  f"to set a die to the {FACE_WORD[face]} face and rolls the rest: {text}.",
-                  {"dice": names, "set": DIE_FACES[face], "turn": self.turn})
 
-    def _q_roll(self, task) -> Decision:
+    @prompt("roll?")
+    def _roll_prompt(self, task) -> Decision:
         cap = self.captain[task[1]]
         face = "Cannon" if cap == WILLEM else "Map"
         return Decision(task[1], "roll", f"Phase A: roll the dice, or first pay 1 Grog to set one die to "
                         f"the {face} face ({captain_name(cap)}).",
                         f"{CAPTAINS[cap].text}")
 
+    @choices("roll?")
+    def _roll_choices(self, task) -> list:
+        return [_ROLL, _SET_CANNON if self.captain[task[1]] == WILLEM else _SET_MAP]
+
+    @resolve("roll?")
+    def _roll_chosen(self, task, action) -> None:
+        seat = task[1]
+        if action.id == "roll":
+            self._roll(DICE)
+            if not self.quiet:
+                text, names = _dice_info(self.dice)
+                self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} rolls {text}.",
+                          {"dice": names, "turn": self.turn})
+            return
+        face = CANNON if action.id == "set-cannon" else MAP
+        self.grog[seat] -= 1
+        self._roll(DICE - 1, (face,))
+        if not self.quiet:
+            text, names = _dice_info(self.dice)
+            self.emit("roll", seat, f"Turn {self.turn}: {_NAME[seat]} ({captain_name(self.captain[seat])}) pays "
+                      f"1 Grog to set a die to the {FACE_WORD[face]} face and rolls the rest: {text}.",
+                      {"dice": names, "set": DIE_FACES[face], "turn": self.turn})
+
     # --- B: Re-roll Dice
     def _can_pay_reroll(self, seat: int) -> bool:
         return self.grog[seat] >= 1 or (self.captain[seat] == PRINCE and self.silver[seat] >= 1)
 
-    def _s_reroll(self, task) -> bool:
+    @auto("reroll")
+    def _phase_b(self, task) -> None:
         seat = task[1]
         self.phase = "B"
         if self._can_pay_reroll(seat):
-            return False
-        self.stack.pop()
+            self.then(("reroll?", seat))
+            return
         self.marked = 0
-        text, names = _dice_info(self.dice)
-        self.emit("lock", seat, f"{_NAME[seat]} cannot pay for a re-roll: the dice are locked ({text}).",
-                  {"dice": names})
-        return True
-
-    def _l_reroll(self, task) -> list:
-        seat = task[1]
-        marked = self.marked
-        acts = [_MARK[i][f][(marked >> i) & 1] for i, f in enumerate(self.dice)]
-        if marked:
-            k = bin(marked).count("1")
-            if self.grog[seat] >= 1:
-                acts.append(_REROLL_GROG[k])
-            if self.captain[seat] == PRINCE and self.silver[seat] >= 1:
-                acts.append(_REROLL_SILVER[k])
-        acts.append(_LOCK)
-        return acts
-
-    def _d_reroll(self, task, action) -> None:
-        seat = task[1]
-        aid = action.id
-        if aid == "lock":
-            self.stack.pop()
-            self.marked = 0
+        if not self.quiet:
             text, names = _dice_info(self.dice)
-            self.emit("lock", seat, f"{_NAME[seat]} locks the dice: {text}.", {"dice": names})
-            return
-        if aid.startswith("mark:"):
-            self.marked ^= 1 << action.payload
-            return
-        if aid == "reroll":
-            self.grog[seat] -= 1
-            paid = "1 Grog"
-        else:
-            self.silver[seat] -= 1
-            paid = "1 Silver"
-        marked = self.marked
-        keep = [f for i, f in enumerate(self.dice) if not (marked >> i) & 1]
-        again = [f for i, f in enumerate(self.dice) if (marked >> i) & 1]
-        self._roll(len(again), tuple(keep))
-        self.rerolls += 1
-        again_text, again_names = _dice_info(again)
-        text, names = _dice_info(self.dice)
-        self.emit("reroll", seat, f"{_NAME[seat]} pays {paid} to re-roll {again_text}: now {text}.",
-                  {"rerolled": again_names, "dice": names, "paid": "silver" if aid == "reroll-silver" else "grog"})
+            self.emit("lock", seat, f"{_NAME[seat]} cannot pay for a re-roll: the dice are locked ({text}).",
+                      {"dice": names})
 
-    def _q_reroll(self, task) -> Decision:
+    @prompt("reroll?")
+    def _reroll_prompt(self, task) -> Decision:
         seat = task[1]
         pay = f"{self.grog[seat]} Grog"
         if self.captain[seat] == PRINCE:
@@ -646,43 +647,61 @@ class CorsairsState(GameState):
                         "several choices at once, e.g. '1 3 reroll' marks dice 1 and 3 and re-rolls them (numbers "
                         "refer to the list as shown, which has no re-roll choice until a die is marked).")
 
+    @choices("reroll?")
+    def _reroll_choices(self, task) -> list:
+        seat = task[1]
+        marked = self.marked
+        acts = [_MARK[i][f][(marked >> i) & 1] for i, f in enumerate(self.dice)]
+        if marked:
+            k = bin(marked).count("1")
+            if self.grog[seat] >= 1:
+                acts.append(_REROLL_GROG[k])
+            if self.captain[seat] == PRINCE and self.silver[seat] >= 1:
+                acts.append(_REROLL_SILVER[k])
+        acts.append(_LOCK)
+        return acts
+
+    @resolve("reroll?")
+    def _reroll_chosen(self, task, action) -> None:
+        seat = task[1]
+        aid = action.id
+        if aid == "lock":
+            self.marked = 0
+            if not self.quiet:
+                text, names = _dice_info(self.dice)
+                self.emit("lock", seat, f"{_NAME[seat]} locks the dice: {text}.", {"dice": names})
+            return
+        if aid.startswith("mark:"):
+            self.marked ^= 1 << action.payload
+            self.then(task)  # still deciding; marking pays nothing, so the re-roll stays payable
+            return
+        if aid == "reroll":
+            self.grog[seat] -= 1
+        else:
+            self.silver[seat] -= 1
+        marked = self.marked
+        keep = [f for i, f in enumerate(self.dice) if not (marked >> i) & 1]
+        again = [f for i, f in enumerate(self.dice) if (marked >> i) & 1]
+        self._roll(len(again), tuple(keep))
+        self.rerolls += 1
+        self.then(("reroll", seat))  # another re-roll, if one can still be paid
+        if not self.quiet:
+            again_text, again_names = _dice_info(again)
+            text, names = _dice_info(self.dice)
+            paid = "1 Grog" if aid == "reroll" else "1 Silver"
+            self.emit("reroll", seat, f"{_NAME[seat]} pays {paid} to re-roll {again_text}: now {text}.",
+                      {"rerolled": again_names, "dice": names, "paid": "silver" if aid == "reroll-silver" else "grog"})
+
     # --- end of B: Mistress of the Skull, Reo the Cartographer
-    def _s_captain_b(self, task) -> bool:
+    @auto("captain-b")
+    def _end_of_b(self, task) -> None:
         seat = task[1]
         cap = self.captain[seat]
-        if cap == MISTRESS and SKULL_GROG in self.dice:
-            return False
-        if cap == REO and MAP in self.dice:
-            return False
-        self.stack.pop()
-        return True
+        if (cap == MISTRESS and SKULL_GROG in self.dice) or (cap == REO and MAP in self.dice):
+            self.then(("captain-b?", seat))
 
-    def _l_captain_b(self, task) -> list:
-        if self.captain[task[1]] == MISTRESS:
-            return [_MISTRESS, _KEEP]
-        maps = self.dice.count(MAP)
-        return [_REO[k] for k in range(1, min(3, maps) + 1)] + [_KEEP]
-
-    def _d_captain_b(self, task, action) -> None:
-        seat = task[1]
-        self.stack.pop()
-        if action.id == "keep":
-            return
-        if action.id == "mistress":
-            n = self.dice.count(SKULL_GROG)
-            self.dice = sorted(GROG if f == SKULL_GROG else f for f in self.dice)
-            self.emit("mistress", seat, f"{_NAME[seat]} (Mistress of the Skull) turns {n} Skull-and-Grog "
-                      f"{'face' if n == 1 else 'faces'} into Grog: {faces_text(self.dice)}.", {"changed": n})
-            return
-        k = action.payload
-        dice = list(self.dice)
-        for _ in range(k):
-            dice[dice.index(MAP)] = SILVER
-        self.dice = sorted(dice)
-        self.emit("reo", seat, f"{_NAME[seat]} (Reo the Cartographer) changes {k} "
-                  f"Map{'s' if k > 1 else ''} into Silver: {faces_text(self.dice)}.", {"changed": k})
-
-    def _q_captain_b(self, task) -> Decision:
+    @prompt("captain-b?")
+    def _captain_b_prompt(self, task) -> Decision:
         seat = task[1]
         cap = self.captain[seat]
         if cap == MISTRESS:
@@ -691,10 +710,38 @@ class CorsairsState(GameState):
             prompt = f"End of phase B ({faces_text(self.dice)}): change up to three Maps into Silver faces?"
         return Decision(seat, "captain-b", prompt, CAPTAINS[cap].text)
 
-    # --- C: Execute Dice Actions
-    def _s_execute(self, task) -> bool:
+    @choices("captain-b?")
+    def _captain_b_choices(self, task) -> list:
+        if self.captain[task[1]] == MISTRESS:
+            return [_MISTRESS, _KEEP]
+        maps = self.dice.count(MAP)
+        return [_REO[k] for k in range(1, min(3, maps) + 1)] + [_KEEP]
+
+    @resolve("captain-b?")
+    def _captain_b_chosen(self, task, action) -> None:
         seat = task[1]
-        self.stack.pop()
+        if action.id == "keep":
+            return
+        if action.id == "mistress":
+            n = self.dice.count(SKULL_GROG)
+            self.dice = sorted(GROG if f == SKULL_GROG else f for f in self.dice)
+            if not self.quiet:
+                self.emit("mistress", seat, f"{_NAME[seat]} (Mistress of the Skull) turns {n} Skull-and-Grog "
+                          f"{'face' if n == 1 else 'faces'} into Grog: {faces_text(self.dice)}.", {"changed": n})
+            return
+        k = action.payload
+        dice = list(self.dice)
+        for _ in range(k):
+            dice[dice.index(MAP)] = SILVER
+        self.dice = sorted(dice)
+        if not self.quiet:
+            self.emit("reo", seat, f"{_NAME[seat]} (Reo the Cartographer) changes {k} "
+                      f"Map{'s' if k > 1 else ''} into Silver: {faces_text(self.dice)}.", {"changed": k})
+
+    # --- C: Execute Dice Actions
+    @auto("execute")
+    def _phase_c(self, task) -> None:
+        seat = task[1]
         self.phase = "C"
         c = count_faces(self.dice)
         skulls = c[SKULL] + c[SKULL_GROG]
@@ -711,57 +758,61 @@ class CorsairsState(GameState):
         elif self.captain[seat] == JAXN and c[MAP] == 0:
             flags |= F_JAXN
         self.flags = flags
-        self.stack.append(("end-c", seat))
-        self.stack.append(("order", seat))
         if skulls == DICE and self.players > 1:
-            self.stack.append(("skull5", seat))
+            first = ("skull5?", seat)
         else:
-            self.stack.append(("skulls", seat, skulls, 1))
-        return True
+            first = ("skulls", seat, skulls, 1)
+        self.then(first, ("order", seat), ("end-c", seat))
 
-    def _s_skull5(self, task) -> bool:
-        return False
-
-    def _l_skull5(self, task) -> list:
-        return [_GIVE_ALL, _KEEP_SKULLS]
-
-    def _d_skull5(self, task, action) -> None:
-        seat = task[1]
-        if action.id == "give":
-            self.stack[-1] = ("give", seat, "")
-            self.emit("skull5", seat, f"{_NAME[seat]} has 5 Skulls and hands the dice out.")
-        else:
-            self.stack[-1] = ("skulls", seat, DICE, 1)
-
-    def _q_skull5(self, task) -> Decision:
+    @prompt("skull5?")
+    def _skull5_prompt(self, task) -> Decision:
         return Decision(task[1], "skull5", "5-of-a-kind Skulls: hand all the dice out to the other players, "
                         "or keep them and lose Silver as usual?",
                         "If you have all 5 Skulls or Skull-and-Grog faces you may distribute all the dice to the "
                         "other players as you wish. They execute the dice as if it were their turn (Skull first, "
                         "then Grog). You lose no Silver and gain no Grog, and your turn is over.")
 
-    def _s_give(self, task) -> bool:
-        return False
+    @choices("skull5?")
+    def _skull5_choices(self, task) -> list:
+        return [_GIVE_ALL, _KEEP_SKULLS]
 
-    def _l_give(self, task) -> list:
+    @resolve("skull5?")
+    def _skull5_chosen(self, task, action) -> None:
+        seat = task[1]
+        if action.id == "give":
+            self.then(("give?", seat, ""))
+            if not self.quiet:
+                self.emit("skull5", seat, f"{_NAME[seat]} has 5 Skulls and hands the dice out.")
+        else:
+            self.then(("skulls", seat, DICE, 1))
+
+    @prompt("give?")
+    def _give_prompt(self, task) -> Decision:
+        i = len(task[2])
+        return Decision(task[1], "give", f"Who gets die {i + 1} ({FACE_WORD[self.dice[i]]})?",
+                        "Hand out all 5 dice among the other players as you wish; each executes the dice "
+                        "they get as if it were their turn.")
+
+    @choices("give?")
+    def _give_choices(self, task) -> list:
         seat, given = task[1], task[2]
         i = len(given)
         face = FACE_WORD[self.dice[i]]
         return [Action(f"give:{_pn(r)}", f"Give die {i + 1} ({face}) to {_NAME[r]}", r)
                 for r in range(self.players) if r != seat]
 
-    def _d_give(self, task, action) -> None:
+    @resolve("give?")
+    def _give_chosen(self, task, action) -> None:
         seat, given = task[1], task[2] + str(action.payload)
         if len(given) < DICE:
-            self.stack[-1] = ("give", seat, given)
+            self.then(("give?", seat, given))
             return
-        stack = self.stack
-        while stack:
-            if stack.pop()[0] == "end-c":
+        tasks = self.tasks
+        while tasks:  # the giver's turn is over: drop the rest of phase C and phase D
+            if tasks.pop()[0] == "end-c":
                 break
         self.left = [0, 0, 0, 0]
         n = self.players
-        stack.append(("turn", (seat + 1) % n))
         todo = []
         parts = []
         for k in range(1, n):
@@ -774,29 +825,23 @@ class CorsairsState(GameState):
             sg = mine.count(SKULL_GROG)
             if sg:
                 todo.append(("gain-grog", r, sg))
-        self.emit("give", seat, f"{_NAME[seat]} gives the dice: " + "; ".join(parts) + ". "
-                  f"{_NAME[seat]}'s turn is over.", {"given": [int(x) for x in given]})
-        stack.extend(reversed(todo))
+        self.then(*todo, ("turn", (seat + 1) % n))
+        if not self.quiet:
+            self.emit("give", seat, f"{_NAME[seat]} gives the dice: " + "; ".join(parts) + ". "
+                      f"{_NAME[seat]}'s turn is over.", {"given": [int(x) for x in given]})
 
-    def _q_give(self, task) -> Decision:
-        i = len(task[2])
-        return Decision(task[1], "give", f"Who gets die {i + 1} ({FACE_WORD[self.dice[i]]})?",
-                        "Hand out all 5 dice among the other players as you wish; each executes the dice "
-                        "they get as if it were their turn.")
-
-    def _s_skulls(self, task) -> bool:
+    @auto("skulls")
+    def _skulls(self, task) -> None:
         _, seat, n, own = task
         if self.captain[seat] == BONES:
             if n == 0:
-                self.stack.pop()
                 if own:
                     self._gain_silver(seat, 1, "(Mister Bones) rolled no Skulls")
-                return True
+                return
             if self.silver[seat] >= n:
-                return False
-        self.stack.pop()
+                self.then(("skulls?", seat, n, own))
+                return
         self._pay_skulls(seat, n)
-        return True
 
     def _pay_skulls(self, seat: int, n: int) -> None:
         if n == 0:
@@ -804,51 +849,66 @@ class CorsairsState(GameState):
         pay = min(n, self.silver[seat])
         self.silver[seat] -= pay
         self.island += pay
-        self.emit("skulls", seat, f"{_NAME[seat]}: {_plural(n, 'Skull')}, places {pay} Silver on Skull "
-                  f"Island (now {self.island})" + (f"; {n - pay} ignored (no Silver left)" if pay < n else "")
-                  + ".", {"skulls": n, "paid": pay})
+        if not self.quiet:
+            self.emit("skulls", seat, f"{_NAME[seat]}: {_plural(n, 'Skull')}, places {pay} Silver on Skull "
+                      f"Island (now {self.island})" + (f"; {n - pay} ignored (no Silver left)" if pay < n else "")
+                      + ".", {"skulls": n, "paid": pay})
 
-    def _l_skulls(self, task) -> list:
-        return [_BONES_IGNORE, _BONES_PAY]
-
-    def _d_skulls(self, task, action) -> None:
-        _, seat, n, _own = task
-        self.stack.pop()
-        if action.id == "bones:ignore":
-            self.emit("bones", seat, f"{_NAME[seat]} (Mister Bones) ignores one Skull.")
-            self._pay_skulls(seat, n - 1)
-        else:
-            self._pay_skulls(seat, n)
-
-    def _q_skulls(self, task) -> Decision:
+    @prompt("skulls?")
+    def _skulls_prompt(self, task) -> Decision:
         _, seat, n, _own = task
         return Decision(seat, "skulls", f"Skulls first: {_plural(n, 'Skull')} cost you {n} Silver. "
                         "Mister Bones may ignore one of them.", CAPTAINS[BONES].text)
 
-    def _s_gain_grog(self, task) -> bool:
+    @choices("skulls?")
+    def _skulls_choices(self, task) -> list:
+        return [_BONES_IGNORE, _BONES_PAY]
+
+    @resolve("skulls?")
+    def _skulls_chosen(self, task, action) -> None:
+        _, seat, n, _own = task
+        if action.id == "bones:ignore":
+            if not self.quiet:
+                self.emit("bones", seat, f"{_NAME[seat]} (Mister Bones) ignores one Skull.")
+            self._pay_skulls(seat, n - 1)
+        else:
+            self._pay_skulls(seat, n)
+
+    @auto("gain-grog")
+    def _given_grog(self, task) -> None:
         _, seat, n = task
-        self.stack.pop()
         self._gain_grog(seat, n, f"executes {_plural(n, 'Skull-and-Grog face')}")
-        return True
 
     # --- choosing the next symbol group
     def _order_options(self) -> list:
         left = self.left
         return [g for g in range(4) if left[g] > 0]
 
-    def _s_order(self, task) -> bool:
+    @auto("order")
+    def _next_group(self, task) -> None:
         seat = task[1]
         groups = self._order_options()
         jaxn = self.flags & F_JAXN
         if not groups and not jaxn:
-            self.stack.pop()
-            return True
+            return
         if len(groups) == 1 and not jaxn:
+            self.then(task)  # asked again once the group is done (then nothing is left)
             self._execute_group(seat, groups[0])
-            return True
-        return False
+            return
+        self.then(("order?", seat))
 
-    def _l_order(self, task) -> list:
+    @prompt("order?")
+    def _order_prompt(self, task) -> Decision:
+        names = [GROUP_IDS[g] for g in self._order_options()]
+        prompt = "Phase C: which Dice Action next? (" + (", ".join(names) or "only Lucky Jax'n is left") + ")"
+        return Decision(task[1], "order", prompt,
+                        "After the Skulls you choose the order of the Dice Actions; all faces of one symbol "
+                        "are executed together. Grog: +1 per face, dial max 4. Silver: +1 per face from the "
+                        "supply. Maps: 1 space per Map towards Skull Island; hazards apply where the movement "
+                        "ends. Cannons: 3+ attack a player, or attack the Merchant ship on your space.")
+
+    @choices("order?")
+    def _order_choices(self, task) -> list:
         acts = [_group_action(g, self.left[g], self.flags) for g in self._order_options()]
         if self.flags & F_JAXN:
             acts.append(_JAXN)
@@ -856,14 +916,16 @@ class CorsairsState(GameState):
                 acts.append(_PASS)
         return acts
 
-    def _d_order(self, task, action) -> None:
+    @resolve("order?")
+    def _order_chosen(self, task, action) -> None:
         seat = task[1]
+        self.then(("order", seat))  # the next group is chosen once this one is done
         if action.id == "jaxn":
             self.flags &= ~F_JAXN
-            self.emit("jaxn", seat, f"{_NAME[seat]} (Captain Lucky Jax'n) had no Maps: moves 1 space "
-                      "forward and gains 1 Grog.")
-            self.stack.append(("jaxn-grog", seat))
-            self.stack.append(("move", seat, 1, 0, 0))
+            if not self.quiet:
+                self.emit("jaxn", seat, f"{_NAME[seat]} (Captain Lucky Jax'n) had no Maps: moves 1 space "
+                          "forward and gains 1 Grog.")
+            self.then(("move", seat, 1, 0, 0), ("jaxn-grog", seat))
         elif action.id == "pass":
             self.flags &= ~F_JAXN
         else:
@@ -874,45 +936,34 @@ class CorsairsState(GameState):
         self.left[g] = 0
         if g == G_GROG:
             self._gain_grog(seat, n, f"executes {_plural(n, 'Grog face')}")
-            if self.flags & F_GROG5:
+            if self.flags & F_GROG5 and not self.quiet:
                 self.emit("grog5", seat, f"5-of-a-kind Grog: {_NAME[seat]} begins the turn again after "
                           "the Dice Actions.")
         elif g == G_SILVER:
             self._gain_silver(seat, n, f"collects {_plural(n, 'Silver face')}")
         elif g == G_MAP:
             free = 1 if self.flags & F_MAP5 else 0
-            if free:
+            if free and not self.quiet:
                 self.emit("map5", seat, f"5-of-a-kind Maps: {_NAME[seat]} may move forward or backward "
                           "at each step.")
-            self.stack.append(("move", seat, n, free, 0))
+            self.then(("move", seat, n, free, 0))
         else:
             self.flags &= ~F_HOOK_USED
-            self.stack.append(("cannons", seat, n))
+            self.then(("cannons", seat, n))
 
-    def _q_order(self, task) -> Decision:
-        names = [GROUP_IDS[g] for g in self._order_options()]
-        prompt = "Phase C: which Dice Action next? (" + (", ".join(names) or "only Lucky Jax'n is left") + ")"
-        return Decision(task[1], "order", prompt,
-                        "After the Skulls you choose the order of the Dice Actions; all faces of one symbol "
-                        "are executed together. Grog: +1 per face, dial max 4. Silver: +1 per face from the "
-                        "supply. Maps: 1 space per Map towards Skull Island; hazards apply where the movement "
-                        "ends. Cannons: 3+ attack a player, or attack the Merchant ship on your space.")
+    @auto("jaxn-grog")
+    def _jaxn_grog(self, task) -> None:
+        self._gain_grog(task[1], 1, "(Captain Lucky Jax'n) gains")
 
-    def _s_jaxn_grog(self, task) -> bool:
+    @auto("end-c")
+    def _end_of_c(self, task) -> None:
         seat = task[1]
-        self.stack.pop()
-        self._gain_grog(seat, 1, "(Captain Lucky Jax'n) gains")
-        return True
-
-    def _s_end_c(self, task) -> bool:
-        seat = task[1]
-        self.stack.pop()
         if self.flags & F_GROG5:
-            self.emit("restart", seat, f"{_NAME[seat]} begins the turn again from the Roll Dice phase.")
-            self._push_phases(seat)
+            if not self.quiet:
+                self.emit("restart", seat, f"{_NAME[seat]} begins the turn again from the Roll Dice phase.")
+            self._begin_phases(seat)
         else:
-            self.stack.append(("end-turn", seat))
-        return True
+            self.then(("end-turn", seat))
 
     # --- movement (Maps, Jäger Knot, Lucky Jax'n)
     def _move_options(self, seat: int, free: int) -> tuple:
@@ -941,7 +992,8 @@ class CorsairsState(GameState):
             acts = track.cache[key] = tuple(acts)
         return acts
 
-    def _s_move(self, task) -> bool:
+    @auto("move")
+    def _move(self, task) -> None:
         _, seat, steps, free, moved = task
         track = self.track
         while steps > 0 and not self.flags & F_ARRIVED:
@@ -950,27 +1002,18 @@ class CorsairsState(GameState):
             if len(fwd) + (len(track.back[here]) if free else 0) != 1:
                 if not fwd and not (free and track.back[here]):  # pragma: no cover - only Skull Island
                     break
-                self.stack[-1] = ("move", seat, steps, free, moved)
-                return False
+                self.then(("move?", seat, steps, free, moved))
+                return
             steps -= 1
             moved = 1
-            self.stack[-1] = ("move", seat, steps, free, moved)
             self._step_to(seat, fwd[0][0], True)
-        self.stack.pop()
+            if self.winner6 >= 0:
+                return
         if moved and not self.flags & F_ARRIVED:
             self._hazard(seat)
-        return True
 
-    def _l_move(self, task) -> list:
-        return list(self._move_options(task[1], task[3]))
-
-    def _d_move(self, task, action) -> None:
-        _, seat, steps, free, _moved = task
-        node, forward = action.payload
-        self.stack[-1] = ("move", seat, steps - 1, free, 1)
-        self._step_to(seat, node, forward)
-
-    def _q_move(self, task) -> Decision:
+    @prompt("move?")
+    def _move_prompt(self, task) -> Decision:
         _, seat, steps, free, _ = task
         here = self.track.label[self.pos[seat]]
         if free:
@@ -984,28 +1027,49 @@ class CorsairsState(GameState):
                         "move forward or backward as you wish (an island may pay more than once). Hazards "
                         "apply only where the movement ends.")
 
+    @choices("move?")
+    def _move_choices(self, task) -> list:
+        return list(self._move_options(task[1], task[3]))
+
+    @resolve("move?")
+    def _move_chosen(self, task, action) -> None:
+        _, seat, steps, free, _moved = task
+        node, forward = action.payload
+        self.then(("move", seat, steps - 1, free, 1))
+        self._step_to(seat, node, forward)
+
     # --- knock-back (attacked ship moves backward; its owner picks lanes)
-    def _s_back(self, task) -> bool:
+    @auto("back")
+    def _knock_back(self, task) -> None:
         _, target, steps, moved = task
         track = self.track
         while steps > 0:
             prev = track.back[self.pos[target]]
             if not prev:
-                self.emit("at-start", target, f"{_NAME[target]} is at the Start space and cannot move back "
-                          "further.")
+                if not self.quiet:
+                    self.emit("at-start", target, f"{_NAME[target]} is at the Start space and cannot move back "
+                              "further.")
                 break
             if len(prev) > 1:
-                self.stack[-1] = ("back", target, steps, moved)
-                return False
+                self.then(("back?", target, steps, moved))
+                return
             steps -= 1
             moved = 1
             self._step_to(target, prev[0], False)
-        self.stack.pop()
         if moved:
             self._hazard(target)
-        return True
 
-    def _l_back(self, task) -> list:
+    @prompt("back?")
+    def _back_prompt(self, task) -> Decision:
+        _, target, steps, _ = task
+        return Decision(target, "back", f"You were attacked: your Ship moves back {_plural(steps, 'space')}. "
+                        "Which side of the island do you enter?",
+                        "When entering a split Track, forwards or backwards, you decide which side of the "
+                        "island your Ship goes. Hazards apply where the backward movement ends; no Silver or "
+                        "Grog is collected moving backwards.")
+
+    @choices("back?")
+    def _back_choices(self, task) -> list:
         target = task[1]
         track = self.track
         here = self.pos[target]
@@ -1017,18 +1081,11 @@ class CorsairsState(GameState):
                        (m, False)) for m in track.back[here])
         return list(acts)
 
-    def _d_back(self, task, action) -> None:
+    @resolve("back?")
+    def _back_chosen(self, task, action) -> None:
         _, target, steps, _moved = task
-        self.stack[-1] = ("back", target, steps - 1, 1)
+        self.then(("back", target, steps - 1, 1))
         self._step_to(target, action.payload[0], False)
-
-    def _q_back(self, task) -> Decision:
-        _, target, steps, _ = task
-        return Decision(target, "back", f"You were attacked: your Ship moves back {_plural(steps, 'space')}. "
-                        "Which side of the island do you enter?",
-                        "When entering a split Track, forwards or backwards, you decide which side of the "
-                        "island your Ship goes. Hazards apply where the backward movement ends; no Silver or "
-                        "Grog is collected moving backwards.")
 
     # --- Cannons
     def _cannon_actions(self, seat: int, n: int) -> list:
@@ -1062,67 +1119,18 @@ class CorsairsState(GameState):
             acts.append(Action("merchant", f"Attack the Merchant ship on your space: {gain}", ("merchant", -1)))
         return acts
 
-    def _s_cannons(self, task) -> bool:
+    @auto("cannons")
+    def _cannons(self, task) -> None:
         _, seat, n = task
         if n > 0 and self._cannon_actions(seat, n):
-            return False
-        self.stack.pop()
-        if n > 0:
+            self.then(("cannons?", seat, n))
+            return
+        if n > 0 and not self.quiet:
             self.emit("cannons", seat, f"{_NAME[seat]}'s {_plural(n, 'Cannon')}: nothing to attack "
                       "(3 Cannons attack a player; a Merchant ship must be on your space).", {"cannons": n})
-        return True
 
-    def _l_cannons(self, task) -> list:
-        return self._cannon_actions(task[1], task[2]) + [_HOLD]
-
-    def _d_cannons(self, task, action) -> None:
-        _, seat, n = task
-        if action.id == "hold":
-            self.stack.pop()
-            self.emit("hold", seat, f"{_NAME[seat]} holds fire.")
-            return
-        kind, r = action.payload
-        if kind == "hook":
-            self.flags |= F_HOOK_USED
-            self.stack[-1] = ("cannons", seat, n - 2)
-            self.pos[seat] = self.pos[r]
-            self.emit("hook", seat, f"{_NAME[seat]} (Captain Hook) uses 2 Cannons to move to "
-                      f"{_NAME[r]}'s space, {self.track.label[self.pos[seat]]}.", {"to": self.pos[seat]})
-            self._hazard(seat)
-            return
-        self.stack.pop()
-        if kind == "merchant":
-            s, g = self.track.merchant[self.pos[seat]]
-            self.emit("merchant", seat, f"{_NAME[seat]} attacks the Merchant ship with "
-                      f"{_plural(n, 'Cannon')}.", {"cannons": n})
-            if g:
-                self._gain_grog(seat, g * n, "plunders the Merchant ship")
-            if s:
-                self._gain_silver(seat, s * n, "plunders the Merchant ship")
-            return
-        if self.captain[seat] == JAGER and not self.flags & F_ARRIVED:
-            self.stack.append(("jager", seat))
-        if kind == "steal":
-            self.treasure[r] -= 1
-            self.treasure[seat] += 1
-            self.emit("steal", seat, f"{_NAME[seat]} fires 5 Cannons at {_NAME[r]} and steals a Treasure "
-                      f"({self.treasure[seat]} vs {self.treasure[r]}).", {"target": r})
-            if self.treasure[seat] >= TREASURE_TO_WIN:
-                raise _GameWon(seat)
-            return
-        back = n - 3
-        if back:
-            self.stack.append(("back", r, back, 0))
-        loot = self.silver[r]
-        self.emit("attack", seat, f"{_NAME[seat]} attacks {_NAME[r]} with {_plural(n, 'Cannon')} and takes "
-                  f"{loot} Silver" + (f"; {_NAME[r]} moves back {_plural(back, 'space')}" if back else "") + ".",
-                  {"target": r, "silver": loot, "back": back})
-        for _ in range(loot):
-            self.silver[r] -= 1
-            self.silver[seat] += 1
-            self._exchange(seat)
-
-    def _q_cannons(self, task) -> Decision:
+    @prompt("cannons?")
+    def _cannons_prompt(self, task) -> Decision:
         _, seat, n = task
         return Decision(seat, "cannons", f"{_plural(n, 'Cannon')}: attack a player (3+ Cannons), the Merchant ship "
                         "on your space, or nobody?",
@@ -1131,52 +1139,111 @@ class CorsairsState(GameState):
                         "Treasure instead. Or attack a Merchant ship on your space: its reward once per Cannon. "
                         "You may not attack a player and a Merchant ship in the same turn.")
 
+    @choices("cannons?")
+    def _cannons_choices(self, task) -> list:
+        return self._cannon_actions(task[1], task[2]) + [_HOLD]
+
+    @resolve("cannons?")
+    def _cannons_chosen(self, task, action) -> None:
+        _, seat, n = task
+        if action.id == "hold":
+            if not self.quiet:
+                self.emit("hold", seat, f"{_NAME[seat]} holds fire.")
+            return
+        kind, r = action.payload
+        if kind == "hook":
+            self.flags |= F_HOOK_USED
+            self.then(("cannons", seat, n - 2))
+            self.pos[seat] = self.pos[r]
+            if not self.quiet:
+                self.emit("hook", seat, f"{_NAME[seat]} (Captain Hook) uses 2 Cannons to move to "
+                          f"{_NAME[r]}'s space, {self.track.label[self.pos[seat]]}.", {"to": self.pos[seat]})
+            self._hazard(seat)
+            return
+        if kind == "merchant":
+            s, g = self.track.merchant[self.pos[seat]]
+            if not self.quiet:
+                self.emit("merchant", seat, f"{_NAME[seat]} attacks the Merchant ship with "
+                          f"{_plural(n, 'Cannon')}.", {"cannons": n})
+            if g:
+                self._gain_grog(seat, g * n, "plunders the Merchant ship")
+            if s:
+                self._gain_silver(seat, s * n, "plunders the Merchant ship")
+            return
+        if self.captain[seat] == JAGER and not self.flags & F_ARRIVED:
+            self.then(("jager", seat))
+        if kind == "steal":
+            self.treasure[r] -= 1
+            self.treasure[seat] += 1
+            if not self.quiet:
+                self.emit("steal", seat, f"{_NAME[seat]} fires 5 Cannons at {_NAME[r]} and steals a Treasure "
+                          f"({self.treasure[seat]} vs {self.treasure[r]}).", {"target": r})
+            if self.treasure[seat] >= TREASURE_TO_WIN:
+                self._win_now(seat)
+            return
+        back = n - 3
+        if back:
+            self.then(("back", r, back, 0))
+        loot = self.silver[r]
+        if not self.quiet:
+            self.emit("attack", seat, f"{_NAME[seat]} attacks {_NAME[r]} with {_plural(n, 'Cannon')} and takes "
+                      f"{loot} Silver" + (f"; {_NAME[r]} moves back {_plural(back, 'space')}" if back else "")
+                      + ".", {"target": r, "silver": loot, "back": back})
+        for _ in range(loot):
+            self.silver[r] -= 1
+            self.silver[seat] += 1
+            if self._exchange(seat):
+                return
+
     # --- Jäger Knot after an attack
-    def _s_jager(self, task) -> bool:
-        if self.flags & F_ARRIVED:
-            self.stack.pop()
-            return True
-        return False
+    @auto("jager")
+    def _jager(self, task) -> None:
+        if not self.flags & F_ARRIVED:
+            self.then(("jager?", task[1]))
 
-    def _l_jager(self, task) -> list:
-        return [_JAGER_MOVE, _JAGER_STAY]
-
-    def _d_jager(self, task, action) -> None:
-        seat = task[1]
-        if action.id == "jager:move":
-            self.emit("jager", seat, f"{_NAME[seat]} (Jäger Knot) moves 1 space forward after the attack.")
-            self.stack[-1] = ("move", seat, 1, 0, 0)
-        else:
-            self.stack.pop()
-
-    def _q_jager(self, task) -> Decision:
+    @prompt("jager?")
+    def _jager_prompt(self, task) -> Decision:
         return Decision(task[1], "jager", "Jäger Knot: after attacking a player you may move one space forward.",
                         CAPTAINS[JAGER].text)
 
-    # --- D: End Your Turn
-    def _s_end_turn(self, task) -> bool:
+    @choices("jager?")
+    def _jager_choices(self, task) -> list:
+        return [_JAGER_MOVE, _JAGER_STAY]
+
+    @resolve("jager?")
+    def _jager_chosen(self, task, action) -> None:
         seat = task[1]
-        self.stack.pop()
+        if action.id == "jager:move":
+            if not self.quiet:
+                self.emit("jager", seat, f"{_NAME[seat]} (Jäger Knot) moves 1 space forward after the attack.")
+            self.then(("move", seat, 1, 0, 0))
+
+    # --- D: End Your Turn
+    @auto("end-turn")
+    def _phase_d(self, task) -> None:
+        seat = task[1]
         self.phase = "D"
         if self.captain[seat] == HASAN and self.grog[seat] >= 2:
             self.grog[seat] -= 1
             left = self.grog[seat]
-            self.emit("hasan", seat, f"{_NAME[seat]} (Hasan the Merchant) pays 1 Grog and turns the other "
-                      f"{left} Grog into Silver.", {"grog": left})
+            if not self.quiet:
+                self.emit("hasan", seat, f"{_NAME[seat]} (Hasan the Merchant) pays 1 Grog and turns the other "
+                          f"{left} Grog into Silver.", {"grog": left})
             for _ in range(left):
                 if self.supply <= 0:
-                    self.emit("supply-empty", seat, f"The Silver supply is empty: {self.grog[seat]} Grog stay.")
+                    if not self.quiet:
+                        self.emit("supply-empty", seat, f"The Silver supply is empty: {self.grog[seat]} Grog stay.")
                     break
                 self.grog[seat] -= 1
                 self.silver[seat] += 1
-                self._exchange(seat)
+                if self._exchange(seat):
+                    return
         if self.flags & F_ARRIVED:
             if self.visits >= 2:
                 self._end_by_second_visit()
-                return True
+                return
             self._new_race()
-        self.stack.append(("turn", (seat + 1) % self.players))
-        return True
+        self.then(("turn", (seat + 1) % self.players))
 
     def _new_race(self) -> None:
         self._set_layout(flipped(self.layout))
@@ -1185,16 +1252,16 @@ class CorsairsState(GameState):
             self.pos[s] = start
         add = min(ISLAND_REFILL, self.supply)
         self.island += add
-        self.emit("new-race", None, "All Ships return to Start, the Tracks are flipped ("
-                  + ", ".join(title for title, _ in self.track.segments[1:-1])
-                  + f") and {add} Silver go on Skull Island. Another race starts!",
-                  {"tracks": layout_name(self.layout), "island": self.island})
+        if not self.quiet:
+            self.emit("new-race", None, "All Ships return to Start, the Tracks are flipped ("
+                      + ", ".join(title for title, _ in self.track.segments[1:-1])
+                      + f") and {add} Silver go on Skull Island. Another race starts!",
+                      {"tracks": layout_name(self.layout), "island": self.island})
 
     # ============================================================ views
     def _observation(self, seat: int | None) -> dict:
         """Everything is public in Corsairs of Valeria: the whole table, dice and pending tasks."""
         track = self.track
-        top = self.stack[-1] if self.stack else None
         return {
             "game": self.game_id,
             "seat": seat,
@@ -1219,80 +1286,11 @@ class CorsairsState(GameState):
             "rerolls": self.rerolls,
             "to_execute": {GROUP_IDS[g]: self.left[g] for g in range(4)},
             "flags": self.flags,
-            "pending": [list(t) for t in self.stack],
-            "waiting_for": top[0] if top else None,
+            "pending": [[shown_kind(t[0]), *t[1:]] for t in self.tasks],
+            "waiting_for": self.waiting_for,
             "is_over": self.phase == OVER,
             "winners": list(self.winners),
         }
-
-    # ============================================================ persistence
-    def _dump(self) -> dict:
-        return {
-            "tracks": layout_name(self.layout),
-            "captains": [CAPTAINS[c].id if c >= 0 else None for c in self.captain],
-            "pos": list(self.pos), "grog": list(self.grog), "silver": list(self.silver),
-            "treasure": list(self.treasure), "island": self.island, "visits": self.visits,
-            "current": self.current, "turn": self.turn, "phase": self.phase,
-            "dice": [DIE_FACES[f] for f in self.dice], "marked": self.marked, "rerolls": self.rerolls,
-            "left": list(self.left), "flags": self.flags, "stack": [list(t) for t in self.stack],
-            "winner6": self.winner6,
-        }
-
-    def _restore(self, p: dict) -> None:
-        n = self.players
-        self._set_layout(parse_layout(p["tracks"]))
-        self.captain = tuple(CAPTAIN_INDEX[c] if c is not None else NO_CAPTAIN for c in p["captains"])
-        self.pos = [int(x) for x in p["pos"]]
-        self.grog = [int(x) for x in p["grog"]]
-        self.silver = [int(x) for x in p["silver"]]
-        self.treasure = [int(x) for x in p["treasure"]]
-        if not all(len(x) == n for x in (self.captain, self.pos, self.grog, self.silver, self.treasure)):
-            raise ValueError("captains, pos, grog, silver and treasure need one entry per seat")
-        if any(not 0 <= x < len(self.track) for x in self.pos):
-            raise ValueError("a ship is off the race track")
-        self.island = int(p["island"])
-        self.visits = int(p["visits"])
-        self.current = int(p["current"])
-        self.turn = int(p["turn"])
-        self.phase = str(p["phase"])
-        if self.phase not in ("A", "B", "C", "D", OVER):
-            raise ValueError(f"unknown phase {self.phase!r}")
-        self.dice = [FACE_INDEX[f] for f in p["dice"]]
-        self.marked = int(p["marked"])
-        self.rerolls = int(p["rerolls"])
-        self.left = [int(x) for x in p["left"]]
-        self.flags = int(p["flags"])
-        self.stack = []
-        for t in p["stack"]:
-            if not t or t[0] not in _STEP:
-                raise ValueError(f"unknown task {t!r}")
-            self.stack.append(tuple(t))
-        self.winner6 = int(p["winner6"])
-        if self.phase != OVER and not self.stack:
-            raise ValueError("a game in progress needs pending tasks")
-        if SILVER_TOTAL - sum(self.silver) - self.island < 0:
-            raise ValueError("more Silver on the table than the game has")
-
-    def _copy_into(self, other: "CorsairsState") -> None:
-        other.layout = self.layout
-        other.track = self.track
-        other.captain = self.captain
-        other.pos = self.pos[:]
-        other.grog = self.grog[:]
-        other.silver = self.silver[:]
-        other.treasure = self.treasure[:]
-        other.island = self.island
-        other.visits = self.visits
-        other.current = self.current
-        other.turn = self.turn
-        other.phase = self.phase
-        other.dice = self.dice[:]
-        other.marked = self.marked
-        other.rerolls = self.rerolls
-        other.left = self.left[:]
-        other.flags = self.flags
-        other.stack = self.stack[:]
-        other.winner6 = self.winner6
 
 
 def _space_note(track, node: int) -> str:
@@ -1307,29 +1305,11 @@ def _space_note(track, node: int) -> str:
     return ""
 
 
-def _table(prefix: str) -> dict:
-    out = {}
-    for tag, name in _TAGS.items():
-        fn = getattr(CorsairsState, f"{prefix}_{name}", None)
-        if fn is not None:
-            out[tag] = fn
-    return out
+#: The task kinds as observations name them (``waiting_for``, ``pending``), in a fixed order (encodings use it).
+TASK_KINDS = ("turn", "roll", "reroll", "captain-b", "execute", "skull5", "give", "skulls", "gain-grog", "order",
+              "jaxn-grog", "end-c", "move", "back", "cannons", "jager", "end-turn")
+assert {shown_kind(k) for k in CorsairsState.TASK_KINDS} == set(TASK_KINDS)
 
-
-_TAGS = {
-    "turn": "turn", "roll": "roll", "reroll": "reroll", "captain-b": "captain_b", "execute": "execute",
-    "skull5": "skull5", "give": "give", "skulls": "skulls", "gain-grog": "gain_grog", "order": "order",
-    "jaxn-grog": "jaxn_grog", "end-c": "end_c", "move": "move", "back": "back", "cannons": "cannons",
-    "jager": "jager", "end-turn": "end_turn",
-}
-#: The task kinds of the turn, in the order above (public: encodings and views name them).
-TASK_KINDS = tuple(_TAGS)
-_STEP = _table("_s")
-_LEGAL = _table("_l")
-_DECIDE = _table("_d")
-_DECISIONS = _table("_q")
-assert set(_STEP) == set(_TAGS), "every task needs a step"
-assert set(_LEGAL) == set(_DECIDE) == set(_DECISIONS), "every decision needs actions, a resolver and a prompt"
 
 # ================================================================ options (checked by GameSpec.resolve_options)
 def parse_captains(text: str, n: int) -> tuple | None:
