@@ -206,6 +206,24 @@ _REROLL_GROG = tuple(Action("reroll", f"Re-roll the {k} marked {'die' if k == 1 
 _REROLL_SILVER = tuple(Action("reroll-silver", f"Re-roll the {k} marked {'die' if k == 1 else 'dice'} "
                               "for 1 Silver (Prince of Bella Ire)") for k in range(DICE + 1))
 _LOCK = Action("lock", "Lock the dice: this is your last roll")
+
+
+def reroll_menu(dice: tuple, marked: int, grog: bool, silver: bool) -> tuple:
+    """Phase B's choices (rulebook: B Re-roll Dice): toggle each die's mark, re-roll the marked dice
+    for 1 Grog (``grog``: the seat has Grog) or 1 Silver (``silver``: Prince of Bella Ire with
+    Silver), or lock. ``marked`` has bit ``i`` set for die ``i``; re-rolls need a marked die."""
+    acts = [_MARK[i][f][(marked >> i) & 1] for i, f in enumerate(dice)]
+    if marked:
+        k = bin(marked).count("1")
+        if grog:
+            acts.append(_REROLL_GROG[k])
+        if silver:
+            acts.append(_REROLL_SILVER[k])
+    acts.append(_LOCK)
+    return tuple(acts)
+
+
+_REROLL_MENUS: dict = {}  # (dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
 _ROLL = Action("roll", "Roll all 5 dice")
 _SET_CANNON = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
 _SET_MAP = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
@@ -224,18 +242,22 @@ _JAGER_MOVE = Action("jager:move", "Jäger Knot: move 1 space forward (as with a
 _JAGER_STAY = Action("jager:stay", "Stay where you are")
 
 
-_GROUP_ACTIONS: dict = {}
+def order_menu(left, flags: int) -> tuple:
+    """Phase C's choice of the next symbol group (rulebook: C Execute Dice Actions): one action per
+    group with faces ``left`` (Grog, Silver, Maps, Cannons counts), then Lucky Jax'n's move while
+    ``flags`` has F_JAXN (and a pass when no group is left)."""
+    acts = [_group_action(g, n, flags) for g, n in enumerate(left) if n > 0]
+    if flags & F_JAXN:
+        acts.append(_JAXN)
+        if len(acts) == 1:
+            acts.append(_PASS)
+    return tuple(acts)
+
+
+_ORDER_MENUS: dict = {}  # (*left, flags) -> order_menu(...)
 
 
 def _group_action(g: int, n: int, flags: int) -> Action:
-    key = (g, n, flags & (F_GROG5 | F_MAP5))
-    act = _GROUP_ACTIONS.get(key)
-    if act is None:
-        act = _GROUP_ACTIONS[key] = _make_group_action(g, n, flags)
-    return act
-
-
-def _make_group_action(g: int, n: int, flags: int) -> Action:
     if g == G_GROG:
         label = f"Acquire Grog ({_plural(n, 'Grog face')}; dial max {GROG_MAX})"
         if flags & F_GROG5:
@@ -430,11 +452,16 @@ class CorsairsState(FlowState):
                 return True
         return False
 
-    def _gain_silver(self, seat: int, n: int, why: str) -> None:
-        """Take up to ``n`` Silver from the supply, coin by coin (each may complete a Treasure and end the game)."""
+    def _gain_silver(self, seat: int, n: int, why: str, faces: str = "") -> None:
+        """Take up to ``n`` Silver from the supply, coin by coin (each may complete a Treasure and end the game).
+
+        The event says ``why`` (followed by ``n`` ``faces`` when given: "collects 2 Silver faces").
+        """
         if n <= 0:
             return
         if not self.quiet:
+            if faces:
+                why = f"{why} {_plural(n, faces)}"
             short = self.supply < n
             self.emit("silver", seat, f"{_NAME[seat]} {why}: +{n} Silver"
                       + (f" (the supply holds only {self.supply} now)" if short else "") + ".",
@@ -450,11 +477,13 @@ class CorsairsState(FlowState):
             if silver[seat] >= SILVER_PER_TREASURE and self._exchange(seat):
                 return
 
-    def _gain_grog(self, seat: int, n: int, why: str) -> None:
-        """Fill the Grog dial by up to ``n`` (max 4); the rest is wasted."""
+    def _gain_grog(self, seat: int, n: int, why: str, faces: str = "") -> None:
+        """Fill the Grog dial by up to ``n`` (max 4); the rest is wasted. The event as for :meth:`_gain_silver`."""
         gain = min(n, GROG_MAX - self.grog[seat])
         self.grog[seat] += gain
         if not self.quiet:
+            if faces:
+                why = f"{why} {_plural(n, faces)}"
             wasted = n - gain
             self.emit("grog", seat, f"{_NAME[seat]} {why}: +{gain} Grog (dial {self.grog[seat]}/{GROG_MAX})"
                       + (f", {wasted} wasted" if wasted else "") + ".", {"grog": gain, "wasted": wasted})
@@ -565,7 +594,8 @@ class CorsairsState(FlowState):
         self.then(("roll", seat), ("reroll", seat), ("captain-b", seat), ("execute", seat))
 
     def _roll(self, count: int, preset: tuple = ()) -> None:
-        dice = list(preset) + [FACE_INDEX[self.roll(CORSAIRS_DIE)] for _ in range(count)]
+        dice = list(preset)
+        dice += [FACE_INDEX[f] for f in self.roll_many(CORSAIRS_DIE, count)]
         dice.sort()
         self.dice = dice
         self.marked = 0
@@ -648,18 +678,15 @@ class CorsairsState(FlowState):
                         "refer to the list as shown, which has no re-roll choice until a die is marked).")
 
     @choices("reroll?")
-    def _reroll_choices(self, task) -> list:
+    def _reroll_choices(self, task) -> tuple:
         seat = task[1]
-        marked = self.marked
-        acts = [_MARK[i][f][(marked >> i) & 1] for i, f in enumerate(self.dice)]
-        if marked:
-            k = bin(marked).count("1")
-            if self.grog[seat] >= 1:
-                acts.append(_REROLL_GROG[k])
-            if self.captain[seat] == PRINCE and self.silver[seat] >= 1:
-                acts.append(_REROLL_SILVER[k])
-        acts.append(_LOCK)
-        return acts
+        grog = self.grog[seat] >= 1
+        silver = self.captain[seat] == PRINCE and self.silver[seat] >= 1
+        key = (tuple(self.dice), self.marked, grog, silver)
+        menu = _REROLL_MENUS.get(key)
+        if menu is None:
+            menu = _REROLL_MENUS[key] = reroll_menu(*key)
+        return menu
 
     @resolve("reroll?")
     def _reroll_chosen(self, task, action) -> None:
@@ -673,7 +700,7 @@ class CorsairsState(FlowState):
             return
         if aid.startswith("mark:"):
             self.marked ^= 1 << action.payload
-            self.then(task)  # still deciding; marking pays nothing, so the re-roll stays payable
+            self.tasks.append(task)  # still deciding; marking pays nothing, so the re-roll stays payable
             return
         if aid == "reroll":
             self.grog[seat] -= 1
@@ -877,7 +904,7 @@ class CorsairsState(FlowState):
     @auto("gain-grog")
     def _given_grog(self, task) -> None:
         _, seat, n = task
-        self._gain_grog(seat, n, f"executes {_plural(n, 'Skull-and-Grog face')}")
+        self._gain_grog(seat, n, "executes", "Skull-and-Grog face")
 
     # --- choosing the next symbol group
     def _order_options(self) -> list:
@@ -908,13 +935,12 @@ class CorsairsState(FlowState):
                         "ends. Cannons: 3+ attack a player, or attack the Merchant ship on your space.")
 
     @choices("order?")
-    def _order_choices(self, task) -> list:
-        acts = [_group_action(g, self.left[g], self.flags) for g in self._order_options()]
-        if self.flags & F_JAXN:
-            acts.append(_JAXN)
-            if not acts[:-1]:
-                acts.append(_PASS)
-        return acts
+    def _order_choices(self, task) -> tuple:
+        key = (*self.left, self.flags & (F_GROG5 | F_MAP5 | F_JAXN))
+        menu = _ORDER_MENUS.get(key)
+        if menu is None:
+            menu = _ORDER_MENUS[key] = order_menu(self.left, key[-1])
+        return menu
 
     @resolve("order?")
     def _order_chosen(self, task, action) -> None:
@@ -935,12 +961,12 @@ class CorsairsState(FlowState):
         n = self.left[g]
         self.left[g] = 0
         if g == G_GROG:
-            self._gain_grog(seat, n, f"executes {_plural(n, 'Grog face')}")
+            self._gain_grog(seat, n, "executes", "Grog face")
             if self.flags & F_GROG5 and not self.quiet:
                 self.emit("grog5", seat, f"5-of-a-kind Grog: {_NAME[seat]} begins the turn again after "
                           "the Dice Actions.")
         elif g == G_SILVER:
-            self._gain_silver(seat, n, f"collects {_plural(n, 'Silver face')}")
+            self._gain_silver(seat, n, "collects", "Silver face")
         elif g == G_MAP:
             free = 1 if self.flags & F_MAP5 else 0
             if free and not self.quiet:
