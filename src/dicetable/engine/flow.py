@@ -166,9 +166,9 @@ class FlowState(GameState, metaclass=FlowMeta):
         Inside a lane's handler they go onto that lane; otherwise onto the
         main stack.
         """
-        stack = self._stack_now()
-        for task in reversed(tasks):
-            stack.append(task)
+        lanes = self.lanes
+        stack = self.tasks if lanes is None or self._lane < 0 else lanes[self._lane]
+        stack += tasks[::-1]
 
     def later(self, *tasks: Task) -> None:
         """Schedule ``tasks`` (in the order given) after every task already pending on the stack."""
