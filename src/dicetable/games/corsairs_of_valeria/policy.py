@@ -42,7 +42,6 @@ from .components import (
     GROG_MAX,
     JAXN,
     MAP,
-    PRINCE,
     SEA_MONSTER,
     SILVER,
     SILVER_PER_TREASURE,
@@ -297,8 +296,7 @@ def _best_reroll(state: CorsairsState, seat: int) -> tuple:
     ctx = _Ctx(state, seat)
     counts = tuple(count_faces(state.dice))
     best, best_sub, pay = roll_value(counts, ctx), None, "reroll"
-    can_grog = state.grog[seat] >= 1
-    can_silver = state.captain[seat] == PRINCE and state.silver[seat] >= 1
+    can_grog, can_silver = state.reroll_payments(seat)
     if can_grog:
         price, pay_id = GROG_VALUE, "reroll"
     elif can_silver:

@@ -117,14 +117,16 @@ class Rolling:
                       {"dice": names, "set": DIE_FACES[face], "turn": self.turn})
 
     # --- B: Re-roll Dice
-    def _can_pay_reroll(self, seat: int) -> bool:
-        return self.grog[seat] >= 1 or (self.captain[seat] == PRINCE and self.silver[seat] >= 1)
+    def reroll_payments(self, seat: int) -> tuple[bool, bool]:
+        """``(grog, silver)``: whether ``seat`` can pay a re-roll now with 1 Grog, and with 1 Silver
+        (only the Prince of Bella Ire may) (rulebook: B Re-roll Dice; Captain Cards). Read-only."""
+        return self.grog[seat] >= 1, self.captain[seat] == PRINCE and self.silver[seat] >= 1
 
     @auto("reroll")
     def _phase_b(self, task) -> None:
         seat = task[1]
         self.phase = "B"
-        if self._can_pay_reroll(seat):
+        if any(self.reroll_payments(seat)):
             self.then(("reroll?", seat))
             return
         self.marked = 0
@@ -151,9 +153,7 @@ class Rolling:
     @choices("reroll?")
     def _reroll_choices(self, task) -> tuple:
         seat = task[1]
-        grog = self.grog[seat] >= 1
-        silver = self.captain[seat] == PRINCE and self.silver[seat] >= 1
-        key = (tuple(self.dice), self.marked, grog, silver)
+        key = (tuple(self.dice), self.marked, *self.reroll_payments(seat))
         menu = REROLL_MENUS.get(key)
         if menu is None:
             menu = REROLL_MENUS[key] = reroll_menu(*key)
