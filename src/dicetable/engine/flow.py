@@ -165,10 +165,7 @@ class FlowState(GameState, metaclass=FlowMeta):
         main stack.
         """
         stack = self.tasks if self.lanes is None else self._stack_now()
-        if len(tasks) == 1:
-            stack.append(tasks[0])
-        else:
-            stack.extend(reversed(tasks))
+        stack += tasks[::-1]
 
     def later(self, *tasks: Task) -> None:
         """Schedule ``tasks`` (in the order given) after every task already pending on the stack."""

@@ -77,6 +77,7 @@ def test_prince_rerolls_with_silver():
     play(s, "reroll-silver")
     assert s.silver[0] == 1 and s.grog[0] == 0
     assert "skull" not in s.observation(0)["dice"]
+    assert s.reroll_payments(0) == (False, True)    # the public query the greedy bot reads
 
 
 def test_prince_limits_needs_silver_and_others_cannot_pay_silver():
@@ -88,6 +89,7 @@ def test_prince_limits_needs_silver_and_others_cannot_pay_silver():
     plain = game(dice=[SK, GR, GR, MP, CN])
     play(plain, "mark:1")
     assert "reroll-silver" not in ids(plain)  # only the Prince pays with Silver
+    assert plain.reroll_payments(0) == (True, False)
 
 
 # ------------------------------------------------------------------ Reo the Cartographer (end of B)

@@ -260,3 +260,19 @@ def test_COR_12_hazard_at_the_end_of_movement(start, check):
     play(s, "lock", "maps")
     assert s.decision(0).kind == "order"                # Silver and Grog still to execute
     assert check(s)
+
+
+def test_COR_10_sixth_treasure_stops_the_payment_that_made_it():
+    # Rulebook, Ending the Game: the 6th Treasure ends the game at once, even in the middle of taking
+    # Skull Island's Silver: the first coin completes the Treasure, the other coins stay on the island.
+    s = game(dice=[MP, GR, GR, GR, CN])
+    s.pos[0] = 13                            # one Map from Skull Island
+    s.island = 8
+    s.treasure[0], s.silver[0] = 5, 4
+    play(s, "lock", "maps")
+    assert s.is_over and s.winners == (0,)
+    assert s.treasure[0] == 6 and s.silver[0] == 0
+    assert s.island == 7                     # only one coin was taken
+    assert s.grog[0] == 2                    # the Grog faces were never executed
+    assert kinds(s)[-3:] == ["skull-island", "treasure", "game-over"]
+    assert s.observation(0)["pending"] == [] and s.observation(0)["waiting_for"] is None

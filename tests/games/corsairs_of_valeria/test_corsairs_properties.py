@@ -116,3 +116,26 @@ def test_round_trip_mid_game(seed, players, steps):
     copy = load_state(json.loads(json.dumps(s.to_dict())))
     assert copy.to_dict() == s.to_dict()
     assert copy.observation(0) == s.observation(0)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**63), players=st.integers(2, 5), captains=st.sampled_from(["random", "none"]))
+def test_quiet_step_plays_the_same_game_as_apply(seed, players, captains):
+    # The quiet step of search (state.step) must change the table exactly as apply does; it only
+    # builds no events. Same seed, same choices: same state after every action, same result.
+    loud = new_game(GAME, players, seed=seed, options={"captains": captains})
+    quiet = new_game(GAME, players, seed=seed, options={"captains": captains})
+    setup_events = len(quiet.log)
+    rng = Rng(seed)
+    while not loud.is_over:
+        seat = loud.to_move[0]
+        assert quiet.to_move == loud.to_move
+        acts = loud.legal_actions(seat)
+        k = rng.randbelow(len(acts))
+        assert [a.id for a in quiet.legal_actions(seat)] == [a.id for a in acts]
+        loud.apply(acts[k], seat)
+        quiet.step(quiet.legal_actions(seat)[k], seat)
+        assert quiet.to_dict()["state"] == loud.to_dict()["state"]
+    assert quiet.is_over and quiet.scores == loud.scores and quiet.winners == loud.winners
+    assert len(quiet.log) == setup_events < len(loud.log)   # the quiet steps logged nothing
+    assert quiet.history == loud.history

@@ -25,8 +25,10 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 
 
 def _decision_kinds_in_rules() -> set:
-    """Every Decision kind rules.py can produce (read from its source: ``Decision(seat, "kind", ...)``)."""
-    src = resources.files("dicetable.games.corsairs_of_valeria").joinpath("rules.py").read_text()
+    """Every Decision kind the rules can produce (read from the sources of the rules package:
+    ``Decision(seat, "kind", ...)``)."""
+    package = resources.files("dicetable.games.corsairs_of_valeria").joinpath("rules")
+    src = "\n".join(f.read_text() for f in package.iterdir() if f.name.endswith(".py"))
     return set(re.findall(r'Decision\(\s*[^,()]+(?:\[\d\])?,\s*"([a-z0-9-]+)"', src))
 
 
@@ -34,7 +36,7 @@ def _decision_kinds_in_rules() -> set:
 
 def test_help_is_registered_and_covers_every_decision_kind():
     kinds = _decision_kinds_in_rules()
-    # the rulebook's decision points, as rules.py names them
+    # the rulebook's decision points, as the rules name them
     assert kinds == {"roll", "reroll", "captain-b", "skull5", "give", "skulls", "order", "move", "back",
                      "cannons", "jager"}
     help_ = SPEC.help

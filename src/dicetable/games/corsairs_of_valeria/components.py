@@ -474,21 +474,3 @@ def parse_layout(text: str) -> tuple:
 def flipped(layout: tuple) -> tuple:
     """The layout with every Track turned to its other side (after the first Skull Island visit)."""
     return tuple((t, 1 - s) for t, s in layout)
-
-
-def reconstructed_items() -> list[str]:
-    """Paths of every data item marked ``reconstructed:`` (for docs and tests)."""
-    out = []
-
-    def walk(obj, path):
-        if isinstance(obj, Sourced):
-            if obj.reconstructed:
-                out.append(path)
-            for name in type(obj).model_fields:
-                walk(getattr(obj, name), f"{path}.{name}")
-        elif isinstance(obj, list):
-            for i, item in enumerate(obj):
-                walk(item, f"{path}[{i}]")
-
-    walk(COMPONENTS, "components")
-    return out

@@ -42,7 +42,6 @@ from .components import (
     GROG_MAX,
     JAXN,
     MAP,
-    PRINCE,
     SEA_MONSTER,
     SILVER,
     SILVER_PER_TREASURE,
@@ -297,8 +296,7 @@ def _best_reroll(state: CorsairsState, seat: int) -> tuple:
     ctx = _Ctx(state, seat)
     counts = tuple(count_faces(state.dice))
     best, best_sub, pay = roll_value(counts, ctx), None, "reroll"
-    can_grog = state.grog[seat] >= 1
-    can_silver = state.captain[seat] == PRINCE and state.silver[seat] >= 1
+    can_grog, can_silver = state.reroll_payments(seat)
     if can_grog:
         price, pay_id = GROG_VALUE, "reroll"
     elif can_silver:
@@ -329,18 +327,12 @@ _LEAF_TASKS = ("roll", "reroll", "captain-b")
 
 def _key(state: CorsairsState) -> tuple:
     return (tuple(state.pos), tuple(state.grog), tuple(state.silver), tuple(state.treasure), state.island,
-            state.visits, tuple(state.left), state.flags, tuple(state.stack), state.phase, state.layout,
+            state.visits, tuple(state.left), state.flags, tuple(state.tasks), state.phase, state.layout,
             tuple(state.dice))
 
 
-def _child(state: CorsairsState, action: Action, seat: int) -> CorsairsState:
-    c = state.clone()
-    c.apply(action, seat)
-    return c
-
-
 def _search(state: CorsairsState, seat: int, memo: dict, budget: list) -> float:
-    if state.phase == OVER or state.stack[-1][0] in _LEAF_TASKS or budget[0] <= 0:
+    if state.phase == OVER or state.waiting_for in _LEAF_TASKS or budget[0] <= 0:
         return lead(state, seat)
     key = _key(state)
     v = memo.get(key)
@@ -350,10 +342,10 @@ def _search(state: CorsairsState, seat: int, memo: dict, budget: list) -> float:
     decider = state.to_move[0]
     acts = state.legal_actions(decider)
     if decider != seat:
-        child = max((_child(state, a, decider) for a in acts), key=lambda c: lead(c, decider))
+        child = max((state.child(a, decider) for a in acts), key=lambda c: lead(c, decider))
         v = _search(child, seat, memo, budget)
     else:
-        v = max(_search(_child(state, a, seat), seat, memo, budget) for a in acts)
+        v = max(_search(state.child(a, seat), seat, memo, budget) for a in acts)
     memo[key] = v
     return v
 
@@ -362,7 +354,7 @@ def search_values(state: CorsairsState, seat: int) -> list:
     """Each legal action of ``seat`` with the best material lead reachable by the end of the turn."""
     memo: dict = {}
     budget = [SEARCH_NODES]
-    return [(a, _search(_child(state, a, seat), seat, memo, budget)) for a in state.legal_actions(seat)]
+    return [(a, _search(state.child(a, seat), seat, memo, budget)) for a in state.legal_actions(seat)]
 
 
 # ---------------------------------------------------------------- greedy
@@ -371,7 +363,7 @@ def greedy(state: CorsairsState, seat: int) -> Action:
     acts = state.legal_actions(seat)
     if len(acts) == 1:
         return acts[0]
-    tag = state.stack[-1][0]
+    tag = state.waiting_for
     by_id = {a.id: a for a in acts}
     if tag == "reroll":
         sub, pay = best_reroll(state, seat)
@@ -394,8 +386,7 @@ def greedy(state: CorsairsState, seat: int) -> Action:
         ctx = _Ctx(state, seat)
         best, choice = None, acts[-1]
         for a in acts:
-            probe = state.clone()
-            probe.apply(a, seat)
+            probe = state.child(a, seat)
             v = roll_value(tuple(count_faces(probe.dice)), ctx)
             if best is None or v > best + 1e-9:
                 best, choice = v, a

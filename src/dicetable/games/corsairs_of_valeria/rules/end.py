@@ -1,0 +1,88 @@
+"""Phase D and the end of the game (rulebook: D End Your Turn, Reaching Skull Island, Ending the Game;
+Captain Hasan the Merchant): the race reset after a first Skull Island visit, the end after a second,
+and the immediate win with a 6th Treasure.
+"""
+
+from __future__ import annotations
+
+from dicetable.engine import auto, seat_name
+
+from ..components import (
+    HASAN,
+    ISLAND_REFILL,
+    TREASURE_TO_WIN,
+    flipped,
+    layout_name,
+)
+from .common import (
+    F_ARRIVED,
+    OVER,
+    PLAYER,
+)
+
+
+class Ending:
+    """Phase D, the new race and the end of the game of :class:`~.state.CorsairsState` (a mixin)."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ end of game
+    def _win_now(self, seat: int) -> None:
+        """A 6th Treasure: the game ends at once, whatever was still pending (rulebook: Ending the Game)."""
+        self.phase = OVER
+        self.end_game()
+        self.winner6 = seat
+        if not self.quiet:
+            self.emit("game-over", seat, f"{PLAYER[seat]} has {TREASURE_TO_WIN} Treasures and wins the game!",
+                      {"winners": [seat], "treasure": list(self.treasure)})
+
+    def _end_by_second_visit(self) -> None:
+        self.phase = OVER
+        self.end_game()
+        if not self.quiet:
+            win = self.winners
+            text = "Skull Island has been reached a second time: the game ends. " + ", ".join(
+                f"{PLAYER[s]} {self.treasure[s]} Treasure/{self.silver[s]} Silver/{self.grog[s]} Grog"
+                for s in range(self.players))
+            text += ". " + ("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(map(seat_name, win)) + "."
+            self.emit("game-over", None, text, {"winners": list(win), "treasure": list(self.treasure)})
+
+    # --- D: End Your Turn
+    @auto("end-turn")
+    def _phase_d(self, task) -> None:
+        seat = task[1]
+        self.phase = "D"
+        if self.captain[seat] == HASAN and self.grog[seat] >= 2:
+            self.grog[seat] -= 1
+            left = self.grog[seat]
+            if not self.quiet:
+                self.emit("hasan", seat, f"{PLAYER[seat]} (Hasan the Merchant) pays 1 Grog and turns the other "
+                          f"{left} Grog into Silver.", {"grog": left})
+            for _ in range(left):
+                if self.supply <= 0:
+                    if not self.quiet:
+                        self.emit("supply-empty", seat, f"The Silver supply is empty: {self.grog[seat]} Grog stay.")
+                    break
+                self.grog[seat] -= 1
+                self.silver[seat] += 1
+                if self._exchange(seat):
+                    return
+        if self.flags & F_ARRIVED:
+            if self.visits >= 2:
+                self._end_by_second_visit()
+                return
+            self._new_race()
+        self.then(("turn", (seat + 1) % self.players))
+
+    def _new_race(self) -> None:
+        self._set_layout(flipped(self.layout))
+        start = self.track.start
+        for s in range(self.players):
+            self.pos[s] = start
+        add = min(ISLAND_REFILL, self.supply)
+        self.island += add
+        if not self.quiet:
+            self.emit("new-race", None, "All Ships return to Start, the Tracks are flipped ("
+                      + ", ".join(title for title, _ in self.track.segments[1:-1])
+                      + f") and {add} Silver go on Skull Island. Another race starts!",
+                      {"tracks": layout_name(self.layout), "island": self.island})

@@ -1,0 +1,69 @@
+"""The game options ``captains``, ``tracks`` and ``first_player`` (rulebook: Game Setup), checked by
+``GameSpec.resolve_options``.
+"""
+
+from __future__ import annotations
+
+from dicetable.engine import GameConfigError
+
+from ..components import (
+    CAPTAIN_INDEX,
+    CAPTAINS,
+    NO_CAPTAIN,
+    parse_layout,
+)
+
+
+# ================================================================ options (checked by GameSpec.resolve_options)
+def parse_captains(text: str, n: int) -> tuple | None:
+    """Captain indices (``NO_CAPTAIN`` for none) of option ``captains`` for ``n`` seats.
+
+    None for "random" (dealt in set-up); GameConfigError naming a bad part.
+    """
+    text = text.strip().lower()
+    if text == "random":
+        return None
+    if text == "none":
+        return (NO_CAPTAIN,) * n
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != n:
+        raise GameConfigError(
+            f"option 'captains' needs one Captain per player ({n}), got {len(parts)}: "
+            "use 'random', 'none', or ids like " + ",".join(c.id for c in CAPTAINS[:n]))
+    out = []
+    for p in parts:
+        if p in ("none", "-", ""):
+            out.append(NO_CAPTAIN)
+        elif p in CAPTAIN_INDEX:
+            out.append(CAPTAIN_INDEX[p])
+        else:
+            raise GameConfigError(
+                f"option 'captains': unknown Captain {p!r}; Captains: "
+                + ", ".join(c.id for c in CAPTAINS) + " (or 'none')")
+    real = [c for c in out if c >= 0]
+    if len(set(real)) != len(real):
+        raise GameConfigError("option 'captains': each Captain card exists once")
+    return tuple(out)
+
+
+def check_captains(value: str, players: int) -> str:
+    """Option ``captains``: 'random', 'none' or one Captain id per seat (GameConfigError otherwise)."""
+    parse_captains(value, players)
+    return value
+
+
+def check_tracks(value: str, players: int) -> str:
+    """Option ``tracks``: 'random' or three Tracks with sides, e.g. 'T1A,T3B,T2A' (ValueError otherwise)."""
+    if value.strip() != "random":
+        parse_layout(value.strip())
+    return value
+
+
+def check_first_player(value: str, players: int) -> str:
+    """Option ``first_player``: 'random' or a player number 1..players in ASCII digits (ValueError otherwise)."""
+    text = value.strip()
+    if text == "random":
+        return text
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= players:
+        return str(int(text))
+    raise ValueError(f"must be 'random' or a player number 1..{players}, got {value!r}")
