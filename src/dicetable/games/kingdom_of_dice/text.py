@@ -255,7 +255,7 @@ class _FitToConsole:
     def __init__(self, obs: dict, seat: int | None):
         self.obs, self.seat = obs, seat
 
-    def __rich_console__(self, console, options):
+    def __rich_console__(self, _console, options):
         yield text_view(self.obs, self.seat, width=options.max_width)
 
 
