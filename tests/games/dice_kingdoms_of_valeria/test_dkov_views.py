@@ -57,8 +57,8 @@ def actions_of(state, seat):
 
 def test_every_decision_kind_of_the_rules_is_explained_by_a_help_section():
     src = RULES.read_text(encoding="utf-8")
-    found = set(re.findall(r'Decision\(\s*seat, "([a-z-]+)"', src))
-    found |= set(re.findall(r'^\s+[A-Z_]+: \("([a-z-]+)",', src, re.M))
+    found = set(re.findall(r'Decision\(\s*task\[1\], "([a-z-]+)"', src))
+    found |= set(re.findall(r'^\s+"choose-[a-z]+": \("([a-z-]+)",', src, re.M))
     assert found == KINDS
     help_ = dkov.SPEC.help
     for kind in KINDS:

@@ -267,7 +267,7 @@ class _Valuer:
         if add is not None:
             value += add
         rv = REWARD_VALUE
-        for code, _ in state.tasks[seat]:
+        for code in state.pending_rewards(seat):
             if code == RECRUIT:
                 value += self.recruit_value
             elif code == PLINTH or code == T_PICK:
@@ -420,16 +420,7 @@ def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, flo
     valuer.value(state)  # the groups an action leaves unchanged are then re-used
     out = []
     for action in state.legal_actions(seat):
-        twin = state.clone()
-        twin._emitted = []
-        tasks = twin.tasks[seat]
-        if tasks:
-            task = tasks.pop()
-            twin._resolve_choice(seat, task, action.payload)
-        else:
-            twin._take_action(seat, action)
-        twin._run(seat)
-        out.append((action, valuer.value(twin)))
+        out.append((action, valuer.value(state.preview(action, seat))))
     return out
 
 

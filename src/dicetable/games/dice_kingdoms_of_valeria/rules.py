@@ -72,7 +72,10 @@ from __future__ import annotations
 import operator
 from functools import lru_cache
 
-from dicetable.engine import Action, Decision, GameState, seat_name
+from dicetable.engine import (
+    LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, int_list, int_rows, int_tuple, prompt,
+    resolve, seat_name,
+)
 
 from .components import (
     ACC, BLACK_DIE, CARD_BACK, CARD_ID, CARD_INDEX, CARD_KIND, CIT, CITV, COLOUR_DIE, COLOURS,
@@ -83,6 +86,7 @@ from .components import (
 )
 from .dicemath import build_reach, reach
 
+
 EVENT = "event"
 HARVEST = "harvest"
 DRAFT = "draft"
@@ -90,17 +94,34 @@ ACTION = "action"
 OVER = "over"
 PHASES = (EVENT, HARVEST, DRAFT, ACTION, OVER)
 
-# Task codes (reward codes 1..6 are tasks too: RECRUIT, GOLD, ROAD, KNIGHT, SLAY, PLINTH).
-T_CITIZEN = 10   # instant Citizen of guild ``arg``
+# Codes of the pending work a seat may have (the reward codes 1..6 are RECRUIT, GOLD, ROAD,
+# KNIGHT, SLAY, PLINTH); the policy values pending work by these codes.
+T_CITIZEN = 10   # instant Citizen of a guild
 T_FALLBACK = 11  # Harvest: nothing marked, mark 1 pip on a Guild Track of your choice
 T_PICK = 12      # take a Statue from the draft line (arg 1: refill at once)
 T_STRIKE = 13    # Guild Strike: choose among the tied tracks (arg: bit mask)
 TASK_NAMES = {1: "Recruit Reward", 2: "Gold Reward", 3: "Road Reward", 4: "Knight Reward",
               5: "Slay Reward", 6: "Plinth Reward", T_CITIZEN: "instant Citizen",
               T_FALLBACK: "Harvest fallback pip", T_PICK: "Statue pick", T_STRIKE: "Guild Strike"}
-_TASK = {k: (k, 0) for k in range(1, 7)}
+
+# Task kinds (engine turn flow: a task is ``(kind, seat, arg)``).
+# A seat's pending work (its Reward chain) is automatic tasks, one kind per Reward; those that may
+# need a choice resolve on their own when there is one way (or none: the Reward is lost) and
+# otherwise become the decision task ``"choose-" + kind``.
+#: The automatic task kind of each reward code (index = code; Plain and Star pips are no task).
+REWARD_KIND = (None, "recruit", "gold", "road", "knight", "slay", "plinth", None)
+#: Reward kinds that may ask the seat to choose, and the decision task each becomes.
+CHOOSE = {"recruit": "choose-recruit", "road": "choose-road", "slay": "choose-slay",
+          "pick": "choose-pick", "fallback": "choose-fallback", "strike": "choose-strike"}
+#: The code (``TASK_NAMES`` key) of every Reward-chain task kind, automatic or decision.
+KIND_CODE = {"recruit": 1, "gold": 2, "road": 3, "knight": 4, "slay": 5, "plinth": 6,
+             "citizen": T_CITIZEN, "fallback": T_FALLBACK, "pick": T_PICK, "strike": T_STRIKE}
+KIND_CODE.update({CHOOSE[k]: KIND_CODE[k] for k in CHOOSE})
+#: The automatic Reward-chain kinds (what a one-step look-ahead resolves: see ``preview``).
+REWARD_AUTOS = frozenset(k for k in KIND_CODE if not k.startswith("choose-"))
 
 STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
+
 
 
 def _bits(x: int) -> int:
@@ -108,9 +129,8 @@ def _bits(x: int) -> int:
 
 
 _BITS = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
-#: "Player 1".. "Player 5" (the kernel's ``seat_name``), and each seat alone as a ``to_move`` tuple.
+#: "Player 1".. "Player 5" (the kernel's ``seat_name``).
 _NAME = tuple(seat_name(s) for s in range(5))
-_ALONE = tuple((s,) for s in range(5))
 #: Event texts already written: roll texts by dice, Harvest texts by what was marked.
 _ROLL_TEXT: dict = {}
 _HARVEST_TEXT: dict = {}
@@ -188,36 +208,96 @@ def _ends(lay, r: int, d: int) -> tuple[str, str]:
 
 PASS = Action("pass", "Take no action (no die can mark a pip)")
 
+_WHERE = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase", EVENT: "Event phase"}
+#: What each Reward-chain decision asks: (Decision kind, prompt).
+_PROMPTS = {
+    "choose-recruit": ("recruit", "Recruit Reward: mark the leftmost open pip of a Citizen section."),
+    "choose-road": ("road", "Road Reward: mark a pip to continue a Road or start one from a claimed Domain."),
+    "choose-slay": ("slay", "Slay Reward: mark the next pip of the leftmost incomplete Range Block of a lair."),
+    "choose-pick": ("statue", "Plinth Reward: take a Statue card from the draft line."),
+    "choose-fallback": ("harvest-fallback",
+                        "You marked nothing this Harvest: mark 1 pip on a Guild Track of your choice."),
+    "choose-strike": ("guild-strike", "Guild Strike: your Guild Tracks with the most marked pips tie; "
+                      "choose the one that loses its next Reward Pip."),
+}
+_LOST_WHY = {"recruit": "no Citizen section has an open pip",
+             "road": "no Road can be continued",
+             "slay": "no lair you may slay in has an open pip",
+             "pick": "you hold 4 Statues or the draft line has only Statues you own",
+             "fallback": "every Guild Track is full"}
 
-class DiceKingdomsState(GameState):
+
+def _phase(value) -> str:
+    value = str(value)
+    if value not in PHASES:
+        raise ValueError(f"unknown phase {value!r}")
+    return value
+
+
+def _cards_in(value) -> tuple:
+    return tuple(CARD_INDEX[c] for c in value)
+
+
+def _cards_out(value) -> list:
+    return [CARD_ID[c] for c in value]
+
+
+def _events_in(value) -> tuple:
+    return tuple(EVENT_INDEX[e] for e in value)
+
+
+def _events_out(value) -> list:
+    return [EVENT_IDS[e] for e in value]
+
+
+class DiceKingdomsState(FlowState):
     """A game of Dice Kingdoms of Valeria (1-5 players; 1 = the solo game).
 
     Fields: ``phase``; ``stage`` (event, 1st Harvest, action, 2nd Harvest);
     ``active``/``first`` seats; ``round_no``; ``dice`` = (black, black,
-    yellow, red, green, blue); ``sheets[seat]`` (flat ints); ``tasks[seat]``
-    (stack of ``(code, arg)``, top last); ``line``/``deck`` (Statue card ids
-    0..27; the deck's top card is last); ``lair_first[lair]`` (seat that
-    completed it first, -1 nobody yet, -2 higher value crossed out by a solo
-    Event); ``last_round``; ``acted``; ``drafter``; solo: ``trees``,
+    yellow, red, green, blue); ``sheets[seat]`` (flat ints); ``line``/``deck``
+    (Statue card ids 0..27; the deck's top card is last); ``lair_first[lair]``
+    (seat that completed it first, -1 nobody yet, -2 higher value crossed out
+    by a solo Event); ``last_round``; ``acted``; ``drafter``; solo: ``trees``,
     ``ships``, ``event_deck`` (top last), ``events_drawn``, ``no_blue``,
-    ``drought``.
+    ``drought``. Pending work is the engine's task stack (``tasks``) and, during
+    a Harvest, one lane per seat (``lanes``); see :meth:`seat_tasks`.
     """
 
-    __slots__ = (
-        "lay", "acts", "phase", "stage", "active", "first", "round_no", "turn_no", "dice",
-        "sheets", "tasks", "line", "deck", "lair_first", "last_round", "acted", "drafter",
-        "trees", "ships", "event_deck", "events_drawn", "no_blue", "drought", "harvest_no",
-        "choices",
-    )
+    lay = Field(save=False)       # the season's sheet layout (from the options)
+    acts = Field(save=False)      # the season's precomputed reward-choice Actions
+    phase = Field(_phase)
+    stage = Field(int)
+    active = Field(int)
+    first = Field(int)
+    round_no = Field(int, save="round")
+    turn_no = Field(int, save="turn")
+    dice = Field(int_tuple)
+    sheets = Field(int_rows, copy=ROWS)
+    line = Field(_cards_in, encode=_cards_out)
+    deck = Field(_cards_in, encode=_cards_out)
+    lair_first = Field(int_list, copy=LIST)
+    last_round = Field(bool)
+    acted = Field(bool)
+    drafter = Field(int)
+    trees = Field(int)
+    ships = Field(int)
+    event_deck = Field(_events_in, encode=_events_out)
+    events_drawn = Field(_events_in, encode=_events_out)
+    no_blue = Field(bool)
+    drought = Field(bool)
+    harvest_no = Field(int)
+    menu = Field(save=False)      # the Action-phase menu once built (until the next action)
 
     # ------------------------------------------------------------ set-up
     def _setup(self) -> None:
         season = self.options["sheets"]
         self.lay = lay = LAYOUTS[season]
         self.acts = ACTIONS[season]
+        self.tasks = []
+        self.lanes = None
         n = self.players
         self.sheets = [list(lay.fresh_sheet) for _ in range(n)]
-        self.tasks = [[] for _ in range(n)]
         day = [c for c in range(N_CARDS) if CARD_BACK[c] == 0]
         night = [c for c in range(N_CARDS) if CARD_BACK[c] == 1]
         self.shuffle(day)
@@ -243,7 +323,7 @@ class DiceKingdomsState(GameState):
             self.event_deck = ()
         self.round_no = 0
         self.turn_no = 0
-        self.choices = None
+        self.menu = None
         self.dice = (0, 0, 0, 0, 0, 0)
         self.phase = ACTION
         self.stage = STAGE_ACTION
@@ -254,25 +334,23 @@ class DiceKingdomsState(GameState):
                   "Statue draft line: " + ", ".join(f"Statue {CARD_KIND[c] + 1}" for c in self.line) + ".",
                   {"first": self.first, "line": [CARD_ID[c] for c in self.line], "sheets": season})
         self._start_turn(self.first)
-        self._advance()
+        self.run()
 
-    # ------------------------------------------------------------ protocol
-    @property
-    def to_move(self) -> tuple:
-        ph = self.phase
-        if ph == HARVEST:
-            tasks = self.tasks
-            return tuple([s for s in range(self.players) if tasks[s]])
-        if ph == DRAFT:
-            return _ALONE[self.drafter]
-        if ph == OVER:
-            return ()
-        return _ALONE[self.active]
+    def _after_restore(self) -> None:
+        season = self.options["sheets"]
+        self.lay = lay = LAYOUTS[season]
+        self.acts = ACTIONS[season]
+        self.menu = None
+        if len(self.sheets) != self.players or any(len(s) != lay.size for s in self.sheets):
+            raise ValueError("one sheet of the season's size per seat is needed")
+        if self.lanes is not None and len(self.lanes) != self.players:
+            raise ValueError("one lane of tasks per seat is needed")
+        for stack in [self.tasks, *(self.lanes or ())]:
+            for task in stack:
+                if task[0] not in self.TASK_KINDS:
+                    raise ValueError(f"unknown task {task!r}")
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
+    # ------------------------------------------------------------ public queries
     @property
     def scores(self) -> list:
         return [self.score_parts(s)["total"] for s in range(self.players)]
@@ -288,62 +366,66 @@ class DiceKingdomsState(GameState):
         best = max((p["total"], p["stars"]) for p in parts)
         return tuple(s for s, p in enumerate(parts) if (p["total"], p["stars"]) == best)
 
-    def _decision(self, seat: int):
-        if seat not in self.to_move:
-            return None
-        ph = self.phase
-        tasks = self.tasks[seat]
-        if ph == ACTION and not tasks:
-            y, r, g, b = self.dice[2:]
-            blue = " (Heavy Rain: the Blue die may not be used)" if self.no_blue else f", Blue {b}"
-            return Decision(
-                seat, "action",
-                f"Action phase: choose the Yellow (Recruit), Red (Slay) or Green (Build) die - "
-                f"Yellow {y}, Red {r}, Green {g}{blue}.",
-                "Yellow: mark a pip in the Citizen section matching the die (or die + Blue). "
-                "Red: mark the leftmost pip of the matching Range Block in a lair, then gain 1 Gold. "
-                "Green: mark up to that many pips on one Road, stopping at a Domain or dead end. "
-                "Your Domain powers (each once, no wrap-around, flip = 7 - x) are applied as listed.")
-        code, arg = tasks[-1]
-        where = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase",
-                 EVENT: "Event phase"}[ph]
-        if self.stage == STAGE_HARVEST2:  # solo: the Harvest with new black dice after the Action
-            where = "2nd " + where
-        prompts = {
-            RECRUIT: ("recruit", "Recruit Reward: mark the leftmost open pip of a Citizen section."),
-            ROAD: ("road", "Road Reward: mark a pip to continue a Road or start one from a claimed Domain."),
-            SLAY: ("slay", "Slay Reward: mark the next pip of the leftmost incomplete Range Block of a lair."),
-            T_PICK: ("statue", "Plinth Reward: take a Statue card from the draft line."),
-            T_FALLBACK: ("harvest-fallback",
-                         "You marked nothing this Harvest: mark 1 pip on a Guild Track of your choice."),
-            T_STRIKE: ("guild-strike", "Guild Strike: your Guild Tracks with the most marked pips tie; "
-                       "choose the one that loses its next Reward Pip."),
-        }
-        kind, text = prompts[code]
-        pending = len(tasks) - 1
-        more = f" ({pending} more task{'s' if pending != 1 else ''} after this)" if pending else ""
-        return Decision(seat, kind, f"{where}: {text}{more}",
-                        "Reward Pips are resolved at once, each chain to its end; "
-                        "pips are marked left to right, top to bottom, never skipping.")
+    def seat_tasks(self, seat: int) -> list:
+        """``seat``'s pending Reward-chain tasks ``(kind, seat, arg)``, the next one last (read-only).
 
-    def _legal_actions(self, seat: int) -> list:
-        tasks = self.tasks[seat]
-        if not tasks:
-            return self._action_choices(seat) if self.phase == ACTION else []
-        return self._task_options(seat, tasks[-1])
+        During a Harvest this is the seat's lane; otherwise the Reward tasks of
+        ``seat`` on top of the engine's stack (rulebook: Reward Pips: each
+        chain is resolved at once, to its end). Kinds are ``KIND_CODE`` keys.
+        """
+        lanes = self.lanes
+        if lanes is not None:
+            return list(lanes[seat])
+        tasks = self.tasks
+        i = len(tasks)
+        while i and tasks[i - 1][1] == seat and tasks[i - 1][0] in KIND_CODE:
+            i -= 1
+        return tasks[i:]
 
-    def _apply(self, action: Action, seat: int) -> None:
-        self.choices = None
-        tasks = self.tasks[seat]
-        if not tasks:
-            self._take_action(seat, action)
-        else:
+    def pending_rewards(self, seat: int) -> list[int]:
+        """The codes (``TASK_NAMES`` keys) of :meth:`seat_tasks`, the next one last."""
+        return [KIND_CODE[t[0]] for t in self.seat_tasks(seat)]
+
+    def preview(self, action: Action, seat: int) -> "DiceKingdomsState":
+        """A quiet copy in which ``seat`` took ``action`` and resolved its own automatic Reward tasks.
+
+        The copy stops at ``seat``'s next choice or at the end of its Reward
+        chain: the turn does not move on (no other seat's tasks, no end of the
+        Harvest, no Statue draft, no new roll), so every candidate action is
+        judged on the same information (the greedy bot's one-step look-ahead).
+        ``action`` must come from ``legal_actions(seat)``; this state is
+        unchanged. Returns the copy (its log lacks these events).
+        """
+        twin = self.clone()
+        twin.quiet = True
+        lanes = twin.lanes
+        if lanes is not None:  # the seat's lane is, for the look-ahead, the stack itself
+            main = twin.tasks
+            twin.lanes = None
+            twin.tasks = lanes[seat]
+        flow = twin._FLOW
+        tasks = twin.tasks
+        task = tasks.pop()
+        flow["resolve"][task[0]](twin, task, action)
+        autos = flow["auto"]
+        while tasks and tasks[-1][1] == seat and tasks[-1][0] in REWARD_AUTOS:
             task = tasks.pop()
-            self._resolve_choice(seat, task, action.payload)
-        self._advance()
+            autos[task[0]](twin, task)
+        if lanes is not None:
+            twin.tasks = main
+            twin.lanes = lanes
+        twin.quiet = False
+        return twin
+
+    def _where(self) -> str:
+        where = _WHERE[self.phase]
+        if self.stage == STAGE_HARVEST2:  # solo: the Harvest with new black dice after the Action
+            return "2nd " + where
+        return where
 
     # ------------------------------------------------------------ turn flow
     def _start_turn(self, seat: int) -> None:
+        """Roll Phase: mark off a tree (solo), roll the six dice, draw a solo Event on doubles."""
         if self.players == 1:
             if self.trees >= self.lay.trees:
                 self._game_over("all 20 trees are marked off")
@@ -361,73 +443,51 @@ class DiceKingdomsState(GameState):
         self.no_blue = False
         self.drought = False
         self.acted = False
-        when = (f"Turn {self.trees} of {self.lay.trees} (a tree is marked off)" if self.players == 1
-                else f"Round {self.round_no}")
-        text = _ROLL_TEXT.get(roll)
-        if text is None:
-            text = _ROLL_TEXT[roll] = (f"black {roll[0]} and {roll[1]} (sum {roll[0] + roll[1]}), Yellow {roll[2]}, "
-                                       f"Red {roll[3]}, Green {roll[4]}, Blue {roll[5]}.")
-        self.emit("roll", seat, f"{when}: {_NAME[seat]} rolls {text}",
-                  {"dice": list(roll), "round": self.round_no})
+        if not self.quiet:
+            when = (f"Turn {self.trees} of {self.lay.trees} (a tree is marked off)" if self.players == 1
+                    else f"Round {self.round_no}")
+            text = _ROLL_TEXT.get(roll)
+            if text is None:
+                text = _ROLL_TEXT[roll] = (f"black {roll[0]} and {roll[1]} (sum {roll[0] + roll[1]}), "
+                                           f"Yellow {roll[2]}, Red {roll[3]}, Green {roll[4]}, Blue {roll[5]}.")
+            self.emit("roll", seat, f"{when}: {_NAME[seat]} rolls {text}",
+                      {"dice": list(roll), "round": self.round_no})
         self.phase = EVENT
         self.stage = STAGE_EVENT
         if (self.players == 1 and roll[0] == roll[1] and self.ships < self.lay.ships
                 and self.event_deck):
+            self.then(("harvest", None, STAGE_HARVEST1))  # after the Event's own tasks, if any
             self._draw_event()
+        else:
+            self._start_harvest(STAGE_HARVEST1)
 
-    def _advance(self) -> None:
-        """Resolve automatic work until a seat must decide or the game is over."""
-        while True:
-            ph = self.phase
-            if ph == OVER:
-                return
-            tasks = self.tasks
-            if ph == HARVEST:
-                waiting = False
-                for s in range(self.players):
-                    if tasks[s] and self._run(s):
-                        waiting = True
-                if waiting:
-                    return
-                self._end_harvest()
-            elif ph == DRAFT:
-                if tasks[self.drafter] and self._run(self.drafter):
-                    return
-                if not self._next_drafter():
-                    self._end_draft()
-            elif ph == EVENT:
-                if tasks[self.active] and self._run(self.active):
-                    return
-                self._start_harvest(STAGE_HARVEST1)
-            else:  # ACTION
-                if not self.acted:
-                    if self._has_action(self.active):
-                        return  # the menu itself is built when legal_actions asks for it
-                    self.emit("no-action", self.active,
-                              f"{_NAME[self.active]} has no action that can mark a pip.")
-                    self.acted = True
-                if tasks[self.active] and self._run(self.active):
-                    return
-                self._end_action()
+    @auto("harvest")
+    def _harvest_task(self, task: tuple) -> None:
+        self._start_harvest(task[2])
 
     def _start_harvest(self, stage: int) -> None:
+        """Harvest Phase: every seat marks at once (each on its own lane), then the draft follows."""
         self.stage = stage
         self.phase = HARVEST
         if stage == STAGE_HARVEST2:
             b1, b2 = self.roll(BLACK_DIE), self.roll(BLACK_DIE)
             self.dice = (b1, b2) + self.dice[2:]
-            self.emit("roll", self.active, f"2nd Harvest: the black dice show {b1} and {b2} "
-                      f"(sum {b1 + b2})" + ("; doubles trigger no Event in this phase." if b1 == b2 else "."),
-                      {"black": [b1, b2]})
+            if not self.quiet:
+                self.emit("roll", self.active, f"2nd Harvest: the black dice show {b1} and {b2} "
+                          f"(sum {b1 + b2})" + ("; doubles trigger no Event in this phase." if b1 == b2 else "."),
+                          {"black": [b1, b2]})
+        self.then(("end-harvest", None))
         if self.drought:
             self.emit("drought", None, "Drought: no Harvest this turn.")
             return
         self.harvest_no += 1
-        for s in range(self.players):
-            self._harvest_seat(s)
+        self.split([self._harvest_seat(s) for s in range(self.players)])
 
-    def _harvest_seat(self, seat: int) -> None:
-        """Mark the Guild Track pips of every activated Citizen (rulebook: Harvest Phase)."""
+    def _harvest_seat(self, seat: int) -> tuple:
+        """Mark the Guild Track pips of every activated Citizen (rulebook: Harvest Phase).
+
+        Returns the seat's Reward tasks, in the order they resolve.
+        """
         lay = self.lay
         sh = self.sheets[seat]
         dice = self.dice
@@ -443,23 +503,24 @@ class DiceKingdomsState(GameState):
                 marked += k
                 gained[g] += k
         if marked:
-            key = (*gained, *rewards)
-            text = _HARVEST_TEXT.get(key)
-            if text is None:
-                if len(_HARVEST_TEXT) > 50_000:
-                    _HARVEST_TEXT.clear()
-                text = _HARVEST_TEXT[key] = " harvests " + ", ".join(
-                    f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip" + (
-                    "s" if marked > 1 else "") + _rewards_note(rewards) + "."
-            self.emit("harvest", seat, _NAME[seat] + text, {"marked": gained})
-            if rewards:
-                self._push_rewards(seat, rewards)
-        else:
+            if not self.quiet:
+                key = (*gained, *rewards)
+                text = _HARVEST_TEXT.get(key)
+                if text is None:
+                    if len(_HARVEST_TEXT) > 50_000:
+                        _HARVEST_TEXT.clear()
+                    text = _HARVEST_TEXT[key] = " harvests " + ", ".join(
+                        f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip" + (
+                        "s" if marked > 1 else "") + _rewards_note(rewards) + "."
+                self.emit("harvest", seat, _NAME[seat] + text, {"marked": gained})
+            return _reward_tasks(seat, rewards) if rewards else ()
+        if not self.quiet:
             self.emit("harvest", seat, f"{_NAME[seat]} marks nothing from the dice: "
                       "1 pip on a Guild Track of their choice.", {"marked": gained})
-            self.tasks[seat].append((T_FALLBACK, 0))
+        return (("fallback", seat, 0),)
 
-    def _end_harvest(self) -> None:
+    @auto("end-harvest")
+    def _end_harvest(self, task: tuple) -> None:
         """All seats have harvested: settle first-Lair priority, then start the Statue draft."""
         n = self.players
         order = [(self.active + i) % n for i in range(n)]
@@ -472,22 +533,22 @@ class DiceKingdomsState(GameState):
                         self._settle_lair(s, li)
         self.phase = DRAFT
         self.drafter = -1
-        if not self._next_drafter():
-            self._end_draft()
+        self._draft(task)
 
-    def _next_drafter(self) -> bool:
-        """Give the next seat (turn order from the Active Player) with Plinths its picks."""
+    @auto("draft")
+    def _draft(self, task: tuple) -> None:
+        """Harvest Statue draft: the next seat (turn order from the Active Player) with Plinths picks."""
         n = self.players
         start = 0 if self.drafter < 0 else ((self.drafter - self.active) % n) + 1
         for i in range(start, n):
             s = (self.active + i) % n
             sh = self.sheets[s]
             if sh[PLP]:
-                self.tasks[s].extend([(T_PICK, 0)] * sh[PLP])
+                self.then(*([("pick", s, 0)] * sh[PLP]), ("draft", None))
                 sh[PLP] = 0
                 self.drafter = s
-                return True
-        return False
+                return
+        self._end_draft()
 
     def _end_draft(self) -> None:
         self.drafter = -1
@@ -496,10 +557,12 @@ class DiceKingdomsState(GameState):
             self.phase = ACTION
             self.stage = STAGE_ACTION
             self.acted = False
+            self._action_phase(("action", self.active))
         else:
             self._end_turn()
 
-    def _end_action(self) -> None:
+    @auto("end-action")
+    def _end_action(self, task: tuple) -> None:
         if self.players == 1:
             self._start_harvest(STAGE_HARVEST2)
         else:
@@ -530,6 +593,9 @@ class DiceKingdomsState(GameState):
 
     def _game_over(self, why: str) -> None:
         self.phase = OVER
+        self.end_game()
+        if self.quiet:
+            return
         parts = [self.score_parts(s) for s in range(self.players)]
         text = f"Game over ({why}). " + "; ".join(
             f"{_NAME[s]}: {p['total']} VP (Stars {p['stars']}, Domains {p['domains']}, "
@@ -541,55 +607,234 @@ class DiceKingdomsState(GameState):
         self.emit("game-over", None, text, {"scores": [p["total"] for p in parts],
                                             "winners": list(self.winners)})
 
-    # ------------------------------------------------------------ tasks
-    def _run(self, seat: int) -> bool:
-        """Resolve ``seat``'s automatic tasks; True if it now has a choice to make."""
-        tasks = self.tasks[seat]
-        while tasks:
-            task = tasks[-1]
-            code = task[0]
-            if code == GOLD:
-                tasks.pop()
-                self._mark_gold(seat)
-            elif code == KNIGHT:
-                tasks.pop()
-                self._mark_wall(seat)
-            elif code == PLINTH:
-                tasks.pop()
-                ph = self.phase
-                if ph == HARVEST:
-                    self.sheets[seat][PLP] += 1
-                else:
-                    tasks.append((T_PICK, 0 if ph == DRAFT else 1))
-            elif code == T_CITIZEN:
-                tasks.pop()
-                self._instant_citizen(seat, task[1])
-            else:
-                options = self._task_options(seat, task)
-                if len(options) > 1:
-                    return True
-                tasks.pop()
-                if options:
-                    self._resolve_choice(seat, task, options[0].payload)
-                else:
-                    self._lost(seat, task)
-        return False
-
-    def _lost(self, seat: int, task: tuple) -> None:
-        code = task[0]
-        if code == T_STRIKE:
-            return
-        why = {RECRUIT: "no Citizen section has an open pip",
-               ROAD: "no Road can be continued",
-               SLAY: "no lair you may slay in has an open pip",
-               T_PICK: "you hold 4 Statues or the draft line has only Statues you own",
-               T_FALLBACK: "every Guild Track is full"}[code]
-        self.emit("lost", seat, f"{_NAME[seat]}'s {TASK_NAMES[code]} is lost: {why}.",
-                  {"task": TASK_NAMES[code]})
-
-    def _task_options(self, seat: int, task: tuple) -> list:
-        code = task[0]
+    # ------------------------------------------------------------ the Action phase
+    def _reach_keys(self, seat: int) -> tuple:
+        """Per-colour cache keys: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
         sh = self.sheets[seat]
+        claimed = sh[DOM] & ~sh[VDOM]
+        ya, yf, ra, rf, ga, gf, ba, bf, anyp = [bool(claimed & m) for m in self.lay.power_masks]
+        d = self.dice
+        blue = (d[5], ba, bf, anyp, not self.no_blue)
+        return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
+
+    def _menu_parts(self, seat: int) -> tuple:
+        """(Recruit targets, Slay targets, Build ``how`` texts) for the dice and ``seat``'s powers.
+
+        Memoised by (season, usable powers, dice, Heavy Rain); see :func:`_recruit_targets`,
+        :func:`_slay_targets` and :func:`_build_how`.
+        """
+        lay = self.lay
+        sh = self.sheets[seat]
+        key = (lay.season, sh[DOM] & ~sh[VDOM] & lay.power_all, self.dice, self.no_blue)
+        parts = _MENU_PARTS.get(key)
+        if parts is None:
+            if len(_MENU_PARTS) > 50_000:  # bound the memory of long simulations
+                _MENU_PARTS.clear()
+            ykey, rkey, gkey = self._reach_keys(seat)
+            parts = _MENU_PARTS[key] = (_recruit_targets(lay.season, ykey), _slay_targets(lay.season, rkey),
+                                        _build_how(gkey))
+        return parts
+
+    def _has_action(self, seat: int) -> bool:
+        """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
+
+        A usable Road always allows a Build of 1 pip, so the menu is only built when there is none.
+        A begun, unfinished Road is usable (the start Roads are begun at set-up): they are looked at first.
+        """
+        sh = self.sheets[seat]
+        lay = self.lay
+        rc0 = lay.rc0
+        ro0 = lay.ro0
+        road_len = lay.road_len
+        for r in lay.start_roads:
+            if sh[ro0 + r] and sh[rc0 + r] < road_len[r]:
+                return True
+        if self._usable_roads(sh):
+            return True
+        return self._action_choices(seat)[0] is not PASS
+
+    def _action_choices(self, seat: int) -> tuple:
+        """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
+
+        Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
+        """
+        if self.menu is not None:
+            return self.menu
+        lay = self.lay
+        sh = self.sheets[seat]
+        recruit, slay, how = self._menu_parts(seat)
+        out = [action for s, action in recruit if sh[CIT + s] < 2]
+        if slay:
+            acc = sh[ACC]
+            block_len = lay.block_len
+            for target in slay:
+                if acc >> target[0] & 1:
+                    b = target[1]
+                    i = sh[LB0 + b]
+                    if i < block_len[b]:
+                        out.append(target[2][i] or _slay_action(lay, target, i))
+        roads = self._usable_roads(sh)
+        if roads:
+            rc0 = lay.rc0
+            road_len = lay.road_len
+            shorter = []
+            hid = id(how)  # ``how`` lives as long as the process (``_build_how`` keeps it)
+            cache = _BUILD_CACHE[lay.season]
+            for r, dr in roads:
+                left = road_len[r] - sh[rc0 + r]
+                key = (hid, r, dr, left)
+                builds = cache.get(key)
+                if builds is None:
+                    builds = _builds(lay, how, r, dr, left)
+                    if len(cache) > 10_000:  # bound the memory of long simulations
+                        cache.clear()
+                    cache[key] = builds
+                out.append(builds[0])
+                if builds[1]:
+                    shorter += builds[1]
+            out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
+        self.menu = out = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
+        return out
+
+
+    @auto("action")
+    def _action_phase(self, task: tuple) -> None:
+        """Action Phase: the Active Player chooses a die (``act``), unless no action can mark a pip."""
+        seat = task[1]
+        if self._has_action(seat):
+            self.then(("act", seat), ("end-action", seat))  # the menu is built when legal_actions asks
+            return
+        self.emit("no-action", seat, f"{_NAME[seat]} has no action that can mark a pip.")
+        self.acted = True
+        self._end_action(task)
+
+    @prompt("act")
+    def _act_prompt(self, task: tuple) -> Decision:
+        y, r, g, b = self.dice[2:]
+        blue = " (Heavy Rain: the Blue die may not be used)" if self.no_blue else f", Blue {b}"
+        return Decision(
+            task[1], "action",
+            f"Action phase: choose the Yellow (Recruit), Red (Slay) or Green (Build) die - "
+            f"Yellow {y}, Red {r}, Green {g}{blue}.",
+            "Yellow: mark a pip in the Citizen section matching the die (or die + Blue). "
+            "Red: mark the leftmost pip of the matching Range Block in a lair, then gain 1 Gold. "
+            "Green: mark up to that many pips on one Road, stopping at a Domain or dead end. "
+            "Your Domain powers (each once, no wrap-around, flip = 7 - x) are applied as listed.")
+
+    @choices("act")
+    def _act_choices(self, task: tuple) -> tuple:
+        return self._action_choices(task[1])
+
+    @resolve("act")
+    def _take_action(self, task: tuple, action: Action) -> None:
+        """Carry out a Recruit, Slay or Build (rulebook: Dice Actions)."""
+        seat = task[1]
+        self.acted = True
+        self.menu = None
+        if action is PASS or action.payload is None:
+            self.emit("no-action", seat, f"{_NAME[seat]} takes no action.")
+            return
+        colour, target, value = action.payload
+        if colour == "yellow":
+            if not self.quiet:
+                self.emit("action", seat, f"{_NAME[seat]} takes the Recruit action: {action.label[9:]}.",
+                          {"die": "yellow", "value": value})
+            self._mark_citizen(seat, target, "Recruit action")
+        elif colour == "red":
+            if not self.quiet:
+                self.emit("action", seat, f"{_NAME[seat]} takes the Slay action: {action.label[6:]}.",
+                          {"die": "red", "value": value})
+            self.then(("gold", seat, 0))  # the Slay action's Gold, after the pip's chain
+            self._mark_block(seat, target, "Slay action")
+        else:
+            r, dr = target
+            if not self.quiet:
+                self.emit("action", seat, f"{_NAME[seat]} takes the Build action: {action.label[7:]}.",
+                          {"die": "green", "pips": value})
+            self._mark_road(seat, r, dr, value, "Build action")
+
+    # ------------------------------------------------------------ Reward chains
+    @auto("gold")
+    def _gold_reward(self, task: tuple) -> None:
+        self._mark_gold(task[1])
+
+    @auto("knight")
+    def _knight_reward(self, task: tuple) -> None:
+        self._mark_wall(task[1])
+
+    @auto("plinth")
+    def _plinth_reward(self, task: tuple) -> None:
+        """A Plinth in the Harvest waits for the draft; otherwise the Statue is taken at once."""
+        ph = self.phase
+        if ph == HARVEST:
+            self.sheets[task[1]][PLP] += 1
+        else:
+            self.then(("pick", task[1], 0 if ph == DRAFT else 1))
+
+    @auto("citizen")
+    def _citizen_reward(self, task: tuple) -> None:
+        self._instant_citizen(task[1], task[2])
+
+    @auto("recruit")
+    @auto("road")
+    @auto("slay")
+    @auto("pick")
+    @auto("fallback")
+    @auto("strike")
+    def _reward_task(self, task: tuple) -> None:
+        """A Reward that may need a choice: done at once with one way, lost with none, else asked."""
+        options = self._task_options(task)
+        if len(options) > 1:
+            self.then((CHOOSE[task[0]], task[1], task[2]))
+        elif options:
+            self._resolve_choice(task, options[0].payload)
+        else:
+            self._lost(task)
+
+    @prompt("choose-recruit")
+    @prompt("choose-road")
+    @prompt("choose-slay")
+    @prompt("choose-pick")
+    @prompt("choose-fallback")
+    @prompt("choose-strike")
+    def _reward_prompt(self, task: tuple) -> Decision:
+        kind, text = _PROMPTS[task[0]]
+        pending = len(self.seat_tasks(task[1])) - 1
+        more = f" ({pending} more task{'s' if pending != 1 else ''} after this)" if pending else ""
+        return Decision(task[1], kind, f"{self._where()}: {text}{more}",
+                        "Reward Pips are resolved at once, each chain to its end; "
+                        "pips are marked left to right, top to bottom, never skipping.")
+
+    @choices("choose-recruit")
+    @choices("choose-road")
+    @choices("choose-slay")
+    @choices("choose-pick")
+    @choices("choose-fallback")
+    @choices("choose-strike")
+    def _reward_options(self, task: tuple) -> list:
+        return self._task_options(task)
+
+    @resolve("choose-recruit")
+    @resolve("choose-road")
+    @resolve("choose-slay")
+    @resolve("choose-pick")
+    @resolve("choose-fallback")
+    @resolve("choose-strike")
+    def _reward_chosen(self, task: tuple, action: Action) -> None:
+        self.menu = None
+        self._resolve_choice(task, action.payload)
+
+    def _lost(self, task: tuple) -> None:
+        kind = task[0]
+        if kind == "strike" or self.quiet:
+            return
+        name = TASK_NAMES[KIND_CODE[kind]]
+        self.emit("lost", task[1], f"{_NAME[task[1]]}'s {name} is lost: {_LOST_WHY[kind]}.", {"task": name})
+
+    def _task_options(self, task: tuple) -> list:
+        """The Actions a Reward task may be resolved with (its decision's legal actions)."""
+        code = KIND_CODE[task[0]]
+        sh = self.sheets[task[1]]
         acts = self.acts
         if code == RECRUIT:
             key = tuple(sh[CIT:CIT + 10])
@@ -627,11 +872,12 @@ class DiceKingdomsState(GameState):
         if code == T_FALLBACK:
             return [acts.fallback[g] for g in range(4) if sh[TRK + g] < 24]
         if code == T_STRIKE:
-            return [acts.strike[g] for g in range(4) if task[1] >> g & 1]
+            return [acts.strike[g] for g in range(4) if task[2] >> g & 1]
         raise AssertionError(f"task {task} has no options")
 
-    def _resolve_choice(self, seat: int, task: tuple, payload) -> None:
-        code = task[0]
+    def _resolve_choice(self, task: tuple, payload) -> None:
+        code = KIND_CODE[task[0]]
+        seat = task[1]
         if code == RECRUIT:
             self._mark_citizen(seat, payload, "Recruit Reward")
         elif code == ROAD:
@@ -641,29 +887,19 @@ class DiceKingdomsState(GameState):
             b = self._leftmost_block(self.sheets[seat], payload)
             self._mark_block(seat, b, "Slay Reward")
         elif code == T_PICK:
-            self._take_statue(seat, payload, refill=task[1] == 1)
+            self._take_statue(seat, payload, refill=task[2] == 1)
         elif code == T_FALLBACK:
             rewards = []
             self._mark_track(seat, payload, 1, rewards)
-            self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
-                      + _rewards_note(rewards) + ".", {"track": GUILDS[payload]})
-            self._push_rewards(seat, rewards)
+            if not self.quiet:
+                self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
+                          + _rewards_note(rewards) + ".", {"track": GUILDS[payload]})
+            if rewards:
+                self.then(*_reward_tasks(seat, rewards))
         elif code == T_STRIKE:
             self._strike_track(payload)
         else:  # pragma: no cover - automatic tasks never reach here
             raise AssertionError(task)
-
-    def _push_rewards(self, seat: int, rewards: list) -> None:
-        """Queue Reward Pips so that the first marked resolves first (top of the stack)."""
-        key = tuple(rewards)
-        push = _PUSH.get(key)
-        if push is None:
-            if len(_PUSH) > 10_000:
-                _PUSH.clear()
-            push = _PUSH[key] = tuple(code if code.__class__ is tuple else _TASK[code]
-                                      for code in reversed(rewards) if code != STAR and code != PLAIN)
-        if push:
-            self.tasks[seat] += push
 
     # ------------------------------------------------------------ marking
     def _mark_track(self, seat: int, g: int, n: int, rewards: list) -> int:
@@ -695,10 +931,11 @@ class DiceKingdomsState(GameState):
         sh[CIT + s] = i + 1
         lay = self.lay
         code = lay.cit_pips[s][i]
-        self.emit("mark", seat, f"{_NAME[seat]} ({why}){_TEXTS[lay.season].citizen[s][i]}",
-                  {"section": lay.cit_names[s], "pip": i + 1})
+        if not self.quiet:
+            self.emit("mark", seat, f"{_NAME[seat]} ({why}){_TEXTS[lay.season].citizen[s][i]}",
+                      {"section": lay.cit_names[s], "pip": i + 1})
         if code > PLAIN and code != STAR:
-            self.tasks[seat].append(_TASK[code])
+            self.then((REWARD_KIND[code], seat, 0))
 
     def _instant_citizen(self, seat: int, g: int) -> None:
         sh = self.sheets[seat]
@@ -727,9 +964,10 @@ class DiceKingdomsState(GameState):
             return
         sh[col] = i + 1
         code = pips[i]
-        self.emit("mark", seat, _NAME[seat] + texts[i], {key: i + 1})
+        if not self.quiet:
+            self.emit("mark", seat, _NAME[seat] + texts[i], {key: i + 1})
         if code > PLAIN and code != STAR:
-            self.tasks[seat].append(_TASK[code])
+            self.then((REWARD_KIND[code], seat, 0))
 
     def _leftmost_block(self, sh: list, li: int) -> int:
         lay = self.lay
@@ -739,13 +977,8 @@ class DiceKingdomsState(GameState):
         return -1
 
     def _slay_reward_lairs(self, sh: list) -> list:
-        lay = self.lay
         acc = sh[ACC]
-        out = []
-        for li, blocks in enumerate(lay.lair_blocks):
-            if acc >> li & 1 and sh[LST + li] == LAIR_OPEN:
-                out.append(li)
-        return out
+        return [li for li in range(len(self.lay.lair_blocks)) if acc >> li & 1 and sh[LST + li] == LAIR_OPEN]
 
     def _mark_block(self, seat: int, b: int, why: str) -> None:
         """Mark the next pip of Range Block ``b``; settle the lair if it is now complete."""
@@ -757,34 +990,39 @@ class DiceKingdomsState(GameState):
         sh[LB0 + b] = i + 1
         li = lay.block_lair[b]
         code = lay.block_pips[b][i]
-        texts = _TEXTS[lay.season]
-        self.emit("mark", seat, f"{_NAME[seat]} ({why}){texts.block[b][i]}",
-                  {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1})
+        if not self.quiet:
+            texts = _TEXTS[lay.season]
+            self.emit("mark", seat, f"{_NAME[seat]} ({why}){texts.block[b][i]}",
+                      {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1})
         if code > PLAIN and code != STAR:
-            self.tasks[seat].append(_TASK[code])
+            self.then((REWARD_KIND[code], seat, 0))
         if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
             if self.phase == HARVEST and self.lair_first[li] == -1:
                 sh[LST + li] = LAIR_PENDING
-                self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
-                          f"{lay.lair_names[li]} during the Harvest (priority is settled after it).")
+                if not self.quiet:
+                    self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
+                              f"{lay.lair_names[li]} during the Harvest (priority is settled after it).")
             else:
                 self._settle_lair(seat, li)
 
     def _settle_lair(self, seat: int, li: int) -> None:
         lay = self.lay
         sh = self.sheets[seat]
-        hi, lo = lay.lair_vp[li]
         if self.lair_first[li] == -1:
             self.lair_first[li] = seat
             sh[LST + li] = LAIR_HIGH
-            self.emit("lair", seat, f"{_NAME[seat]} is the first to complete {lay.lair_ids[li]} "
-                      f"{lay.lair_names[li]}: circles {hi} VP; everyone else crosses it out.",
-                      {"lair": lay.lair_ids[li], "vp": hi})
+            if not self.quiet:
+                hi = lay.lair_vp[li][0]
+                self.emit("lair", seat, f"{_NAME[seat]} is the first to complete {lay.lair_ids[li]} "
+                          f"{lay.lair_names[li]}: circles {hi} VP; everyone else crosses it out.",
+                          {"lair": lay.lair_ids[li], "vp": hi})
         else:
             sh[LST + li] = LAIR_LOW
-            self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
-                      f"{lay.lair_names[li]}: the higher value is crossed out, {lo} VP.",
-                      {"lair": lay.lair_ids[li], "vp": lo})
+            if not self.quiet:
+                lo = lay.lair_vp[li][1]
+                self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
+                          f"{lay.lair_names[li]}: the higher value is crossed out, {lo} VP.",
+                          {"lair": lay.lair_ids[li], "vp": lo})
 
     def _usable_roads(self, sh: list) -> list:
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
@@ -840,33 +1078,39 @@ class DiceKingdomsState(GameState):
                     rewards.append(code)
         else:
             rewards = list(lay.road_rewards[r][d][have][k])
-        origin, dest = _ends(lay, r, d)
-        text = f"{_NAME[seat]} ({why}){_ROAD_MARKS[lay.season][r][d][k]}"
-        data = {"road": lay.road_ids[r], "from": origin, "pips": k}
+        quiet = self.quiet
+        if not quiet:
+            text = f"{_NAME[seat]} ({why}){_ROAD_MARKS[lay.season][r][d][k]}"
+            data = {"road": lay.road_ids[r], "from": _ends(lay, r, d)[0], "pips": k}
         if have + k == length:
             far = lay.road_b[r] if d == 1 else lay.road_a[r]
             if far >= 0:
                 if not (sh[DOM] >> far & 1):
                     sh[DOM] |= 1 << far
                     sh[ACC] |= lay.dom_trail[far]
-                    text += f" and claims Domain {lay.dom_ids[far]} {lay.dom_names[far]}"
-                    data["claims"] = lay.dom_ids[far]
                     if sh[VDOM] >> far & 1:
-                        text += " (voided: no power, no point)"
+                        if not quiet:
+                            text += (f" and claims Domain {lay.dom_ids[far]} {lay.dom_names[far]}"
+                                     " (voided: no power, no point)")
                     else:
-                        kind = lay.dom_power[far][0]
-                        if kind == "instant_citizen":
+                        if lay.dom_power[far][0] == "instant_citizen":
                             rewards.append((T_CITIZEN, lay.instant_guild[far]))
-                        text += f" ({power_text(lay, far)})"
-                    if lay.dom_trail[far]:
-                        text += "; its Trailhead opens " + ", ".join(
-                            lay.lair_ids[li] for li in range(len(lay.lair_ids)) if lay.dom_trail[far] >> li & 1)
-                else:
+                        if not quiet:
+                            text += (f" and claims Domain {lay.dom_ids[far]} {lay.dom_names[far]}"
+                                     f" ({power_text(lay, far)})")
+                    if not quiet:
+                        data["claims"] = lay.dom_ids[far]
+                        if lay.dom_trail[far]:
+                            text += "; its Trailhead opens " + ", ".join(
+                                lay.lair_ids[li] for li in range(len(lay.lair_ids)) if lay.dom_trail[far] >> li & 1)
+                elif not quiet:
                     text += f", reaching {lay.dom_ids[far]} (already claimed)"
-            elif far == -2:
-                text += f", reaching the dead end {dest}"
-        self.emit("mark", seat, text + _rewards_note(rewards) + ".", data)
-        self._push_rewards(seat, rewards)
+            elif far == -2 and not quiet:
+                text += f", reaching the dead end {_ends(lay, r, d)[1]}"
+        if not quiet:
+            self.emit("mark", seat, text + _rewards_note(rewards) + ".", data)
+        if rewards:
+            self.then(*_reward_tasks(seat, rewards))
 
     # ------------------------------------------------------------ Statues
     def _take_statue(self, seat: int, kind: int, refill: bool) -> None:
@@ -879,13 +1123,14 @@ class DiceKingdomsState(GameState):
         sh = self.sheets[seat]
         sh[STAT] |= 1 << kind
         sh[NSTAT] += 1
-        self.emit("statue", seat, f"{_NAME[seat]} takes Statue {kind + 1}: {STATUES[kind].effect}",
-                  {"statue": kind + 1})
+        if not self.quiet:
+            self.emit("statue", seat, f"{_NAME[seat]} takes Statue {kind + 1}: {STATUES[kind].effect}",
+                      {"statue": kind + 1})
         if refill:
             self._refill()
         code = STATUE_INSTANT[kind]
         if code:
-            self.tasks[seat].extend([_TASK[code]] * STATUE_TIMES[kind])
+            self.then(*[(REWARD_KIND[code], seat, 0)] * STATUE_TIMES[kind])
 
     def _refill(self) -> None:
         if len(self.line) >= DRAFT_LINE or not self.deck:
@@ -899,120 +1144,9 @@ class DiceKingdomsState(GameState):
             new.append(c)
         self.line = tuple(line)
         self.deck = tuple(deck)
-        self.emit("refill", None, "The draft line is refilled with " + ", ".join(
-            f"Statue {CARD_KIND[c] + 1}" for c in new) + ".", {"new": [CARD_ID[c] for c in new]})
-
-    # ------------------------------------------------------------ the Action phase
-    def _reach_keys(self, seat: int) -> tuple:
-        """Per-colour cache keys: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
-        sh = self.sheets[seat]
-        claimed = sh[DOM] & ~sh[VDOM]
-        ya, yf, ra, rf, ga, gf, ba, bf, anyp = [bool(claimed & m) for m in self.lay.power_masks]
-        d = self.dice
-        blue = (d[5], ba, bf, anyp, not self.no_blue)
-        return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
-
-    def _menu_parts(self, seat: int) -> tuple:
-        """(Recruit targets, Slay targets, Build ``how`` texts) for the dice and ``seat``'s powers.
-
-        Memoised by (season, usable powers, dice, Heavy Rain); see :func:`_recruit_targets`,
-        :func:`_slay_targets` and :func:`_build_how`.
-        """
-        lay = self.lay
-        sh = self.sheets[seat]
-        key = (lay.season, sh[DOM] & ~sh[VDOM] & lay.power_all, self.dice, self.no_blue)
-        parts = _MENU_PARTS.get(key)
-        if parts is None:
-            if len(_MENU_PARTS) > 50_000:  # bound the memory of long simulations
-                _MENU_PARTS.clear()
-            ykey, rkey, gkey = self._reach_keys(seat)
-            parts = _MENU_PARTS[key] = (_recruit_targets(lay.season, ykey), _slay_targets(lay.season, rkey),
-                                        _build_how(gkey))
-        return parts
-
-    def _has_action(self, seat: int) -> bool:
-        """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
-
-        A usable Road always allows a Build of 1 pip, so the menu is only built when there is none.
-        A begun, unfinished Road is usable (the start Roads are begun at set-up): they are looked at first.
-        """
-        sh = self.sheets[seat]
-        lay = self.lay
-        rc0 = lay.rc0
-        ro0 = lay.ro0
-        road_len = lay.road_len
-        for r in lay.start_roads:
-            if sh[ro0 + r] and sh[rc0 + r] < road_len[r]:
-                return True
-        if self._usable_roads(sh):
-            return True
-        return self._action_choices(seat)[0] is not PASS
-
-    def _action_choices(self, seat: int) -> tuple:
-        """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
-
-        Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
-        """
-        if self.choices is not None:
-            return self.choices
-        lay = self.lay
-        sh = self.sheets[seat]
-        recruit, slay, how = self._menu_parts(seat)
-        out = [action for s, action in recruit if sh[CIT + s] < 2]
-        if slay:
-            acc = sh[ACC]
-            block_len = lay.block_len
-            for target in slay:
-                if acc >> target[0] & 1:
-                    b = target[1]
-                    i = sh[LB0 + b]
-                    if i < block_len[b]:
-                        out.append(target[2][i] or _slay_action(lay, target, i))
-        roads = self._usable_roads(sh)
-        if roads:
-            rc0 = lay.rc0
-            road_len = lay.road_len
-            shorter = []
-            hid = id(how)  # ``how`` lives as long as the process (``_build_how`` keeps it)
-            cache = _BUILD_CACHE[lay.season]
-            for r, dr in roads:
-                left = road_len[r] - sh[rc0 + r]
-                key = (hid, r, dr, left)
-                builds = cache.get(key)
-                if builds is None:
-                    builds = _builds(lay, how, r, dr, left)
-                    if len(cache) > 10_000:  # bound the memory of long simulations
-                        cache.clear()
-                    cache[key] = builds
-                out.append(builds[0])
-                if builds[1]:
-                    shorter += builds[1]
-            out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
-        self.choices = out = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
-        return out
-
-    def _take_action(self, seat: int, action: Action) -> None:
-        self.acted = True
-        self.choices = None
-        if action is PASS or action.payload is None:
-            self.emit("no-action", seat, f"{_NAME[seat]} takes no action.")
-            return
-        colour, target, value = action.payload
-        lay = self.lay
-        if colour == "yellow":
-            self.emit("action", seat, f"{_NAME[seat]} takes the Recruit action: {action.label[9:]}.",
-                      {"die": "yellow", "value": value})
-            self._mark_citizen(seat, target, "Recruit action")
-        elif colour == "red":
-            self.emit("action", seat, f"{_NAME[seat]} takes the Slay action: {action.label[6:]}.",
-                      {"die": "red", "value": value})
-            self.tasks[seat].append(_TASK[GOLD])  # the Slay action's Gold, after the pip's chain
-            self._mark_block(seat, target, "Slay action")
-        else:
-            r, dr = target
-            self.emit("action", seat, f"{_NAME[seat]} takes the Build action: {action.label[7:]}.",
-                      {"die": "green", "pips": value})
-            self._mark_road(seat, r, dr, value, "Build action")
+        if not self.quiet:
+            self.emit("refill", None, "The draft line is refilled with " + ", ".join(
+                f"Statue {CARD_KIND[c] + 1}" for c in new) + ".", {"new": [CARD_ID[c] for c in new]})
 
     # ------------------------------------------------------------ Solo Events
     def _draw_event(self) -> None:
@@ -1029,7 +1163,6 @@ class DiceKingdomsState(GameState):
     def _resolve_event(self, eid: str) -> None:
         lay = self.lay
         sh = self.sheets[0]
-        tasks = self.tasks[0]
         if eid == "exodus":
             for s in range(9, -1, -1):
                 n = sh[CIT + s]
@@ -1081,16 +1214,16 @@ class DiceKingdomsState(GameState):
             if len(tied) == 1:
                 self._strike_track(tied[0])
             else:
-                tasks.append((T_STRIKE, sum(1 << g for g in tied)))
+                self.then(("strike", 0, sum(1 << g for g in tied)))
         elif eid == "royal-stipend":
-            tasks.append(_TASK[GOLD])
+            self.then(("gold", 0, 0))
         elif eid == "road-crew":
-            tasks.append(_TASK[ROAD])
+            self.then(("road", 0, 0))
         elif eid == "pilgrims":
             rewards = []
             if self._mark_track(0, 0, 1, rewards):
                 self.emit("mark", 0, "Pilgrims: 1 pip is marked on the Holy Guild Track.")
-                self._push_rewards(0, rewards)
+                self.then(*_reward_tasks(0, rewards))
             else:
                 self._no_target("Pilgrims")
         elif eid == "drought":
@@ -1144,7 +1277,7 @@ class DiceKingdomsState(GameState):
             "winners": list(self.winners),
         }
         if seat is not None and 0 <= seat < self.players:
-            obs["my_tasks"] = [TASK_NAMES[t[0]] for t in self.tasks[seat]]
+            obs["my_tasks"] = [TASK_NAMES[KIND_CODE[t[0]]] for t in self.seat_tasks(seat)]
         if self.players == 1:
             obs["solo"] = {"trees": self.trees, "ships": self.ships,
                            "events_drawn": [EVENT_IDS[e] for e in self.events_drawn],
@@ -1167,81 +1300,7 @@ class DiceKingdomsState(GameState):
         self.shuffle(ev)
         self.event_deck = tuple(ev)
 
-    # ------------------------------------------------------------ persistence
-    def _dump(self) -> dict:
-        return {
-            "phase": self.phase, "stage": self.stage, "active": self.active, "first": self.first,
-            "round": self.round_no, "turn": self.turn_no, "dice": list(self.dice),
-            "sheets": [list(s) for s in self.sheets],
-            "tasks": [[list(t) for t in ts] for ts in self.tasks],
-            "line": [CARD_ID[c] for c in self.line], "deck": [CARD_ID[c] for c in self.deck],
-            "lair_first": list(self.lair_first), "last_round": self.last_round, "acted": self.acted,
-            "drafter": self.drafter, "trees": self.trees, "ships": self.ships,
-            "event_deck": [EVENT_IDS[e] for e in self.event_deck],
-            "events_drawn": [EVENT_IDS[e] for e in self.events_drawn],
-            "no_blue": self.no_blue, "drought": self.drought, "harvest_no": self.harvest_no,
-        }
 
-    def _restore(self, p: dict) -> None:
-        season = self.options["sheets"]
-        self.lay = lay = LAYOUTS[season]
-        self.acts = ACTIONS[season]
-        self.phase = str(p["phase"])
-        if self.phase not in PHASES:
-            raise ValueError(f"unknown phase {self.phase!r}")
-        self.stage = int(p["stage"])
-        self.active = int(p["active"])
-        self.first = int(p["first"])
-        self.round_no = int(p["round"])
-        self.turn_no = int(p["turn"])
-        self.dice = tuple(int(x) for x in p["dice"])
-        self.sheets = [[int(x) for x in s] for s in p["sheets"]]
-        if len(self.sheets) != self.players or any(len(s) != lay.size for s in self.sheets):
-            raise ValueError("one sheet of the season's size per seat is needed")
-        self.tasks = [[(int(t[0]), int(t[1])) for t in ts] for ts in p["tasks"]]
-        if len(self.tasks) != self.players:
-            raise ValueError("one task stack per seat is needed")
-        self.line = tuple(CARD_INDEX[c] for c in p["line"])
-        self.deck = tuple(CARD_INDEX[c] for c in p["deck"])
-        self.lair_first = [int(x) for x in p["lair_first"]]
-        self.last_round = bool(p["last_round"])
-        self.acted = bool(p["acted"])
-        self.drafter = int(p["drafter"])
-        self.trees = int(p["trees"])
-        self.ships = int(p["ships"])
-        self.event_deck = tuple(EVENT_INDEX[e] for e in p["event_deck"])
-        self.events_drawn = tuple(EVENT_INDEX[e] for e in p["events_drawn"])
-        self.no_blue = bool(p["no_blue"])
-        self.drought = bool(p["drought"])
-        self.harvest_no = int(p["harvest_no"])
-        self.choices = None
-
-    def _copy_into(self, o: "DiceKingdomsState") -> None:
-        o.lay = self.lay
-        o.acts = self.acts
-        o.phase = self.phase
-        o.stage = self.stage
-        o.active = self.active
-        o.first = self.first
-        o.round_no = self.round_no
-        o.turn_no = self.turn_no
-        o.dice = self.dice
-        o.sheets = list(map(list.copy, self.sheets))
-        o.tasks = list(map(list.copy, self.tasks))
-        o.line = self.line
-        o.deck = self.deck
-        o.lair_first = self.lair_first[:]
-        o.last_round = self.last_round
-        o.acted = self.acted
-        o.drafter = self.drafter
-        o.trees = self.trees
-        o.ships = self.ships
-        o.event_deck = self.event_deck
-        o.events_drawn = self.events_drawn
-        o.no_blue = self.no_blue
-        o.drought = self.drought
-        o.harvest_no = self.harvest_no
-        o.choices = self.choices
 
 
 # ---------------------------------------------------------------- Action-phase tables
@@ -1367,8 +1426,22 @@ def _rewards_note(rewards: list) -> str:
 
 
 _NOTES: dict = {}
-#: The tasks a list of reached Reward Pips puts on the stack (last resolved first), by the list.
+#: The Reward tasks of a seat's list of reached Reward Pips, in the order they resolve, by (seat, list).
 _PUSH: dict = {}
+
+
+def _reward_tasks(seat: int, rewards: list) -> tuple:
+    """The tasks ``(kind, seat, arg)`` of the Reward Pips ``rewards`` just reached by ``seat``, in
+    marking order (rulebook: Reward Pips; Star and plain pips are no task; an instant Citizen is
+    ``(T_CITIZEN, guild)``)."""
+    key = (seat, *rewards)
+    out = _PUSH.get(key)
+    if out is None:
+        if len(_PUSH) > 10_000:
+            _PUSH.clear()
+        out = _PUSH[key] = tuple(("citizen", seat, code[1]) if code.__class__ is tuple else (REWARD_KIND[code], seat, 0)
+                                 for code in rewards if code != STAR and code != PLAIN)
+    return out
 #: Per season, the Recruit Reward options by the Citizen sections' marked pips.
 _RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
 
