@@ -476,12 +476,17 @@ class DiceKingdomsState(FlowState):
                 self.emit("roll", self.active, f"2nd Harvest: the black dice show {b1} and {b2} "
                           f"(sum {b1 + b2})" + ("; doubles trigger no Event in this phase." if b1 == b2 else "."),
                           {"black": [b1, b2]})
-        self.then(("end-harvest", None))
         if self.drought:
             self.emit("drought", None, "Drought: no Harvest this turn.")
+            self._end_harvest(None)
             return
         self.harvest_no += 1
-        self.split([self._harvest_seat(s) for s in range(self.players)])
+        per_seat = [self._harvest_seat(s) for s in range(self.players)]
+        if any(per_seat):
+            self.split(per_seat)
+            self.then(("end-harvest", None))  # once every seat's lane is empty
+        else:
+            self._end_harvest(None)
 
     def _harvest_seat(self, seat: int) -> tuple:
         """Mark the Guild Track pips of every activated Citizen (rulebook: Harvest Phase).
@@ -533,7 +538,7 @@ class DiceKingdomsState(FlowState):
                         self._settle_lair(s, li)
         self.phase = DRAFT
         self.drafter = -1
-        self._draft(task)
+        self._draft(None)
 
     @auto("draft")
     def _draft(self, task: tuple) -> None:
@@ -701,12 +706,13 @@ class DiceKingdomsState(FlowState):
     def _action_phase(self, task: tuple) -> None:
         """Action Phase: the Active Player chooses a die (``act``), unless no action can mark a pip."""
         seat = task[1]
+        self.menu = None  # a menu left from another seat's Action phase is not this one's
         if self._has_action(seat):
             self.then(("act", seat), ("end-action", seat))  # the menu is built when legal_actions asks
             return
         self.emit("no-action", seat, f"{_NAME[seat]} has no action that can mark a pip.")
         self.acted = True
-        self._end_action(task)
+        self.then(("end-action", seat))  # a task, not a call: turns follow one another in the run loop
 
     @prompt("act")
     def _act_prompt(self, task: tuple) -> Decision:
