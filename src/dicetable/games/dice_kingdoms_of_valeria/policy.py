@@ -31,11 +31,11 @@ import itertools
 import operator
 
 from .components import (
-    ACC, CIT, CITV, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
+    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
     PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VDOM, VTRK, WALLC,
 )
 from .rules import (
-    _STATUE_SCORING, OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,
+    OVER, STATUE_SCORING, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,
 )
 
 _at = operator.getitem
@@ -286,7 +286,7 @@ _HELD: dict = {}
 def _held(held: int) -> tuple:
     kinds = [k for k in range(len(STATUE_STARS)) if held >> k & 1]
     return (sum(STATUE_STARS[k] for k in kinds),
-            tuple(_STATUE_SCORING[k] for k in kinds if _STATUE_SCORING[k][0]))
+            tuple(STATUE_SCORING[k] for k in kinds if STATUE_SCORING[k][0]))
 
 
 def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_value: float) -> tuple:
