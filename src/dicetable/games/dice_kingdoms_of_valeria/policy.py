@@ -182,10 +182,7 @@ class _Valuer:
         sh = state.sheets[seat]
         harvests = self.harvests
         lair_first = state.lair_first
-        if state.players == 1:
-            acts = float(lay.trees - state.trees) + (0 if state.acted else 1)
-        else:
-            acts = harvests / state.players
+        acts = actions_left(state, seat, harvests)
         # Group 1: Citizens and Guild Tracks -> (Star pips, track estimate, Citizen pips per guild).
         k1 = sh[CIT:TRK + 4]
         v1 = sh[VTRK:VTRK + 4]
