@@ -20,7 +20,6 @@ from .tables import PASS, _NAME, _ends, _reward_note
 #: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
 _MENU_PARTS: dict = {}
 
-
 #: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
 _BUILD_CACHE: dict = {season: {} for season in LAYOUTS}
 

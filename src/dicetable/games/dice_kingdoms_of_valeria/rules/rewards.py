@@ -21,7 +21,6 @@ from .tables import (
     _NAME, _ROAD_MARKS, _TEXTS, _ends, _reached, _reward_tasks, _rewards_note, power_text,
 )
 
-
 #: What each Reward-chain decision asks: (Decision kind, prompt).
 _PROMPTS = {
     "choose-recruit": ("recruit", "Recruit Reward: mark the leftmost open pip of a Citizen section."),
@@ -34,7 +33,6 @@ _PROMPTS = {
                       "choose the one that loses its next Reward Pip."),
 }
 
-
 _LOST_WHY = {"recruit": "no Citizen section has an open pip",
              "road": "no Road can be continued",
              "slay": "no lair you may slay in has an open pip",
@@ -46,14 +44,11 @@ _LOST_WHY = {"recruit": "no Citizen section has an open pip",
 #: Per season, usable (road, direction) lists by (claimed Domains, Road directions, Roads not full).
 _ROADS_CACHE: dict = {season: {} for season in LAYOUTS}
 
-
 #: _ROAD_DIRS[r][d] == (r, d).
 _ROAD_DIRS = tuple((None, (r, 1), (r, 2)) for r in range(64))
 
-
 #: Per season, the Recruit Reward options by the Citizen sections' marked pips.
 _RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
-
 
 _lt = operator.lt
 
