@@ -104,7 +104,7 @@ def resolve_all(state, pick=lambda ids: ids[0]) -> None:
     turn = state.turn_no
     while state.to_move and state.phase == phase and state.turn_no == turn:
         seat = state.to_move[0]
-        if state.phase == ACTION and not state.tasks[seat]:
+        if state.phase == ACTION and not state.seat_tasks(seat):
             return
         act(state, pick(ids(state, seat)), seat)
 
@@ -184,4 +184,4 @@ def grew(before: dict, after: dict) -> None:
 def refresh(state) -> None:
     """Forget cached legal actions after a test edited the state by hand."""
     state._legal = {}
-    state.choices = None
+    state.menu = None

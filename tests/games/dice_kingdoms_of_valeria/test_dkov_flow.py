@@ -8,6 +8,7 @@ from dicetable.bots import make_bot, play_out
 from dicetable.engine import IllegalActionError, load_state
 from dicetable.games.dice_kingdoms_of_valeria.components import LAIR_HIGH, LAIR_LOW
 from dicetable.games.dice_kingdoms_of_valeria.policy import evaluate, greedy
+from dicetable.games.dice_kingdoms_of_valeria.rules import T_FALLBACK
 from dicetable.games.dice_kingdoms_of_valeria.text import render
 
 from dkov_helpers import (
@@ -175,3 +176,43 @@ def test_render_draws_both_sheets_and_the_table():
     console.print(render(s1, 0))
     out = console.export_text()
     assert "Trees" in out and "Ships" in out and "⇒L6" in out and "no access yet" in out
+
+
+def test_preview_follows_only_the_seats_own_reward_chain_and_changes_nothing():
+    """``preview`` (greedy's look-ahead): the seat's own choice and its automatic Rewards, no more."""
+    s, seats = _two_seats_with_harvest_choices()
+    seat, other = seats
+    before = s.to_dict()
+    lanes = {x: s.seat_tasks(x) for x in range(3)}
+    action = next(a for a in s.legal_actions(seat) if a.id == "recruit:2")
+    twin = s.preview(action, seat)
+    assert s.to_dict() == before                                   # the state itself is unchanged
+    assert twin.sheets[seat][C.CIT + sec(s, "2")] == s.sheets[seat][C.CIT + sec(s, "2")] + 1
+    assert twin.phase == HARVEST and set(twin.to_move) >= {other}  # the Harvest goes on for the others
+    assert all(twin.seat_tasks(x) == lanes[x] for x in range(3) if x != seat)
+    assert twin.log == s.log                                       # quiet: no event was built
+    # The same action by the ordinary step ends the seat's part of the Harvest, and nothing else.
+    child = s.child(action, seat)
+    assert child.sheets[seat] == twin.sheets[seat] and seat not in child.to_move
+
+
+def test_preview_in_the_action_phase_stops_before_the_turn_moves_on():
+    s = new(3, dice=[*CALM, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    seat = s.active
+    assert s.phase == ACTION and s.decision(seat).kind == "action"
+    action = next(a for a in s.legal_actions(seat) if a.id == "green:R01@S1:1")
+    twin = s.preview(action, seat)
+    assert twin.phase == ACTION and twin.turn_no == s.turn_no and twin.dice == s.dice
+    assert twin.acted and twin.sheets[seat] != s.sheets[seat] and not s.acted
+    child = s.child(action, seat)                                  # the step rolls for the next player
+    assert child.turn_no == s.turn_no + 1 and child.active == (seat + 1) % 3
+
+
+def test_pending_rewards_and_my_tasks_name_each_seats_own_chain():
+    s, seats = _two_seats_with_harvest_choices()
+    third = next(x for x in range(3) if x not in seats)
+    assert s.pending_rewards(third) == [T_FALLBACK]
+    assert s.observation(third)["my_tasks"] == ["Harvest fallback pip"]
+    for seat in seats:
+        assert s.pending_rewards(seat)[-1] == C.RECRUIT            # the choice on top of its chain
+        assert s.observation(seat)["my_tasks"][-1] == "Recruit Reward"

@@ -17,7 +17,7 @@ from rich.console import Console
 
 import dicetable
 from dicetable.engine import Rng
-from dicetable.games.dice_kingdoms_of_valeria.components import DOM, ROAD, SLAY, VDOM
+from dicetable.games.dice_kingdoms_of_valeria.components import DOM, VDOM
 from dicetable.games.dice_kingdoms_of_valeria.rules import ACTIONS, HARVEST, STAGE_HARVEST2
 from dicetable.games.dice_kingdoms_of_valeria.text import text_view
 
@@ -98,7 +98,7 @@ def test_dkov_road_reward_label_to_a_voided_trailhead_domain_says_the_lair_still
     claim(s, 0, "W1")
     set_road(s, 0, "V05", 4)                      # W1 -> W5: the last pip is open
     s.sheets[0][VDOM] |= 1 << dom(s, "W5")        # as the Wildfire Event leaves it
-    s.tasks[0].append((ROAD, 0))
+    (s.lanes[0] if s.lanes is not None else s.tasks).append(("choose-road", 0, 0))
     refresh(s)
     label = label_of(s, 0, "road:V05@W1")
     assert label == ("Mark the last pip of Road V05 from W1, reaching W5 Amber Hollow "
@@ -147,7 +147,8 @@ def test_dkov_slay_reward_label_after_another_player_completed_the_lair_first():
     # Player 1 gets a Slay Reward that may go to L7: only its 4 VP is left.
     def slay_reward_in_a_lair_done_by_the_other(state):
         seat = state.to_move[0] if state.to_move else 0
-        return (state.tasks[seat] and state.tasks[seat][-1][0] == SLAY
+        tasks = state.seat_tasks(seat)
+        return (tasks and tasks[-1][0] == "choose-slay"
                 and any(a.id == "slay:L7" for a in state.legal_actions(seat))
                 and state.lair_first[state.lay.lair_ids.index("L7")] not in (-1, seat))
 

@@ -81,7 +81,7 @@ def sheet_value_by_hand(state, seat, harvests):
         if lay.wall_pips[i] == C.STAR:
             value += 0.5 * (1 - (i - wall) / 4)
             break
-    for code, _ in state.tasks[seat]:  # pending Rewards
+    for code in state.pending_rewards(seat):  # pending Rewards
         if code == C.RECRUIT:
             value += recruit_value
         elif code in (C.PLINTH, T_PICK):
@@ -111,13 +111,7 @@ def test_sheet_value_and_greedy_follow_the_documented_formula(players, sheets, s
         if len(state.legal_actions(seat)) > 1 and rng.randbelow(3) == 0:
             values = action_values(state, seat)
             for action, value in values:
-                twin = state.clone()
-                tasks = twin.tasks[seat]
-                if tasks:
-                    twin._resolve_choice(seat, tasks.pop(), action.payload)
-                else:
-                    twin._take_action(seat, action)
-                twin._run(seat)
+                twin = state.preview(action, seat)
                 assert value == pytest.approx(sheet_value_by_hand(twin, seat, harvests), abs=1e-9)
             best, best_value = None, float("-inf")
             for action, value in values:  # the best, the first on ties (within 1e-9)

@@ -20,8 +20,8 @@ from dicetable.games.dice_kingdoms_of_valeria.components import EVENTS, LAYOUTS
 from dicetable.games.dice_kingdoms_of_valeria.text import render, text_view
 
 GAME = "dice-kingdoms-of-valeria"
-RULES = Path(dkov.__file__).with_name("rules.py")
-#: Every Decision kind the rules ask for (rules.py: ``decision``); checked against the source below.
+RULES = Path(dkov.__file__).with_name("rules")  # the rules package, one module per phase
+#: Every Decision kind the rules ask for (their ``prompt`` handlers); checked against the source below.
 KINDS = {"action", "recruit", "road", "slay", "statue", "harvest-fallback", "guild-strike"}
 
 
@@ -56,9 +56,9 @@ def actions_of(state, seat):
 # ---------------------------------------------------------------- rules help
 
 def test_every_decision_kind_of_the_rules_is_explained_by_a_help_section():
-    src = RULES.read_text(encoding="utf-8")
-    found = set(re.findall(r'Decision\(\s*seat, "([a-z-]+)"', src))
-    found |= set(re.findall(r'^\s+[A-Z_]+: \("([a-z-]+)",', src, re.M))
+    src = "\n".join(p.read_text(encoding="utf-8") for p in sorted(RULES.glob("*.py")))
+    found = set(re.findall(r'Decision\(\s*task\[1\], "([a-z-]+)"', src))
+    found |= set(re.findall(r'^\s+"choose-[a-z]+": \("([a-z-]+)",', src, re.M))
     assert found == KINDS
     help_ = dkov.SPEC.help
     for kind in KINDS:

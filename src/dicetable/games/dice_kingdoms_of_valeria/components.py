@@ -546,7 +546,6 @@ class Layout:
         for i, s in enumerate(c.citizens):
             for v in s.values:
                 vs[v] = i
-        self.value_section = tuple(vs)
         #: harvest_sections[b1][b2]: the Citizen sections two black dice activate (each die and
         #: the sum), lowest value first; a section appears twice when activated twice.
         self.harvest_sections = tuple(
@@ -556,7 +555,6 @@ class Layout:
                                     for gi in range(4))
         tracks = {t.guild: t for t in c.guild_tracks}
         self.trk_pips = tuple(tuple(REWARD_CODE[p] for p in tracks[g].pips) for g in GUILDS)
-        self.trk_rows = tuple(tracks[g].rows for g in GUILDS)
         self.trk_len = 24
         self.gold_pips = tuple(REWARD_CODE[p] for p in c.gold_chart.pips)
         self.gold_rows = c.gold_chart.rows
@@ -578,26 +576,19 @@ class Layout:
         #: lair_points[li][result]: VP of a lair result (open, high, low, pending in this Harvest).
         self.lair_points = tuple((0, hi, lo, 0) for hi, lo in self.lair_vp)
         blocks, block_lair, ranges, pips = [], [], [], []
-        value_block = []
         for li, lair in enumerate(c.lairs):
             mine = []
-            vb = [-1] * 13
             for b in lair.blocks:
-                bi = len(block_lair)
-                mine.append(bi)
+                mine.append(len(block_lair))
                 block_lair.append(li)
                 ranges.append((b.low, b.high))
                 pips.append(tuple(REWARD_CODE[p] for p in b.pips))
-                for v in range(b.low, b.high + 1):
-                    vb[v] = bi
             blocks.append(tuple(mine))
-            value_block.append(tuple(vb))
         self.lair_blocks = tuple(blocks)
         self.block_lair = tuple(block_lair)
         self.block_range = tuple(ranges)
         self.block_pips = tuple(pips)
         self.block_len = tuple(len(p) for p in pips)
-        self.lair_value_block = tuple(value_block)
         self.lair_len = tuple(sum(self.block_len[b] for b in bl) for bl in blocks)
         self.nb = len(block_lair)
         # Domains.
@@ -605,7 +596,6 @@ class Layout:
         self.dom_ids = tuple(d.id for d in f.domains)
         self.dom_names = tuple(d.name for d in f.domains)
         self.dom_power = tuple((d.power.kind, d.power.die, d.power.guild) for d in f.domains)
-        self.dom_power_key = tuple(d.power.key for d in f.domains)
         # Manipulation powers by die: bit masks of the Domains that give them.
         self.adjust_mask = {die: 0 for die in (*COLOURS, "any")}
         self.flip_mask = {die: 0 for die in COLOURS}
@@ -639,7 +629,6 @@ class Layout:
             if any(s.id == n for s in f.starts):
                 return -1
             return -2
-        self.node_names = {**{s.id: s.id for s in f.starts}}
         self.road_ids = tuple(r.id for r in f.roads)
         self.road_index = {r: i for i, r in enumerate(self.road_ids)}
         self.road_a = tuple(node(r.a) for r in f.roads)
@@ -661,16 +650,6 @@ class Layout:
         self.road_info = tuple((i, self.road_a[i], self.road_b[i] if r.kind == "link" else -1,
                                 len(r.pips)) for i, r in enumerate(f.roads))
         self.start_roads = tuple(i for i, r in enumerate(f.roads) if r.kind == "start")
-        #: roads_from[d]: (road, direction) that may be begun from Domain d once claimed.
-        rf = [[] for _ in f.domains]
-        for i, r in enumerate(f.roads):
-            if r.kind == "start":
-                continue
-            if self.road_a[i] >= 0:
-                rf[self.road_a[i]].append((i, 1))
-            if r.kind == "link" and self.road_b[i] >= 0:
-                rf[self.road_b[i]].append((i, 2))
-        self.roads_from = tuple(tuple(x) for x in rf)
         # Bridges: per road, the a-order positions (0-based) of each Bridge.
         self.bridge_ids = tuple(b.id for b in f.bridges)
         self.bridge_road = tuple(self.road_index[b.road] for b in f.bridges)
@@ -705,19 +684,11 @@ class Layout:
         self.block_star_prefix = tuple(_prefix(p, STAR) for p in self.block_pips)
         #: cit_star_plain[s][n]: the same without voids.
         self.cit_star_plain = tuple(tuple(row[n][0] for n in range(3)) for row in self.cit_star)
-        self.road_star_prefix = tuple((None, _prefix(p[1], STAR), _prefix(p[2], STAR))
-                                      for p in self.road_pips)
         #: road_star_dir[r][d][k]: Star pips among the first k marked from direction d (0: none).
         self.road_star_dir = tuple(((0,) * (len(p[1]) + 1), _prefix(p[1], STAR), _prefix(p[2], STAR))
                                    for p in self.road_pips)
         #: (road, first a-order position, last a-order position) of each Bridge.
         self.bridge_span = tuple((self.bridge_road[bi], min(p), max(p)) for bi, p in enumerate(self.bridge_pos))
-
-    def node_label(self, code: int, name: str) -> str:
-        """A node's name for people: "D3 Redfort", "S1 (start)", "X1 (dead end)"."""
-        if code >= 0:
-            return f"{self.dom_ids[code]} {self.dom_names[code]}"
-        return f"{name} (start)" if code == -1 else f"{name} (dead end)"
 
 
 def _prefix(pips: tuple, kind: int) -> tuple:

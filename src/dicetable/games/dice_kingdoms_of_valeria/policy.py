@@ -31,11 +31,11 @@ import itertools
 import operator
 
 from .components import (
-    ACC, CIT, CITV, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
+    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
     PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VDOM, VTRK, WALLC,
 )
 from .rules import (
-    _STATUE_SCORING, OVER, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,
+    OVER, STATUE_SCORING, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,
 )
 
 _at = operator.getitem
@@ -182,10 +182,7 @@ class _Valuer:
         sh = state.sheets[seat]
         harvests = self.harvests
         lair_first = state.lair_first
-        if state.players == 1:
-            acts = float(lay.trees - state.trees) + (0 if state.acted else 1)
-        else:
-            acts = harvests / state.players
+        acts = actions_left(state, seat, harvests)
         # Group 1: Citizens and Guild Tracks -> (Star pips, track estimate, Citizen pips per guild).
         k1 = sh[CIT:TRK + 4]
         v1 = sh[VTRK:VTRK + 4]
@@ -267,7 +264,7 @@ class _Valuer:
         if add is not None:
             value += add
         rv = REWARD_VALUE
-        for code, _ in state.tasks[seat]:
+        for code in state.pending_rewards(seat):
             if code == RECRUIT:
                 value += self.recruit_value
             elif code == PLINTH or code == T_PICK:
@@ -286,7 +283,7 @@ _HELD: dict = {}
 def _held(held: int) -> tuple:
     kinds = [k for k in range(len(STATUE_STARS)) if held >> k & 1]
     return (sum(STATUE_STARS[k] for k in kinds),
-            tuple(_STATUE_SCORING[k] for k in kinds if _STATUE_SCORING[k][0]))
+            tuple(STATUE_SCORING[k] for k in kinds if STATUE_SCORING[k][0]))
 
 
 def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_value: float) -> tuple:
@@ -420,16 +417,7 @@ def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, flo
     valuer.value(state)  # the groups an action leaves unchanged are then re-used
     out = []
     for action in state.legal_actions(seat):
-        twin = state.clone()
-        twin._emitted = []
-        tasks = twin.tasks[seat]
-        if tasks:
-            task = tasks.pop()
-            twin._resolve_choice(seat, task, action.payload)
-        else:
-            twin._take_action(seat, action)
-        twin._run(seat)
-        out.append((action, valuer.value(twin)))
+        out.append((action, valuer.value(state.preview(action, seat))))
     return out
 
 

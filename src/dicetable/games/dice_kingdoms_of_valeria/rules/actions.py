@@ -1,0 +1,275 @@
+"""Dice Kingdoms of Valeria Action Phase: the Recruit, Slay and Build menu and carrying it out.
+
+Rulebook: Dice Actions, Domain Powers and Important Manipulation Rules. The
+menu lists every target the chosen die can reach with the unused Domain
+powers and the optional Blue die (see ``dicemath``); its parts are memoised
+by dice and powers because they recur millions of times in simulations.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+
+from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM
+from ..dicemath import build_reach, reach
+from .tables import PASS, _NAME, _ends, _reward_note
+
+
+#: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
+_MENU_PARTS: dict = {}
+
+#: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
+_BUILD_CACHE: dict = {season: {} for season in LAYOUTS}
+
+
+def _cheapest(vals: dict, values) -> int:
+    """The value among ``values`` (ascending) that ``vals`` (see ``reach``) makes with the fewest
+    powers, the lowest on ties; 0 if none is reachable."""
+    best, best_uses = 0, 99
+    for v in values:
+        made = vals.get(v)
+        if made is not None and made[0] < best_uses:
+            best, best_uses = v, made[0]
+    return best
+
+
+@lru_cache(maxsize=None)
+def _recruit_targets(season: str, key: tuple) -> tuple:
+    """(section, Action) for each Citizen section the Yellow die (+Blue, powers) reaches.
+
+    ``key``: see ``DiceKingdomsState._reach_keys`` (at most 2,304 keys a season).
+    """
+    lay = LAYOUTS[season]
+    vals = reach("yellow", *key)
+    out = []
+    for s in range(10):
+        v = _cheapest(vals, lay.cit_values[s])
+        if v:
+            name = lay.cit_names[s]
+            out.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
+                                  f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _slay_targets(season: str, key: tuple) -> tuple:
+    """(lair, block, Actions by the block's next pip, how, payload) for each Range Block the Red die reaches."""
+    lay = LAYOUTS[season]
+    vals = reach("red", *key)
+    out = []
+    for li, blocks in enumerate(lay.lair_blocks):
+        for bi in blocks:
+            lo, hi = lay.block_range[bi]
+            v = _cheapest(vals, range(lo, hi + 1))
+            if not v:
+                continue
+            # Actions by the block's next pip, made when first offered (see ``_slay_action``).
+            out.append((li, bi, [None] * lay.block_len[bi], f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
+    return tuple(out)
+
+
+def _slay_action(lay, target: tuple, i: int) -> Action:
+    """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
+    li, bi, by_pip, how, payload = target
+    action = by_pip[i]
+    if action is None:
+        lo, hi = lay.block_range[bi]
+        action = by_pip[i] = Action(
+            f"red:{lay.lair_ids[li]}:{lo}-{hi}", f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block "
+            f"{lo}-{hi} (pip {i + 1}{_reward_note(lay.block_pips[bi][i])}){how}", payload)
+    return action
+
+
+@lru_cache(maxsize=None)
+def _build_how(key: tuple) -> tuple:
+    """``how[k] + ")"``: how the Green die makes a Build of at least ``k`` pips (index 0 unused).
+
+    ``len(result) - 1`` is the longest Build the die allows.
+    """
+    return tuple(h + ")" for h in build_reach("green", *key))
+
+
+def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
+    """(the longest Build, the shorter ones) on Road ``r`` from direction ``dr`` with ``left`` pips open."""
+    parts = _BUILDS[lay.season][r][dr]
+    new = tuple.__new__
+    out = []
+    for k in range(min(len(how) - 1, left), 0, -1):
+        ident, pre, pre_reach, payload = parts[k]
+        out.append(new(Action, (ident, (pre_reach if k == left else pre) + how[k], payload)))
+    return out[0], tuple(out[1:])
+
+
+def _build_table(lay) -> tuple:
+    """Per Road and direction, per Build length ``k``: (id, label start, label start when the Build
+    reaches the Road's end, payload); a label ends with ``_build_how(...)[k]``."""
+    table = []
+    for r in range(lay.nr):
+        per_dir = [None, None, None]
+        for dr in (1, 2):
+            origin, dest = _ends(lay, r, dr)
+            rows = [None]
+            for k in range(1, lay.road_len[r] + 1):
+                start = f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {origin}"
+                rows.append((f"green:{lay.road_ids[r]}@{origin}:{k}", start + " (with ",
+                             start + f", reaching {dest} (with ", ("green", (r, dr), k)))
+            per_dir[dr] = tuple(rows)
+        table.append(tuple(per_dir))
+    return tuple(table)
+
+
+_BUILDS = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
+
+
+class ActionMixin:
+    """Action Phase task handlers and the action menu. Methods of :class:`DiceKingdomsState`."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ the Action phase
+    def _reach_keys(self, seat: int) -> tuple:
+        """Per-colour cache keys: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
+        sh = self.sheets[seat]
+        claimed = sh[DOM] & ~sh[VDOM]
+        ya, yf, ra, rf, ga, gf, ba, bf, anyp = [bool(claimed & m) for m in self.lay.power_masks]
+        d = self.dice
+        blue = (d[5], ba, bf, anyp, not self.no_blue)
+        return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
+
+    def _menu_parts(self, seat: int) -> tuple:
+        """(Recruit targets, Slay targets, Build ``how`` texts) for the dice and ``seat``'s powers.
+
+        Memoised by (season, usable powers, dice, Heavy Rain); see :func:`_recruit_targets`,
+        :func:`_slay_targets` and :func:`_build_how`.
+        """
+        lay = self.lay
+        sh = self.sheets[seat]
+        key = (lay.season, sh[DOM] & ~sh[VDOM] & lay.power_all, self.dice, self.no_blue)
+        parts = _MENU_PARTS.get(key)
+        if parts is None:
+            if len(_MENU_PARTS) > 50_000:  # bound the memory of long simulations
+                _MENU_PARTS.clear()
+            ykey, rkey, gkey = self._reach_keys(seat)
+            parts = _MENU_PARTS[key] = (_recruit_targets(lay.season, ykey), _slay_targets(lay.season, rkey),
+                                        _build_how(gkey))
+        return parts
+
+    def _has_action(self, seat: int) -> bool:
+        """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
+
+        A usable Road always allows a Build of 1 pip, so the menu is only built when there is none.
+        A begun, unfinished Road is usable (the start Roads are begun at set-up): they are looked at first.
+        """
+        sh = self.sheets[seat]
+        lay = self.lay
+        rc0 = lay.rc0
+        ro0 = lay.ro0
+        road_len = lay.road_len
+        for r in lay.start_roads:
+            if sh[ro0 + r] and sh[rc0 + r] < road_len[r]:
+                return True
+        if self._usable_roads(sh):
+            return True
+        return self._action_choices(seat)[0] is not PASS
+
+    def _action_choices(self, seat: int) -> tuple:
+        """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
+
+        Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
+        """
+        if self.menu is not None:
+            return self.menu
+        lay = self.lay
+        sh = self.sheets[seat]
+        recruit, slay, how = self._menu_parts(seat)
+        out = [action for s, action in recruit if sh[CIT + s] < 2]
+        if slay:
+            acc = sh[ACC]
+            block_len = lay.block_len
+            for target in slay:
+                if acc >> target[0] & 1:
+                    b = target[1]
+                    i = sh[LB0 + b]
+                    if i < block_len[b]:
+                        out.append(target[2][i] or _slay_action(lay, target, i))
+        roads = self._usable_roads(sh)
+        if roads:
+            rc0 = lay.rc0
+            road_len = lay.road_len
+            shorter = []
+            hid = id(how)  # ``how`` lives as long as the process (``_build_how`` keeps it)
+            cache = _BUILD_CACHE[lay.season]
+            for r, dr in roads:
+                left = road_len[r] - sh[rc0 + r]
+                key = (hid, r, dr, left)
+                builds = cache.get(key)
+                if builds is None:
+                    builds = _builds(lay, how, r, dr, left)
+                    if len(cache) > 10_000:  # bound the memory of long simulations
+                        cache.clear()
+                    cache[key] = builds
+                out.append(builds[0])
+                if builds[1]:
+                    shorter += builds[1]
+            out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
+        self.menu = out = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
+        return out
+
+    @auto("action")
+    def _action_phase(self, task: tuple) -> None:
+        """Action Phase: the Active Player chooses a die (``act``), unless no action can mark a pip."""
+        seat = task[1]
+        self.menu = None  # a menu left from another seat's Action phase is not this one's
+        if self._has_action(seat):
+            self.then(("act", seat), ("end-action", seat))  # the menu is built when legal_actions asks
+            return
+        self.emit("no-action", seat, f"{_NAME[seat]} has no action that can mark a pip.")
+        self.acted = True
+        self.then(("end-action", seat))  # a task, not a call: turns follow one another in the run loop
+
+    @prompt("act")
+    def _act_prompt(self, task: tuple) -> Decision:
+        y, r, g, b = self.dice[2:]
+        blue = " (Heavy Rain: the Blue die may not be used)" if self.no_blue else f", Blue {b}"
+        return Decision(
+            task[1], "action",
+            f"Action phase: choose the Yellow (Recruit), Red (Slay) or Green (Build) die - "
+            f"Yellow {y}, Red {r}, Green {g}{blue}.",
+            "Yellow: mark a pip in the Citizen section matching the die (or die + Blue). "
+            "Red: mark the leftmost pip of the matching Range Block in a lair, then gain 1 Gold. "
+            "Green: mark up to that many pips on one Road, stopping at a Domain or dead end. "
+            "Your Domain powers (each once, no wrap-around, flip = 7 - x) are applied as listed.")
+
+    @choices("act")
+    def _act_choices(self, task: tuple) -> tuple:
+        return self._action_choices(task[1])
+
+    @resolve("act")
+    def _take_action(self, task: tuple, action: Action) -> None:
+        """Carry out a Recruit, Slay or Build (rulebook: Dice Actions)."""
+        seat = task[1]
+        self.acted = True
+        self.menu = None
+        if action is PASS or action.payload is None:
+            self.emit("no-action", seat, f"{_NAME[seat]} takes no action.")
+            return
+        colour, target, value = action.payload
+        if colour == "yellow":
+            if not self.quiet:
+                self.emit("action", seat, f"{_NAME[seat]} takes the Recruit action: {action.label[9:]}.",
+                          {"die": "yellow", "value": value})
+            self._mark_citizen(seat, target, "Recruit action")
+        elif colour == "red":
+            if not self.quiet:
+                self.emit("action", seat, f"{_NAME[seat]} takes the Slay action: {action.label[6:]}.",
+                          {"die": "red", "value": value})
+            self.then(("gold", seat, 0))  # the Slay action's Gold, after the pip's chain
+            self._mark_block(seat, target, "Slay action")
+        else:
+            r, dr = target
+            if not self.quiet:
+                self.emit("action", seat, f"{_NAME[seat]} takes the Build action: {action.label[7:]}.",
+                          {"die": "green", "pips": value})
+            self._mark_road(seat, r, dr, value, "Build action")

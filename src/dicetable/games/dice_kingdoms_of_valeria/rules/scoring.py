@@ -1,0 +1,207 @@
+"""Dice Kingdoms of Valeria scoring and sheet views (rulebook: Scoring; Statue Cards 1-14).
+
+Pure functions of a season layout and one seat's flat sheet (offsets in
+``components``): the Score Tally, Star pips, the marked-pip map and the
+JSON-able sheet view of the observation.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from ..components import (
+    ACC, CIT, CITV, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LB0, LST, N_KINDS, PLP,
+    SOLO_RESULTS, STAT, STATUES, STATUE_STARS, TRK, VBRIDGE, VDOM, VTRK, WALLC,
+)
+
+
+def _bits(x: int) -> int:
+    return bin(x).count("1")
+
+
+def road_marked_positions(lay, sh: list, r: int) -> range:
+    """Positions (0-based, in the Road's listed a -> b order) of its marked pips."""
+    k = sh[lay.rc0 + r]
+    if sh[lay.ro0 + r] == 2:
+        return range(lay.road_len[r] - k, lay.road_len[r])
+    return range(0, k)
+
+
+def bridge_complete(lay, sh: list, bi: int) -> bool:
+    """True when all 3 pips of Bridge ``bi`` are marked and it is not voided."""
+    if sh[VBRIDGE] >> bi & 1:
+        return False
+    r, first, last = lay.bridge_span[bi]
+    d = sh[lay.ro0 + r]
+    if d == 2:
+        return lay.road_len[r] - sh[lay.rc0 + r] <= first
+    return sh[lay.rc0 + r] > last
+
+
+def citizen_pips(lay, sh: list, guild: int | None = None) -> int:
+    """Marked, not voided Citizen pips (of one guild, or all)."""
+    total = 0
+    count = lay.cit_count
+    for s in (range(10) if guild is None else lay.guild_sections[guild]):
+        total += count[sh[CIT + s]][sh[CITV + s]]
+    return total
+
+
+def star_pips(lay, sh: list) -> int:
+    """Marked Star pips on both sheets (voided ones excluded), without Statue 14."""
+    if any(sh[CITV:CITV + 10]):  # solo Exodus voids
+        stars = 0
+        for s, table in enumerate(lay.cit_star):
+            stars += table[sh[CIT + s]][sh[CITV + s]]
+    else:
+        stars = sum(map(_at, lay.cit_star_plain, sh[CIT:CIT + 10]))
+    if any(sh[VTRK:VTRK + 4]):  # solo Guild Strike voids
+        for g in range(4):
+            have = sh[TRK + g]
+            void = sh[VTRK + g]
+            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+    else:
+        stars += sum(map(_at, lay.trk_star_prefix, sh[TRK:TRK + 4]))
+    stars += lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
+    stars += sum(map(_at, lay.block_star_prefix, sh[LB0:LB0 + lay.nb]))
+    # road_star_dir[r][direction][marked]; direction 0 (not begun) has nothing marked.
+    ro0 = lay.ro0
+    return stars + sum(map(_at, map(_at, lay.road_star_dir, sh[ro0:ro0 + lay.nr]), sh[lay.rc0:ro0]))
+
+
+_at = operator.getitem
+
+
+def _statue_count(lay, sh: list, what: int, stars: int, domains: int, completed: int) -> int:
+    """The count a scoring Statue multiplies (``StatueKind.count``, coded by ``_COUNT_CODE``)."""
+    if what == 1:
+        return stars
+    if what == 2:
+        return domains
+    if what == 3:
+        return completed
+    if what == 4:
+        return sh[GOLDC]
+    if what == 5:
+        return lay.wall_star_prefix[sh[WALLC]]
+    if what == 6:
+        return lay.plinth_prefix[sh[GOLDC]]
+    if what == 7:
+        return sum(1 for bi in range(len(lay.bridge_ids)) if bridge_complete(lay, sh, bi))
+    return citizen_pips(lay, sh, what - 8)
+
+
+_COUNT_CODE = {None: 0, "stars": 1, "domains": 2, "lairs_completed": 3, "gold_pips": 4, "wall_stars": 5,
+               "plinths": 6, "complete_bridges": 7, "holy_citizens": 8, "worker_citizens": 9,
+               "shadow_citizens": 10, "soldier_citizens": 11}
+
+
+#: Per Statue kind: (count code, per, vp).
+STATUE_SCORING = tuple((_COUNT_CODE[st.count], st.per, st.vp) for st in STATUES)
+
+
+def score_sheet(lay, sh: list) -> dict:
+    """Score Tally of one sheet (rulebook: Scoring; Statue Cards 1-14)."""
+    stars = star_pips(lay, sh)
+    held = [k for k in range(N_KINDS) if sh[STAT] >> k & 1]
+    stars += sum(STATUE_STARS[k] for k in held)
+    domains = _bits(sh[DOM] & ~sh[VDOM])
+    lairs = 0
+    completed = 0
+    for li, (hi, lo) in enumerate(lay.lair_vp):
+        st = sh[LST + li]
+        if st:
+            completed += 1
+            lairs += hi if st == LAIR_HIGH else lo if st == LAIR_LOW else 0
+    per_statue = {}
+    for k in held:
+        what, per, vp = STATUE_SCORING[k]
+        per_statue[str(k + 1)] = ((_statue_count(lay, sh, what, stars, domains, completed) // per) * vp
+                                  if what else 0)
+    statues = sum(per_statue.values())
+    return {"stars": stars, "domains": domains, "lairs": lairs, "statues": statues,
+            "statue_vp": per_statue, "total": stars + domains + lairs + statues}
+
+
+def score_total(lay, sh: list) -> int:
+    """``score_sheet(lay, sh)["total"]``, without building the tally (the bots' hot path)."""
+    stars = star_pips(lay, sh)
+    domains = (sh[DOM] & ~sh[VDOM]).bit_count()
+    results = sh[LST:LST + len(lay.lair_points)]
+    lairs = sum(map(_at, lay.lair_points, results))
+    held = sh[STAT]
+    if not held:
+        return stars + domains + lairs
+    kinds = []
+    while held:
+        low = held & -held
+        k = low.bit_length() - 1
+        kinds.append(k)
+        stars += STATUE_STARS[k]
+        held ^= low
+    total = stars + domains + lairs
+    completed = len(results) - results.count(LAIR_OPEN)
+    for k in kinds:
+        what, per, vp = STATUE_SCORING[k]
+        if what:
+            total += (_statue_count(lay, sh, what, stars, domains, completed) // per) * vp
+    return total
+
+
+def solo_result(total: int) -> tuple[str, str]:
+    """(title, text) of a solo score (rulebook: Solo Rules, Scoring)."""
+    for lo, hi, title, text in SOLO_RESULTS:
+        if lo <= total <= hi:
+            return title, text
+    return SOLO_RESULTS[0][2], SOLO_RESULTS[0][3]
+
+
+def marked_pips(lay, sh: list) -> dict:
+    """Every section's pips as marked (True) or not, in printed order (Roads listed a -> b).
+
+    Keys: ``"citizen:9/10"``, ``"track:Holy"``, ``"gold"``, ``"wall"``,
+    ``"lair:L6:9-12"`` and ``"road:R09"``. A voided Citizen pip stays marked
+    (it is crossed out, not erased). Used by the invariant tests.
+    """
+    out = {}
+    for s in range(10):
+        out[f"citizen:{lay.cit_names[s]}"] = [i < sh[CIT + s] for i in range(2)]
+    for g in range(4):
+        out[f"track:{GUILDS[g]}"] = [i < sh[TRK + g] for i in range(24)]
+    out["gold"] = [i < sh[GOLDC] for i in range(lay.gold_len)]
+    out["wall"] = [i < sh[WALLC] for i in range(lay.wall_len)]
+    for b in range(lay.nb):
+        lo, hi = lay.block_range[b]
+        out[f"lair:{lay.lair_ids[lay.block_lair[b]]}:{lo}-{hi}"] = [i < sh[LB0 + b] for i in range(lay.block_len[b])]
+    for r in range(lay.nr):
+        marked = road_marked_positions(lay, sh, r)
+        out[f"road:{lay.road_ids[r]}"] = [i in marked for i in range(lay.road_len[r])]
+    return out
+
+
+def sheet_view(lay, sh: list) -> dict:
+    """A JSON-able view of one seat's sheets."""
+    return {
+        "citizens": {lay.cit_names[s]: {"marked": sh[CIT + s], "voided": [i + 1 for i in range(2)
+                                                                          if sh[CITV + s] >> i & 1]}
+                     for s in range(10)},
+        "guild_tracks": {GUILDS[g]: sh[TRK + g] for g in range(4)},
+        "voided_track_rewards": {GUILDS[g]: [i + 1 for i in range(24) if sh[VTRK + g] >> i & 1]
+                                 for g in range(4) if sh[VTRK + g]},
+        "gold": sh[GOLDC],
+        "wall": sh[WALLC],
+        "lairs": {lay.lair_ids[li]: {
+            "blocks": {f"{lay.block_range[b][0]}-{lay.block_range[b][1]}": sh[LB0 + b]
+                       for b in lay.lair_blocks[li]},
+            "result": ("open", "high", "low", "pending")[sh[LST + li]],
+            "access": bool(sh[ACC] >> li & 1)} for li in range(len(lay.lair_ids))},
+        "roads": {lay.road_ids[r]: {"marked": sh[lay.rc0 + r],
+                                    "from": (None, lay.road_a_name[r], lay.road_b_name[r])[sh[lay.ro0 + r]]}
+                  for r in range(lay.nr)},
+        "domains": [lay.dom_ids[d] for d in range(len(lay.dom_ids)) if sh[DOM] >> d & 1],
+        "voided_domains": [lay.dom_ids[d] for d in range(len(lay.dom_ids)) if sh[VDOM] >> d & 1],
+        "voided_bridges": [lay.bridge_ids[b] for b in range(len(lay.bridge_ids)) if sh[VBRIDGE] >> b & 1],
+        "statues": [k + 1 for k in range(N_KINDS) if sh[STAT] >> k & 1],
+        "plinths_to_draft": sh[PLP],
+        "score": score_sheet(lay, sh),
+    }
