@@ -531,9 +531,10 @@ class KingdomOfDiceState(FlowState):
             "winners": list(self.winners),
         }
         if self.players == 1:
-            obs["cat"] = {"level": self.options["cat_level"],
+            cat: dict[str, Any] = {"level": self.options["cat_level"],
                           "spaces": list(CAT_LEVELS[self.options["cat_level"]]),
-                          "won": [CARDS[c].id for c in self.cat_won], "score": self.cat_score}
+                                   "won": [CARDS[c].id for c in self.cat_won], "score": self.cat_score}
+            obs["cat"] = cat
         return obs
 
     def _determinize(self, seat: int) -> None:

@@ -18,7 +18,7 @@ line, special cards by name.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -122,7 +122,9 @@ def _cards_table(obs: dict) -> Table:
 
 def _players_table(obs: dict, seat: int | None, focus: int) -> Table:
     table = Table(title="Players", box=None, padding=(0, 1), title_justify="left")
-    for col, just in (("player", "left"), ("markers left", "right"), ("cards won", "left"), ("points", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("player", "left"), ("markers left", "right"), ("cards won", "left"), ("points", "right"))
+    for col, just in columns:
         table.add_column(col, justify=just)
     first = obs["first_player"]
     for s, won in enumerate(obs["won"]):
@@ -173,7 +175,7 @@ def _wide(obs: dict, seat: int | None, focus: int, width: int):
     middle.add_column()
     middle.add_column()
     middle.add_row(_cards_table(obs), _players_table(obs, seat, focus))
-    parts = [_title(obs, seat), _board_wide(obs, seat), middle, _dice_line(obs)]
+    parts: list[RenderableType] = [_title(obs, seat), _board_wide(obs, seat), middle, _dice_line(obs)]
     if obs["is_over"]:
         parts.append(_verdict(obs))
     parts.append(Text("* first player this round;  ▸ the player shown (show N);  cards go to the markers "
