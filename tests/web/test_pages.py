@@ -169,6 +169,8 @@ def test_pages_and_static_files(client):
     for spec in list_games():
         css = client.get(f"/static/games/{spec.id}/board.css")
         assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
+    for spec in shipped_games():  # each ships its board's style, wherever its state class lives
+        assert f".board-{spec.id}" in client.get(f"/static/games/{spec.id}/board.css").text, spec.id
     missing = client.get("/static/games/chess/board.css")
     assert missing.status_code == 404 and "kingdom-of-dice" in missing.json()["detail"]
     assert client.get("/web/help/chess").status_code == 404

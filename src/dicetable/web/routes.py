@@ -46,16 +46,24 @@ _STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; cha
 
 
 def _game_css(game_id: str) -> bytes | None:
-    """The bytes of ``games/<pkg>/static/board.css`` for a registered game id, or None."""
+    """The bytes of ``games/<pkg>/static/board.css`` for a registered game id, or None.
+
+    The game's package is the nearest package above its state class's module
+    that has the file (the state class may live in a ``rules`` subpackage).
+    """
     spec = next((g for g in list_games() if g.id == game_id), None)
     if spec is None:
         return None
-    package = spec.state_class.__module__.rsplit(".", 1)[0]
-    try:
-        ref = resources.files(package).joinpath("static", "board.css")
-        return ref.read_bytes() if ref.is_file() else None
-    except (ModuleNotFoundError, OSError):
-        return None
+    parts = spec.state_class.__module__.split(".")
+    while len(parts) > 1:
+        parts.pop()
+        try:
+            ref = resources.files(".".join(parts)).joinpath("static", "board.css")
+            if ref.is_file():
+                return ref.read_bytes()
+        except (ModuleNotFoundError, OSError, TypeError):
+            return None
+    return None
 
 
 def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
