@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from dicetable import new_game
 from dicetable.engine import Rng
-from dicetable.engine.testing import check_conformance, random_step
+from dicetable.engine.testing import random_playout, random_step
 from dicetable.games.kingdom_of_dice.components import CAT_LEVELS, SPACES
 from dicetable.games.kingdom_of_dice.rules import CAT, EMPTY, MARKERS
 
@@ -18,16 +18,16 @@ from dicetable.games.kingdom_of_dice.rules import CAT, EMPTY, MARKERS
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**63))
-def test_conformance_multiplayer(seed, players):
-    state = check_conformance("kingdom-of-dice", players, seed)
+def test_every_card_is_handed_out_or_removed(seed, players):
+    state = random_playout(new_game("kingdom-of-dice", players, seed=seed), Rng(seed)).state
     # 18 regular cards + 3 specials; every card handed out or removed.
     assert sum(len(w) for w in state.won) <= 21
 
 
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**63), level=st.sampled_from(sorted(CAT_LEVELS)))
-def test_conformance_solo_every_cat_level(seed, level):
-    state = check_conformance("kingdom-of-dice", 1, seed, options={"cat_level": level})
+def test_the_cat_takes_nine_cards_at_every_level(seed, level):
+    state = random_playout(new_game("kingdom-of-dice", 1, seed=seed, options={"cat_level": level}), Rng(seed)).state
     assert len(state.cat_won) == 9           # three markers, three rounds, never removed
 
 
