@@ -17,6 +17,7 @@ from ..components import (
     DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
     W_SLAY,
 )
+from .fields import ValeriaFields
 from .tables import (
     BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
     PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
@@ -28,7 +29,7 @@ _PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
 _TEXT: dict = {}  # recruit event texts, built once
 
 
-class ActionsMixin:
+class ActionsMixin(ValeriaFields):
     """The Action Phase; mixed into ``ValeriaState``."""
 
     __slots__ = ()

@@ -7,13 +7,14 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from ..components import (
     AREAS, AREA_SLUG, CIT_NAME, CIT_SLUG, DOM_NAME, DUKE_NAME, RULES,
 )
+from .fields import ValeriaFields
 from .tables import (
     BANK, CIT0, DOM0, EXHAUSTED_PER_PLAYER, LAST_CAPTURE, N_MON_POS, N_POS, P_END, P_MONSTERS, P_OVER, SEAT,
     article,
 )
 
 
-class EndMixin:
+class EndMixin(ValeriaFields):
     """The End Phase, game end and solo Monsters; mixed into ``ValeriaState``."""
 
     __slots__ = ()

@@ -17,6 +17,7 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from ..components import (
     CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS, amount_text,
 )
+from .fields import ValeriaFields
 from .tables import (
     ACT_COUNTS, ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
     SEAT, SEAT_TASKS, harvest_text, src_name,
@@ -25,7 +26,7 @@ from .tables import (
 _TEXT: dict = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
 
 
-class HarvestMixin:
+class HarvestMixin(ValeriaFields):
     """The Harvest Phase; mixed into ``ValeriaState``."""
 
     __slots__ = ()

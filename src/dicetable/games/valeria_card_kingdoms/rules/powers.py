@@ -17,6 +17,7 @@ from ..components import (
     DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, N_CIT, PER, RESOURCE_WORD, RES_ID,
     RETURN, RET_MONSTER, SLAY, STEAL, STEAL_MON, STEPS, TAKE_CIT, amount_text, effect_text, step_text,
 )
+from .fields import ValeriaFields
 from .tables import (
     BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
@@ -26,7 +27,7 @@ _CACHE: dict = {}  # labelled actions of card powers, built once per (step, sour
 _TEXT: dict = {}  # event texts of gains, built once
 
 
-class PowersMixin:
+class PowersMixin(ValeriaFields):
     """Resolving card powers (R4.3, R5.14, R6.5, R6.16, C-*); mixed into ``ValeriaState``."""
 
     __slots__ = ()
@@ -52,22 +53,6 @@ class PowersMixin:
         res[b + 1] += s
         res[b + 2] += m
         res[b + 3] += vp
-
-    def count(self, seat: int, kind: int, arg: int) -> int:
-        """A count for ``per`` steps at resolution time (R5.14): Role, name, Domains, Monster Area."""
-        own = self.own
-        base = seat * NT
-        if kind == C_ROLE:
-            return sum(own[base + t] for t in ROLE_TYPES[arg])
-        if kind == C_NAME:
-            return sum(own[base + t] for t in NAME_TYPES[arg])
-        if kind == C_DOMAINS:
-            return len(self.doms[seat])
-        n = 0
-        for m in self.victory[seat]:
-            if MON_AREA[m] == arg:
-                n += 1
-        return n
 
     # ------------------------------------------------------------ the effect task
     @auto("effect")

@@ -7,6 +7,7 @@ from dicetable.engine import Action, Decision, choices, prompt, resolve, auto
 from ..components import (
     DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL, amount_text,
 )
+from .fields import ValeriaFields
 from .tables import (
     DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,
 )
@@ -14,7 +15,7 @@ from .tables import (
 _CACHE: dict = {}  # die-change actions, built once per (Domain, die, from, to, times)
 
 
-class RollMixin:
+class RollMixin(ValeriaFields):
     """The Roll Phase; mixed into ``ValeriaState``."""
 
     __slots__ = ()
