@@ -96,7 +96,7 @@ class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin)
         if setup == "random":
             areas = tuple(tier[self.randbelow(len(tier))] for tier in TIERS)
             cit_types = tuple(SLOT_TYPES[p][self.randbelow(len(SLOT_TYPES[p]))] for p in range(N_CIT_POS))
-            removed = ()
+            removed: tuple[int, ...] = ()
             name = "a random setup"
         else:
             name, areas, cit_types, removed = SETUP_TABLE[setup]

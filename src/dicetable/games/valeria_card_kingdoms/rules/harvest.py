@@ -65,8 +65,8 @@ class HarvestMixin(ValeriaFields):
             return
         packed = 0
         g = s = m = vp = 0
-        exch = None
-        dec = None
+        exch: list[int] | None = None  # (step, Citizen type) pairs, flat
+        dec: list[tuple[int, int]] | None = None  # (step, Citizen type)
         for (ct, k, fixed, pers, decide, exchs, first), c in compress(
                 zip(ACT_SIDE[seat == self.active and not task[2]][dice], counts), counts):
             if first:

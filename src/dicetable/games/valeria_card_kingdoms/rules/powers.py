@@ -23,8 +23,8 @@ from .tables import (
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
 )
 
-_CACHE: dict = {}  # labelled actions of card powers, built once per (step, source, ...)
-_TEXT: dict = {}  # event texts of gains, built once
+_CACHE: dict[tuple[object, ...], Action] = {}  # labelled actions of card powers, built once per (step, source, ...)
+_TEXT: dict[tuple[object, ...], str] = {}  # event texts of gains, built once
 
 
 class PowersMixin(ValeriaFields):
@@ -140,7 +140,7 @@ class PowersMixin(ValeriaFields):
     def _steal_options(self, seat: int, st) -> list:
         """(target, resource, amount) triples for a steal step; None = take nothing."""
         _, take, amount, up_to, optional = st
-        out = []
+        out: list[tuple[int, int, int] | None] = []
         for tgt in self._steal_targets(seat):
             for r in take:
                 have = amount if tgt == BANK else self.res[tgt * 4 + r]
@@ -174,7 +174,7 @@ class PowersMixin(ValeriaFields):
                 if len(option) == 1 and STEPS[option[0]][0] == PER:
                     ps = STEPS[option[0]]
                     x = self.count(seat, ps[5], ps[6])
-                key = ("choose", sid, src, i, x)
+                key: tuple[object, ...] = ("choose", sid, src, i, x)
                 a = _CACHE.get(key)
                 if a is None:
                     extra = f" = {amount_text(tuple(v * x for v in STEPS[option[0]][1:5]))} now" if x >= 0 else ""
