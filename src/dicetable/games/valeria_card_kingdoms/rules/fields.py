@@ -17,7 +17,7 @@ from dicetable.engine import LIST, Action, Field, FlowState, int_list, int_tuple
 from ..components import AREAS, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_VP, MON_AREA, MON_VP, N_CIT, SLOT_TYPES
 from .tables import CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_OVER, ROLE_TYPES, duke_score
 
-Steal = tuple[int, int, int, int, int]
+HarvestSteal = tuple[int, int, int, int, int]
 """One steal between players in a Harvest: ``(thief, victim, resource, amount, source)``
 (resource 0-2 Gold, Strength, Magic; source as ``src_name``)."""
 
@@ -32,8 +32,8 @@ def _tuple_rows(value: Any) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(x) for x in row) for row in value)
 
 
-def _steals(value: Any) -> tuple[Steal, ...]:
-    """Saved steals (lists of five ints, see :data:`Steal`) as a tuple of tuples."""
+def _steals(value: Any) -> tuple[HarvestSteal, ...]:
+    """Saved steals (lists of five ints, see :data:`HarvestSteal`) as a tuple of tuples."""
     return tuple((int(t), int(v), int(r), int(k), int(s)) for t, v, r, k, s in value)
 
 
