@@ -50,7 +50,10 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
 
 from __future__ import annotations
 
+from typing import Any
+
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DOM_VP, DUKES, DUKE_NAME, DUKE_SLUG, MON_NAME,
@@ -73,7 +76,7 @@ __all__ = [
     "SLOT_TYPES", "TASK_NAME", "ValeriaState", "duke_score",
 ]
 
-_TEXT: dict = {}  # set-up texts, built once
+_TEXT: dict[tuple[object, ...], str] = {}  # set-up texts, built once
 
 
 class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin):
@@ -192,18 +195,18 @@ class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin)
 
     # ------------------------------------------------------------ Dukes (R3.14, R12.2)
     @prompt("duke")
-    def _duke_prompt(self, task) -> Decision:
+    def _duke_prompt(self, task: Task) -> Decision:
         seat = task[1]
         return Decision(seat, "choose-duke", "Keep one of your two Dukes; it stays secret until the end.",
                         "Your Duke scores at the end of the game (R3.14, R8.4).")
 
     @choices("duke")
-    def _duke_choices(self, task) -> list:
+    def _duke_choices(self, task: Task) -> list[Action]:
         return [Action(f"duke:{DUKE_SLUG[d]}", f"Keep {DUKE_NAME[d]} ({duke_text(d)})", d)
                 for d in self.offers[task[1]]]
 
     @resolve("duke")
-    def _choose_duke(self, task, action: Action) -> None:
+    def _choose_duke(self, task: Task, action: Action) -> None:
         seat, duke = task[1], action.payload
         self.dukes[seat] = duke
         self.emit("duke", seat, f"{SEAT[seat]} keeps {DUKE_NAME[duke]}.", {"duke": DUKE_NAME[duke]},
@@ -213,7 +216,7 @@ class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin)
             self.emit("duke-kept", seat, f"{SEAT[seat]} has chosen a Duke.", visible=others)
 
     @auto("begin")
-    def _begin(self, task) -> None:
+    def _begin(self, task: Task) -> None:
         """Every Duke is kept: solo draws the Dark Lord (R12.2); the first player's turn starts."""
         if self.solo:
             pool = [d for d in range(len(DUKES)) if d != self.dukes[0]]
@@ -239,7 +242,7 @@ class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin)
         return other
 
     # ------------------------------------------------------------ views
-    def _observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it: no other seat's Duke before the end, no face-down card."""
         over = self.phase == P_OVER
         n = self.players
@@ -303,7 +306,7 @@ class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin)
             }
         return obs
 
-    def _last_view(self):
+    def _last_view(self) -> dict[str, Any] | None:
         """The last card that left the Center Stacks: who took it, how, from where (public)."""
         if not self.last:
             return None
@@ -318,7 +321,7 @@ class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin)
         return {"seat": seat if seat >= 0 else None, "move": LAST_MOVE[move], "row": row, "index": index,
                 "card": name}
 
-    def _pending_view(self):
+    def _pending_view(self) -> dict[str, Any] | None:
         if self.phase in (P_DUKES, P_OVER) or not self.tasks:
             return None
         t = self.tasks[-1]

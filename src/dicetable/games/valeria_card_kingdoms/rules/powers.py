@@ -10,7 +10,10 @@ plain data on the task stack. Sources: a Citizen/Starter type, ``SRC_MON`` + Mon
 
 from __future__ import annotations
 
+from typing import Any
+
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, CHOOSE, CIT_COST, CIT_NAME, CIT_NAMEKEY, CIT_POSITION, CIT_ROLE, CIT_SLUG, C_DOMAINS, C_NAME, C_ROLE,
@@ -56,7 +59,7 @@ class PowersMixin(ValeriaFields):
 
     # ------------------------------------------------------------ the effect task
     @auto("effect")
-    def _effect(self, task) -> None:
+    def _effect(self, task: Task) -> None:
         """Resolve one step: gains at once; a choice with one possible answer at once; else ask."""
         seat, sid, src = task[1], task[2], task[3]
         st = STEPS[sid]
@@ -86,7 +89,7 @@ class PowersMixin(ValeriaFields):
             self._resolve_step(task, acts[0])
 
     @prompt("step")
-    def _step_prompt(self, task) -> Decision:
+    def _step_prompt(self, task: Task) -> Decision:
         seat, sid = task[1], task[2]
         op = STEPS[sid][0]
         who = src_name(task[3])
@@ -103,11 +106,11 @@ class PowersMixin(ValeriaFields):
         return Decision(seat, "effect", text, f"{who}: {step_text(sid)}.")
 
     @resolve("step")
-    def _step_resolve(self, task, action: Action) -> None:
+    def _step_resolve(self, task: Task, action: Action) -> None:
         self._resolve_step(task, action)
 
     # ------------------------------------------------------------ what a step offers
-    def _citizen_options(self, st) -> list:
+    def _citizen_options(self, st: tuple[Any, ...]) -> list[int]:
         """Positions whose top Citizen a take_citizen step allows (R9.5)."""
         _, max_cost, role, namekey = st
         out = []
@@ -121,7 +124,7 @@ class PowersMixin(ValeriaFields):
                     out.append(p)
         return out
 
-    def _choose_available(self, st) -> list:
+    def _choose_available(self, st: tuple[Any, ...]) -> list[int]:
         """Indices of the options of a choose step that can be offered (R9.5, C-BS)."""
         out = []
         for i, option in enumerate(st[1]):
@@ -131,13 +134,13 @@ class PowersMixin(ValeriaFields):
             out.append(i)
         return out
 
-    def _steal_targets(self, seat: int) -> list:
+    def _steal_targets(self, seat: int) -> list[int]:
         if self.solo:
             return [BANK]
         n = self.players
         return [(seat + i) % n for i in range(1, n)]
 
-    def _steal_options(self, seat: int, st) -> list:
+    def _steal_options(self, seat: int, st: tuple[Any, ...]) -> list[tuple[int, int, int] | None]:
         """(target, resource, amount) triples for a steal step; None = take nothing."""
         _, take, amount, up_to, optional = st
         out: list[tuple[int, int, int] | None] = []
@@ -153,14 +156,14 @@ class PowersMixin(ValeriaFields):
             out.append(None)
         return out
 
-    def _return_options(self, seat: int, st) -> list:
+    def _return_options(self, seat: int, st: tuple[Any, ...]) -> list[int]:
         if st[1] == RET_MONSTER:
             return sorted(set(self.victory[seat]))
         own = self.own
         return [t for t in range(N_CIT) if own[seat * NT + t]]
 
     @choices("step")
-    def _step_actions(self, t) -> list:
+    def _step_actions(self, t: Task) -> list[Action]:
         """The answers a step of task ``t`` (``(kind, seat, step id, source)``) allows; [] = none."""
         seat, sid, src = t[1], t[2], t[3]
         st = STEPS[sid]
@@ -246,7 +249,7 @@ class PowersMixin(ValeriaFields):
         return []
 
     # ------------------------------------------------------------ carrying a step out
-    def _resolve_step(self, t, action: Action) -> None:
+    def _resolve_step(self, t: Task, action: Action) -> None:
         """Carry out the answer ``action`` to the step of task ``t``."""
         seat, sid, src = t[1], t[2], t[3]
         st = STEPS[sid]
@@ -322,7 +325,7 @@ class PowersMixin(ValeriaFields):
                               f"{AREAS[MON_AREA[m]]} stack ({src_name(src)}).", {"monster": MON_NAME[m]})
                 return
 
-    def _return(self, seat: int, st, card: int, who: str) -> None:
+    def _return(self, seat: int, st: tuple[Any, ...], card: int, who: str) -> None:
         """Return a Monster or Citizen on top of its stack, taking back its Exhausted card (C-WW, C-NW)."""
         if st[1] == RET_MONSTER:
             vic = list(self.victory[seat])
