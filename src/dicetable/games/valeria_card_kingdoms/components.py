@@ -56,9 +56,11 @@ from dicetable.engine import Die, Sourced, load_data
 RESOURCES = ("g", "s", "m")
 RESOURCE_WORD = ("Gold", "Strength", "Magic")
 RES_ID = ("gold", "strength", "magic")
-ROLES = ("worker", "soldier", "shadow", "holy")
+Role = Literal["worker", "soldier", "shadow", "holy"]
+MonsterType = Literal["minion", "beast", "titan", "boss"]
+ROLES: tuple[Role, ...] = ("worker", "soldier", "shadow", "holy")
 ROLE_WORD = ("Worker", "Soldier", "Shadow", "Holy")
-MONSTER_TYPES = ("minion", "beast", "titan", "boss")
+MONSTER_TYPES: tuple[MonsterType, ...] = ("minion", "beast", "titan", "boss")
 DIE = Die("die", (1, 2, 3, 4, 5, 6))
 
 
@@ -113,7 +115,7 @@ class TakeCitizen(_Strict):
     """Take a top Citizen free, filtered by base cost, Role or name."""
 
     max_cost: int | None = None
-    role: Literal["worker", "soldier", "shadow", "holy"] | None = None
+    role: Role | None = None
     name: str | None = None
 
 
@@ -161,7 +163,7 @@ class CitizenData(Sourced):
     name: str
     slots: list[int]
     cost: int = Field(ge=0)
-    role: Literal["worker", "soldier", "shadow", "holy"]
+    role: Role
     on_turn: list[Step]
     off_turn: list[Step]
 
@@ -217,7 +219,7 @@ class MonsterData(Sourced):
 
     name: str
     area: str
-    type: Literal["minion", "beast", "titan", "boss"]
+    type: MonsterType
     copies: int = Field(1, gt=0)
     five_player: int = Field(0, ge=0)
     strength: int = Field(gt=0)
@@ -291,7 +293,7 @@ class DomainData(Sourced):
 
     name: str
     cost: int = Field(ge=0)
-    requires: list[Literal["worker", "soldier", "shadow", "holy"]]
+    requires: list[Role]
     vp: int = Field(gt=0)
     power: DomainPower
 
@@ -314,7 +316,7 @@ class DukeData(Sourced):
 
     name: str
     per_resource: dict[Literal["g", "s", "m"], int]
-    per_role: dict[Literal["worker", "soldier", "shadow", "holy"], int] = {}
+    per_role: dict[Role, int] = {}
     per_card: dict[Literal["domain", "citizen", "monster", "minion", "beast", "titan", "boss"], int] = {}
 
     @field_validator("per_resource")
@@ -453,11 +455,11 @@ RET_MONSTER, RET_CITIZEN = 0, 1
 STEPS: list[tuple] = []
 
 
-def _amount(a: Amount) -> tuple:
+def _amount(a: Amount) -> tuple[int, int, int, int]:
     return (a.g, a.s, a.m, a.vp)
 
 
-def _count(text: str) -> tuple:
+def _count(text: str) -> tuple[int, int]:
     kind, _, arg = text.partition(":")
     if kind == "role":
         return (C_ROLE, ROLES.index(arg))
@@ -473,6 +475,7 @@ def _count(text: str) -> tuple:
 
 
 def _compile_step(step: Step) -> int:
+    t: tuple[object, ...]  # one record per kind of step, its kind first (see STEPS)
     if step.gain is not None:
         t = (GAIN, *_amount(step.gain))
     elif step.per is not None:
@@ -502,7 +505,7 @@ def _compile_step(step: Step) -> int:
     return len(STEPS) - 1
 
 
-def compile_effect(steps: list[Step]) -> tuple:
+def compile_effect(steps: list[Step]) -> tuple[int, ...]:
     """Compile a list of data steps into a tuple of step ids (indices into ``STEPS``)."""
     return tuple(_compile_step(s) for s in steps)
 
@@ -525,12 +528,13 @@ _WHEN = {"build": W_BUILD, "roll": W_ROLL, "doubles": W_DOUBLES, "action-start":
          "recruit-cost": W_RECRUIT_COST, "build-cost": W_BUILD_COST}
 DOM_WHEN = tuple(_WHEN[d.power.when] for d in DOMAINS)
 DOM_EFFECT = tuple(compile_effect(d.power.effect) for d in DOMAINS)
-#: Roll powers: (set value or 0, lower by or 0, pay (g, s, m, vp), pay_per count or None).
-DOM_ROLL = tuple(
-    ((d.power.die.set or 0), (d.power.die.lower or 0),
-     _amount(d.power.pay) if d.power.pay else (0, 0, 0, 0),
-     _count(d.power.pay_per) if d.power.pay_per else None) if d.power.when == "roll" else None
-    for d in DOMAINS)
+#: Roll powers, for the Domains with one (``DOM_WHEN`` ``W_ROLL``): ``DOM_ROLL[d]`` is (set value
+#: or 0, lower by or 0, pay (g, s, m, vp), pay_per count or None).
+DOM_ROLL: dict[int, tuple[int, int, tuple[int, ...], tuple[int, int] | None]] = {
+    i: ((die.set or 0), (die.lower or 0),
+        _amount(d.power.pay) if d.power.pay else (0, 0, 0, 0),
+        _count(d.power.pay_per) if d.power.pay_per else None)
+    for i, d in enumerate(DOMAINS) if d.power.when == "roll" and (die := d.power.die) is not None}
 DOM_DISCOUNT = tuple(d.power.discount for d in DOMAINS)
 DOM_NO_SURCHARGE = tuple(d.power.no_surcharge for d in DOMAINS)
 DOM_ROLE_ICONS = DOM_REQ  # the requirement icons are the Domain's Role icons (R8.5)

@@ -34,6 +34,7 @@ offered), which keeps the most Magic.
 from __future__ import annotations
 
 from itertools import compress
+from math import inf
 from operator import mul
 
 from dicetable.engine import Action
@@ -190,10 +191,10 @@ def _best_value(state: ValeriaState, seat: int, depth: int) -> float:
         # first one offered), which keeps the most Magic, worth more than Gold or Strength
         # in ``value``
         return _best_value(state.child(actions[0], seat), seat, depth - 1)
-    best = None
+    best = -inf  # a pending decision offers at least one action
     for action in actions:
         v = _best_value(state.child(action, seat), seat, depth - 1)
-        if best is None or v > best:
+        if v > best:
             best = v
     return best
 
@@ -214,10 +215,10 @@ def greedy(state: ValeriaState, seat: int) -> Action:
     if len(actions) == 1:
         return actions[0]
     root = state.horizon_clone()
-    best_action, best = actions[0], None
+    best_action, best = actions[0], -inf
     for action in actions:
         v = _best_value(root.child(action, seat), seat, 2)
-        if best is None or v > best:
+        if v > best:
             best_action, best = action, v
     return best_action
 

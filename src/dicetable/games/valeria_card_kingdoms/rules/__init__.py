@@ -50,9 +50,10 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
 
 from __future__ import annotations
 
-from dicetable.engine import (
-    LIST, Action, Decision, Field, FlowState, auto, choices, int_list, int_tuple, prompt, resolve,
-)
+from typing import Any
+
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DOM_VP, DUKES, DUKE_NAME, DUKE_SLUG, MON_NAME,
@@ -75,69 +76,19 @@ __all__ = [
     "SLOT_TYPES", "TASK_NAME", "ValeriaState", "duke_score",
 ]
 
-_TEXT: dict = {}  # set-up texts, built once
+_TEXT: dict[tuple[object, ...], str] = {}  # set-up texts, built once
 
 
-def _tuples(value) -> list:
-    """A saved list of lists of ints as a list of tuples."""
-    return [tuple(int(x) for x in row) for row in value]
-
-
-def _tuple_rows(value) -> tuple:
-    """A saved list of lists of ints as a tuple of tuples."""
-    return tuple(tuple(int(x) for x in row) for row in value)
-
-
-def _rows_out(value) -> list:
-    return [list(row) for row in value]
-
-
-class ValeriaState(FlowState, RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin):
+class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin):
     """A game of Valeria: Card Kingdoms for 1-5 players.
 
-    Fields (all plain data): ``res`` is a flat list of 4 ints per seat (Gold, Strength,
-    Magic, VP tokens); ``own`` a flat list of ``NT`` counts per seat (Citizen types, then
-    the Starters); ``doms``/``victory`` per seat a tuple of Domain/Monster indices;
-    ``stacks`` the 20 Center Stacks (positions 0-4 Monsters, 5-14 Citizens in slot order,
-    15-19 Domains), each a tuple bottom first, top last; ``exhausted`` a bitmask of the
-    positions holding an Exhausted card; ``cit_down``/``dom_box``/``cit_box`` the face-down
-    parts; ``dukes``/``offers`` the secret Dukes; ``tasks``/``lanes`` the pending tasks (the
-    engine's turn flow). ``hbase`` is the resources at the start of the current Harvest and
-    ``hsteals`` its steals between players so far; ``payouts`` and ``steals`` the same for
-    the last Harvest that ended: per seat the net change, and the steals as ``(thief,
-    victim, resource, amount, source)`` tuples (``src_name``). ``last`` is the last card that
-    left the Center Stacks, ``(seat or -1 for the Dark Lord, LAST_* move, position, card
-    index)`` or ``()``, so the views can mark the last move.
+    The fields (all plain data) and the queries on them (positions, scoring) are declared in
+    :class:`~.fields.ValeriaFields`, which every phase mixin subclasses; ``tasks``/``lanes``
+    are the pending tasks (the engine's turn flow). This class adds set-up, the Dukes, the
+    views and determinization.
     """
 
-    phase = Field(int)
-    active = Field(int)
-    first = Field(int)
-    turn = Field(int)
-    dice = Field(int_tuple)
-    res = Field(int_list, copy=LIST)
-    own = Field(int_list, copy=LIST)
-    doms = Field(_tuples, copy=LIST, encode=_rows_out)
-    victory = Field(_tuples, copy=LIST, encode=_rows_out)
-    stacks = Field(_tuples, copy=LIST, encode=_rows_out)
-    exhausted = Field(int)
-    cit_down = Field(int_list, copy=LIST)
-    dom_box = Field(int_tuple)
-    cit_box = Field(_tuple_rows, encode=_rows_out)
-    dukes = Field(int_list, copy=LIST)
-    offers = Field(_tuples, copy=LIST, encode=_rows_out)
-    dark_lord = Field(int)
-    cap_cit = Field(int_tuple)
-    cap_dom = Field(int_tuple)
-    roll_used = Field(int)
-    hbase = Field(int_tuple)
-    payouts = Field(_tuple_rows, encode=_rows_out)
-    result = Field(str)
-    areas = Field(int_tuple)
-    cit_types = Field(int_tuple)
-    hsteals = Field(_tuple_rows, encode=_rows_out)
-    steals = Field(_tuple_rows, encode=_rows_out)
-    last = Field(int_tuple)
+    __slots__ = ()
 
     # ------------------------------------------------------------ set-up (R3, R11, R12)
     def _setup(self) -> None:
@@ -148,7 +99,7 @@ class ValeriaState(FlowState, RollMixin, HarvestMixin, ActionsMixin, PowersMixin
         if setup == "random":
             areas = tuple(tier[self.randbelow(len(tier))] for tier in TIERS)
             cit_types = tuple(SLOT_TYPES[p][self.randbelow(len(SLOT_TYPES[p]))] for p in range(N_CIT_POS))
-            removed = ()
+            removed: tuple[int, ...] = ()
             name = "a random setup"
         else:
             name, areas, cit_types, removed = SETUP_TABLE[setup]
@@ -244,18 +195,18 @@ class ValeriaState(FlowState, RollMixin, HarvestMixin, ActionsMixin, PowersMixin
 
     # ------------------------------------------------------------ Dukes (R3.14, R12.2)
     @prompt("duke")
-    def _duke_prompt(self, task) -> Decision:
+    def _duke_prompt(self, task: Task) -> Decision:
         seat = task[1]
         return Decision(seat, "choose-duke", "Keep one of your two Dukes; it stays secret until the end.",
                         "Your Duke scores at the end of the game (R3.14, R8.4).")
 
     @choices("duke")
-    def _duke_choices(self, task) -> list:
+    def _duke_choices(self, task: Task) -> list[Action]:
         return [Action(f"duke:{DUKE_SLUG[d]}", f"Keep {DUKE_NAME[d]} ({duke_text(d)})", d)
                 for d in self.offers[task[1]]]
 
     @resolve("duke")
-    def _choose_duke(self, task, action: Action) -> None:
+    def _choose_duke(self, task: Task, action: Action) -> None:
         seat, duke = task[1], action.payload
         self.dukes[seat] = duke
         self.emit("duke", seat, f"{SEAT[seat]} keeps {DUKE_NAME[duke]}.", {"duke": DUKE_NAME[duke]},
@@ -265,7 +216,7 @@ class ValeriaState(FlowState, RollMixin, HarvestMixin, ActionsMixin, PowersMixin
             self.emit("duke-kept", seat, f"{SEAT[seat]} has chosen a Duke.", visible=others)
 
     @auto("begin")
-    def _begin(self, task) -> None:
+    def _begin(self, task: Task) -> None:
         """Every Duke is kept: solo draws the Dark Lord (R12.2); the first player's turn starts."""
         if self.solo:
             pool = [d for d in range(len(DUKES)) if d != self.dukes[0]]
@@ -290,111 +241,8 @@ class ValeriaState(FlowState, RollMixin, HarvestMixin, ActionsMixin, PowersMixin
                 tasks[i] = ("end", task[1], "horizon")
         return other
 
-    # ------------------------------------------------------------ queries
-    @property
-    def solo(self) -> bool:
-        """True in the solo game (R12)."""
-        return self.players == 1
-
-    def _cit_stack_name(self, p: int) -> str:
-        types = SLOT_TYPES[p]
-        if self.options["citizens"] == "mixed" and len(types) > 1:
-            return "/".join(CIT_NAME[t] for t in types)
-        return CIT_NAME[self.cit_types[p]]
-
-    def position_name(self, p: int) -> str:
-        """Words for a Center Stack position (0-4 Monsters, 5-14 Citizens, 15-19 Domains)."""
-        if p < CIT0:
-            return f"{AREAS[self.areas[p]]} Monster"
-        if p < DOM0:
-            return f"{self._cit_stack_name(p - CIT0)} Citizen"
-        return f"Domain {p - DOM0 + 1}"
-
-    def exhausted_count(self) -> int:
-        """Center Stack positions holding an Exhausted card (R7.2)."""
-        return self.exhausted.bit_count()
-
-    @property
-    def resting(self) -> int:
-        """The seat holding the Rest token (5 players: right of the Active player, R11.5); else -1."""
-        if self.players == 5 and self.phase != P_DUKES:
-            return (self.active - 1) % 5
-        return -1
-
-    @property
-    def payouts_resting(self) -> int:
-        """The seat that rested in the Harvest whose ``payouts`` are kept (5 players), else -1.
-
-        From a roll until that turn's Harvest ends, ``payouts`` are still the previous turn's,
-        whose Active player sat to the right of this one: then not ``resting`` but the seat to
-        its right rested.
-        """
-        if self.players != 5 or not self.payouts:
-            return -1
-        pending = any(t[0] == "harvest-end" for t in self.tasks)
-        return (self.active - (2 if pending else 1)) % 5
-
-    # ------------------------------------------------------------ scoring (R8.4-R8.6, R12.18)
-    def public_vp(self, seat: int) -> int:
-        """VP everyone can see: slain Monsters, built Domains and VP tokens (R8.4 1-3)."""
-        return (sum(MON_VP[m] for m in self.victory[seat]) + sum(DOM_VP[d] for d in self.doms[seat])
-                + self.res[seat * 4 + 3])
-
-    def duke_vp(self, seat: int, duke: int | None = None) -> int:
-        """VP the seat's Duke (or ``duke``) scores now (R8.4 4, R8.5)."""
-        duke = self.dukes[seat] if duke is None else duke
-        if duke < 0:
-            return 0
-        b = seat * 4
-        res = self.res
-        citizens = [self.own[seat * NT + t] for t in range(N_CIT)]
-        return duke_score(duke, res[b], res[b + 1], res[b + 2], citizens, self.doms[seat], self.victory[seat])
-
-    def score(self, seat: int) -> int:
-        """The seat's total: public VP plus its Duke (R8.4)."""
-        return self.public_vp(seat) + self.duke_vp(seat)
-
-    @property
-    def scores(self) -> list:
-        """Final totals once over (Dukes included); before the end only the public VP,
-        since Dukes stay secret until the game ends (R3.15)."""
-        if self.phase == P_OVER:
-            return [self.score(s) for s in range(self.players)]
-        return [self.public_vp(s) for s in range(self.players)]
-
-    def _visible_scores(self, seat: int | None) -> list:
-        """VP per seat as ``seat`` may count them (R8.4; None: a spectator): everyone's public VP,
-        plus ``seat``'s own Duke, which only it has seen (R3.15)."""
-        return [self.public_vp(s) + (self.duke_vp(s) if s == seat else 0) for s in range(self.players)]
-
-    def dark_lord_score(self) -> int:
-        """Solo: surviving Monster VP + captured Domain VP + the Dark Lord Duke on them (R12.18)."""
-        if self.dark_lord < 0:
-            return 0
-        survivors = [m for p in range(N_MON_POS) for m in self.stacks[p]]
-        citizens = [0] * N_CIT
-        for t in self.cap_cit:
-            citizens[t] += 1
-        vp = sum(MON_VP[m] for m in survivors) + sum(DOM_VP[d] for d in self.cap_dom)
-        return vp + duke_score(self.dark_lord, 0, 0, 0, citizens, self.cap_dom, survivors)
-
-    def tableau_size(self, seat: int) -> int:
-        """Cards in the seat's tableau: Starters, Citizens, Domains, slain Monsters (R8.6)."""
-        return sum(self.own[seat * NT:(seat + 1) * NT]) + len(self.doms[seat]) + len(self.victory[seat])
-
-    @property
-    def winners(self) -> tuple:
-        """Highest total, then fewest tableau cards, still tied: shared (R8.6, A8). Solo: (0,) on a win."""
-        if self.phase != P_OVER:
-            return ()
-        if self.solo:
-            return (0,) if self.result == "win" else ()
-        keys = [(self.score(s), -self.tableau_size(s)) for s in range(self.players)]
-        best = max(keys)
-        return tuple(s for s, k in enumerate(keys) if k == best)
-
     # ------------------------------------------------------------ views
-    def _observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` sees it: no other seat's Duke before the end, no face-down card."""
         over = self.phase == P_OVER
         n = self.players
@@ -458,7 +306,7 @@ class ValeriaState(FlowState, RollMixin, HarvestMixin, ActionsMixin, PowersMixin
             }
         return obs
 
-    def _last_view(self):
+    def _last_view(self) -> dict[str, Any] | None:
         """The last card that left the Center Stacks: who took it, how, from where (public)."""
         if not self.last:
             return None
@@ -473,7 +321,7 @@ class ValeriaState(FlowState, RollMixin, HarvestMixin, ActionsMixin, PowersMixin
         return {"seat": seat if seat >= 0 else None, "move": LAST_MOVE[move], "row": row, "index": index,
                 "card": name}
 
-    def _pending_view(self):
+    def _pending_view(self) -> dict[str, Any] | None:
         if self.phase in (P_DUKES, P_OVER) or not self.tasks:
             return None
         t = self.tasks[-1]

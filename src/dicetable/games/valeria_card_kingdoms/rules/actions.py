@@ -11,12 +11,14 @@ from __future__ import annotations
 from operator import add
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, CIT_COST, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ,
     DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
     W_SLAY,
 )
+from .fields import ValeriaFields
 from .tables import (
     BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
     PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
@@ -24,23 +26,23 @@ from .tables import (
 )
 
 CITIZEN_COST = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
-_PAY_OPTIONS: dict = {}  # (lo, hi, total, slay) -> the payment actions
-_TEXT: dict = {}  # recruit event texts, built once
+_PAY_OPTIONS: dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]] = {}  # (lo, hi, total, slay) -> the payment actions
+_TEXT: dict[tuple[int, int, int, int], str] = {}  # recruit event texts, built once
 
 
-class ActionsMixin:
+class ActionsMixin(ValeriaFields):
     """The Action Phase; mixed into ``ValeriaState``."""
 
     __slots__ = ()
 
     # ------------------------------------------------------------ costs (R4.6, R6.2-R6.11)
-    def roles(self, seat: int) -> list:
+    def roles(self, seat: int) -> list[int]:
         """Citizens of each Role the seat owns (Worker, Soldier, Shadow, Holy); Starters have none."""
         own = self.own
         w, so, sh, h = ROLE_GET[seat]
         return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
 
-    def recruit_costs(self, seat: int) -> list:
+    def recruit_costs(self, seat: int) -> list[int]:
         """The Gold cost for ``seat`` of recruiting a Citizen, per Citizen type (R6.6).
 
         Base cost + 1 per card of the same name the seat owns, its Starter included, unless
@@ -70,7 +72,7 @@ class ActionsMixin:
         cost = DOM_COST[d] - self.build_discount(seat)
         return cost if cost > 0 else 0
 
-    def pay_range(self, seat: int, kind: int, p: int) -> tuple:
+    def pay_range(self, seat: int, kind: int, p: int) -> tuple[int, int, int]:
         """(lo, hi, total) of a payment: lo..hi real tokens, Magic making up ``total`` (R4.6, R6.2-R6.11).
 
         ``kind`` is ``PAY_SLAY`` (Strength; ``total`` counts the Monster's Magic), ``PAY_RECRUIT``
@@ -110,7 +112,7 @@ class ActionsMixin:
                     out.append(SLAY_AT[p][m])
 
     @choices("action")
-    def _action_menu(self, task) -> list:
+    def _action_menu(self, task: Task) -> list[Action]:
         """The Action menu: Gain a Resource, and every affordable Slay, Recruit and Build (R5.16).
 
         A Gold cost is affordable when it is at most ``spendable(gold, magic)`` (``pay_span``
@@ -146,19 +148,19 @@ class ActionsMixin:
         return out
 
     @auto("action-start")
-    def _action_start(self, task) -> None:
+    def _action_start(self, task: Task) -> None:
         self.phase = P_ACTION
         self._trigger(task[1], W_ASTART)
 
     @prompt("action")
-    def _action_prompt(self, task) -> Decision:
+    def _action_prompt(self, task: Task) -> Decision:
         seat = task[1]
         return Decision(seat, "action", f"Choose an Action ({task[2]} left this turn).",
                         "Slay a Monster, Recruit a Citizen, Gain a Resource or Build a Domain (R5.16). "
                         "Magic may stand in for Strength or Gold, with at least one real token (R4.6).")
 
     @resolve("action")
-    def _action(self, task, action: Action) -> None:
+    def _action(self, task: Task, action: Action) -> None:
         seat = task[1]
         done = ("action-done", seat, task[2] - 1)
         kind = action.id[0]
@@ -174,7 +176,7 @@ class ActionsMixin:
 
     # ------------------------------------------------------------ paying
     @auto("payment")
-    def _payment(self, task) -> None:
+    def _payment(self, task: Task) -> None:
         """Pay at once when there is one way to pay; else ask how (R4.6)."""
         seat, kind, p = task[1], task[2], task[3]
         lo, hi, total = self.pay_range(seat, kind, p)
@@ -184,7 +186,7 @@ class ActionsMixin:
             self._pay(seat, kind, p, hi, total - hi)
 
     @prompt("pay")
-    def _pay_prompt(self, task) -> Decision:
+    def _pay_prompt(self, task: Task) -> Decision:
         seat, kind, p = task[1], task[2], task[3]
         top = self.stacks[p][-1]
         total = self.pay_range(seat, kind, p)[2]
@@ -200,7 +202,7 @@ class ActionsMixin:
                         "must be paid; a Monster's Magic cost comes on top (R6.2, R6.3).")
 
     @choices("pay")
-    def _pay_choices(self, task) -> list:
+    def _pay_choices(self, task: Task) -> list[Action]:
         """The ways to pay: most real tokens first, down to the fewest (Magic for the rest)."""
         lo, hi, total = key = self.pay_range(task[1], task[2], task[3])
         slay = task[2] == PAY_SLAY
@@ -211,7 +213,7 @@ class ActionsMixin:
         return list(options)
 
     @resolve("pay")
-    def _pay_resolve(self, task, action: Action) -> None:
+    def _pay_resolve(self, task: Task, action: Action) -> None:
         x, mag = action.payload
         self._pay(task[1], task[2], task[3], x, mag)
 
@@ -302,7 +304,7 @@ class ActionsMixin:
                               f"({self.exhausted_count()} Exhausted).", {"position": p})
 
     @auto("action-done")
-    def _action_done(self, task) -> None:
+    def _action_done(self, task: Task) -> None:
         self._place_exhausted()
         if self.players == 1 and self._solo_end_check():
             return
@@ -310,5 +312,5 @@ class ActionsMixin:
             self.tasks.append(("action", task[1], task[2]))
 
     @auto("action-end")
-    def _action_end(self, task) -> None:
+    def _action_end(self, task: Task) -> None:
         self._trigger(task[1], W_AEND)

@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, AREA_SLUG, CIT_NAME, CIT_SLUG, DOM_NAME, DUKE_NAME, RULES,
 )
+from .fields import ValeriaFields
 from .tables import (
     BANK, CIT0, DOM0, EXHAUSTED_PER_PLAYER, LAST_CAPTURE, N_MON_POS, N_POS, P_END, P_MONSTERS, P_OVER, SEAT,
     article,
 )
 
 
-class EndMixin:
+class EndMixin(ValeriaFields):
     """The End Phase, game end and solo Monsters; mixed into ``ValeriaState``."""
 
     __slots__ = ()
 
     # ------------------------------------------------------------ solo Monsters phase (R12.7-R12.12)
     @auto("monsters")
-    def _monsters(self, task) -> None:
+    def _monsters(self, task: Task) -> None:
         """Each die activates a Monster stack (a 6: the player's choice, R12.9)."""
         self.phase = P_MONSTERS
         attacks = []
@@ -33,7 +35,7 @@ class EndMixin:
                 self.emit("no-attack", None, f"The die {v} points at an Exhausted Monster stack: no attack.")
         self.then(*attacks)
 
-    def _attack_actions(self, t) -> list:
+    def _attack_actions(self, t: Task) -> list[Action]:
         col = t[2]
         if col < 0:
             return [Action(f"attack:{AREA_SLUG[self.areas[p]]}",
@@ -44,7 +46,7 @@ class EndMixin:
                 for p in (CIT0 + col, CIT0 + 5 + col) if self.stacks[p]]
 
     @auto("monster-attack")
-    def _monster_attack(self, task) -> None:
+    def _monster_attack(self, task: Task) -> None:
         """An activated stack attacks its column: a Citizen (the player picks when two, R12.12),
         else the Domain (R12.11); no card left: the Dark Lord wins."""
         acts = self._attack_actions(task)
@@ -75,7 +77,7 @@ class EndMixin:
         self._after_attack()
 
     @prompt("attack")
-    def _attack_prompt(self, task) -> Decision:
+    def _attack_prompt(self, task: Task) -> Decision:
         seat, col = task[1], task[2]
         if col < 0:
             return Decision(seat, "monster-six", "A 6: choose the Monster stack that attacks.",
@@ -86,11 +88,11 @@ class EndMixin:
                         "of its column, your choice (R12.12).")
 
     @choices("attack")
-    def _attack_choices(self, task) -> list:
+    def _attack_choices(self, task: Task) -> list[Action]:
         return self._attack_actions(task)
 
     @resolve("attack")
-    def _attack(self, task, action: Action) -> None:
+    def _attack(self, task: Task, action: Action) -> None:
         seat = task[1]
         p = action.payload
         if task[2] < 0:
@@ -148,7 +150,7 @@ class EndMixin:
         return seat == (self.first - 1) % self.players and self.end_triggered()
 
     @auto("end")
-    def _end_phase(self, task) -> None:
+    def _end_phase(self, task: Task) -> None:
         """End Phase: the game ends, or the next player's turn starts (R8.1-R8.3, R12.16).
 
         A task marked ``("end", seat, "horizon")`` (``horizon_clone``, several players) stops

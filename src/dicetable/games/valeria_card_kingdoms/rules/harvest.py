@@ -13,25 +13,27 @@ from itertools import compress
 from operator import sub
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS, amount_text,
 )
+from .fields import ValeriaFields
 from .tables import (
     ACT_COUNTS, ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
     SEAT, SEAT_TASKS, harvest_text, src_name,
 )
 
-_TEXT: dict = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
+_TEXT: dict[tuple[object, ...], str] = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
 
 
-class HarvestMixin:
+class HarvestMixin(ValeriaFields):
     """The Harvest Phase; mixed into ``ValeriaState``."""
 
     __slots__ = ()
 
     @auto("harvest")
-    def _harvest(self, task) -> None:
+    def _harvest(self, task: Task) -> None:
         """Start a Harvest: every participant's share in turn order, Thieves first (R5.7, R5.10)."""
         second = task[2]
         self.phase = P_HARVEST2 if second else P_HARVEST
@@ -53,7 +55,7 @@ class HarvestMixin:
                 self._push_effect(p, CIT_ON[ct] if on else CIT_OFF[ct], ct)
 
     @auto("seat-harvest")
-    def _seat_harvest(self, task) -> None:
+    def _seat_harvest(self, task: Task) -> None:
         """One player's Harvest: fixed gains now, then choices, then trades (R5.9-R5.12)."""
         seat = task[1]
         dice = self.dice
@@ -64,8 +66,8 @@ class HarvestMixin:
             return
         packed = 0
         g = s = m = vp = 0
-        exch = None
-        dec = None
+        exch: list[int] | None = None  # (step, Citizen type) pairs, flat
+        dec: list[tuple[int, int]] | None = None  # (step, Citizen type)
         for (ct, k, fixed, pers, decide, exchs, first), c in compress(
                 zip(ACT_SIDE[seat == self.active and not task[2]][dice], counts), counts):
             if first:
@@ -105,7 +107,7 @@ class HarvestMixin:
                 tasks.append(("effect", seat, sid, ct))
 
     # ---- trades ("paid to gain", R5.11)
-    def _exchange_options(self, t) -> list:
+    def _exchange_options(self, t: Task) -> list[Action]:
         """The trades of task ``t`` (``(kind, seat, step, type, step, type, ...)``) the seat can pay for."""
         seat = t[1]
         b = seat * 4
@@ -124,23 +126,23 @@ class HarvestMixin:
         return out
 
     @auto("trades")
-    def _trades(self, task) -> None:
+    def _trades(self, task: Task) -> None:
         """Ask while one of the seat's activated trades is affordable; else its Harvest is done."""
         if self._exchange_options(task):
             self.tasks.append(("exchange", *task[1:]))
 
     @prompt("exchange")
-    def _exchange_prompt(self, task) -> Decision:
+    def _exchange_prompt(self, task: Task) -> Decision:
         seat = task[1]
         return Decision(seat, "harvest-exchange", "Harvest: use a trade power, or finish.",
                         "You may use your activated trade powers in any order, or skip them (R5.11).")
 
     @choices("exchange")
-    def _exchange_choices(self, task) -> list:
+    def _exchange_choices(self, task: Task) -> list[Action]:
         return self._exchange_options(task) + [EXCH_DONE]
 
     @resolve("exchange")
-    def _exchange(self, task, action: Action) -> None:
+    def _exchange(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action is EXCH_DONE:
             if not self.quiet:
@@ -163,18 +165,18 @@ class HarvestMixin:
 
     # ---- nothing activated (R5.12)
     @prompt("free-resource")
-    def _free_prompt(self, task) -> Decision:
+    def _free_prompt(self, task: Task) -> Decision:
         seat = task[1]
         which = "Second Harvest: n" if self.phase == P_HARVEST2 else "N"
         return Decision(seat, "free-resource", f"{which}one of your cards activated: take 1 resource.",
                         "A player whose cards did not activate takes any 1 resource (R5.12).")
 
     @choices("free-resource")
-    def _free_choices(self, task) -> list:
+    def _free_choices(self, task: Task) -> list[Action]:
         return list(FREE_ACTS)
 
     @resolve("free-resource")
-    def _free(self, task, action: Action) -> None:
+    def _free(self, task: Task, action: Action) -> None:
         seat = task[1]
         r = action.payload
         self.res[seat * 4 + r] += 1
@@ -183,7 +185,7 @@ class HarvestMixin:
 
     # ---- the summary
     @auto("harvest-end")
-    def _harvest_end(self, task) -> None:
+    def _harvest_end(self, task: Task) -> None:
         """Record what each seat got and lost in this Harvest (``payouts``, ``steals``) and say it."""
         base = self.hbase
         res = self.res

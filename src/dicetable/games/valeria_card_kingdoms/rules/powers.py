@@ -10,23 +10,27 @@ plain data on the task stack. Sources: a Citizen/Starter type, ``SRC_MON`` + Mon
 
 from __future__ import annotations
 
+from typing import Any
+
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, CHOOSE, CIT_COST, CIT_NAME, CIT_NAMEKEY, CIT_POSITION, CIT_ROLE, CIT_SLUG, C_DOMAINS, C_NAME, C_ROLE,
     DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, N_CIT, PER, RESOURCE_WORD, RES_ID,
     RETURN, RET_MONSTER, SLAY, STEAL, STEAL_MON, STEPS, TAKE_CIT, amount_text, effect_text, step_text,
 )
+from .fields import ValeriaFields
 from .tables import (
     BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
 )
 
-_CACHE: dict = {}  # labelled actions of card powers, built once per (step, source, ...)
-_TEXT: dict = {}  # event texts of gains, built once
+_CACHE: dict[tuple[object, ...], Action] = {}  # labelled actions of card powers, built once per (step, source, ...)
+_TEXT: dict[tuple[object, ...], str] = {}  # event texts of gains, built once
 
 
-class PowersMixin:
+class PowersMixin(ValeriaFields):
     """Resolving card powers (R4.3, R5.14, R6.5, R6.16, C-*); mixed into ``ValeriaState``."""
 
     __slots__ = ()
@@ -53,25 +57,9 @@ class PowersMixin:
         res[b + 2] += m
         res[b + 3] += vp
 
-    def count(self, seat: int, kind: int, arg: int) -> int:
-        """A count for ``per`` steps at resolution time (R5.14): Role, name, Domains, Monster Area."""
-        own = self.own
-        base = seat * NT
-        if kind == C_ROLE:
-            return sum(own[base + t] for t in ROLE_TYPES[arg])
-        if kind == C_NAME:
-            return sum(own[base + t] for t in NAME_TYPES[arg])
-        if kind == C_DOMAINS:
-            return len(self.doms[seat])
-        n = 0
-        for m in self.victory[seat]:
-            if MON_AREA[m] == arg:
-                n += 1
-        return n
-
     # ------------------------------------------------------------ the effect task
     @auto("effect")
-    def _effect(self, task) -> None:
+    def _effect(self, task: Task) -> None:
         """Resolve one step: gains at once; a choice with one possible answer at once; else ask."""
         seat, sid, src = task[1], task[2], task[3]
         st = STEPS[sid]
@@ -101,7 +89,7 @@ class PowersMixin:
             self._resolve_step(task, acts[0])
 
     @prompt("step")
-    def _step_prompt(self, task) -> Decision:
+    def _step_prompt(self, task: Task) -> Decision:
         seat, sid = task[1], task[2]
         op = STEPS[sid][0]
         who = src_name(task[3])
@@ -118,11 +106,11 @@ class PowersMixin:
         return Decision(seat, "effect", text, f"{who}: {step_text(sid)}.")
 
     @resolve("step")
-    def _step_resolve(self, task, action: Action) -> None:
+    def _step_resolve(self, task: Task, action: Action) -> None:
         self._resolve_step(task, action)
 
     # ------------------------------------------------------------ what a step offers
-    def _citizen_options(self, st) -> list:
+    def _citizen_options(self, st: tuple[Any, ...]) -> list[int]:
         """Positions whose top Citizen a take_citizen step allows (R9.5)."""
         _, max_cost, role, namekey = st
         out = []
@@ -136,7 +124,7 @@ class PowersMixin:
                     out.append(p)
         return out
 
-    def _choose_available(self, st) -> list:
+    def _choose_available(self, st: tuple[Any, ...]) -> list[int]:
         """Indices of the options of a choose step that can be offered (R9.5, C-BS)."""
         out = []
         for i, option in enumerate(st[1]):
@@ -146,16 +134,16 @@ class PowersMixin:
             out.append(i)
         return out
 
-    def _steal_targets(self, seat: int) -> list:
+    def _steal_targets(self, seat: int) -> list[int]:
         if self.solo:
             return [BANK]
         n = self.players
         return [(seat + i) % n for i in range(1, n)]
 
-    def _steal_options(self, seat: int, st) -> list:
+    def _steal_options(self, seat: int, st: tuple[Any, ...]) -> list[tuple[int, int, int] | None]:
         """(target, resource, amount) triples for a steal step; None = take nothing."""
         _, take, amount, up_to, optional = st
-        out = []
+        out: list[tuple[int, int, int] | None] = []
         for tgt in self._steal_targets(seat):
             for r in take:
                 have = amount if tgt == BANK else self.res[tgt * 4 + r]
@@ -168,14 +156,14 @@ class PowersMixin:
             out.append(None)
         return out
 
-    def _return_options(self, seat: int, st) -> list:
+    def _return_options(self, seat: int, st: tuple[Any, ...]) -> list[int]:
         if st[1] == RET_MONSTER:
             return sorted(set(self.victory[seat]))
         own = self.own
         return [t for t in range(N_CIT) if own[seat * NT + t]]
 
     @choices("step")
-    def _step_actions(self, t) -> list:
+    def _step_actions(self, t: Task) -> list[Action]:
         """The answers a step of task ``t`` (``(kind, seat, step id, source)``) allows; [] = none."""
         seat, sid, src = t[1], t[2], t[3]
         st = STEPS[sid]
@@ -189,7 +177,7 @@ class PowersMixin:
                 if len(option) == 1 and STEPS[option[0]][0] == PER:
                     ps = STEPS[option[0]]
                     x = self.count(seat, ps[5], ps[6])
-                key = ("choose", sid, src, i, x)
+                key: tuple[object, ...] = ("choose", sid, src, i, x)
                 a = _CACHE.get(key)
                 if a is None:
                     extra = f" = {amount_text(tuple(v * x for v in STEPS[option[0]][1:5]))} now" if x >= 0 else ""
@@ -261,7 +249,7 @@ class PowersMixin:
         return []
 
     # ------------------------------------------------------------ carrying a step out
-    def _resolve_step(self, t, action: Action) -> None:
+    def _resolve_step(self, t: Task, action: Action) -> None:
         """Carry out the answer ``action`` to the step of task ``t``."""
         seat, sid, src = t[1], t[2], t[3]
         st = STEPS[sid]
@@ -337,7 +325,7 @@ class PowersMixin:
                               f"{AREAS[MON_AREA[m]]} stack ({src_name(src)}).", {"monster": MON_NAME[m]})
                 return
 
-    def _return(self, seat: int, st, card: int, who: str) -> None:
+    def _return(self, seat: int, st: tuple[Any, ...], card: int, who: str) -> None:
         """Return a Monster or Citizen on top of its stack, taking back its Exhausted card (C-WW, C-NW)."""
         if st[1] == RET_MONSTER:
             vic = list(self.victory[seat])

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, choices, prompt, resolve, auto
+from dicetable.engine.flow import Task
 
 from ..components import (
     DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL, amount_text,
 )
+from .fields import ValeriaFields
 from .tables import (
     DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,
 )
 
-_CACHE: dict = {}  # die-change actions, built once per (Domain, die, from, to, times)
+_CACHE: dict[tuple[int, int, int, int, int], Action] = {}  # die-change actions, built once per (Domain, die, from, to, times)
 
 
-class RollMixin:
+class RollMixin(ValeriaFields):
     """The Roll Phase; mixed into ``ValeriaState``."""
 
     __slots__ = ()
@@ -47,7 +49,7 @@ class RollMixin:
         for s in range(self.players):
             self._trigger(s, W_DOUBLES)
 
-    def _roll_options(self, seat: int) -> list:
+    def _roll_options(self, seat: int) -> list[Action]:
         """The die changes the Active player may still make this Roll Phase (R5.5)."""
         out = []
         b = seat * 4
@@ -78,13 +80,13 @@ class RollMixin:
         return out
 
     @auto("dice-changes")
-    def _dice_changes(self, task) -> None:
+    def _dice_changes(self, task: Task) -> None:
         """Ask the Active player while a die change is possible; otherwise the dice are final."""
         if self._roll_options(task[1]):
             self.tasks.append(("roll", task[1]))
 
     @prompt("roll")
-    def _roll_prompt(self, task) -> Decision:
+    def _roll_prompt(self, task: Task) -> Decision:
         seat = task[1]
         a, b = self.dice
         return Decision(seat, "roll", f"The dice show {a} and {b}: change a die with a Domain, or "
@@ -92,11 +94,11 @@ class RollMixin:
                         "Each of your die-changing Domains may be used once per Roll Phase (R5.5).")
 
     @choices("roll")
-    def _roll_choices(self, task) -> list:
+    def _roll_choices(self, task: Task) -> list[Action]:
         return self._roll_options(task[1]) + [DONE_DICE]
 
     @resolve("roll")
-    def _roll_resolve(self, task, action: Action) -> None:
+    def _roll_resolve(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action is DONE_DICE:
             if not self.quiet:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
+from typing import Callable
 
 from dicetable.engine import Action, seat_name
 
@@ -55,7 +56,17 @@ def src_name(src: int) -> str:
 
 
 # ------------------------------------------------------------------ precomputed tables
-def _activations(a: int, b: int) -> tuple:
+Dice = tuple[int, ...]
+"""The two dice, ``(a, b)``, as the ``dice`` field holds them: the key of the per-roll tables."""
+Activations = tuple[tuple[int, int], ...]
+"""``((card type, activations per copy), ...)`` of one roll."""
+Side = tuple["tuple[int, ...] | None", tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
+"""A Harvest power split by ``_side``."""
+SideAt = tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
+"""One activation of ``ACT_SIDE``: (type, activations, packed fixed gain, per, decision, exchange steps, first)."""
+
+
+def _activations(a: int, b: int) -> Activations:
     """((card type, activations per copy), ...) for dice a, b (R5.7, R5.8)."""
     hits = [0] * 13
     hits[a] += 1
@@ -69,13 +80,15 @@ def _activations(a: int, b: int) -> tuple:
     return tuple(out)
 
 
-ACT = {(a, b): _activations(a, b) for a in range(1, 7) for b in range(1, 7)}
+ACT: dict[Dice, Activations] = {(a, b): _activations(a, b) for a in range(1, 7) for b in range(1, 7)}
 
 
-def _side(effect: tuple) -> tuple:
+def _side(effect: tuple[int, ...]) -> Side:
     """Split a Harvest power into (fixed gain or None, per steps, decision steps, exchanges, first)."""
     fixed = [0, 0, 0, 0]
-    pers, decide, exch = [], [], []
+    pers: list[int] = []
+    decide: list[int] = []
+    exch: list[int] = []
     first = False
     for sid in effect:
         st = STEPS[sid]
@@ -96,7 +109,7 @@ def _side(effect: tuple) -> tuple:
 SIDE_ON = tuple(_side(CIT_ON[t]) for t in range(NT))
 SIDE_OFF = tuple(_side(CIT_OFF[t]) for t in range(NT))
 #: FIRST[dice] = (on-turn, off-turn) activations whose power resolves before all others (R5.10).
-FIRST = {d: (tuple((t, k) for t, k in acts if SIDE_ON[t][4]), tuple((t, k) for t, k in acts if SIDE_OFF[t][4]))
+FIRST: dict[Dice, tuple[Activations, Activations]] = {d: (tuple((t, k) for t, k in acts if SIDE_ON[t][4]), tuple((t, k) for t, k in acts if SIDE_OFF[t][4]))
          for d, acts in ACT.items()}
 ROLE_TYPES = tuple(tuple(t for t in range(N_CIT) if CIT_ROLE[t] == r) for r in range(4))
 NAME_TYPES = {k: tuple(t for t in range(NT) if CIT_NAMEKEY[t] == k) for k in set(CIT_NAMEKEY)}
@@ -115,7 +128,7 @@ if any(len(SAME_NAME[t]) > 1 for t in range(N_CIT)):
     raise ValueError("a Citizen shares its name with at most one Starter (R6.6)")
 
 
-def _counts_getter(indices: tuple):
+def _counts_getter(indices: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
     """A function ``f(list) -> tuple`` of the items at ``indices`` (C speed, any length)."""
     if len(indices) == 1:
         i = indices[0]
@@ -221,12 +234,16 @@ SEAT_TASKS = tuple(tuple(tuple(tuple(("seat-harvest", q, second) for q in PARTIC
 #: The fixed gain per copy (times the activations) is packed into one int, 16 bits per
 #: resource, Gold lowest, then Strength, Magic, VP (0: none): gains are never negative and a
 #: Harvest never brings 65,536 of one resource.
-ACT_SIDE = tuple(
-    {d: tuple((ct, k, sum((k * x) << (16 * i) for i, x in enumerate(side[ct][0])) if side[ct][0] else 0,
-               *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
+def _packed(fixed: tuple[int, ...] | None, k: int) -> int:
+    """A fixed gain (per copy) times ``k`` activations, packed as ``ACT_SIDE`` says."""
+    return sum((k * x) << (16 * i) for i, x in enumerate(fixed)) if fixed else 0
+
+
+ACT_SIDE: tuple[dict[Dice, tuple[SideAt, ...]], ...] = tuple(
+    {d: tuple((ct, k, _packed(side[ct][0], k), *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
     for side in (SIDE_OFF, SIDE_ON))
 #: ACT_COUNTS[dice](counts): a seat's counts of the types ``ACT[dice]`` activates, in its order.
-ACT_COUNTS = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
+ACT_COUNTS: dict[Dice, Callable[[list[int]], tuple[int, ...]]] = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
 #: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
 SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
                    tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}

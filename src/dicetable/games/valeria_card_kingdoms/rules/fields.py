@@ -1,0 +1,256 @@
+"""Valeria: Card Kingdoms state fields and the queries every phase reads.
+
+:class:`ValeriaFields` declares every field of the game state once (the engine makes
+clone, save and restore from the declarations, :mod:`dicetable.engine.fields`), with the
+read-only queries on them (positions, the Rest token, scoring). The phase mixins (``roll``,
+``harvest``, ``actions``, ``powers``, ``end``) subclass it, so each sees every field with its
+type, and ``ValeriaState`` (``rules/__init__.py``) combines them. The steps one phase calls
+in another are declared at the end of the class for the type checker only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Self
+
+from dicetable.engine import LIST, Action, Field, FlowState, int_list, int_tuple
+
+from ..components import AREAS, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_VP, MON_AREA, MON_VP, N_CIT, SLOT_TYPES
+from .tables import CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_OVER, ROLE_TYPES, duke_score
+
+HarvestSteal = tuple[int, int, int, int, int]
+"""One steal between players in a Harvest: ``(thief, victim, resource, amount, source)``
+(resource 0-2 Gold, Strength, Magic; source as ``src_name``)."""
+
+
+def _tuples(value: Any) -> list[tuple[int, ...]]:
+    """A saved list of lists of ints as a list of tuples."""
+    return [tuple(int(x) for x in row) for row in value]
+
+
+def _tuple_rows(value: Any) -> tuple[tuple[int, ...], ...]:
+    """A saved list of lists of ints as a tuple of tuples."""
+    return tuple(tuple(int(x) for x in row) for row in value)
+
+
+def _steals(value: Any) -> tuple[HarvestSteal, ...]:
+    """Saved steals (lists of five ints, see :data:`HarvestSteal`) as a tuple of tuples."""
+    return tuple((int(t), int(v), int(r), int(k), int(s)) for t, v, r, k, s in value)
+
+
+def _rows_out(value: Any) -> list[list[int]]:
+    return [list(row) for row in value]
+
+
+class ValeriaFields(FlowState):
+    """The fields of a Valeria: Card Kingdoms game (all plain data) and the queries on them.
+
+    Seats are 0-based; a seat's resources are ``res[4 * seat:4 * seat + 4]``. Center Stack
+    positions: 0-4 Monsters, 5-14 Citizens in slot order, 15-19 Domains (``CIT0``, ``DOM0``).
+    """
+
+    __slots__ = ()
+
+    phase = Field(int)
+    """The phase (``P_DUKES`` ... ``P_OVER``, ``PHASE_NAME``)."""
+    active = Field(int)
+    """The Active player's seat."""
+    first = Field(int)
+    """The first player's seat (R3.16); the round ends with the seat to its right (R8.1)."""
+    turn = Field(int)
+    """Turns started so far (1 in the first turn)."""
+    dice = Field(int_tuple)
+    """The two dice of the current Roll Phase (after any changes); ``()`` before the first roll."""
+    res = Field(int_list, copy=LIST)
+    """4 ints per seat: Gold, Strength, Magic, VP tokens."""
+    own = Field(int_list, copy=LIST)
+    """``NT`` counts per seat: Citizen types, then the Starters."""
+    doms = Field(_tuples, copy=LIST, encode=_rows_out)
+    """Per seat, the Domains built (indices), in the order built."""
+    victory = Field(_tuples, copy=LIST, encode=_rows_out)
+    """Per seat, the Monsters in its Victory stack (indices)."""
+    stacks = Field(_tuples, copy=LIST, encode=_rows_out)
+    """The 20 Center Stacks, each a tuple of card indices, bottom first, top last."""
+    exhausted = Field(int)
+    """A bitmask of the positions holding an Exhausted card (R7.1)."""
+    cit_down = Field(int_list, copy=LIST)
+    """Per Citizen stack, its face-down cards at the bottom (Mixed stacks, R13)."""
+    dom_box = Field(int_tuple)
+    """The Domains left in the box at set-up (face down, R3.10)."""
+    cit_box = Field(_tuple_rows, encode=_rows_out)
+    """Per Citizen stack, the Mixed-stack cards left in the box (R13)."""
+    dukes = Field(int_list, copy=LIST)
+    """Per seat, the Duke kept (secret until the end), -1 before the choice (R3.14)."""
+    offers = Field(_tuples, copy=LIST, encode=_rows_out)
+    """Per seat, the two Dukes dealt (secret)."""
+    dark_lord = Field(int)
+    """Solo: the Dark Lord's Duke (face down until the end), -1 otherwise (R12.2)."""
+    cap_cit = Field(int_tuple)
+    """Solo: the Citizen types the Dark Lord captured (R12.12)."""
+    cap_dom = Field(int_tuple)
+    """Solo: the Domains the Dark Lord captured (R12.11)."""
+    roll_used = Field(int)
+    """A bitmask of the Domains whose die change was used this Roll Phase (R5.5)."""
+    hbase = Field(int_tuple)
+    """``res`` at the start of the current Harvest."""
+    payouts = Field(_tuple_rows, encode=_rows_out)
+    """The last Harvest that ended: per seat the net change (Gold, Strength, Magic, VP)."""
+    result = Field(str)
+    """``""`` while the game runs; then ``"end"``, or solo ``"win"``/``"loss"``."""
+    areas = Field(int_tuple)
+    """The Monster Area of each Monster stack, left to right (indices into ``AREAS``)."""
+    cit_types = Field(int_tuple)
+    """The Citizen type of each Citizen stack (one-type stacks)."""
+    hsteals = Field(_steals, encode=_rows_out)
+    """The current Harvest's steals between players so far."""
+    steals = Field(_steals, encode=_rows_out)
+    """The steals of the last Harvest that ended."""
+    last = Field(int_tuple)
+    """The last card that left the Center Stacks: ``(seat or -1 for the Dark Lord, LAST_* move,
+    position, card index)``, or ``()``, so the views can mark the last move."""
+
+    # ------------------------------------------------------------ queries
+    @property
+    def solo(self) -> bool:
+        """True in the solo game (R12)."""
+        return self.players == 1
+
+    def _cit_stack_name(self, p: int) -> str:
+        types = SLOT_TYPES[p]
+        if self.options["citizens"] == "mixed" and len(types) > 1:
+            return "/".join(CIT_NAME[t] for t in types)
+        return CIT_NAME[self.cit_types[p]]
+
+    def position_name(self, p: int) -> str:
+        """Words for a Center Stack position (0-4 Monsters, 5-14 Citizens, 15-19 Domains)."""
+        if p < CIT0:
+            return f"{AREAS[self.areas[p]]} Monster"
+        if p < DOM0:
+            return f"{self._cit_stack_name(p - CIT0)} Citizen"
+        return f"Domain {p - DOM0 + 1}"
+
+    def exhausted_count(self) -> int:
+        """Center Stack positions holding an Exhausted card (R7.2)."""
+        return self.exhausted.bit_count()
+
+    @property
+    def resting(self) -> int:
+        """The seat holding the Rest token (5 players: right of the Active player, R11.5); else -1."""
+        if self.players == 5 and self.phase != P_DUKES:
+            return (self.active - 1) % 5
+        return -1
+
+    @property
+    def payouts_resting(self) -> int:
+        """The seat that rested in the Harvest whose ``payouts`` are kept (5 players), else -1.
+
+        From a roll until that turn's Harvest ends, ``payouts`` are still the previous turn's,
+        whose Active player sat to the right of this one: then not ``resting`` but the seat to
+        its right rested.
+        """
+        if self.players != 5 or not self.payouts:
+            return -1
+        pending = any(t[0] == "harvest-end" for t in self.tasks)
+        return (self.active - (2 if pending else 1)) % 5
+
+    def count(self, seat: int, kind: int, arg: int) -> int:
+        """A count for ``per`` steps at resolution time (R5.14): Role, name, Domains, Monster Area."""
+        own = self.own
+        base = seat * NT
+        if kind == C_ROLE:
+            return sum(own[base + t] for t in ROLE_TYPES[arg])
+        if kind == C_NAME:
+            return sum(own[base + t] for t in NAME_TYPES[arg])
+        if kind == C_DOMAINS:
+            return len(self.doms[seat])
+        n = 0
+        for m in self.victory[seat]:
+            if MON_AREA[m] == arg:
+                n += 1
+        return n
+
+    # ------------------------------------------------------------ scoring (R8.4-R8.6, R12.18)
+    def public_vp(self, seat: int) -> int:
+        """VP everyone can see: slain Monsters, built Domains and VP tokens (R8.4 1-3)."""
+        return (sum(MON_VP[m] for m in self.victory[seat]) + sum(DOM_VP[d] for d in self.doms[seat])
+                + self.res[seat * 4 + 3])
+
+    def duke_vp(self, seat: int, duke: int | None = None) -> int:
+        """VP the seat's Duke (or ``duke``) scores now (R8.4 4, R8.5)."""
+        duke = self.dukes[seat] if duke is None else duke
+        if duke < 0:
+            return 0
+        b = seat * 4
+        res = self.res
+        citizens = [self.own[seat * NT + t] for t in range(N_CIT)]
+        return duke_score(duke, res[b], res[b + 1], res[b + 2], citizens, self.doms[seat], self.victory[seat])
+
+    def score(self, seat: int) -> int:
+        """The seat's total: public VP plus its Duke (R8.4)."""
+        return self.public_vp(seat) + self.duke_vp(seat)
+
+    @property
+    def scores(self) -> list[int]:
+        """Final totals once over (Dukes included); before the end only the public VP,
+        since Dukes stay secret until the game ends (R3.15)."""
+        if self.phase == P_OVER:
+            return [self.score(s) for s in range(self.players)]
+        return [self.public_vp(s) for s in range(self.players)]
+
+    def _visible_scores(self, seat: int | None) -> list[int]:
+        """VP per seat as ``seat`` may count them (R8.4; None: a spectator): everyone's public VP,
+        plus ``seat``'s own Duke, which only it has seen (R3.15)."""
+        return [self.public_vp(s) + (self.duke_vp(s) if s == seat else 0) for s in range(self.players)]
+
+    def dark_lord_score(self) -> int:
+        """Solo: surviving Monster VP + captured Domain VP + the Dark Lord Duke on them (R12.18)."""
+        if self.dark_lord < 0:
+            return 0
+        survivors = [m for p in range(N_MON_POS) for m in self.stacks[p]]
+        citizens = [0] * N_CIT
+        for t in self.cap_cit:
+            citizens[t] += 1
+        vp = sum(MON_VP[m] for m in survivors) + sum(DOM_VP[d] for d in self.cap_dom)
+        return vp + duke_score(self.dark_lord, 0, 0, 0, citizens, self.cap_dom, survivors)
+
+    def tableau_size(self, seat: int) -> int:
+        """Cards in the seat's tableau: Starters, Citizens, Domains, slain Monsters (R8.6)."""
+        return sum(self.own[seat * NT:(seat + 1) * NT]) + len(self.doms[seat]) + len(self.victory[seat])
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Highest total, then fewest tableau cards, still tied: shared (R8.6, A8). Solo: (0,) on a win."""
+        if self.phase != P_OVER:
+            return ()
+        if self.solo:
+            return (0,) if self.result == "win" else ()
+        keys = [(self.score(s), -self.tableau_size(s)) for s in range(self.players)]
+        best = max(keys)
+        return tuple(s for s, k in enumerate(keys) if k == best)
+
+    # ------------------------------------------------------------ for the type checker only
+    if TYPE_CHECKING:
+        # The engine's clone and child are typed as returning a GameState; they return a state
+        # of the same class.
+        def clone(self) -> Self: ...
+
+        def child(self, action: Action, seat: int) -> Self: ...
+
+        # Steps written in one phase mixin that another calls (declared here so each mixin sees
+        # the others'; at run time the mixins' own definitions are found first).
+        def _start_turn(self, seat: int) -> None: ...  # roll.py
+
+        def _gain(self, seat: int, g: int, s: int, m: int, vp: int) -> None: ...  # powers.py
+
+        def _push_effect(self, seat: int, effect: tuple[int, ...], src: int) -> None: ...  # powers.py
+
+        def _trigger(self, seat: int, when: int) -> None: ...  # powers.py
+
+        def _slay_actions(self, seat: int, out: list[Action]) -> None: ...  # actions.py
+
+        def _take_top_citizen(self, p: int) -> int: ...  # actions.py
+
+        def _gain_citizen(self, seat: int, p: int) -> None: ...  # actions.py
+
+        def _place_exhausted(self) -> None: ...  # actions.py
+
+        def _solo_end_check(self) -> bool: ...  # end.py
