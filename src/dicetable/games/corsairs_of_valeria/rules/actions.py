@@ -77,6 +77,7 @@ class DiceActions(CorsairsFields):
         elif self.captain[seat] == JAXN and c[MAP] == 0:
             flags |= F_JAXN
         self.flags = flags
+        first: Task
         if skulls == DICE and self.players > 1:
             first = ("skull5?", seat)
         else:
@@ -132,7 +133,7 @@ class DiceActions(CorsairsFields):
                 break
         self.left = [0, 0, 0, 0]
         n = self.players
-        todo = []
+        todo: list[Task] = []
         parts = []
         for k in range(1, n):
             r = (seat + k) % n
@@ -199,7 +200,7 @@ class DiceActions(CorsairsFields):
         self._gain_grog(seat, n, "executes", "Skull-and-Grog face")
 
     # --- choosing the next symbol group
-    def _order_options(self) -> list:
+    def _order_options(self) -> list[int]:
         left = self.left
         return [g for g in range(4) if left[g] > 0]
 
@@ -284,7 +285,7 @@ class DiceActions(CorsairsFields):
             self.then(("end-turn", seat))
 
     # --- Cannons
-    def _cannon_actions(self, seat: int, n: int) -> list:
+    def _cannon_actions(self, seat: int, n: int) -> list[Action]:
         acts = []
         others = [r for r in range(self.players) if r != seat]
         track = self.track
@@ -357,7 +358,9 @@ class DiceActions(CorsairsFields):
             self._hazard(seat)
             return
         if kind == "merchant":
-            s, g = self.track.merchant[self.pos[seat]]
+            merchant = self.track.merchant[self.pos[seat]]
+            assert merchant is not None  # offered only on a Merchant ship's space (_cannon_actions)
+            s, g = merchant
             if not self.quiet:
                 self.emit("merchant", seat, f"{PLAYER[seat]} attacks the Merchant ship with "
                           f"{plural(n, 'Cannon')}.", {"cannons": n})

@@ -95,14 +95,14 @@ class Sailing(CorsairsFields):
                           f"{PLAYER[seat]} ends on a Cutthroat space (no Grog to lose).", {"lost": lost})
 
     # --- movement (Maps, Jäger Knot, Lucky Jax'n)
-    def _move_options(self, seat: int, free: int) -> tuple:
+    def _move_options(self, seat: int, free: int) -> tuple[Action, ...]:
         """Per-node cached Actions ``(id, label, (node, forward))`` for the next step."""
         here = self.pos[seat]
         track = self.track
         key = ("move", here, free)
         acts = track.cache.get(key)
         if acts is None:
-            acts = []
+            built: list[Action] = []
             fwd = track.fwd[here]
             for m, s, g in fwd:
                 aid = "forward" + (f":{track.lane[m]}" if len(fwd) > 1 else "")
@@ -111,14 +111,14 @@ class Sailing(CorsairsFields):
                     label += "; pass an island: " + " ".join(
                         x for x in (f"+{s} Silver" if s else "", f"+{g} Grog" if g else "") if x)
                 label += space_note(track, m)
-                acts.append(Action(aid, label, (m, True)))
+                built.append(Action(aid, label, (m, True)))
             if free:
                 back = track.back[here]
                 for m in back:
                     aid = "backward" + (f":{track.lane[m]}" if len(back) > 1 else "")
-                    acts.append(Action(aid, f"Sail backward to {track.label[m]}{space_note(track, m)}",
-                                       (m, False)))
-            acts = track.cache[key] = tuple(acts)
+                    built.append(Action(aid, f"Sail backward to {track.label[m]}{space_note(track, m)}",
+                                        (m, False)))
+            acts = track.cache[key] = tuple(built)
         return acts
 
     @auto("move")
