@@ -64,11 +64,11 @@ SKULL_H = 62
 ISLAND_W = 10        # the island strip between two lanes of a split Track
 
 
-def _attr(value) -> str:
+def _attr(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return escape(str(value), quote=False)
 
 
@@ -88,12 +88,16 @@ def _svg_act(action: dict, body: str, cls: str = "cov-act") -> str:
 
 # ---------------------------------------------------------------- the race track
 
-def _layout(track: RaceTrack) -> tuple[dict, int]:
+Box = tuple[float, float, float, float]
+"""``(x, y, width, height)`` of a space on the board, in SVG units."""
+
+
+def _layout(track: RaceTrack) -> tuple[dict[int, Box], int]:
     """``({node: (x, y, w, h)}, height)``: every space's rectangle, Skull Island on top."""
     segs = track.segments[:-1]
     rows = [max(len(nodes) for _, nodes, _ in lanes) for _, lanes in segs]
     height = SKULL_H + GAP + sum(r * ROW_H for r in rows) + GAP * (len(segs) - 1) + 4
-    boxes = {track.skull: (MARGIN, 2, LANES_W, SKULL_H - 4)}
+    boxes: dict[int, Box] = {track.skull: (MARGIN, 2, LANES_W, SKULL_H - 4)}
     y = height - 2
     for seg, (_, lanes) in enumerate(segs):
         n = len(lanes)
@@ -129,9 +133,9 @@ def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
     # Track tiles and their names
     segs = track.segments[:-1]
     for seg, (title, lanes) in enumerate(segs):
-        nodes = [n for _, ns, _ in lanes for n in ns]
-        top = min(boxes[n][1] for n in nodes)
-        bottom = max(boxes[n][1] + boxes[n][3] for n in nodes)
+        tile_nodes = [n for _, ns, _ in lanes for n in ns]
+        top = min(boxes[n][1] for n in tile_nodes)
+        bottom = max(boxes[n][1] + boxes[n][3] for n in tile_nodes)
         split = len(lanes) > 1
         tile_cls = "cov-tile cov-start" if seg == 0 else "cov-tile"
         out.append(f'<rect class="{tile_cls}" x="{MARGIN - 2}" y="{top - 2}" width="{LANES_W + 4}" '
@@ -202,10 +206,10 @@ def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
                            f'<text x="{x + w / 2}" y="{ly + 3.2}">{_text(label)}</text></g>')
     # movement targets
     for action in by_id.values():
-        node = move_target(obs, track, action["id"])
-        if node is None:
+        target = move_target(obs, track, action["id"])
+        if target is None:
             continue
-        x, y, w, h = boxes[node]
+        x, y, w, h = boxes[target]
         placed.add(action["id"])
         out.append(_svg_act(action, f'<rect class="cov-target" x="{x + 2}" y="{y + 2}" width="{w - 4}" '
                                     f'height="{h - 4}" rx="5"/>', "cov-act cov-moveact"))

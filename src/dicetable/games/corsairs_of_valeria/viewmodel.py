@@ -9,7 +9,9 @@ so the two views agree on what they show.
 
 from __future__ import annotations
 
-from .components import CAPTAIN_INDEX, CAPTAINS, RaceTrack, parse_layout, race_track
+from typing import Any
+
+from .components import CAPTAIN_INDEX, CAPTAINS, CaptainData, RaceTrack, parse_layout, race_track
 from .rules import F_ARRIVED, F_CANNON5, F_GROG5, F_JAXN, F_MAP5
 
 #: die face id -> the rulebook's name of the symbol
@@ -31,7 +33,7 @@ def group_text(group: str, n: int) -> str:
     return f"{n} {name[:-1] if n == 1 and name.endswith('s') else name}"
 
 
-def check_seat(obs: dict, seat, what: str = "seat") -> None:
+def check_seat(obs: dict[str, Any], seat: object, what: str = "seat") -> None:
     """Raise TypeError/ValueError unless ``seat`` is None or an int seat of this table (not a bool)."""
     players = len(obs["ships"])
     if seat is None:
@@ -47,7 +49,7 @@ def track_of(obs: dict) -> RaceTrack:
     return race_track(parse_layout(obs["tracks"]))
 
 
-def captain_of(ship: dict):
+def captain_of(ship: dict[str, Any]) -> CaptainData | None:
     """The :class:`~.components.CaptainData` of an observation's ship entry, or None."""
     cid = ship.get("captain")
     return CAPTAINS[CAPTAIN_INDEX[cid]] if cid in CAPTAIN_INDEX else None
