@@ -7,6 +7,8 @@ position.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dicetable.engine.encoding import Encoding, Feature, counts, numbers, one_hot, per_seat, scalar
 
 from .components import CAPTAINS, COMPONENTS, DIE_FACES, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
@@ -22,7 +24,7 @@ def _ship(key: str, scale: float, meaning: str) -> Feature:
     return scalar(key, lambda v: v["obs"]["ships"][v["seat"]][key], scale, meaning)
 
 
-def observation_encoding(players: int, options: dict) -> Encoding:
+def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
     """The feature layout for ``players`` seats (rulebook sections: Phase A-D, Skull Island)."""
     dice = COMPONENTS.dice.count
     feats = [

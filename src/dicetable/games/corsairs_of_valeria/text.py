@@ -217,7 +217,7 @@ def _legend(compact: bool) -> list[Text]:
                  "lose all Grog (end of move)", style="dim")]
 
 
-def _ship_entry(obs: dict, ship: dict, compact: bool, summary: bool) -> Text:
+def _ship_entry(obs: dict[str, Any], ship: dict[str, Any], compact: bool, summary: bool) -> Text:
     seat = ship["seat"]
     mover = deciding_seat(obs)
     cap = captain_of(ship)
@@ -240,7 +240,7 @@ def _ship_entry(obs: dict, ship: dict, compact: bool, summary: bool) -> Text:
     return out
 
 
-def _ship_lines(obs: dict, width: int, compact: bool, room: int) -> list[Text]:
+def _ship_lines(obs: dict[str, Any], width: int, compact: bool, room: int) -> list[Text]:
     ships = obs["ships"]
     if not compact:
         return [_ship_entry(obs, s, False, True) for s in ships]
@@ -261,7 +261,7 @@ def _ship_lines(obs: dict, width: int, compact: bool, room: int) -> list[Text]:
     return out
 
 
-def _focus_lines(obs: dict, focus: int, width: int, compact: bool, full: bool) -> list[Text]:
+def _focus_lines(obs: dict[str, Any], focus: int, width: int, compact: bool, full: bool) -> list[Text]:
     ship = obs["ships"][focus]
     cap = captain_of(ship)
     name = Text(f"{seat_name(focus)} ({ship['colour']})", style=ship_style(focus))
@@ -280,7 +280,7 @@ def _focus_lines(obs: dict, focus: int, width: int, compact: bool, full: bool) -
     return out
 
 
-def _dice_line(obs: dict, compact: bool) -> Text:
+def _dice_line(obs: dict[str, Any], compact: bool) -> Text:
     who = obs["current"]
     out = Text()
     phase = obs["phase"]
@@ -306,7 +306,7 @@ def _dice_line(obs: dict, compact: bool) -> Text:
     return out
 
 
-def _status_line(obs: dict, compact: bool) -> Text:
+def _status_line(obs: dict[str, Any], compact: bool) -> Text:
     if obs["is_over"]:
         win = obs["winners"]
         ships = obs["ships"]

@@ -66,7 +66,7 @@ class Rolling(CorsairsFields):
         self.flags &= F_ARRIVED
         self.then(("roll", seat), ("reroll", seat), ("captain-b", seat), ("execute", seat))
 
-    def _roll(self, count: int, preset: tuple = ()) -> None:
+    def _roll(self, count: int, preset: tuple[int, ...] = ()) -> None:
         dice = list(preset)
         dice += [FACE_INDEX[f] for f in self.roll_many(CORSAIRS_DIE, count)]
         dice.sort()
