@@ -5,8 +5,10 @@ Read from the spectator observation only (``GameSpec.balance_facts``).
 
 from __future__ import annotations
 
+from typing import Any
 
-def balance_facts(obs: dict) -> dict:
+
+def balance_facts(obs: dict[str, Any]) -> dict[str, Any]:
     """``{"captain": [Captain id or "none", one per seat], "tracks": "T1A,T3B,T2A",
     "track_left_out": "T4"}``.
 

@@ -20,6 +20,7 @@ card. Anything else is left to the page's action bar.
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from dicetable.engine import seat_name
 
@@ -64,15 +65,15 @@ SKULL_H = 62
 ISLAND_W = 10        # the island strip between two lanes of a split Track
 
 
-def _attr(value) -> str:
+def _attr(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return escape(str(value), quote=False)
 
 
-def _act(action: dict, cls: str, inner: str = "", label: str | None = None) -> str:
+def _act(action: dict[str, Any], cls: str, inner: str = "", label: str | None = None) -> str:
     """A ``<button>`` carrying ``data-action``; its accessible name is the action's label."""
     text = inner or _text(action["label"])
     aria = f' aria-label="{_attr(label or action["label"])}"' if inner else ""
@@ -80,7 +81,7 @@ def _act(action: dict, cls: str, inner: str = "", label: str | None = None) -> s
             f'title="{_attr(action["label"])}">{text}</button>')
 
 
-def _svg_act(action: dict, body: str, cls: str = "cov-act") -> str:
+def _svg_act(action: dict[str, Any], body: str, cls: str = "cov-act") -> str:
     """An SVG group acting as a button (role, tabindex, aria-label, data-action)."""
     return (f'<g class="{cls}" role="button" tabindex="0" data-action="{_attr(action["id"])}" '
             f'aria-label="{_attr(action["label"])}"><title>{_text(action["label"])}</title>{body}</g>')
@@ -88,12 +89,16 @@ def _svg_act(action: dict, body: str, cls: str = "cov-act") -> str:
 
 # ---------------------------------------------------------------- the race track
 
-def _layout(track: RaceTrack) -> tuple[dict, int]:
+Box = tuple[float, float, float, float]
+"""``(x, y, width, height)`` of a space on the board, in SVG units."""
+
+
+def _layout(track: RaceTrack) -> tuple[dict[int, Box], int]:
     """``({node: (x, y, w, h)}, height)``: every space's rectangle, Skull Island on top."""
     segs = track.segments[:-1]
     rows = [max(len(nodes) for _, nodes, _ in lanes) for _, lanes in segs]
     height = SKULL_H + GAP + sum(r * ROW_H for r in rows) + GAP * (len(segs) - 1) + 4
-    boxes = {track.skull: (MARGIN, 2, LANES_W, SKULL_H - 4)}
+    boxes: dict[int, Box] = {track.skull: (MARGIN, 2, LANES_W, SKULL_H - 4)}
     y = height - 2
     for seg, (_, lanes) in enumerate(segs):
         n = len(lanes)
@@ -119,7 +124,7 @@ def _hazard_icon(kind: int, x: float, y: float) -> str:
             f'<circle class="cov-flagskull" cx="{x + 1}" cy="{y - 5}" r="2"/>')
 
 
-def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
+def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
     boxes, height = _layout(track)
     width = MARGIN + LANES_W + 4
     at = ships_by_node(obs)
@@ -129,9 +134,9 @@ def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
     # Track tiles and their names
     segs = track.segments[:-1]
     for seg, (title, lanes) in enumerate(segs):
-        nodes = [n for _, ns, _ in lanes for n in ns]
-        top = min(boxes[n][1] for n in nodes)
-        bottom = max(boxes[n][1] + boxes[n][3] for n in nodes)
+        tile_nodes = [n for _, ns, _ in lanes for n in ns]
+        top = min(boxes[n][1] for n in tile_nodes)
+        bottom = max(boxes[n][1] + boxes[n][3] for n in tile_nodes)
         split = len(lanes) > 1
         tile_cls = "cov-tile cov-start" if seg == 0 else "cov-tile"
         out.append(f'<rect class="{tile_cls}" x="{MARGIN - 2}" y="{top - 2}" width="{LANES_W + 4}" '
@@ -202,10 +207,10 @@ def _track_svg(obs: dict, track: RaceTrack, by_id: dict, placed: set) -> str:
                            f'<text x="{x + w / 2}" y="{ly + 3.2}">{_text(label)}</text></g>')
     # movement targets
     for action in by_id.values():
-        node = move_target(obs, track, action["id"])
-        if node is None:
+        target = move_target(obs, track, action["id"])
+        if target is None:
             continue
-        x, y, w, h = boxes[node]
+        x, y, w, h = boxes[target]
         placed.add(action["id"])
         out.append(_svg_act(action, f'<rect class="cov-target" x="{x + 2}" y="{y + 2}" width="{w - 4}" '
                                     f'height="{h - 4}" rx="5"/>', "cov-act cov-moveact"))
@@ -255,7 +260,7 @@ def _die_face(face: str) -> str:
             f'<span class="cov-dieword">{_text(FACE_NAME[face])}</span>')
 
 
-def _dice_tray(obs: dict, by_id: dict, placed: set) -> str:
+def _dice_tray(obs: dict[str, Any], by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
     marked = set(obs["marked"])
     out = ['<section class="cov-tray" aria-label="The dice">']
     cur = obs["current"]
@@ -337,7 +342,7 @@ def _pips(n: int, of: int, cls: str, what: str) -> str:
     return f'<span class="cov-dial {cls}" role="img" aria-label="{_attr(what)}" title="{_attr(what)}">{dots}</span>'
 
 
-def _ship_board(obs: dict, ship: dict, seat: int | None, by_id: dict, placed: set) -> str:
+def _ship_board(obs: dict[str, Any], ship: dict[str, Any], seat: int | None, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
     s = ship["seat"]
     colour = ship["colour"]
     mover = deciding_seat(obs)
@@ -392,7 +397,7 @@ def _ship_board(obs: dict, ship: dict, seat: int | None, by_id: dict, placed: se
     return "".join(out)
 
 
-def board_view(obs: dict, actions: list, seat: int | None) -> str:
+def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | None) -> str:
     """The board as ``seat`` sees it: an HTML fragment (string) with an inline SVG race track.
 
     ``obs`` is ``state.observation(seat)``; ``actions`` the seat's legal
@@ -407,7 +412,7 @@ def board_view(obs: dict, actions: list, seat: int | None) -> str:
     check_seat(obs, seat)
     track = track_of(obs)
     by_id = {} if seat is None else {a["id"]: a for a in actions}
-    placed: set = set()
+    placed: set[str] = set()
     flags = turn_flags(obs)
     head = (f'<p class="cov-status">Turn {obs["turn"]} · race {obs["race"]} of 2 · Skull Island reached '
             f'{obs["skull_island_visits"]} of 2 times · supply {obs["supply"]} Silver'

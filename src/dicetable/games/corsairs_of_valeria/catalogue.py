@@ -7,6 +7,8 @@ Captain's choices. Seat-named ids (``attack:p2``) exist for each seat of the gam
 
 from __future__ import annotations
 
+from typing import Any
+
 from .components import COMPONENTS, TRACKS
 
 _FIXED = (
@@ -22,7 +24,7 @@ def _lanes() -> tuple[str, ...]:
     return tuple(sorted(names - {"main"}))
 
 
-def action_catalogue(players: int, options: dict) -> tuple[str, ...]:
+def action_catalogue(players: int, options: dict[str, Any]) -> tuple[str, ...]:
     """All action ids of a game with ``players`` seats and resolved ``options``, each once."""
     dice = COMPONENTS.dice.count
     moves = ("forward", "backward") + tuple(f"{d}:{lane}" for d in ("forward", "backward") for lane in _lanes())

@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from dicetable.engine import Die, Sourced, load_data
+from dicetable.engine import Action, Die, Sourced, load_data
 
 # ---------------------------------------------------------------- data models
 
@@ -131,13 +131,13 @@ class LaneData(Sourced):
         taken = set()
         for f in self.features:
             if f.kind == "island":
-                if not 1 <= f.line <= self.spaces - 1:
+                if f.line is None or not 1 <= f.line <= self.spaces - 1:
                     raise ValueError(
                         f"lane {self.name!r}: island line {f.line} must be an inner dividing line "
                         f"(1..{self.spaces - 1}); Track borders carry no islands"
                     )
             else:
-                if not 0 <= f.space < self.spaces:
+                if f.space is None or not 0 <= f.space < self.spaces:
                     raise ValueError(f"lane {self.name!r}: space {f.space} outside 0..{self.spaces - 1}")
                 if f.space in taken:
                     raise ValueError(f"lane {self.name!r}: space {f.space} holds two features")
@@ -303,6 +303,11 @@ HAZARD_WORD = ("", "Whirlpool", "Sea Monster", "Cutthroat")
 
 # ---------------------------------------------------------------- race track
 
+Layout = tuple[tuple[int, int], ...]
+"""An arrangement of the Tracks: ``((track_index, side_index), ...)`` from Start Island up."""
+SegmentLane = tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]
+"""``(lane_name, nodes, islands)`` of one lane of a :attr:`RaceTrack.segments` entry."""
+
 
 class RaceTrack:
     """One arrangement of the race track compiled into plain tuples (immutable, shared).
@@ -330,21 +335,36 @@ class RaceTrack:
 
     __slots__ = ("layout", "fwd", "back", "hazard", "merchant", "segment", "lane", "row",
                  "label", "dist", "start", "skull", "segments", "split", "cache")
+    layout: Layout
+    fwd: tuple[tuple[tuple[int, int, int], ...], ...]
+    back: tuple[tuple[int, ...], ...]
+    hazard: tuple[int, ...]
+    merchant: tuple[tuple[int, int] | None, ...]
+    segment: tuple[int, ...]
+    lane: tuple[str, ...]
+    row: tuple[int, ...]
+    label: tuple[str, ...]
+    dist: tuple[int, ...]
+    start: int
+    skull: int
+    segments: tuple[tuple[str, tuple[SegmentLane, ...]], ...]
+    split: tuple[bool, ...]
+    cache: dict[tuple[str | int, ...], tuple[Action, ...]]
 
-    def __init__(self, layout: tuple, components: Components | None = None) -> None:
+    def __init__(self, layout: Layout, components: Components | None = None) -> None:
         data = components or COMPONENTS
         tracks = data.tracks
         sides = tuple(s.side for s in tracks[0].sides)
         self.layout = layout
-        fwd: list[list] = []
-        back: list[list] = []
+        fwd: list[list[tuple[int, int, int]]] = []
+        back: list[list[int]] = []
         hazard: list[int] = []
-        merchant: list = []
+        merchant: list[tuple[int, int] | None] = []
         segment: list[int] = []
         lane_of: list[str] = []
         row: list[int] = []
         label: list[str] = []
-        segments = []
+        segments: list[tuple[str, tuple[SegmentLane, ...]]] = []
         start = -1
         prev_exits: list[int] = []
         parts = [("Start Island", data.start_island.lanes)]
@@ -438,18 +458,18 @@ class RaceTrack:
 
 
 @lru_cache(maxsize=None)
-def race_track(layout: tuple) -> RaceTrack:
+def race_track(layout: Layout) -> RaceTrack:
     """The compiled :class:`RaceTrack` for ``layout``: ``((track_index, side_index), ...)``
     from the Track next to Start Island up to the one below Skull Island (cached)."""
     return RaceTrack(layout)
 
 
-def layout_name(layout: tuple) -> str:
+def layout_name(layout: Layout) -> str:
     """``((0, 0), (2, 1), (1, 0))`` -> ``"T1A,T3B,T2A"`` (the ``tracks`` option's format)."""
     return ",".join(f"{TRACKS[t].id}{SIDE_NAMES[s]}" for t, s in layout)
 
 
-def parse_layout(text: str) -> tuple:
+def parse_layout(text: str) -> Layout:
     """Inverse of :func:`layout_name`; ValueError naming what is wrong.
 
     Needs ``TRACKS_USED`` distinct Track ids, each followed by a side letter.
@@ -471,6 +491,6 @@ def parse_layout(text: str) -> tuple:
     return tuple(out)
 
 
-def flipped(layout: tuple) -> tuple:
+def flipped(layout: Layout) -> Layout:
     """The layout with every Track turned to its other side (after the first Skull Island visit)."""
     return tuple((t, 1 - s) for t, s in layout)

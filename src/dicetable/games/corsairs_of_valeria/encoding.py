@@ -7,7 +7,9 @@ position.
 
 from __future__ import annotations
 
-from dicetable.engine.encoding import Encoding, counts, numbers, one_hot, per_seat, scalar
+from typing import Any
+
+from dicetable.engine.encoding import Encoding, Feature, counts, numbers, one_hot, per_seat, scalar
 
 from .components import CAPTAINS, COMPONENTS, DIE_FACES, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
 from .rules import GROUP_IDS, OVER, TASK_KINDS
@@ -18,11 +20,11 @@ _FARTHEST = 24.0
 _SILVER_SCALE = 30.0
 
 
-def _ship(key: str, scale: float, meaning: str):
+def _ship(key: str, scale: float, meaning: str) -> Feature:
     return scalar(key, lambda v: v["obs"]["ships"][v["seat"]][key], scale, meaning)
 
 
-def observation_encoding(players: int, options: dict) -> Encoding:
+def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
     """The feature layout for ``players`` seats (rulebook sections: Phase A-D, Skull Island)."""
     dice = COMPONENTS.dice.count
     feats = [

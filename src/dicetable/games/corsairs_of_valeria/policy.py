@@ -27,6 +27,7 @@ Greedy (documented in docs/games/corsairs-of-valeria.md):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import exp, factorial
@@ -91,19 +92,19 @@ def evaluate(state: CorsairsState, seat: int) -> float:
 
 
 # ---------------------------------------------------------------- dice estimates
-def pack(counts) -> int:
+def pack(counts: Sequence[int]) -> int:
     """Face counts (each 0-5, 5 dice in all) as one int in base 8: adding packs adds counts."""
     return (counts[0] | counts[1] << 3 | counts[2] << 6 | counts[3] << 9 | counts[4] << 12
             | counts[5] << 15)
 
 
-def unpack(key: int) -> tuple:
+def unpack(key: int) -> tuple[int, ...]:
     """Inverse of :func:`pack`."""
     return tuple((key >> (3 * i)) & 7 for i in range(6))
 
 
 @lru_cache(maxsize=None)
-def outcomes(k: int) -> tuple:
+def outcomes(k: int) -> tuple[tuple[int, float], ...]:
     """Every result of rolling ``k`` dice as ``(packed_counts, probability)``."""
     out = []
     for combo in combinations_with_replacement(range(6), k):
@@ -130,8 +131,8 @@ class _Ctx:
         self.captain = state.captain[seat]
         others = [s for s in range(state.players) if s != seat]
         self.opp_leader = max(others, key=lambda s: material(state, s))
-        self.paths = {}
-        self.memo = {}
+        self.paths: dict[tuple[int, int], float] = {}
+        self.memo: dict[int, float] = {}
         self.cannon = [self._cannon(n) for n in range(DICE + 1)]
 
     def _cannon(self, n: int) -> float:
@@ -190,7 +191,7 @@ class _Ctx:
         return 30.0 if mine > best_other else -30.0
 
 
-def roll_value(counts: tuple, ctx: _Ctx) -> float:
+def roll_value(counts: tuple[int, ...], ctx: _Ctx) -> float:
     """Estimated worth (Silver) of locking a roll with face ``counts`` (Skull..Cannon) for ``ctx.seat``."""
     return packed_value(pack(counts), ctx)
 
@@ -214,7 +215,7 @@ def packed_value(key: int, ctx: _Ctx) -> float:
     return v
 
 
-def _plain_value(counts, ctx: _Ctx, skulls: int, silver: int) -> float:
+def _plain_value(counts: tuple[int, ...], ctx: _Ctx, skulls: int, silver: int) -> float:
     v = 0.0
     if ctx.captain == BONES:
         if skulls == 0:
@@ -241,9 +242,9 @@ def _plain_value(counts, ctx: _Ctx, skulls: int, silver: int) -> float:
     return v
 
 
-def _sub_multisets(counts: tuple):
+def _sub_multisets(counts: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
     """Every non-empty sub-multiset of ``counts`` (the dice one could re-roll)."""
-    def rec(i, cur):
+    def rec(i: int, cur: list[int]) -> Iterator[tuple[int, ...]]:
         if i == 6:
             yield tuple(cur)
             return
@@ -256,7 +257,7 @@ def _sub_multisets(counts: tuple):
             yield sub
 
 
-def expected_value(kept: tuple, k: int, ctx: _Ctx) -> float:
+def expected_value(kept: tuple[int, ...], k: int, ctx: _Ctx) -> float:
     """E[roll_value] when the dice ``kept`` (face counts) stay and ``k`` dice are rolled."""
     base = pack(kept)
     memo = ctx.memo
@@ -270,32 +271,38 @@ def expected_value(kept: tuple, k: int, ctx: _Ctx) -> float:
     return total
 
 
-_LAST_REROLL: list = [None, None]
+RerollChoice = tuple[tuple[int, ...] | None, str]
+"""``(sub_counts or None, pay)``: what :func:`best_reroll` answers."""
+
+_LAST_REROLL: list[tuple[tuple[object, ...], RerollChoice] | None] = [None]
+"""``(key, answer)`` of the last :func:`best_reroll` call."""
 
 
-def _reroll_key(state: CorsairsState, seat: int) -> tuple:
+def _reroll_key(state: CorsairsState, seat: int) -> tuple[object, ...]:
     return (seat, tuple(state.dice), tuple(state.pos), tuple(state.grog), tuple(state.silver),
             tuple(state.treasure), state.island, state.visits, state.layout, state.captain, state.flags)
 
 
-def best_reroll(state: CorsairsState, seat: int) -> tuple:
+def best_reroll(state: CorsairsState, seat: int) -> RerollChoice:
     """``(sub_counts or None, pay)``: the dice worth re-rolling one step ahead, or None to lock.
 
     The answer depends only on what is on the table, not on the marks, so it
     is remembered for the next call (the marking steps of the same decision).
     """
     key = _reroll_key(state, seat)
-    if _LAST_REROLL[0] == key:
-        return _LAST_REROLL[1]
+    last = _LAST_REROLL[0]
+    if last is not None and last[0] == key:
+        return last[1]
     answer = _best_reroll(state, seat)
-    _LAST_REROLL[0], _LAST_REROLL[1] = key, answer
+    _LAST_REROLL[0] = (key, answer)
     return answer
 
 
-def _best_reroll(state: CorsairsState, seat: int) -> tuple:
+def _best_reroll(state: CorsairsState, seat: int) -> RerollChoice:
     ctx = _Ctx(state, seat)
     counts = tuple(count_faces(state.dice))
-    best, best_sub, pay = roll_value(counts, ctx), None, "reroll"
+    best_sub: tuple[int, ...] | None = None
+    best, pay = roll_value(counts, ctx), "reroll"
     can_grog, can_silver = state.reroll_payments(seat)
     if can_grog:
         price, pay_id = GROG_VALUE, "reroll"
@@ -311,7 +318,7 @@ def _best_reroll(state: CorsairsState, seat: int) -> tuple:
     return best_sub, pay
 
 
-def _mask_for(dice: list, sub: tuple) -> int:
+def _mask_for(dice: list[int], sub: tuple[int, ...]) -> int:
     need = list(sub)
     mask = 0
     for i, f in enumerate(dice):
@@ -325,13 +332,13 @@ def _mask_for(dice: list, sub: tuple) -> int:
 _LEAF_TASKS = ("roll", "reroll", "captain-b")
 
 
-def _key(state: CorsairsState) -> tuple:
+def _key(state: CorsairsState) -> tuple[object, ...]:
     return (tuple(state.pos), tuple(state.grog), tuple(state.silver), tuple(state.treasure), state.island,
             state.visits, tuple(state.left), state.flags, tuple(state.tasks), state.phase, state.layout,
             tuple(state.dice))
 
 
-def _search(state: CorsairsState, seat: int, memo: dict, budget: list) -> float:
+def _search(state: CorsairsState, seat: int, memo: dict[tuple[object, ...], float], budget: list[int]) -> float:
     if state.phase == OVER or state.waiting_for in _LEAF_TASKS or budget[0] <= 0:
         return lead(state, seat)
     key = _key(state)
@@ -350,9 +357,9 @@ def _search(state: CorsairsState, seat: int, memo: dict, budget: list) -> float:
     return v
 
 
-def search_values(state: CorsairsState, seat: int) -> list:
+def search_values(state: CorsairsState, seat: int) -> list[tuple[Action, float]]:
     """Each legal action of ``seat`` with the best material lead reachable by the end of the turn."""
-    memo: dict = {}
+    memo: dict[tuple[object, ...], float] = {}
     budget = [SEARCH_NODES]
     return [(a, _search(state.child(a, seat), seat, memo, budget)) for a in state.legal_actions(seat)]
 
@@ -384,14 +391,16 @@ def greedy(state: CorsairsState, seat: int) -> Action:
         return acts[1] if with_set > plain + 1e-9 else by_id["roll"]
     if tag == "captain-b":
         ctx = _Ctx(state, seat)
-        best, choice = None, acts[-1]
+        best: float | None = None
+        choice = acts[-1]
         for a in acts:
             probe = state.child(a, seat)
             v = roll_value(tuple(count_faces(probe.dice)), ctx)
             if best is None or v > best + 1e-9:
                 best, choice = v, a
         return choice
-    best, choice = None, acts[0]
+    best = None
+    choice = acts[0]
     for a, v in search_values(state, seat):
         if best is None or v > best + 1e-9:
             best, choice = v, a

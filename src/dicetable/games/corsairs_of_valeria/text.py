@@ -18,13 +18,14 @@ fits 80x24 in at most 12 lines of at most ``width`` columns.
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from rich.console import Group
 from rich.text import Text
 
-from dicetable.engine import seat_name
+from dicetable.engine import GameState, seat_name
 
-from .components import COLOURS, GROG_MAX, TREASURE_TO_WIN
+from .components import COLOURS, GROG_MAX, TREASURE_TO_WIN, SegmentLane
 from .viewmodel import (
     FACE_NAME,
     PHASE_NAME,
@@ -61,7 +62,7 @@ class _Canvas:
 
     def __init__(self, width: int) -> None:
         self.chars = [" "] * width
-        self.styles: list = [None] * width
+        self.styles: list[str | None] = [None] * width
 
     def put(self, x: int, text: str, style: str | None = None) -> None:
         for i, ch in enumerate(text):
@@ -71,7 +72,8 @@ class _Canvas:
 
     def text(self) -> Text:
         out = Text()
-        run, style = [], None
+        run: list[str] = []
+        style: str | None = None
         for ch, st in zip(self.chars, self.styles):
             if st != style and run:
                 out.append("".join(run), style=style or "")
@@ -84,13 +86,13 @@ class _Canvas:
         return out
 
 
-def _merchant_token(m: tuple, compact: bool) -> str:
+def _merchant_token(m: tuple[int, int], compact: bool) -> str:
     if compact:
         return "$" if m[0] else "g"
     return "Mer" + reward_text(*m, short=True)
 
 
-def _track_lines(obs: dict, width: int, compact: bool) -> list[Text]:
+def _track_lines(obs: dict[str, Any], width: int, compact: bool) -> list[Text]:
     """The race track strip: header (wide only), then per lane row its islands and spaces."""
     track = track_of(obs)
     segs = track.segments[:-1]
@@ -110,13 +112,13 @@ def _track_lines(obs: dict, width: int, compact: bool) -> list[Text]:
         x += k * (cell + 1) + 1
     skull_x = x
 
-    def lane_of(seg: int, g: int):
+    def lane_of(seg: int, g: int) -> SegmentLane | None:
         lanes = segs[seg][1]
         if len(lanes) == 1:
             return lanes[0] if g == groups - 1 else None
         return lanes[g] if g < len(lanes) else None
 
-    def ships_text(node: int, room: int) -> list:
+    def ships_text(node: int, room: int) -> list[tuple[str, str]]:
         seats = at.get(node, [])
         digits = "".join(str(s + 1) for s in seats)
         if len(digits) > room:
@@ -135,8 +137,8 @@ def _track_lines(obs: dict, width: int, compact: bool) -> list[Text]:
         head.put(skull_x + 1, "Skull Island", "bold red")
         lines.append(head.text())
     for g in range(groups):
-        label = next((lane_of(s, g)[0] for s in range(len(segs))
-                      if len(segs[s][1]) > 1 and lane_of(s, g)), "")
+        label = next((split_lane[0] for s in range(len(segs))
+                      if len(segs[s][1]) > 1 and (split_lane := lane_of(s, g)) is not None), "")
         islands = _Canvas(span)
         feats = _Canvas(span)
         ships = _Canvas(span)
@@ -165,8 +167,8 @@ def _track_lines(obs: dict, width: int, compact: bool) -> list[Text]:
                     token, style = ("S" if compact else "Start"), "bold green"
                 elif track.hazard[node]:
                     token, style = HAZARD_TOKEN[track.hazard[node]][compact], "bold red"
-                elif track.merchant[node] is not None:
-                    token, style = _merchant_token(track.merchant[node], compact), "bold cyan"
+                elif (merchant := track.merchant[node]) is not None:
+                    token, style = _merchant_token(merchant, compact), "bold cyan"
                 elif not compact:
                     token = "·"
                 if compact:
@@ -215,7 +217,7 @@ def _legend(compact: bool) -> list[Text]:
                  "lose all Grog (end of move)", style="dim")]
 
 
-def _ship_entry(obs: dict, ship: dict, compact: bool, summary: bool) -> Text:
+def _ship_entry(obs: dict[str, Any], ship: dict[str, Any], compact: bool, summary: bool) -> Text:
     seat = ship["seat"]
     mover = deciding_seat(obs)
     cap = captain_of(ship)
@@ -238,7 +240,7 @@ def _ship_entry(obs: dict, ship: dict, compact: bool, summary: bool) -> Text:
     return out
 
 
-def _ship_lines(obs: dict, width: int, compact: bool, room: int) -> list[Text]:
+def _ship_lines(obs: dict[str, Any], width: int, compact: bool, room: int) -> list[Text]:
     ships = obs["ships"]
     if not compact:
         return [_ship_entry(obs, s, False, True) for s in ships]
@@ -259,7 +261,7 @@ def _ship_lines(obs: dict, width: int, compact: bool, room: int) -> list[Text]:
     return out
 
 
-def _focus_lines(obs: dict, focus: int, width: int, compact: bool, full: bool) -> list[Text]:
+def _focus_lines(obs: dict[str, Any], focus: int, width: int, compact: bool, full: bool) -> list[Text]:
     ship = obs["ships"][focus]
     cap = captain_of(ship)
     name = Text(f"{seat_name(focus)} ({ship['colour']})", style=ship_style(focus))
@@ -278,7 +280,7 @@ def _focus_lines(obs: dict, focus: int, width: int, compact: bool, full: bool) -
     return out
 
 
-def _dice_line(obs: dict, compact: bool) -> Text:
+def _dice_line(obs: dict[str, Any], compact: bool) -> Text:
     who = obs["current"]
     out = Text()
     phase = obs["phase"]
@@ -304,7 +306,7 @@ def _dice_line(obs: dict, compact: bool) -> Text:
     return out
 
 
-def _status_line(obs: dict, compact: bool) -> Text:
+def _status_line(obs: dict[str, Any], compact: bool) -> Text:
     if obs["is_over"]:
         win = obs["winners"]
         ships = obs["ships"]
@@ -339,7 +341,7 @@ def _status_line(obs: dict, compact: bool) -> Text:
     return Text(" · ".join(parts), style="italic")
 
 
-def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None):
+def text_view(obs: dict[str, Any], seat: int | None, *, width: int = 120, focus: int | None = None) -> Group:
     """The table as ``seat`` sees it, drawn from ``obs`` = ``state.observation(seat)`` only.
 
     ``width`` >= 120: at most 26 lines; below 120 (compact, for 80x24): at
@@ -357,8 +359,11 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
         raise ValueError(f"focus must be a seat 0..{players - 1}, got {focus!r}")
     compact = width < 120
     if focus is None:
-        focus = seat if seat is not None else (deciding_seat(obs) if deciding_seat(obs) is not None
-                                                 else obs["current"])
+        if seat is not None:
+            focus = seat
+        else:
+            mover = deciding_seat(obs)
+            focus = mover if mover is not None else obs["current"]
     budget = COMPACT_LINES if compact else WIDE_LINES
     title = Text("Corsairs of Valeria" if not compact else "Corsairs", style="bold")
     title.append(f" · turn {obs['turn']} · race {obs['race']} of 2 · Skull Island {obs['skull_island_silver']} "
@@ -392,6 +397,6 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     return Group(*parts)
 
 
-def render(state, seat: int | None = None):
+def render(state: GameState, seat: int | None = None) -> Group:
     """The older entry point: ``text_view(state.observation(seat), seat)`` at 120 columns."""
     return text_view(state.observation(seat), seat)

@@ -9,7 +9,9 @@ so the two views agree on what they show.
 
 from __future__ import annotations
 
-from .components import CAPTAIN_INDEX, CAPTAINS, RaceTrack, parse_layout, race_track
+from typing import Any
+
+from .components import CAPTAIN_INDEX, CAPTAINS, CaptainData, RaceTrack, parse_layout, race_track
 from .rules import F_ARRIVED, F_CANNON5, F_GROG5, F_JAXN, F_MAP5
 
 #: die face id -> the rulebook's name of the symbol
@@ -31,7 +33,7 @@ def group_text(group: str, n: int) -> str:
     return f"{n} {name[:-1] if n == 1 and name.endswith('s') else name}"
 
 
-def check_seat(obs: dict, seat, what: str = "seat") -> None:
+def check_seat(obs: dict[str, Any], seat: object, what: str = "seat") -> None:
     """Raise TypeError/ValueError unless ``seat`` is None or an int seat of this table (not a bool)."""
     players = len(obs["ships"])
     if seat is None:
@@ -42,39 +44,39 @@ def check_seat(obs: dict, seat, what: str = "seat") -> None:
         raise ValueError(f"there is no {what} {seat}: seats are 0..{players - 1}")
 
 
-def track_of(obs: dict) -> RaceTrack:
+def track_of(obs: dict[str, Any]) -> RaceTrack:
     """The compiled race track the observation's ``tracks`` names (public component data)."""
     return race_track(parse_layout(obs["tracks"]))
 
 
-def captain_of(ship: dict):
+def captain_of(ship: dict[str, Any]) -> CaptainData | None:
     """The :class:`~.components.CaptainData` of an observation's ship entry, or None."""
     cid = ship.get("captain")
     return CAPTAINS[CAPTAIN_INDEX[cid]] if cid in CAPTAIN_INDEX else None
 
 
-def top_task(obs: dict) -> list | None:
+def top_task(obs: dict[str, Any]) -> list[Any] | None:
     """The pending task the game waits on (``[tag, seat, ...]``), or None when the game is over."""
     pending = obs.get("pending") or []
     return pending[-1] if pending else None
 
 
-def deciding_seat(obs: dict) -> int | None:
+def deciding_seat(obs: dict[str, Any]) -> int | None:
     """The seat whose decision the game waits for (it may differ from ``current``), or None."""
     task = top_task(obs)
     return task[1] if task else None
 
 
-def turn_flags(obs: dict) -> dict:
+def turn_flags(obs: dict[str, Any]) -> dict[str, bool]:
     """The turn's flags by name: five Maps/Cannons/Grog bonuses, arrival, Lucky Jax'n left."""
     f = int(obs.get("flags", 0))
     return {"five_maps": bool(f & F_MAP5), "five_cannons": bool(f & F_CANNON5),
             "five_grog": bool(f & F_GROG5), "arrived": bool(f & F_ARRIVED), "jaxn": bool(f & F_JAXN)}
 
 
-def ships_by_node(obs: dict) -> dict:
+def ships_by_node(obs: dict[str, Any]) -> dict[int, list[int]]:
     """``{node: [seat, ...]}`` for every ship on the track, seats in order."""
-    out: dict = {}
+    out: dict[int, list[int]] = {}
     for ship in obs["ships"]:
         out.setdefault(ship["node"], []).append(ship["seat"])
     return out
@@ -105,7 +107,7 @@ def space_text(track: RaceTrack, node: int) -> str:
     return "; ".join(parts)
 
 
-def move_target(obs: dict, track: RaceTrack, action_id: str) -> int | None:
+def move_target(obs: dict[str, Any], track: RaceTrack, action_id: str) -> int | None:
     """The space a movement action (``forward``, ``forward:left``, ``backward:right``...) leads to.
 
     The moving ship is the one the pending task names (the mover for Maps,

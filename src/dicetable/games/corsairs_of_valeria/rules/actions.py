@@ -5,6 +5,7 @@ Lucky Jax'n, Captain Hook, Jäger Knot): Skulls first, then the symbol groups in
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     BONES,
@@ -48,16 +49,17 @@ from .common import (
     plural,
     seat_id,
 )
+from .fields import CorsairsFields
 
 
-class DiceActions:
+class DiceActions(CorsairsFields):
     """Phase C of :class:`~.state.CorsairsState` (a mixin)."""
 
     __slots__ = ()
 
     # --- C: Execute Dice Actions
     @auto("execute")
-    def _phase_c(self, task) -> None:
+    def _phase_c(self, task: Task) -> None:
         seat = task[1]
         self.phase = "C"
         c = count_faces(self.dice)
@@ -75,6 +77,7 @@ class DiceActions:
         elif self.captain[seat] == JAXN and c[MAP] == 0:
             flags |= F_JAXN
         self.flags = flags
+        first: Task
         if skulls == DICE and self.players > 1:
             first = ("skull5?", seat)
         else:
@@ -82,7 +85,7 @@ class DiceActions:
         self.then(first, ("order", seat), ("end-c", seat))
 
     @prompt("skull5?")
-    def _skull5_prompt(self, task) -> Decision:
+    def _skull5_prompt(self, task: Task) -> Decision:
         return Decision(task[1], "skull5", "5-of-a-kind Skulls: hand all the dice out to the other players, "
                         "or keep them and lose Silver as usual?",
                         "If you have all 5 Skulls or Skull-and-Grog faces you may distribute all the dice to the "
@@ -90,11 +93,11 @@ class DiceActions:
                         "then Grog). You lose no Silver and gain no Grog, and your turn is over.")
 
     @choices("skull5?")
-    def _skull5_choices(self, task) -> list:
+    def _skull5_choices(self, task: Task) -> list[Action]:
         return [ACT_GIVE_ALL, ACT_KEEP_SKULLS]
 
     @resolve("skull5?")
-    def _skull5_chosen(self, task, action) -> None:
+    def _skull5_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action.id == "give":
             self.then(("give?", seat, ""))
@@ -104,14 +107,14 @@ class DiceActions:
             self.then(("skulls", seat, DICE, 1))
 
     @prompt("give?")
-    def _give_prompt(self, task) -> Decision:
+    def _give_prompt(self, task: Task) -> Decision:
         i = len(task[2])
         return Decision(task[1], "give", f"Who gets die {i + 1} ({FACE_WORD[self.dice[i]]})?",
                         "Hand out all 5 dice among the other players as you wish; each executes the dice "
                         "they get as if it were their turn.")
 
     @choices("give?")
-    def _give_choices(self, task) -> list:
+    def _give_choices(self, task: Task) -> list[Action]:
         seat, given = task[1], task[2]
         i = len(given)
         face = FACE_WORD[self.dice[i]]
@@ -119,7 +122,7 @@ class DiceActions:
                 for r in range(self.players) if r != seat]
 
     @resolve("give?")
-    def _give_chosen(self, task, action) -> None:
+    def _give_chosen(self, task: Task, action: Action) -> None:
         seat, given = task[1], task[2] + str(action.payload)
         if len(given) < DICE:
             self.then(("give?", seat, given))
@@ -130,7 +133,7 @@ class DiceActions:
                 break
         self.left = [0, 0, 0, 0]
         n = self.players
-        todo = []
+        todo: list[Task] = []
         parts = []
         for k in range(1, n):
             r = (seat + k) % n
@@ -148,7 +151,7 @@ class DiceActions:
                       f"{PLAYER[seat]}'s turn is over.", {"given": [int(x) for x in given]})
 
     @auto("skulls")
-    def _skulls(self, task) -> None:
+    def _skulls(self, task: Task) -> None:
         _, seat, n, own = task
         if self.captain[seat] == BONES:
             if n == 0:
@@ -172,17 +175,17 @@ class DiceActions:
                       + ".", {"skulls": n, "paid": pay})
 
     @prompt("skulls?")
-    def _skulls_prompt(self, task) -> Decision:
+    def _skulls_prompt(self, task: Task) -> Decision:
         _, seat, n, _own = task
         return Decision(seat, "skulls", f"Skulls first: {plural(n, 'Skull')} cost you {n} Silver. "
                         "Mister Bones may ignore one of them.", CAPTAINS[BONES].text)
 
     @choices("skulls?")
-    def _skulls_choices(self, task) -> list:
+    def _skulls_choices(self, task: Task) -> list[Action]:
         return [ACT_BONES_IGNORE, ACT_BONES_PAY]
 
     @resolve("skulls?")
-    def _skulls_chosen(self, task, action) -> None:
+    def _skulls_chosen(self, task: Task, action: Action) -> None:
         _, seat, n, _own = task
         if action.id == "bones:ignore":
             if not self.quiet:
@@ -192,17 +195,17 @@ class DiceActions:
             self._pay_skulls(seat, n)
 
     @auto("gain-grog")
-    def _given_grog(self, task) -> None:
+    def _given_grog(self, task: Task) -> None:
         _, seat, n = task
         self._gain_grog(seat, n, "executes", "Skull-and-Grog face")
 
     # --- choosing the next symbol group
-    def _order_options(self) -> list:
+    def _order_options(self) -> list[int]:
         left = self.left
         return [g for g in range(4) if left[g] > 0]
 
     @auto("order")
-    def _next_group(self, task) -> None:
+    def _next_group(self, task: Task) -> None:
         seat = task[1]
         groups = self._order_options()
         jaxn = self.flags & F_JAXN
@@ -215,7 +218,7 @@ class DiceActions:
         self.then(("order?", seat))
 
     @prompt("order?")
-    def _order_prompt(self, task) -> Decision:
+    def _order_prompt(self, task: Task) -> Decision:
         names = [GROUP_IDS[g] for g in self._order_options()]
         prompt = "Phase C: which Dice Action next? (" + (", ".join(names) or "only Lucky Jax'n is left") + ")"
         return Decision(task[1], "order", prompt,
@@ -225,7 +228,7 @@ class DiceActions:
                         "ends. Cannons: 3+ attack a player, or attack the Merchant ship on your space.")
 
     @choices("order?")
-    def _order_choices(self, task) -> tuple:
+    def _order_choices(self, task: Task) -> tuple[Action, ...]:
         key = (*self.left, self.flags & (F_GROG5 | F_MAP5 | F_JAXN))
         menu = ORDER_MENUS.get(key)
         if menu is None:
@@ -233,7 +236,7 @@ class DiceActions:
         return menu
 
     @resolve("order?")
-    def _order_chosen(self, task, action) -> None:
+    def _order_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         self.then(("order", seat))  # the next group is chosen once this one is done
         if action.id == "jaxn":
@@ -268,11 +271,11 @@ class DiceActions:
             self.then(("cannons", seat, n))
 
     @auto("jaxn-grog")
-    def _jaxn_grog(self, task) -> None:
+    def _jaxn_grog(self, task: Task) -> None:
         self._gain_grog(task[1], 1, "(Captain Lucky Jax'n) gains")
 
     @auto("end-c")
-    def _end_of_c(self, task) -> None:
+    def _end_of_c(self, task: Task) -> None:
         seat = task[1]
         if self.flags & F_GROG5:
             if not self.quiet:
@@ -282,7 +285,7 @@ class DiceActions:
             self.then(("end-turn", seat))
 
     # --- Cannons
-    def _cannon_actions(self, seat: int, n: int) -> list:
+    def _cannon_actions(self, seat: int, n: int) -> list[Action]:
         acts = []
         others = [r for r in range(self.players) if r != seat]
         track = self.track
@@ -314,7 +317,7 @@ class DiceActions:
         return acts
 
     @auto("cannons")
-    def _cannons(self, task) -> None:
+    def _cannons(self, task: Task) -> None:
         _, seat, n = task
         if n > 0 and self._cannon_actions(seat, n):
             self.then(("cannons?", seat, n))
@@ -324,7 +327,7 @@ class DiceActions:
                       "(3 Cannons attack a player; a Merchant ship must be on your space).", {"cannons": n})
 
     @prompt("cannons?")
-    def _cannons_prompt(self, task) -> Decision:
+    def _cannons_prompt(self, task: Task) -> Decision:
         _, seat, n = task
         return Decision(seat, "cannons", f"{plural(n, 'Cannon')}: attack a player (3+ Cannons), the Merchant ship "
                         "on your space, or nobody?",
@@ -334,11 +337,11 @@ class DiceActions:
                         "You may not attack a player and a Merchant ship in the same turn.")
 
     @choices("cannons?")
-    def _cannons_choices(self, task) -> list:
+    def _cannons_choices(self, task: Task) -> list[Action]:
         return self._cannon_actions(task[1], task[2]) + [ACT_HOLD]
 
     @resolve("cannons?")
-    def _cannons_chosen(self, task, action) -> None:
+    def _cannons_chosen(self, task: Task, action: Action) -> None:
         _, seat, n = task
         if action.id == "hold":
             if not self.quiet:
@@ -355,7 +358,9 @@ class DiceActions:
             self._hazard(seat)
             return
         if kind == "merchant":
-            s, g = self.track.merchant[self.pos[seat]]
+            merchant = self.track.merchant[self.pos[seat]]
+            assert merchant is not None  # offered only on a Merchant ship's space (_cannon_actions)
+            s, g = merchant
             if not self.quiet:
                 self.emit("merchant", seat, f"{PLAYER[seat]} attacks the Merchant ship with "
                           f"{plural(n, 'Cannon')}.", {"cannons": n})
@@ -391,21 +396,21 @@ class DiceActions:
 
     # --- Jäger Knot after an attack
     @auto("jager")
-    def _jager(self, task) -> None:
+    def _jager(self, task: Task) -> None:
         if not self.flags & F_ARRIVED:
             self.then(("jager?", task[1]))
 
     @prompt("jager?")
-    def _jager_prompt(self, task) -> Decision:
+    def _jager_prompt(self, task: Task) -> Decision:
         return Decision(task[1], "jager", "Jäger Knot: after attacking a player you may move one space forward.",
                         CAPTAINS[JAGER].text)
 
     @choices("jager?")
-    def _jager_choices(self, task) -> list:
+    def _jager_choices(self, task: Task) -> list[Action]:
         return [ACT_JAGER_MOVE, ACT_JAGER_STAY]
 
     @resolve("jager?")
-    def _jager_chosen(self, task, action) -> None:
+    def _jager_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action.id == "jager:move":
             if not self.quiet:

@@ -14,9 +14,10 @@ from .common import (
     PLAYER,
     plural,
 )
+from .fields import CorsairsFields
 
 
-class Coins:
+class Coins(CorsairsFields):
     """Coin and dial rules of :class:`~.state.CorsairsState` (a mixin: no fields of its own)."""
 
     __slots__ = ()

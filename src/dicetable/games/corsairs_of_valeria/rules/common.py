@@ -4,6 +4,9 @@ modules share (rulebook: Phase B, Phase C).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from dicetable.engine import Action, seat_name
 
 from ..components import (
@@ -17,7 +20,11 @@ from ..components import (
     GROG_MAX,
     HAZARD_WORD,
     NO_CAPTAIN,
+    RaceTrack,
 )
+
+if TYPE_CHECKING:
+    from .fields import CorsairsFields
 
 OVER = "over"
 ASK = "?"
@@ -37,15 +44,15 @@ G_GROG, G_SILVER, G_MAP, G_CANNON = range(4)
 GROUP_IDS = ("grog", "silver", "maps", "cannons")
 
 
-def faces_text(dice) -> str:
+def faces_text(dice: Sequence[int]) -> str:
     """``[0, 2, 4]`` -> ``"Skull, Grog, Map"``."""
     return ", ".join(FACE_WORD[f] for f in dice) if dice else "no dice"
 
 
-_DICE_INFO: dict = {}
+_DICE_INFO: dict[tuple[int, ...], tuple[str, list[str]]] = {}
 
 
-def dice_info(dice) -> tuple:
+def dice_info(dice: Iterable[int]) -> tuple[str, list[str]]:
     """``(text, names)`` of a roll, cached: names is a shared list that nobody mutates."""
     key = tuple(dice)
     info = _DICE_INFO.get(key)
@@ -54,7 +61,7 @@ def dice_info(dice) -> tuple:
     return info
 
 
-def count_faces(dice) -> list:
+def count_faces(dice: Iterable[int]) -> list[int]:
     """The 6 face counts of a roll (index = face code)."""
     out = [0] * 6
     for f in dice:
@@ -71,7 +78,7 @@ def seat_id(seat: int) -> str:
     return f"p{seat + 1}"
 
 
-def race_number(state) -> int:
+def race_number(state: CorsairsFields) -> int:
     """1 or 2: the race being sailed (a Skull Island arrival still belongs to its race until the turn ends)."""
     arrived = 1 if state.flags & F_ARRIVED else 0
     return max(1, min(2, state.visits + 1 - arrived))
@@ -99,7 +106,7 @@ ACT_REROLL_SILVER = tuple(Action("reroll-silver", f"Re-roll the {k} marked {'die
 ACT_LOCK = Action("lock", "Lock the dice: this is your last roll")
 
 
-def reroll_menu(dice: tuple, marked: int, grog: bool, silver: bool) -> tuple:
+def reroll_menu(dice: tuple[int, ...], marked: int, grog: bool, silver: bool) -> tuple[Action, ...]:
     """Phase B's choices (rulebook: B Re-roll Dice): toggle each die's mark, re-roll the marked dice
     for 1 Grog (``grog``: the seat has Grog) or 1 Silver (``silver``: Prince of Bella Ire with
     Silver), or lock. ``marked`` has bit ``i`` set for die ``i``; re-rolls need a marked die."""
@@ -114,7 +121,8 @@ def reroll_menu(dice: tuple, marked: int, grog: bool, silver: bool) -> tuple:
     return tuple(acts)
 
 
-REROLL_MENUS: dict = {}  # (dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
+#: (dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
+REROLL_MENUS: dict[tuple[tuple[int, ...], int, bool, bool], tuple[Action, ...]] = {}
 ACT_ROLL = Action("roll", "Roll all 5 dice")
 ACT_SET_CANNON = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
 ACT_SET_MAP = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
@@ -133,7 +141,7 @@ ACT_JAGER_MOVE = Action("jager:move", "Jäger Knot: move 1 space forward (as wit
 ACT_JAGER_STAY = Action("jager:stay", "Stay where you are")
 
 
-def order_menu(left, flags: int) -> tuple:
+def order_menu(left: Sequence[int], flags: int) -> tuple[Action, ...]:
     """Phase C's choice of the next symbol group (rulebook: C Execute Dice Actions): one action per
     group with faces ``left`` (Grog, Silver, Maps, Cannons counts), then Lucky Jax'n's move while
     ``flags`` has F_JAXN (and a pass when no group is left)."""
@@ -145,7 +153,7 @@ def order_menu(left, flags: int) -> tuple:
     return tuple(acts)
 
 
-ORDER_MENUS: dict = {}  # (*left, flags) -> order_menu(...)
+ORDER_MENUS: dict[tuple[int, ...], tuple[Action, ...]] = {}  # (*left, flags) -> order_menu(...)
 
 
 def _group_action(g: int, n: int, flags: int) -> Action:
@@ -164,19 +172,19 @@ def _group_action(g: int, n: int, flags: int) -> Action:
     return Action(GROUP_IDS[g], label, g)
 
 
-def captains_in(value) -> tuple:
+def captains_in(value: Any) -> tuple[int, ...]:
     return tuple(CAPTAIN_INDEX[c] if c is not None else NO_CAPTAIN for c in value)
 
 
-def captains_out(value: tuple) -> list:
+def captains_out(value: tuple[int, ...]) -> list[str | None]:
     return [CAPTAINS[c].id if c >= 0 else None for c in value]
 
 
-def dice_in(value) -> list:
+def dice_in(value: Any) -> list[int]:
     return [FACE_INDEX[f] for f in value]
 
 
-def dice_out(value: list) -> list:
+def dice_out(value: list[int]) -> list[str]:
     return [DIE_FACES[f] for f in value]
 
 
@@ -185,7 +193,7 @@ def shown_kind(kind: str) -> str:
     return kind[:-1] if kind.endswith(ASK) else kind
 
 
-def space_note(track, node: int) -> str:
+def space_note(track: RaceTrack, node: int) -> str:
     """`` [Sea Monster]`` / `` [Merchant ship (1 Silver)]`` for a space, or ``""``."""
     h = track.hazard[node]
     if h:

@@ -6,6 +6,7 @@ and the immediate win with a 6th Treasure.
 from __future__ import annotations
 
 from dicetable.engine import auto, seat_name
+from dicetable.engine.flow import Task
 
 from ..components import (
     HASAN,
@@ -19,9 +20,10 @@ from .common import (
     OVER,
     PLAYER,
 )
+from .fields import CorsairsFields
 
 
-class Ending:
+class Ending(CorsairsFields):
     """Phase D, the new race and the end of the game of :class:`~.state.CorsairsState` (a mixin)."""
 
     __slots__ = ()
@@ -49,7 +51,7 @@ class Ending:
 
     # --- D: End Your Turn
     @auto("end-turn")
-    def _phase_d(self, task) -> None:
+    def _phase_d(self, task: Task) -> None:
         seat = task[1]
         self.phase = "D"
         if self.captain[seat] == HASAN and self.grog[seat] >= 2:

@@ -15,7 +15,7 @@ from ..components import (
 
 
 # ================================================================ options (checked by GameSpec.resolve_options)
-def parse_captains(text: str, n: int) -> tuple | None:
+def parse_captains(text: str, n: int) -> tuple[int, ...] | None:
     """Captain indices (``NO_CAPTAIN`` for none) of option ``captains`` for ``n`` seats.
 
     None for "random" (dealt in set-up); GameConfigError naming a bad part.

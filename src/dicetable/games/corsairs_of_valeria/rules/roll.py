@@ -4,7 +4,8 @@ Luthor the Sea Artist, Prince of Bella Ire, Mistress of the Skull, Reo the Carto
 
 from __future__ import annotations
 
-from dicetable.engine import Decision, auto, choices, prompt, resolve
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     CANNON,
@@ -39,16 +40,17 @@ from .common import (
     faces_text,
     reroll_menu,
 )
+from .fields import CorsairsFields
 
 
-class Rolling:
+class Rolling(CorsairsFields):
     """Turn start, phase A and phase B of :class:`~.state.CorsairsState` (a mixin)."""
 
     __slots__ = ()
 
     # ============================================================ the turn
     @auto("turn")
-    def _begin_turn(self, task) -> None:
+    def _begin_turn(self, task: Task) -> None:
         seat = task[1]
         self.current = seat
         self.turn += 1
@@ -64,7 +66,7 @@ class Rolling:
         self.flags &= F_ARRIVED
         self.then(("roll", seat), ("reroll", seat), ("captain-b", seat), ("execute", seat))
 
-    def _roll(self, count: int, preset: tuple = ()) -> None:
+    def _roll(self, count: int, preset: tuple[int, ...] = ()) -> None:
         dice = list(preset)
         dice += [FACE_INDEX[f] for f in self.roll_many(CORSAIRS_DIE, count)]
         dice.sort()
@@ -73,7 +75,7 @@ class Rolling:
 
     # --- A: Roll Dice
     @auto("roll")
-    def _phase_a(self, task) -> None:
+    def _phase_a(self, task: Task) -> None:
         seat = task[1]
         self.phase = "A"
         if self.captain[seat] in (WILLEM, LUTHOR) and self.grog[seat] >= 1:
@@ -86,7 +88,7 @@ class Rolling:
                       {"dice": names, "turn": self.turn})
 
     @prompt("roll?")
-    def _roll_prompt(self, task) -> Decision:
+    def _roll_prompt(self, task: Task) -> Decision:
         cap = self.captain[task[1]]
         face = "Cannon" if cap == WILLEM else "Map"
         return Decision(task[1], "roll", f"Phase A: roll the dice, or first pay 1 Grog to set one die to "
@@ -94,11 +96,11 @@ class Rolling:
                         f"{CAPTAINS[cap].text}")
 
     @choices("roll?")
-    def _roll_choices(self, task) -> list:
+    def _roll_choices(self, task: Task) -> list[Action]:
         return [ACT_ROLL, ACT_SET_CANNON if self.captain[task[1]] == WILLEM else ACT_SET_MAP]
 
     @resolve("roll?")
-    def _roll_chosen(self, task, action) -> None:
+    def _roll_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action.id == "roll":
             self._roll(DICE)
@@ -123,7 +125,7 @@ class Rolling:
         return self.grog[seat] >= 1, self.captain[seat] == PRINCE and self.silver[seat] >= 1
 
     @auto("reroll")
-    def _phase_b(self, task) -> None:
+    def _phase_b(self, task: Task) -> None:
         seat = task[1]
         self.phase = "B"
         if any(self.reroll_payments(seat)):
@@ -136,7 +138,7 @@ class Rolling:
                       {"dice": names})
 
     @prompt("reroll?")
-    def _reroll_prompt(self, task) -> Decision:
+    def _reroll_prompt(self, task: Task) -> Decision:
         seat = task[1]
         pay = f"{self.grog[seat]} Grog"
         if self.captain[seat] == PRINCE:
@@ -151,7 +153,7 @@ class Rolling:
                         "refer to the list as shown, which has no re-roll choice until a die is marked).")
 
     @choices("reroll?")
-    def _reroll_choices(self, task) -> tuple:
+    def _reroll_choices(self, task: Task) -> tuple[Action, ...]:
         seat = task[1]
         key = (tuple(self.dice), self.marked, *self.reroll_payments(seat))
         menu = REROLL_MENUS.get(key)
@@ -160,7 +162,7 @@ class Rolling:
         return menu
 
     @resolve("reroll?")
-    def _reroll_chosen(self, task, action) -> None:
+    def _reroll_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         aid = action.id
         if aid == "lock":
@@ -192,14 +194,14 @@ class Rolling:
 
     # --- end of B: Mistress of the Skull, Reo the Cartographer
     @auto("captain-b")
-    def _end_of_b(self, task) -> None:
+    def _end_of_b(self, task: Task) -> None:
         seat = task[1]
         cap = self.captain[seat]
         if (cap == MISTRESS and SKULL_GROG in self.dice) or (cap == REO and MAP in self.dice):
             self.then(("captain-b?", seat))
 
     @prompt("captain-b?")
-    def _captain_b_prompt(self, task) -> Decision:
+    def _captain_b_prompt(self, task: Task) -> Decision:
         seat = task[1]
         cap = self.captain[seat]
         if cap == MISTRESS:
@@ -209,14 +211,14 @@ class Rolling:
         return Decision(seat, "captain-b", prompt, CAPTAINS[cap].text)
 
     @choices("captain-b?")
-    def _captain_b_choices(self, task) -> list:
+    def _captain_b_choices(self, task: Task) -> list[Action]:
         if self.captain[task[1]] == MISTRESS:
             return [ACT_MISTRESS, ACT_KEEP]
         maps = self.dice.count(MAP)
         return [ACT_REO[k] for k in range(1, min(3, maps) + 1)] + [ACT_KEEP]
 
     @resolve("captain-b?")
-    def _captain_b_chosen(self, task, action) -> None:
+    def _captain_b_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action.id == "keep":
             return

@@ -5,6 +5,7 @@ Lucky Jax'n move with Maps): single steps, hazards, Map movement and knock-back 
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     CUTTHROAT,
@@ -19,9 +20,10 @@ from .common import (
     plural,
     space_note,
 )
+from .fields import CorsairsFields
 
 
-class Sailing:
+class Sailing(CorsairsFields):
     """Movement rules of :class:`~.state.CorsairsState` (a mixin)."""
 
     __slots__ = ()
@@ -93,14 +95,14 @@ class Sailing:
                           f"{PLAYER[seat]} ends on a Cutthroat space (no Grog to lose).", {"lost": lost})
 
     # --- movement (Maps, Jäger Knot, Lucky Jax'n)
-    def _move_options(self, seat: int, free: int) -> tuple:
+    def _move_options(self, seat: int, free: int) -> tuple[Action, ...]:
         """Per-node cached Actions ``(id, label, (node, forward))`` for the next step."""
         here = self.pos[seat]
         track = self.track
         key = ("move", here, free)
         acts = track.cache.get(key)
         if acts is None:
-            acts = []
+            built: list[Action] = []
             fwd = track.fwd[here]
             for m, s, g in fwd:
                 aid = "forward" + (f":{track.lane[m]}" if len(fwd) > 1 else "")
@@ -109,18 +111,18 @@ class Sailing:
                     label += "; pass an island: " + " ".join(
                         x for x in (f"+{s} Silver" if s else "", f"+{g} Grog" if g else "") if x)
                 label += space_note(track, m)
-                acts.append(Action(aid, label, (m, True)))
+                built.append(Action(aid, label, (m, True)))
             if free:
                 back = track.back[here]
                 for m in back:
                     aid = "backward" + (f":{track.lane[m]}" if len(back) > 1 else "")
-                    acts.append(Action(aid, f"Sail backward to {track.label[m]}{space_note(track, m)}",
-                                       (m, False)))
-            acts = track.cache[key] = tuple(acts)
+                    built.append(Action(aid, f"Sail backward to {track.label[m]}{space_note(track, m)}",
+                                        (m, False)))
+            acts = track.cache[key] = tuple(built)
         return acts
 
     @auto("move")
-    def _move(self, task) -> None:
+    def _move(self, task: Task) -> None:
         _, seat, steps, free, moved = task
         track = self.track
         while steps > 0 and not self.flags & F_ARRIVED:
@@ -140,7 +142,7 @@ class Sailing:
             self._hazard(seat)
 
     @prompt("move?")
-    def _move_prompt(self, task) -> Decision:
+    def _move_prompt(self, task: Task) -> Decision:
         _, seat, steps, free, _ = task
         here = self.track.label[self.pos[seat]]
         if free:
@@ -155,11 +157,11 @@ class Sailing:
                         "apply only where the movement ends.")
 
     @choices("move?")
-    def _move_choices(self, task) -> list:
+    def _move_choices(self, task: Task) -> list[Action]:
         return list(self._move_options(task[1], task[3]))
 
     @resolve("move?")
-    def _move_chosen(self, task, action) -> None:
+    def _move_chosen(self, task: Task, action: Action) -> None:
         _, seat, steps, free, _moved = task
         node, forward = action.payload
         self.then(("move", seat, steps - 1, free, 1))
@@ -167,7 +169,7 @@ class Sailing:
 
     # --- knock-back (attacked ship moves backward; its owner picks lanes)
     @auto("back")
-    def _knock_back(self, task) -> None:
+    def _knock_back(self, task: Task) -> None:
         _, target, steps, moved = task
         track = self.track
         while steps > 0:
@@ -187,7 +189,7 @@ class Sailing:
             self._hazard(target)
 
     @prompt("back?")
-    def _back_prompt(self, task) -> Decision:
+    def _back_prompt(self, task: Task) -> Decision:
         _, target, steps, _ = task
         return Decision(target, "back", f"You were attacked: your Ship moves back {plural(steps, 'space')}. "
                         "Which side of the island do you enter?",
@@ -196,7 +198,7 @@ class Sailing:
                         "Grog is collected moving backwards.")
 
     @choices("back?")
-    def _back_choices(self, task) -> list:
+    def _back_choices(self, task: Task) -> list[Action]:
         target = task[1]
         track = self.track
         here = self.pos[target]
@@ -209,7 +211,7 @@ class Sailing:
         return list(acts)
 
     @resolve("back?")
-    def _back_chosen(self, task, action) -> None:
+    def _back_chosen(self, task: Task, action: Action) -> None:
         _, target, steps, _moved = task
         self.then(("back", target, steps - 1, 1))
         self._step_to(target, action.payload[0], False)

@@ -1,10 +1,12 @@
-"""The Corsairs of Valeria state: declared fields, set-up, public queries and the observation; the rules
-themselves are the mixins of :mod:`.roll`, :mod:`.actions`, :mod:`.sailing`, :mod:`.coins` and :mod:`.end`.
+"""The Corsairs of Valeria state: set-up, public queries and the observation; the fields are declared in
+:mod:`.fields`, and the rules themselves are the mixins of :mod:`.roll`, :mod:`.actions`, :mod:`.sailing`, :mod:`.coins` and :mod:`.end`.
 """
 
 from __future__ import annotations
 
-from dicetable.engine import LIST, Field, FlowState, GameConfigError, int_list
+from typing import TYPE_CHECKING, Any
+
+from dicetable.engine import Action, GameConfigError
 
 from ..components import (
     CAPTAINS,
@@ -17,6 +19,7 @@ from ..components import (
     TRACKS,
     TRACKS_USED,
     TREASURE_START,
+    Layout,
     layout_name,
     parse_layout,
     race_track,
@@ -26,10 +29,6 @@ from .common import (
     OVER,
     PLAYER,
     captain_name,
-    captains_in,
-    captains_out,
-    dice_in,
-    dice_out,
     race_number,
     shown_kind,
 )
@@ -41,7 +40,7 @@ from .roll import Rolling
 from .sailing import Sailing
 
 
-class CorsairsState(FlowState, Rolling, DiceActions, Sailing, Coins, Ending):
+class CorsairsState(Rolling, DiceActions, Sailing, Coins, Ending):
     """A game of Corsairs of Valeria for 2-5 players.
 
     Fields (seats index the lists): ``pos`` node of each Ship on ``track``
@@ -55,30 +54,16 @@ class CorsairsState(FlowState, Rolling, DiceActions, Sailing, Coins, Ending):
     ``left`` the symbol counts of phase C not yet executed (Grog, Silver,
     Maps, Cannons); ``flags`` bits of the turn (F_*); ``winner6`` the seat
     that gained the 6th Treasure (-1: none); ``tasks`` the pending tasks
-    (see the package docstring). The task handlers are the phase mixins
-    (:class:`~.roll.Rolling`, :class:`~.actions.DiceActions`,
-    :class:`~.sailing.Sailing`, :class:`~.coins.Coins`, :class:`~.end.Ending`);
-    the fields are declared here only.
+    (see the package docstring). The fields are declared in
+    :class:`~.fields.CorsairsFields`, the base of every phase mixin; the task
+    handlers are the mixins (:class:`~.roll.Rolling`,
+    :class:`~.actions.DiceActions`, :class:`~.sailing.Sailing`,
+    :class:`~.coins.Coins`, :class:`~.end.Ending`).
     """
 
-    layout = Field(parse_layout, save="tracks", encode=layout_name)
-    track = Field(save=False)  # derived from layout: _after_restore
-    captain = Field(captains_in, save="captains", encode=captains_out)
-    pos = Field(int_list, copy=LIST)
-    grog = Field(int_list, copy=LIST)
-    silver = Field(int_list, copy=LIST)
-    treasure = Field(int_list, copy=LIST)
-    island = Field(int)
-    visits = Field(int)
-    current = Field(int)
-    turn = Field(int)
-    phase = Field(str)
-    dice = Field(dice_in, copy=LIST, encode=dice_out)
-    marked = Field(int)
-    rerolls = Field(int)
-    left = Field(int_list, copy=LIST)
-    flags = Field(int)
-    winner6 = Field(int)
+    if TYPE_CHECKING:  # the engine declares these as returning a GameState; they return a state of this class
+        def child(self, action: Action, seat: int) -> CorsairsState: ...
+        def clone(self) -> CorsairsState: ...
 
     # ============================================================ set-up
     def _setup(self) -> None:
@@ -88,7 +73,7 @@ class CorsairsState(FlowState, Rolling, DiceActions, Sailing, Coins, Ending):
         if tracks == "random":
             order = list(range(len(TRACKS)))
             self.shuffle(order)
-            layout = tuple((t, self.randbelow(2)) for t in order[:TRACKS_USED])
+            layout: Layout = tuple((t, self.randbelow(2)) for t in order[:TRACKS_USED])
         else:
             try:
                 layout = parse_layout(tracks)
@@ -127,17 +112,13 @@ class CorsairsState(FlowState, Rolling, DiceActions, Sailing, Coins, Ending):
         self.lanes = None
         self.run()
 
-    def _deal_captains(self, text: str) -> tuple:
+    def _deal_captains(self, text: str) -> tuple[int, ...]:
         chosen = parse_captains(text, self.players)
         if chosen is None:  # "random": deal from the shuffled Captain cards
             deck = list(range(len(CAPTAINS)))
             self.shuffle(deck)
             return tuple(deck[:self.players])
         return chosen
-
-    def _set_layout(self, layout: tuple) -> None:
-        self.layout = layout
-        self.track = race_track(layout)
 
     def _after_restore(self) -> None:
         """Rebuild the compiled race track; refuse a table no game can reach (ValueError)."""
@@ -161,12 +142,12 @@ class CorsairsState(FlowState, Rolling, DiceActions, Sailing, Coins, Ending):
 
     # ============================================================ public queries
     @property
-    def scores(self) -> list:
+    def scores(self) -> list[int]:
         """Treasure per seat (the rulebook's measure; ties broken in ``winners``)."""
         return list(self.treasure)
 
     @property
-    def winners(self) -> tuple:
+    def winners(self) -> tuple[int, ...]:
         """The 6th-Treasure winner; else most Treasure, then Silver, then Grog; still tied: all share."""
         if self.phase != OVER:
             return ()
@@ -177,11 +158,6 @@ class CorsairsState(FlowState, Rolling, DiceActions, Sailing, Coins, Ending):
         return tuple(s for s, k in enumerate(keys) if k == best)
 
     @property
-    def supply(self) -> int:
-        """Silver coins in the general supply: 35 minus those on ships and Skull Island."""
-        return SILVER_TOTAL - sum(self.silver) - self.island
-
-    @property
     def waiting_for(self) -> str | None:
         """The kind of decision the game waits on (``"reroll"``, ``"move"``...; see TASK_KINDS), None when over."""
         tasks = self.tasks
@@ -189,7 +165,7 @@ class CorsairsState(FlowState, Rolling, DiceActions, Sailing, Coins, Ending):
 
 
     # ============================================================ views
-    def _observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict[str, Any]:
         """Everything is public in Corsairs of Valeria: the whole table, dice and pending tasks."""
         track = self.track
         return {

@@ -1,0 +1,63 @@
+"""The declared fields of a Corsairs of Valeria state, in one base class the phase mixins share.
+
+:class:`CorsairsFields` is the base of every rule mixin (:mod:`.roll`, :mod:`.actions`,
+:mod:`.sailing`, :mod:`.coins`, :mod:`.end`) and, through them, of
+:class:`~.state.CorsairsState`: each mixin sees every field with its type. The engine gathers
+the fields from every base (:mod:`dicetable.engine.fields`), so clone, save and restore are the
+same as if they were declared on the state class.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dicetable.engine import LIST, Field, FlowState, int_list
+
+from ..components import SILVER_TOTAL, Layout, RaceTrack, layout_name, parse_layout, race_track
+from .common import captains_in, captains_out, dice_in, dice_out
+
+
+class CorsairsFields(FlowState):
+    """The table of a Corsairs of Valeria game (rulebook: Components, Game Setup).
+
+    Besides the fields: :attr:`supply` (derived, never stored) and :meth:`_set_layout` (the layout
+    with its compiled track). The rules one phase module calls in another are declared at the end
+    for the type checker only; they live in the mixins.
+    """
+
+    # seats index the lists; codes and bits are named in .common and ..components
+    layout: Field[Layout] = Field(parse_layout, save="tracks", encode=layout_name)  # ((track, side), ...) from Start
+    track: Field[RaceTrack] = Field(save=False)  # layout compiled (shared): rebuilt by _after_restore
+    captain = Field(captains_in, save="captains", encode=captains_out)  # index into CAPTAINS, -1: none
+    pos = Field(int_list, copy=LIST)       # each Ship's node on track
+    grog = Field(int_list, copy=LIST)      # Grog dial, 0-4
+    silver = Field(int_list, copy=LIST)    # Silver on each Ship Board
+    treasure = Field(int_list, copy=LIST)  # 0-6
+    island = Field(int)                    # Silver on Skull Island
+    visits = Field(int)                    # Skull Island arrivals so far (the second ends the game)
+    current = Field(int)                   # the seat whose turn it is
+    turn = Field(int)                      # turns begun
+    phase = Field(str)                     # "A"-"D", or OVER
+    dice = Field(dice_in, copy=LIST, encode=dice_out)  # the roll's face codes, sorted (Skulls first)
+    marked = Field(int)                    # bit i: die i is marked to be re-rolled
+    rerolls = Field(int)                   # re-rolls paid this turn
+    left = Field(int_list, copy=LIST)      # phase C counts not yet executed: Grog, Silver, Maps, Cannons (G_*)
+    flags = Field(int)                     # bits of the current turn (F_*)
+    winner6 = Field(int)                   # the seat that gained the 6th Treasure (-1: none)
+
+    @property
+    def supply(self) -> int:
+        """Silver coins in the general supply: 35 minus those on ships and Skull Island."""
+        return SILVER_TOTAL - sum(self.silver) - self.island
+
+    def _set_layout(self, layout: Layout) -> None:
+        self.layout = layout
+        self.track = race_track(layout)
+
+    if TYPE_CHECKING:  # rules one mixin uses from another (each defined once, in the module named)
+        def _begin_phases(self, seat: int) -> None: ...  # .roll
+        def _hazard(self, seat: int) -> None: ...  # .sailing
+        def _exchange(self, seat: int) -> bool: ...  # .coins
+        def _gain_silver(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
+        def _gain_grog(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
+        def _win_now(self, seat: int) -> None: ...  # .end
