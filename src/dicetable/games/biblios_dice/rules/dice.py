@@ -26,9 +26,11 @@ from ..components import (
 from .common import (
     ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS, adjusted, replaced,
 )
+from .fields import BibliosFields
 
 
-class DiceRules:
+
+class DiceRules(BibliosFields):
     """Taking dice and resolving them (see the module docstring); needs the state's fields."""
 
     __slots__ = ()

@@ -35,9 +35,11 @@ from .common import (
     RESHUFFLE_AT, RESOLVE, SECRET_BID_TEXT, SMALL_ACTIONS, SPLIT, card_name, dice_count, dice_json, dice_text,
     half_up, replaced, take_actions,
 )
+from .dice import DiceRules
 
 
-class MarketRules:
+
+class MarketRules(DiceRules):
     """The market (see the module docstring); needs the state's fields."""
 
     __slots__ = ()

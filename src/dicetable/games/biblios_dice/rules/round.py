@@ -28,9 +28,12 @@ from .common import (
     CLEAR_ACTION, GOLD_VALUE_INDEX, KEEP_ACTION, MARK_ACTIONS, MARK_ADJUST, MARK_GOLD, MARK_KINDS, MARK_MULE,
     REROLL, REROLL_ACTION, REROLL_COST, SELECT, dice_count, dice_json, dice_text, take_actions,
 )
+from .dice import DiceRules
+from .scoring import ScoringRules
 
 
-class RoundRules:
+
+class RoundRules(DiceRules, ScoringRules):
     """Phases 0-IV of a round but the market (see the module docstring); needs the state's fields."""
 
     __slots__ = ()
