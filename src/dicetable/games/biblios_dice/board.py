@@ -128,7 +128,7 @@ _PIP_POS = {
 
 def _advance_targets(obs: dict, seat, actions: dict) -> dict:
     """(track, space) -> (action id, label) for a Bishop Token's moves."""
-    out = {}
+    out: dict[tuple[int, int], tuple[str, str]] = {}
     if seat is None:
         return out
     for t in range(NRES):

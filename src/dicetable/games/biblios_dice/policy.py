@@ -101,7 +101,8 @@ def _finish_own_choices(state: BibliosDiceState, seat: int, depth: int = 12) -> 
 
 def _task_choice(state: BibliosDiceState, seat: int) -> Action:
     acts = state.legal_actions(seat)
-    if state.follow_up(seat)[0] == "convert":
+    task = state.follow_up(seat)
+    if task is not None and task[0] == "convert":
         return acts[0]                      # convert
     best, best_v = acts[0], None
     for a in acts:
@@ -178,7 +179,8 @@ def greedy(state: BibliosDiceState, seat: int) -> Action:
     acts = state.legal_actions(seat)
     if len(acts) == 1:
         return acts[0]
-    kind = state.pending(seat)[0]
+    task = state.pending(seat)
+    kind = task[0] if task is not None else None
     if kind == REROLL:
         return next(a for a in acts if a.id == "keep")
     if kind in (SELECT, RESOLVE):

@@ -17,7 +17,7 @@ tokens, face-down Bidding Cards and Hidden Objectives never reach it.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -353,7 +353,7 @@ def _score_pad(obs: dict, compact: bool) -> Table:
         name = marker_text(m) if m < players else marker_text("cadfael")
         if m < players and m in obs["winners"]:
             name.append(" winner", style="bold green")
-        cells = [str(sum(r["tracks"]))] if compact else [str(v) for v in r["tracks"]]
+        cells: list[str | Text] = [str(sum(r["tracks"]))] if compact else [str(v) for v in r["tracks"]]
         cells += [str(-r["penalty"]), str(r["tokens"]), str(r["gold_vp"])]
         if obs["hidden_objectives"]:
             cells.append(str(r["objective"]))
@@ -362,8 +362,8 @@ def _score_pad(obs: dict, compact: bool) -> Table:
     return table
 
 
-def _wide(obs: dict, seat, focus, width: int):
-    parts = [_status(obs, seat, False), _tracks_grid(obs, focus)]
+def _wide(obs: dict, seat, focus, width: int) -> Panel:
+    parts: list[RenderableType] = [_status(obs, seat, False), _tracks_grid(obs, focus)]
     if obs["is_over"]:
         parts.append(Text("Final scoring (tie: most Gold left, then further up the Bishop Track):", style="bold"))
         parts.append(_score_pad(obs, False))
@@ -400,7 +400,7 @@ def _track_line(obs: dict, t: int, focus, level: int) -> Text:
     return line
 
 
-def _compact_lines(obs: dict, seat, focus, level: int) -> list:
+def _compact_lines(obs: dict, seat, focus, level: int) -> list[Text]:
     lines = [_status(obs, seat, True, level)]
     lines += [_track_line(obs, t, focus, level) for t in range(NRES)]
     if obs["is_over"]:
@@ -410,10 +410,12 @@ def _compact_lines(obs: dict, seat, focus, level: int) -> list:
     return lines
 
 
-def _compact(obs: dict, seat, focus, width: int):
+def _compact(obs: dict, seat, focus, width: int) -> Group:
+    lines: list[RenderableType] | list[Text]
     if obs["is_over"]:
-        lines = [_status(obs, seat, True), _score_pad(obs, True)]
-        lines += [_track_line(obs, t, focus, 1) for t in range(NRES)]
+        scored: list[RenderableType] = [_status(obs, seat, True), _score_pad(obs, True)]
+        scored += [_track_line(obs, t, focus, 1) for t in range(NRES)]
+        lines = scored
     else:
         # The least shortened level whose lines each fit the width; failing that, the first whose
         # folded lines still fit 12 rows.
@@ -423,12 +425,12 @@ def _compact(obs: dict, seat, focus, width: int):
         if unfolded or folded:
             lines = (unfolded or folded)[0]
         else:
-            lines = levels[-1]
+            last = levels[-1]
             # Last resort (not met in the tests' games): one row per line, cut with an ellipsis.
-            for line in lines:
-                line.no_wrap = True
-                line.overflow = "ellipsis"
-            return Group(*lines)
+            for text in last:
+                text.no_wrap = True
+                text.overflow = "ellipsis"
+            return Group(*last)
     for line in lines:
         if isinstance(line, Text):
             line.overflow = "fold"

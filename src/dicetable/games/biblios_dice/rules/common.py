@@ -127,6 +127,7 @@ _TAKE_CACHE: dict = {}
 
 def take_action(kind: int, dice, players: int) -> Action:
     """The action taking every die of ``kind`` (a dice-set slot) from ``dice``; built once per label."""
+    key: tuple[int, ...]
     if kind < NTRACKS:
         key = (kind, dice[kind])
     elif kind == GOLD:

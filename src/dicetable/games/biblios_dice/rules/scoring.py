@@ -16,12 +16,13 @@ class ScoringRules(BibliosFields):
 
     __slots__ = ()
 
-    def breakdown(self) -> list:
+    def breakdown(self) -> list[ScoreRow]:
         """Scoring (rulebook Scoring) per marker as if the game ended now.
 
-        Returns one dict per marker (seats, then Cadfael): ``tracks`` (VPs per
-        Resource Track place), ``penalty`` (VPs lost, positive), ``tokens``
-        (VP tokens), ``gold_vp``, ``gold_left``, ``objective`` and ``total``.
+        Returns one :class:`~.fields.ScoreRow` per marker (seats, then
+        Cadfael): ``tracks`` (VPs per Resource Track place), ``penalty`` (VPs
+        lost, positive), ``tokens`` (VP tokens), ``gold_vp``, ``gold_left``,
+        ``objective`` and ``total``.
         """
         nm = self.nm
         n = self.players
@@ -34,23 +35,22 @@ class ScoringRules(BibliosFields):
                 track_vp[m][t] = place_points(place, self.value[t])
             if ranked:
                 firsts[t] = ranked[0]
-        out = []
+        out: list[ScoreRow] = []
         for m in range(nm):
             penalty = sum(PENALTY[t].get(self.pos[t * nm + m], 0) for t in range(NTRACKS))
-            row = {"tracks": track_vp[m], "penalty": penalty, "tokens": 0, "gold_vp": 0,
-                   "gold_left": 0, "objective": 0}
+            tokens = gold_vp = gold_left = objective = 0
             if m < n:
                 ratio = ratio_at(self.pos[BISHOP * nm + m])
                 gold_vp = self.gold[m] // ratio if ratio else 0
-                row["tokens"] = self.vp[m]
-                row["gold_vp"] = gold_vp
-                row["gold_left"] = self.gold[m] - gold_vp * ratio
+                tokens = self.vp[m]
+                gold_left = self.gold[m] - gold_vp * ratio
                 obj = self.objectives[m]
                 if obj >= 0 and firsts[obj] == m:
-                    row["objective"] = SCORING.objective_bonus
-            row["total"] = (sum(row["tracks"]) - penalty + row["tokens"] + row["gold_vp"]
-                            + row["objective"])
-            out.append(row)
+                    objective = SCORING.objective_bonus
+            tracks = track_vp[m]
+            out.append({"tracks": tracks, "penalty": penalty, "tokens": tokens, "gold_vp": gold_vp,
+                        "gold_left": gold_left, "objective": objective,
+                        "total": sum(tracks) - penalty + tokens + gold_vp + objective})
         return out
 
     def _finish(self, why: str) -> None:
@@ -67,12 +67,12 @@ class ScoringRules(BibliosFields):
                    "gold": list(self.gold), "vp_tokens": list(self.vp)})
 
     @property
-    def scores(self) -> list:
+    def scores(self) -> list[int]:
         """VPs per seat: final once the game is over, else as if it ended now."""
         rows = self.final if self.final is not None else self.breakdown()
         return [rows[s]["total"] for s in range(self.players)]
 
-    def _visible_scores(self, seat: int | None) -> list:
+    def _visible_scores(self, seat: int | None) -> list[int]:
         """VPs per seat as ``seat`` may count them now (rulebook Scoring; None: a spectator).
 
         Everyone sees the Resource Track places and the penalties (the
@@ -94,11 +94,11 @@ class ScoringRules(BibliosFields):
         return rows[self.cad]["total"]
 
     @property
-    def winners(self) -> tuple:
+    def winners(self) -> tuple[int, ...]:
         """Most VPs; ties: most Gold left after conversion, then further up the Bishop Track."""
-        if self.phase != OVER:
-            return ()
         rows = self.final
+        if self.phase != OVER or rows is None:    # final is set whenever the phase is OVER
+            return ()
         best = min(range(self.players), key=lambda s: (-rows[s]["total"], -rows[s]["gold_left"])
                    + self.bishop_key(s))
         return (best,)

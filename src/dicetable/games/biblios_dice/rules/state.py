@@ -5,7 +5,9 @@ fields are declared in :mod:`.fields`, the turn's rules come from the mixins of 
 
 from __future__ import annotations
 
-from dicetable.engine import seat_name
+from typing import TYPE_CHECKING
+
+from dicetable.engine import Action, seat_name
 
 from ..components import (
     BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, RESOURCES, START,
@@ -34,6 +36,11 @@ class BibliosDiceState(RoundRules, MarketRules):
     """
 
     game_id = "biblios-dice"
+
+    if TYPE_CHECKING:  # the engine's clone and child are typed GameState; they return the same class
+        def clone(self) -> BibliosDiceState: ...
+
+        def child(self, action: Action, seat: int) -> BibliosDiceState: ...
 
     # ================================================================ set-up
     def _setup(self) -> None:
@@ -184,7 +191,7 @@ class BibliosDiceState(RoundRules, MarketRules):
         over = self.phase == OVER
         tracks = {}
         for t in range(NTRACKS):
-            spaces = [[] for _ in range(TOP[t])]
+            spaces: list[list[int | str]] = [[] for _ in range(TOP[t])]
             for m in sorted(range(nm), key=lambda m: self.stamp[t * nm + m]):
                 spaces[self.pos[t * nm + m] - 1].append("cadfael" if m == self.cad else m)
             tracks[SYMBOLS[t]] = spaces
@@ -251,7 +258,7 @@ class BibliosDiceState(RoundRules, MarketRules):
         # Scoring (rulebook Scoring) as if the game ended now. Track places and penalties
         # follow from public positions and Value Dice; a seat's full row also counts its
         # own shield (Gold, VP tokens, objective), so only that seat gets it.
-        rows = self.final if over else self.breakdown()
+        rows = self.final if self.final is not None else self.breakdown()   # final: set once over
         obs["standing"] = [{"tracks": list(r["tracks"]), "penalty": r["penalty"]} for r in rows]
         if over:
             obs["final"] = [dict(r) for r in rows]
