@@ -34,6 +34,8 @@ Greedy, one step deep on that margin:
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from dicetable.engine import Action
 
 from .components import (
@@ -118,7 +120,7 @@ def _take_value(state: BibliosDiceState, seat: int, action: Action) -> float:
     return margin(c, seat)
 
 
-def die_gain(state: BibliosDiceState, seat: int, kind: int, dice) -> float:
+def die_gain(state: BibliosDiceState, seat: int, kind: int, dice: Sequence[int]) -> float:
     """One-step gain in margin for ``seat`` of the dice of ``kind`` in the dice set ``dice``."""
     before = margin(state, seat)
     c = state.after_taking(seat, kind, dice)
@@ -126,7 +128,7 @@ def die_gain(state: BibliosDiceState, seat: int, kind: int, dice) -> float:
     return margin(c, seat) - before
 
 
-def group_gain(state: BibliosDiceState, seat: int, dice) -> float:
+def group_gain(state: BibliosDiceState, seat: int, dice: Sequence[int]) -> float:
     """Sum of the one-step gains of a group's dice types for ``seat`` (VPs)."""
     total = 0.0
     for k in range(NTRACKS):

@@ -5,7 +5,7 @@ fields are declared in :mod:`.fields`, the turn's rules come from the mixins of 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Sequence
 
 from dicetable.engine import Action, seat_name
 
@@ -148,7 +148,7 @@ class BibliosDiceState(RoundRules, MarketRules):
         task = self.pending(seat)
         return task if task is not None and task[0] in FOLLOW_UPS else None
 
-    def after_taking(self, seat: int, kind: int, dice) -> "BibliosDiceState":
+    def after_taking(self, seat: int, kind: int, dice: Sequence[int]) -> BibliosDiceState:
         """A hypothetical copy for evaluation: ``seat`` has just taken the dice of ``kind``.
 
         ``kind`` is a dice-set slot (a symbol index, ``GOLD`` or ``ADJUST``)
@@ -176,7 +176,7 @@ class BibliosDiceState(RoundRules, MarketRules):
         return other
 
     # ================================================================ views
-    def _observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees (None: a spectator).
 
         Public: tracks with marker order, Value Dice, stacks (VP tokens in
@@ -189,17 +189,17 @@ class BibliosDiceState(RoundRules, MarketRules):
         n = self.players
         nm = self.nm
         over = self.phase == OVER
-        tracks = {}
+        tracks: dict[str, list[list[int | str]]] = {}
         for t in range(NTRACKS):
             spaces: list[list[int | str]] = [[] for _ in range(TOP[t])]
             for m in sorted(range(nm), key=lambda m: self.stamp[t * nm + m]):
                 spaces[self.pos[t * nm + m] - 1].append("cadfael" if m == self.cad else m)
             tracks[SYMBOLS[t]] = spaces
-        players = []
+        players: list[dict[str, Any]] = []
         for s in range(n):
             mine = over or s == seat
             unrevealed = self.hands[s] | (1 << self.facedown[s] if self.facedown[s] >= 0 else 0)
-            row = {
+            row: dict[str, Any] = {
                 "seat": s,
                 "face_down_placed": self.facedown[s] >= 0,
                 "revealed": list(self.played[s]),
@@ -217,7 +217,7 @@ class BibliosDiceState(RoundRules, MarketRules):
                 row["face_down"] = self.facedown[s] if self.facedown[s] >= 0 else None
             players.append(row)
         top = self.tasks[-1] if self.tasks and self.lanes is None else None
-        obs = {
+        obs: dict[str, Any] = {
             "game": self.game_id,
             "seat": seat,
             "round": self.round_no,
