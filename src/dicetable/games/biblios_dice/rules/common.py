@@ -6,7 +6,7 @@ Gold Die's and the Adjustment Die's face index, -1 when absent).
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Literal, Sequence, TypeVar
 
 from dicetable.engine import Action, seat_name
 
@@ -32,6 +32,9 @@ PHASES = (REROLL, SELECT, SPLIT, BID, CHOOSE, RESOLVE, OVER)
 FOLLOW_UPS = frozenset(("adjust", "advance", "convert"))
 
 DISCARD = -1                 # a market group nobody takes
+
+Marker = int | Literal["cadfael"]
+"""A marker as observations show it on the tracks: a seat, or ``"cadfael"``."""
 
 T = TypeVar("T")
 
