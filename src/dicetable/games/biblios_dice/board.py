@@ -22,9 +22,11 @@ to the page's action bar. No script; a pure function of its arguments.
 from __future__ import annotations
 
 from html import escape
+from typing import Sequence
 
 from dicetable.engine import seat_name
 
+from .rules.common import Marker
 from .components import (
     ADJ_FACES, CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
     SYMBOLS, TOKENS, TOP, VP_STACKS, ratio_at,
@@ -70,19 +72,19 @@ _ICONS = {
 }
 
 
-def _a(value) -> str:
+def _a(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _t(value) -> str:
+def _t(value: object) -> str:
     return escape(str(value), quote=False)
 
 
-def _colour(m) -> str:
+def _colour(m: Marker) -> str:
     return CADFAEL_COLOUR if m == "cadfael" else COLOURS[m % len(COLOURS)]
 
 
-def _who(m) -> str:
+def _who(m: Marker) -> str:
     return "Cadfael" if m == "cadfael" else seat_name(m)
 
 
@@ -126,9 +128,9 @@ _PIP_POS = {
 }
 
 
-def _advance_targets(obs: dict, seat, actions: dict) -> dict:
+def _advance_targets(obs: dict, seat: int | None, actions: dict) -> dict[tuple[int, int], tuple[str, str]]:
     """(track, space) -> (action id, label) for a Bishop Token's moves."""
-    out = {}
+    out: dict[tuple[int, int], tuple[str, str]] = {}
     if seat is None:
         return out
     for t in range(NRES):
@@ -202,7 +204,7 @@ def _track_space(obs: dict, t: int, space: int, targets: dict) -> str:
     return "".join(out)
 
 
-def _tracks(obs: dict, seat, actions: dict) -> str:
+def _tracks(obs: dict, seat: int | None, actions: dict) -> str:
     targets = _advance_targets(obs, seat, actions)
     parts = [f'<svg class="bd-tracks" viewBox="0 0 {_SVG_W} {_SVG_H}" '
              f'aria-label="The five Resource Tracks and the Bishop Track">']
@@ -243,7 +245,7 @@ def _mule_path(obs: dict) -> str:
 
 
 # ------------------------------------------------------------------ dice
-def _die_svg(kind: str, face) -> str:
+def _die_svg(kind: str, face: int | str | None) -> str:
     body = '<rect x="1.5" y="1.5" width="37" height="37" rx="7"/>'
     if kind in _ICONS:
         body += f'<g class="icon">{_ICONS[kind]}</g>'
@@ -257,13 +259,13 @@ def _die_svg(kind: str, face) -> str:
     return f'<svg viewBox="0 0 40 40" aria-hidden="true" focusable="false">{body}</svg>'
 
 
-def _die(kind: str, face, actions: dict, aid: str | None, marked: bool = False) -> str:
+def _die(kind: str, face: int | str | None, actions: dict, aid: str | None, marked: bool = False) -> str:
     if kind in _NAME and kind != "bishop":
         tip = f"A {_NAME[kind]} die: moves its taker up the {_NAME[kind]} Track."
     elif kind == "gold" and face == "gold-for-all":
         tip = _DIE_TIPS["gold-for-all"]
     elif kind == "adjustment":
-        tip = f"The Adjustment Die ({face}): {_ADJ_LABEL[face]}."
+        tip = f"The Adjustment Die ({face}): {_ADJ_LABEL[str(face)]}."
     elif kind == "mule":
         tip = f"The Mule Die ({face}): the Mule advances {face} spaces."
     else:
@@ -282,7 +284,8 @@ def _die(kind: str, face, actions: dict, aid: str | None, marked: bool = False) 
             f'title="{_a(tip)}">{_die_svg(kind, face)}</span>')
 
 
-def _dice_set(d: dict, actions: dict, prefix: str | None, marked: dict | None = None, mule=None) -> str:
+def _dice_set(d: dict, actions: dict, prefix: str | None, marked: dict | None = None,
+              mule: int | None = None) -> str:
     """Every die of a dice set (observation shape); ``prefix`` is the action verb on them (take, small, mark)."""
     marked = marked or {}
     out = []
@@ -308,7 +311,7 @@ def _dice_set(d: dict, actions: dict, prefix: str | None, marked: dict | None = 
 _SHORT = {"reroll": "Re-roll marked dice (1 VP)", "clear": "Unmark all", "keep": "Keep the dice"}
 
 
-def _buttons(actions: dict, ids, tips: dict) -> str:
+def _buttons(actions: dict, ids: Sequence[str], tips: dict) -> str:
     """Buttons for actions without a piece of their own; the accessible name is the action's label."""
     out = []
     for aid in ids:
@@ -370,7 +373,7 @@ def _dice_area(obs: dict, actions: dict) -> str:
 
 
 # ------------------------------------------------------------------ players and auction
-def _card(value, cls: str = "", aid: str | None = None, label: str | None = None, tip: str = "") -> str:
+def _card(value: int, cls: str = "", aid: str | None = None, label: str | None = None, tip: str = "") -> str:
     text = "pass" if value == 0 else str(value)
     if aid is not None:
         return (f'<button type="button" class="bd-card {cls}" data-action="{_a(aid)}" aria-label="{_a(label)}" '
@@ -378,7 +381,7 @@ def _card(value, cls: str = "", aid: str | None = None, label: str | None = None
     return f'<span class="bd-card {cls}" title="{_a(tip)}">{text}</span>'
 
 
-def _bids(p: dict, seat, phase: str) -> str:
+def _bids(p: dict, seat: int | None, phase: str) -> str:
     out = []
     for v in p["revealed"]:
         out.append(_card(v, "up", tip=f"Revealed Bidding Card: {'pass' if v == 0 else v}."))
@@ -402,7 +405,7 @@ def _bids(p: dict, seat, phase: str) -> str:
     return f'<div class="bids">Bid: {"".join(out)}{total}</div>'
 
 
-def _player_panel(obs: dict, p: dict, seat, actions: dict) -> str:
+def _player_panel(obs: dict, p: dict, seat: int | None, actions: dict) -> str:
     s = p["seat"]
     over = obs["is_over"]
     classes = ["bd-player", f"c-{_colour(s)}"]
@@ -483,7 +486,7 @@ def _cadfael_panel(obs: dict) -> str:
             + f'</span><span>deck {cf["draw_pile"]}, face up: {face_up}</span></div>{bid}</div>')
 
 
-def _players(obs: dict, seat, actions: dict) -> str:
+def _players(obs: dict, seat: int | None, actions: dict) -> str:
     order = list(range(len(obs["players"])))
     if seat is not None:
         order = order[seat:] + order[:seat]
@@ -534,7 +537,7 @@ def _final(obs: dict) -> str:
             f'<p class="bd-note">Ties: most Gold left, then further up the Bishop Track.</p></section>')
 
 
-def _status(obs: dict, seat) -> str:
+def _status(obs: dict, seat: int | None) -> str:
     if obs["is_over"]:
         winners = ", ".join(seat_name(s) for s in obs["winners"])
         return f'<div class="bd-status over">Game over. Winner: {_t(winners)}</div>'

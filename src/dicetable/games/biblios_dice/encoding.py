@@ -8,7 +8,9 @@ positions count Cadfael as one more marker when he plays (2 players). See
 
 from __future__ import annotations
 
-from dicetable.engine.encoding import Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, seat_order
+from typing import Any, Callable
+
+from dicetable.engine.encoding import Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, seat_order
 
 from .components import (
     ADJ_FACES, CARD_VALUES, MULE_FINAL, NRES, RESOURCES, SYMBOLS, TOKEN_SPOTS, TOP,
@@ -22,7 +24,7 @@ def _tracks(players: int, cadfael: bool) -> Feature:
     """Each track's marker of each seat (from the observer on, then Cadfael): space / top."""
     markers = players + (1 if cadfael else 0)
 
-    def fill(obs, out, start):
+    def fill(obs: Obs, out: list[float], start: int) -> None:
         order = seat_order(obs, players) + (["cadfael"] if cadfael else [])
         slot = {m: k for k, m in enumerate(order)}
         for t, sym in enumerate(SYMBOLS):
@@ -34,7 +36,7 @@ def _tracks(players: int, cadfael: bool) -> Feature:
                    + (", then Cadfael" if cadfael else ""), fill)
 
 
-def _dice(name: str, get, meaning: str) -> list[Feature]:
+def _dice(name: str, get: Callable[[Obs], Any], meaning: str) -> list[Feature]:
     return [
         numbers(name, lambda o: [get(o).get(k, 0) for k in _DICE_KINDS], len(_DICE_KINDS), 6,
                 f"{meaning}: Resource and Bishop dice by symbol (count / 6)"),
@@ -44,11 +46,11 @@ def _dice(name: str, get, meaning: str) -> list[Feature]:
     ]
 
 
-def _group(k: int):
+def _group(k: int) -> Callable[[Obs], Any]:
     return lambda o: o["groups"][k] if len(o["groups"]) > k else {}
 
 
-def _player(key: str):
+def _player(key: str) -> Callable[[Obs], Any]:
     return lambda v: v["obs"]["players"][v["seat"]][key]
 
 

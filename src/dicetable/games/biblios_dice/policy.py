@@ -34,6 +34,8 @@ Greedy, one step deep on that margin:
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from dicetable.engine import Action
 
 from .components import (
@@ -101,7 +103,8 @@ def _finish_own_choices(state: BibliosDiceState, seat: int, depth: int = 12) -> 
 
 def _task_choice(state: BibliosDiceState, seat: int) -> Action:
     acts = state.legal_actions(seat)
-    if state.follow_up(seat)[0] == "convert":
+    task = state.follow_up(seat)
+    if task is not None and task[0] == "convert":
         return acts[0]                      # convert
     best, best_v = acts[0], None
     for a in acts:
@@ -117,7 +120,7 @@ def _take_value(state: BibliosDiceState, seat: int, action: Action) -> float:
     return margin(c, seat)
 
 
-def die_gain(state: BibliosDiceState, seat: int, kind: int, dice) -> float:
+def die_gain(state: BibliosDiceState, seat: int, kind: int, dice: Sequence[int]) -> float:
     """One-step gain in margin for ``seat`` of the dice of ``kind`` in the dice set ``dice``."""
     before = margin(state, seat)
     c = state.after_taking(seat, kind, dice)
@@ -125,7 +128,7 @@ def die_gain(state: BibliosDiceState, seat: int, kind: int, dice) -> float:
     return margin(c, seat) - before
 
 
-def group_gain(state: BibliosDiceState, seat: int, dice) -> float:
+def group_gain(state: BibliosDiceState, seat: int, dice: Sequence[int]) -> float:
     """Sum of the one-step gains of a group's dice types for ``seat`` (VPs)."""
     total = 0.0
     for k in range(NTRACKS):
@@ -178,7 +181,8 @@ def greedy(state: BibliosDiceState, seat: int) -> Action:
     acts = state.legal_actions(seat)
     if len(acts) == 1:
         return acts[0]
-    kind = state.pending(seat)[0]
+    task = state.pending(seat)
+    kind = task[0] if task is not None else None
     if kind == REROLL:
         return next(a for a in acts if a.id == "keep")
     if kind in (SELECT, RESOLVE):

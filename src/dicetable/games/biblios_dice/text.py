@@ -17,13 +17,16 @@ tokens, face-down Bidding Cards and Hidden Objectives never reach it.
 
 from __future__ import annotations
 
-from rich.console import Group
+from typing import Iterable
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from dicetable.engine import seat_name
+from dicetable.engine import GameState, seat_name
 
+from .rules.common import Marker
 from .components import (
     CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
     SYMBOLS, TOP, VP_STACKS, ratio_at,
@@ -50,7 +53,7 @@ _PHASE_SHORT = {
 _TASK = {"adjust": "the Adjustment Die", "advance": "a Bishop Token", "convert": "the Conversion Rule"}
 
 
-def marker_text(m, focus=None) -> Text:
+def marker_text(m: Marker, focus: int | None = None) -> Text:
     """A marker: ``P2`` in the seat's colour, ``Cf`` for Cadfael (underlined for the focus seat)."""
     if m == "cadfael":
         return Text("Cf", style=STYLE[CADFAEL_COLOUR])
@@ -58,7 +61,7 @@ def marker_text(m, focus=None) -> Text:
     return Text(f"P{m + 1}", style=style + (" underline" if m == focus else ""))
 
 
-def _digit(m, focus=None) -> Text:
+def _digit(m: Marker, focus: int | None = None) -> Text:
     if m == "cadfael":
         return Text("C", style=STYLE[CADFAEL_COLOUR])
     style = STYLE.get(COLOURS[m % len(COLOURS)], "bold")
@@ -97,11 +100,11 @@ def dice_words(d: dict, short: bool = False, marked: dict | None = None, tiny: b
     return ", ".join(parts) if parts else "no dice"
 
 
-def _cards(values) -> str:
+def _cards(values: Iterable[int]) -> str:
     return " ".join("pass" if v == 0 else str(v) for v in values) or "-"
 
 
-def _status(obs: dict, seat, compact: bool, level: int = 0) -> Text:
+def _status(obs: dict, seat: int | None, compact: bool, level: int = 0) -> Text:
     text = Text()
     if compact:
         text.append("Biblios Dice" if level < 2 else "Biblios", style="bold")
@@ -136,7 +139,7 @@ def _status(obs: dict, seat, compact: bool, level: int = 0) -> Text:
 
 
 # ------------------------------------------------------------------ wide
-def _tracks_grid(obs: dict, focus) -> Table:
+def _tracks_grid(obs: dict, focus: int | None) -> Table:
     width = max(TOP)
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True, min_width=11)
@@ -234,7 +237,7 @@ def _dice_lines(obs: dict, short: bool, tiny: bool = False) -> list:
     return lines
 
 
-def _bid_text(p: dict, seat, short: bool = False) -> str:
+def _bid_text(p: dict, seat: int | None, short: bool = False) -> str:
     if p["sitting_out"]:
         return "sits out (overbid)" if short else "sits out this auction (overbid)"
     shown = p["revealed"]
@@ -252,7 +255,8 @@ def _bid_text(p: dict, seat, short: bool = False) -> str:
     return text
 
 
-def _players_grid(obs: dict, seat, focus, compact: bool, level: int = 0) -> list:
+def _players_grid(obs: dict, seat: int | None, focus: int | None, compact: bool,
+                  level: int = 0) -> list[Text]:
     lines = []
     standing = obs["standing"]
     objectives = obs["hidden_objectives"]
@@ -311,7 +315,7 @@ def _players_grid(obs: dict, seat, focus, compact: bool, level: int = 0) -> list
     return lines
 
 
-def _shield_line(obs: dict, seat) -> Text | None:
+def _shield_line(obs: dict, seat: int | None) -> Text | None:
     if seat is None or obs["is_over"] or "my_score" not in obs:
         return None
     sc = obs["my_score"]
@@ -353,7 +357,7 @@ def _score_pad(obs: dict, compact: bool) -> Table:
         name = marker_text(m) if m < players else marker_text("cadfael")
         if m < players and m in obs["winners"]:
             name.append(" winner", style="bold green")
-        cells = [str(sum(r["tracks"]))] if compact else [str(v) for v in r["tracks"]]
+        cells: list[str | Text] = [str(sum(r["tracks"]))] if compact else [str(v) for v in r["tracks"]]
         cells += [str(-r["penalty"]), str(r["tokens"]), str(r["gold_vp"])]
         if obs["hidden_objectives"]:
             cells.append(str(r["objective"]))
@@ -362,8 +366,8 @@ def _score_pad(obs: dict, compact: bool) -> Table:
     return table
 
 
-def _wide(obs: dict, seat, focus, width: int):
-    parts = [_status(obs, seat, False), _tracks_grid(obs, focus)]
+def _wide(obs: dict, seat: int | None, focus: int | None, width: int) -> Panel:
+    parts: list[RenderableType] = [_status(obs, seat, False), _tracks_grid(obs, focus)]
     if obs["is_over"]:
         parts.append(Text("Final scoring (tie: most Gold left, then further up the Bishop Track):", style="bold"))
         parts.append(_score_pad(obs, False))
@@ -381,7 +385,7 @@ def _wide(obs: dict, seat, focus, width: int):
 
 
 # ------------------------------------------------------------------ compact
-def _track_line(obs: dict, t: int, focus, level: int) -> Text:
+def _track_line(obs: dict, t: int, focus: int | None, level: int) -> Text:
     sym = SYMBOLS[t]
     v = obs["value_dice"][sym]
     line = Text(f"{SYMBOL_NAMES[t]} ", style="bold")
@@ -400,7 +404,7 @@ def _track_line(obs: dict, t: int, focus, level: int) -> Text:
     return line
 
 
-def _compact_lines(obs: dict, seat, focus, level: int) -> list:
+def _compact_lines(obs: dict, seat: int | None, focus: int | None, level: int) -> list[Text]:
     lines = [_status(obs, seat, True, level)]
     lines += [_track_line(obs, t, focus, level) for t in range(NRES)]
     if obs["is_over"]:
@@ -410,10 +414,12 @@ def _compact_lines(obs: dict, seat, focus, level: int) -> list:
     return lines
 
 
-def _compact(obs: dict, seat, focus, width: int):
+def _compact(obs: dict, seat: int | None, focus: int | None, width: int) -> Group:
+    lines: list[RenderableType] | list[Text]
     if obs["is_over"]:
-        lines = [_status(obs, seat, True), _score_pad(obs, True)]
-        lines += [_track_line(obs, t, focus, 1) for t in range(NRES)]
+        scored: list[RenderableType] = [_status(obs, seat, True), _score_pad(obs, True)]
+        scored += [_track_line(obs, t, focus, 1) for t in range(NRES)]
+        lines = scored
     else:
         # The least shortened level whose lines each fit the width; failing that, the first whose
         # folded lines still fit 12 rows.
@@ -423,19 +429,19 @@ def _compact(obs: dict, seat, focus, width: int):
         if unfolded or folded:
             lines = (unfolded or folded)[0]
         else:
-            lines = levels[-1]
+            last = levels[-1]
             # Last resort (not met in the tests' games): one row per line, cut with an ellipsis.
-            for line in lines:
-                line.no_wrap = True
-                line.overflow = "ellipsis"
-            return Group(*lines)
+            for text in last:
+                text.no_wrap = True
+                text.overflow = "ellipsis"
+            return Group(*last)
     for line in lines:
         if isinstance(line, Text):
             line.overflow = "fold"
     return Group(*lines)
 
 
-def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None):
+def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None) -> Panel | Group:
     """The table as a rich renderable drawn from ``obs`` (``state.observation(seat)``) only.
 
     ``width`` is the terminal's width in columns (``< 120``: the compact
@@ -461,10 +467,10 @@ class _FitToConsole:
     (``viewed by Player 2``, ``Your Gold: 15``) for the hot-seat hand-over.
     """
 
-    def __init__(self, obs: dict, seat: int | None):
+    def __init__(self, obs: dict, seat: int | None) -> None:
         self.obs, self.seat = obs, seat
 
-    def __rich_console__(self, console, options):
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         obs, seat = self.obs, self.seat
         if seat is not None and not obs["is_over"]:
             yield Text(f"Biblios Dice - viewed by {seat_name(seat)} (only your own shield is shown)", style="dim")
@@ -475,7 +481,7 @@ class _FitToConsole:
                        + (f"   Your Hidden Objective: {_NAME[objective]}" if objective else ""), style="bold green")
 
 
-def render(state, seat: int | None = None):
+def render(state: GameState, seat: int | None = None) -> _FitToConsole:
     """The older entry point: ``text_view(state.observation(seat), seat)`` at the console's width."""
     return _FitToConsole(state.observation(seat), seat)
 

@@ -8,9 +8,10 @@ The whole turn is a stack of tasks on the engine's turn flow
 one handler per kind, so a state clones, saves and replays. The rules are
 split by part of the round: :mod:`.round` (Phase 0-IV but the market),
 :mod:`.dice` (taking dice: tracks, tokens, the Adjustment Die, the
-Conversion Rule), :mod:`.market` (split, auction, groups); :mod:`.state`
-holds the fields, set-up, scoring and views. Each module lists its task
-kinds. The phase (observation ``phase``) names what the round is at:
+Conversion Rule), :mod:`.market` (split, auction, groups), :mod:`.scoring`
+(Game End, Scoring); :mod:`.fields` declares the fields on the base class of
+every one of these mixins (so each sees them all, typed), and :mod:`.state`
+combines them and adds set-up and views. Each module lists its task kinds. The phase (observation ``phase``) names what the round is at:
 
 ``reroll``        Phase I: the first player marks dice one at a time
                   (``mark:<kind>``), then ``reroll`` (pays 1 VP, once) or ``keep``.

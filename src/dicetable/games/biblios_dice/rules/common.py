@@ -6,6 +6,8 @@ Gold Die's and the Adjustment Die's face index, -1 when absent).
 
 from __future__ import annotations
 
+from typing import Literal, Sequence, TypeVar
+
 from dicetable.engine import Action, seat_name
 
 from ..components import (
@@ -31,6 +33,11 @@ FOLLOW_UPS = frozenset(("adjust", "advance", "convert"))
 
 DISCARD = -1                 # a market group nobody takes
 
+Marker = int | Literal["cadfael"]
+"""A marker as observations show it on the tracks: a seat, or ``"cadfael"``."""
+
+T = TypeVar("T")
+
 GOLD_VALUES = tuple(dict.fromkeys(GOLD_DIE.faces))
 GOLD_VALUE_INDEX = {f: i for i, f in enumerate(GOLD_VALUES)}
 MARK_KINDS = SYMBOLS + ("gold", "adjustment", "mule")
@@ -52,12 +59,12 @@ def half_up(n: int) -> int:
     return -(-n // 2)
 
 
-def dice_count(dice) -> int:
+def dice_count(dice: Sequence[int]) -> int:
     """Number of dice in a dice set (see components: 6 symbol counts, Gold, Adjustment)."""
     return sum(dice[:NTRACKS]) + (dice[GOLD] >= 0) + (dice[ADJUST] >= 0)
 
 
-def dice_text(dice) -> str:
+def dice_text(dice: Sequence[int]) -> str:
     """A dice set in words: ``"3 Ink, 2 Manuscripts, Gold 3, Adjustment +1"``."""
     parts = [f"{dice[k]} {SYMBOL_NAMES[k]}" for k in range(NTRACKS) if dice[k]]
     if dice[GOLD] >= 0:
@@ -68,15 +75,15 @@ def dice_text(dice) -> str:
     return ", ".join(parts) if parts else "no dice"
 
 
-def dice_json(dice) -> dict:
+def dice_json(dice: Sequence[int]) -> dict[str, int | str | None]:
     """A dice set as a JSON-able dict (kind -> count; gold/adjustment -> face or None)."""
-    out = {SYMBOLS[k]: dice[k] for k in range(NTRACKS) if dice[k]}
+    out: dict[str, int | str | None] = {SYMBOLS[k]: dice[k] for k in range(NTRACKS) if dice[k]}
     out["gold"] = GOLD_VALUES[dice[GOLD]] if dice[GOLD] >= 0 else None
     out["adjustment"] = ADJ_FACES[dice[ADJUST]].id if dice[ADJUST] >= 0 else None
     return out
 
 
-def replaced(items: tuple, i: int, value) -> tuple:
+def replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """``items`` with item ``i`` replaced by ``value`` (the fields kept as tuples are replaced, never mutated)."""
     return items[:i] + (value,) + items[i + 1:]
 
@@ -122,11 +129,12 @@ SECRET_BID_TEXT = [{v: f"{seat_name(s)} secretly places the {card_name(v)} card 
                     for v in CARD_VALUES} for s in range(8)]
 BID_TEXT = [f"{seat_name(s)} places a Bidding Card face down." for s in range(8)]
 
-_TAKE_CACHE: dict = {}
+_TAKE_CACHE: dict[tuple[int, ...], Action] = {}
 
 
-def take_action(kind: int, dice, players: int) -> Action:
+def take_action(kind: int, dice: Sequence[int], players: int) -> Action:
     """The action taking every die of ``kind`` (a dice-set slot) from ``dice``; built once per label."""
+    key: tuple[int, ...]
     if kind < NTRACKS:
         key = (kind, dice[kind])
     elif kind == GOLD:
@@ -149,7 +157,7 @@ def take_action(kind: int, dice, players: int) -> Action:
     return action
 
 
-def take_actions(dice, players: int) -> list[Action]:
+def take_actions(dice: Sequence[int], players: int) -> list[Action]:
     """The actions taking each type of dice present in ``dice``, symbols first, then Gold, Adjustment."""
     out = [take_action(k, dice, players) for k in range(NTRACKS) if dice[k]]
     if dice[GOLD] >= 0:

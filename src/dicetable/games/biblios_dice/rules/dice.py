@@ -16,7 +16,10 @@ stack, asked before the turn goes on:
 
 from __future__ import annotations
 
-from dicetable.engine import Decision, auto, choices, prompt, resolve, seat_name
+from typing import Callable
+
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine.flow import Task
 
 from ..components import (
     ADJ_FACES, ADJ_STEPS, ADJUST, BISHOP, GOLD, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, RESOURCE_DIE, RESOURCES,
@@ -26,15 +29,17 @@ from ..components import (
 from .common import (
     ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS, adjusted, replaced,
 )
+from .fields import BibliosFields
 
 
-class DiceRules:
+
+class DiceRules(BibliosFields):
     """Taking dice and resolving them (see the module docstring); needs the state's fields."""
 
     __slots__ = ()
 
     # ------------------------------------------------------------ taking
-    def _take(self, seat: int, kind: int, dice: list) -> None:
+    def _take(self, seat: int, kind: int, dice: list[int]) -> None:
         """Take every die of ``kind`` from ``dice`` (the pool or a market group) and resolve it."""
         if kind < NTRACKS:
             count = dice[kind]
@@ -65,7 +70,8 @@ class DiceRules:
                           f"{ADJ_FACES[face].label}.", {"kind": "adjustment", "face": ADJ_FACES[face].id})
             self._ask_adjust(seat, face, 0, 0)
 
-    def _take_then(self, task, kind: int, dice: list, after: str, handler) -> None:
+    def _take_then(self, task: Task, kind: int, dice: list[int], after: str,
+                   handler: Callable[[Task], object]) -> None:
         """``task``'s seat takes ``kind`` from ``dice`` in its turn; then the automatic task ``after``.
 
         ``(after, seat)`` runs below the take's own choices, once they are
@@ -188,7 +194,7 @@ class DiceRules:
                 self._advance(m, r, 1)
 
     # ------------------------------------------------------------ the Adjustment Die
-    def adjust_targets(self, task) -> list[int]:
+    def adjust_targets(self, task: Task) -> list[int]:
         """The Value Dice (indices) an ``adjust`` task's step may change.
 
         Raise: dice below 6; lower: dice above 1; set3: any; never a die this
@@ -222,7 +228,7 @@ class DiceRules:
             self._adjust_done(seat)
 
     @prompt("adjust")
-    def _adjust_prompt(self, task) -> Decision:
+    def _adjust_prompt(self, task: Task) -> Decision:
         face = ADJ_FACES[task[2]]
         op = ADJ_STEPS[task[2]][task[3]]
         other = " different" if task[3] else ""
@@ -234,14 +240,14 @@ class DiceRules:
                         "between 1 and 6; if all five show 1 or all show 6 afterwards, all are reset to 3.")
 
     @choices("adjust")
-    def _adjust_choices(self, task) -> list:
+    def _adjust_choices(self, task: Task) -> list[Action]:
         op = ADJ_STEPS[task[2]][task[3]]
         value = self.value
         actions = ADJ_ACTIONS[op]
         return [actions[d][value[d]] for d in self.adjust_targets(task)]
 
     @resolve("adjust")
-    def _adjust(self, task, action) -> None:
+    def _adjust(self, task: Task, action: Action) -> None:
         _, seat, face, step, used = task
         d = action.payload
         old = self.value[d]
@@ -264,7 +270,7 @@ class DiceRules:
             self.emit("value-reset", seat, f"All Value Dice show {v[0]}: they are all reset to {VALUE_RESET}.")
 
     # ------------------------------------------------------------ Bishop Token moves
-    def advance_targets(self, task) -> list[int]:
+    def advance_targets(self, task: Task) -> list[int]:
         """The Resource Tracks an ``advance``/``token-moves`` task may still use (not used, not at the top)."""
         _, m, _, excluded = task
         nm = self.nm
@@ -272,7 +278,7 @@ class DiceRules:
         return [t for t in range(NRES) if not excluded >> t & 1 and pos[t * nm + m] < TOP[t]]
 
     @auto("token-moves")
-    def _token_moves(self, task) -> None:
+    def _token_moves(self, task: Task) -> None:
         if self.advance_targets(task):
             self.then(("advance",) + task[1:])
             return
@@ -280,20 +286,20 @@ class DiceRules:
                   "Resource Track: the rest of the Bishop Token's moves are lost.")
 
     @prompt("advance")
-    def _advance_prompt(self, task) -> Decision:
+    def _advance_prompt(self, task: Task) -> Decision:
         return Decision(task[1], "bishop-token", f"Bishop Token: move up 1 space in a Resource Track "
                         f"({task[2]} more, each a different track).",
                         "A Bishop Token never moves you on the Bishop Track. Passing a VP stack "
                         "takes its top token.")
 
     @choices("advance")
-    def _advance_choices(self, task) -> list:
+    def _advance_choices(self, task: Task) -> list[Action]:
         seat = task[1]
         nm = self.nm
         return [ADVANCE_ACTIONS[t][self.pos[t * nm + seat] + 1] for t in self.advance_targets(task)]
 
     @resolve("advance")
-    def _advance_one(self, task, action) -> None:
+    def _advance_one(self, task: Task, action: Action) -> None:
         _, m, left, excluded = task
         t = action.payload
         if left > 1:
@@ -302,18 +308,18 @@ class DiceRules:
 
     # ------------------------------------------------------------ the Conversion Rule
     @prompt("convert")
-    def _convert_prompt(self, task) -> Decision:
+    def _convert_prompt(self, task: Task) -> Decision:
         return Decision(task[1], "convert", f"You are at the top of the {TRACK_NAMES[task[2]]}: convert the "
                         f"{task[3]} {SYMBOL_NAMES[task[2]]} dice into random resources?",
                         "Conversion Rule: each die is re-rolled until it shows a different resource, "
                         "then you move up on that track.")
 
     @choices("convert")
-    def _convert_choices(self, task) -> tuple:
+    def _convert_choices(self, task: Task) -> tuple[Action, ...]:
         return (CONVERT_ACTION, FORGO_ACTION)
 
     @resolve("convert")
-    def _convert_or_forgo(self, task, action) -> None:
+    def _convert_or_forgo(self, task: Task, action: Action) -> None:
         _, m, t, count = task
         if action is CONVERT_ACTION or action.id == "convert":
             self._convert(m, t, count)

@@ -26,6 +26,7 @@ Tasks (``None``: no seat concerned):
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine.flow import Task
 
 from ..components import (
     ADJUST, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, GOLD, GOLD_DIE, GOLD_FOR_ALL, NTRACKS, PASS, SMALL_GROUP,
@@ -35,15 +36,17 @@ from .common import (
     RESHUFFLE_AT, RESOLVE, SECRET_BID_TEXT, SMALL_ACTIONS, SPLIT, card_name, dice_count, dice_json, dice_text,
     half_up, replaced, take_actions,
 )
+from .dice import DiceRules
 
 
-class MarketRules:
+
+class MarketRules(DiceRules):
     """The market (see the module docstring); needs the state's fields."""
 
     __slots__ = ()
 
     @auto("market")
-    def _start_market(self, task) -> None:
+    def _start_market(self, task: Task) -> None:
         pool = self.pool
         while GOLD_VALUES[pool[GOLD]] == GOLD_FOR_ALL:
             pool[GOLD] = GOLD_VALUE_INDEX[self.roll(GOLD_DIE)]
@@ -60,14 +63,14 @@ class MarketRules:
 
     # ------------------------------------------------------------ the split
     @prompt(SPLIT)
-    def _split_prompt(self, task) -> Decision:
+    def _split_prompt(self, task: Task) -> Decision:
         have = dice_count(self.small)
         return Decision(task[1], SPLIT, f"Market: choose a die for the group of {SMALL_GROUP} "
                         f"({have} of {SMALL_GROUP} chosen; the rest form the other group).",
                         "You may not change the dice; the players then bid for the two groups.")
 
     @choices(SPLIT)
-    def _split_choices(self, task) -> list:
+    def _split_choices(self, task: Task) -> list[Action]:
         pool = self.pool
         out = [SMALL_ACTIONS[k] for k in range(NTRACKS) if pool[k]]
         if pool[GOLD] >= 0:
@@ -77,7 +80,7 @@ class MarketRules:
         return out
 
     @resolve(SPLIT)
-    def _split(self, task, action) -> None:
+    def _split(self, task: Task, action: Action) -> None:
         seat = task[1]
         k = action.payload
         if k < NTRACKS:
@@ -100,7 +103,7 @@ class MarketRules:
 
     # ------------------------------------------------------------ the auction
     @auto("auction")
-    def _start_auction(self, task) -> None:
+    def _start_auction(self, task: Task) -> None:
         n = self.players
         self.sitting = self.barred
         self.barred = 0
@@ -128,7 +131,7 @@ class MarketRules:
         self.tasks.append(("reveal", None))
 
     @prompt(BID)
-    def _bid_prompt(self, task) -> Decision:
+    def _bid_prompt(self, task: Task) -> Decision:
         seat = task[1]
         total = sum(self.played[seat])
         return Decision(seat, BID, f"Auction: place a Bidding Card face down (your bid so far: {total}; "
@@ -139,12 +142,12 @@ class MarketRules:
                         "auction.")
 
     @choices(BID)
-    def _bid_choices(self, task) -> list:
+    def _bid_choices(self, task: Task) -> list[Action]:
         hand = self.hands[task[1]]
         return [BID_ACTIONS[v] for v in CARD_VALUES if hand >> v & 1]
 
     @resolve(BID)
-    def _bid(self, task, action) -> None:
+    def _bid(self, task: Task, action: Action) -> None:
         seat = task[1]
         v = action.payload
         self.hands[seat] &= ~(1 << v)
@@ -161,7 +164,7 @@ class MarketRules:
                       f"(bid {sum(self.cad_played)}).", {"card": card})
 
     @auto("reveal")
-    def _reveal(self, task) -> None:
+    def _reveal(self, task: Task) -> None:
         parts = []
         quiet = self.quiet
         for s in range(self.players):
@@ -250,7 +253,7 @@ class MarketRules:
             self.current = winner
             self.tasks.append((CHOOSE, winner, second, pay))
 
-    def _group_task(self, who: int, g: int, pay: int) -> tuple:
+    def _group_task(self, who: int, g: int, pay: int) -> Task:
         """The task handing market group ``g`` to ``who`` (a seat, Cadfael's marker or DISCARD)."""
         if who == DISCARD:
             return ("discard", None, g)
@@ -260,18 +263,18 @@ class MarketRules:
 
     # ------------------------------------------------------------ the groups
     @prompt(CHOOSE)
-    def _choose_prompt(self, task) -> Decision:
+    def _choose_prompt(self, task: Task) -> Decision:
         return Decision(task[1], CHOOSE, "You won the auction: choose a group of dice.",
                         "You take all the group's dice and resolve them; the second bidder takes the other.")
 
     @choices(CHOOSE)
-    def _choose_choices(self, task) -> list:
+    def _choose_choices(self, task: Task) -> list[Action]:
         groups = self.groups
         return [Action("group:large", f"Take the group of {dice_count(groups[0])} dice: {dice_text(groups[0])}", 0),
                 Action("group:small", f"Take the group of {dice_count(groups[1])} dice: {dice_text(groups[1])}", 1)]
 
     @resolve(CHOOSE)
-    def _choose(self, task, action) -> None:
+    def _choose(self, task: Task, action: Action) -> None:
         _, seat, second, pay = task
         g = action.payload
         if not self.quiet:
@@ -280,7 +283,7 @@ class MarketRules:
         self.then(("group", seat, g, 0), self._group_task(second, 1 - g, pay))
 
     @auto("discard")
-    def _discard_group(self, task) -> None:
+    def _discard_group(self, task: Task) -> None:
         group = self.groups[task[2]]
         if not self.quiet:
             self.emit("discard", None, f"The group of {dice_count(group)} dice ({dice_text(group)}) is "
@@ -288,7 +291,7 @@ class MarketRules:
         self.groups = replaced(self.groups, task[2], EMPTY_SET)
 
     @auto("deny")
-    def _deny_group(self, task) -> None:
+    def _deny_group(self, task: Task) -> None:
         group = self.groups[task[2]]
         if not self.quiet:
             self.emit("discard", None, f"Cadfael takes the group of {dice_count(group)} dice "
@@ -296,7 +299,7 @@ class MarketRules:
         self.groups = replaced(self.groups, task[2], EMPTY_SET)
 
     @auto("group")
-    def _take_group(self, task) -> None:
+    def _take_group(self, task: Task) -> None:
         _, seat, g, pay = task
         if pay:
             self.gold[seat] -= pay
@@ -312,16 +315,16 @@ class MarketRules:
         self.tasks.append((RESOLVE, seat))
 
     @prompt(RESOLVE)
-    def _resolve_prompt(self, task) -> Decision:
+    def _resolve_prompt(self, task: Task) -> Decision:
         return Decision(task[1], RESOLVE, "Market: choose the next type of dice of your group to resolve.",
                         "You resolve every die of the group, one type at a time, in any order.")
 
     @choices(RESOLVE)
-    def _resolve_choices(self, task) -> list:
+    def _resolve_choices(self, task: Task) -> list[Action]:
         return take_actions(self.groups[self.grp], self.players)
 
     @resolve(RESOLVE)
-    def _resolve_group(self, task, action) -> None:
+    def _resolve_group(self, task: Task, action: Action) -> None:
         kind = action.payload
         group = self.groups[self.grp]
         left = list(group)
@@ -330,13 +333,13 @@ class MarketRules:
         self._take_then(task, kind, list(group), "resolve-end", self._resolve_end)
 
     @auto("resolve-end")
-    def _resolve_end(self, task) -> None:
+    def _resolve_end(self, task: Task) -> None:
         if dice_count(self.groups[self.grp]):
             self.tasks.append((RESOLVE, task[1]))
 
     # ------------------------------------------------------------ after the market
     @auto("market-end")
-    def _finish_market(self, task) -> None:
+    def _finish_market(self, task: Task) -> None:
         n = self.players
         self.hands = [FULL_HAND & ~1 if self.barred >> s & 1 else FULL_HAND for s in range(n)]
         self.facedown = [-1] * n

@@ -18,7 +18,8 @@ Tasks (``None``: no seat concerned):
 
 from __future__ import annotations
 
-from dicetable.engine import Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine.flow import Task
 
 from ..components import (
     ADJ_DIE, ADJ_INDEX, ADJUST, BISHOP, CADFAEL, GOLD, GOLD_DIE, MULE_DIE, MULE_FINAL, NRES, NTRACKS,
@@ -28,15 +29,18 @@ from .common import (
     CLEAR_ACTION, GOLD_VALUE_INDEX, KEEP_ACTION, MARK_ACTIONS, MARK_ADJUST, MARK_GOLD, MARK_KINDS, MARK_MULE,
     REROLL, REROLL_ACTION, REROLL_COST, SELECT, dice_count, dice_json, dice_text, take_actions,
 )
+from .dice import DiceRules
+from .scoring import ScoringRules
 
 
-class RoundRules:
+
+class RoundRules(DiceRules, ScoringRules):
     """Phases 0-IV of a round but the market (see the module docstring); needs the state's fields."""
 
     __slots__ = ()
 
     @auto("round")
-    def _start_round(self, task) -> None:
+    def _start_round(self, task: Task) -> None:
         self.round_no += 1
         self.phase = REROLL
         self.current = self.first
@@ -84,7 +88,7 @@ class RoundRules:
 
     # ------------------------------------------------------------ Phase I: the re-roll
     @prompt(REROLL)
-    def _reroll_prompt(self, task) -> Decision:
+    def _reroll_prompt(self, task: Task) -> Decision:
         marked = sum(self.marks)
         return Decision(task[1], REROLL, "Phase I: keep the dice, or mark dice and pay 1 VP to re-roll them"
                         + (f" ({marked} marked)." if marked else "."),
@@ -92,7 +96,7 @@ class RoundRules:
                         "The Mule Die moves the Mule; on its final space everyone goes to the market.")
 
     @choices(REROLL)
-    def _reroll_choices(self, task) -> list:
+    def _reroll_choices(self, task: Task) -> list[Action]:
         marks = self.marks
         pool = self.pool
         out = [MARK_ACTIONS[k] for k in range(NTRACKS) if pool[k] > marks[k]]
@@ -109,7 +113,7 @@ class RoundRules:
         return out
 
     @resolve(REROLL)
-    def _reroll(self, task, action) -> None:
+    def _reroll(self, task: Task, action: Action) -> None:
         seat = task[1]
         aid = action.id
         marks = self.marks
@@ -165,22 +169,22 @@ class RoundRules:
 
     # ------------------------------------------------------------ Phase III: dice selection
     @prompt(SELECT)
-    def _select_prompt(self, task) -> Decision:
+    def _select_prompt(self, task: Task) -> Decision:
         return Decision(task[1], SELECT, "Phase III: choose one type of dice from the dice pool.",
                         "You take all dice showing that symbol and resolve them at once: Resource "
                         "Dice move you up their track, Bishop dice up the Bishop Track, the Gold Die "
                         "gives Gold, the Adjustment Die changes Value Dice.")
 
     @choices(SELECT)
-    def _select_choices(self, task) -> list:
+    def _select_choices(self, task: Task) -> list[Action]:
         return take_actions(self.pool, self.players)
 
     @resolve(SELECT)
-    def _select(self, task, action) -> None:
+    def _select(self, task: Task, action: Action) -> None:
         self._take_then(task, action.payload, self.pool, "select-end", self._select_end)
 
     @auto("select-end")
-    def _select_end(self, task) -> None:
+    def _select_end(self, task: Task) -> None:
         if dice_count(self.pool) == 0:
             self.first = (self.first + 1) % self.players
             if not self.quiet:
@@ -193,7 +197,7 @@ class RoundRules:
 
     # ------------------------------------------------------------ Phase IV
     @auto("round-end")
-    def _end_round(self, task) -> None:
+    def _end_round(self, task: Task) -> None:
         """Phase IV: check both game-end conditions, else a new round."""
         nm = self.nm
         pos = self.pos

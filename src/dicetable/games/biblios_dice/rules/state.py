@@ -1,44 +1,25 @@
-"""The Biblios Dice state: its fields, set-up, scoring and views (rulebook: Setup, Game End,
-Scoring, Hidden Objective Variant); the turn's rules come from the mixins of :mod:`.round`,
-:mod:`.dice` and :mod:`.market`.
+"""The Biblios Dice state: set-up and views (rulebook: Setup, Hidden Objective Variant); its
+fields are declared in :mod:`.fields`, the turn's rules come from the mixins of :mod:`.round`,
+:mod:`.dice` and :mod:`.market`, scoring from :mod:`.scoring`.
 """
 
 from __future__ import annotations
 
-from dicetable.engine import LIST, Field, FlowState, int_list, seat_name
+from typing import TYPE_CHECKING, Any, Sequence
+
+from dicetable.engine import Action, seat_name
 
 from ..components import (
-    BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, PENALTY, PLACES_FROM,
-    RESOURCES, SCORING, START, SYMBOL_NAMES, SYMBOLS, TOKEN_INDEX, TOKEN_GROUPS, TOKEN_SPOTS, TOKENS, TOP,
-    TRACK_NAMES, VALUE_START, VP_STACKS, place_points, ratio_at, resource_dice_for,
+    BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, RESOURCES, START,
+    SYMBOL_NAMES, SYMBOLS, TOKEN_GROUPS, TOKEN_SPOTS, TOKENS, TOP, TRACK_NAMES, VALUE_START, VP_STACKS,
+    resource_dice_for,
 )
 from .common import FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json
-from .dice import DiceRules
 from .market import MarketRules
 from .round import RoundRules
 
 
-def _tuples(value) -> list[tuple[int, ...]]:
-    return [tuple(int(x) for x in row) for row in value]
-
-
-def _rows(value) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(int(x) for x in row) for row in value)
-
-
-def _lists(value) -> list[list]:
-    return [list(row) for row in value]
-
-
-def _token_stacks(value) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(TOKEN_INDEX[i] for i in stack) for stack in value)
-
-
-def _token_ids(value) -> list[list[str]]:
-    return [[TOKENS[i].id for i in stack] for stack in value]
-
-
-class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
+class BibliosDiceState(RoundRules, MarketRules):
     """A game of Biblios Dice for 2-5 players (2 players add Cadfael).
 
     Markers are numbered ``0..players-1`` for the seats and ``cad`` (= 2) for
@@ -50,48 +31,16 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
     ``small``, ``groups``) use the layout of :mod:`..components`. ``hands`` are
     bitmasks of Bidding Card values (bit 0 = the pass card). The turn is a
     stack of tasks (:class:`~dicetable.engine.FlowState`; the task kinds are
-    listed in :mod:`.round`, :mod:`.dice` and :mod:`.market`).
+    listed in :mod:`.round`, :mod:`.dice` and :mod:`.market`). The fields are
+    declared on :class:`~.fields.BibliosFields`, the base of every rule mixin.
     """
 
     game_id = "biblios-dice"
 
-    nm = Field(int, save=False)                 # markers: seats, then Cadfael (derived from players)
-    cad = Field(int, save=False)                # Cadfael's marker, -1 without him
-    round_no = Field(int, save="round")
-    first = Field(int)                          # the seat holding the Monastery Card
-    current = Field(int)                        # the seat whose turn it is (shown in observations)
-    phase = Field(str)                          # one of PHASES (shown in observations)
-    value = Field(int_list, copy=LIST)          # pips of the five Value Dice
-    pos = Field(int_list, copy=LIST)            # pos[track * nm + marker]: its space, 1 = lowest
-    stamp = Field(int_list, copy=LIST)          # arrival time on that space (lower = further left)
-    clock = Field(int)
-    vp_stacks = Field(_tuples, copy=LIST, encode=_lists)  # [track * NSTACKS + k]: VP tokens, top first
-    # bishop_stacks and groups are tuples, replaced and never mutated, so a clone shares them
-    bishop_stacks = Field(_token_stacks, encode=_token_ids)  # per spot: token indices, top first
-    gold = Field(int_list, copy=LIST)
-    vp = Field(int_list, copy=LIST)             # VP tokens behind each shield
-    mule = Field(int)                           # the Mule's space, 0..MULE_FINAL
-    mule_roll = Field(int)
-    pool = Field(int_list, copy=LIST)           # the dice pool (a dice set)
-    marks = Field(int_list, copy=LIST)          # dice marked for the re-roll, by MARK_KINDS
-    small = Field(int_list, copy=LIST)          # the group of 3 while the pool is split
-    groups = Field(_rows, encode=_lists)        # the market's large and small group (dice sets)
-    grp = Field(int)                            # the group being resolved, -1 none
-    hands = Field(int_list, copy=LIST)          # Bidding Cards in hand, bitmask per seat
-    facedown = Field(int_list, copy=LIST)       # the card placed face down, -1 none
-    played = Field(_tuples, copy=LIST, encode=_lists)  # cards revealed in this auction, per seat
-    active = Field(int)                         # bitmask: seats still bidding
-    sitting = Field(int)                        # bitmask: seats sitting this auction out
-    barred = Field(int)                         # bitmask: seats to sit the next auction out
-    penalized = Field(int)                      # bitmask: seats penalised for overbidding now
-    cad_deck = Field(int_list, copy=LIST)       # Cadfael's draw pile, top first
-    cad_faceup = Field(int_list)                # his cards revealed in earlier auctions (replaced, never mutated)
-    cad_played = Field(int_list, copy=LIST)     # his cards revealed in this auction
-    topped = Field(int)                         # bitmask: tracks whose top the mover reached this turn
-    objectives = Field(int_list)                # Hidden Objective per seat, -1 none (replaced, never mutated)
-    auctions = Field(int)
-    last_auction = Field()                      # the last auction's totals and places (never mutated)
-    final = Field()                             # final scoring rows once the game is over (never mutated)
+    if TYPE_CHECKING:  # the engine's clone and child are typed GameState; they return the same class
+        def clone(self) -> BibliosDiceState: ...
+
+        def child(self, action: Action, seat: int) -> BibliosDiceState: ...
 
     # ================================================================ set-up
     def _setup(self) -> None:
@@ -193,22 +142,13 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
             raise ValueError(f"unknown task kinds {sorted(unknown)}")
 
     # ================================================================ queries
-    def who(self, m: int) -> str:
-        """A marker's owner for people: ``"Player 2"`` or ``"Cadfael"``."""
-        return "Cadfael" if m == self.cad else seat_name(m)
-
-    def bishop_key(self, m: int) -> tuple:
-        """Sort key: further up the Bishop Track first, then further left (earlier arrival)."""
-        i = BISHOP * self.nm + m
-        return (-self.pos[i], self.stamp[i])
-
     def follow_up(self, seat: int) -> tuple | None:
         """The follow-up choice of a take ``seat`` is to make now (an ``adjust``, ``advance`` or
         ``convert`` task, see :mod:`.dice`), or None. Read-only."""
         task = self.pending(seat)
         return task if task is not None and task[0] in FOLLOW_UPS else None
 
-    def after_taking(self, seat: int, kind: int, dice) -> "BibliosDiceState":
+    def after_taking(self, seat: int, kind: int, dice: Sequence[int]) -> BibliosDiceState:
         """A hypothetical copy for evaluation: ``seat`` has just taken the dice of ``kind``.
 
         ``kind`` is a dice-set slot (a symbol index, ``GOLD`` or ``ADJUST``)
@@ -235,96 +175,8 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         other.quiet = False
         return other
 
-    # ================================================================ end
-    def breakdown(self) -> list:
-        """Scoring (rulebook Scoring) per marker as if the game ended now.
-
-        Returns one dict per marker (seats, then Cadfael): ``tracks`` (VPs per
-        Resource Track place), ``penalty`` (VPs lost, positive), ``tokens``
-        (VP tokens), ``gold_vp``, ``gold_left``, ``objective`` and ``total``.
-        """
-        nm = self.nm
-        n = self.players
-        track_vp = [[0] * NRES for _ in range(nm)]
-        firsts = [-1] * NRES
-        for t in range(NRES):
-            ranked = sorted((m for m in range(nm) if self.pos[t * nm + m] >= PLACES_FROM),
-                            key=lambda m: (-self.pos[t * nm + m], self.stamp[t * nm + m]))
-            for place, m in enumerate(ranked[:len(SCORING.place_multipliers)]):
-                track_vp[m][t] = place_points(place, self.value[t])
-            if ranked:
-                firsts[t] = ranked[0]
-        out = []
-        for m in range(nm):
-            penalty = sum(PENALTY[t].get(self.pos[t * nm + m], 0) for t in range(NTRACKS))
-            row = {"tracks": track_vp[m], "penalty": penalty, "tokens": 0, "gold_vp": 0,
-                   "gold_left": 0, "objective": 0}
-            if m < n:
-                ratio = ratio_at(self.pos[BISHOP * nm + m])
-                gold_vp = self.gold[m] // ratio if ratio else 0
-                row["tokens"] = self.vp[m]
-                row["gold_vp"] = gold_vp
-                row["gold_left"] = self.gold[m] - gold_vp * ratio
-                obj = self.objectives[m]
-                if obj >= 0 and firsts[obj] == m:
-                    row["objective"] = SCORING.objective_bonus
-            row["total"] = (sum(row["tracks"]) - penalty + row["tokens"] + row["gold_vp"]
-                            + row["objective"])
-            out.append(row)
-        return out
-
-    def _finish(self, why: str) -> None:
-        """Game End: score, name the winner, drop every pending task."""
-        self.phase = OVER
-        self.end_game()
-        self.final = self.breakdown()
-        if self.quiet:
-            return
-        self.emit("game-end", None, f"The game ends: {why}.")
-        text = "Final scores: " + ", ".join(f"{self.who(m)} {row['total']}" for m, row in enumerate(self.final))
-        self.emit("game-over", None, text + ". Winner: " + ", ".join(seat_name(s) for s in self.winners) + ".",
-                  {"scores": self.scores, "winners": list(self.winners),
-                   "gold": list(self.gold), "vp_tokens": list(self.vp)})
-
-    @property
-    def scores(self) -> list:
-        """VPs per seat: final once the game is over, else as if it ended now."""
-        rows = self.final if self.final is not None else self.breakdown()
-        return [rows[s]["total"] for s in range(self.players)]
-
-    def _visible_scores(self, seat: int | None) -> list:
-        """VPs per seat as ``seat`` may count them now (rulebook Scoring; None: a spectator).
-
-        Everyone sees the Resource Track places and the penalties (the
-        tracks, Value Dice and markers are public); only ``seat`` sees its own
-        VP tokens, its Gold (converted at its Bishop Track ratio) and its
-        Hidden Objective, which stay behind the others' shields until the
-        end. So another seat's entry is its track VPs minus penalties.
-        """
-        rows = self.breakdown()
-        return [rows[s]["total"] if s == seat else sum(rows[s]["tracks"]) - rows[s]["penalty"]
-                for s in range(self.players)]
-
-    @property
-    def cadfael_score(self) -> int | None:
-        """Cadfael's VPs (track places and penalties; 2 players only), else None."""
-        if self.cad < 0:
-            return None
-        rows = self.final if self.final is not None else self.breakdown()
-        return rows[self.cad]["total"]
-
-    @property
-    def winners(self) -> tuple:
-        """Most VPs; ties: most Gold left after conversion, then further up the Bishop Track."""
-        if self.phase != OVER:
-            return ()
-        rows = self.final
-        best = min(range(self.players), key=lambda s: (-rows[s]["total"], -rows[s]["gold_left"])
-                   + self.bishop_key(s))
-        return (best,)
-
     # ================================================================ views
-    def _observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees (None: a spectator).
 
         Public: tracks with marker order, Value Dice, stacks (VP tokens in
@@ -337,17 +189,17 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         n = self.players
         nm = self.nm
         over = self.phase == OVER
-        tracks = {}
+        tracks: dict[str, list[list[int | str]]] = {}
         for t in range(NTRACKS):
-            spaces = [[] for _ in range(TOP[t])]
+            spaces: list[list[int | str]] = [[] for _ in range(TOP[t])]
             for m in sorted(range(nm), key=lambda m: self.stamp[t * nm + m]):
                 spaces[self.pos[t * nm + m] - 1].append("cadfael" if m == self.cad else m)
             tracks[SYMBOLS[t]] = spaces
-        players = []
+        players: list[dict[str, Any]] = []
         for s in range(n):
             mine = over or s == seat
             unrevealed = self.hands[s] | (1 << self.facedown[s] if self.facedown[s] >= 0 else 0)
-            row = {
+            row: dict[str, Any] = {
                 "seat": s,
                 "face_down_placed": self.facedown[s] >= 0,
                 "revealed": list(self.played[s]),
@@ -365,7 +217,7 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
                 row["face_down"] = self.facedown[s] if self.facedown[s] >= 0 else None
             players.append(row)
         top = self.tasks[-1] if self.tasks and self.lanes is None else None
-        obs = {
+        obs: dict[str, Any] = {
             "game": self.game_id,
             "seat": seat,
             "round": self.round_no,
@@ -406,7 +258,7 @@ class BibliosDiceState(FlowState, RoundRules, DiceRules, MarketRules):
         # Scoring (rulebook Scoring) as if the game ended now. Track places and penalties
         # follow from public positions and Value Dice; a seat's full row also counts its
         # own shield (Gold, VP tokens, objective), so only that seat gets it.
-        rows = self.final if over else self.breakdown()
+        rows = self.final if self.final is not None else self.breakdown()   # final: set once over
         obs["standing"] = [{"tracks": list(r["tracks"]), "penalty": r["penalty"]} for r in rows]
         if over:
             obs["final"] = [dict(r) for r in rows]

@@ -1,0 +1,105 @@
+"""Game End and Scoring (rulebook: Game End, Scoring, Hidden Objective Variant, Rules for
+2 Players): a mixin of :class:`~.state.BibliosDiceState`.
+"""
+
+from __future__ import annotations
+
+from dicetable.engine import seat_name
+
+from ..components import BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, SCORING, place_points, ratio_at
+from .common import OVER
+from .fields import BibliosFields, ScoreRow
+
+
+class ScoringRules(BibliosFields):
+    """Scoring as if the game ended now, the game's end and its winner (see the module docstring)."""
+
+    __slots__ = ()
+
+    def breakdown(self) -> list[ScoreRow]:
+        """Scoring (rulebook Scoring) per marker as if the game ended now.
+
+        Returns one :class:`~.fields.ScoreRow` per marker (seats, then
+        Cadfael): ``tracks`` (VPs per Resource Track place), ``penalty`` (VPs
+        lost, positive), ``tokens`` (VP tokens), ``gold_vp``, ``gold_left``,
+        ``objective`` and ``total``.
+        """
+        nm = self.nm
+        n = self.players
+        track_vp = [[0] * NRES for _ in range(nm)]
+        firsts = [-1] * NRES
+        for t in range(NRES):
+            ranked = sorted((m for m in range(nm) if self.pos[t * nm + m] >= PLACES_FROM),
+                            key=lambda m: (-self.pos[t * nm + m], self.stamp[t * nm + m]))
+            for place, m in enumerate(ranked[:len(SCORING.place_multipliers)]):
+                track_vp[m][t] = place_points(place, self.value[t])
+            if ranked:
+                firsts[t] = ranked[0]
+        out: list[ScoreRow] = []
+        for m in range(nm):
+            penalty = sum(PENALTY[t].get(self.pos[t * nm + m], 0) for t in range(NTRACKS))
+            tokens = gold_vp = gold_left = objective = 0
+            if m < n:
+                ratio = ratio_at(self.pos[BISHOP * nm + m])
+                gold_vp = self.gold[m] // ratio if ratio else 0
+                tokens = self.vp[m]
+                gold_left = self.gold[m] - gold_vp * ratio
+                obj = self.objectives[m]
+                if obj >= 0 and firsts[obj] == m:
+                    objective = SCORING.objective_bonus
+            tracks = track_vp[m]
+            out.append({"tracks": tracks, "penalty": penalty, "tokens": tokens, "gold_vp": gold_vp,
+                        "gold_left": gold_left, "objective": objective,
+                        "total": sum(tracks) - penalty + tokens + gold_vp + objective})
+        return out
+
+    def _finish(self, why: str) -> None:
+        """Game End: score, name the winner, drop every pending task."""
+        self.phase = OVER
+        self.end_game()
+        self.final = self.breakdown()
+        if self.quiet:
+            return
+        self.emit("game-end", None, f"The game ends: {why}.")
+        text = "Final scores: " + ", ".join(f"{self.who(m)} {row['total']}" for m, row in enumerate(self.final))
+        self.emit("game-over", None, text + ". Winner: " + ", ".join(seat_name(s) for s in self.winners) + ".",
+                  {"scores": self.scores, "winners": list(self.winners),
+                   "gold": list(self.gold), "vp_tokens": list(self.vp)})
+
+    @property
+    def scores(self) -> list[int]:
+        """VPs per seat: final once the game is over, else as if it ended now."""
+        rows = self.final if self.final is not None else self.breakdown()
+        return [rows[s]["total"] for s in range(self.players)]
+
+    def _visible_scores(self, seat: int | None) -> list[int]:
+        """VPs per seat as ``seat`` may count them now (rulebook Scoring; None: a spectator).
+
+        Everyone sees the Resource Track places and the penalties (the
+        tracks, Value Dice and markers are public); only ``seat`` sees its own
+        VP tokens, its Gold (converted at its Bishop Track ratio) and its
+        Hidden Objective, which stay behind the others' shields until the
+        end. So another seat's entry is its track VPs minus penalties.
+        """
+        rows = self.breakdown()
+        return [rows[s]["total"] if s == seat else sum(rows[s]["tracks"]) - rows[s]["penalty"]
+                for s in range(self.players)]
+
+    @property
+    def cadfael_score(self) -> int | None:
+        """Cadfael's VPs (track places and penalties; 2 players only), else None."""
+        if self.cad < 0:
+            return None
+        rows = self.final if self.final is not None else self.breakdown()
+        return rows[self.cad]["total"]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Most VPs; ties: most Gold left after conversion, then further up the Bishop Track."""
+        rows = self.final
+        if self.phase != OVER or rows is None:    # final is set whenever the phase is OVER
+            return ()
+        best = min(range(self.players), key=lambda s: (-rows[s]["total"], -rows[s]["gold_left"])
+                   + self.bishop_key(s))
+        return (best,)
+
