@@ -14,6 +14,7 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 
 from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM
 from ..dicemath import build_reach, reach
+from .fields import DiceKingdomsFields
 from .tables import PASS, _NAME, _ends, _reward_note
 
 
@@ -123,7 +124,7 @@ def _build_table(lay) -> tuple:
 _BUILDS = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
 
 
-class ActionMixin:
+class ActionMixin(DiceKingdomsFields):
     """Action Phase task handlers and the action menu. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dicetable.engine import auto
 
 from ..components import BLACK_DIE, CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP
+from .fields import DiceKingdomsFields
 from .tables import (
     ACTION, DRAFT, HARVEST, STAGE_ACTION, STAGE_HARVEST1, STAGE_HARVEST2, _BITS, _HARVEST_TEXT, _NAME,
     _reward_tasks, _rewards_note,
 )
 
 
-class HarvestMixin:
+class HarvestMixin(DiceKingdomsFields):
     """Harvest Phase and Statue draft task handlers. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()

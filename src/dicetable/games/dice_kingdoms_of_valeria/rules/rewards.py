@@ -16,6 +16,7 @@ from ..components import (
     LAIR_PENDING, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLAIN, PLP, RECRUIT, ROAD, SLAY, STAR, STAT,
     STATUES, STATUE_INSTANT, STATUE_TIMES, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
+from .fields import DiceKingdomsFields
 from .tables import (
     CHOOSE, DRAFT, HARVEST, KIND_CODE, REWARD_KIND, TASK_NAMES, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE,
     _NAME, _ROAD_MARKS, _TEXTS, _ends, _reached, _reward_tasks, _rewards_note, power_text,
@@ -53,7 +54,7 @@ _RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
 _lt = operator.lt
 
 
-class RewardMixin:
+class RewardMixin(DiceKingdomsFields):
     """Reward-chain task handlers and the marking rules. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()

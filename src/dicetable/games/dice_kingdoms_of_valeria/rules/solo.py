@@ -8,11 +8,12 @@ from __future__ import annotations
 from ..components import (
     CIT, CITV, DOM, EVENTS, GUILDS, LAIR_OPEN, LB0, LST, REWARD_NAME, TRK, VBRIDGE, VDOM, VTRK,
 )
+from .fields import DiceKingdomsFields
 from .tables import _reward_tasks
 from .scoring import bridge_complete
 
 
-class SoloEventMixin:
+class SoloEventMixin(DiceKingdomsFields):
     """Solo Events. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()

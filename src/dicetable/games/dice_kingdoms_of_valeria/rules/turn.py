@@ -9,11 +9,12 @@ from __future__ import annotations
 from dicetable.engine import auto
 
 from ..components import BLACK_DIE, COLOURS, COLOUR_DIE, END_TRACKS, TRK
+from .fields import DiceKingdomsFields
 from .tables import EVENT, OVER, STAGE_EVENT, STAGE_HARVEST1, STAGE_HARVEST2, _NAME, _ROLL_TEXT
 from .scoring import solo_result
 
 
-class TurnMixin:
+class TurnMixin(DiceKingdomsFields):
     """Roll Phase, end of a turn and of the game. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()
