@@ -103,15 +103,18 @@ def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
     return out[0], tuple(out[1:])
 
 
+_BuildRow = tuple[str, str, str, tuple[str, tuple[int, int], int]]
+
+
 def _build_table(lay) -> tuple:
     """Per Road and direction, per Build length ``k``: (id, label start, label start when the Build
     reaches the Road's end, payload); a label ends with ``_build_how(...)[k]``."""
     table = []
     for r in range(lay.nr):
-        per_dir = [None, None, None]
+        per_dir: list[tuple[_BuildRow | None, ...] | None] = [None, None, None]
         for dr in (1, 2):
             origin, dest = _ends(lay, r, dr)
-            rows = [None]
+            rows: list[_BuildRow | None] = [None]
             for k in range(1, lay.road_len[r] + 1):
                 start = f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {origin}"
                 rows.append((f"green:{lay.road_ids[r]}@{origin}:{k}", start + " (with ",
@@ -215,8 +218,8 @@ class ActionMixin(DiceKingdomsFields):
                 if builds[1]:
                     shorter += builds[1]
             out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
-        self.menu = out = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
-        return out
+        self.menu = menu = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
+        return menu
 
     @auto("action")
     def _action_phase(self, task: tuple) -> None:

@@ -15,15 +15,10 @@ from dicetable.engine import Action, Field, FlowState, LIST, ROWS, int_list, int
 from dicetable.engine.flow import Task
 
 from ..components import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX, Layout
-from .tables import PHASES, _Actions
+from .tables import PHASES, Reward, _Actions
 
 if TYPE_CHECKING:
     from typing import Self
-
-Reward = int | tuple[int, int]
-"""A Reward Pip just reached: its reward code (``components.RECRUIT``..``STAR``), or
-``(T_CITIZEN, guild)`` for the instant Citizen of a claimed Domain."""
-
 
 def _phase(value: Any) -> str:
     """A saved phase name (one of ``PHASES``); ValueError otherwise."""

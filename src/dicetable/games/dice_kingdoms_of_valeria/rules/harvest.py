@@ -13,6 +13,7 @@ from dicetable.engine import auto
 from ..components import BLACK_DIE, CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP
 from .fields import DiceKingdomsFields
 from .tables import (
+    Reward,
     ACTION, DRAFT, HARVEST, STAGE_ACTION, STAGE_HARVEST1, STAGE_HARVEST2, _BITS, _HARVEST_TEXT, _NAME,
     _reward_tasks, _rewards_note,
 )
@@ -58,7 +59,7 @@ class HarvestMixin(DiceKingdomsFields):
         lay = self.lay
         sh = self.sheets[seat]
         dice = self.dice
-        rewards = []
+        rewards: list[Reward] = []
         marked = 0
         gained = [0, 0, 0, 0]
         cit_guild = lay.cit_guild

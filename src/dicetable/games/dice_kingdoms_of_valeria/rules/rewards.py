@@ -18,6 +18,7 @@ from ..components import (
 )
 from .fields import DiceKingdomsFields
 from .tables import (
+    Reward,
     CHOOSE, DRAFT, HARVEST, KIND_CODE, REWARD_KIND, TASK_NAMES, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE,
     _NAME, _ROAD_MARKS, _TEXTS, _ends, _reached, _reward_tasks, _rewards_note, power_text,
 )
@@ -43,13 +44,13 @@ _LOST_WHY = {"recruit": "no Citizen section has an open pip",
 
 # ---------------------------------------------------------------- Action-phase tables
 #: Per season, usable (road, direction) lists by (claimed Domains, Road directions, Roads not full).
-_ROADS_CACHE: dict = {season: {} for season in LAYOUTS}
+_ROADS_CACHE: dict[str, dict[tuple[int, ...], list[tuple[int, int]]]] = {season: {} for season in LAYOUTS}
 
 #: _ROAD_DIRS[r][d] == (r, d).
-_ROAD_DIRS = tuple((None, (r, 1), (r, 2)) for r in range(64))
+_ROAD_DIRS = tuple(((r, 0), (r, 1), (r, 2)) for r in range(64))
 
 #: Per season, the Recruit Reward options by the Citizen sections' marked pips.
-_RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
+_RECRUIT_OPTIONS: dict[str, dict[tuple[int, ...], list[Action]]] = {season: {} for season in LAYOUTS}
 
 _lt = operator.lt
 
@@ -195,7 +196,7 @@ class RewardMixin(DiceKingdomsFields):
         elif code == T_PICK:
             self._take_statue(seat, payload, refill=task[2] == 1)
         elif code == T_FALLBACK:
-            rewards = []
+            rewards: list[Reward] = []
             self._mark_track(seat, payload, 1, rewards)
             if not self.quiet:
                 self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
@@ -370,6 +371,7 @@ class RewardMixin(DiceKingdomsFields):
         sh[lay.ro0 + r] = d
         sh[lay.rc0 + r] = have + k
         vb = sh[VBRIDGE]
+        rewards: list[Reward]
         if vb:  # solo Washed-Out Bridge: a voided Bridge's Gold is a plain pip
             pips = lay.road_pips[r][d]
             rewards = []

@@ -8,6 +8,8 @@ phase: ``turn`` (Roll Phase, end of turn and game), ``harvest``,
 
 from __future__ import annotations
 
+from typing import Any
+
 from dicetable.engine import Action
 
 from ..components import (
@@ -182,7 +184,7 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
         lay = self.lay
         n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)
-        obs = {
+        obs: dict[str, Any] = {
             "game": self.game_id,
             "sheets": lay.season,
             "seat": seat,

@@ -11,6 +11,7 @@ here once.
 from __future__ import annotations
 
 from dicetable.engine import Action, seat_name
+from dicetable.engine.flow import Task
 
 from ..components import DOM, GUILDS, LAYOUTS, N_KINDS, PLAIN, REWARD_NAME, STAR, STATUES, VDOM
 
@@ -47,6 +48,10 @@ KIND_CODE = {"recruit": 1, "gold": 2, "road": 3, "knight": 4, "slay": 5, "plinth
 KIND_CODE.update({CHOOSE[k]: KIND_CODE[k] for k in CHOOSE})
 #: The automatic Reward-chain kinds (what a one-step look-ahead resolves: see ``preview``).
 REWARD_AUTOS = frozenset(k for k in KIND_CODE if not k.startswith("choose-"))
+
+Reward = int | tuple[int, int]
+"""A Reward Pip just reached: its reward code (``components.RECRUIT``..``STAR``), or
+``(T_CITIZEN, guild)`` for the instant Citizen of a claimed Domain."""
 
 STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
 
@@ -132,14 +137,14 @@ PASS = Action("pass", "Take no action (no die can mark a pip)")
 
 
 # ---------------------------------------------------------------- helpers
-def _rewards_note(rewards: list) -> str:
+def _rewards_note(rewards: list[Reward]) -> str:
     """"; Reward Pips: Slay, Gold" for the Rewards just reached (Stars score at the end)."""
     if not rewards:
         return ""
     key = tuple(rewards)
     note = _NOTES.get(key)
     if note is None:
-        names = [REWARD_NAME[c] if c.__class__ is int else "instant Citizen" for c in rewards if c != PLAIN]
+        names = [REWARD_NAME[c] if isinstance(c, int) else "instant Citizen" for c in rewards if c != PLAIN]
         note = "; Reward Pips: " + ", ".join(names) if names else ""
         if len(_NOTES) > 10_000:
             _NOTES.clear()
@@ -147,13 +152,13 @@ def _rewards_note(rewards: list) -> str:
     return note
 
 
-_NOTES: dict = {}
+_NOTES: dict[tuple[Reward, ...], str] = {}
 
 #: The Reward tasks of a seat's list of reached Reward Pips, in the order they resolve, by (seat, list).
-_PUSH: dict = {}
+_PUSH: dict[tuple[Reward, ...], tuple[Task, ...]] = {}
 
 
-def _reward_tasks(seat: int, rewards: list) -> tuple:
+def _reward_tasks(seat: int, rewards: list[Reward]) -> tuple[Task, ...]:
     """The tasks ``(kind, seat, arg)`` of the Reward Pips ``rewards`` just reached by ``seat``, in
     marking order (rulebook: Reward Pips; Star and plain pips are no task; an instant Citizen is
     ``(T_CITIZEN, guild)``)."""
@@ -162,7 +167,7 @@ def _reward_tasks(seat: int, rewards: list) -> tuple:
     if out is None:
         if len(_PUSH) > 10_000:
             _PUSH.clear()
-        out = _PUSH[key] = tuple(("citizen", seat, code[1]) if code.__class__ is tuple else (REWARD_KIND[code], seat, 0)
+        out = _PUSH[key] = tuple(("citizen", seat, code[1]) if isinstance(code, tuple) else (REWARD_KIND[code], seat, 0)
                                  for code in rewards if code != STAR and code != PLAIN)
     return out
 
