@@ -31,7 +31,7 @@ import itertools
 import operator
 
 from .components import (
-    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
+    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, Layout, MAX_STATUES, NSTAT, PLINTH,
     PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VDOM, VTRK, WALLC,
 )
 from .rules import (
@@ -124,10 +124,10 @@ class _Tables:
                               if lay.dom_power[d][0] != "instant_citizen")
         self.instant = tuple(lay.dom_power[d][0] == "instant_citizen" for d in range(len(lay.dom_ids)))
         #: Memos of the Citizens' part (by marked pips and voids) and of each track's terms.
-        self.citizens = {}
-        self.tracks = {}
+        self.citizens: dict[tuple[int, ...], tuple[int, tuple[float, ...], tuple[int, ...]]] = {}
+        self.tracks: dict[tuple[int, int, int, float, float], tuple[float, ...]] = {}
         #: Memo of the Roads' part by its inputs (see ``_Valuer.value``).
-        self.roads_memo = {}
+        self.roads_memo: dict[tuple[float, ...], tuple[int, int, list[float]]] = {}
         #: (first, end) of each lair's Range Blocks among the sheet's blocks.
         self.lair_slices = tuple((min(bl), max(bl) + 1) for bl in lay.lair_blocks)
         #: (a, b, length) of every Road.
@@ -162,6 +162,23 @@ class _Valuer:
 
     __slots__ = ("seat", "lay", "tables", "harvests", "recruit_value", "k1", "v1", "r1", "k2", "f2", "r2",
                  "k3", "d3", "f3", "a3", "r3")
+    seat: int
+    lay: Layout
+    tables: _Tables
+    harvests: float
+    recruit_value: float
+    # Each group's inputs and result for the first state valued (``k1``..``k3`` None until then).
+    k1: list[int] | None
+    v1: list[int]
+    r1: tuple[int, list[float], tuple[int, ...]]
+    k2: list[int] | None
+    f2: list[int]
+    r2: tuple[int, int, int, list[float]]
+    k3: list[int] | None
+    d3: list[int]
+    f3: list[int]
+    a3: float
+    r3: tuple[int, int, list[float]]
 
     def __init__(self, state: DiceKingdomsState, seat: int, harvests: float) -> None:
         lay = state.lay
@@ -426,7 +443,7 @@ def greedy(state: DiceKingdomsState, seat: int) -> Action:
     actions = state.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
-    best, best_value = None, float("-inf")
+    best, best_value = actions[0], float("-inf")
     for action, value in action_values(state, seat):
         if value > best_value + 1e-9:
             best, best_value = action, value
