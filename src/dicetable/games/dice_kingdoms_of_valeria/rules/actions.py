@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM
 from ..dicemath import build_reach, reach
@@ -178,7 +179,7 @@ class ActionMixin(DiceKingdomsFields):
             return True
         return self._action_choices(seat)[0] is not PASS
 
-    def _action_choices(self, seat: int) -> tuple:
+    def _action_choices(self, seat: int) -> tuple[Action, ...]:
         """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
 
         Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
@@ -222,7 +223,7 @@ class ActionMixin(DiceKingdomsFields):
         return menu
 
     @auto("action")
-    def _action_phase(self, task: tuple) -> None:
+    def _action_phase(self, task: Task) -> None:
         """Action Phase: the Active Player chooses a die (``act``), unless no action can mark a pip."""
         seat = task[1]
         self.menu = None  # a menu left from another seat's Action phase is not this one's
@@ -234,7 +235,7 @@ class ActionMixin(DiceKingdomsFields):
         self.then(("end-action", seat))  # a task, not a call: turns follow one another in the run loop
 
     @prompt("act")
-    def _act_prompt(self, task: tuple) -> Decision:
+    def _act_prompt(self, task: Task) -> Decision:
         y, r, g, b = self.dice[2:]
         blue = " (Heavy Rain: the Blue die may not be used)" if self.no_blue else f", Blue {b}"
         return Decision(
@@ -247,11 +248,11 @@ class ActionMixin(DiceKingdomsFields):
             "Your Domain powers (each once, no wrap-around, flip = 7 - x) are applied as listed.")
 
     @choices("act")
-    def _act_choices(self, task: tuple) -> tuple:
+    def _act_choices(self, task: Task) -> tuple[Action, ...]:
         return self._action_choices(task[1])
 
     @resolve("act")
-    def _take_action(self, task: tuple, action: Action) -> None:
+    def _take_action(self, task: Task, action: Action) -> None:
         """Carry out a Recruit, Slay or Build (rulebook: Dice Actions)."""
         seat = task[1]
         self.acted = True

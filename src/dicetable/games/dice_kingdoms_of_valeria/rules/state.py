@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicetable.engine import Action
+from dicetable.engine.flow import Task
 
 from ..components import (
     CARD_BACK, CARD_ID, CARD_KIND, DRAFT_LINE, EVENTS, EVENT_IDS, LAYOUTS, N_CARDS,
@@ -103,11 +104,11 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
 
     # ------------------------------------------------------------ public queries
     @property
-    def scores(self) -> list:
+    def scores(self) -> list[int]:
         return [self.score_parts(s)["total"] for s in range(self.players)]
 
     @property
-    def winners(self) -> tuple:
+    def winners(self) -> tuple[int, ...]:
         """Most VP; ties: most Star pips; then shared. Solo: (0,) with 60 or more VP."""
         if self.phase != OVER:
             return ()
@@ -117,7 +118,7 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         best = max((p["total"], p["stars"]) for p in parts)
         return tuple(s for s, p in enumerate(parts) if (p["total"], p["stars"]) == best)
 
-    def seat_tasks(self, seat: int) -> list:
+    def seat_tasks(self, seat: int) -> list[Task]:
         """``seat``'s pending Reward-chain tasks ``(kind, seat, arg)``, the next one last (read-only).
 
         During a Harvest this is the seat's lane; otherwise the Reward tasks of
@@ -175,12 +176,12 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         return where
 
     # ------------------------------------------------------------ scoring
-    def score_parts(self, seat: int) -> dict:
+    def score_parts(self, seat: int) -> dict[str, Any]:
         """The Score Tally of ``seat``: stars, domains, lairs, statues (with each Statue's VP), total."""
         return score_sheet(self.lay, self.sheets[seat])
 
     # ------------------------------------------------------------ views
-    def _observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict[str, Any]:
         """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
         lay = self.lay
         n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)

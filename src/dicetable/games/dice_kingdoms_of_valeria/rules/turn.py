@@ -7,6 +7,7 @@ Rulebook: Game Flow (Roll Phase; the last round once a player has completed
 from __future__ import annotations
 
 from dicetable.engine import auto
+from dicetable.engine.flow import Task
 
 from ..components import BLACK_DIE, COLOURS, COLOUR_DIE, END_TRACKS, TRK
 from .fields import DiceKingdomsFields
@@ -58,7 +59,7 @@ class TurnMixin(DiceKingdomsFields):
             self._start_harvest(STAGE_HARVEST1)
 
     @auto("end-action")
-    def _end_action(self, task: tuple) -> None:
+    def _end_action(self, task: Task) -> None:
         if self.players == 1:
             self._start_harvest(STAGE_HARVEST2)
         else:
