@@ -13,7 +13,7 @@ from functools import lru_cache
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
 
-from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM
+from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM, Layout
 from ..dicemath import build_reach, reach
 from .fields import DiceKingdomsFields
 from .tables import PASS, _NAME, _ends, _reward_note
@@ -72,7 +72,7 @@ def _slay_targets(season: str, key: tuple) -> tuple:
     return tuple(out)
 
 
-def _slay_action(lay, target: tuple, i: int) -> Action:
+def _slay_action(lay: Layout, target: tuple, i: int) -> Action:
     """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
     li, bi, by_pip, how, payload = target
     action = by_pip[i]
@@ -93,7 +93,7 @@ def _build_how(key: tuple) -> tuple:
     return tuple(h + ")" for h in build_reach("green", *key))
 
 
-def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
+def _builds(lay: Layout, how: tuple, r: int, dr: int, left: int) -> tuple:
     """(the longest Build, the shorter ones) on Road ``r`` from direction ``dr`` with ``left`` pips open."""
     parts = _BUILDS[lay.season][r][dr]
     new = tuple.__new__
@@ -107,7 +107,7 @@ def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
 _BuildRow = tuple[str, str, str, tuple[str, tuple[int, int], int]]
 
 
-def _build_table(lay) -> tuple:
+def _build_table(lay: Layout) -> tuple:
     """Per Road and direction, per Build length ``k``: (id, label start, label start when the Build
     reaches the Road's end, payload); a label ends with ``_build_how(...)[k]``."""
     table = []
