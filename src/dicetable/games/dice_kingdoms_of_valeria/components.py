@@ -305,16 +305,16 @@ class Sheets(Sourced):
         if len(f.bridges) != 6:
             raise ValueError("there are 6 Bridges")
         roads = {r.id: r for r in f.roads}
-        for b in f.bridges:
-            road = roads.get(b.road)
+        for bridge in f.bridges:
+            road = roads.get(bridge.road)
             if road is None:
-                raise ValueError(f"{b.id}: unknown road {b.road}")
-            p = b.pips
-            if p != [p[0], p[0] + 1, p[0] + 2] or p[0] < 1 or p[2] > len(road.pips):
-                raise ValueError(f"{b.id}: a Bridge is 3 consecutive pips of its Road")
-            kinds = [road.pips[i - 1] for i in p]
+                raise ValueError(f"{bridge.id}: unknown road {bridge.road}")
+            at = bridge.pips
+            if at != [at[0], at[0] + 1, at[0] + 2] or at[0] < 1 or at[2] > len(road.pips):
+                raise ValueError(f"{bridge.id}: a Bridge is 3 consecutive pips of its Road")
+            kinds = [road.pips[i - 1] for i in at]
             if kinds != ["-", "Gold", "-"]:
-                raise ValueError(f"{b.id}: a Bridge is ordinary, Gold Reward, ordinary")
+                raise ValueError(f"{bridge.id}: a Bridge is ordinary, Gold Reward, ordinary")
         # Every Domain can be claimed from the starts.
         reached = set(s.id for s in f.starts)
         grew = True
@@ -553,7 +553,7 @@ class Layout:
             for b1 in range(7))
         self.guild_sections = tuple(tuple(i for i, g in enumerate(self.cit_guild) if g == gi)
                                     for gi in range(4))
-        tracks = {t.guild: t for t in c.guild_tracks}
+        tracks: dict[str, GuildTrack] = {t.guild: t for t in c.guild_tracks}
         self.trk_pips = tuple(tuple(REWARD_CODE[p] for p in tracks[g].pips) for g in GUILDS)
         self.trk_len = 24
         self.gold_pips = tuple(REWARD_CODE[p] for p in c.gold_chart.pips)
@@ -566,16 +566,17 @@ class Layout:
         self.wall_star_prefix = _prefix(self.wall_pips, STAR)
         self.trk_star_pos = tuple(tuple(i for i, k in enumerate(p) if k == STAR) for p in self.trk_pips)
         #: trk_rewards[g][have][k]: the Reward codes of marking k more pips after ``have`` (no voids).
-        self.trk_rewards = tuple(
-            tuple(tuple(tuple(c for c in p[have:have + k] if c) for k in range(25 - have)) for have in range(25))
-            for p in self.trk_pips)
+        self.trk_rewards = tuple(_rewards_after(p) for p in self.trk_pips)
         # Lairs and Range Blocks (global block numbers 0..nb-1).
         self.lair_ids = tuple(lair.id for lair in c.lairs)
         self.lair_names = tuple(lair.name for lair in c.lairs)
         self.lair_vp = tuple((lair.vp[0], lair.vp[1]) for lair in c.lairs)
         #: lair_points[li][result]: VP of a lair result (open, high, low, pending in this Harvest).
         self.lair_points = tuple((0, hi, lo, 0) for hi, lo in self.lair_vp)
-        blocks, block_lair, ranges, pips = [], [], [], []
+        blocks: list[tuple[int, ...]] = []
+        block_lair: list[int] = []
+        ranges: list[tuple[int, int]] = []
+        pips: list[tuple[int, ...]] = []
         for li, lair in enumerate(c.lairs):
             mine = []
             for b in lair.blocks:
@@ -599,15 +600,17 @@ class Layout:
         # Manipulation powers by die: bit masks of the Domains that give them.
         self.adjust_mask = {die: 0 for die in (*COLOURS, "any")}
         self.flip_mask = {die: 0 for die in COLOURS}
-        self.instant_guild = [-1] * len(f.domains)
+        instant_guild = [-1] * len(f.domains)
         for i, d in enumerate(f.domains):
-            if d.power.kind == "adjust":
-                self.adjust_mask[d.power.die] |= 1 << i
-            elif d.power.kind == "flip":
-                self.flip_mask[d.power.die] |= 1 << i
-            else:
-                self.instant_guild[i] = GUILDS.index(d.power.guild)
-        self.instant_guild = tuple(self.instant_guild)
+            # ``Power`` checks that a manipulation power names a die, an instant Citizen a guild.
+            kind, die, guild = d.power.kind, d.power.die, d.power.guild
+            if kind == "adjust" and die is not None:
+                self.adjust_mask[die] |= 1 << i
+            elif kind == "flip" and die is not None:
+                self.flip_mask[die] |= 1 << i
+            elif guild is not None:
+                instant_guild[i] = GUILDS.index(guild)
+        self.instant_guild = tuple(instant_guild)
         #: Domain masks of: +1/-1 and Flip for Yellow, Red, Green, Blue, then +1/-1 Any.
         self.power_masks = (self.adjust_mask["yellow"], self.flip_mask["yellow"], self.adjust_mask["red"],
                             self.flip_mask["red"], self.adjust_mask["green"], self.flip_mask["green"],
@@ -638,14 +641,14 @@ class Layout:
         self.road_kind = tuple(r.kind for r in f.roads)
         self.road_len = tuple(len(r.pips) for r in f.roads)
         a_order = tuple(tuple(REWARD_CODE[p] for p in r.pips) for r in f.roads)
-        #: road_pips[r][d]: reward codes in marking order from direction d (index 0 unused).
-        self.road_pips = tuple((None, a_order[i], tuple(reversed(a_order[i]))) for i in range(len(f.roads)))
+        #: road_pips[r][d]: reward codes in marking order from direction d (index 0 unused: empty).
+        self.road_pips: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...] = tuple(
+            ((), a, tuple(reversed(a))) for a in a_order)
         self.nr = len(f.roads)
-        #: road_rewards[r][d][have][k]: Reward codes of marking k more pips after ``have`` from d.
-        self.road_rewards = tuple((None,) + tuple(
-            tuple(tuple(tuple(x for x in self.road_pips[r][d][have:have + k] if x)
-                        for k in range(len(a_order[r]) - have + 1)) for have in range(len(a_order[r]) + 1))
-            for d in (1, 2)) for r in range(self.nr))
+        #: road_rewards[r][d][have][k]: Reward codes of marking k more pips after ``have`` from d
+        #: (index 0 unused: empty).
+        self.road_rewards: tuple[tuple[RewardsAfter, RewardsAfter, RewardsAfter], ...] = tuple(
+            ((), _rewards_after(p[1]), _rewards_after(p[2])) for p in self.road_pips)
         #: (road, a, b if a link Road else -1, length): what `_usable_roads` needs.
         self.road_info = tuple((i, self.road_a[i], self.road_b[i] if r.kind == "link" else -1,
                                 len(r.pips)) for i, r in enumerate(f.roads))
@@ -654,10 +657,10 @@ class Layout:
         self.bridge_ids = tuple(b.id for b in f.bridges)
         self.bridge_road = tuple(self.road_index[b.road] for b in f.bridges)
         self.bridge_pos = tuple(tuple(p - 1 for p in b.pips) for b in f.bridges)
-        pb = [dict() for _ in f.roads]
-        for bi, b in enumerate(f.bridges):
-            for p in b.pips:
-                pb[self.road_index[b.road]][p - 1] = bi
+        pb: list[dict[int, int]] = [{} for _ in f.roads]
+        for bi, bridge in enumerate(f.bridges):
+            for at in bridge.pips:
+                pb[self.road_index[bridge.road]][at - 1] = bi
         self.pip_bridge = tuple(pb)
         # The flat sheet.
         self.rc0 = LB0 + self.nb          # road pips marked
@@ -689,6 +692,17 @@ class Layout:
                                    for p in self.road_pips)
         #: (road, first a-order position, last a-order position) of each Bridge.
         self.bridge_span = tuple((self.bridge_road[bi], min(p), max(p)) for bi, p in enumerate(self.bridge_pos))
+
+
+RewardsAfter = tuple[tuple[tuple[int, ...], ...], ...]
+"""``[have][k]``: the Reward codes among the pips after the first ``have``, ``k`` of them (plain pips left out)."""
+
+
+def _rewards_after(pips: tuple[int, ...]) -> RewardsAfter:
+    """The :data:`RewardsAfter` table of a row of pips (reward codes, marked left to right)."""
+    n = len(pips)
+    return tuple(tuple(tuple(c for c in pips[have:have + k] if c) for k in range(n - have + 1))
+                 for have in range(n + 1))
 
 
 def _prefix(pips: tuple, kind: int) -> tuple:

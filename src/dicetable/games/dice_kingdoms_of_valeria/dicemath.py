@@ -18,6 +18,9 @@ from functools import lru_cache
 
 ADJ, ANY, FLIP = "adjust", "any", "flip"
 
+Path = tuple[tuple[str, int], ...]
+"""The powers used on one die, in order: ``(step, value after it)``, e.g. ``(("flip", 4), ("+1", 5))``."""
+
 
 def _steps(value: int, op: str) -> list[tuple[str, int]]:
     if op == FLIP:
@@ -31,14 +34,14 @@ def _steps(value: int, op: str) -> list[tuple[str, int]]:
 
 
 @lru_cache(maxsize=None)
-def die_paths(value: int, ops: tuple) -> dict:
+def die_paths(value: int, ops: tuple[str, ...]) -> dict[int, Path]:
     """Every value one die can show using some of ``ops`` once each, with a shortest path.
 
     ``ops`` is a tuple drawn from ``("adjust", "any", "flip")``; returns
     ``{value: ((step, result), ...)}`` (the empty path for the die as rolled).
     """
-    best = {value: ()}
-    frontier = [(value, frozenset(), ())]
+    best: dict[int, Path] = {value: ()}
+    frontier: list[tuple[int, frozenset[str], Path]] = [(value, frozenset(), ())]
     while frontier:
         nxt = []
         for v, used, path in frontier:
@@ -83,7 +86,7 @@ def reach_paths(value: int, adj: bool, flip: bool, blue: int, blue_adj: bool, bl
                 best[v] = (cost, path, None)
     if blue_ok:
         bown = tuple(op for op, ok in ((FLIP, blue_flip), (ADJ, blue_adj)) if ok)
-        splits = [((), ())]
+        splits: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((), ())]
         if any_power:
             splits += [((ANY,), ()), ((), (ANY,))]
         for any_c, any_b in splits:

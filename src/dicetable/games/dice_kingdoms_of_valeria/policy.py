@@ -31,7 +31,7 @@ import itertools
 import operator
 
 from .components import (
-    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLINTH,
+    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, Layout, MAX_STATUES, NSTAT, PLINTH,
     PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VDOM, VTRK, WALLC,
 )
 from .rules import (
@@ -87,7 +87,7 @@ class _Tables:
     the module docstring.
     """
 
-    def __init__(self, lay) -> None:
+    def __init__(self, lay: Layout) -> None:
         #: rate[s][n]: Harvest activations a Citizen section with n pips adds to its guild.
         self.rate = tuple(tuple(n * sum(ACTIVATION[v] for v in lay.cit_values[s]) for n in range(3))
                           for s in range(10))
@@ -124,10 +124,10 @@ class _Tables:
                               if lay.dom_power[d][0] != "instant_citizen")
         self.instant = tuple(lay.dom_power[d][0] == "instant_citizen" for d in range(len(lay.dom_ids)))
         #: Memos of the Citizens' part (by marked pips and voids) and of each track's terms.
-        self.citizens = {}
-        self.tracks = {}
+        self.citizens: dict[tuple[int, ...], tuple[int, tuple[float, ...], tuple[int, ...]]] = {}
+        self.tracks: dict[tuple[int, int, int, float, float], tuple[float, ...]] = {}
         #: Memo of the Roads' part by its inputs (see ``_Valuer.value``).
-        self.roads_memo = {}
+        self.roads_memo: dict[tuple[float, ...], tuple[int, int, list[float]]] = {}
         #: (first, end) of each lair's Range Blocks among the sheet's blocks.
         self.lair_slices = tuple((min(bl), max(bl) + 1) for bl in lay.lair_blocks)
         #: (a, b, length) of every Road.
@@ -162,6 +162,23 @@ class _Valuer:
 
     __slots__ = ("seat", "lay", "tables", "harvests", "recruit_value", "k1", "v1", "r1", "k2", "f2", "r2",
                  "k3", "d3", "f3", "a3", "r3")
+    seat: int
+    lay: Layout
+    tables: _Tables
+    harvests: float
+    recruit_value: float
+    # Each group's inputs and result for the first state valued (``k1``..``k3`` None until then).
+    k1: list[int] | None
+    v1: list[int]
+    r1: tuple[int, list[float], tuple[int, ...]]
+    k2: list[int] | None
+    f2: list[int]
+    r2: tuple[int, int, int, list[float]]
+    k3: list[int] | None
+    d3: list[int]
+    f3: list[int]
+    a3: float
+    r3: tuple[int, int, list[float]]
 
     def __init__(self, state: DiceKingdomsState, seat: int, harvests: float) -> None:
         lay = state.lay
@@ -286,7 +303,8 @@ def _held(held: int) -> tuple:
             tuple(STATUE_SCORING[k] for k in kinds if STATUE_SCORING[k][0]))
 
 
-def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_value: float) -> tuple:
+def _group1(lay: Layout, tables: _Tables, k1: list[int], void_tracks: list[int], harvests: float,
+            recruit_value: float) -> tuple[int, list[float], tuple[int, ...]]:
     """Citizens and Guild Tracks (``k1`` = sheet entries CIT..TRK+3, ``void_tracks`` = VTRK..+3):
     (Star pips, the tracks' estimated worth as its terms in order, marked Citizen pips per guild)."""
     citizens = tuple(k1[CIT:TRK])
@@ -295,7 +313,7 @@ def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_v
         cached = _citizens(lay, tables, citizens)
     stars, rates, guilds = cached
     rv = REWARD_VALUE
-    adds = []
+    adds: list[float] = []
     track_memo = tables.tracks
     for g, have, void, rate in zip(range(4), k1[TRK:TRK + 4], void_tracks, rates):
         if void:
@@ -309,21 +327,22 @@ def _group1(lay, tables, k1: list, void_tracks: list, harvests: float, recruit_v
         terms = track_memo.get(key)
         if terms is None:
             end = have + int(m)
-            terms = []
+            new: list[float] = []
             for i, c in tables.track_from[g][have]:
                 if i >= end:
                     break
                 if not void >> i & 1:
-                    terms.append(recruit_value if c == RECRUIT else rv[c])
-            terms.append(0.1 * m)
+                    new.append(recruit_value if c == RECRUIT else rv[c])
+            new.append(0.1 * m)
             if len(track_memo) > 50_000:
                 track_memo.clear()
-            track_memo[key] = terms = tuple(terms)
+            track_memo[key] = terms = tuple(new)
         adds += terms
     return stars, adds, guilds
 
 
-def _citizens(lay, tables, citizens: tuple) -> tuple:
+def _citizens(lay: Layout, tables: _Tables,
+              citizens: tuple[int, ...]) -> tuple[int, tuple[float, ...], tuple[int, ...]]:
     """(Star pips, Harvest activations per guild, marked pips per guild) of the Citizens Tableau
     (``citizens`` = pips marked then void masks of the 10 sections); memoised in ``tables``."""
     cit = citizens[:10]
@@ -348,7 +367,7 @@ def _citizens(lay, tables, citizens: tuple) -> tuple:
     return out
 
 
-def _group2(lay, tables, k2: list, lair_first: list) -> tuple:
+def _group2(lay: Layout, tables: _Tables, k2: list[int], lair_first: list[int]) -> tuple[int, int, int, list[float]]:
     """Lairs (``k2`` = sheet entries LST..the Roads): (lair VP, lairs completed, Range Block Star
     pips, the lairs' estimated worth as its terms in order)."""
     nl = len(lair_first)
@@ -364,7 +383,8 @@ def _group2(lay, tables, k2: list, lair_first: list) -> tuple:
     return vp, completed, stars, adds
 
 
-def _group3(lay, tables, sh: list, lair_first: list, acts: float) -> tuple:
+def _group3(lay: Layout, tables: _Tables, sh: list[int], lair_first: list[int],
+            acts: float) -> tuple[int, int, list[float]]:
     """Roads and Domains: (Road Star pips, Domains scored, the Roads' estimated worth then the
     manipulation powers', as their terms in order)."""
     rc0 = lay.rc0
@@ -391,7 +411,8 @@ def _group3(lay, tables, sh: list, lair_first: list, acts: float) -> tuple:
     return stars, domains, adds
 
 
-def _domain_worth(lair_first: list, lay, sh, d: int, power: float, tables) -> float:
+def _domain_worth(lair_first: list[int], lay: Layout, sh: list[int], d: int, power: float,
+                  tables: _Tables) -> float:
     """What claiming Domain ``d`` adds: its point, its power, the lairs its Trailhead opens.
 
     ``power`` is the worth of a manipulation power (0.12 per action left, at most 12).
@@ -426,7 +447,7 @@ def greedy(state: DiceKingdomsState, seat: int) -> Action:
     actions = state.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
-    best, best_value = None, float("-inf")
+    best, best_value = actions[0], float("-inf")
     for action, value in action_values(state, seat):
         if value > best_value + 1e-9:
             best, best_value = action, value

@@ -11,9 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
-from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM
+from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM, Layout
 from ..dicemath import build_reach, reach
+from .fields import DiceKingdomsFields
 from .tables import PASS, _NAME, _ends, _reward_note
 
 
@@ -70,7 +72,7 @@ def _slay_targets(season: str, key: tuple) -> tuple:
     return tuple(out)
 
 
-def _slay_action(lay, target: tuple, i: int) -> Action:
+def _slay_action(lay: Layout, target: tuple, i: int) -> Action:
     """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
     li, bi, by_pip, how, payload = target
     action = by_pip[i]
@@ -91,7 +93,7 @@ def _build_how(key: tuple) -> tuple:
     return tuple(h + ")" for h in build_reach("green", *key))
 
 
-def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
+def _builds(lay: Layout, how: tuple, r: int, dr: int, left: int) -> tuple:
     """(the longest Build, the shorter ones) on Road ``r`` from direction ``dr`` with ``left`` pips open."""
     parts = _BUILDS[lay.season][r][dr]
     new = tuple.__new__
@@ -102,15 +104,18 @@ def _builds(lay, how: tuple, r: int, dr: int, left: int) -> tuple:
     return out[0], tuple(out[1:])
 
 
-def _build_table(lay) -> tuple:
+_BuildRow = tuple[str, str, str, tuple[str, tuple[int, int], int]]
+
+
+def _build_table(lay: Layout) -> tuple:
     """Per Road and direction, per Build length ``k``: (id, label start, label start when the Build
     reaches the Road's end, payload); a label ends with ``_build_how(...)[k]``."""
     table = []
     for r in range(lay.nr):
-        per_dir = [None, None, None]
+        per_dir: list[tuple[_BuildRow | None, ...] | None] = [None, None, None]
         for dr in (1, 2):
             origin, dest = _ends(lay, r, dr)
-            rows = [None]
+            rows: list[_BuildRow | None] = [None]
             for k in range(1, lay.road_len[r] + 1):
                 start = f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {origin}"
                 rows.append((f"green:{lay.road_ids[r]}@{origin}:{k}", start + " (with ",
@@ -123,7 +128,7 @@ def _build_table(lay) -> tuple:
 _BUILDS = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
 
 
-class ActionMixin:
+class ActionMixin(DiceKingdomsFields):
     """Action Phase task handlers and the action menu. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()
@@ -174,7 +179,7 @@ class ActionMixin:
             return True
         return self._action_choices(seat)[0] is not PASS
 
-    def _action_choices(self, seat: int) -> tuple:
+    def _action_choices(self, seat: int) -> tuple[Action, ...]:
         """Every Recruit, Slay and Build the Active Player can take (rulebook: Dice Actions).
 
         Computed when first asked for (``legal_actions``), then kept until the next ``apply``.
@@ -214,11 +219,11 @@ class ActionMixin:
                 if builds[1]:
                     shorter += builds[1]
             out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
-        self.menu = out = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
-        return out
+        self.menu = menu = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
+        return menu
 
     @auto("action")
-    def _action_phase(self, task: tuple) -> None:
+    def _action_phase(self, task: Task) -> None:
         """Action Phase: the Active Player chooses a die (``act``), unless no action can mark a pip."""
         seat = task[1]
         self.menu = None  # a menu left from another seat's Action phase is not this one's
@@ -230,7 +235,7 @@ class ActionMixin:
         self.then(("end-action", seat))  # a task, not a call: turns follow one another in the run loop
 
     @prompt("act")
-    def _act_prompt(self, task: tuple) -> Decision:
+    def _act_prompt(self, task: Task) -> Decision:
         y, r, g, b = self.dice[2:]
         blue = " (Heavy Rain: the Blue die may not be used)" if self.no_blue else f", Blue {b}"
         return Decision(
@@ -243,11 +248,11 @@ class ActionMixin:
             "Your Domain powers (each once, no wrap-around, flip = 7 - x) are applied as listed.")
 
     @choices("act")
-    def _act_choices(self, task: tuple) -> tuple:
+    def _act_choices(self, task: Task) -> tuple[Action, ...]:
         return self._action_choices(task[1])
 
     @resolve("act")
-    def _take_action(self, task: tuple, action: Action) -> None:
+    def _take_action(self, task: Task, action: Action) -> None:
         """Carry out a Recruit, Slay or Build (rulebook: Dice Actions)."""
         seat = task[1]
         self.acted = True

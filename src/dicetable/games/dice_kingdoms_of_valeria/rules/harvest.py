@@ -9,21 +9,24 @@ Harvest are drafted after it, in turn order from the Active Player).
 from __future__ import annotations
 
 from dicetable.engine import auto
+from dicetable.engine.flow import Task
 
 from ..components import BLACK_DIE, CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP
+from .fields import DiceKingdomsFields
 from .tables import (
+    Reward,
     ACTION, DRAFT, HARVEST, STAGE_ACTION, STAGE_HARVEST1, STAGE_HARVEST2, _BITS, _HARVEST_TEXT, _NAME,
     _reward_tasks, _rewards_note,
 )
 
 
-class HarvestMixin:
+class HarvestMixin(DiceKingdomsFields):
     """Harvest Phase and Statue draft task handlers. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()
 
     @auto("harvest")
-    def _harvest_task(self, task: tuple) -> None:
+    def _harvest_task(self, task: Task) -> None:
         self._start_harvest(task[2])
 
     def _start_harvest(self, stage: int) -> None:
@@ -49,7 +52,7 @@ class HarvestMixin:
         else:
             self._end_harvest(None)
 
-    def _harvest_seat(self, seat: int) -> tuple:
+    def _harvest_seat(self, seat: int) -> tuple[Task, ...]:
         """Mark the Guild Track pips of every activated Citizen (rulebook: Harvest Phase).
 
         Returns the seat's Reward tasks, in the order they resolve.
@@ -57,7 +60,7 @@ class HarvestMixin:
         lay = self.lay
         sh = self.sheets[seat]
         dice = self.dice
-        rewards = []
+        rewards: list[Reward] = []
         marked = 0
         gained = [0, 0, 0, 0]
         cit_guild = lay.cit_guild
@@ -86,7 +89,7 @@ class HarvestMixin:
         return (("fallback", seat, 0),)
 
     @auto("end-harvest")
-    def _end_harvest(self, task: tuple) -> None:
+    def _end_harvest(self, task: Task | None) -> None:
         """All seats have harvested: settle first-Lair priority, then start the Statue draft."""
         n = self.players
         order = [(self.active + i) % n for i in range(n)]
@@ -102,7 +105,7 @@ class HarvestMixin:
         self._draft(None)
 
     @auto("draft")
-    def _draft(self, task: tuple) -> None:
+    def _draft(self, task: Task | None) -> None:
         """Harvest Statue draft: the next seat (turn order from the Active Player) with Plinths picks."""
         n = self.players
         start = 0 if self.drafter < 0 else ((self.drafter - self.active) % n) + 1

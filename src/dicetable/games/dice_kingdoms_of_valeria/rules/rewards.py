@@ -10,13 +10,16 @@ from __future__ import annotations
 import operator
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine.flow import Task
 
 from ..components import (
     ACC, CARD_ID, CARD_KIND, CIT, DOM, DRAFT_LINE, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN,
     LAIR_PENDING, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLAIN, PLP, RECRUIT, ROAD, SLAY, STAR, STAT,
     STATUES, STATUE_INSTANT, STATUE_TIMES, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
+from .fields import DiceKingdomsFields
 from .tables import (
+    Reward,
     CHOOSE, DRAFT, HARVEST, KIND_CODE, REWARD_KIND, TASK_NAMES, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE,
     _NAME, _ROAD_MARKS, _TEXTS, _ends, _reached, _reward_tasks, _rewards_note, power_text,
 )
@@ -42,33 +45,33 @@ _LOST_WHY = {"recruit": "no Citizen section has an open pip",
 
 # ---------------------------------------------------------------- Action-phase tables
 #: Per season, usable (road, direction) lists by (claimed Domains, Road directions, Roads not full).
-_ROADS_CACHE: dict = {season: {} for season in LAYOUTS}
+_ROADS_CACHE: dict[str, dict[tuple[int, ...], list[tuple[int, int]]]] = {season: {} for season in LAYOUTS}
 
 #: _ROAD_DIRS[r][d] == (r, d).
-_ROAD_DIRS = tuple((None, (r, 1), (r, 2)) for r in range(64))
+_ROAD_DIRS = tuple(((r, 0), (r, 1), (r, 2)) for r in range(64))
 
 #: Per season, the Recruit Reward options by the Citizen sections' marked pips.
-_RECRUIT_OPTIONS: dict = {season: {} for season in LAYOUTS}
+_RECRUIT_OPTIONS: dict[str, dict[tuple[int, ...], list[Action]]] = {season: {} for season in LAYOUTS}
 
 _lt = operator.lt
 
 
-class RewardMixin:
+class RewardMixin(DiceKingdomsFields):
     """Reward-chain task handlers and the marking rules. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()
 
     # ------------------------------------------------------------ Reward chains
     @auto("gold")
-    def _gold_reward(self, task: tuple) -> None:
+    def _gold_reward(self, task: Task) -> None:
         self._mark_gold(task[1])
 
     @auto("knight")
-    def _knight_reward(self, task: tuple) -> None:
+    def _knight_reward(self, task: Task) -> None:
         self._mark_wall(task[1])
 
     @auto("plinth")
-    def _plinth_reward(self, task: tuple) -> None:
+    def _plinth_reward(self, task: Task) -> None:
         """A Plinth in the Harvest waits for the draft; otherwise the Statue is taken at once."""
         ph = self.phase
         if ph == HARVEST:
@@ -77,7 +80,7 @@ class RewardMixin:
             self.then(("pick", task[1], 0 if ph == DRAFT else 1))
 
     @auto("citizen")
-    def _citizen_reward(self, task: tuple) -> None:
+    def _citizen_reward(self, task: Task) -> None:
         self._instant_citizen(task[1], task[2])
 
     @auto("recruit")
@@ -86,7 +89,7 @@ class RewardMixin:
     @auto("pick")
     @auto("fallback")
     @auto("strike")
-    def _reward_task(self, task: tuple) -> None:
+    def _reward_task(self, task: Task) -> None:
         """A Reward that may need a choice: done at once with one way, lost with none, else asked."""
         options = self._task_options(task)
         if len(options) > 1:
@@ -102,7 +105,7 @@ class RewardMixin:
     @prompt("choose-pick")
     @prompt("choose-fallback")
     @prompt("choose-strike")
-    def _reward_prompt(self, task: tuple) -> Decision:
+    def _reward_prompt(self, task: Task) -> Decision:
         kind, text = _PROMPTS[task[0]]
         pending = len(self.seat_tasks(task[1])) - 1
         more = f" ({pending} more task{'s' if pending != 1 else ''} after this)" if pending else ""
@@ -116,7 +119,7 @@ class RewardMixin:
     @choices("choose-pick")
     @choices("choose-fallback")
     @choices("choose-strike")
-    def _reward_options(self, task: tuple) -> list:
+    def _reward_options(self, task: Task) -> list[Action]:
         return self._task_options(task)
 
     @resolve("choose-recruit")
@@ -125,18 +128,18 @@ class RewardMixin:
     @resolve("choose-pick")
     @resolve("choose-fallback")
     @resolve("choose-strike")
-    def _reward_chosen(self, task: tuple, action: Action) -> None:
+    def _reward_chosen(self, task: Task, action: Action) -> None:
         self.menu = None
         self._resolve_choice(task, action.payload)
 
-    def _lost(self, task: tuple) -> None:
+    def _lost(self, task: Task) -> None:
         kind = task[0]
         if kind == "strike" or self.quiet:
             return
         name = TASK_NAMES[KIND_CODE[kind]]
         self.emit("lost", task[1], f"{_NAME[task[1]]}'s {name} is lost: {_LOST_WHY[kind]}.", {"task": name})
 
-    def _task_options(self, task: tuple) -> list:
+    def _task_options(self, task: Task) -> list[Action]:
         """The Actions a Reward task may be resolved with (its decision's legal actions)."""
         code = KIND_CODE[task[0]]
         sh = self.sheets[task[1]]
@@ -180,7 +183,7 @@ class RewardMixin:
             return [acts.strike[g] for g in range(4) if task[2] >> g & 1]
         raise AssertionError(f"task {task} has no options")
 
-    def _resolve_choice(self, task: tuple, payload) -> None:
+    def _resolve_choice(self, task: Task, payload) -> None:
         code = KIND_CODE[task[0]]
         seat = task[1]
         if code == RECRUIT:
@@ -194,7 +197,7 @@ class RewardMixin:
         elif code == T_PICK:
             self._take_statue(seat, payload, refill=task[2] == 1)
         elif code == T_FALLBACK:
-            rewards = []
+            rewards: list[Reward] = []
             self._mark_track(seat, payload, 1, rewards)
             if not self.quiet:
                 self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
@@ -207,7 +210,7 @@ class RewardMixin:
             raise AssertionError(task)
 
     # ------------------------------------------------------------ marking
-    def _mark_track(self, seat: int, g: int, n: int, rewards: list) -> int:
+    def _mark_track(self, seat: int, g: int, n: int, rewards: list[Reward]) -> int:
         """Mark up to ``n`` pips of Guild Track ``g``; append their Rewards; return how many."""
         sh = self.sheets[seat]
         have = sh[TRK + g]
@@ -274,14 +277,14 @@ class RewardMixin:
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
 
-    def _leftmost_block(self, sh: list, li: int) -> int:
+    def _leftmost_block(self, sh: list[int], li: int) -> int:
         lay = self.lay
         for b in lay.lair_blocks[li]:
             if sh[LB0 + b] < lay.block_len[b]:
                 return b
         return -1
 
-    def _slay_reward_lairs(self, sh: list) -> list:
+    def _slay_reward_lairs(self, sh: list[int]) -> list[int]:
         acc = sh[ACC]
         return [li for li in range(len(self.lay.lair_blocks)) if acc >> li & 1 and sh[LST + li] == LAIR_OPEN]
 
@@ -329,7 +332,7 @@ class RewardMixin:
                           f"{lay.lair_names[li]}: the higher value is crossed out, {lo} VP.",
                           {"lair": lay.lair_ids[li], "vp": lo})
 
-    def _usable_roads(self, sh: list) -> list:
+    def _usable_roads(self, sh: list[int]) -> list[tuple[int, int]]:
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
         lay = self.lay
         rc0 = lay.rc0
@@ -369,6 +372,7 @@ class RewardMixin:
         sh[lay.ro0 + r] = d
         sh[lay.rc0 + r] = have + k
         vb = sh[VBRIDGE]
+        rewards: list[Reward]
         if vb:  # solo Washed-Out Bridge: a voided Bridge's Gold is a plain pip
             pips = lay.road_pips[r][d]
             rewards = []

@@ -11,7 +11,7 @@ import operator
 
 from ..components import (
     ACC, CIT, CITV, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LB0, LST, N_KINDS, PLP,
-    SOLO_RESULTS, STAT, STATUES, STATUE_STARS, TRK, VBRIDGE, VDOM, VTRK, WALLC,
+    SOLO_RESULTS, STAT, STATUES, STATUE_STARS, TRK, VBRIDGE, VDOM, VTRK, WALLC, Layout,
 )
 
 
@@ -19,7 +19,7 @@ def _bits(x: int) -> int:
     return bin(x).count("1")
 
 
-def road_marked_positions(lay, sh: list, r: int) -> range:
+def road_marked_positions(lay: Layout, sh: list[int], r: int) -> range:
     """Positions (0-based, in the Road's listed a -> b order) of its marked pips."""
     k = sh[lay.rc0 + r]
     if sh[lay.ro0 + r] == 2:
@@ -27,7 +27,7 @@ def road_marked_positions(lay, sh: list, r: int) -> range:
     return range(0, k)
 
 
-def bridge_complete(lay, sh: list, bi: int) -> bool:
+def bridge_complete(lay: Layout, sh: list[int], bi: int) -> bool:
     """True when all 3 pips of Bridge ``bi`` are marked and it is not voided."""
     if sh[VBRIDGE] >> bi & 1:
         return False
@@ -38,7 +38,7 @@ def bridge_complete(lay, sh: list, bi: int) -> bool:
     return sh[lay.rc0 + r] > last
 
 
-def citizen_pips(lay, sh: list, guild: int | None = None) -> int:
+def citizen_pips(lay: Layout, sh: list[int], guild: int | None = None) -> int:
     """Marked, not voided Citizen pips (of one guild, or all)."""
     total = 0
     count = lay.cit_count
@@ -47,7 +47,7 @@ def citizen_pips(lay, sh: list, guild: int | None = None) -> int:
     return total
 
 
-def star_pips(lay, sh: list) -> int:
+def star_pips(lay: Layout, sh: list[int]) -> int:
     """Marked Star pips on both sheets (voided ones excluded), without Statue 14."""
     if any(sh[CITV:CITV + 10]):  # solo Exodus voids
         stars = 0
@@ -72,7 +72,7 @@ def star_pips(lay, sh: list) -> int:
 _at = operator.getitem
 
 
-def _statue_count(lay, sh: list, what: int, stars: int, domains: int, completed: int) -> int:
+def _statue_count(lay: Layout, sh: list[int], what: int, stars: int, domains: int, completed: int) -> int:
     """The count a scoring Statue multiplies (``StatueKind.count``, coded by ``_COUNT_CODE``)."""
     if what == 1:
         return stars
@@ -100,7 +100,7 @@ _COUNT_CODE = {None: 0, "stars": 1, "domains": 2, "lairs_completed": 3, "gold_pi
 STATUE_SCORING = tuple((_COUNT_CODE[st.count], st.per, st.vp) for st in STATUES)
 
 
-def score_sheet(lay, sh: list) -> dict:
+def score_sheet(lay: Layout, sh: list[int]) -> dict:
     """Score Tally of one sheet (rulebook: Scoring; Statue Cards 1-14)."""
     stars = star_pips(lay, sh)
     held = [k for k in range(N_KINDS) if sh[STAT] >> k & 1]
@@ -123,7 +123,7 @@ def score_sheet(lay, sh: list) -> dict:
             "statue_vp": per_statue, "total": stars + domains + lairs + statues}
 
 
-def score_total(lay, sh: list) -> int:
+def score_total(lay: Layout, sh: list[int]) -> int:
     """``score_sheet(lay, sh)["total"]``, without building the tally (the bots' hot path)."""
     stars = star_pips(lay, sh)
     domains = (sh[DOM] & ~sh[VDOM]).bit_count()
@@ -156,7 +156,7 @@ def solo_result(total: int) -> tuple[str, str]:
     return SOLO_RESULTS[0][2], SOLO_RESULTS[0][3]
 
 
-def marked_pips(lay, sh: list) -> dict:
+def marked_pips(lay: Layout, sh: list[int]) -> dict:
     """Every section's pips as marked (True) or not, in printed order (Roads listed a -> b).
 
     Keys: ``"citizen:9/10"``, ``"track:Holy"``, ``"gold"``, ``"wall"``,
@@ -179,7 +179,7 @@ def marked_pips(lay, sh: list) -> dict:
     return out
 
 
-def sheet_view(lay, sh: list) -> dict:
+def sheet_view(lay: Layout, sh: list[int]) -> dict:
     """A JSON-able view of one seat's sheets."""
     return {
         "citizens": {lay.cit_names[s]: {"marked": sh[CIT + s], "voided": [i + 1 for i in range(2)

@@ -8,11 +8,12 @@ from __future__ import annotations
 from ..components import (
     CIT, CITV, DOM, EVENTS, GUILDS, LAIR_OPEN, LB0, LST, REWARD_NAME, TRK, VBRIDGE, VDOM, VTRK,
 )
-from .tables import _reward_tasks
+from .fields import DiceKingdomsFields
+from .tables import Reward, _reward_tasks
 from .scoring import bridge_complete
 
 
-class SoloEventMixin:
+class SoloEventMixin(DiceKingdomsFields):
     """Solo Events. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()
@@ -89,7 +90,7 @@ class SoloEventMixin:
         elif eid == "road-crew":
             self.then(("road", 0, 0))
         elif eid == "pilgrims":
-            rewards = []
+            rewards: list[Reward] = []
             if self._mark_track(0, 0, 1, rewards):
                 self.emit("mark", 0, "Pilgrims: 1 pip is marked on the Holy Guild Track.")
                 self.then(*_reward_tasks(0, rewards))

@@ -1,19 +1,23 @@
-"""Dice Kingdoms of Valeria state: the declared fields, set-up, public queries and views.
+"""Dice Kingdoms of Valeria state: set-up, public queries and views.
 
-The turn's rules live in the mixins this class assembles, one module per
+The fields are declared in ``fields`` (:class:`~.fields.DiceKingdomsFields`);
+the turn's rules live in the mixins this class assembles, one module per
 phase: ``turn`` (Roll Phase, end of turn and game), ``harvest``,
 ``actions``, ``rewards`` (Reward chains and marking) and ``solo`` (Events).
 """
 
 from __future__ import annotations
 
-from dicetable.engine import Action, Field, FlowState, LIST, ROWS, int_list, int_rows, int_tuple
+from typing import Any
+
+from dicetable.engine import Action
+from dicetable.engine.flow import Task
 
 from ..components import (
-    CARD_BACK, CARD_ID, CARD_INDEX, CARD_KIND, DRAFT_LINE, EVENTS, EVENT_IDS, EVENT_INDEX, LAYOUTS, N_CARDS,
+    CARD_BACK, CARD_ID, CARD_KIND, DRAFT_LINE, EVENTS, EVENT_IDS, LAYOUTS, N_CARDS,
 )
 from .tables import (
-    ACTION, ACTIONS, DRAFT, EVENT, HARVEST, KIND_CODE, OVER, PHASES, REWARD_AUTOS, STAGE_ACTION,
+    ACTION, ACTIONS, DRAFT, EVENT, HARVEST, KIND_CODE, OVER, REWARD_AUTOS, STAGE_ACTION,
     STAGE_HARVEST2, TASK_NAMES, _NAME,
 )
 from .scoring import score_sheet, sheet_view, solo_result
@@ -27,67 +31,15 @@ from .actions import ActionMixin
 _WHERE = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase", EVENT: "Event phase"}
 
 
-def _phase(value) -> str:
-    value = str(value)
-    if value not in PHASES:
-        raise ValueError(f"unknown phase {value!r}")
-    return value
-
-
-def _cards_in(value) -> tuple:
-    return tuple(CARD_INDEX[c] for c in value)
-
-
-def _cards_out(value) -> list:
-    return [CARD_ID[c] for c in value]
-
-
-def _events_in(value) -> tuple:
-    return tuple(EVENT_INDEX[e] for e in value)
-
-
-def _events_out(value) -> list:
-    return [EVENT_IDS[e] for e in value]
-
-
-class DiceKingdomsState(FlowState, TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloEventMixin):
+class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloEventMixin):
     """A game of Dice Kingdoms of Valeria (1-5 players; 1 = the solo game).
 
-    Fields: ``phase``; ``stage`` (event, 1st Harvest, action, 2nd Harvest);
-    ``active``/``first`` seats; ``round_no``; ``dice`` = (black, black,
-    yellow, red, green, blue); ``sheets[seat]`` (flat ints); ``line``/``deck``
-    (Statue card ids 0..27; the deck's top card is last); ``lair_first[lair]``
-    (seat that completed it first, -1 nobody yet, -2 higher value crossed out
-    by a solo Event); ``last_round``; ``acted``; ``drafter``; solo: ``trees``,
-    ``ships``, ``event_deck`` (top last), ``events_drawn``, ``no_blue``,
-    ``drought``. Pending work is the engine's task stack (``tasks``) and, during
-    a Harvest, one lane per seat (``lanes``); see :meth:`seat_tasks`.
+    The fields are declared in :class:`~.fields.DiceKingdomsFields` (the base
+    of every phase mixin). Pending work is the engine's task stack (``tasks``)
+    and, during a Harvest, one lane per seat (``lanes``); see :meth:`seat_tasks`.
     """
 
-    lay = Field(save=False)       # the season's sheet layout (from the options)
-    acts = Field(save=False)      # the season's precomputed reward-choice Actions
-    phase = Field(_phase)
-    stage = Field(int)
-    active = Field(int)
-    first = Field(int)
-    round_no = Field(int, save="round")
-    turn_no = Field(int, save="turn")
-    dice = Field(int_tuple)
-    sheets = Field(int_rows, copy=ROWS)
-    line = Field(_cards_in, encode=_cards_out)
-    deck = Field(_cards_in, encode=_cards_out)
-    lair_first = Field(int_list, copy=LIST)
-    last_round = Field(bool)
-    acted = Field(bool)
-    drafter = Field(int)
-    trees = Field(int)
-    ships = Field(int)
-    event_deck = Field(_events_in, encode=_events_out)
-    events_drawn = Field(_events_in, encode=_events_out)
-    no_blue = Field(bool)
-    drought = Field(bool)
-    harvest_no = Field(int)
-    menu = Field(save=False)      # the Action-phase menu once built (until the next action)
+    __slots__ = ()
 
     # ------------------------------------------------------------ set-up
     def _setup(self) -> None:
@@ -152,11 +104,11 @@ class DiceKingdomsState(FlowState, TurnMixin, HarvestMixin, ActionMixin, RewardM
 
     # ------------------------------------------------------------ public queries
     @property
-    def scores(self) -> list:
+    def scores(self) -> list[int]:
         return [self.score_parts(s)["total"] for s in range(self.players)]
 
     @property
-    def winners(self) -> tuple:
+    def winners(self) -> tuple[int, ...]:
         """Most VP; ties: most Star pips; then shared. Solo: (0,) with 60 or more VP."""
         if self.phase != OVER:
             return ()
@@ -166,7 +118,7 @@ class DiceKingdomsState(FlowState, TurnMixin, HarvestMixin, ActionMixin, RewardM
         best = max((p["total"], p["stars"]) for p in parts)
         return tuple(s for s, p in enumerate(parts) if (p["total"], p["stars"]) == best)
 
-    def seat_tasks(self, seat: int) -> list:
+    def seat_tasks(self, seat: int) -> list[Task]:
         """``seat``'s pending Reward-chain tasks ``(kind, seat, arg)``, the next one last (read-only).
 
         During a Harvest this is the seat's lane; otherwise the Reward tasks of
@@ -224,16 +176,16 @@ class DiceKingdomsState(FlowState, TurnMixin, HarvestMixin, ActionMixin, RewardM
         return where
 
     # ------------------------------------------------------------ scoring
-    def score_parts(self, seat: int) -> dict:
+    def score_parts(self, seat: int) -> dict[str, Any]:
         """The Score Tally of ``seat``: stars, domains, lairs, statues (with each Statue's VP), total."""
         return score_sheet(self.lay, self.sheets[seat])
 
     # ------------------------------------------------------------ views
-    def _observation(self, seat: int | None) -> dict:
+    def _observation(self, seat: int | None) -> dict[str, Any]:
         """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
         lay = self.lay
         n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)
-        obs = {
+        obs: dict[str, Any] = {
             "game": self.game_id,
             "sheets": lay.season,
             "seat": seat,

@@ -11,8 +11,9 @@ here once.
 from __future__ import annotations
 
 from dicetable.engine import Action, seat_name
+from dicetable.engine.flow import Task
 
-from ..components import DOM, GUILDS, LAYOUTS, N_KINDS, PLAIN, REWARD_NAME, STAR, STATUES, VDOM
+from ..components import DOM, GUILDS, LAYOUTS, N_KINDS, Layout, PLAIN, REWARD_NAME, STAR, STATUES, VDOM
 
 
 EVENT = "event"
@@ -48,6 +49,10 @@ KIND_CODE.update({CHOOSE[k]: KIND_CODE[k] for k in CHOOSE})
 #: The automatic Reward-chain kinds (what a one-step look-ahead resolves: see ``preview``).
 REWARD_AUTOS = frozenset(k for k in KIND_CODE if not k.startswith("choose-"))
 
+Reward = int | tuple[int, int]
+"""A Reward Pip just reached: its reward code (``components.RECRUIT``..``STAR``), or
+``(T_CITIZEN, guild)`` for the instant Citizen of a claimed Domain."""
+
 STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
 
 _BITS = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
@@ -63,7 +68,7 @@ class _Actions:
     the state, one Action per case: ``road_last`` by what reaching the Domain does, ``slay_low``
     by who crossed out the lair's higher value)."""
 
-    def __init__(self, lay) -> None:
+    def __init__(self, lay: Layout) -> None:
         self.recruit = tuple(
             Action(f"recruit:{name}", f"Mark the {name} Citizen ({GUILDS[lay.cit_guild[s]]})", s)
             for s, name in enumerate(lay.cit_names))
@@ -122,7 +127,7 @@ def _reached(sh: list, far: int) -> int:
     return 2 if sh[VDOM] >> far & 1 else 0
 
 
-def _ends(lay, r: int, d: int) -> tuple[str, str]:
+def _ends(lay: Layout, r: int, d: int) -> tuple[str, str]:
     """(origin, destination) node ids of Road ``r`` marked from direction ``d``."""
     a, b = lay.road_a_name[r], lay.road_b_name[r]
     return (a, b) if d == 1 else (b, a)
@@ -132,14 +137,14 @@ PASS = Action("pass", "Take no action (no die can mark a pip)")
 
 
 # ---------------------------------------------------------------- helpers
-def _rewards_note(rewards: list) -> str:
+def _rewards_note(rewards: list[Reward]) -> str:
     """"; Reward Pips: Slay, Gold" for the Rewards just reached (Stars score at the end)."""
     if not rewards:
         return ""
     key = tuple(rewards)
     note = _NOTES.get(key)
     if note is None:
-        names = [REWARD_NAME[c] if c.__class__ is int else "instant Citizen" for c in rewards if c != PLAIN]
+        names = [REWARD_NAME[c] if isinstance(c, int) else "instant Citizen" for c in rewards if c != PLAIN]
         note = "; Reward Pips: " + ", ".join(names) if names else ""
         if len(_NOTES) > 10_000:
             _NOTES.clear()
@@ -147,13 +152,13 @@ def _rewards_note(rewards: list) -> str:
     return note
 
 
-_NOTES: dict = {}
+_NOTES: dict[tuple[Reward, ...], str] = {}
 
 #: The Reward tasks of a seat's list of reached Reward Pips, in the order they resolve, by (seat, list).
-_PUSH: dict = {}
+_PUSH: dict[tuple[Reward, ...], tuple[Task, ...]] = {}
 
 
-def _reward_tasks(seat: int, rewards: list) -> tuple:
+def _reward_tasks(seat: int, rewards: list[Reward]) -> tuple[Task, ...]:
     """The tasks ``(kind, seat, arg)`` of the Reward Pips ``rewards`` just reached by ``seat``, in
     marking order (rulebook: Reward Pips; Star and plain pips are no task; an instant Citizen is
     ``(T_CITIZEN, guild)``)."""
@@ -162,7 +167,7 @@ def _reward_tasks(seat: int, rewards: list) -> tuple:
     if out is None:
         if len(_PUSH) > 10_000:
             _PUSH.clear()
-        out = _PUSH[key] = tuple(("citizen", seat, code[1]) if code.__class__ is tuple else (REWARD_KIND[code], seat, 0)
+        out = _PUSH[key] = tuple(("citizen", seat, code[1]) if isinstance(code, tuple) else (REWARD_KIND[code], seat, 0)
                                  for code in rewards if code != STAR and code != PLAIN)
     return out
 
@@ -170,7 +175,7 @@ def _reward_tasks(seat: int, rewards: list) -> tuple:
 class _Texts:
     """Event texts of one season's marks, written once (what follows the seat's name and why)."""
 
-    def __init__(self, lay) -> None:
+    def __init__(self, lay: Layout) -> None:
         #: citizen[s][i]: " marks the left pip of the 4 Citizen (Soldier), a Gold pip."
         self.citizen = tuple(tuple(
             f" marks the {'left' if i == 0 else 'right'} pip of the {lay.cit_names[s]} Citizen "
@@ -186,7 +191,7 @@ class _Texts:
             for b, ((lo, hi), pips) in enumerate(zip(lay.block_range, lay.block_pips)))
 
 
-def _road_marks(lay) -> tuple:
+def _road_marks(lay: Layout) -> tuple:
     """[r][d][k]: " marks k pips on Road R from X" (the Road mark event after the seat and why)."""
     return tuple((None,) + tuple(
         (None,) + tuple(f" marks {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {_ends(lay, r, d)[0]}"
@@ -198,14 +203,14 @@ def _reward_note(code: int) -> str:
     return f", a {REWARD_NAME[code]} pip" if code else ""
 
 
-def power_text(lay, d: int) -> str:
+def power_text(lay: Layout, d: int) -> str:
     """A Domain power in the rulebook's words: "+1/-1 Green", "Flip Red", "instant Holy Citizen"."""
     kind, die, guild = lay.dom_power[d]
+    if die is None:  # an instant Citizen (``components.Power`` checks it names a guild, no die)
+        return f"instant {guild} Citizen"
     if kind == "adjust":
         return f"+1/-1 {die.capitalize()}"
-    if kind == "flip":
-        return f"Flip {die.capitalize()}"
-    return f"instant {guild} Citizen"
+    return f"Flip {die.capitalize()}"
 
 
 ACTIONS = {s: _Actions(lay) for s, lay in LAYOUTS.items()}

@@ -7,13 +7,15 @@ Rulebook: Game Flow (Roll Phase; the last round once a player has completed
 from __future__ import annotations
 
 from dicetable.engine import auto
+from dicetable.engine.flow import Task
 
 from ..components import BLACK_DIE, COLOURS, COLOUR_DIE, END_TRACKS, TRK
+from .fields import DiceKingdomsFields
 from .tables import EVENT, OVER, STAGE_EVENT, STAGE_HARVEST1, STAGE_HARVEST2, _NAME, _ROLL_TEXT
 from .scoring import solo_result
 
 
-class TurnMixin:
+class TurnMixin(DiceKingdomsFields):
     """Roll Phase, end of a turn and of the game. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()
@@ -57,7 +59,7 @@ class TurnMixin:
             self._start_harvest(STAGE_HARVEST1)
 
     @auto("end-action")
-    def _end_action(self, task: tuple) -> None:
+    def _end_action(self, task: Task) -> None:
         if self.players == 1:
             self._start_harvest(STAGE_HARVEST2)
         else:

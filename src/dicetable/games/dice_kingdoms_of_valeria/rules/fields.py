@@ -1,0 +1,118 @@
+"""Dice Kingdoms of Valeria state fields: the one declaration every phase mixin builds on.
+
+:class:`DiceKingdomsFields` declares the state's fields (the engine's
+:class:`~dicetable.engine.Field`, from which clone, save and restore are
+generated); the phase mixins (``turn``, ``harvest``, ``actions``,
+``rewards``, ``solo``) subclass it, so each sees every field with its type,
+and :class:`~.state.DiceKingdomsState` combines them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dicetable.engine import Action, Field, FlowState, LIST, ROWS, int_list, int_rows, int_tuple
+from dicetable.engine.flow import Task
+
+from ..components import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX, Layout
+from .tables import PHASES, Reward, _Actions
+
+if TYPE_CHECKING:
+    from typing import Self
+
+def _phase(value: Any) -> str:
+    """A saved phase name (one of ``PHASES``); ValueError otherwise."""
+    value = str(value)
+    if value not in PHASES:
+        raise ValueError(f"unknown phase {value!r}")
+    return value
+
+
+def _cards_in(value: Any) -> tuple[int, ...]:
+    """Saved Statue card ids ("3-day") as card numbers 0..27."""
+    return tuple(CARD_INDEX[c] for c in value)
+
+
+def _cards_out(value: tuple[int, ...]) -> list[str]:
+    return [CARD_ID[c] for c in value]
+
+
+def _events_in(value: Any) -> tuple[int, ...]:
+    """Saved Solo Event ids as indices into ``components.EVENTS``."""
+    return tuple(EVENT_INDEX[e] for e in value)
+
+
+def _events_out(value: tuple[int, ...]) -> list[str]:
+    return [EVENT_IDS[e] for e in value]
+
+
+class DiceKingdomsFields(FlowState):
+    """The fields of a Dice Kingdoms of Valeria state (see :class:`~.state.DiceKingdomsState`).
+
+    ``phase``; ``stage`` (event, 1st Harvest, action, 2nd Harvest);
+    ``active``/``first`` seats; ``round_no``; ``dice`` = (black, black,
+    yellow, red, green, blue); ``sheets[seat]`` (flat ints); ``line``/``deck``
+    (Statue card ids 0..27; the deck's top card is last); ``lair_first[lair]``
+    (seat that completed it first, -1 nobody yet, -2 higher value crossed out
+    by a solo Event); ``last_round``; ``acted``; ``drafter``; solo: ``trees``,
+    ``ships``, ``event_deck`` (top last), ``events_drawn``, ``no_blue``,
+    ``drought``. Pending work is the engine's task stack (``tasks``) and,
+    during a Harvest, one lane per seat (``lanes``).
+    """
+
+    __slots__ = ()
+
+    lay: Field[Layout] = Field(save=False)           # the season's sheet layout (from the options)
+    acts: Field[_Actions] = Field(save=False)        # the season's precomputed reward-choice Actions
+    phase = Field(_phase)
+    stage = Field(int)
+    active = Field(int)
+    first = Field(int)
+    round_no = Field(int, save="round")
+    turn_no = Field(int, save="turn")
+    dice = Field(int_tuple)
+    sheets = Field(int_rows, copy=ROWS)
+    line = Field(_cards_in, encode=_cards_out)
+    deck = Field(_cards_in, encode=_cards_out)
+    lair_first = Field(int_list, copy=LIST)
+    last_round = Field(bool)
+    acted = Field(bool)
+    drafter = Field(int)
+    trees = Field(int)
+    ships = Field(int)
+    event_deck = Field(_events_in, encode=_events_out)
+    events_drawn = Field(_events_in, encode=_events_out)
+    no_blue = Field(bool)
+    drought = Field(bool)
+    harvest_no = Field(int)
+    # The Action-phase menu once built (until the next action).
+    menu: Field[tuple[Action, ...] | None] = Field(save=False)
+
+    if TYPE_CHECKING:
+        # What the phase mixins call in one another (each is written in the module named);
+        # declared here for the type checker only, so the mixins need not import each other.
+        def clone(self) -> Self: ...  # the engine's clone makes an object of the same class
+
+        # turn
+        def _start_turn(self, seat: int) -> None: ...
+        def _end_turn(self) -> None: ...
+        def _check_trigger(self, seat: int) -> None: ...
+        # harvest
+        def _start_harvest(self, stage: int) -> None: ...
+        # actions
+        def _action_phase(self, task: Task) -> None: ...
+        # rewards
+        def _mark_track(self, seat: int, g: int, n: int, rewards: list[Reward]) -> int: ...
+        def _mark_citizen(self, seat: int, s: int, why: str) -> None: ...
+        def _mark_block(self, seat: int, b: int, why: str) -> None: ...
+        def _mark_road(self, seat: int, r: int, d: int, n: int, why: str) -> None: ...
+        def _settle_lair(self, seat: int, li: int) -> None: ...
+        def _usable_roads(self, sh: list[int]) -> list[tuple[int, int]]: ...
+        def _refill(self) -> None: ...
+        # solo
+        def _draw_event(self) -> None: ...
+        def _strike_track(self, g: int) -> None: ...
+        # state
+        def seat_tasks(self, seat: int) -> list[Task]: ...
+        def score_parts(self, seat: int) -> dict[str, Any]: ...
+        def _where(self) -> str: ...
