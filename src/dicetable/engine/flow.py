@@ -17,9 +17,11 @@ its state class:
 ``@choices(kind)``    ``fn(self, task) -> Sequence[Action]``: its legal actions (never empty).
 ``@resolve(kind)``    ``fn(self, task, action) -> None``: carries out the chosen action.
 
-Handlers may live in mixin classes (with ``__slots__ = ()``) that the state
-class inherits from, so a game's rules can be split by phase into modules;
-fields are declared on the state class itself. A kind is either automatic (``auto``) or a decision (all three of
+Handlers may live in phase classes that the state class inherits from, so a
+game's rules can be split by phase into modules; the usual layout declares
+every field on one base class (``XFields(FlowState)``), which each phase class
+subclasses (``class RollPhase(XFields): __slots__ = ()``), so every phase sees
+every field with its type. A kind is either automatic (``auto``) or a decision (all three of
 ``prompt``, ``choices``, ``resolve``); the class is refused at creation
 otherwise. The engine pops the task before calling ``auto`` or ``resolve``,
 and the handler schedules what follows with :meth:`FlowState.then`

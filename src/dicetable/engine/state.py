@@ -36,7 +36,7 @@ seed and actions always replay the same game.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar, Iterable, Self
 
 from .core import Action, Decision, Die, Event, seat_name
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
@@ -371,7 +371,7 @@ class GameState(metaclass=StateMeta):
         self._history = ((seat, action.id), self._history)
         self._legal = {}
 
-    def child(self, action: Action, seat: int) -> "GameState":
+    def child(self, action: Action, seat: int) -> Self:
         """A clone that has taken ``action`` for ``seat`` by the quiet :meth:`step`; this state is unchanged.
 
         The same trust as :meth:`step`: ``action`` comes from ``legal_actions(seat)``.
@@ -398,7 +398,7 @@ class GameState(metaclass=StateMeta):
         """Every applied action as ``(seat, action_id)``, oldest first."""
         return _cons_to_list(self._history)
 
-    def clone(self) -> "GameState":
+    def clone(self) -> Self:
         """An independent copy; applying to either never changes the other."""
         # The kernel's fields copied inline (search clones millions of times; a call to _kernel,
         # which builds every other new state, costs a fifth of a clone).
@@ -417,7 +417,7 @@ class GameState(metaclass=StateMeta):
         self._copy_into(other)
         return other
 
-    def determinize(self, seat: int, seed: int) -> "GameState":
+    def determinize(self, seat: int, seed: int) -> Self:
         """A copy in which everything ``seat`` cannot see is resampled.
 
         Future dice are reseeded from ``seed`` (which also replaces the
