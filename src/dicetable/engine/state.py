@@ -462,7 +462,7 @@ class GameState(metaclass=StateMeta):
     # ------------------------------------------------------------- kernel
     @classmethod
     def _kernel(cls, players: int, seed: int, options: dict[str, Any], rng: int, script: tuple[Any, ...], script_pos: int,
-                history: Any, log: Any) -> "GameState":
+                history: Any, log: Any) -> Self:
         """A bare state of this class with the kernel's fields set: every new state is built here
         (``start``, ``from_dict``, ``determinize``); ``clone`` copies the same fields inline."""
         state = object.__new__(cls)

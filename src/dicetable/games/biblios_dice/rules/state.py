@@ -5,9 +5,9 @@ fields are declared in :mod:`.fields`, the turn's rules come from the mixins of 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-from dicetable.engine import Action, seat_name
+from dicetable.engine import seat_name
 
 from ..components import (
     BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, RESOURCES, START,
@@ -36,11 +36,6 @@ class BibliosDiceState(RoundRules, MarketRules):
     """
 
     game_id = "biblios-dice"
-
-    if TYPE_CHECKING:  # the engine's clone and child are typed GameState; they return the same class
-        def clone(self) -> BibliosDiceState: ...
-
-        def child(self, action: Action, seat: int) -> BibliosDiceState: ...
 
     # ================================================================ set-up
     def _setup(self) -> None:
