@@ -56,9 +56,31 @@ from dicetable.engine import (
     write_json,
 )
 
-HINT_HEADER = "The search bot's top choices, by its share of the search (higher: more promising):"
+HINT_HEADER = ("The search bot's top choices, by its share of the search (higher: more promising), "
+               "with its estimate of your chance to win (solo: of your final score):")
 SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest: ``log``)
-SEARCH_BOTS = ("easy", "medium", "hard", "mcts")  # bots that think long enough for a spinner
+SEARCH_BOTS = ("easy", "medium", "hard", "expert", "mcts")  # bots that think long enough for a spinner
+
+
+def hint_line(row) -> str:
+    """One hint row as printed (rich markup, escaped): share, estimate, label and id.
+
+    ``row`` is a :class:`dicetable.bots.mcts.HintRow` (or an ``(action, share)`` pair, shown
+    without an estimate). The estimate is "win 62%" (2+ players), "score 81.4" (solo with a
+    learned value) or "value 0.57" (solo with the hand-written evaluation's 0-1 scale).
+    """
+    action, share = row
+    kind = getattr(row, "kind", None)
+    value = getattr(row, "value", None)
+    if kind == "win":
+        estimate = f"win {value:4.0%}"
+    elif kind == "score":
+        estimate = f"score {value:5.1f}"
+    elif kind == "hand":
+        estimate = f"value {value:4.2f}"
+    else:
+        estimate = ""
+    return f"  {share:6.1%}  {estimate:>11}  {escape(action.label)} [dim]({escape(action.id)})[/dim]"
 MIN_CHOICE_ROWS = 4  # fewer rows than this for the choices: the table is too tall to keep in view
 WIDE = (120, 40)  # the full table needs this window (columns, lines); below it: compact
 
@@ -517,8 +539,8 @@ class TerminalTable:
             else:
                 rows = self.hint(self.state, seat)
             self.console.print(f"[dim]{HINT_HEADER}[/dim]")
-            for action, share in rows:
-                self.console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
+            for row in rows:
+                self.console.print(hint_line(row))
             return True
         if word in ("show", "table"):
             if not rest:
@@ -686,7 +708,7 @@ class TerminalTable:
         """Let the bot of ``seat`` choose (a spinner with the time for the search levels) and narrate it."""
         bot = self.bots[seat]
         state = self.state
-        if getattr(bot, "name", "") in SEARCH_BOTS and self.console.is_terminal:
+        if getattr(bot, "name", "").partition("@")[0] in SEARCH_BOTS and self.console.is_terminal:
             with self.console.status(Elapsed(f"{seat_name(seat)} ({bot.name} bot) is thinking"),
                                      spinner="dots"):
                 action = bot.choose(state, seat)

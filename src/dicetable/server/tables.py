@@ -190,7 +190,8 @@ def _choose_remote(saved: dict, seat: int, level: str, seed: int) -> str:
 def _hint_remote(saved: dict, seat: int) -> list:
     from dicetable.bots.mcts import hint_rows
 
-    return [(a.id, a.label, share) for a, share in hint_rows(load_state(saved, verify=False), seat)]
+    return [(r.action.id, r.action.label, r.share, r.value, r.kind)
+            for r in hint_rows(load_state(saved, verify=False), seat)]
 
 
 class TableManager:
@@ -524,7 +525,12 @@ class TableManager:
         return lt.seats[seat]
 
     def hint(self, table_id: str, seat: int) -> dict:
-        """The hard bot's top three actions for ``seat`` with their visit shares (runs about a second)."""
+        """The hard bot's top three actions for ``seat`` (runs about a second).
+
+        Each hint: ``id``, ``label``, ``share`` of the search's visits, ``value`` (the
+        estimated win chance 0-1, or solo the expected final score with a learned value, or
+        the hand evaluation's 0-1) and ``kind`` (``win``, ``score`` or ``hand``).
+        """
         lt = self.get(table_id)
         with lt.lock:
             if seat not in lt.state.to_move:
@@ -532,7 +538,8 @@ class TableManager:
             saved, version = lt.state.to_dict(), lt.version
         rows = self._procs().submit(_hint_remote, saved, seat).result(timeout=60)
         return {"version": version, "seat": seat,
-                "hints": [{"id": i, "label": label, "share": round(share, 4)} for i, label, share in rows]}
+                "hints": [{"id": i, "label": label, "share": round(share, 4), "value": round(value, 4), "kind": kind}
+                          for i, label, share, value, kind in rows]}
 
     # ---------------------------------------------------------------- views
     def view(self, lt: LiveTable, seat: int | None) -> dict:
