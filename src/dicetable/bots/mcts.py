@@ -120,7 +120,8 @@ LEVELS = {
 #: Per-game tuning, applied to every level; games not listed use the levels as they are.
 #: The greedy policies cost 0.03-0.3 ms a call; where it is dear the leaf play is shorter.
 GAME_TUNING: dict[str, SearchTuning] = {
-    "kingdom-of-dice": SearchTuning(rollout_greedy=0.9, prior_weight=0.6),
+    # its greedy table is cached and its hand evaluation is weak at turn ends: deep greedy leaves
+    "kingdom-of-dice": SearchTuning(rollout_greedy=0.9, rollout_depth=40, turn_rollout=False, prior_weight=0.6),
     "corsairs-of-valeria": SearchTuning(rollout_greedy=0.8),
     "biblios-dice": SearchTuning(rollout_greedy=0.5),
     "dice-kingdoms-of-valeria": SearchTuning(rollout_greedy=0.5),
