@@ -62,7 +62,7 @@ log = logging.getLogger("dicetable.server")
 #: Bot levels a seat may have: every name ``make_bot`` knows.
 LEVELS = tuple(BOT_NAMES)
 #: Levels that search (run in a process pool, never on a server thread).
-SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "mcts"})
+SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "expert", "mcts"})
 #: The bot that stands in for a human seat unless the creator names another.
 DEFAULT_STAND_IN = "greedy"
 #: Largest seed a table accepts (seeds are 63-bit).
