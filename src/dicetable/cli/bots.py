@@ -29,7 +29,7 @@ def train_eval(
     games_n: int = typer.Option(400, "--games", "-n", help="self-play games (at least 5; 20% are held out)"),
     seed: int = typer.Option(1, "--seed", help="seed of the self-play games"),
     epsilon: float = typer.Option(0.1, "--epsilon", help="share of random moves in self-play (0-1)"),
-    l2: float = typer.Option(10.0, "--l2", help="L2 regularisation of the fit (> 0)"),
+    l2: Optional[float] = typer.Option(None, "--l2", help="L2 regularisation of the fit (> 0; default: chosen on held-back games)"),
     out: Optional[Path] = typer.Option(None, "--out", "-o",
                                        help="file to write (default: the game's data/value_<players>p.json)"),
     only_if_better: bool = typer.Option(False, "--only-if-better",
@@ -47,7 +47,7 @@ def train_eval(
         fail(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}")
     if not 0.0 <= epsilon <= 1.0:
         fail(f"--epsilon is a share of random moves from 0 to 1, got {epsilon}")
-    if l2 <= 0:
+    if l2 is not None and l2 <= 0:
         fail(f"--l2 must be above 0, got {l2}")
     if out is not None and out.is_dir():
         fail(f"--out {out} is a folder; give a file name such as {out / 'value.json'}")

@@ -716,6 +716,9 @@ class TerminalTable:
             action = bot.choose(state, seat)
         aid = getattr(action, "id", action)
         label = next((a.label for a in state.legal_actions(seat) if a.id == aid), aid)
+        last = getattr(bot, "last", None)  # a search bot's Choice: say how long it thought
+        if last is not None and getattr(last, "how", "") == "search" and last.ms >= 100:
+            label = f"{label} (after {last.ms / 1000:.1f} s of thought)"
         alone = len(state.to_move) == 1
         events = state.apply(aid, seat)
         # The label is shown only when the choice is public: made alone (not a simultaneous
