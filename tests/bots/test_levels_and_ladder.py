@@ -194,3 +194,19 @@ def test_search_with_quiet_steps_leaves_the_real_state_alone():
     seat = state.to_move[0]
     MCTS(SearchParams(iterations=30), seed=1).search(state, seat)
     assert state.to_dict() == before
+
+
+def test_flat_search_compares_every_root_choice_on_shared_worlds_within_its_budget():
+    state = new_game("valeria-card-kingdoms", 2, seed=2)
+    seat = state.to_move[0]
+    while len(state.legal_actions(seat)) < 3:  # a decision with a few choices
+        state.apply(state.legal_actions(seat)[0], seat)
+        seat = state.to_move[0]
+    params = SearchParams(iterations=40, flat=True, rollout_greedy=1.0, rollout_depth=4)
+    searcher = MCTS(params, seed=3)
+    stats = searcher.search(state, seat)
+    legal = {a.id for a in state.legal_actions(seat)}
+    assert set(stats) == legal and all(n >= 1 for n, _ in stats.values())
+    assert searcher.iterations == sum(n for n, _ in stats.values()) <= max(40, len(legal)) + len(legal)
+    assert all(0.0 <= mean <= 1.0 for _, mean in stats.values())
+    assert MCTS(params, seed=3).search(state, seat) == stats  # seeded

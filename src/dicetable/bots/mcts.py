@@ -64,7 +64,9 @@ class SearchParams:
     of the turn); ``prime_after``: visits of a node before its children get the greedy prior;
     ``macro``: offer whole same-seat choice sequences at the root; ``macro_limit``: most
     distinct sequences (more: plain actions); ``value``: leaf evaluator, ``auto`` (learned
-    when shipped), ``learned`` or ``hand``; ``workers``: processes for root parallelism.
+    when shipped), ``learned`` or ``hand``; ``flat``: instead of a tree, compare the root
+    choices by rollouts of the greedy policy on shared sampled worlds, halving the field
+    (see :meth:`MCTS.flat_search`); ``workers``: processes for root parallelism.
     """
 
     iterations: int = 250
@@ -79,6 +81,7 @@ class SearchParams:
     macro: bool = True
     macro_limit: int = 40
     value: str = "auto"
+    flat: bool = False
     workers: int = 1
 
 
@@ -101,6 +104,7 @@ class SearchTuning:
     prime_after: int | None = None
     macro: bool | None = None
     macro_limit: int | None = None
+    flat: bool | None = None
 
     def apply(self, params: SearchParams) -> SearchParams:
         """``params`` with this tuning's non-None fields put in."""
@@ -319,6 +323,8 @@ class MCTS:
             self.evaluator = Evaluator(state.game_id, state.players, state.options, params.value)
         if deadline is None and params.time_ms is not None:
             deadline = time.perf_counter() + params.time_ms / 1000.0
+        if params.flat:
+            return self.flat_search(state, seat, macros, deadline)
         root = Node(seat, 1.0)
         c = params.c
         prime_after = params.prime_after
@@ -389,6 +395,67 @@ class MCTS:
         self.iterations = it + 1 if params.iterations else 0
         return {aid: (ch.visits, ch.reward / ch.visits if ch.visits else 0.0)
                 for aid, ch in root.children.items()}
+
+    def flat_search(self, state: GameState, seat: int, macros: list[tuple] | None = None,
+                    deadline: float | None = None) -> dict[str, tuple[int, float]]:
+        """Rollout policy improvement: the root choices compared on shared sampled worlds.
+
+        Every root choice (a legal action, or a whole choice from ``macros``) is played in
+        the same determinizations (common random numbers: the same world and dice seed for
+        each choice, so luck mostly cancels out of the comparison), then the leaf play of
+        :meth:`_leaf` (the greedy policy with probability ``rollout_greedy``) runs for at
+        most ``rollout_depth`` actions and the evaluator scores the seat. Successive
+        halving: after each round of worlds the worse half of the choices (by mean) drops
+        out, so the budget (``iterations`` playouts) goes to the close calls. The greedy
+        choice is never dropped before the last round, so the search keeps greedy's move
+        unless another one is better on the same worlds. Returns ``{key: (playouts, mean)}``
+        as :meth:`search`.
+        """
+        params = self.params
+        if macros:
+            keys = [" > ".join(m) for m in macros]
+            seqs = dict(zip(keys, macros))
+        else:
+            keys = [a.id for a in state.legal_actions(seat)]
+            seqs = {k: (k,) for k in keys}
+        det0 = state.determinize(seat, self.rng.next64())
+        greedy_key = self._greedy_macro(det0, seat, seqs) if macros else self._greedy(
+            det0, seat, det0.legal_actions(seat)).id
+        stats = {k: [0, 0.0] for k in keys}
+        alive = list(keys)
+        budget = max(params.iterations, len(keys))
+        rounds = max(1, math.ceil(math.log2(len(keys)))) if len(keys) > 1 else 1
+        used = 0
+        self.iterations = 0
+        for r in range(rounds):
+            worlds = max(1, (budget // rounds) // max(1, len(alive)))
+            for _ in range(worlds):
+                if deadline is not None and used and time.perf_counter() > deadline:
+                    break
+                world = self.rng.next64()
+                for k in alive:
+                    det = state.determinize(seat, world)
+                    for aid in seqs[k]:
+                        action = _by_id(det, seat, aid)
+                        if action is None:
+                            break
+                        det.step(action, seat)
+                    value = (self.evaluator.terminal(det) if det.is_over else self._leaf(det, seat))[seat]
+                    row = stats[k]
+                    row[0] += 1
+                    row[1] += value
+                    used += 1
+            else:
+                if len(alive) > 2 and r < rounds - 1:
+                    alive.sort(key=lambda k: -stats[k][1] / max(1, stats[k][0]))
+                    keep = alive[: max(2, len(alive) // 2)]
+                    if greedy_key in alive and greedy_key not in keep:
+                        keep.append(greedy_key)
+                    alive = keep
+                continue
+            break
+        self.iterations = used
+        return {k: (n, total / n if n else 0.0) for k, (n, total) in stats.items()}
 
     def _greedy_macro(self, det: GameState, seat: int, macros: dict[str, tuple]) -> str | None:
         """The macro key whose sequence the greedy policy would follow from ``det`` (None: none)."""
