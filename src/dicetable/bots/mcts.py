@@ -185,23 +185,29 @@ def _by_id(state: GameState, seat: int, aid: str) -> Action | None:
     return None
 
 
-def macro_actions(state: GameState, seat: int, limit: int = 40, max_len: int = 12) -> list[tuple] | None:
+def macro_actions(state: GameState, seat: int, limit: int = 40, max_len: int = 12,
+                  deadline: float | None = None) -> list[tuple] | None:
     """The distinct whole choices ``seat`` can make before chance or another seat acts.
 
     Returns a list of action-id sequences (each one whole choice, e.g. the dice to mark and
     then ``reroll``), one per distinct outcome: sequences reaching the same observation of
     ``seat`` are one choice, and a sequence ending with an action that draws chance (dice,
     a shuffle) is keyed by the observation before it plus that action. Returns None when
-    there are more than ``limit`` of them, or when every choice is a single action (then
-    macro-actions add nothing). ``state`` should be a determinized copy: only what the
+    there are more than ``limit`` of them, when more than ``4 * limit`` intermediate
+    positions would have to be expanded, when ``deadline`` (a ``time.perf_counter()``
+    value) passes, or when every choice is a single action (then macro-actions add nothing). ``state`` should be a determinized copy: only what the
     seat sees decides the keys.
     """
     found: dict[tuple, tuple] = {}
     seen = {_obs_key(state, seat)}
     queue = deque([(state, ())])  # breadth first: the shortest sequence of each choice is kept
     longest = 0
+    expanded = 0
     while queue:
         st, ids = queue.popleft()
+        expanded += 1
+        if expanded > 4 * limit or (deadline is not None and time.perf_counter() > deadline):
+            return None
         mark = st.chance_mark
         before = None
         for a in st.legal_actions(seat):
@@ -597,7 +603,9 @@ class MCTSBot:
         seed = self.rng.next64()
         macros = None
         if params.macro:
-            macros = macro_actions(state.determinize(seat, seed ^ 0x5EED), seat, params.macro_limit)
+            # at most a fifth of the decision's time goes to finding the whole choices
+            cut = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / 5
+            macros = macro_actions(state.determinize(seat, seed ^ 0x5EED), seat, params.macro_limit, deadline=cut)
         searcher = MCTS(params, seed)
         if params.workers <= 1:
             stats = searcher.search(state, seat, macros, deadline)

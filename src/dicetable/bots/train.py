@@ -12,7 +12,7 @@
 3. **Fit** on the first 80% of the games: L2-regularised logistic regression by Newton's
    method (win) or ridge regression (solo score), numpy only. The hand-written feature is
    barely penalised, so the fit starts from the hand evaluation and corrects it; the L2 of
-   the other features is chosen among 1, 10, 100 and 1000 on the last quarter of those
+   the other features is chosen among 1, 10, ..., 10^6 on the last quarter of those
    games unless given. The last 20% of the games are
    held out to report the fit next to the hand-written ``evaluate`` on the same positions.
 
@@ -142,7 +142,7 @@ def _log_loss(p, y) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def choose_l2(X, y, games, kind: str, grid=(1.0, 10.0, 100.0, 1000.0)) -> float:
+def choose_l2(X, y, games, kind: str, grid=(1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6)) -> float:
     """The L2 of ``grid`` that fits best on the last quarter of the given games (fitted on the rest)."""
     np = _numpy()
     cut = np.quantile(games, 0.75)
