@@ -210,3 +210,18 @@ def test_flat_search_compares_every_root_choice_on_shared_worlds_within_its_budg
     assert searcher.iterations == sum(n for n, _ in stats.values()) <= max(40, len(legal)) + len(legal)
     assert all(0.0 <= mean <= 1.0 for _, mean in stats.values())
     assert MCTS(params, seed=3).search(state, seat) == stats  # seeded
+
+
+def test_a_solo_value_predicts_the_final_score_and_search_reports_it_in_points():
+    from dicetable.bots.train import train
+
+    model, report = train("dice-kingdoms-of-valeria", 1, 5, seed=2, command="test")
+    assert model.kind == "score" and model.scale >= 1.0 and "learned_mae" in report
+    state = new_game("dice-kingdoms-of-valeria", 1, seed=4)
+    ev = Evaluator("dice-kingdoms-of-valeria", 1, state.options, model=model)
+    (reward,) = ev.rewards(state)
+    assert ev.kind == "score"
+    assert ev.shown(reward) == pytest.approx(model.seat_value(state, 0, ev.encoding, ev.evaluate))
+    while not state.is_over:  # a finished game: the reward is the final score over the scale
+        state.apply(state.legal_actions(0)[0], 0)
+    assert ev.shown(ev.terminal(state)[0]) == pytest.approx(state.scores[0])

@@ -142,6 +142,14 @@ def _log_loss(p, y) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+def _corr(a, b) -> float | None:
+    """Pearson correlation, None when either side is constant (or too short)."""
+    np = _numpy()
+    if len(a) < 3 or np.std(a) == 0 or np.std(b) == 0:
+        return None
+    return float(np.corrcoef(a, b)[0, 1])
+
+
 def choose_l2(X, y, games, kind: str, grid=(1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6)) -> float:
     """The L2 of ``grid`` that fits best on the last quarter of the given games (fitted on the rest)."""
     np = _numpy()
@@ -211,8 +219,8 @@ def train(game_id: str, players: int, games: int, seed: int, command: str, epsil
         w, b = fit_ridge(X[fit], y[fit], l2)
         pred = X[held] @ w + b
         report["learned_mae"] = float(np.mean(np.abs(pred - y[held])))
-        report["learned_corr"] = float(np.corrcoef(pred, y[held])[0, 1]) if held.sum() > 2 else None
-        report["hand_corr"] = float(np.corrcoef(hand[held], y[held])[0, 1]) if held.sum() > 2 else None
+        report["learned_corr"] = _corr(pred, y[held])
+        report["hand_corr"] = _corr(hand[held], y[held])
         report["mean_score"] = float(np.mean(y))
         scale = float(max(1.0, math.ceil(1.25 * float(np.max(y)))))
     report["seconds"] = round(time.perf_counter() - t0, 1)
