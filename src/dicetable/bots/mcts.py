@@ -72,8 +72,8 @@ class SearchParams:
     iterations: int = 250
     time_ms: float | None = None
     turn_ms: float | None = None
-    c: float = 1.5
-    prior_weight: float = 0.5
+    c: float = 1.0
+    prior_weight: float = 0.3
     rollout_depth: int = 10
     rollout_greedy: float = 0.0
     turn_rollout: bool = False
