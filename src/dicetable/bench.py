@@ -176,6 +176,15 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
         stats = MCTS(hard, seed=i).search(s, s.to_move[0])
         hard_iterations += sum(visits for visits, _ in stats.values())
     hard_ms = (time.perf_counter() - t0) * 1000 / max(1, len(probes))
+    # one search leaf scored for every seat: the learned value when one ships, else `evaluate`
+    from dicetable.bots.value import Evaluator
+
+    evaluator = Evaluator(game, players, samples[0].options if samples else {}, "auto")
+    leaves = samples[:: max(1, len(samples) // 100)][:100]
+    t0 = time.perf_counter()
+    for s in leaves:
+        evaluator.rewards(s)
+    leaf_us = (time.perf_counter() - t0) * 1e6 / max(1, len(leaves))
     # peak memory of one game played out
     tracemalloc.start()
     state = new_game(game, players, seed=seed, options=options)
@@ -195,6 +204,7 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
         "quiet_speedup": playout_apply_us / playout_quiet_us,
         "hard_ms_per_decision": hard_ms,
         "hard_iterations_per_decision": hard_iterations / max(1, len(probes)),
+        "leaf_value_us": leaf_us, "leaf_value": evaluator.kind if evaluator.model is not None else "hand",
         "peak_kib_one_game": peak / 1024,
         "samples": len(samples),
     }

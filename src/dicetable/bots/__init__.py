@@ -2,8 +2,10 @@
 
 ``make_bot(name, seed)`` builds one by name: ``random`` (uniform over the
 legal actions), ``greedy`` (the game's documented one-step evaluation), or
-the search bot ``mcts`` (= ``medium``) at the levels ``easy``, ``medium`` and
-``hard`` (see ``dicetable.bots.mcts``).
+the search bot ``mcts`` (= ``medium``) at the levels ``easy``, ``medium``, ``hard``
+and ``expert`` (see ``dicetable.bots.mcts``). A search level may name its leaf evaluator
+after an ``@``: ``hard@hand`` (the game's hand-written ``evaluate``) or ``hard@learned``
+(the shipped learned value; the plain name uses it when one ships).
 A bot never reads hidden state: it decides on ``state.determinize(seat, k)``,
 a copy in which everything its seat cannot see has been resampled, and maps
 its choice back to the real state by action id.
@@ -61,15 +63,28 @@ class GreedyBot:
         raise AssertionError(f"greedy chose {chosen.id!r}, which is not legal in the real state")
 
 
-BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "mcts")
+BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "expert", "mcts")
+VALUE_MODES = ("hand", "learned")
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name (see ``BOT_NAMES``); GameConfigError listing the names otherwise."""
+    """A bot by name (see ``BOT_NAMES``, a search level may end in ``@hand`` or ``@learned``).
+
+    GameConfigError listing the names otherwise.
+    """
+    base, _, mode = name.partition("@") if isinstance(name, str) else (name, "", "")
     factories = _factories()
-    if name not in factories:
-        raise GameConfigError(f"unknown bot {name!r}; bots: {', '.join(factories)}")
-    return factories[name](seed)
+    if base not in factories or (mode and (base in ("random", "greedy") or mode not in VALUE_MODES)):
+        raise GameConfigError(f"unknown bot {name!r}; bots: {', '.join(factories)} "
+                              f"(search levels may end in @hand or @learned, e.g. hard@hand)")
+    bot = factories[base](seed)
+    if mode:
+        from dicetable.bots.mcts import MCTSBot
+
+        assert isinstance(bot, MCTSBot)
+        bot.value = mode
+        bot.name = name
+    return bot
 
 
 def _factories() -> dict:

@@ -1,102 +1,149 @@
 """Information-set Monte Carlo tree search with determinization (ISMCTS).
 
-One search for every game, written only against the State protocol.
+One search for every game, written only against the public State protocol: it moves
+copies with the quiet trusted step (``state.step`` / ``state.child``), never a private name.
 
 Each iteration
 --------------
-1. **Determinize**: ``state.determinize(seat, k)`` gives a copy in which
-   everything the searching seat cannot see (deck order, face-down cards,
-   other seats' secret choices, future dice) is resampled consistently with
-   its observation. The search never touches the real state's hidden parts.
-2. **Select** down the tree (single-observer ISMCTS, Cowling, Powley and
-   Whitehouse 2012) with the PUCT rule ``Q(a) + c * P(a) * sqrt(A(a)) /
-   (1 + n(a))``: tree nodes are keyed by action ids from the searching
-   seat's information set; only actions legal in this determinization are
-   candidates, and ``A(a)``, how often the child was *available*, replaces
-   the parent's visit count. The prior ``P`` puts extra mass on the game's
-   greedy choice; unvisited children take the mean value of their visited
-   siblings.
-3. **Expand**: a node's children are created with even priors on its first
-   visit (and when a determinization offers an action not seen before); the
-   greedy prior replaces them once the search returns to the node
-   (``prime_after``), so the game's greedy policy runs only where it pays;
-   the descent stops at the first child never visited.
-4. **Roll out** with the game's greedy policy (mixed with random moves) for
-   at most ``rollout_depth`` actions, then score every seat: the win share
-   at the end of the game (solo: the game's ``evaluate``), or the game's
-   ``evaluate(state, seat)`` in [0, 1] at the cut-off.
-5. **Back up** each seat's reward into the nodes where that seat acted
-   (max^n for several players).
+1. **Determinize**: ``state.determinize(seat, k)`` gives a copy in which everything the
+   searching seat cannot see (deck order, face-down cards, other seats' secret choices,
+   future dice) is resampled consistently with its observation.
+2. **Select** down the tree (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012)
+   with PUCT, ``Q(a) + c * P(a) * sqrt(A(a)) / (1 + n(a))``: nodes are keyed by action ids
+   from the searching seat's information set, only actions legal in this determinization
+   compete, and ``A(a)`` (how often the child was *available*) replaces the parent's visits.
+   The prior ``P`` puts ``prior_weight`` on the game's greedy choice.
+3. **Expand** the first child never visited.
+4. **Leaf**: finish the acting seat's turn (at most ``rollout_depth`` actions, the greedy
+   policy with probability ``rollout_greedy``, else uniform), then score every seat with
+   the leaf evaluator (:class:`dicetable.bots.value.Evaluator`): the learned value model
+   of the game and player count when one ships, else the game's hand-written ``evaluate``.
+   A finished game scores the win shares (solo: ``score / scale`` with a model).
+5. **Back up** each seat's reward into the nodes where that seat acted (max^n).
 
-Chance (dice) is sampled by the determinized copy's own generator, so each
-iteration sees different dice; nodes keyed by actions make the tree
-open-loop over chance, which suits these games' short re-roll sequences.
+Chance: every iteration samples its own dice (the determinized copy's generator) and the
+tree is open-loop over chance: a node holds the statistics of an action over the dice
+outcomes seen, with availability counts for the actions only some outcomes allow.
 
-Simultaneous steps: when several seats are to move, the searching seat
-decides first and the others follow in seat order, so the searching seat's
-choice never depends on a simultaneous secret choice of another seat.
+Macro-actions: where a seat makes several choices in a row with no chance and nobody else
+acting in between (a Corsairs re-roll selection, a Kingdom of Dice set-aside), the root
+offers each distinct *whole* choice (deduplicated by the observation it leads to) as one
+child; the bot plays the chosen sequence one decision at a time without searching again.
 
-Root parallelism: with ``workers > 1`` each process grows its own tree with
-its own seeds and the root visit counts are summed.
+Time: ``time_ms`` caps a decision and ``turn_ms`` a turn (the seat's consecutive
+decisions), both in wall-clock milliseconds; the iteration count is the budget otherwise.
+Root parallelism: with ``workers > 1`` each process grows its own tree and the root
+statistics are summed.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
-from dicetable.engine import Action, GameState, Rng, load_state, spec_of
+from dicetable.engine import Action, GameConfigError, GameState, Rng, load_state, spec_of
+
+from .value import Evaluator
 
 
 @dataclass(frozen=True)
 class SearchParams:
     """Search settings.
 
-    ``iterations``: iterations per decision (per worker); ``time_ms``: an
-    optional wall-clock cap per decision in milliseconds; ``c``: PUCT
-    exploration constant; ``prior_weight``: prior mass on the greedy choice;
-    ``rollout_depth``: actions played before the position is evaluated;
-    ``rollout_greedy``: probability that a rollout move is the greedy one
-    (otherwise uniform random); ``prime_after``: visits of a node before its
-    children get the greedy prior (even priors until then); ``workers``:
-    processes for root parallelism.
+    ``iterations``: iterations per decision (per worker); ``time_ms``: wall-clock cap per
+    decision (ms, None: none); ``turn_ms``: wall-clock cap per turn, i.e. the seat's
+    consecutive decisions (ms, None: none; once spent the bot plays greedy for the rest of
+    the turn); ``c``: PUCT exploration constant; ``prior_weight``: prior mass on the greedy
+    choice; ``rollout_depth``: most actions played from a leaf before it is evaluated;
+    ``rollout_greedy``: probability that a leaf move is the greedy one (else uniform);
+    ``turn_rollout``: stop the leaf play when the seat to move changes (evaluate at the end
+    of the turn); ``prime_after``: visits of a node before its children get the greedy prior;
+    ``macro``: offer whole same-seat choice sequences at the root; ``macro_limit``: most
+    distinct sequences (more: plain actions); ``value``: leaf evaluator, ``auto`` (learned
+    when shipped), ``learned`` or ``hand``; ``flat``: instead of a tree, compare the root
+    choices by rollouts of the greedy policy on shared sampled worlds, halving the field
+    (see :meth:`MCTS.flat_search`); ``workers``: processes for root parallelism.
     """
 
-    iterations: int = 500
+    iterations: int = 250
     time_ms: float | None = None
-    c: float = 1.5
-    prior_weight: float = 0.5
-    rollout_depth: int = 20
-    rollout_greedy: float = 0.5
+    turn_ms: float | None = None
+    c: float = 1.0
+    prior_weight: float = 0.3
+    rollout_depth: int = 10
+    rollout_greedy: float = 0.0
+    turn_rollout: bool = False
     prime_after: int = 2
+    macro: bool = True
+    macro_limit: int = 40
+    value: str = "auto"
+    flat: bool = False
     workers: int = 1
 
 
-#: Documented levels (docs/bots.md). The hard level stays near one second per
-#: decision on one core for every game; ``time_ms`` caps it when a game is slow.
+_FIELD_TYPES = {f.name: f.type for f in fields(SearchParams)}
+
+
+@dataclass(frozen=True)
+class SearchTuning:
+    """A game's adjustments to every level's :class:`SearchParams` (None: keep the level's).
+
+    Typed: each field has the type of the :class:`SearchParams` field of the same name, and
+    :meth:`apply` returns the level's settings with the given ones replaced.
+    """
+
+    c: float | None = None
+    prior_weight: float | None = None
+    rollout_depth: int | None = None
+    rollout_greedy: float | None = None
+    turn_rollout: bool | None = None
+    prime_after: int | None = None
+    macro: bool | None = None
+    macro_limit: int | None = None
+    flat: bool | None = None
+
+    def apply(self, params: SearchParams) -> SearchParams:
+        """``params`` with this tuning's non-None fields put in."""
+        given = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        return replace(params, **given)
+
+
+#: Levels (docs/bots.md): each a larger budget than the one below. ``hard`` stays within
+#: 1 s per decision and 3 s per turn on one core; ``expert`` is for analysis.
 LEVELS = {
-    "easy": SearchParams(iterations=100, rollout_depth=10),
-    "medium": SearchParams(iterations=400),
-    "hard": SearchParams(iterations=1500, time_ms=1000.0),
+    "easy": SearchParams(iterations=25, time_ms=250.0, turn_ms=750.0),
+    "medium": SearchParams(iterations=80, time_ms=500.0, turn_ms=1500.0),
+    "hard": SearchParams(iterations=250, time_ms=900.0, turn_ms=2700.0),  # 10% margin: the last iteration runs on
+    "expert": SearchParams(iterations=3000, time_ms=6000.0, turn_ms=20000.0),
+}
+
+#: Per-game tuning, applied to every level; games not listed use the levels as they are.
+#: The default leaf play is ten uniform moves (the greedy policies cost 0.1-0.3 ms a call in
+#: Corsairs, Biblios, Dice Kingdoms and Card Kingdoms, so they set priors only).
+GAME_TUNING: dict[str, SearchTuning] = {
+    # its greedy table is cached and its hand evaluation is weak at turn ends (0 of 8 games
+    # against greedy with turn-end leaves): leaves follow greedy a few turns ahead
+    "kingdom-of-dice": SearchTuning(rollout_greedy=0.9, rollout_depth=40, prior_weight=0.6),
 }
 
 
-def level_params(game_id: str, level: str) -> SearchParams:
-    """The search settings of ``level`` for a game: ``LEVELS[level]`` with the game's overrides.
+def level_params(game_id: str, level: str, **overrides) -> SearchParams:
+    """The settings of ``level`` for ``game_id``: ``LEVELS[level]``, the game's tuning, ``overrides``.
 
-    A game tunes its search through ``GameSpec.extras["mcts"]``: a dict of
-    :class:`SearchParams` fields (e.g. a cheaper rollout mix when its greedy
-    policy is expensive), applied to every level. Raises KeyError for an
-    unknown level.
+    GameConfigError naming the levels for an unknown level, or the fields for an unknown
+    override.
     """
-    from dataclasses import replace
-
-    from dicetable.engine import get_game
-
-    overrides = get_game(game_id).extras.get("mcts", {})
-    return replace(LEVELS[level], **overrides)
+    if level not in LEVELS:
+        raise GameConfigError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    params = GAME_TUNING.get(game_id, SearchTuning()).apply(LEVELS[level])
+    unknown = [k for k in overrides if k not in _FIELD_TYPES]
+    if unknown:
+        raise GameConfigError(f"unknown search setting(s) {', '.join(unknown)}; settings: {', '.join(_FIELD_TYPES)}")
+    return replace(params, **overrides)
 
 
 class Node:
@@ -123,147 +170,332 @@ def acting_seat(state: GameState, searcher: int) -> int:
 
 
 def terminal_rewards(state: GameState) -> list[float]:
-    """Each seat's reward at the end: its share of the win (solo: the game's evaluation)."""
-    n = state.players
-    if n == 1:
-        evaluate = spec_of(state).evaluate
-        if evaluate is not None:
-            return [float(evaluate(state, 0))]
-        return [1.0 if state.winners else 0.0]
-    winners = state.winners
-    share = 1.0 / len(winners) if winners else 0.0
-    return [share if s in winners else 0.0 for s in range(n)]
+    """Each seat's reward at the end with the hand evaluator: win share (solo: ``evaluate``)."""
+    return Evaluator(state.game_id, state.players, state.options, mode="hand").terminal(state)
+
+
+def _obs_key(state: GameState, seat: int) -> str:
+    return json.dumps(state.observation(seat), sort_keys=True, default=str)
+
+
+def _by_id(state: GameState, seat: int, aid: str) -> Action | None:
+    for a in state.legal_actions(seat):
+        if a.id == aid:
+            return a
+    return None
+
+
+def macro_actions(state: GameState, seat: int, limit: int = 40, max_len: int = 12,
+                  deadline: float | None = None) -> list[tuple] | None:
+    """The distinct whole choices ``seat`` can make before chance or another seat acts.
+
+    Returns a list of action-id sequences (each one whole choice, e.g. the dice to mark and
+    then ``reroll``), one per distinct outcome: sequences reaching the same observation of
+    ``seat`` are one choice, and a sequence ending with an action that draws chance (dice,
+    a shuffle) is keyed by the observation before it plus that action. Returns None when
+    there are more than ``limit`` of them, when more than ``4 * limit`` intermediate
+    positions would have to be expanded, when ``deadline`` (a ``time.perf_counter()``
+    value) passes, or when every choice is a single action (then macro-actions add nothing). ``state`` should be a determinized copy: only what the
+    seat sees decides the keys.
+    """
+    found: dict[tuple, tuple] = {}
+    seen = {_obs_key(state, seat)}
+    queue = deque([(state, ())])  # breadth first: the shortest sequence of each choice is kept
+    longest = 0
+    expanded = 0
+    while queue:
+        st, ids = queue.popleft()
+        expanded += 1
+        if expanded > 4 * limit or (deadline is not None and time.perf_counter() > deadline):
+            return None
+        mark = st.chance_mark
+        before = None
+        for a in st.legal_actions(seat):
+            ch = st.child(a, seat)
+            seq = ids + (a.id,)
+            ch_moves = ch.to_move
+            if ch.chance_mark != mark:
+                if before is None:
+                    before = _obs_key(st, seat)
+                key = ("chance", before, a.id)
+            elif ch.is_over or ch_moves != (seat,) or len(seq) >= max_len:
+                key = ("end", _obs_key(ch, seat))
+            else:
+                k = _obs_key(ch, seat)
+                if k not in seen:
+                    seen.add(k)
+                    queue.append((ch, seq))
+                continue
+            if key not in found:
+                found[key] = seq
+                longest = max(longest, len(seq))
+                if len(found) > limit:
+                    return None
+    if longest < 2:
+        return None
+    return sorted(found.values())
 
 
 class MCTS:
-    """A searcher for one game; ``search(state, seat)`` returns root statistics."""
+    """A searcher for one game; ``search(state, seat)`` returns root statistics.
 
-    def __init__(self, params: SearchParams = SearchParams(), seed: int = 0) -> None:
+    ``evaluator`` scores leaves (default: :class:`Evaluator` in ``params.value`` mode).
+    """
+
+    def __init__(self, params: SearchParams = SearchParams(), seed: int = 0,
+                 evaluator: Evaluator | None = None) -> None:
         self.params = params
         self.rng = Rng(seed)
+        self.evaluator = evaluator
+        self.iterations = 0
 
     # -------------------------------------------------------------- policies
-    def _greedy(self, state: GameState, seat: int, legal: list[Action]) -> Action:
+    def _greedy(self, state: GameState, seat: int, legal) -> Action:
         policy = spec_of(state).greedy
         if policy is None:
             return legal[self.rng.randbelow(len(legal))]
         return policy(state, seat)
 
-    def _rollout(self, state: GameState) -> list[float]:
+    def _leaf(self, state: GameState, actor: int) -> list[float]:
+        """Finish ``actor``'s turn (see :class:`SearchParams`) on ``state``, then score every seat."""
         params = self.params
         rng = self.rng
-        spec = spec_of(state)
-        policy = spec.greedy
+        policy = spec_of(state).greedy
         depth = 0
         while not state.is_over and depth < params.rollout_depth:
             to_move = state.to_move
             seat = to_move[0] if len(to_move) == 1 else to_move[rng.randbelow(len(to_move))]
+            if params.turn_rollout and seat != actor:
+                break
             legal = state.legal_actions(seat)
-            if policy is not None and rng.random() < params.rollout_greedy:
-                action = policy(state, seat)
+            if policy is not None and (len(legal) == 1 or rng.random() < params.rollout_greedy):
+                action = legal[0] if len(legal) == 1 else policy(state, seat)
             else:
                 action = legal[rng.randbelow(len(legal))]
-            state.apply(action, seat)
+            state.step(action, seat)
             depth += 1
         if state.is_over:
-            return terminal_rewards(state)
-        evaluate = spec.evaluate
-        if evaluate is None:
-            return [0.5] * state.players
-        return [float(evaluate(state, s)) for s in range(state.players)]
+            return self.evaluator.terminal(state)
+        return self.evaluator.rewards(state)
 
-    def _expand(self, legal: list[Action], actor: int, children: dict) -> None:
-        """Add a child, with an even prior, for every legal action not yet in the tree."""
-        even = 1.0 / len(legal)
-        for a in legal:
-            if a.id not in children:
-                children[a.id] = Node(actor, even)
-
-    def _prime(self, det: GameState, actor: int, legal: list[Action], node: Node) -> None:
-        """Give ``node``'s children the greedy prior: P(greedy) = w + (1 - w) / n, others (1 - w) / n.
-
-        Called when the node is reached for the ``prime_after``-th time (at
-        once for the root), so the game's greedy policy, which may be costly,
-        runs only for nodes the search comes back to.
-        """
+    def _prime(self, det: GameState, actor: int, legal, node: Node, greedy_id: str | None = None) -> None:
+        """Give ``node``'s children the greedy prior: P(greedy) = w + (1 - w) / n, others (1 - w) / n."""
         node.primed = True
         n = len(node.children)
-        if len(legal) < 2:
+        if n < 2:
             return
         w = self.params.prior_weight
-        greedy_id = self._greedy(det, actor, legal).id
+        if greedy_id is None:
+            greedy_id = self._greedy(det, actor, legal).id
         rest = (1.0 - w) / n
         for aid, child in node.children.items():
             child.prior = rest + (w if aid == greedy_id else 0.0)
 
-    # -------------------------------------------------------------- search
-    def search(self, state: GameState, seat: int) -> dict[str, tuple[int, float]]:
-        """Grow a tree for ``seat`` on ``state``; return ``{action_id: (visits, mean reward)}``.
+    @staticmethod
+    def _select(node: Node, keys, c: float) -> Node:
+        children = node.children
+        total_q, visited = 0.0, 0
+        for k in keys:
+            child = children[k]
+            child.avail += 1
+            if child.visits:
+                total_q += child.reward / child.visits
+                visited += 1
+        fpu = total_q / visited if visited else 0.5
+        best, best_score = None, -1e300
+        for k in keys:
+            child = children[k]
+            n = child.visits
+            q = child.reward / n if n else fpu
+            score = q + c * child.prior * math.sqrt(child.avail) / (1 + n)
+            if score > best_score:
+                best, best_score = child, score
+        return best
 
-        Raises ValueError if ``seat`` is not to move.
+    # -------------------------------------------------------------- search
+    def search(self, state: GameState, seat: int, macros: list[tuple] | None = None,
+               deadline: float | None = None) -> dict[str, tuple[int, float]]:
+        """Grow a tree for ``seat`` on ``state``; return ``{key: (visits, mean reward of seat)}``.
+
+        Keys are action ids, or with ``macros`` (id sequences from :func:`macro_actions`)
+        the sequences joined by ``" > "``. ``deadline`` is a ``time.perf_counter()`` value
+        after which no new iteration starts (``params.time_ms`` sets one when None). Raises
+        ValueError if ``seat`` is not to move.
         """
         if seat not in state.to_move:
             raise ValueError(f"seat {seat} is not to move")
         params = self.params
+        if self.evaluator is None:
+            self.evaluator = Evaluator(state.game_id, state.players, state.options, params.value)
+        if deadline is None and params.time_ms is not None:
+            deadline = time.perf_counter() + params.time_ms / 1000.0
+        if params.flat:
+            return self.flat_search(state, seat, macros, deadline)
         root = Node(seat, 1.0)
-        deadline = None if params.time_ms is None else time.perf_counter() + params.time_ms / 1000.0
         c = params.c
         prime_after = params.prime_after
+        macro_keys = None
+        if macros:
+            macro_keys = [" > ".join(m) for m in macros]
+            first = {k: m for k, m in zip(macro_keys, macros)}
+            even = 1.0 / len(macros)
+            for k in macro_keys:
+                root.children[k] = Node(seat, even)
+            det0 = state.determinize(seat, self.rng.next64())
+            greedy_key = self._greedy_macro(det0, seat, first)
+            if greedy_key is None:
+                root.primed = True
+            else:
+                self._prime(det0, seat, None, root, greedy_key)
+        it = 0
         for it in range(params.iterations):
             if deadline is not None and it and time.perf_counter() > deadline:
                 break
             det = state.determinize(seat, self.rng.next64())
             node = root
             path = []
-            while not det.is_over:
+            if macro_keys is not None:
+                child = self._select(root, macro_keys, c)
+                key = next(k for k, ch in root.children.items() if ch is child)
+                for aid in first[key]:
+                    action = _by_id(det, seat, aid)
+                    if action is None:
+                        break
+                    det.step(action, seat)
+                path.append(child)
+                node = child
+                stop = child.visits == 0
+            else:
+                stop = False
+            leaf_actor = seat
+            while not stop and not det.is_over:
                 actor = acting_seat(det, seat)
                 legal = det.legal_actions(actor)
                 children = node.children
-                if len(children) < len(legal) or any(a.id not in children for a in legal):
-                    self._expand(legal, actor, children)
+                new = False
+                for a in legal:
+                    if a.id not in children:
+                        new = True
+                        break
+                if new:
+                    even = 1.0 / len(legal)
+                    for a in legal:
+                        if a.id not in children:
+                            children[a.id] = Node(actor, even)
                 if not node.primed and (node is root or node.visits >= prime_after):
                     self._prime(det, actor, legal, node)
-                total_q, visited = 0.0, 0
+                best = self._select(node, [a.id for a in legal], c)
                 for a in legal:
-                    child = children[a.id]
-                    child.avail += 1
-                    if child.visits:
-                        total_q += child.reward / child.visits
-                        visited += 1
-                fpu = total_q / visited if visited else 0.5
-                best, best_score = None, -1e300
-                for a in legal:
-                    child = children[a.id]
-                    n = child.visits
-                    q = child.reward / n if n else fpu
-                    score = q + c * child.prior * math.sqrt(child.avail) / (1 + n)
-                    if score > best_score:
-                        best, best_score = child, score
-                        best_action = a
-                det.apply(best_action, actor)
+                    if children[a.id] is best:
+                        det.step(a, actor)
+                        break
                 path.append(best)
                 node = best
+                leaf_actor = actor
                 if best.visits == 0:
                     break
-            rewards = terminal_rewards(det) if det.is_over else self._rollout(det)
+            rewards = self.evaluator.terminal(det) if det.is_over else self._leaf(det, leaf_actor)
             for n in path:
                 n.visits += 1
                 n.reward += rewards[n.actor]
+        self.iterations = it + 1 if params.iterations else 0
         return {aid: (ch.visits, ch.reward / ch.visits if ch.visits else 0.0)
                 for aid, ch in root.children.items()}
 
+    def flat_search(self, state: GameState, seat: int, macros: list[tuple] | None = None,
+                    deadline: float | None = None) -> dict[str, tuple[int, float]]:
+        """Rollout policy improvement: the root choices compared on shared sampled worlds.
+
+        Every root choice (a legal action, or a whole choice from ``macros``) is played in
+        the same determinizations (common random numbers: the same world and dice seed for
+        each choice, so luck mostly cancels out of the comparison), then the leaf play of
+        :meth:`_leaf` (the greedy policy with probability ``rollout_greedy``) runs for at
+        most ``rollout_depth`` actions and the evaluator scores the seat. Successive
+        halving: after each round of worlds the worse half of the choices (by mean) drops
+        out, so the budget (``iterations`` playouts) goes to the close calls. The greedy
+        choice is never dropped before the last round, so the search keeps greedy's move
+        unless another one is better on the same worlds. Returns ``{key: (playouts, mean)}``
+        as :meth:`search`.
+        """
+        params = self.params
+        if macros:
+            keys = [" > ".join(m) for m in macros]
+            seqs = dict(zip(keys, macros))
+        else:
+            keys = [a.id for a in state.legal_actions(seat)]
+            seqs = {k: (k,) for k in keys}
+        det0 = state.determinize(seat, self.rng.next64())
+        greedy_key = self._greedy_macro(det0, seat, seqs) if macros else self._greedy(
+            det0, seat, det0.legal_actions(seat)).id
+        stats = {k: [0, 0.0] for k in keys}
+        alive = list(keys)
+        budget = max(params.iterations, len(keys))
+        rounds = max(1, math.ceil(math.log2(len(keys)))) if len(keys) > 1 else 1
+        used = 0
+        self.iterations = 0
+        for r in range(rounds):
+            worlds = max(1, (budget // rounds) // max(1, len(alive)))
+            for _ in range(worlds):
+                if deadline is not None and used and time.perf_counter() > deadline:
+                    break
+                world = self.rng.next64()
+                for k in alive:
+                    det = state.determinize(seat, world)
+                    for aid in seqs[k]:
+                        action = _by_id(det, seat, aid)
+                        if action is None:
+                            break
+                        det.step(action, seat)
+                    value = (self.evaluator.terminal(det) if det.is_over else self._leaf(det, seat))[seat]
+                    row = stats[k]
+                    row[0] += 1
+                    row[1] += value
+                    used += 1
+            else:
+                if len(alive) > 2 and r < rounds - 1:
+                    alive.sort(key=lambda k: -stats[k][1] / max(1, stats[k][0]))
+                    keep = alive[: max(2, len(alive) // 2)]
+                    if greedy_key in alive and greedy_key not in keep:
+                        keep.append(greedy_key)
+                    alive = keep
+                continue
+            break
+        self.iterations = used
+        return {k: (n, total / n if n else 0.0) for k, (n, total) in stats.items()}
+
+    def _greedy_macro(self, det: GameState, seat: int, macros: dict[str, tuple]) -> str | None:
+        """The macro key whose sequence the greedy policy would follow from ``det`` (None: none)."""
+        prefix: tuple = ()
+        st = det
+        for _ in range(12):
+            legal = st.legal_actions(seat)
+            if not legal:
+                break
+            a = self._greedy(st, seat, legal)
+            prefix += (a.id,)
+            key = " > ".join(prefix)
+            if key in macros:
+                return key
+            st = st.child(a, seat)
+            if st.to_move != (seat,):
+                break
+        return None
+
 
 def _search_worker(args) -> dict:
-    data, seat, params, seed = args
-    return MCTS(params, seed).search(load_state(data, verify=False), seat)  # our own to_dict: trusted
+    data, seat, params, seed, macros = args
+    return MCTS(params, seed).search(load_state(data, verify=False), seat, macros)  # our own to_dict: trusted
 
 
-def root_statistics(state: GameState, seat: int, params: SearchParams, seed: int) -> dict:
-    """Search (in ``params.workers`` processes) and return summed ``{id: (visits, mean)}``."""
+def root_statistics(state: GameState, seat: int, params: SearchParams, seed: int,
+                    macros: list[tuple] | None = None, deadline: float | None = None) -> dict:
+    """Search (in ``params.workers`` processes) and return summed ``{key: (visits, mean)}``."""
     if params.workers <= 1:
-        return MCTS(params, seed).search(state, seat)
+        return MCTS(params, seed).search(state, seat, macros, deadline)
     data = state.to_dict()
-    jobs = [(data, seat, params, seed * 7919 + i) for i in range(params.workers)]
+    if deadline is not None:
+        params = replace(params, time_ms=max(1.0, (deadline - time.perf_counter()) * 1000.0))
+    jobs = [(data, seat, params, seed * 7919 + i, macros) for i in range(params.workers)]
     merged: dict[str, list[float]] = {}
     with ProcessPoolExecutor(max_workers=params.workers) as pool:
         for stats in pool.map(_search_worker, jobs):
@@ -274,37 +506,157 @@ def root_statistics(state: GameState, seat: int, params: SearchParams, seed: int
     return {aid: (int(v), total / v if v else 0.0) for aid, (v, total) in merged.items()}
 
 
-class MCTSBot:
-    """A bot that plays the most visited root action of an ISMCTS search.
+@dataclass
+class Choice:
+    """What the bot did for one decision: for the terminal's "thinking" line and benchmarks.
 
-    Give either ``params`` (fixed settings) or ``level`` (``easy``, ``medium``,
-    ``hard``: the game's settings for that level, see :func:`level_params`).
+    ``action`` chosen; ``value`` its estimated win chance (0-1) or, solo with a learned
+    model, expected score (None when no search ran); ``kind`` ``"win"``, ``"score"`` or
+    ``"hand"``; ``iterations`` run; ``ms`` wall time; ``how`` ``"search"``, ``"plan"`` (the
+    rest of a whole choice found earlier), ``"only"`` (a single legal action) or
+    ``"greedy"`` (the turn's time was spent); ``new_turn`` True for the first decision of a
+    turn (the seat's consecutive decisions in the same round and turn); ``turn_ms`` the time
+    spent in the turn so far, this decision included.
+    """
+
+    action: Action
+    value: float | None
+    kind: str
+    iterations: int
+    ms: float
+    how: str
+    new_turn: bool = True
+    turn_ms: float = 0.0
+
+
+class MCTSBot:
+    """A bot that plays the most visited root choice of an ISMCTS search.
+
+    Give either ``params`` (fixed settings) or ``level`` (``easy``, ``medium``, ``hard``,
+    ``expert``: the game's settings for that level, see :func:`level_params`). ``value``
+    (None, ``"hand"`` or ``"learned"``) replaces the settings' leaf evaluator. ``last`` is
+    the :class:`Choice` of the latest decision.
     """
 
     def __init__(self, params: SearchParams | None = None, seed: int = 0, name: str = "mcts",
                  level: str = "medium") -> None:
+        if params is None and level not in LEVELS:
+            raise GameConfigError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
         self.params = params
         self.level = level
         self.name = name
+        self.value: str | None = None  # leaf evaluator mode replacing the level's (hand, learned)
         self.rng = Rng(seed)
+        self.last: Choice | None = None
+        self._turn: tuple | None = None
+        self._turn_spent = 0.0
+        self._plan: list[str] = []
+        self._expect: tuple | None = None
+
+    def _turn_key(self, state: GameState, seat: int) -> tuple:
+        """(seat, round and turn numbers the seat's observation shows, if any)."""
+        obs = state.observation(seat)
+        return (seat, obs.get("round"), obs.get("turn"))
 
     def choose(self, state: GameState, seat: int) -> Action:
         """Search from ``seat``'s point of view and return its chosen legal action."""
-        legal = state.legal_actions(seat)
-        if len(legal) == 1:
-            return legal[0]
+        t0 = time.perf_counter()
         params = self.params or level_params(state.game_id, self.level)
-        stats = root_statistics(state, seat, params, self.rng.next64())
-        best = max(legal, key=lambda a: (stats.get(a.id, (0, 0.0))[0], stats.get(a.id, (0, 0.0))[1]))
-        return best
+        if self.value is not None:
+            params = replace(params, value=self.value)
+        history = state.history
+        key = self._turn_key(state, seat)
+        continuing = (key == self._turn and self._expect is not None
+                      and len(history) == self._expect[0] and history[-1] == (seat, self._expect[1]))
+        if not continuing:
+            self._turn, self._turn_spent, self._plan = key, 0.0, []
+        legal = state.legal_actions(seat)
+        action, value, kind, iterations, how = None, None, "hand", 0, "search"
+        if self._plan and continuing:
+            action = next((a for a in legal if a.id == self._plan[0]), None)
+            if action is not None:
+                self._plan.pop(0)
+                how = "plan"
+                if self.last is not None:
+                    value, kind = self.last.value, self.last.kind
+        if action is None:
+            self._plan = []
+            if len(legal) == 1:
+                action, how = legal[0], "only"
+            else:
+                remaining = None if params.turn_ms is None else params.turn_ms - self._turn_spent
+                if remaining is not None and remaining < 10.0:
+                    view = state.determinize(seat, self.rng.next64())
+                    chosen = spec_of(state).greedy(view, seat) if spec_of(state).greedy else legal[0]
+                    action, how = next((a for a in legal if a.id == chosen.id), legal[0]), "greedy"
+                else:
+                    cap = params.time_ms if remaining is None else min(params.time_ms or remaining, remaining)
+                    deadline = None if cap is None else t0 + cap / 1000.0
+                    action, value, kind, iterations = self._search(state, seat, params, legal, deadline)
+        ms = (time.perf_counter() - t0) * 1000.0
+        self._turn_spent += ms
+        self._expect = (len(history) + 1, action.id)
+        self.last = Choice(action, value, kind, iterations, ms, how, not continuing, self._turn_spent)
+        return action
+
+    def _search(self, state, seat, params, legal, deadline):
+        seed = self.rng.next64()
+        macros = None
+        if params.macro:
+            # at most a fifth of the decision's time goes to finding the whole choices
+            cut = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / 5
+            macros = macro_actions(state.determinize(seat, seed ^ 0x5EED), seat, params.macro_limit, deadline=cut)
+        searcher = MCTS(params, seed)
+        if params.workers <= 1:
+            stats = searcher.search(state, seat, macros, deadline)
+            iterations = searcher.iterations
+        else:
+            stats = root_statistics(state, seat, params, seed, macros, deadline)
+            iterations = sum(v for v, _ in stats.values())
+        evaluator = searcher.evaluator or Evaluator(state.game_id, state.players, state.options, params.value)
+        best_key = max(stats, key=lambda k: (stats[k][0], stats[k][1]))
+        ids = best_key.split(" > ") if macros else [best_key]
+        action = next((a for a in legal if a.id == ids[0]), None)
+        if action is None:  # cannot happen: root keys come from legal actions
+            action = legal[0]
+        self._plan = ids[1:]
+        return action, evaluator.shown(stats[best_key][1]), evaluator.kind, iterations
 
 
-def hint_rows(state: GameState, seat: int, top: int = 3, level: str = "hard", seed: int = 0):
-    """The hard bot's top ``top`` actions for ``seat`` as ``[(Action, visit share), ...]``."""
+@dataclass(frozen=True)
+class HintRow:
+    """One hint: ``action``, its ``share`` of the search's visits, and ``value``: the
+    estimated win chance (0-1) or, solo with a learned model, the expected final score
+    (``kind`` says which: ``"win"``, ``"score"`` or ``"hand"`` for the hand evaluation's 0-1)."""
+
+    action: Action
+    share: float
+    value: float
+    kind: str
+
+    def __iter__(self):  # (action, share) unpacking, as before
+        return iter((self.action, self.share))
+
+
+def hint_rows(state: GameState, seat: int, top: int = 3, level: str = "hard", seed: int = 0) -> list[HintRow]:
+    """The search's top ``top`` actions for ``seat``, most visited first, as :class:`HintRow`.
+
+    A whole choice (macro-action) counts for its first action: its visits are summed and its
+    value is that of its most visited whole choice. Raises GameConfigError for an unknown level.
+    """
+    params = level_params(state.game_id, level)
     legal = state.legal_actions(seat)
-    if len(legal) == 1:
-        return [(legal[0], 1.0)]
-    stats = root_statistics(state, seat, level_params(state.game_id, level), seed)
-    total = sum(v for v, _ in stats.values()) or 1
-    ranked = sorted(legal, key=lambda a: -stats.get(a.id, (0, 0.0))[0])
-    return [(a, stats.get(a.id, (0, 0.0))[0] / total) for a in ranked[:top]]
+    evaluator = Evaluator(state.game_id, state.players, state.options, params.value)
+    macros = macro_actions(state.determinize(seat, seed ^ 0x5EED), seat, params.macro_limit) if params.macro else None
+    stats = root_statistics(state, seat, params, seed, macros)
+    per: dict[str, list] = {}
+    for key, (visits, mean) in stats.items():
+        first = key.split(" > ")[0]
+        row = per.setdefault(first, [0, -1, 0.0])
+        row[0] += visits
+        if visits > row[1]:
+            row[1], row[2] = visits, mean
+    total = sum(r[0] for r in per.values()) or 1
+    ranked = sorted(legal, key=lambda a: -per.get(a.id, [0])[0])
+    return [HintRow(a, per.get(a.id, [0])[0] / total, evaluator.shown(per.get(a.id, [0, 0, 0.0])[2]), evaluator.kind)
+            for a in ranked[:top]]

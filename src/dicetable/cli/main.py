@@ -322,8 +322,8 @@ def play(
 @guarded
 def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in play) or a replay"),
          seat: Optional[int] = typer.Option(None, help="seat (1-based); default: the seat to move"),
-         level: str = typer.Option("hard", help="search level: easy, medium, hard")) -> None:
-    """Show the search bot's top three actions, with visit shares, for a saved position."""
+         level: str = typer.Option("hard", help="search level: easy, medium, hard, expert")) -> None:
+    """Show the search bot's top three actions, with visit shares and win chances, for a saved position."""
     from dicetable.bots.mcts import LEVELS, hint_rows
 
     from dicetable.cli.play import load_table_file
@@ -340,12 +340,12 @@ def hint(path: Path = typer.Argument(..., help="a saved game (from `save` in pla
                  + ", ".join(seat_name(s) for s in state.to_move))
     except DicetableError as exc:
         fail(str(exc))
-    from dicetable.cli.play import HINT_HEADER, asked
+    from dicetable.cli.play import HINT_HEADER, asked, hint_line
 
     console.print(f"{seat_name(who)}: {escape(asked(state, who).prompt)}")
     console.print(f"[dim]{HINT_HEADER}[/dim]")
-    for action, share in hint_rows(state, who, level=level):
-        console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
+    for row in hint_rows(state, who, level=level):
+        console.print(hint_line(row))
 
 
 @app.command()
@@ -492,6 +492,7 @@ from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serv
 
 _register_serve(app)
 import dicetable.cli.analyze  # noqa: E402,F401  registers `dicetable analyze` (cli/analyze.py)  # isort: skip
+import dicetable.cli.bots  # noqa: E402,F401  registers `dicetable train-eval` and `dicetable ladder`  # isort: skip
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -59,9 +59,31 @@ from dicetable.engine import (
 )
 from dicetable.engine.help import HelpSection
 
-HINT_HEADER = "The search bot's top choices, by its share of the search (higher: more promising):"
+HINT_HEADER = ("The search bot's top choices, by its share of the search (higher: more promising), "
+               "with its estimate of your chance to win (solo: of your final score):")
 SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest: ``log``)
-SEARCH_BOTS = ("easy", "medium", "hard", "mcts")  # bots that think long enough for a spinner
+SEARCH_BOTS = ("easy", "medium", "hard", "expert", "mcts")  # bots that think long enough for a spinner
+
+
+def hint_line(row) -> str:
+    """One hint row as printed (rich markup, escaped): share, estimate, label and id.
+
+    ``row`` is a :class:`dicetable.bots.mcts.HintRow` (or an ``(action, share)`` pair, shown
+    without an estimate). The estimate is "win 62%" (2+ players), "score 81.4" (solo with a
+    learned value) or "value 0.57" (solo with the hand-written evaluation's 0-1 scale).
+    """
+    action, share = row
+    kind = getattr(row, "kind", None)
+    value = getattr(row, "value", None)
+    if kind == "win":
+        estimate = f"win {value:4.0%}"
+    elif kind == "score":
+        estimate = f"score {value:5.1f}"
+    elif kind == "hand":
+        estimate = f"value {value:4.2f}"
+    else:
+        estimate = ""
+    return f"  {share:6.1%}  {estimate:>11}  {escape(action.label)} [dim]({escape(action.id)})[/dim]"
 MIN_CHOICE_ROWS = 4  # fewer rows than this for the choices: the table is too tall to keep in view
 WIDE = (120, 40)  # the full table needs this window (columns, lines); below it: compact
 
@@ -542,8 +564,8 @@ class TerminalTable:
             else:
                 rows = self.hint(self.state, seat)
             self.console.print(f"[dim]{HINT_HEADER}[/dim]")
-            for action, share in rows:
-                self.console.print(f"  {share:6.1%}  {escape(action.label)} [dim]({escape(action.id)})[/dim]")
+            for row in rows:
+                self.console.print(hint_line(row))
             return True
         if word in ("show", "table"):
             if not rest:
@@ -711,7 +733,7 @@ class TerminalTable:
         """Let the bot of ``seat`` choose (a spinner with the time for the search levels) and narrate it."""
         bot = self.bots[seat]
         state = self.state
-        if getattr(bot, "name", "") in SEARCH_BOTS and self.console.is_terminal:
+        if getattr(bot, "name", "").partition("@")[0] in SEARCH_BOTS and self.console.is_terminal:
             with self.console.status(Elapsed(f"{seat_name(seat)} ({bot.name} bot) is thinking"),
                                      spinner="dots"):
                 action = bot.choose(state, seat)
@@ -719,6 +741,9 @@ class TerminalTable:
             action = bot.choose(state, seat)
         aid = action.id
         label = next((a.label for a in state.legal_actions(seat) if a.id == aid), aid)
+        last = getattr(bot, "last", None)  # a search bot's Choice: say how long it thought
+        if last is not None and getattr(last, "how", "") == "search" and last.ms >= 100:
+            label = f"{label} (after {last.ms / 1000:.1f} s of thought)"
         alone = len(state.to_move) == 1
         events = state.apply(aid, seat)
         # The label is shown only when the choice is public: made alone (not a simultaneous

@@ -64,7 +64,7 @@ log = logging.getLogger("dicetable.server")
 #: Bot levels a seat may have: every name ``make_bot`` knows.
 LEVELS = tuple(BOT_NAMES)
 #: Levels that search (run in a process pool, never on a server thread).
-SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "mcts"})
+SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "expert", "mcts"})
 #: The bot that stands in for a human seat unless the creator names another.
 DEFAULT_STAND_IN = "greedy"
 #: Largest seed a table accepts (seeds are 63-bit).
@@ -192,7 +192,8 @@ def _choose_remote(saved: dict, seat: int, level: str, seed: int) -> str:
 def _hint_remote(saved: dict, seat: int) -> list:
     from dicetable.bots.mcts import hint_rows
 
-    return [(a.id, a.label, share) for a, share in hint_rows(load_state(saved, verify=False), seat)]
+    return [(r.action.id, r.action.label, r.share, r.value, r.kind)
+            for r in hint_rows(load_state(saved, verify=False), seat)]
 
 
 class TableManager:
@@ -537,7 +538,12 @@ class TableManager:
         return lt.seats[seat]
 
     def hint(self, table_id: str, seat: int) -> dict:
-        """The hard bot's top three actions for ``seat`` with their visit shares (runs about a second)."""
+        """The hard bot's top three actions for ``seat`` (runs about a second).
+
+        Each hint: ``id``, ``label``, ``share`` of the search's visits, ``value`` (the
+        estimated win chance 0-1, or solo the expected final score with a learned value, or
+        the hand evaluation's 0-1) and ``kind`` (``win``, ``score`` or ``hand``).
+        """
         lt = self.get(table_id)
         with lt.lock:
             if seat not in lt.state.to_move:
@@ -545,7 +551,8 @@ class TableManager:
             saved, version = lt.state.to_dict(), lt.version
         rows = self._procs().submit(_hint_remote, saved, seat).result(timeout=60)
         return {"version": version, "seat": seat,
-                "hints": [{"id": i, "label": label, "share": round(share, 4)} for i, label, share in rows]}
+                "hints": [{"id": i, "label": label, "share": round(share, 4), "value": round(value, 4), "kind": kind}
+                          for i, label, share, value, kind in rows]}
 
     # ---------------------------------------------------------------- views
     def view(self, lt: LiveTable, seat: int | None) -> dict:

@@ -39,6 +39,4 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     balance_facts=balance_facts,
-    # Search: greedy clones per candidate, so it only sets priors; rollouts are uniform and short.
-    extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

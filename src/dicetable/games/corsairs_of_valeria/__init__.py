@@ -48,7 +48,4 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     balance_facts=balance_facts,
-    # Search: greedy weighs every re-roll outcome (milliseconds a call), so it only sets
-    # priors; rollouts are uniform and short, then judged by `evaluate`.
-    extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

@@ -43,6 +43,4 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     balance_facts=balance_facts,
-    # Search: greedy scores every Build/Harvest option, so it only sets priors; rollouts are uniform.
-    extras={"mcts": {"rollout_greedy": 0.0, "rollout_depth": 10}},
 )

@@ -36,7 +36,5 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     balance_facts=balance_facts,
-    # Search: the greedy table is cached, so rollouts follow it closely and look a few turns ahead.
-    extras={"mcts": {"rollout_greedy": 0.9, "rollout_depth": 40, "prior_weight": 0.6},
-            "confirm": confirm},  # front ends ask before a stop that scores nothing
+    extras={"confirm": confirm},  # front ends ask before a stop that scores nothing
 )

@@ -674,8 +674,13 @@ async function hint() {
   box.replaceChildren(el("h4", { text: "Hint: the hard bot's top choices" }));
   const ol = el("ol");
   for (const h of list.slice(0, 3)) {
-    const share = typeof h.share === "number" ? ` (${Math.round(h.share * (h.share <= 1 ? 100 : 1))}% of the search)` : "";
-    ol.append(el("li", { text: `${h.label || h.id}${share}` }));
+    const share = typeof h.share === "number" ? ` (${Math.round(h.share * (h.share <= 1 ? 100 : 1))}% of the search` : "";
+    let estimate = "";
+    if (typeof h.value === "number") {
+      if (h.kind === "win") estimate = `, about ${Math.round(h.value * 100)}% to win`;
+      else if (h.kind === "score") estimate = `, about ${h.value.toFixed(1)} points expected`;
+    }
+    ol.append(el("li", { text: `${h.label || h.id}${share}${share ? estimate + ")" : ""}` }));
   }
   box.append(ol);
 }
