@@ -13,7 +13,7 @@ its choice back to the real state by action id.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Callable, Protocol
 
 from dicetable.engine import Action, GameConfigError, GameState, Rng, spec_of
 
@@ -87,13 +87,16 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return bot
 
 
-def _factories() -> dict:
+def _factories() -> dict[str, Callable[[int], Bot]]:
     from dicetable.bots.mcts import LEVELS, MCTSBot
 
-    out = {"random": RandomBot, "greedy": GreedyBot}
+    def search_bot(name: str, level: str) -> Callable[[int], Bot]:
+        return lambda seed: MCTSBot(None, seed, name=name, level=level)
+
+    out: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
     for level in LEVELS:
-        out[level] = lambda seed, n=level: MCTSBot(None, seed, name=n, level=n)
-    out["mcts"] = lambda seed: MCTSBot(None, seed, name="mcts", level="medium")
+        out[level] = search_bot(level, level)
+    out["mcts"] = search_bot("mcts", "medium")
     return out
 
 

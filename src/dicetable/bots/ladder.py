@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from dicetable.engine import GameConfigError, list_games, new_game
 from dicetable.simulate import Job, make_jobs, summarize
@@ -105,7 +105,7 @@ def play_timed(job: Job) -> dict:
             "steps": steps, "seconds": round(time.perf_counter() - t0, 3), "timing": timing}
 
 
-def run_jobs(jobs: list[Job], workers: int = 1, ray_address: str | None = None,
+def run_jobs(jobs: Sequence[Job], workers: int = 1, ray_address: str | None = None,
              use_ray: bool = False, on_result: Callable[[dict], None] | None = None,
              play: Callable[[Job], dict] = play_timed) -> list[dict]:
     """Play ``jobs`` with ``play`` in this process (``workers`` 1), a process pool, or as Ray tasks."""
@@ -209,9 +209,9 @@ class _Tagged(Job):
     row: int = 0
 
 
-def _play_tagged(job: _Tagged) -> dict:
+def _play_tagged(job: Job) -> dict:
     rec = play_timed(job)
-    rec["_row"] = job.row
+    rec["_row"] = job.row if isinstance(job, _Tagged) else 0
     return rec
 
 

@@ -38,6 +38,8 @@ statistics are summed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import math
 import time
@@ -200,7 +202,7 @@ def macro_actions(state: GameState, seat: int, limit: int = 40, max_len: int = 1
     """
     found: dict[tuple, tuple] = {}
     seen = {_obs_key(state, seat)}
-    queue = deque([(state, ())])  # breadth first: the shortest sequence of each choice is kept
+    queue: deque[tuple[GameState, tuple[str, ...]]] = deque([(state, ())])  # breadth first: the shortest sequence of each choice is kept
     longest = 0
     expanded = 0
     while queue:
@@ -214,6 +216,7 @@ def macro_actions(state: GameState, seat: int, limit: int = 40, max_len: int = 1
             ch = st.child(a, seat)
             seq = ids + (a.id,)
             ch_moves = ch.to_move
+            key: tuple[Any, ...]
             if ch.chance_mark != mark:
                 if before is None:
                     before = _obs_key(st, seat)
@@ -249,6 +252,12 @@ class MCTS:
         self.evaluator = evaluator
         self.iterations = 0
 
+    def _evaluator(self, state: GameState) -> Evaluator:
+        """The leaf evaluator, made for ``state``'s game on first use."""
+        if self.evaluator is None:
+            self.evaluator = Evaluator(state.game_id, state.players, state.options, self.params.value)
+        return self.evaluator
+
     # -------------------------------------------------------------- policies
     def _greedy(self, state: GameState, seat: int, legal) -> Action:
         policy = spec_of(state).greedy
@@ -274,9 +283,10 @@ class MCTS:
                 action = legal[rng.randbelow(len(legal))]
             state.step(action, seat)
             depth += 1
+        evaluator = self._evaluator(state)
         if state.is_over:
-            return self.evaluator.terminal(state)
-        return self.evaluator.rewards(state)
+            return evaluator.terminal(state)
+        return evaluator.rewards(state)
 
     def _prime(self, det: GameState, actor: int, legal, node: Node, greedy_id: str | None = None) -> None:
         """Give ``node``'s children the greedy prior: P(greedy) = w + (1 - w) / n, others (1 - w) / n."""
@@ -302,7 +312,7 @@ class MCTS:
                 total_q += child.reward / child.visits
                 visited += 1
         fpu = total_q / visited if visited else 0.5
-        best, best_score = None, -1e300
+        best, best_score = children[keys[0]], -1e300
         for k in keys:
             child = children[k]
             n = child.visits
@@ -325,8 +335,7 @@ class MCTS:
         if seat not in state.to_move:
             raise ValueError(f"seat {seat} is not to move")
         params = self.params
-        if self.evaluator is None:
-            self.evaluator = Evaluator(state.game_id, state.players, state.options, params.value)
+        self._evaluator(state)
         if deadline is None and params.time_ms is not None:
             deadline = time.perf_counter() + params.time_ms / 1000.0
         if params.flat:
@@ -394,7 +403,7 @@ class MCTS:
                 leaf_actor = actor
                 if best.visits == 0:
                     break
-            rewards = self.evaluator.terminal(det) if det.is_over else self._leaf(det, leaf_actor)
+            rewards = self._evaluator(det).terminal(det) if det.is_over else self._leaf(det, leaf_actor)
             for n in path:
                 n.visits += 1
                 n.reward += rewards[n.actor]
@@ -427,7 +436,7 @@ class MCTS:
         det0 = state.determinize(seat, self.rng.next64())
         greedy_key = self._greedy_macro(det0, seat, seqs) if macros else self._greedy(
             det0, seat, det0.legal_actions(seat)).id
-        stats = {k: [0, 0.0] for k in keys}
+        stats: dict[str, list[float]] = {k: [0, 0.0] for k in keys}
         alive = list(keys)
         budget = max(params.iterations, len(keys))
         rounds = max(1, math.ceil(math.log2(len(keys)))) if len(keys) > 1 else 1
@@ -446,7 +455,7 @@ class MCTS:
                         if action is None:
                             break
                         det.step(action, seat)
-                    value = (self.evaluator.terminal(det) if det.is_over else self._leaf(det, seat))[seat]
+                    value = (self._evaluator(det).terminal(det) if det.is_over else self._leaf(det, seat))[seat]
                     row = stats[k]
                     row[0] += 1
                     row[1] += value
@@ -461,7 +470,7 @@ class MCTS:
                 continue
             break
         self.iterations = used
-        return {k: (n, total / n if n else 0.0) for k, (n, total) in stats.items()}
+        return {k: (int(n), total / n if n else 0.0) for k, (n, total) in stats.items()}
 
     def _greedy_macro(self, det: GameState, seat: int, macros: dict[str, tuple]) -> str | None:
         """The macro key whose sequence the greedy policy would follow from ``det`` (None: none)."""
@@ -587,7 +596,8 @@ class MCTSBot:
                 remaining = None if params.turn_ms is None else params.turn_ms - self._turn_spent
                 if remaining is not None and remaining < 10.0:
                     view = state.determinize(seat, self.rng.next64())
-                    chosen = spec_of(state).greedy(view, seat) if spec_of(state).greedy else legal[0]
+                    greedy = spec_of(state).greedy
+                    chosen = greedy(view, seat) if greedy is not None else legal[0]
                     action, how = next((a for a in legal if a.id == chosen.id), legal[0]), "greedy"
                 else:
                     cap = params.time_ms if remaining is None else min(params.time_ms or remaining, remaining)

@@ -128,10 +128,12 @@ def parse_value(data: dict, game_id: str, players: int, where: str = "value file
         raise bad(f"is for {data.get('game')!r} at {data.get('players')!r} players, not {game_id} at {players}")
     kind = data.get("kind")
     want = "score" if players == 1 else "win"
+    encoding = get_game(game_id).observation_encoding
+    if encoding is None:
+        raise bad(f"{game_id} has no observation encoding to learn a value from")
     if kind != want:
         raise bad(f"kind must be {want!r} at {players} player(s), got {kind!r}")
-    spec = get_game(game_id)
-    size = spec.observation_encoding(players, spec.resolve_options(players, None)).size + 1
+    size = encoding(players, get_game(game_id).resolve_options(players, None)).size + 1
     weights = data.get("weights")
     if data.get("size") != size or not isinstance(weights, list) or len(weights) != size:
         raise bad(f"needs {size} weights (the game's feature vector), got size {data.get('size')!r} "
@@ -142,7 +144,9 @@ def parse_value(data: dict, game_id: str, players: int, where: str = "value file
     if data["scale"] <= 0:
         raise bad(f"scale must be above 0, got {data['scale']}")
     prov = data.get("provenance")
-    missing = [k for k in ("games", "seed", "date", "command") if not isinstance(prov, dict) or k not in prov]
+    if not isinstance(prov, dict):
+        raise bad("provenance must be an object with games, seed, date and command")
+    missing = [k for k in ("games", "seed", "date", "command") if k not in prov]
     if missing:
         raise bad(f"provenance lacks {', '.join(missing)}")
     try:
@@ -192,10 +196,11 @@ class Evaluator:
             if model is None and mode == "learned":
                 raise GameConfigError(f"no learned value for {game_id} at {players} player(s): "
                                       f"run dicetable train-eval {game_id} --players {players}")
-        if model is not None and spec.observation_encoding(players, options).size + 1 != model.size:
+        layout = spec.observation_encoding
+        if model is not None and (layout is None or layout(players, options).size + 1 != model.size):
             model = None  # options that change the feature layout: the model does not apply
         self.model = model
-        self.encoding = spec.observation_encoding(players, options) if model is not None else None
+        self.encoding = layout(players, options) if model is not None and layout is not None else None
         self.kind = model.kind if model is not None else ("win" if players > 1 else "hand")
         self.scale = model.scale if model is not None else 1.0
 

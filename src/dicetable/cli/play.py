@@ -65,7 +65,7 @@ SINCE_LAST_TURN_MAX = 30  # hot seat: events shown after the hand-off (the rest:
 SEARCH_BOTS = ("easy", "medium", "hard", "expert", "mcts")  # bots that think long enough for a spinner
 
 
-def hint_line(row) -> str:
+def hint_line(row: Any) -> str:
     """One hint row as printed (rich markup, escaped): share, estimate, label and id.
 
     ``row`` is a :class:`dicetable.bots.mcts.HintRow` (or an ``(action, share)`` pair, shown

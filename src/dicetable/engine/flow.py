@@ -45,7 +45,7 @@ order, bids and end-of-round scoring are ordinary tasks.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Sequence, cast
+from typing import Any, Callable, ClassVar, Sequence, TypeVar, cast
 
 from .core import Action, Decision
 from .fields import LIST, ROWS, Field, StateMeta
@@ -58,11 +58,14 @@ _ROLES = ("auto", "prompt", "choices", "resolve")
 _ONE = tuple((s,) for s in range(16))
 
 
-def _marker(role: str, kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _marker(role: str, kind: str) -> Callable[[F], F]:
     if not isinstance(kind, str) or not kind:
         raise TypeError(f"a task kind is a non-empty string, got {kind!r}")
 
-    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def mark(fn: F) -> F:
         roles = getattr(fn, "__flow__", ())
         fn.__flow__ = roles + ((role, kind),)  # type: ignore[attr-defined]
         return fn
@@ -70,22 +73,22 @@ def _marker(role: str, kind: str) -> Callable[[Callable[..., Any]], Callable[...
     return mark
 
 
-def auto(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def auto(kind: str) -> Callable[[F], F]:
     """Mark a method ``fn(self, task) -> None`` as the handler of the automatic task ``kind``."""
     return _marker("auto", kind)
 
 
-def prompt(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def prompt(kind: str) -> Callable[[F], F]:
     """Mark a method ``fn(self, task) -> Decision`` as what the decision task ``kind`` asks."""
     return _marker("prompt", kind)
 
 
-def choices(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def choices(kind: str) -> Callable[[F], F]:
     """Mark a method ``fn(self, task) -> Sequence[Action]`` as the legal actions of task ``kind``."""
     return _marker("choices", kind)
 
 
-def resolve(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def resolve(kind: str) -> Callable[[F], F]:
     """Mark a method ``fn(self, task, action) -> None`` as carrying out the choice of task ``kind``."""
     return _marker("resolve", kind)
 
