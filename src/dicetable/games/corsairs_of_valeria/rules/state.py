@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from dicetable.engine import Action, GameConfigError
+from dicetable.engine import GameConfigError
 
 from ..components import (
     CAPTAINS,
@@ -60,10 +60,6 @@ class CorsairsState(Rolling, DiceActions, Sailing, Coins, Ending):
     :class:`~.actions.DiceActions`, :class:`~.sailing.Sailing`,
     :class:`~.coins.Coins`, :class:`~.end.Ending`).
     """
-
-    if TYPE_CHECKING:  # the engine declares these as returning a GameState; they return a state of this class
-        def child(self, action: Action, seat: int) -> CorsairsState: ...
-        def clone(self) -> CorsairsState: ...
 
     # ============================================================ set-up
     def _setup(self) -> None:

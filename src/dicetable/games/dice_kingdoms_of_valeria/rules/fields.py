@@ -17,9 +17,6 @@ from dicetable.engine.flow import Task
 from ..components import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX, Layout
 from .tables import PHASES, Reward, _Actions
 
-if TYPE_CHECKING:
-    from typing import Self
-
 def _phase(value: Any) -> str:
     """A saved phase name (one of ``PHASES``); ValueError otherwise."""
     value = str(value)
@@ -91,8 +88,6 @@ class DiceKingdomsFields(FlowState):
     if TYPE_CHECKING:
         # What the phase mixins call in one another (each is written in the module named);
         # declared here for the type checker only, so the mixins need not import each other.
-        def clone(self) -> Self: ...  # the engine's clone makes an object of the same class
-
         # turn
         def _start_turn(self, seat: int) -> None: ...
         def _end_turn(self) -> None: ...

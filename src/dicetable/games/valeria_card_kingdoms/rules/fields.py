@@ -10,7 +10,7 @@ in another are declared at the end of the class for the type checker only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from dicetable.engine import LIST, Action, Field, FlowState, int_list, int_tuple
 
@@ -229,12 +229,6 @@ class ValeriaFields(FlowState):
 
     # ------------------------------------------------------------ for the type checker only
     if TYPE_CHECKING:
-        # The engine's clone and child are typed as returning a GameState; they return a state
-        # of the same class.
-        def clone(self) -> Self: ...
-
-        def child(self, action: Action, seat: int) -> Self: ...
-
         # Steps written in one phase mixin that another calls (declared here so each mixin sees
         # the others'; at run time the mixins' own definitions are found first).
         def _start_turn(self, seat: int) -> None: ...  # roll.py
