@@ -114,6 +114,13 @@ def _encode_lanes(value: list[list[Task]] | None) -> list[list[list[Any]]] | Non
 class FlowMeta(StateMeta):
     """Collects a flow game's handlers into its dispatch tables and checks they are complete."""
 
+    _FLOW: dict[str, dict[str, Callable[..., Any]]]
+    _AUTO: dict[str, Callable[..., Any]]
+    _PROMPT: dict[str, Callable[..., Any]]
+    _CHOICES: dict[str, Callable[..., Any]]
+    _RESOLVE: dict[str, Callable[..., Any]]
+    TASK_KINDS: frozenset[str]
+
     def __new__(mcls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> "FlowMeta":
         cls = cast(FlowMeta, super().__new__(mcls, name, bases, ns, **kw))
         tables: dict[str, dict[str, Callable[..., Any]]] = {r: {} for r in _ROLES}
@@ -133,8 +140,11 @@ class FlowMeta(StateMeta):
             missing = [r for r in ("prompt", "choices", "resolve") if kind not in tables[r]]
             if missing:
                 raise TypeError(f"{name}: decision task {kind!r} has no {' or '.join(missing)} handler")
-        cls._FLOW = tables  # type: ignore[attr-defined]
-        cls.TASK_KINDS = frozenset(tables["auto"]) | frozenset(decided)  # type: ignore[attr-defined]
+        cls._FLOW = tables
+        # One dict per role, read directly on the hot path (one lookup less per dispatch).
+        cls._AUTO, cls._PROMPT = tables["auto"], tables["prompt"]
+        cls._CHOICES, cls._RESOLVE = tables["choices"], tables["resolve"]
+        cls.TASK_KINDS = frozenset(tables["auto"]) | frozenset(decided)
         return cls
 
 
@@ -158,6 +168,10 @@ class FlowState(GameState, metaclass=FlowMeta):
     lanes = Field(lanes_of, copy=ROWS, encode=_encode_lanes)
 
     _FLOW: ClassVar[dict[str, dict[str, Callable[..., Any]]]]
+    _AUTO: ClassVar[dict[str, Callable[..., Any]]]
+    _PROMPT: ClassVar[dict[str, Callable[..., Any]]]
+    _CHOICES: ClassVar[dict[str, Callable[..., Any]]]
+    _RESOLVE: ClassVar[dict[str, Callable[..., Any]]]
     TASK_KINDS: ClassVar[frozenset[str]]
 
     _lane: int
@@ -203,7 +217,7 @@ class FlowState(GameState, metaclass=FlowMeta):
         Lanes first (each seat's in seat order), then the main stack. Called
         at the end of ``_setup``; ``apply`` calls it after every action.
         """
-        autos = self._FLOW["auto"]
+        autos = self._AUTO
         while True:
             lanes = self.lanes
             if lanes is not None:
@@ -267,7 +281,7 @@ class FlowState(GameState, metaclass=FlowMeta):
         task = self.pending(seat)
         if task is None:
             return None
-        decision: Decision = self._FLOW["prompt"][task[0]](self, task)
+        decision: Decision = self._PROMPT[task[0]](self, task)
         return decision
 
     def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...]:
@@ -277,23 +291,23 @@ class FlowState(GameState, metaclass=FlowMeta):
         if not stack:
             return ()
         task = stack[-1]
-        actions: list[Action] | tuple[Action, ...] = self._FLOW["choices"][task[0]](self, task)
+        actions: list[Action] | tuple[Action, ...] = self._CHOICES[task[0]](self, task)
         return actions
 
     def _apply(self, action: Action, seat: int) -> None:
         lanes = self.lanes
         if lanes is None:
             task = self.tasks.pop()
-            self._FLOW["resolve"][task[0]](self, task, action)
+            self._RESOLVE[task[0]](self, task, action)
         else:
             self._lane = seat
             task = lanes[seat].pop()
             try:
-                self._FLOW["resolve"][task[0]](self, task, action)
+                self._RESOLVE[task[0]](self, task, action)
             finally:
                 self._lane = -1
         if self.lanes is None:  # the common case, without a call: run() would stop at once
             tasks = self.tasks
-            if not tasks or tasks[-1][0] not in self._FLOW["auto"]:
+            if not tasks or tasks[-1][0] not in self._AUTO:
                 return
         self.run()
