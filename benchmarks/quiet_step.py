@@ -1,0 +1,36 @@
+"""The quiet trusted step against apply, per game: microseconds per action of random playouts.
+
+    .venv/bin/python benchmarks/quiet_step.py [--runs 6] [--games 20]
+
+States are sampled along seeded random games (``dicetable.bench.sample_states``); from each,
+a random playout to the end is timed with ``legal_actions`` + ``apply`` and with
+``legal_actions`` + ``step`` (the same seeded choices, so the same actions), in CPU time with the
+garbage collector paused; the best of ``--runs`` of each is reported, and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=6)
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+    time.perf_counter_ns = time.process_time_ns  # CPU time: a busy machine's waits are not counted
+    from dicetable.bench import playout_costs_us, sample_states
+    from dicetable.engine.testing import shipped_games
+
+    print("| game | apply µs/action | step µs/action | quiet x |\n|---|---|---|---|")
+    for spec in shipped_games():
+        players = max(2, spec.min_players)
+        samples = [s for s in sample_states(spec.id, players, args.games, 1) if not s.is_over][::10][:60]
+        loud = min(playout_costs_us(samples, 1, quiet=False) for _ in range(args.runs))
+        quiet = min(playout_costs_us(samples, 1, quiet=True) for _ in range(args.runs))
+        print(f"| {spec.id} | {loud:.2f} | {quiet:.2f} | {loud / quiet:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
