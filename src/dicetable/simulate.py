@@ -12,7 +12,7 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from dicetable.bots import make_bot, play_out
 from dicetable.engine import GameConfigError, GameState, get_game, new_game
@@ -106,9 +106,10 @@ def simulate(jobs: list[Job], workers: int | None = None,
     return results
 
 
-def simulate_ray(jobs: list[Job], on_result: Callable[[dict], None] | None = None,
-                 address: str | None = None) -> list[dict]:
-    """Run ``jobs`` as Ray tasks (one per game); results in job order.
+def simulate_ray(jobs: Sequence[Job], on_result: Callable[[dict], None] | None = None,
+                 address: str | None = None, play: Callable[[Job], dict] | None = None) -> list[dict]:
+    """Run ``jobs`` as Ray tasks (one per game, played by ``play``, default :func:`run_game`);
+    results in job order.
 
     ``address`` joins a running cluster ("auto", "ray://host:10001"); None
     starts or joins a local instance. Raises GameConfigError when Ray is not
@@ -123,7 +124,7 @@ def simulate_ray(jobs: list[Job], on_result: Callable[[dict], None] | None = Non
         ray.init(address=address, include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
     try:
-        task = ray.remote(run_game)
+        task = ray.remote(play or run_game)
         pending = [task.remote(job) for job in jobs]
         results = []
         while pending:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from dicetable.engine import GameConfigError, list_games, new_game
-from dicetable.simulate import Job, make_jobs, summarize
+from dicetable.simulate import Job, make_jobs, simulate_ray, summarize
 
 from . import make_bot
 from .mcts import MCTSBot
@@ -111,26 +111,8 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, ray_address: str | None = No
     """Play ``jobs`` with ``play`` in this process (``workers`` 1), a process pool, or as Ray tasks."""
     results = []
     if use_ray:
-        try:
-            import ray
-        except ImportError:
-            raise GameConfigError("the ray backend needs Ray: pip install 'dicetable[ray]'") from None
-        started = not ray.is_initialized()
-        if started:
-            ray.init(address=ray_address, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        try:
-            task = ray.remote(play)
-            pending = [task.remote(job) for job in jobs]
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                rec = ray.get(done[0])
-                results.append(rec)
-                if on_result:
-                    on_result(rec)
-        finally:
-            if started:
-                ray.shutdown()
-    elif workers <= 1:
+        return simulate_ray(jobs, on_result, ray_address, play=play)
+    if workers <= 1:
         for job in jobs:
             rec = play(job)
             results.append(rec)
