@@ -17,6 +17,7 @@ from dicetable import (
     DicetableError, GameConfigError, IllegalActionError, SaveFormatError, SeatError, load_state, new_game,
 )
 from dicetable.engine import MAX_FILE_BYTES, Rng, load_game_file, load_saved_game, read_json, run_replay
+from dicetable.engine.state import SAVE_FORMAT
 from dicetable.engine.testing import random_step, shipped_games
 from dicetable.games.biblios_dice.components import NRES
 
@@ -431,6 +432,10 @@ def test_fuzz_mutated_saves_are_refused_or_identical(game, data):
             # value written back, or another legal line of play reaching that same game (in Biblios
             # Dice, marking a die and clearing the marks is a move that leaves no trace but history).
             loaded = json.loads(json.dumps(state.to_dict()))
+            if mutated["format"] == 1 and loaded["format"] == SAVE_FORMAT:
+                # An older format is read by replaying its moves; its game fields had another
+                # layout, so they are not compared, and everything else must still match.
+                mutated = {**mutated, "format": SAVE_FORMAT, "state": loaded["state"]}
             assert loaded == mutated, "a changed save was accepted"
             if loaded != honest:
                 assert loaded["history"] != honest["history"] and loaded["state"] == honest["state"]

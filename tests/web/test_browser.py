@@ -152,9 +152,11 @@ def test_reload_rejoins_the_seat_and_the_clock_runs(context, server):
     assert shown == ids and ids
     assert accessible_problems(page) == []
     # An action the engine refuses (422) shows its message and changes nothing.
+    # Added and clicked in one step: a push that redraws the action bar in between (a slow
+    # machine) would otherwise detach the button before the click lands.
     page.evaluate("""() => { const b = document.createElement('button'); b.dataset.action = 'fly-away';
-        b.textContent = 'Fly away'; b.id = 'bogus'; document.querySelector('#actionbar').append(b); }""")
-    page.click("#bogus")
+        b.textContent = 'Fly away'; b.id = 'bogus'; document.querySelector('#actionbar').append(b);
+        b.click(); }""")
     page.wait_for_selector("#error:not([hidden])")
     assert "fly-away" in page.locator("#error").inner_text()
     assert server.call("GET", f"/api/tables/{tid}", token=token)[1]["version"] == before == version(page)
