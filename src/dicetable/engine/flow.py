@@ -186,11 +186,6 @@ class FlowState(GameState, metaclass=FlowMeta):
         stack = self.tasks if self.lanes is None else self._stack_now()
         stack += tasks[::-1]
 
-    def later(self, *tasks: Task) -> None:
-        """Schedule ``tasks`` (in the order given) after every task already pending on the stack."""
-        stack = self._stack_now()
-        stack[0:0] = reversed(tasks)
-
     def split(self, per_seat: Sequence[Sequence[Task]]) -> None:
         """Open lanes: ``per_seat[s]`` are seat ``s``'s tasks (run in the order given), all seats at once.
 
