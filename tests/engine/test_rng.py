@@ -3,7 +3,7 @@
 from hypothesis import given, strategies as st
 
 from dicetable.engine import Rng
-from dicetable.engine.rng import splitmix64
+from dicetable.engine.rng import splitmix64, splitmix64_choices
 
 
 def test_splitmix64_reference_values():
@@ -36,3 +36,14 @@ def test_shuffle_is_a_permutation():
     items = list(range(50))
     rng.shuffle(items)
     assert sorted(items) == list(range(50)) and items != list(range(50))
+
+
+@given(state=st.integers(0, 2**64 - 1), items=st.lists(st.integers(), min_size=1, max_size=8),
+       count=st.integers(0, 12))
+def test_splitmix64_choices_is_splitmix64_then_multiply_shift(state, items, count):
+    # The dice loop writes the generator out for speed; it must pick exactly what splitmix64 would.
+    expected, s = [], state
+    for _ in range(count):
+        s, out = splitmix64(s)
+        expected.append(items[(out * len(items)) >> 64])
+    assert splitmix64_choices(state, items, count) == (s, expected)

@@ -26,6 +26,9 @@ every field with its type. A kind is either automatic (``auto``) or a decision (
 otherwise. The engine pops the task before calling ``auto`` or ``resolve``,
 and the handler schedules what follows with :meth:`FlowState.then`
 (several tasks run in the order given, before anything that was pending).
+Outside lanes ``then(task)`` is ``self.tasks.append(task)``; a game's hot
+paths may push that way to save the call (Kingdom of Dice, Corsairs and Card
+Kingdoms do, each saying so), and ``then`` stays the general form.
 After set-up and after every action :meth:`FlowState.run` resolves
 automatic tasks until the top of the stack is a decision or the stack is
 empty, which ends the game.
@@ -115,7 +118,7 @@ class FlowMeta(StateMeta):
     """Collects a flow game's handlers into its dispatch tables and checks they are complete."""
 
     _FLOW: dict[str, dict[str, Callable[..., Any]]]
-    _AUTO: dict[str, Callable[..., Any]]
+    _AUTO: dict[str, Callable[..., Any] | None]
     _PROMPT: dict[str, Callable[..., Any]]
     _CHOICES: dict[str, Callable[..., Any]]
     _RESOLVE: dict[str, Callable[..., Any]]
@@ -141,9 +144,10 @@ class FlowMeta(StateMeta):
             if missing:
                 raise TypeError(f"{name}: decision task {kind!r} has no {' or '.join(missing)} handler")
         cls._FLOW = tables
-        # One dict per role, read directly on the hot path (one lookup less per dispatch).
-        cls._AUTO, cls._PROMPT = tables["auto"], tables["prompt"]
-        cls._CHOICES, cls._RESOLVE = tables["choices"], tables["resolve"]
+        # One dict per role, read directly on the hot path (one lookup less per dispatch); _AUTO
+        # holds every kind, None for a decision, so the loop asks one subscript, not a call.
+        cls._AUTO = {kind: None for kind in decided} | tables["auto"]
+        cls._PROMPT, cls._CHOICES, cls._RESOLVE = tables["prompt"], tables["choices"], tables["resolve"]
         cls.TASK_KINDS = frozenset(tables["auto"]) | frozenset(decided)
         return cls
 
@@ -168,7 +172,7 @@ class FlowState(GameState, metaclass=FlowMeta):
     lanes = Field(lanes_of, copy=ROWS, encode=_encode_lanes)
 
     _FLOW: ClassVar[dict[str, dict[str, Callable[..., Any]]]]
-    _AUTO: ClassVar[dict[str, Callable[..., Any]]]
+    _AUTO: ClassVar[dict[str, Callable[..., Any] | None]]
     _PROMPT: ClassVar[dict[str, Callable[..., Any]]]
     _CHOICES: ClassVar[dict[str, Callable[..., Any]]]
     _RESOLVE: ClassVar[dict[str, Callable[..., Any]]]
@@ -184,7 +188,10 @@ class FlowState(GameState, metaclass=FlowMeta):
         main stack.
         """
         stack = self.tasks if self.lanes is None else self._stack_now()
-        stack += tasks[::-1]
+        if len(tasks) == 1:  # the usual case, without building a reversed copy
+            stack.append(tasks[0])
+        else:
+            stack += tasks[::-1]
 
     def split(self, per_seat: Sequence[Sequence[Task]]) -> None:
         """Open lanes: ``per_seat[s]`` are seat ``s``'s tasks (run in the order given), all seats at once.
@@ -214,30 +221,40 @@ class FlowState(GameState, metaclass=FlowMeta):
         """
         autos = self._AUTO
         while True:
-            lanes = self.lanes
-            if lanes is not None:
-                waiting = False
-                for seat, lane in enumerate(lanes):
-                    self._lane = seat
-                    while lane:
-                        handler = autos.get(lane[-1][0])
-                        if handler is None:
-                            waiting = True
-                            break
-                        handler(self, lane.pop())
-                    if self.lanes is None:  # a handler closed the lanes (e.g. the game ended)
-                        break
-                self._lane = -1
-                if waiting:
-                    return
-                self.lanes = None
+            if self.lanes is not None and not self._run_lanes():
+                return
             tasks = self.tasks
-            if not tasks:
+            while tasks:
+                handler = autos[tasks[-1][0]]
+                if handler is None:  # a decision
+                    return
+                handler(self, tasks.pop())
+                if self.lanes is not None:  # the handler opened lanes: they run first
+                    break
+            else:
                 return
-            handler = autos.get(tasks[-1][0])
-            if handler is None:
-                return
-            handler(self, tasks.pop())
+
+    def _run_lanes(self) -> bool:
+        """Resolve the lanes' automatic tasks, seat by seat; True once every lane is empty (closed)."""
+        autos = self._AUTO
+        lanes = self.lanes
+        assert lanes is not None
+        waiting = False
+        for seat, lane in enumerate(lanes):
+            self._lane = seat
+            while lane:
+                handler = autos[lane[-1][0]]
+                if handler is None:
+                    waiting = True
+                    break
+                handler(self, lane.pop())
+            if self.lanes is None:  # a handler closed the lanes (e.g. the game ended)
+                break
+        self._lane = -1
+        if waiting:
+            return False
+        self.lanes = None
+        return True
 
     def end_game(self) -> None:
         """Drop every pending task and lane: the game is over (``to_move`` is then empty)."""
@@ -279,13 +296,19 @@ class FlowState(GameState, metaclass=FlowMeta):
         decision: Decision = self._PROMPT[task[0]](self, task)
         return decision
 
-    def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...]:
-        # The kernel asks only for a seat in to_move: the top task (or the top of its lane) is its own.
+    def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...] | None:
+        # The top task of the main stack (or of the seat's lane) is the seat's decision, if it is its own.
         lanes = self.lanes
-        stack = self.tasks if lanes is None else lanes[seat]
-        if not stack:
-            return ()
-        task = stack[-1]
+        if lanes is None:
+            tasks = self.tasks
+            if not tasks or tasks[-1][1] != seat:
+                return None
+            task = tasks[-1]
+        else:
+            lane = lanes[seat]
+            if not lane:
+                return None
+            task = lane[-1]
         actions: list[Action] | tuple[Action, ...] = self._CHOICES[task[0]](self, task)
         return actions
 
@@ -303,6 +326,6 @@ class FlowState(GameState, metaclass=FlowMeta):
                 self._lane = -1
         if self.lanes is None:  # the common case, without a call: run() would stop at once
             tasks = self.tasks
-            if not tasks or tasks[-1][0] not in self._AUTO:
+            if not tasks or self._AUTO[tasks[-1][0]] is None:
                 return
         self.run()

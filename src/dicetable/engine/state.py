@@ -20,7 +20,7 @@ Hooks a game implements
 ``_setup()``                       lay out the table (called once by ``new_game``)
 ``to_move`` (property)            seats that may act now, ``()`` when over
 ``_decision(seat)``                a :class:`Decision` for ``seat``, None if it is not to move
-``_legal_actions(seat)``           the :class:`Action` s of a seat in ``to_move`` (list or tuple)
+``_legal_actions(seat)``           the :class:`Action` s of ``seat`` (list or tuple), None if it is not to move
 ``_apply(action, seat)``           carry the action out (it is known to be legal)
 ``is_over``/``scores``/``winners``  properties
 ``_observation(seat)``             JSON-able view for ``seat`` (None: spectator)
@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Iterable, Self
 from .core import Action, Decision, Die, Event, seat_name
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import StateMeta
-from .rng import _short, seed_problem, seed_state, splitmix64
+from .rng import _short, seed_problem, seed_state, splitmix64, splitmix64_choices
 
 SAVE_FORMAT = 2
 """Format of ``to_dict``. Format 1 (before the turn-flow redesign) stored the game fields in each
@@ -134,8 +134,12 @@ class GameState(metaclass=StateMeta):
         """The game's :meth:`decision` for a checked seat (None when it is not to move)."""
         raise NotImplementedError
 
-    def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...]:  # pragma: no cover
-        """The legal actions of a seat in ``to_move`` (the kernel caches them as a tuple)."""
+    def _legal_actions(self, seat: int) -> list[Action] | tuple[Action, ...] | None:  # pragma: no cover
+        """The legal actions of ``seat`` (a seat of this game), never empty; None when it is not to move.
+
+        The kernel caches them as a tuple; the hook answers both questions at
+        once so that a playout's step asks the game once, not twice.
+        """
         raise NotImplementedError
 
     def _apply(self, action: Action, seat: int) -> None:  # pragma: no cover
@@ -254,11 +258,12 @@ class GameState(metaclass=StateMeta):
             self.check_seat(seat)
         cached = self._legal.get(seat)
         if cached is None:
-            if seat not in self.to_move:
-                if not 0 <= seat < self.players:
-                    self.check_seat(seat)
+            if not 0 <= seat < self.players:
+                self.check_seat(seat)
+            actions = self._legal_actions(seat)
+            if actions is None:
                 return ()
-            cached = self._legal[seat] = tuple(self._legal_actions(seat))
+            cached = self._legal[seat] = tuple(actions)
         return cached
 
     def observation(self, seat: int | None) -> dict[str, Any]:
@@ -324,12 +329,16 @@ class GameState(metaclass=StateMeta):
                 )
             legal = self.legal_actions(seat)
         assert seat is not None  # set above when it was omitted
-        aid = action.id if isinstance(action, Action) else action
-        chosen = None
-        for candidate in legal:
-            if candidate.id == aid:
-                chosen = candidate
-                break
+        if type(action) is Action and action in legal:  # `in` tries identity first: the usual case
+            chosen: Action | None = action
+            aid = action.id
+        else:
+            aid = action.id if isinstance(action, Action) else action
+            chosen = None
+            for candidate in legal:
+                if candidate.id == aid:
+                    chosen = candidate
+                    break
         if chosen is None:
             shown = ", ".join(a.id for a in legal[:12])
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
@@ -367,7 +376,6 @@ class GameState(metaclass=StateMeta):
             self._apply(action, seat)
         finally:
             self.quiet = False
-            self._emitted = []
         self._history = ((seat, action.id), self._history)
         self._legal = {}
 
@@ -580,15 +588,8 @@ class GameState(metaclass=StateMeta):
         """Roll ``count`` dice of one kind; see :meth:`roll` (scripted values first)."""
         if self._script_pos < len(self._script):
             return [self.roll(die) for _ in range(count)]
-        faces = die.faces
-        n = len(faces)
-        rng = self._rng
-        out = []
-        for _ in range(count):
-            rng, z = splitmix64(rng)
-            out.append(faces[(z * n) >> 64])
-        self._rng = rng
-        return out
+        self._rng, faces = splitmix64_choices(self._rng, die.faces, count)
+        return faces
 
     @property
     def chance_mark(self) -> tuple[int, int]:

@@ -100,15 +100,27 @@ def result_value(kept) -> int | None:
 
 def can_still_be_valid(kept, dice_left: int) -> bool:
     """True if some faces on the ``dice_left`` dice not yet set aside could make ``kept`` valid."""
+    return _dice_needed(tuple(kept)) <= dice_left
+
+
+@lru_cache(maxsize=None)
+def _dice_needed(kept: tuple) -> float:
+    """The fewest more dice whose faces could make ``kept`` valid (rulebook step 2); inf if none can.
+
+    A crown if there is none, a number if there is none, and the 2s, 3s and 4s
+    short of their minimum; two 5s can never be valid. At most 7**6 results
+    (cached: the rule runs once per kept combination, a playout asks it every
+    set-aside).
+    """
     if kept[5] > 1:
-        return False
+        return float("inf")
     need = 0 if kept[0] else 1
     for face in (2, 3, 4):
         if 0 < kept[face] < face:
             need += face - kept[face]
     if kept[1] + kept[2] + kept[3] + kept[4] + kept[5] == 0:
         need += 1
-    return need <= dice_left
+    return need
 
 
 def faces_text(counts) -> str:
@@ -309,7 +321,7 @@ class KingdomOfDiceState(FlowState):
         if not self.quiet:
             self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(roll)}.",
                       {"faces": _counts_to_faces(roll)})
-        self.then((SET_ASIDE, seat))
+        self.tasks.append((SET_ASIDE, seat))  # = then(...): no lanes in this game, and the hot path
 
     # ------------------------------------------------------------ set-aside (a decision)
     @prompt(SET_ASIDE)
@@ -354,7 +366,7 @@ class KingdomOfDiceState(FlowState):
         elif left == 0:
             self._check_result(seat)
         else:
-            self.then(task)
+            self.tasks.append(task)  # the same seat sets aside more: = then(task), without the call
 
     def _check_result(self, seat: int) -> None:
         """Rulebook step 3: a valid result with a free space at or below its value may place a marker."""

@@ -17,7 +17,10 @@ resolves on its own (``@auto``) decides whether its seat must choose; if so
 it schedules the *decision* task of the same name with a ``?`` (``"reroll"``
 -> ``"reroll?"``), whose prompt, legal actions and resolution are the
 ``@prompt``/``@choices``/``@resolve`` handlers. Observations name both
-without the ``?`` (``waiting_for``, ``pending``).
+without the ``?`` (``waiting_for``, ``pending``). The game never opens lanes,
+so a handler schedules one task with ``self.tasks.append(task)`` (what
+``then`` does on the main stack, without the call: a playout schedules about
+two tasks per action) and several with ``then``.
 
 * **A Roll Dice** (``roll``): Willem/Luthor may first pay 1 Grog to set one
   die to the Cannon/Map face; then the dice are rolled (kept sorted by

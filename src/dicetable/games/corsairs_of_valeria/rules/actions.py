@@ -100,11 +100,11 @@ class DiceActions(CorsairsFields):
     def _skull5_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action.id == "give":
-            self.then(("give?", seat, ""))
+            self.tasks.append(("give?", seat, ""))
             if not self.quiet:
                 self.emit("skull5", seat, f"{PLAYER[seat]} has 5 Skulls and hands the dice out.")
         else:
-            self.then(("skulls", seat, DICE, 1))
+            self.tasks.append(("skulls", seat, DICE, 1))
 
     @prompt("give?")
     def _give_prompt(self, task: Task) -> Decision:
@@ -125,7 +125,7 @@ class DiceActions(CorsairsFields):
     def _give_chosen(self, task: Task, action: Action) -> None:
         seat, given = task[1], task[2] + str(action.payload)
         if len(given) < DICE:
-            self.then(("give?", seat, given))
+            self.tasks.append(("give?", seat, given))
             return
         tasks = self.tasks
         while tasks:  # the giver's turn is over: drop the rest of phase C and phase D
@@ -159,7 +159,7 @@ class DiceActions(CorsairsFields):
                     self._gain_silver(seat, 1, "(Mister Bones) rolled no Skulls")
                 return
             if self.silver[seat] >= n:
-                self.then(("skulls?", seat, n, own))
+                self.tasks.append(("skulls?", seat, n, own))
                 return
         self._pay_skulls(seat, n)
 
@@ -212,10 +212,10 @@ class DiceActions(CorsairsFields):
         if not groups and not jaxn:
             return
         if len(groups) == 1 and not jaxn:
-            self.then(task)  # asked again once the group is done (then nothing is left)
+            self.tasks.append(task)  # asked again once the group is done (then nothing is left)
             self._execute_group(seat, groups[0])
             return
-        self.then(("order?", seat))
+        self.tasks.append(("order?", seat))
 
     @prompt("order?")
     def _order_prompt(self, task: Task) -> Decision:
@@ -238,7 +238,7 @@ class DiceActions(CorsairsFields):
     @resolve("order?")
     def _order_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
-        self.then(("order", seat))  # the next group is chosen once this one is done
+        self.tasks.append(("order", seat))  # the next group is chosen once this one is done
         if action.id == "jaxn":
             self.flags &= ~F_JAXN
             if not self.quiet:
@@ -265,10 +265,10 @@ class DiceActions(CorsairsFields):
             if free and not self.quiet:
                 self.emit("map5", seat, f"5-of-a-kind Maps: {PLAYER[seat]} may move forward or backward "
                           "at each step.")
-            self.then(("move", seat, n, free, 0))
+            self.tasks.append(("move", seat, n, free, 0))
         else:
             self.flags &= ~F_HOOK_USED
-            self.then(("cannons", seat, n))
+            self.tasks.append(("cannons", seat, n))
 
     @auto("jaxn-grog")
     def _jaxn_grog(self, task: Task) -> None:
@@ -282,7 +282,7 @@ class DiceActions(CorsairsFields):
                 self.emit("restart", seat, f"{PLAYER[seat]} begins the turn again from the Roll Dice phase.")
             self._begin_phases(seat)
         else:
-            self.then(("end-turn", seat))
+            self.tasks.append(("end-turn", seat))
 
     # --- Cannons
     def _cannon_actions(self, seat: int, n: int) -> list[Action]:
@@ -320,7 +320,7 @@ class DiceActions(CorsairsFields):
     def _cannons(self, task: Task) -> None:
         _, seat, n = task
         if n > 0 and self._cannon_actions(seat, n):
-            self.then(("cannons?", seat, n))
+            self.tasks.append(("cannons?", seat, n))
             return
         if n > 0 and not self.quiet:
             self.emit("cannons", seat, f"{PLAYER[seat]}'s {plural(n, 'Cannon')}: nothing to attack "
@@ -350,7 +350,7 @@ class DiceActions(CorsairsFields):
         kind, r = action.payload
         if kind == "hook":
             self.flags |= F_HOOK_USED
-            self.then(("cannons", seat, n - 2))
+            self.tasks.append(("cannons", seat, n - 2))
             self.pos[seat] = self.pos[r]
             if not self.quiet:
                 self.emit("hook", seat, f"{PLAYER[seat]} (Captain Hook) uses 2 Cannons to move to "
@@ -370,7 +370,7 @@ class DiceActions(CorsairsFields):
                 self._gain_silver(seat, s * n, "plunders the Merchant ship")
             return
         if self.captain[seat] == JAGER and not self.flags & F_ARRIVED:
-            self.then(("jager", seat))
+            self.tasks.append(("jager", seat))
         if kind == "steal":
             self.treasure[r] -= 1
             self.treasure[seat] += 1
@@ -382,7 +382,7 @@ class DiceActions(CorsairsFields):
             return
         back = n - 3
         if back:
-            self.then(("back", r, back, 0))
+            self.tasks.append(("back", r, back, 0))
         loot = self.silver[r]
         if not self.quiet:
             self.emit("attack", seat, f"{PLAYER[seat]} attacks {PLAYER[r]} with {plural(n, 'Cannon')} and takes "
@@ -398,7 +398,7 @@ class DiceActions(CorsairsFields):
     @auto("jager")
     def _jager(self, task: Task) -> None:
         if not self.flags & F_ARRIVED:
-            self.then(("jager?", task[1]))
+            self.tasks.append(("jager?", task[1]))
 
     @prompt("jager?")
     def _jager_prompt(self, task: Task) -> Decision:
@@ -415,4 +415,4 @@ class DiceActions(CorsairsFields):
         if action.id == "jager:move":
             if not self.quiet:
                 self.emit("jager", seat, f"{PLAYER[seat]} (Jäger Knot) moves 1 space forward after the attack.")
-            self.then(("move", seat, 1, 0, 0))
+            self.tasks.append(("move", seat, 1, 0, 0))

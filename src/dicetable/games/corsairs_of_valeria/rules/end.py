@@ -74,7 +74,7 @@ class Ending(CorsairsFields):
                 self._end_by_second_visit()
                 return
             self._new_race()
-        self.then(("turn", (seat + 1) % self.players))
+        self.tasks.append(("turn", (seat + 1) % self.players))
 
     def _new_race(self) -> None:
         self._set_layout(flipped(self.layout))

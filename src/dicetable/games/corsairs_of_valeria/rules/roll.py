@@ -79,7 +79,7 @@ class Rolling(CorsairsFields):
         seat = task[1]
         self.phase = "A"
         if self.captain[seat] in (WILLEM, LUTHOR) and self.grog[seat] >= 1:
-            self.then(("roll?", seat))
+            self.tasks.append(("roll?", seat))
             return
         self._roll(DICE)
         if not self.quiet:
@@ -129,7 +129,7 @@ class Rolling(CorsairsFields):
         seat = task[1]
         self.phase = "B"
         if any(self.reroll_payments(seat)):
-            self.then(("reroll?", seat))
+            self.tasks.append(("reroll?", seat))
             return
         self.marked = 0
         if not self.quiet:
@@ -184,7 +184,7 @@ class Rolling(CorsairsFields):
         again = [f for i, f in enumerate(self.dice) if (marked >> i) & 1]
         self._roll(len(again), tuple(keep))
         self.rerolls += 1
-        self.then(("reroll", seat))  # another re-roll, if one can still be paid
+        self.tasks.append(("reroll", seat))  # another re-roll, if one can still be paid
         if not self.quiet:
             again_text, again_names = dice_info(again)
             text, names = dice_info(self.dice)
@@ -198,7 +198,7 @@ class Rolling(CorsairsFields):
         seat = task[1]
         cap = self.captain[seat]
         if (cap == MISTRESS and SKULL_GROG in self.dice) or (cap == REO and MAP in self.dice):
-            self.then(("captain-b?", seat))
+            self.tasks.append(("captain-b?", seat))
 
     @prompt("captain-b?")
     def _captain_b_prompt(self, task: Task) -> Decision:

@@ -131,7 +131,7 @@ class Sailing(CorsairsFields):
             if len(fwd) + (len(track.back[here]) if free else 0) != 1:
                 if not fwd and not (free and track.back[here]):  # pragma: no cover - only Skull Island
                     break
-                self.then(("move?", seat, steps, free, moved))
+                self.tasks.append(("move?", seat, steps, free, moved))
                 return
             steps -= 1
             moved = 1
@@ -164,7 +164,7 @@ class Sailing(CorsairsFields):
     def _move_chosen(self, task: Task, action: Action) -> None:
         _, seat, steps, free, _moved = task
         node, forward = action.payload
-        self.then(("move", seat, steps - 1, free, 1))
+        self.tasks.append(("move", seat, steps - 1, free, 1))
         self._step_to(seat, node, forward)
 
     # --- knock-back (attacked ship moves backward; its owner picks lanes)
@@ -180,7 +180,7 @@ class Sailing(CorsairsFields):
                               "further.")
                 break
             if len(prev) > 1:
-                self.then(("back?", target, steps, moved))
+                self.tasks.append(("back?", target, steps, moved))
                 return
             steps -= 1
             moved = 1
@@ -213,5 +213,5 @@ class Sailing(CorsairsFields):
     @resolve("back?")
     def _back_chosen(self, task: Task, action: Action) -> None:
         _, target, steps, _moved = task
-        self.then(("back", target, steps - 1, 1))
+        self.tasks.append(("back", target, steps - 1, 1))
         self._step_to(target, action.payload[0], False)

@@ -8,8 +8,6 @@ check; the next Action).
 
 from __future__ import annotations
 
-from operator import add
-
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
 
@@ -26,6 +24,8 @@ from .tables import (
 )
 
 CITIZEN_COST = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
+CHEAPEST_CITIZEN = min(CITIZEN_COST)  # no recruit is affordable with less
+_SURCHARGE = tuple(zip(CITIZEN_COST, range(N_CIT), TWIN0))  # (printed cost, type, its twin in counts + [0])
 _PAY_OPTIONS: dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]] = {}  # (lo, hi, total, slay) -> the payment actions
 _TEXT: dict[tuple[int, int, int, int], str] = {}  # recruit event texts, built once
 
@@ -54,7 +54,7 @@ class ActionsMixin(ValeriaFields):
         base = seat * NT
         counts = self.own[base:base + NT]
         counts.append(0)  # TWIN0 points here for a type without a same-name Starter
-        return list(map(add, CITIZEN_COST, map(add, counts, map(counts.__getitem__, TWIN0))))
+        return [cost + counts[t] + counts[twin] for cost, t, twin in _SURCHARGE]
 
     def recruit_cost(self, seat: int, t: int) -> int:
         """The Gold cost for ``seat`` of recruiting a Citizen of type ``t`` (``recruit_costs``, R6.6)."""
@@ -103,6 +103,8 @@ class ActionsMixin(ValeriaFields):
         # the Magic cost comes first, then Strength with the spare Magic standing in: affordable
         # when both costs together are at most what Strength and Magic can pay (spendable)
         money = spendable(self.res[b + 1], magic)
+        if not money:  # no Strength token: no Monster can be slain
+            return
         stacks = self.stacks
         for p in range(N_MON_POS):
             stack = stacks[p]
@@ -125,13 +127,14 @@ class ActionsMixin(ValeriaFields):
         b = seat * 4
         money = spendable(self.res[b], self.res[b + 2])
         stacks = self.stacks
-        costs = self.recruit_costs(seat)
-        for st in stacks[CIT0:DOM0]:
-            if st:
-                ct = st[-1]
-                cost = costs[ct]
-                if cost <= money:
-                    out.append(RECRUIT_AT[ct][cost])
+        if money >= CHEAPEST_CITIZEN:
+            costs = self.recruit_costs(seat)
+            for st in stacks[CIT0:DOM0]:
+                if st:
+                    ct = st[-1]
+                    cost = costs[ct]
+                    if cost <= money:
+                        out.append(RECRUIT_AT[ct][cost])
         roles = None
         discount = self.build_discount(seat)
         for p in range(DOM0, N_POS):
