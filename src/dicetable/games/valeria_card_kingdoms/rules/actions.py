@@ -8,6 +8,8 @@ check; the next Action).
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
 
@@ -25,7 +27,7 @@ from .tables import (
 
 CITIZEN_COST = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
 CHEAPEST_CITIZEN = min(CITIZEN_COST)  # no recruit is affordable with less
-_SURCHARGE = tuple(zip(CITIZEN_COST, range(N_CIT), TWIN0))  # (printed cost, type, its twin in counts + [0])
+ALL_CITIZENS = range(N_CIT)
 _PAY_OPTIONS: dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]] = {}  # (lo, hi, total, slay) -> the payment actions
 _TEXT: dict[tuple[int, int, int, int], str] = {}  # recruit event texts, built once
 
@@ -42,23 +44,24 @@ class ActionsMixin(ValeriaFields):
         w, so, sh, h = ROLE_GET[seat]
         return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
 
-    def recruit_costs(self, seat: int) -> list[int]:
-        """The Gold cost for ``seat`` of recruiting a Citizen, per Citizen type (R6.6).
+    def recruit_costs(self, seat: int, types: Sequence[int] = ALL_CITIZENS) -> list[int]:
+        """The Gold cost for ``seat`` of recruiting a Citizen of each type in ``types``, in order (R6.6).
 
-        Base cost + 1 per card of the same name the seat owns, its Starter included, unless
-        one of its Domains waives the surcharge (then the printed costs).
+        ``types`` defaults to every Citizen type. Base cost + 1 per card of the same name the
+        seat owns, its Starter included, unless one of its Domains waives the surcharge (then
+        the printed costs).
         """
         for d in self.doms[seat]:
             if DOM_NO_SURCHARGE[d]:
-                return list(CITIZEN_COST)
+                return [CITIZEN_COST[t] for t in types]
         base = seat * NT
         counts = self.own[base:base + NT]
         counts.append(0)  # TWIN0 points here for a type without a same-name Starter
-        return [cost + counts[t] + counts[twin] for cost, t, twin in _SURCHARGE]
+        return [CITIZEN_COST[t] + counts[t] + counts[TWIN0[t]] for t in types]
 
     def recruit_cost(self, seat: int, t: int) -> int:
         """The Gold cost for ``seat`` of recruiting a Citizen of type ``t`` (``recruit_costs``, R6.6)."""
-        return self.recruit_costs(seat)[t]
+        return self.recruit_costs(seat, (t,))[0]
 
     def build_discount(self, seat: int) -> int:
         """Gold off every Domain the seat builds: the sum of its Domains' discounts (R6.18)."""
@@ -89,7 +92,7 @@ class ActionsMixin(ValeriaFields):
             if span is None:
                 raise ValueError(f"{SEAT[seat]} cannot pay for the {MON_NAME[top]}")
             return span[0], span[1], MON_STR[top] + MON_MAG[top]
-        cost = self.recruit_costs(seat)[top] if kind == PAY_RECRUIT else self.build_cost(seat, top)
+        cost = self.recruit_cost(seat, top) if kind == PAY_RECRUIT else self.build_cost(seat, top)
         span = pay_span(res[b], res[b + 2], cost)
         if span is None:
             raise ValueError(f"{SEAT[seat]} cannot pay {cost} Gold")
@@ -128,13 +131,10 @@ class ActionsMixin(ValeriaFields):
         money = spendable(self.res[b], self.res[b + 2])
         stacks = self.stacks
         if money >= CHEAPEST_CITIZEN:
-            costs = self.recruit_costs(seat)
-            for st in stacks[CIT0:DOM0]:
-                if st:
-                    ct = st[-1]
-                    cost = costs[ct]
-                    if cost <= money:
-                        out.append(RECRUIT_AT[ct][cost])
+            tops = [st[-1] for st in stacks[CIT0:DOM0] if st]
+            for ct, cost in zip(tops, self.recruit_costs(seat, tops)):
+                if cost <= money:
+                    out.append(RECRUIT_AT[ct][cost])
         roles = None
         discount = self.build_discount(seat)
         for p in range(DOM0, N_POS):
