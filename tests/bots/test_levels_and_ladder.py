@@ -225,3 +225,20 @@ def test_a_solo_value_predicts_the_final_score_and_search_reports_it_in_points()
     while not state.is_over:  # a finished game: the reward is the final score over the scale
         state.apply(state.legal_actions(0)[0], 0)
     assert ev.shown(ev.terminal(state)[0]) == pytest.approx(state.scores[0])
+
+
+def test_every_shipped_value_file_is_the_one_search_loads():
+    """A value file under a game's data folder is found for its game and player count, even when
+    the game's rules sit in a subpackage (Corsairs, Biblios and Dice Kingdoms keep theirs in ``rules``)."""
+    from pathlib import Path
+
+    import dicetable.games
+    from dicetable.bots.value import load_value, value_path
+
+    shipped = sorted(Path(dicetable.games.__file__).parent.glob("*/data/value_*p.json"))
+    assert len(shipped) >= 6
+    for path in shipped:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert value_path(data["game"], data["players"]).resolve() == path.resolve()
+        model = load_value(data["game"], data["players"])
+        assert model is not None and model.size == data["size"]

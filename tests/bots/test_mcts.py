@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dicetable import new_game
@@ -88,3 +90,37 @@ def test_mcts_bot_plays_a_whole_simultaneous_game():
     state = new_game("toy-secret-high-card", 3, seed=1)
     play_out(state, [make_bot("easy", seed=s) for s in range(3)])
     assert state.is_over and sum(state.scores) == 3
+
+
+def test_stopping_early_plays_the_same_choice_with_fewer_iterations():
+    """A search ends once no root choice can overtake the leader: same pick as the full search."""
+    stopped = 0
+    for seed in range(6):
+        state = _advance(new_game("kingdom-of-dice", 2, seed=20 + seed), seed)
+        seat = state.to_move[0]
+        full_params = SearchParams(iterations=120, rollout_depth=4)
+        full = MCTS(full_params, seed=seed)
+        short = MCTS(replace(full_params, stop_early=True), seed=seed)
+        a, b = full.search(state, seat), short.search(state, seat)
+        assert full.iterations == 120 and 1 <= short.iterations <= 120
+        assert sum(v for v, _ in b.values()) == short.iterations
+        best = max(a, key=lambda k: (a[k][0], a[k][1]))
+        assert max(b, key=lambda k: (b[k][0], b[k][1])) == best
+        stopped += short.iterations < 120
+    assert stopped >= 1  # the rule does cut searches short on real positions
+
+
+def test_with_a_learned_value_the_leaf_is_scored_where_it_is():
+    """``learned_depth = 0``: the learned value scores the expanded position, no leaf play."""
+    state = new_game("corsairs-of-valeria", 2, seed=3)  # a learned value ships for Corsairs at 2 players
+    seat = state.to_move[0]
+    learned = MCTS(SearchParams(rollout_depth=10, learned_depth=0), seed=1)
+    copy = state.clone()
+    rewards = learned._leaf(copy, seat)
+    assert learned.evaluator.model is not None
+    assert len(copy.history) == len(state.history)
+    assert rewards == learned.evaluator.rewards(state)
+    hand = MCTS(SearchParams(rollout_depth=10, learned_depth=0, value="hand"), seed=1)
+    copy = state.clone()
+    hand._leaf(copy, seat)  # no learned value: the leaf is played on as before
+    assert len(copy.history) > len(state.history)

@@ -32,11 +32,18 @@ FORMAT = 1
 def value_path(game_id: str, players: int) -> Path:
     """Where the value file of ``game_id`` at ``players`` seats lives (it may not exist).
 
-    ``games/<package>/data/value_<players>p.json``, the package being the one that holds the
-    game's state class. Raises GameConfigError for an unknown game.
+    ``games/<package>/data/value_<players>p.json``, the package being the game's package under
+    ``dicetable.games`` (its rules may sit in a subpackage, e.g. ``corsairs_of_valeria.rules.state``),
+    or for a game registered elsewhere the package that holds its state class. Raises
+    GameConfigError for an unknown game.
     """
     spec = get_game(game_id)
-    package = spec.state_class.__module__.rpartition(".")[0]
+    module = spec.state_class.__module__
+    parts = module.split(".")
+    if parts[:2] == ["dicetable", "games"] and len(parts) > 3:
+        package = ".".join(parts[:3])
+    else:
+        package = module.rpartition(".")[0]
     root = resources.files(import_module(package))
     return Path(str(root)) / "data" / f"value_{players}p.json"
 
