@@ -5,9 +5,9 @@
 Timings on a shared 2-core VM swing by 10-20% between runs (see docs/engine.md, Speed);
 an instruction count does not. For every game and tree, valgrind's callgrind runs seeded
 random games (``dicetable.bench``'s loop: ``to_move``, ``legal_actions``, ``apply``) in a fresh
-interpreter with the tree first on ``sys.path`` and ``PYTHONHASHSEED=0``, once with 1 game and
-once with ``1 + --games``; the difference divided by ``--games`` is the cost of a game without
-the imports and set-up. Same seeds, same games in both trees (the behaviour digest guarantees
+interpreter with the tree first on ``sys.path`` and ``PYTHONHASHSEED=0``, once with only the
+warm-up game of ``time_random_games`` and once with ``--games`` more; the difference divided by
+``--games`` is the cost of a game without the imports and set-up. Same seeds, same games in both trees (the behaviour digest guarantees
 it), so the ratio is the change in work. Instructions are not time: cache and branch behaviour
 add to it, so the time ratio (``benchmarks/before_after.py``) is usually a few points worse.
 Needs valgrind (``apt-get install valgrind``); about a minute per game and tree.
@@ -31,9 +31,7 @@ gc.disable()
 spec = importlib.util.spec_from_file_location("newbench", sys.argv[2])
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
-bench._random_game(sys.argv[3], 2, 0, None)  # warm-up: the games' caches fill here, in both runs
-for g in range(int(sys.argv[4])):
-    bench._random_game(sys.argv[3], 2, g + 1, None)
+bench.time_random_games(sys.argv[3], 2, int(sys.argv[4]), 1)  # a warm-up game (seed 0), then seeds 1..
 """
 
 
