@@ -188,6 +188,17 @@ def test_a_tiny_ladder_gives_the_table_with_intervals_and_times():
     assert "mean ms / turn" in text and "%-" in text
 
 
+def test_the_ladder_command_writes_each_row_as_a_json_line(tmp_path):
+    # rows are appended as they finish (a stopped run keeps them), then rewritten in row order
+    out = tmp_path / "ladder.jsonl"
+    result = CliRunner().invoke(app, ["ladder", "--game", "kingdom-of-dice", "--players", "1", "--games", "1",
+                                      "--workers", "1", "--seed", "4", "--jsonl", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["players"], r["lineup"], r["games"]) for r in rows] == [(1, ["hard"], 1), (1, ["greedy"], 1)]
+    assert "done: kingdom-of-dice 1p hard" in result.output
+
+
 def test_search_with_quiet_steps_leaves_the_real_state_alone():
     state = new_game("valeria-card-kingdoms", 2, seed=2)
     before = state.to_dict()

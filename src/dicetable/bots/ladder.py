@@ -250,6 +250,12 @@ def write_jsonl(path: Path, results: list[dict]) -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in results), encoding="utf-8")
 
 
+def append_jsonl(path: Path, result: dict) -> None:
+    """Add one row result as a JSON line now (a long ladder keeps the rows it finished if stopped)."""
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(result) + "\n")
+
+
 def default_workers() -> int:
     """Processes to use by default: one per core."""
     return os.cpu_count() or 1

@@ -93,7 +93,8 @@ def ladder(
 ) -> None:
     """Run the strength ladder of docs/bots.md: hard vs greedy and medium vs easy at 2 and 4 players,
     hard and greedy solo; seats rotated, seeded, 95% intervals, hard's time per decision and turn."""
-    from dicetable.bots.ladder import default_workers, ladder_rows, run_ladder, table, write_doc, write_jsonl
+    from dicetable.bots.ladder import (append_jsonl, default_workers, ladder_rows, run_ladder, table, write_doc,
+                                       write_jsonl)
 
     if games_n < 1:
         fail(f"--games takes a number of games per row of at least 1, got {games_n}")
@@ -109,14 +110,21 @@ def ladder(
     rows = ladder_rows(list(game) or None, tuple(players) or (1, 2, 4))
     if not rows:
         fail("no ladder rows for that choice of games and player counts")
+    if jsonl:  # rows are added as they finish (kept if the run is stopped), then rewritten in order
+        jsonl.parent.mkdir(parents=True, exist_ok=True)
+        jsonl.write_text("", encoding="utf-8")
+
+    def row_done(r: dict) -> None:
+        progress.console.print(f"  done: {r['game']} {r['players']}p {' vs '.join(dict.fromkeys(r['lineup']))}")
+        if jsonl:
+            append_jsonl(jsonl, r)
+
     t0 = time.perf_counter()
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console) as progress:
         task = progress.add_task(f"ladder: {len(rows)} rows x {games_n} games", total=len(rows) * games_n)
         results = run_ladder(rows, games_n, seed, workers or default_workers(), backend == "ray", ray_address,
-                             on_row=lambda r: progress.console.print(
-                                 f"  done: {r['game']} {r['players']}p {' vs '.join(dict.fromkeys(r['lineup']))}"),
-                             on_game=lambda rec: progress.advance(task))
+                             on_row=row_done, on_game=lambda rec: progress.advance(task))
     minutes = (time.perf_counter() - t0) / 60
     note = (f"{games_n} games per row, seed {seed}, {workers or default_workers()} process(es); "
             f"{minutes:.1f} minutes. Command: `dicetable ladder --games {games_n} --seed {seed}"
