@@ -84,19 +84,25 @@ def run_game(job: Job) -> dict:
 
 
 def simulate(jobs: list[Job], workers: int | None = None,
-             on_result: Callable[[dict], None] | None = None) -> list[dict]:
-    """Run ``jobs`` on ``workers`` processes (1: in this process); results in job order."""
+             on_result: Callable[[dict], None] | None = None,
+             play: Callable[[Job], dict] | None = None) -> list[dict]:
+    """Run ``jobs`` on ``workers`` processes (1: in this process); results in job order.
+
+    ``play`` plays one job (default :func:`run_game`; the ladder passes its timed play); it
+    must be a module-level function so a process pool can send it.
+    """
     workers = workers or os.cpu_count() or 1
+    play = play or run_game
     results: list[dict] = []
     if workers == 1 or len(jobs) == 1:
         for job in jobs:
-            rec = run_game(job)
+            rec = play(job)
             results.append(rec)
             if on_result:
                 on_result(rec)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_game, job) for job in jobs]
+            futures = [pool.submit(play, job) for job in jobs]
             for fut in as_completed(futures):
                 rec = fut.result()
                 results.append(rec)

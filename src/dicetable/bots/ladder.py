@@ -21,13 +21,12 @@ import json
 import math
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from dicetable.engine import GameConfigError, list_games, new_game
-from dicetable.simulate import Job, make_jobs, simulate_ray, summarize
+from dicetable.simulate import Job, make_jobs, simulate, simulate_ray, summarize
 
 from . import make_bot
 from .mcts import MCTSBot
@@ -109,23 +108,9 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, ray_address: str | None = No
              use_ray: bool = False, on_result: Callable[[dict], None] | None = None,
              play: Callable[[Job], dict] = play_timed) -> list[dict]:
     """Play ``jobs`` with ``play`` in this process (``workers`` 1), a process pool, or as Ray tasks."""
-    results = []
     if use_ray:
         return simulate_ray(jobs, on_result, ray_address, play=play)
-    if workers <= 1:
-        for job in jobs:
-            rec = play(job)
-            results.append(rec)
-            if on_result:
-                on_result(rec)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for fut in as_completed([pool.submit(play, job) for job in jobs]):
-                rec = fut.result()
-                results.append(rec)
-                if on_result:
-                    on_result(rec)
-    return results
+    return simulate(list(jobs), workers, on_result, play=play)
 
 
 def percentile(values: list[float], q: float) -> float:
