@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from fastapi.testclient import TestClient
@@ -80,3 +81,14 @@ def test_serve_on_a_busy_port_says_so_and_how_to_pick_another(sqlite_url):
     assert result.exit_code == 2, result.output
     assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output, result.output
     assert "dicetable server on" not in result.output  # it never claimed to be serving
+
+
+def test_table_ids_can_be_typed_on_the_command_line():
+    # A table id is passed to `dicetable export ID`: one starting with "-" would be read as an
+    # option (CI once drew "-W..." and the export failed), so ids are letters and digits only.
+    from dicetable.server.tables import new_table_id
+
+    ids = {new_table_id() for _ in range(2000)}
+    assert len(ids) == 2000
+    for table_id in ids:
+        assert re.fullmatch(r"[a-z0-9]{14}", table_id), table_id

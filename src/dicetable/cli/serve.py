@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def export(
-        table_id: str = typer.Argument(..., help="the table's id (see `dicetable tables`)"),
+        table_id: str = typer.Argument(..., help="the table's id (see `dicetable tables`); an id from an older server that starts with - goes after --"),
         database: Optional[str] = typer.Option(None, "--database", help=DATABASE_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="file to write (default: print)"),
         running: bool = typer.Option(False, "--running", help="also export a running table: the record holds "

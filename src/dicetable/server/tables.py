@@ -90,9 +90,16 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+TABLE_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
 def new_table_id() -> str:
-    """A fresh table id: 72 random bits, URL-safe text (12 characters)."""
-    return secrets.token_urlsafe(9)
+    """A fresh table id: 14 characters from ``TABLE_ID_ALPHABET`` (about 72 random bits).
+
+    Letters and digits only, so an id is safe wherever it is typed: a URL-safe base64 id could
+    start with ``-`` and then read as an option on the command line (``dicetable export -W...``).
+    """
+    return "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(14))
 
 
 @dataclass
