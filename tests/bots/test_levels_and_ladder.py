@@ -25,12 +25,43 @@ def test_levels_are_ordered_by_budget_and_hard_keeps_its_caps():
     for lower, higher in zip(ORDER, ORDER[1:]):
         a, b = LEVELS[lower], LEVELS[higher]
         assert a.iterations < b.iterations and a.time_ms < b.time_ms and a.turn_ms < b.turn_ms, (lower, higher)
+        assert a.blunder >= b.blunder, (lower, higher)  # a level never makes more mistakes than the one below
+    assert 0 < LEVELS["easy"].blunder < 0.5 and LEVELS["hard"].blunder == LEVELS["expert"].blunder == 0
     # issue 15: hard answers within 1 s a decision and 3 s a turn
     assert LEVELS["hard"].time_ms <= 1000 and LEVELS["hard"].turn_ms <= 3000
     for level in ORDER:  # every game's tuning keeps the level's budget
         p = level_params("corsairs-of-valeria", level)
         assert (p.iterations, p.time_ms, p.turn_ms) == (LEVELS[level].iterations, LEVELS[level].time_ms,
                                                         LEVELS[level].turn_ms)
+
+
+def test_a_blunder_is_a_uniform_legal_action_and_only_where_the_bot_would_search():
+    # blunder 1: every decision with a choice is random (a whole re-roll selection, then played
+    # out as the plan); single-action moves stay "only"
+    state = new_game("corsairs-of-valeria", 2, seed=4)
+    bot = MCTSBot(SearchParams(iterations=5, blunder=1.0), seed=3)
+    picked: dict[int, set[str]] = {}
+    hows = set()
+    for _ in range(60):
+        if state.is_over:
+            break
+        seat = state.to_move[0]
+        legal = state.legal_actions(seat)
+        action = bot.choose(state, seat)
+        assert action in legal
+        hows.add(bot.last.how)
+        assert bot.last.how in (("only", "plan") if len(legal) == 1 else ("blunder", "plan"))
+        if bot.last.how == "blunder":
+            picked.setdefault(len(legal), set()).add(action.id)
+        state.apply(action, seat)
+    assert "blunder" in hows and any(len(ids) > 1 for ids in picked.values())
+    # blunder 0 (hard): never
+    state = new_game("corsairs-of-valeria", 2, seed=4)
+    bot = MCTSBot(level_params("corsairs-of-valeria", "hard", iterations=5), seed=3)
+    for _ in range(20):
+        seat = state.to_move[0]
+        state.apply(bot.choose(state, seat), seat)
+        assert bot.last.how != "blunder"
 
 
 def test_unknown_level_or_setting_is_refused_with_the_allowed_names():

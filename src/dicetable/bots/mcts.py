@@ -75,7 +75,9 @@ class SearchParams:
     choices by rollouts of the greedy policy on shared sampled worlds, halving the field
     (see :meth:`MCTS.flat_search`); ``stop_early``: end a search once no root choice can
     overtake the most visited one within the iterations left (the choice played is the same,
-    the time is saved); ``workers``: processes for root parallelism.
+    the time is saved); ``blunder``: probability (0-1) that a decision with several legal
+    actions is a uniformly random one of the choices the search would compare (a whole choice
+    where macro-actions apply) instead of the search's: the ``easy`` level's mistakes; ``workers``: processes for root parallelism.
     """
 
     iterations: int = 250
@@ -93,6 +95,7 @@ class SearchParams:
     value: str = "auto"
     flat: bool = False
     stop_early: bool = False
+    blunder: float = 0.0
     workers: int = 1
 
 
@@ -125,12 +128,13 @@ class SearchTuning:
         return replace(params, **given)
 
 
-#: Levels (docs/bots.md): each a larger budget than the one below. ``hard`` stays within
-#: 1 s per decision and 3 s per turn on one core; ``expert`` is for analysis.
+#: Levels (docs/bots.md): each a larger budget than the one below; ``easy`` also blunders (a
+#: random whole choice at 40% of its decisions), the opponent for someone learning a game.
+#: ``hard`` stays within 1 s per decision and 3 s per turn on one core; ``expert`` is for analysis.
 #: Every level scores a leaf with the learned value at once where one ships (``learned_depth = 0``)
 #: and stops a search whose choice is settled (``stop_early``).
 LEVELS = {
-    "easy": SearchParams(iterations=25, time_ms=250.0, turn_ms=750.0, learned_depth=0, stop_early=True),
+    "easy": SearchParams(iterations=25, time_ms=250.0, turn_ms=750.0, learned_depth=0, stop_early=True, blunder=0.4),
     "medium": SearchParams(iterations=80, time_ms=500.0, turn_ms=1500.0, learned_depth=0, stop_early=True),
     "hard": SearchParams(iterations=250, time_ms=900.0, turn_ms=2700.0, learned_depth=0, stop_early=True),  # 10% margin: the last iteration runs on
     "expert": SearchParams(iterations=3000, time_ms=6000.0, turn_ms=20000.0, learned_depth=0, stop_early=True),
@@ -568,8 +572,9 @@ class Choice:
     ``action`` chosen; ``value`` its estimated win chance (0-1) or, solo with a learned
     model, expected score (None when no search ran); ``kind`` ``"win"``, ``"score"`` or
     ``"hand"``; ``iterations`` run; ``ms`` wall time; ``how`` ``"search"``, ``"plan"`` (the
-    rest of a whole choice found earlier), ``"only"`` (a single legal action) or
-    ``"greedy"`` (the turn's time was spent); ``new_turn`` True for the first decision of a
+    rest of a whole choice found earlier), ``"only"`` (a single legal action),
+    ``"greedy"`` (the turn's time was spent) or ``"blunder"`` (a random choice, see
+    ``SearchParams.blunder``); ``new_turn`` True for the first decision of a
     turn (the seat's consecutive decisions in the same round and turn); ``turn_ms`` the time
     spent in the turn so far, this decision included.
     """
@@ -638,6 +643,8 @@ class MCTSBot:
             self._plan = []
             if len(legal) == 1:
                 action, how = legal[0], "only"
+            elif params.blunder and self.rng.random() < params.blunder:
+                action, how = self._blunder(state, seat, params, legal), "blunder"
             else:
                 remaining = None if params.turn_ms is None else params.turn_ms - self._turn_spent
                 if remaining is not None and remaining < 10.0:
@@ -654,6 +661,18 @@ class MCTSBot:
         self._expect = (len(history) + 1, action.id)
         self.last = Choice(action, value, kind, iterations, ms, how, not continuing, self._turn_spent)
         return action
+
+    def _blunder(self, state: GameState, seat: int, params: SearchParams, legal: list[Action]) -> Action:
+        """A uniformly random one of the choices the search would compare: a whole choice
+        (its first action now, the rest as the plan) where macro-actions apply, else an action."""
+        macros = None
+        if params.macro:
+            macros = macro_actions(state.determinize(seat, self.rng.next64()), seat, params.macro_limit)
+        if not macros:
+            return legal[self.rng.randbelow(len(legal))]
+        ids = macros[self.rng.randbelow(len(macros))]
+        self._plan = list(ids[1:])
+        return next((a for a in legal if a.id == ids[0]), legal[0])
 
     def _search(self, state, seat, params, legal, deadline):
         seed = self.rng.next64()
