@@ -244,7 +244,7 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
     if len(seats) < players and bot is None:
         levels = [b for b in BOT_NAMES if b != "mcts"]
         console.print("[bold]Bots[/bold]: " + ", ".join(f"[cyan]{i}[/cyan] {b}" for i, b in enumerate(levels, 1))
-                      + " [dim](random: weakest; greedy: one step ahead; easy/medium/hard: search)[/dim]")
+                      + " [dim](random: weakest; easy: searches but often errs, for learning; greedy: one step ahead; medium/hard/expert: search)[/dim]")
 
         def pick_level(answer: str) -> str:
             if is_number(answer) and 1 <= int(answer) <= len(levels):
