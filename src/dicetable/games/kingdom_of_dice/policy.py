@@ -302,7 +302,7 @@ def _points_lead(state: KingdomOfDiceState, seat: int) -> float:
     return float(points[seat] - (sum(points) - points[seat]) / (len(points) - 1))
 
 
-def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1, 2, 3, 4),
+def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1, 2, 3, 4, 5, 6, 7, 8),
                   to_round_end: bool = True) -> tuple:
     """The value to ``seat`` of each way its turn can end, for :func:`plan_turn`.
 
