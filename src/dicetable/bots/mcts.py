@@ -154,7 +154,8 @@ GAME_TUNING: dict[str, SearchTuning] = {
     # result value whatever the board; the turn planner (exact expectimax over the turn's dice, each
     # ending valued by greedy play to the round's end and the points lead, value="hand") plays for the
     # card the marker will take. Against greedy, 40 games each: 2p 75% (seed 11; the tree 50%) and 60%
-    # (seed 12); 4p 30% and 25% (the tree 27.5% on seed 11); solo 86.0 (seed 11); 150-220 ms a turn
+    # (seed 12); 4p 30% and 25% (the tree 27.5% on seed 11); solo 86.0 (seed 11); 150-220 ms a turn.
+    # 100 games, seed 2026 (the ladder's): 2p 66% (56-75%), 4p 36% (27-46%), solo 86.3 (84.9-87.6)
     "kingdom-of-dice": SearchTuning(rollout_greedy=0.9, rollout_depth=40, prior_weight=0.6,
                                     turn_plan=True, value="hand"),
     # solo, its learned score value (held-out correlation 0.29) misleads the search: 20 solo games
