@@ -360,9 +360,9 @@ def plan_turn(state: KingdomOfDiceState, seat: int, outcomes: tuple) -> tuple[Ac
     Play, steps 1-4). At the place step: place when worth at least as much as declining."""
     legal = state.legal_actions(seat)
     if state.phase == PLACE:
-        value = result_value(state.kept) or 0
-        place = outcomes[min(value, TOP_SPACE)]
+        result = result_value(state.kept) or 0
+        place = outcomes[min(result, TOP_SPACE)]
         pick = "place" if place >= outcomes[0] else "decline"
         return next(a for a in legal if a.id == pick), max(place, outcomes[0])
-    aid, value = _turn_table(outcomes).choose(tuple(state.kept), tuple(state.rolled), state.picked > 0)
-    return next(a for a in legal if a.id == aid), value
+    aid, expected = _turn_table(outcomes).choose(tuple(state.kept), tuple(state.rolled), state.picked > 0)
+    return next(a for a in legal if a.id == aid), expected
