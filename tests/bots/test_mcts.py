@@ -124,3 +124,74 @@ def test_with_a_learned_value_the_leaf_is_scored_where_it_is():
     copy = state.clone()
     hand._leaf(copy, seat)  # no learned value: the leaf is played on as before
     assert len(copy.history) > len(state.history)
+
+
+def _kod_positions(players=2, seeds=range(6), steps=30):
+    """Kingdom of Dice positions in a turn's set-aside or place step, reached by greedy play."""
+    from dicetable.games.kingdom_of_dice.policy import greedy
+    for seed in seeds:
+        state = new_game("kingdom-of-dice", players, seed=seed)
+        for _ in range(steps):
+            if state.is_over:
+                break
+            seat = state.to_move[0]
+            yield state, seat
+            state.apply(greedy(state, seat), seat)
+
+
+def test_turn_planner_with_result_values_is_greedy():
+    """Valued by the result alone (invalid 0, capped at the top space) the planner's expectimax
+    is greedy's dynamic programme: the same choice at every step of the turn."""
+    from dicetable.games.kingdom_of_dice.components import TOP_SPACE
+    from dicetable.games.kingdom_of_dice.policy import greedy, plan_turn
+    values = tuple(float(r) for r in range(TOP_SPACE + 1))
+    checked = 0
+    for state, seat in _kod_positions():
+        if state.phase == "set-aside":
+            assert plan_turn(state, seat, values)[0].id == greedy(state, seat).id
+            checked += 1
+    assert checked > 50
+
+
+def test_turn_planner_declines_a_result_worth_less_than_no_marker():
+    """Rulebook step 4: a valid result may be declined; the planner declines when its ending is
+    worth less than ending the turn without a marker, and places otherwise."""
+    from dicetable.games.kingdom_of_dice.components import TOP_SPACE
+    from dicetable.games.kingdom_of_dice.policy import plan_turn
+    for state, seat in _kod_positions(steps=200):
+        if state.phase == "place":
+            break
+    else:
+        raise AssertionError("no place step reached")
+    worse = (1.0,) + (0.0,) * TOP_SPACE
+    better = (0.0,) + (1.0,) * TOP_SPACE
+    assert plan_turn(state, seat, worse)[0].id == "decline"
+    assert plan_turn(state, seat, better)[0].id == "place"
+
+
+def test_turn_outcomes_value_the_endings_by_points():
+    """On an empty board, a top result (the marker on space 32 takes the round's best card)
+    is worth more than no marker; only the seat taking its turn may be asked."""
+    from dicetable.games.kingdom_of_dice.policy import turn_outcomes
+    state = new_game("kingdom-of-dice", 2, seed=3)
+    seat = state.to_move[0]
+    out = turn_outcomes(state, seat, None, seeds=(1, 2))
+    assert len(out) == 33
+    assert out[32] > out[0]
+    with pytest.raises(ValueError, match="not seat"):
+        turn_outcomes(state, 1 - seat, None)
+
+
+def test_turn_plan_setting_plays_legal_planned_actions():
+    """SearchParams.turn_plan: hard in Kingdom of Dice decides by the game's planner, legally."""
+    params = replace(LEVELS["hard"], turn_plan=True, value="hand")
+    bot = MCTSBot(params=params, seed=1)
+    state = new_game("kingdom-of-dice", 2, seed=4)
+    hows = set()
+    for _ in range(25):
+        seat = state.to_move[0]
+        action = bot.choose(state, seat)
+        assert action in state.legal_actions(seat)
+        hows.add(bot.last.how)
+        state.apply(action, seat)
+    assert "planner" in hows

@@ -11,7 +11,7 @@ from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import CAT_LEVELS, KINGDOM_DIE
 from .balance import balance_facts
-from .policy import confirm, evaluate, greedy
+from .policy import confirm, evaluate, greedy, plan_turn, turn_key, turn_outcomes
 from .rules import KingdomOfDiceState
 from .text import render, text_view
 
@@ -36,5 +36,7 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     balance_facts=balance_facts,
-    extras={"confirm": confirm},  # front ends ask before a stop that scores nothing
+    # confirm: front ends ask before a stop that scores nothing; turn_key/turn_outcomes/plan_turn:
+    # the search's exact planner for the rest of a turn (SearchParams.turn_plan)
+    extras={"confirm": confirm, "turn_key": turn_key, "turn_outcomes": turn_outcomes, "plan_turn": plan_turn},
 )
