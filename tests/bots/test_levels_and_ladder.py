@@ -284,3 +284,16 @@ def test_every_shipped_value_file_is_the_one_search_loads():
         assert value_path(data["game"], data["players"]).resolve() == path.resolve()
         model = load_value(data["game"], data["players"])
         assert model is not None and model.size == data["size"]
+
+
+def test_a_player_count_tuning_applies_at_that_count_only(monkeypatch):
+    """``GAME_TUNING[(game, players)]`` is applied after the game's own tuning, at that count only."""
+    from dicetable.bots.mcts import GAME_TUNING, SearchTuning
+
+    monkeypatch.setitem(GAME_TUNING, ("kingdom-of-dice", 3), SearchTuning(c=2.5))
+    base = level_params("kingdom-of-dice", "hard")
+    three = level_params("kingdom-of-dice", "hard", 3)
+    assert three.c == 2.5 and base.c == LEVELS["hard"].c
+    assert three.rollout_depth == base.rollout_depth == GAME_TUNING["kingdom-of-dice"].rollout_depth
+    assert level_params("kingdom-of-dice", "hard", 2) == base
+    assert level_params("kingdom-of-dice", "hard", 3, c=0.7).c == 0.7  # overrides come last

@@ -195,3 +195,38 @@ def test_turn_plan_setting_plays_legal_planned_actions():
         hows.add(bot.last.how)
         state.apply(action, seat)
     assert "planner" in hows
+
+
+def test_decoupled_simultaneous_step_lets_no_seat_answer_a_secret_choice():
+    """``sim_decouple``: in a secret simultaneous play the other seat chooses by statistics shared
+    over all the searcher's cards, so it cannot always beat the card played. In Secret High Card
+    (hands [[2, 5, 7], [1, 4, 8]]: seat 1's 8 beats anything seat 0 holds) the coupled tree lets
+    seat 1 answer each card with the card just above it, which makes every card of seat 0 look
+    worse than when seat 1 cannot see it."""
+    state = new_game("toy-secret-high-card", 2, seed=0)
+    assert state.hands == [[2, 5, 7], [1, 4, 8]]
+    params = SearchParams(iterations=400, rollout_depth=20)
+    coupled = MCTS(params, seed=1).search(state, 0)
+    decoupled = MCTS(replace(params, sim_decouple=True), seed=1).search(state, 0)
+    assert set(coupled) == set(decoupled) == {"play:2", "play:5", "play:7"}
+    assert sum(v for v, _ in decoupled.values()) == 400
+    best = lambda stats: max(mean for _, mean in stats.values())  # noqa: E731
+    assert best(decoupled) > best(coupled) + 0.1
+
+
+def test_opponent_prior_weights_the_greedy_choice_of_the_other_seats_only():
+    """``opponent_prior`` replaces ``prior_weight`` at the other seats' nodes, not the searcher's."""
+    from dicetable.bots.mcts import Node
+
+    state = new_game("kingdom-of-dice", 2, seed=3)
+    search = MCTS(SearchParams(iterations=8, prior_weight=0.3, opponent_prior=0.9), seed=1)
+    search.search(state, 0)
+    assert search.searcher == 0
+    for actor, weight in ((1, 0.9), (0, 0.3)):
+        node = Node(actor, 1.0)
+        for aid in ("a", "b", "c", "d"):
+            node.children[aid] = Node(actor, 0.25)
+        search._prime(state, actor, None, node, greedy_id="b")
+        assert node.children["b"].prior == pytest.approx(weight + (1 - weight) / 4)
+        assert node.children["a"].prior == pytest.approx((1 - weight) / 4)
+        assert sum(ch.prior for ch in node.children.values()) == pytest.approx(1.0)

@@ -1,0 +1,65 @@
+"""One ladder row's hard-against-greedy games only, with search settings replaced: a pilot.
+
+    .venv/bin/python benchmarks/hard_row.py GAME PLAYERS GAMES SEED [SETTING=VALUE ...]
+
+e.g. ``benchmarks/hard_row.py biblios-dice 4 40 11 prior_weight=0.3 opponent_prior=None``.
+Plays the games of ``dicetable ladder --game GAME --players PLAYERS --games GAMES --seed SEED``
+(the same seeds, seat rotation and bot seeds) but only the ``hard`` row, ``hard`` having the
+game's settings for that player count (:func:`dicetable.bots.mcts.level_params`) with the
+given settings replaced (values are Python literals). Prints one JSON line: hard's win share
+with its 95% Wilson interval, the CPU seconds (``time.process_time``) of hard's ``choose``
+calls per game, and the wall time per searched decision (mean, 95th percentile); a line per
+game on stderr.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+import time
+
+from dicetable.bots import make_bot
+from dicetable.bots.ladder import percentile
+from dicetable.bots.mcts import MCTSBot, level_params
+from dicetable.engine import new_game
+from dicetable.simulate import make_jobs, wilson
+
+
+def main(argv: list[str]) -> None:
+    game, players, games, seed = argv[0], int(argv[1]), int(argv[2]), int(argv[3])
+    overrides = {}
+    for item in argv[4:]:
+        key, _, value = item.partition("=")
+        overrides[key] = ast.literal_eval(value)
+    params = level_params(game, "hard", players, **overrides)
+    jobs = make_jobs(game, players, ["hard"] + ["greedy"] * (players - 1), games, seed)
+    wins, cpu, decisions = 0.0, 0.0, []
+    for job in jobs:
+        state = new_game(job.game, job.players, seed=job.seed, options=job.options)
+        bots = [MCTSBot(params, seed=job.seed * 31 + s, name="hard") if name == "hard"
+                else make_bot(name, seed=job.seed * 31 + s) for s, name in enumerate(job.seats)]
+        while not state.is_over:
+            seat = state.to_move[0]
+            bot = bots[seat]
+            c0 = time.process_time()
+            action = bot.choose(state, seat)
+            if isinstance(bot, MCTSBot):
+                cpu += time.process_time() - c0
+                if bot.last is not None and bot.last.how != "only":
+                    decisions.append(bot.last.ms)
+            state.apply(action, seat)
+        hard = job.seats.index("hard")
+        if hard in state.winners:
+            wins += 1 / len(state.winners)
+        print(job.index, "win" if hard in state.winners else "-", file=sys.stderr, flush=True)
+    lo, hi = wilson(wins, games)
+    print(json.dumps({"game": game, "players": players, "games": games, "seed": seed, "overrides": overrides,
+                      "win_rate": wins / games, "ci": [round(lo, 3), round(hi, 3)],
+                      "hard_cpu_s_per_game": round(cpu / games, 2),
+                      "decision_mean_ms": round(sum(decisions) / max(1, len(decisions)), 1),
+                      "decision_p95_ms": round(percentile(decisions, 95), 1)}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
