@@ -33,6 +33,24 @@ def test_levels_are_ordered_by_budget_and_hard_keeps_its_caps():
                                                         LEVELS[level].turn_ms)
 
 
+def test_a_player_count_tuning_overrides_only_its_fields_at_that_player_count(monkeypatch):
+    from dicetable.bots import mcts
+
+    tuning = dict(mcts.GAME_TUNING)
+    tuning["biblios-dice"] = mcts.SearchTuning(c=0.7, rollout_depth=4)
+    tuning[("biblios-dice", 1)] = mcts.SearchTuning(value="hand", rollout_depth=6)
+    monkeypatch.setattr(mcts, "GAME_TUNING", tuning)
+    solo = level_params("biblios-dice", "hard", 1)
+    assert (solo.c, solo.rollout_depth, solo.value) == (0.7, 6, "hand")
+    for players in (2, None):  # other player counts, or none given: the game's tuning only
+        p = level_params("biblios-dice", "hard", players)
+        assert (p.c, p.rollout_depth, p.value) == (0.7, 4, "auto")
+    assert level_params("biblios-dice", "hard", 1, rollout_depth=2).rollout_depth == 2  # overrides last
+    # Card Kingdoms: the hand evaluation solo only, its learned value at 2 players
+    assert level_params("valeria-card-kingdoms", "hard", 1).value == "hand"
+    assert level_params("valeria-card-kingdoms", "hard", 2).value == "auto"
+
+
 def test_unknown_level_or_setting_is_refused_with_the_allowed_names():
     with pytest.raises(GameConfigError, match="levels: easy, medium, hard, expert"):
         level_params("kingdom-of-dice", "godlike")
