@@ -162,14 +162,14 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
 
     from dicetable.bots.mcts import MCTS, level_params
 
-    params = replace(level_params(game, "medium"), iterations=100, time_ms=None, workers=1)
+    params = replace(level_params(game, "medium", players), iterations=100, time_ms=None, workers=1)
     probes = samples[:: max(1, len(samples) // 3)][:3]
     t0 = time.perf_counter()
     for i, s in enumerate(probes):
         MCTS(params, seed=i).search(s, s.to_move[0])
     mcts_its = len(probes) * params.iterations / (time.perf_counter() - t0)
     # the hard bot's decisions: wall time and iterations completed within its budget
-    hard = replace(level_params(game, "hard"), workers=1)
+    hard = replace(level_params(game, "hard", players), workers=1)
     hard_iterations = 0
     t0 = time.perf_counter()
     for i, s in enumerate(probes):

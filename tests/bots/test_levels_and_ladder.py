@@ -67,6 +67,24 @@ def test_a_blunder_is_the_first_choice_of_a_turn_and_random():
         assert bot.last.how != "blunder"
 
 
+def test_a_player_count_tuning_overrides_only_its_fields_at_that_player_count(monkeypatch):
+    from dicetable.bots import mcts
+
+    tuning = dict(mcts.GAME_TUNING)
+    tuning["biblios-dice"] = mcts.SearchTuning(c=0.7, rollout_depth=4)
+    tuning[("biblios-dice", 1)] = mcts.SearchTuning(value="hand", rollout_depth=6)
+    monkeypatch.setattr(mcts, "GAME_TUNING", tuning)
+    solo = level_params("biblios-dice", "hard", 1)
+    assert (solo.c, solo.rollout_depth, solo.value) == (0.7, 6, "hand")
+    for players in (2, None):  # other player counts, or none given: the game's tuning only
+        p = level_params("biblios-dice", "hard", players)
+        assert (p.c, p.rollout_depth, p.value) == (0.7, 4, "auto")
+    assert level_params("biblios-dice", "hard", 1, rollout_depth=2).rollout_depth == 2  # overrides last
+    # Card Kingdoms: the hand evaluation solo only, its learned value at 2 players
+    assert level_params("valeria-card-kingdoms", "hard", 1).value == "hand"
+    assert level_params("valeria-card-kingdoms", "hard", 2).value == "auto"
+
+
 def test_unknown_level_or_setting_is_refused_with_the_allowed_names():
     with pytest.raises(GameConfigError, match="levels: easy, medium, hard, expert"):
         level_params("kingdom-of-dice", "godlike")
@@ -287,16 +305,3 @@ def test_every_shipped_value_file_is_the_one_search_loads():
         assert value_path(data["game"], data["players"]).resolve() == path.resolve()
         model = load_value(data["game"], data["players"])
         assert model is not None and model.size == data["size"]
-
-
-def test_a_player_count_tuning_applies_at_that_count_only(monkeypatch):
-    """``GAME_TUNING[(game, players)]`` is applied after the game's own tuning, at that count only."""
-    from dicetable.bots.mcts import GAME_TUNING, SearchTuning
-
-    monkeypatch.setitem(GAME_TUNING, ("kingdom-of-dice", 3), SearchTuning(c=2.5))
-    base = level_params("kingdom-of-dice", "hard")
-    three = level_params("kingdom-of-dice", "hard", 3)
-    assert three.c == 2.5 and base.c == LEVELS["hard"].c
-    assert three.rollout_depth == base.rollout_depth == GAME_TUNING["kingdom-of-dice"].rollout_depth
-    assert level_params("kingdom-of-dice", "hard", 2) == base
-    assert level_params("kingdom-of-dice", "hard", 3, c=0.7).c == 0.7  # overrides come last
