@@ -75,10 +75,9 @@ class SearchParams:
     choices by rollouts of the greedy policy on shared sampled worlds, halving the field
     (see :meth:`MCTS.flat_search`); ``stop_early``: end a search once no root choice can
     overtake the most visited one within the iterations left (the choice played is the same,
-    the time is saved); ``blunder``: probability (0-1) that a turn holds one mistake: its
-    first decision with several legal actions is a uniformly random one of the choices the
-    search would compare (a whole choice where macro-actions apply, then played out) instead of
-    the search's (the ``easy`` level's mistakes);
+    the time is saved); ``blunder``: probability (0-1) that a decision with several legal
+    actions is a uniformly random one of the choices the search would compare (a whole choice
+    where macro-actions apply) instead of the search's: the ``easy`` level's mistakes;
     ``sim_decouple``: in a simultaneous step (secret bids) the other seats
     choose by statistics kept at the node before the searcher's choice, shared by all its
     choices, so the tree cannot let them answer a choice they do not see (see
@@ -146,13 +145,13 @@ class SearchTuning:
         return replace(params, **given)
 
 
-#: Levels (docs/bots.md): each a larger budget than the one below; ``easy`` also blunders (one
-#: random whole choice in half of its turns), the opponent for someone learning a game.
+#: Levels (docs/bots.md): each a larger budget than the one below; ``easy`` also blunders (a
+#: random whole choice at 40% of its decisions), the opponent for someone learning a game.
 #: ``hard`` stays within 1 s per decision and 3 s per turn on one core; ``expert`` is for analysis.
 #: Every level scores a leaf with the learned value at once where one ships (``learned_depth = 0``)
 #: and stops a search whose choice is settled (``stop_early``).
 LEVELS = {
-    "easy": SearchParams(iterations=25, time_ms=250.0, turn_ms=750.0, learned_depth=0, stop_early=True, blunder=0.5),
+    "easy": SearchParams(iterations=25, time_ms=250.0, turn_ms=750.0, learned_depth=0, stop_early=True, blunder=0.4),
     "medium": SearchParams(iterations=80, time_ms=500.0, turn_ms=1500.0, learned_depth=0, stop_early=True),
     "hard": SearchParams(iterations=250, time_ms=900.0, turn_ms=2700.0, learned_depth=0, stop_early=True),  # 10% margin: the last iteration runs on
     "expert": SearchParams(iterations=3000, time_ms=6000.0, turn_ms=20000.0, learned_depth=0, stop_early=True),
@@ -710,7 +709,6 @@ class MCTSBot:
         self._turn_spent = 0.0
         self._plan: list[str] = []
         self._expect: tuple | None = None
-        self._slip = False  # this turn's mistake is still to come (SearchParams.blunder)
         self._outcomes: tuple = (None, None)  # (position key, turn_outcomes) of the planner
 
     def _turn_key(self, state: GameState, seat: int) -> tuple:
@@ -730,7 +728,6 @@ class MCTSBot:
                       and len(history) == self._expect[0] and history[-1] == (seat, self._expect[1]))
         if not continuing:
             self._turn, self._turn_spent, self._plan = key, 0.0, []
-            self._slip = bool(params.blunder) and self.rng.random() < params.blunder
         legal = state.legal_actions(seat)
         action, value, kind, iterations, how = None, None, "hand", 0, "search"
         if self._plan and continuing:
@@ -744,8 +741,7 @@ class MCTSBot:
             self._plan = []
             if len(legal) == 1:
                 action, how = legal[0], "only"
-            elif self._slip:
-                self._slip = False
+            elif params.blunder and self.rng.random() < params.blunder:
                 action, how = self._blunder(state, seat, params, legal), "blunder"
             else:
                 remaining = None if params.turn_ms is None else params.turn_ms - self._turn_spent
