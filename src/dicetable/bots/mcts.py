@@ -41,7 +41,7 @@ statistics are summed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import json
 import math
@@ -763,7 +763,7 @@ class MCTSBot:
         self.last = Choice(action, value, kind, iterations, ms, how, not continuing, self._turn_spent)
         return action
 
-    def _blunder(self, state: GameState, seat: int, params: SearchParams, legal: list[Action]) -> Action:
+    def _blunder(self, state: GameState, seat: int, params: SearchParams, legal: Sequence[Action]) -> Action:
         """A uniformly random one of the choices the search would compare: a whole choice
         (its first action now, the rest as the plan) where macro-actions apply, else an action."""
         macros = None
