@@ -33,11 +33,6 @@ from .rules import (
 KEEP_IDS = tuple(f"keep:{face}" for face in FACE_ORDER)
 
 
-def _stop_value(kept: tuple) -> int:
-    v = result_value(kept)
-    return 0 if v is None else min(v, TOP_SPACE)
-
-
 def _sub_vectors(counts: tuple):
     """Every count-vector ``k`` with ``0 <= k[i] <= counts[i]``."""
     return product(*(range(c + 1) for c in counts))
@@ -61,47 +56,6 @@ def _add(a: tuple, b) -> tuple:
     return tuple(x + y for x, y in zip(a, b))
 
 
-@lru_cache(maxsize=None)
-def continue_value(kept: tuple) -> float:
-    """``V(kept)``: expected best result after rolling the dice not yet set aside."""
-    left = DICE - sum(kept)
-    total = 0.0
-    for roll, p in _rolls(left):
-        best = 0.0
-        for sub in _sub_vectors(roll):
-            n = sum(sub)
-            if n == 0:
-                continue
-            w = position_value(_add(kept, sub), left - n)
-            if w > best:
-                best = w
-        total += p * best
-    return total
-
-
-@lru_cache(maxsize=None)
-def position_value(kept: tuple, dice_left: int) -> float:
-    """``W``: value of having set aside ``kept`` with ``dice_left`` dice to reroll or not."""
-    if not can_still_be_valid(kept, dice_left):
-        return 0.0
-    stop = _stop_value(kept)
-    if dice_left == 0:
-        return float(stop)
-    return max(float(stop), continue_value(kept))
-
-
-@lru_cache(maxsize=None)
-def _best_completion(kept: tuple, rolled: tuple) -> float:
-    """Best value reachable by setting aside any further part (maybe none) of ``rolled``."""
-    left = sum(rolled)
-    best = 0.0
-    for sub in _sub_vectors(rolled):
-        w = position_value(_add(kept, sub), left - sum(sub))
-        if w > best:
-            best = w
-    return best
-
-
 def greedy(state: KingdomOfDiceState, seat: int) -> Action:
     """The greedy bot's choice: the legal action with the highest one-step value (first on ties)."""
     if state.phase == PLACE:
@@ -116,21 +70,7 @@ def greedy(state: KingdomOfDiceState, seat: int) -> Action:
 @lru_cache(maxsize=None)
 def _best_set_aside(kept: tuple, rolled: tuple, may_stop: bool) -> str:
     """Id of the best set-aside step for dice ``kept`` and ``rolled`` (cached: few positions)."""
-    best_id, best_value = "", -1.0
-    for i, count in enumerate(rolled):
-        if count:
-            k2 = list(kept)
-            k2[i] += 1
-            r2 = list(rolled)
-            r2[i] -= 1
-            value = _best_completion(tuple(k2), tuple(r2))
-            if value > best_value:
-                best_id, best_value = KEEP_IDS[i], value
-    if may_stop:
-        for aid, value in (("reroll", continue_value(kept)), ("stop", float(_stop_value(kept)))):
-            if value > best_value:
-                best_id, best_value = aid, value
-    return best_id
+    return RESULT_TABLE.choose(kept, rolled, may_stop)[0]
 
 
 def _turn_outlook(state: KingdomOfDiceState) -> float:
@@ -139,7 +79,7 @@ def _turn_outlook(state: KingdomOfDiceState) -> float:
         return float(result_value(state.kept) or 0)
     if state.phase == OVER:
         return 0.0
-    return _best_completion(tuple(state.kept), tuple(state.rolled))
+    return RESULT_TABLE.completion(tuple(state.kept), tuple(state.rolled))
 
 
 def evaluate(state: KingdomOfDiceState, seat: int) -> float:
@@ -194,14 +134,14 @@ def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
     return None
 
 
-# ---------------------------------------------------------------- the turn planner (for search)
+# ---------------------------------------------------------------- the turn's dynamic programme
 #
-# Greedy maximises the expected *result value*; what a turn is worth is the card its Crown
-# marker will take, which depends on the board (a result lands on the highest free space at
-# or below it, and cards go to the markers from the highest space down) and on what failing
-# costs (a turn without a marker). The planner solves the rest of the turn exactly by the
-# same dynamic programme as greedy, with the value of each way the turn can end in place of
-# the result value: ``outcomes[0]`` the value of ending the turn without a marker (an invalid
+# Greedy maximises the expected *result value* (``RESULT_TABLE``); what a turn is worth to the
+# search's planner is the card its Crown marker will take, which depends on the board (a result
+# lands on the highest free space at or below it, and cards go to the markers from the highest
+# space down) and on what failing costs (a turn without a marker). One dynamic programme serves
+# both: ``_TurnTable(outcomes)`` solves the rest of the turn exactly for given values of the
+# ways the turn can end: ``outcomes[0]`` the value of ending the turn without a marker (an invalid
 # result, no free space, or a decline) and ``outcomes[r]`` (r = 1..TOP_SPACE) that of a result
 # worth ``r`` (or more, for r = TOP_SPACE), already the better of placing and declining.
 
@@ -282,6 +222,11 @@ class _TurnTable:
                 if value > best_value + 1e-12:
                     best_id, best_value = aid, value
         return best_id, best_value
+
+
+#: Greedy's table: a turn's ending is worth its result's value (no marker: 0), so the DP
+#: maximises the expected result value, ``S``, ``V`` and ``W`` of the module notes.
+RESULT_TABLE = _TurnTable(tuple(float(r) for r in range(TOP_SPACE + 1)))
 
 
 def _turn_table(outcomes: tuple) -> _TurnTable:
