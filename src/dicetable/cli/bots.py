@@ -126,8 +126,10 @@ def ladder(
         results = run_ladder(rows, games_n, seed, workers or default_workers(), backend == "ray", ray_address,
                              on_row=row_done, on_game=lambda rec: progress.advance(task))
     minutes = (time.perf_counter() - t0) / 60
-    note = (f"{games_n} games per row, seed {seed}, {workers or default_workers()} process(es); "
-            f"{minutes:.1f} minutes. Command: `dicetable ladder --games {games_n} --seed {seed}"
+    procs = workers or default_workers()
+    note = (f"**Ladder of {time.strftime('%Y-%m-%d')}**: {len(rows)} rows, {games_n} games per row, seed {seed}, "
+            f"seats rotated, {procs} process(es); {minutes:.1f} minutes. Command: `dicetable ladder --games {games_n} "
+            f"--seed {seed} --workers {procs}"
             + "".join(f" --game {g}" for g in game) + "".join(f" --players {p}" for p in players) + "`.")
     console.print(escape(table(results)), soft_wrap=True)
     console.print(escape(note), soft_wrap=True)
