@@ -36,7 +36,7 @@ from typing import Any, Callable
 from dicetable.engine import Action
 
 from .components import CANNON, DICE, GROG, MAP, MISTRESS, PRINCE, REO, SILVER, SKULL_GROG
-from .policy import GROG_VALUE, _Ctx, _mask_for, greedy, lead, outcomes, pack, packed_value, unpack
+from .policy import GROG_VALUE, _Ctx, _mask_for, greedy, lead, material, outcomes, pack, packed_value, unpack
 from .rules import CorsairsState, count_faces
 
 _FACES = 6
@@ -80,6 +80,19 @@ _SIZES = {key: _size(key) for key in _KEPT}
 #: with the greedy policy, take the material lead, or the value given) or ``"roll"`` (greedy's
 #: ``roll_value`` estimate plus the Grog and Silver kept).
 ENDINGS = "play"
+
+#: Whom a played ending's material is measured against: ``"best"`` (the best opponent, greedy's
+#: ``lead``) or ``"mean"`` (the other seats' mean).
+AGAINST = "best"
+
+
+def _margin(state: CorsairsState, seat: int) -> float:
+    """The material lead (:func:`.policy.lead`), or with :data:`AGAINST` ``"mean"`` the lead
+    over the other seats' mean material (a finished game: +-``WIN`` as ``lead``)."""
+    if AGAINST == "best" or state.is_over or state.players < 3:
+        return lead(state, seat)
+    others = [material(state, s) for s in range(state.players) if s != seat]
+    return material(state, seat) - sum(others) / len(others)
 
 
 class TurnPlan:
@@ -146,7 +159,7 @@ class TurnPlan:
         while not st.is_over and st.turn == turn:
             mover = st.to_move[0]
             st.step(greedy(st, mover), mover)
-        return self.value(st) if self.value is not None else lead(st, seat)
+        return self.value(st) if self.value is not None else _margin(st, seat)
 
     def _roll_ending(self, key: int, ctx: _Ctx, grog: int, silver: int) -> float:
         """``roll_value`` at its best after the end-of-phase-B Captain's choice, plus the Grog
@@ -199,14 +212,15 @@ class TurnPlan:
         return table
 
     def payments(self, grog: int, silver: int) -> list[tuple[str, int, int]]:
-        """``(action id, grog left, silver left)`` for each way to pay a re-roll (rulebook: B
-        Re-roll Dice; the Prince of Bella Ire may pay 1 Silver)."""
-        pay = []
+        """``(action id, grog left, silver left)`` for the way the plan pays a re-roll: 1 Grog,
+        or once the Grog is gone 1 Silver for the Prince of Bella Ire (rulebook: B Re-roll Dice;
+        Captain Cards). The Prince may also pay Silver while holding Grog, but a Silver is worth
+        more than a Grog, so the plan (like greedy) spends the Grog first."""
         if grog >= 1:
-            pay.append(("reroll", grog - 1, silver))
+            return [("reroll", grog - 1, silver)]
         if self.prince and silver >= 1:
-            pay.append(("reroll-silver", grog, silver - 1))
-        return pay
+            return [("reroll-silver", grog, silver - 1)]
+        return []
 
     def value_table(self, grog: int, silver: int) -> dict[int, float]:
         """``{packed dice: V}`` with ``grog`` and ``silver`` on the ship (see the module docstring)."""
