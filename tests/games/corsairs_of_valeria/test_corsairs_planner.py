@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from dicetable.bots.mcts import LEVELS, MCTSBot
+from dicetable.bots.mcts import MCTSBot, level_params
 from dicetable.engine import new_game
 from dicetable.games.corsairs_of_valeria.components import DICE
 from dicetable.games.corsairs_of_valeria.planner import TurnPlan, _KEPT, _ROLLS, plan_turn, turn_key
@@ -94,7 +92,8 @@ def test_decisions_outside_the_dice_are_greedys_and_the_key_ignores_the_turns_di
 def test_hard_with_the_turn_planner_plays_legally(players, captains):
     """SearchParams.turn_plan: the bot decides its dice by the planner (Willem and Luthor's
     phase A, the Prince's Silver re-rolls, Mistress and Reo after phase B) and stays legal."""
-    params = replace(LEVELS["hard"], turn_plan=True, value="hand")
+    params = level_params("corsairs-of-valeria", "hard", players)
+    assert params.turn_plan and params.value == "auto"  # the game's tuning (bots/mcts.py GAME_TUNING)
     state = new_game("corsairs-of-valeria", players, seed=7, options={"captains": captains})
     bots = [MCTSBot(params=params, seed=s) for s in range(players)]
     hows = set()

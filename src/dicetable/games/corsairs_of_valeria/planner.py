@@ -268,12 +268,14 @@ class TurnPlan:
 
 def turn_key(state: CorsairsState, seat: int) -> tuple:
     """What :func:`turn_outcomes` depends on: the position without the dice, the marks, the
-    re-roll count and the seat's own Grog and Silver (the planner's variables). Two decisions
-    of one turn with the same key share one :class:`TurnPlan`."""
+    re-roll count and the seat's own Grog and Silver (the planner's variables), and whether
+    the seat is at its dice (phase A or B). Two decisions of one turn with the same key share
+    one :class:`TurnPlan`."""
     grog = list(state.grog)
     silver = list(state.silver)
     grog[seat] = silver[seat] = -1
-    return (seat, state.turn, tuple(state.pos), tuple(grog), tuple(silver), tuple(state.treasure), state.island,
+    dice_step = state.waiting_for in ("roll", "reroll")  # a 5-Grog restart goes back from phase C to the dice
+    return (seat, state.turn, dice_step, tuple(state.pos), tuple(grog), tuple(silver), tuple(state.treasure), state.island,
             state.visits, state.layout, tuple(state.captain), state.flags)
 
 
