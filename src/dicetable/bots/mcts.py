@@ -183,7 +183,8 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # greedy) is greedy's. Hard against greedy, 2 players, 40 games, seed 11 (hard_row.py): the tree
     # 47.5%; the planner with endings scored by the material lead 45% (seed 12: 50%), by roll_value
     # 55%, by the learned value 67.5% (52-80%) at 5.3 s CPU a game (the tree: 2.3 s); seed 12, the
-    # learned value: 80% (65-90%) at 5.0 s. 2 players only until 4 players is measured (the tree: 30%
+    # learned value: 80% (65-90%) at 5.0 s; 100 games, seed 2026 (the ladder's): 77% (68-84%) at 5.6 s
+    # CPU a game, 54 ms a decision (95th percentile 495 ms). 2 players only until 4 players is measured (the tree: 30%
     # in 100 games; pilot with benchmarks/hard_row.py corsairs-of-valeria 4 40 11 turn_plan=True)
     ("corsairs-of-valeria", 2): SearchTuning(turn_plan=True),
     # solo, its learned score value (held-out correlation 0.29) misleads the search: 20 solo games
