@@ -175,6 +175,18 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # 100 games, seed 2026 (the ladder's): 2p 66% (56-75%), 4p 36% (27-46%), solo 86.3 (84.9-87.6)
     "kingdom-of-dice": SearchTuning(rollout_greedy=0.9, rollout_depth=40, prior_weight=0.6,
                                     turn_plan=True, value="hand"),
+    # the tree's leaf values cannot tell re-roll choices apart (hard chose greedy's move in 56 of 59
+    # searched decisions) and greedy judges a re-roll only one step ahead. The turn planner
+    # (corsairs_of_valeria/planner.py): an exact expectimax over every re-roll Grog (or the Prince's
+    # Silver) can pay, each way to lock the dice valued by playing the turn out with greedy and scoring
+    # the end with the learned value (value "auto"); the rest of the turn (phase C, searched exactly by
+    # greedy) is greedy's. Hard against greedy, 2 players, 40 games, seed 11 (hard_row.py): the tree
+    # 47.5%; the planner with endings scored by the material lead 45% (seed 12: 50%), by roll_value
+    # 55%, by the learned value 67.5% (52-80%) at 5.3 s CPU a game (the tree: 2.3 s); seed 12, the
+    # learned value: 80% (65-90%) at 5.0 s; 100 games, seed 2026 (the ladder's): 77% (68-84%) at 5.6 s
+    # CPU a game, 54 ms a decision (95th percentile 495 ms). 2 players only until 4 players is measured (the tree: 30%
+    # in 100 games; pilot with benchmarks/hard_row.py corsairs-of-valeria 4 40 11 turn_plan=True)
+    ("corsairs-of-valeria", 2): SearchTuning(turn_plan=True),
     # solo, its learned score value (held-out correlation 0.29) misleads the search: 20 solo games
     # (seed 11) averaged 74.0 with it at the leaves against greedy's 72.5, and 81.5 with ten uniform
     # moves and the hand evaluation; at 2 and 4 players no learned value ships, so this changes nothing there

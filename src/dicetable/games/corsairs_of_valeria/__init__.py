@@ -15,6 +15,7 @@ from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import CAPTAINS, CORSAIRS_DIE
 from .balance import balance_facts
+from .planner import plan_turn, turn_key, turn_outcomes
 from .policy import evaluate, greedy
 from .rules import CorsairsState, check_captains, check_first_player, check_tracks
 from .text import render, text_view
@@ -48,4 +49,6 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     balance_facts=balance_facts,
+    # the search's exact planner for a turn's dice (SearchParams.turn_plan; see planner.py)
+    extras={"turn_key": turn_key, "turn_outcomes": turn_outcomes, "plan_turn": plan_turn},
 )
