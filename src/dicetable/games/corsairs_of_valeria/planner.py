@@ -7,11 +7,12 @@ Prince of Bella Ire, Silver) pays (rulebook: B Re-roll Dice), so a re-roll is wo
 than one step shows, and which dice to keep depends on what the later re-rolls can still
 fix. The planner solves phase B exactly under greedy's own estimate of a locked roll:
 
-* an **ending** (the dice locked with ``g`` Grog and ``s`` Silver left) is worth
-  ``roll_value`` of the dice for a ship holding ``g`` Grog and ``s`` Silver (the Grog the
-  roll can still add to the dial, the Silver a Skull can take, a Cutthroat's toll), at its
-  best after the end-of-phase-B Captains (Mistress of the Skull, Reo the Cartographer), plus
-  ``g`` Grog at ``GROG_VALUE`` and ``s`` Silver;
+* an **ending** (the dice locked with ``g`` Grog and ``s`` Silver left) is worth what the
+  turn brings once they are locked: by default (:data:`ENDINGS` ``"play"``) the rest of the
+  turn is played on a copy by the greedy policy and scored by the value the search gives
+  (its leaf evaluator; None: the material lead); with ``"roll"`` (kept for comparison, see
+  docs/bots.md) it is ``roll_value`` of the dice for a ship holding ``g`` Grog and ``s``
+  Silver, at its best after the end-of-phase-B Captains, plus the Grog and Silver kept;
 * ``V(dice, g, s)`` is the best of locking and, for every payment the ship can make and every
   sub-multiset of dice to re-roll, the exact expectation of ``V`` over the re-rolled dice with
   the payment made. The values over the 252 multisets of five dice are computed once per
