@@ -320,13 +320,15 @@ def test_the_sheet_a_watcher_looks_at_stays_while_others_move(context, server):
     """Dice Kingdoms: a spectator who switched to another player's sheet keeps it through the pushes."""
     made = server.create("dice-kingdoms-of-valeria", [{"kind": "bot", "level": "easy"}] * 3, seed=8)
     page = context.new_page()
-    page.goto(f"{server.url}/tables/{made['table_id']}?pace=300")
+    # A push replaces the board; at a 300 ms pace a loaded CI machine never held the tab still long
+    # enough for the click's stability check, so the pushes come 1.5 s apart here.
+    page.goto(f"{server.url}/tables/{made['table_id']}?pace=1500")
     page.wait_for_selector("#dkv-tab-2")
     page.locator('label[for="dkv-tab-2"]').click()
     assert page.locator("#dkv-tab-2").is_checked()
     v = version(page)
     page.wait_for_function(
-        f"() => Number(document.querySelector('[data-version]').dataset.version) > {v + 2}", timeout=20_000)
+        f"() => Number(document.querySelector('[data-version]').dataset.version) > {v + 2}", timeout=30_000)
     assert page.locator("#dkv-tab-2").is_checked()
     assert page.locator(".dkv-panel-2").is_visible() and not page.locator(".dkv-panel-0").is_visible()
 
