@@ -763,7 +763,9 @@ class MCTSBot:
                     chosen = greedy(view, seat) if greedy is not None else legal[0]
                     action, how = next((a for a in legal if a.id == chosen.id), legal[0]), "greedy"
                 elif params.turn_plan and "plan_turn" in spec_of(state).extras:
-                    action, value, kind, iterations = self._planned(state, seat, params)
+                    cap = params.time_ms if remaining is None else min(params.time_ms or remaining, remaining)
+                    deadline = None if cap is None else t0 + cap / 1000.0
+                    action, value, kind, iterations = self._planned(state, seat, params, deadline)
                     how = "planner"
                 else:
                     cap = params.time_ms if remaining is None else min(params.time_ms or remaining, remaining)
@@ -787,12 +789,14 @@ class MCTSBot:
         self._plan = list(ids[1:])
         return next((a for a in legal if a.id == ids[0]), legal[0])
 
-    def _planned(self, state, seat, params):
+    def _planned(self, state, seat, params, deadline=None):
         """The game's turn planner with the leaf evaluator's values of the turn's endings.
 
         The endings' values depend only on the public position outside the dice (board,
         cards, markers: the game's ``turn_key``), so they are computed once per such position
-        and reused for the turn's later decisions. Returns (action, value shown, kind, 0).
+        and reused for the turn's later decisions. ``deadline`` (``time.perf_counter``
+        seconds) goes to the game's ``plan_turn``, which does no costly work after it.
+        Returns (action, value shown, kind, 0).
         """
         extras = spec_of(state).extras
         evaluator = Evaluator(state.game_id, state.players, state.options, params.value)
@@ -803,7 +807,7 @@ class MCTSBot:
             if params.value == "hand":  # the game's own scoring of a turn's endings
                 value = None
             self._outcomes = (key, extras["turn_outcomes"](state, seat, value))
-        action, expected = extras["plan_turn"](state, seat, self._outcomes[1])
+        action, expected = extras["plan_turn"](state, seat, self._outcomes[1], deadline)
         return action, evaluator.shown(expected), evaluator.kind, 0
 
     def _search(self, state, seat, params, legal, deadline):

@@ -109,3 +109,23 @@ def test_hard_with_the_turn_planner_plays_legally(players, captains):
         hows.add(bots[seat].last.how)
         state.apply(action, seat)
     assert "planner" in hows
+
+
+def test_past_its_deadline_the_plan_plays_out_only_the_seats_own_level():
+    """A decision's cap: with the deadline already passed, only the Grog and Silver the seat
+    holds are played out (the plan still needs one table); every lower level is that table
+    plus the difference the ``roll`` endings see between the two levels, and the action is
+    still legal. Without a deadline every level is played out."""
+    state = _at(game(dice=(SK, SK, SG, GR, CN)), 3, 2)
+    seat = state.to_move[0]
+    value = lambda st: float(st.silver[seat] - st.silver[1 - seat])  # noqa: E731: any value makes every level playable
+    cut = TurnPlan(state, seat, value)
+    action, _ = plan_turn(state, seat, cut, deadline=0.0)
+    assert action.id in {a.id for a in state.legal_actions(seat)}
+    assert cut.played == [(3, 2)]
+    top, low = cut.ends[(3, 2)], cut.ending_table(1, 2)
+    here, there = cut.roll_table(1, 2), cut.roll_table(3, 2)
+    assert all(low[k] == pytest.approx(top[k] + here[k] - there[k]) for k in _ROLLS)
+    full = TurnPlan(state, seat, value)
+    plan_turn(state, seat, full)
+    assert full.played[:3] == [(3, 2), (2, 2), (1, 2)]

@@ -16,7 +16,10 @@ fix. The planner solves phase B exactly under greedy's own estimate of a locked 
 * ``V(dice, g, s)`` is the best of locking and, for every payment the ship can make and every
   sub-multiset of dice to re-roll, the exact expectation of ``V`` over the re-rolled dice with
   the payment made. The values over the 252 multisets of five dice are computed once per
-  (Grog, Silver) level and kept for the turn (a few hundred milliseconds at most).
+  (Grog, Silver) level and kept for the turn. Playing out one level's 252 endings costs
+  150-200 ms; a level is played only while it can end before the decision's ``deadline``
+  (:func:`plan_turn`), and the levels not played take the nearest played level's values
+  plus the ``"roll"`` difference between the two.
 
 Phase A (Willem the Artificer, Luthor the Sea Artist) compares the expected ``V`` of
 rolling five dice with that of setting one die for 1 Grog. Every other decision (the
@@ -30,6 +33,7 @@ Used by the search bots through ``GameSpec.extras`` (``turn_key``, ``turn_outcom
 
 from __future__ import annotations
 
+import time
 from itertools import combinations_with_replacement
 from math import exp
 from typing import Any, Callable
@@ -120,6 +124,9 @@ class TurnPlan:
         self.seed = seed
         self._base: CorsairsState | None = None
         self.top = (state.grog[seat], state.silver[seat])
+        self.deadline: float | None = None                          # perf_counter time; see plan_turn
+        self.played: list[tuple[int, int]] = []                     # the levels played out, in order
+        self.cost = 0.0                                             # seconds the last level's play took
         self.rolled: dict[tuple[int, int], dict[int, float]] = {}   # the "roll" endings per level
         self.ends: dict[tuple[int, int], dict[int, float]] = {}     # the endings per (grog, silver)
         self.values: dict[tuple[int, int], dict[int, float]] = {}   # V per (grog, silver)
@@ -183,28 +190,39 @@ class TurnPlan:
     def ending_table(self, grog: int, silver: int) -> dict[int, float]:
         """``{packed dice: value}`` of locking each roll with ``grog`` and ``silver`` left.
 
-        ``"play"`` plays the endings out at one level only, the Grog and Silver the seat held
-        when the plan was made (252 short plays, ~70 ms); another level adds the difference
-        the ``"roll"`` values see between the two levels (the Grog and Silver themselves, the
-        dial's room, what Skulls and hazards take). With a ``value`` given (not in Silver) every
-        level is played out."""
+        ``"play"`` plays the endings out (252 short plays) at the Grog and Silver the seat held
+        when the plan was made and, with a ``value`` given, at every other level while one more
+        play (timed as the last one took) ends before ``self.deadline`` (a ``time.perf_counter``
+        time, None: none). Any other level
+        takes the last level played and adds the difference the ``"roll"`` values see between
+        the two (the Grog and Silver themselves, the dial's room, what Skulls and hazards take)."""
         level = (grog, silver)
         table = self.ends.get(level)
         if table is not None:
             return table
         if self.endings == "roll":
-            table = self._rolled(grog, silver)
-        elif level == self.top or self.value is not None:
-            table = {key: self._played(key, grog, silver) for key in _ROLLS}
+            table = self.roll_table(grog, silver)
+        elif not self.played or (self.value is not None
+                                  and (self.deadline is None or time.perf_counter() + self.cost < self.deadline)):
+            if self.played or level == self.top:
+                t0 = time.perf_counter()
+                table = {key: self._played(key, grog, silver) for key in _ROLLS}
+                self.cost = time.perf_counter() - t0
+                self.played.append(level)
+            else:  # the first level asked for is the seat's own, played out first
+                self.ending_table(*self.top)
+                return self.ending_table(grog, silver)
         else:
-            played = self.ending_table(*self.top)
-            here, there = self._rolled(grog, silver), self._rolled(*self.top)
+            base = self.played[-1]
+            played = self.ends[base]
+            here, there = self.roll_table(grog, silver), self.roll_table(*base)
             table = {key: played[key] + here[key] - there[key] for key in _ROLLS}
         self.ends[level] = table
         return table
 
-    def _rolled(self, grog: int, silver: int) -> dict[int, float]:
-        """The ``"roll"`` ending values at a level (kept for the ``"play"`` differences)."""
+    def roll_table(self, grog: int, silver: int) -> dict[int, float]:
+        """``{packed dice: value}`` of the ``"roll"`` endings at a level (greedy's ``roll_value`` plus the
+        Grog and Silver kept; with ``"play"`` they give the difference between two levels)."""
         level = (grog, silver)
         table = self.rolled.get(level)
         if table is None:
@@ -297,13 +315,17 @@ def _shown(state: CorsairsState, seat: int, plan: TurnPlan, expected: float) -> 
     return 1.0 / (1.0 + exp(-max(-50.0, min(50.0, expected / 5.0))))
 
 
-def plan_turn(state: CorsairsState, seat: int, plan: TurnPlan) -> tuple[Action, float]:
+def plan_turn(state: CorsairsState, seat: int, plan: TurnPlan,
+              deadline: float | None = None) -> tuple[Action, float]:
     """``seat``'s action by the plan and the expected value shown (0-1, as ``evaluate``).
 
     Phase B: re-roll (mark the chosen dice one at a time, then pay) or lock, whichever has the
     highest expected ending value; phase A (Willem, Luthor): roll or set a die, likewise;
-    anything else: greedy's choice. ValueError when ``seat`` may not act now.
+    anything else: greedy's choice. ``deadline`` (``time.perf_counter`` seconds, None: none):
+    no Grog and Silver level is played out after it (see :meth:`TurnPlan.ending_table`).
+    ValueError when ``seat`` may not act now.
     """
+    plan.deadline = deadline
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} is not to move")

@@ -310,10 +310,13 @@ def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1
     return tuple(out)
 
 
-def plan_turn(state: KingdomOfDiceState, seat: int, outcomes: tuple) -> tuple[Action, float]:
+def plan_turn(state: KingdomOfDiceState, seat: int, outcomes: tuple,
+              deadline: float | None = None) -> tuple[Action, float]:
     """The action maximising the expected end-of-turn value ``outcomes`` (:func:`turn_outcomes`),
     and that expectation: an exact expectimax over the turn's remaining dice (rulebook: How to
-    Play, steps 1-4). At the place step: place when worth at least as much as declining."""
+    Play, steps 1-4). At the place step: place when worth at least as much as declining.
+    ``deadline`` (the planner protocol's decision cap) cuts nothing here: the one table over the
+    924 sets of dice is built whole (80-130 ms for a turn's first decision) and reused for the turn."""
     legal = state.legal_actions(seat)
     if state.phase == PLACE:
         result = result_value(state.kept) or 0
