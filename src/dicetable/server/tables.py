@@ -46,6 +46,8 @@ import logging
 import secrets
 import threading
 import time
+import zlib
+from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -191,9 +193,29 @@ def _choose(state: GameState, seat: int, level: str, seed: int) -> str:
     return make_bot(level, seed=seed).choose(state, seat).id
 
 
-def _choose_remote(saved: dict, seat: int, level: str, seed: int) -> str:
-    """The same in a worker process, from the state's ``to_dict``."""
-    return _choose(load_state(saved, verify=False), seat, level, seed)  # our own state: trusted
+#: A search process's bots, per (table id, seat, level), most recently used last: a bot
+#: keeps what it knows of the turn it plays (the time spent against its level's turn cap,
+#: the rest of a whole choice, a turn planner's tables), so each of its decisions goes to
+#: the process its table is pinned to (``TableManager._procs``) and finds it there.
+_WORKER_BOTS: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
+_WORKER_BOTS_MAX = 256
+
+
+def _choose_remote(saved: dict, seat: int, level: str, seed: int, table_id: str = "") -> str:
+    """The action id a search ``level`` bot picks for ``seat`` in a worker process, from the
+    state's ``to_dict``, by the process's bot for (``table_id``, ``seat``, ``level``): made with
+    ``seed`` when the process has none (the least recently used of more than
+    ``_WORKER_BOTS_MAX`` is dropped). A bot starts its turn afresh when the position is not
+    the one its last move led to, so an undo or another process's move costs nothing but
+    what it knew."""
+    key = (table_id, seat, level)
+    bot = _WORKER_BOTS.pop(key, None)
+    if bot is None:
+        bot = make_bot(level, seed=seed)
+    _WORKER_BOTS[key] = bot
+    while len(_WORKER_BOTS) > _WORKER_BOTS_MAX:
+        _WORKER_BOTS.popitem(last=False)
+    return bot.choose(load_state(saved, verify=False), seat).id  # our own state: trusted
 
 
 def _hint_remote(saved: dict, seat: int) -> list:
@@ -223,8 +245,8 @@ class TableManager:
         self.guard = threading.Lock()
         self.load_locks: dict[str, threading.Lock] = {}
         self.threads = ThreadPoolExecutor(bot_threads, thread_name_prefix="dicetable-bot")
-        self.search_processes = search_processes
-        self.procs: ProcessPoolExecutor | None = None
+        self.search_processes = max(1, search_processes)
+        self.procs: list[ProcessPoolExecutor | None] = [None] * self.search_processes
         self.max_cached = max_cached
         self.closed = False
 
@@ -244,8 +266,9 @@ class TableManager:
             if lt.timer:
                 lt.timer.cancel()
         self.threads.shutdown(wait=False, cancel_futures=True)
-        if self.procs is not None:
-            self.procs.shutdown(wait=False, cancel_futures=True)
+        for procs in self.procs:
+            if procs is not None:
+                procs.shutdown(wait=False, cancel_futures=True)
 
     # -------------------------------------------------------------- loading
     def get(self, table_id: str) -> LiveTable:
@@ -556,7 +579,7 @@ class TableManager:
             if seat not in lt.state.to_move:
                 raise ApiError(422, f"{seat_name(seat)} has no decision now: there is nothing to hint")
             saved, version = lt.state.to_dict(), lt.version
-        rows = self._procs().submit(_hint_remote, saved, seat).result(timeout=60)
+        rows = self._procs(table_id).submit(_hint_remote, saved, seat).result(timeout=60)
         return {"version": version, "seat": seat,
                 "hints": [{"id": i, "label": label, "share": round(share, 4), "value": round(value, 4), "kind": kind}
                           for i, label, share, value, kind in rows]}
@@ -717,7 +740,7 @@ class TableManager:
         seed = (lt.seed * 1_000_003 + lt.version * 101 + seat) % MAX_SEED
         try:
             if level in SEARCH_LEVELS:
-                fut = self._procs().submit(_choose_remote, lt.state.to_dict(), seat, level, seed)
+                fut = self._procs(lt.id).submit(_choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)
             else:
                 fut = self.threads.submit(_choose, lt.state.clone(), seat, level, seed)
         except RuntimeError:  # shutting down
@@ -747,15 +770,19 @@ class TableManager:
                 with lt.lock:
                     lt.thinking.discard((seat, version))
 
-    def _procs(self) -> ProcessPoolExecutor:
-        if self.procs is None:
+    def _procs(self, table_id: str) -> ProcessPoolExecutor:
+        """The search process ``table_id`` is pinned to (one of ``search_processes``, by a hash
+        of the id, started on first use), so its bots keep their turn there (``_WORKER_BOTS``)."""
+        index = zlib.crc32(table_id.encode()) % self.search_processes
+        procs = self.procs[index]
+        if procs is None:
             import multiprocessing
 
             with self.guard:
-                if self.procs is None:
-                    self.procs = ProcessPoolExecutor(self.search_processes,
-                                                     mp_context=multiprocessing.get_context("spawn"))
-        return self.procs
+                procs = self.procs[index]
+                if procs is None:
+                    procs = self.procs[index] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return procs
 
 
 def record_of(lt: LiveTable) -> dict:

@@ -1,0 +1,58 @@
+"""The server's search bots keep their turn across decisions (issue: "hard at most 3 s per
+turn"): a table's decisions go to the one search process it is pinned to, where the bot of
+(table, seat, level) remembers the time its turn has spent against its level's turn cap."""
+
+from __future__ import annotations
+
+from dicetable.engine import new_game
+from dicetable.server import tables
+from dicetable.server.tables import TableManager, _choose_remote
+
+
+def _turn_of_two_choices(seed: int):
+    """A Kingdom of Dice position at a seat's first choice of a turn (two dice choices follow)."""
+    state = new_game("kingdom-of-dice", 2, seed=seed)
+    seat = state.to_move[0]
+    while len(state.legal_actions(seat)) < 2:
+        state.apply(state.legal_actions(seat)[0], seat)
+        seat = state.to_move[0]
+    return state, seat
+
+
+def test_a_tables_bot_counts_its_turn_across_decisions_and_tables_do_not_share_bots():
+    tables._WORKER_BOTS.clear()
+    state, seat = _turn_of_two_choices(3)
+    first = _choose_remote(state.to_dict(), seat, "hard", 7, "table-a")
+    bot = tables._WORKER_BOTS[("table-a", seat, "hard")]
+    spent = bot.last.turn_ms
+    assert bot.last.new_turn and spent > 0
+    state.apply(first, seat)
+    assert state.to_move == (seat,), "Kingdom of Dice: the turn goes on after a set-aside or a roll"
+    _choose_remote(state.to_dict(), seat, "hard", 8, "table-a")
+    assert tables._WORKER_BOTS[("table-a", seat, "hard")] is bot
+    assert not bot.last.new_turn and bot.last.turn_ms == spent + bot.last.ms
+    _choose_remote(state.to_dict(), seat, "hard", 9, "table-b")
+    other = tables._WORKER_BOTS[("table-b", seat, "hard")]
+    assert other is not bot and other.last.new_turn
+
+
+def test_the_worker_keeps_only_its_most_recent_bots(monkeypatch):
+    monkeypatch.setattr(tables, "_WORKER_BOTS_MAX", 3)
+    tables._WORKER_BOTS.clear()
+    state, seat = _turn_of_two_choices(4)
+    saved = state.to_dict()
+    for name in ("t0", "t1", "t2", "t0", "t3"):  # t0 used again: t1 is now the least recent
+        _choose_remote(saved, seat, "easy", 1, name)
+    assert list(tables._WORKER_BOTS) == [("t2", seat, "easy"), ("t0", seat, "easy"), ("t3", seat, "easy")]
+
+
+def test_a_table_is_pinned_to_one_search_process(tmp_path):
+    from dicetable.server.store import Store
+
+    manager = TableManager(Store(f"sqlite:///{tmp_path / 'x.db'}"), search_processes=2)
+    try:
+        assert manager._procs("abc") is manager._procs("abc")
+        pools = {id(manager._procs(f"table{i}")) for i in range(20)}
+        assert len(pools) == 2
+    finally:
+        manager.close()
