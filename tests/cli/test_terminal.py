@@ -218,6 +218,29 @@ def test_kingdom_of_dice_bot_turn_says_which_dice_it_set_aside(tmp_path):
     assert "Set aside a crown · Set aside" in text or "· Set aside" in text
 
 
+@pytest.mark.parametrize("how, said", [("planner", True), ("search", True), ("plan", False), ("only", False)])
+def test_a_bot_that_thought_says_for_how_long(tmp_path, how, said):
+    """A decision the bot searched or planned for 0.1 s or more is narrated with its time;
+    the rest of a choice found earlier, or a forced move, is not."""
+    from dicetable.bots.mcts import Choice
+
+    class Thinker:
+        name = "hard"
+        last = None
+
+        def choose(self, state, seat):
+            action = make_bot("greedy", seed=1).choose(state, seat)
+            self.last = Choice(action, None, "hand", 0, 1500.0, how)
+            return action
+
+    state = new_game("kingdom-of-dice", 2, seed=5)
+    table, out = make_table(state, [], tmp_path, humans=frozenset())
+    table.bots = {0: Thinker(), 1: Thinker()}
+    while not table.narration:
+        table.bot_turn(state.to_move[0])
+    assert table.narration[-1][1].endswith("(after 1.5 s of thought)") is said
+
+
 def test_corsairs_bot_turn_says_what_it_marked_and_the_order_of_its_symbols(tmp_path):
     state = new_game("corsairs-of-valeria", 2, seed=5)
     table, out = make_table(state, [], tmp_path, humans=frozenset())

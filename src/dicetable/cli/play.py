@@ -742,7 +742,7 @@ class TerminalTable:
         aid = action.id
         label = next((a.label for a in state.legal_actions(seat) if a.id == aid), aid)
         last = getattr(bot, "last", None)  # a search bot's Choice: say how long it thought
-        if last is not None and getattr(last, "how", "") == "search" and last.ms >= 100:
+        if last is not None and getattr(last, "how", "") in ("search", "planner") and last.ms >= 100:
             label = f"{label} (after {last.ms / 1000:.1f} s of thought)"
         alone = len(state.to_move) == 1
         events = state.apply(aid, seat)
