@@ -19,7 +19,7 @@ fix. The planner solves phase B exactly under greedy's own estimate of a locked 
   (Grog, Silver) level and kept for the turn. Playing out one level's 252 endings costs
   150-200 ms; a level is played only while it can end before the decision's ``deadline``
   (:func:`plan_turn`), and the levels not played take the nearest played level's values
-  plus the ``"roll"`` difference between the two.
+  plus the ``"roll"`` difference between the two, in the played values' units.
 
 Phase A (Willem the Artificer, Luthor the Sea Artist) compares the expected ``V`` of
 rolling five dice with that of setting one die for 1 Grog. Every other decision (the
@@ -127,6 +127,7 @@ class TurnPlan:
         self.deadline: float | None = None                          # perf_counter time; see plan_turn
         self.played: list[tuple[int, int]] = []                     # the levels played out, in order
         self.cost = 0.0                                             # seconds the last level's play took
+        self.slopes: dict[tuple[int, int], float] = {}              # see slope()
         self.rolled: dict[tuple[int, int], dict[int, float]] = {}   # the "roll" endings per level
         self.ends: dict[tuple[int, int], dict[int, float]] = {}     # the endings per (grog, silver)
         self.values: dict[tuple[int, int], dict[int, float]] = {}   # V per (grog, silver)
@@ -195,7 +196,8 @@ class TurnPlan:
         play (timed as the last one took) ends before ``self.deadline`` (a ``time.perf_counter``
         time, None: none). Any other level
         takes the last level played and adds the difference the ``"roll"`` values see between
-        the two (the Grog and Silver themselves, the dial's room, what Skulls and hazards take)."""
+        the two (the Grog and Silver themselves, the dial's room, what Skulls and hazards take),
+        converted to the played values' units by :meth:`slope`."""
         level = (grog, silver)
         table = self.ends.get(level)
         if table is not None:
@@ -216,9 +218,27 @@ class TurnPlan:
             base = self.played[-1]
             played = self.ends[base]
             here, there = self.roll_table(grog, silver), self.roll_table(*base)
-            table = {key: played[key] + here[key] - there[key] for key in _ROLLS}
+            slope = self.slope(base)
+            table = {key: played[key] + slope * (here[key] - there[key]) for key in _ROLLS}
         self.ends[level] = table
         return table
+
+    def slope(self, level: tuple[int, int]) -> float:
+        """How many units of the played endings' value one unit of ``roll_value`` is worth at a
+        played ``level``: 1 for the material lead (both in Silver); for a ``value`` given (e.g.
+        the learned win chance) the least-squares slope of the played values on the ``"roll"``
+        values over the 252 rolls, at least 0, so a roll difference counts in the played units."""
+        if self.value is None:
+            return 1.0
+        got = self.slopes.get(level)
+        if got is None:
+            xs, ys = self.roll_table(*level), self.ends[level]
+            mx = sum(xs.values()) / len(xs)
+            my = sum(ys.values()) / len(ys)
+            var = sum((x - mx) ** 2 for x in xs.values())
+            cov = sum((xs[k] - mx) * (ys[k] - my) for k in xs)
+            got = self.slopes[level] = max(0.0, cov / var) if var > 0 else 0.0
+        return got
 
     def roll_table(self, grog: int, silver: int) -> dict[int, float]:
         """``{packed dice: value}`` of the ``"roll"`` endings at a level (greedy's ``roll_value`` plus the
