@@ -88,7 +88,8 @@ class SearchParams:
     game offers a turn planner (``GameSpec.extras`` ``turn_key``, ``turn_outcomes`` and ``plan_turn``, e.g.
     Kingdom of Dice), decide the seat's turn by it instead of the tree: every way the turn can
     end is scored once by the leaf evaluator, then an exact expectimax over the turn's chance
-    picks each decision (see :meth:`MCTSBot._planned`).
+    picks each decision (see :meth:`MCTSBot._planned`); ``plan_worlds``: the sampled worlds
+    (determinizations, seeds 1..n) over which the planner's ``turn_outcomes`` averages each ending.
     """
 
     iterations: int = 250
@@ -111,6 +112,7 @@ class SearchParams:
     opponent_prior: float | None = None
     workers: int = 1
     turn_plan: bool = False
+    plan_worlds: int = 8
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(SearchParams)}
@@ -138,6 +140,7 @@ class SearchTuning:
     turn_plan: bool | None = None
     sim_decouple: bool | None = None
     opponent_prior: float | None = None
+    plan_worlds: int | None = None
 
     def apply(self, params: SearchParams) -> SearchParams:
         """``params`` with this tuning's non-None fields put in."""
@@ -806,7 +809,8 @@ class MCTSBot:
                 return (evaluator.terminal(st) if st.is_over else evaluator.rewards(st))[seat]
             if params.value == "hand":  # the game's own scoring of a turn's endings
                 value = None
-            self._outcomes = (key, extras["turn_outcomes"](state, seat, value))
+            seeds = tuple(range(1, params.plan_worlds + 1))
+            self._outcomes = (key, extras["turn_outcomes"](state, seat, value, seeds=seeds))
         action, expected = extras["plan_turn"](state, seat, self._outcomes[1], deadline)
         return action, evaluator.shown(expected), evaluator.kind, 0
 

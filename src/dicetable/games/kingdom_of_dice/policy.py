@@ -296,17 +296,21 @@ def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1
         return total / len(bases)
 
     fail = ending(-1)
-    by_space: dict[int, float] = {}
+    by_key: dict[int, float] = {}
     out = [fail]
     board = state.board
+    solo = state.players == 1
     for r in range(1, TOP_SPACE + 1):
         space = free_space_at_or_below(board, r)
         if space < 0:
             out.append(fail)
             continue
-        if space not in by_space:
-            by_space[space] = ending(space)
-        out.append(by_space[space])
+        # solo the cards go by rank and only the Cat's markers rank against the seat's, so a
+        # marker's card depends only on how many Cat markers are above it: one ending per gap
+        key = sum(1 for i in range(space + 1, len(board)) if board[i] == CAT) if solo else space
+        if key not in by_key:
+            by_key[key] = ending(space)
+        out.append(by_key[key])
     return tuple(out)
 
 
