@@ -89,7 +89,11 @@ class SearchParams:
     Kingdom of Dice), decide the seat's turn by it instead of the tree: every way the turn can
     end is scored once by the leaf evaluator, then an exact expectimax over the turn's chance
     picks each decision (see :meth:`MCTSBot._planned`); ``plan_worlds``: the sampled worlds
-    (determinizations, seeds 1..n) over which the planner's ``turn_outcomes`` averages each ending.
+    (determinizations, seeds 1..n) over which the planner's ``turn_outcomes`` averages each ending
+    (None: the game's default; only for a game whose ``turn_outcomes`` takes ``seeds``, e.g. Kingdom of Dice);
+    ``plan_improve``: passes of policy iteration in ``turn_outcomes`` (the seat's later turns in an
+    ending's playout planned on the previous pass's values; 0: none; a game whose ``turn_outcomes``
+    takes ``improve``, e.g. Kingdom of Dice).
     """
 
     iterations: int = 250
@@ -112,7 +116,8 @@ class SearchParams:
     opponent_prior: float | None = None
     workers: int = 1
     turn_plan: bool = False
-    plan_worlds: int = 8
+    plan_worlds: int | None = None
+    plan_improve: int = 0
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(SearchParams)}
@@ -141,6 +146,7 @@ class SearchTuning:
     sim_decouple: bool | None = None
     opponent_prior: float | None = None
     plan_worlds: int | None = None
+    plan_improve: int | None = None
 
     def apply(self, params: SearchParams) -> SearchParams:
         """``params`` with this tuning's non-None fields put in."""
@@ -809,8 +815,10 @@ class MCTSBot:
                 return (evaluator.terminal(st) if st.is_over else evaluator.rewards(st))[seat]
             if params.value == "hand":  # the game's own scoring of a turn's endings
                 value = None
-            seeds = tuple(range(1, params.plan_worlds + 1))
-            self._outcomes = (key, extras["turn_outcomes"](state, seat, value, seeds=seeds))
+            more: dict = {} if params.plan_worlds is None else {"seeds": tuple(range(1, params.plan_worlds + 1))}
+            if params.plan_improve:
+                more["improve"] = params.plan_improve
+            self._outcomes = (key, extras["turn_outcomes"](state, seat, value, **more))
         action, expected = extras["plan_turn"](state, seat, self._outcomes[1], deadline)
         return action, evaluator.shown(expected), evaluator.kind, 0
 
