@@ -184,6 +184,17 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # 100 games, seed 2026 (the ladder's): 2p 66% (56-75%), 4p 36% (27-46%), solo 86.3 (84.9-87.6)
     "kingdom-of-dice": SearchTuning(rollout_greedy=0.9, rollout_depth=40, prior_weight=0.6,
                                     turn_plan=True, value="hand"),
+    # solo (measured with benchmarks/hard_row.py, greedy on the same seeds): the planner gained
+    # nothing (seed 11, 40 games: 85.6 against greedy's 86.6). Why: its ending values added the
+    # next round's points to an ending that ends the round (now fixed in turn_outcomes: a last
+    # marker looked ~28 points better than none, so those turns chased any valid result); with
+    # that fixed, 8 worlds 87.1. Solo an ending's card goes by the gap between the Cat's markers
+    # (one playout set per gap, not per space), so 96 sampled worlds cost what 8 did before:
+    # seed 11 87.9 (85.7-90.1), seed 12 89.0 (87.1-91.0) against greedy's 86.6 and 87.3, about
+    # 600 ms a turn (p95 200 ms a decision). No better: policy iteration (plan_improve=1, 48
+    # worlds, 87.7 on seed 11, 1.06 s a turn). 100 games, seed 2026 (the ladder's): 88.7
+    # (87.4-90.1) against greedy's 86.1 (84.8-87.5) on the same games, 580 ms a turn
+    ("kingdom-of-dice", 1): SearchTuning(plan_worlds=96),
     # the tree's leaf values cannot tell re-roll choices apart (hard chose greedy's move in 56 of 59
     # searched decisions) and greedy judges a re-roll only one step ahead. The turn planner
     # (corsairs_of_valeria/planner.py): an exact expectimax over every re-roll Grog (or the Prince's
