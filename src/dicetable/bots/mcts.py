@@ -192,7 +192,7 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # (one playout set per gap, not per space), so 96 sampled worlds cost what 8 did before:
     # seed 11 87.9 (85.7-90.1), seed 12 89.0 (87.1-91.0) against greedy's 86.6 and 87.3, about
     # 600 ms a turn (p95 200 ms a decision). No better: policy iteration (plan_improve=1, 48
-    # worlds, 87.7 on seed 11, 1.06 s a turn). 100 games, seed 2026 (the ladder's): 88.7
+    # worlds, 87.7 on seed 11, 1.06 s a turn), 192 worlds (seed 11 88.9, seed 12 87.9, 830 ms a turn). 100 games, seed 2026 (the ladder's): 88.7
     # (87.4-90.1) against greedy's 86.1 (84.8-87.5) on the same games, 580 ms a turn
     ("kingdom-of-dice", 1): SearchTuning(plan_worlds=96),
     # the tree's leaf values cannot tell re-roll choices apart (hard chose greedy's move in 56 of 59
