@@ -9,7 +9,8 @@ game's settings for that player count (:func:`dicetable.bots.mcts.level_params`)
 given settings replaced (values are Python literals). Prints one JSON line: hard's win share
 with its 95% Wilson interval, the CPU seconds (``time.process_time``) of hard's ``choose``
 calls per game, and the wall time per searched decision (mean, 95th percentile); a line per
-game on stderr.
+game on stderr. Solo (PLAYERS 1) it also prints hard's mean final score with its 95% interval
+(mean +- 1.96 sd / sqrt(n), as the ladder's solo rows) and greedy's on the same seeds.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def main(argv: list[str]) -> None:
         overrides[key] = ast.literal_eval(value)
     params = level_params(game, "hard", players, **overrides)
     jobs = make_jobs(game, players, ["hard"] + ["greedy"] * (players - 1), games, seed)
-    wins, cpu, decisions = 0.0, 0.0, []
+    wins, cpu, decisions, scores, turns = 0.0, 0.0, [], [], 0
     for job in jobs:
         state = new_game(job.game, job.players, seed=job.seed, options=job.options)
         bots = [MCTSBot(params, seed=job.seed * 31 + s, name="hard") if name == "hard"
@@ -49,16 +50,43 @@ def main(argv: list[str]) -> None:
                 if bot.last is not None and bot.last.how != "only":
                     decisions.append(bot.last.ms)
             state.apply(action, seat)
+            if isinstance(bot, MCTSBot) and bot.last is not None and bot.last.new_turn:
+                turns += 1
         hard = job.seats.index("hard")
+        scores.append(state.scores[hard])
         if hard in state.winners:
             wins += 1 / len(state.winners)
-        print(job.index, "win" if hard in state.winners else "-", file=sys.stderr, flush=True)
+        print(job.index, "win" if hard in state.winners else "-", state.scores[hard], file=sys.stderr, flush=True)
     lo, hi = wilson(wins, games)
     print(json.dumps({"game": game, "players": players, "games": games, "seed": seed, "overrides": overrides,
                       "win_rate": wins / games, "ci": [round(lo, 3), round(hi, 3)],
                       "hard_cpu_s_per_game": round(cpu / games, 2),
                       "decision_mean_ms": round(sum(decisions) / max(1, len(decisions)), 1),
-                      "decision_p95_ms": round(percentile(decisions, 95), 1)}))
+                      "decision_p95_ms": round(percentile(decisions, 95), 1),
+                      "turn_mean_ms": round(cpu * 1000 / max(1, turns), 1)} | (_solo(jobs, scores) if players == 1 else {})))
+
+
+def _mean_ci(values: list) -> tuple[float, list]:
+    """Mean and its 95% interval (mean +- 1.96 sd / sqrt(n))."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    half = 1.96 * sd / n ** 0.5
+    return round(mean, 2), [round(mean - half, 2), round(mean + half, 2)]
+
+
+def _solo(jobs: list, scores: list) -> dict:
+    """Solo: hard's mean score with its interval, and greedy's on the same game seeds."""
+    greedy = []
+    for job in jobs:
+        state = new_game(job.game, job.players, seed=job.seed, options=job.options)
+        bot = make_bot("greedy", seed=job.seed * 31)
+        while not state.is_over:
+            state.apply(bot.choose(state, 0), 0)
+        greedy.append(state.scores[0])
+    hard_mean, hard_ci = _mean_ci(scores)
+    greedy_mean, greedy_ci = _mean_ci(greedy)
+    return {"mean_score": hard_mean, "score_ci": hard_ci, "greedy_mean": greedy_mean, "greedy_ci": greedy_ci}
 
 
 if __name__ == "__main__":

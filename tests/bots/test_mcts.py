@@ -8,7 +8,7 @@ import pytest
 
 from dicetable import new_game
 from dicetable.bots import make_bot, play_out
-from dicetable.bots.mcts import MCTS, LEVELS, MCTSBot, SearchParams, hint_rows, root_statistics
+from dicetable.bots.mcts import MCTS, LEVELS, MCTSBot, SearchParams, hint_rows, level_params, root_statistics
 from dicetable.engine import Rng
 from dicetable.engine.testing import random_step
 
@@ -180,6 +180,35 @@ def test_turn_outcomes_value_the_endings_by_points():
     assert out[32] > out[0]
     with pytest.raises(ValueError, match="not seat"):
         turn_outcomes(state, 1 - seat, None)
+
+
+def test_solo_turn_outcomes_go_by_the_gap_between_the_cats_markers():
+    """Solo (rulebook: Solo Mode; End of a Round): cards go from the highest marker down and only
+    the Cat's markers rank against the player's, so results landing between the same two Cat
+    markers (level 1: spaces 5, 10, 15) are worth the same, and one above the Cat's 15 at least
+    as much as one just below it."""
+    from dicetable.games.kingdom_of_dice.policy import turn_outcomes
+    state = new_game("kingdom-of-dice", 1, seed=5, options={"cat_level": 1})
+    out = turn_outcomes(state, 0, None, seeds=(1, 2, 3))
+    assert len(set(out[16:])) == 1 and len(set(out[11:15])) == 1 and len(set(out[6:10])) == 1
+    assert out[16] >= out[14]
+    improved = turn_outcomes(state, 0, None, seeds=(1, 2), improve=1)
+    assert len(improved) == 33 and len(set(improved[16:])) == 1
+
+
+def test_plan_worlds_and_plan_improve_settings_play_legal_planned_actions():
+    """SearchParams.plan_worlds / plan_improve reach the Kingdom of Dice planner (solo)."""
+    params = level_params("kingdom-of-dice", "hard", 1, plan_worlds=2, plan_improve=1)
+    assert params.turn_plan and params.plan_worlds == 2 and params.plan_improve == 1
+    bot = MCTSBot(params=params, seed=1)
+    state = new_game("kingdom-of-dice", 1, seed=6)
+    hows = set()
+    for _ in range(12):
+        action = bot.choose(state, 0)
+        assert action in state.legal_actions(0)
+        hows.add(bot.last.how)
+        state.apply(action, 0)
+    assert "planner" in hows
 
 
 def test_turn_plan_setting_plays_legal_planned_actions():
