@@ -204,9 +204,11 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # 47.5%; the planner with endings scored by the material lead 45% (seed 12: 50%), by roll_value
     # 55%, by the learned value 67.5% (52-80%) at 5.3 s CPU a game (the tree: 2.3 s); seed 12, the
     # learned value: 80% (65-90%) at 5.0 s; 100 games, seed 2026 (the ladder's): 77% (68-84%) at 5.6 s
-    # CPU a game, 54 ms a decision (95th percentile 495 ms). 2 players only until 4 players is measured (the tree: 30%
-    # in 100 games; pilot with benchmarks/hard_row.py corsairs-of-valeria 4 40 11 turn_plan=True)
-    ("corsairs-of-valeria", 2): SearchTuning(turn_plan=True),
+    # CPU a game, 54 ms a decision (95th percentile 495 ms). With the decision's cap (levels not
+    # played take the nearest played one's values, see planner.py), seed 11: 72.5% (57-84%).
+    # 4 players, 40 games each: seed 11 30% (the tree: 30% in the ladder's 100 on seed 2026),
+    # seed 12 27.5% against the tree's 20% on the same games; 4-4.5 s CPU a game (the tree 3.4 s)
+    "corsairs-of-valeria": SearchTuning(turn_plan=True),
     # solo, its learned score value (held-out correlation 0.29) misleads the search: 20 solo games
     # (seed 11) averaged 74.0 with it at the leaves against greedy's 72.5, and 81.5 with ten uniform
     # moves and the hand evaluation; at 2 and 4 players no learned value ships, so this changes nothing there

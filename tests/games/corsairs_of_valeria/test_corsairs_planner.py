@@ -93,10 +93,11 @@ def test_hard_with_the_turn_planner_plays_legally(players, captains):
     """SearchParams.turn_plan: the bot decides its dice by the planner (Willem and Luthor's
     phase A, the Prince's Silver re-rolls, Mistress and Reo after phase B) and stays legal."""
     params = level_params("corsairs-of-valeria", "hard", players, turn_plan=True)
-    # the game's tuning (bots/mcts.py GAME_TUNING): the planner at 2 players, scored by the learned value
-    tuned = level_params("corsairs-of-valeria", "hard", 2)
-    assert tuned.turn_plan and tuned.value == "auto"
-    assert not level_params("corsairs-of-valeria", "hard", 4).turn_plan
+    # the game's tuning (bots/mcts.py GAME_TUNING): the planner at every player count and level,
+    # its endings scored by the learned value
+    for n, level in ((2, "hard"), (4, "hard"), (4, "easy")):
+        tuned = level_params("corsairs-of-valeria", level, n)
+        assert tuned.turn_plan and tuned.value == "auto"
     state = new_game("corsairs-of-valeria", players, seed=7, options={"captains": captains})
     bots = [MCTSBot(params=params, seed=s) for s in range(players)]
     hows = set()
