@@ -7,15 +7,17 @@ Plays the games of ``dicetable ladder --game GAME --players PLAYERS --games GAME
 (the same seeds, seat rotation and bot seeds) but only the ``hard`` row, ``hard`` having the
 game's settings for that player count (:func:`dicetable.bots.mcts.level_params`) with the
 given settings replaced (values are Python literals). Prints one JSON line: hard's win share
-with its 95% Wilson interval, the CPU seconds (``time.process_time``) of hard's ``choose``
+with its 95% Wilson interval, hard's mean final score with its 95% interval (the normal
+approximation, as the ladder's solo rows), the CPU seconds (``time.process_time``) of hard's ``choose``
 calls per game, and the wall time per searched decision (mean, 95th percentile); a line per
-game on stderr.
+game (index, win, hard's score) on stderr.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import math
 import sys
 import time
 
@@ -34,7 +36,7 @@ def main(argv: list[str]) -> None:
         overrides[key] = ast.literal_eval(value)
     params = level_params(game, "hard", players, **overrides)
     jobs = make_jobs(game, players, ["hard"] + ["greedy"] * (players - 1), games, seed)
-    wins, cpu, decisions = 0.0, 0.0, []
+    wins, cpu, decisions, scores = 0.0, 0.0, [], []
     for job in jobs:
         state = new_game(job.game, job.players, seed=job.seed, options=job.options)
         bots = [MCTSBot(params, seed=job.seed * 31 + s, name="hard") if name == "hard"
@@ -50,12 +52,18 @@ def main(argv: list[str]) -> None:
                     decisions.append(bot.last.ms)
             state.apply(action, seat)
         hard = job.seats.index("hard")
+        scores.append(state.scores[hard])
         if hard in state.winners:
             wins += 1 / len(state.winners)
-        print(job.index, "win" if hard in state.winners else "-", file=sys.stderr, flush=True)
+        print(job.index, "win" if hard in state.winners else "-", state.scores[hard], file=sys.stderr, flush=True)
     lo, hi = wilson(wins, games)
+    mean = sum(scores) / games
+    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (games - 1)) if games > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(games)
     print(json.dumps({"game": game, "players": players, "games": games, "seed": seed, "overrides": overrides,
                       "win_rate": wins / games, "ci": [round(lo, 3), round(hi, 3)],
+                      "mean_score": round(mean, 1), "score_ci": [round(mean - half, 1), round(mean + half, 1)],
+                      "sd_score": round(sd, 1),
                       "hard_cpu_s_per_game": round(cpu / games, 2),
                       "decision_mean_ms": round(sum(decisions) / max(1, len(decisions)), 1),
                       "decision_p95_ms": round(percentile(decisions, 95), 1)}))
