@@ -234,7 +234,16 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # 5.5 s of CPU a game, as before.
     # Seed 11, 40 games, all worse: an evaluation of the player's estimated score alone (VP value,
     # no Dark Lord) 79.2; leaves scored at once (rollout_depth 0) 80.2 at 3.7 s a game; leaf moves
-    # half greedy (rollout_greedy 0.5) 82.8 at 19 s a game
+    # half greedy (rollout_greedy 0.5) 82.8 at 19 s a game (all three with the clipped evaluation below).
+    # Measured then: the hand evaluation clipped the lead to [0, 1] at +-20 VP, and the Dark Lord
+    # starts with every Monster's VP (about 67), so 96% of the leaves of turns 1-8 scored 0 (10346 of
+    # 10786 in 2 games; 75% of all leaves at 0 or 1): the search could not tell its early choices
+    # apart, and a finished game scored 1/0 whatever the score. The game's solo ``evaluate`` is now
+    # the unclipped lead (final scores once over): seed 11, 40 games, 93.4 (87.5-99.3) against
+    # greedy's 75.4 (70.1-80.7); seed 12 87.3 (81.1-93.4) against 72.9; 6.0-6.6 s CPU a game
+    # (2 other jobs on the 2 cores), 94-108 ms a decision (95th percentile 262-295 ms); 100 games,
+    # seed 2026 (the ladder's): 89.2 (85.3-93.1) against greedy's 77.1 (73.2-81.0), 6.0 s a game.
+    # With it, seed 11, 40 games: leaves scored at once (rollout_depth 0) 88.8 at 4.7 s a game; c 0.5 91.2
     ("valeria-card-kingdoms", 1): SearchTuning(value="hand"),
 }
 

@@ -83,6 +83,27 @@ def test_evaluate_is_a_probability_and_tracks_the_lead():
         assert value(state, seat) == state.score(seat)
 
 
+def test_solo_evaluate_is_the_unclipped_lead_over_the_dark_lord():
+    """Solo: ``0.5 + (value - Dark Lord's score) / 40`` at every position, the final score once
+    over (R12.18: the Dark Lord scores the surviving Monsters); early, when the Dark Lord holds
+    every Monster's VP, the value is below 0 and still tells the first choices apart."""
+    state = new_game(GAME, 1, seed=3)
+    rng = Rng(3)
+    lows = 0
+    while not state.is_over:
+        lead = value(state, 0) - state.dark_lord_score()
+        assert evaluate(state, 0) == 0.5 + lead / 40.0
+        lows += evaluate(state, 0) < 0.0
+        random_step(state, rng)
+    assert lows > 0
+    assert evaluate(state, 0) == 0.5 + (state.scores[0] - state.dark_lord_score()) / 40.0
+    start = new_game(GAME, 1, seed=4)
+    while start.pending(0) is None or len(start.legal_actions(0)) < 2 or start.turn < 1:
+        random_step(start, rng)
+    values = {evaluate(start.child(a, 0), 0) for a in start.legal_actions(0)}
+    assert len(values) > 1
+
+
 def _documented_value(state, seat):
     """The position value exactly as the policy's docstring states it (a plain reference)."""
     from dicetable.games.valeria_card_kingdoms.components import (

@@ -21,8 +21,8 @@ moves made with the quiet ``child``); while the same
 seat must then finish what it started (pay, choose, take, trade, change dice: not the next
 Action), follow its best continuation (two levels deep); score the result with ``value`` and
 keep the best action (first on ties). Dukes: the one that scores most on a typical end-game
-tableau. ``evaluate`` maps the lead over the best opponent (the Dark Lord's score in solo) to
-[0, 1].
+tableau. ``evaluate`` maps the lead over the best opponent to [0, 1] (solo: the lead over the Dark
+Lord's score, not clipped; see ``evaluate``).
 
 Two cuts keep a call cheap (see docs/games/valeria-card-kingdoms.md; checked against the first
 version in seat-rotated games, ``benchmarks/vck_greedy_compare.py``): the look-ahead stops at
@@ -224,14 +224,20 @@ def greedy(state: ValeriaState, seat: int) -> Action:
 
 
 def evaluate(state: ValeriaState, seat: int) -> float:
-    """A score in [0, 1] for ``seat``: 0.5 level with the best opponent, +-20 VP reaches 1 or 0."""
+    """A score for ``seat``: ``0.5 + lead / 40``, the lead in VP over the best opponent.
+
+    Several players: clipped to [0, 1] (+-20 VP reaches 1 or 0); once over, 1 for a winner,
+    else 0. Solo (R12.18): the lead over the Dark Lord's score, NOT clipped (it runs from about
+    -1.2 to 2): the Dark Lord starts with every Monster's VP (about 67) against the player's
+    few, so a clipped lead was 0 at 96% of the search's leaves in the first eight turns and
+    the search could not tell its choices apart. Once over, the same with the final scores
+    (the result that counts is the player's score, won or lost).
+    """
+    if state.players == 1:
+        mine = value(state, seat)  # the final score once over
+        return 0.5 + (mine - state.dark_lord_score()) / 40.0
     if state.phase == P_OVER:
-        if state.players == 1:
-            return 1.0 if state.winners else 0.0
         return 1.0 if seat in state.winners else 0.0
     mine = value(state, seat)
-    if state.players == 1:
-        other = float(state.dark_lord_score())
-    else:
-        other = max(value(state, s) for s in range(state.players) if s != seat)
+    other = max(value(state, s) for s in range(state.players) if s != seat)
     return min(1.0, max(0.0, 0.5 + (mine - other) / 40.0))
