@@ -302,15 +302,12 @@ def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1
             st = base.clone()
             st.tasks = st.tasks[:-1] + [(PLACE, seat, max(space, 0))]
             aid = "place" if space >= 0 else "decline"
-            # the round this turn is in: read after the step an ending that ends the round would
-            # be played on through the whole next round. Solo that added the next round's points
-            # (~28) to such endings only (a last marker looked worth ~28 points more than none);
-            # at 2 and 4 players the lead it adds is kept as measured (their ladder rows)
+            # the round this turn is in, read before the step: read after it, an ending that ends
+            # the round was played on through the whole next round (solo that added the next
+            # round's points, ~28, to such endings only; with rivals it added a round's lead)
             round_no = st.round_no
             st.step(next(a for a in st.legal_actions(seat) if a.id == aid), seat)
             if to_round_end:
-                if not solo:
-                    round_no = st.round_no
                 while not st.is_over and st.round_no == round_no:
                     mover = st.to_move[0]
                     st.step(move(st, mover), mover)
