@@ -317,18 +317,34 @@ def test_hint_and_undo(context, server):
 
 
 def test_the_sheet_a_watcher_looks_at_stays_while_others_move(context, server):
-    """Dice Kingdoms: a spectator who switched to another player's sheet keeps it through the pushes."""
-    made = server.create("dice-kingdoms-of-valeria", [{"kind": "bot", "level": "easy"}] * 3, seed=8)
+    """Dice Kingdoms: a spectator who switched to another player's sheet keeps it through the pushes.
+
+    The three seats are people whose moves the test makes through the API once the tab is
+    chosen, so the pushes come when the test says (a table of bots could end, or re-render the
+    tab under the click, before the click landed on a loaded machine)."""
+    made = server.create("dice-kingdoms-of-valeria", [{"kind": "human"}] * 3, seed=8)
+    tid, tokens = made["table_id"], [seat["token"] for seat in made["seats"]]
     page = context.new_page()
-    # A push replaces the board; at a 300 ms pace a loaded CI machine never held the tab still long
-    # enough for the click's stability check, so the pushes come 1.5 s apart here.
-    page.goto(f"{server.url}/tables/{made['table_id']}?pace=1500")
+    page.goto(f"{server.url}/tables/{tid}?pace=0")
     page.wait_for_selector("#dkv-tab-2")
     page.locator('label[for="dkv-tab-2"]').click()
     assert page.locator("#dkv-tab-2").is_checked()
     v = version(page)
+    moves = 0
+    while moves < 3:
+        for token in tokens:
+            view = server.call("GET", f"/api/tables/{tid}", token=token)[1]
+            if view["legal_actions"]:
+                status, _ = server.call("POST", f"/api/tables/{tid}/actions",
+                                        {"action": view["legal_actions"][0]["id"], "version": view["version"]},
+                                        token=token)
+                assert status == 200
+                moves += 1
+                break
+        else:
+            raise AssertionError("no seat has a move")
     page.wait_for_function(
-        f"() => Number(document.querySelector('[data-version]').dataset.version) > {v + 2}", timeout=30_000)
+        f"() => Number(document.querySelector('[data-version]').dataset.version) >= {v + 3}", timeout=30_000)
     assert page.locator("#dkv-tab-2").is_checked()
     assert page.locator(".dkv-panel-2").is_visible() and not page.locator(".dkv-panel-0").is_visible()
 
