@@ -192,14 +192,12 @@ def test_solo_turn_outcomes_go_by_the_gap_between_the_cats_markers():
     out = turn_outcomes(state, 0, None, seeds=(1, 2, 3))
     assert len(set(out[16:])) == 1 and len(set(out[11:15])) == 1 and len(set(out[6:10])) == 1
     assert out[16] >= out[14]
-    improved = turn_outcomes(state, 0, None, seeds=(1, 2), improve=1)
-    assert len(improved) == 33 and len(set(improved[16:])) == 1
 
 
-def test_plan_worlds_and_plan_improve_settings_play_legal_planned_actions():
-    """SearchParams.plan_worlds / plan_improve reach the Kingdom of Dice planner (solo)."""
-    params = level_params("kingdom-of-dice", "hard", 1, plan_worlds=2, plan_improve=1)
-    assert params.turn_plan and params.plan_worlds == 2 and params.plan_improve == 1
+def test_plan_worlds_setting_plays_legal_planned_actions():
+    """SearchParams.plan_worlds reaches the Kingdom of Dice planner (solo)."""
+    params = level_params("kingdom-of-dice", "hard", 1, plan_worlds=2)
+    assert params.turn_plan and params.plan_worlds == 2
     bot = MCTSBot(params=params, seed=1)
     state = new_game("kingdom-of-dice", 1, seed=6)
     hows = set()

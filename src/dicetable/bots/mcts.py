@@ -90,10 +90,7 @@ class SearchParams:
     end is scored once by the leaf evaluator, then an exact expectimax over the turn's chance
     picks each decision (see :meth:`MCTSBot._planned`); ``plan_worlds``: the sampled worlds
     (determinizations, seeds 1..n) over which the planner's ``turn_outcomes`` averages each ending
-    (None: the game's default; only for a game whose ``turn_outcomes`` takes ``seeds``, e.g. Kingdom of Dice);
-    ``plan_improve``: passes of policy iteration in ``turn_outcomes`` (the seat's later turns in an
-    ending's playout planned on the previous pass's values; 0: none; a game whose ``turn_outcomes``
-    takes ``improve``, e.g. Kingdom of Dice).
+    (None: the game's default; only for a game whose ``turn_outcomes`` takes ``seeds``, e.g. Kingdom of Dice).
     """
 
     iterations: int = 250
@@ -117,7 +114,6 @@ class SearchParams:
     workers: int = 1
     turn_plan: bool = False
     plan_worlds: int | None = None
-    plan_improve: int = 0
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(SearchParams)}
@@ -146,7 +142,6 @@ class SearchTuning:
     sim_decouple: bool | None = None
     opponent_prior: float | None = None
     plan_worlds: int | None = None
-    plan_improve: int | None = None
 
     def apply(self, params: SearchParams) -> SearchParams:
         """``params`` with this tuning's non-None fields put in."""
@@ -191,7 +186,8 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # that fixed, 8 worlds 87.1. Solo an ending's card goes by the gap between the Cat's markers
     # (one playout set per gap, not per space), so 96 sampled worlds cost what 8 did before:
     # seed 11 87.9 (85.7-90.1), seed 12 89.0 (87.1-91.0) against greedy's 86.6 and 87.3, about
-    # 600 ms a turn (p95 200 ms a decision). No better: policy iteration (plan_improve=1, 48
+    # 600 ms a turn (p95 200 ms a decision). No better: policy iteration (the seat's later set-asides in the
+    # playouts planned on a first pass's values; tried, then removed: 48
     # worlds, 87.7 on seed 11, 1.06 s a turn), 192 worlds (seed 11 88.9, seed 12 87.9, 830 ms a turn). 100 games, seed 2026 (the ladder's): 88.7
     # (87.4-90.1) against greedy's 86.1 (84.8-87.5) on the same games, 580 ms a turn
     ("kingdom-of-dice", 1): SearchTuning(plan_worlds=96),
@@ -838,8 +834,6 @@ class MCTSBot:
             if params.value == "hand":  # the game's own scoring of a turn's endings
                 value = None
             more: dict = {} if params.plan_worlds is None else {"seeds": tuple(range(1, params.plan_worlds + 1))}
-            if params.plan_improve:
-                more["improve"] = params.plan_improve
             self._outcomes = (key, extras["turn_outcomes"](state, seat, value, **more))
         action, expected = extras["plan_turn"](state, seat, self._outcomes[1], deadline)
         return action, evaluator.shown(expected), evaluator.kind, 0

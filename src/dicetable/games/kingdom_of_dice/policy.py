@@ -259,7 +259,7 @@ def turn_key(state: KingdomOfDiceState, seat: int) -> str:
 
 
 def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1, 2, 3, 4, 5, 6, 7, 8),
-                  to_round_end: bool = True, improve: int = 0) -> tuple:
+                  to_round_end: bool = True) -> tuple:
     """The value to ``seat`` of each way its turn can end, for :func:`plan_turn`.
 
     ``state`` is ``seat``'s turn (set-aside or place phase); ``value(st)`` scores a position
@@ -272,28 +272,13 @@ def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1
     no marker (rulebook step 3: invalid, no free space, or declined), or a Crown marker on
     each free space. Returns a tuple of ``TOP_SPACE + 1`` floats: index 0 no marker, index
     ``r`` a result worth ``r`` (``TOP_SPACE``: or more) placed where the rulebook puts it
-    (no marker when no space at or below ``r`` is free). ``improve`` > 0: policy iteration,
-    that many times the endings are played again with ``seat``'s later set-asides chosen by
-    :func:`plan_turn` on the previous pass's outcomes instead of greedy's (greedy's table
-    maximises the result's value, but a result's worth is the card its rank takes). ValueError
-    when it is not ``seat``'s decision in its turn.
+    (no marker when no space at or below ``r`` is free). ValueError when it is not ``seat``'s
+    decision in its turn.
     """
     top = state.tasks[-1] if state.tasks else ("over",)
     if top[0] not in (PLACE, "set-aside") or top[1] != seat:
         raise ValueError(f"it is not seat {seat}'s turn to set dice aside or place")
     bases = [state.determinize(seat, s) for s in seeds]
-    if improve > 0:
-        previous = turn_outcomes(state, seat, value, seeds, to_round_end, improve - 1)
-        own = _turn_table(previous)
-    else:
-        own = None
-
-    def move(st: KingdomOfDiceState, mover: int) -> Action:
-        if own is None or mover != seat or st.phase == PLACE:
-            return greedy(st, mover)
-        aid = own.choose(tuple(st.kept), tuple(st.rolled), st.picked > 0)[0]
-        return next(a for a in st.legal_actions(mover) if a.id == aid)
-
     solo = state.players == 1
 
     def ending(space: int) -> float:
@@ -310,7 +295,7 @@ def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1
             if to_round_end:
                 while not st.is_over and st.round_no == round_no:
                     mover = st.to_move[0]
-                    st.step(move(st, mover), mover)
+                    st.step(greedy(st, mover), mover)
             total += value(st) if value is not None else _points_lead(st, seat)
         return total / len(bases)
 
