@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import ast
 import json
+import statistics
 import sys
 import time
+from dataclasses import replace
 
 from dicetable.bots import make_bot
 from dicetable.bots.ladder import percentile
 from dicetable.bots.mcts import MCTSBot, level_params
 from dicetable.engine import new_game
-from dicetable.simulate import make_jobs, wilson
+from dicetable.simulate import make_jobs, run_game, wilson
 
 
 def main(argv: list[str]) -> None:
@@ -63,27 +65,20 @@ def main(argv: list[str]) -> None:
                       "hard_cpu_s_per_game": round(cpu / games, 2),
                       "decision_mean_ms": round(sum(decisions) / max(1, len(decisions)), 1),
                       "decision_p95_ms": round(percentile(decisions, 95), 1),
-                      "turn_mean_ms": round(cpu * 1000 / max(1, turns), 1)} | (_solo(jobs, scores) if players == 1 else {})))
+                      "turn_mean_cpu_ms": round(cpu * 1000 / max(1, turns), 1)} | (_solo(jobs, scores) if players == 1 else {})))
 
 
 def _mean_ci(values: list) -> tuple[float, list]:
     """Mean and its 95% interval (mean +- 1.96 sd / sqrt(n))."""
-    n = len(values)
-    mean = sum(values) / n
-    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5 if n > 1 else 0.0
-    half = 1.96 * sd / n ** 0.5
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
     return round(mean, 2), [round(mean - half, 2), round(mean + half, 2)]
 
 
 def _solo(jobs: list, scores: list) -> dict:
-    """Solo: hard's mean score with its interval, and greedy's on the same game seeds."""
-    greedy = []
-    for job in jobs:
-        state = new_game(job.game, job.players, seed=job.seed, options=job.options)
-        bot = make_bot("greedy", seed=job.seed * 31)
-        while not state.is_over:
-            state.apply(bot.choose(state, 0), 0)
-        greedy.append(state.scores[0])
+    """Solo: hard's mean score with its interval, and greedy's on the same game seeds (the
+    ladder's greedy row: :func:`dicetable.simulate.run_game` with a greedy seat)."""
+    greedy = [run_game(replace(job, seats=("greedy",)))["scores"][0] for job in jobs]
     hard_mean, hard_ci = _mean_ci(scores)
     greedy_mean, greedy_ci = _mean_ci(greedy)
     return {"mean_score": hard_mean, "score_ci": hard_ci, "greedy_mean": greedy_mean, "greedy_ci": greedy_ci}

@@ -33,6 +33,7 @@ Used by the search bots through ``GameSpec.extras`` (``turn_key``, ``turn_outcom
 
 from __future__ import annotations
 
+import statistics
 import time
 from itertools import combinations_with_replacement
 from math import exp
@@ -233,11 +234,12 @@ class TurnPlan:
         got = self.slopes.get(level)
         if got is None:
             xs, ys = self.roll_table(*level), self.ends[level]
-            mx = sum(xs.values()) / len(xs)
-            my = sum(ys.values()) / len(ys)
-            var = sum((x - mx) ** 2 for x in xs.values())
-            cov = sum((xs[k] - mx) * (ys[k] - my) for k in xs)
-            got = self.slopes[level] = max(0.0, cov / var) if var > 0 else 0.0
+            try:
+                fit = statistics.linear_regression([xs[k] for k in _ROLLS], [ys[k] for k in _ROLLS])
+                got = max(0.0, fit.slope)
+            except statistics.StatisticsError:  # every roll valued alike: no slope to take
+                got = 0.0
+            self.slopes[level] = got
         return got
 
     def roll_table(self, grog: int, silver: int) -> dict[int, float]:
