@@ -5,7 +5,8 @@
 
 Every option of ``dicetable ladder`` is passed on (``--game``, ``--players``, ``--seed``,
 ``--workers``, ``--backend ray``...). At full size (no ``--games``, or ``--games`` of 100 or
-more) the tables go into docs/bots.md and the rows into benchmarks/ladder.jsonl.
+more) the solo rows play three times the games (``--solo-games``, unless given), the tables
+go into docs/bots.md and the rows into benchmarks/ladder.jsonl.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ def main() -> None:
         games = int(args[args.index("--games") + 1])
     else:
         args = ["--games", "100", *args]
+    if games >= 100 and "--solo-games" not in args:  # solo means need more games, see docs/bots.md
+        args += ["--solo-games", str(3 * games)]
     if games >= 100 and "--doc" not in args:
         args += ["--doc", str(ROOT / "docs" / "bots.md"), "--jsonl", str(ROOT / "benchmarks" / "ladder.jsonl")]
     app(["ladder", *args])

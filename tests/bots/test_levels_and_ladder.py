@@ -237,6 +237,17 @@ def test_a_tiny_ladder_gives_the_table_with_intervals_and_times():
     assert "mean ms / turn" in text and "%-" in text
 
 
+def test_solo_rows_can_play_more_games_than_the_others():
+    rows = [Row("kingdom-of-dice", 1, ("greedy",)), Row("toy-secret-high-card", 2, ("random", "random"))]
+    results = run_ladder(rows, games=1, seed=5, workers=1, solo_games=3)
+    assert [(r["players"], r["games"]) for r in results] == [(1, 3), (2, 1)]
+    assert results[0]["bots"]["greedy"]["seats"] == 3
+    with pytest.raises(GameConfigError, match="at least 1 game"):
+        run_ladder(rows, games=1, solo_games=0)
+    refused = CliRunner().invoke(app, ["ladder", "--solo-games", "0"])
+    assert refused.exit_code != 0 and "--solo-games takes a number of games per solo row of at least 1" in refused.output
+
+
 def test_the_ladder_command_writes_each_row_as_a_json_line(tmp_path):
     # rows are appended as they finish (a stopped run keeps them), then rewritten in row order
     out = tmp_path / "ladder.jsonl"

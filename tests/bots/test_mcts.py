@@ -195,17 +195,19 @@ def test_solo_turn_outcomes_go_by_the_gap_between_the_cats_markers():
 
 
 def test_plan_worlds_setting_plays_legal_planned_actions():
-    """SearchParams.plan_worlds reaches the Kingdom of Dice planner (solo)."""
-    params = level_params("kingdom-of-dice", "hard", 1, plan_worlds=2)
+    """SearchParams.plan_worlds reaches the Kingdom of Dice planner (2 players: solo the round
+    is solved, nothing sampled)."""
+    params = level_params("kingdom-of-dice", "hard", 2, plan_worlds=2)
     assert params.turn_plan and params.plan_worlds == 2
     bot = MCTSBot(params=params, seed=1)
-    state = new_game("kingdom-of-dice", 1, seed=6)
+    state = new_game("kingdom-of-dice", 2, seed=6)
     hows = set()
-    for _ in range(12):
-        action = bot.choose(state, 0)
-        assert action in state.legal_actions(0)
+    for _ in range(40):
+        seat = state.to_move[0]
+        action = bot.choose(state, seat)
+        assert action in state.legal_actions(seat)
         hows.add(bot.last.how)
-        state.apply(action, 0)
+        state.apply(action, seat)
     assert "planner" in hows
 
 

@@ -189,8 +189,10 @@ GAME_TUNING: dict[str | tuple[str, int], SearchTuning] = {
     # 600 ms a turn (p95 200 ms a decision). No better: policy iteration (the seat's later set-asides in the
     # playouts planned on a first pass's values; tried, then removed: 48
     # worlds, 87.7 on seed 11, 1.06 s a turn), 192 worlds (seed 11 88.9, seed 12 87.9, 830 ms a turn). 100 games, seed 2026 (the ladder's): 88.7
-    # (87.4-90.1) against greedy's 86.1 (84.8-87.5) on the same games, 580 ms a turn
-    ("kingdom-of-dice", 1): SearchTuning(plan_worlds=96),
+    # (87.4-90.1) against greedy's 86.1 (84.8-87.5) on the same games, 580 ms a turn. Now solo
+    # turn_outcomes solves the round instead (solo_round.py, no sampling): seed 11 88.4, seed 12
+    # 88.0, seed 2026 (100 games) 88.6 (87.2-90.0), 1.46 s CPU a game: the same strength, at the
+    # ceiling (the solved round expects 2.6 points a game over greedy), exact and cheaper
     # the tree's leaf values cannot tell re-roll choices apart (hard chose greedy's move in 56 of 59
     # searched decisions) and greedy judges a re-roll only one step ahead. The turn planner
     # (corsairs_of_valeria/planner.py): an exact expectimax over every re-roll Grog (or the Prince's

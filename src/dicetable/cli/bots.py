@@ -81,6 +81,8 @@ def train_eval(
 @guarded
 def ladder(
     games_n: int = typer.Option(100, "--games", "-n", help="games per row"),
+    solo_games: Optional[int] = typer.Option(None, "--solo-games",
+                                             help="games per solo row (default: --games)"),
     game: List[str] = typer.Option([], "--game", "-g", help="only this game (repeatable)"),
     players: List[int] = typer.Option([], "--players", "-p", help="only this player count: 1, 2 or 4 (repeatable)"),
     seed: int = typer.Option(2026, "--seed"),
@@ -98,6 +100,8 @@ def ladder(
 
     if games_n < 1:
         fail(f"--games takes a number of games per row of at least 1, got {games_n}")
+    if solo_games is not None and solo_games < 1:
+        fail(f"--solo-games takes a number of games per solo row of at least 1, got {solo_games}")
     if workers < 0:
         fail(f"--workers takes a number of processes (0: one per core), got {workers}")
     if backend not in ("local", "ray"):
@@ -122,14 +126,18 @@ def ladder(
     t0 = time.perf_counter()
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console) as progress:
-        task = progress.add_task(f"ladder: {len(rows)} rows x {games_n} games", total=len(rows) * games_n)
+        solo_n = games_n if solo_games is None else solo_games
+        total = sum(solo_n if row.players == 1 else games_n for row in rows)
+        task = progress.add_task(f"ladder: {len(rows)} rows, {total} games", total=total)
         results = run_ladder(rows, games_n, seed, workers or default_workers(), backend == "ray", ray_address,
-                             on_row=row_done, on_game=lambda rec: progress.advance(task))
+                             on_row=row_done, on_game=lambda rec: progress.advance(task), solo_games=solo_games)
     minutes = (time.perf_counter() - t0) / 60
     procs = workers or default_workers()
-    note = (f"**Ladder of {time.strftime('%Y-%m-%d')}**: {len(rows)} rows, {games_n} games per row, seed {seed}, "
-            f"seats rotated, {procs} process(es); {minutes:.1f} minutes. Command: `dicetable ladder --games {games_n} "
-            f"--seed {seed} --workers {procs}"
+    solo_text = "" if solo_games is None else f" ({solo_games} per solo row)"
+    note = (f"**Ladder of {time.strftime('%Y-%m-%d')}**: {len(rows)} rows, {games_n} games per row{solo_text}, "
+            f"seed {seed}, seats rotated, {procs} process(es); {minutes:.1f} minutes. Command: `dicetable ladder "
+            f"--games {games_n}" + ("" if solo_games is None else f" --solo-games {solo_games}")
+            + f" --seed {seed} --workers {procs}"
             + "".join(f" --game {g}" for g in game) + "".join(f" --players {p}" for p in players) + "`.")
     console.print(escape(table(results)), soft_wrap=True)
     console.print(escape(note), soft_wrap=True)

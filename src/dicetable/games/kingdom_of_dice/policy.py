@@ -25,6 +25,7 @@ from math import factorial
 from dicetable.engine import Action
 
 from .components import FACE_ORDER, SPACES, TOP_SPACE
+from .solo_round import round_endings
 from .rules import (
     CAT, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, claim_order, faces_text,
     free_space_at_or_below, result_value,
@@ -274,12 +275,18 @@ def turn_outcomes(state: KingdomOfDiceState, seat: int, value, seeds: tuple = (1
     ``r`` a result worth ``r`` (``TOP_SPACE``: or more) placed where the rulebook puts it
     (no marker when no space at or below ``r`` is free). ValueError when it is not ``seat``'s
     decision in its turn.
+
+    Solo with ``value`` None nothing is sampled: the round's cards are face up and its rest
+    depends only on the player's dice, so :func:`~.solo_round.round_endings` solves it (the
+    points at the round's end under the best play of its later turns; ``seeds`` unused).
     """
     top = state.tasks[-1] if state.tasks else ("over",)
     if top[0] not in (PLACE, "set-aside") or top[1] != seat:
         raise ValueError(f"it is not seat {seat}'s turn to set dice aside or place")
-    bases = [state.determinize(seat, s) for s in seeds]
     solo = state.players == 1
+    if solo and value is None:   # solo the round's rest is solved, not sampled (solo_round.py)
+        return round_endings(state, seat)
+    bases = [state.determinize(seat, s) for s in seeds]
 
     def ending(space: int) -> float:
         total = 0.0
