@@ -5,7 +5,8 @@
 
 Every option of ``dicetable ladder`` is passed on (``--game``, ``--players``, ``--seed``,
 ``--workers``, ``--backend ray``...). At full size (no ``--games``, or ``--games`` of 100 or
-more) the solo rows play three times the games (``--solo-games``, unless given), the tables
+more) the solo rows play three times the games and the 4-player rows one and a half times
+(``--games-at``, unless given), the tables
 go into docs/bots.md and the rows into benchmarks/ladder.jsonl.
 """
 
@@ -26,8 +27,8 @@ def main() -> None:
         games = int(args[args.index("--games") + 1])
     else:
         args = ["--games", "100", *args]
-    if games >= 100 and "--solo-games" not in args:  # solo means need more games, see docs/bots.md
-        args += ["--solo-games", str(3 * games)]
+    if games >= 100 and "--games-at" not in args:  # why more solo and 4-player games: docs/bots.md
+        args += ["--games-at", f"1={3 * games}", "--games-at", f"4={3 * games // 2}"]
     if games >= 100 and "--doc" not in args:
         args += ["--doc", str(ROOT / "docs" / "bots.md"), "--jsonl", str(ROOT / "benchmarks" / "ladder.jsonl")]
     app(["ladder", *args])

@@ -237,15 +237,16 @@ def test_a_tiny_ladder_gives_the_table_with_intervals_and_times():
     assert "mean ms / turn" in text and "%-" in text
 
 
-def test_solo_rows_can_play_more_games_than_the_others():
+def test_rows_of_a_player_count_can_play_more_games_than_the_others():
     rows = [Row("kingdom-of-dice", 1, ("greedy",)), Row("toy-secret-high-card", 2, ("random", "random"))]
-    results = run_ladder(rows, games=1, seed=5, workers=1, solo_games=3)
+    results = run_ladder(rows, games=1, seed=5, workers=1, games_at={1: 3})
     assert [(r["players"], r["games"]) for r in results] == [(1, 3), (2, 1)]
     assert results[0]["bots"]["greedy"]["seats"] == 3
     with pytest.raises(GameConfigError, match="at least 1 game"):
-        run_ladder(rows, games=1, solo_games=0)
-    refused = CliRunner().invoke(app, ["ladder", "--solo-games", "0"])
-    assert refused.exit_code != 0 and "--solo-games takes a number of games per solo row of at least 1" in refused.output
+        run_ladder(rows, games=1, games_at={1: 0})
+    for bad in ("1=0", "3=100", "solo=5", "1"):
+        refused = CliRunner().invoke(app, ["ladder", "--games-at", bad])
+        assert refused.exit_code != 0 and "--games-at takes PLAYERS=GAMES" in refused.output and bad in refused.output
 
 
 def test_the_ladder_command_writes_each_row_as_a_json_line(tmp_path):

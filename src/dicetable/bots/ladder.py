@@ -9,8 +9,9 @@ Rows, for every registered game:
 * solo (where the game has a solo mode): ``hard`` and ``greedy`` alone, the mean final score
   with its 95% interval (mean +- 1.96 sd / sqrt(n)).
 
-Every row plays ``games`` seeded games, solo rows ``solo_games`` when given (a mean score's
-interval narrows only with the square root of the games, see docs/bots.md). Game ``i`` of a
+Every row plays ``games`` seeded games, or ``games_at[players]`` for a player count given
+there (an interval narrows only with the square root of the games; docs/bots.md says why the
+full ladder plays more solo and 4-player games). Game ``i`` of a
 row has seed ``seed * 1_000_003 + i`` and the line-up rotated by ``i`` seats, so each seat is
 played equally. The games are spread over processes
 (``workers``) or Ray tasks. The search bots' wall time is recorded per decision and per turn
@@ -146,12 +147,14 @@ def summarize_row(row: Row, records: list[dict], seed: int, seconds: float) -> d
 
 def run_ladder(rows: list[Row], games: int, seed: int = 2026, workers: int = 1, use_ray: bool = False,
                ray_address: str | None = None, on_row: Callable[[dict], None] | None = None,
-               on_game: Callable[[dict], None] | None = None, solo_games: int | None = None) -> list[dict]:
-    """Play every row (``games`` games each, solo rows ``solo_games`` when given; all rows'
-    games in one pool); return the row results. GameConfigError for fewer than 1 game a row."""
-    if games < 1 or (solo_games is not None and solo_games < 1):
-        raise GameConfigError(f"the ladder needs at least 1 game per row, got {games} (solo: {solo_games})")
-    count = [solo_games if row.players == 1 and solo_games is not None else games for row in rows]
+               on_game: Callable[[dict], None] | None = None, games_at: dict[int, int] | None = None) -> list[dict]:
+    """Play every row (``games`` games each, ``games_at[players]`` for the player counts it
+    names; all rows' games in one pool); return the row results. GameConfigError for fewer
+    than 1 game a row."""
+    games_at = games_at or {}
+    if games < 1 or any(n < 1 for n in games_at.values()):
+        raise GameConfigError(f"the ladder needs at least 1 game per row, got {games} (by players: {games_at})")
+    count = [games_at.get(row.players, games) for row in rows]
     jobs = [_tagged(job, r) for r, row in enumerate(rows)
             for job in make_jobs(row.game, row.players, list(row.lineup), count[r], seed)]
     by_row: dict[int, list] = {r: [] for r in range(len(rows))}

@@ -81,8 +81,8 @@ def train_eval(
 @guarded
 def ladder(
     games_n: int = typer.Option(100, "--games", "-n", help="games per row"),
-    solo_games: Optional[int] = typer.Option(None, "--solo-games",
-                                             help="games per solo row (default: --games)"),
+    games_at: List[str] = typer.Option([], "--games-at",
+                                       help="PLAYERS=GAMES: games per row at that player count (repeatable)"),
     game: List[str] = typer.Option([], "--game", "-g", help="only this game (repeatable)"),
     players: List[int] = typer.Option([], "--players", "-p", help="only this player count: 1, 2 or 4 (repeatable)"),
     seed: int = typer.Option(2026, "--seed"),
@@ -100,8 +100,13 @@ def ladder(
 
     if games_n < 1:
         fail(f"--games takes a number of games per row of at least 1, got {games_n}")
-    if solo_games is not None and solo_games < 1:
-        fail(f"--solo-games takes a number of games per solo row of at least 1, got {solo_games}")
+    by_players: dict[int, int] = {}
+    for item in games_at:
+        count, _, number = item.partition("=")
+        if count not in ("1", "2", "4") or not number.isdigit() or int(number) < 1:
+            fail(f"--games-at takes PLAYERS=GAMES with PLAYERS 1, 2 or 4 and GAMES at least 1 (e.g. 1=300), "
+                 f"got {item!r}")
+        by_players[int(count)] = int(number)
     if workers < 0:
         fail(f"--workers takes a number of processes (0: one per core), got {workers}")
     if backend not in ("local", "ray"):
@@ -126,17 +131,16 @@ def ladder(
     t0 = time.perf_counter()
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console) as progress:
-        solo_n = games_n if solo_games is None else solo_games
-        total = sum(solo_n if row.players == 1 else games_n for row in rows)
+        total = sum(by_players.get(row.players, games_n) for row in rows)
         task = progress.add_task(f"ladder: {len(rows)} rows, {total} games", total=total)
         results = run_ladder(rows, games_n, seed, workers or default_workers(), backend == "ray", ray_address,
-                             on_row=row_done, on_game=lambda rec: progress.advance(task), solo_games=solo_games)
+                             on_row=row_done, on_game=lambda rec: progress.advance(task), games_at=by_players)
     minutes = (time.perf_counter() - t0) / 60
     procs = workers or default_workers()
-    solo_text = "" if solo_games is None else f" ({solo_games} per solo row)"
-    note = (f"**Ladder of {time.strftime('%Y-%m-%d')}**: {len(rows)} rows, {games_n} games per row{solo_text}, "
+    at_text = "".join(f", {n} at {p} player(s)" for p, n in sorted(by_players.items()))
+    note = (f"**Ladder of {time.strftime('%Y-%m-%d')}**: {len(rows)} rows, {games_n} games per row{at_text}, "
             f"seed {seed}, seats rotated, {procs} process(es); {minutes:.1f} minutes. Command: `dicetable ladder "
-            f"--games {games_n}" + ("" if solo_games is None else f" --solo-games {solo_games}")
+            f"--games {games_n}" + "".join(f" --games-at {p}={n}" for p, n in sorted(by_players.items()))
             + f" --seed {seed} --workers {procs}"
             + "".join(f" --game {g}" for g in game) + "".join(f" --players {p}" for p in players) + "`.")
     console.print(escape(table(results)), soft_wrap=True)
