@@ -5,9 +5,9 @@ ends when seven markers are on the board or after five turns (a failed or
 declined result sets a marker aside); the round's seven Influence cards are
 face up from its start and go, at its end, from the highest marker down
 (End of a Round). Nothing the player does in a round changes a later round
-(its markers come back, the Cat's do not move, the draw pile is the draw
-pile), so playing each round for its expected points plays the game for its
-expected score.
+(its markers come back, the Cat's do not move, later cards come from the draw
+pile whatever happens), so playing each round for its expected points plays
+the game for its expected score.
 
 :func:`round_endings` values each way the current turn can end by the
 expected points the round still brings when every later turn of the round is
@@ -27,7 +27,7 @@ from itertools import product
 
 import numpy as np
 
-from .components import SPACES, TOP_SPACE
+from .components import TOP_SPACE
 from .rules import (
     CARD_VALUE, CAT, DICE, EMPTY, MARKERS, MARKERS_TO_END, KingdomOfDiceState, can_still_be_valid,
     free_space_at_or_below, result_value,
