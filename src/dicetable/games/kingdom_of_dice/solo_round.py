@@ -55,7 +55,6 @@ class TurnDP:
         kept = [k for k in product(range(DICE + 1), repeat=6) if sum(k) <= DICE]
         kept.sort(key=lambda k: -sum(k))
         index = {k: i for i, k in enumerate(kept)}
-        self.size = len(kept)
         self.stop_index = np.array([min(result_value(k) or 0, TOP_SPACE) for k in kept])
         self.dead = np.array([not can_still_be_valid(k, DICE - sum(k)) for k in kept])
         self.layers = []
