@@ -6,8 +6,8 @@
 Every option of ``dicetable ladder`` is passed on (``--game``, ``--players``, ``--seed``,
 ``--workers``, ``--backend ray``...). At full size (no ``--games``, or ``--games`` of 100 or
 more) the solo rows play three times the games and the 4-player rows one and a half times
-(``--games-at``, unless given), the tables
-go into docs/bots.md and the rows into benchmarks/ladder.jsonl.
+(``--games-at``, unless given), the tables go into docs/bots.md and the rows into
+benchmarks/ladder.jsonl.
 """
 
 from __future__ import annotations
