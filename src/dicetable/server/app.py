@@ -50,6 +50,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dicetable.engine import list_games
 
+from .security import BrowserGuard
+from .settings import Settings
 from .store import DEFAULT_DATABASE, Listener, Store
 from .tables import LEVELS, MAX_SEED, ApiError, Subscriber, TableManager
 
@@ -148,11 +150,9 @@ def _games() -> list[dict]:
 class BodyLimit:
     """ASGI middleware: answer 413 to an HTTP request whose body exceeds ``limit`` bytes (never read past it).
 
-    It also reads every ``/api/`` body as JSON whatever its declared content
-    type (``curl -d`` sends form encoding by default), and answers 400 to an
-    ``/api/`` HTTP call carrying ``?token=`` (the token belongs in the
-    ``Authorization`` header there; only the page and the WebSocket take it in
-    the address).
+    It also answers 400 to an ``/api/`` HTTP call carrying ``?token=`` (the
+    token belongs in the ``Authorization`` header there; only the page and the
+    WebSocket take it in the address).
     """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
@@ -163,11 +163,6 @@ class BodyLimit:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or ())
-        if scope["path"].startswith("/api/") and headers.get(b"content-type", b"").split(b";")[0] != \
-                b"application/json":
-            # every API body is JSON: read it as such whatever the client declared (e.g. curl -d)
-            scope = dict(scope, headers=[(k, v) for k, v in scope["headers"] if k != b"content-type"]
-                         + [(b"content-type", b"application/json")])
         if scope["path"].startswith("/api/") and re.search(rb"(^|&)token=", scope.get("query_string") or b""):
             # a seat link's ?token= on an HTTP API call would silently give a spectator's view
             return await JSONResponse({"detail": "the HTTP API takes a seat's token in the header "
@@ -259,15 +254,18 @@ def hide_tokens_in_logs() -> None:
 
 
 def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[], str] | None = None,
-               listen: bool | None = None, bot_threads: int = 4) -> FastAPI:
+               listen: bool | None = None, bot_threads: int = 4, settings: Settings | None = None) -> FastAPI:
     """Build the server app for ``database_url`` (SQLite file or ``postgresql+psycopg://``).
 
     The store is opened (and migrated) when the app starts (its lifespan);
     ``id_factory`` makes table ids (tests); ``listen`` turns the PostgreSQL
-    LISTEN/NOTIFY listener on or off (default: on with PostgreSQL).
-    Raises :class:`dicetable.server.store.StoreError` at start-up for an
-    unusable database.
+    LISTEN/NOTIFY listener on or off (default: on with PostgreSQL);
+    ``settings`` the limits and protections (default: read from the
+    environment, :meth:`Settings.from_env`, which raises SettingsError for an
+    unusable value). Raises :class:`dicetable.server.store.StoreError` at
+    start-up for an unusable database.
     """
+    settings = settings if settings is not None else Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -290,9 +288,12 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
             store.close()
 
     hide_tokens_in_logs()
-    app = FastAPI(title="dicetable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+    docs = "/api/docs" if settings.api_docs else None
+    app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
                   openapi_url="/api/openapi.json")
+    app.state.settings = settings
     app.add_middleware(BodyLimit)
+    app.add_middleware(BrowserGuard, allowed_hosts=settings.allowed_hosts, docs_path=docs)
 
     def manager(request: Request) -> TableManager:
         return request.app.state.manager
@@ -314,7 +315,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail
         if exc.status_code == 404 and detail == "Not Found":
-            detail = f"there is no {request.method} {request.url.path}; the API is described at /api/docs"
+            detail = f"there is no {request.method} {request.url.path}; the API is described at /api/openapi.json"
         elif detail == "There was an error parsing the body":
             detail = "the body is not JSON text (UTF-8); send a JSON object"
         elif exc.status_code == 405:
