@@ -23,7 +23,9 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 Every refused request gets a 4xx with ``{"detail": "<what was wrong and what is
 allowed>"}`` and changes nothing; a server fault answers 500 with a short
 message, never a traceback. Request bodies are limited to
-:data:`MAX_BODY` bytes. The pages (``GET /``, ``GET /tables/{id}``, static
+:data:`MAX_BODY` bytes unless ``DICETABLE_MAX_BODY`` says otherwise; every
+limit and protection is in ``settings``, ``limits``, ``security`` and
+``tokens`` (docs/security.md). The pages (``GET /``, ``GET /tables/{id}``, static
 files) come from ``dicetable.web`` when it is installed: its ``router`` (a
 FastAPI ``APIRouter``) is included, and its ``mount(app)`` is called if it
 has one (e.g. for static files).
@@ -34,7 +36,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import unicodedata
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Callable, Literal, Optional, Sequence
@@ -46,22 +47,23 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dicetable.engine import list_games
 
-from .security import BrowserGuard
-from .settings import Settings
+from .limits import BodyLimit, ClientLimits, LimitError
+from .security import BrowserGuard, origin_allowed
+from .settings import LIMITS_OFF_WARNING, Settings
 from .store import DEFAULT_DATABASE, Listener, Store
 from .tables import LEVELS, MAX_SEED, ApiError, Subscriber, TableManager
+from .tokens import TokenInAddress, hide_tokens_in_logs
 
 log = logging.getLogger("dicetable.server")
 
 #: The ``Authorization`` header of a request (a seat's ``Bearer`` token), if any.
 Auth = Annotated[Optional[str], Header(alias="Authorization")]
 
-#: Largest request body accepted, in bytes (413 above it).
-MAX_BODY = 16 * 1024
+#: Largest request body accepted by default, in bytes (413 above it; ``DICETABLE_MAX_BODY``).
+MAX_BODY = Settings.max_body
 
 
 # ---------------------------------------------------------------- bodies
@@ -147,57 +149,6 @@ def _games() -> list[dict]:
     return out
 
 
-class BodyLimit:
-    """ASGI middleware: answer 413 to an HTTP request whose body exceeds ``limit`` bytes (never read past it).
-
-    It also answers 400 to an ``/api/`` HTTP call carrying ``?token=`` (the
-    token belongs in the ``Authorization`` header there; only the page and the
-    WebSocket take it in the address).
-    """
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        headers = dict(scope.get("headers") or ())
-        if scope["path"].startswith("/api/") and re.search(rb"(^|&)token=", scope.get("query_string") or b""):
-            # a seat link's ?token= on an HTTP API call would silently give a spectator's view
-            return await JSONResponse({"detail": "the HTTP API takes a seat's token in the header "
-                                       "'Authorization: Bearer <token>', not as ?token= in the address "
-                                       "(that is for the page and the live WebSocket)"}, 400)(scope, receive, send)
-        declared = headers.get(b"content-length")
-        too_big = JSONResponse({"detail": f"the request body is larger than {self.limit} bytes"}, 413)
-        if declared is not None:
-            try:
-                if int(declared) > self.limit:
-                    return await too_big(scope, receive, send)
-            except ValueError:
-                return await JSONResponse({"detail": "the Content-Length header is not a number"}, 400)(
-                    scope, receive, send)
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooBig()
-            return message
-
-        try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await too_big(scope, receive, send)
-
-
-class _TooBig(Exception):
-    pass
-
-
 def _readable(errors: Sequence[Any]) -> str:
     """Pydantic's errors as one sentence: where, what was wrong, and what is allowed."""
     parts = []
@@ -229,30 +180,6 @@ _HINTS = {
 }
 
 
-_TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
-
-
-class _HideTokens(logging.Filter):
-    """Masks ``token=...`` in log records (uvicorn logs every request line: page links and WebSocket
-    addresses carry a seat's token, which must not end up in a terminal or log file)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record's message arguments in place; always keeps the record."""
-        if isinstance(record.args, tuple) and record.args:
-            record.args = tuple(_TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
-        elif isinstance(record.msg, str) and "token=" in record.msg:
-            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
-        return True
-
-
-def hide_tokens_in_logs() -> None:
-    """Install :class:`_HideTokens` on uvicorn's access and error loggers (once; idempotent)."""
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, _HideTokens) for f in logger.filters):
-            logger.addFilter(_HideTokens())
-
-
 def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[], str] | None = None,
                listen: bool | None = None, bot_threads: int = 4, settings: Settings | None = None) -> FastAPI:
     """Build the server app for ``database_url`` (SQLite file or ``postgresql+psycopg://``).
@@ -273,6 +200,14 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads)
         app.state.store = store
         app.state.manager = manager
+
+        def still_running(table_id: str) -> bool:
+            lt = manager.tables.get(table_id)
+            return lt.status == "running" if lt is not None else store.status(table_id) == "running"
+
+        app.state.limits = ClientLimits(settings, still_running)
+        if not settings.per_client:
+            log.warning(LIMITS_OFF_WARNING)
         listener = None
         if listen if listen is not None else store.is_postgres:
             listener = Listener(store, manager.refresh)
@@ -292,7 +227,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.settings = settings
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(TokenInAddress)
     app.add_middleware(BrowserGuard, allowed_hosts=settings.allowed_hosts, docs_path=docs)
 
     def manager(request: Request) -> TableManager:
@@ -300,7 +236,9 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, exc.status)
+        retry = getattr(exc, "retry_after", None)
+        return JSONResponse({"detail": exc.detail}, exc.status,
+                            headers={"Retry-After": str(retry)} if retry is not None else None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -342,7 +280,16 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     def create_table(body: NewTable, request: Request) -> dict:
         """Create a table; the answer holds each human seat's token and link (shown once)."""
         seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
-        return manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock)
+        limits: ClientLimits = request.app.state.limits
+        address = _address(request.client)
+        reserved = limits.reserve_creation(address)
+        try:
+            made = manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock)
+        except BaseException:
+            limits.release_creation(address, reserved)
+            raise
+        limits.created(address, made["table_id"])
+        return made
 
     @app.get("/api/tables")
     def list_tables(request: Request, all: bool = False) -> dict:
@@ -410,48 +357,82 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     async def live(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
         """Push the caller's view now and after every change (``{"type": "view", ...}``).
 
-        A refused connection gets one ``{"type": "error", "status", "detail"}``
-        message and is closed with code 4000 + status (4403, 4404).
+        A handshake from a foreign ``Origin`` (another site's page) is refused
+        (HTTP 403). A refused connection gets one ``{"type": "error",
+        "status", "detail"}`` message and is closed with code 4000 + status
+        (4403, 4404, 4429 over a connection cap, with ``retry_after``). The
+        server expects no message: one larger than ``DICETABLE_MAX_FRAME``
+        bytes closes the connection (code 1009).
         """
+        if not origin_allowed(websocket.scope, settings.allowed_hosts):
+            await websocket.close(code=4403)  # before accept: the handshake is answered 403
+            return
         await websocket.accept()
         m: TableManager = websocket.app.state.manager
+        limits: ClientLimits = websocket.app.state.limits
+        address = _address(websocket.client)
         try:
-            lt = await run_in_threadpool(m.get, table_id)
-            seat = await run_in_threadpool(m.seat_of, lt, token)
-        except ApiError as exc:
-            await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
+            limits.open_connection(address, table_id)
+        except LimitError as exc:
+            await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail,
+                                                  "retry_after": exc.retry_after}))
             await websocket.close(code=4000 + exc.status)
             return
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        sub = Subscriber(seat, asyncio.get_running_loop(), queue)
-        await run_in_threadpool(m.subscribe, lt, sub)
-
-        async def sender(scope: anyio.CancelScope) -> None:
-            try:
-                while True:
-                    await websocket.send_text(await queue.get())
-            except Exception:  # the client went away while a view was being sent
-                pass
-            scope.cancel()
-
-        async def receiver(scope: anyio.CancelScope) -> None:
-            try:
-                while True:
-                    await websocket.receive_text()  # nothing is expected; this notices the close
-            except Exception:  # WebSocketDisconnect, or a close while sending
-                pass
-            scope.cancel()
-
         try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(sender, group.cancel_scope)
-                group.start_soon(receiver, group.cancel_scope)
+            await _live(websocket, m, table_id, token, settings.max_frame)
         finally:
-            with anyio.CancelScope(shield=True):
-                await run_in_threadpool(m.unsubscribe, lt, sub)
+            limits.close_connection(address, table_id)
 
     _include_web(app)
     return app
+
+
+async def _live(websocket: WebSocket, m: TableManager, table_id: str, token: str | None, max_frame: int) -> None:
+    """The accepted live connection of ``token`` (None: a spectator) to ``table_id``, until either side closes."""
+    try:
+        lt = await run_in_threadpool(m.get, table_id)
+        seat = await run_in_threadpool(m.seat_of, lt, token)
+    except ApiError as exc:
+        await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
+        await websocket.close(code=4000 + exc.status)
+        return
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    sub = Subscriber(seat, asyncio.get_running_loop(), queue)
+    await run_in_threadpool(m.subscribe, lt, sub)
+
+    async def sender(scope: anyio.CancelScope) -> None:
+        try:
+            while True:
+                await websocket.send_text(await queue.get())
+        except Exception:  # the client went away while a view was being sent
+            pass
+        scope.cancel()
+
+    async def receiver(scope: anyio.CancelScope) -> None:
+        try:
+            while True:  # nothing is expected; this notices the close, and refuses a large message
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if len(message.get("bytes") or b"") + len((message.get("text") or "").encode()) > max_frame:
+                    await websocket.close(code=1009, reason=f"messages are limited to {max_frame} bytes")
+                    break
+        except Exception:  # a close while sending
+            pass
+        scope.cancel()
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(sender, group.cancel_scope)
+            group.start_soon(receiver, group.cancel_scope)
+    finally:
+        with anyio.CancelScope(shield=True):
+            await run_in_threadpool(m.unsubscribe, lt, sub)
+
+
+def _address(client: Any) -> str:
+    """The client address a request or connection comes from (the TCP peer; ``unknown`` without one)."""
+    return client.host if client is not None and client.host else "unknown"
 
 
 def _include_web(app: FastAPI) -> None:

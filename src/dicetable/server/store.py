@@ -202,6 +202,11 @@ class Store:
                  "created": t.created.isoformat() if t.created else None, "clock": t.clock,
                  "version": counts.get(t.id, 0), "seats": seats.get(t.id, [])} for t in tables]
 
+    def status(self, table_id: str) -> str | None:
+        """The status of ``table_id`` (``running`` or ``over``); None for an unknown table."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(TableRow.status).where(TableRow.id == table_id)).scalar_one_or_none()
+
     def running_table_ids(self) -> list[str]:
         """Ids of the tables whose game is not over."""
         with self.engine.connect() as conn:
