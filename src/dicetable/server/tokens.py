@@ -26,8 +26,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 #: What replaces a token's value in a log line.
 MASK = "***"
 
-#: A request target's query in a log argument: ``?`` up to a space, quote or the end.
-_QUERY = re.compile(r"\?([^\s\"']*)")
+#: An address's query inside free text: ``?`` up to the next white space.
+_QUERY = re.compile(r"\?(\S*)")
 
 
 def is_token_name(name: str) -> bool:
@@ -41,23 +41,33 @@ def has_token(query: str | bytes) -> bool:
     return any(is_token_name(name) for name, _ in parse_qsl(text, keep_blank_values=True))
 
 
+def _secret(name: str, value: str) -> bool:
+    return is_token_name(name) or "token" in value.casefold()
+
+
 def mask_query(query: str) -> str:
     """The query (raw, as sent) rebuilt from its decoded parameters with every token's value masked.
 
-    Parameters that are not tokens keep their decoded value (re-encoded);
-    the result never contains a token's value in any spelling.
+    A parameter is masked when its decoded name holds ``token`` (any case),
+    or its decoded value does (``?a=1;token=...``). The others keep their
+    decoded value (re-encoded); the result never contains a token's value in
+    any spelling.
     """
     pairs = parse_qsl(query, keep_blank_values=True)
-    if not any(is_token_name(name) for name, _ in pairs):
+    if not any(_secret(name, value) for name, value in pairs):
         return query
-    return "&".join(f"{quote(name, safe='')}={MASK if is_token_name(name) else quote(value, safe='')}"
+    return "&".join(f"{quote(name, safe='')}={MASK if _secret(name, value) else quote(value, safe='')}"
                     for name, value in pairs)
 
 
 def mask_text(text: str) -> str:
-    """``text`` with the query of every address in it masked (:func:`mask_query`)."""
+    """``text`` with every query masked (:func:`mask_query`): all after the first ``?`` of a request
+    target (text starting with ``/``), else each ``?...`` up to white space."""
     if "?" not in text:
         return text
+    if text.startswith("/"):
+        path, _, query = text.partition("?")
+        return f"{path}?{mask_query(query)}"
     return _QUERY.sub(lambda m: "?" + mask_query(m.group(1)), text)
 
 
