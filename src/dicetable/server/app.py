@@ -37,6 +37,7 @@ import asyncio
 import json
 import logging
 import unicodedata
+from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Callable, Literal, Optional, Sequence
 
@@ -50,11 +51,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicetable.engine import list_games
 
+from .hints import BUSY, HintGate, PendingHints
 from .limits import BodyLimit, ClientLimits, LimitError
 from .security import BrowserGuard, origin_allowed
 from .settings import LIMITS_OFF_WARNING, Settings
 from .store import DEFAULT_DATABASE, Listener, Store
-from .tables import LEVELS, MAX_SEED, ApiError, Subscriber, TableManager
+from .tables import (
+    HINT_RETRY, HINT_TIMEOUT, LEVELS, MAX_SEED, ApiError, Subscriber, TableManager, hint_answer,
+)
 from .tokens import TokenInAddress, hide_tokens_in_logs
 
 log = logging.getLogger("dicetable.server")
@@ -227,6 +231,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.settings = settings
+    app.state.hints = PendingHints()
+    app.add_middleware(HintGate, pending=app.state.hints)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(TokenInAddress)
     app.add_middleware(BrowserGuard, allowed_hosts=settings.allowed_hosts, docs_path=docs)
@@ -266,7 +272,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         return JSONResponse({"detail": "the server met an unexpected error; nothing was changed by it"}, 500)
 
     @app.get("/api/health")
-    def health(request: Request) -> dict:
+    async def health(request: Request) -> dict:
         """Liveness: ``{"ok": true, "database": dialect}``."""
         return {"ok": True, "database": request.app.state.store.engine.dialect.name}
 
@@ -346,12 +352,32 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         return m.take_back(table_id, seat, caller)
 
     @app.get("/api/tables/{table_id}/hint")
-    def get_hint(table_id: str, request: Request, authorization: Auth = None) -> dict:
-        """The hard search bot's top three actions for the caller's decision, with visit shares."""
+    async def get_hint(table_id: str, request: Request, authorization: Auth = None) -> dict:
+        """The hard search bot's top three actions for the caller's decision, with visit shares.
+
+        One hint per seat at a time (429 with Retry-After meanwhile, see
+        ``hints.HintGate``); the search runs in a worker process and no server
+        thread waits for it.
+        """
         m = manager(request)
-        lt = m.get(table_id)
-        seat = m.need_seat(lt, _token(authorization))
-        return m.hint(table_id, seat)
+        gate: PendingHints = request.app.state.hints
+        key = gate.begin(table_id, authorization)
+        if key is None:
+            raise ApiError(429, BUSY, retry_after=HINT_RETRY)
+        try:
+            def begin() -> tuple[int, int, Future]:
+                lt = m.get(table_id)
+                seat = m.need_seat(lt, _token(authorization))
+                return (seat, *m.start_hint(table_id, seat))
+
+            seat, version, fut = await run_in_threadpool(begin)
+            rows = await asyncio.wait_for(asyncio.wrap_future(fut), HINT_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise ApiError(503, f"the hint took more than {HINT_TIMEOUT} s (the server is busy); "
+                                "try again later", retry_after=HINT_TIMEOUT) from None
+        finally:
+            gate.end(key)
+        return hint_answer(version, seat, rows)
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:

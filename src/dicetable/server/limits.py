@@ -36,8 +36,7 @@ class LimitError(ApiError):
     """A refusal by a limit: ``status`` (429 or 503), ``detail``, and ``retry_after`` seconds (an int >= 1)."""
 
     def __init__(self, status: int, detail: str, retry_after: float) -> None:
-        super().__init__(status, detail)
-        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(status, detail, max(1, math.ceil(retry_after)))
 
 
 class _TooBig(Exception):

@@ -214,13 +214,14 @@ class Store:
 
     # ----------------------------------------------------------------- writes
     def create(self, table: TableRow, seats: list[SeatRow]) -> None:
-        """Store a new table and its seats in one transaction."""
-        from sqlalchemy.orm import Session
+        """Store a new table and its seats in one transaction (nothing is stored if either insert fails)."""
 
-        with Session(self.engine, expire_on_commit=False) as s, s.begin():
-            s.add(table)
-            s.flush()
-            s.add_all(seats)
+        def row(obj: TableRow | SeatRow) -> dict[str, Any]:
+            return {c.key: getattr(obj, c.key) for c in obj.__table__.columns}
+
+        with self.engine.begin() as conn:
+            conn.execute(insert(TableRow), [row(table)])
+            conn.execute(insert(SeatRow), [row(seat) for seat in seats])
 
     def append(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
                status: str | None = None) -> ActionRow:
