@@ -8,7 +8,8 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/games``                         the registry: ids, names, player ranges, options, bot levels
 ``POST /api/tables``                        create a table (WEB.md body, plus optional ``clock``
                                             seconds per decision and per-seat ``name``)
-``GET  /api/tables``                        open and running tables (``?all=true``: finished ones too)
+``GET  /api/tables``                        a page of open and running tables (``?all=true``: finished
+                                            ones too; ``?limit=`` at most 200, default 50; ``?offset=``)
 ``GET  /api/tables/{id}``                   the caller's view
 ``POST /api/tables/{id}/actions``           ``{"action", "version"}``: act for the token's seat
 ``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
@@ -65,6 +66,9 @@ log = logging.getLogger("dicetable.server")
 
 #: The ``Authorization`` header of a request (a seat's ``Bearer`` token), if any.
 Auth = Annotated[Optional[str], Header(alias="Authorization")]
+
+#: Tables in one page of ``GET /api/tables`` unless ``?limit=`` says otherwise, and the most it may say.
+PAGE, MAX_PAGE = 50, 200
 
 #: Largest request body accepted by default, in bytes (413 above it; ``DICETABLE_MAX_BODY``).
 MAX_BODY = Settings.max_body
@@ -298,13 +302,21 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         return made
 
     @app.get("/api/tables")
-    def list_tables(request: Request, all: bool = False) -> dict:
-        """Open and running tables (``?all=true``: finished ones too), newest first, without tokens."""
-        rows = manager(request).store.list_tables(None if all else ("running",))
+    def list_tables(request: Request, all: bool = False,
+                    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+                    offset: Annotated[int, Query(ge=0, le=2**31)] = 0) -> dict:
+        """One page of the open and running tables (``?all=true``: finished ones too), newest first,
+        without tokens: ``{"tables", "total", "limit", "offset", "next"}`` (``next``: the offset of the
+        following page, None on the last)."""
+        store = manager(request).store
+        statuses = None if all else ("running",)
+        rows = store.list_tables(statuses, limit=limit, offset=offset)
         for row in rows:
             row["open"] = row["status"] == "running" and any(
                 s["kind"] == "human" and not s["joined"] for s in row["seats"])
-        return {"tables": rows}
+        total = store.count_tables(statuses)
+        return {"tables": rows, "total": total, "limit": limit, "offset": offset,
+                "next": offset + limit if offset + limit < total else None}
 
     @app.get("/api/tables/{table_id}")
     def get_view(table_id: str, request: Request, authorization: Auth = None) -> dict:
