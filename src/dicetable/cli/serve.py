@@ -20,6 +20,9 @@ import typer
 if TYPE_CHECKING:
     from dicetable.server.store import Store
 
+#: Seconds a stopping server (SIGTERM, Ctrl-C) waits for requests in flight (a hint) before it ends them.
+SHUTDOWN_GRACE = 2
+
 DATABASE_HELP = ("database URL: sqlite:///path/file.db or postgresql+psycopg://user@host/db "
                  "(default: $DICETABLE_DATABASE, else sqlite:///dicetable.db in this folder)")
 
@@ -76,7 +79,8 @@ def register(app: typer.Typer) -> None:
         console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it")
         try:
             uvicorn.run(create_app(url, settings=settings), host=host, port=port, log_level=log_level,
-                        ws="websockets-sansio", ws_max_size=settings.max_frame)
+                        ws="websockets-sansio", ws_max_size=settings.max_frame,
+                        timeout_graceful_shutdown=SHUTDOWN_GRACE)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                  "check --host, or choose another port with --port (make run PORT=...)")

@@ -38,7 +38,7 @@ import asyncio
 import json
 import logging
 import unicodedata
-from concurrent.futures import Future
+from concurrent.futures import BrokenExecutor, Future
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Callable, Literal, Optional, Sequence
 
@@ -387,6 +387,9 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         except asyncio.TimeoutError:
             raise ApiError(503, f"the hint took more than {HINT_TIMEOUT} s (the server is busy); "
                                 "try again later", retry_after=HINT_TIMEOUT) from None
+        except BrokenExecutor:  # the server is stopping (its search processes were stopped)
+            raise ApiError(503, "the server stopped the search (it is shutting down); try again in a "
+                                "moment", retry_after=5) from None
         finally:
             gate.end(key)
         return hint_answer(version, seat, rows)

@@ -62,6 +62,7 @@ from dicetable.engine import (
 from .clock import Handle, Timers
 from .models import SeatRow, TableRow
 from .store import Conflict, Record, Store, now, options_text
+from .workers import stop_process_pool
 
 log = logging.getLogger("dicetable.server")
 
@@ -269,13 +270,14 @@ class TableManager:
         on from then, so a server with many stored tables starts at once."""
 
     def close(self) -> None:
-        """Stop timers and pools (pending bot moves are dropped; they are recomputed on the next start)."""
+        """Stop timers, threads and search processes (running searches are abandoned and their worker
+        processes stopped; pending bot moves are recomputed when their table is next used)."""
         self.closed = True
         self.timers.close()
         self.threads.shutdown(wait=False, cancel_futures=True)
         for procs in self.procs:
             if procs is not None:
-                procs.shutdown(wait=False, cancel_futures=True)
+                stop_process_pool(procs)
 
     # -------------------------------------------------------------- loading
     def get(self, table_id: str) -> LiveTable:
