@@ -74,6 +74,10 @@ PAGE, MAX_PAGE = 50, 200
 MAX_BODY = Settings.max_body
 
 
+#: Letters and symbols that draw nothing: Hangul fillers, the blank Braille pattern, a blank notehead.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+
+
 # ---------------------------------------------------------------- bodies
 class SeatIn(BaseModel):
     """One seat of a new table: a person, or a bot with its level."""
@@ -89,11 +93,14 @@ class SeatIn(BaseModel):
         """A seat's name is shown on every page and log: printable text, not blank (ValueError otherwise)."""
         if name is None:
             return name
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
-            raise ValueError("a name may not hold control or invisible format characters; "
-                             "give printable text of 1 to 40 characters")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") for ch in name):
+            raise ValueError("a name may not hold control or invisible format characters (nor unassigned "
+                             "or private-use ones); give printable text of 1 to 40 characters")
         if not name.strip():
             raise ValueError("a name may not be blank; give printable text of 1 to 40 characters")
+        if not any(unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LOOKING for ch in name):
+            raise ValueError("a name may not look blank (it shows no visible letter, digit or sign: only "
+                             "fillers, blank patterns or marks); give printable text of 1 to 40 characters")
         return name
 
 
@@ -129,6 +136,42 @@ class BotIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     level: Optional[StrictStr] = Field(None, max_length=16)
+
+
+class ErrorOut(BaseModel):
+    """The body of every refused request: one sentence naming what was wrong and what is allowed."""
+
+    detail: str = Field(description="what was wrong and what is allowed")
+
+
+#: What each refusal means, as the API description lists it.
+ERRORS = {
+    400: "a token in the address of an HTTP API call, a Content-Length that is not a number, or a body "
+         "that is not JSON text",
+    401: "a token is needed (send 'Authorization: Bearer <token>'), or the Authorization header is malformed",
+    403: "the token holds no seat at this table, or that seat may not do this",
+    404: "no such table, seat or route",
+    409: "the table changed since the version sent (someone moved first), or the seat is played by its bot",
+    413: "the request body is larger than the server's limit",
+    415: "the body was not sent as Content-Type: application/json",
+    422: "the request is well formed but not allowed (a bad field, an illegal action, nothing to take back); "
+         "'detail' is one sentence, not a list",
+    429: "a limit was reached (table creations per minute, running tables per address, one pending hint per "
+         "seat); the Retry-After header says when to try again",
+    503: "the server cannot do it now (a hint took too long, or the server is stopping); see Retry-After",
+}
+READ = (400,)
+LIST = (400, 422)
+CREATE = (400, 413, 415, 422, 429)
+VIEW = (400, 401, 403, 404, 422)
+RECORD = (400, 403, 404, 422)
+CHANGE = (400, 401, 403, 404, 409, 413, 415, 422)
+HINT = (400, 401, 403, 404, 422, 429, 503)
+
+
+def errors(codes: Sequence[int]) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that may refuse with ``codes`` (each a :class:`ErrorOut`)."""
+    return {code: {"model": ErrorOut, "description": ERRORS[code]} for code in codes}
 
 
 def _token(authorization: str | None) -> str | None:
@@ -266,27 +309,32 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
             detail = f"there is no {request.method} {request.url.path}; the API is described at /api/openapi.json"
         elif detail == "There was an error parsing the body":
             detail = "the body is not JSON text (UTF-8); send a JSON object"
-        elif exc.status_code == 405:
-            detail = f"{request.method} is not allowed on {request.url.path}"
-        return JSONResponse({"detail": detail}, exc.status_code, headers=getattr(exc, "headers", None))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:  # every method of the path (routing names only the first route's)
+            allowed = sorted({method for route in request.app.router.routes
+                              if getattr(route, "methods", None) and route.path_regex.match(request.url.path)
+                              for method in route.methods})
+            detail = f"{request.method} is not allowed on {request.url.path}; allowed: {', '.join(allowed)}"
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
+        return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
     @app.exception_handler(Exception)
     async def fault(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse({"detail": "the server met an unexpected error; nothing was changed by it"}, 500)
 
-    @app.get("/api/health")
+    @app.get("/api/health", responses=errors(READ))
     async def health(request: Request) -> dict:
         """Liveness: ``{"ok": true, "database": dialect}``."""
         return {"ok": True, "database": request.app.state.store.engine.dialect.name}
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=errors(READ))
     def list_games() -> dict:
         """The registry: every game's id, name, player range and options; the bot levels."""
         # "mcts" is accepted as another name of "medium"; offering both would show one bot twice.
         return {"games": _games(), "bot_levels": [level for level in LEVELS if level != "mcts"]}
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, responses=errors(CREATE))
     def create_table(body: NewTable, request: Request) -> dict:
         """Create a table; the answer holds each human seat's token and link (shown once)."""
         seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
@@ -301,7 +349,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         limits.created(address, made["table_id"])
         return made
 
-    @app.get("/api/tables")
+    @app.get("/api/tables", responses=errors(LIST))
     def list_tables(request: Request, all: bool = False,
                     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
                     offset: Annotated[int, Query(ge=0, le=2**31)] = 0) -> dict:
@@ -318,14 +366,14 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         return {"tables": rows, "total": total, "limit": limit, "offset": offset,
                 "next": offset + limit if offset + limit < total else None}
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", responses=errors(VIEW))
     def get_view(table_id: str, request: Request, authorization: Auth = None) -> dict:
         """The caller's view of the table."""
         m = manager(request)
         lt = m.get(table_id)
         return m.view(lt, m.seat_of(lt, _token(authorization)))
 
-    @app.post("/api/tables/{table_id}/actions")
+    @app.post("/api/tables/{table_id}/actions", responses=errors(CHANGE))
     def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None) -> dict:
         """Apply an action for the token's seat at the given version; the new view."""
         m = manager(request)
@@ -333,12 +381,12 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         seat = m.need_seat(lt, _token(authorization))
         return m.act(table_id, seat, body.action, body.version)
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", responses=errors(RECORD))
     def get_record(table_id: str, request: Request) -> dict:
         """The replay record once the game is over; 403 while it runs."""
         return manager(request).record(table_id)
 
-    @app.post("/api/tables/{table_id}/undo")
+    @app.post("/api/tables/{table_id}/undo", responses=errors(CHANGE))
     def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth = None) -> dict:
         """Take back the caller's last move where the rules allow it; the new view."""
         m = manager(request)
@@ -346,7 +394,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         seat = m.need_seat(lt, _token(authorization))
         return m.undo(table_id, seat, body.version)
 
-    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", responses=errors(CHANGE))
     def post_hand_to_bot(table_id: str, seat: int, request: Request, authorization: Auth = None,
                          body: Optional[BotIn] = None) -> dict:
         """Hand seat ``seat`` to its bot (its holder; or another seat once its clock ran out)."""
@@ -355,7 +403,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         caller = m.need_seat(lt, _token(authorization))
         return m.hand_to_bot(table_id, caller, seat, body.level if body else None)
 
-    @app.post("/api/tables/{table_id}/seats/{seat}/take")
+    @app.post("/api/tables/{table_id}/seats/{seat}/take", responses=errors(CHANGE))
     def post_take(table_id: str, seat: int, request: Request, authorization: Auth = None) -> dict:
         """Seat ``seat``'s holder takes it back from its bot."""
         m = manager(request)
@@ -363,7 +411,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         caller = m.need_seat(lt, _token(authorization))
         return m.take_back(table_id, seat, caller)
 
-    @app.get("/api/tables/{table_id}/hint")
+    @app.get("/api/tables/{table_id}/hint", responses=errors(HINT))
     async def get_hint(table_id: str, request: Request, authorization: Auth = None) -> dict:
         """The hard search bot's top three actions for the caller's decision, with visit shares.
 

@@ -259,6 +259,13 @@ class Store:
             raise Conflict(f"action {seq} of table {table_id} exists already") from None
         return ActionRow(**row)
 
+    def delete_table(self, table_id: str) -> None:
+        """Remove ``table_id`` with its seats and actions in one transaction (a creation that failed)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            conn.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            conn.execute(delete(TableRow).where(TableRow.id == table_id))
+
     def drop_last(self, table_id: str, seq: int) -> bool:
         """Delete action ``seq`` if it is the table's last one (an undo); False if it is not."""
         with self.engine.begin() as conn:

@@ -44,6 +44,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import threading
 import time
@@ -104,6 +105,8 @@ def new_token() -> str:
 
 
 TABLE_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+#: What any table id looks like (older servers made URL-safe base64 ids): anything else is no table.
+TABLE_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def new_table_id() -> str:
@@ -286,8 +289,8 @@ class TableManager:
         if lt is not None:
             lt.used = time.monotonic()
             return lt
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
-            raise ApiError(404, f"there is no table {table_id!r}")
+        if not isinstance(table_id, str) or not TABLE_ID_SHAPE.fullmatch(table_id):
+            raise ApiError(404, f"there is no table {table_id!r}; table ids are letters, digits, - and _")
         with self.guard:
             lock = self.load_locks.setdefault(table_id, threading.Lock())
         with lock:
@@ -427,9 +430,16 @@ class TableManager:
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status)
         lt.log_len = len(state.log)
-        self.tables[table_id] = lt
-        with lt.lock:
-            self._kick(lt)
+        try:
+            self.tables[table_id] = lt
+            with lt.lock:
+                self._kick(lt)
+        except BaseException:  # a table that cannot start is not kept: a failed creation stores nothing
+            self.tables.pop(table_id, None)
+            if lt.timer is not None:
+                lt.timer.cancel()
+            self.store.delete_table(table_id)
+            raise
         return {"table_id": table_id, "seats": out}
 
     # -------------------------------------------------------------- seats
