@@ -85,7 +85,8 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _read(self, receive: Receive) -> bytes:
-        chunks, seen = [], 0
+        chunks: list[bytes] = []
+        seen = 0
         while True:
             message = await receive()
             if message["type"] != "http.request":  # the client went away
