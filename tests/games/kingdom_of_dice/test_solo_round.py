@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -22,8 +24,32 @@ def test_the_batched_turn_is_the_turn_planners_expectimax(tables):
     """For any value tables, one batched pass gives each table's expected turn value exactly as
     the planner's own programme (rulebook: How to Play, steps 1-4) computes it, one at a time."""
     got = turn_dp().start(np.array(tables))
+    assert len(got) == len(tables)
     for table, value in zip(tables, got):
         assert value == pytest.approx(_TurnTable(tuple(table)).continue_(EMPTY_SET_ASIDE), abs=1e-9)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.lists(st.floats(-20, 50), min_size=TOP_SPACE + 1, max_size=TOP_SPACE + 1), min_size=1, max_size=3))
+def test_without_numpy_the_turn_values_are_the_same(tables):
+    """A base install has no numpy: the plain-Python path gives the numpy path's values."""
+    with_numpy = turn_dp().start(np.array(tables))
+    saved = sys.modules.get("numpy")
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # import numpy raises ImportError
+    try:
+        without = turn_dp().start(tables)
+    finally:
+        sys.modules["numpy"] = saved  # type: ignore[assignment]
+    assert without == pytest.approx(with_numpy, abs=1e-9)
+    assert without == pytest.approx([_TurnTable(tuple(t)).continue_(EMPTY_SET_ASIDE) for t in tables], abs=1e-9)
+
+
+def test_a_solo_round_is_valued_the_same_without_numpy(monkeypatch):
+    """round_endings on a base install (numpy hidden) equals the numpy path's at a round's start."""
+    state = new_game("kingdom-of-dice", 1, seed=9, options={"cat_level": 1})
+    with_numpy = round_endings(state, 0)
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    assert round_endings(state, 0) == pytest.approx(with_numpy, abs=1e-9)
 
 
 def _last_turns(spent: int):
