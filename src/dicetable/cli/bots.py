@@ -38,7 +38,7 @@ def train_eval(
     """Fit a learned position value from greedy self-play and write it with its provenance.
 
     Search (the easy..expert bots) uses it at its leaves when it is the game's shipped file.
-    Needs numpy (the dev extra).
+    Needs numpy (the rl extra).
     """
     from dicetable.bots.train import train, write_model
 

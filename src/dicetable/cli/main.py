@@ -27,6 +27,7 @@ from dicetable.engine import (
     run_replay,
     seat_name,
 )
+from dicetable.extras import MissingExtra
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Five tabletop dice games on one rules engine.")
@@ -48,7 +49,8 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so no traceback reaches the user: every error becomes one line and exit 2.
 
     Bad input (``DicetableError``, ``ValueError``, a file that cannot be read)
-    says what was wrong; anything else is reported as a bug in one line.
+    says what was wrong, a missing optional extra (``MissingExtra``) how to install it;
+    anything else is reported as a bug in one line.
     Ctrl-C outside a game exits with status 130.
     """
     @functools.wraps(command)
@@ -63,7 +65,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         except EOFError:  # the input ended before a game began (a menu question): nothing to save
             console.print("\nThe input ended before a game began; nothing was played.")
             raise typer.Exit(1) from None
-        except (DicetableError, ValueError, OSError) as exc:
+        except (DicetableError, ValueError, OSError, MissingExtra) as exc:
             fail(str(exc) or type(exc).__name__)
         except RecursionError:
             fail("the input is nested too deeply to read")
@@ -424,7 +426,7 @@ def simulate(
                 results = simulate_ray(jobs, on_result=done, address=ray_address)
             else:
                 results = run(jobs, workers=workers or None, on_result=done)
-        except DicetableError as exc:
+        except (DicetableError, MissingExtra) as exc:
             fail(str(exc))
     if out:
         out.close()
