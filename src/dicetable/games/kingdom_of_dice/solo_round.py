@@ -34,16 +34,11 @@ from itertools import product
 from operator import itemgetter
 
 from .components import TOP_SPACE
+from .rolls import roll_outcomes, sub_vectors
 from .rules import (
     CARD_VALUE, CAT, DICE, EMPTY, MARKERS, MARKERS_TO_END, KingdomOfDiceState, can_still_be_valid,
     free_space_at_or_below, result_value,
 )
-
-
-def _rolls(n: int) -> list[tuple[tuple, float]]:
-    """All outcomes of rolling ``n`` dice as (count-vector over the 6 faces, probability)."""
-    from .policy import _rolls as rolls  # one enumeration for both programmes
-    return list(rolls(n))
 
 
 class TurnDP:
@@ -78,10 +73,10 @@ class TurnDP:
                     continue
                 rows.append(index[k])
                 row_starts.append(len(probs))
-                for roll, p in _rolls(DICE - n):
+                for roll, p in roll_outcomes(DICE - n):
                     group_starts.append(len(targets))
                     probs.append(p)
-                    for sub in product(*(range(c + 1) for c in roll)):
+                    for sub in sub_vectors(roll):
                         if any(sub):
                             targets.append(index[tuple(a + b for a, b in zip(k, sub))])
             self.layers.append((rows, targets, group_starts, probs, row_starts))
