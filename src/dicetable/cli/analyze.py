@@ -11,7 +11,7 @@ from typing import List, Optional
 
 import typer
 
-from dicetable.cli.main import app, console, fail, guarded
+from dicetable.cli.app import app, console, fail, guarded
 from dicetable.engine import DicetableError
 
 

@@ -17,7 +17,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-from dicetable.cli.main import app, console, fail, guarded
+from dicetable.cli.app import app, console, fail, guarded
 from dicetable.engine import DicetableError, get_game
 
 

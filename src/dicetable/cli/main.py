@@ -1,20 +1,24 @@
-"""The ``dicetable`` command: games, play, simulate, replay, bench."""
+"""The ``dicetable`` command: games, play, hint, replay, simulate, bench; the other commands'
+modules (serve, tables, export, analyze, train-eval, ladder) are imported at the end.
+
+``app`` (the console script's entry point, ``dicetable.cli.main:app``), ``console``, ``fail``
+and ``guarded`` live in :mod:`dicetable.cli.app` and are imported here from there.
+"""
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
-from typing import Any, Callable, List, NoReturn, Optional, ParamSpec, TypeVar
+from typing import Any, Callable, List, Optional, TypeVar
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from dicetable.bots import BOT_NAMES, make_bot
+from dicetable.cli.app import app, console, fail, guarded
 from dicetable.engine import (
     DicetableError,
     GameSpec,
@@ -29,49 +33,7 @@ from dicetable.engine import (
 )
 from dicetable.extras import MissingExtra
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Five tabletop dice games on one rules engine.")
-console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
-
-
-def fail(message: str) -> NoReturn:
-    """Print a clear one-line error and exit with status 2."""
-    console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
-    raise typer.Exit(2)
-
-
-P = ParamSpec("P")
-R = TypeVar("R")
 T = TypeVar("T")
-
-
-def guarded(command: Callable[P, R]) -> Callable[P, R]:
-    """Wrap a command so no traceback reaches the user: every error becomes one line and exit 2.
-
-    Bad input (``DicetableError``, ``ValueError``, a file that cannot be read)
-    says what was wrong, a missing optional extra (``MissingExtra``) how to install it;
-    anything else is reported as a bug in one line.
-    Ctrl-C outside a game exits with status 130.
-    """
-    @functools.wraps(command)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:  # the command, with errors turned into one line
-        try:
-            return command(*args, **kwargs)
-        except (typer.Exit, typer.Abort, SystemExit):
-            raise
-        except KeyboardInterrupt:
-            console.print("[red]interrupted[/red]")
-            raise typer.Exit(130) from None
-        except EOFError:  # the input ended before a game began (a menu question): nothing to save
-            console.print("\nThe input ended before a game began; nothing was played.")
-            raise typer.Exit(1) from None
-        except (DicetableError, ValueError, OSError, MissingExtra) as exc:
-            fail(str(exc) or type(exc).__name__)
-        except RecursionError:
-            fail("the input is nested too deeply to read")
-        except Exception as exc:  # a bug: still one line, never a traceback
-            fail(f"unexpected {type(exc).__name__}: {exc} (this is a bug in dicetable; please report it)")
-    return wrapper
 
 
 def is_number(text: str) -> bool:
@@ -490,6 +452,7 @@ def bench(
     console.print(table)
 
 
+# Last, so `dicetable --help` lists them after the commands above (none of them imports this module).
 from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serve, tables, export)
 
 _register_serve(app)
