@@ -28,6 +28,8 @@ def test_require_returns_an_installed_module():
 @pytest.mark.parametrize("hidden, wanted", [("matplotlib", "matplotlib"), ("matplotlib", "matplotlib.pyplot")])
 def test_a_missing_module_names_the_extra_and_the_pip_command(monkeypatch, hidden, wanted):
     monkeypatch.setitem(sys.modules, hidden, None)
+    if wanted != hidden:  # a submodule already imported would be found without its package
+        monkeypatch.delitem(sys.modules, wanted, raising=False)
     with pytest.raises(MissingExtra) as info:
         require(wanted, "report", "the balance report")
     message = str(info.value)
