@@ -182,6 +182,8 @@ def test_undo_takes_back_a_move_that_drew_nothing(client):
     assert r.status_code == 200, r.text
     undone = r.json()
     assert undone["version"] == before["version"]
+    # the version went back, the count of undos went up: (undos, version) still orders the views
+    assert (before["undos"], after["undos"], undone["undos"]) == (0, 0, 1)
     assert undone["observation"] == before["observation"] and undone["legal_actions"] == before["legal_actions"]
     # the re-roll rolls dice: it is not undoable
     marked = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
@@ -279,3 +281,31 @@ def test_search_bot_moves_from_its_worker_process_and_hint_ranks_legal_actions(s
         assert 1 <= len(rows) <= 3 and all(r["id"] in legal for r in rows)
         assert all(0 <= r["share"] <= 1 for r in rows) and sum(r["share"] for r in rows) <= 1.0001
         assert client.get(f"/api/tables/{tid}/hint").status_code == 401
+
+
+def test_the_count_of_undos_survives_a_restart(sqlite_url):
+    """A view's ``undos`` is stored with the table: a new server process on the same database
+    reports the same (undos, version) as the one that took the move back."""
+    from fastapi.testclient import TestClient
+
+    from dicetable.server import create_app
+
+    with TestClient(create_app(sqlite_url)) as client:
+        made = create(client, "corsairs-of-valeria", ["human", "human"], seed=21)
+        tid, tokens = made["table_id"], tokens_of(made)
+        seat = client.get(f"/api/tables/{tid}").json()["to_move"][0]
+        tok = tokens[seat]
+        view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+        while not any(a["id"].startswith("mark:") for a in view["legal_actions"]):
+            view = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
+                               json={"action": view["legal_actions"][0]["id"], "version": view["version"]}).json()
+        mark = next(a["id"] for a in view["legal_actions"] if a["id"].startswith("mark:"))
+        for _ in range(2):  # mark, take it back, twice
+            after = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
+                                json={"action": mark, "version": view["version"]}).json()
+            view = client.post(f"/api/tables/{tid}/undo", headers=auth(tok),
+                               json={"version": after["version"]}).json()
+        assert view["undos"] == 2
+    with TestClient(create_app(sqlite_url)) as client:
+        again = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+        assert (again["undos"], again["version"]) == (2, view["version"])

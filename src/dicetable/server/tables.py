@@ -152,7 +152,9 @@ class LiveTable:
 
     ``actions`` is ``[(seat, by, undoable)]`` per applied action; ``notes``
     maps a log position to server lines shown before the event there (a
-    clock that ran out); ``lock`` serialises every change and every view.
+    clock that ran out); ``undos`` counts the actions taken back (stored with
+    the table), so ``(undos, version)`` orders the table's views even across
+    an undo; ``lock`` serialises every change and every view.
     """
 
     id: str
@@ -165,6 +167,7 @@ class LiveTable:
     state: GameState
     status: str = "running"
     version: int = 0
+    undos: int = 0
     log_len: int = 0
     actions: list = field(default_factory=list)
     notes: dict = field(default_factory=dict)
@@ -298,7 +301,7 @@ class TableManager:
         t = record.table
         state = new_game(t.game, t.players, seed=t.seed, options=json.loads(t.options))
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
-                       [Seat.from_row(r) for r in record.seats], state, status=t.status)
+                       [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0)
         for row in record.actions:
             self._replay_row(lt, row.seq, row.seat, row.action, row.by)
         return lt
@@ -360,7 +363,7 @@ class TableManager:
             self.tables.pop(lt.id, None)
             raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
         fresh = self._rebuild(record)
-        for name in ("seats", "state", "status", "version", "log_len", "actions", "notes"):
+        for name in ("seats", "state", "status", "version", "undos", "log_len", "actions", "notes"):
             setattr(lt, name, getattr(fresh, name))
         lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
         self._publish(lt)
@@ -600,6 +603,7 @@ class TableManager:
                 "table_id": lt.id,
                 "game": lt.game,
                 "version": lt.version,
+                "undos": lt.undos,
                 "over": over,
                 "to_move": list(state.to_move),
                 "decision": decision.to_json() if decision is not None else None,

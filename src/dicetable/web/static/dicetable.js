@@ -264,7 +264,7 @@ async function tablePage() {
   const help = await api("GET", `/web/help/${view.game}`);
   T.help = help.status === 200 ? help.data : { sections: [], components: [] };
   drawComponents();
-  await show(view, { force: true });
+  await accept(view);
   connect();
 }
 
@@ -305,7 +305,7 @@ function wireTable() {
     const seat = Number(b.dataset.seatBot ?? b.dataset.seatTake);
     const what = b.dataset.seatBot !== undefined ? "bot" : "take";
     const res = await api("POST", `/api/tables/${T.id}/seats/${seat}/${what}`, { token: T.token, body: what === "bot" ? {} : undefined });
-    if (res.status === 200) { hideError(); await show(unwrapView(res.data), { force: true }); } else showError(res.message);
+    if (res.status === 200) { hideError(); await accept(unwrapView(res.data)); } else showError(res.message);
   });
 }
 
@@ -341,33 +341,49 @@ function connect() {
   ws.onopen = () => { if (gen === T.wsGen) document.body.dataset.live = "open"; };
 }
 
+// The order of a table's views: (undos, version). An undo lowers the version but
+// raises undos (the server counts every action taken back), so of two views the
+// one with the larger key is the newer, whichever way it came.
+function viewKey(v) { return [typeof v.undos === "number" ? v.undos : 0, v.version]; }
+function compareViews(a, b) {
+  const [ka, kb] = [viewKey(a), viewKey(b)];
+  return ka[0] - kb[0] || ka[1] - kb[1];
+}
+
+// Every view the page draws comes through here: HTTP answers, WebSocket pushes,
+// reloads and refreshes alike. One older than the view on screen is dropped (a
+// late answer or push: the table has moved on); one equal to it is drawn only
+// when something in it changed (a seat connected, a bot took over, another seat's
+// view of the same version after a hot-seat switch). True when it was drawn.
+async function accept(view) {
+  if (!view || typeof view.version !== "number") return false;
+  if (T.view) {
+    const order = compareViews(view, T.view);
+    if (order < 0 || (order === 0 && sameJSON(view, T.view))) return false;
+  }
+  await show(view);
+  return true;
+}
+
 // Pushes are shown one at a time; a move by someone else stays on screen for
 // T.pace ms before the next one, so a bot's turn reads like a turn.
 async function pump() {
   if (T.pumping) return;
   T.pumping = true;
-  let older = false;
   try {
     while (T.queue.length) {
       const v = T.queue.shift();
-      // An older version is either a late push or an undo (the table went back): ask the server which.
-      if (v.version < T.shown) { older = true; continue; }
-      // The push of a view this page already drew (its own action's answer): only redraw what changed.
-      if (v.version === T.shown && T.view && v.over === T.view.over && sameJSON(v.seats, T.view.seats)
-          && sameJSON(v.legal_actions, T.view.legal_actions) && sameJSON(v.to_move, T.view.to_move)
-          && (v.log || []).length === (T.view.log || []).length) continue;
-      const advanced = v.version > T.shown;
-      await show(v);
+      const advanced = !T.view || compareViews(v, T.view) > 0;
+      if (!(await accept(v))) continue;
       if (advanced && T.queue.length && T.pace > 0) await sleep(T.pace);
     }
   } finally { T.pumping = false; }
-  if (older && !T.busy && !T.queue.length) { await refresh(); return; }
   if (!T.queue.length) await maybeHandOver();
 }
 
 async function refresh() {
   const res = await api("GET", `/api/tables/${T.id}`, { token: T.token });
-  if (res.status === 200) { T.queue = []; await show(unwrapView(res.data), { force: true }); await maybeHandOver(); }
+  if (res.status === 200) { await accept(unwrapView(res.data)); await maybeHandOver(); }
 }
 
 async function act(actionId) {
@@ -378,8 +394,7 @@ async function act(actionId) {
   try {
     const res = await api("POST", `/api/tables/${T.id}/actions`, { token: T.token, body: { action: actionId, version: T.shown } });
     if (res.status === 200) {
-      const view = unwrapView(res.data);
-      if (view && typeof view.version === "number") await show(view);
+      await accept(unwrapView(res.data));
       if (!T.queue.length) await maybeHandOver();
     } else if (res.status === 409) {
       await refresh();
@@ -448,8 +463,8 @@ function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
-async function show(view, { force = false } = {}) {
-  if (!force && view.version < T.shown) return;
+// Draws ``view`` (only ever called by accept, which keeps the views in order).
+async function show(view) {
   const focusedAction = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
   const hadFocus = document.activeElement && document.activeElement !== document.body;
   const html = boardFor(view);
@@ -687,7 +702,7 @@ async function hint() {
 
 async function undo() {
   const res = await api("POST", `/api/tables/${T.id}/undo`, { token: T.token, body: { version: T.shown } });
-  if (res.status === 200) { await refresh(); } else showError(res.message);
+  if (res.status === 200) { await accept(unwrapView(res.data)); await maybeHandOver(); } else showError(res.message);
 }
 
 function drawFinal(view) {
@@ -776,7 +791,7 @@ async function maybeHandOver() {
     T.queue = [];
     T.seat = null;
     T.token = null;
-    if (specView) await show(specView, { force: true });
+    if (specView) await accept(specView);
     $("#board").classList.add("covered");
     $("#handover-text").textContent = `${seatName(next)}, it is your turn. Everyone else, look away: ${seatName(next)} has cards or secrets on the screen.`;
     $("#handover-btn").textContent = `I am ${seatName(next)}: show my table`;
@@ -802,7 +817,7 @@ async function switchTo(seat, view) {
   T.lastLog = [];
   $("#log").replaceChildren();
   connect();
-  await show(view, { force: true });
+  await accept(view);
 }
 
 function showError(msg) { const e = $("#error"); e.textContent = msg; e.hidden = false; }
