@@ -499,3 +499,73 @@ def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(contex
             .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)""")
         squeezed += cut
     assert squeezed == [], sorted(set(squeezed))
+
+
+#: JS: every 50 ms, note which seat's private panel the page shows (".player.me") and any hand-over.
+WATCH_SEATS = """() => { window.__mine = new Set(); setInterval(() => {
+  const me = document.querySelector('.player.me');
+  if (me) window.__mine.add(me.dataset.seat);
+  if (document.body.dataset.handover !== undefined) window.__mine.add('handover ' + document.body.dataset.handover);
+}, 50); }"""
+
+
+def test_a_friends_reload_does_not_hand_their_seat_to_the_hosts_screen(browser, server):
+    """Biblios Dice, 3 humans created in one browser: seats 1 and 2 are played there (hot-seat),
+    seat 3's link goes to a friend. When the friend reloads while seat 3 is to move, the host's page
+    never shows seat 3's table (Gold and objective are secret) and its own seat stays connected."""
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    try:
+        host, friend = (c.new_page() for c in contexts)
+        rng = random.Random(5)
+        open_lobby_table(host, server.url, "biblios-dice", ["human", "human", "human"])
+        tid = _table_id(host)
+        link = host.locator('#players [data-seat="2"] a.invite').get_attribute("href")
+        friend.goto(f"{server.url}{link}&pace=0")
+        friend.wait_for_selector("[data-version]")
+        host.wait_for_function("() => document.querySelector('#players [data-seat=\"2\"] .meta')"
+                               ".innerText.includes(' connected')")
+        deadline = time.time() + 90
+        while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [2]:
+            assert time.time() < deadline, "seat 3's turn did not come"
+            host.wait_for_function("() => !document.body.dataset.busy")
+            if host.locator("#board [data-action], #actionbar [data-action]").count() or \
+                    host.evaluate("document.body.dataset.handover !== undefined"):
+                take_turn(host, rng)
+            elif friend.locator("#board [data-action], #actionbar [data-action]").count():
+                take_turn(friend, rng)
+            else:
+                host.wait_for_timeout(100)
+        host.wait_for_timeout(500)
+        host.evaluate(WATCH_SEATS)
+        held = host.locator(".player.me").get_attribute("data-seat")
+        assert held in ("0", "1")
+        friend.reload()
+        friend.wait_for_selector("[data-version]")
+        wait_ready(friend)
+        host.wait_for_timeout(2000)  # time for a (wrong) switch to seat 3
+        assert host.evaluate("[...window.__mine]") == [held]
+        seats = server.call("GET", f"/api/tables/{tid}")[1]["seats"]
+        assert seats[int(held)]["connected"] is True and seats[2]["connected"] is True
+        assert host.locator(f'#players [data-seat="{held}"] .meta').inner_text().endswith(" connected")
+        assert not host.locator(f'#players [data-seat="{held}"] .meta').inner_text().endswith("not connected")
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_a_seat_chosen_for_a_friend_in_the_lobby_is_never_played_here(context, server):
+    """Kingdom of Dice, Player 2 marked "a friend elsewhere" in the lobby: even before the friend has
+    opened the link, the creator's page stays Player 1's when Player 2 is to move."""
+    page = context.new_page()
+    rng = random.Random(9)
+    open_lobby_table(page, server.url, "kingdom-of-dice", ["human", "human:away"])
+    tid = _table_id(page)
+    assert page.evaluate(f"localStorage.getItem('dicetable.away.{tid}')") == "[1]"
+    deadline = time.time() + 60
+    while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [1]:
+        assert time.time() < deadline, "Player 1's turn did not end"
+        wait_ready(page)
+        take_turn(page, rng)
+    page.wait_for_timeout(1500)  # time for a (wrong) switch to Player 2
+    assert page.locator(".player.me").get_attribute("data-seat") == "0"
+    assert page.locator('#players [data-seat="1"] a.invite').count() == 1

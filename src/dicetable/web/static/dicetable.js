@@ -33,6 +33,11 @@ const store = {
     try { return JSON.parse(localStorage.getItem(`dicetable.setup.${tableId}`)); } catch { return null; }
   },
   setSetup(tableId, body) { localStorage.setItem(`dicetable.setup.${tableId}`, JSON.stringify(body)); },
+  // Held seats played on another screen (a friend's): this page never plays them.
+  away(tableId) {
+    try { return new Set(JSON.parse(localStorage.getItem(`dicetable.away.${tableId}`)) || []); } catch { return new Set(); }
+  },
+  setAway(tableId, seats) { localStorage.setItem(`dicetable.away.${tableId}`, JSON.stringify([...seats].sort((a, b) => a - b))); },
 };
 
 // ---------------------------------------------------------------- HTTP
@@ -148,7 +153,8 @@ async function lobbyPage() {
     box.replaceChildren(el("legend", { text: "Seats" }));
     for (let s = 0; s < n; s++) {
       const sel = el("select", { id: `seat-${s}`, "data-seat": s });
-      sel.append(el("option", { value: "human", text: "human" }));
+      sel.append(el("option", { value: "human", text: "human: this screen (hot-seat)" }));
+      sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (send the link)" }));
       for (const lv of levels) sel.append(el("option", { value: `bot:${lv}`, text: `bot (${lv})` }));
       sel.value = s === 0 ? "human" : "bot:greedy";
       box.append(el("label", { class: "row", for: `seat-${s}` }, `${seatName(s)} `, sel));
@@ -167,8 +173,10 @@ async function lobbyPage() {
       if (input._choices) body.options[input.dataset.option] = input._choices[Number(input.value)];
       else if (input.value.trim() !== "") body.options[input.dataset.option] = input._number ? Number(input.value) : input.value.trim();
     }
+    const away = [];
     for (const sel of $$("[data-seat]")) {
-      body.seats.push(sel.value === "human" ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) });
+      if (sel.value === "human:away") away.push(Number(sel.dataset.seat));
+      body.seats.push(sel.value.startsWith("human") ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) });
     }
     const seed = $("#seed").value.trim();
     if (seed) {
@@ -181,7 +189,7 @@ async function lobbyPage() {
     }
     if ($("#clock").value) body.clock = Number($("#clock").value);
     $("#create").disabled = true;
-    const made = await createTable(body);
+    const made = await createTable(body, away);
     $("#create").disabled = false;
     if (made.error) { err.textContent = made.error; return; }
     location.assign(made.url);
@@ -189,8 +197,9 @@ async function lobbyPage() {
   drawOpenTables(Object.fromEntries(list.map((g) => [g.id, g.name])));
 }
 
-// Creates a table, keeps its human seat tokens and set-up, answers the page to open.
-async function createTable(body) {
+// Creates a table, keeps its human seat tokens, the seats played elsewhere (``away``: their
+// links go to friends) and the set-up; answers the page to open (the first seat played here).
+async function createTable(body, away = []) {
   const res = await api("POST", "/api/tables", { body });
   if (res.status !== 200 && res.status !== 201) return { error: res.message };
   const id = res.data.table_id;
@@ -199,8 +208,11 @@ async function createTable(body) {
   store.setTokens(id, tokens);
   const setup = { ...body };
   delete setup.seed;
+  setup.away = away;
   store.setSetup(id, setup);
-  const first = Object.keys(tokens).map(Number).sort((a, b) => a - b)[0];
+  store.setAway(id, away);
+  const held = Object.keys(tokens).map(Number).sort((a, b) => a - b);
+  const first = held.find((s) => !away.includes(s)) ?? held[0];
   const pace = params.get("pace");
   const extra = pace !== null ? `&pace=${encodeURIComponent(pace)}` : "";
   return { url: first === undefined ? `/tables/${id}?${extra.slice(1)}` : `/tables/${id}?token=${tokens[first]}${extra}` };
@@ -232,7 +244,7 @@ async function drawOpenTables(names = {}) {
 
 // ---------------------------------------------------------------- table
 const T = {
-  id: null, token: null, seat: null, tokens: {}, view: null, shown: -1, queue: [], pumping: false,
+  id: null, token: null, seat: null, tokens: {}, away: new Set(), played: new Set(), view: null, shown: -1, queue: [], pumping: false,
   ws: null, wsGen: 0, busy: false, help: null, pace: 700, switching: false, lastLog: [], canHint: null,
   finalShown: false, clockTimer: null,
 };
@@ -241,6 +253,7 @@ async function tablePage() {
   T.id = document.body.dataset.table;
   T.token = params.get("token") || null;
   T.tokens = store.tokens(T.id);
+  T.away = store.away(T.id);
   const pace = params.get("pace");
   if (pace !== null && /^\d+$/.test(pace)) T.pace = Number(pace);
   wireTable();
@@ -259,7 +272,13 @@ async function tablePage() {
   }
   const view = unwrapView(res.data);
   T.seat = seatOf(view);
-  if (T.seat !== null && T.token) { T.tokens[T.seat] = T.token; store.setTokens(T.id, T.tokens); }
+  if (T.seat !== null && T.token) {
+    T.tokens[T.seat] = T.token;
+    store.setTokens(T.id, T.tokens);
+    // Opening a seat's own link here means it is played here (again).
+    T.played.add(T.seat);
+    if (T.away.delete(T.seat)) store.setAway(T.id, T.away);
+  }
   $("#board-css").href = `/static/games/${view.game}/board.css`;
   const help = await api("GET", `/web/help/${view.game}`);
   T.help = help.status === 200 ? help.data : { sections: [], components: [] };
@@ -361,8 +380,23 @@ async function accept(view) {
     const order = compareViews(view, T.view);
     if (order < 0 || (order === 0 && sameJSON(view, T.view))) return false;
   }
+  noteAway(view);
   await show(view);
   return true;
+}
+
+// The rule of held seats: a seat whose token this page holds is played here (hot-seat) unless
+// it has been seen connected from elsewhere; then it is a friend's for good (kept in
+// localStorage), even while the friend reloads. A seat this page itself played may still
+// show connected by its own closing socket, so only seats never played here are marked.
+function noteAway(view) {
+  let changed = false;
+  for (const k of Array.isArray(view.seats) ? view.seats : []) {
+    const s = k.seat;
+    if (k.kind === "human" && k.connected === true && T.tokens[s] !== undefined && s !== T.seat
+        && !T.played.has(s) && !T.away.has(s)) { T.away.add(s); changed = true; }
+  }
+  if (changed) store.setAway(T.id, T.away);
 }
 
 // Pushes are shown one at a time; a move by someone else stays on screen for
@@ -751,7 +785,8 @@ function drawFinal(view) {
 async function playAgain() {
   const setup = store.setup(T.id);
   if (!setup) return;
-  const made = await createTable(setup);
+  const { away, ...body } = setup;
+  const made = await createTable(body, away || []);
   if (made.error) { showError(made.error); return; }
   location.assign(made.url);
 }
@@ -765,8 +800,7 @@ async function maybeHandOver() {
   if (toMove.includes(T.seat)) return;
   // A held seat that is live on another screen (its link was sent to a friend) is theirs to play:
   // this page leaves it alone. This page holds one connection, its current seat's.
-  const elsewhere = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
-  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !elsewhere(s));
+  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !T.away.has(s));
   if (next === undefined) return;
   T.switching = true;
   try {
@@ -809,6 +843,7 @@ async function maybeHandOver() {
 
 async function switchTo(seat, view) {
   T.seat = seat;
+  T.played.add(seat);
   T.token = T.tokens[seat];
   const url = new URL(location.href);
   url.searchParams.set("token", T.token);
