@@ -309,3 +309,44 @@ def test_the_count_of_undos_survives_a_restart(sqlite_url):
     with TestClient(create_app(sqlite_url)) as client:
         again = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
         assert (again["undos"], again["version"]) == (2, view["version"])
+
+
+@pytest.mark.parametrize("game,seed", [("biblios-dice", 3), ("valeria-card-kingdoms", 3)])
+def test_scores_are_public_and_own_score_adds_what_only_the_seat_sees(sqlite_url, game, seed):
+    """Games with hidden scoring (Biblios Dice: secret Gold, VP tokens, face-down cards; Card Kingdoms:
+    the Duke): mid-game every seat's ``scores`` is the spectator's (comparable panels), and a seat's
+    ``own_score`` is its own view of its score, ``total - hidden`` being the public one."""
+    import random
+
+    from fastapi.testclient import TestClient
+
+    from dicetable.server import create_app
+
+    rng = random.Random(seed)
+    with TestClient(create_app(sqlite_url)) as client:
+        made = create(client, game, ["human"] * 3, seed=seed)
+        tid, tokens = made["table_id"], tokens_of(made)
+        hidden_seen = 0
+        for _ in range(40):
+            state = client.app.state.manager.get(tid).state  # each action makes a new state object
+            spectator = client.get(f"/api/tables/{tid}").json()
+            if spectator["over"]:
+                break
+            assert spectator["own_score"] is None
+            assert spectator["scores"] == list(state.visible_scores(None))
+            for seat, tok in tokens.items():
+                view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+                assert view["scores"] == spectator["scores"]
+                own = view["own_score"]
+                mine = state.visible_scores(seat)[seat]
+                if mine == spectator["scores"][seat]:
+                    assert own is None  # nothing hidden
+                else:
+                    hidden_seen += 1
+                    assert own == {"seat": seat, "total": mine, "hidden": mine - spectator["scores"][seat]}
+            mover = spectator["to_move"][0]
+            view = client.get(f"/api/tables/{tid}", headers=auth(tokens[mover])).json()
+            r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[mover]),
+                            json={"action": rng.choice(view["legal_actions"])["id"], "version": view["version"]})
+            assert r.status_code == 200, r.text
+        assert hidden_seen > 0

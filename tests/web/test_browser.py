@@ -569,3 +569,31 @@ def test_a_seat_chosen_for_a_friend_in_the_lobby_is_never_played_here(context, s
     page.wait_for_timeout(1500)  # time for a (wrong) switch to Player 2
     assert page.locator(".player.me").get_attribute("data-seat") == "0"
     assert page.locator('#players [data-seat="1"] a.invite').count() == 1
+
+
+def test_the_players_panels_show_public_scores_and_the_own_hidden_part(context, server):
+    """Biblios Dice: every panel shows the public score (the spectator's, so the panels compare); the
+    viewer's own panel adds what only it sees, e.g. "score -14 · +1 hidden (only you see this)"."""
+    made = server.create("biblios-dice", [{"kind": "human"}, {"kind": "human"}], seed=3)
+    tid = made["table_id"]
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    rng = random.Random(3)
+    for _ in range(60):
+        own = server.call("GET", f"/api/tables/{tid}", token=tokens[0])[1]
+        if own["own_score"] is not None:
+            break
+        mover = own["to_move"][0]
+        view = server.call("GET", f"/api/tables/{tid}", token=tokens[mover])[1]
+        status, _ = server.call("POST", f"/api/tables/{tid}/actions", token=tokens[mover],
+                                body={"action": rng.choice(view["legal_actions"])["id"], "version": view["version"]})
+        assert status == 200
+    hidden = own["own_score"]["hidden"]
+    assert own["own_score"]["total"] == own["scores"][0] + hidden
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}?token={tokens[0]}&pace=0")
+    page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{own['version']}'")
+    sign = "+" if hidden > 0 else "−"
+    assert page.locator('#players [data-seat="0"] .score').inner_text() == \
+        f"score {own['scores'][0]} · {sign}{abs(hidden)} hidden (only you see this)"
+    spectator = server.call("GET", f"/api/tables/{tid}")[1]
+    assert page.locator('#players [data-seat="1"] .score').inner_text() == f"score {spectator['scores'][1]}"

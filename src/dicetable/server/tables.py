@@ -191,6 +191,25 @@ def _apply_on(state: GameState, seat: int, action_id: str) -> tuple[list, bool, 
     return events, undoable, label
 
 
+def _own_score(state: GameState, seat: int | None) -> dict | None:
+    """``seat``'s own running score with what only it sees: ``{"seat", "total", "hidden"}``.
+
+    ``scores`` in a view is the public score (the same for every viewer, so the
+    panels compare); ``total`` is ``visible_scores(seat)[seat]`` (counting the
+    seat's secret objective, its hidden VP tokens, a Duke) and ``hidden`` is
+    ``total`` minus the public score. None for a spectator, once the game is
+    over (the final scores are all public), or when nothing of it is hidden.
+    """
+    if seat is None or state.is_over:
+        return None
+    total = state.visible_scores(seat)[seat]
+    public = state.visible_scores(None)[seat]
+    if not isinstance(total, (int, float)) or total == public:
+        return None
+    hidden = total - public if isinstance(public, (int, float)) else total
+    return {"seat": seat, "total": total, "hidden": hidden}
+
+
 def _choose(state: GameState, seat: int, level: str, seed: int) -> str:
     """The action id a ``level`` bot picks for ``seat`` (runs in a worker thread)."""
     return make_bot(level, seed=seed).choose(state, seat).id
@@ -610,7 +629,8 @@ class TableManager:
                 "legal_actions": actions,
                 "observation": obs,
                 "log": self._log_lines(lt, seat),
-                "scores": list(state.visible_scores(seat)),
+                "scores": list(state.visible_scores(None)),
+                "own_score": _own_score(state, seat),
                 "winners": list(state.winners) if over else [],
                 "seat": seat,
                 "players": lt.players,

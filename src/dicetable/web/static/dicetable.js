@@ -611,7 +611,7 @@ function drawPlayers(view) {
     const panel = el("section", { class: `player${s === T.seat ? " me" : ""}${toMove.includes(s) ? " to-move" : ""}${winners.includes(s) ? " winner" : ""}`, "data-seat": s, "aria-label": seatName(s) },
       el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${nameOf(s)} (you)` : nameOf(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
       el("p", { class: "meta", text: [kind, connected].filter(Boolean).join(" · ") }),
-      el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) })));
+      scoreLine(view, s, score));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
     if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: "clock ran out: its bot chose" }));
     if (k && k.kind === "human" && !view.over && T.seat !== null) {
@@ -630,6 +630,18 @@ function drawPlayers(view) {
     box.append(panel);
   }
   if (T.seat === null) box.prepend(el("p", { class: "spectator", text: "You are watching (spectator)." }));
+}
+
+// A panel's score: the public one (the same on every screen, so the panels compare); on the
+// viewer's own panel, what only it sees on top (a secret objective, hidden VP, a Duke).
+function scoreLine(view, s, score) {
+  const line = el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) }));
+  const own = view.own_score;
+  if (own && own.seat === s && s === T.seat && typeof own.hidden === "number" && own.hidden !== 0) {
+    line.append(el("span", { class: "hidden-score", title: `your total as only you can count it: ${own.total}`,
+      text: ` · ${own.hidden > 0 ? "+" : "−"}${Math.abs(own.hidden)} hidden (only you see this)` }));
+  }
+  return line;
 }
 
 function drawLog(view) {
