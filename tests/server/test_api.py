@@ -156,20 +156,27 @@ def test_stale_version_is_409_and_changes_nothing(client):
     assert client.get(f"/api/tables/{tid}", headers=auth(tokens[seat])).json() == before
 
 
-def test_undo_takes_back_a_move_that_drew_nothing(client):
-    """Corsairs Phase B: marking a die to re-roll draws nothing and reveals nothing, so it can be taken back;
-    the re-roll itself rolls dice, so it cannot."""
+def _corsairs_at_a_mark(client) -> tuple[str, dict, int, dict]:
+    """A two-human Corsairs table played by its first mover up to a "mark a die" decision:
+    ``(table id, {seat: token}, the seat, its view)``."""
     made = create(client, "corsairs-of-valeria", ["human", "human"], seed=21)
     tid, tokens = made["table_id"], tokens_of(made)
     seat = client.get(f"/api/tables/{tid}").json()["to_move"][0]
-    tok = tokens[seat]
-    view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+    view = client.get(f"/api/tables/{tid}", headers=auth(tokens[seat])).json()
     while not any(a["id"].startswith("mark:") for a in view["legal_actions"]):
-        r = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
+        r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[seat]),
                         json={"action": view["legal_actions"][0]["id"], "version": view["version"]})
         assert r.status_code == 200
         view = r.json()
         assert seat in view["to_move"]
+    return tid, tokens, seat, view
+
+
+def test_undo_takes_back_a_move_that_drew_nothing(client):
+    """Corsairs Phase B: marking a die to re-roll draws nothing and reveals nothing, so it can be taken back;
+    the re-roll itself rolls dice, so it cannot."""
+    tid, tokens, seat, view = _corsairs_at_a_mark(client)
+    tok = tokens[seat]
     mark = next(a["id"] for a in view["legal_actions"] if a["id"].startswith("mark:"))
     before = view
     after = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
@@ -291,14 +298,8 @@ def test_the_count_of_undos_survives_a_restart(sqlite_url):
     from dicetable.server import create_app
 
     with TestClient(create_app(sqlite_url)) as client:
-        made = create(client, "corsairs-of-valeria", ["human", "human"], seed=21)
-        tid, tokens = made["table_id"], tokens_of(made)
-        seat = client.get(f"/api/tables/{tid}").json()["to_move"][0]
+        tid, tokens, seat, view = _corsairs_at_a_mark(client)
         tok = tokens[seat]
-        view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
-        while not any(a["id"].startswith("mark:") for a in view["legal_actions"]):
-            view = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
-                               json={"action": view["legal_actions"][0]["id"], "version": view["version"]}).json()
         mark = next(a["id"] for a in view["legal_actions"] if a["id"].startswith("mark:"))
         for _ in range(2):  # mark, take it back, twice
             after = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),

@@ -416,6 +416,19 @@ def test_chosen_seat_names_stand_beside_the_player_numbers(context, server):
     assert page.locator("#status").inner_text().startswith("Player 1 · Ann (you):")
 
 
+def _send_a_seat_to_a_friend(host, friend, server, game: str, players: int, seat: int) -> str:
+    """Create an all-human table from ``host``'s lobby, open ``seat``'s "seat link" on ``friend`` and
+    wait until the host's page shows that seat connected; the table id."""
+    open_lobby_table(host, server.url, game, ["human"] * players)
+    link = host.locator(f'#players [data-seat="{seat}"] a.invite').get_attribute("href")
+    friend.goto(f"{server.url}{link}&pace=0")
+    friend.wait_for_selector("[data-version]")
+    host.wait_for_function(f"() => /Player {seat + 1}/.test(document.querySelector('#players').innerText) && "
+                           f"document.querySelector('#players [data-seat=\"{seat}\"] .meta').innerText"
+                           ".includes(' connected')")
+    return _table_id(host)
+
+
 def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(browser, server):
     """The lobby's browser holds both human seats of a Kingdom of Dice table; Player 2's link is opened
     on another screen. When Player 2 is to move, the creator's page stays Player 1's (it used to switch
@@ -424,13 +437,7 @@ def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(bro
     try:
         mine, friend = (c.new_page() for c in contexts)
         rng = random.Random(2)
-        open_lobby_table(mine, server.url, "kingdom-of-dice", ["human", "human"])
-        tid = _table_id(mine)
-        link = mine.locator('#players [data-seat="1"] a.invite').get_attribute("href")
-        friend.goto(f"{server.url}{link}&pace=0")
-        friend.wait_for_selector("[data-version]")
-        mine.wait_for_function("() => /Player 2/.test(document.querySelector('#players').innerText) && "
-                               "document.querySelector('#players [data-seat=\"1\"] .meta').innerText.includes(' connected')")
+        tid = _send_a_seat_to_a_friend(mine, friend, server, "kingdom-of-dice", 2, 1)
         deadline = time.time() + 60
         while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [1]:
             assert time.time() < deadline, "Player 1's turn did not end"
@@ -517,13 +524,7 @@ def test_a_friends_reload_does_not_hand_their_seat_to_the_hosts_screen(browser, 
     try:
         host, friend = (c.new_page() for c in contexts)
         rng = random.Random(5)
-        open_lobby_table(host, server.url, "biblios-dice", ["human", "human", "human"])
-        tid = _table_id(host)
-        link = host.locator('#players [data-seat="2"] a.invite').get_attribute("href")
-        friend.goto(f"{server.url}{link}&pace=0")
-        friend.wait_for_selector("[data-version]")
-        host.wait_for_function("() => document.querySelector('#players [data-seat=\"2\"] .meta')"
-                               ".innerText.includes(' connected')")
+        tid = _send_a_seat_to_a_friend(host, friend, server, "biblios-dice", 3, 2)
         deadline = time.time() + 90
         while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [2]:
             assert time.time() < deadline, "seat 3's turn did not come"
