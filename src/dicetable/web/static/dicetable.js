@@ -810,9 +810,11 @@ async function maybeHandOver() {
   if (!view || view.over || T.seat === null || T.switching) return;
   const toMove = view.to_move || [];
   if (toMove.includes(T.seat)) return;
-  // A held seat that is live on another screen (its link was sent to a friend) is theirs to play:
-  // this page leaves it alone. This page holds one connection, its current seat's.
-  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !T.away.has(s));
+  // A held seat marked away (see noteAway) is a friend's: this page leaves it alone, even while the
+  // friend reloads. A seat this page played earlier that is live elsewhere now is left alone too
+  // (this page holds one connection, its current seat's).
+  const live = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
+  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !T.away.has(s) && !live(s));
   if (next === undefined) return;
   T.switching = true;
   try {
@@ -837,7 +839,11 @@ async function maybeHandOver() {
     T.queue = [];
     T.seat = null;
     T.token = null;
-    if (specView) await accept(specView);
+    if (!(specView && await accept(specView))) {
+      // A push newer than that spectator's view came first: fetch a spectator's view again (newer still).
+      const again = await api("GET", `/api/tables/${T.id}`);
+      if (again.status === 200) await accept(unwrapView(again.data));
+    }
     $("#board").classList.add("covered");
     $("#handover-text").textContent = `${seatName(next)}, it is your turn. Everyone else, look away: ${seatName(next)} has cards or secrets on the screen.`;
     $("#handover-btn").textContent = `I am ${seatName(next)}: show my table`;
