@@ -608,7 +608,13 @@ class TableManager:
 
     # ---------------------------------------------------------------- views
     def view(self, lt: LiveTable, seat: int | None) -> dict:
-        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board)."""
+        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board).
+
+        Beside WEB.md's fields: ``undos`` (actions taken back at this table; views are ordered
+        by ``(undos, version)``), ``own_score`` (see :func:`_own_score`; ``scores`` is the public
+        ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
+        and ``board``.
+        """
         with lt.lock:
             state = lt.state
             over = state.is_over
