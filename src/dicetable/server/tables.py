@@ -152,7 +152,9 @@ class LiveTable:
 
     ``actions`` is ``[(seat, by, undoable)]`` per applied action; ``notes``
     maps a log position to server lines shown before the event there (a
-    clock that ran out); ``lock`` serialises every change and every view.
+    clock that ran out); ``undos`` counts the actions taken back (stored with
+    the table), so ``(undos, version)`` orders the table's views even across
+    an undo; ``lock`` serialises every change and every view.
     """
 
     id: str
@@ -165,6 +167,7 @@ class LiveTable:
     state: GameState
     status: str = "running"
     version: int = 0
+    undos: int = 0
     log_len: int = 0
     actions: list = field(default_factory=list)
     notes: dict = field(default_factory=dict)
@@ -186,6 +189,25 @@ def _apply_on(state: GameState, seat: int, action_id: str) -> tuple[list, bool, 
     undoable = (len(before) == 1 and state.chance_mark == mark and not state.is_over
                 and all(e.visible is None for e in events))
     return events, undoable, label
+
+
+def _own_score(state: GameState, seat: int | None) -> dict | None:
+    """``seat``'s own running score with what only it sees: ``{"seat", "total", "hidden"}``.
+
+    ``scores`` in a view is the public score (the same for every viewer, so the
+    panels compare); ``total`` is ``visible_scores(seat)[seat]`` (counting the
+    seat's secret objective, its hidden VP tokens, a Duke) and ``hidden`` is
+    ``total`` minus the public score. None for a spectator, once the game is
+    over (the final scores are all public), or when nothing of it is hidden.
+    """
+    if seat is None or state.is_over:
+        return None
+    total = state.visible_scores(seat)[seat]
+    public = state.visible_scores(None)[seat]
+    if not isinstance(total, (int, float)) or total == public:
+        return None
+    hidden = total - public if isinstance(public, (int, float)) else total
+    return {"seat": seat, "total": total, "hidden": hidden}
 
 
 def _choose(state: GameState, seat: int, level: str, seed: int) -> str:
@@ -298,7 +320,7 @@ class TableManager:
         t = record.table
         state = new_game(t.game, t.players, seed=t.seed, options=json.loads(t.options))
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
-                       [Seat.from_row(r) for r in record.seats], state, status=t.status)
+                       [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0)
         for row in record.actions:
             self._replay_row(lt, row.seq, row.seat, row.action, row.by)
         return lt
@@ -360,7 +382,7 @@ class TableManager:
             self.tables.pop(lt.id, None)
             raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
         fresh = self._rebuild(record)
-        for name in ("seats", "state", "status", "version", "log_len", "actions", "notes"):
+        for name in ("seats", "state", "status", "version", "undos", "log_len", "actions", "notes"):
             setattr(lt, name, getattr(fresh, name))
         lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
         self._publish(lt)
@@ -586,7 +608,13 @@ class TableManager:
 
     # ---------------------------------------------------------------- views
     def view(self, lt: LiveTable, seat: int | None) -> dict:
-        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board)."""
+        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board).
+
+        Beside WEB.md's fields: ``undos`` (actions taken back at this table; views are ordered
+        by ``(undos, version)``), ``own_score`` (see :func:`_own_score`; ``scores`` is the public
+        ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
+        and ``board``.
+        """
         with lt.lock:
             state = lt.state
             over = state.is_over
@@ -600,13 +628,15 @@ class TableManager:
                 "table_id": lt.id,
                 "game": lt.game,
                 "version": lt.version,
+                "undos": lt.undos,
                 "over": over,
                 "to_move": list(state.to_move),
                 "decision": decision.to_json() if decision is not None else None,
                 "legal_actions": actions,
                 "observation": obs,
                 "log": self._log_lines(lt, seat),
-                "scores": list(state.visible_scores(seat)),
+                "scores": list(state.visible_scores(None)),
+                "own_score": _own_score(state, seat),
                 "winners": list(state.winners) if over else [],
                 "seat": seat,
                 "players": lt.players,
