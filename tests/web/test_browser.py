@@ -516,15 +516,17 @@ WATCH_SEATS = """() => { window.__mine = new Set(); setInterval(() => {
 }, 50); }"""
 
 
-def test_a_friends_reload_does_not_hand_their_seat_to_the_hosts_screen(browser, server):
-    """Biblios Dice, 3 humans created in one browser: seats 1 and 2 are played there (hot-seat),
-    seat 3's link goes to a friend. When the friend reloads while seat 3 is to move, the host's page
-    never shows seat 3's table (Gold and objective are secret) and its own seat stays connected."""
+@pytest.mark.parametrize("game", ["biblios-dice", "valeria-card-kingdoms"])
+def test_a_friends_reload_does_not_hand_their_seat_to_the_hosts_screen(browser, server, game):
+    """3 humans created in one browser: seats 1 and 2 are played there (hot-seat), seat 3's link
+    goes to a friend. When the friend reloads while seat 3 is to move, the host's page never shows
+    seat 3's table (Biblios: Gold and objective; Card Kingdoms: the Duke and the hand are secret)
+    and its own seat stays connected."""
     contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
     try:
         host, friend = (c.new_page() for c in contexts)
         rng = random.Random(5)
-        tid = _send_a_seat_to_a_friend(host, friend, server, "biblios-dice", 3, 2)
+        tid = _send_a_seat_to_a_friend(host, friend, server, game, 3, 2)
         deadline = time.time() + 90
         while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [2]:
             assert time.time() < deadline, "seat 3's turn did not come"
