@@ -332,8 +332,9 @@ def replay(path: Path = typer.Argument(..., help="a replay JSON file written by 
         console.print("[bold]Scores[/bold]: " + ", ".join(
             f"{seat_name(s)} {v}" for s, v in enumerate(state.scores)))
     else:  # an unfinished game: only what the viewer may know, never a secret
-        console.print("[bold]Scores so far[/bold] (the game is not over): " + ", ".join(
-            f"{seat_name(s)} {'hidden' if v is None else v}" for s, v in enumerate(state.visible_scores(viewer))))
+        from dicetable.cli.play import score_lines
+
+        console.print("[bold]Scores so far[/bold] (the game is not over): " + escape(score_lines(state, viewer)))
 
 
 @app.command()

@@ -179,6 +179,18 @@ def load_table_file(path: str | Path) -> tuple[GameState, TableSettings | None]:
     return state, {"humans": set(humans), "bot": bot}
 
 
+def score_lines(state: GameState, seat: int | None) -> str:
+    """The running scores as front ends show them: each seat's public score (None: "hidden"),
+    and, for ``seat``, what only it sees of its own, e.g. "Player 1: 12, Player 2: 9 (Player 1
+    only: +7 hidden, 19 in all)"."""
+    text = ", ".join(f"{seat_name(s)}: {'hidden' if v is None else v}"
+                     for s, v in enumerate(state.visible_scores(None)))
+    own = state.own_score(seat)
+    if own is not None:
+        text += f" ({seat_name(own['seat'])} only: +{own['hidden']} hidden, {own['total']} in all)"
+    return text
+
+
 def describe_table(state: GameState, humans: set[int], bot: str | None) -> str:
     """One sentence: the game, its player count, who is a person and which bot plays the rest."""
     spec = spec_of(state)
@@ -507,10 +519,9 @@ class TerminalTable:
         self.console.print(escape(section.text.strip()))
 
     def print_scores(self, seat: int | None) -> None:
-        """``scores``: what ``seat`` may know of every seat's score (None entries: hidden)."""
-        scores = self.state.visible_scores(seat)
-        parts = [f"{seat_name(s)}: {'hidden' if v is None else v}" for s, v in enumerate(scores)]
-        self.console.print("[bold]Scores so far[/bold] " + escape(", ".join(parts)))
+        """``scores``: every seat's public score (the same for every viewer), then ``seat``'s own
+        hidden part on its own line (``GameState.own_score``)."""
+        self.console.print("[bold]Scores so far[/bold] " + escape(score_lines(self.state, seat)))
 
     def command(self, seat: int, line: str) -> bool:
         """Handle a command line; True if it was one."""
