@@ -219,7 +219,7 @@ def test_make_run_serves_and_plays_every_title_on_a_base_install(base_python, tm
                 assert applied == 6, f"{game} ended after {applied} human actions"
     finally:
         if server.poll() is None:
-            server.send_signal(signal.SIGINT)  # Ctrl-C, as a person stops `make run`
+            os.killpg(server.pid, signal.SIGINT)  # Ctrl-C, as a terminal sends it: to the whole process group
             try:
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:

@@ -103,7 +103,7 @@ COMMANDS = (
     ("help", "these rules and the help for the decision in front of you"),
     ("rules [NAME]", "the rulebook sections behind the decision; with a NAME, what that piece does"),
     ("show N", "Player N's board or sheet in full (show: your own table again)"),
-    ("scores", "the running scores, as far as you may know them"),
+    ("scores", "every seat's public running score, and apart what only you know of yours (a secret objective, hidden VP, a Duke)"),
     ("log [N]", "the last N events (20)"),
     ("more", "the next page of a long list of choices"),
     ("hint", "the search bot's three best choices"),

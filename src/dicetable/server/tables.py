@@ -44,6 +44,7 @@ import hmac
 import json
 import logging
 import secrets
+import signal
 import threading
 import time
 import zlib
@@ -792,8 +793,16 @@ class TableManager:
             with self.guard:
                 procs = self.procs[index]
                 if procs is None:
-                    procs = self.procs[index] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+                    procs = self.procs[index] = ProcessPoolExecutor(
+                        1, mp_context=multiprocessing.get_context("spawn"), initializer=_leave_ctrl_c_to_the_server)
         return procs
+
+
+def _leave_ctrl_c_to_the_server() -> None:
+    """Search worker set-up: ignore SIGINT. Ctrl-C at ``make run`` reaches the whole process
+    group; the server stops its workers itself (:meth:`TableManager.close`), and a worker
+    interrupted mid-search would print a KeyboardInterrupt traceback to the user."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def record_of(lt: LiveTable) -> dict:
