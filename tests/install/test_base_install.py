@@ -35,9 +35,12 @@ def run_in(python: Path, code: str, timeout: float = 300) -> subprocess.Complete
 
 
 def _clean_env() -> dict:
-    """The environment without anything that would put this checkout's sources on the path."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    """The environment without anything that would put this checkout's sources or other packages
+    on the path, and without the project's own settings (a new user has none)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV") and not k.startswith("DICETABLE_")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONNOUSERSITE"] = "1"  # nothing from a user's site-packages either
     return env
 
 

@@ -246,7 +246,7 @@ async function drawOpenTables(names = {}) {
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), played: new Set(), view: null, shown: -1, queue: [], pumping: false,
   ws: null, wsGen: 0, busy: false, help: null, pace: 700, switching: false, lastLog: [], canHint: null,
-  finalShown: false, clockTimer: null,
+  finalShown: false, clockTimer: null, hintFor: null,
 };
 
 async function tablePage() {
@@ -707,7 +707,9 @@ function drawTools(view) {
   $("#hint-btn").hidden = !(mine && T.canHint !== false);
   const canUndo = view.can_undo ?? (view.undo && view.undo.allowed);
   $("#undo-btn").hidden = !(T.seat !== null && canUndo);
-  $("#hints").hidden = true;
+  // A hint answers one decision: it stays while the view is redrawn at the same (undos, version)
+  // (a seat connects, a reconnect), and goes when the table moves on.
+  if (T.hintFor !== viewKey(view).join(":")) { $("#hints").hidden = true; T.hintFor = null; }
   // The table's clock is seconds per decision; a human's clock starts when a
   // decision comes to them (a new version), so the page counts down from there.
   const clockEl = $("#clock");
@@ -726,9 +728,12 @@ function drawTools(view) {
 
 async function hint() {
   const box = $("#hints");
+  const asked = viewKey(T.view).join(":");
+  T.hintFor = asked;
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "the hard bot is thinking…" }));
   const res = await api("GET", `/api/tables/${T.id}/hint`, { token: T.token });
+  if (T.hintFor !== asked) return;  // the table moved on while the bot thought: that hint is stale
   if (res.status === 404 || res.status === 405) { T.canHint = false; $("#hint-btn").hidden = true; box.hidden = true; return; }
   if (res.status !== 200) { box.replaceChildren(el("p", { class: "error", text: res.message })); return; }
   const list = Array.isArray(res.data) ? res.data : res.data.hints || res.data.choices || [];
