@@ -583,7 +583,7 @@ class TableManager:
             if seat not in lt.state.to_move:
                 raise ApiError(422, f"{seat_name(seat)} has no decision now: there is nothing to hint")
             saved, version = lt.state.to_dict(), lt.version
-        rows = self._procs(table_id).submit(_hint_remote, saved, seat).result(timeout=60)
+        rows = self._search(table_id, _hint_remote, saved, seat).result(timeout=60)
         return {"version": version, "seat": seat,
                 "hints": [{"id": i, "label": label, "share": round(share, 4), "value": round(value, 4), "kind": kind}
                           for i, label, share, value, kind in rows]}
@@ -752,7 +752,7 @@ class TableManager:
         seed = (lt.seed * 1_000_003 + lt.version * 101 + seat) % MAX_SEED
         try:
             if level in SEARCH_LEVELS:
-                fut = self._procs(lt.id).submit(_choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)
+                fut = self._search(lt.id, _choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)
             else:
                 fut = self.threads.submit(_choose, lt.state.clone(), seat, level, seed)
         except RuntimeError:  # shutting down
@@ -793,16 +793,25 @@ class TableManager:
             with self.guard:
                 procs = self.procs[index]
                 if procs is None:
-                    procs = self.procs[index] = ProcessPoolExecutor(
-                        1, mp_context=multiprocessing.get_context("spawn"), initializer=_leave_ctrl_c_to_the_server)
+                    procs = self.procs[index] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return procs
 
+    def _search(self, table_id: str, fn: Callable[..., Any], *args: Any) -> Future:
+        """Run ``fn(*args)`` in ``table_id``'s search process (:meth:`_procs`); its future.
 
-def _leave_ctrl_c_to_the_server() -> None:
-    """Search worker set-up: ignore SIGINT. Ctrl-C at ``make run`` reaches the whole process
-    group; the server stops its workers itself (:meth:`TableManager.close`), and a worker
-    interrupted mid-search would print a KeyboardInterrupt traceback to the user."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        SIGINT is blocked in this thread while submitting, because submitting is what starts a
+        search process, and a started process inherits the thread's signal mask: Ctrl-C at
+        ``make run`` reaches the whole process group, and a worker caught by it, even while it
+        is still starting up, would print a KeyboardInterrupt traceback to the user. Workers
+        keep SIGINT blocked for life; the server stops them itself (:meth:`close`).
+        """
+        pool = self._procs(table_id)  # first: making a pool starts multiprocessing's resource
+        # tracker, which unblocks SIGINT in this thread once the tracker runs
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return pool.submit(fn, *args)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def record_of(lt: LiveTable) -> dict:
