@@ -9,7 +9,9 @@ Why a static table rather than walking this package for game packages (as the re
 once did with pkgutil): the engine then had to import ``dicetable.games``, the package built
 on it, which made an import cycle (engine registry -> games -> engine) and loaded every game
 to find one. With the table the engine imports no game, a game is loaded only when used, and
-adding a game is one line here (docs/engine.md, "The registry").
+adding a game is one line here (docs/engine.md, "The registry"). Why not entry points: they
+exist only in an installed package's metadata, so a source checkout (``PYTHONPATH=src``) would
+find no game, and a compiled build would have to carry the metadata along; this table is code.
 
 ``dicetable.games`` is a plain package. It was once also callable, for the deprecated
 ``dicetable.games()`` (the registry function of that name before ``list_games``), by swapping
