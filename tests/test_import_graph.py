@@ -7,18 +7,31 @@ the importing module's package; ``from pkg import name`` is an edge to the submo
 ``pkg.name`` when there is one, else to ``pkg``; ``import a.b.c`` is an edge to ``a.b.c``.
 Only modules of the package are nodes. The parent packages Python imports first on the way to
 a submodule are not edges (they would make every package that imports its own submodules a
-cycle). A cycle is a strongly connected component of more than one module.
+cycle). A cycle is a strongly connected component of more than one module, or a module that
+imports itself.
+
+The layering checked besides: the engine imports nothing built on it; a game package imports
+only the engine, its own modules, the standard library and the base dependencies; and no module
+a base install loads (all but ``dicetable.rl``, the ``rl`` extra's own package) imports anything
+else when it is imported (function bodies may: they import an extra through
+``dicetable.extras.require``, which names the extra when it is missing).
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import sys
+import tomllib
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
 PACKAGE = "dicetable"
 #: What the rules engine must never import: the games plug into it, not the other way round.
 ABOVE_ENGINE = ("games", "server", "web", "cli", "bots", "rl")
+#: Modules the base dependencies bring under another name: FastAPI's own dependencies.
+BROUGHT_BY_BASE = {"starlette": "fastapi", "anyio": "fastapi (through starlette)"}
 
 
 def _modules() -> dict[str, Path]:
@@ -74,8 +87,42 @@ def _edges(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 out.add(sub)
             elif base in modules:
                 out.add(base)
-    out.discard(name)
     return out
+
+
+def _runs_on_import(node: ast.AST):
+    """The Import/ImportFrom nodes run when the module is imported: those under ``node`` outside
+    function bodies and ``if TYPE_CHECKING:`` blocks (class bodies do run)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child
+        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+            for other in child.orelse:
+                yield from _runs_on_import(ast.Module(body=[other], type_ignores=[]))
+        else:
+            yield from _runs_on_import(child)
+
+
+def _outside(nodes) -> set[str]:
+    """The top-level names of the modules outside the package that ``nodes`` import."""
+    out = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            out |= {alias.name.partition(".")[0] for alias in node.names}
+        elif not node.level and node.module:
+            out.add(node.module.partition(".")[0])
+    return out - {PACKAGE, "__future__"}
+
+
+def base_dependencies() -> set[str]:
+    """The import names of pyproject's base ``dependencies`` (a distribution's name lowered,
+    ``-`` read as ``_``; each of ours is imported under that name) and what they bring."""
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    names = {re.match(r"[A-Za-z0-9_.-]+", dep).group(0).lower().replace("-", "_")
+             for dep in meta["project"]["dependencies"]}
+    return names | set(BROUGHT_BY_BASE)
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -129,19 +176,24 @@ def test_the_graph_reader_resolves_what_it_claims():
     assert "dicetable.extras" in graph["dicetable.report"]
 
 
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, and the modules importing themselves."""
+    return [c for c in strongly_connected(graph) if len(c) > 1 or c[0] in graph.get(c[0], ())]
+
+
 def test_a_cycle_is_found():
-    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
-    assert [c for c in strongly_connected(graph) if len(c) > 1] == [["a", "b", "c"]]
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "e"}, "e": {"e"}, "f": set()}
+    assert cycles(graph) == [["a", "b", "c"], ["e"]]
 
 
 def test_the_package_has_no_import_cycle():
     graph = import_graph()
-    cycles = [c for c in strongly_connected(graph) if len(c) > 1]
+    found = cycles(graph)
     lines = []
-    for component in cycles:
+    for component in found:
         inside = set(component)
         lines.append("cycle: " + "; ".join(f"{m} -> {', '.join(sorted(graph[m] & inside))}" for m in component))
-    assert not cycles, "\n".join(lines)
+    assert not found, "\n".join(lines)
 
 
 def test_the_engine_imports_nothing_built_on_it():
@@ -151,3 +203,48 @@ def test_the_engine_imports_nothing_built_on_it():
                  if m == f"{PACKAGE}.engine" or m.startswith(f"{PACKAGE}.engine.")
                  for t in targets if t in above or t.startswith(tuple(a + "." for a in above)))
     assert not bad, "the engine imports what is built on it:\n" + "\n".join(bad)
+
+
+def test_a_game_imports_only_the_engine_and_itself():
+    """A game package (and the catalogue, ``dicetable.games``) imports the engine, its own
+    modules, the standard library and the base dependencies only: never another game, a
+    front end, the bots or an extra (docs/engine.md, "Writing a game")."""
+    graph = import_graph()
+    allowed_outside = set(sys.stdlib_module_names) | base_dependencies()
+    bad = []
+    for name, path in _modules().items():
+        if not (name == f"{PACKAGE}.games" or name.startswith(f"{PACKAGE}.games.")):
+            continue
+        own = ".".join(name.split(".")[:3])  # the game's package (the catalogue: itself)
+        for target in sorted(graph[name]):
+            inside = target == own or target.startswith(own + ".")
+            if not (inside or target == f"{PACKAGE}.engine" or target.startswith(f"{PACKAGE}.engine.")):
+                bad.append(f"{name} -> {target}")
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        bad += [f"{name} -> {other} (not a base dependency)"
+                for other in sorted(_outside(_import_nodes(tree)) - allowed_outside)]
+    assert not bad, "a game imports more than the engine and itself:\n" + "\n".join(bad)
+
+
+def test_a_base_install_can_import_every_module_but_the_rl_package():
+    """What a module imports when it is imported is the standard library, a base dependency or
+    the package itself; extras are imported inside the functions that need them (through
+    ``dicetable.extras.require``). ``dicetable.rl`` is the ``rl`` extra's own package."""
+    allowed = set(sys.stdlib_module_names) | base_dependencies()
+    bad = []
+    for name, path in _modules().items():
+        if name == f"{PACKAGE}.rl" or name.startswith(f"{PACKAGE}.rl."):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        bad += [f"{name} imports {other}" for other in sorted(_outside(_runs_on_import(tree)) - allowed)]
+    assert not bad, "imports a base install lacks:\n" + "\n".join(bad)
+
+
+def test_the_layering_checks_can_fail():
+    """The readers the two tests above rely on see a module-level extra and skip a function's."""
+    tree = ast.parse("import numpy\nfrom os import path\nfrom . import x\n"
+                     "def f():\n    import ray\nif TYPE_CHECKING:\n    import matplotlib\n"
+                     "class C:\n    import pyspiel.thing\n")
+    assert _outside(_runs_on_import(tree)) == {"numpy", "os", "pyspiel"}
+    assert _outside(_import_nodes(tree)) == {"numpy", "os", "pyspiel", "ray"}
+    assert "numpy" not in base_dependencies() and {"rich", "pydantic", "psycopg", "jinja2"} <= base_dependencies()

@@ -16,9 +16,10 @@ SHIPPED = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "k
            "valeria-card-kingdoms"]
 
 
-def _fresh(code: str) -> dict:
+def _fresh(code: str, cwd=None) -> dict:
     """Run ``code`` (which prints one JSON line) in a new interpreter and return what it printed."""
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                         cwd=cwd)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -71,3 +72,25 @@ def test_a_catalogue_entry_without_its_spec_is_a_clear_error(monkeypatch):
         get_game("no-such-game")
     with pytest.raises(GameConfigError, match="no-such-game"):  # not dropped: it fails each time
         list_games()
+
+
+def _command(args: list[str]) -> str:
+    """Code running ``dicetable ARGS`` in-process, then printing its exit code and the games loaded."""
+    return ("import json, sys\n"
+            "from typer.testing import CliRunner\n"
+            "from dicetable.cli.main import app\n"
+            f"result = CliRunner().invoke(app, {args!r})\n"
+            "print(json.dumps({'code': result.exit_code, 'loaded': " + LOADED + "}))")
+
+
+def test_playing_one_game_loads_that_game_alone(tmp_path):
+    """`dicetable play kingdom-of-dice` (bots only, to the end) imports no other game's rules."""
+    got = _fresh(_command(["play", "kingdom-of-dice", "--players", "2", "--human", "0", "--bot", "random",
+                           "--seed", "3"]), cwd=tmp_path)
+    assert got == {"code": 0, "loaded": ["dicetable.games.kingdom_of_dice"]}
+
+
+def test_the_games_command_loads_every_game():
+    """`dicetable games` shows every game's SPEC, so it is the one that loads them all."""
+    got = _fresh(_command(["games"]))
+    assert got == {"code": 0, "loaded": sorted(GAMES.values())}
