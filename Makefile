@@ -4,7 +4,7 @@ VENV   := .venv
 PORT   ?= 8000
 BIN    := $(VENV)/bin
 
-.PHONY: run test install dev bench clean chromium postgres-binaries
+.PHONY: run test install dev bench clean chromium postgres-binaries base-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,15 +39,25 @@ postgres-binaries:
 	{ if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
 	  else echo "PostgreSQL binaries missing: sudo apt-get install postgresql (else the PostgreSQL tests are skipped)"; fi; }
 
+## A fresh base install, as `make run` gives a new user: a new virtual environment with only
+## `pip install .` (no extras), rebuilt on every `make test`; tests/install runs the package,
+## the terminal, the bots and `make run`'s server from it (DICETABLE_BASE_PYTHON).
+BASE_VENV := $(CURDIR)/.venv-base
+base-venv:
+	rm -rf $(BASE_VENV)
+	$(PYTHON) -m venv $(BASE_VENV)
+	$(BASE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BASE_VENV)/bin/python -m pip install --quiet .
+
 ## make test: create .venv, install dev extras (and Debian's chromium for the browser tests), run the whole suite.
 ## Ray is needed only by the Ray backend's tests (marked `ray`): they run, with the
 ## `ray` extra installed, only when the environment variable CI is set.
 ifdef CI
-test: dev $(VENV)/.ray-installed postgres-binaries chromium
-	$(BIN)/python -m pytest -n auto -q
+test: dev $(VENV)/.ray-installed postgres-binaries chromium base-venv
+	DICETABLE_BASE_PYTHON=$(BASE_VENV)/bin/python $(BIN)/python -m pytest -n auto -q
 else
-test: dev postgres-binaries chromium
-	$(BIN)/python -m pytest -n auto -q -m "not ray"
+test: dev postgres-binaries chromium base-venv
+	DICETABLE_BASE_PYTHON=$(BASE_VENV)/bin/python $(BIN)/python -m pytest -n auto -q -m "not ray"
 endif
 
 # The browser tests (tests/web) drive Debian's chromium; Playwright's own browser download is not used.
@@ -60,4 +70,4 @@ bench: install
 	$(BIN)/dicetable bench
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) $(BASE_VENV) build src/*.egg-info .pytest_cache .hypothesis

@@ -7,9 +7,8 @@
 >>> [spec.id for spec in dicetable.list_games()][:1]
 ['biblios-dice']
 
-``dicetable.games`` is the package holding the games; calling it as
-``dicetable.games()`` still lists them but is deprecated (a
-DeprecationWarning): use :func:`list_games`.
+``dicetable.games`` is the package holding the games (its ``GAMES`` table
+catalogues them); :func:`list_games` lists their specs.
 """
 
 from .engine import (
@@ -34,6 +33,6 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# Import the games package now, so that ``dicetable.games`` is always the same object (the package,
-# callable for the deprecated ``dicetable.games()``), not a function until the first game is loaded.
+# Import the games package now: it hands its catalogue to the registry, so every way into the
+# package (``import dicetable.engine.registry`` runs this file first) finds the games registered.
 from . import games  # noqa: E402,F401  (a light import: the game packages load on first use)

@@ -8,9 +8,8 @@ the game declares (``GameSpec.balance_facts``: Captains, Dukes, Statues,
 setups, Cat levels...). Plots are matplotlib figures (Agg backend) embedded as
 base64 PNG, so the page needs no other file and no network.
 
-matplotlib and Jinja2 come with the optional extra ``report``
-(``pip install 'dicetable[report]'``); :func:`build_report` raises
-:class:`ReportDependencyError` when they are missing.
+matplotlib comes with the optional extra ``report`` (``pip install 'dicetable[report]'``);
+:func:`build_report` raises :class:`~dicetable.extras.MissingExtra` without it.
 """
 
 from __future__ import annotations
@@ -25,20 +24,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Iterable
 
 from dicetable.engine import DicetableError
+from dicetable.extras import require
 from dicetable.simulate import summarize, wilson
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-INSTALL_HINT = "pip install 'dicetable[report]'  (or: .venv/bin/pip install -e '.[report]')"
-
-
 class ReportInputError(DicetableError):
     """A results file is missing, empty, or not the JSON lines of ``dicetable simulate``."""
-
-
-class ReportDependencyError(DicetableError):
-    """matplotlib or Jinja2 (the ``report`` extra) is not installed."""
 
 
 # ------------------------------------------------------------------ reading
@@ -229,10 +222,8 @@ def table_value(rec: dict, name: str) -> str:
 
 
 def _pyplot() -> ModuleType:
-    try:
-        import matplotlib
-    except ImportError:
-        raise ReportDependencyError(f"the report needs matplotlib: {INSTALL_HINT}") from None
+    """matplotlib's pyplot on the Agg backend; MissingExtra without the ``report`` extra."""
+    matplotlib = require("matplotlib", "report", "the balance report")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -515,16 +506,14 @@ def build_report(records: list[dict], sources: str = "the results file", title: 
     """The whole HTML page for ``records`` (one section per game and player count).
 
     ``sources`` names the input in the page's first paragraph. Raises
-    :class:`ReportDependencyError` without matplotlib or Jinja2, and
+    :class:`~dicetable.extras.MissingExtra` without matplotlib (the ``report`` extra), and
     :class:`ReportInputError` if ``records`` is empty.
     """
     if not records:
         raise ReportInputError("no games to report on")
     _pyplot()
-    try:
-        import jinja2
-    except ImportError:
-        raise ReportDependencyError(f"the report needs Jinja2: {INSTALL_HINT}") from None
+    import jinja2  # a base dependency (pyproject.toml), imported here to keep the module light
+
     sections = [build_section(group) for group in group_records(records)]
     if title is None:
         names = list(dict.fromkeys(_game_name(r["game"]) for r in records))
@@ -534,7 +523,7 @@ def build_report(records: list[dict], sources: str = "the results file", title: 
                                         sources=sources)
 
 
-__all__ = ["INSTALL_HINT", "Rate", "ReportDependencyError", "ReportInputError", "build_report",
+__all__ = ["Rate", "ReportInputError", "build_report",
            "build_section", "fact_rates", "group_records", "load_results", "seat_facts", "seat_rates",
            "table_facts", "win_share"]
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from dicetable.bots import make_bot, play_out
 from dicetable.engine import GameConfigError, GameState, get_game, new_game
+from dicetable.extras import require
 
 
 @dataclass(frozen=True)
@@ -118,13 +119,10 @@ def simulate_ray(jobs: Sequence[Job], on_result: Callable[[dict], None] | None =
     results in job order.
 
     ``address`` joins a running cluster ("auto", "ray://host:10001"); None
-    starts or joins a local instance. Raises GameConfigError when Ray is not
-    installed (``pip install 'dicetable[ray]'``).
+    starts or joins a local instance. Raises :class:`~dicetable.extras.MissingExtra` when Ray
+    is not installed (``pip install 'dicetable[ray]'``).
     """
-    try:
-        import ray
-    except ImportError:
-        raise GameConfigError("the ray backend needs Ray: pip install 'dicetable[ray]'") from None
+    ray = require("ray", "ray", "the ray backend of simulate")
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, include_dashboard=False, log_to_driver=False,

@@ -263,6 +263,7 @@ def test_missing_matplotlib_says_how_to_install(tmp_path, monkeypatch):
     result = run("analyze", good)
     assert result.exit_code == 2
     assert "needs matplotlib" in result.output and "dicetable[report]" in result.output
+    assert "Traceback" not in result.output and result.output.startswith("error: ")
     assert not (tmp_path / "r.html").exists()
 
 

@@ -192,19 +192,44 @@ def test_rules_without_help_data_falls_back_to_the_decisions_own_help(tmp_path, 
     assert "After each roll you must set aside at least one die" in flat(out.getvalue())
 
 
-def test_scores_shows_what_the_viewer_may_know_and_hides_the_rest(tmp_path, monkeypatch):
+def test_scores_shows_the_public_scores_and_the_viewers_hidden_part_apart(tmp_path, monkeypatch):
+    """Every seat's public score (the spectator's, so they compare), then what only the viewer
+    knows of its own, labelled; the other seat's hidden score stays hidden."""
     state = new_game("biblios-dice", 2, seed=7)
-    seen = []
+    seen = set()
 
     def visible(self, seat):
-        seen.append(seat)
-        return [4, None]
+        seen.add(seat)
+        return [4, None] if seat == 0 else [1, None]
 
     monkeypatch.setattr(type(state), "visible_scores", visible)
     table, out = make_table(state, [], tmp_path)
     table.command(0, "scores")
-    assert seen == [0]
-    assert "Scores so far Player 1: 4, Player 2: hidden" in flat(out.getvalue())
+    assert seen == {None, 0}
+    assert "Scores so far Player 1: 1, Player 2: hidden (Player 1 only: +3 hidden, 4 in all)" in flat(out.getvalue())
+
+
+def test_own_score_is_the_seats_view_of_its_score_beside_the_public_one():
+    """GameState.own_score: Biblios Dice hides Gold, VP tokens and face-down cards, so mid-game a
+    seat's own total differs from its public score; the split adds up, a spectator gets None."""
+    import random
+
+    state = new_game("biblios-dice", 3, seed=3)
+    rng = random.Random(3)
+    seen = 0
+    for _ in range(60):
+        assert state.own_score(None) is None
+        for seat in range(3):
+            own = state.own_score(seat)
+            total, public = state.visible_scores(seat)[seat], state.visible_scores(None)[seat]
+            if own is None:
+                assert total == public
+            else:
+                seen += 1
+                assert own == {"seat": seat, "total": total, "hidden": total - public} and total != public
+        mover = state.to_move[0]
+        state.apply(rng.choice(state.legal_actions(mover)), mover)
+    assert seen > 0, "no hidden part in 60 Biblios Dice actions: the test saw nothing"
 
 
 # ------------------------------------------------------------------ bots narrated

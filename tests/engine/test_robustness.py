@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -286,10 +287,10 @@ def test_public_names_survive_loading_every_game():
     assert callable(dicetable.new_game) and callable(dicetable.load_state) and callable(dicetable.get_game)
     for name in dicetable.__all__:
         assert getattr(dicetable, name) is not None
-    with pytest.warns(DeprecationWarning, match="use dicetable.list_games"):
-        old = dicetable.games()
-    assert [spec.id for spec in old] == [spec.id for spec in dicetable.list_games()]  # the same registry
-    assert set(GAME_IDS) <= {spec.id for spec in old}
+    # dicetable.games is the package, a plain module (the deprecated call dicetable.games() is removed)
+    assert isinstance(dicetable.games, types.ModuleType) and type(dicetable.games) is types.ModuleType
+    assert not callable(dicetable.games)
+    assert sorted(dicetable.games.GAMES) == GAME_IDS
     from dicetable.engine import games as engine_games
 
     with pytest.warns(DeprecationWarning):

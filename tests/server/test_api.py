@@ -156,20 +156,27 @@ def test_stale_version_is_409_and_changes_nothing(client):
     assert client.get(f"/api/tables/{tid}", headers=auth(tokens[seat])).json() == before
 
 
-def test_undo_takes_back_a_move_that_drew_nothing(client):
-    """Corsairs Phase B: marking a die to re-roll draws nothing and reveals nothing, so it can be taken back;
-    the re-roll itself rolls dice, so it cannot."""
+def _corsairs_at_a_mark(client) -> tuple[str, dict, int, dict]:
+    """A two-human Corsairs table played by its first mover up to a "mark a die" decision:
+    ``(table id, {seat: token}, the seat, its view)``."""
     made = create(client, "corsairs-of-valeria", ["human", "human"], seed=21)
     tid, tokens = made["table_id"], tokens_of(made)
     seat = client.get(f"/api/tables/{tid}").json()["to_move"][0]
-    tok = tokens[seat]
-    view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+    view = client.get(f"/api/tables/{tid}", headers=auth(tokens[seat])).json()
     while not any(a["id"].startswith("mark:") for a in view["legal_actions"]):
-        r = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
+        r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[seat]),
                         json={"action": view["legal_actions"][0]["id"], "version": view["version"]})
         assert r.status_code == 200
         view = r.json()
         assert seat in view["to_move"]
+    return tid, tokens, seat, view
+
+
+def test_undo_takes_back_a_move_that_drew_nothing(client):
+    """Corsairs Phase B: marking a die to re-roll draws nothing and reveals nothing, so it can be taken back;
+    the re-roll itself rolls dice, so it cannot."""
+    tid, tokens, seat, view = _corsairs_at_a_mark(client)
+    tok = tokens[seat]
     mark = next(a["id"] for a in view["legal_actions"] if a["id"].startswith("mark:"))
     before = view
     after = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
@@ -182,6 +189,8 @@ def test_undo_takes_back_a_move_that_drew_nothing(client):
     assert r.status_code == 200, r.text
     undone = r.json()
     assert undone["version"] == before["version"]
+    # the version went back, the count of undos went up: (undos, version) still orders the views
+    assert (before["undos"], after["undos"], undone["undos"]) == (0, 0, 1)
     assert undone["observation"] == before["observation"] and undone["legal_actions"] == before["legal_actions"]
     # the re-roll rolls dice: it is not undoable
     marked = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
@@ -279,3 +288,66 @@ def test_search_bot_moves_from_its_worker_process_and_hint_ranks_legal_actions(s
         assert 1 <= len(rows) <= 3 and all(r["id"] in legal for r in rows)
         assert all(0 <= r["share"] <= 1 for r in rows) and sum(r["share"] for r in rows) <= 1.0001
         assert client.get(f"/api/tables/{tid}/hint").status_code == 401
+
+
+def test_the_count_of_undos_survives_a_restart(sqlite_url):
+    """A view's ``undos`` is stored with the table: a new server process on the same database
+    reports the same (undos, version) as the one that took the move back."""
+    from fastapi.testclient import TestClient
+
+    from dicetable.server import create_app
+
+    with TestClient(create_app(sqlite_url)) as client:
+        tid, tokens, seat, view = _corsairs_at_a_mark(client)
+        tok = tokens[seat]
+        mark = next(a["id"] for a in view["legal_actions"] if a["id"].startswith("mark:"))
+        for _ in range(2):  # mark, take it back, twice
+            after = client.post(f"/api/tables/{tid}/actions", headers=auth(tok),
+                                json={"action": mark, "version": view["version"]}).json()
+            view = client.post(f"/api/tables/{tid}/undo", headers=auth(tok),
+                               json={"version": after["version"]}).json()
+        assert view["undos"] == 2
+    with TestClient(create_app(sqlite_url)) as client:
+        again = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+        assert (again["undos"], again["version"]) == (2, view["version"])
+
+
+@pytest.mark.parametrize("game,seed", [("biblios-dice", 3), ("valeria-card-kingdoms", 3)])
+def test_scores_are_public_and_own_score_adds_what_only_the_seat_sees(sqlite_url, game, seed):
+    """Games with hidden scoring (Biblios Dice: secret Gold, VP tokens, face-down cards; Card Kingdoms:
+    the Duke): mid-game every seat's ``scores`` is the spectator's (comparable panels), and a seat's
+    ``own_score`` is its own view of its score, ``total - hidden`` being the public one."""
+    import random
+
+    from fastapi.testclient import TestClient
+
+    from dicetable.server import create_app
+
+    rng = random.Random(seed)
+    with TestClient(create_app(sqlite_url)) as client:
+        made = create(client, game, ["human"] * 3, seed=seed)
+        tid, tokens = made["table_id"], tokens_of(made)
+        hidden_seen = 0
+        for _ in range(40):
+            state = client.app.state.manager.get(tid).state  # each action makes a new state object
+            spectator = client.get(f"/api/tables/{tid}").json()
+            if spectator["over"]:
+                break
+            assert spectator["own_score"] is None
+            assert spectator["scores"] == list(state.visible_scores(None))
+            for seat, tok in tokens.items():
+                view = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
+                assert view["scores"] == spectator["scores"]
+                own = view["own_score"]
+                mine = state.visible_scores(seat)[seat]
+                if mine == spectator["scores"][seat]:
+                    assert own is None  # nothing hidden
+                else:
+                    hidden_seen += 1
+                    assert own == {"seat": seat, "total": mine, "hidden": mine - spectator["scores"][seat]}
+            mover = spectator["to_move"][0]
+            view = client.get(f"/api/tables/{tid}", headers=auth(tokens[mover])).json()
+            r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[mover]),
+                            json={"action": rng.choice(view["legal_actions"])["id"], "version": view["version"]})
+            assert r.status_code == 200, r.text
+        assert hidden_seen > 0

@@ -56,3 +56,46 @@ def test_a_table_is_pinned_to_one_search_process(tmp_path):
         assert len(pools) == 2
     finally:
         manager.close()
+
+
+
+CTRL_C_CHECK = """
+import os, signal, sys
+from dicetable.server.store import Store
+from dicetable.server.tables import TableManager
+
+def blocked_and_pid():
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []), os.getpid()
+
+def slow_answer():
+    import time
+    time.sleep(1.0)
+    return "searched"
+
+if __name__ == "__main__":
+    manager = TableManager(Store("sqlite:///" + sys.argv[1]), search_processes=1)
+    mask_before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    blocked, pid = manager._search("t", blocked_and_pid).result(timeout=60)
+    same_mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask_before
+    slow = manager._search("t", slow_answer)
+    os.kill(pid, signal.SIGINT)  # Ctrl-C lands on the worker mid-search
+    print(blocked, pid != os.getpid(), same_mask, slow.result(timeout=60))
+    manager.close()
+"""
+
+
+def test_ctrl_c_at_the_terminal_never_interrupts_a_search_process(tmp_path):
+    """Ctrl-C at `make run` reaches the whole process group; a search process must neither die of it
+    nor print a KeyboardInterrupt traceback, even while it starts: it is born with SIGINT blocked, and
+    the server thread's own signal mask is left as it was. Run in a fresh interpreter, where the first
+    search also starts multiprocessing's resource tracker (which unblocks SIGINT behind it)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "ctrl_c_check.py"
+    script.write_text(CTRL_C_CHECK)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "x.db")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "True", "searched"], done.stdout + done.stderr
+    assert "Traceback" not in done.stderr

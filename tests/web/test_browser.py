@@ -416,6 +416,19 @@ def test_chosen_seat_names_stand_beside_the_player_numbers(context, server):
     assert page.locator("#status").inner_text().startswith("Player 1 · Ann (you):")
 
 
+def _send_a_seat_to_a_friend(host, friend, server, game: str, players: int, seat: int) -> str:
+    """Create an all-human table from ``host``'s lobby, open ``seat``'s "seat link" on ``friend`` and
+    wait until the host's page shows that seat connected; the table id."""
+    open_lobby_table(host, server.url, game, ["human"] * players)
+    link = host.locator(f'#players [data-seat="{seat}"] a.invite').get_attribute("href")
+    friend.goto(f"{server.url}{link}&pace=0")
+    friend.wait_for_selector("[data-version]")
+    host.wait_for_function(f"() => /Player {seat + 1}/.test(document.querySelector('#players').innerText) && "
+                           f"document.querySelector('#players [data-seat=\"{seat}\"] .meta').innerText"
+                           ".includes(' connected')")
+    return _table_id(host)
+
+
 def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(browser, server):
     """The lobby's browser holds both human seats of a Kingdom of Dice table; Player 2's link is opened
     on another screen. When Player 2 is to move, the creator's page stays Player 1's (it used to switch
@@ -424,13 +437,7 @@ def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(bro
     try:
         mine, friend = (c.new_page() for c in contexts)
         rng = random.Random(2)
-        open_lobby_table(mine, server.url, "kingdom-of-dice", ["human", "human"])
-        tid = _table_id(mine)
-        link = mine.locator('#players [data-seat="1"] a.invite').get_attribute("href")
-        friend.goto(f"{server.url}{link}&pace=0")
-        friend.wait_for_selector("[data-version]")
-        mine.wait_for_function("() => /Player 2/.test(document.querySelector('#players').innerText) && "
-                               "document.querySelector('#players [data-seat=\"1\"] .meta').innerText.includes(' connected')")
+        tid = _send_a_seat_to_a_friend(mine, friend, server, "kingdom-of-dice", 2, 1)
         deadline = time.time() + 60
         while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [1]:
             assert time.time() < deadline, "Player 1's turn did not end"
@@ -499,3 +506,97 @@ def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(contex
             .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)""")
         squeezed += cut
     assert squeezed == [], sorted(set(squeezed))
+
+
+#: JS: every 50 ms, note which seat's private panel the page shows (".player.me") and any hand-over.
+WATCH_SEATS = """() => { window.__mine = new Set(); setInterval(() => {
+  const me = document.querySelector('.player.me');
+  if (me) window.__mine.add(me.dataset.seat);
+  if (document.body.dataset.handover !== undefined) window.__mine.add('handover ' + document.body.dataset.handover);
+}, 50); }"""
+
+
+@pytest.mark.parametrize("game", ["biblios-dice", "valeria-card-kingdoms"])
+def test_a_friends_reload_does_not_hand_their_seat_to_the_hosts_screen(browser, server, game):
+    """3 humans created in one browser: seats 1 and 2 are played there (hot-seat), seat 3's link
+    goes to a friend. When the friend reloads while seat 3 is to move, the host's page never shows
+    seat 3's table (Biblios: Gold and objective; Card Kingdoms: the Duke and the hand are secret)
+    and its own seat stays connected."""
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    try:
+        host, friend = (c.new_page() for c in contexts)
+        rng = random.Random(5)
+        tid = _send_a_seat_to_a_friend(host, friend, server, game, 3, 2)
+        deadline = time.time() + 90
+        while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [2]:
+            assert time.time() < deadline, "seat 3's turn did not come"
+            host.wait_for_function("() => !document.body.dataset.busy")
+            if host.locator("#board [data-action], #actionbar [data-action]").count() or \
+                    host.evaluate("document.body.dataset.handover !== undefined"):
+                take_turn(host, rng)
+            elif friend.locator("#board [data-action], #actionbar [data-action]").count():
+                take_turn(friend, rng)
+            else:
+                host.wait_for_timeout(100)
+        host.wait_for_timeout(500)
+        host.evaluate(WATCH_SEATS)
+        held = host.locator(".player.me").get_attribute("data-seat")
+        assert held in ("0", "1")
+        friend.reload()
+        friend.wait_for_selector("[data-version]")
+        wait_ready(friend)
+        host.wait_for_timeout(2000)  # time for a (wrong) switch to seat 3
+        assert host.evaluate("[...window.__mine]") == [held]
+        seats = server.call("GET", f"/api/tables/{tid}")[1]["seats"]
+        assert seats[int(held)]["connected"] is True and seats[2]["connected"] is True
+        assert host.locator(f'#players [data-seat="{held}"] .meta').inner_text().endswith(" connected")
+        assert not host.locator(f'#players [data-seat="{held}"] .meta').inner_text().endswith("not connected")
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_a_seat_chosen_for_a_friend_in_the_lobby_is_never_played_here(context, server):
+    """Kingdom of Dice, Player 2 marked "a friend elsewhere" in the lobby: even before the friend has
+    opened the link, the creator's page stays Player 1's when Player 2 is to move."""
+    page = context.new_page()
+    rng = random.Random(9)
+    open_lobby_table(page, server.url, "kingdom-of-dice", ["human", "human:away"])
+    tid = _table_id(page)
+    assert page.evaluate(f"localStorage.getItem('dicetable.away.{tid}')") == "[1]"
+    deadline = time.time() + 60
+    while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [1]:
+        assert time.time() < deadline, "Player 1's turn did not end"
+        wait_ready(page)
+        take_turn(page, rng)
+    page.wait_for_timeout(1500)  # time for a (wrong) switch to Player 2
+    assert page.locator(".player.me").get_attribute("data-seat") == "0"
+    assert page.locator('#players [data-seat="1"] a.invite').count() == 1
+
+
+def test_the_players_panels_show_public_scores_and_the_own_hidden_part(context, server):
+    """Biblios Dice: every panel shows the public score (the spectator's, so the panels compare); the
+    viewer's own panel adds what only it sees, e.g. "score -14 · +1 hidden (only you see this)"."""
+    made = server.create("biblios-dice", [{"kind": "human"}, {"kind": "human"}], seed=3)
+    tid = made["table_id"]
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    rng = random.Random(3)
+    for _ in range(60):
+        own = server.call("GET", f"/api/tables/{tid}", token=tokens[0])[1]
+        if own["own_score"] is not None:
+            break
+        mover = own["to_move"][0]
+        view = server.call("GET", f"/api/tables/{tid}", token=tokens[mover])[1]
+        status, _ = server.call("POST", f"/api/tables/{tid}/actions", token=tokens[mover],
+                                body={"action": rng.choice(view["legal_actions"])["id"], "version": view["version"]})
+        assert status == 200
+    hidden = own["own_score"]["hidden"]
+    assert own["own_score"]["total"] == own["scores"][0] + hidden
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}?token={tokens[0]}&pace=0")
+    page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{own['version']}'")
+    sign = "+" if hidden > 0 else "−"
+    assert page.locator('#players [data-seat="0"] .score').inner_text() == \
+        f"score {own['scores'][0]} · {sign}{abs(hidden)} hidden (only you see this)"
+    spectator = server.call("GET", f"/api/tables/{tid}")[1]
+    assert page.locator('#players [data-seat="1"] .score').inner_text() == f"score {spectator['scores'][1]}"

@@ -30,16 +30,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from dicetable.engine import GameConfigError, Rng, get_game, new_game
+from dicetable.extras import require
 
 from .value import FORMAT, LinearValue, features, value_path
 
 
 def _numpy():
-    try:
-        import numpy
-    except ImportError:
-        raise GameConfigError("train-eval needs numpy: pip install -e '.[dev]' (or pip install numpy)") from None
-    return numpy
+    """numpy; MissingExtra (naming the ``rl`` extra) when it is not installed."""
+    return require("numpy", "rl", "train-eval (fitting a learned value)")
 
 
 def self_play(game_id: str, players: int, games: int, seed: int, epsilon: float = 0.1,
@@ -178,7 +176,8 @@ def train(game_id: str, players: int, games: int, seed: int, command: str, epsil
     models the log loss and Brier score of both (the hand value read as a win chance) and
     how often each ranks the eventual winner first; for solo the mean absolute error of the
     learned score and the correlation of both with the final score. Raises GameConfigError
-    for fewer than 5 games (no held-out part) or a bad game or player count.
+    for fewer than 5 games (no held-out part) or a bad game or player count, MissingExtra
+    (before any game is played) without numpy (the ``rl`` extra).
     """
     np = _numpy()
     if games < 5:

@@ -11,11 +11,12 @@ from typing import List, Optional
 
 import typer
 
-from dicetable.cli.main import app, console, fail
+from dicetable.cli.app import app, console, fail, guarded
 from dicetable.engine import DicetableError
 
 
 @app.command()
+@guarded
 def analyze(
     results: List[Path] = typer.Argument(..., help="JSONL file(s) written by `dicetable simulate --jsonl`"),
     output: Optional[Path] = typer.Option(None, "--output", "-o",

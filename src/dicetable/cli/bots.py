@@ -17,7 +17,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-from dicetable.cli.main import app, console, fail, guarded
+from dicetable.cli.app import app, console, fail, guarded
 from dicetable.engine import DicetableError, get_game
 
 
@@ -38,7 +38,7 @@ def train_eval(
     """Fit a learned position value from greedy self-play and write it with its provenance.
 
     Search (the easy..expert bots) uses it at its leaves when it is the game's shipped file.
-    Needs numpy (the dev extra).
+    Needs numpy (the rl extra).
     """
     from dicetable.bots.train import train, write_model
 

@@ -1,20 +1,24 @@
-"""The ``dicetable`` command: games, play, simulate, replay, bench."""
+"""The ``dicetable`` command: games, play, hint, replay, simulate, bench; the other commands'
+modules (serve, tables, export, analyze, train-eval, ladder) are imported at the end.
+
+``app`` (the console script's entry point, ``dicetable.cli.main:app``), ``console``, ``fail``
+and ``guarded`` live in :mod:`dicetable.cli.app` and are imported here from there.
+"""
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
-from typing import Any, Callable, List, NoReturn, Optional, ParamSpec, TypeVar
+from typing import Any, Callable, List, Optional, TypeVar
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from dicetable.bots import BOT_NAMES, make_bot
+from dicetable.cli.app import app, console, fail, guarded
 from dicetable.engine import (
     DicetableError,
     GameSpec,
@@ -27,49 +31,9 @@ from dicetable.engine import (
     run_replay,
     seat_name,
 )
+from dicetable.extras import MissingExtra
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Five tabletop dice games on one rules engine.")
-console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
-
-
-def fail(message: str) -> NoReturn:
-    """Print a clear one-line error and exit with status 2."""
-    console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
-    raise typer.Exit(2)
-
-
-P = ParamSpec("P")
-R = TypeVar("R")
 T = TypeVar("T")
-
-
-def guarded(command: Callable[P, R]) -> Callable[P, R]:
-    """Wrap a command so no traceback reaches the user: every error becomes one line and exit 2.
-
-    Bad input (``DicetableError``, ``ValueError``, a file that cannot be read)
-    says what was wrong; anything else is reported as a bug in one line.
-    Ctrl-C outside a game exits with status 130.
-    """
-    @functools.wraps(command)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:  # the command, with errors turned into one line
-        try:
-            return command(*args, **kwargs)
-        except (typer.Exit, typer.Abort, SystemExit):
-            raise
-        except KeyboardInterrupt:
-            console.print("[red]interrupted[/red]")
-            raise typer.Exit(130) from None
-        except EOFError:  # the input ended before a game began (a menu question): nothing to save
-            console.print("\nThe input ended before a game began; nothing was played.")
-            raise typer.Exit(1) from None
-        except (DicetableError, ValueError, OSError) as exc:
-            fail(str(exc) or type(exc).__name__)
-        except RecursionError:
-            fail("the input is nested too deeply to read")
-        except Exception as exc:  # a bug: still one line, never a traceback
-            fail(f"unexpected {type(exc).__name__}: {exc} (this is a bug in dicetable; please report it)")
-    return wrapper
 
 
 def is_number(text: str) -> bool:
@@ -368,8 +332,9 @@ def replay(path: Path = typer.Argument(..., help="a replay JSON file written by 
         console.print("[bold]Scores[/bold]: " + ", ".join(
             f"{seat_name(s)} {v}" for s, v in enumerate(state.scores)))
     else:  # an unfinished game: only what the viewer may know, never a secret
-        console.print("[bold]Scores so far[/bold] (the game is not over): " + ", ".join(
-            f"{seat_name(s)} {'hidden' if v is None else v}" for s, v in enumerate(state.visible_scores(viewer))))
+        from dicetable.cli.play import score_lines
+
+        console.print("[bold]Scores so far[/bold] (the game is not over): " + escape(score_lines(state, viewer)))
 
 
 @app.command()
@@ -424,7 +389,7 @@ def simulate(
                 results = simulate_ray(jobs, on_result=done, address=ray_address)
             else:
                 results = run(jobs, workers=workers or None, on_result=done)
-        except DicetableError as exc:
+        except (DicetableError, MissingExtra) as exc:
             fail(str(exc))
     if out:
         out.close()
@@ -488,6 +453,7 @@ def bench(
     console.print(table)
 
 
+# Last, so `dicetable --help` lists them after the commands above (none of them imports this module).
 from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serve, tables, export)
 
 _register_serve(app)

@@ -103,7 +103,7 @@ COMMANDS = (
     ("help", "these rules and the help for the decision in front of you"),
     ("rules [NAME]", "the rulebook sections behind the decision; with a NAME, what that piece does"),
     ("show N", "Player N's board or sheet in full (show: your own table again)"),
-    ("scores", "the running scores, as far as you may know them"),
+    ("scores", "every seat's public running score, and apart what only you know of yours (a secret objective, hidden VP, a Duke)"),
     ("log [N]", "the last N events (20)"),
     ("more", "the next page of a long list of choices"),
     ("hint", "the search bot's three best choices"),
@@ -177,6 +177,18 @@ def load_table_file(path: str | Path) -> tuple[GameState, TableSettings | None]:
         raise SaveFormatError(f"{path}: the saved game's table.bot must be one of {', '.join(BOT_NAMES)}, "
                               f"got {bot!r}"[:200])
     return state, {"humans": set(humans), "bot": bot}
+
+
+def score_lines(state: GameState, seat: int | None) -> str:
+    """The running scores as front ends show them: each seat's public score (None: "hidden"),
+    and, for ``seat``, what only it sees of its own, e.g. "Player 1: 12, Player 2: 9 (Player 1
+    only: +7 hidden, 19 in all)"."""
+    text = ", ".join(f"{seat_name(s)}: {'hidden' if v is None else v}"
+                     for s, v in enumerate(state.visible_scores(None)))
+    own = state.own_score(seat)
+    if own is not None:
+        text += f" ({seat_name(own['seat'])} only: +{own['hidden']} hidden, {own['total']} in all)"
+    return text
 
 
 def describe_table(state: GameState, humans: set[int], bot: str | None) -> str:
@@ -507,10 +519,9 @@ class TerminalTable:
         self.console.print(escape(section.text.strip()))
 
     def print_scores(self, seat: int | None) -> None:
-        """``scores``: what ``seat`` may know of every seat's score (None entries: hidden)."""
-        scores = self.state.visible_scores(seat)
-        parts = [f"{seat_name(s)}: {'hidden' if v is None else v}" for s, v in enumerate(scores)]
-        self.console.print("[bold]Scores so far[/bold] " + escape(", ".join(parts)))
+        """``scores``: every seat's public score (the same for every viewer), then ``seat``'s own
+        hidden part on its own line (``GameState.own_score``)."""
+        self.console.print("[bold]Scores so far[/bold] " + escape(score_lines(self.state, seat)))
 
     def command(self, seat: int, line: str) -> bool:
         """Handle a command line; True if it was one."""

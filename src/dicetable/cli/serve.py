@@ -45,7 +45,7 @@ def _open_store(url: str, fail: Callable[[str], NoReturn]) -> Store:
 
 def register(app: typer.Typer) -> None:
     """Add ``serve``, ``tables`` and ``export`` to ``app``."""
-    from dicetable.cli.main import console, fail
+    from dicetable.cli.app import console, fail
 
     @app.command()
     def serve(

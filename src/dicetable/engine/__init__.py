@@ -19,10 +19,11 @@ from .errors import (
     SeatError,
 )
 from .registry import (
-    GameSpec, OptionSpec, check_save_header, games, get_game, list_games, load_state, new_game, register,
-    spec_of,
+    GameSpec, OptionSpec, check_save_header, games, get_game, list_games, new_game, register, spec_of,
 )
-from .replay import MAX_FILE_BYTES, load_game_file, load_saved_game, new_file_path, read_json, run_replay, write_json
+from .replay import (
+    MAX_FILE_BYTES, load_game_file, load_saved_game, load_state, new_file_path, read_json, run_replay, write_json,
+)
 from .fields import LIST, ROWS, VALUE, Field, int_list, int_rows, int_tuple
 from .flow import FlowState, Task, auto, choices, prompt, resolve, task_list
 from .rng import SEED_LIMIT, Rng

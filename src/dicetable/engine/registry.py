@@ -1,26 +1,30 @@
 """The game registry: which games exist, their player counts and options.
 
 Each game package under ``dicetable.games`` defines a module-level ``SPEC``
-(a :class:`GameSpec`); the registry finds them all by walking that package,
-so adding a game touches ``games/`` only. Tests may :func:`register` extra
-games.
+(a :class:`GameSpec`). The registry does not know where the games live: the
+``dicetable.games`` package hands it a catalogue (game id -> module path) with
+:func:`register_catalogue` when it is imported, which ``import dicetable`` does
+(and so does any ``import dicetable.<anything>``, the package being imported
+first). A catalogued game's module is imported on first use, alone:
+``get_game(id)`` imports only that game, :func:`list_games` all of them. The
+engine so never imports the games, and adding a game is one line in
+``games/__init__.py``. Tests may :func:`register` extra games.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import threading
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, cast
+from typing import Any, Callable, Iterable, Mapping, cast
 
 from .errors import GameConfigError, SaveFormatError
 from .help import EMPTY_HELP, GameHelp
 from .rng import _short, seed_problem
-from .state import READABLE_FORMATS, SAVE_FORMAT, GameState
+from .state import READABLE_FORMATS, GameState
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")  # ASCII digits only: str.isdigit() also accepts "²"
 _MAX_TEXT = 200  # longest text option value (a list of Captain ids is well under this)
@@ -197,9 +201,9 @@ class GameSpec:
 
 
 _REGISTRY: dict[str, GameSpec] = {}
-_discovered = False
-_discovering = False
-_DISCOVER_LOCK = threading.RLock()
+_CATALOGUE: dict[str, str] = {}    # game id -> module defining its SPEC, not imported yet
+_LOADING: set[str] = set()         # catalogued games being imported (by the thread holding the lock)
+_LOCK = threading.RLock()
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -212,37 +216,47 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
-def _discover() -> None:
-    """Import every game package once; other threads wait until all are registered.
+def register_catalogue(modules: Mapping[str, str]) -> None:
+    """Declare games without importing them: ``{game id: module path}``, each module (a game
+    package) defining ``SPEC`` with that id. The module is imported on the game's first use
+    (:func:`get_game`, :func:`new_game`, :func:`list_games`...). A game already registered
+    keeps its spec."""
+    with _LOCK:
+        for game_id, module in modules.items():
+            if game_id not in _REGISTRY:
+                _CATALOGUE[game_id] = module
 
-    A game module that asks the registry while it is being imported (the same
-    thread, re-entering) gets what is registered so far instead of a deadlock.
+
+def _load(game_id: str) -> GameSpec | None:
+    """The spec of a catalogued game, its module imported and its ``SPEC`` registered now.
+
+    None when ``game_id`` is neither registered nor catalogued, or while its module is being
+    imported (a game module that asks the registry during its own import, on the thread
+    importing it, gets what is registered so far instead of a deadlock). Other threads wait.
+    GameConfigError if the module defines no ``SPEC`` of that id.
     """
-    global _discovered, _discovering
-    if _discovered:
-        return
-    with _DISCOVER_LOCK:
-        if _discovered or _discovering:
-            return
-        _discovering = True
+    with _LOCK:
+        spec = _REGISTRY.get(game_id)
+        path = _CATALOGUE.get(game_id)
+        if spec is not None or path is None or game_id in _LOADING:
+            return spec
+        _LOADING.add(game_id)
         try:
-            import dicetable.games as games_pkg
-
-            for info in pkgutil.iter_modules(games_pkg.__path__):
-                if info.name.startswith("_"):
-                    continue
-                module = importlib.import_module(f"dicetable.games.{info.name}")
-                spec = getattr(module, "SPEC", None)
-                if isinstance(spec, GameSpec):
-                    register(spec)
-            _discovered = True
+            module = importlib.import_module(path)
         finally:
-            _discovering = False
+            _LOADING.discard(game_id)
+        spec = getattr(module, "SPEC", None)
+        if not isinstance(spec, GameSpec) or spec.id != game_id:
+            raise GameConfigError(f"{path} is catalogued as game {game_id!r} but defines no SPEC of that id")
+        del _CATALOGUE[game_id]
+        return register(spec)
 
 
 def list_games() -> list[GameSpec]:
-    """Every registered game's :class:`GameSpec`, sorted by id (a new list each call)."""
-    _discover()
+    """Every registered game's :class:`GameSpec`, sorted by id (a new list each call); the
+    catalogued games not used yet are imported first."""
+    for game_id in sorted(_CATALOGUE):
+        _load(game_id)
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
@@ -257,12 +271,12 @@ def games() -> list[GameSpec]:
 
 
 def get_game(game_id: str) -> GameSpec:
-    """The spec of ``game_id``; GameConfigError naming the known games otherwise."""
-    _discover()
-    spec = _REGISTRY.get(game_id) if isinstance(game_id, str) else None
+    """The spec of ``game_id`` (importing that game's module on its first use, no other);
+    GameConfigError naming the known games otherwise."""
+    spec = (_REGISTRY.get(game_id) or _load(game_id)) if isinstance(game_id, str) else None
     if spec is None:
         raise GameConfigError(
-            f"unknown game {_short(game_id)}; known games: " + ", ".join(sorted(_REGISTRY))
+            f"unknown game {_short(game_id)}; known games: " + ", ".join(sorted({*_REGISTRY, *_CATALOGUE}))
         )
     return spec
 
@@ -333,40 +347,3 @@ def check_save_header(data: dict[str, Any]) -> GameSpec:
         raise SaveFormatError("saved game has no 'game' field") from None
     except GameConfigError as exc:
         raise SaveFormatError(str(exc)) from None
-
-
-def load_state(data: dict[str, Any], *, verify: bool = True) -> GameState:
-    """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if it is not one.
-
-    By default the save is checked, not trusted: its header sets up a new
-    game (players, 64-bit seed, options and scripted dice checked as by
-    :func:`new_game`), its ``history`` is played again through ``apply``
-    and the result must equal the save field for field
-    (:func:`dicetable.engine.replay.verified_state`); the error names the
-    first field that is wrong. A save that was edited, truncated or made up
-    is refused whatever it contains.
-
-    ``verify=False`` is the trusted fast path, for data this process or a
-    worker it started has just written with ``to_dict`` (search workers,
-    tests of ``_restore``): it checks only the header and the field types
-    and restores the stored game fields as they are. Never use it on data a
-    person or another program could have changed.
-    """
-    if verify:
-        from .replay import verified_state  # replay imports this module
-
-        return verified_state(data)
-    spec = check_save_header(data)
-    if data["format"] != SAVE_FORMAT:
-        raise SaveFormatError(f"a format-{data['format']} save is read only with verify=True (its moves are "
-                              f"played again); this trusted path reads format {SAVE_FORMAT}")
-    for key in ("players", "seed"):
-        if type(data.get(key)) is not int:
-            raise SaveFormatError(f"saved game field {key!r} must be a whole number, got {_short(data.get(key))}")
-    if not spec.min_players <= data["players"] <= spec.max_players:
-        raise SaveFormatError(f"saved game field 'players': {spec.name} is for "
-                              f"{spec.min_players}-{spec.max_players} players, not {data['players']}")
-    problem = seed_problem(data["seed"])
-    if problem:
-        raise SaveFormatError(f"saved game field 'seed': {problem}")
-    return spec.state_class.from_dict(data)

@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from .errors import DicetableError, SaveFormatError
 from .registry import check_save_header, new_game
+from .rng import _short, seed_problem
 from .state import SAVE_FORMAT, GameState
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -96,13 +97,8 @@ def _first_difference(got: Any, want: Any, where: str = "") -> str | None:
             return f"{where} (length {len(want)}, expected {len(got)})".lstrip(".")
         return None
     if got != want or type(got) is not type(want):
-        return f"{where} (saved {_short(want)}, expected {_short(got)})".lstrip(".")
+        return f"{where} (saved {_short(want, 60)}, expected {_short(got, 60)})".lstrip(".")
     return None
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _json_text(data: Any, what: str) -> str:
@@ -310,3 +306,38 @@ def read_json(path: str | Path) -> Any:
 def load_game_file(path: str | Path) -> GameState:
     """Open a saved game (``to_dict`` output, checked by :func:`load_saved_game`) or a replay file."""
     return load_saved_game(read_json(path))
+
+
+def load_state(data: dict[str, Any], *, verify: bool = True) -> GameState:
+    """Rebuild a state from :meth:`GameState.to_dict` output; SaveFormatError if it is not one.
+
+    By default the save is checked, not trusted: its header sets up a new
+    game (players, 64-bit seed, options and scripted dice checked as by
+    :func:`new_game`), its ``history`` is played again through ``apply``
+    and the result must equal the save field for field
+    (:func:`verified_state`); the error names the
+    first field that is wrong. A save that was edited, truncated or made up
+    is refused whatever it contains.
+
+    ``verify=False`` is the trusted fast path, for data this process or a
+    worker it started has just written with ``to_dict`` (search workers,
+    tests of ``_restore``): it checks only the header and the field types
+    and restores the stored game fields as they are. Never use it on data a
+    person or another program could have changed.
+    """
+    if verify:
+        return verified_state(data)
+    spec = check_save_header(data)
+    if data["format"] != SAVE_FORMAT:
+        raise SaveFormatError(f"a format-{data['format']} save is read only with verify=True (its moves are "
+                              f"played again); this trusted path reads format {SAVE_FORMAT}")
+    for key in ("players", "seed"):
+        if type(data.get(key)) is not int:
+            raise SaveFormatError(f"saved game field {key!r} must be a whole number, got {_short(data.get(key))}")
+    if not spec.min_players <= data["players"] <= spec.max_players:
+        raise SaveFormatError(f"saved game field 'players': {spec.name} is for "
+                              f"{spec.min_players}-{spec.max_players} players, not {data['players']}")
+    problem = seed_problem(data["seed"])
+    if problem:
+        raise SaveFormatError(f"saved game field 'seed': {problem}")
+    return spec.state_class.from_dict(data)

@@ -293,6 +293,28 @@ class GameState(metaclass=StateMeta):
             return list(self.scores)
         return list(self._visible_scores(seat))
 
+    def own_score(self, seat: int | None) -> dict[str, Any] | None:
+        """``seat``'s running score with the part only it sees: ``{"seat", "total", "hidden"}``.
+
+        Front ends show every seat's public score, ``visible_scores(None)``, which is the
+        same for every viewer, so the scores compare and a glance at a screen reveals no
+        secret; beside its own public score a seat is shown this. ``total`` is
+        ``visible_scores(seat)[seat]`` (counting its secret objective, hidden VP tokens, a
+        Duke...) and ``hidden`` is ``total`` minus the public score (``total`` when nothing
+        of it is public). None for a spectator, once the game is over (the final scores
+        are all public), or when nothing of the seat's score is hidden. Raises
+        :class:`SeatError` when ``seat`` is neither a seat nor None.
+        """
+        self.check_seat(seat, spectator=True)
+        if seat is None or self.is_over:
+            return None
+        total = self.visible_scores(seat)[seat]
+        public = self.visible_scores(None)[seat]
+        if not isinstance(total, (int, float)) or total == public:
+            return None
+        hidden = total - public if isinstance(public, (int, float)) else total
+        return {"seat": seat, "total": total, "hidden": hidden}
+
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Carry out ``action`` (an :class:`Action` or its id) for ``seat``.
 

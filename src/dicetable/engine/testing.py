@@ -39,7 +39,8 @@ from typing import Any, Iterator
 
 from .core import Decision
 from .errors import IllegalActionError
-from .registry import GameSpec, load_state, new_game
+from .registry import GameSpec, new_game
+from .replay import load_state
 from .replay import run_replay
 from .rng import Rng
 from .state import GameState

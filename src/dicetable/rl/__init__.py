@@ -1,6 +1,7 @@
 """Research interfaces: PettingZoo and Gymnasium environments for every dicetable game.
 
-Install with the ``rl`` extra (``pip install 'dicetable[rl]'``).
+Install with the ``rl`` extra (``pip install 'dicetable[rl]'``); without it importing this package
+(or any module in it) raises :class:`dicetable.extras.MissingExtra` saying so.
 
 - :func:`env` — a PettingZoo AEC environment (all seats are agents);
 - :func:`parallel_env` — the PettingZoo Parallel API (every seat to move acts in one step);
@@ -11,6 +12,10 @@ Install with the ``rl`` extra (``pip install 'dicetable[rl]'``).
 """
 
 from __future__ import annotations
+
+from ._extra import require_rl
+
+require_rl("numpy", "gymnasium", "pettingzoo")  # MissingExtra naming the rl extra, not ModuleNotFoundError
 
 import gymnasium
 

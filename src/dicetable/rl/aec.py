@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._extra import require_rl
+
+require_rl("numpy", "gymnasium", "pettingzoo")
+
 import numpy as np
 from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv

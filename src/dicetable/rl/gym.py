@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._extra import require_rl
+
+require_rl("numpy", "gymnasium")
+
 import gymnasium
 import numpy as np
 

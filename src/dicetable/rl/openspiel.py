@@ -20,6 +20,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ._extra import require_rl
+
+require_rl("numpy", "pyspiel")
+
 import numpy as np
 import pyspiel
 

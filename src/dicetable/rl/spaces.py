@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._extra import require_rl
+
+require_rl("numpy")
+
 import numpy as np
 
 import dicetable

@@ -28,7 +28,8 @@ class TableRow(Base):
 
     ``options`` is the JSON text of the resolved options; ``seed`` the game
     seed (0 <= seed < 2**63); ``status`` is ``running`` or ``over``;
-    ``clock`` the seconds per decision (None: no turn clock).
+    ``clock`` the seconds per decision (None: no turn clock); ``undos`` how many
+    actions were taken back so far (an undo lowers the version, never ``undos``).
     """
 
     __tablename__ = "tables"
@@ -41,6 +42,7 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     status: Mapped[str] = mapped_column(String(16), index=True)
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    undos: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):

@@ -267,12 +267,14 @@ class Store:
             conn.execute(delete(TableRow).where(TableRow.id == table_id))
 
     def drop_last(self, table_id: str, seq: int) -> bool:
-        """Delete action ``seq`` if it is the table's last one (an undo); False if it is not."""
+        """Delete action ``seq`` if it is the table's last one (an undo) and count it in the table's
+        ``undos``, in one transaction; False (nothing changed) if it is not the last."""
         with self.engine.begin() as conn:
             last = conn.execute(select(func.max(ActionRow.seq)).where(ActionRow.table_id == table_id)).scalar()
             if last != seq:
                 return False
             conn.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq == seq))
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(undos=TableRow.undos + 1))
             self._notify(conn, table_id, -2)
         return True
 

@@ -46,6 +46,7 @@ import json
 import logging
 import re
 import secrets
+import signal
 import threading
 import time
 import zlib
@@ -166,7 +167,9 @@ class LiveTable:
 
     ``actions`` is ``[(seat, by, undoable)]`` per applied action; ``notes``
     maps a log position to server lines shown before the event there (a
-    clock that ran out); ``lock`` serialises every change and every view.
+    clock that ran out); ``undos`` counts the actions taken back (stored with
+    the table), so ``(undos, version)`` orders the table's views even across
+    an undo; ``lock`` serialises every change and every view.
     """
 
     id: str
@@ -179,6 +182,7 @@ class LiveTable:
     state: GameState
     status: str = "running"
     version: int = 0
+    undos: int = 0
     log_len: int = 0
     actions: list = field(default_factory=list)
     notes: dict = field(default_factory=dict)
@@ -310,7 +314,7 @@ class TableManager:
         t = record.table
         state = new_game(t.game, t.players, seed=t.seed, options=json.loads(t.options))
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
-                       [Seat.from_row(r) for r in record.seats], state, status=t.status)
+                       [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0)
         for row in record.actions:
             self._replay_row(lt, row.seq, row.seat, row.action, row.by)
         return lt
@@ -372,7 +376,7 @@ class TableManager:
             self.tables.pop(lt.id, None)
             raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
         fresh = self._rebuild(record)
-        for name in ("seats", "state", "status", "version", "log_len", "actions", "notes"):
+        for name in ("seats", "state", "status", "version", "undos", "log_len", "actions", "notes"):
             setattr(lt, name, getattr(fresh, name))
         lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
         self._publish(lt)
@@ -620,7 +624,7 @@ class TableManager:
                 self.hinting.discard(key)
 
         try:
-            fut = self._procs(table_id).submit(_hint_remote, saved, seat)
+            fut = self._search(table_id, _hint_remote, saved, seat)
         except BaseException:
             done(Future())
             raise
@@ -629,7 +633,13 @@ class TableManager:
 
     # ---------------------------------------------------------------- views
     def view(self, lt: LiveTable, seat: int | None) -> dict:
-        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board)."""
+        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board).
+
+        Beside WEB.md's fields: ``undos`` (actions taken back at this table; views are ordered
+        by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
+        ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
+        and ``board``.
+        """
         with lt.lock:
             state = lt.state
             over = state.is_over
@@ -643,13 +653,15 @@ class TableManager:
                 "table_id": lt.id,
                 "game": lt.game,
                 "version": lt.version,
+                "undos": lt.undos,
                 "over": over,
                 "to_move": list(state.to_move),
                 "decision": decision.to_json() if decision is not None else None,
                 "legal_actions": actions,
                 "observation": obs,
                 "log": self._log_lines(lt, seat),
-                "scores": list(state.visible_scores(seat)),
+                "scores": list(state.visible_scores(None)),
+                "own_score": state.own_score(seat),
                 "winners": list(state.winners) if over else [],
                 "seat": seat,
                 "players": lt.players,
@@ -781,7 +793,7 @@ class TableManager:
         seed = (lt.seed * 1_000_003 + lt.version * 101 + seat) % MAX_SEED
         try:
             if level in SEARCH_LEVELS:
-                fut = self._procs(lt.id).submit(_choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)
+                fut = self._search(lt.id, _choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)
             else:
                 fut = self.threads.submit(_choose, lt.state.clone(), seat, level, seed)
         except RuntimeError:  # shutting down
@@ -824,6 +836,23 @@ class TableManager:
                 if procs is None:
                     procs = self.procs[index] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return procs
+
+    def _search(self, table_id: str, fn: Callable[..., Any], *args: Any) -> Future:
+        """Run ``fn(*args)`` in ``table_id``'s search process (:meth:`_procs`); its future.
+
+        SIGINT is blocked in this thread while submitting, because submitting is what starts a
+        search process, and a started process inherits the thread's signal mask: Ctrl-C at
+        ``make run`` reaches the whole process group, and a worker caught by it, even while it
+        is still starting up, would print a KeyboardInterrupt traceback to the user. Workers
+        keep SIGINT blocked for life; the server stops them itself (:meth:`close`).
+        """
+        pool = self._procs(table_id)  # first: making a pool starts multiprocessing's resource
+        # tracker, which unblocks SIGINT in this thread once the tracker runs
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return pool.submit(fn, *args)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def hint_answer(version: int, seat: int, rows: list) -> dict:

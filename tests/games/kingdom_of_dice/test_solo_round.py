@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,14 +18,41 @@ from dicetable.games.kingdom_of_dice.solo_round import round_endings, turn_dp
 EMPTY_SET_ASIDE = (0,) * 6
 
 
-@settings(max_examples=4, deadline=None)
-@given(st.lists(st.lists(st.floats(0, 50), min_size=TOP_SPACE + 1, max_size=TOP_SPACE + 1), min_size=1, max_size=3))
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.lists(st.floats(-20, 50), min_size=TOP_SPACE + 1, max_size=TOP_SPACE + 1), min_size=1, max_size=4))
 def test_the_batched_turn_is_the_turn_planners_expectimax(tables):
     """For any value tables, one batched pass gives each table's expected turn value exactly as
-    the planner's own programme (rulebook: How to Play, steps 1-4) computes it, one at a time."""
-    got = turn_dp().start(np.array(tables))
+    the planner's own programme (rulebook: How to Play, steps 1-4) computes it, one at a time
+    over every set-aside, the dead ones included (the batch leaves those out)."""
+    got = turn_dp().start(tables)
+    assert len(got) == len(tables)
     for table, value in zip(tables, got):
         assert value == pytest.approx(_TurnTable(tuple(table)).continue_(EMPTY_SET_ASIDE), abs=1e-9)
+
+
+def test_a_turn_worth_its_result_expects_the_greedy_tables_value():
+    """The table "a result is worth its value, no marker 0" (greedy's) gives the planner's
+    expected result value, and a table worth the same whatever happens gives that worth."""
+    result_table = [float(r) for r in range(TOP_SPACE + 1)]
+    flat = [7.5] * (TOP_SPACE + 1)
+    assert turn_dp().start([]) == []
+    got = turn_dp().start([result_table, flat])
+    assert got[0] == pytest.approx(_TurnTable(tuple(result_table)).continue_(EMPTY_SET_ASIDE), abs=1e-12)
+    assert 0 < got[0] < TOP_SPACE
+    assert got[1] == pytest.approx(7.5, abs=1e-12)
+
+
+def test_a_solo_round_needs_no_numpy():
+    """A base install has no numpy: solving a round, in a fresh interpreter, never imports it."""
+    code = ("import sys\n"
+            "from dicetable.engine import new_game\n"
+            "from dicetable.games.kingdom_of_dice.solo_round import round_endings\n"
+            "out = round_endings(new_game('kingdom-of-dice', 1, seed=9, options={'cat_level': 1}), 0)\n"
+            "assert len(out) == 33 and out[16] > out[1], out\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numpy'))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def _last_turns(spent: int):

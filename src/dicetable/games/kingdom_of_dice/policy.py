@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from itertools import product
-from math import factorial
 
 from dicetable.engine import Action
 
 from .components import FACE_ORDER, SPACES, TOP_SPACE
+from .rolls import roll_outcomes, sub_vectors
 from .solo_round import round_endings
 from .rules import (
     CAT, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, claim_order, faces_text,
@@ -32,25 +31,6 @@ from .rules import (
 )
 
 KEEP_IDS = tuple(f"keep:{face}" for face in FACE_ORDER)
-
-
-def _sub_vectors(counts: tuple):
-    """Every count-vector ``k`` with ``0 <= k[i] <= counts[i]``."""
-    return product(*(range(c + 1) for c in counts))
-
-
-@lru_cache(maxsize=None)
-def _rolls(n: int) -> tuple:
-    """All outcomes of rolling ``n`` dice as (count-vector, probability)."""
-    out = []
-    for vec in product(range(n + 1), repeat=6):
-        if sum(vec) != n:
-            continue
-        ways = factorial(n)
-        for c in vec:
-            ways //= factorial(c)
-        out.append((vec, ways / 6 ** n))
-    return tuple(out)
 
 
 def _add(a: tuple, b) -> tuple:
@@ -181,9 +161,9 @@ class _TurnTable:
         if got is None:
             left = DICE - sum(kept)
             got = 0.0
-            for roll, p in _rolls(left):
+            for roll, p in roll_outcomes(left):
                 best = -1e9
-                for sub in _sub_vectors(roll):
+                for sub in sub_vectors(roll):
                     n = sum(sub)
                     if n:
                         w = self.position(_add(kept, sub), left - n)
@@ -199,7 +179,7 @@ class _TurnTable:
         if got is None:
             left = sum(rolled)
             got = -1e9
-            for sub in _sub_vectors(rolled):
+            for sub in sub_vectors(rolled):
                 w = self.position(_add(kept, sub), left - sum(sub))
                 if w > got:
                     got = w

@@ -33,6 +33,11 @@ const store = {
     try { return JSON.parse(localStorage.getItem(`dicetable.setup.${tableId}`)); } catch { return null; }
   },
   setSetup(tableId, body) { localStorage.setItem(`dicetable.setup.${tableId}`, JSON.stringify(body)); },
+  // Held seats played on another screen (a friend's): this page never plays them.
+  away(tableId) {
+    try { return new Set(JSON.parse(localStorage.getItem(`dicetable.away.${tableId}`)) || []); } catch { return new Set(); }
+  },
+  setAway(tableId, seats) { localStorage.setItem(`dicetable.away.${tableId}`, JSON.stringify([...seats].sort((a, b) => a - b))); },
 };
 
 // ---------------------------------------------------------------- HTTP
@@ -148,7 +153,8 @@ async function lobbyPage() {
     box.replaceChildren(el("legend", { text: "Seats" }));
     for (let s = 0; s < n; s++) {
       const sel = el("select", { id: `seat-${s}`, "data-seat": s });
-      sel.append(el("option", { value: "human", text: "human" }));
+      sel.append(el("option", { value: "human", text: "human: this screen (hot-seat)" }));
+      sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (send the link)" }));
       for (const lv of levels) sel.append(el("option", { value: `bot:${lv}`, text: `bot (${lv})` }));
       sel.value = s === 0 ? "human" : "bot:greedy";
       box.append(el("label", { class: "row", for: `seat-${s}` }, `${seatName(s)} `, sel));
@@ -167,8 +173,10 @@ async function lobbyPage() {
       if (input._choices) body.options[input.dataset.option] = input._choices[Number(input.value)];
       else if (input.value.trim() !== "") body.options[input.dataset.option] = input._number ? Number(input.value) : input.value.trim();
     }
+    const away = [];
     for (const sel of $$("[data-seat]")) {
-      body.seats.push(sel.value === "human" ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) });
+      if (sel.value === "human:away") away.push(Number(sel.dataset.seat));
+      body.seats.push(sel.value.startsWith("human") ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) });
     }
     const seed = $("#seed").value.trim();
     if (seed) {
@@ -181,7 +189,7 @@ async function lobbyPage() {
     }
     if ($("#clock").value) body.clock = Number($("#clock").value);
     $("#create").disabled = true;
-    const made = await createTable(body);
+    const made = await createTable(body, away);
     $("#create").disabled = false;
     if (made.error) { err.textContent = made.error; return; }
     location.assign(made.url);
@@ -189,8 +197,9 @@ async function lobbyPage() {
   drawOpenTables(Object.fromEntries(list.map((g) => [g.id, g.name])));
 }
 
-// Creates a table, keeps its human seat tokens and set-up, answers the page to open.
-async function createTable(body) {
+// Creates a table, keeps its human seat tokens, the seats played elsewhere (``away``: their
+// links go to friends) and the set-up; answers the page to open (the first seat played here).
+async function createTable(body, away = []) {
   const res = await api("POST", "/api/tables", { body });
   if (res.status !== 200 && res.status !== 201) return { error: res.message };
   const id = res.data.table_id;
@@ -199,8 +208,11 @@ async function createTable(body) {
   store.setTokens(id, tokens);
   const setup = { ...body };
   delete setup.seed;
+  setup.away = away;
   store.setSetup(id, setup);
-  const first = Object.keys(tokens).map(Number).sort((a, b) => a - b)[0];
+  store.setAway(id, away);
+  const held = Object.keys(tokens).map(Number).sort((a, b) => a - b);
+  const first = held.find((s) => !away.includes(s)) ?? held[0];
   const pace = params.get("pace");
   const extra = pace !== null ? `&pace=${encodeURIComponent(pace)}` : "";
   return { url: first === undefined ? `/tables/${id}?${extra.slice(1)}` : `/tables/${id}?token=${tokens[first]}${extra}` };
@@ -232,15 +244,16 @@ async function drawOpenTables(names = {}) {
 
 // ---------------------------------------------------------------- table
 const T = {
-  id: null, token: null, seat: null, tokens: {}, view: null, shown: -1, queue: [], pumping: false,
+  id: null, token: null, seat: null, tokens: {}, away: new Set(), played: new Set(), view: null, shown: -1, queue: [], pumping: false,
   ws: null, wsGen: 0, busy: false, help: null, pace: 700, switching: false, lastLog: [], canHint: null,
-  finalShown: false, clockTimer: null,
+  finalShown: false, clockTimer: null, hintFor: null,
 };
 
 async function tablePage() {
   T.id = document.body.dataset.table;
   T.token = params.get("token") || null;
   T.tokens = store.tokens(T.id);
+  T.away = store.away(T.id);
   const pace = params.get("pace");
   if (pace !== null && /^\d+$/.test(pace)) T.pace = Number(pace);
   wireTable();
@@ -259,12 +272,18 @@ async function tablePage() {
   }
   const view = unwrapView(res.data);
   T.seat = seatOf(view);
-  if (T.seat !== null && T.token) { T.tokens[T.seat] = T.token; store.setTokens(T.id, T.tokens); }
+  if (T.seat !== null && T.token) {
+    T.tokens[T.seat] = T.token;
+    store.setTokens(T.id, T.tokens);
+    // Opening a seat's own link here means it is played here (again).
+    T.played.add(T.seat);
+    if (T.away.delete(T.seat)) store.setAway(T.id, T.away);
+  }
   $("#board-css").href = `/static/games/${view.game}/board.css`;
   const help = await api("GET", `/web/help/${view.game}`);
   T.help = help.status === 200 ? help.data : { sections: [], components: [] };
   drawComponents();
-  await show(view, { force: true });
+  await accept(view);
   connect();
 }
 
@@ -305,7 +324,7 @@ function wireTable() {
     const seat = Number(b.dataset.seatBot ?? b.dataset.seatTake);
     const what = b.dataset.seatBot !== undefined ? "bot" : "take";
     const res = await api("POST", `/api/tables/${T.id}/seats/${seat}/${what}`, { token: T.token, body: what === "bot" ? {} : undefined });
-    if (res.status === 200) { hideError(); await show(unwrapView(res.data), { force: true }); } else showError(res.message);
+    if (res.status === 200) { hideError(); await accept(unwrapView(res.data)); } else showError(res.message);
   });
 }
 
@@ -341,33 +360,64 @@ function connect() {
   ws.onopen = () => { if (gen === T.wsGen) document.body.dataset.live = "open"; };
 }
 
+// The order of a table's views: (undos, version). An undo lowers the version but
+// raises undos (the server counts every action taken back), so of two views the
+// one with the larger key is the newer, whichever way it came.
+function viewKey(v) { return [typeof v.undos === "number" ? v.undos : 0, v.version]; }
+function compareViews(a, b) {
+  const [ka, kb] = [viewKey(a), viewKey(b)];
+  return ka[0] - kb[0] || ka[1] - kb[1];
+}
+
+// Every view the page draws comes through here: HTTP answers, WebSocket pushes,
+// reloads and refreshes alike. One older than the view on screen is dropped (a
+// late answer or push: the table has moved on); one equal to it is drawn only
+// when something in it changed (a seat connected, a bot took over, another seat's
+// view of the same version after a hot-seat switch). True when it was drawn.
+async function accept(view) {
+  if (!view || typeof view.version !== "number") return false;
+  if (T.view) {
+    const order = compareViews(view, T.view);
+    if (order < 0 || (order === 0 && sameJSON(view, T.view))) return false;
+  }
+  noteAway(view);
+  await show(view);
+  return true;
+}
+
+// The rule of held seats: a seat whose token this page holds is played here (hot-seat) unless
+// it has been seen connected from elsewhere; then it is a friend's for good (kept in
+// localStorage), even while the friend reloads. A seat this page itself played may still
+// show connected by its own closing socket, so only seats never played here are marked.
+function noteAway(view) {
+  let changed = false;
+  for (const k of Array.isArray(view.seats) ? view.seats : []) {
+    const s = k.seat;
+    if (k.kind === "human" && k.connected === true && T.tokens[s] !== undefined && s !== T.seat
+        && !T.played.has(s) && !T.away.has(s)) { T.away.add(s); changed = true; }
+  }
+  if (changed) store.setAway(T.id, T.away);
+}
+
 // Pushes are shown one at a time; a move by someone else stays on screen for
 // T.pace ms before the next one, so a bot's turn reads like a turn.
 async function pump() {
   if (T.pumping) return;
   T.pumping = true;
-  let older = false;
   try {
     while (T.queue.length) {
       const v = T.queue.shift();
-      // An older version is either a late push or an undo (the table went back): ask the server which.
-      if (v.version < T.shown) { older = true; continue; }
-      // The push of a view this page already drew (its own action's answer): only redraw what changed.
-      if (v.version === T.shown && T.view && v.over === T.view.over && sameJSON(v.seats, T.view.seats)
-          && sameJSON(v.legal_actions, T.view.legal_actions) && sameJSON(v.to_move, T.view.to_move)
-          && (v.log || []).length === (T.view.log || []).length) continue;
-      const advanced = v.version > T.shown;
-      await show(v);
+      const advanced = !T.view || compareViews(v, T.view) > 0;
+      if (!(await accept(v))) continue;
       if (advanced && T.queue.length && T.pace > 0) await sleep(T.pace);
     }
   } finally { T.pumping = false; }
-  if (older && !T.busy && !T.queue.length) { await refresh(); return; }
   if (!T.queue.length) await maybeHandOver();
 }
 
 async function refresh() {
   const res = await api("GET", `/api/tables/${T.id}`, { token: T.token });
-  if (res.status === 200) { T.queue = []; await show(unwrapView(res.data), { force: true }); await maybeHandOver(); }
+  if (res.status === 200) { await accept(unwrapView(res.data)); await maybeHandOver(); }
 }
 
 async function act(actionId) {
@@ -378,8 +428,7 @@ async function act(actionId) {
   try {
     const res = await api("POST", `/api/tables/${T.id}/actions`, { token: T.token, body: { action: actionId, version: T.shown } });
     if (res.status === 200) {
-      const view = unwrapView(res.data);
-      if (view && typeof view.version === "number") await show(view);
+      await accept(unwrapView(res.data));
       if (!T.queue.length) await maybeHandOver();
     } else if (res.status === 409) {
       await refresh();
@@ -448,8 +497,8 @@ function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
-async function show(view, { force = false } = {}) {
-  if (!force && view.version < T.shown) return;
+// Draws ``view`` (only ever called by accept, which keeps the views in order).
+async function show(view) {
   const focusedAction = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
   const hadFocus = document.activeElement && document.activeElement !== document.body;
   const html = boardFor(view);
@@ -562,7 +611,7 @@ function drawPlayers(view) {
     const panel = el("section", { class: `player${s === T.seat ? " me" : ""}${toMove.includes(s) ? " to-move" : ""}${winners.includes(s) ? " winner" : ""}`, "data-seat": s, "aria-label": seatName(s) },
       el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${nameOf(s)} (you)` : nameOf(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
       el("p", { class: "meta", text: [kind, connected].filter(Boolean).join(" · ") }),
-      el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) })));
+      scoreLine(view, s, score));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
     if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: "clock ran out: its bot chose" }));
     if (k && k.kind === "human" && !view.over && T.seat !== null) {
@@ -581,6 +630,18 @@ function drawPlayers(view) {
     box.append(panel);
   }
   if (T.seat === null) box.prepend(el("p", { class: "spectator", text: "You are watching (spectator)." }));
+}
+
+// A panel's score: the public one (the same on every screen, so the panels compare); on the
+// viewer's own panel, what only it sees on top (a secret objective, hidden VP, a Duke).
+function scoreLine(view, s, score) {
+  const line = el("p", { class: "score" }, "score ", el("strong", { text: score === null || score === undefined ? "?" : String(score) }));
+  const own = view.own_score;
+  if (own && own.seat === s && s === T.seat && typeof own.hidden === "number" && own.hidden !== 0) {
+    line.append(el("span", { class: "hidden-score", title: `your total as only you can count it: ${own.total}`,
+      text: ` · ${own.hidden > 0 ? "+" : "−"}${Math.abs(own.hidden)} hidden (only you see this)` }));
+  }
+  return line;
 }
 
 function drawLog(view) {
@@ -646,7 +707,9 @@ function drawTools(view) {
   $("#hint-btn").hidden = !(mine && T.canHint !== false);
   const canUndo = view.can_undo ?? (view.undo && view.undo.allowed);
   $("#undo-btn").hidden = !(T.seat !== null && canUndo);
-  $("#hints").hidden = true;
+  // A hint answers one decision: it stays while the view is redrawn at the same (undos, version)
+  // (a seat connects, a reconnect), and goes when the table moves on.
+  if (T.hintFor !== viewKey(view).join(":")) { $("#hints").hidden = true; T.hintFor = null; }
   // The table's clock is seconds per decision; a human's clock starts when a
   // decision comes to them (a new version), so the page counts down from there.
   const clockEl = $("#clock");
@@ -665,9 +728,12 @@ function drawTools(view) {
 
 async function hint() {
   const box = $("#hints");
+  const asked = viewKey(T.view).join(":");
+  T.hintFor = asked;
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "the hard bot is thinking…" }));
   const res = await api("GET", `/api/tables/${T.id}/hint`, { token: T.token });
+  if (T.hintFor !== asked) return;  // the table moved on while the bot thought: that hint is stale
   if (res.status === 404 || res.status === 405) { T.canHint = false; $("#hint-btn").hidden = true; box.hidden = true; return; }
   if (res.status !== 200) { box.replaceChildren(el("p", { class: "error", text: res.message })); return; }
   const list = Array.isArray(res.data) ? res.data : res.data.hints || res.data.choices || [];
@@ -687,7 +753,7 @@ async function hint() {
 
 async function undo() {
   const res = await api("POST", `/api/tables/${T.id}/undo`, { token: T.token, body: { version: T.shown } });
-  if (res.status === 200) { await refresh(); } else showError(res.message);
+  if (res.status === 200) { await accept(unwrapView(res.data)); await maybeHandOver(); } else showError(res.message);
 }
 
 function drawFinal(view) {
@@ -736,7 +802,8 @@ function drawFinal(view) {
 async function playAgain() {
   const setup = store.setup(T.id);
   if (!setup) return;
-  const made = await createTable(setup);
+  const { away, ...body } = setup;
+  const made = await createTable(body, away || []);
   if (made.error) { showError(made.error); return; }
   location.assign(made.url);
 }
@@ -748,10 +815,11 @@ async function maybeHandOver() {
   if (!view || view.over || T.seat === null || T.switching) return;
   const toMove = view.to_move || [];
   if (toMove.includes(T.seat)) return;
-  // A held seat that is live on another screen (its link was sent to a friend) is theirs to play:
-  // this page leaves it alone. This page holds one connection, its current seat's.
-  const elsewhere = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
-  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !elsewhere(s));
+  // A held seat marked away (see noteAway) is a friend's: this page leaves it alone, even while the
+  // friend reloads. A seat this page played earlier that is live elsewhere now is left alone too
+  // (this page holds one connection, its current seat's).
+  const live = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
+  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !T.away.has(s) && !live(s));
   if (next === undefined) return;
   T.switching = true;
   try {
@@ -776,7 +844,11 @@ async function maybeHandOver() {
     T.queue = [];
     T.seat = null;
     T.token = null;
-    if (specView) await show(specView, { force: true });
+    if (!(specView && await accept(specView))) {
+      // A push newer than that spectator's view came first: fetch a spectator's view again (newer still).
+      const again = await api("GET", `/api/tables/${T.id}`);
+      if (again.status === 200) await accept(unwrapView(again.data));
+    }
     $("#board").classList.add("covered");
     $("#handover-text").textContent = `${seatName(next)}, it is your turn. Everyone else, look away: ${seatName(next)} has cards or secrets on the screen.`;
     $("#handover-btn").textContent = `I am ${seatName(next)}: show my table`;
@@ -794,6 +866,7 @@ async function maybeHandOver() {
 
 async function switchTo(seat, view) {
   T.seat = seat;
+  T.played.add(seat);
   T.token = T.tokens[seat];
   const url = new URL(location.href);
   url.searchParams.set("token", T.token);
@@ -802,7 +875,7 @@ async function switchTo(seat, view) {
   T.lastLog = [];
   $("#log").replaceChildren();
   connect();
-  await show(view, { force: true });
+  await accept(view);
 }
 
 function showError(msg) { const e = $("#error"); e.textContent = msg; e.hidden = false; }

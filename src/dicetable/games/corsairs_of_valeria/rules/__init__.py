@@ -97,9 +97,9 @@ from .common import (
     OVER,
     count_faces,
     faces_text,
-    race_number,
     shown_kind,
 )
+from .fields import race_number
 from .options import check_captains, check_first_player, check_tracks, parse_captains
 from .state import TASK_KINDS, CorsairsState
 

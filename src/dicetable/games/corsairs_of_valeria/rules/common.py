@@ -5,7 +5,7 @@ modules share (rulebook: Phase B, Phase C).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dicetable.engine import Action, seat_name
 
@@ -22,9 +22,6 @@ from ..components import (
     NO_CAPTAIN,
     RaceTrack,
 )
-
-if TYPE_CHECKING:
-    from .fields import CorsairsFields
 
 OVER = "over"
 ASK = "?"
@@ -76,12 +73,6 @@ def plural(n: int, word: str) -> str:
 def seat_id(seat: int) -> str:
     """The id fragment for a seat: ``p1`` is seat 0 (people count players from 1)."""
     return f"p{seat + 1}"
-
-
-def race_number(state: CorsairsFields) -> int:
-    """1 or 2: the race being sailed (a Skull Island arrival still belongs to its race until the turn ends)."""
-    arrived = 1 if state.flags & F_ARRIVED else 0
-    return max(1, min(2, state.visits + 1 - arrived))
 
 
 def captain_name(index: int) -> str:

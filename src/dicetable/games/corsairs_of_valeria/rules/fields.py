@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from dicetable.engine import LIST, Field, FlowState, int_list
 
 from ..components import SILVER_TOTAL, Layout, RaceTrack, layout_name, parse_layout, race_track
-from .common import captains_in, captains_out, dice_in, dice_out
+from .common import F_ARRIVED, captains_in, captains_out, dice_in, dice_out
 
 
 class CorsairsFields(FlowState):
@@ -61,3 +61,9 @@ class CorsairsFields(FlowState):
         def _gain_silver(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
         def _gain_grog(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
         def _win_now(self, seat: int) -> None: ...  # .end
+
+
+def race_number(state: CorsairsFields) -> int:
+    """1 or 2: the race being sailed (a Skull Island arrival still belongs to its race until the turn ends)."""
+    arrived = 1 if state.flags & F_ARRIVED else 0
+    return max(1, min(2, state.visits + 1 - arrived))

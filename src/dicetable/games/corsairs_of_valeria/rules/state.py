@@ -29,9 +29,9 @@ from .common import (
     OVER,
     PLAYER,
     captain_name,
-    race_number,
     shown_kind,
 )
+from .fields import race_number
 from .actions import DiceActions
 from .coins import Coins
 from .end import Ending

@@ -1,0 +1,63 @@
+"""The ``dicetable`` Typer app and what every command shares: the console, ``fail``, ``guarded``.
+
+The commands are defined in :mod:`dicetable.cli.main` (which imports the other command
+modules: :mod:`.serve`, :mod:`.analyze`, :mod:`.bots`); they all take these from here, so
+no command module imports ``main`` and ``main`` can import them without an import cycle.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable, NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from dicetable.engine import DicetableError
+from dicetable.extras import MissingExtra
+
+__all__ = ["app", "console", "fail", "guarded"]
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Five tabletop dice games on one rules engine.")
+console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
+
+
+def fail(message: str) -> NoReturn:
+    """Print a clear one-line error and exit with status 2."""
+    console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
+    raise typer.Exit(2)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def guarded(command: Callable[P, R]) -> Callable[P, R]:
+    """Wrap a command so no traceback reaches the user: every error becomes one line and exit 2.
+
+    Bad input (``DicetableError``, ``ValueError``, a file that cannot be read)
+    says what was wrong, a missing optional extra (``MissingExtra``) how to install it;
+    anything else is reported as a bug in one line.
+    Ctrl-C outside a game exits with status 130.
+    """
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:  # the command, with errors turned into one line
+        try:
+            return command(*args, **kwargs)
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            console.print("[red]interrupted[/red]")
+            raise typer.Exit(130) from None
+        except EOFError:  # the input ended before a game began (a menu question): nothing to save
+            console.print("\nThe input ended before a game began; nothing was played.")
+            raise typer.Exit(1) from None
+        except (DicetableError, ValueError, OSError, MissingExtra) as exc:
+            fail(str(exc) or type(exc).__name__)
+        except RecursionError:
+            fail("the input is nested too deeply to read")
+        except Exception as exc:  # a bug: still one line, never a traceback
+            fail(f"unexpected {type(exc).__name__}: {exc} (this is a bug in dicetable; please report it)")
+    return wrapper

@@ -1,0 +1,128 @@
+"""The page never draws a view older than the one it shows, whatever brought it (an HTTP answer,
+a WebSocket push, a reload): views are ordered by (undos, version).
+
+A MutationObserver records every ``data-version`` the page draws, so a step back is seen even
+when a later push covers it at once.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dicetable.engine.testing import shipped_games
+
+from .helpers import is_over, version, wait_ready
+
+pytestmark = pytest.mark.browser
+
+#: JS: start recording every version the page draws into window.__drawn.
+RECORD = """() => {
+  const el = document.querySelector('[data-version]');
+  window.__drawn = [Number(el.dataset.version)];
+  new MutationObserver(() => window.__drawn.push(Number(el.dataset.version)))
+    .observe(el, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+def _drawn(page) -> list[int]:
+    return page.evaluate("window.__drawn")
+
+
+def _open(page, server, tid: str, token: str) -> None:
+    page.goto(f"{server.url}/tables/{tid}?token={token}&pace=0")
+    page.wait_for_selector("[data-version]")
+
+
+def _advanced_or_over(above: int) -> str:
+    """JS: true once the page shows a version above ``above`` or the final scores."""
+    return (f"() => Number(document.querySelector('[data-version]').dataset.version) > {above}"
+            " || !document.querySelector('#final').hidden")
+
+
+def test_a_late_answer_to_let_a_bot_play_is_not_drawn_over_newer_pushes(context, server):
+    """Valeria: Card Kingdoms. The answer to "let a bot play for me" is held back until the page has
+    drawn newer versions pushed over the WebSocket; released then, it must not take the page back
+    (it used to be drawn with force and leave the page on an old version)."""
+    made = server.create("valeria-card-kingdoms", [{"kind": "human", "level": "greedy"},
+                                                   {"kind": "bot", "level": "greedy"}], seed=31)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    page = context.new_page()
+    held = []
+    page.route("**/seats/0/bot", lambda route: held.append((route, route.fetch())))
+    _open(page, server, tid, token)
+    wait_ready(page)
+    page.evaluate(RECORD)
+    page.click("[data-seat-bot]")
+    deadline = time.time() + 20
+    while not held:
+        assert time.time() < deadline, "the page did not ask to let a bot play"
+        page.wait_for_timeout(50)
+    route, answer = held[0]
+    answered = answer.json()["version"]
+    page.wait_for_function(_advanced_or_over(answered + 2), timeout=30_000)
+    route.fulfill(response=answer)
+    page.wait_for_timeout(800)  # time for the late answer to be (wrongly) drawn
+    drawn = _drawn(page)
+    assert drawn == sorted(drawn), f"the page went back: {drawn}"
+    assert version(page) > answered
+    # and it goes on to the table's newest version
+    page.wait_for_function(OVER_OR_CURRENT.format(server.call("GET", f"/api/tables/{tid}")[1]["version"]),
+                           timeout=30_000)
+
+
+OVER_OR_CURRENT = ("() => Number(document.querySelector('[data-version]').dataset.version) >= {}"
+                   " || !document.querySelector('#final').hidden")
+
+#: Every title with its human seat and one greedy bot (two seats where the game needs them).
+TITLES = [spec.id for spec in shipped_games()]
+
+
+@pytest.mark.parametrize("game", TITLES)
+def test_let_a_bot_play_for_me_keeps_the_page_advancing(context, server, game):
+    """In every title, once the seat is handed to its bot the page shows version after version
+    (never one going back) until the game ends or several moves have been drawn."""
+    made = server.create(game, [{"kind": "human", "level": "greedy"}, {"kind": "bot", "level": "random"}], seed=8)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    page = context.new_page()
+    _open(page, server, tid, token)
+    wait_ready(page)
+    page.evaluate(RECORD)
+    start = version(page)
+    page.click("[data-seat-bot]")
+    for step in range(1, 5):
+        page.wait_for_function(_advanced_or_over(start + step), timeout=30_000)
+        if is_over(page):
+            break
+    drawn = _drawn(page)
+    assert drawn == sorted(drawn), f"the page went back: {drawn}"
+    assert is_over(page) or len(set(drawn)) >= 4
+    if is_over(page):  # the end shown is the table's end
+        status, final = server.call("GET", f"/api/tables/{tid}")
+        assert final["over"] and version(page) == final["version"]
+
+
+def test_a_reload_during_the_bots_turn_shows_the_current_version_and_goes_on(context, server):
+    """Kingdom of Dice with a medium bot (it thinks about a second a move): the page reloaded while the
+    bot is to move shows the table's version of that moment, then the bot's moves as they come."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "level": "medium"},
+                                             {"kind": "bot", "level": "medium"}], seed=14)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    page = context.new_page()
+    _open(page, server, tid, token)
+    wait_ready(page)
+    page.click("[data-seat-bot]")
+    deadline = time.time() + 30
+    while server.call("GET", f"/api/tables/{tid}")[1]["version"] < 2:
+        assert time.time() < deadline, "the bots did not move"
+        time.sleep(0.1)
+    page.reload()
+    page.wait_for_selector("[data-version]")
+    now = server.call("GET", f"/api/tables/{tid}")[1]
+    page.wait_for_function(OVER_OR_CURRENT.format(now["version"]), timeout=10_000)
+    page.evaluate(RECORD)
+    shown = version(page)
+    page.wait_for_function(_advanced_or_over(shown + 1), timeout=30_000)
+    drawn = _drawn(page)
+    assert drawn == sorted(drawn), f"the page went back: {drawn}"
