@@ -234,7 +234,9 @@ class Store:
         """Store a new table and its seats in one transaction (nothing is stored if either insert fails)."""
 
         def row(obj: TableRow | SeatRow) -> dict[str, Any]:
-            return {c.key: getattr(obj, c.key) for c in obj.__table__.columns}
+            # an unset attribute is None before a flush: give it the column's default, as the ORM would
+            return {c.key: c.default.arg if (value := getattr(obj, c.key)) is None and c.default is not None
+                    and c.default.is_scalar else value for c in obj.__table__.columns}
 
         with self.engine.begin() as conn:
             conn.execute(insert(TableRow), [row(table)])
