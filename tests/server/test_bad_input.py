@@ -96,6 +96,10 @@ def _cases(s: dict) -> list:
         ("huge body", "POST", "/api/tables", {}, {**table, "pad": BIG}, 413, ["larger than"]),
         ("Content-Length not a number", "POST", "/api/tables", {"Content-Length": "abc"}, "{}", 400,
          ["Content-Length"]),
+        ("a form-encoded creation", "POST", "/api/tables", {"Content-Type": "application/x-www-form-urlencoded"},
+         "game=corsairs-of-valeria&players=2", 415, ["Content-Type: application/json"]),
+        ("a JSON body sent as text/plain", "POST", act, {**auth(mover), "Content-Type": "text/plain"},
+         json.dumps(ok_action), 415, ["Content-Type: application/json", "text/plain"]),
         ("unknown table view", "GET", "/api/tables/nosuchtable", {}, None, 404, ["no table 'nosuchtable'"]),
         ("action at an unknown table", "POST", "/api/tables/nosuchtable/actions", auth(mover), ok_action, 404,
          ["no table"]),
@@ -159,9 +163,10 @@ def test_every_malformed_request_gets_a_clear_4xx_and_changes_nothing(client):
         kwargs = {"headers": dict(headers)}
         if isinstance(body, (dict, list)):
             kwargs["content"] = json.dumps(body).encode()
-            kwargs["headers"].setdefault("Content-Type", "application/json")
         elif body is not None:
             kwargs["content"] = body.encode() if isinstance(body, str) else body
+        if body is not None:
+            kwargs["headers"].setdefault("Content-Type", "application/json")
         r = client.request(method, path, **kwargs)
         assert r.status_code == status, f"{name}: {r.status_code} {r.text}"
         detail = r.json()["detail"]

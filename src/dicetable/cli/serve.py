@@ -20,6 +20,9 @@ import typer
 if TYPE_CHECKING:
     from dicetable.server.store import Store
 
+#: Seconds a stopping server (SIGTERM, Ctrl-C) waits for requests in flight (a hint) before it ends them.
+SHUTDOWN_GRACE = 2
+
 DATABASE_HELP = ("database URL: sqlite:///path/file.db or postgresql+psycopg://user@host/db "
                  "(default: $DICETABLE_DATABASE, else sqlite:///dicetable.db in this folder)")
 
@@ -60,6 +63,12 @@ def register(app: typer.Typer) -> None:
             fail(f"--port takes a TCP port from 1 to 65535, got {port}")
         if log_level not in ("critical", "error", "warning", "info", "debug"):
             fail(f"--log-level is one of critical, error, warning, info, debug; got {log_level!r}")
+        from dicetable.server.settings import Settings, SettingsError
+
+        try:
+            settings = Settings.from_env()
+        except SettingsError as exc:
+            fail(str(exc))
         url = database_url(database)
         _open_store(url, fail).close()  # a bad URL fails here with a clear message, before uvicorn starts
         try:  # a taken port or unknown host fails here in one line (uvicorn would log it and exit with 3)
@@ -69,7 +78,9 @@ def register(app: typer.Typer) -> None:
                  "check --host, or choose another port with --port (make run PORT=...)")
         console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it")
         try:
-            uvicorn.run(create_app(url), host=host, port=port, log_level=log_level, ws="websockets-sansio")
+            uvicorn.run(create_app(url, settings=settings), host=host, port=port, log_level=log_level,
+                        ws="websockets-sansio", ws_max_size=settings.max_frame,
+                        timeout_graceful_shutdown=SHUTDOWN_GRACE)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                  "check --host, or choose another port with --port (make run PORT=...)")

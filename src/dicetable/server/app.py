@@ -8,7 +8,8 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/games``                         the registry: ids, names, player ranges, options, bot levels
 ``POST /api/tables``                        create a table (WEB.md body, plus optional ``clock``
                                             seconds per decision and per-seat ``name``)
-``GET  /api/tables``                        open and running tables (``?all=true``: finished ones too)
+``GET  /api/tables``                        a page of open and running tables (``?all=true``: finished
+                                            ones too; ``?limit=`` at most 200, default 50; ``?offset=``)
 ``GET  /api/tables/{id}``                   the caller's view
 ``POST /api/tables/{id}/actions``           ``{"action", "version"}``: act for the token's seat
 ``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
@@ -23,7 +24,9 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 Every refused request gets a 4xx with ``{"detail": "<what was wrong and what is
 allowed>"}`` and changes nothing; a server fault answers 500 with a short
 message, never a traceback. Request bodies are limited to
-:data:`MAX_BODY` bytes. The pages (``GET /``, ``GET /tables/{id}``, static
+:data:`MAX_BODY` bytes unless ``DICETABLE_MAX_BODY`` says otherwise; every
+limit and protection is in ``settings``, ``limits``, ``security`` and
+``tokens`` (docs/security.md). The pages (``GET /``, ``GET /tables/{id}``, static
 files) come from ``dicetable.web`` when it is installed: its ``router`` (a
 FastAPI ``APIRouter``) is included, and its ``mount(app)`` is called if it
 has one (e.g. for static files).
@@ -34,8 +37,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import unicodedata
+from concurrent.futures import BrokenExecutor, Future
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Callable, Literal, Optional, Sequence
 
@@ -46,20 +49,33 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dicetable.engine import list_games
 
+from .hints import BUSY, HintGate, PendingHints
+from .limits import BodyLimit, ClientLimits, LimitError
+from .security import BrowserGuard, origin_allowed
+from .settings import LIMITS_OFF_WARNING, Settings
 from .store import DEFAULT_DATABASE, Listener, Store
-from .tables import LEVELS, MAX_SEED, ApiError, Subscriber, TableManager
+from .tables import (
+    HINT_RETRY, HINT_TIMEOUT, LEVELS, MAX_SEED, ApiError, Subscriber, TableManager, hint_answer,
+)
+from .tokens import TokenInAddress, hide_tokens_in_logs
 
 log = logging.getLogger("dicetable.server")
 
 #: The ``Authorization`` header of a request (a seat's ``Bearer`` token), if any.
 Auth = Annotated[Optional[str], Header(alias="Authorization")]
 
-#: Largest request body accepted, in bytes (413 above it).
-MAX_BODY = 16 * 1024
+#: Tables in one page of ``GET /api/tables`` unless ``?limit=`` says otherwise, and the most it may say.
+PAGE, MAX_PAGE = 50, 200
+
+#: Largest request body accepted by default, in bytes (413 above it; ``DICETABLE_MAX_BODY``).
+MAX_BODY = Settings.max_body
+
+
+#: Letters and symbols that draw nothing: Hangul fillers, the blank Braille pattern, a blank notehead.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 
 
 # ---------------------------------------------------------------- bodies
@@ -77,11 +93,14 @@ class SeatIn(BaseModel):
         """A seat's name is shown on every page and log: printable text, not blank (ValueError otherwise)."""
         if name is None:
             return name
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
-            raise ValueError("a name may not hold control or invisible format characters; "
-                             "give printable text of 1 to 40 characters")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") for ch in name):
+            raise ValueError("a name may not hold control or invisible format characters (nor unassigned "
+                             "or private-use ones); give printable text of 1 to 40 characters")
         if not name.strip():
             raise ValueError("a name may not be blank; give printable text of 1 to 40 characters")
+        if not any(unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LOOKING for ch in name):
+            raise ValueError("a name may not look blank (it shows no visible letter, digit or sign: only "
+                             "fillers, blank patterns or marks); give printable text of 1 to 40 characters")
         return name
 
 
@@ -119,6 +138,42 @@ class BotIn(BaseModel):
     level: Optional[StrictStr] = Field(None, max_length=16)
 
 
+class ErrorOut(BaseModel):
+    """The body of every refused request: one sentence naming what was wrong and what is allowed."""
+
+    detail: str = Field(description="what was wrong and what is allowed")
+
+
+#: What each refusal means, as the API description lists it.
+ERRORS = {
+    400: "a token in the address of an HTTP API call, a Content-Length that is not a number, or a body "
+         "that is not JSON text",
+    401: "a token is needed (send 'Authorization: Bearer <token>'), or the Authorization header is malformed",
+    403: "the token holds no seat at this table, or that seat may not do this",
+    404: "no such table, seat or route",
+    409: "the table changed since the version sent (someone moved first), or the seat is played by its bot",
+    413: "the request body is larger than the server's limit",
+    415: "the body was not sent as Content-Type: application/json",
+    422: "the request is well formed but not allowed (a bad field, an illegal action, nothing to take back); "
+         "'detail' is one sentence, not a list",
+    429: "a limit was reached (table creations per minute, running tables per address, one pending hint per "
+         "seat); the Retry-After header says when to try again",
+    503: "the server cannot do it now (a hint took too long, or the server is stopping); see Retry-After",
+}
+READ = (400,)
+LIST = (400, 422)
+CREATE = (400, 413, 415, 422, 429)
+VIEW = (400, 401, 403, 404, 422)
+RECORD = (400, 403, 404, 422)
+CHANGE = (400, 401, 403, 404, 409, 413, 415, 422)
+HINT = (400, 401, 403, 404, 422, 429, 503)
+
+
+def errors(codes: Sequence[int]) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that may refuse with ``codes`` (each a :class:`ErrorOut`)."""
+    return {code: {"model": ErrorOut, "description": ERRORS[code]} for code in codes}
+
+
 def _token(authorization: str | None) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header (None without one); ApiError 401 otherwise."""
     if authorization is None:
@@ -143,64 +198,6 @@ def _games() -> list[dict]:
             "has_board": spec.board_view is not None,
         })
     return out
-
-
-class BodyLimit:
-    """ASGI middleware: answer 413 to an HTTP request whose body exceeds ``limit`` bytes (never read past it).
-
-    It also reads every ``/api/`` body as JSON whatever its declared content
-    type (``curl -d`` sends form encoding by default), and answers 400 to an
-    ``/api/`` HTTP call carrying ``?token=`` (the token belongs in the
-    ``Authorization`` header there; only the page and the WebSocket take it in
-    the address).
-    """
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        headers = dict(scope.get("headers") or ())
-        if scope["path"].startswith("/api/") and headers.get(b"content-type", b"").split(b";")[0] != \
-                b"application/json":
-            # every API body is JSON: read it as such whatever the client declared (e.g. curl -d)
-            scope = dict(scope, headers=[(k, v) for k, v in scope["headers"] if k != b"content-type"]
-                         + [(b"content-type", b"application/json")])
-        if scope["path"].startswith("/api/") and re.search(rb"(^|&)token=", scope.get("query_string") or b""):
-            # a seat link's ?token= on an HTTP API call would silently give a spectator's view
-            return await JSONResponse({"detail": "the HTTP API takes a seat's token in the header "
-                                       "'Authorization: Bearer <token>', not as ?token= in the address "
-                                       "(that is for the page and the live WebSocket)"}, 400)(scope, receive, send)
-        declared = headers.get(b"content-length")
-        too_big = JSONResponse({"detail": f"the request body is larger than {self.limit} bytes"}, 413)
-        if declared is not None:
-            try:
-                if int(declared) > self.limit:
-                    return await too_big(scope, receive, send)
-            except ValueError:
-                return await JSONResponse({"detail": "the Content-Length header is not a number"}, 400)(
-                    scope, receive, send)
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooBig()
-            return message
-
-        try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await too_big(scope, receive, send)
-
-
-class _TooBig(Exception):
-    pass
 
 
 def _readable(errors: Sequence[Any]) -> str:
@@ -234,40 +231,19 @@ _HINTS = {
 }
 
 
-_TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
-
-
-class _HideTokens(logging.Filter):
-    """Masks ``token=...`` in log records (uvicorn logs every request line: page links and WebSocket
-    addresses carry a seat's token, which must not end up in a terminal or log file)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record's message arguments in place; always keeps the record."""
-        if isinstance(record.args, tuple) and record.args:
-            record.args = tuple(_TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
-        elif isinstance(record.msg, str) and "token=" in record.msg:
-            record.msg = _TOKEN_IN_URL.sub(r"\1***", record.msg)
-        return True
-
-
-def hide_tokens_in_logs() -> None:
-    """Install :class:`_HideTokens` on uvicorn's access and error loggers (once; idempotent)."""
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, _HideTokens) for f in logger.filters):
-            logger.addFilter(_HideTokens())
-
-
 def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[], str] | None = None,
-               listen: bool | None = None, bot_threads: int = 4) -> FastAPI:
+               listen: bool | None = None, bot_threads: int = 4, settings: Settings | None = None) -> FastAPI:
     """Build the server app for ``database_url`` (SQLite file or ``postgresql+psycopg://``).
 
     The store is opened (and migrated) when the app starts (its lifespan);
     ``id_factory`` makes table ids (tests); ``listen`` turns the PostgreSQL
-    LISTEN/NOTIFY listener on or off (default: on with PostgreSQL).
-    Raises :class:`dicetable.server.store.StoreError` at start-up for an
-    unusable database.
+    LISTEN/NOTIFY listener on or off (default: on with PostgreSQL);
+    ``settings`` the limits and protections (default: read from the
+    environment, :meth:`Settings.from_env`, which raises SettingsError for an
+    unusable value). Raises :class:`dicetable.server.store.StoreError` at
+    start-up for an unusable database.
     """
+    settings = settings if settings is not None else Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -275,6 +251,14 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads)
         app.state.store = store
         app.state.manager = manager
+
+        def still_running(table_id: str) -> bool:
+            lt = manager.tables.get(table_id)
+            return lt.status == "running" if lt is not None else store.status(table_id) == "running"
+
+        app.state.limits = ClientLimits(settings, still_running)
+        if not settings.per_client:
+            log.warning(LIMITS_OFF_WARNING)
         listener = None
         if listen if listen is not None else store.is_postgres:
             listener = Listener(store, manager.refresh)
@@ -290,16 +274,24 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
             store.close()
 
     hide_tokens_in_logs()
-    app = FastAPI(title="dicetable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+    docs = "/api/docs" if settings.api_docs else None
+    app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
                   openapi_url="/api/openapi.json")
-    app.add_middleware(BodyLimit)
+    app.state.settings = settings
+    app.state.hints = PendingHints()
+    app.add_middleware(HintGate, pending=app.state.hints)
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(TokenInAddress)
+    app.add_middleware(BrowserGuard, allowed_hosts=settings.allowed_hosts, docs_path=docs)
 
     def manager(request: Request) -> TableManager:
         return request.app.state.manager
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, exc.status)
+        retry = getattr(exc, "retry_after", None)
+        return JSONResponse({"detail": exc.detail}, exc.status,
+                            headers={"Retry-After": str(retry)} if retry is not None else None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -314,52 +306,74 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail
         if exc.status_code == 404 and detail == "Not Found":
-            detail = f"there is no {request.method} {request.url.path}; the API is described at /api/docs"
+            detail = f"there is no {request.method} {request.url.path}; the API is described at /api/openapi.json"
         elif detail == "There was an error parsing the body":
             detail = "the body is not JSON text (UTF-8); send a JSON object"
-        elif exc.status_code == 405:
-            detail = f"{request.method} is not allowed on {request.url.path}"
-        return JSONResponse({"detail": detail}, exc.status_code, headers=getattr(exc, "headers", None))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:  # every method of the path (routing names only the first route's)
+            allowed = sorted({method for route in request.app.router.routes
+                              if getattr(route, "methods", None) and route.path_regex.match(request.url.path)
+                              for method in route.methods})
+            detail = f"{request.method} is not allowed on {request.url.path}; allowed: {', '.join(allowed)}"
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
+        return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
     @app.exception_handler(Exception)
     async def fault(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse({"detail": "the server met an unexpected error; nothing was changed by it"}, 500)
 
-    @app.get("/api/health")
-    def health(request: Request) -> dict:
+    @app.get("/api/health", responses=errors(READ))
+    async def health(request: Request) -> dict:
         """Liveness: ``{"ok": true, "database": dialect}``."""
         return {"ok": True, "database": request.app.state.store.engine.dialect.name}
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=errors(READ))
     def list_games() -> dict:
         """The registry: every game's id, name, player range and options; the bot levels."""
         # "mcts" is accepted as another name of "medium"; offering both would show one bot twice.
         return {"games": _games(), "bot_levels": [level for level in LEVELS if level != "mcts"]}
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, responses=errors(CREATE))
     def create_table(body: NewTable, request: Request) -> dict:
         """Create a table; the answer holds each human seat's token and link (shown once)."""
         seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
-        return manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock)
+        limits: ClientLimits = request.app.state.limits
+        address = _address(request.client)
+        reserved = limits.reserve_creation(address)
+        try:
+            made = manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock)
+        except BaseException:
+            limits.release_creation(address, reserved)
+            raise
+        limits.created(address, made["table_id"])
+        return made
 
-    @app.get("/api/tables")
-    def list_tables(request: Request, all: bool = False) -> dict:
-        """Open and running tables (``?all=true``: finished ones too), newest first, without tokens."""
-        rows = manager(request).store.list_tables(None if all else ("running",))
+    @app.get("/api/tables", responses=errors(LIST))
+    def list_tables(request: Request, all: bool = False,
+                    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+                    offset: Annotated[int, Query(ge=0, le=2**31)] = 0) -> dict:
+        """One page of the open and running tables (``?all=true``: finished ones too), newest first,
+        without tokens: ``{"tables", "total", "limit", "offset", "next"}`` (``next``: the offset of the
+        following page, None on the last)."""
+        store = manager(request).store
+        statuses = None if all else ("running",)
+        rows = store.list_tables(statuses, limit=limit, offset=offset)
         for row in rows:
             row["open"] = row["status"] == "running" and any(
                 s["kind"] == "human" and not s["joined"] for s in row["seats"])
-        return {"tables": rows}
+        total = store.count_tables(statuses)
+        return {"tables": rows, "total": total, "limit": limit, "offset": offset,
+                "next": offset + limit if offset + limit < total else None}
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", responses=errors(VIEW))
     def get_view(table_id: str, request: Request, authorization: Auth = None) -> dict:
         """The caller's view of the table."""
         m = manager(request)
         lt = m.get(table_id)
         return m.view(lt, m.seat_of(lt, _token(authorization)))
 
-    @app.post("/api/tables/{table_id}/actions")
+    @app.post("/api/tables/{table_id}/actions", responses=errors(CHANGE))
     def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None) -> dict:
         """Apply an action for the token's seat at the given version; the new view."""
         m = manager(request)
@@ -367,12 +381,12 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         seat = m.need_seat(lt, _token(authorization))
         return m.act(table_id, seat, body.action, body.version)
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", responses=errors(RECORD))
     def get_record(table_id: str, request: Request) -> dict:
         """The replay record once the game is over; 403 while it runs."""
         return manager(request).record(table_id)
 
-    @app.post("/api/tables/{table_id}/undo")
+    @app.post("/api/tables/{table_id}/undo", responses=errors(CHANGE))
     def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth = None) -> dict:
         """Take back the caller's last move where the rules allow it; the new view."""
         m = manager(request)
@@ -380,7 +394,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         seat = m.need_seat(lt, _token(authorization))
         return m.undo(table_id, seat, body.version)
 
-    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", responses=errors(CHANGE))
     def post_hand_to_bot(table_id: str, seat: int, request: Request, authorization: Auth = None,
                          body: Optional[BotIn] = None) -> dict:
         """Hand seat ``seat`` to its bot (its holder; or another seat once its clock ran out)."""
@@ -389,7 +403,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         caller = m.need_seat(lt, _token(authorization))
         return m.hand_to_bot(table_id, caller, seat, body.level if body else None)
 
-    @app.post("/api/tables/{table_id}/seats/{seat}/take")
+    @app.post("/api/tables/{table_id}/seats/{seat}/take", responses=errors(CHANGE))
     def post_take(table_id: str, seat: int, request: Request, authorization: Auth = None) -> dict:
         """Seat ``seat``'s holder takes it back from its bot."""
         m = manager(request)
@@ -397,60 +411,117 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         caller = m.need_seat(lt, _token(authorization))
         return m.take_back(table_id, seat, caller)
 
-    @app.get("/api/tables/{table_id}/hint")
-    def get_hint(table_id: str, request: Request, authorization: Auth = None) -> dict:
-        """The hard search bot's top three actions for the caller's decision, with visit shares."""
+    @app.get("/api/tables/{table_id}/hint", responses=errors(HINT))
+    async def get_hint(table_id: str, request: Request, authorization: Auth = None) -> dict:
+        """The hard search bot's top three actions for the caller's decision, with visit shares.
+
+        One hint per seat at a time (429 with Retry-After meanwhile, see
+        ``hints.HintGate``); the search runs in a worker process and no server
+        thread waits for it.
+        """
         m = manager(request)
-        lt = m.get(table_id)
-        seat = m.need_seat(lt, _token(authorization))
-        return m.hint(table_id, seat)
+        gate: PendingHints = request.app.state.hints
+        key = gate.begin(table_id, authorization)
+        if key is None:
+            raise ApiError(429, BUSY, retry_after=HINT_RETRY)
+        try:
+            def begin() -> tuple[int, int, Future]:
+                lt = m.get(table_id)
+                seat = m.need_seat(lt, _token(authorization))
+                return (seat, *m.start_hint(table_id, seat))
+
+            seat, version, fut = await run_in_threadpool(begin)
+            rows = await asyncio.wait_for(asyncio.wrap_future(fut), HINT_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise ApiError(503, f"the hint took more than {HINT_TIMEOUT} s (the server is busy); "
+                                "try again later", retry_after=HINT_TIMEOUT) from None
+        except BrokenExecutor:  # the server is stopping (its search processes were stopped)
+            raise ApiError(503, "the server stopped the search (it is shutting down); try again in a "
+                                "moment", retry_after=5) from None
+        finally:
+            gate.end(key)
+        return hint_answer(version, seat, rows)
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
         """Push the caller's view now and after every change (``{"type": "view", ...}``).
 
-        A refused connection gets one ``{"type": "error", "status", "detail"}``
-        message and is closed with code 4000 + status (4403, 4404).
+        A handshake from a foreign ``Origin`` (another site's page) is refused
+        (HTTP 403). A refused connection gets one ``{"type": "error",
+        "status", "detail"}`` message and is closed with code 4000 + status
+        (4403, 4404, 4429 over a connection cap, with ``retry_after``). The
+        server expects no message: one larger than ``DICETABLE_MAX_FRAME``
+        bytes closes the connection (code 1009).
         """
+        if not origin_allowed(websocket.scope, settings.allowed_hosts):
+            await websocket.close(code=4403)  # before accept: the handshake is answered 403
+            return
         await websocket.accept()
         m: TableManager = websocket.app.state.manager
+        limits: ClientLimits = websocket.app.state.limits
+        address = _address(websocket.client)
         try:
-            lt = await run_in_threadpool(m.get, table_id)
-            seat = await run_in_threadpool(m.seat_of, lt, token)
-        except ApiError as exc:
-            await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
+            limits.open_connection(address, table_id)
+        except LimitError as exc:
+            await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail,
+                                                  "retry_after": exc.retry_after}))
             await websocket.close(code=4000 + exc.status)
             return
-        queue: asyncio.Queue[str] = asyncio.Queue()
-        sub = Subscriber(seat, asyncio.get_running_loop(), queue)
-        await run_in_threadpool(m.subscribe, lt, sub)
-
-        async def sender(scope: anyio.CancelScope) -> None:
-            try:
-                while True:
-                    await websocket.send_text(await queue.get())
-            except Exception:  # the client went away while a view was being sent
-                pass
-            scope.cancel()
-
-        async def receiver(scope: anyio.CancelScope) -> None:
-            try:
-                while True:
-                    await websocket.receive_text()  # nothing is expected; this notices the close
-            except Exception:  # WebSocketDisconnect, or a close while sending
-                pass
-            scope.cancel()
-
         try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(sender, group.cancel_scope)
-                group.start_soon(receiver, group.cancel_scope)
+            await _live(websocket, m, table_id, token, settings.max_frame)
         finally:
-            with anyio.CancelScope(shield=True):
-                await run_in_threadpool(m.unsubscribe, lt, sub)
+            limits.close_connection(address, table_id)
 
     _include_web(app)
     return app
+
+
+async def _live(websocket: WebSocket, m: TableManager, table_id: str, token: str | None, max_frame: int) -> None:
+    """The accepted live connection of ``token`` (None: a spectator) to ``table_id``, until either side closes."""
+    try:
+        lt = await run_in_threadpool(m.get, table_id)
+        seat = await run_in_threadpool(m.seat_of, lt, token)
+    except ApiError as exc:
+        await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
+        await websocket.close(code=4000 + exc.status)
+        return
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    sub = Subscriber(seat, asyncio.get_running_loop(), queue)
+    await run_in_threadpool(m.subscribe, lt, sub)
+
+    async def sender(scope: anyio.CancelScope) -> None:
+        try:
+            while True:
+                await websocket.send_text(await queue.get())
+        except Exception:  # the client went away while a view was being sent
+            pass
+        scope.cancel()
+
+    async def receiver(scope: anyio.CancelScope) -> None:
+        try:
+            while True:  # nothing is expected; this notices the close, and refuses a large message
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if len(message.get("bytes") or b"") + len((message.get("text") or "").encode()) > max_frame:
+                    await websocket.close(code=1009, reason=f"messages are limited to {max_frame} bytes")
+                    break
+        except Exception:  # a close while sending
+            pass
+        scope.cancel()
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(sender, group.cancel_scope)
+            group.start_soon(receiver, group.cancel_scope)
+    finally:
+        with anyio.CancelScope(shield=True):
+            await run_in_threadpool(m.unsubscribe, lt, sub)
+
+
+def _address(client: Any) -> str:
+    """The client address a request or connection comes from (the TCP peer; ``unknown`` without one)."""
+    return client.host if client is not None and client.host else "unknown"
 
 
 def _include_web(app: FastAPI) -> None:

@@ -178,9 +178,11 @@ class Store:
             return conn.execute(select(func.count()).select_from(ActionRow)
                                 .where(ActionRow.table_id == table_id)).scalar_one()
 
-    def list_tables(self, statuses: tuple[str, ...] | None = None) -> list[dict]:
+    def list_tables(self, statuses: tuple[str, ...] | None = None, limit: int | None = None,
+                    offset: int = 0) -> list[dict]:
         """Every table (or those with a status in ``statuses``), newest first, without secrets.
 
+        ``limit``/``offset`` give one page of that order (None: every table).
         Each is ``{"table_id", "game", "players", "status", "created", "version",
         "seats": [{"seat", "kind", "level", "name", "joined"}]}``.
         """
@@ -189,18 +191,38 @@ class Store:
                        TableRow.created, TableRow.clock).order_by(TableRow.created.desc(), TableRow.id)
             if statuses:
                 q = q.where(TableRow.status.in_(statuses))
+            if limit is not None:
+                q = q.limit(limit).offset(offset)
             tables = conn.execute(q).all()
-            counts = dict(conn.execute(select(ActionRow.table_id, func.count())
-                                       .group_by(ActionRow.table_id)).all())
+            ids = [t.id for t in tables]
+            counts_q = select(ActionRow.table_id, func.count()).group_by(ActionRow.table_id)
+            seats_q = select(SeatRow.table_id, SeatRow.seat, SeatRow.kind, SeatRow.level,
+                             SeatRow.name, SeatRow.joined).order_by(SeatRow.seat)
+            if limit is not None:  # one page: only its tables' seats and counts
+                counts_q = counts_q.where(ActionRow.table_id.in_(ids))
+                seats_q = seats_q.where(SeatRow.table_id.in_(ids))
+            counts = dict(conn.execute(counts_q).all())
             seats: dict[str, list] = {}
-            for row in conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.kind, SeatRow.level,
-                                           SeatRow.name, SeatRow.joined).order_by(SeatRow.seat)):
+            for row in conn.execute(seats_q):
                 seats.setdefault(row.table_id, []).append(
                     {"seat": row.seat, "kind": row.kind, "level": row.level if row.kind == "bot" else None,
                      "name": row.name, "joined": bool(row.joined)})
         return [{"table_id": t.id, "game": t.game, "players": t.players, "status": t.status,
                  "created": t.created.isoformat() if t.created else None, "clock": t.clock,
                  "version": counts.get(t.id, 0), "seats": seats.get(t.id, [])} for t in tables]
+
+    def count_tables(self, statuses: tuple[str, ...] | None = None) -> int:
+        """How many tables there are (with a status in ``statuses``, if given)."""
+        with self.engine.connect() as conn:
+            q = select(func.count()).select_from(TableRow)
+            if statuses:
+                q = q.where(TableRow.status.in_(statuses))
+            return conn.execute(q).scalar_one()
+
+    def status(self, table_id: str) -> str | None:
+        """The status of ``table_id`` (``running`` or ``over``); None for an unknown table."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(TableRow.status).where(TableRow.id == table_id)).scalar_one_or_none()
 
     def running_table_ids(self) -> list[str]:
         """Ids of the tables whose game is not over."""
@@ -209,13 +231,16 @@ class Store:
 
     # ----------------------------------------------------------------- writes
     def create(self, table: TableRow, seats: list[SeatRow]) -> None:
-        """Store a new table and its seats in one transaction."""
-        from sqlalchemy.orm import Session
+        """Store a new table and its seats in one transaction (nothing is stored if either insert fails)."""
 
-        with Session(self.engine, expire_on_commit=False) as s, s.begin():
-            s.add(table)
-            s.flush()
-            s.add_all(seats)
+        def row(obj: TableRow | SeatRow) -> dict[str, Any]:
+            # an unset attribute is None before a flush: give it the column's default, as the ORM would
+            return {c.key: c.default.arg if (value := getattr(obj, c.key)) is None and c.default is not None
+                    and c.default.is_scalar else value for c in obj.__table__.columns}
+
+        with self.engine.begin() as conn:
+            conn.execute(insert(TableRow), [row(table)])
+            conn.execute(insert(SeatRow), [row(seat) for seat in seats])
 
     def append(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
                status: str | None = None) -> ActionRow:
@@ -235,6 +260,13 @@ class Store:
         except IntegrityError:
             raise Conflict(f"action {seq} of table {table_id} exists already") from None
         return ActionRow(**row)
+
+    def delete_table(self, table_id: str) -> None:
+        """Remove ``table_id`` with its seats and actions in one transaction (a creation that failed)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            conn.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            conn.execute(delete(TableRow).where(TableRow.id == table_id))
 
     def drop_last(self, table_id: str, seq: int) -> bool:
         """Delete action ``seq`` if it is the table's last one (an undo) and count it in the table's

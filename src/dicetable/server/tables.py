@@ -20,7 +20,8 @@ the search levels (``easy``, ``medium``, ``hard``, ``mcts``) in a process pool
 A bot's move is stored like anyone's (``by = "bot"``).
 
 Turn clock (optional, ``clock`` seconds per decision): each time a human
-seat gets a decision its clock starts; when it runs out the seat's bot plays
+seat gets a decision its clock starts (every table's clock lives on one timer
+heap, ``dicetable.server.clock``: no thread per table); when it runs out the seat's bot plays
 that decision (``by = "clock"``) and the log says so. The seat then counts as
 *timed out* until its holder acts again, and while it is timed out any other
 human seat of the table may hand it to its bot for good (its holder takes it
@@ -43,6 +44,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import signal
 import threading
@@ -59,8 +61,10 @@ from dicetable.engine import (
     DicetableError, GameConfigError, GameState, IllegalActionError, get_game, load_state, new_game, seat_name,
 )
 
+from .clock import Handle, Timers
 from .models import SeatRow, TableRow
 from .store import Conflict, Record, Store, now, options_text
+from .workers import stop_process_pool
 
 log = logging.getLogger("dicetable.server")
 
@@ -72,15 +76,23 @@ SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "expert", "mcts"})
 DEFAULT_STAND_IN = "greedy"
 #: Largest seed a table accepts (seeds are 63-bit).
 MAX_SEED = 2**63 - 1
+#: Seconds a hint may take before its caller gives up on it.
+HINT_TIMEOUT = 60
+#: The Retry-After (seconds) of a hint asked while the seat's previous one is being worked out.
+HINT_RETRY = 2
 
 
 class ApiError(Exception):
-    """A refused request: HTTP ``status`` and a ``detail`` naming what was wrong and what is allowed."""
+    """A refused request: HTTP ``status`` and a ``detail`` naming what was wrong and what is allowed.
 
-    def __init__(self, status: int, detail: str) -> None:
+    ``retry_after``: whole seconds after which the request may succeed (sent as ``Retry-After``), or None.
+    """
+
+    def __init__(self, status: int, detail: str, retry_after: int | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.retry_after = retry_after
 
 
 def hash_token(token: str) -> str:
@@ -94,6 +106,8 @@ def new_token() -> str:
 
 
 TABLE_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+#: What any table id looks like (older servers made URL-safe base64 ids): anything else is no table.
+TABLE_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def new_table_id() -> str:
@@ -176,7 +190,7 @@ class LiveTable:
     subscribers: set = field(default_factory=set)
     thinking: set = field(default_factory=set)
     timed_out: set = field(default_factory=set)
-    timer: threading.Timer | None = None
+    timer: Handle | None = None
     deadline: float | None = None
     used: float = field(default_factory=time.monotonic)
 
@@ -249,6 +263,8 @@ class TableManager:
         self.guard = threading.Lock()
         self.load_locks: dict[str, threading.Lock] = {}
         self.threads = ThreadPoolExecutor(bot_threads, thread_name_prefix="dicetable-bot")
+        self.timers = Timers(self.threads.submit)  # every table's clock on one timer heap
+        self.hinting: set[tuple[str, int]] = set()  # (table id, seat) of the hints being worked out
         self.search_processes = max(1, search_processes)
         self.procs: list[ProcessPoolExecutor | None] = [None] * self.search_processes
         self.max_cached = max_cached
@@ -256,23 +272,19 @@ class TableManager:
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        """Load every running table and let its bots and clocks go on (after a restart)."""
-        for table_id in self.store.running_table_ids():
-            try:
-                self.get(table_id)
-            except Exception:  # a table the engine can no longer replay must not stop the server
-                log.exception("table %s cannot be rebuilt from its record", table_id)
+        """Start serving. Nothing is replayed now: after a restart each table is rebuilt from its
+        record when it is first used (a view, a live connection, an action), and its bots and clock go
+        on from then, so a server with many stored tables starts at once."""
 
     def close(self) -> None:
-        """Stop timers and pools (pending bot moves are dropped; they are recomputed on the next start)."""
+        """Stop timers, threads and search processes (running searches are abandoned and their worker
+        processes stopped; pending bot moves are recomputed when their table is next used)."""
         self.closed = True
-        for lt in list(self.tables.values()):
-            if lt.timer:
-                lt.timer.cancel()
+        self.timers.close()
         self.threads.shutdown(wait=False, cancel_futures=True)
         for procs in self.procs:
             if procs is not None:
-                procs.shutdown(wait=False, cancel_futures=True)
+                stop_process_pool(procs)
 
     # -------------------------------------------------------------- loading
     def get(self, table_id: str) -> LiveTable:
@@ -281,8 +293,8 @@ class TableManager:
         if lt is not None:
             lt.used = time.monotonic()
             return lt
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
-            raise ApiError(404, f"there is no table {table_id!r}")
+        if not isinstance(table_id, str) or not TABLE_ID_SHAPE.fullmatch(table_id):
+            raise ApiError(404, f"there is no table {table_id!r}; table ids are letters, digits, - and _")
         with self.guard:
             lock = self.load_locks.setdefault(table_id, threading.Lock())
         with lock:
@@ -422,9 +434,16 @@ class TableManager:
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status)
         lt.log_len = len(state.log)
-        self.tables[table_id] = lt
-        with lt.lock:
-            self._kick(lt)
+        try:
+            self.tables[table_id] = lt
+            with lt.lock:
+                self._kick(lt)
+        except BaseException:  # a table that cannot start is not kept: a failed creation stores nothing
+            self.tables.pop(table_id, None)
+            if lt.timer is not None:
+                lt.timer.cancel()
+            self.store.delete_table(table_id)
+            raise
         return {"table_id": table_id, "seats": out}
 
     # -------------------------------------------------------------- seats
@@ -578,15 +597,39 @@ class TableManager:
         estimated win chance 0-1, or solo the expected final score with a learned value, or
         the hand evaluation's 0-1) and ``kind`` (``win``, ``score`` or ``hand``).
         """
+        version, fut = self.start_hint(table_id, seat)
+        return hint_answer(version, seat, fut.result(timeout=HINT_TIMEOUT))
+
+    def start_hint(self, table_id: str, seat: int) -> tuple[int, Future]:
+        """Start the search for ``seat``'s hint without waiting: ``(version, future of its rows)``.
+
+        One hint per seat at a time: ApiError 429 (``retry_after`` seconds)
+        while the seat's previous one is still being worked out; 422 when the
+        seat has no decision. :func:`hint_answer` turns the rows into the answer.
+        """
         lt = self.get(table_id)
+        key = (table_id, seat)
         with lt.lock:
             if seat not in lt.state.to_move:
                 raise ApiError(422, f"{seat_name(seat)} has no decision now: there is nothing to hint")
+            with self.guard:
+                if key in self.hinting:
+                    raise ApiError(429, f"{seat_name(seat)} already has a hint being worked out; wait for its "
+                                        "answer before asking again", retry_after=HINT_RETRY)
+                self.hinting.add(key)
             saved, version = lt.state.to_dict(), lt.version
-        rows = self._search(table_id, _hint_remote, saved, seat).result(timeout=60)
-        return {"version": version, "seat": seat,
-                "hints": [{"id": i, "label": label, "share": round(share, 4), "value": round(value, 4), "kind": kind}
-                          for i, label, share, value, kind in rows]}
+
+        def done(_: Future) -> None:
+            with self.guard:
+                self.hinting.discard(key)
+
+        try:
+            fut = self._search(table_id, _hint_remote, saved, seat)
+        except BaseException:
+            done(Future())
+            raise
+        fut.add_done_callback(done)
+        return version, fut
 
     # ---------------------------------------------------------------- views
     def view(self, lt: LiveTable, seat: int | None) -> dict:
@@ -726,9 +769,7 @@ class TableManager:
                 humans.append(seat)
         if humans and lt.clock:
             lt.deadline = time.time() + lt.clock
-            lt.timer = threading.Timer(lt.clock, self._clock_ran_out, (lt.id, lt.version))
-            lt.timer.daemon = True
-            lt.timer.start()
+            lt.timer = self.timers.schedule(lt.clock, self._clock_ran_out, lt.id, lt.version)
 
     def _clock_ran_out(self, table_id: str, version: int) -> None:
         lt = self.tables.get(table_id)
@@ -812,6 +853,13 @@ class TableManager:
             return pool.submit(fn, *args)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def hint_answer(version: int, seat: int, rows: list) -> dict:
+    """The hint answer of ``seat`` at ``version`` from a search's rows (see :meth:`TableManager.hint`)."""
+    return {"version": version, "seat": seat,
+            "hints": [{"id": i, "label": label, "share": round(share, 4), "value": round(value, 4), "kind": kind}
+                      for i, label, share, value, kind in rows]}
 
 
 def record_of(lt: LiveTable) -> dict:
