@@ -115,8 +115,9 @@ class GameSpec:
     ``text_view(obs, seat, *, width=120, focus=None)`` returns a rich
     renderable for the terminal (``focus`` = the seat whose board is shown in
     full, e.g. ``show 3``); ``board_view(obs, actions, seat)`` returns the
-    browser board as an HTML fragment, ``actions`` being the seat's legal
-    actions as ``[{"id", "label"}]``; ``help`` is the game's rules help and
+    browser board as keyed parts ``{part id: HTML}`` with the root ``"board"``
+    (:mod:`dicetable.engine.markup`; a single HTML string is the root alone),
+    ``actions`` being the seat's legal actions as ``[{"id", "label"}]``; ``help`` is the game's rules help and
     component reference (:mod:`dicetable.engine.help`). ``render(state,
     seat)`` is the older terminal view, used only where ``text_view`` is
     missing.

@@ -564,14 +564,19 @@ class GameState(metaclass=StateMeta):
 
     # ---------------------------------------------------- helpers for games
     def emit(self, kind: str, seat: int | None, text: str, data: dict[str, Any] | None = None,
-             visible: tuple[Any, ...] | None = None) -> None:
+             visible: tuple[Any, ...] | None = None, effects: list[dict[str, Any]] | None = None) -> None:
         """Record an event (call only from ``_setup``/``_apply``); nothing in a quiet :meth:`step`.
 
+        ``effects`` (made with :mod:`dicetable.engine.effects`) say what the
+        event did to the table, for the browser to animate; they are stored
+        in ``data["effects"]`` and seen by exactly the seats in ``visible``.
         Building an event's text costs more than most rules: where that
         shows in a profile, a game checks ``if not self.quiet:`` before
         building it.
         """
         if not self.quiet:
+            if effects:
+                data = {**(data or {}), "effects": effects}
             self._emitted.append(Event(kind, seat, text, data, visible))
 
     def randbelow(self, n: int) -> int:

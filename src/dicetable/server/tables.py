@@ -57,6 +57,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from dicetable.bots import BOT_NAMES, make_bot
+from dicetable.engine.markup import as_parts, assemble
 from dicetable.engine import (
     DicetableError, GameConfigError, GameState, IllegalActionError, get_game, load_state, new_game, seat_name,
 )
@@ -684,7 +685,7 @@ class TableManager:
         if board_view is None:
             return None
         try:
-            return board_view(obs, actions, seat)
+            return assemble(as_parts(board_view(obs, actions, seat)))
         except Exception:  # a drawing bug must not take the table down: the page falls back to buttons
             log.exception("board_view of %s failed", lt.game)
             return None

@@ -11,26 +11,38 @@ from typing import Any
 
 from dicetable.engine import DicetableError, get_game, new_game, seat_name
 from dicetable.engine.errors import SaveFormatError
+from dicetable.engine.markup import as_parts, assemble
 
 #: Largest number of actions a replay record may hold (a long Kingdom of Dice game has ~2,500).
 MAX_REPLAY_ACTIONS = 20_000
 
 
-def board_html(game_id: str, obs: dict, actions: list[dict], seat: int | None) -> str | None:
-    """The board fragment of ``game_id`` from its ``board_view``; None when the game has none yet.
+def board_parts(game_id: str, obs: dict, actions: list[dict], seat: int | None) -> dict[str, str] | None:
+    """The board of ``game_id`` as keyed parts ``{part id: html}`` (root ``"board"``); None without a ``board_view``.
 
     ``actions`` are ``[{"id", "label"}]`` (the seat's legal actions, [] when
-    not to move). Raises GameConfigError for an unknown game; a board_view
-    that fails on the given observation raises ValueError naming the game.
+    not to move). A board view that answers one string gives the single part
+    ``"board"`` (see :mod:`dicetable.engine.markup`). Raises GameConfigError
+    for an unknown game; a board_view that fails on the given observation
+    raises ValueError naming the game.
     """
     spec = get_game(game_id)
     if spec.board_view is None:
         return None
     try:
-        return spec.board_view(obs, actions, seat)
+        return as_parts(spec.board_view(obs, actions, seat))
     except Exception as exc:  # a board drawn from a malformed observation sent by a client
         raise ValueError(f"the {spec.name} board cannot be drawn from this observation "
                          f"({type(exc).__name__})") from None
+
+
+def board_html(game_id: str, obs: dict, actions: list[dict], seat: int | None) -> str | None:
+    """The board fragment of ``game_id``: :func:`board_parts` assembled into one HTML string; None without a board.
+
+    Raises as :func:`board_parts` does.
+    """
+    parts = board_parts(game_id, obs, actions, seat)
+    return None if parts is None else assemble(parts)
 
 
 def _board_or_none(game_id: str, obs: dict) -> str | None:

@@ -1,0 +1,122 @@
+"""Markup shared by the five games' board views: escaping, dice, keyed parts.
+
+The board views live in the game packages, next to the rules they draw
+(docs/web.md), and a game package imports only the engine; so the few
+drawing helpers every board needs live here rather than in ``dicetable.web``.
+
+Keyed parts (docs/web.md, "Live updates"): a board view returns
+``{part id: inner HTML}``. The part ``"board"`` is the root; any part may
+hold the slot of another, an empty element made by :func:`slot`, which the
+page (and :func:`assemble`) fills with that part's HTML. The server sends a
+connection only the parts whose HTML changed since what it has, so a board
+should cut itself into parts that change independently (one player panel,
+one track, the dice), each small.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Mapping
+
+#: The root part of every board.
+ROOT = "board"
+
+#: Pip centres of a six-sided die's faces 1..6 on a 3x3 grid, as offsets (-1, 0 or 1) from the centre.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+
+_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}")
+
+
+def attr(value: object) -> str:
+    """``value`` as text escaped for a double-quoted HTML attribute (``&``, ``<``, ``>``, both quotes)."""
+    return escape(str(value), quote=True)
+
+
+def text(value: object) -> str:
+    """``value`` as text escaped for element content (``&``, ``<``, ``>``)."""
+    return escape(str(value), quote=False)
+
+
+def check_key(key: str) -> str:
+    """Return ``key`` if it may name a part or a board element (``data-key``): 1-80 characters of
+    letters, digits and ``_.:-``, starting with a letter or digit. Raises ValueError otherwise."""
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        raise ValueError(f"{key!r} is not a part or element key: use 1-80 letters, digits, '_', '.', ':' or '-'")
+    return key
+
+
+def slot(key: str, tag: str = "div", cls: str = "", extra: str = "") -> str:
+    """The empty element where part ``key`` goes: ``<tag data-part="key" class="cls" extra></tag>``.
+
+    ``tag`` is ``div``, ``span``, ``section`` or, inside an SVG, ``g``; ``extra``
+    is further attribute markup (already escaped). The element itself stays
+    when the part changes (only its content is replaced), so put what
+    changes (classes, titles) inside the part. Raises ValueError for a bad key.
+    """
+    check_key(key)
+    classes = f' class="{attr(cls)}"' if cls else ""
+    more = f" {extra}" if extra else ""
+    return f'<{tag} data-part="{key}"{classes}{more}></{tag}>'
+
+
+_SLOT = re.compile(r'<(\w+) data-part="([^"]+)"([^>]*)></\1>')
+
+
+def assemble(parts: Mapping[str, str], root: str = ROOT) -> str:
+    """The whole board HTML: part ``root`` with every slot filled, recursively, from ``parts``.
+
+    A slot whose part is missing stays empty. Raises ValueError when
+    ``root`` is not in ``parts`` or when a part holds its own slot (directly
+    or through others), which would never end.
+    """
+    if root not in parts:
+        raise ValueError(f"the board has no root part {root!r}; parts: {', '.join(sorted(parts)) or 'none'}")
+
+    def fill(key: str, seen: tuple[str, ...]) -> str:
+        if key in seen:
+            raise ValueError(f"part {key!r} holds its own slot (through {' > '.join(seen)})")
+
+        def one(m: re.Match[str]) -> str:
+            tag, child, rest = m.group(1), m.group(2), m.group(3)
+            inner = fill(child, seen + (key,)) if child in parts else ""
+            return f'<{tag} data-part="{child}"{rest}>{inner}</{tag}>'
+
+        return _SLOT.sub(one, parts[key])
+
+    return fill(root, ())
+
+
+def as_parts(board: str | Mapping[str, str]) -> dict[str, str]:
+    """A board view's answer as parts: a plain string is the single part ``"board"``."""
+    if isinstance(board, str):
+        return {ROOT: board}
+    return dict(board)
+
+
+def die_svg(face: int | None = None, symbol: str = "", size: int = 40, label: str = "") -> str:
+    """A six-sided die as inline SVG, ``size`` user units square (the page scales it with CSS).
+
+    ``face`` 1-6 draws that many pips; otherwise ``symbol`` (SVG markup
+    drawn in a 40x40 box, already escaped) is drawn on the face. ``label``
+    gives the picture an accessible name (role img); without one it is
+    hidden from assistive technology, for a die whose button or span is
+    named already. Raises ValueError for a face outside 1-6.
+    """
+    if face is not None and face not in PIPS:
+        raise ValueError(f"a six-sided die shows 1 to 6, not {face!r}")
+    body = '<rect x="1.5" y="1.5" width="37" height="37" rx="7"/>'
+    if face is not None:
+        body += "".join(f'<circle cx="{20 + dx * 10}" cy="{20 + dy * 10}" r="3.6"/>' for dx, dy in PIPS[face])
+    else:
+        body += symbol
+    named = (f' role="img" aria-label="{attr(label)}"><title>{text(label)}</title>' if label
+             else ' aria-hidden="true" focusable="false">')
+    return f'<svg viewBox="0 0 40 40" width="{size}" height="{size}"{named}{body}</svg>'
