@@ -10,7 +10,7 @@ hook, the event log, the action history, ``to_dict``/``load_state``,
 Every public method that takes a seat checks it first, the same way
 (:meth:`GameState.check_seat`): an ``int`` in ``0..players-1`` (never a
 bool, a float or a string), or ``None`` where a spectator is meant
-(``observation``, ``log_for``, ``visible_scores``); anything else raises
+(``observation``, ``log_for``, ``visible_scores``, ``own_score``); anything else raises
 :class:`~dicetable.engine.errors.SeatError` naming the seat and the allowed
 range. So the game hooks below are only ever called with a real seat (or
 None for a spectator) and never need to check it.
@@ -109,8 +109,8 @@ class GameState(metaclass=StateMeta):
 
     #: Public methods a game must not override: they check the seat, then call the hook.
     _CHECKED = {"decision": "_decision", "observation": "_observation", "legal_actions": "_legal_actions",
-                "log_for": None, "visible_scores": "_visible_scores", "determinize": "_determinize",
-                "apply": "_apply"}
+                "log_for": None, "visible_scores": "_visible_scores", "own_score": "_visible_scores",
+                "determinize": "_determinize", "apply": "_apply"}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -292,6 +292,29 @@ class GameState(metaclass=StateMeta):
         if self.is_over:
             return list(self.scores)
         return list(self._visible_scores(seat))
+
+    def own_score(self, seat: int | None) -> dict[str, Any] | None:
+        """``seat``'s running score with the part of it only that seat sees, or None.
+
+        Front ends show every seat's public score, ``visible_scores(None)``
+        (the same for every viewer, so the totals compare), and beside the
+        viewer's own one this: ``{"seat": seat, "total", "hidden"}`` where
+        ``total`` is ``visible_scores(seat)[seat]`` (counting the seat's own
+        secrets: a Hidden Objective, VP tokens and Gold behind its shield, a
+        Duke) and ``hidden`` is ``total`` minus the public score (``total``
+        itself when nothing of it is public). None for a spectator, once the
+        game is over (the final scores are public), or when nothing is hidden.
+        Raises :class:`SeatError` when ``seat`` is neither a seat nor None.
+        """
+        self.check_seat(seat, spectator=True)
+        if seat is None or self.is_over:
+            return None
+        total = self._visible_scores(seat)[seat]
+        public = self._visible_scores(None)[seat]
+        if not isinstance(total, (int, float)) or total == public:
+            return None
+        hidden = total - public if isinstance(public, (int, float)) else total
+        return {"seat": seat, "total": total, "hidden": hidden}
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Carry out ``action`` (an :class:`Action` or its id) for ``seat``.

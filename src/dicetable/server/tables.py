@@ -191,25 +191,6 @@ def _apply_on(state: GameState, seat: int, action_id: str) -> tuple[list, bool, 
     return events, undoable, label
 
 
-def _own_score(state: GameState, seat: int | None) -> dict | None:
-    """``seat``'s own running score with what only it sees: ``{"seat", "total", "hidden"}``.
-
-    ``scores`` in a view is the public score (the same for every viewer, so the
-    panels compare); ``total`` is ``visible_scores(seat)[seat]`` (counting the
-    seat's secret objective, its hidden VP tokens, a Duke) and ``hidden`` is
-    ``total`` minus the public score. None for a spectator, once the game is
-    over (the final scores are all public), or when nothing of it is hidden.
-    """
-    if seat is None or state.is_over:
-        return None
-    total = state.visible_scores(seat)[seat]
-    public = state.visible_scores(None)[seat]
-    if not isinstance(total, (int, float)) or total == public:
-        return None
-    hidden = total - public if isinstance(public, (int, float)) else total
-    return {"seat": seat, "total": total, "hidden": hidden}
-
-
 def _choose(state: GameState, seat: int, level: str, seed: int) -> str:
     """The action id a ``level`` bot picks for ``seat`` (runs in a worker thread)."""
     return make_bot(level, seed=seed).choose(state, seat).id
@@ -611,7 +592,7 @@ class TableManager:
         """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board).
 
         Beside WEB.md's fields: ``undos`` (actions taken back at this table; views are ordered
-        by ``(undos, version)``), ``own_score`` (see :func:`_own_score`; ``scores`` is the public
+        by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
         and ``board``.
         """
@@ -636,7 +617,7 @@ class TableManager:
                 "observation": obs,
                 "log": self._log_lines(lt, seat),
                 "scores": list(state.visible_scores(None)),
-                "own_score": _own_score(state, seat),
+                "own_score": state.own_score(seat),
                 "winners": list(state.winners) if over else [],
                 "seat": seat,
                 "players": lt.players,
