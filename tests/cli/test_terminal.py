@@ -192,7 +192,7 @@ def test_rules_without_help_data_falls_back_to_the_decisions_own_help(tmp_path, 
     assert "After each roll you must set aside at least one die" in flat(out.getvalue())
 
 
-def test_scores_shows_what_the_viewer_may_know_and_hides_the_rest(tmp_path, monkeypatch):
+def test_scores_shows_the_public_scores_and_hides_the_rest(tmp_path, monkeypatch):
     state = new_game("biblios-dice", 2, seed=7)
     seen = []
 
@@ -201,10 +201,29 @@ def test_scores_shows_what_the_viewer_may_know_and_hides_the_rest(tmp_path, monk
         return [4, None]
 
     monkeypatch.setattr(type(state), "visible_scores", visible)
+    monkeypatch.setattr(type(state), "own_score", lambda self, seat: None)
     table, out = make_table(state, [], tmp_path)
     table.command(0, "scores")
-    assert seen == [0]
+    assert seen == [None]  # the public scores, the same whoever asks
     assert "Scores so far Player 1: 4, Player 2: hidden" in flat(out.getvalue())
+
+
+def test_scores_shows_the_own_duke_apart_from_the_public_scores(tmp_path):
+    """Card Kingdoms: everyone's public VP (slain Monsters, Domains, VP tokens), and apart, on the
+    asking seat's own entry, its Duke's VP, which only it knows until the end (rulebook: Dukes)."""
+    state = new_game("valeria-card-kingdoms", 3, seed=6)
+    rng = Rng(6)
+    while not (state.to_move and state.duke_vp(state.to_move[0]) > 0):
+        assert not state.is_over
+        random_step(state, rng)
+    seat = state.to_move[0]
+    public = [state.public_vp(s) for s in range(3)]
+    duke = state.duke_vp(seat)
+    table, out = make_table(state, [], tmp_path, humans={seat})
+    table.command(seat, "scores")
+    parts = [f"Player {s + 1}: {v}" for s, v in enumerate(public)]
+    parts[seat] += f" (+{duke} hidden, {public[seat] + duke} in all: only you see this)"
+    assert "Scores so far " + ", ".join(parts) in flat(out.getvalue())
 
 
 # ------------------------------------------------------------------ bots narrated

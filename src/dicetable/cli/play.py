@@ -507,9 +507,15 @@ class TerminalTable:
         self.console.print(escape(section.text.strip()))
 
     def print_scores(self, seat: int | None) -> None:
-        """``scores``: what ``seat`` may know of every seat's score (None entries: hidden)."""
-        scores = self.state.visible_scores(seat)
+        """``scores``: every seat's public score (the same whoever asks, so they compare; None
+        entries: hidden); on ``seat``'s own entry, what only it sees (``GameState.own_score``)."""
+        scores = self.state.visible_scores(None)
         parts = [f"{seat_name(s)}: {'hidden' if v is None else v}" for s, v in enumerate(scores)]
+        own = self.state.own_score(seat)
+        if own is not None:
+            sign = "+" if own["hidden"] >= 0 else "-"
+            parts[seat] += (f" ({sign}{abs(own['hidden'])} hidden, {own['total']} in all: "
+                            "only you see this)")
         self.console.print("[bold]Scores so far[/bold] " + escape(", ".join(parts)))
 
     def command(self, seat: int, line: str) -> bool:
