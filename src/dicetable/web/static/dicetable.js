@@ -154,7 +154,7 @@ async function lobbyPage() {
     for (let s = 0; s < n; s++) {
       const sel = el("select", { id: `seat-${s}`, "data-seat": s });
       sel.append(el("option", { value: "human", text: "human: this screen (hot-seat)" }));
-      sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (send the link)" }));
+      sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (link)", title: "played on another screen: send its seat link" }));
       for (const lv of levels) sel.append(el("option", { value: `bot:${lv}`, text: `bot (${lv})` }));
       sel.value = s === 0 ? "human" : "bot:greedy";
       box.append(el("label", { class: "row", for: `seat-${s}` }, `${seatName(s)} `, sel));
@@ -556,9 +556,11 @@ function drawActionBar(view) {
 }
 
 function nameOf(seat) {
-  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it.
+  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it
+  // (a name that starts with it, as a bot's "Player 2 (greedy bot)", is shown as it is).
   const info = T.view && Array.isArray(T.view.seats) ? T.view.seats.find((x) => x.seat === seat) : null;
-  return info && info.name && info.name !== seatName(seat) ? `${seatName(seat)} · ${info.name}` : seatName(seat);
+  const name = info && info.name ? info.name : seatName(seat);
+  return name === seatName(seat) || name.startsWith(`${seatName(seat)} `) ? name : `${seatName(seat)} · ${name}`;
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
 
