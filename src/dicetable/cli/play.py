@@ -514,8 +514,7 @@ class TerminalTable:
         own = self.state.own_score(seat)
         if own is not None:
             sign = "+" if own["hidden"] >= 0 else "-"
-            parts[seat] += (f" ({sign}{abs(own['hidden'])} hidden, {own['total']} in all: "
-                            "only you see this)")
+            parts[own["seat"]] += f" ({sign}{abs(own['hidden'])} hidden, {own['total']} in all: only you see this)"
         self.console.print("[bold]Scores so far[/bold] " + escape(", ".join(parts)))
 
     def command(self, seat: int, line: str) -> bool:
