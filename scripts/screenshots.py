@@ -87,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
                             " || !document.querySelector('#final').hidden", timeout=30_000)
                         if page.evaluate("() => !document.querySelector('#final').hidden"):
                             break
+                        # a push may draw the next decision before the answer to the last click is in:
+                        # the page takes no click until then
+                        page.wait_for_function("() => !document.body.dataset.busy")
                         acts = page.locator("#board [data-action], #actionbar [data-action]")
                         before = page.locator("[data-version]").first.get_attribute("data-version")
                         acts.nth(rng.randrange(acts.count())).click()

@@ -37,8 +37,8 @@ def _played(game: str, players: int, seed: int, steps: int, options: dict | None
 
 
 # ------------------------------------------------------------------ seats
-QUERIES = ("decision", "legal_actions", "observation", "log_for", "visible_scores", "determinize")
-SPECTATOR_OK = {"observation", "log_for", "visible_scores"}
+QUERIES = ("decision", "legal_actions", "observation", "log_for", "visible_scores", "own_score", "determinize")
+SPECTATOR_OK = {"observation", "log_for", "visible_scores", "own_score"}
 
 
 def _query(state, method: str, seat):
@@ -188,6 +188,32 @@ def test_card_kingdoms_visible_scores_show_a_seat_only_its_own_duke():
     mine = state.visible_scores(1)
     assert mine[1] == public[1] + state.duke_vp(1)
     assert mine[0] == public[0] and mine[2] == public[2]
+
+
+def test_own_score_is_the_seats_view_of_its_score_apart_from_the_public_one():
+    """Card Kingdoms: the Duke is the hidden part (its VP; 0 VP so far: nothing hidden). Biblios Dice:
+    VP tokens, Gold and the Hidden Objective behind the shield, the public part being the track
+    places minus the penalty. None for a spectator and once the game is over."""
+    state = _played("valeria-card-kingdoms", 3, 6, 60)
+    for seat in range(3):
+        duke = state.duke_vp(seat)
+        expected = {"seat": seat, "total": state.public_vp(seat) + duke, "hidden": duke} if duke else None
+        assert state.own_score(seat) == expected
+    assert state.own_score(None) is None
+    state = _played("biblios-dice", 3, 8, 120, {"hidden_objectives": True})
+    rows = state.breakdown()
+    hidden = [0, 0, 0]
+    for seat in range(3):
+        public = sum(rows[seat]["tracks"]) - rows[seat]["penalty"]
+        own = state.own_score(seat)
+        hidden[seat] = own["hidden"] if own else 0
+        assert own is None or own == {"seat": seat, "total": state.scores[seat], "hidden": state.scores[seat] - public}
+        assert own is not None or state.scores[seat] == public
+    assert any(hidden)
+    finished = _played("biblios-dice", 3, 8, 100_000)
+    assert [finished.own_score(s) for s in (None, 0, 1, 2)] == [None] * 4
+    with pytest.raises(SeatError):
+        finished.own_score(3)
 
 
 # ------------------------------------------------------------------ seeds

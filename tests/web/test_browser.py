@@ -508,49 +508,124 @@ def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(contex
     assert squeezed == [], sorted(set(squeezed))
 
 
-#: JS: every 50 ms, note which seat's private panel the page shows (".player.me") and any hand-over.
-WATCH_SEATS = """() => { window.__mine = new Set(); setInterval(() => {
+#: JS: every 50 ms, note which seat's private panel the page shows (".player.me"), any hand-over,
+#: and whether the board shows a secret of the friend's seat (the CSS selector given).
+WATCH_SEATS = """(secret) => { window.__mine = new Set(); setInterval(() => {
   const me = document.querySelector('.player.me');
   if (me) window.__mine.add(me.dataset.seat);
   if (document.body.dataset.handover !== undefined) window.__mine.add('handover ' + document.body.dataset.handover);
+  if (document.querySelector(secret)) window.__mine.add('secret');
 }, 50); }"""
 
+#: What the board shows of a seat only to that seat ({s}: the seat): Biblios Dice's Gold behind the
+#: shield, Card Kingdoms' Duke (or the two Dukes to keep one of).
+SECRET_OF = {"biblios-dice": '.bd-player[data-seat="{s}"] .gold',
+             "valeria-card-kingdoms": ".vck-p{s} .vck-duke, .vck-p{s} .vck-dukes"}
 
-@pytest.mark.parametrize("game", ["biblios-dice", "valeria-card-kingdoms"])
-def test_a_friends_reload_does_not_hand_their_seat_to_the_hosts_screen(browser, server, game):
-    """3 humans created in one browser: seats 1 and 2 are played there (hot-seat), seat 3's link
-    goes to a friend. When the friend reloads while seat 3 is to move, the host's page never shows
-    seat 3's table (Biblios: Gold and objective; Card Kingdoms: the Duke and the hand are secret)
-    and its own seat stays connected."""
+HAS_ACTIONS = "#board [data-action], #actionbar [data-action]"
+
+
+def _play_until(host, friend, server, tid: str, rng, done, what: str) -> list[int]:
+    """Both pages take turns (the host's passing its hand-over screens) until ``done(to_move)``."""
+    deadline = time.time() + 120
+    while not done(to_move := server.call("GET", f"/api/tables/{tid}")[1]["to_move"]):
+        assert time.time() < deadline, f"{what} did not come"
+        host.wait_for_function("() => !document.body.dataset.busy")
+        if host.locator(HAS_ACTIONS).count() or host.evaluate("document.body.dataset.handover !== undefined"):
+            take_turn(host, rng)
+        elif friend.locator(HAS_ACTIONS).count():
+            take_turn(friend, rng)
+        else:
+            host.wait_for_timeout(100)
+    return to_move
+
+
+def _friend_reloads(host, friend, server, tid: str, game: str, friend_seat: int) -> None:
+    """The friend reloads their seat link; the host's page must stay on its seat the whole time,
+    never show the friend's secrets, and its seat stays connected."""
+    held = host.locator(".player.me").get_attribute("data-seat")
+    assert held is not None and int(held) != friend_seat
+    secret = SECRET_OF[game]
+    assert host.locator(secret.format(s=held)).count() > 0  # the host's own secret is on its screen
+    host.evaluate(WATCH_SEATS, secret.format(s=friend_seat))
+    friend.reload()
+    friend.wait_for_selector("[data-version]")
+    friend.wait_for_function("() => document.body.dataset.live === 'open'")
+    host.wait_for_timeout(2000)  # time for a (wrong) switch to the friend's seat
+    assert host.evaluate("[...window.__mine]") == [held]
+    seats = server.call("GET", f"/api/tables/{tid}")[1]["seats"]
+    assert seats[int(held)]["connected"] is True and seats[friend_seat]["connected"] is True
+    meta = host.locator(f'#players [data-seat="{held}"] .meta').inner_text()
+    assert meta.endswith(" connected") and not meta.endswith("not connected")
+    assert host.locator(f'#players [data-seat="{friend_seat}"] .meta').inner_text().endswith(" connected")
+
+
+@pytest.mark.parametrize("game,seed", [("biblios-dice", 5), ("valeria-card-kingdoms", 6)])
+def test_a_friends_reload_does_not_hand_their_seat_to_the_hosts_screen(browser, server, game, seed):
+    """3 humans created in one browser: seats 1 and 2 are played there (hot-seat), seat 3's link goes
+    to a friend. When the friend reloads, while it is seat 3's turn and while it is the host's, the
+    host's page never shows seat 3's table (Biblios Dice's Gold, a Card Kingdoms Duke are secret) and
+    its own seat stays connected (it used to switch to seat 3 while the friend's socket was down)."""
     contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
     try:
         host, friend = (c.new_page() for c in contexts)
-        rng = random.Random(5)
+        rng = random.Random(seed)
         tid = _send_a_seat_to_a_friend(host, friend, server, game, 3, 2)
-        deadline = time.time() + 90
-        while server.call("GET", f"/api/tables/{tid}")[1]["to_move"] != [2]:
-            assert time.time() < deadline, "seat 3's turn did not come"
-            host.wait_for_function("() => !document.body.dataset.busy")
-            if host.locator("#board [data-action], #actionbar [data-action]").count() or \
-                    host.evaluate("document.body.dataset.handover !== undefined"):
-                take_turn(host, rng)
-            elif friend.locator("#board [data-action], #actionbar [data-action]").count():
-                take_turn(friend, rng)
-            else:
-                host.wait_for_timeout(100)
+        _play_until(host, friend, server, tid, rng, lambda to_move: to_move == [2], "seat 3's turn")
         host.wait_for_timeout(500)
-        host.evaluate(WATCH_SEATS)
-        held = host.locator(".player.me").get_attribute("data-seat")
-        assert held in ("0", "1")
+        _friend_reloads(host, friend, server, tid, game, 2)
+        # the host's turn: the page shows the seat to move (past its hand-over screen)
+        to_move = _play_until(host, friend, server, tid, rng,
+                              lambda to_move: bool(to_move) and set(to_move) <= {0, 1}, "a host seat's turn")
+        deadline = time.time() + 20
+        shows = "() => { const me = document.querySelector('.player.me'); return me ? me.dataset.seat : null; }"
+        while host.evaluate(shows) not in [str(s) for s in to_move] or not host.locator(HAS_ACTIONS).count():
+            assert time.time() < deadline, "the host's page did not come to the seat to move"
+            if host.evaluate("document.body.dataset.handover !== undefined"):
+                host.click("#handover-btn")
+            host.wait_for_timeout(100)
+        _friend_reloads(host, friend, server, tid, game, 2)
+        assert host.locator(HAS_ACTIONS).count() > 0  # and the host can still play its turn
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_a_seat_played_here_then_sent_to_a_friend_stays_the_friends_through_a_reload(browser, server):
+    """Kingdom of Dice, both seats played hot-seat in one browser for a while; then Player 2's link
+    goes to a friend. Once the host's page has seen Player 2 connected from the friend's screen, a
+    reload of the friend's page while Player 2 is to move leaves the host's page on Player 1."""
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    try:
+        host, friend = (c.new_page() for c in contexts)
+        rng = random.Random(12)
+        open_lobby_table(host, server.url, "kingdom-of-dice", ["human", "human"])
+        tid = _table_id(host)
+        shown = []
+        deadline = time.time() + 60
+        while shown[-1:] != ["0"] or "1" not in shown:  # Player 2 played here, then back to Player 1
+            assert time.time() < deadline, "the host's page did not play both seats"
+            wait_ready(host)
+            seat = host.locator(".player.me").get_attribute("data-seat")
+            if shown[-1:] != [seat]:
+                shown.append(seat)
+            if shown[-1:] != ["0"] or "1" not in shown:
+                take_turn(host, rng)
+        link = host.locator('#players [data-seat="1"] a.invite').get_attribute("href")
+        friend.goto(f"{server.url}{link}&pace=0")
+        friend.wait_for_selector("[data-version]")
+        host.wait_for_function("() => document.querySelector('#players [data-seat=\"1\"] .meta')"
+                               ".innerText.endsWith(' connected')")
+        _play_until(host, friend, server, tid, rng, lambda to_move: to_move == [1], "Player 2's turn")
+        host.wait_for_timeout(500)
+        assert host.locator(".player.me").get_attribute("data-seat") == "0"
+        host.evaluate(WATCH_SEATS, "#board.covered")
         friend.reload()
         friend.wait_for_selector("[data-version]")
         wait_ready(friend)
-        host.wait_for_timeout(2000)  # time for a (wrong) switch to seat 3
-        assert host.evaluate("[...window.__mine]") == [held]
-        seats = server.call("GET", f"/api/tables/{tid}")[1]["seats"]
-        assert seats[int(held)]["connected"] is True and seats[2]["connected"] is True
-        assert host.locator(f'#players [data-seat="{held}"] .meta').inner_text().endswith(" connected")
-        assert not host.locator(f'#players [data-seat="{held}"] .meta').inner_text().endswith("not connected")
+        host.wait_for_timeout(2000)  # time for a (wrong) switch to Player 2
+        assert host.evaluate("[...window.__mine]") == ["0"]
+        assert host.locator('#players [data-seat="1"] .meta').inner_text().endswith(" connected")
     finally:
         for c in contexts:
             c.close()

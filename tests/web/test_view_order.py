@@ -41,6 +41,23 @@ def _advanced_or_over(above: int) -> str:
             " || !document.querySelector('#final').hidden")
 
 
+def _release_late(page, held: list, missing: str) -> None:
+    """Wait for the held ``(route, answer)``, let the page draw two newer versions, then release the
+    answer: the page must not go back to it (every version drawn in order, the last above it)."""
+    deadline = time.time() + 20
+    while not held:
+        assert time.time() < deadline, missing
+        page.wait_for_timeout(50)
+    route, answer = held[0]
+    answered = answer.json()["version"]
+    page.wait_for_function(_advanced_or_over(answered + 2), timeout=30_000)
+    route.fulfill(response=answer)
+    page.wait_for_timeout(800)  # time for the late answer to be (wrongly) drawn
+    drawn = _drawn(page)
+    assert drawn == sorted(drawn), f"the page went back: {drawn}"
+    assert version(page) > answered
+
+
 def test_a_late_answer_to_let_a_bot_play_is_not_drawn_over_newer_pushes(context, server):
     """Valeria: Card Kingdoms. The answer to "let a bot play for me" is held back until the page has
     drawn newer versions pushed over the WebSocket; released then, it must not take the page back
@@ -55,18 +72,7 @@ def test_a_late_answer_to_let_a_bot_play_is_not_drawn_over_newer_pushes(context,
     wait_ready(page)
     page.evaluate(RECORD)
     page.click("[data-seat-bot]")
-    deadline = time.time() + 20
-    while not held:
-        assert time.time() < deadline, "the page did not ask to let a bot play"
-        page.wait_for_timeout(50)
-    route, answer = held[0]
-    answered = answer.json()["version"]
-    page.wait_for_function(_advanced_or_over(answered + 2), timeout=30_000)
-    route.fulfill(response=answer)
-    page.wait_for_timeout(800)  # time for the late answer to be (wrongly) drawn
-    drawn = _drawn(page)
-    assert drawn == sorted(drawn), f"the page went back: {drawn}"
-    assert version(page) > answered
+    _release_late(page, held, "the page did not ask to let a bot play")
     # and it goes on to the table's newest version
     page.wait_for_function(OVER_OR_CURRENT.format(server.call("GET", f"/api/tables/{tid}")[1]["version"]),
                            timeout=30_000)
@@ -126,3 +132,33 @@ def test_a_reload_during_the_bots_turn_shows_the_current_version_and_goes_on(con
     page.wait_for_function(_advanced_or_over(shown + 1), timeout=30_000)
     drawn = _drawn(page)
     assert drawn == sorted(drawn), f"the page went back: {drawn}"
+
+
+def test_a_late_answer_after_a_reconnect_is_not_drawn_over_newer_pushes(context, server):
+    """Kingdom of Dice with medium bots (about a second a move), the seat handed to its bot. The page's
+    WebSocket is dropped; the page fetches the table again and reconnects. That fetch's answer is held
+    back until the new socket has brought newer versions: released then, it must not take the page
+    back (a refresh used to draw with force)."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "level": "medium"},
+                                             {"kind": "bot", "level": "medium"}], seed=15)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    page = context.new_page()
+    sockets, held, hold = [], [], []
+    page.route_web_socket("**/live*", lambda ws: (ws.connect_to_server(), sockets.append(ws)))
+
+    def table_get(route):
+        if hold and route.request.method == "GET":
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(f"**/api/tables/{tid}", table_get)
+    _open(page, server, tid, token)
+    wait_ready(page)
+    page.evaluate(RECORD)
+    page.click("[data-seat-bot]")
+    page.wait_for_function(_advanced_or_over(version(page) + 2), timeout=30_000)
+    hold.append(True)
+    sockets[-1].close()  # the page's socket drops: it refreshes and reconnects
+    _release_late(page, held, "the page did not fetch the table again")
+    assert len(sockets) >= 2

@@ -154,7 +154,7 @@ async function lobbyPage() {
     for (let s = 0; s < n; s++) {
       const sel = el("select", { id: `seat-${s}`, "data-seat": s });
       sel.append(el("option", { value: "human", text: "human: this screen (hot-seat)" }));
-      sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (send the link)" }));
+      sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (link)", title: "played on another screen: send its seat link" }));
       for (const lv of levels) sel.append(el("option", { value: `bot:${lv}`, text: `bot (${lv})` }));
       sel.value = s === 0 ? "human" : "bot:greedy";
       box.append(el("label", { class: "row", for: `seat-${s}` }, `${seatName(s)} `, sel));
@@ -244,7 +244,7 @@ async function drawOpenTables(names = {}) {
 
 // ---------------------------------------------------------------- table
 const T = {
-  id: null, token: null, seat: null, tokens: {}, away: new Set(), played: new Set(), view: null, shown: -1, queue: [], pumping: false,
+  id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null, shown: -1, queue: [], pumping: false,
   ws: null, wsGen: 0, busy: false, help: null, pace: 700, switching: false, lastLog: [], canHint: null,
   finalShown: false, clockTimer: null, hintFor: null,
 };
@@ -276,7 +276,6 @@ async function tablePage() {
     T.tokens[T.seat] = T.token;
     store.setTokens(T.id, T.tokens);
     // Opening a seat's own link here means it is played here (again).
-    T.played.add(T.seat);
     if (T.away.delete(T.seat)) store.setAway(T.id, T.away);
   }
   $("#board-css").href = `/static/games/${view.game}/board.css`;
@@ -370,12 +369,15 @@ function compareViews(a, b) {
 }
 
 // Every view the page draws comes through here: HTTP answers, WebSocket pushes,
-// reloads and refreshes alike. One older than the view on screen is dropped (a
-// late answer or push: the table has moved on); one equal to it is drawn only
-// when something in it changed (a seat connected, a bot took over, another seat's
-// view of the same version after a hot-seat switch). True when it was drawn.
+// reloads and refreshes alike. A view for another viewer than the page's seat now
+// is dropped (a late answer for the seat it played before a hot-seat switch); one
+// older than the view on screen is dropped (a late answer or push: the table has
+// moved on); one equal to it is drawn only when something in it changed (a seat
+// connected, a bot took over, another seat's view of the same version after a
+// hot-seat switch). True when it was drawn.
 async function accept(view) {
   if (!view || typeof view.version !== "number") return false;
+  if ((typeof view.seat === "number" ? view.seat : null) !== T.seat) return false;
   if (T.view) {
     const order = compareViews(view, T.view);
     if (order < 0 || (order === 0 && sameJSON(view, T.view))) return false;
@@ -385,18 +387,25 @@ async function accept(view) {
   return true;
 }
 
-// The rule of held seats: a seat whose token this page holds is played here (hot-seat) unless
-// it has been seen connected from elsewhere; then it is a friend's for good (kept in
-// localStorage), even while the friend reloads. A seat this page itself played may still
-// show connected by its own closing socket, so only seats never played here are marked.
+// The rule of held seats: a seat whose token this page holds is played here (hot-seat) unless it
+// is seen connected while this page holds no connection for it. Then a friend plays it elsewhere
+// and it is theirs for good (kept in localStorage), even while the friend reloads. The seat this
+// page has just left shows connected until the server notices its closed socket: it stays in
+// T.leaving until a view shows it not connected.
 function noteAway(view) {
   let changed = false;
   for (const k of Array.isArray(view.seats) ? view.seats : []) {
     const s = k.seat;
-    if (k.kind === "human" && k.connected === true && T.tokens[s] !== undefined && s !== T.seat
-        && !T.played.has(s) && !T.away.has(s)) { T.away.add(s); changed = true; }
+    if (k.kind !== "human" || T.tokens[s] === undefined || s === T.seat || T.away.has(s)) continue;
+    if (k.connected !== true) T.leaving.delete(s);
+    else if (!T.leaving.has(s)) { T.away.add(s); changed = true; }
   }
   if (changed) store.setAway(T.id, T.away);
+}
+
+// The page stops playing its seat (a hot-seat switch or hand-over): its socket is closing.
+function leaveSeat() {
+  if (T.seat !== null) T.leaving.add(T.seat);
 }
 
 // Pushes are shown one at a time; a move by someone else stays on screen for
@@ -547,9 +556,11 @@ function drawActionBar(view) {
 }
 
 function nameOf(seat) {
-  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it.
+  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it
+  // (a name that starts with it, as a bot's "Player 2 (greedy bot)", is shown as it is).
   const info = T.view && Array.isArray(T.view.seats) ? T.view.seats.find((x) => x.seat === seat) : null;
-  return info && info.name && info.name !== seatName(seat) ? `${seatName(seat)} · ${info.name}` : seatName(seat);
+  const name = info && info.name ? info.name : seatName(seat);
+  return name === seatName(seat) || name.startsWith(`${seatName(seat)} `) ? name : `${seatName(seat)} · ${name}`;
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
 
@@ -816,8 +827,8 @@ async function maybeHandOver() {
   const toMove = view.to_move || [];
   if (toMove.includes(T.seat)) return;
   // A held seat marked away (see noteAway) is a friend's: this page leaves it alone, even while the
-  // friend reloads. A seat this page played earlier that is live elsewhere now is left alone too
-  // (this page holds one connection, its current seat's).
+  // friend reloads. A seat that shows connected is not switched to either (this page holds one
+  // connection, its current seat's: the seat is live elsewhere, or this page's socket is closing).
   const live = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
   const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !T.away.has(s) && !live(s));
   if (next === undefined) return;
@@ -842,6 +853,7 @@ async function maybeHandOver() {
     T.wsGen++;
     if (T.ws) { try { T.ws.close(); } catch { /* already closed */ } }
     T.queue = [];
+    leaveSeat();
     T.seat = null;
     T.token = null;
     if (!(specView && await accept(specView))) {
@@ -865,8 +877,8 @@ async function maybeHandOver() {
 }
 
 async function switchTo(seat, view) {
+  if (seat !== T.seat) leaveSeat();
   T.seat = seat;
-  T.played.add(seat);
   T.token = T.tokens[seat];
   const url = new URL(location.href);
   url.searchParams.set("token", T.token);
