@@ -17,6 +17,7 @@ from dicetable.engine.markup import ROOT, assemble, check_key
 from dicetable.games.corsairs_of_valeria.board import board_view
 from dicetable.games.corsairs_of_valeria.components import CAPTAINS, COMPONENTS
 from dicetable.games.corsairs_of_valeria.text import text_view
+from dicetable.games.corsairs_of_valeria.viewmodel import track_of
 
 from .corsairs_views_kit import actions_of, find_state, sampled_states, text_screen, whole_board
 
@@ -513,3 +514,64 @@ def test_assembled_board_holds_nothing_the_content_security_policy_blocks():
         for seat in (None, *state.to_move):
             html = whole_board(state.observation(seat), actions_of(state, seat), seat)
             assert not re.findall(r"<script|<style\b|\s(?:on[a-z]+|style)\s*=|javascript:", html), html[:200]
+
+
+# ---------------------------------------------------------------- element keys for animation
+
+def _keyed(html: str) -> dict[str, dict]:
+    """``{data-key: attributes and text}`` of the assembled board; asserts each key is used once."""
+    class P(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.keys, self.open = {}, []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if "data-key" in a:
+                assert a["data-key"] not in self.keys, f"data-key {a['data-key']} used twice"
+                check_key(a["data-key"])
+                self.keys[a["data-key"]] = {**a, "text": ""}
+            if tag not in VOID:
+                self.open.append(a.get("data-key"))
+
+        def handle_endtag(self, tag):
+            if tag not in VOID:
+                self.open.pop()
+
+        def handle_data(self, data):
+            for key in self.open:
+                if key is not None:
+                    self.keys[key]["text"] += data
+    p = P()
+    p.feed(html)
+    p.close()
+    return p.keys
+
+
+def keys_of(html: str) -> set:
+    """Every ``data-key`` of an assembled board."""
+    return set(_keyed(html))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_board_keys_name_the_dice_spaces_ships_and_counters_with_their_values(players):
+    for state in sampled_states(players, seed=21, every=3, limit=300):
+        for seat in (None, *state.to_move):
+            obs = state.observation(seat)
+            html = whole_board(obs, actions_of(state, seat), seat)
+            keys = _keyed(html)
+            # counters: data-count and the text inside are the observation's numbers
+            counters = {"supply": obs["supply"], "skull-silver": obs["skull_island_silver"]}
+            for ship in obs["ships"]:
+                s = ship["seat"]
+                counters |= {f"p-{s}-treasure": ship["treasure"], f"p-{s}-grog": ship["grog"],
+                             f"p-{s}-silver": ship["silver"]}
+                assert f"ship-{s}" in keys
+                assert f"space-{ship['node']}" in keys
+            for key, n in counters.items():
+                assert keys[key]["data-count"] == str(n) and keys[key]["text"].strip() == str(n), key
+            # the dice area holds one data-die per die, in the observation's order
+            assert "dice" in keys
+            assert re.findall(r'data-die="([a-z-]+)"', html) == obs["dice"]
+            # every space of the track has a key, Skull Island included
+            assert {f"space-{n}" for n in range(len(track_of(obs).fwd))} <= set(keys)

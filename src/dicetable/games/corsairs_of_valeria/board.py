@@ -25,6 +25,13 @@ Island), ``moves`` (the spaces and Merchant ship the seat may pick),
 ``phase``, ``die-1`` .. ``die-5``, ``notes`` and ``choices`` (the dice
 tray), and per seat ``p-N`` (Ship Board: name, distance), ``p-N-stats`` (dials, Silver), ``p-N-cap``
 (Captain card and its choices) and ``p-N-act`` (choices aimed at that ship).
+
+Board elements the rules' effects name carry ``data-key`` (docs/web.md):
+the dice area ``dice`` (each die ``data-die="<face>"``), every space
+``space-<node>`` (Skull Island too), each Ship token ``ship-<seat>``, and
+the counters ``p-<seat>-treasure``, ``p-<seat>-grog``, ``p-<seat>-silver``,
+``skull-silver`` and ``supply`` (``data-count`` and the number as text).
+Seats are 0-based, as in the observation.
 """
 
 from __future__ import annotations
@@ -76,17 +83,18 @@ SKULL_H = 62
 ISLAND_W = 10        # the island strip between two lanes of a split Track
 
 
-def _act(action: dict[str, Any], cls: str, inner: str = "", label: str | None = None) -> str:
-    """A ``<button>`` carrying ``data-action``; its accessible name is the action's label."""
+def _act(action: dict[str, Any], cls: str, inner: str = "", label: str | None = None, extra: str = "") -> str:
+    """A ``<button>`` carrying ``data-action``; its accessible name is the action's label (``extra``: more attributes)."""
     body = inner or text(action["label"])
     aria = f' aria-label="{attr(label or action["label"])}"' if inner else ""
     return (f'<button type="button" class="{cls}" data-action="{attr(action["id"])}"{aria} '
-            f'title="{attr(action["label"])}">{body}</button>')
+            f'title="{attr(action["label"])}"{extra}>{body}</button>')
 
 
-def _svg_act(action: dict[str, Any], body: str, cls: str = "cov-act") -> str:
-    """An SVG group acting as a button (role, tabindex, aria-label, data-action)."""
-    return (f'<g class="{cls}" role="button" tabindex="0" data-action="{attr(action["id"])}" '
+def _svg_act(action: dict[str, Any], body: str, cls: str = "cov-act", key: str = "") -> str:
+    """An SVG group acting as a button (role, tabindex, aria-label, data-action; ``key``: its data-key)."""
+    keyed = f' data-key="{key}"' if key else ""
+    return (f'<g class="{cls}"{keyed} role="button" tabindex="0" data-action="{attr(action["id"])}" '
             f'aria-label="{attr(action["label"])}"><title>{text(action["label"])}</title>{body}</g>')
 
 
@@ -173,13 +181,13 @@ def _track_part(track: RaceTrack) -> str:
     for node in range(len(track.fwd)):
         x, y, w, h = boxes[node]
         if node == track.skull:
-            out.append(f'<g class="cov-skull"><title>{attr(space_text(track, node))}</title>'
+            out.append(f'<g class="cov-skull" data-key="space-{node}"><title>{attr(space_text(track, node))}</title>'
                        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="12"/>'
                        f'<path class="cov-volcano" d="M{x + 14} {y + h - 6} l18 -34 h10 l18 34 z"/>'
                        f'<text class="cov-skullname" x="{x + 72}" y="{y + 22}">Skull Island</text></g>')
             continue
         cls = "cov-space" + (" cov-startspace" if node == track.start else "") + (" cov-narrow" if w < 160 else "")
-        out.append(f'<g class="{cls}"><title>{attr(space_text(track, node))}</title>'
+        out.append(f'<g class="{cls}" data-key="space-{node}"><title>{attr(space_text(track, node))}</title>'
                    f'<rect x="{x}" y="{y}" width="{w}" height="{h}"/>')
         if node == track.start:
             out.append(f'<text class="cov-startmark" x="{x + 6}" y="{y + h / 2 + 2}">⚑ Start</text>')
@@ -212,7 +220,9 @@ def _track_part(track: RaceTrack) -> str:
 def _skull_part(obs: dict[str, Any], track: RaceTrack) -> str:
     """The ``skull`` part: the Silver lying on Skull Island."""
     x, y, _, _ = _layout(track)[0][track.skull]
-    return f'<text class="cov-skullsilver" x="{x + 72}" y="{y + 42}">{obs["skull_island_silver"]} Silver</text>'
+    n = obs["skull_island_silver"]
+    return (f'<text class="cov-skullsilver" x="{x + 72}" y="{y + 42}">'
+            f'<tspan data-key="skull-silver" data-count="{n}">{n}</tspan> Silver</text>')
 
 
 def _moves_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
@@ -259,9 +269,10 @@ def _ships_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str
             act = by_id.get(f"hook:p{s + 1}")
             if act is not None:
                 placed.add(act["id"])
-                out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="13"/>' + token))
+                out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="13"/>' + token,
+                                    key=f"ship-{s}"))
             else:
-                out.append(f'<g class="cov-shipg"><title>{attr(title)}</title>{token}</g>')
+                out.append(f'<g class="cov-shipg" data-key="ship-{s}"><title>{attr(title)}</title>{token}</g>')
     return "".join(out)
 
 
@@ -326,9 +337,9 @@ def _die_part(obs: dict[str, Any], i: int, by_id: dict[str, dict[str, Any]], pla
     act = by_id.get(f"mark:{i}")
     if act is not None:
         placed.add(act["id"])
-        return _act(act, cls, inner)
+        return _act(act, cls, inner, extra=f' data-die="{attr(face)}"')
     state = " (marked for a re-roll)" if marked else ""
-    return (f'<div class="{cls}" role="img" aria-label="Die {i}: {attr(FACE_NAME[face])}{state}" '
+    return (f'<div class="{cls}" data-die="{attr(face)}" role="img" aria-label="Die {i}: {attr(FACE_NAME[face])}{state}" '
             f'title="{attr(FACE_TEXT[face])}">{inner}</div>')
 
 
@@ -374,6 +385,11 @@ def _choices_part(obs: dict[str, Any], by_id: dict[str, dict[str, Any]], placed:
 
 # ---------------------------------------------------------------- Ship Boards
 
+def _counter(key: str, n: int) -> str:
+    """A counter the page may count up or down: ``data-key`` ``key``, ``data-count`` and the number as text."""
+    return f'<span class="cov-count" data-key="{key}" data-count="{n}">{n}</span>'
+
+
 def _pips(n: int, of: int, cls: str, what: str) -> str:
     dots = "".join(f'<span class="cov-pip{" cov-on" if i < n else ""}"></span>' for i in range(of))
     return f'<span class="cov-dial {cls}" role="img" aria-label="{attr(what)}" title="{attr(what)}">{dots}</span>'
@@ -397,15 +413,16 @@ def _ship_part(obs: dict[str, Any], ship: dict[str, Any], seat: int | None) -> s
 
 def _stats_part(ship: dict[str, Any]) -> str:
     """The ``p-<n>-stats`` part: a Ship Board's Treasure and Grog dials and its Silver coins."""
+    s = ship["seat"]
     return ('<div class="cov-stats">'
-            + f'<span class="cov-stat">Treasure {ship["treasure"]}/{TREASURE_TO_WIN} '
+            + f'<span class="cov-stat">Treasure {_counter(f"p-{s}-treasure", ship["treasure"])}/{TREASURE_TO_WIN} '
             + _pips(ship["treasure"], TREASURE_TO_WIN, "cov-treasure",
                     f"Treasure dial: {ship['treasure']} of {TREASURE_TO_WIN} (6 wins)") + '</span>'
-            + f'<span class="cov-stat">Grog {ship["grog"]}/{GROG_MAX} '
+            + f'<span class="cov-stat">Grog {_counter(f"p-{s}-grog", ship["grog"])}/{GROG_MAX} '
             + _pips(ship["grog"], GROG_MAX, "cov-grog",
                     f"Grog dial: {ship['grog']} of {GROG_MAX}; 1 Grog pays a re-roll") + '</span>'
             + f'<span class="cov-stat" title="Silver coins on the Ship Board: {SILVER_PER_TREASURE} are '
-              f'exchanged for 1 Treasure at once">Silver {ship["silver"]} '
+              f'exchanged for 1 Treasure at once">Silver {_counter(f"p-{s}-silver", ship["silver"])} '
             + "".join('<span class="cov-coin"></span>' for _ in range(min(ship["silver"], 8)))
             + '</span></div>')
 
@@ -460,7 +477,7 @@ def _root(track: RaceTrack, players: int) -> str:
             + slot("track", g) + slot("skull", g) + slot("moves", g) + slot("ships", g) + '</svg></div>'
             '<div class="cov-side">' + slot("status")
             + '<section class="cov-tray" aria-label="The dice">' + slot("phase")
-            + f'<div class="cov-dice">{dice}</div>' + slot("notes") + slot("choices") + '</section>'
+            + f'<div class="cov-dice" data-key="dice">{dice}</div>' + slot("notes") + slot("choices") + '</section>'
             f'<div class="cov-boards">{boards}</div></div></div>')
 
 
@@ -484,7 +501,7 @@ def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | N
     flags = turn_flags(obs)
     parts = {ROOT: _root(track, len(obs["ships"]))}
     parts["status"] = (f'<p class="cov-status">Turn {obs["turn"]} · race {obs["race"]} of 2 · Skull Island '
-                       f'reached {obs["skull_island_visits"]} of 2 times · supply {obs["supply"]} Silver'
+                       f'reached {obs["skull_island_visits"]} of 2 times · supply {_counter("supply", obs["supply"])} Silver'
                        + (" · 5 Cannons: a Treasure may be stolen" if flags["five_cannons"] else "") + '</p>')
     parts["phase"] = _phase_part(obs)
     for i in range(1, DICE + 1):
