@@ -17,7 +17,7 @@ from dicetable.engine.markup import ROOT, assemble, check_key
 from dicetable.games.corsairs_of_valeria.board import board_view
 from dicetable.games.corsairs_of_valeria.components import CAPTAINS, COMPONENTS
 from dicetable.games.corsairs_of_valeria.text import text_view
-from dicetable.games.corsairs_of_valeria.viewmodel import track_of
+from dicetable.games.corsairs_of_valeria.viewdata import track_of
 
 from .corsairs_views_kit import actions_of, find_state, sampled_states, text_screen, whole_board
 
@@ -286,7 +286,7 @@ def test_board_places_rare_decisions_on_their_pieces():
 
 
 def test_move_actions_sit_on_the_space_they_lead_to():
-    from dicetable.games.corsairs_of_valeria.viewmodel import move_target, track_of
+    from dicetable.games.corsairs_of_valeria.viewdata import move_target, track_of
     checked = 0
     for seed in range(1, 40):
         state = new_game(GAME, 3, seed=seed, options={"tracks": "T1B,T3A,T2A"})

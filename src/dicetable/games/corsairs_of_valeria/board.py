@@ -43,7 +43,7 @@ from dicetable.engine import seat_name
 from dicetable.engine.markup import ROOT, attr, slot, text
 
 from .components import COLOURS, DICE, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
-from .viewmodel import (
+from .viewdata import (
     FACE_NAME,
     HAZARDS,
     PHASE_NAME,
@@ -51,11 +51,13 @@ from .viewmodel import (
     check_seat,
     deciding_seat,
     group_text,
+    left_to_execute,
+    marked_dice,
     move_target,
+    pending,
     reward_text,
     ships_by_node,
     space_text,
-    top_task,
     track_of,
     turn_flags,
 )
@@ -327,13 +329,13 @@ def _die_part(obs: dict[str, Any], i: int, by_id: dict[str, dict[str, Any]], pla
     if i > len(dice):
         return '<p class="cov-nodice">The 5 dice are not rolled yet.</p>' if i == 1 and not obs["is_over"] else ""
     face = dice[i - 1]
-    marked = i in obs["marked"]
-    task = top_task(obs)
-    given = task[2] if task and task[0] == "give" else ""
+    marked = marked_dice(obs)[i - 1]
+    task = pending(obs)
+    given = task.given if task else ()
     cls = f"cov-die cov-face-{face}" + (" cov-marked" if marked else "")
     inner = _die_face(face) + ('<span class="cov-rerolltag">re-roll</span>' if marked else "")
     if i <= len(given):
-        inner += f'<span class="cov-giventag">to Player {int(given[i - 1]) + 1}</span>'
+        inner += f'<span class="cov-giventag">to {text(seat_name(given[i - 1]))}</span>'
     act = by_id.get(f"mark:{i}")
     if act is not None:
         placed.add(act["id"])
@@ -345,21 +347,22 @@ def _die_part(obs: dict[str, Any], i: int, by_id: dict[str, dict[str, Any]], pla
 
 def _notes_part(obs: dict[str, Any]) -> str:
     """The ``notes`` part: what is still to execute and the turn's 5-of-a-kind bonuses."""
-    task = top_task(obs)
-    left = [group_text(g, n) for g, n in obs["to_execute"].items() if n]
+    task = pending(obs)
+    kind = task.kind if task else None
+    left = left_to_execute(obs)
     flags = turn_flags(obs)
     notes = []
-    if obs["phase"] == "C" and not obs["is_over"] and obs.get("waiting_for") not in ("skull5", "give"):
+    if obs["phase"] == "C" and task and kind not in ("skull5", "give"):
         notes.append("Still to execute: " + (", ".join(left) if left else "nothing")
                      + (" and Lucky Jax'n's move" if flags["jaxn"] else ""))
-    if task and task[0] == "cannons":
-        notes.append(f"{group_text('cannons', task[2])} to fire")
-    if task and task[0] == "move":
-        notes.append(f"{task[2]} move{'s' if task[2] != 1 else ''} left: pick the space on the track")
-    if task and task[0] == "back":
-        notes.append(f"{seat_name(task[1])} is knocked back {task[2]}: pick the side on the track")
-    if task and task[0] == "give":
-        notes.append(f"5 Skulls handed out: who gets die {len(task[2]) + 1}? Pick a Ship Board")
+    if task and kind == "cannons":
+        notes.append(f"{group_text('cannons', task.count)} to fire")
+    if task and kind == "move":
+        notes.append(f"{task.count} move{'s' if task.count != 1 else ''} left: pick the space on the track")
+    if task and kind == "back":
+        notes.append(f"{seat_name(task.seat)} is knocked back {task.count}: pick the side on the track")
+    if task and kind == "give":
+        notes.append(f"5 Skulls handed out: who gets die {len(task.given) + 1}? Pick a Ship Board")
     if flags["five_maps"]:
         notes.append("5 Maps: forward or backward at each step")
     if flags["five_grog"]:
