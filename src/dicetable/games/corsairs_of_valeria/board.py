@@ -212,7 +212,8 @@ def _track_part(track: RaceTrack) -> str:
                 x, y, w, _ = boxes[nodes[k]]
                 ly = y + ROW_H
                 label = reward_text(*rewards[k])
-                out.append(f'<g class="cov-island"><title>Island: a ship crossing this line towards Skull Island '
+                wide = " cov-wideisland" if w > 160 else ""
+                out.append(f'<g class="cov-island{wide}"><title>Island: a ship crossing this line towards Skull Island '
                            f'gains {attr(label.replace("+", ""))} (nothing when moving backwards)</title>'
                            f'<ellipse cx="{x + w / 2}" cy="{ly}" rx="{min(w / 2 - 4, 52)}" ry="6.5"/>'
                            f'<text x="{x + w / 2}" y="{ly + 3.2}">{text(label)}</text></g>')
@@ -237,8 +238,8 @@ def _moves_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str
         node = obs["ships"][mover]["node"]
         x, y, w, h = boxes[node]
         placed.add("merchant")
-        out.append(_svg_act(act, f'<rect class="cov-hit" x="{x + 2}" y="{y + 2}" width="{w * 0.62}" '
-                                 f'height="{h - 4}" rx="4"/>' + _merchant_body(track, node),
+        out.append(_svg_act(act, f'<rect class="cov-hit" x="{x + 2}" y="{y + 0.5}" width="{w * 0.62}" '
+                                 f'height="{h - 1}" rx="4"/>' + _merchant_body(track, node),
                             "cov-act cov-merchantact"))
     for action in by_id.values():
         target = move_target(obs, track, action["id"])
@@ -246,8 +247,8 @@ def _moves_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str
             continue
         x, y, w, h = boxes[target]
         placed.add(action["id"])
-        out.append(_svg_act(action, f'<rect class="cov-target" x="{x + 2}" y="{y + 2}" width="{w - 4}" '
-                                    f'height="{h - 4}" rx="5"/>', "cov-act cov-moveact"))
+        out.append(_svg_act(action, f'<rect class="cov-target" x="{x + 2}" y="{y + 0.5}" width="{w - 4}" '
+                                    f'height="{h - 1}" rx="5"/>', "cov-act cov-moveact"))
     return "".join(out)
 
 
@@ -271,7 +272,7 @@ def _ships_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str
             act = by_id.get(f"hook:p{s + 1}")
             if act is not None:
                 placed.add(act["id"])
-                out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="13"/>' + token,
+                out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="17"/>' + token,
                                     key=f"ship-{s}"))
             else:
                 out.append(f'<g class="cov-shipg" data-key="ship-{s}"><title>{attr(title)}</title>{token}</g>')
@@ -474,14 +475,14 @@ def _root(track: RaceTrack, players: int) -> str:
     g = "g"
     dice = "".join(slot(f"die-{i}", "div", "cov-dieslot") for i in range(1, DICE + 1))
     boards = "".join(slot(f"p-{s}", "div", "cov-boardslot") for s in range(players))
-    return (f'<div class="board board-corsairs-of-valeria" data-players="{players}">'
+    return (f'<div class="board board-corsairs-of-valeria" data-players="{players}"><div class="cov-layout">'
             f'<div class="cov-trackcol"><svg class="cov-track" viewBox="0 0 {width} {height}" role="group" '
             f'aria-label="Race track: Start Island at the bottom, Skull Island at the top">'
             + slot("track", g) + slot("skull", g) + slot("moves", g) + slot("ships", g) + '</svg></div>'
             '<div class="cov-side">' + slot("status")
             + '<section class="cov-tray" aria-label="The dice">' + slot("phase")
             + f'<div class="cov-dice" data-key="dice">{dice}</div>' + slot("notes") + slot("choices") + '</section>'
-            f'<div class="cov-boards">{boards}</div></div></div>')
+            f'<div class="cov-boards">{boards}</div></div></div></div>')
 
 
 def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | None) -> dict[str, str]:
