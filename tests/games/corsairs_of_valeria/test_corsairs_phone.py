@@ -8,19 +8,17 @@ text of the board at least 12 CSS px (SVG text as drawn, its viewBox scaled).
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
 import dicetable.web
-from dicetable.games.corsairs_of_valeria.board import board_view
 from dicetable.engine.markup import assemble
+from dicetable.games.corsairs_of_valeria.board import board_view
+from tests.web.conftest import browser  # noqa: F401 - the browser tests' session fixture (Debian's chromium)
 
 from .corsairs_views_kit import actions_of, find_state
-
-CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
 
 MEASURE = """() => {
   const board = document.querySelector('.board-corsairs-of-valeria');
@@ -43,20 +41,6 @@ MEASURE = """() => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium, headless, through Playwright."""
-    pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra: make dev")
-    if not Path(CHROMIUM).exists():  # pragma: no cover - make test installs it
-        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True)
-        yield b
-        b.close()
 
 
 def _css() -> str:
