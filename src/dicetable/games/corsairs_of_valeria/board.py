@@ -23,8 +23,9 @@ a pure function of the layout, memoised), ``skull`` (Silver on Skull
 Island), ``moves`` (the spaces and Merchant ship the seat may pick),
 ``ships`` (the Ship tokens, Captain Hook's targets on them), ``status``,
 ``phase``, ``die-1`` .. ``die-5``, ``notes`` and ``choices`` (the dice
-tray), and per seat ``p-N`` (Ship Board: name, distance), ``p-N-stats`` (dials, Silver), ``p-N-cap``
-(Captain card and its choices) and ``p-N-act`` (choices aimed at that ship).
+tray), and per seat ``p-N`` (Ship Board: name, distance), ``p-N-stats``
+(dials, Silver), ``p-N-cap`` (Captain card and its choices) and ``p-N-act``
+(choices aimed at that ship).
 
 Board elements the rules' effects name carry ``data-key`` (docs/web.md):
 the dice area ``dice`` (each die ``data-die="<face>"``), every space
@@ -43,6 +44,7 @@ from dicetable.engine import seat_name
 from dicetable.engine.markup import ROOT, attr, slot, text
 
 from .components import COLOURS, DICE, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
+from .rules.common import DICE_KEY, ISLAND_KEY, SUPPLY_KEY, counter_key, ship_key, space_key
 from .viewdata import (
     FACE_NAME,
     HAZARDS,
@@ -86,7 +88,7 @@ ISLAND_W = 10        # the island strip between two lanes of a split Track
 
 
 def _act(action: dict[str, Any], cls: str, inner: str = "", label: str | None = None, extra: str = "") -> str:
-    """A ``<button>`` carrying ``data-action``; its accessible name is the action's label (``extra``: more attributes)."""
+    """A ``<button>`` carrying ``data-action``, named by the action's label; ``extra``: more attributes."""
     body = inner or text(action["label"])
     aria = f' aria-label="{attr(label or action["label"])}"' if inner else ""
     return (f'<button type="button" class="{cls}" data-action="{attr(action["id"])}"{aria} '
@@ -183,13 +185,14 @@ def _track_part(track: RaceTrack) -> str:
     for node in range(len(track.fwd)):
         x, y, w, h = boxes[node]
         if node == track.skull:
-            out.append(f'<g class="cov-skull" data-key="space-{node}"><title>{attr(space_text(track, node))}</title>'
+            out.append(f'<g class="cov-skull" data-key="{space_key(node)}">'
+                       f'<title>{attr(space_text(track, node))}</title>'
                        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="12"/>'
                        f'<path class="cov-volcano" d="M{x + 14} {y + h - 6} l18 -34 h10 l18 34 z"/>'
                        f'<text class="cov-skullname" x="{x + 72}" y="{y + 22}">Skull Island</text></g>')
             continue
         cls = "cov-space" + (" cov-startspace" if node == track.start else "") + (" cov-narrow" if w < 160 else "")
-        out.append(f'<g class="{cls}" data-key="space-{node}"><title>{attr(space_text(track, node))}</title>'
+        out.append(f'<g class="{cls}" data-key="{space_key(node)}"><title>{attr(space_text(track, node))}</title>'
                    f'<rect x="{x}" y="{y}" width="{w}" height="{h}"/>')
         if node == track.start:
             out.append(f'<text class="cov-startmark" x="{x + 6}" y="{y + h / 2 + 2}">⚑ Start</text>')
@@ -225,7 +228,7 @@ def _skull_part(obs: dict[str, Any], track: RaceTrack) -> str:
     x, y, _, _ = _layout(track)[0][track.skull]
     n = obs["skull_island_silver"]
     return (f'<text class="cov-skullsilver" x="{x + 72}" y="{y + 42}">'
-            f'<tspan data-key="skull-silver" data-count="{n}">{n}</tspan> Silver</text>')
+            f'<tspan data-key="{ISLAND_KEY}" data-count="{n}">{n}</tspan> Silver</text>')
 
 
 def _moves_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
@@ -273,9 +276,9 @@ def _ships_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str
             if act is not None:
                 placed.add(act["id"])
                 out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="17"/>' + token,
-                                    key=f"ship-{s}"))
+                                    key=ship_key(s)))
             else:
-                out.append(f'<g class="cov-shipg" data-key="ship-{s}"><title>{attr(title)}</title>{token}</g>')
+                out.append(f'<g class="cov-shipg" data-key="{ship_key(s)}"><title>{attr(title)}</title>{token}</g>')
     return "".join(out)
 
 
@@ -342,8 +345,8 @@ def _die_part(obs: dict[str, Any], i: int, by_id: dict[str, dict[str, Any]], pla
         placed.add(act["id"])
         return _act(act, cls, inner, extra=f' data-die="{attr(face)}"')
     state = " (marked for a re-roll)" if marked else ""
-    return (f'<div class="{cls}" data-die="{attr(face)}" role="img" aria-label="Die {i}: {attr(FACE_NAME[face])}{state}" '
-            f'title="{attr(FACE_TEXT[face])}">{inner}</div>')
+    return (f'<div class="{cls}" data-die="{attr(face)}" role="img" '
+            f'aria-label="Die {i}: {attr(FACE_NAME[face])}{state}" title="{attr(FACE_TEXT[face])}">{inner}</div>')
 
 
 def _notes_part(obs: dict[str, Any]) -> str:
@@ -419,14 +422,15 @@ def _stats_part(ship: dict[str, Any]) -> str:
     """The ``p-<n>-stats`` part: a Ship Board's Treasure and Grog dials and its Silver coins."""
     s = ship["seat"]
     return ('<div class="cov-stats">'
-            + f'<span class="cov-stat">Treasure {_counter(f"p-{s}-treasure", ship["treasure"])}/{TREASURE_TO_WIN} '
+            + f'<span class="cov-stat">Treasure '
+              f'{_counter(counter_key(s, "treasure"), ship["treasure"])}/{TREASURE_TO_WIN} '
             + _pips(ship["treasure"], TREASURE_TO_WIN, "cov-treasure",
                     f"Treasure dial: {ship['treasure']} of {TREASURE_TO_WIN} (6 wins)") + '</span>'
-            + f'<span class="cov-stat">Grog {_counter(f"p-{s}-grog", ship["grog"])}/{GROG_MAX} '
+            + f'<span class="cov-stat">Grog {_counter(counter_key(s, "grog"), ship["grog"])}/{GROG_MAX} '
             + _pips(ship["grog"], GROG_MAX, "cov-grog",
                     f"Grog dial: {ship['grog']} of {GROG_MAX}; 1 Grog pays a re-roll") + '</span>'
             + f'<span class="cov-stat" title="Silver coins on the Ship Board: {SILVER_PER_TREASURE} are '
-              f'exchanged for 1 Treasure at once">Silver {_counter(f"p-{s}-silver", ship["silver"])} '
+              f'exchanged for 1 Treasure at once">Silver {_counter(counter_key(s, "silver"), ship["silver"])} '
             + "".join('<span class="cov-coin"></span>' for _ in range(min(ship["silver"], 8)))
             + '</span></div>')
 
@@ -472,16 +476,16 @@ def _root(track: RaceTrack, players: int) -> str:
     """The root part: the frame with every other part's slot (depends on the layout and player count only)."""
     _, height = _layout(track)
     width = MARGIN + LANES_W + 4
-    g = "g"
     dice = "".join(slot(f"die-{i}", "div", "cov-dieslot") for i in range(1, DICE + 1))
     boards = "".join(slot(f"p-{s}", "div", "cov-boardslot") for s in range(players))
     return (f'<div class="board board-corsairs-of-valeria" data-players="{players}"><div class="cov-layout">'
             f'<div class="cov-trackcol"><svg class="cov-track" viewBox="0 0 {width} {height}" role="group" '
             f'aria-label="Race track: Start Island at the bottom, Skull Island at the top">'
-            + slot("track", g) + slot("skull", g) + slot("moves", g) + slot("ships", g) + '</svg></div>'
+            + slot("track", "g") + slot("skull", "g") + slot("moves", "g") + slot("ships", "g") + '</svg></div>'
             '<div class="cov-side">' + slot("status")
             + '<section class="cov-tray" aria-label="The dice">' + slot("phase")
-            + f'<div class="cov-dice" data-key="dice">{dice}</div>' + slot("notes") + slot("choices") + '</section>'
+            + f'<div class="cov-dice" data-key="{DICE_KEY}">{dice}</div>'
+            + slot("notes") + slot("choices") + '</section>'
             f'<div class="cov-boards">{boards}</div></div></div></div>')
 
 
@@ -505,7 +509,8 @@ def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | N
     flags = turn_flags(obs)
     parts = {ROOT: _root(track, len(obs["ships"]))}
     parts["status"] = (f'<p class="cov-status">Turn {obs["turn"]} · race {obs["race"]} of 2 · Skull Island '
-                       f'reached {obs["skull_island_visits"]} of 2 times · supply {_counter("supply", obs["supply"])} Silver'
+                       f'reached {obs["skull_island_visits"]} of 2 times · '
+                       f'supply {_counter(SUPPLY_KEY, obs["supply"])} Silver'
                        + (" · 5 Cannons: a Treasure may be stolen" if flags["five_cannons"] else "") + '</p>')
     parts["phase"] = _phase_part(obs)
     for i in range(1, DICE + 1):

@@ -59,7 +59,7 @@ class Observation(TypedDict):
     skull_island_silver: int  #: Silver lying on Skull Island
     supply: int              #: Silver in the general supply (35 minus the Ships' and Skull Island's)
     ships: list[ShipView]    #: every Ship, in seat order
-    dice: list[str]          #: the five dice's faces, sorted (skull, skull-grog, grog, silver, map, cannon); [] before the roll
+    dice: list[str]          #: the 5 dice's faces, sorted: skull, skull-grog, grog, silver, map, cannon; [] unrolled
     marked: list[int]        #: dice (1-based) marked to be re-rolled
     rerolls: int             #: re-rolls paid this turn
     to_execute: dict[str, int]  #: phase C faces not yet executed: {"grog", "silver", "maps", "cannons": count}
