@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicetable.engine import get_game, new_game
+from dicetable.engine.markup import as_parts, assemble
 from dicetable.engine.testing import shipped_games
 from dicetable.server import create_app
 from dicetable.server.settings import Settings
@@ -138,8 +139,9 @@ def test_boards_hold_nothing_the_policy_blocks(game):
         seat = state.to_move[0]
         legal = state.legal_actions(seat)
         for viewer in (seat, None):
-            html = spec.board_view(state.observation(viewer),
-                                   [a.to_json() for a in legal] if viewer is not None else [], viewer)
+            html = assemble(as_parts(spec.board_view(state.observation(viewer),
+                                                     [a.to_json() for a in legal] if viewer is not None else [],
+                                                     viewer)))
             assert _inline_problems(html) == [], html[:300]
         state.apply(rng.choice(legal).id, seat)
 
