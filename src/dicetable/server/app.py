@@ -342,7 +342,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         address = _address(request.client)
         reserved = limits.reserve_creation(address)
         try:
-            made = manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock)
+            made = manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock,
+                                           client=address)
         except BaseException:
             limits.release_creation(address, reserved)
             raise
@@ -428,7 +429,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
             def begin() -> tuple[int, int, Future]:
                 lt = m.get(table_id)
                 seat = m.need_seat(lt, _token(authorization))
-                return (seat, *m.start_hint(table_id, seat))
+                return (seat, *m.start_hint(table_id, seat, client=_address(request.client)))
 
             seat, version, fut = await run_in_threadpool(begin)
             rows = await asyncio.wait_for(asyncio.wrap_future(fut), HINT_TIMEOUT)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import functools
 import hmac
 import json
 import logging
@@ -64,6 +65,7 @@ from dicetable.engine import (
 
 from .clock import Handle, Timers
 from .models import SeatRow, TableRow
+from .scheduler import FairQueue, QueueFull
 from .store import Conflict, Record, Store, now, options_text
 from .workers import stop_process_pool
 
@@ -72,6 +74,9 @@ log = logging.getLogger("dicetable.server")
 #: Bot levels a seat may have: every name ``make_bot`` knows.
 LEVELS = tuple(BOT_NAMES)
 #: Levels that search (run in a process pool, never on a server thread).
+#: How many searches one client may have waiting on one search process.
+FAIR_QUEUE_PER_CLIENT = 256
+
 SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "expert", "mcts"})
 #: The bot that stands in for a human seat unless the creator names another.
 DEFAULT_STAND_IN = "greedy"
@@ -268,6 +273,10 @@ class TableManager:
         self.hinting: set[tuple[str, int]] = set()  # (table id, seat) of the hints being worked out
         self.search_processes = max(1, search_processes)
         self.procs: list[ProcessPoolExecutor | None] = [None] * self.search_processes
+        # each search process takes one job at a time, round robin by client, then table (scheduler.py)
+        self.queues = [FairQueue(functools.partial(self._start_in, i), per_client=FAIR_QUEUE_PER_CLIENT)
+                       for i in range(self.search_processes)]
+        self.owners: dict[str, str] = {}  # table id -> the client address that created it (this process's run)
         self.max_cached = max_cached
         self.closed = False
 
@@ -282,6 +291,8 @@ class TableManager:
         processes stopped; pending bot moves are recomputed when their table is next used)."""
         self.closed = True
         self.timers.close()
+        for queue in self.queues:
+            queue.cancel_all()
         self.threads.shutdown(wait=False, cancel_futures=True)
         for procs in self.procs:
             if procs is not None:
@@ -385,8 +396,11 @@ class TableManager:
 
     # ------------------------------------------------------------- creation
     def create(self, game: str, players: int, options: dict[str, Any], seed: int | None,
-               seats: list[dict[str, Any]] | None, clock: int | None) -> dict[str, Any]:
+               seats: list[dict[str, Any]] | None, clock: int | None, client: str | None = None) -> dict[str, Any]:
         """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
+
+        ``client`` (the creator's address) is whose share of the search processes the table's
+        bots use (:mod:`dicetable.server.scheduler`); None: the table is a client of its own.
 
         ``seats`` is one ``{"kind": "human"|"bot", "level", "name"}`` per player
         (a human seat's ``level`` is its stand-in bot); None: every seat human. ApiError 422 naming the
@@ -435,6 +449,8 @@ class TableManager:
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status)
         lt.log_len = len(state.log)
+        if client is not None:
+            self.owners[table_id] = client
         try:
             self.tables[table_id] = lt
             with lt.lock:
@@ -601,12 +617,14 @@ class TableManager:
         version, fut = self.start_hint(table_id, seat)
         return hint_answer(version, seat, fut.result(timeout=HINT_TIMEOUT))
 
-    def start_hint(self, table_id: str, seat: int) -> tuple[int, Future]:
+    def start_hint(self, table_id: str, seat: int, client: str | None = None) -> tuple[int, Future]:
         """Start the search for ``seat``'s hint without waiting: ``(version, future of its rows)``.
 
         One hint per seat at a time: ApiError 429 (``retry_after`` seconds)
-        while the seat's previous one is still being worked out; 422 when the
-        seat has no decision. :func:`hint_answer` turns the rows into the answer.
+        while the seat's previous one is still being worked out, or when the
+        asking ``client`` (an address; None: the table's creator) has too many
+        searches waiting; 422 when the seat has no decision. :func:`hint_answer`
+        turns the rows into the answer.
         """
         lt = self.get(table_id)
         key = (table_id, seat)
@@ -625,7 +643,11 @@ class TableManager:
                 self.hinting.discard(key)
 
         try:
-            fut = self._search(table_id, _hint_remote, saved, seat)
+            fut = self._search(table_id, _hint_remote, saved, seat, client=client)
+        except QueueFull:
+            done(Future())
+            raise ApiError(429, "too many searches of yours are waiting for the server; ask again in a "
+                                "moment", retry_after=HINT_RETRY) from None
         except BaseException:
             done(Future())
             raise
@@ -797,7 +819,7 @@ class TableManager:
                 fut = self._search(lt.id, _choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)
             else:
                 fut = self.threads.submit(_choose, lt.state.clone(), seat, level, seed)
-        except RuntimeError:  # shutting down
+        except (RuntimeError, QueueFull):  # shutting down, or the client's share is full: the next kick retries
             lt.thinking.discard(key)
             return
         fut.add_done_callback(lambda f: self._bot_chose(lt.id, seat, key[1], by, f))
@@ -824,10 +846,8 @@ class TableManager:
                 with lt.lock:
                     lt.thinking.discard((seat, version))
 
-    def _procs(self, table_id: str) -> ProcessPoolExecutor:
-        """The search process ``table_id`` is pinned to (one of ``search_processes``, by a hash
-        of the id, started on first use), so its bots keep their turn there (``_WORKER_BOTS``)."""
-        index = zlib.crc32(table_id.encode()) % self.search_processes
+    def _procs(self, index: int) -> ProcessPoolExecutor:
+        """Search process ``index`` (of ``search_processes``), started on first use."""
         procs = self.procs[index]
         if procs is None:
             import multiprocessing
@@ -838,8 +858,19 @@ class TableManager:
                     procs = self.procs[index] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return procs
 
-    def _search(self, table_id: str, fn: Callable[..., Any], *args: Any) -> Future:
-        """Run ``fn(*args)`` in ``table_id``'s search process (:meth:`_procs`); its future.
+    def _search(self, table_id: str, fn: Callable[..., Any], *args: Any, client: str | None = None) -> Future:
+        """Queue ``fn(*args)`` for the search process ``table_id`` is pinned to (by a hash of the id, so
+        its bots keep their turn there, ``_WORKER_BOTS``), in ``client``'s share (default: the table's
+        creator; :class:`FairQueue`). Its future; raises :class:`QueueFull` when the client's share is full."""
+        who = client if client is not None else self.owners.get(table_id, table_id)
+        return self.queues[self._pinned(table_id)].submit(who, table_id, fn, *args)
+
+    def _pinned(self, table_id: str) -> int:
+        """The search process ``table_id`` is pinned to: a hash of the id, modulo ``search_processes``."""
+        return zlib.crc32(table_id.encode()) % self.search_processes
+
+    def _start_in(self, index: int, fn: Callable[..., Any], *args: Any) -> Future:
+        """Hand ``fn(*args)`` to search process ``index`` now (its :class:`FairQueue` calls this); its future.
 
         SIGINT is blocked in this thread while submitting, because submitting is what starts a
         search process, and a started process inherits the thread's signal mask: Ctrl-C at
@@ -847,7 +878,7 @@ class TableManager:
         is still starting up, would print a KeyboardInterrupt traceback to the user. Workers
         keep SIGINT blocked for life; the server stops them itself (:meth:`close`).
         """
-        pool = self._procs(table_id)  # first: making a pool starts multiprocessing's resource
+        pool = self._procs(index)  # first: making a pool starts multiprocessing's resource
         # tracker, which unblocks SIGINT in this thread once the tracker runs
         before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
