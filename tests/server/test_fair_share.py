@@ -13,7 +13,7 @@ from concurrent.futures import Future
 import pytest
 from hypothesis import given, strategies as st
 
-from dicetable.server.scheduler import FairQueue, QueueFull
+from dicetable.server.scheduler import FairQueue, Lanes, QueueFull
 
 
 class Process:
@@ -122,9 +122,37 @@ def test_cancel_all_drops_waiting_jobs():
     assert all(f.cancelled() for f in waiting) and queue.waiting() == 0
 
 
-def test_another_clients_bot_is_next_on_a_search_process_busy_with_twenty_hard_tables(tmp_path):
+def lanes_of(n: int, per_client: int):
+    procs = [Process() for _ in range(n)]
+    started: set[int] = set()
+
+    def start_in(i, fn, *args):
+        started.add(i)
+        return procs[i].start(fn, *args)
+
+    return Lanes(start_in, started.__contains__, n, per_client=per_client), procs
+
+
+def test_a_client_spreads_over_its_share_of_lanes_and_a_newcomer_gets_its_own():
+    lanes, procs = lanes_of(4, per_client=2)
+    for i in range(20):
+        lanes.submit("A", f"a{i}", job, f"a{i}")
+    assert [len(p.running) for p in procs] == [1, 1, 0, 0]  # A alone: two processes at work
+    assert lanes.queues[0].waiting("A") + lanes.queues[1].waiting("A") == 18
+    lanes.submit("B", "b", job, "b")
+    assert [name for name, _ in procs[2].running] == ["b"]  # B starts at once, beside A
+    lanes.submit("C", "c", job, "c")
+    assert [name for name, _ in procs[3].running] == ["c"]
+    lanes.submit("D", "d", job, "d")  # every lane busy with one other client: D's job is the next there
+    lane = lanes.lane("D", "d")
+    procs[lane].finish()
+    assert [name for name, _ in procs[lane].running] == ["d"]
+    assert all(lanes.lane("A", f"a{i}") in (0, 1) for i in range(20))  # tables stay pinned
+
+
+def test_another_clients_bot_starts_at_once_beside_twenty_hard_tables(tmp_path):
     """The issue's case: one client's 20 tables of five hard bots, then another client's table of an
-    easy bot. On the (single) search process, the easy bot's decision is the next job started."""
+    easy bot: its search starts at once on a process of its own instead of waiting behind them."""
     from dicetable.server.store import Store
     from dicetable.server.tables import TableManager
 
@@ -133,18 +161,23 @@ def test_another_clients_bot_is_next_on_a_search_process_busy_with_twenty_hard_t
         for _ in range(20):
             manager.create("corsairs-of-valeria", 5, {}, None, [{"kind": "bot", "level": "hard"}] * 5, None,
                            client="10.0.0.1")
-        queue = manager.queues[0]
+        busy = manager.lanes.queues[0]
         deadline = time.monotonic() + 60
-        while queue.waiting("10.0.0.1") < 10:  # the first searches have started; the rest wait
+        while busy.waiting("10.0.0.1") < 10:  # the first search has started; the rest wait
             assert time.monotonic() < deadline, "the hard bots never queued"
             time.sleep(0.05)
-        before = len(queue.started)
+        assert manager.lanes.queues[1].started == []  # the client alone used its one process
         made = manager.create("kingdom-of-dice", 2, {}, None,
                               [{"kind": "bot", "level": "easy"}, {"kind": "human"}], None, client="10.0.0.2")
-        while len(queue.started) <= before:
-            assert time.monotonic() < deadline, "no search started after the easy bot's table was made"
+        own = manager.lanes.queues[1]
+        while not own.started:
+            assert time.monotonic() < deadline, "the easy bot's search did not start"
             time.sleep(0.02)
-        assert queue.started[before] == ("10.0.0.2", made["table_id"])
+        assert own.started[0] == ("10.0.0.2", made["table_id"])
+        lt = manager.get(made["table_id"])
+        while lt.version == 0:
+            assert time.monotonic() < deadline, "the easy bot never moved"
+            time.sleep(0.05)
     finally:
         manager.close()
 

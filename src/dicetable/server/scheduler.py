@@ -19,7 +19,8 @@ running job plus one job per other client queued on that process.
 from __future__ import annotations
 
 import threading
-from collections import deque
+import functools
+from collections import OrderedDict, deque
 from concurrent.futures import Future
 from typing import Any, Callable
 
@@ -50,6 +51,7 @@ class FairQueue:
         self._submitted = 0
         self._starts = 0
         self._busy = False
+        self._running: str | None = None  # the client whose job runs now
         self.started: list[tuple[str, str]] = []  # (client, table) of the latest 1,000 jobs started, oldest first
 
     def waiting(self, client: str | None = None) -> int:
@@ -57,6 +59,15 @@ class FairQueue:
         with self._lock:
             clients = [self._waiting.get(client, {})] if client is not None else list(self._waiting.values())
             return sum(len(jobs) for tables in clients for jobs in tables.values())
+
+    def load(self, client: str) -> tuple[int, int]:
+        """``(other clients with a job waiting or running here, client's own jobs waiting or running here)``."""
+        with self._lock:
+            others = {c for c in self._waiting if c != client}
+            if self._running is not None and self._running != client:
+                others.add(self._running)
+            own = sum(len(q) for q in self._waiting.get(client, {}).values()) + (self._running == client)
+            return len(others), own
 
     def submit(self, client: str, table: str, fn: Callable[..., Any], *args: Any) -> Future:
         """Queue ``fn(*args)`` for ``client``'s table ``table``; its future (cancel it to drop a waiting job).
@@ -113,6 +124,7 @@ class FairQueue:
                 return
             self._busy = True
             client, table, fn, args, outer = job
+            self._running = client
             self.started.append((client, table))
             del self.started[:-1000]
         try:
@@ -135,6 +147,7 @@ class FairQueue:
     def _done(self) -> None:
         with self._lock:
             self._busy = False
+            self._running = None
         self._next()
 
     def cancel_all(self) -> None:
@@ -144,3 +157,53 @@ class FairQueue:
             self._waiting.clear()
         for _, _, _, outer in jobs:
             outer.cancel()
+
+
+class Lanes:
+    """Several search processes ("lanes"), each with its :class:`FairQueue`; which lane a table's jobs go to.
+
+    A table is pinned to one lane (its bots keep what they know of the turn
+    there). A client's new table goes to the lane with the fewest other
+    clients at work, then the fewest of its own jobs, preferring a lane
+    whose process is running; a client spreads over at most ``per_client``
+    lanes. So a client alone uses ``per_client`` processes, and another
+    client's table gets a lane of its own while there is one: its bot's
+    search runs beside the others' (the operating system shares the cores;
+    searches are capped by time, so it is as quick, with fewer iterations)
+    instead of waiting for them. ``start_in(lane, fn, *args)`` hands a job to
+    lane ``lane``'s process; ``started(lane)`` says whether that process runs.
+    """
+
+    def __init__(self, start_in: Callable[..., Future], started: Callable[[int], bool], lanes: int,
+                 per_client: int, queue_bound: int = 256, pins: int = 10_000) -> None:
+        self.queues = [FairQueue(functools.partial(start_in, i), per_client=queue_bound) for i in range(lanes)]
+        self.per_client = max(1, per_client)
+        self._started = started
+        self._pins: OrderedDict[str, int] = OrderedDict()  # table -> lane, least recently used first
+        self._max_pins = pins
+        self._lock = threading.Lock()
+
+    def lane(self, client: str, table: str) -> int:
+        """The lane of ``client``'s table ``table`` (pinned on first use, see the class docstring)."""
+        with self._lock:
+            lane = self._pins.get(table)
+            if lane is not None:
+                self._pins.move_to_end(table)
+                return lane
+            loads = [q.load(client) for q in self.queues]
+            mine = {i for i, (_, own) in enumerate(loads) if own}
+            candidates = sorted(mine) if len(mine) >= self.per_client else range(len(self.queues))
+            lane = min(candidates, key=lambda i: (loads[i][0], loads[i][1], not self._started(i), i))
+            self._pins[table] = lane
+            while len(self._pins) > self._max_pins:
+                self._pins.popitem(last=False)
+            return lane
+
+    def submit(self, client: str, table: str, fn: Callable[..., Any], *args: Any) -> Future:
+        """Queue ``fn(*args)`` on ``table``'s lane in ``client``'s share; raises :class:`QueueFull` as FairQueue does."""
+        return self.queues[self.lane(client, table)].submit(client, table, fn, *args)
+
+    def cancel_all(self) -> None:
+        """Drop every waiting job of every lane."""
+        for queue in self.queues:
+            queue.cancel_all()

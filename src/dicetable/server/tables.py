@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import functools
 import hmac
 import json
 import logging
@@ -50,7 +49,6 @@ import secrets
 import signal
 import threading
 import time
-import zlib
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -65,7 +63,7 @@ from dicetable.engine import (
 
 from .clock import Handle, Timers
 from .models import SeatRow, TableRow
-from .scheduler import FairQueue, QueueFull
+from .scheduler import Lanes, QueueFull
 from .store import Conflict, Record, Store, now, options_text
 from .workers import stop_process_pool
 
@@ -242,6 +240,13 @@ def _choose_remote(saved: dict, seat: int, level: str, seed: int, table_id: str 
     return bot.choose(load_state(saved, verify=False), seat).id  # our own state: trusted
 
 
+def _warm_up() -> int:
+    """Run in a new search process so that it starts (and imports the engine) before it is needed."""
+    from dicetable.engine import list_games
+
+    return len(list_games())
+
+
 def _hint_remote(saved: dict, seat: int) -> list:
     from dicetable.bots.mcts import hint_rows
 
@@ -272,10 +277,11 @@ class TableManager:
         self.timers = Timers(self.threads.submit)  # every table's clock on one timer heap
         self.hinting: set[tuple[str, int]] = set()  # (table id, seat) of the hints being worked out
         self.search_processes = max(1, search_processes)
-        self.procs: list[ProcessPoolExecutor | None] = [None] * self.search_processes
-        # each search process takes one job at a time, round robin by client, then table (scheduler.py)
-        self.queues = [FairQueue(functools.partial(self._start_in, i), per_client=FAIR_QUEUE_PER_CLIENT)
-                       for i in range(self.search_processes)]
+        # a client alone uses search_processes processes; twice as many exist (started when first used)
+        # so another client's bots get a process of their own (scheduler.py)
+        self.procs: list[ProcessPoolExecutor | None] = [None] * (2 * self.search_processes)
+        self.lanes = Lanes(self._start_in, lambda i: self.procs[i] is not None, len(self.procs),
+                           per_client=self.search_processes, queue_bound=FAIR_QUEUE_PER_CLIENT)
         self.owners: dict[str, str] = {}  # table id -> the client address that created it (this process's run)
         self.max_cached = max_cached
         self.closed = False
@@ -291,8 +297,7 @@ class TableManager:
         processes stopped; pending bot moves are recomputed when their table is next used)."""
         self.closed = True
         self.timers.close()
-        for queue in self.queues:
-            queue.cancel_all()
+        self.lanes.cancel_all()
         self.threads.shutdown(wait=False, cancel_futures=True)
         for procs in self.procs:
             if procs is not None:
@@ -847,7 +852,7 @@ class TableManager:
                     lt.thinking.discard((seat, version))
 
     def _procs(self, index: int) -> ProcessPoolExecutor:
-        """Search process ``index`` (of ``search_processes``), started on first use."""
+        """Search process ``index`` (of ``2 * search_processes``), started on first use."""
         procs = self.procs[index]
         if procs is None:
             import multiprocessing
@@ -859,15 +864,11 @@ class TableManager:
         return procs
 
     def _search(self, table_id: str, fn: Callable[..., Any], *args: Any, client: str | None = None) -> Future:
-        """Queue ``fn(*args)`` for the search process ``table_id`` is pinned to (by a hash of the id, so
-        its bots keep their turn there, ``_WORKER_BOTS``), in ``client``'s share (default: the table's
-        creator; :class:`FairQueue`). Its future; raises :class:`QueueFull` when the client's share is full."""
+        """Queue ``fn(*args)`` for the search process ``table_id`` is pinned to (so its bots keep their
+        turn there, ``_WORKER_BOTS``), in ``client``'s share (default: the table's creator; :class:`Lanes`).
+        Its future; raises :class:`QueueFull` when the client's share is full."""
         who = client if client is not None else self.owners.get(table_id, table_id)
-        return self.queues[self._pinned(table_id)].submit(who, table_id, fn, *args)
-
-    def _pinned(self, table_id: str) -> int:
-        """The search process ``table_id`` is pinned to: a hash of the id, modulo ``search_processes``."""
-        return zlib.crc32(table_id.encode()) % self.search_processes
+        return self.lanes.submit(who, table_id, fn, *args)
 
     def _start_in(self, index: int, fn: Callable[..., Any], *args: Any) -> Future:
         """Hand ``fn(*args)`` to search process ``index`` now (its :class:`FairQueue` calls this); its future.
@@ -878,10 +879,15 @@ class TableManager:
         is still starting up, would print a KeyboardInterrupt traceback to the user. Workers
         keep SIGINT blocked for life; the server stops them itself (:meth:`close`).
         """
+        spare = (index + 1) % len(self.procs)
+        warm = self.procs[spare] is None  # keep the next process started: a newcomer's bots go there
         pool = self._procs(index)  # first: making a pool starts multiprocessing's resource
         # tracker, which unblocks SIGINT in this thread once the tracker runs
+        spare_pool = self._procs(spare) if warm else None
         before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
+            if spare_pool is not None:
+                spare_pool.submit(_warm_up)
             return pool.submit(fn, *args)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
