@@ -151,7 +151,8 @@ ERRORS = {
     401: "a token is needed (send 'Authorization: Bearer <token>'), or the Authorization header is malformed",
     403: "the token holds no seat at this table, or that seat may not do this",
     404: "no such table, seat or route",
-    409: "the table changed since the version sent (someone moved first), or the seat is played by its bot",
+    409: "the table changed since the version sent (someone moved first), the seat is played by its bot, "
+         "or the table was abandoned",
     413: "the request body is larger than the server's limit",
     415: "the body was not sent as Content-Type: application/json",
     422: "the request is well formed but not allowed (a bad field, an illegal action, nothing to take back); "
@@ -248,7 +249,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await run_in_threadpool(Store, database_url)
-        manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads)
+        manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads,
+                               abandon_after=settings.abandon_after)
         app.state.store = store
         app.state.manager = manager
 

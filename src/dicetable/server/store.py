@@ -261,6 +261,17 @@ class Store:
             raise Conflict(f"action {seq} of table {table_id} exists already") from None
         return ActionRow(**row)
 
+    def abandon_idle(self, cutoff: datetime) -> list[str]:
+        """Mark ``abandoned`` every running table created before ``cutoff`` with no action since; their ids."""
+        recent = select(ActionRow.table_id).where(ActionRow.created >= cutoff)
+        idle = (TableRow.status == "running") & (TableRow.created < cutoff) & TableRow.id.not_in(recent)
+        with self.engine.begin() as conn:
+            ids = list(conn.execute(select(TableRow.id).where(idle)).scalars())
+            if ids:
+                conn.execute(update(TableRow).where(TableRow.id.in_(ids), TableRow.status == "running")
+                             .values(status="abandoned"))
+        return ids
+
     def delete_table(self, table_id: str) -> None:
         """Remove ``table_id`` with its seats and actions in one transaction (a creation that failed)."""
         with self.engine.begin() as conn:

@@ -52,7 +52,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 from dicetable.bots import BOT_NAMES, make_bot
@@ -264,7 +264,7 @@ class TableManager:
 
     def __init__(self, store: Store, *, id_factory: Callable[[], str] | None = None, bot_threads: int = 4,
                  search_processes: int = 2,
-                 max_cached: int = 5000) -> None:
+                 max_cached: int = 5000, abandon_after: float | None = None) -> None:
         from dicetable.engine import list_games
 
         list_games()  # discover every game now, in one thread: the registry's first discovery is not thread-safe
@@ -284,13 +284,47 @@ class TableManager:
                            per_client=self.search_processes, queue_bound=FAIR_QUEUE_PER_CLIENT)
         self.owners: dict[str, str] = {}  # table id -> the client address that created it (this process's run)
         self.max_cached = max_cached
+        self.abandon_after = abandon_after  # seconds without an action after which a table is abandoned
         self.closed = False
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
         """Start serving. Nothing is replayed now: after a restart each table is rebuilt from its
         record when it is first used (a view, a live connection, an action), and its bots and clock go
-        on from then, so a server with many stored tables starts at once."""
+        on from then, so a server with many stored tables starts at once. With ``abandon_after``, a
+        sweep runs now and then (:meth:`sweep`)."""
+        if self.abandon_after:
+            self.timers.schedule(min(60.0, self._sweep_every()), self._sweep_and_again)  # not in the start's rush
+
+    def _sweep_every(self) -> float:
+        """Seconds between sweeps: a tenth of ``abandon_after``, between 1 s and an hour."""
+        return min(3600.0, max(1.0, (self.abandon_after or 0) / 10))
+
+    def _sweep_and_again(self) -> None:
+        try:
+            self.sweep()
+        except Exception:  # a failed sweep (the database away) is tried again at the next one
+            log.exception("sweeping abandoned tables failed")
+        if not self.closed and self.abandon_after:
+            self.timers.schedule(self._sweep_every(), self._sweep_and_again)
+
+    def sweep(self, at: datetime | None = None) -> list[str]:
+        """Finish as abandoned every running table without an action for ``abandon_after`` seconds
+        before ``at`` (default now): stored as ``abandoned``, bots and clock stopped, its connections
+        told. Abandoned tables take no more actions (409) and their record is public. Their ids."""
+        if not self.abandon_after:
+            return []
+        cutoff = (at or datetime.now(timezone.utc)) - timedelta(seconds=self.abandon_after)
+        ids = self.store.abandon_idle(cutoff)
+        for table_id in ids:
+            lt = self.tables.get(table_id)
+            if lt is None:
+                continue
+            with lt.lock:
+                lt.status = "abandoned"
+                self._kick(lt)  # stops the clock; starts nothing on an abandoned table
+                self._publish(lt)
+        return ids
 
     def close(self) -> None:
         """Stop timers, threads and search processes (running searches are abandoned and their worker
@@ -511,9 +545,7 @@ class TableManager:
             if by == "seat" and lt.seats[seat].autoplay:
                 raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
                                     f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
-            if lt.status == "over" or lt.state.is_over:
-                raise ApiError(422, "the game is over: no seat may act; its record is at "
-                                    f"GET /api/tables/{lt.id}/record")
+            self._refuse_if_finished(lt)
             state = lt.state.clone()
             try:
                 events, undoable, label = _apply_on(state, seat, action_id)
@@ -536,6 +568,16 @@ class TableManager:
             self._kick(lt)
             return views[seat] if seat in views else self.view(lt, seat)
 
+    def _refuse_if_finished(self, lt: LiveTable) -> None:
+        """ApiError 422 when the game is over, 409 when the table was abandoned (lock held)."""
+        if lt.status == "abandoned":
+            days = f"{self.abandon_after / 86400:g} days" if self.abandon_after else "a long time"
+            raise ApiError(409, f"this table was abandoned (no move for {days}): no seat may act; it is kept "
+                                f"for its replay at GET /api/tables/{lt.id}/record")
+        if lt.status == "over" or lt.state.is_over:
+            raise ApiError(422, "the game is over: no seat may act; its record is at "
+                                f"GET /api/tables/{lt.id}/record")
+
     def undo(self, table_id: str, seat: int, version: int) -> dict:
         """Take back ``seat``'s action ``version`` (the table's last); return the seat's view.
 
@@ -548,6 +590,8 @@ class TableManager:
             if version != lt.version:
                 raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
                                     "changed since your view; fetch the view and try again")
+            if lt.status == "abandoned":
+                self._refuse_if_finished(lt)
             if not lt.actions:
                 raise ApiError(422, "there is no action to take back")
             last_seat, by, undoable = lt.actions[-1]
@@ -663,7 +707,7 @@ class TableManager:
     def view(self, lt: LiveTable, seat: int | None) -> dict:
         """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board).
 
-        Beside WEB.md's fields: ``undos`` (actions taken back at this table; views are ordered
+        Beside WEB.md's fields: ``status`` (``running``, ``over`` or ``abandoned``), ``undos`` (actions taken back at this table; views are ordered
         by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
         and ``board``.
@@ -683,6 +727,7 @@ class TableManager:
                 "version": lt.version,
                 "undos": lt.undos,
                 "over": over,
+                "status": lt.status,
                 "to_move": list(state.to_move),
                 "decision": decision.to_json() if decision is not None else None,
                 "legal_actions": actions,
@@ -736,7 +781,7 @@ class TableManager:
         """The replay record of a finished table (``dicetable replay`` plays it); ApiError 403 while it runs."""
         lt = self.get(table_id)
         with lt.lock:
-            if not lt.state.is_over:
+            if not lt.state.is_over and lt.status != "abandoned":
                 raise ApiError(403, "the record of a running table is secret (its seed would reveal every "
                                     "future die and card); it is available once the game is over")
             return record_of(lt)
@@ -786,7 +831,7 @@ class TableManager:
             lt.timer.cancel()
             lt.timer = None
             lt.deadline = None
-        if self.closed or lt.state.is_over:
+        if self.closed or lt.state.is_over or lt.status == "abandoned":
             return
         humans = []
         for seat in lt.state.to_move:
