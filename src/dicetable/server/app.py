@@ -15,6 +15,7 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
 ``WS   /api/tables/{id}/live?token=...``    the caller's view after every change
 ``POST /api/tables/{id}/undo``              ``{"version"}``: take back your last move where allowed
+``POST /api/tables/{id}/claim``             ``{"invite"}``: claim a seat with its link's invite (fresh token)
 ``POST /api/tables/{id}/seats/{n}/bot``     ``{"level": optional}``: hand seat n to its bot
 ``POST /api/tables/{id}/seats/{n}/take``    seat n's holder takes it back from its bot
 ``GET  /api/tables/{id}/hint``              the hard bot's top three for your decision
@@ -129,6 +130,13 @@ class UndoIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     version: StrictInt = Field(ge=0)
+
+
+class ClaimIn(BaseModel):
+    """``POST /api/tables/{id}/claim``: the invite of a seat link (``#invite=...``), as ``<seat>.<code>``."""
+
+    model_config = ConfigDict(extra="forbid")
+    invite: str = Field(min_length=3, max_length=64, description="the part after '#invite=' of a seat's link")
 
 
 class BotIn(BaseModel):
@@ -396,6 +404,11 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         lt = m.get(table_id)
         seat = m.need_seat(lt, _token(authorization))
         return m.undo(table_id, seat, body.version)
+
+    @app.post("/api/tables/{table_id}/claim", responses=errors(CHANGE))
+    def post_claim(table_id: str, body: ClaimIn, request: Request) -> dict:
+        """Claim a seat with its invite: a fresh token for the claimer, the creator's copy revoked."""
+        return manager(request).claim(table_id, body.invite)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", responses=errors(CHANGE))
     def post_hand_to_bot(table_id: str, seat: int, request: Request, authorization: Auth = None,

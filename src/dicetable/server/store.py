@@ -272,6 +272,18 @@ class Store:
                              .values(status="abandoned"))
         return ids
 
+    def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str) -> bool:
+        """Claim ``seat`` with the invite whose hash is ``invite_hash``: the seat's token hash becomes
+        ``token_hash`` (revoking the earlier token) and its invite is used up, in one transaction. False
+        (nothing changed) when the invite is not, or no longer, the seat's: of two claims one wins."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                                      SeatRow.invite_hash == invite_hash)
+                                .values(invite_hash=None, claimed=True, joined=True, token_hash=token_hash))
+            if done.rowcount == 1:
+                self._notify(conn, table_id, -1)
+            return done.rowcount == 1
+
     def delete_table(self, table_id: str) -> None:
         """Remove ``table_id`` with its seats and actions in one transaction (a creation that failed)."""
         with self.engine.begin() as conn:

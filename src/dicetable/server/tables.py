@@ -134,11 +134,14 @@ class Seat:
     name: str
     autoplay: bool = False
     joined: bool = False
+    invite_hash: str | None = None
+    claimed: bool = False
 
     @classmethod
     def from_row(cls, row: SeatRow) -> "Seat":
         """Copy a stored seat."""
-        return cls(row.seat, row.kind, row.level, row.token_hash, row.name, bool(row.autoplay), bool(row.joined))
+        return cls(row.seat, row.kind, row.level, row.token_hash, row.name, bool(row.autoplay), bool(row.joined),
+                   row.invite_hash, bool(row.claimed))
 
     @property
     def by_bot(self) -> bool:
@@ -185,6 +188,7 @@ class LiveTable:
     seats: list[Seat]
     state: GameState
     status: str = "running"
+    seed_chosen: bool = False
     version: int = 0
     undos: int = 0
     log_len: int = 0
@@ -365,7 +369,8 @@ class TableManager:
         t = record.table
         state = new_game(t.game, t.players, seed=t.seed, options=json.loads(t.options))
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
-                       [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0)
+                       [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
+                       seed_chosen=bool(t.seed_chosen))
         for row in record.actions:
             self._replay_row(lt, row.seq, row.seat, row.action, row.by)
         return lt
@@ -457,6 +462,7 @@ class TableManager:
             seats = [{"kind": "human"} for _ in range(players)]
         if len(seats) != players:
             raise ApiError(422, f"seats lists {len(seats)} seat(s) for {players} players: give one per player")
+        chosen = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
         try:
@@ -474,19 +480,22 @@ class TableManager:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
             name = seat.get("name") or (seat_name(n) if kind == "human" else f"{seat_name(n)} ({level} bot)")
             token = new_token() if kind == "human" else None
+            invite = new_token() if kind == "human" else None
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
-                                autoplay=False, joined=False))
+                                autoplay=False, joined=False, claimed=False,
+                                invite_hash=hash_token(invite) if invite else None))
             entry = {"seat": n, "kind": kind, "level": level if kind == "bot" else None, "name": name,
-                     "link": f"/tables/{table_id}" + (f"?token={token}" if token else "")}
+                     "link": f"/tables/{table_id}" + (f"#invite={n}.{invite}" if invite else "")}
             if token:
                 entry["token"] = token
             out.append(entry)
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
-                       seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock)
+                       seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
+                       seed_chosen=chosen)
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
-                       [Seat.from_row(r) for r in rows], state, status=row.status)
+                       [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen)
         lt.log_len = len(state.log)
         if client is not None:
             self.owners[table_id] = client
@@ -520,6 +529,37 @@ class TableManager:
                 return seat.seat
         raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
                             "or no token to watch as a spectator")
+
+    def claim(self, table_id: str, invite: str) -> dict[str, Any]:
+        """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).
+
+        The claimer gets a fresh token, the invite is used up, and the seat's earlier token (the
+        creator's copy) stops working, so the creator can neither act for the seat nor see its secrets.
+        Returns ``{"seat", "token", "link"}`` (``link`` opens the seat's page with the new token in
+        the address's fragment, which servers never see). ApiError 403 for an invite that is not, or
+        no longer, valid; 409 when the table's seed was chosen by its creator (who could then know
+        every hidden card and future die).
+        """
+        lt = self.get(table_id)
+        number, _, code = invite.partition(".")
+        seat = int(number) if number.isdigit() and len(number) < 3 else -1
+        with lt.lock:
+            info = lt.seats[seat] if 0 <= seat < len(lt.seats) else None
+            digest = hash_token(code)
+            if info is None or info.invite_hash is None or not hmac.compare_digest(info.invite_hash, digest):
+                raise ApiError(403, "this invite is not valid at this table, or it was used already (each "
+                                    "seat's invite is claimed once); ask the table's host for a seat")
+            if lt.seed_chosen:
+                raise ApiError(409, "this table's seed was chosen by whoever created it, so they could know "
+                                    "every hidden card and future die: its invites cannot be claimed; play it "
+                                    "at one screen, or create a table without a seed")
+            token = new_token()
+            if not self.store.claim(lt.id, seat, digest, hash_token(token)):
+                self._reload(lt)
+                raise ApiError(403, "this invite was used already: the seat is claimed")
+            info.token_hash, info.invite_hash, info.claimed, info.joined = hash_token(token), None, True, True
+            self._publish(lt)
+        return {"seat": seat, "token": token, "link": f"/tables/{lt.id}#token={token}"}
 
     def need_seat(self, lt: LiveTable, token: str | None) -> int:
         """Like :meth:`seat_of` but a token is required (ApiError 401 without one)."""
@@ -750,7 +790,7 @@ class TableManager:
         connected = any(sub.key == s.seat for sub in lt.subscribers)
         return {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level if s.by_bot else None,
                 "autoplay": s.autoplay, "connected": connected if s.kind == "human" else True,
-                "timed_out": s.seat in lt.timed_out}
+                "timed_out": s.seat in lt.timed_out, "claimed": s.claimed}
 
     def _board(self, lt: LiveTable, obs: dict, actions: list, seat: int | None) -> str | None:
         board_view = get_game(lt.game).board_view
