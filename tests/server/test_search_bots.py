@@ -51,12 +51,11 @@ def test_a_table_is_pinned_to_one_search_process(tmp_path):
 
     manager = TableManager(Store(f"sqlite:///{tmp_path / 'x.db'}"), search_processes=2)
     try:
-        assert manager._procs("abc") is manager._procs("abc")
-        pools = {id(manager._procs(f"table{i}")) for i in range(20)}
-        assert len(pools) == 2
+        first = manager.lanes.lane("client", "abc")
+        assert all(manager.lanes.lane(who, "abc") == first for who in ("client", "someone else"))
+        assert manager._procs(0) is manager._procs(0) and manager._procs(0) is not manager._procs(1)
     finally:
         manager.close()
-
 
 
 CTRL_C_CHECK = """

@@ -15,6 +15,7 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
 ``WS   /api/tables/{id}/live?token=...``    the caller's view after every change
 ``POST /api/tables/{id}/undo``              ``{"version"}``: take back your last move where allowed
+``POST /api/tables/{id}/claim``             ``{"invite"}``: claim a seat with its link's invite (fresh token)
 ``POST /api/tables/{id}/seats/{n}/bot``     ``{"level": optional}``: hand seat n to its bot
 ``POST /api/tables/{id}/seats/{n}/take``    seat n's holder takes it back from its bot
 ``GET  /api/tables/{id}/hint``              the hard bot's top three for your decision
@@ -131,6 +132,13 @@ class UndoIn(BaseModel):
     version: StrictInt = Field(ge=0)
 
 
+class ClaimIn(BaseModel):
+    """``POST /api/tables/{id}/claim``: the invite of a seat link (``#invite=...``), as ``<seat>.<code>``."""
+
+    model_config = ConfigDict(extra="forbid")
+    invite: str = Field(min_length=3, max_length=64, description="the part after '#invite=' of a seat's link")
+
+
 class BotIn(BaseModel):
     """``POST /api/tables/{id}/seats/{n}/bot``: optionally the level of the bot that takes over."""
 
@@ -151,7 +159,8 @@ ERRORS = {
     401: "a token is needed (send 'Authorization: Bearer <token>'), or the Authorization header is malformed",
     403: "the token holds no seat at this table, or that seat may not do this",
     404: "no such table, seat or route",
-    409: "the table changed since the version sent (someone moved first), or the seat is played by its bot",
+    409: "the table changed since the version sent (someone moved first), the seat is played by its bot, "
+         "or the table was abandoned",
     413: "the request body is larger than the server's limit",
     415: "the body was not sent as Content-Type: application/json",
     422: "the request is well formed but not allowed (a bad field, an illegal action, nothing to take back); "
@@ -248,7 +257,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await run_in_threadpool(Store, database_url)
-        manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads)
+        manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads,
+                               abandon_after=settings.abandon_after)
         app.state.store = store
         app.state.manager = manager
 
@@ -342,7 +352,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         address = _address(request.client)
         reserved = limits.reserve_creation(address)
         try:
-            made = manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock)
+            made = manager(request).create(body.game, body.players, body.options, body.seed, seats, body.clock,
+                                           client=address)
         except BaseException:
             limits.release_creation(address, reserved)
             raise
@@ -394,6 +405,11 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         seat = m.need_seat(lt, _token(authorization))
         return m.undo(table_id, seat, body.version)
 
+    @app.post("/api/tables/{table_id}/claim", responses=errors(CHANGE))
+    def post_claim(table_id: str, body: ClaimIn, request: Request) -> dict:
+        """Claim a seat with its invite: a fresh token for the claimer, the creator's copy revoked."""
+        return manager(request).claim(table_id, body.invite)
+
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", responses=errors(CHANGE))
     def post_hand_to_bot(table_id: str, seat: int, request: Request, authorization: Auth = None,
                          body: Optional[BotIn] = None) -> dict:
@@ -428,7 +444,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
             def begin() -> tuple[int, int, Future]:
                 lt = m.get(table_id)
                 seat = m.need_seat(lt, _token(authorization))
-                return (seat, *m.start_hint(table_id, seat))
+                return (seat, *m.start_hint(table_id, seat, client=_address(request.client)))
 
             seat, version, fut = await run_in_threadpool(begin)
             rows = await asyncio.wait_for(asyncio.wrap_future(fut), HINT_TIMEOUT)

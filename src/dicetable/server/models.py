@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlalchemy import (
     BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -27,7 +28,9 @@ class TableRow(Base):
     """One table: its set-up (the start of its record) and its status.
 
     ``options`` is the JSON text of the resolved options; ``seed`` the game
-    seed (0 <= seed < 2**63); ``status`` is ``running`` or ``over``;
+    seed (0 <= seed < 2**63); ``seed_chosen`` True when the creator gave the seed
+    (then no invite can be claimed: the creator could know every secret);
+    ``status`` is ``running``, ``over`` or ``abandoned``;
     ``clock`` the seconds per decision (None: no turn clock); ``undos`` how many
     actions were taken back so far (an undo lowers the version, never ``undos``).
     """
@@ -43,6 +46,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
     undos: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
 
 class SeatRow(Base):
@@ -52,7 +56,10 @@ class SeatRow(Base):
     seat: the level of the bot that stands in when the seat is handed over or
     its clock runs out); ``token_hash`` the hex SHA-256 of the seat's token
     (human seats only); ``autoplay`` True while a human seat is played by its
-    bot; ``joined`` True once the seat's token has been used.
+    bot; ``joined`` True once the seat's token has been used; ``invite_hash`` the
+    hex SHA-256 of the seat's invite (its ``link``), None once claimed;
+    ``claimed`` True once someone claimed the seat with its invite (the
+    creator's copy of the token is revoked then).
     """
 
     __tablename__ = "seats"
@@ -65,6 +72,8 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     autoplay: Mapped[bool] = mapped_column(Boolean, default=False)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
 
 class ActionRow(Base):

@@ -20,6 +20,8 @@ variable                        default  meaning
 ``DICETABLE_MAX_FRAME``         4096     largest inbound WebSocket frame, bytes
 ``DICETABLE_ALLOWED_HOSTS``     (none)   more ``host[:port]`` names a browser may come from
 ``DICETABLE_API_DOCS``          ``off``  ``on``: serve Swagger UI at /api/docs (it loads from a CDN)
+``DICETABLE_ABANDON_AFTER``     1209600  seconds without an action after which a running table is
+                                         finished as abandoned (14 days; at least 60)
 ==============================  =======  ====================================================
 """
 
@@ -59,6 +61,7 @@ class Settings:
     max_frame: int = 4096
     allowed_hosts: tuple[str, ...] = ()
     api_docs: bool = False
+    abandon_after: int = 14 * 24 * 3600
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -100,4 +103,5 @@ class Settings:
             max_frame=number("DICETABLE_MAX_FRAME", cls.max_frame, low=256),
             allowed_hosts=hosts,
             api_docs=switch("DICETABLE_API_DOCS", False),
+            abandon_after=number("DICETABLE_ABANDON_AFTER", cls.abandon_after, low=60),
         )

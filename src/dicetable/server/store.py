@@ -261,6 +261,29 @@ class Store:
             raise Conflict(f"action {seq} of table {table_id} exists already") from None
         return ActionRow(**row)
 
+    def abandon_idle(self, cutoff: datetime) -> list[str]:
+        """Mark ``abandoned`` every running table created before ``cutoff`` with no action since; their ids."""
+        recent = select(ActionRow.table_id).where(ActionRow.created >= cutoff)
+        idle = (TableRow.status == "running") & (TableRow.created < cutoff) & TableRow.id.not_in(recent)
+        with self.engine.begin() as conn:
+            ids = list(conn.execute(select(TableRow.id).where(idle)).scalars())
+            if ids:
+                conn.execute(update(TableRow).where(TableRow.id.in_(ids), TableRow.status == "running")
+                             .values(status="abandoned"))
+        return ids
+
+    def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str) -> bool:
+        """Claim ``seat`` with the invite whose hash is ``invite_hash``: the seat's token hash becomes
+        ``token_hash`` (revoking the earlier token) and its invite is used up, in one transaction. False
+        (nothing changed) when the invite is not, or no longer, the seat's: of two claims one wins."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                                      SeatRow.invite_hash == invite_hash)
+                                .values(invite_hash=None, claimed=True, joined=True, token_hash=token_hash))
+            if done.rowcount == 1:
+                self._notify(conn, table_id, -1)
+            return done.rowcount == 1
+
     def delete_table(self, table_id: str) -> None:
         """Remove ``table_id`` with its seats and actions in one transaction (a creation that failed)."""
         with self.engine.begin() as conn:

@@ -49,11 +49,10 @@ import secrets
 import signal
 import threading
 import time
-import zlib
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 from dicetable.bots import BOT_NAMES, make_bot
@@ -64,6 +63,7 @@ from dicetable.engine import (
 
 from .clock import Handle, Timers
 from .models import SeatRow, TableRow
+from .scheduler import Lanes, QueueFull
 from .store import Conflict, Record, Store, now, options_text
 from .workers import stop_process_pool
 
@@ -72,6 +72,9 @@ log = logging.getLogger("dicetable.server")
 #: Bot levels a seat may have: every name ``make_bot`` knows.
 LEVELS = tuple(BOT_NAMES)
 #: Levels that search (run in a process pool, never on a server thread).
+#: How many searches one client may have waiting on one search process.
+FAIR_QUEUE_PER_CLIENT = 256
+
 SEARCH_LEVELS = frozenset({"easy", "medium", "hard", "expert", "mcts"})
 #: The bot that stands in for a human seat unless the creator names another.
 DEFAULT_STAND_IN = "greedy"
@@ -131,11 +134,14 @@ class Seat:
     name: str
     autoplay: bool = False
     joined: bool = False
+    invite_hash: str | None = None
+    claimed: bool = False
 
     @classmethod
     def from_row(cls, row: SeatRow) -> "Seat":
         """Copy a stored seat."""
-        return cls(row.seat, row.kind, row.level, row.token_hash, row.name, bool(row.autoplay), bool(row.joined))
+        return cls(row.seat, row.kind, row.level, row.token_hash, row.name, bool(row.autoplay), bool(row.joined),
+                   row.invite_hash, bool(row.claimed))
 
     @property
     def by_bot(self) -> bool:
@@ -182,6 +188,7 @@ class LiveTable:
     seats: list[Seat]
     state: GameState
     status: str = "running"
+    seed_chosen: bool = False
     version: int = 0
     undos: int = 0
     log_len: int = 0
@@ -237,6 +244,13 @@ def _choose_remote(saved: dict, seat: int, level: str, seed: int, table_id: str 
     return bot.choose(load_state(saved, verify=False), seat).id  # our own state: trusted
 
 
+def _warm_up() -> int:
+    """Run in a new search process so that it starts (and imports the engine) before it is needed."""
+    from dicetable.engine import list_games
+
+    return len(list_games())
+
+
 def _hint_remote(saved: dict, seat: int) -> list:
     from dicetable.bots.mcts import hint_rows
 
@@ -254,7 +268,7 @@ class TableManager:
 
     def __init__(self, store: Store, *, id_factory: Callable[[], str] | None = None, bot_threads: int = 4,
                  search_processes: int = 2,
-                 max_cached: int = 5000) -> None:
+                 max_cached: int = 5000, abandon_after: float | None = None) -> None:
         from dicetable.engine import list_games
 
         list_games()  # discover every game now, in one thread: the registry's first discovery is not thread-safe
@@ -267,21 +281,61 @@ class TableManager:
         self.timers = Timers(self.threads.submit)  # every table's clock on one timer heap
         self.hinting: set[tuple[str, int]] = set()  # (table id, seat) of the hints being worked out
         self.search_processes = max(1, search_processes)
-        self.procs: list[ProcessPoolExecutor | None] = [None] * self.search_processes
+        # a client alone uses search_processes processes; twice as many exist (started when first used)
+        # so another client's bots get a process of their own (scheduler.py)
+        self.procs: list[ProcessPoolExecutor | None] = [None] * (2 * self.search_processes)
+        self.lanes = Lanes(self._start_in, lambda i: self.procs[i] is not None, len(self.procs),
+                           per_client=self.search_processes, queue_bound=FAIR_QUEUE_PER_CLIENT)
+        self.owners: dict[str, str] = {}  # table id -> the client address that created it (this process's run)
         self.max_cached = max_cached
+        self.abandon_after = abandon_after  # seconds without an action after which a table is abandoned
         self.closed = False
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
         """Start serving. Nothing is replayed now: after a restart each table is rebuilt from its
         record when it is first used (a view, a live connection, an action), and its bots and clock go
-        on from then, so a server with many stored tables starts at once."""
+        on from then, so a server with many stored tables starts at once. With ``abandon_after``, a
+        sweep runs now and then (:meth:`sweep`)."""
+        if self.abandon_after:
+            self.timers.schedule(min(60.0, self._sweep_every()), self._sweep_and_again)  # not in the start's rush
+
+    def _sweep_every(self) -> float:
+        """Seconds between sweeps: a tenth of ``abandon_after``, between 1 s and an hour."""
+        return min(3600.0, max(1.0, (self.abandon_after or 0) / 10))
+
+    def _sweep_and_again(self) -> None:
+        try:
+            self.sweep()
+        except Exception:  # a failed sweep (the database away) is tried again at the next one
+            log.exception("sweeping abandoned tables failed")
+        if not self.closed and self.abandon_after:
+            self.timers.schedule(self._sweep_every(), self._sweep_and_again)
+
+    def sweep(self, at: datetime | None = None) -> list[str]:
+        """Finish as abandoned every running table without an action for ``abandon_after`` seconds
+        before ``at`` (default now): stored as ``abandoned``, bots and clock stopped, its connections
+        told. Abandoned tables take no more actions (409) and their record is public. Their ids."""
+        if not self.abandon_after:
+            return []
+        cutoff = (at or datetime.now(timezone.utc)) - timedelta(seconds=self.abandon_after)
+        ids = self.store.abandon_idle(cutoff)
+        for table_id in ids:
+            lt = self.tables.get(table_id)
+            if lt is None:
+                continue
+            with lt.lock:
+                lt.status = "abandoned"
+                self._kick(lt)  # stops the clock; starts nothing on an abandoned table
+                self._publish(lt)
+        return ids
 
     def close(self) -> None:
         """Stop timers, threads and search processes (running searches are abandoned and their worker
         processes stopped; pending bot moves are recomputed when their table is next used)."""
         self.closed = True
         self.timers.close()
+        self.lanes.cancel_all()
         self.threads.shutdown(wait=False, cancel_futures=True)
         for procs in self.procs:
             if procs is not None:
@@ -315,7 +369,8 @@ class TableManager:
         t = record.table
         state = new_game(t.game, t.players, seed=t.seed, options=json.loads(t.options))
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
-                       [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0)
+                       [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
+                       seed_chosen=bool(t.seed_chosen))
         for row in record.actions:
             self._replay_row(lt, row.seq, row.seat, row.action, row.by)
         return lt
@@ -385,8 +440,11 @@ class TableManager:
 
     # ------------------------------------------------------------- creation
     def create(self, game: str, players: int, options: dict[str, Any], seed: int | None,
-               seats: list[dict[str, Any]] | None, clock: int | None) -> dict[str, Any]:
+               seats: list[dict[str, Any]] | None, clock: int | None, client: str | None = None) -> dict[str, Any]:
         """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
+
+        ``client`` (the creator's address) is whose share of the search processes the table's
+        bots use (:mod:`dicetable.server.scheduler`); None: the table is a client of its own.
 
         ``seats`` is one ``{"kind": "human"|"bot", "level", "name"}`` per player
         (a human seat's ``level`` is its stand-in bot); None: every seat human. ApiError 422 naming the
@@ -404,6 +462,7 @@ class TableManager:
             seats = [{"kind": "human"} for _ in range(players)]
         if len(seats) != players:
             raise ApiError(422, f"seats lists {len(seats)} seat(s) for {players} players: give one per player")
+        chosen = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
         try:
@@ -421,20 +480,25 @@ class TableManager:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
             name = seat.get("name") or (seat_name(n) if kind == "human" else f"{seat_name(n)} ({level} bot)")
             token = new_token() if kind == "human" else None
+            invite = new_token() if kind == "human" else None
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
-                                autoplay=False, joined=False))
+                                autoplay=False, joined=False, claimed=False,
+                                invite_hash=hash_token(invite) if invite else None))
             entry = {"seat": n, "kind": kind, "level": level if kind == "bot" else None, "name": name,
-                     "link": f"/tables/{table_id}" + (f"?token={token}" if token else "")}
+                     "link": f"/tables/{table_id}" + (f"#invite={n}.{invite}" if invite else "")}
             if token:
                 entry["token"] = token
             out.append(entry)
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
-                       seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock)
+                       seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
+                       seed_chosen=chosen)
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
-                       [Seat.from_row(r) for r in rows], state, status=row.status)
+                       [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen)
         lt.log_len = len(state.log)
+        if client is not None:
+            self.owners[table_id] = client
         try:
             self.tables[table_id] = lt
             with lt.lock:
@@ -466,6 +530,37 @@ class TableManager:
         raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
                             "or no token to watch as a spectator")
 
+    def claim(self, table_id: str, invite: str) -> dict[str, Any]:
+        """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).
+
+        The claimer gets a fresh token, the invite is used up, and the seat's earlier token (the
+        creator's copy) stops working, so the creator can neither act for the seat nor see its secrets.
+        Returns ``{"seat", "token", "link"}`` (``link`` opens the seat's page with the new token in
+        the address's fragment, which servers never see). ApiError 403 for an invite that is not, or
+        no longer, valid; 409 when the table's seed was chosen by its creator (who could then know
+        every hidden card and future die).
+        """
+        lt = self.get(table_id)
+        number, _, code = invite.partition(".")
+        seat = int(number) if number.isdigit() and len(number) < 3 else -1
+        with lt.lock:
+            info = lt.seats[seat] if 0 <= seat < len(lt.seats) else None
+            digest = hash_token(code)
+            if info is None or info.invite_hash is None or not hmac.compare_digest(info.invite_hash, digest):
+                raise ApiError(403, "this invite is not valid at this table, or it was used already (each "
+                                    "seat's invite is claimed once); ask the table's host for a seat")
+            if lt.seed_chosen:
+                raise ApiError(409, "this table's seed was chosen by whoever created it, so they could know "
+                                    "every hidden card and future die: its invites cannot be claimed; play it "
+                                    "at one screen, or create a table without a seed")
+            token = new_token()
+            if not self.store.claim(lt.id, seat, digest, hash_token(token)):
+                self._reload(lt)
+                raise ApiError(403, "this invite was used already: the seat is claimed")
+            info.token_hash, info.invite_hash, info.claimed, info.joined = hash_token(token), None, True, True
+            self._publish(lt)
+        return {"seat": seat, "token": token, "link": f"/tables/{lt.id}#token={token}"}
+
     def need_seat(self, lt: LiveTable, token: str | None) -> int:
         """Like :meth:`seat_of` but a token is required (ApiError 401 without one)."""
         if token is None:
@@ -490,9 +585,7 @@ class TableManager:
             if by == "seat" and lt.seats[seat].autoplay:
                 raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
                                     f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
-            if lt.status == "over" or lt.state.is_over:
-                raise ApiError(422, "the game is over: no seat may act; its record is at "
-                                    f"GET /api/tables/{lt.id}/record")
+            self._refuse_if_finished(lt)
             state = lt.state.clone()
             try:
                 events, undoable, label = _apply_on(state, seat, action_id)
@@ -515,6 +608,16 @@ class TableManager:
             self._kick(lt)
             return views[seat] if seat in views else self.view(lt, seat)
 
+    def _refuse_if_finished(self, lt: LiveTable) -> None:
+        """ApiError 422 when the game is over, 409 when the table was abandoned (lock held)."""
+        if lt.status == "abandoned":
+            days = f"{self.abandon_after / 86400:g} days" if self.abandon_after else "a long time"
+            raise ApiError(409, f"this table was abandoned (no move for {days}): no seat may act; it is kept "
+                                f"for its replay at GET /api/tables/{lt.id}/record")
+        if lt.status == "over" or lt.state.is_over:
+            raise ApiError(422, "the game is over: no seat may act; its record is at "
+                                f"GET /api/tables/{lt.id}/record")
+
     def undo(self, table_id: str, seat: int, version: int) -> dict:
         """Take back ``seat``'s action ``version`` (the table's last); return the seat's view.
 
@@ -527,6 +630,8 @@ class TableManager:
             if version != lt.version:
                 raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
                                     "changed since your view; fetch the view and try again")
+            if lt.status == "abandoned":
+                self._refuse_if_finished(lt)
             if not lt.actions:
                 raise ApiError(422, "there is no action to take back")
             last_seat, by, undoable = lt.actions[-1]
@@ -601,12 +706,14 @@ class TableManager:
         version, fut = self.start_hint(table_id, seat)
         return hint_answer(version, seat, fut.result(timeout=HINT_TIMEOUT))
 
-    def start_hint(self, table_id: str, seat: int) -> tuple[int, Future]:
+    def start_hint(self, table_id: str, seat: int, client: str | None = None) -> tuple[int, Future]:
         """Start the search for ``seat``'s hint without waiting: ``(version, future of its rows)``.
 
         One hint per seat at a time: ApiError 429 (``retry_after`` seconds)
-        while the seat's previous one is still being worked out; 422 when the
-        seat has no decision. :func:`hint_answer` turns the rows into the answer.
+        while the seat's previous one is still being worked out, or when the
+        asking ``client`` (an address; None: the table's creator) has too many
+        searches waiting; 422 when the seat has no decision. :func:`hint_answer`
+        turns the rows into the answer.
         """
         lt = self.get(table_id)
         key = (table_id, seat)
@@ -625,7 +732,11 @@ class TableManager:
                 self.hinting.discard(key)
 
         try:
-            fut = self._search(table_id, _hint_remote, saved, seat)
+            fut = self._search(table_id, _hint_remote, saved, seat, client=client)
+        except QueueFull:
+            done(Future())
+            raise ApiError(429, "too many searches of yours are waiting for the server; ask again in a "
+                                "moment", retry_after=HINT_RETRY) from None
         except BaseException:
             done(Future())
             raise
@@ -636,7 +747,7 @@ class TableManager:
     def view(self, lt: LiveTable, seat: int | None) -> dict:
         """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board).
 
-        Beside WEB.md's fields: ``undos`` (actions taken back at this table; views are ordered
+        Beside WEB.md's fields: ``status`` (``running``, ``over`` or ``abandoned``), ``undos`` (actions taken back at this table; views are ordered
         by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
         and ``board``.
@@ -656,6 +767,7 @@ class TableManager:
                 "version": lt.version,
                 "undos": lt.undos,
                 "over": over,
+                "status": lt.status,
                 "to_move": list(state.to_move),
                 "decision": decision.to_json() if decision is not None else None,
                 "legal_actions": actions,
@@ -678,7 +790,7 @@ class TableManager:
         connected = any(sub.key == s.seat for sub in lt.subscribers)
         return {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level if s.by_bot else None,
                 "autoplay": s.autoplay, "connected": connected if s.kind == "human" else True,
-                "timed_out": s.seat in lt.timed_out}
+                "timed_out": s.seat in lt.timed_out, "claimed": s.claimed}
 
     def _board(self, lt: LiveTable, obs: dict, actions: list, seat: int | None) -> str | None:
         board_view = get_game(lt.game).board_view
@@ -709,7 +821,7 @@ class TableManager:
         """The replay record of a finished table (``dicetable replay`` plays it); ApiError 403 while it runs."""
         lt = self.get(table_id)
         with lt.lock:
-            if not lt.state.is_over:
+            if not lt.state.is_over and lt.status != "abandoned":
                 raise ApiError(403, "the record of a running table is secret (its seed would reveal every "
                                     "future die and card); it is available once the game is over")
             return record_of(lt)
@@ -759,7 +871,7 @@ class TableManager:
             lt.timer.cancel()
             lt.timer = None
             lt.deadline = None
-        if self.closed or lt.state.is_over:
+        if self.closed or lt.state.is_over or lt.status == "abandoned":
             return
         humans = []
         for seat in lt.state.to_move:
@@ -797,7 +909,7 @@ class TableManager:
                 fut = self._search(lt.id, _choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)
             else:
                 fut = self.threads.submit(_choose, lt.state.clone(), seat, level, seed)
-        except RuntimeError:  # shutting down
+        except (RuntimeError, QueueFull):  # shutting down, or the client's share is full: the next kick retries
             lt.thinking.discard(key)
             return
         fut.add_done_callback(lambda f: self._bot_chose(lt.id, seat, key[1], by, f))
@@ -824,10 +936,8 @@ class TableManager:
                 with lt.lock:
                     lt.thinking.discard((seat, version))
 
-    def _procs(self, table_id: str) -> ProcessPoolExecutor:
-        """The search process ``table_id`` is pinned to (one of ``search_processes``, by a hash
-        of the id, started on first use), so its bots keep their turn there (``_WORKER_BOTS``)."""
-        index = zlib.crc32(table_id.encode()) % self.search_processes
+    def _procs(self, index: int) -> ProcessPoolExecutor:
+        """Search process ``index`` (of ``2 * search_processes``), started on first use."""
         procs = self.procs[index]
         if procs is None:
             import multiprocessing
@@ -838,8 +948,15 @@ class TableManager:
                     procs = self.procs[index] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return procs
 
-    def _search(self, table_id: str, fn: Callable[..., Any], *args: Any) -> Future:
-        """Run ``fn(*args)`` in ``table_id``'s search process (:meth:`_procs`); its future.
+    def _search(self, table_id: str, fn: Callable[..., Any], *args: Any, client: str | None = None) -> Future:
+        """Queue ``fn(*args)`` for the search process ``table_id`` is pinned to (so its bots keep their
+        turn there, ``_WORKER_BOTS``), in ``client``'s share (default: the table's creator; :class:`Lanes`).
+        Its future; raises :class:`QueueFull` when the client's share is full."""
+        who = client if client is not None else self.owners.get(table_id, table_id)
+        return self.lanes.submit(who, table_id, fn, *args)
+
+    def _start_in(self, index: int, fn: Callable[..., Any], *args: Any) -> Future:
+        """Hand ``fn(*args)`` to search process ``index`` now (its :class:`FairQueue` calls this); its future.
 
         SIGINT is blocked in this thread while submitting, because submitting is what starts a
         search process, and a started process inherits the thread's signal mask: Ctrl-C at
@@ -847,10 +964,15 @@ class TableManager:
         is still starting up, would print a KeyboardInterrupt traceback to the user. Workers
         keep SIGINT blocked for life; the server stops them itself (:meth:`close`).
         """
-        pool = self._procs(table_id)  # first: making a pool starts multiprocessing's resource
+        spare = (index + 1) % len(self.procs)
+        warm = self.procs[spare] is None  # keep the next process started: a newcomer's bots go there
+        pool = self._procs(index)  # first: making a pool starts multiprocessing's resource
         # tracker, which unblocks SIGINT in this thread once the tracker runs
+        spare_pool = self._procs(spare) if warm else None
         before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
+            if spare_pool is not None:
+                spare_pool.submit(_warm_up)
             return pool.submit(fn, *args)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
