@@ -22,6 +22,7 @@ REFUSALS = {
     ("post", "/api/tables/{table_id}/actions"): {400, 401, 403, 404, 409, 413, 415, 422},
     ("get", "/api/tables/{table_id}/record"): {400, 403, 404, 422},
     ("post", "/api/tables/{table_id}/undo"): {400, 401, 403, 404, 409, 413, 415, 422},
+    ("post", "/api/tables/{table_id}/claim"): {400, 403, 404, 409, 413, 415, 422},
     ("post", "/api/tables/{table_id}/seats/{seat}/bot"): {400, 401, 403, 404, 409, 413, 415, 422},
     ("post", "/api/tables/{table_id}/seats/{seat}/take"): {400, 401, 403, 404, 409, 413, 415, 422},
     ("get", "/api/tables/{table_id}/hint"): {400, 401, 403, 404, 422, 429, 503},

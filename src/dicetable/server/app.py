@@ -175,6 +175,7 @@ CREATE = (400, 413, 415, 422, 429)
 VIEW = (400, 401, 403, 404, 422)
 RECORD = (400, 403, 404, 422)
 CHANGE = (400, 401, 403, 404, 409, 413, 415, 422)
+CLAIM = (400, 403, 404, 409, 413, 415, 422)
 HINT = (400, 401, 403, 404, 422, 429, 503)
 
 
@@ -405,7 +406,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         seat = m.need_seat(lt, _token(authorization))
         return m.undo(table_id, seat, body.version)
 
-    @app.post("/api/tables/{table_id}/claim", responses=errors(CHANGE))
+    @app.post("/api/tables/{table_id}/claim", responses=errors(CLAIM))
     def post_claim(table_id: str, body: ClaimIn, request: Request) -> dict:
         """Claim a seat with its invite: a fresh token for the claimer, the creator's copy revoked."""
         return manager(request).claim(table_id, body.invite)
