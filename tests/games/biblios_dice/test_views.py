@@ -218,12 +218,11 @@ def test_board_face_down_bid_visible_only_to_its_owner():
 
 def test_board_shield_shows_own_gold_only():
     state = new_game(GAME, 3, seed=3)
-    html0, _ = board_for(GAME, state, 0)
-    assert "15 Gold" in html0 and "16 Gold" not in html0
-    html1, _ = board_for(GAME, state, 1)
-    assert html1.count("16 Gold") == 1 and "15 Gold" not in html1
-    spectator, _ = board_for(GAME, state, None)
-    assert " Gold</span>" not in spectator
+    shown = {seat: re.sub(r"<[^>]+>", "", board_for(GAME, state, seat)[0]) for seat in (None, 0, 1)}
+    assert "15 Gold" in shown[0] and "16 Gold" not in shown[0]
+    assert shown[1].count("16 Gold") == 1 and "15 Gold" not in shown[1]
+    assert not re.search(r"\b1[56] Gold", shown[None])
+    assert 'data-key="p-0-gold" data-count="15"' in board_for(GAME, state, 0)[0]
 
 
 def test_board_value_die_states_the_rulebook_scoring():
@@ -302,3 +301,33 @@ def test_board_parts_are_keyed_slots_of_one_tree(players):
             assert all(check_key(k) == k for k in parts)
             other = state.determinize(seat if seat is not None else 0, 7)
             assert list(parts_for(GAME, other, seat)[0]) == list(parts)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_board_keys_counters_and_dice_faces(players):
+    # docs/web.md "Live updates" section 2: keys unique and well-formed; a counter's data-count is its text;
+    # each die of the pool carries the face the observation gives it.
+    for state in sampled_states(GAME, players, 71, {"hidden_objectives": True}, samples=12)[:-1]:
+        for seat in [None, *range(players)]:
+            fragment, _ = board_for(GAME, state, seat)
+            keys = re.findall(r'data-key="([^"]*)"', fragment)
+            assert len(keys) == len(set(keys)) and all(check_key(k) == k for k in keys)
+            for m in re.finditer(r'data-key="([^"]+)" data-count="(-?\d+)">([^<]*)<', fragment):
+                assert m.group(2) == m.group(3), m.group(0)
+            obs = state.observation(seat)
+            assert f'data-key="round" data-count="{obs["round"]}"' in fragment
+            for s in range(players):
+                assert f'data-key="p-{s}-shield"' in fragment and f'data-key="p-{s}"' in fragment
+                assert (f'data-key="p-{s}-gold"' in fragment) == (s == seat)
+            for t, spaces in obs["tracks"].items():
+                for space, markers in enumerate(spaces, 1):
+                    assert f'data-key="{t}-{space}"' in fragment
+                    for m in markers:
+                        assert f'data-key="mk-{t}-{"cf" if m == "cadfael" else m}"' in fragment
+            if obs["phase"] in ("select", "split"):
+                row = re.search(r'data-key="dice">(.*?)</div>', fragment).group(1)
+                faces = re.findall(r'data-die="([^"]+)"', row)
+                pool = obs["pool"]
+                expected = [k for k in pool if k not in ("gold", "adjustment") for _ in range(pool[k])]
+                expected += [str(pool[k]) for k in ("gold", "adjustment") if pool.get(k) is not None]
+                assert sorted(faces) == sorted(expected)

@@ -33,6 +33,7 @@ from typing import Sequence
 from dicetable.engine import seat_name
 from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
 
+from .keys import die_face, marker_key
 from .rules.common import Marker
 from .components import (
     ADJ_FACES, CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
@@ -129,7 +130,7 @@ def _root(players: int, cadfael: bool, seat: int | None) -> str:
         tip = ("The final space: when the Mule reaches it, everyone goes to the market (an auction for two "
                "groups of dice), then the Mule returns to the first space." if final else
                f"Space {i + 1} of the Mule's path." + (" The Mule starts here." if i == 0 else ""))
-        out.append(f'<g class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}">'
+        out.append(f'<g class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}" data-key="mule-{i + 1}">'
                    f'<title>{text(tip)}</title>'
                    f'<rect x="{x}" y="4" width="{_MULE_W - 6}" height="44" rx="6"/>'
                    f'<text x="{x + (_MULE_W - 6) // 2}" y="17">{"Market" if final else i + 1}</text></g>')
@@ -159,8 +160,9 @@ def _value_die(t: int, pips: int, act: tuple[str, str] | None) -> str:
         attrs = _button_attrs(*act)
         classes += " act"
         tip += " " + act[1] + "."
-    return (f'<g class="{classes} r-{sym}"{attrs}><title>{text(tip)}</title>'
-            f'<g transform="translate({x},{y})">{die_svg(pips, size=44)}</g></g>')
+    return (f'<g class="{classes} r-{sym}" data-die="{pips}"{attrs}><title>{text(tip)}</title>'
+            f'<g transform="translate({x},{y})">{die_svg(pips, size=44)}</g>'
+            f'<text class="vnum" x="{x + 47}" y="{y + 40}" data-key="value-{sym}" data-count="{pips}">{pips}</text></g>')
 
 
 def _value_act(sym: str, actions: dict) -> tuple[str, str] | None:
@@ -210,7 +212,7 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
             tip += " From this space on a marker can score a place."
         if vp_left is not None:
             top = vp_left[0] if vp_left else "-"
-            badges.append(f'<g class="vp-stack"><circle cx="{x + _COL_W - 11}" cy="{y + 14}" r="10"/>'
+            badges.append(f'<g class="vp-stack" data-key="vps-{sym}-{_VP_STACK_AT[space]}"><circle cx="{x + _COL_W - 11}" cy="{y + 14}" r="10"/>'
                           f'<text x="{x + _COL_W - 11}" y="{y + 18}">{top}</text></g>')
             tip += (f" VP stack, topmost first: {', '.join(map(str, vp_left))} VP; the next marker to reach or "
                     "pass this space takes the top token." if vp_left else " Its VP stack is used up.")
@@ -222,7 +224,8 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
         if tokens is not None:
             count, left_ids = tokens
             badges.append(f'<g class="tok-stack"><rect x="{x + _COL_W - 19}" y="{y + 5}" width="17" height="18" '
-                          f'rx="2"/><text x="{x + _COL_W - 10}" y="{y + 18}">{count}</text></g>')
+                          f'rx="2"/><text x="{x + _COL_W - 10}" y="{y + 18}" data-key="tokens-{space}" '
+                          f'data-count="{count}">{count}</text></g>')
             left = "; ".join(_TOKEN_LABEL[i] for i in left_ids) or "none"
             tip += (f" Bishop Tokens: {count} left, face down in unknown order (still in the stack: "
                     f"{left}). The next marker to reach or pass it takes the top one.")
@@ -233,13 +236,13 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
         tip += " " + target[1] + "."
     if markers:
         tip += " Markers, ahead first: " + ", ".join(_who(m) for m in markers) + "."
-    out = [f'<g class="{" ".join(classes)}" data-track="{sym}" data-space="{space}"{attrs}>'
+    out = [f'<g class="{" ".join(classes)}" data-track="{sym}" data-space="{space}" data-key="{sym}-{space}"{attrs}>'
            f'<title>{text(tip)}</title>'
            f'<rect x="{x}" y="{y}" width="{_COL_W}" height="{_ROW_H - 2}" rx="3"/>'
            f'<text class="num" x="{x + 3}" y="{y + 11}">{space}</text>']
     out.extend(badges)
     for i, m in enumerate(markers):
-        out.append(f'<rect class="cube c-{_colour(m)}" x="{x + 21 + i * 12}" y="{y + 8}" width="11" height="12" '
+        out.append(f'<rect class="cube c-{_colour(m)}" data-key="{marker_key(sym, m)}" x="{x + 21 + i * 12}" y="{y + 8}" width="11" height="12" '
                    f'rx="2"/>')
     out.append("</g>")
     return "".join(out)
@@ -267,7 +270,7 @@ def _tracks(obs: dict, seat: int | None, actions: dict, parts: dict[str, str]) -
 def _mule(mule: int, mule_die: int) -> str:
     n = MULE_FINAL + 1
     x = 4 + mule * _MULE_W
-    return (f'<g class="mule"><title>The Mule, on space {mule + 1} of {n}.</title>'
+    return (f'<g class="mule" data-key="mule"><title>The Mule, on space {mule + 1} of {n}.</title>'
             f'<ellipse cx="{x + (_MULE_W - 6) // 2}" cy="34" rx="16" ry="10"/>'
             f'<path d="M{x + 28},26 l4,-7 l2,7 z"/><text x="{x + (_MULE_W - 6) // 2}" y="38">Mule</text></g>'
             f'<text class="die-note" x="{n * _MULE_W + 6}" y="30">Mule Die {mule_die}</text>')
@@ -307,10 +310,11 @@ def _die(kind: str, face: int | str | None, act: tuple[str, str] | None, marked:
         tip += " Marked for the re-roll."
     if act is not None:
         aid, label = act
-        return (f'<button type="button" class="{classes}" data-action="{attr(aid)}" aria-label="{attr(label)}" '
+        return (f'<button type="button" class="{classes}" data-die="{attr(die_face(kind, face))}" '
+                f'data-action="{attr(aid)}" aria-label="{attr(label)}" '
                 f'title="{attr(tip + " " + label + ".")}">{_die_face(kind, face)}</button>')
     name = _NAME.get(kind, kind) if kind not in ("gold", "adjustment", "mule") else f"{kind} die {face}"
-    return (f'<span class="{classes}" role="img" aria-label="{attr(name + (" (marked)" if marked else ""))}" '
+    return (f'<span class="{classes}" data-die="{attr(die_face(kind, face))}" role="img" aria-label="{attr(name + (" (marked)" if marked else ""))}" '
             f'title="{attr(tip)}">{_die_face(kind, face)}</span>')
 
 
@@ -356,7 +360,7 @@ def _buttons(actions: dict, ids: Sequence[str]) -> str:
 
 
 def _pool_slots(prefix: str) -> str:
-    return '<div class="row">' + "".join(slot(f"{prefix}-{k}", "span", "bd-kind") for k in _POOL_KINDS) + "</div>"
+    return '<div class="row" data-key="dice">' + "".join(slot(f"{prefix}-{k}", "span", "bd-kind") for k in _POOL_KINDS) + "</div>"
 
 
 def _dice(obs: dict, actions: dict, parts: dict[str, str]) -> None:
@@ -381,7 +385,7 @@ def _dice(obs: dict, actions: dict, parts: dict[str, str]) -> None:
             out.append(slot("dice-btns", "div", "row btns"))
             parts["dice-btns"] = _buttons(actions, ("reroll", "clear", "keep"))
         elif phase == "split":
-            out.append('<h4>Group of 3</h4>' + slot("small-group", "div", "row small-group"))
+            out.append('<h4>Group of 3</h4>' + slot("small-group", "div", "row small-group", 'data-key="small-group"'))
             parts["small-group"] = _dice_set(obs["small_group"], actions, None)
     else:
         out.append('<h3>Market groups</h3><div class="groups">' + slot("group-large") + slot("group-small")
@@ -400,33 +404,35 @@ def _group(obs: dict, g: int, name: str, actions: dict) -> str:
     dice = _dice_set(obs["groups"][g], actions, "take" if resolving else None)
     head = f'<span class="gname">{name.capitalize()} group</span>'
     if aid in actions:
-        return (f'<button type="button" class="bd-group act" data-action="{attr(aid)}" '
+        return (f'<button type="button" class="bd-group act" data-key="group-{name}" data-action="{attr(aid)}" '
                 f'aria-label="{attr(actions[aid])}" title="{attr(actions[aid])}">{head}'
                 f'<span class="row">{dice}</span></button>')
-    return (f'<div class="bd-group{" resolving" if resolving else ""}">{head}'
+    return (f'<div class="bd-group{" resolving" if resolving else ""}" data-key="group-{name}">{head}'
             f'<span class="row">{dice}</span></div>')
 
 
 # ------------------------------------------------------------------ players and auction
-def _card(value: int, cls: str = "", act: tuple[str, str] | None = None, tip: str = "") -> str:
+def _card(value: int, cls: str = "", act: tuple[str, str] | None = None, tip: str = "", key: str = "") -> str:
     shown = "pass" if value == 0 else str(value)
+    keyed = f' data-key="{key}"' if key else ""
     if act is not None:
-        return (f'<button type="button" class="bd-card {cls}" data-action="{attr(act[0])}" '
+        return (f'<button type="button" class="bd-card {cls}"{keyed} data-action="{attr(act[0])}" '
                 f'aria-label="{attr(act[1])}" title="{attr(tip or act[1])}">{shown}</button>')
-    return f'<span class="bd-card {cls}" title="{attr(tip)}">{shown}</span>'
+    return f'<span class="bd-card {cls}"{keyed} title="{attr(tip)}">{shown}</span>'
 
 
 def _bids(p: dict, seat: int | None, phase: str) -> str:
-    out = []
-    for v in p["revealed"]:
-        out.append(_card(v, "up", tip=f"Revealed Bidding Card: {'pass' if v == 0 else v}."))
+    s = p["seat"]
+    out = [_card(v, "up", tip=f"Revealed Bidding Card: {'pass' if v == 0 else v}.", key=f"card-{s}-{i}")
+           for i, v in enumerate(p["revealed"])]
     if p["face_down_placed"]:
         own = p.get("face_down") if p["seat"] == seat else None
         if own is not None:
-            out.append(_card(own, "down mine", tip="Your card, face down: only you see it until all are revealed."))
+            out.append(_card(own, "down mine", tip="Your card, face down: only you see it until all are revealed.",
+                             key=f"card-{s}-down"))
         else:
-            out.append('<span class="bd-card down" title="A Bidding Card placed face down: hidden until all '
-                       'bidders have placed theirs.">?</span>')
+            out.append(f'<span class="bd-card down" data-key="card-{s}-down" title="A Bidding Card placed face down: hidden until all '
+                       f'bidders have placed theirs.">?</span>')
     if phase == "bid":
         if p["sitting_out"]:
             out.append('<span class="bd-note">sits out (overbid)</span>')
@@ -437,7 +443,7 @@ def _bids(p: dict, seat: int | None, phase: str) -> str:
     if not out:
         return ""
     total = f' = <b>{sum(p["revealed"])}</b>' if p["revealed"] else ""
-    return f'<div class="bids">Bid: {"".join(out)}{total}</div>'
+    return f'<div class="bids" data-key="p-{s}-bid">Bid: {"".join(out)}{total}</div>'
 
 
 def _player_head(obs: dict, s: int, seat: int | None) -> str:
@@ -446,7 +452,7 @@ def _player_head(obs: dict, s: int, seat: int | None) -> str:
     if s == seat:
         badges.append('<span class="badge you">you</span>')
     if s == obs["first_player"] and not over:
-        badges.append('<span class="badge monastery" title="The Monastery Card: this player rolls the dice '
+        badges.append('<span class="badge monastery" data-key="monastery" title="The Monastery Card: this player rolls the dice '
                       'and chooses first.">Monastery</span>')
     if s in obs["to_move"]:
         badges.append('<span class="badge move">to move</span>')
@@ -458,15 +464,17 @@ def _player_head(obs: dict, s: int, seat: int | None) -> str:
         score = (f'<span class="score" title="Your score if the game ended now: tracks {sum(sc["tracks"])}, '
                  f'penalty -{sc["penalty"]}, VP tokens {sc["tokens"]}, Gold {sc["gold_vp"]} VP'
                  + (f', objective {sc["objective"]}' if obs["hidden_objectives"] else "")
-                 + f'">{sc["total"]} VP now</span>')
+                 + f'"><span data-key="p-{s}-now" data-count="{sc["total"]}">{sc["total"]}</span> VP now</span>')
     elif over and obs.get("final"):
         score = f'<span class="score">{obs["final"][s]["total"]} VP</span>'
     return f'<div class="head"><span class="swatch"></span><b>{text(seat_name(s))}</b>{"".join(badges)}{score}</div>'
 
 
-def _public(standing: dict) -> str:
+def _public(standing: dict, key: str) -> str:
+    places = sum(standing["tracks"])
     return (f'<span class="pub" title="The public part of the score if the game ended now: places on the '
-            f'Resource Tracks and the penalty for markers below the 4th space">places {sum(standing["tracks"])} VP, '
+            f'Resource Tracks and the penalty for markers below the 4th space">places '
+            f'<span data-key="{key}" data-count="{places}">{places}</span> VP, '
             + (f'penalty -{standing["penalty"]}' if standing["penalty"] else "no penalty") + '</span>')
 
 
@@ -476,8 +484,10 @@ def _player_line(obs: dict, p: dict) -> str:
     ratio = ratio_at(bishop)
     shield = []
     if p["gold"] is not None:
-        shield.append(f'<span class="gold" title="Gold behind the shield">{p["gold"]} Gold</span>')
-        shield.append(f'<span class="vp" title="VP tokens behind the shield">{p["vp_tokens"]} VP</span>')
+        shield.append(f'<span class="gold" title="Gold behind the shield"><span data-key="p-{s}-gold" '
+                      f'data-count="{p["gold"]}">{p["gold"]}</span> Gold</span>')
+        shield.append(f'<span class="vp" title="VP tokens behind the shield"><span data-key="p-{s}-vp" '
+                      f'data-count="{p["vp_tokens"]}">{p["vp_tokens"]}</span> VP</span>')
         if p["objective"]:
             shield.append(f'<span class="obj" title="Hidden Objective: first place on this track scores 3 VP more">'
                           f'objective {text(_NAME[p["objective"]])}</span>')
@@ -487,8 +497,9 @@ def _player_line(obs: dict, p: dict) -> str:
                       + ', hidden from you (every gain and payment is in the log).">shield</span>')
     return (f'<div class="line"><span title="Bishop Track space'
             f'{"; Gold converts at " + str(ratio) + ":1" if ratio else ""}">'
-            f'Bishop {bishop}{" (" + str(ratio) + ":1)" if ratio else ""}</span>{"".join(shield)}'
-            f'{_public(obs["standing"][s])}</div>')
+            f'Bishop {bishop}{" (" + str(ratio) + ":1)" if ratio else ""}</span>'
+            f'<span class="shield" data-key="p-{s}-shield">{"".join(shield)}</span>'
+            f'{_public(obs["standing"][s], f"p-{s}-places")}</div>')
 
 
 def _player_hand(obs: dict, p: dict, seat: int | None, actions: dict) -> str:
@@ -501,7 +512,8 @@ def _player_hand(obs: dict, p: dict, seat: int | None, actions: dict) -> str:
             aid = f"bid:{'pass' if v == 0 else v}"
             act = (aid, actions[aid]) if aid in actions else None
             cards.append(_card(v, "hand", act,
-                               "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more."))
+                               "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more.",
+                               key=f"hand-{s}-{v}"))
         aside = ' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else ""
         return f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{aside}</div>'
     left = p["cards_not_revealed"]
@@ -514,7 +526,7 @@ def _players(obs: dict, seat: int | None, actions: dict, parts: dict[str, str]) 
     for p in obs["players"]:
         s = p["seat"]
         classes = f"bd-player c-{_colour(s)}" + (" to-move" if s in obs["to_move"] else "")
-        parts[f"p-{s}"] = (f'<div class="{classes}" data-seat="{s}">' + slot(f"p-{s}-head") + slot(f"p-{s}-line")
+        parts[f"p-{s}"] = (f'<div class="{classes}" data-seat="{s}" data-key="p-{s}">' + slot(f"p-{s}-head") + slot(f"p-{s}-line")
                            + slot(f"p-{s}-bids") + slot(f"p-{s}-hand") + "</div>")
         parts[f"p-{s}-head"] = _player_head(obs, s, seat)
         parts[f"p-{s}-line"] = _player_line(obs, p)
@@ -528,14 +540,15 @@ def _cadfael_panel(obs: dict) -> str:
     cf = obs["cadfael"]
     standing = obs["standing"][len(obs["players"])]
     bishop = next(i + 1 for i, ms in enumerate(obs["tracks"]["bishop"]) if "cadfael" in ms)
-    revealed = "".join(_card(v, "up", tip=f"Cadfael's revealed card: {v}.") for v in cf["revealed"])
-    bid = f'<div class="bids">Bid: {revealed} <b>{sum(cf["revealed"])}</b></div>' if cf["revealed"] else ""
+    revealed = "".join(_card(v, "up", tip=f"Cadfael's revealed card: {v}.", key=f"card-cf-{i}")
+                       for i, v in enumerate(cf["revealed"]))
+    bid = f'<div class="bids" data-key="cf-bid">Bid: {revealed} <b>{sum(cf["revealed"])}</b></div>' if cf["revealed"] else ""
     face_up = " ".join(map(str, cf["face_up"])) or "none"
-    return (f'<div class="bd-player c-{CADFAEL_COLOUR} cadfael" title="Cadfael, the third colour of a two-player '
+    return (f'<div class="bd-player c-{CADFAEL_COLOUR} cadfael" data-key="cadfael" title="Cadfael, the third colour of a two-player '
             f'game: Phase 0 rolls 3 Resource Dice for him; he bids two cards from his deck in every auction and '
             f'takes groups without using them.">'
             f'<div class="head"><span class="swatch"></span><b>Cadfael</b></div>'
-            f'<div class="line">Bishop {bishop}{_public(standing)}'
+            f'<div class="line">Bishop {bishop}{_public(standing, "cf-places")}'
             f'<span>deck {cf["draw_pile"]}, face up: {face_up}</span></div>{bid}</div>')
 
 
@@ -583,7 +596,8 @@ def _status(obs: dict, seat: int | None) -> str:
         winners = ", ".join(seat_name(s) for s in obs["winners"])
         return f'<div class="bd-status over">Game over. Winner: {text(winners)}</div>'
     movers = ["you" if s == seat else seat_name(s) for s in obs["to_move"]]
-    return (f'<div class="bd-status"><b>Round {obs["round"]}</b>'
+    return (f'<div class="bd-status"><b>Round <span data-key="round" data-count="{obs["round"]}">{obs["round"]}'
+            f'</span></b>'
             f'<span>Monastery Card: {text(seat_name(obs["first_player"]))}</span>'
             f'<span>{text(_PHASE.get(obs["phase"], obs["phase"]))}</span>'
             f'<span class="who">To move: {text(", ".join(movers))}</span></div>')
