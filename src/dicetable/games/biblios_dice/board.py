@@ -441,7 +441,7 @@ def _bids(p: dict, seat: int | None, phase: str) -> str:
         elif not p["face_down_placed"]:
             out.append('<span class="bd-note">choosing</span>')
     if not out:
-        return ""
+        return f'<div class="bids" data-key="p-{s}-bid"></div>'
     total = f' = <b>{sum(p["revealed"])}</b>' if p["revealed"] else ""
     return f'<div class="bids" data-key="p-{s}-bid">Bid: {"".join(out)}{total}</div>'
 
@@ -451,7 +451,7 @@ def _player_head(obs: dict, s: int, seat: int | None) -> str:
     badges = []
     if s == seat:
         badges.append('<span class="badge you">you</span>')
-    if s == obs["first_player"] and not over:
+    if s == obs["first_player"]:
         badges.append('<span class="badge monastery" data-key="monastery" title="The Monastery Card: this player rolls the dice '
                       'and chooses first.">Monastery</span>')
     if s in obs["to_move"]:
@@ -542,7 +542,8 @@ def _cadfael_panel(obs: dict) -> str:
     bishop = next(i + 1 for i, ms in enumerate(obs["tracks"]["bishop"]) if "cadfael" in ms)
     revealed = "".join(_card(v, "up", tip=f"Cadfael's revealed card: {v}.", key=f"card-cf-{i}")
                        for i, v in enumerate(cf["revealed"]))
-    bid = f'<div class="bids" data-key="cf-bid">Bid: {revealed} <b>{sum(cf["revealed"])}</b></div>' if cf["revealed"] else ""
+    bid = (f'<div class="bids" data-key="cf-bid">'
+           + (f'Bid: {revealed} <b>{sum(cf["revealed"])}</b>' if cf["revealed"] else "") + "</div>")
     face_up = " ".join(map(str, cf["face_up"])) or "none"
     return (f'<div class="bd-player c-{CADFAEL_COLOUR} cadfael" data-key="cadfael" title="Cadfael, the third colour of a two-player '
             f'game: Phase 0 rolls 3 Resource Dice for him; he bids two cards from his deck in every auction and '

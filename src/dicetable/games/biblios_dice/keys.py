@@ -20,12 +20,27 @@ fixed by public facts only (a track, a space, a seat), never by a hidden one.
 
 from __future__ import annotations
 
-from .rules.common import Marker
+from typing import Any, Mapping
+
+from .components import SYMBOLS
+
+#: A marker as observations show it: a seat, or ``"cadfael"`` (the same as :data:`.rules.common.Marker`).
+MarkerId = int | str
 
 
-def marker_key(track: str, m: Marker) -> str:
+def marker_key(track: str, m: MarkerId) -> str:
     """The key of marker ``m`` (a seat or ``"cadfael"``) on ``track`` (a symbol id)."""
     return f"mk-{track}-{'cf' if m == 'cadfael' else m}"
+
+
+def panel_key(m: MarkerId) -> str:
+    """The key of the panel of marker ``m``'s owner: ``p-<seat>`` or ``cadfael``."""
+    return "cadfael" if m == "cadfael" else f"p-{m}"
+
+
+def places_key(m: MarkerId) -> str:
+    """The key of the public places counter of marker ``m``'s owner."""
+    return "cf-places" if m == "cadfael" else f"p-{m}-places"
 
 
 def die_face(kind: str, face: int | str | None) -> str | int:
@@ -34,4 +49,13 @@ def die_face(kind: str, face: int | str | None) -> str | int:
     return kind if face is None else face
 
 
-__all__ = ["marker_key", "die_face"]
+def dice_faces(dice: Mapping[str, Any], mule: int | None = None) -> list[str | int]:
+    """The faces of a dice set in observation shape (``{"ink": 2, "gold": 3, "adjustment": "+1"}``),
+    in the board's order: Resource and Bishop dice by symbol, the Gold Die, the Adjustment Die, then the
+    Mule Die's ``mule`` when given."""
+    faces: list[str | int] = [s for s in SYMBOLS for _ in range(dice.get(s, 0))]
+    faces += [dice[k] for k in ("gold", "adjustment") if dice.get(k) is not None]
+    return faces + ([mule] if mule is not None else [])
+
+
+__all__ = ["MarkerId", "marker_key", "panel_key", "places_key", "die_face", "dice_faces"]
