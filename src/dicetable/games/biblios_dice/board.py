@@ -28,13 +28,17 @@ to the page's action bar. No script; a pure function of its arguments.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from dicetable.engine import seat_name
 from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
 
 from .keys import die_face, marker_key
 from .rules.common import Marker
+from .viewdata import (
+    Observation, PlayerRow, Standing, cadfael_standing, last_auction_text, marker_name, mover_names, observation,
+    space_of,
+)
 from .components import (
     ADJ_FACES, CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
     SYMBOLS, TOKENS, TOP, VP_STACKS, ratio_at,
@@ -85,10 +89,6 @@ _ICONS = {
 
 def _colour(m: Marker) -> str:
     return CADFAEL_COLOUR if m == "cadfael" else COLOURS[m % len(COLOURS)]
-
-
-def _who(m: Marker) -> str:
-    return "Cadfael" if m == "cadfael" else seat_name(m)
 
 
 def _button_attrs(aid: str, label: str) -> str:
@@ -172,7 +172,7 @@ def _value_act(sym: str, actions: dict) -> tuple[str, str] | None:
     return None
 
 
-def _advance_targets(obs: dict, seat: int | None, actions: dict) -> dict[tuple[int, int], tuple[str, str]]:
+def _advance_targets(obs: Observation, seat: int | None, actions: dict) -> dict[tuple[int, int], tuple[str, str]]:
     """(track, space) -> (action id, label) for a Bishop Token's moves."""
     out: dict[tuple[int, int], tuple[str, str]] = {}
     if seat is None:
@@ -180,9 +180,7 @@ def _advance_targets(obs: dict, seat: int | None, actions: dict) -> dict[tuple[i
     for t in range(NRES):
         aid = f"advance:{SYMBOLS[t]}"
         if aid in actions:
-            spaces = obs["tracks"][SYMBOLS[t]]
-            here = next(s + 1 for s, ms in enumerate(spaces) if seat in ms)
-            out[(t, here + 1)] = (aid, actions[aid])
+            out[(t, space_of(obs, SYMBOLS[t], seat) + 1)] = (aid, actions[aid])
     return out
 
 
@@ -235,7 +233,7 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
         attrs = _button_attrs(*target)
         tip += " " + target[1] + "."
     if markers:
-        tip += " Markers, ahead first: " + ", ".join(_who(m) for m in markers) + "."
+        tip += " Markers, ahead first: " + ", ".join(marker_name(m) for m in markers) + "."
     out = [f'<g class="{" ".join(classes)}" data-track="{sym}" data-space="{space}" data-key="{sym}-{space}"{attrs}>'
            f'<title>{text(tip)}</title>'
            f'<rect x="{x}" y="{y}" width="{_COL_W}" height="{_ROW_H - 2}" rx="3"/>'
@@ -248,7 +246,7 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
     return "".join(out)
 
 
-def _tracks(obs: dict, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
+def _tracks(obs: Observation, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
     targets = _advance_targets(obs, seat, actions)
     stacks = {b["space"]: (b["count"], tuple(b["tokens_left"])) for b in obs["bishop_stacks"]}
     for t, sym in enumerate(SYMBOLS):
@@ -363,7 +361,7 @@ def _pool_slots(prefix: str) -> str:
     return '<div class="row" data-key="dice">' + "".join(slot(f"{prefix}-{k}", "span", "bd-kind") for k in _POOL_KINDS) + "</div>"
 
 
-def _dice(obs: dict, actions: dict, parts: dict[str, str]) -> None:
+def _dice(obs: Observation, actions: dict, parts: dict[str, str]) -> None:
     """The dice area (part ``dice``) and its pieces: the pool by kind, the group of 3, the market groups."""
     phase = obs["phase"]
     if phase == "over":
@@ -398,7 +396,7 @@ def _dice(obs: dict, actions: dict, parts: dict[str, str]) -> None:
     parts["dice"] = "".join(out)
 
 
-def _group(obs: dict, g: int, name: str, actions: dict) -> str:
+def _group(obs: Observation, g: int, name: str, actions: dict) -> str:
     aid = f"group:{name}"
     resolving = obs.get("resolving_group") == name
     dice = _dice_set(obs["groups"][g], actions, "take" if resolving else None)
@@ -421,7 +419,7 @@ def _card(value: int, cls: str = "", act: tuple[str, str] | None = None, tip: st
     return f'<span class="bd-card {cls}"{keyed} title="{attr(tip)}">{shown}</span>'
 
 
-def _bids(p: dict, seat: int | None, phase: str) -> str:
+def _bids(p: PlayerRow, seat: int | None, phase: str) -> str:
     s = p["seat"]
     out = [_card(v, "up", tip=f"Revealed Bidding Card: {'pass' if v == 0 else v}.", key=f"card-{s}-{i}")
            for i, v in enumerate(p["revealed"])]
@@ -446,7 +444,7 @@ def _bids(p: dict, seat: int | None, phase: str) -> str:
     return f'<div class="bids" data-key="p-{s}-bid">Bid: {"".join(out)}{total}</div>'
 
 
-def _player_head(obs: dict, s: int, seat: int | None) -> str:
+def _player_head(obs: Observation, s: int, seat: int | None) -> str:
     over = obs["is_over"]
     badges = []
     if s == seat:
@@ -470,7 +468,7 @@ def _player_head(obs: dict, s: int, seat: int | None) -> str:
     return f'<div class="head"><span class="swatch"></span><b>{text(seat_name(s))}</b>{"".join(badges)}{score}</div>'
 
 
-def _public(standing: dict, key: str) -> str:
+def _public(standing: Standing, key: str) -> str:
     places = sum(standing["tracks"])
     return (f'<span class="pub" title="The public part of the score if the game ended now: places on the '
             f'Resource Tracks and the penalty for markers below the 4th space">places '
@@ -478,9 +476,9 @@ def _public(standing: dict, key: str) -> str:
             + (f'penalty -{standing["penalty"]}' if standing["penalty"] else "no penalty") + '</span>')
 
 
-def _player_line(obs: dict, p: dict) -> str:
+def _player_line(obs: Observation, p: PlayerRow) -> str:
     s = p["seat"]
-    bishop = next(i + 1 for i, ms in enumerate(obs["tracks"]["bishop"]) if s in ms)
+    bishop = space_of(obs, "bishop", s)
     ratio = ratio_at(bishop)
     shield = []
     if p["gold"] is not None:
@@ -502,7 +500,7 @@ def _player_line(obs: dict, p: dict) -> str:
             f'{_public(obs["standing"][s], f"p-{s}-places")}</div>')
 
 
-def _player_hand(obs: dict, p: dict, seat: int | None, actions: dict) -> str:
+def _player_hand(obs: Observation, p: PlayerRow, seat: int | None, actions: dict) -> str:
     s = p["seat"]
     if obs["is_over"]:
         return ""
@@ -522,7 +520,7 @@ def _player_hand(obs: dict, p: dict, seat: int | None, actions: dict) -> str:
             + (' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else "") + '</div>')
 
 
-def _players(obs: dict, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
+def _players(obs: Observation, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
     for p in obs["players"]:
         s = p["seat"]
         classes = f"bd-player c-{_colour(s)}" + (" to-move" if s in obs["to_move"] else "")
@@ -536,10 +534,10 @@ def _players(obs: dict, seat: int | None, actions: dict, parts: dict[str, str]) 
         parts["cadfael"] = _cadfael_panel(obs)
 
 
-def _cadfael_panel(obs: dict) -> str:
+def _cadfael_panel(obs: Observation) -> str:
     cf = obs["cadfael"]
-    standing = obs["standing"][len(obs["players"])]
-    bishop = next(i + 1 for i, ms in enumerate(obs["tracks"]["bishop"]) if "cadfael" in ms)
+    standing = cadfael_standing(obs)
+    bishop = space_of(obs, "bishop", "cadfael")
     revealed = "".join(_card(v, "up", tip=f"Cadfael's revealed card: {v}.", key=f"card-cf-{i}")
                        for i, v in enumerate(cf["revealed"]))
     bid = (f'<div class="bids" data-key="cf-bid">'
@@ -553,30 +551,19 @@ def _cadfael_panel(obs: dict) -> str:
             f'<span>deck {cf["draw_pile"]}, face up: {face_up}</span></div>{bid}</div>')
 
 
-def _last_auction(obs: dict) -> str:
-    last = obs.get("last_auction")
-    if not last or obs["phase"] == "bid":
-        return ""
-    names = [f"{seat_name(s)} {t}" for s, t in enumerate(last["totals"]) if t is not None]
-    if last["cadfael"] is not None:
-        names.append(f"Cadfael {last['cadfael']}")
-    line = "Last auction: " + ", ".join(names)
-    if last["winner"] is not None and last["winner"] >= 0:
-        cadfael_won = "cadfael" in obs and last["winner"] == len(obs["players"])
-        line += f"; won by {_who('cadfael' if cadfael_won else last['winner'])}"
-    if last["penalized"]:
-        line += "; overbid: " + ", ".join(seat_name(s) for s in last["penalized"])
-    return f'<p class="bd-last">{text(line)}</p>'
+def _last_auction(obs: Observation) -> str:
+    line = last_auction_text(obs)
+    return f'<p class="bd-last">{text(line)}</p>' if line else ""
 
 
-def _final(obs: dict) -> str:
+def _final(obs: Observation) -> str:
     rows = obs.get("final")
     if not rows:
         return ""
     players = len(obs["players"])
     names = [seat_name(m) if m < players else "Cadfael" for m in range(len(rows))]
     head = "".join(f"<th>{text(n)}</th>" for n in names)
-    lines = []
+    lines: list[tuple[str, list[int | str]]] = []
     for t in range(NRES):
         lines.append((SYMBOL_NAMES[t], [r["tracks"][t] for r in rows]))
     lines += [("Penalty", [-r["penalty"] for r in rows]), ("VP tokens", [r["tokens"] for r in rows]),
@@ -592,11 +579,11 @@ def _final(obs: dict) -> str:
             f'<p class="bd-note">Ties: most Gold left, then further up the Bishop Track.</p></section>')
 
 
-def _status(obs: dict, seat: int | None) -> str:
+def _status(obs: Observation, seat: int | None) -> str:
     if obs["is_over"]:
         winners = ", ".join(seat_name(s) for s in obs["winners"])
         return f'<div class="bd-status over">Game over. Winner: {text(winners)}</div>'
-    movers = ["you" if s == seat else seat_name(s) for s in obs["to_move"]]
+    movers = mover_names(obs, seat)
     return (f'<div class="bd-status"><b>Round <span data-key="round" data-count="{obs["round"]}">{obs["round"]}'
             f'</span></b>'
             f'<span>Monastery Card: {text(seat_name(obs["first_player"]))}</span>'
@@ -604,7 +591,7 @@ def _status(obs: dict, seat: int | None) -> str:
             f'<span class="who">To move: {text(", ".join(movers))}</span></div>')
 
 
-def board_view(obs: dict, actions: list, seat: int | None) -> dict[str, str]:
+def board_view(obs: Mapping[str, Any], actions: list, seat: int | None) -> dict[str, str]:
     """The Biblios Dice board as keyed parts ``{part id: inner HTML}``; root part ``"board"``.
 
     Assembled (:func:`dicetable.engine.markup.assemble`), the parts make one
@@ -617,6 +604,7 @@ def board_view(obs: dict, actions: list, seat: int | None) -> dict[str, str]:
     same parts. Rulebook: Contents, Setup, Playing the Game, Market Rules,
     Auctions, Scoring, Rules for 2 Players.
     """
+    obs = observation(obs)
     labels = {a["id"]: a["label"] for a in actions}
     parts: dict[str, str] = {ROOT: _root(len(obs["players"]), "cadfael" in obs, seat),
                              "status": _status(obs, seat)}
