@@ -41,7 +41,7 @@ from .viewdata import (
 )
 from .components import (
     ADJ_FACES, CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
-    SYMBOLS, TOKENS, TOP, VP_STACKS, ratio_at,
+    SYMBOLS, TOKENS, TOP, TRACK_NAMES, VP_STACKS, ratio_at,
 )
 
 _NAME = dict(zip(SYMBOLS, SYMBOL_NAMES))
@@ -50,10 +50,11 @@ _TOKEN_LABEL = {t.id: t.label for t in TOKENS}
 _RATIO = dict(RATIOS)
 _VP_STACK_AT = {space: k for k, (space, _) in enumerate(VP_STACKS)}
 _ROWS = max(TOP)
-_COL_W, _GAP, _ROW_H, _HEAD = 98, 6, 30, 22
-_SVG_W = len(SYMBOLS) * _COL_W + (len(SYMBOLS) - 1) * _GAP + 4
+# One SVG per track (they sit in a row, or wrap on a narrow screen), in user units: a space is
+# _ROW_H - 2 high, so at the narrowest scale (about 1:1) a space to tap stays 32 px high.
+_COL_W, _ROW_H, _HEAD = 98, 34, 22
+_SVG_W = _COL_W + 4
 _SVG_H = _HEAD + _ROWS * _ROW_H + 4
-_MULE_W = 46
 #: The kinds of dice in the pool, in the order they are drawn (Resource and Bishop dice, then the rest).
 _POOL_KINDS = SYMBOLS + ("gold", "adjustment", "mule")
 _PHASE = {
@@ -98,7 +99,8 @@ def _button_attrs(aid: str, label: str) -> str:
 
 # ------------------------------------------------------------------ the frame (root part)
 def _col_x(t: int) -> int:
-    return 2 + t * (_COL_W + _GAP)
+    """The left edge of the spaces in track ``t``'s own SVG (the same for every track)."""
+    return 2
 
 
 def _row_y(space: int) -> int:
@@ -110,32 +112,20 @@ def _root(players: int, cadfael: bool, seat: int | None) -> str:
     """The root part: the layout and every slot; fixed for a table and viewer."""
     out = ['<div class="board board-biblios-dice">', slot("status"),
            '<div class="bd-main"><div class="bd-left">'
-           f'<svg class="bd-tracks" viewBox="0 0 {_SVG_W} {_SVG_H}" role="group" '
-           'aria-label="The five Resource Tracks and the Bishop Track">']
+           '<div class="bd-tracks" role="group" aria-label="The five Resource Tracks and the Bishop Track">']
     for t, sym in enumerate(SYMBOLS):
         x = _col_x(t)
         name = SYMBOL_NAMES[t] if t < NRES else "Bishop"
-        out.append(f'<g class="bd-col r-{sym}"><rect class="bg" x="{x - 1}" y="0" width="{_COL_W + 2}" '
-                   f'height="{_SVG_H}" rx="6"/><text class="head" x="{x + _COL_W // 2}" y="15">{text(name)}</text></g>')
+        out.append(f'<svg class="bd-col r-{sym}" viewBox="0 0 {_SVG_W} {_SVG_H}" role="group" '
+                   f'aria-label="{attr(TRACK_NAMES[t])}"><rect class="bg" x="{x - 1}" y="0" width="{_COL_W + 2}" '
+                   f'height="{_SVG_H}" rx="6"/><text class="head" x="{x + _COL_W // 2}" y="16">{text(name)}</text>')
         out.extend(slot(f"sp-{sym}-{space}", "g") for space in range(1, TOP[t] + 1))
         if t < NRES:
             out.append(slot(f"value-{sym}", "g"))
-    out.append("</svg>")
-    n = MULE_FINAL + 1
-    out.append(f'<svg class="bd-market" viewBox="0 0 {n * _MULE_W + 80} 52" role="group" '
-               'aria-label="The Market Board and the Mule">')
-    for i in range(n):
-        x = 4 + i * _MULE_W
-        final = i == MULE_FINAL
-        tip = ("The final space: when the Mule reaches it, everyone goes to the market (an auction for two "
-               "groups of dice), then the Mule returns to the first space." if final else
-               f"Space {i + 1} of the Mule's path." + (" The Mule starts here." if i == 0 else ""))
-        out.append(f'<g class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}" data-key="mule-{i + 1}">'
-                   f'<title>{text(tip)}</title>'
-                   f'<rect x="{x}" y="4" width="{_MULE_W - 6}" height="44" rx="6"/>'
-                   f'<text x="{x + (_MULE_W - 6) // 2}" y="17">{"Market" if final else i + 1}</text></g>')
-    out.append(slot("mule", "g") + "</svg>" + slot("last") + '</div><div class="bd-right">' + slot("dice")
-               + '<section class="bd-players" aria-label="Players">')
+        out.append("</svg>")
+    out.append('</div><div class="bd-market" role="group" aria-label="The Market Board and the Mule">'
+               + slot("mule", "div", "bd-mule-path") + "</div>" + slot("last") + '</div><div class="bd-right">'
+               + slot("dice") + '<section class="bd-players" aria-label="Players">')
     order = list(range(players))
     if seat is not None:
         order = order[seat:] + order[:seat]
@@ -204,25 +194,26 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
         pen = PENALTY[t].get(space)
         if pen:
             classes.append("penalty")
-            badges.append(f'<text class="pen" x="{x + 3}" y="{y + 24}">-{pen}</text>')
+            badges.append(f'<text class="pen" x="{x + 3}" y="{y + 28}">-{pen}</text>')
             tip += f" A marker left here at the end loses {pen} VP."
         if space == 4:
             tip += " From this space on a marker can score a place."
         if vp_left is not None:
             top = vp_left[0] if vp_left else "-"
-            badges.append(f'<g class="vp-stack" data-key="vps-{sym}-{_VP_STACK_AT[space]}"><circle cx="{x + _COL_W - 11}" cy="{y + 14}" r="10"/>'
-                          f'<text x="{x + _COL_W - 11}" y="{y + 18}">{top}</text></g>')
+            badges.append(f'<g class="vp-stack" data-key="vps-{sym}-{_VP_STACK_AT[space]}">'
+                          f'<circle cx="{x + _COL_W - 12}" cy="{y + 16}" r="11"/>'
+                          f'<text x="{x + _COL_W - 12}" y="{y + 20}">{top}</text></g>')
             tip += (f" VP stack, topmost first: {', '.join(map(str, vp_left))} VP; the next marker to reach or "
                     "pass this space takes the top token." if vp_left else " Its VP stack is used up.")
     else:
         ratio = _RATIO.get(space)
         if ratio:
-            badges.append(f'<text class="ratio" x="{x + 2}" y="{y + 24}">{ratio}:1</text>')
+            badges.append(f'<text class="ratio" x="{x + 2}" y="{y + 28}">{ratio}:1</text>')
             tip += f" Reaching it converts Gold at {ratio} Gold per VP at the end."
         if tokens is not None:
             count, left_ids = tokens
-            badges.append(f'<g class="tok-stack"><rect x="{x + _COL_W - 19}" y="{y + 5}" width="17" height="18" '
-                          f'rx="2"/><text x="{x + _COL_W - 10}" y="{y + 18}" data-key="tokens-{space}" '
+            badges.append(f'<g class="tok-stack"><rect x="{x + _COL_W - 21}" y="{y + 6}" width="19" height="20" '
+                          f'rx="2"/><text x="{x + _COL_W - 11}" y="{y + 21}" data-key="tokens-{space}" '
                           f'data-count="{count}">{count}</text></g>')
             left = "; ".join(_TOKEN_LABEL[i] for i in left_ids) or "none"
             tip += (f" Bishop Tokens: {count} left, face down in unknown order (still in the stack: "
@@ -234,14 +225,15 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
         tip += " " + target[1] + "."
     if markers:
         tip += " Markers, ahead first: " + ", ".join(marker_name(m) for m in markers) + "."
-    out = [f'<g class="{" ".join(classes)}" data-track="{sym}" data-space="{space}" data-key="{sym}-{space}"{attrs}>'
+    out = [f'<g class="{" ".join(classes)}" data-track="{sym}" data-space="{space}" '
+           f'data-key="{sym}-{space}"{attrs}>'
            f'<title>{text(tip)}</title>'
            f'<rect x="{x}" y="{y}" width="{_COL_W}" height="{_ROW_H - 2}" rx="3"/>'
-           f'<text class="num" x="{x + 3}" y="{y + 11}">{space}</text>']
+           f'<text class="num" x="{x + 3}" y="{y + 13}">{space}</text>']
     out.extend(badges)
     for i, m in enumerate(markers):
-        out.append(f'<rect class="cube c-{_colour(m)}" data-key="{marker_key(sym, m)}" x="{x + 21 + i * 12}" y="{y + 8}" width="11" height="12" '
-                   f'rx="2"/>')
+        out.append(f'<rect class="cube c-{_colour(m)}" data-key="{marker_key(sym, m)}" x="{x + 21 + i * 11}" '
+                   f'y="{y + 10}" width="10" height="13" rx="2"/>')
     out.append("</g>")
     return "".join(out)
 
@@ -266,12 +258,22 @@ def _tracks(obs: Observation, seat: int | None, actions: dict, parts: dict[str, 
 
 @lru_cache(maxsize=64)
 def _mule(mule: int, mule_die: int) -> str:
+    """The Market Board: the Mule's path (the last space is the market), the Mule on space ``mule``
+    (0 the first) and the Mule Die."""
     n = MULE_FINAL + 1
-    x = 4 + mule * _MULE_W
-    return (f'<g class="mule" data-key="mule"><title>The Mule, on space {mule + 1} of {n}.</title>'
-            f'<ellipse cx="{x + (_MULE_W - 6) // 2}" cy="34" rx="16" ry="10"/>'
-            f'<path d="M{x + 28},26 l4,-7 l2,7 z"/><text x="{x + (_MULE_W - 6) // 2}" y="38">Mule</text></g>'
-            f'<text class="die-note" x="{n * _MULE_W + 6}" y="30">Mule Die {mule_die}</text>')
+    out = []
+    for i in range(n):
+        final = i == MULE_FINAL
+        tip = ("The final space: when the Mule reaches it, everyone goes to the market (an auction for two "
+               "groups of dice), then the Mule returns to the first space." if final else
+               f"Space {i + 1} of the Mule's path." + (" The Mule starts here." if i == 0 else ""))
+        here = (f'<span class="mule" data-key="mule" title="The Mule, on space {i + 1} of {n}.">Mule</span>'
+                if i == mule else "")
+        out.append(f'<div class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}" '
+                   f'data-key="mule-{i + 1}" title="{attr(tip)}"><span class="n">{"Market" if final else i + 1}'
+                   f'</span>{here}</div>')
+    out.append(f'<span class="die-note">Mule Die {mule_die}</span>')
+    return "".join(out)
 
 
 # ------------------------------------------------------------------ dice
