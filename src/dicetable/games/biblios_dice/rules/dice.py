@@ -166,7 +166,7 @@ class DiceRules(ScoringRules):
                     tok = stack[0]
                     self.bishop_stacks = replaced(self.bishop_stacks, g, stack[1:])
                     data = TOKENS[tok]
-                    taken = [fx.count(f"tokens-{space}", -1, len(stack) - 1)]
+                    taken = None if quiet else [fx.count(f"tokens-{space}", -1, len(stack) - 1)]
                     if cad:
                         if not quiet:
                             self.emit("bishop-token", None, f"Cadfael takes the Bishop Token on space {space}: "

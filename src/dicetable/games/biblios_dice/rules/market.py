@@ -178,7 +178,6 @@ class MarketRules(DiceRules):
         quiet = self.quiet
         for s in range(self.players):
             if self.active >> s & 1:
-                shown.append(fx.reveal(f"p-{s}-bid", f"p-{s}"))
                 v = self.facedown[s]
                 self.facedown[s] = -1
                 self.played[s] = self.played[s] + (v,)
@@ -186,6 +185,7 @@ class MarketRules(DiceRules):
                     self.active &= ~(1 << s)
                 if not quiet:
                     parts.append(f"{seat_name(s)} {card_name(v)} (total {sum(self.played[s])})")
+                    shown.append(fx.reveal(f"p-{s}-bid", f"p-{s}"))
         if not quiet:
             self.emit("reveal", None, "Bidding Cards revealed: " + ", ".join(parts) + ".",
                       {"played": [list(p) for p in self.played]}, effects=shown)
