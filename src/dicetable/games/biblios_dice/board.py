@@ -152,7 +152,8 @@ def _value_die(t: int, pips: int, act: tuple[str, str] | None) -> str:
         tip += " " + act[1] + "."
     return (f'<g class="{classes} r-{sym}" data-die="{pips}"{attrs}><title>{text(tip)}</title>'
             f'<g transform="translate({x},{y})">{die_svg(pips, size=44)}</g>'
-            f'<text class="vnum" x="{x + 47}" y="{y + 40}" data-key="value-{sym}" data-count="{pips}">{pips}</text></g>')
+            f'<text class="vnum" x="{x + 47}" y="{y + 40}" data-key="value-{sym}" data-count="{pips}">{pips}'
+            '</text></g>')
 
 
 def _value_act(sym: str, actions: dict) -> tuple[str, str] | None:
@@ -314,7 +315,8 @@ def _die(kind: str, face: int | str | None, act: tuple[str, str] | None, marked:
                 f'data-action="{attr(aid)}" aria-label="{attr(label)}" '
                 f'title="{attr(tip + " " + label + ".")}">{_die_face(kind, face)}</button>')
     name = _NAME.get(kind, kind) if kind not in ("gold", "adjustment", "mule") else f"{kind} die {face}"
-    return (f'<span class="{classes}" data-die="{attr(die_face(kind, face))}" role="img" aria-label="{attr(name + (" (marked)" if marked else ""))}" '
+    name += " (marked)" if marked else ""
+    return (f'<span class="{classes}" data-die="{attr(die_face(kind, face))}" role="img" aria-label="{attr(name)}" '
             f'title="{attr(tip)}">{_die_face(kind, face)}</span>')
 
 
@@ -360,7 +362,8 @@ def _buttons(actions: dict, ids: Sequence[str]) -> str:
 
 
 def _pool_slots(prefix: str) -> str:
-    return '<div class="row" data-key="dice">' + "".join(slot(f"{prefix}-{k}", "span", "bd-kind") for k in _POOL_KINDS) + "</div>"
+    kinds = "".join(slot(f"{prefix}-{k}", "span", "bd-kind") for k in _POOL_KINDS)
+    return f'<div class="row" data-key="dice">{kinds}</div>'
 
 
 def _dice(obs: Observation, actions: dict, parts: dict[str, str]) -> None:
@@ -431,8 +434,8 @@ def _bids(p: PlayerRow, seat: int | None, phase: str) -> str:
             out.append(_card(own, "down mine", tip="Your card, face down: only you see it until all are revealed.",
                              key=f"card-{s}-down"))
         else:
-            out.append(f'<span class="bd-card down" data-key="card-{s}-down" title="A Bidding Card placed face down: hidden until all '
-                       f'bidders have placed theirs.">?</span>')
+            out.append(f'<span class="bd-card down" data-key="card-{s}-down" title="A Bidding Card placed face down: '
+                       'hidden until all bidders have placed theirs.">?</span>')
     if phase == "bid":
         if p["sitting_out"]:
             out.append('<span class="bd-note">sits out (overbid)</span>')
@@ -452,8 +455,8 @@ def _player_head(obs: Observation, s: int, seat: int | None) -> str:
     if s == seat:
         badges.append('<span class="badge you">you</span>')
     if s == obs["first_player"]:
-        badges.append('<span class="badge monastery" data-key="monastery" title="The Monastery Card: this player rolls the dice '
-                      'and chooses first.">Monastery</span>')
+        badges.append('<span class="badge monastery" data-key="monastery" title="The Monastery Card: this player '
+                      'rolls the dice and chooses first.">Monastery</span>')
     if s in obs["to_move"]:
         badges.append('<span class="badge move">to move</span>')
     if over and s in obs["winners"]:
@@ -526,8 +529,8 @@ def _players(obs: Observation, seat: int | None, actions: dict, parts: dict[str,
     for p in obs["players"]:
         s = p["seat"]
         classes = f"bd-player c-{_colour(s)}" + (" to-move" if s in obs["to_move"] else "")
-        parts[f"p-{s}"] = (f'<div class="{classes}" data-seat="{s}" data-key="p-{s}">' + slot(f"p-{s}-head") + slot(f"p-{s}-line")
-                           + slot(f"p-{s}-bids") + slot(f"p-{s}-hand") + "</div>")
+        pieces = "".join(slot(f"p-{s}-{piece}") for piece in ("head", "line", "bids", "hand"))
+        parts[f"p-{s}"] = f'<div class="{classes}" data-seat="{s}" data-key="p-{s}">{pieces}</div>'
         parts[f"p-{s}-head"] = _player_head(obs, s, seat)
         parts[f"p-{s}-line"] = _player_line(obs, p)
         parts[f"p-{s}-bids"] = _bids(p, seat, obs["phase"])
@@ -545,9 +548,9 @@ def _cadfael_panel(obs: Observation) -> str:
     bid = (f'<div class="bids" data-key="cf-bid">'
            + (f'Bid: {revealed} <b>{sum(cf["revealed"])}</b>' if cf["revealed"] else "") + "</div>")
     face_up = " ".join(map(str, cf["face_up"])) or "none"
-    return (f'<div class="bd-player c-{CADFAEL_COLOUR} cadfael" data-key="cadfael" title="Cadfael, the third colour of a two-player '
-            f'game: Phase 0 rolls 3 Resource Dice for him; he bids two cards from his deck in every auction and '
-            f'takes groups without using them.">'
+    return (f'<div class="bd-player c-{CADFAEL_COLOUR} cadfael" data-key="cadfael" title="Cadfael, the third '
+            'colour of a two-player game: Phase 0 rolls 3 Resource Dice for him; he bids two cards from his deck '
+            'in every auction and takes groups without using them.">'
             f'<div class="head"><span class="swatch"></span><b>Cadfael</b></div>'
             f'<div class="line">Bishop {bishop}{_public(standing, "cf-places")}'
             f'<span>deck {cf["draw_pile"]}, face up: {face_up}</span></div>{bid}</div>')
