@@ -16,6 +16,7 @@ from .components import (
     ADJ_FACES, CARD_VALUES, MULE_FINAL, NRES, RESOURCES, SYMBOLS, TOKEN_SPOTS, TOP,
 )
 from .rules import GOLD_VALUES, MARK_KINDS, PHASES
+from .viewdata import own_row
 _DICE_KINDS = SYMBOLS
 _GOLD_SCALE = 30.0
 
@@ -88,17 +89,12 @@ def observation_encoding(players: int, options: dict) -> Encoding:
                                  "Bidding Cards not yet revealed, by value")),
         scalar("my_gold", lambda o: o.get("my_gold"), _GOLD_SCALE, "the observer's Gold / 30 (behind its shield)"),
         scalar("my_vp_tokens", lambda o: o.get("my_vp_tokens"), 30, "the observer's VP tokens / 30"),
-        counts("my_hand", lambda o: _mine(o).get("hand", ()), CARD_VALUES, 1, "the observer's Bidding Cards in hand"),
-        one_hot("my_face_down", lambda o: _mine(o).get("face_down"), CARD_VALUES, "the observer's face-down card"),
-        one_hot("my_objective", lambda o: _mine(o).get("objective"), RESOURCES, "the observer's Hidden Objective"),
+        counts("my_hand", lambda o: own_row(o).get("hand", ()), CARD_VALUES, 1, "the observer's Bidding Cards in hand"),
+        one_hot("my_face_down", lambda o: own_row(o).get("face_down"), CARD_VALUES, "the observer's face-down card"),
+        one_hot("my_objective", lambda o: own_row(o).get("objective"), RESOURCES, "the observer's Hidden Objective"),
         scalar("auctions_held", lambda o: o["auctions_held"], 10, "auctions held / 10"),
     ]
     if cadfael:
         feats.append(scalar("cadfael_revealed", lambda o: sum(o["cadfael"]["revealed"]), _GOLD_SCALE,
                             "sum of Cadfael's revealed cards / 30"))
     return Encoding(feats)
-
-
-def _mine(obs: dict) -> dict:
-    me = obs.get("seat")
-    return obs["players"][me] if isinstance(me, int) and 0 <= me < len(obs["players"]) else {}

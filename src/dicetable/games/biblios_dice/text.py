@@ -17,7 +17,7 @@ tokens, face-down Bidding Cards and Hidden Objectives never reach it.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
@@ -27,6 +27,9 @@ from rich.text import Text
 from dicetable.engine import GameState, seat_name
 
 from .rules.common import Marker
+from .viewdata import (
+    Observation, PlayerRow, cadfael_standing, last_auction_text, mover_names, observation, spaces_of,
+)
 from .components import (
     CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
     SYMBOLS, TOP, VP_STACKS, ratio_at,
@@ -104,7 +107,7 @@ def _cards(values: Iterable[int]) -> str:
     return " ".join("pass" if v == 0 else str(v) for v in values) or "-"
 
 
-def _status(obs: dict, seat: int | None, compact: bool, level: int = 0) -> Text:
+def _status(obs: Observation, seat: int | None, compact: bool, level: int = 0) -> Text:
     text = Text()
     if compact:
         text.append("Biblios Dice" if level < 2 else "Biblios", style="bold")
@@ -127,19 +130,16 @@ def _status(obs: dict, seat: int | None, compact: bool, level: int = 0) -> Text:
     else:
         doing = (_PHASE_SHORT if compact else _PHASE).get(obs["phase"], obs["phase"])
     text.append(f"; {doing}")
-    movers = obs["to_move"]
-    if movers:
+    if obs["to_move"]:
         if compact:
-            names = ["you" if s == seat else f"P{s + 1}" for s in movers]
-            text.append("; " + " ".join(names) + " to move", style="bold")
+            text.append("; " + " ".join(mover_names(obs, seat, short=True)) + " to move", style="bold")
         else:
-            names = ["you" if s == seat else seat_name(s) for s in movers]
-            text.append("; to move: " + ", ".join(names), style="bold")
+            text.append("; to move: " + ", ".join(mover_names(obs, seat)), style="bold")
     return text
 
 
 # ------------------------------------------------------------------ wide
-def _tracks_grid(obs: dict, focus: int | None) -> Table:
+def _tracks_grid(obs: Observation, focus: int | None) -> Table:
     width = max(TOP)
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True, min_width=11)
@@ -195,7 +195,7 @@ def _tracks_grid(obs: dict, focus: int | None) -> Table:
     return grid
 
 
-def _mule_line(obs: dict) -> Text:
+def _mule_line(obs: Observation) -> Text:
     text = Text("Mule: ")
     for i in range(MULE_FINAL + 1):
         if i == obs["mule"]:
@@ -209,7 +209,7 @@ def _mule_line(obs: dict) -> Text:
     return text
 
 
-def _dice_lines(obs: dict, short: bool, tiny: bool = False) -> list:
+def _dice_lines(obs: Observation, short: bool, tiny: bool = False) -> list:
     phase = obs["phase"]
     lines = []
     if phase in ("reroll", "select"):
@@ -237,7 +237,7 @@ def _dice_lines(obs: dict, short: bool, tiny: bool = False) -> list:
     return lines
 
 
-def _bid_text(p: dict, seat: int | None, short: bool = False) -> str:
+def _bid_text(p: PlayerRow, seat: int | None, short: bool = False) -> str:
     if p["sitting_out"]:
         return "sits out (overbid)" if short else "sits out this auction (overbid)"
     shown = p["revealed"]
@@ -255,13 +255,12 @@ def _bid_text(p: dict, seat: int | None, short: bool = False) -> str:
     return text
 
 
-def _players_grid(obs: dict, seat: int | None, focus: int | None, compact: bool,
+def _players_grid(obs: Observation, seat: int | None, focus: int | None, compact: bool,
                   level: int = 0) -> list[Text]:
     lines = []
     standing = obs["standing"]
     objectives = obs["hidden_objectives"]
-    bishop = obs["tracks"]["bishop"]
-    bishop_at = {m: s + 1 for s, ms in enumerate(bishop) for m in ms}
+    bishop_at = spaces_of(obs, "bishop")
     for p in obs["players"]:
         s = p["seat"]
         line = Text("▸ " if s == focus else "  ")
@@ -301,7 +300,7 @@ def _players_grid(obs: dict, seat: int | None, focus: int | None, compact: bool,
         cf = obs["cadfael"]
         line = Text("  ")
         line.append("Cadfael", style=STYLE[CADFAEL_COLOUR])
-        row = standing[len(obs["players"])]
+        row = cadfael_standing(obs)
         line.append(f": Bishop {bishop_at['cadfael']}")
         if level < 1:
             line.append(f", tracks {sum(row['tracks'])} VP, penalty -{row['penalty']}")
@@ -315,7 +314,7 @@ def _players_grid(obs: dict, seat: int | None, focus: int | None, compact: bool,
     return lines
 
 
-def _shield_line(obs: dict, seat: int | None) -> Text | None:
+def _shield_line(obs: Observation, seat: int | None) -> Text | None:
     if seat is None or obs["is_over"] or "my_score" not in obs:
         return None
     sc = obs["my_score"]
@@ -327,20 +326,12 @@ def _shield_line(obs: dict, seat: int | None) -> Text | None:
     return text
 
 
-def _last_auction(obs: dict) -> Text | None:
-    last = obs["last_auction"]
-    if not last or obs["phase"] == "bid":
-        return None
-    parts = [f"{seat_name(s)} {t}" for s, t in enumerate(last["totals"]) if t is not None]
-    if last["cadfael"] is not None:
-        parts.append(f"Cadfael {last['cadfael']}")
-    text = "Last auction: " + ", ".join(parts)
-    if last["penalized"]:
-        text += "; overbid: " + ", ".join(seat_name(s) for s in last["penalized"])
-    return Text(text, style="dim")
+def _last_auction(obs: Observation) -> Text | None:
+    line = last_auction_text(obs)
+    return Text(line, style="dim") if line else None
 
 
-def _score_pad(obs: dict, compact: bool) -> Table:
+def _score_pad(obs: Observation, compact: bool) -> Table:
     """Final scoring, one row per marker (players, then Cadfael)."""
     table = Table(box=None, padding=(0, 1), title_justify="left")
     table.add_column("", no_wrap=True)
@@ -366,7 +357,7 @@ def _score_pad(obs: dict, compact: bool) -> Table:
     return table
 
 
-def _wide(obs: dict, seat: int | None, focus: int | None, width: int) -> Panel:
+def _wide(obs: Observation, seat: int | None, focus: int | None, width: int) -> Panel:
     parts: list[RenderableType] = [_status(obs, seat, False), _tracks_grid(obs, focus)]
     if obs["is_over"]:
         parts.append(Text("Final scoring (tie: most Gold left, then further up the Bishop Track):", style="bold"))
@@ -385,7 +376,7 @@ def _wide(obs: dict, seat: int | None, focus: int | None, width: int) -> Panel:
 
 
 # ------------------------------------------------------------------ compact
-def _track_line(obs: dict, t: int, focus: int | None, level: int) -> Text:
+def _track_line(obs: Observation, t: int, focus: int | None, level: int) -> Text:
     sym = SYMBOLS[t]
     v = obs["value_dice"][sym]
     line = Text(f"{SYMBOL_NAMES[t]} ", style="bold")
@@ -404,7 +395,7 @@ def _track_line(obs: dict, t: int, focus: int | None, level: int) -> Text:
     return line
 
 
-def _compact_lines(obs: dict, seat: int | None, focus: int | None, level: int) -> list[Text]:
+def _compact_lines(obs: Observation, seat: int | None, focus: int | None, level: int) -> list[Text]:
     lines = [_status(obs, seat, True, level)]
     lines += [_track_line(obs, t, focus, level) for t in range(NRES)]
     if obs["is_over"]:
@@ -414,7 +405,7 @@ def _compact_lines(obs: dict, seat: int | None, focus: int | None, level: int) -
     return lines
 
 
-def _compact(obs: dict, seat: int | None, focus: int | None, width: int) -> Group:
+def _compact(obs: Observation, seat: int | None, focus: int | None, width: int) -> Group:
     lines: list[RenderableType] | list[Text]
     if obs["is_over"]:
         scored: list[RenderableType] = [_status(obs, seat, True), _score_pad(obs, True)]
@@ -441,7 +432,7 @@ def _compact(obs: dict, seat: int | None, focus: int | None, width: int) -> Grou
     return Group(*lines)
 
 
-def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None) -> Panel | Group:
+def text_view(obs: Mapping[str, Any], seat: int | None, *, width: int = 120, focus: int | None = None) -> Panel | Group:
     """The table as a rich renderable drawn from ``obs`` (``state.observation(seat)``) only.
 
     ``width`` is the terminal's width in columns (``< 120``: the compact
@@ -450,6 +441,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     seat to move for a spectator). Raises ``ValueError`` for a ``focus`` that
     is not a seat. Rulebook: Setup, Playing the Game, Auctions, Scoring.
     """
+    obs = observation(obs)
     players = len(obs["players"])
     if focus is None:
         focus = seat if seat is not None else (obs["to_move"][0] if obs["to_move"] else None)
@@ -467,7 +459,7 @@ class _FitToConsole:
     (``viewed by Player 2``, ``Your Gold: 15``) for the hot-seat hand-over.
     """
 
-    def __init__(self, obs: dict, seat: int | None) -> None:
+    def __init__(self, obs: Observation, seat: int | None) -> None:
         self.obs, self.seat = obs, seat
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -483,7 +475,7 @@ class _FitToConsole:
 
 def render(state: GameState, seat: int | None = None) -> _FitToConsole:
     """The older entry point: ``text_view(state.observation(seat), seat)`` at the console's width."""
-    return _FitToConsole(state.observation(seat), seat)
+    return _FitToConsole(observation(state.observation(seat)), seat)
 
 
 __all__ = ["render", "text_view", "marker_text", "seat_text", "dice_words"]
