@@ -27,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from dicetable import get_game, new_game
+from dicetable.engine.markup import as_parts, assemble
 
 PAGE_STYLE = """
 body { margin: 0; font: 14px/1.35 system-ui, sans-serif; background: #faf7f0; color: #222; }
@@ -80,7 +81,7 @@ def page_html(state, seat: int | None) -> str:
     obs = state.observation(seat)
     acting = seat is not None and seat in state.to_move
     actions = [{"id": a.id, "label": a.label} for a in state.legal_actions(seat)] if acting else []
-    fragment = spec.board_view(obs, actions, seat)
+    fragment = assemble(as_parts(spec.board_view(obs, actions, seat)))
     placed = set(re.findall(r'data-action="([^"]*)"', fragment))
     placed = {html.unescape(p) for p in placed}
     bar = "".join(f'<button data-action="{html.escape(a["id"])}">{html.escape(a["label"])}</button>'

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from dicetable import get_game, new_game
 from dicetable.engine import Rng
+from dicetable.engine.markup import as_parts, assemble
 from dicetable.engine.testing import random_step
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -132,12 +133,18 @@ def placed_ids(fragment: str) -> set[str]:
     return {html.unescape(v) for v in re.findall(r'data-action="([^"]*)"', fragment)}
 
 
-def board_for(game: str, state, seat):
-    """(fragment, legal action ids) for ``seat``: the actions it would be offered on the page."""
+def parts_for(game: str, state, seat):
+    """(board parts ``{part id: html}``, legal action ids) for ``seat``: the actions it would be offered."""
     spec = get_game(game)
     acting = seat is not None and seat in state.to_move
     actions = [{"id": a.id, "label": a.label} for a in state.legal_actions(seat)] if acting else []
-    return spec.board_view(state.observation(seat), actions, seat), [a["id"] for a in actions]
+    return as_parts(spec.board_view(state.observation(seat), actions, seat)), [a["id"] for a in actions]
+
+
+def board_for(game: str, state, seat):
+    """(assembled board fragment, legal action ids) for ``seat``: the board as the page shows it."""
+    parts, legal = parts_for(game, state, seat)
+    return assemble(parts), legal
 
 
 def check_board(game: str, state, seat) -> set[str]:

@@ -20,13 +20,14 @@ from .helpers import TRACK, game, put
 from ..viewkit import (
     action_elements,
     assert_text_fits,
+    board_for,
     kinds_met,
     parse_board,
+    parts_for,
     placed_ids,
     sampled_states,
     text_lines,
 )
-from ..viewkit import board_for as parts_for
 
 GAME = "biblios-dice"
 KINDS = {rules.REROLL, rules.SELECT, rules.SPLIT, rules.BID, rules.CHOOSE, rules.RESOLVE,
@@ -120,12 +121,6 @@ def test_text_view_rejects_a_bad_focus():
 
 
 # ------------------------------------------------------------------ board
-def board_for(game: str, state, seat):
-    """(assembled board HTML, legal action ids) for ``seat``: the board as the page shows it."""
-    parts, legal = parts_for(game, state, seat)
-    return assemble(as_parts(parts)), legal
-
-
 def check_board(game: str, state, seat) -> set[str]:
     """The board contract (docs/views.md) on the assembled parts: balanced markup, only legal actions,
     each named by its label, none for a spectator, the same board for the same observation."""
