@@ -185,6 +185,7 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
         lay = self.lay
         n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)
+        players = [sheet_view(lay, sh) for sh in self.sheets]
         obs: dict[str, Any] = {
             "game": self.game_id,
             "sheets": lay.season,
@@ -200,9 +201,9 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
             "statue_line": [CARD_ID[c] for c in self.line],
             "statue_deck": {"day": n_day, "night": len(self.deck) - n_day},
             "lair_first": list(self.lair_first),
-            "players": [sheet_view(lay, sh) for sh in self.sheets],
+            "players": players,
             "deciding": list(self.to_move),
-            "scores": self.scores,
+            "scores": [p["score"]["total"] for p in players],
             "winners": list(self.winners),
         }
         if seat is not None and 0 <= seat < self.players:
