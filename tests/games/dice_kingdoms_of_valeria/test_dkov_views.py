@@ -15,7 +15,7 @@ from rich.console import Console
 import dicetable.games.dice_kingdoms_of_valeria as dkov
 from dicetable.engine import Rng, new_game
 from dicetable.engine.help import load_help
-from dicetable.engine.markup import as_parts, assemble
+from dicetable.engine.markup import as_parts, assemble, check_key
 from dicetable.games.dice_kingdoms_of_valeria.board import board_view as board_parts
 from dicetable.games.dice_kingdoms_of_valeria.components import EVENTS, LAYOUTS
 from dicetable.games.dice_kingdoms_of_valeria.text import render, text_view
@@ -373,3 +373,42 @@ def test_guild_strike_and_harvest_fallback_choices_sit_on_their_track_pips():
     assert "(2 Citizen, left pip" in _on_piece(html, "yellow:2")
     assert "(Road R02 (S2-D2), pip 3" in _on_piece(html, "green:R02@S2:3")
     assert "(Road R02 (S2-D2), pip 1" in _on_piece(html, "green:R02@S2:1")
+
+
+@pytest.mark.parametrize("players,sheets", [(1, "winter"), (4, "summer")])
+def test_board_parts_fit_together_and_name_their_elements_once(players, sheets):
+    """Keyed parts (docs/web.md, "Live updates"): every part but the root has one slot, keys are
+    unique, every counter shows its count, every die its face, and a sheet looks the same to every viewer."""
+    for state in sample_states(players, sheets, seed=5, every=7):
+        by_viewer = {}
+        for seat in [None, *range(players)]:
+            parts = board_parts(state.observation(seat), actions_of(state, seat), seat)
+            by_viewer[seat] = parts
+            assert next(iter(parts)) == "board"
+            for k in parts:
+                check_key(k)
+            html = assemble(parts)
+            assert sorted(re.findall(r'data-part="([^"]+)"', html)) == sorted(set(parts) - {"board"})
+            keys = re.findall(r'data-key="([^"]+)"', html)
+            assert len(keys) == len(set(keys)), [k for k in keys if keys.count(k) > 1][:3]
+            for k in keys:
+                check_key(k)
+            counters = re.findall(r'data-key="([^"]+)" data-count="(\d+)"[^>]*>([^<]*)<', html)
+            assert len(counters) == html.count("data-count=")
+            assert all(shown == n for _, n, shown in counters)
+            obs = state.observation(seat)
+            d = obs["dice"]
+            faces = [int(f) for f in re.findall(r'data-die="(\d+)"', html)]
+            assert faces == [*d["black"], d["yellow"], d["red"], d["green"], d["blue"]]
+            assert all(f'data-key="draft-{i}"' in html for i in range(4))
+        # The sheets are public: a sheet's parts (not the viewer's actions) are the same for everyone.
+        for s in range(players):
+            sheet = {k: v for k, v in by_viewer[None].items() if k.startswith(f"p-{s}") and "-acts-" not in k}
+            for parts in by_viewer.values():
+                assert {k: parts[k] for k in sheet} == sheet
+
+
+def test_board_css_tabs_work_with_the_seat_radios_in_their_own_part():
+    css = resources.files("dicetable.games.dice_kingdoms_of_valeria").joinpath("static", "board.css").read_text()
+    for s in range(5):
+        assert f":has(#dkv-tab-{s}:checked) .dkv-panel-{s}" in css

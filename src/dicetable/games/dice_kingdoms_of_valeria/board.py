@@ -23,7 +23,7 @@ from pydantic import field_validator
 
 from dicetable.engine import seat_name
 from dicetable.engine.data import Sourced, load_data
-from dicetable.engine.markup import ROOT, attr, slot, text
+from dicetable.engine.markup import PIPS, ROOT, attr, die_svg, slot, text
 
 from .components import (
     DRAFT_LINE, EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
@@ -612,6 +612,13 @@ def _power_tag(lay, d: int) -> str:
 
 # ---------------------------------------------------------------- the table strip
 
+def _die(v) -> str:
+    """A die's face as pips (a face outside 1-6, before the first roll, as a dash)."""
+    if v in PIPS:
+        return die_svg(v, size=26)
+    return die_svg(None, '<text x="20" y="27" text-anchor="middle" font-size="20">–</text>', 26)
+
+
 @lru_cache(maxsize=4096)
 def _dice(black: tuple, colours: tuple, second: bool, heavy_rain: bool) -> str:
     """The six dice: the black pair for the Harvest, then the Yellow, Red, Green and Blue action dice."""
@@ -621,7 +628,8 @@ def _dice(black: tuple, colours: tuple, second: bool, heavy_rain: bool) -> str:
     o.append(f'<div class="dgroup" data-key="dice-black"><span class="dlabel">'
              f'{"2nd Harvest" if second else "Harvest"}</span>')
     for v in black:
-        o.append(f'<span class="die black" data-die="{v}" title="{attr(black_tip)}">{v}</span>')
+        o.append(f'<span class="die black" data-die="{v}" role="img" aria-label="Black die: {v}" '
+                 f'title="{attr(black_tip)}">{_die(v)}</span>')
     o.append(f'<span class="dsum" title="Sum of the black dice">= {sum(black)}</span></div>')
     o.append(f'<div class="dgroup{" used" if second else ""}"><span class="dlabel">'
              f'{"Action (used)" if second else "Action"}</span>')
@@ -631,7 +639,8 @@ def _dice(black: tuple, colours: tuple, second: bool, heavy_rain: bool) -> str:
             o.append(f'<span class="die blue off" data-die="{v}" '
                      'title="Heavy Rain: the Blue die may not be used this turn">–</span>')
             continue
-        o.append(f'<span class="dbox"><span class="die {colour}" data-die="{v}" title="{attr(tip)}">{v}</span>'
+        o.append(f'<span class="dbox"><span class="die {colour}" data-die="{v}" role="img" '
+                 f'aria-label="{colour.capitalize()} die: {v}" title="{attr(tip)}">{_die(v)}</span>'
                  f'<span class="dact">{act}</span></span>')
     o.append("</div></div>")
     return "".join(o)
