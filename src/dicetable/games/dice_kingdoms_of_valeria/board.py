@@ -28,6 +28,7 @@ from dicetable.engine.markup import PIPS, ROOT, attr, die_svg, slot, text
 from .components import (
     DRAFT_LINE, EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
 )
+from .rules.fx import cit_key, lair_key, road_key, statue_key, trk_key
 from .viewdata import Sheet, focus_seat, lair_first_note, layout, power_long, statue_short
 
 GAME_ID = "dice-kingdoms-of-valeria"
@@ -222,12 +223,12 @@ def _wall_xy(lay) -> list:
     return [(190 + i * 19 + (20 if i >= 4 else 0), 250) for i in range(8)] + [(362, 226 - j * 24) for j in range(4)]
 
 
-def _track_xy(g: int, i: int) -> tuple:
+def _track_xy(g: int, i: int) -> tuple[float, float]:
     y0 = 74 + g * 47
     return 62 + (i % 8) * 14.5, y0 + 6 + (i // 8) * 13
 
 
-def _gold_xy(lay, i: int) -> tuple:
+def _gold_xy(lay, i: int) -> tuple[float, float]:
     per = lay.gold_len // lay.gold_rows
     return 402 + (i % per) * 26, 104 + (i // per) * 30
 
@@ -260,7 +261,7 @@ def _castle_base(season: str, seat: int, solo: bool) -> str:
                  f'<rect class="cit {GUILD_CLASS[g]}" x="{x0}" y="18" width="48" height="46" rx="4"/>'
                  f'<text class="val" x="{x0 + 24}" y="33">{text(cname)}</text>'
                  f'<text class="guild" x="{x0 + 24}" y="43">{GUILDS[g]}</text></g>')
-        o.append(slot(f"{p}-cit-{_key(cname)}", "g"))
+        o.append(slot(cit_key(seat, cname), "g"))
     for g in range(4):
         y0 = 74 + g * 47
         o.append(f'<g><title>{GUILDS[g]} Guild Track: 24 pips; completing 3 Guild Tracks '
@@ -270,7 +271,7 @@ def _castle_base(season: str, seat: int, solo: bool) -> str:
         for i, code in enumerate(lay.trk_pips[g]):
             x, y = _track_xy(g, i)
             o.append(_pip_base(x, y, code, f"{GUILDS[g]} Guild Track pip {i + 1}", 5.5))
-        o.append(slot(f"{p}-trk-{GUILDS[g]}", "g"))
+        o.append(slot(trk_key(seat, GUILDS[g]), "g"))
     o.append('<g><title>The castle: Knights on the Wall run along its foot (the gate does not break the '
              'section) and up the right-hand tower</title>'
              '<rect class="keep" x="178" y="72" width="196" height="190" rx="4"/>'
@@ -294,7 +295,7 @@ def _castle_base(season: str, seat: int, solo: bool) -> str:
             o.append(f'<line class="rule" x1="392" x2="512" y1="{y + 14}" y2="{y + 14}"/>')
     o.append(slot(f"{p}-gold", "g"))
     for li in (3, 2, 1, 0):
-        o.append(slot(f"{p}-lair-{lay.lair_ids[li]}", "g"))
+        o.append(slot(lair_key(seat, lay.lair_ids[li]), "g"))
     o.append('<text class="head" x="8" y="399">Statues</text>')
     o.append(slot(f"{p}-statues", "g"))
     for i, tname in enumerate(_TALLY):
@@ -311,18 +312,13 @@ def _castle_base(season: str, seat: int, solo: bool) -> str:
 _TALLY = ("Stars", "Domains", "Lairs", "Statues", "Total")
 
 
-def _key(name: str) -> str:
-    """A Citizen section's name ("9/10") as part of a key ("9-10")."""
-    return name.replace("/", "-")
-
-
 @lru_cache(maxsize=4096)
 def _citizen(season: str, seat: int, s: int, marked: int, void: tuple) -> str:
     """Citizen section ``s``'s two pips as marked, and the actions on them."""
     lay = LAYOUTS[season]
     cname = lay.cit_names[s]
     x0 = 6 + s * 51
-    o = [_hidden_count(f"p-{seat}-cit-{_key(cname)}", marked, x0 + 44, 27,
+    o = [_hidden_count(cit_key(seat, cname), marked, x0 + 44, 27,
                        f"{cname} Citizen: {marked} of 2 pips marked")]
     for i, code in enumerate(lay.cit_pips[s]):
         title = f"{cname} Citizen, {'left' if i == 0 else 'right'} pip"
@@ -352,7 +348,7 @@ def _track(season: str, seat: int, g: int, n: int, void: tuple) -> str:
     lay = LAYOUTS[season]
     y0 = 74 + g * 47
     pips = lay.trk_pips[g]
-    o = [_counter(f"p-{seat}-trk-{GUILDS[g]}", n, 26, y0 + 28, "trkn", "/24")]
+    o = [_counter(trk_key(seat, GUILDS[g]), n, 26, y0 + 28, "trkn", "/24")]
     if void:   # solo Guild Strike: pip by pip
         for i, code in enumerate(pips):
             x, y = _track_xy(g, i)
@@ -398,7 +394,7 @@ def _lair(season: str, seat: int, li: int, blocks: tuple, st: str, access: bool,
     o = [f'<g class="lair{"" if access else " locked"}"><title>{text(tip)}</title>'
          f'<rect class="lairbox" x="{x0}" y="{y0}" width="250" height="54" rx="5"/>'
          f'<text class="lname" x="{x0 + 6}" y="{y0 + 13}">{text(lay.lair_ids[li])} {text(lay.lair_names[li])}'
-         f' <tspan class="lcnt" data-key="p-{seat}-lair-{lay.lair_ids[li]}" data-count="{total}">{total}</tspan>'
+         f' <tspan class="lcnt" data-key="{lair_key(seat, lay.lair_ids[li])}" data-count="{total}">{total}</tspan>'
          f"/{size}</text>"
          + ("" if access else f'<text class="locked" x="{x0 + 218}" y="{y0 + 44}">no access</text>')]
     for j, (v, circled) in enumerate(((hi, st == "high"), (lo, st == "low"))):
@@ -435,7 +431,7 @@ def _statues(seat: int, held: tuple, plinths: int) -> str:
         x0 = 58 + k * 62
         if k < len(held):
             n, vp = held[k]
-            o.append(f'<g data-key="p-{seat}-statue-{n}"><title>Statue {n}: {text(STATUES[n - 1].effect)} '
+            o.append(f'<g data-key="{statue_key(seat, n)}"><title>Statue {n}: {text(STATUES[n - 1].effect)} '
                      f'Now {vp} VP</title>'
                      f'<rect class="stbox held" x="{x0}" y="386" width="58" height="38" rx="4"/>'
                      f'<text class="stnum" x="{x0 + 29}" y="401">Statue {n}</text>'
@@ -445,13 +441,14 @@ def _statues(seat: int, held: tuple, plinths: int) -> str:
                      f'<rect class="stbox" x="{x0}" y="386" width="58" height="38" rx="4"/></g>')
     if plinths:
         o.append(f'<text class="note" x="58" y="382">{plinths} Statue(s) to take in the draft</text>')
-    return "".join(o)
+    return f'<g data-key="p-{seat}-statues">{"".join(o)}</g>'
 
 
 @lru_cache(maxsize=2048)
 def _score(seat: int, values: tuple) -> str:
     """The Score Tally's figures (stars, domains, lairs, statues, total)."""
-    return "".join(_counter(f"p-{seat}-{name.lower()}", v, 312 + i * 41 + 19, 418, "tval")
+    return "".join(_counter(f"p-{seat}-total" if name == "Total" else f"p-{seat}-tally-{name.lower()}",
+                            v, 312 + i * 41 + 19, 418, "tval")
                    for i, (name, v) in enumerate(zip(_TALLY, values)))
 
 
@@ -500,7 +497,7 @@ def _forest_base(season: str, seat: int) -> str:
     if season == "winter":
         cx, cy = pos.nodes["W9"]
         o.append(f'<ellipse class="lake" cx="{cx}" cy="{cy}" rx="70" ry="38"><title>The frozen lake</title></ellipse>')
-    o += [slot(f"{p}-road-{rid}", "g") for rid in lay.road_ids]
+    o += [slot(road_key(seat, rid), "g") for rid in lay.road_ids]
     starts = {lay.road_a_name[r] for r in lay.start_roads}
     for name_, (x, y) in pos.nodes.items():
         if name_ in lay.dom_ids:
@@ -554,7 +551,7 @@ def _road(season: str, seat: int, r: int, marked: int, origin: int, done: tuple,
     rid = lay.road_ids[r]
     o = [f'<line class="roadline{" begun" if origin else ""}" x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}"/>']
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-    o.append(_hidden_count(f"p-{seat}-road-{rid}", marked, mx, my, f"Road {rid}: {marked} of {n} pips marked"))
+    o.append(_hidden_count(road_key(seat, rid), marked, mx, my, f"Road {rid}: {marked} of {n} pips marked"))
     for i, code in enumerate(lay.road_pips[r][1]):
         x, y, bi = pips[i]
         title = f"Road {rid} ({lay.road_a_name[r]}-{lay.road_b_name[r]}), pip {i + 1}"
@@ -613,37 +610,50 @@ def _power_tag(lay, d: int) -> str:
 # ---------------------------------------------------------------- the table strip
 
 def _die(v) -> str:
-    """A die's face as pips (a face outside 1-6, before the first roll, as a dash)."""
+    """A die's face as pips, by reference to the faces drawn once in the root part (:func:`_die_faces`);
+    a face outside 1-6 (before the first roll) as a dash."""
     if v in PIPS:
-        return die_svg(v, size=26)
+        return f'<svg viewBox="0 0 40 40" aria-hidden="true" focusable="false"><use href="#dkv-face-{v}"/></svg>'
     return die_svg(None, '<text x="20" y="27" text-anchor="middle" font-size="20">–</text>', 26)
 
 
-@lru_cache(maxsize=4096)
-def _dice(black: tuple, colours: tuple, second: bool, heavy_rain: bool) -> str:
-    """The six dice: the black pair for the Harvest, then the Yellow, Red, Green and Blue action dice."""
+@lru_cache(maxsize=1)
+def _die_faces() -> str:
+    """The six faces of a die (``markup.die_svg``), drawn once, hidden, for the dice to refer to."""
+    faces = "".join(die_svg(f, size=40).replace("<svg ", f'<svg id="dkv-face-{f}" ', 1) for f in PIPS)
+    return f'<svg class="dkv-faces" width="0" height="0" aria-hidden="true" focusable="false">{faces}</svg>'
+
+
+@lru_cache(maxsize=8)
+def _dice(second: bool, heavy_rain: bool) -> str:
+    """The dice's frame: the black pair for the Harvest, then the Yellow, Red, Green and Blue action
+    dice with what each does; each die (``die-0``..``die-5``) and the sum (``dice-sum``) are parts."""
     o = ['<div class="dkv-dice" role="group" aria-label="Dice" data-key="dice">']
     black_tip = ("Black dice rolled again for the solo 2nd Harvest" if second else
                  "Black dice: each die and their sum activate your Citizens of that value in the Harvest")
-    o.append(f'<div class="dgroup" data-key="dice-black"><span class="dlabel">'
-             f'{"2nd Harvest" if second else "Harvest"}</span>')
-    for v in black:
-        o.append(f'<span class="die black" data-die="{v}" role="img" aria-label="Black die: {v}" '
-                 f'title="{attr(black_tip)}">{_die(v)}</span>')
-    o.append(f'<span class="dsum" title="Sum of the black dice">= {sum(black)}</span></div>')
+    o.append(f'<div class="dgroup" data-key="dice-black" title="{attr(black_tip)}"><span class="dlabel">'
+             f'{"2nd Harvest" if second else "Harvest"}</span>{slot("die-0", "span")}{slot("die-1", "span")}'
+             f'{slot("dice-sum", "span", "dsum")}</div>')
     o.append(f'<div class="dgroup{" used" if second else ""}"><span class="dlabel">'
              f'{"Action (used)" if second else "Action"}</span>')
-    for colour, v in zip(("yellow", "red", "green", "blue"), colours):
+    for i, colour in enumerate(("yellow", "red", "green", "blue"), 2):
         act, tip = DIE_ACTION[colour]
         if colour == "blue" and heavy_rain:
-            o.append(f'<span class="die blue off" data-die="{v}" '
-                     'title="Heavy Rain: the Blue die may not be used this turn">–</span>')
-            continue
-        o.append(f'<span class="dbox"><span class="die {colour}" data-die="{v}" role="img" '
-                 f'aria-label="{colour.capitalize()} die: {v}" title="{attr(tip)}">{_die(v)}</span>'
+            tip, act = "Heavy Rain: the Blue die may not be used this turn", "no Blue die"
+        o.append(f'<span class="dbox" title="{attr(tip)}">{slot(f"die-{i}", "span")}'
                  f'<span class="dact">{act}</span></span>')
     o.append("</div></div>")
     return "".join(o)
+
+
+_DIE_COLOURS = ("black", "black", "yellow", "red", "green", "blue")
+
+
+@lru_cache(maxsize=64)
+def _one_die(colour: str, v: int, off: bool) -> str:
+    """One die showing ``v`` (``data-die``), faded when it may not be used."""
+    return (f'<span class="die {colour}{" off" if off else ""}" data-die="{v}" role="img" '
+            f'aria-label="{colour.capitalize()} die: {v}">{_die(v)}</span>')
 
 
 def _draft(line: list, deck: dict, acts: dict) -> str:
@@ -728,7 +738,7 @@ def _root(season: str, n: int) -> str:
     """The root part: the table strip's slots, the seat tabs and one panel slot per seat."""
     return "".join([
         f'<div class="board board-{GAME_ID} season-{attr(season)}">',
-        '<div class="dkv-top">', slot("status", "div", "dkv-status-slot"), slot("dice", "div", "dkv-dice-slot"),
+        _die_faces(), '<div class="dkv-top">', slot("status", "div", "dkv-status-slot"), slot("dice", "div", "dkv-dice-slot"),
         slot("draft", "div", "dkv-draft-slot"), "</div>",
         '<div class="dkv-seats">', slot("radios", "div", "dkv-radios"),
         '<div class="dkv-tabs" role="tablist">', *(slot(f"tab-{s}", "span") for s in range(n)), "</div>",
@@ -750,10 +760,10 @@ def _sheet_parts(season: str, s: int, pl: dict, obs: dict) -> dict:
     cits = pl["citizens"]
     for i, cname in enumerate(lay.cit_names):
         c = cits[cname]
-        out[f"{p}-cit-{_key(cname)}"] = _citizen(season, s, i, c["marked"], tuple(v - 1 for v in c["voided"]))
+        out[cit_key(s, cname)] = _citizen(season, s, i, c["marked"], tuple(v - 1 for v in c["voided"]))
     voids = pl["voided_track_rewards"]
     for g, gname in enumerate(GUILDS):
-        out[f"{p}-trk-{gname}"] = _track(season, s, g, pl["guild_tracks"][gname],
+        out[trk_key(s, gname)] = _track(season, s, g, pl["guild_tracks"][gname],
                                          tuple(v - 1 for v in voids.get(gname, ())))
     out[f"{p}-wall"] = _wall(season, s, pl["wall"])
     out[f"{p}-gold"] = _gold(season, s, pl["gold"])
@@ -767,7 +777,7 @@ def _sheet_parts(season: str, s: int, pl: dict, obs: dict) -> dict:
             st = result
         else:
             st = "crossed" if (first[li] == -2 or (first[li] >= 0 and first[li] != s)) else "open"
-        out[f"{p}-lair-{lid}"] = _lair(season, s, li, tuple(lr["blocks"].values()), st, lr["access"],
+        out[lair_key(s, lid)] = _lair(season, s, li, tuple(lr["blocks"].values()), st, lr["access"],
                                        lair_first_note(obs, li, s))
     sc = pl["score"]
     out[f"{p}-statues"] = _statues(s, tuple((n, sc["statue_vp"].get(str(n), 0)) for n in pl["statues"]),
@@ -785,7 +795,7 @@ def _sheet_parts(season: str, s: int, pl: dict, obs: dict) -> dict:
         mine = _ROAD_BRIDGES[season][r]
         done = tuple(bi for bi in mine if sheet.bridge_complete(bi)) if rd["marked"] >= 3 else ()
         void = tuple(bi for bi in mine if lay.bridge_ids[bi] in bridges_void) if bridges_void else ()
-        out[f"{p}-road-{rid}"] = _road(season, s, r, rd["marked"], origin, done, void)
+        out[road_key(s, rid)] = _road(season, s, r, rd["marked"], origin, done, void)
     claimed = set(pl["domains"])
     dvoid = set(pl["voided_domains"])
     for d, did in enumerate(lay.dom_ids):
@@ -839,11 +849,14 @@ def board_view(obs: dict, actions: list, seat: int | None) -> dict:
     viewer = seat if seat is not None and 0 <= seat < n else None
     solo = obs.get("solo")
     d = obs["dice"]
+    rain = bool(solo and solo.get("heavy_rain"))
     parts = {ROOT: _root(season, n), "status": _status(obs),
-             "dice": _dice(tuple(d["black"]), (d["yellow"], d["red"], d["green"], d["blue"]),
-                           bool(solo and solo.get("second_harvest")), bool(solo and solo.get("heavy_rain"))),
+             "dice": _dice(bool(solo and solo.get("second_harvest")), rain),
+             "dice-sum": f"= {sum(d['black'])}",
              "draft": _draft(obs["statue_line"], obs["statue_deck"], places.on),
              "radios": _radios(n, focus_seat(obs, seat, None))}
+    for i, (colour, v) in enumerate(zip(_DIE_COLOURS, (*d["black"], d["yellow"], d["red"], d["green"], d["blue"]))):
+        parts[f"die-{i}"] = _one_die(colour, v, rain and i == 5)
     deciding = obs["deciding"]
     for s in range(n):
         parts[f"tab-{s}"] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"], s in deciding)
@@ -868,7 +881,6 @@ def board_view(obs: dict, actions: list, seat: int | None) -> dict:
 @lru_cache(maxsize=2048)
 def _act_parts(season: str, acts: tuple) -> str:
     """The viewer's actions on one sheet, drawn over its pips: ``acts`` is ((kind, index, pip), ((id, label), ...))."""
-    lay = LAYOUTS[season]
     o = []
     for (kind, a, i), here in acts:
         if kind == "cit":
@@ -888,7 +900,7 @@ def _act_parts(season: str, acts: tuple) -> str:
 def _block_xy(season: str) -> tuple:
     """Per Range Block, the centre of its first pip (see :func:`_lair`)."""
     lay = LAYOUTS[season]
-    out = [None] * lay.nb
+    out: list = [None] * lay.nb
     for li, blocks in enumerate(lay.lair_blocks):
         x0, y0 = _lair_xy(li)
         x = x0 + 6

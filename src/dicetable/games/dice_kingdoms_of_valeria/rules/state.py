@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicetable.engine import Action
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -84,7 +85,8 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         self.emit("setup", None,
                   f"{lay.data.name}; {_NAME[self.first]} is the first Active Player. "
                   "Statue draft line: " + ", ".join(f"Statue {CARD_KIND[c] + 1}" for c in self.line) + ".",
-                  {"first": self.first, "line": [CARD_ID[c] for c in self.line], "sheets": season})
+                  {"first": self.first, "line": [CARD_ID[c] for c in self.line], "sheets": season},
+                  effects=[fx.reveal(f"draft-{i}", "draft") for i in range(len(self.line))])
         self._start_turn(self.first)
         self.run()
 
