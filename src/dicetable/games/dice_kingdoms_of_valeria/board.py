@@ -17,6 +17,7 @@ positions of the Forest's Domains come from ``data/board.json``.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, Mapping
 from math import hypot
 
 from pydantic import field_validator
@@ -29,7 +30,10 @@ from .components import (
     DRAFT_LINE, EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
 )
 from .rules.fx import cit_key, lair_key, road_key, statue_key, trk_key
-from .viewdata import Sheet, focus_seat, lair_first_note, layout, power_long, statue_short
+from .viewdata import (
+    ObsLike, Sheet, dice_faces, focus_seat, lair_first_note, lair_vp_state, layout, phase_name, power_long,
+    solo_flags, statue_card, statue_short, viewer_of,
+)
 
 GAME_ID = "dice-kingdoms-of-valeria"
 
@@ -85,7 +89,7 @@ DIE_ACTION = {"yellow": ("Recruit", "Yellow die: the Recruit action marks a Citi
 class _Places:
     """The legal actions by the piece they concern: key -> [(id, label)] in the given order."""
 
-    def __init__(self, obs: dict, actions: list, seat: int | None) -> None:
+    def __init__(self, obs: ObsLike, actions: list, seat: int | None) -> None:
         self.on: dict = {}
         self.left: list = []
         self.castle: tuple = ()
@@ -656,7 +660,7 @@ def _one_die(colour: str, v: int, off: bool) -> str:
             f'aria-label="{colour.capitalize()} die: {v}">{_die(v)}</span>')
 
 
-def _draft(line: list, deck: dict, acts: dict) -> str:
+def _draft(line: list, deck: Mapping[str, Any], acts: dict) -> str:
     """The Statue draft line (a card that may be taken is a button) and the deck's counts."""
     o = ['<div class="dkv-draft" role="group" aria-label="Statue draft line" data-key="draft">'
          '<span class="dlabel">Statue draft line</span>']
@@ -665,8 +669,7 @@ def _draft(line: list, deck: dict, acts: dict) -> str:
             o.append(f'<span class="statue empty" data-key="draft-{i}" title="An empty place in the draft line">'
                      '<span class="stn">–</span></span>')
             continue
-        n_str, _, back = line[i].partition("-")
-        n = int(n_str)
+        n, back = statue_card(line[i])
         st = STATUES[n - 1]
         inner = f'<span class="stn">{n}</span><span class="ste">{text(statue_short(n))}</span>'
         tip = f"Statue {n} ({back.capitalize()} back): {st.effect}"
@@ -684,7 +687,8 @@ def _draft(line: list, deck: dict, acts: dict) -> str:
     return "".join(o)
 
 
-def _status(obs: dict) -> str:
+def _status(obs: ObsLike) -> str:
+    """The status line: round or solo turn, Active Player, phase, who decides, the last round, the result."""
     lay = layout(obs)
     solo = obs.get("solo")
     bits = []
@@ -694,18 +698,15 @@ def _status(obs: dict) -> str:
     else:
         bits.append(f"Round {obs['round']}")
         bits.append(f"Active: {seat_name(obs['active'])}")
-    phase = {"event": "Event phase", "harvest": "Harvest", "draft": "Harvest: Statue draft",
-             "action": "Action phase", "over": "Game over"}[obs["phase"]]
-    if solo and solo.get("second_harvest") and obs["phase"] in ("harvest", "draft"):
-        phase = "2nd " + phase
-    bits.append(phase)
+    bits.append(phase_name(obs))
     if obs["phase"] != "over" and obs["deciding"] and obs["phase"] in ("harvest", "draft"):
         bits.append("deciding: " + ", ".join(seat_name(s) for s in obs["deciding"]))
     if obs["last_round"] and obs["phase"] != "over":
         bits.append("LAST ROUND")
-    if solo and solo["heavy_rain"]:
+    _, rain, drought = solo_flags(obs)
+    if rain:
         bits.append("Heavy Rain: no Blue die")
-    if solo and solo["drought"]:
+    if drought:
         bits.append("Drought: no Harvest")
     if obs["phase"] == "over":
         if solo:
@@ -752,33 +753,25 @@ def _panel(season: str, s: int, solo: bool) -> str:
     return _castle_base(season, s, solo) + _forest_base(season, s)
 
 
-def _sheet_parts(season: str, s: int, pl: dict, obs: dict) -> dict:
+def _sheet_parts(season: str, s: int, pl: Mapping[str, Any], obs: ObsLike) -> dict:
     """The changing parts of seat ``s``'s two sheets (its actions are parts of their own: :func:`_act_parts`)."""
     lay = LAYOUTS[season]
     p = f"p-{s}"
     out = {}
-    cits = pl["citizens"]
+    sheet = Sheet(lay, pl)
     for i, cname in enumerate(lay.cit_names):
-        c = cits[cname]
-        out[cit_key(s, cname)] = _citizen(season, s, i, c["marked"], tuple(v - 1 for v in c["voided"]))
-    voids = pl["voided_track_rewards"]
+        marked, crossed = sheet.citizen(i)
+        out[cit_key(s, cname)] = _citizen(season, s, i, marked, tuple(sorted(crossed)))
     for g, gname in enumerate(GUILDS):
-        out[trk_key(s, gname)] = _track(season, s, g, pl["guild_tracks"][gname],
-                                         tuple(v - 1 for v in voids.get(gname, ())))
+        n, struck = sheet.track(g)
+        out[trk_key(s, gname)] = _track(season, s, g, n, tuple(sorted(struck)))
     out[f"{p}-wall"] = _wall(season, s, pl["wall"])
     out[f"{p}-gold"] = _gold(season, s, pl["gold"])
-    lairs = pl["lairs"]
-    first = obs["lair_first"]
     for li in (3, 2, 1, 0):
         lid = lay.lair_ids[li]
-        lr = lairs[lid]
-        result = lr["result"]
-        if result in ("high", "low", "pending"):
-            st = result
-        else:
-            st = "crossed" if (first[li] == -2 or (first[li] >= 0 and first[li] != s)) else "open"
-        out[lair_key(s, lid)] = _lair(season, s, li, tuple(lr["blocks"].values()), st, lr["access"],
-                                       lair_first_note(obs, li, s))
+        lr = sheet.lair(li)
+        out[lair_key(s, lid)] = _lair(season, s, li, tuple(lr["blocks"].values()), lair_vp_state(obs, sheet, li, s),
+                                      lr["access"], lair_first_note(obs, li, s))
     sc = pl["score"]
     out[f"{p}-statues"] = _statues(s, tuple((n, sc["statue_vp"].get(str(n), 0)) for n in pl["statues"]),
                                    pl["plinths_to_draft"])
@@ -787,19 +780,14 @@ def _sheet_parts(season: str, s: int, pl: dict, obs: dict) -> dict:
     if solo:
         out[f"{p}-solo"] = _solo(season, solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:]))
     roads = pl["roads"]
-    bridges_void = set(pl["voided_bridges"])
-    sheet = Sheet(lay, pl)
     for r, rid in enumerate(lay.road_ids):
-        rd = roads[rid]
-        origin = 0 if rd["from"] is None else 1 if rd["from"] == lay.road_a_name[r] else 2
+        marked = roads[rid]["marked"]
         mine = _ROAD_BRIDGES[season][r]
-        done = tuple(bi for bi in mine if sheet.bridge_complete(bi)) if rd["marked"] >= 3 else ()
-        void = tuple(bi for bi in mine if lay.bridge_ids[bi] in bridges_void) if bridges_void else ()
-        out[road_key(s, rid)] = _road(season, s, r, rd["marked"], origin, done, void)
-    claimed = set(pl["domains"])
-    dvoid = set(pl["voided_domains"])
+        done = tuple(bi for bi in mine if sheet.bridge_complete(bi)) if marked >= 3 else ()
+        void = tuple(bi for bi in mine if sheet.bridge_voided(bi))
+        out[road_key(s, rid)] = _road(season, s, r, marked, sheet.road_dir(r), done, void)
     for d, did in enumerate(lay.dom_ids):
-        out[f"{p}-dom-{did}"] = _domain(season, d, did in claimed, did in dvoid)
+        out[f"{p}-dom-{did}"] = _domain(season, d, sheet.claimed(d), sheet.dom_voided(d))
     return out
 
 
@@ -808,7 +796,7 @@ _ROAD_BRIDGES = {season: tuple(tuple(bi for bi in range(len(lay.bridge_ids)) if 
                                for r in range(lay.nr)) for season, lay in LAYOUTS.items()}
 
 
-def _sheet_key(pl: dict, obs: dict, s: int) -> tuple:
+def _sheet_key(pl: Mapping[str, Any], obs: ObsLike, s: int) -> tuple:
     """Everything :func:`_sheet_parts` reads for seat ``s`` (without actions), as a hashable key."""
     lairs = pl["lairs"]
     return (tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
@@ -826,7 +814,7 @@ def _sheet_key(pl: dict, obs: dict, s: int) -> tuple:
 _SHEETS: dict = {}
 
 
-def board_view(obs: dict, actions: list, seat: int | None) -> dict:
+def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
     """The board as keyed parts ``{part id: HTML}`` (root ``"board"``; inline SVG, no script), escaped.
 
     ``obs`` is ``state.observation(seat)``; ``actions`` the seat's legal actions
@@ -846,16 +834,16 @@ def board_view(obs: dict, actions: list, seat: int | None) -> dict:
     players = obs["players"]
     n = len(players)
     season = obs["sheets"]
-    viewer = seat if seat is not None and 0 <= seat < n else None
+    viewer = viewer_of(obs, seat)
     solo = obs.get("solo")
-    d = obs["dice"]
-    rain = bool(solo and solo.get("heavy_rain"))
+    faces = dice_faces(obs)
+    second, rain, _ = solo_flags(obs)
     parts = {ROOT: _root(season, n), "status": _status(obs),
-             "dice": _dice(bool(solo and solo.get("second_harvest")), rain),
-             "dice-sum": f"= {sum(d['black'])}",
+             "dice": _dice(second, rain),
+             "dice-sum": f"= {faces[0] + faces[1]}",
              "draft": _draft(obs["statue_line"], obs["statue_deck"], places.on),
              "radios": _radios(n, focus_seat(obs, seat, None))}
-    for i, (colour, v) in enumerate(zip(_DIE_COLOURS, (*d["black"], d["yellow"], d["red"], d["green"], d["blue"]))):
+    for i, (colour, v) in enumerate(zip(_DIE_COLOURS, faces)):
         parts[f"die-{i}"] = _one_die(colour, v, rain and i == 5)
     deciding = obs["deciding"]
     for s in range(n):
