@@ -204,13 +204,12 @@ def _pip_over(x: float, y: float, code: int, r: float, marked: bool, voided: boo
     if not marked:
         return ""
     star = f'<text class="glyph star on" x="{x:.1f}" y="{y + 3.2:.1f}">★</text>' if code == STAR else ""
-    return f'<circle class="mk marked" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>{star}'
+    return f'<circle class="mk marked" cx="{x:.1f}" cy="{y:.1f}" r="{r + 1.2}"/>{star}'
 
 
-def _counter(key: str, n: int, x: float, y: float, cls: str, tail: str = "", anchor: str = "") -> str:
+def _counter(key: str, n: int, x: float, y: float, cls: str, tail: str = "") -> str:
     """A counter the page may count up: ``<text>`` whose ``tspan`` carries ``data-key``/``data-count``."""
-    a = f' style="text-anchor:{anchor}"' if anchor else ""
-    return (f'<text class="{cls}" x="{x}" y="{y}"{a}><tspan data-key="{key}" data-count="{n}">{n}</tspan>'
+    return (f'<text class="{cls}" x="{x}" y="{y}"><tspan data-key="{key}" data-count="{n}">{n}</tspan>'
             f"{text(tail)}</text>")
 
 
@@ -340,7 +339,7 @@ def _rows(n: int, first: int, per: int, xy, step: float, r: float) -> str:
     while i < n:
         k = min(n, (i // per + 1) * per) - i
         x, y = xy(i)
-        o.append(f'<path class="mkrow" d="M{x:.1f} {y:.1f}h{(k - 1) * step + 0.01:.2f}" stroke-width="{2 * r}" '
+        o.append(f'<path class="mkrow" d="M{x:.1f} {y:.1f}h{(k - 1) * step + 0.01:.2f}" stroke-width="{2 * r + 2.5}" '
                  f'stroke-dasharray="0 {step}"/>')
         i += k
     return "".join(o)
@@ -377,7 +376,7 @@ def _wall(season: str, seat: int, n: int) -> str:
 def _gold(season: str, seat: int, n: int) -> str:
     """The Gold Chart's marks and count."""
     lay = LAYOUTS[season]
-    o = [_counter(f"p-{seat}-gold", n, 460, 86, "trkn", f"/{lay.gold_len}", "start"),
+    o = [_counter(f"p-{seat}-gold", n, 512, 86, "trkn end", f"/{lay.gold_len}"),
          _rows(n, 0, lay.gold_len // lay.gold_rows, lambda i: _gold_xy(lay, i), 26, 7.5)]
     o += [_pip_over(*_gold_xy(lay, i), STAR, 7.5, True, False) for i in range(n) if lay.gold_pips[i] == STAR]
     return "".join(o)
@@ -624,7 +623,9 @@ def _die(v) -> str:
 @lru_cache(maxsize=1)
 def _die_faces() -> str:
     """The six faces of a die (``markup.die_svg``), drawn once, hidden, for the dice to refer to."""
-    faces = "".join(die_svg(f, size=40).replace("<svg ", f'<svg id="dkv-face-{f}" ', 1) for f in PIPS)
+    faces = "".join(die_svg(f, size=40).replace("<svg ", f'<svg id="dkv-face-{f}" ', 1)
+                    # the clone <use> makes inherits the die's fill (the face) and colour (the pips)
+                    .replace("<circle ", '<circle fill="currentColor" ') for f in PIPS)
     return f'<svg class="dkv-faces" width="0" height="0" aria-hidden="true" focusable="false">{faces}</svg>'
 
 
