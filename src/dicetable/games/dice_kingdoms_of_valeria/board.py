@@ -170,12 +170,12 @@ def _pip(x: float, y: float, code: int, marked: bool, title: str, voided: bool =
     return f"<g><title>{text(_tip(code, title, marked, voided))}</title>{''.join(body)}</g>"
 
 
-def _acts(x: float, y: float, inner: str, acts, r: float) -> str:
+def _acts(x: float, y: float, acts, r: float) -> str:
     """The focusable elements of the actions that mark the pip at (x, y) (named by their labels):
     the first on the pip, a second way to reach it on a small numbered ring beside it."""
     aid, label = acts[0]
     out = [f'<g class="act" role="button" tabindex="0" data-action="{attr(aid)}" aria-label="{attr(label)}">'
-           f'{inner}<circle class="ring" cx="{x:.1f}" cy="{y:.1f}" r="{r + 2.5}"/></g>']
+           f'<circle class="ring" cx="{x:.1f}" cy="{y:.1f}" r="{r + 2.5}"/></g>']
     for i, (aid, label) in enumerate(acts[1:], 1):   # a second way to reach the same pip
         ox, oy = x + 11 * i, y - 11
         out.append(f'<g class="act alt" role="button" tabindex="0" data-action="{attr(aid)}" '
@@ -222,7 +222,8 @@ def _hidden_count(key: str, n: int, x: float, y: float, what: str) -> str:
 
 # ---------------------------------------------------------------- Castle sheet
 
-def _wall_xy(lay) -> list:
+def _wall_xy() -> list:
+    """The Wall's pip centres: along the castle's foot (the gate makes no break), then up the tower."""
     return [(190 + i * 19 + (20 if i >= 4 else 0), 250) for i in range(8)] + [(362, 226 - j * 24) for j in range(4)]
 
 
@@ -286,7 +287,7 @@ def _castle_base(season: str, seat: int, solo: bool) -> str:
         o.append('<text class="head" x="186" y="86">Knights on the Wall</text>')
     o.append('<rect class="gate" x="260" y="238" width="14" height="24" rx="6"><title>The gate</title></rect>')
     for i, code in enumerate(lay.wall_pips):
-        x, y = _wall_xy(lay)[i]
+        x, y = _wall_xy()[i]
         o.append(_pip_base(x, y, code, f"Knights on the Wall pip {i + 1}", 6.5))
     o.append(slot(f"{p}-wall", "g"))
     o.append('<text class="head" x="392" y="86">Gold Chart</text>')
@@ -366,7 +367,7 @@ def _track(season: str, seat: int, g: int, n: int, void: tuple) -> str:
 def _wall(season: str, seat: int, n: int) -> str:
     """The Wall's marks and count."""
     lay = LAYOUTS[season]
-    xy = _wall_xy(lay)
+    xy = _wall_xy()
     o = [_counter(f"p-{seat}-wall", n, 362, 100, "trkn", f"/{lay.wall_len}")]
     o += [_pip_over(x, y, lay.wall_pips[i], 6.5, True, False) for i, (x, y) in enumerate(xy[:n])]
     return "".join(o)
@@ -873,15 +874,15 @@ def _act_parts(season: str, acts: tuple) -> str:
     o = []
     for (kind, a, i), here in acts:
         if kind == "cit":
-            o.append(_acts(6 + a * 51 + 14 + 20 * i, 54, "", here, 6.5))
+            o.append(_acts(6 + a * 51 + 14 + 20 * i, 54, here, 6.5))
         elif kind == "trk":
-            o.append(_acts(*_track_xy(a, i), "", here, 5.5))
+            o.append(_acts(*_track_xy(a, i), here, 5.5))
         elif kind == "blk":
             x, y = _block_xy(season)[a]
-            o.append(_acts(x + 17 * i, y, "", here, 6.5))
+            o.append(_acts(x + 17 * i, y, here, 6.5))
         else:
             x, y, _ = _road_pips(season)[0][a][4][i]
-            o.append(_acts(x, y, "", here, 5.8))
+            o.append(_acts(x, y, here, 5.8))
     return "".join(o)
 
 
