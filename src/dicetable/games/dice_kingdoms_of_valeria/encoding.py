@@ -12,6 +12,7 @@ from dicetable.engine.encoding import Encoding, counts, numbers, one_hot, per_se
 
 from .components import CARD_ID, EVENT_IDS, GUILDS, LAYOUTS, MAX_STATUES, N_KINDS
 from .rules import PHASES, TASK_NAMES
+from .viewdata import dice_faces
 
 _RESULTS = ("open", "high", "low", "pending")
 _SCORE_SCALE = 100.0
@@ -35,8 +36,7 @@ def observation_encoding(players: int, options: dict) -> Encoding:
         scalar("last_round", lambda o: o["last_round"], 1, "1 once the last round has begun"),
         seat(scalar("is_active", lambda v: v["obs"]["active"] == v["seat"], 1, "1 for the Active Player")),
         seat(scalar("deciding", lambda v: v["seat"] in v["obs"]["deciding"], 1, "1 for each seat deciding now")),
-        numbers("dice", lambda o: [*o["dice"]["black"], o["dice"]["yellow"], o["dice"]["red"],
-                                   o["dice"]["green"], o["dice"]["blue"] or 0], 6, 6,
+        numbers("dice", lambda o: [v or 0 for v in dice_faces(o)], 6, 6,
                 "black, black, yellow, red, green, blue dice / 6"),
         counts("statue_line", lambda o: o["statue_line"], CARD_ID, 1, "Statue cards in the draft line"),
         numbers("statue_deck", lambda o: [o["statue_deck"]["day"], o["statue_deck"]["night"]], 2, N_KINDS,

@@ -20,17 +20,17 @@ from rich.text import Text
 from dicetable.engine import seat_name
 
 from .components import EVENTS, GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
-from .rules import ACTION, DRAFT, EVENT, HARVEST, OVER, solo_result
-from .viewdata import Sheet, focus_seat, lair_first_note, lair_vp_state, layout, power_short, statue_short
+from .rules import DRAFT, HARVEST, OVER, solo_result
+from .viewdata import (
+    ObsLike, Sheet, dice_faces, focus_seat, lair_first_note, lair_vp_state, layout, phase_name, power_short, solo_flags,
+    statue_card, statue_short, viewer_of,
+)
 
 LETTER = {PLAIN: "○", RECRUIT: "R", GOLD: "$", ROAD: "=", KNIGHT: "K", SLAY: "X", PLINTH: "P", STAR: "*"}
 COLOUR = {RECRUIT: "magenta", GOLD: "yellow", ROAD: "green", KNIGHT: "cyan", SLAY: "red",
           PLINTH: "bright_blue", STAR: "bright_yellow"}
 GUILD_STYLE = ("bright_white", "yellow", "magenta", "red")
 GUILD_SHORT = ("Ho", "Wo", "Sh", "So")
-PHASE_NAME = {EVENT: "Event phase", HARVEST: "Harvest", DRAFT: "Harvest: Statue draft",
-              ACTION: "Action phase", OVER: "Game over"}
-PHASE_NAME_2ND = {HARVEST: "2nd Harvest", DRAFT: "2nd Harvest: Statue draft"}
 LEGEND = ("○ open pip ● marked ★ marked Star │ Reward Pips: R Recruit $ Gold = Road K Knight X Slay "
           "P Plinth * Star │ × voided")
 DICE_STYLE = {"yellow": "black on yellow", "red": "white on red", "green": "black on green",
@@ -93,7 +93,7 @@ def _flow(items: list, colw: int, per_line: int, sep: str = " ") -> list[Text]:
 
 # ---------------------------------------------------------------- the table
 
-def _header(obs: dict, compact: bool, width: int) -> Text:
+def _header(obs: ObsLike, compact: bool, width: int) -> Text:
     """Game and season, round (solo: turn), Active Player, phase, who is deciding, LAST ROUND,
     the winner: the longest form that fits ``width`` (seats in full, then "P2", then the compact
     form, which names the season alone when the game's name does not fit)."""
@@ -106,7 +106,7 @@ def _header(obs: dict, compact: bool, width: int) -> Text:
     return head
 
 
-def _header_text(obs: dict, short: bool, compact: bool = False, title: bool = True) -> Text:
+def _header_text(obs: ObsLike, short: bool, compact: bool = False, title: bool = True) -> Text:
     lay = layout(obs)
     solo = obs.get("solo")
     season = obs["sheets"].capitalize()
@@ -116,8 +116,7 @@ def _header_text(obs: dict, short: bool, compact: bool = False, title: bool = Tr
         head.append(f"  Turn {solo['trees']} of {lay.trees}")
     else:
         head.append(f"  Round {obs['round']}")
-    second = bool(solo and solo.get("second_harvest"))
-    phase = (PHASE_NAME_2ND if second else PHASE_NAME).get(obs["phase"], PHASE_NAME[obs["phase"]])
+    phase = phase_name(obs)
     name = (lambda s: f"P{s + 1}") if short else seat_name
     join = ",".join if compact else ", ".join
     if not (compact and obs["phase"] == OVER):
@@ -142,17 +141,15 @@ def _header_text(obs: dict, short: bool, compact: bool = False, title: bool = Tr
     return head
 
 
-def solo_result_title(obs: dict) -> str:
+def solo_result_title(obs: ObsLike) -> str:
     """The solo result's title (rulebook: Solo Rules, Scoring)."""
     return obs["solo"].get("result") or solo_result(obs["scores"][0])[0]
 
 
-def _dice(obs: dict, compact: bool) -> Text:
-    d = obs["dice"]
-    solo = obs.get("solo") or {}
-    no_blue = solo.get("heavy_rain", False)
-    second = solo.get("second_harvest", False)
-    b1, b2 = d["black"]
+def _dice(obs: ObsLike, compact: bool) -> Text:
+    b1, b2, *colours = dice_faces(obs)
+    d = dict(zip(("yellow", "red", "green", "blue"), colours))
+    second, no_blue, _ = solo_flags(obs)
     out = Text(no_wrap=True, overflow="ellipsis")
     if second:
         out.append("2nd Harvest black " if compact else "2nd Harvest black dice: ")
@@ -180,15 +177,15 @@ def _dice(obs: dict, compact: bool) -> Text:
         out.append(f" {colour.capitalize()}" + ("  " if second else f" {ACTION_OF[colour]}  "))
     if compact:
         out.append("│ Statue line ")
-        out.append(" ".join(c.split("-")[0] for c in obs["statue_line"]), style="bold bright_blue")
+        out.append(" ".join(str(statue_card(c)[0]) for c in obs["statue_line"]), style="bold bright_blue")
     return out
 
 
-def _draft_line(obs: dict) -> list[Text]:
+def _draft_line(obs: ObsLike) -> list[Text]:
     """The Statue draft line in 2 lines: each card's number and effect, and the deck's backs."""
     items = [Text("Statue draft line:", style="bold")]
     for c in obs["statue_line"]:
-        n = int(c.split("-")[0])
+        n = statue_card(c)[0]
         card = Text(f"[{n}]", style="bold bright_blue")
         card.append(f" {statue_short(n)}")
         items.append(card)
@@ -197,7 +194,7 @@ def _draft_line(obs: dict) -> list[Text]:
     return _flow(items, 29, 4)
 
 
-def _player_line(obs: dict, s: int, viewer, compact: bool) -> Text:
+def _player_line(obs: ObsLike, s: int, viewer, compact: bool) -> Text:
     lay = layout(obs)
     pl = obs["players"][s]
     sc = pl["score"]
@@ -297,7 +294,7 @@ def _tally(sheet: Sheet, compact: bool) -> Text:
     return t
 
 
-def _lair(obs: dict, sheet: Sheet, li: int, seat: int, compact: bool) -> Text:
+def _lair(obs: ObsLike, sheet: Sheet, li: int, seat: int, compact: bool) -> Text:
     lay = sheet.lay
     hi, lo = lay.lair_vp[li]
     st = lair_vp_state(obs, sheet, li, seat)
@@ -330,12 +327,15 @@ def _lair(obs: dict, sheet: Sheet, li: int, seat: int, compact: bool) -> Text:
     return t
 
 
-def _solo(obs: dict, compact: bool) -> Text:
+_EVENT_NAME: dict[str, str] = {e.id: e.name for e in EVENTS}
+
+
+def _solo(obs: ObsLike, compact: bool) -> Text:
     """Trees, ships, the Events drawn (all by name when they fit, else the count and the last)
     and what lasts this turn (Heavy Rain, Drought)."""
     lay = layout(obs)
     solo = obs["solo"]
-    names = [{e.id: e.name for e in EVENTS}[e] for e in solo["events_drawn"]]
+    names = [_EVENT_NAME[e] for e in solo["events_drawn"]]
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append("Trees", style="bold green")
     t.append(f" {solo['trees']}/{lay.trees}  ")
@@ -343,8 +343,8 @@ def _solo(obs: dict, compact: bool) -> Text:
     t.append("●" * solo["ships"], style="cyan")
     t.append("○" * (lay.ships - solo["ships"]), style="grey50")
     t.append(f" {solo['ships']}/{lay.ships}  ")
-    now = [what for flag, what in (("heavy_rain", "no Blue die (Heavy Rain)"), ("drought", "no Harvest (Drought)"))
-           if solo[flag]]
+    _, rain, drought = solo_flags(obs)
+    now = [what for flag, what in ((rain, "no Blue die (Heavy Rain)"), (drought, "no Harvest (Drought)")) if flag]
     if compact:
         now = [what.split(" (")[0].replace(" die", "") for what in now]
     tail = (" │ this turn: " + ", ".join(now)) if now else ""
@@ -408,7 +408,7 @@ def _domain(sheet: Sheet, d: int) -> Text:
     return t
 
 
-def _sheets_full(obs: dict, seat: int, viewer) -> list[Text]:
+def _sheets_full(obs: ObsLike, seat: int, viewer) -> list[Text]:
     """The 120-column grid of ``seat``'s Castle and Forest sheets."""
     lay = layout(obs)
     sheet = Sheet(lay, obs["players"][seat])
@@ -430,7 +430,7 @@ def _sheets_full(obs: dict, seat: int, viewer) -> list[Text]:
     return lines
 
 
-def _sheets_compact(obs: dict, seat: int, viewer) -> list[Text]:
+def _sheets_compact(obs: ObsLike, seat: int, viewer) -> list[Text]:
     """The 80-column grid of ``seat``'s sheets (9 lines)."""
     lay = layout(obs)
     sheet = Sheet(lay, obs["players"][seat])
@@ -449,7 +449,7 @@ def _sheets_compact(obs: dict, seat: int, viewer) -> list[Text]:
     return lines
 
 
-def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None):
+def text_view(obs: ObsLike, seat: int | None, *, width: int = 120, focus: int | None = None):
     """The terminal table for ``seat`` (None: a spectator) as a rich renderable.
 
     ``obs`` is ``state.observation(seat)``; ``focus`` is the seat whose sheets
@@ -460,7 +460,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     ``focus`` that is not a seat of the game. Rulebook: Player Sheets, Game
     Flow, Statue Cards, Scoring, Solo Rules.
     """
-    viewer = seat if seat is not None and 0 <= seat < len(obs["players"]) else None
+    viewer = viewer_of(obs, seat)
     shown = focus_seat(obs, seat, focus)
     compact = width < 120
     lines = [_header(obs, compact, width), _dice(obs, compact)]
@@ -484,7 +484,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
 class _FitConsole:
     """A renderable that draws :func:`text_view` for the width of the console it is printed on."""
 
-    def __init__(self, obs: dict, seat: int | None) -> None:
+    def __init__(self, obs: ObsLike, seat: int | None) -> None:
         self.obs = obs
         self.seat = seat
 

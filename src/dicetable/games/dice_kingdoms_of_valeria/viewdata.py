@@ -1,16 +1,169 @@
-"""What the views (terminal and browser board) read from an observation, in one place.
+"""What the views (terminal text, browser board, feature encoding) read from an observation, in one place.
 
-Everything here is computed from ``state.observation(seat)`` (whose sheets are
-all public: rulebook: Player Sheets) and the season's public sheet layout
-(``components.LAYOUTS``), never from a state. Positions are 0-based; a Road's
-pips are counted in the layout's listed a -> b order.
+:class:`Observation` is the shape of ``state.observation(seat)`` (every sheet
+is public: rulebook, Player Sheets; the decks appear as counts), documented
+field by field; the helpers below read it, so the views do not each decode
+the dict again. Everything here is computed from the observation and the
+season's public sheet layout (``components.LAYOUTS``), never from a state.
+Positions are 0-based; a Road's pips are counted in the layout's listed
+a -> b order.
 """
 
 from __future__ import annotations
 
+from typing import Any, Literal, Mapping, Optional, TypedDict, Union
+
 from dicetable.engine import seat_name
 
 from .components import GUILDS, LAYOUTS, PLAIN, STATUES
+
+class Dice(TypedDict):
+    """The six dice as last rolled (rulebook: Roll Phase): pips 1-6 (0 before the first roll)."""
+
+    black: list[int]   # the two black dice of the Harvest (in solo, those of the latest Harvest)
+    yellow: int        # the Recruit die
+    red: int           # the Slay die
+    green: int         # the Build die
+    blue: int          # added to one of the three (not under the solo Heavy Rain Event)
+
+
+class StatueDeck(TypedDict):
+    """The Statue deck as everyone sees it: how many Day and Night backs are left (the order is hidden)."""
+
+    day: int
+    night: int
+
+
+class CitizenView(TypedDict):
+    """One Citizens Tableau section: ``marked`` pips (0-2, from the left), ``voided`` 1-based pips (solo Exodus)."""
+
+    marked: int
+    voided: list[int]
+
+
+class LairView(TypedDict):
+    """A Monster Lair: pips marked per Range Block ("9-12" -> n), its result and whether a Trailhead opened it."""
+
+    blocks: dict[str, int]
+    result: Literal["open", "high", "low", "pending"]   # pending: completed in this Harvest, priority not settled
+    access: bool
+
+
+#: A Road: pips ``marked`` and the end it is marked ``from`` (a node id; None while not begun).
+RoadView = TypedDict("RoadView", {"marked": int, "from": Optional[str]})
+
+
+class ScoreView(TypedDict):
+    """The Score Tally (rulebook: Scoring): Star pips, Domains, lairs' VP, Statues' VP (by number), total."""
+
+    stars: int
+    domains: int
+    lairs: int
+    statues: int
+    statue_vp: dict[str, int]
+    total: int
+
+
+class PlayerSheets(TypedDict):
+    """One seat's Castle and Forest sheets (``rules.sheet_view``); names are the layout's ids."""
+
+    citizens: dict[str, CitizenView]            # by section name ("9/10"), in sheet order
+    guild_tracks: dict[str, int]                 # pips marked per guild (0-24)
+    voided_track_rewards: dict[str, list[int]]   # solo Guild Strike: 1-based Reward Pips voided, per guild
+    gold: int                                    # Gold Chart pips marked
+    wall: int                                    # Knights on the Wall pips marked
+    lairs: dict[str, LairView]                   # by lair id ("L5".."L8")
+    roads: dict[str, RoadView]                   # by Road id
+    domains: list[str]                           # Domains claimed
+    voided_domains: list[str]                    # solo Wildfire
+    voided_bridges: list[str]                    # solo Washed-Out Bridge
+    statues: list[int]                           # Statue numbers held (1-14), at most 4
+    plinths_to_draft: int                        # Plinths marked in this Harvest, Statues still to take
+    score: ScoreView
+
+
+class SoloView(TypedDict):
+    """The solo game's track of turns and Events (rulebook: Solo Rules)."""
+
+    trees: int                 # trees marked off = turns begun (20 in all)
+    ships: int                 # ships marked off = Events drawn on doubles
+    events_drawn: list[str]    # Event ids, oldest first (undrawn Events are never named)
+    event_deck: int            # Events left
+    heavy_rain: bool           # no Blue die this turn
+    drought: bool              # no Harvest this turn
+    second_harvest: bool       # the black dice shown are the ones rolled again for the 2nd Harvest
+    result: Optional[str]      # the result's title once the game is over
+
+
+class _ObservationBase(TypedDict):
+    game: str
+    sheets: Literal["summer", "winter"]   # the season of the sheets (option ``sheets``)
+    seat: Optional[int]                    # the viewer (None: a spectator)
+    phase: Literal["event", "harvest", "draft", "action", "over"]
+    round: int                             # rounds begun (a round ends when the turn is back at the first player)
+    turn: int                              # turns begun
+    active: int                            # the Active Player
+    first_player: int
+    last_round: bool                       # a seat completed 3 Guild Tracks
+    dice: Dice
+    statue_line: list[str]                 # the draft line's cards, "<number>-<day|night>", in line order
+    statue_deck: StatueDeck
+    lair_first: list[int]                  # per lair (layout order): the seat that completed it first,
+                                           # -1 nobody yet, -2 crossed out by Rival Hunters (solo)
+    players: list[PlayerSheets]            # every seat's sheets, by seat
+    deciding: list[int]                    # the seats to move now
+    scores: list[int]                      # every seat's Score Tally total
+    winners: list[int]                     # once over: the winners (solo: [0] with 60 or more VP)
+
+
+class Observation(_ObservationBase, total=False):
+    """``state.observation(seat)`` of Dice Kingdoms of Valeria; the keys below only some observations have."""
+
+    my_tasks: list[str]   # a seat's own pending Reward tasks, the next one last (not for spectators)
+    solo: SoloView        # the solo game only
+
+
+#: What the helpers accept: an :class:`Observation`, or the same dict untyped (as JSON gives it).
+ObsLike = Union[Observation, Mapping[str, Any]]
+
+
+#: The phases by name, as the views show them; the solo 2nd Harvest's in ``PHASE_NAMES_2ND``.
+PHASE_NAMES = {"event": "Event phase", "harvest": "Harvest", "draft": "Harvest: Statue draft",
+               "action": "Action phase", "over": "Game over"}
+PHASE_NAMES_2ND = {"harvest": "2nd Harvest", "draft": "2nd Harvest: Statue draft"}
+
+
+def solo_flags(obs: ObsLike) -> tuple[bool, bool, bool]:
+    """(2nd Harvest, Heavy Rain, Drought) of a solo game; all False with more players."""
+    solo = obs.get("solo")
+    if not solo:
+        return False, False, False
+    return bool(solo["second_harvest"]), bool(solo["heavy_rain"]), bool(solo["drought"])
+
+
+def phase_name(obs: ObsLike) -> str:
+    """The phase as the views name it ("Action phase", "2nd Harvest", ...)."""
+    if solo_flags(obs)[0]:
+        return PHASE_NAMES_2ND.get(obs["phase"], PHASE_NAMES[obs["phase"]])
+    return PHASE_NAMES[obs["phase"]]
+
+
+def dice_faces(obs: ObsLike) -> list[int]:
+    """The six dice in the rulebook's order: black, black, Yellow, Red, Green, Blue."""
+    d = obs["dice"]
+    return [*d["black"], d["yellow"], d["red"], d["green"], d["blue"]]
+
+
+def statue_card(card: str) -> tuple[int, str]:
+    """A draft line card id ("3-day") as (its Statue number 1-14, its back "day" or "night")."""
+    number, _, back = card.partition("-")
+    return int(number), back
+
+
+def viewer_of(obs: ObsLike, seat: int | None) -> int | None:
+    """``seat`` if it is a seat of this table, else None (a spectator)."""
+    return seat if seat is not None and 0 <= seat < len(obs["players"]) else None
+
 
 #: Statue counts in short words (the unit a scoring Statue pays for).
 _COUNT_WORD = {
@@ -23,7 +176,7 @@ _COUNT_WORD = {
 }
 
 
-def layout(obs: dict):
+def layout(obs: ObsLike):
     """The season's sheet layout (``components.Layout``) named by ``obs["sheets"]``.
 
     Raises KeyError for an unknown season (an observation of another game).
@@ -70,7 +223,7 @@ class Sheet:
     ``pl`` is ``obs["players"][seat]`` (see ``rules.sheet_view``); ``lay`` the season's layout.
     """
 
-    def __init__(self, lay, pl: dict) -> None:
+    def __init__(self, lay, pl: Mapping[str, Any]) -> None:
         self.lay = lay
         self.pl = pl
         self.claimed_ids = set(pl["domains"])
@@ -162,7 +315,7 @@ class Sheet:
         return self.pl["score"]
 
 
-def lair_vp_state(obs: dict, sheet: Sheet, li: int, seat: int) -> str:
+def lair_vp_state(obs: ObsLike, sheet: Sheet, li: int, seat: int) -> str:
     """How lair ``li``'s VP values stand for ``seat``: "high" / "low" circled, "pending" (completed
     in this Harvest), "crossed" (someone else, or Rival Hunters, took the higher value), "open"."""
     result = sheet.lair(li)["result"]
@@ -172,7 +325,7 @@ def lair_vp_state(obs: dict, sheet: Sheet, li: int, seat: int) -> str:
     return "crossed" if (first == -2 or (first >= 0 and first != seat)) else "open"
 
 
-def lair_first_note(obs: dict, li: int, seat: int) -> str:
+def lair_first_note(obs: ObsLike, li: int, seat: int) -> str:
     """Who crossed out the higher value of lair ``li`` for ``seat`` ("" when nobody did)."""
     first = obs["lair_first"][li]
     if first == -2:
@@ -182,7 +335,7 @@ def lair_first_note(obs: dict, li: int, seat: int) -> str:
     return ""
 
 
-def focus_seat(obs: dict, seat: int | None, focus: int | None) -> int:
+def focus_seat(obs: ObsLike, seat: int | None, focus: int | None) -> int:
     """The seat whose sheets are drawn in full: ``focus``, else the viewer, else the seat deciding
     (or the Active Player). Raises ValueError naming the allowed range for a bad ``focus``."""
     n = len(obs["players"])
