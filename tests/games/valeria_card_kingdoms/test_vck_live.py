@@ -10,15 +10,17 @@ that the effects name only keys the viewer's board has.
 
 from __future__ import annotations
 
+import random
 import re
 from html.parser import HTMLParser
 
-import pytest
-
 from dicetable.engine import Rng, new_game
+from dicetable.engine.effects import check_effect, effects_of
 from dicetable.engine.markup import ROOT, assemble, check_key
 from dicetable.engine.testing import random_step
 from dicetable.games.valeria_card_kingdoms.board import STACK_KEYS, board_view
+from dicetable.games.valeria_card_kingdoms.components import DUKES
+from dicetable.games.valeria_card_kingdoms.rules import DOM0, N_POS
 
 GAME = "valeria-card-kingdoms"
 SLOT = re.compile(r'data-part="([^"]+)"')
@@ -136,3 +138,125 @@ def test_parts_are_deterministic_and_hide_what_the_viewer_cannot_see():
         for seat in range(state.players):
             other = state.determinize(seat, 99 + seat)
             assert parts_of(state, seat) == parts_of(other, seat)
+
+
+# ------------------------------------------------------------------ effects
+def _seen_by(event, seat) -> bool:
+    return event.visible is None or seat in event.visible
+
+
+def test_every_effect_is_well_formed_and_names_keys_the_viewer_sees():
+    """Each effect passes ``check_effect``; every key it names is an element of the board that
+    each viewer who sees the event has right after the action."""
+    kinds = set()
+    for state, events in games(8, 200):
+        if not any(effects_of(e.data) for e in events):
+            continue
+        for viewer in [None, *range(state.players)]:
+            seen = [e for e in events if viewer is not None and _seen_by(e, viewer) or e.visible is None]
+            effects = [fx for e in seen for fx in effects_of(e.data)]
+            if not effects:
+                continue
+            board = keys_of(assemble(parts_of(state, viewer)))
+            for effect in effects:
+                check_effect(effect)
+                kinds.add(effect["type"])
+                for field in ("key", "from", "to", "at"):
+                    if effect.get(field) is not None:
+                        assert effect[field] in board.keys, (effect, viewer, [e.text for e in seen])
+    assert {"roll", "turn", "count", "take", "score", "reveal"} <= kinds, kinds
+
+
+def test_a_roll_shows_the_rolled_faces_and_the_turn_begins():
+    """Roll Phase (R5.4): the Active player rolls two six-sided dice; the effect carries exactly
+    the faces the dice show, and the turn's player."""
+    rolls = 0
+    for state, events in games(5, 150):
+        for event in events:
+            if event.kind != "roll":
+                continue
+            effects = effects_of(event.data)
+            assert effects[0] == {"type": "turn", "seat": event.seat}
+            roll = effects[1]
+            assert roll["type"] == "roll" and roll["key"] == "dice" and roll["seat"] == event.seat
+            assert roll["faces"] == event.data["dice"] and all(v in range(1, 7) for v in roll["faces"])
+            rolls += 1
+    assert rolls > 20
+
+
+def test_counts_add_up_to_the_tokens_and_scores():
+    """Every count effect's delta is the change of its counter and its value the counter's new
+    value; the score effects of a game add up to the final scores (R8.4)."""
+    for state, events in games(6, 400):
+        if not state.is_over:
+            continue
+        totals = [0] * state.players
+        for event in state.log:
+            for effect in effects_of(event.data):
+                if effect["type"] == "score":
+                    totals[effect["seat"]] += effect["delta"]
+        assert totals == list(state.scores), (totals, state.scores)
+
+
+def test_recruit_takes_the_citizen_into_the_tableau_and_counts_the_gold():
+    """Recruit a Citizen (R6.6): the Cleric (slot 1, first Citizen stack) costs 3 Gold; the card
+    goes from its stack to the buyer's Citizens and the Gold counter drops by 3."""
+    from vck_helpers import action_phase, set_res
+
+    s = action_phase(2, prep=lambda st: set_res(st, 0, g=5, m=0))
+    gold = s.observation(0)["player"][0]["gold"]
+    assert gold >= 5
+    events = s.apply("recruit:cleric", s.to_move[0])
+    effects = [fx for e in events for fx in effects_of(e.data)]
+    assert {"type": "count", "key": "p-0-gold", "delta": -3, "value": gold - 3} in effects
+    assert {"type": "take", "key": "p-0-cit-cleric", "from": "c-0", "to": "p-0-cits", "seat": 0} in effects
+
+
+def _hidden_otherwise(state, seat: int, rnd: random.Random):
+    """A copy of ``state`` that differs only in what ``seat`` cannot see: the face-down Domains and the
+    other seats' Dukes are dealt again (the random generator stays, so the dice roll the same)."""
+    other = state.clone()
+    stacks = other.stacks
+    pool = list(other.dom_box) + [d for p in range(DOM0, N_POS) for d in stacks[p][:-1]]
+    rnd.shuffle(pool)
+    i = 0
+    for p in range(DOM0, N_POS):
+        k = len(stacks[p]) - 1
+        if k > 0:
+            stacks[p] = tuple(pool[i:i + k]) + stacks[p][-1:]
+            i += k
+    other.dom_box = tuple(pool[i:])
+    free = [d for d in range(len(DUKES)) if d not in other.offers[seat]]
+    rnd.shuffle(free)
+    for s in range(other.players):
+        if s != seat:
+            other.offers[s] = (free.pop(), free.pop())
+            if other.dukes[s] >= 0:
+                other.dukes[s] = other.offers[s][0]
+    assert other.observation(seat) == state.observation(seat)
+    return other
+
+
+def test_public_effects_do_not_depend_on_what_is_hidden():
+    """An event every seat sees names no hidden card: its effects are the same whatever the
+    face-down Domains and the other seats' Dukes are (until the Dukes are revealed at the end)."""
+    checked = 0
+    rnd = random.Random(3)
+    for seed in range(6):
+        n = 2 + seed % 4
+        state = new_game(GAME, n, seed=seed)
+        rng = Rng(seed)
+        for _ in range(150):
+            if state.is_over:
+                break
+            seat = state.to_move[0]
+            copies = [state, *(_hidden_otherwise(state, seat, rnd) for _ in range(2))]
+            legal = state.legal_actions(seat)
+            action = legal[rng.randbelow(len(legal))].id
+            public = []
+            for copy in copies:
+                events = copy.apply(action, seat)
+                public.append([effects_of(e.data) for e in events if e.visible is None and e.kind != "game-over"])
+            assert public[0] == public[1] == public[2], (action, public)
+            checked += 1
+    assert checked > 200
