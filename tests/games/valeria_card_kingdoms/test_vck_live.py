@@ -260,3 +260,32 @@ def test_public_effects_do_not_depend_on_what_is_hidden():
             assert public[0] == public[1] == public[2], (action, public)
             checked += 1
     assert checked > 200
+
+
+# ------------------------------------------------------------------ the observation schema
+def test_the_observation_has_exactly_the_documented_fields():
+    """``viewdata.Observation`` documents every field the views read; the observation has no other."""
+    from typing import get_type_hints
+
+    from dicetable.games.valeria_card_kingdoms import viewdata as vd
+
+    shapes = {"monsters": vd.MonsterStack, "citizens": vd.CitizenStack, "domains": vd.DomainStack,
+              "player": vd.PlayerView}
+    for state, _ in games(5, 60):
+        for seat in [None, *range(state.players)]:
+            obs = state.observation(seat)
+            top = set(get_type_hints(vd.Observation))
+            assert set(obs) == top - ({"dark_lord"} if state.players > 1 else set()), set(obs) ^ top
+            for field, shape in shapes.items():
+                for item in obs[field]:
+                    assert set(item) <= set(get_type_hints(shape)), (field, set(item) - set(get_type_hints(shape)))
+            for name in ("pending", "last_move"):
+                if obs[name]:
+                    hint = vd.Pending if name == "pending" else vd.LastMove
+                    assert set(obs[name]) <= set(get_type_hints(hint)), (name, obs[name])
+            mine = vd.own_player(obs)
+            assert mine == ({} if seat is None else obs["player"][seat])
+            for s in range(state.players):
+                tags = vd.player_tags(obs, s)
+                assert tags["active"] == (vd.is_live(obs) and s == obs["active"])
+                assert vd.shown_vp(obs, s) == (obs["scores"][s] if obs["is_over"] else obs["player"][s]["public_vp"])

@@ -41,7 +41,7 @@ from dicetable.engine import seat_name
 from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
 
 from .viewdata import (
-    PHASE_WORDS, RESOURCE_OF, activated, card_slug, citizen_cost, citizen_powers, citizen_role,
+    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug, citizen_cost, citizen_powers, citizen_role,
     citizen_title, citizens_by_roll, counted, domain_cost, domain_power, domain_title,
     domain_vp, duke_words, harvest_summary, last_move_text, monster_attacks, monster_cost, monster_reward,
     monster_title, monster_vp, role_counts, roles_needed,
@@ -57,6 +57,8 @@ RES_TITLE = {
              "real token paid; some Monsters also cost Magic.",
     "vp": "Victory Point tokens: count toward the final score.",
 }
+#: A player's marks (``viewdata.player_tags``) as the panel words them.
+TAG_WORDS = (("Active", "active"), ("First player", "first"), ("Resting", "resting"), ("Winner", "winner"))
 #: The Center Stacks' part ids and element keys, in the grid's order (4 rows of 5).
 STACK_KEYS = tuple([f"m-{i}" for i in range(5)] + [f"c-{i}" for i in range(10)] + [f"d-{i}" for i in range(5)])
 
@@ -106,7 +108,7 @@ def _die_change_text(label: str) -> str:
     return f"{m.group(1)} → {m.group(2)}{m.group(3)}" if m else label
 
 
-def _turn(obs: dict) -> str:
+def _turn(obs: Observation) -> str:
     """Part ``turn``: whose turn, which phase, who decides."""
     phase = obs["phase"]
     n = obs["players"]
@@ -132,7 +134,7 @@ def _turn(obs: dict) -> str:
             f'{text(seat_name(obs["active"]))}</b> is the Active player · {text(words)}{who}{detail}</div>')
 
 
-def _dice(obs: dict, acts: _Actions) -> str:
+def _dice(obs: Observation, acts: _Actions) -> str:
     """Part ``dice``: the two dice (keyed ``dice``, each die ``die-<i>`` with ``data-die``), die changes,
     what they activate; solo: what the Monsters will attack."""
     dice = obs["dice"]
@@ -159,10 +161,10 @@ def _dice(obs: dict, acts: _Actions) -> str:
     return "".join(out)
 
 
-def _info(obs: dict) -> str:
+def _info(obs: Observation) -> str:
     """Part ``info``: the Exhausted count (keyed ``exhausted``) and the last card taken."""
     n = obs["players"]
-    goal = 5 if n == 1 else 2 * n
+    goal = exhausted_goal(obs)
     out = [f'<div class="vck-exh" title="The game ends when {goal} Center Stacks are Exhausted, or every '
            f'{"Monster is slain" if n == 1 else "Monster is slain or every Domain built"} (End of game)">'
            f'Exhausted <b data-key="exhausted" data-count="{obs["exhausted"]}">{obs["exhausted"]}</b> of {goal}</div>']
@@ -173,7 +175,7 @@ def _info(obs: dict) -> str:
     return "".join(out)
 
 
-def _harvest(obs: dict) -> str:
+def _harvest(obs: Observation) -> str:
     """Part ``harvest``: what each player got in the last Harvest ("" before the first)."""
     harvest = harvest_summary(obs)
     if not harvest:
@@ -183,7 +185,7 @@ def _harvest(obs: dict) -> str:
             f'<b>Last Harvest</b>: {words}</div>')
 
 
-def _dark_lord(obs: dict) -> str:
+def _dark_lord(obs: Observation) -> str:
     """Part ``dark-lord`` (solo): its Duke (face down until the end), captured cards, score."""
     dl = obs.get("dark_lord")
     if not dl:
@@ -198,7 +200,7 @@ def _dark_lord(obs: dict) -> str:
             f'({duke}){score}<br>Captured Citizens: {cits or "none"}<br>Captured Domains: {doms or "none"}</div>')
 
 
-def _verdict(obs: dict) -> str:
+def _verdict(obs: Observation) -> str:
     """Part ``over``: who won, once the game is over ("" before)."""
     if not obs["is_over"]:
         return ""
@@ -209,7 +211,7 @@ def _verdict(obs: dict) -> str:
 
 
 # ------------------------------------------------------------------ Center Stacks
-def _pay_buttons(obs: dict, acts: _Actions, row: str, index: int) -> str:
+def _pay_buttons(obs: Observation, acts: _Actions, row: str, index: int) -> str:
     pend = obs.get("pending") or {}
     if pend.get("task") != "pay" or pend.get("row") != row or pend.get("index") != index:
         return ""
@@ -220,7 +222,7 @@ def _pay_buttons(obs: dict, acts: _Actions, row: str, index: int) -> str:
             + "".join(_button(a, text(a["label"].removeprefix("Pay ")), "vck-mini vck-go") for a in pays) + "</div>")
 
 
-def _marks(obs: dict, row: str, index: int) -> str:
+def _marks(obs: Observation, row: str, index: int) -> str:
     """" vck-paying" on the stack whose card is being paid for, " vck-last" on the one the last card left."""
     pend = obs.get("pending") or {}
     last = obs.get("last_move") or {}
@@ -261,7 +263,7 @@ def _monster_face(key: str, area: str, top: str, n: int) -> str:
             f'<div class="vck-text">→ {text(monster_reward(top))}</div></div>')
 
 
-def _monster_stack(obs: dict, acts: _Actions, p: int, parts: dict) -> str:
+def _monster_stack(obs: Observation, acts: _Actions, p: int, parts: dict) -> str:
     key = f"m-{p}"
     m = obs["monsters"][p]
     cards = m["cards"]
@@ -311,7 +313,7 @@ def _citizen_face(key: str, numbers: str, top: str, n: int, down: int) -> str:
             f'</span><span class="vck-off" title="Off-turn power (the other players)">{text(off)}</span></div></div>')
 
 
-def _citizen_stack(obs: dict, acts: _Actions, i: int, parts: dict, hits: frozenset) -> str:
+def _citizen_stack(obs: Observation, acts: _Actions, i: int, parts: dict, hits: frozenset) -> str:
     key = f"c-{i}"
     c = obs["citizens"][i]
     up = c["face_up"]
@@ -346,7 +348,7 @@ def _domain_face(key: str, i: int, top: str, down: int) -> str:
             f'<div class="vck-text">{text(domain_power(top))}</div></div>')
 
 
-def _domain_stack(obs: dict, acts: _Actions, i: int, parts: dict) -> str:
+def _domain_stack(obs: Observation, acts: _Actions, i: int, parts: dict) -> str:
     key = f"d-{i}"
     d = obs["domains"][i]
     top = d["top"]
@@ -361,7 +363,7 @@ def _domain_stack(obs: dict, acts: _Actions, i: int, parts: dict) -> str:
 
 
 # ------------------------------------------------------------------ players
-def _resource(obs: dict, acts: _Actions, s: int, seat, res: str) -> str:
+def _resource(obs: Observation, acts: _Actions, s: int, seat, res: str) -> str:
     """Part ``p-<s>-<res>``: one kind of token (counter ``p-<s>-<res>``), Gain on one's own, a Thief's takes."""
     p = obs["player"][s]
     value = p["vp_tokens" if res == "vp" else res]
@@ -388,10 +390,10 @@ def _token_box(s: int, res: str, value: int) -> str:
             f'{_counter(f"p-{s}-{res}", value, f"vck-token vck-t-{res}")}</span>')
 
 
-def _head(obs: dict, s: int) -> str:
+def _head(obs: Observation, s: int) -> str:
     """Part ``p-<s>-head``: the player's Roles and VP (counter ``p-<s>-score``)."""
     p = obs["player"][s]
-    vp = obs["scores"][s] if obs["is_over"] and obs["scores"] else p["public_vp"]
+    vp = shown_vp(obs, s)
     vp_title = ("Final score, Duke included" if obs["is_over"] else
                 "VP everyone can see: slain Monsters, built Domains and VP tokens (the Dukes stay secret)")
     return (f'{_roles(tuple(role_counts(p["citizens"])))}'
@@ -407,13 +409,13 @@ def _roles(roles: tuple[int, ...]) -> str:
     ) + "</span>"
 
 
-def _fresh(obs: dict, s: int, move: str, name: str) -> str:
+def _fresh(obs: Observation, s: int, move: str, name: str) -> str:
     """" vck-lastcard" on the card player ``s`` took with the last move."""
     last = obs.get("last_move") or {}
     return " vck-lastcard" if last.get("seat") == s and last.get("move") == move and last.get("card") == name else ""
 
 
-def _citizens(obs: dict, acts: _Actions, s: int, seat, parts: dict) -> str:
+def _citizens(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str:
     """Part ``p-<s>-cits``: the slots of the Citizens by roll number (area ``p-<s>-cits``); each card is
     part and element ``p-<s>-cit-<slug>``."""
     p = obs["player"][s]
@@ -452,7 +454,7 @@ def _slot(key: str, tag: str = "div", cls: str = "", extra: str = "") -> str:
     return slot(key, tag, cls, extra)
 
 
-def _domains(obs: dict, s: int) -> str:
+def _domains(obs: Observation, s: int) -> str:
     """Part ``p-<s>-doms``: the Domains built (area ``p-<s>-doms``, cards ``p-<s>-dom-<slug>``)."""
     chips = "".join(
         f'<span class="vck-chip vck-dchip{_fresh(obs, s, "build", d)}" data-key="p-{s}-dom-{card_slug(d)}" '
@@ -461,7 +463,7 @@ def _domains(obs: dict, s: int) -> str:
     return f'<div class="vck-doms" data-key="p-{s}-doms">{chips}</div>'
 
 
-def _victory(obs: dict, acts: _Actions, s: int, seat, parts: dict) -> str:
+def _victory(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str:
     """Part ``p-<s>-vic``: the Victory stack (area ``p-<s>-victory``) with the slots of its Monsters, each
     part and element ``p-<s>-mon-<slug>``."""
     p = obs["player"][s]
@@ -499,7 +501,7 @@ def _monster_chip(key: str, name: str, c: int, fresh: str) -> str:
             f'{label}</span>')
 
 
-def _duke(obs: dict, acts: _Actions, s: int, seat) -> str:
+def _duke(obs: Observation, acts: _Actions, s: int, seat) -> str:
     """Part ``p-<s>-duke``: the two Dukes to keep one of, or the kept Duke (``p-<s>-duke``) if the viewer may see it."""
     p = obs["player"][s]
     if p.get("duke_offer"):
@@ -520,20 +522,11 @@ def _duke(obs: dict, acts: _Actions, s: int, seat) -> str:
             f'<small>{text(duke_words(p["duke"]))}</small></div>')
 
 
-def _player(obs: dict, acts: _Actions, s: int, seat, parts: dict) -> str:
+def _player(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str:
     """Part ``p-<s>``: the panel (key ``p-<s>``): name and tags, the slots of its pieces; fills their parts."""
-    live = obs["phase"] not in ("choose-duke", "over")
-    cls = f"vck-player vck-p{s}" + (" vck-active" if live and s == obs["active"] else "") + (
-        " vck-me" if s == seat else "")
-    tags = []
-    if live and s == obs["active"]:
-        tags.append("Active")
-    if obs["players"] > 1 and s == obs["first_player"]:
-        tags.append("First player")
-    if live and s == obs["resting"]:
-        tags.append("Resting")
-    if s in obs["winners"]:
-        tags.append("Winner")
+    marks = player_tags(obs, s)
+    cls = f"vck-player vck-p{s}" + (" vck-active" if marks["active"] else "") + (" vck-me" if s == seat else "")
+    tags = [word for word, mark in TAG_WORDS if marks[mark]]
     name = seat_name(s) + (" (you)" if s == seat else "")
     k = f"p-{s}"
     parts[f"{k}-head"] = _head(obs, s)
@@ -566,7 +559,7 @@ def _panel_slots(k: str) -> str:
 
 
 
-def board_view(obs: dict, actions, seat: int | None) -> dict[str, str]:
+def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
     """The board as ``seat`` sees it (None: a spectator): keyed parts ``{part id: html}``, escaped, no script.
 
     ``obs`` is ``state.observation(seat)``; ``actions`` the seat's legal actions as
