@@ -10,7 +10,6 @@ that the effects name only keys the viewer's board has.
 
 from __future__ import annotations
 
-import random
 import re
 from html.parser import HTMLParser
 
@@ -19,8 +18,6 @@ from dicetable.engine.effects import check_effect, effects_of
 from dicetable.engine.markup import ROOT, assemble, check_key
 from dicetable.engine.testing import random_step
 from dicetable.games.valeria_card_kingdoms.board import STACK_KEYS, board_view
-from dicetable.games.valeria_card_kingdoms.components import DUKES
-from dicetable.games.valeria_card_kingdoms.rules import DOM0, N_POS
 
 GAME = "valeria-card-kingdoms"
 SLOT = re.compile(r'data-part="([^"]+)"')
@@ -212,54 +209,42 @@ def test_recruit_takes_the_citizen_into_the_tableau_and_counts_the_gold():
     assert {"type": "take", "key": "p-0-cit-cleric", "from": "c-0", "to": "p-0-cits", "seat": 0} in effects
 
 
-def _hidden_otherwise(state, seat: int, rnd: random.Random):
-    """A copy of ``state`` that differs only in what ``seat`` cannot see: the face-down Domains and the
-    other seats' Dukes are dealt again (the random generator stays, so the dice roll the same)."""
-    other = state.clone()
-    stacks = other.stacks
-    pool = list(other.dom_box) + [d for p in range(DOM0, N_POS) for d in stacks[p][:-1]]
-    rnd.shuffle(pool)
-    i = 0
-    for p in range(DOM0, N_POS):
-        k = len(stacks[p]) - 1
-        if k > 0:
-            stacks[p] = tuple(pool[i:i + k]) + stacks[p][-1:]
-            i += k
-    other.dom_box = tuple(pool[i:])
-    free = [d for d in range(len(DUKES)) if d not in other.offers[seat]]
-    rnd.shuffle(free)
-    for s in range(other.players):
-        if s != seat:
-            other.offers[s] = (free.pop(), free.pop())
-            if other.dukes[s] >= 0:
-                other.dukes[s] = other.offers[s][0]
-    assert other.observation(seat) == state.observation(seat)
-    return other
+#: Events whose outcome comes from the dice or another random draw: a determinized copy draws anew.
+RANDOM = {"roll", "steal-monster", "dark-lord"}
+
+
+def _public_effects(events) -> list:
+    """The effects of the events every seat sees, up to the first random draw (the Dukes revealed at
+    the end are left out: they are no secret then)."""
+    out = []
+    for event in events:
+        if event.kind in RANDOM:
+            break
+        if event.visible is None and event.kind != "game-over":
+            out.append(effects_of(event.data))
+    return out
 
 
 def test_public_effects_do_not_depend_on_what_is_hidden():
     """An event every seat sees names no hidden card: its effects are the same whatever the
-    face-down Domains and the other seats' Dukes are (until the Dukes are revealed at the end)."""
+    face-down Domains, Mixed Citizens and the other seats' Dukes are (``determinize``)."""
     checked = 0
-    rnd = random.Random(3)
     for seed in range(6):
         n = 2 + seed % 4
-        state = new_game(GAME, n, seed=seed)
+        state = new_game(GAME, n, seed=seed, options={"citizens": ("standard", "mixed")[seed % 2]})
         rng = Rng(seed)
         for _ in range(150):
             if state.is_over:
                 break
             seat = state.to_move[0]
-            copies = [state, *(_hidden_otherwise(state, seat, rnd) for _ in range(2))]
+            copies = [state.determinize(seat, k) for k in (1, 2)]
             legal = state.legal_actions(seat)
             action = legal[rng.randbelow(len(legal))].id
-            public = []
+            public = _public_effects(state.apply(action, seat))
             for copy in copies:
-                events = copy.apply(action, seat)
-                public.append([effects_of(e.data) for e in events if e.visible is None and e.kind != "game-over"])
-            assert public[0] == public[1] == public[2], (action, public)
-            checked += 1
-    assert checked > 200
+                assert _public_effects(copy.apply(action, seat)) == public, action
+            checked += bool(public)
+    assert checked > 100, checked
 
 
 # ------------------------------------------------------------------ the observation schema
