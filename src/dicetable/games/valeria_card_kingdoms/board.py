@@ -19,9 +19,12 @@ Parts (``dicetable.engine.markup``; the root is ``"board"``), cut so that one ac
 little: ``turn``, ``dice``, ``info`` (Exhausted count, last move), ``harvest``, ``over``,
 ``dark-lord`` (solo); per Center Stack ``m-<i>`` / ``c-<i>`` / ``d-<i>`` (the stack with its
 marks and the action on its card) holding ``<same>-face`` (the top card's face, which changes
-only when the card or count does); per player ``p-<s>`` (the panel) holding ``p-<s>-head``,
-``p-<s>-gold`` / ``-strength`` / ``-magic`` / ``-vp`` (tokens), ``p-<s>-cits``, ``p-<s>-doms``,
-``p-<s>-vic`` and ``p-<s>-duke``.
+only when the card or count does); per player ``p-<s>`` (the panel: name and tags) holding
+``p-<s>-head`` (Roles, VP), ``p-<s>-res`` (the token slots, which never change) with
+``p-<s>-gold`` / ``-strength`` / ``-magic`` / ``-vp``, ``p-<s>-cits`` with one part per
+Citizen card ``p-<s>-cit-<slug>``, ``p-<s>-doms``, ``p-<s>-vic`` with one part per Monster
+``p-<s>-mon-<slug>``, and ``p-<s>-duke``. Every part is always there (an empty one when
+there is nothing to show), so a slot never waits for a part that was dropped.
 
 Element keys (``data-key``) for the effects the rules emit: ``dice`` (each die ``die-<i>``
 with ``data-die``), ``exhausted``; the stacks ``m-<i>``, ``c-<i>``, ``d-<i>``, their top cards
