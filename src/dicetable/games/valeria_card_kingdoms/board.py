@@ -23,8 +23,8 @@ only when the card or count does); per player ``p-<s>`` (the panel: name and tag
 ``p-<s>-head`` (Roles, VP), ``p-<s>-res`` (the token slots, which never change) with
 ``p-<s>-gold`` / ``-strength`` / ``-magic`` / ``-vp``, ``p-<s>-cits`` with one part per
 Citizen card ``p-<s>-cit-<slug>``, ``p-<s>-doms``, ``p-<s>-vic`` with one part per Monster
-``p-<s>-mon-<slug>``, and ``p-<s>-duke``. Every part is always there (an empty one when
-there is nothing to show), so a slot never waits for a part that was dropped.
+``p-<s>-mon-<slug>``, and ``p-<s>-duke``. Every slot has its part (an empty one when there is
+nothing to show); a tableau card's part comes and goes with its slot.
 
 Element keys (``data-key``) for the effects the rules emit: ``dice`` (each die ``die-<i>``
 with ``data-die``), ``exhausted``; the stacks ``m-<i>``, ``c-<i>``, ``d-<i>``, their top cards
