@@ -161,7 +161,7 @@ def test_every_effect_is_well_formed_and_names_keys_the_viewer_sees():
                 for field in ("key", "from", "to", "at"):
                     if effect.get(field) is not None:
                         assert effect[field] in board.keys, (effect, viewer, [e.text for e in seen])
-    assert {"roll", "turn", "count", "take", "score", "reveal"} <= kinds, kinds
+    assert {"roll", "turn", "round", "count", "take", "score", "reveal"} <= kinds, kinds
 
 
 def test_a_roll_shows_the_rolled_faces_and_the_turn_begins():
@@ -173,6 +173,9 @@ def test_a_roll_shows_the_rolled_faces_and_the_turn_begins():
             if event.kind != "roll":
                 continue
             effects = effects_of(event.data)
+            if state.players > 1 and event.seat == state.observation(None)["first_player"]:
+                # a round begins with the first player's turn (R8.1); turns go round the table
+                assert effects.pop(0) == {"type": "round", "round": (event.data["turn"] - 1) // state.players + 1}
             assert effects[0] == {"type": "turn", "seat": event.seat}
             roll = effects[1]
             assert roll["type"] == "roll" and roll["key"] == "dice" and roll["seat"] == event.seat

@@ -41,8 +41,10 @@ class RollMixin(ValeriaFields):
                 text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
             else:
                 text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b}."
-            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn},
-                      effects=[fx.turn(seat), fx.roll("dice", [a, b], seat)])
+            effects = [fx.turn(seat), fx.roll("dice", [a, b], seat)]
+            if seat == self.first and n > 1:  # a round: every player one turn, from the first player (R8.1)
+                effects.insert(0, fx.round_begins((turn - 1) // n + 1))
+            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn}, effects=effects)
         if a == b:
             self._doubles()
 
