@@ -44,10 +44,10 @@ from dicetable.engine import seat_name
 from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
 
 from .viewdata import (
-    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug, citizen_cost, citizen_powers, citizen_role,
-    citizen_title, citizens_by_roll, counted, domain_cost, domain_power, domain_title,
-    domain_vp, duke_words, harvest_summary, last_move_text, monster_attacks, monster_cost, monster_reward,
-    monster_title, monster_vp, role_counts, roles_needed,
+    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug,
+    citizen_cost, citizen_powers, citizen_role, citizen_title, citizens_by_roll, counted, domain_cost,
+    domain_power, domain_title, domain_vp, duke_words, harvest_summary, last_move_text, monster_attacks,
+    monster_cost, monster_reward, monster_title, monster_vp, role_counts, roles_needed,
 )
 
 GAME_ID = "valeria-card-kingdoms"
@@ -306,8 +306,9 @@ def _citizen_face(key: str, numbers: str, top: str, n: int, down: int) -> str:
     on, off = (_trade(x) for x in citizen_powers(top))
     below = (f' <span class="vck-down" title="{down} face-down Citizens below (Mixed Citizen variant)">'
              f'+{down}▾</span>' if down else "")
-    return (f'<div class="vck-face" title="{attr(citizen_title(top))}"><div class="vck-col-head"><span class="vck-slot" '
-            f'title="Activation number: the Citizen harvests when a die or the sum shows it">{text(numbers)}</span>'
+    return (f'<div class="vck-face" title="{attr(citizen_title(top))}"><div class="vck-col-head">'
+            f'<span class="vck-slot" title="Activation number: the Citizen harvests when a die or the sum shows it">'
+            f'{text(numbers)}</span>'
             f'{below}<span class="vck-count" data-key="{key}-count" data-count="{n}" title="{n} face-up Citizens in '
             f'this stack">{n}</span></div><div class="vck-name">{text(top)}</div>'
             f'<div class="vck-stats"><span class="vck-gold" title="Base cost in Gold, +1 per card of that name '
@@ -342,10 +343,12 @@ def _domain_face(key: str, i: int, top: str, down: int) -> str:
     """Part ``d-<i>-face``: the face-up Domain with ``down`` face-down ones below."""
     need = roles_needed(top)
     icons = "".join(_icon(ROLE_CLASS[r], r) for r in need.split(", ") if r)
-    return (f'<div class="vck-face" title="{attr(domain_title(top))}"><div class="vck-col-head"><span class="vck-colno" '
-            f'title="Domain stack {i + 1}">{i + 1}</span> <span class="vck-needs" title="Citizens needed to build it: '
+    return (f'<div class="vck-face" title="{attr(domain_title(top))}"><div class="vck-col-head">'
+            f'<span class="vck-colno" title="Domain stack {i + 1}">{i + 1}</span> '
+            f'<span class="vck-needs" title="Citizens needed to build it: '
             f'{attr(need or "none")}">{icons}</span><span class="vck-count" title="{down} face-down Domains below">'
-            f'+<span data-key="{key}-count" data-count="{down}">{down}</span>▾</span></div><div class="vck-name vck-wrap">{text(top)}</div>'
+            f'+<span data-key="{key}-count" data-count="{down}">{down}</span>▾</span></div>'
+            f'<div class="vck-name vck-wrap">{text(top)}</div>'
             f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '
             f'<span class="vck-vp">{domain_vp(top)} VP</span></div>'
             f'<div class="vck-text">{text(domain_power(top))}</div></div>')

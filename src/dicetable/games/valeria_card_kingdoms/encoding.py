@@ -58,7 +58,8 @@ def observation_encoding(players: int, options: dict) -> Encoding:
         seat(scalar("public_vp", lambda v: _p(v)["public_vp"], _VP_SCALE, "public VP / 60")),
         one_hot("my_duke", lambda o: own_player(o).get("duke"), DUKE_NAME, "the observer's Duke"),
         scalar("my_duke_vp", lambda o: own_player(o).get("duke_vp"), 30, "the observer's Duke VP / 30"),
-        counts("my_duke_offer", lambda o: own_player(o).get("duke_offer", ()), DUKE_NAME, 1, "Dukes offered to the observer"),
+        counts("my_duke_offer", lambda o: own_player(o).get("duke_offer", ()), DUKE_NAME, 1,
+               "Dukes offered to the observer"),
     ]
     if players == 1:
         feats += [

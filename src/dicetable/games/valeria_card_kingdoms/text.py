@@ -18,9 +18,10 @@ from rich.text import Text
 from dicetable.engine import seat_name
 
 from .viewdata import (
-    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, abbreviate, citizen_cost, citizen_powers, citizen_role, citizens_by_roll,
-    counted, domain_cost, domain_power, domain_vp, duke_words, fit, harvest_summary, last_move_text, monster_attacks,
-    monster_cost, monster_reward, monster_vp, player_name, role_counts, roles_needed,
+    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, abbreviate, citizen_cost, citizen_powers,
+    citizen_role, citizens_by_roll, counted, domain_cost, domain_power, domain_vp, duke_words, fit,
+    harvest_summary, last_move_text, monster_attacks, monster_cost, monster_reward, monster_vp, player_name,
+    role_counts, roles_needed,
 )
 
 SEAT_STYLE = ("bold red", "bold blue", "bold yellow", "bold green", "bold magenta")

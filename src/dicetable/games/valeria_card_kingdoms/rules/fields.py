@@ -19,7 +19,9 @@ from ..components import (
     AREAS, CIT_DISPLAY, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_NAME, DOM_VP, MON_AREA, MON_NAME, MON_VP, N_CIT,
     SLOT_TYPES, slug,
 )
-from .tables import CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_HARVEST, P_HARVEST2, P_OVER, ROLE_TYPES, duke_score
+from .tables import (
+    CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_HARVEST, P_HARVEST2, P_OVER, ROLE_TYPES, duke_score,
+)
 
 #: The board's keys (``board.py``) of a player's tokens, by resource index (Gold, Strength, Magic, VP tokens).
 RES_KEY = ("gold", "strength", "magic", "vp")

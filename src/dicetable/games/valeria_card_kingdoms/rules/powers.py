@@ -79,7 +79,8 @@ class PowersMixin(ValeriaFields):
             self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
             if src >= SRC_MON and not self.quiet:
                 self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
-                          f"({src_name(src)}: {step_text(sid)}).", effects=self.res_effects(seat, [x * v for v in st[1:5]]))
+                          f"({src_name(src)}: {step_text(sid)}).",
+                          effects=self.res_effects(seat, [x * v for v in st[1:5]]))
             return
         acts = self._step_actions(task)
         if len(acts) > 1:
@@ -273,7 +274,7 @@ class PowersMixin(ValeriaFields):
             if not quiet:
                 self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
                           f"{amount_text(gain)} ({who}).",
-                          effects=self.res_effects(seat, (gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])))
+                          effects=self.res_effects(seat, [g - p for g, p in zip(gain, (*pay[:3], 0))]))
         elif op == STEAL:
             tgt, r, k = action.payload
             self.res[seat * 4 + r] += k
