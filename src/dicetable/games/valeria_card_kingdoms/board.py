@@ -255,6 +255,12 @@ def _stack(key: str, cls: str, inner: str) -> str:
     return f'<div class="vck-stack {cls}" data-key="{key}">{inner}</div>'
 
 
+def _exhausted_stack(parts: dict, key: str, cls: str, what: str) -> str:
+    """An emptied stack ``key``: the Exhausted card, whose face part says so."""
+    parts[f"{key}-face"] = EXHAUSTED
+    return _stack(key, cls, _exhausted(key, what))
+
+
 @lru_cache(maxsize=256)
 def _monster_face(key: str, area: str, top: str, n: int) -> str:
     """Part ``m-<i>-face``: the Monster on top of a stack of ``n``."""
@@ -272,8 +278,7 @@ def _monster_stack(obs: Observation, acts: _Actions, p: int, parts: dict) -> str
     cards = m["cards"]
     marks = _marks(obs, "monsters", p)
     if not cards:
-        parts[f"{key}-face"] = EXHAUSTED
-        return _stack(key, f"vck-mstack{marks}", _exhausted(key, "Monster"))
+        return _exhausted_stack(parts, key, f"vck-mstack{marks}", "Monster")
     top = cards[-1]
     slug = card_slug(m["area"])
     action = acts.take(f"slay:{slug}") or acts.take(f"attack:{slug}")
@@ -323,8 +328,7 @@ def _citizen_stack(obs: Observation, acts: _Actions, i: int, parts: dict, hits: 
     up = c["face_up"]
     marks = _marks(obs, "citizens", i)
     if not up:
-        parts[f"{key}-face"] = EXHAUSTED
-        return _stack(key, f"vck-cstack{marks}", _exhausted(key, "Citizen"))
+        return _exhausted_stack(parts, key, f"vck-cstack{marks}", "Citizen")
     top = up[-1]
     slug = card_slug(top)
     pend = obs.get("pending") or {}
@@ -360,8 +364,7 @@ def _domain_stack(obs: Observation, acts: _Actions, i: int, parts: dict) -> str:
     top = d["top"]
     marks = _marks(obs, "domains", i)
     if top is None:
-        parts[f"{key}-face"] = EXHAUSTED
-        return _stack(key, f"vck-dstack{marks}", _exhausted(key, "Domain"))
+        return _exhausted_stack(parts, key, f"vck-dstack{marks}", "Domain")
     action = acts.take(f"build:{card_slug(top)}")
     parts[f"{key}-face"] = _domain_face(key, i, top, d["face_down"])
     return _stack(key, f"vck-dstack{marks}",
