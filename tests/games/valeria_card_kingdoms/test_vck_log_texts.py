@@ -57,8 +57,12 @@ def test_desert_orchid_event_names_the_gold_paid_per_holy_citizen():
     assert "(pay 2 Gold)" in label_of(s, 0, "die:the-desert-orchid:2")
     event = _die_change(s.apply("die:the-desert-orchid:2", seat=0))
     assert event.text == "Player 1 uses The Desert Orchid: die 2 3 -> 1, paying 2 Gold."
+    effects = event.data.pop("effects")
     assert event.data == {"domain": "The Desert Orchid", "die": 2, "from": 3, "to": 1, "paid": {"gold": 2}}
     assert res(s, 0)[0] == 0
+    # the board turns die 2 and counts the Gold down by 2, to 0
+    assert effects == [{"type": "reveal", "key": "die-1", "at": "dice"},
+                       {"type": "count", "key": "p-0-gold", "delta": -2, "value": 0}]
 
 
 def test_foxgrove_palisade_event_names_the_gold_paid():

@@ -11,6 +11,7 @@ from dicetable.engine.encoding import Encoding, counts, numbers, one_hot, per_se
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
 from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME
+from .viewdata import own_player
 
 _RES_SCALE = 20.0
 _VP_SCALE = 60.0
@@ -18,11 +19,6 @@ _VP_SCALE = 60.0
 
 def _p(v: dict) -> dict:
     return v["obs"]["player"][v["seat"]]
-
-
-def _mine(obs: dict) -> dict:
-    me = obs.get("seat")
-    return obs["player"][me] if isinstance(me, int) and 0 <= me < len(obs["player"]) else {}
 
 
 def observation_encoding(players: int, options: dict) -> Encoding:
@@ -60,9 +56,10 @@ def observation_encoding(players: int, options: dict) -> Encoding:
         seat(counts("owned_domains", lambda v: _p(v)["domains"], DOM_NAME, 1, "Domains built")),
         seat(counts("slain", lambda v: _p(v)["victory"], MON_NAME, 2, "Monsters slain, by card (count / 2)")),
         seat(scalar("public_vp", lambda v: _p(v)["public_vp"], _VP_SCALE, "public VP / 60")),
-        one_hot("my_duke", lambda o: _mine(o).get("duke"), DUKE_NAME, "the observer's Duke"),
-        scalar("my_duke_vp", lambda o: _mine(o).get("duke_vp"), 30, "the observer's Duke VP / 30"),
-        counts("my_duke_offer", lambda o: _mine(o).get("duke_offer", ()), DUKE_NAME, 1, "Dukes offered to the observer"),
+        one_hot("my_duke", lambda o: own_player(o).get("duke"), DUKE_NAME, "the observer's Duke"),
+        scalar("my_duke_vp", lambda o: own_player(o).get("duke_vp"), 30, "the observer's Duke VP / 30"),
+        counts("my_duke_offer", lambda o: own_player(o).get("duke_offer", ()), DUKE_NAME, 1,
+               "Dukes offered to the observer"),
     ]
     if players == 1:
         feats += [

@@ -18,9 +18,10 @@ from rich.text import Text
 from dicetable.engine import seat_name
 
 from .viewdata import (
-    PHASE_WORDS, abbreviate, citizen_cost, citizen_powers, citizen_role, citizens_by_roll,
-    counted, domain_cost, domain_power, domain_vp, duke_words, fit, harvest_summary, last_move_text, monster_attacks,
-    monster_cost, monster_reward, monster_vp, player_name, role_counts, roles_needed,
+    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, abbreviate, citizen_cost, citizen_powers,
+    citizen_role, citizens_by_roll, counted, domain_cost, domain_power, domain_vp, duke_words, fit,
+    harvest_summary, last_move_text, monster_attacks, monster_cost, monster_reward, monster_vp, player_name,
+    role_counts, roles_needed,
 )
 
 SEAT_STYLE = ("bold red", "bold blue", "bold yellow", "bold green", "bold magenta")
@@ -57,7 +58,7 @@ def _side_by_side(left: list[Text], right: list[Text], lw: int, rw: int) -> list
 
 
 # ---------------------------------------------------------------- header lines
-def _header(obs: dict, width: int, compact: bool) -> Text:
+def _header(obs: Observation, width: int, compact: bool) -> Text:
     n = obs["players"]
     phase = obs["phase"]
     text = Text()
@@ -86,7 +87,7 @@ def _header(obs: dict, width: int, compact: bool) -> Text:
     text.append(f" · {words}", style="cyan")
     if pend and pend.get("seat") is not None and pend["seat"] != obs["active"]:
         text.append(f" · {seat_name(pend['seat'])} decides")
-    goal = 5 if n == 1 else 2 * n
+    goal = exhausted_goal(obs)
     if compact and obs["dice"]:
         a, b = obs["dice"]
         text.append(f" · Dice {a} {b} ({a}, {b}, {a + b})", style="bold")
@@ -96,7 +97,7 @@ def _header(obs: dict, width: int, compact: bool) -> Text:
     return text
 
 
-def _dice_line(obs: dict, width: int) -> Text | None:
+def _dice_line(obs: Observation, width: int) -> Text | None:
     if not obs["dice"]:
         return None
     a, b = obs["dice"]
@@ -112,7 +113,7 @@ def _dice_line(obs: dict, width: int) -> Text | None:
     return text
 
 
-def _harvest_lines(obs: dict, width: int, max_lines: int) -> list[Text]:
+def _harvest_lines(obs: Observation, width: int, max_lines: int) -> list[Text]:
     """The last Harvest's payouts, one player after the other, over at most ``max_lines``."""
     parts = harvest_summary(obs)
     if not parts:
@@ -189,20 +190,14 @@ def _row_of_five(cells: list[Text]) -> Text:
 
 
 # ---------------------------------------------------------------- players
-def _tags(obs: dict, s: int) -> str:
-    tags = []
-    live = obs["phase"] not in ("choose-duke", "over")
-    if obs["players"] > 1 and s == obs["first_player"]:
-        tags.append("1st")
-    if s == obs["resting"] and live:
-        tags.append("rests")
-    return " ".join(tags)
+def _tags(obs: Observation, s: int) -> str:
+    marks = player_tags(obs, s)
+    return " ".join(word for word, on in (("1st", marks["first"]), ("rests", marks["resting"])) if on)
 
 
-def _player_line(obs: dict, s: int, seat: int | None, w: int, compact: bool) -> Text:
+def _player_line(obs: Observation, s: int, seat: int | None, w: int, compact: bool) -> Text:
     p = obs["player"][s]
-    live = obs["phase"] not in ("choose-duke", "over")
-    mark = "▶" if live and s == obs["active"] else " "
+    mark = "▶" if player_tags(obs, s)["active"] else " "
     text = Text(mark, style="bold")
     name = player_name(s, seat)
     tags = _tags(obs, s)
@@ -213,8 +208,7 @@ def _player_line(obs: dict, s: int, seat: int | None, w: int, compact: bool) -> 
     text.append(" " * max(1, 19 - len(label)))
     if not obs["is_over"]:
         text.append(f"{p['gold']:>2}G {p['strength']:>2}S {p['magic']:>2}M ")
-    vp = obs["scores"][s] if obs["is_over"] and obs["scores"] else p["public_vp"]
-    text.append(f"{vp:>3} VP", style="bold")
+    text.append(f"{shown_vp(obs, s):>3} VP", style="bold")
     if obs["is_over"] and p.get("duke"):
         # the Dukes are revealed at scoring (R8.7)
         tail = f" ({p.get('duke_vp', 0)} VP)"
@@ -227,7 +221,7 @@ def _player_line(obs: dict, s: int, seat: int | None, w: int, compact: bool) -> 
     return text
 
 
-def _dark_lord_lines(obs: dict, w: int, max_lines: int) -> list[Text]:
+def _dark_lord_lines(obs: Observation, w: int, max_lines: int) -> list[Text]:
     """Solo: the Dark Lord's Duke (face down until the end), captured cards and score."""
     dl = obs["dark_lord"]
     head = Text("☠ The Dark Lord", style="bold magenta")
@@ -249,7 +243,7 @@ def _dark_lord_lines(obs: dict, w: int, max_lines: int) -> list[Text]:
     return lines
 
 
-def _focus_lines(obs: dict, f: int, seat: int | None, w: int, compact: bool) -> list[Text]:
+def _focus_lines(obs: Observation, f: int, seat: int | None, w: int, compact: bool) -> list[Text]:
     """The ``f`` seat's tableau in full: Citizens by roll number, Domains, Victory stack, Duke."""
     p = obs["player"][f]
     lines = []
@@ -314,7 +308,7 @@ def _wrap_items(first: Text, items: list[str], w: int, max_lines: int, sep: str 
     return lines
 
 
-def _duke_lines(obs: dict, f: int, seat: int | None, w: int, compact: bool) -> list[Text]:
+def _duke_lines(obs: Observation, f: int, seat: int | None, w: int, compact: bool) -> list[Text]:
     """The focus seat's Duke if the viewer may see it (its own, or all once the game is over);
     while Dukes are chosen, the two dealt to the viewer (one a line when there is room)."""
     p = obs["player"][f]
@@ -335,7 +329,7 @@ def _duke_lines(obs: dict, f: int, seat: int | None, w: int, compact: bool) -> l
     return [text]
 
 
-def _verdict(obs: dict, w: int) -> Text:
+def _verdict(obs: Observation, w: int) -> Text:
     if obs["players"] == 1:
         won = bool(obs["winners"])
         text = Text("You win!" if won else "The Dark Lord wins.", style="bold green" if won else "bold red")
@@ -356,14 +350,14 @@ def _verdict(obs: dict, w: int) -> Text:
 
 
 # ---------------------------------------------------------------- the view
-def _default_focus(obs: dict, seat: int | None) -> int:
+def _default_focus(obs: Observation, seat: int | None) -> int:
     if seat is not None:
         return seat
     pend = obs.get("pending") or {}
     return pend.get("seat", obs["active"]) if pend.get("seat") is not None else obs["active"]
 
 
-def text_view(obs: dict, seat: int | None, *, width: int = WIDE, focus: int | None = None) -> Group:
+def text_view(obs: Observation, seat: int | None, *, width: int = WIDE, focus: int | None = None) -> Group:
     """The table as ``seat`` sees it (None: a spectator), drawn from its observation ``obs``.
 
     ``width`` is the terminal's width in columns: from 120 the full table (at most 26 lines),
@@ -380,7 +374,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = WIDE, focus: int | No
     return Group(*_compact(obs, seat, f, width))
 
 
-def _wide(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
+def _wide(obs: Observation, seat: int | None, f: int, width: int) -> list[Text]:
     lw = (width - 2) * 9 // 20  # the Monsters; the players' lines get the rest
     rw = width - 2 - lw
     cw = (width - 2) // 2  # the two Citizen rows
@@ -406,7 +400,7 @@ def _wide(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
     return lines
 
 
-def _compact(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
+def _compact(obs: Observation, seat: int | None, f: int, width: int) -> list[Text]:
     cw = (width - 4) // 5
     lines = [_header(obs, width, compact=True)]
     lines[0].truncate(width, overflow="ellipsis")
@@ -432,7 +426,7 @@ def _compact(obs: dict, seat: int | None, f: int, width: int) -> list[Text]:
 class _FitToConsole:
     """``text_view`` drawn at the width of the console it is printed on (wide or compact)."""
 
-    def __init__(self, obs: dict, seat: int | None) -> None:
+    def __init__(self, obs: Observation, seat: int | None) -> None:
         self.obs, self.seat = obs, seat
 
     def __rich_console__(self, console, options):

@@ -1,14 +1,20 @@
-"""Shared helpers of the Valeria: Card Kingdoms views (terminal and browser board).
+"""The observation of Valeria: Card Kingdoms and the helpers that read it, for every view.
 
-Everything here reads the observation dict (``ValeriaState.observation``) and the game's
-public card data (``components``), never a state. Cards are looked up by the names the
-observation gives; short texts use the cards' own words, abbreviated only where a line is
-too narrow (``G``/``S``/``M`` for Gold, Strength, Magic).
+The terminal view (``text.py``), the browser board (``board.py``) and the feature encoding
+(``encoding.py``) all read ``ValeriaState.observation(seat)``: its shape is :class:`Observation`
+below, documented field by field, and the readers every view needs (whose turn is live, the
+tags of a player, the VP to show, the Exhausted goal, the viewer's own player) live here once.
+Everything here reads the observation dict and the game's public card data
+(``components``), never a state. Cards are looked up by the names the observation gives;
+short texts use the cards' own words, abbreviated only where a line is too narrow
+(``G``/``S``/``M`` for Gold, Strength, Magic).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Literal, TypedDict
 
 from dicetable.engine import seat_name
 
@@ -17,6 +23,155 @@ from .components import (
     DOM_INDEX, DOM_REQ, DOM_VP, DUKE_INDEX, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR,
     MON_TYPE, MON_VP, MONSTER_TYPES, ROLE_WORD, domain_power_text, duke_text, effect_text, slug,
 )
+
+# ------------------------------------------------------------------- the observation
+class PlayerView(TypedDict, total=False):
+    """One player in ``Observation.player`` (R4: tokens; R8.4: what scores)."""
+
+    gold: int                 #: Gold tokens (pay for Citizens and Domains)
+    strength: int             #: Strength tokens (pay for Monsters)
+    magic: int                #: Magic tokens (stand in for Gold or Strength, R4.6)
+    vp_tokens: int            #: Victory Point tokens
+    citizens: dict[str, int]  #: Citizens and Starters owned: display name ("Starter Knight") -> copies
+    domains: list[str]        #: Domains built, in building order
+    victory: list[str]        #: the Victory stack: Monsters slain (or taken), in order
+    public_vp: int            #: VP everyone can count: Monsters, Domains, VP tokens (no Duke)
+    duke_chosen: bool         #: the player has kept a Duke (R3.14)
+    tableau_cards: int        #: cards in the tableau, the tie-break (R8.6)
+    duke: str | None          #: the kept Duke: only in the owner's observation, or everyone's once over
+    duke_vp: int              #: what that Duke scores now (with ``duke``)
+    duke_offer: list[str]     #: the two Dukes dealt, only to their owner while Dukes are chosen
+
+
+class MonsterStack(TypedDict):
+    """A Monster stack of the Center Stacks (top row, left to right)."""
+
+    area: str                 #: its Monster Area ("Hills", ...)
+    cards: list[str]          #: the Monsters in it, bottom first (the last is on top and face up)
+    exhausted: bool           #: an Exhausted card lies on the empty position (R7.1)
+
+
+class CitizenStack(TypedDict):
+    """A Citizen stack (rows two and three: activation numbers 1..11-12)."""
+
+    slot: str                 #: activation number(s): "4" or "11-12"
+    face_down: int            #: face-down cards under the face-up ones (Mixed Citizen variant, R13)
+    face_up: list[str]        #: the face-up Citizens, bottom first (the last is on top)
+    exhausted: bool           #: an Exhausted card lies on the empty position
+
+
+class DomainStack(TypedDict):
+    """A Domain stack (bottom row): one face-up Domain over face-down ones."""
+
+    top: str | None           #: the face-up Domain, None when the stack is empty
+    face_down: int            #: face-down Domains below it (never named)
+    exhausted: bool           #: an Exhausted card lies on the empty position
+
+
+class Pending(TypedDict, total=False):
+    """What the game waits on (``Observation.pending``); None while Dukes are chosen and once over."""
+
+    task: str                 #: the task's kind: "action", "pay", "step", "attack", "roll", ...
+    seat: int                 #: the seat that decides
+    actions_left: int         #: "action": Actions left this turn (R5.15)
+    card: str                 #: "step": the card whose power asks
+    effect: str               #: "step": that power in words
+    what: str                 #: "pay": "slay", "recruit" or "build"
+    row: str                  #: "pay": the Center Stack row of the card paid for ("monsters", ...)
+    index: int                #: "pay": its column in that row
+    column: int               #: "attack" (solo): the attacking column, -1 for a 6 (R12.9)
+
+
+class LastMove(TypedDict):
+    """The last card that left the Center Stacks (``Observation.last_move``)."""
+
+    seat: int | None          #: who took it (None: the Dark Lord)
+    move: Literal["slay", "citizen", "build", "capture"]
+    row: str                  #: "monsters", "citizens" or "domains"
+    index: int                #: the column within that row
+    card: str                 #: the card's name
+
+
+class HarvestSteal(TypedDict):
+    """What a Thief (or another taking power) took in the last Harvest (R5.10)."""
+
+    thief: int
+    victim: int
+    resource: str             #: "gold", "strength" or "magic"
+    amount: int
+    card: str                 #: the card that took it
+
+
+class DarkLord(TypedDict):
+    """Solo only (R12): the Dark Lord."""
+
+    duke: str | None          #: its Duke, face down (None) until the end
+    captured_citizens: list[str]
+    captured_domains: list[str]
+    score: int | None         #: its score once the game is over
+    result: str | None        #: "win" or "loss" for the player once over
+
+
+class Observation(TypedDict, total=False):
+    """``ValeriaState.observation(seat)``: the table as ``seat`` sees it (None: a spectator)."""
+
+    game: str                 #: "valeria-card-kingdoms"
+    seat: int | None          #: the viewer
+    players: int              #: 1-5
+    setup: str                #: the ``setup`` option
+    citizen_stacks: str       #: the ``citizens`` option: "standard" or "mixed"
+    phase: str                #: a key of ``PHASE_WORDS``
+    turn: int                 #: turns begun so far (0 while Dukes are chosen)
+    active: int               #: the Active player
+    first_player: int
+    resting: int              #: 5 players: the seat holding the Rest token (R11.5), else -1
+    dice: list[int]           #: the two dice of this turn ([] before the first roll)
+    monsters: list[MonsterStack]     #: 5 Monster stacks
+    citizens: list[CitizenStack]     #: 10 Citizen stacks, activation numbers 1..11-12
+    domains: list[DomainStack]       #: 5 Domain stacks
+    domains_in_box: int       #: Domains left out of the game (never named)
+    exhausted: int            #: Exhausted stacks (R7.2)
+    player: list[PlayerView]  #: every seat, in seat order
+    pending: Pending | None
+    last_harvest: list[list[int]]    #: per seat: Gold, Strength, Magic, VP gained in the last Harvest
+    last_harvest_steals: list[HarvestSteal]
+    last_harvest_resting: int        #: the seat that rested in that Harvest (5 players), else -1
+    last_move: LastMove | None
+    is_over: bool
+    scores: list[int] | None  #: final scores once over (Dukes included), else None
+    winners: list[int]        #: the winners once over, else []
+    dark_lord: DarkLord       #: solo only
+
+
+def is_live(obs: Observation) -> bool:
+    """True while turns are played (not while Dukes are chosen, not once over)."""
+    return obs["phase"] not in ("choose-duke", "over")
+
+
+def exhausted_goal(obs: Observation) -> int:
+    """Exhausted stacks that end the game: 2 per player, 5 in solo (R8.1, R12.16)."""
+    n = obs["players"]
+    return 5 if n == 1 else 2 * n
+
+
+def shown_vp(obs: Observation, s: int) -> int:
+    """The VP to show for seat ``s``: the final score once over, else the public VP (R8.4)."""
+    return obs["scores"][s] if obs["is_over"] and obs["scores"] else obs["player"][s]["public_vp"]
+
+
+def player_tags(obs: Observation, s: int) -> dict[str, bool]:
+    """Seat ``s``'s marks: ``active`` (its turn), ``first`` (the first player, not solo),
+    ``resting`` (holds the Rest token, 5 players), ``winner``."""
+    live = is_live(obs)
+    return {"active": live and s == obs["active"], "first": obs["players"] > 1 and s == obs["first_player"],
+            "resting": live and s == obs["resting"], "winner": s in obs["winners"]}
+
+
+def own_player(obs: Observation) -> PlayerView | dict:
+    """The viewer's own player (``{}`` for a spectator)."""
+    me = obs.get("seat")
+    return obs["player"][me] if isinstance(me, int) and 0 <= me < len(obs["player"]) else {}
+
 
 #: Citizen card type by the name the observation uses ("Archer", "Starter Knight").
 CIT_TYPE: dict[str, int] = {}
@@ -217,7 +372,7 @@ def activated(dice: list) -> list[int]:
     return [a, b, a + b]
 
 
-def harvest_line(obs: dict, s: int) -> str:
+def harvest_line(obs: Observation, s: int) -> str:
     """What seat ``s`` got in the last Harvest, steals first ("-2 Gold to Player 1 (Thief)")."""
     payout = list(obs["last_harvest"][s])
     moves: dict = {}
@@ -240,7 +395,7 @@ def harvest_line(obs: dict, s: int) -> str:
     return ", ".join(parts)
 
 
-def harvest_summary(obs: dict) -> list[str]:
+def harvest_summary(obs: Observation) -> list[str]:
     """``["Player 1: +2 Gold", ...]`` for the last Harvest; [] before the first one."""
     out = []
     resting = obs.get("last_harvest_resting", -1)
@@ -252,7 +407,7 @@ def harvest_summary(obs: dict) -> list[str]:
     return out
 
 
-def monster_attacks(obs: dict) -> str:
+def monster_attacks(obs: Observation) -> str:
     """Solo: which columns the Monsters will attack with these dice (Solo variant: Monsters phase)."""
     parts = []
     for v in obs["dice"]:
@@ -265,7 +420,7 @@ def monster_attacks(obs: dict) -> str:
     return "; ".join(parts)
 
 
-def last_move_text(obs: dict) -> str:
+def last_move_text(obs: Observation) -> str:
     """The last card that left the Center Stacks, in words ("Player 2 built Grimmwater Keep");
     "" before the first one."""
     last = obs.get("last_move")
@@ -278,6 +433,7 @@ def last_move_text(obs: dict) -> str:
     return f"{who} {verb}"
 
 
+@lru_cache(maxsize=512)
 def card_slug(name: str) -> str:
-    """The slug action ids use for a card name (``"recruit:<slug>"``)."""
+    """The slug action ids and board keys use for a card name (``"recruit:<slug>"``)."""
     return slug(name)

@@ -11,14 +11,15 @@ from __future__ import annotations
 from typing import Sequence
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
-    AREAS, CIT_COST, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ,
-    DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
+    AREAS, CIT_COST, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ, DOM_VP,
+    MON_VP, DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
     W_SLAY,
 )
-from .fields import ValeriaFields
+from .fields import DOM_KEY, MON_KEY, ValeriaFields, stack_key
 from .tables import (
     BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
     PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
@@ -171,7 +172,8 @@ class ActionsMixin(ValeriaFields):
             r = action.payload
             self.res[seat * 4 + r] += 1
             if not self.quiet:
-                self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]})
+                self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]},
+                          effects=self.res_effects(seat, [int(r == k) for k in range(3)]))
             self.tasks.append(done)
             return
         what = PAY_SLAY if kind == "s" else PAY_RECRUIT if kind == "r" else PAY_BUILD
@@ -237,7 +239,8 @@ class ActionsMixin(ValeriaFields):
                 if text is None:
                     text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
                                          f"{pay_text(x, mag, 'Gold')}.")
-                self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]})
+                self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]},
+                          effects=self.res_effects(seat, (-x, 0, -mag)) + self.citizen_effects(seat, p, ct))
             self._gain_citizen(seat, p)
         else:
             res[b] -= x
@@ -253,7 +256,10 @@ class ActionsMixin(ValeriaFields):
         self.last = (seat, LAST_SLAY, p, m)
         if not self.quiet:
             self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {pay_text(x, mag, 'Strength')}.",
-                      {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]})
+                      {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]},
+                      effects=[*self.res_effects(seat, (0, -x, -mag)),
+                               fx.take(f"p-{seat}-mon-{MON_KEY[m]}", stack_key(p), f"p-{seat}-victory", seat),
+                               *self.score_effects(seat, MON_VP[m])])
         self._push_effect(seat, MON_REWARD[m], SRC_MON + m)
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_SLAY)
@@ -286,8 +292,13 @@ class ActionsMixin(ValeriaFields):
         self.last = (seat, LAST_BUILD, p, d)
         if not self.quiet:
             reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
+            effects = [*self.res_effects(seat, (-x, 0, -mag)),
+                       fx.take(f"p-{seat}-dom-{DOM_KEY[d]}", stack_key(p), f"p-{seat}-doms", seat),
+                       *self.score_effects(seat, DOM_VP[d])]
+            if len(st) > 1:
+                effects.append(fx.reveal(f"{stack_key(p)}-top", stack_key(p)))
             self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {pay_text(x, mag, 'Gold')}.{reveal}",
-                      {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None})
+                      {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None}, effects=effects)
         if DOM_WHEN[d] == W_BUILD:
             self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
 
@@ -304,7 +315,8 @@ class ActionsMixin(ValeriaFields):
                 self.exhausted |= 1 << p
                 if not self.quiet:
                     self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
-                              f"({self.exhausted_count()} Exhausted).", {"position": p})
+                              f"({self.exhausted_count()} Exhausted).", {"position": p},
+                              effects=[fx.count("exhausted", 1, self.exhausted_count())])
 
     @auto("action-done")
     def _action_done(self, task: Task) -> None:

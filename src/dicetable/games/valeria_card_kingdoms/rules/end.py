@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, AREA_SLUG, CIT_NAME, CIT_SLUG, DOM_NAME, DUKE_NAME, RULES,
 )
-from .fields import ValeriaFields
+from .fields import DOM_KEY, ValeriaFields, stack_key
 from .tables import (
     BANK, CIT0, DOM0, EXHAUSTED_PER_PLAYER, LAST_CAPTURE, N_MON_POS, N_POS, P_END, P_MONSTERS, P_OVER, SEAT,
     article,
@@ -72,8 +73,11 @@ class EndMixin(ValeriaFields):
         self.last = (BANK, LAST_CAPTURE, p, d)
         if not self.quiet:
             reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
+            effects = [fx.take(f"dl-dom-{DOM_KEY[d]}", stack_key(p), "dark-lord", None)]
+            if len(st) > 1:
+                effects.append(fx.reveal(f"{stack_key(p)}-top", stack_key(p)))
             self.emit("capture", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}: "
-                      f"the Dark Lord captures {DOM_NAME[d]}.{reveal}", {"domain": DOM_NAME[d]})
+                      f"the Dark Lord captures {DOM_NAME[d]}.{reveal}", {"domain": DOM_NAME[d]}, effects=effects)
         self._after_attack()
 
     @prompt("attack")
@@ -100,13 +104,14 @@ class EndMixin(ValeriaFields):
                 self.emit("attack-choice", seat, f"The 6 activates the {AREAS[self.areas[p]]} stack.")
             self.then(("monster-attack", seat, p))
             return
+        effects = self.citizen_effects(-1, p, self.stacks[p][-1]) if not self.quiet else None
         ct = self._take_top_citizen(p)
         self.cap_cit = self.cap_cit + (ct,)
         self.last = (BANK, LAST_CAPTURE, p, ct)
         col = task[2]
         if not self.quiet:
             self.emit("capture", None, f"The {AREAS[self.areas[col]]} Monsters attack column {col + 1}: "
-                      f"the Dark Lord captures {article(CIT_NAME[ct])}.", {"citizen": CIT_NAME[ct]})
+                      f"the Dark Lord captures {article(CIT_NAME[ct])}.", {"citizen": CIT_NAME[ct]}, effects=effects)
         self._after_attack()
 
     def _after_attack(self) -> None:
@@ -176,6 +181,10 @@ class EndMixin(ValeriaFields):
         self.result = result
         if self.quiet:
             return
+        effects = []
+        for s in range(self.players):
+            effects.append(fx.reveal(f"p-{s}-duke", f"p-{s}"))
+            effects += self.score_effects(s, self.duke_vp(s))
         if self.solo:
             scores = self.scores
             text = (f"Game over: you score {scores[0]}, the Dark Lord ({DUKE_NAME[self.dark_lord]}) "
@@ -194,4 +203,4 @@ class EndMixin(ValeriaFields):
             text += ". Scores: " + ", ".join(f"{SEAT[s]} {v}" for s, v in enumerate(scores))
             text += ". Winner: " + ", ".join(SEAT[s] for s in winners) + "."
         self.emit("game-over", None, text, {"scores": scores, "winners": list(winners),
-                                            "dukes": [DUKE_NAME[d] for d in self.dukes]})
+                                            "dukes": [DUKE_NAME[d] for d in self.dukes]}, effects=effects)

@@ -13,9 +13,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dicetable.engine import LIST, Action, Field, FlowState, int_list, int_tuple
+from dicetable.engine import effects as fx
 
-from ..components import AREAS, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_VP, MON_AREA, MON_VP, N_CIT, SLOT_TYPES
-from .tables import CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_OVER, ROLE_TYPES, duke_score
+from ..components import (
+    AREAS, CIT_DISPLAY, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_NAME, DOM_VP, MON_AREA, MON_NAME, MON_VP, N_CIT,
+    SLOT_TYPES, slug,
+)
+from .tables import (
+    CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_HARVEST, P_HARVEST2, P_OVER, ROLE_TYPES, duke_score,
+)
+
+#: The board's keys (``board.py``) of a player's tokens, by resource index (Gold, Strength, Magic, VP tokens).
+RES_KEY = ("gold", "strength", "magic", "vp")
+#: Card keys on the board: a Citizen or Starter (by type), a Monster, a Domain, as the tableau names them.
+CIT_KEY = tuple(slug(n) for n in CIT_DISPLAY)
+CIT_CAPTURED_KEY = tuple(slug(n) for n in CIT_NAME)
+MON_KEY = tuple(slug(n) for n in MON_NAME)
+DOM_KEY = tuple(slug(n) for n in DOM_NAME)
+
+
+def stack_key(p: int) -> str:
+    """The board key of Center Stack position ``p``: ``m-<i>``, ``c-<i>`` or ``d-<i>``."""
+    return f"m-{p}" if p < CIT0 else f"c-{p - CIT0}" if p < DOM0 else f"d-{p - DOM0}"
+
 
 HarvestSteal = tuple[int, int, int, int, int]
 """One steal between players in a Harvest: ``(thief, victim, resource, amount, source)``
@@ -226,6 +246,43 @@ class ValeriaFields(FlowState):
         keys = [(self.score(s), -self.tableau_size(s)) for s in range(self.players)]
         best = max(keys)
         return tuple(s for s, k in enumerate(keys) if k == best)
+
+    # ------------------------------------------------------------ effects (engine.effects; keys of board.py)
+    def res_effects(self, seat: int, deltas, harvest: bool = False) -> list[dict[str, Any]]:
+        """``count`` effects of ``seat``'s tokens changed by ``deltas`` (Gold, Strength, Magic, VP tokens),
+        with their new values; VP tokens also change the score (``score_effects``).
+
+        In a Harvest the tokens are counted once, by the Harvest summary (``harvest=True``), so
+        the events of its choices and trades carry none.
+        """
+        if not harvest and self.phase in (P_HARVEST, P_HARVEST2):
+            return []
+        b = seat * 4
+        res = self.res
+        out = [fx.count(f"p-{seat}-{RES_KEY[r]}", d, res[b + r]) for r, d in enumerate(deltas) if d]
+        if len(deltas) > 3 and deltas[3]:
+            out += self.score_effects(seat, deltas[3])
+        return out
+
+    def score_effects(self, seat: int, delta: int) -> list[dict[str, Any]]:
+        """The seat's public VP (its score on the board, ``p-<s>-score``) changed by ``delta``."""
+        if not delta:
+            return []
+        value = self.score(seat) if self.phase == P_OVER else self.public_vp(seat)
+        return [fx.score(seat, delta), fx.count(f"p-{seat}-score", delta, value)]
+
+    def citizen_effects(self, seat: int, p: int, ct: int) -> list[dict[str, Any]]:
+        """A Citizen of type ``ct`` about to be taken from Center Stack ``p`` into ``seat``'s tableau
+        (``seat`` -1: captured by the Dark Lord); in a Mixed stack the card below turns face up (R13)."""
+        i = p - CIT0
+        if seat < 0:
+            out = [fx.take(f"dl-cit-{CIT_CAPTURED_KEY[ct]}", stack_key(p), "dark-lord", None)]
+        else:
+            out = [fx.take(f"p-{seat}-cit-{CIT_KEY[ct]}", stack_key(p), f"p-{seat}-cits", seat)]
+        n = len(self.stacks[p])
+        if n >= 2 and self.cit_down[i] >= n - 1:
+            out.append(fx.reveal(f"c-{i}-top", stack_key(p)))
+        return out
 
     # ------------------------------------------------------------ for the type checker only
     if TYPE_CHECKING:

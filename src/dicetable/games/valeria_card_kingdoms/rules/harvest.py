@@ -205,7 +205,8 @@ class HarvestMixin(ValeriaFields):
             if len(_TEXT) > 100_000:
                 _TEXT.clear()
             _TEXT[key] = text
+        effects = [e for s, p in enumerate(pay) for e in self.res_effects(s, p, harvest=True)]
         self.emit("harvest", None, text, {
             "payouts": [list(p) for p in pay], "second": bool(second),
             "steals": [{"from": v, "to": s, "resource": RES_ID[r], "amount": k, "card": src_name(c)}
-                       for s, v, r, k, c in steals]})
+                       for s, v, r, k, c in steals]}, effects=effects)

@@ -13,14 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
     AREAS, CHOOSE, CIT_COST, CIT_NAME, CIT_NAMEKEY, CIT_POSITION, CIT_ROLE, CIT_SLUG, C_DOMAINS, C_NAME, C_ROLE,
-    DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, N_CIT, PER, RESOURCE_WORD, RES_ID,
+    DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, MON_VP, N_CIT, PER, RESOURCE_WORD, RES_ID,
     RETURN, RET_MONSTER, SLAY, STEAL, STEAL_MON, STEPS, TAKE_CIT, amount_text, effect_text, step_text,
 )
-from .fields import ValeriaFields
+from .fields import MON_KEY, ValeriaFields, stack_key
 from .tables import (
     BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
@@ -71,14 +72,15 @@ class PowersMixin(ValeriaFields):
                 text = _TEXT.get(key)
                 if text is None:
                     text = _TEXT[key] = f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)})."
-                self.emit("gain", seat, text)
+                self.emit("gain", seat, text, effects=self.res_effects(seat, st[1:5]))
             return
         if op == PER:
             x = self.count(seat, st[5], st[6])
             self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
             if src >= SRC_MON and not self.quiet:
                 self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
-                          f"({src_name(src)}: {step_text(sid)}).")
+                          f"({src_name(src)}: {step_text(sid)}).",
+                          effects=self.res_effects(seat, [x * v for v in st[1:5]]))
             return
         acts = self._step_actions(task)
         if len(acts) > 1:
@@ -271,7 +273,8 @@ class PowersMixin(ValeriaFields):
             self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
             if not quiet:
                 self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
-                          f"{amount_text(gain)} ({who}).")
+                          f"{amount_text(gain)} ({who}).",
+                          effects=self.res_effects(seat, [g - p for g, p in zip(gain, (*pay[:3], 0))]))
         elif op == STEAL:
             tgt, r, k = action.payload
             self.res[seat * 4 + r] += k
@@ -281,14 +284,18 @@ class PowersMixin(ValeriaFields):
                 self.hsteals += ((seat, tgt, r, k, src),)  # for the Harvest summary
             if not quiet:
                 frm = "the Bank" if tgt == BANK else SEAT[tgt]
+                deltas = [k * (x == r) for x in range(3)]
+                effects = self.res_effects(seat, deltas)
+                if tgt != BANK:
+                    effects += self.res_effects(tgt, [-d for d in deltas])
                 self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
-                          {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k})
+                          {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k}, effects=effects)
         elif op == TAKE_CIT:
             p = action.payload
             if not quiet:
                 ct = self.stacks[p][-1]
                 self.emit("take-citizen", seat, f"{SEAT[seat]} takes {article(CIT_NAME[ct])} ({who}).",
-                          {"citizen": CIT_NAME[ct]})
+                          {"citizen": CIT_NAME[ct]}, effects=self.citizen_effects(seat, p, ct))
             self._gain_citizen(seat, p)
         elif op == SLAY:
             self.tasks.append(("payment", seat, PAY_SLAY, action.payload))
@@ -310,7 +317,9 @@ class PowersMixin(ValeriaFields):
         self.victory[seat] = self.victory[seat] + (m,)
         if not self.quiet:
             self.emit("steal-monster", seat, f"{SEAT[seat]} takes {SEAT[tgt]}'s {MON_NAME[m]} "
-                      f"at random ({who}).", {"from": tgt, "monster": MON_NAME[m]})
+                      f"at random ({who}).", {"from": tgt, "monster": MON_NAME[m]},
+                      effects=[fx.take(f"p-{seat}-mon-{MON_KEY[m]}", f"p-{tgt}-victory", f"p-{seat}-victory", seat),
+                               *self.score_effects(seat, MON_VP[m]), *self.score_effects(tgt, -MON_VP[m])])
 
     def _steal_monster_solo(self, seat: int, src: int) -> None:
         """Solo: the top Monster of the leftmost non-empty Monster stack, no reward (R12.6)."""
@@ -322,7 +331,9 @@ class PowersMixin(ValeriaFields):
                 self.victory[seat] = self.victory[seat] + (m,)
                 if not self.quiet:
                     self.emit("steal-monster", seat, f"{SEAT[seat]} takes the {MON_NAME[m]} from the "
-                              f"{AREAS[MON_AREA[m]]} stack ({src_name(src)}).", {"monster": MON_NAME[m]})
+                              f"{AREAS[MON_AREA[m]]} stack ({src_name(src)}).", {"monster": MON_NAME[m]},
+                              effects=[fx.take(f"p-{seat}-mon-{MON_KEY[m]}", stack_key(p), f"p-{seat}-victory", seat),
+                                       *self.score_effects(seat, MON_VP[m])])
                 return
 
     def _return(self, seat: int, st: tuple[Any, ...], card: int, who: str) -> None:
@@ -345,5 +356,11 @@ class PowersMixin(ValeriaFields):
             back = " Its Exhausted card goes back to the supply."
         self._gain(seat, *st[2])
         if not self.quiet:
+            where = f"p-{seat}-victory" if st[1] == RET_MONSTER else f"p-{seat}-cits"
+            effects = [fx.take(f"{stack_key(p)}-top", where, stack_key(p), seat), *self.res_effects(seat, st[2][:3])]
+            effects += self.score_effects(seat, st[2][3] - (MON_VP[card] if st[1] == RET_MONSTER else 0))
+            if back:
+                effects.append(fx.count("exhausted", -1, self.exhausted_count()))
             self.emit("return", seat, f"{SEAT[seat]} returns {article(name)} to the {self.position_name(p)} "
-                      f"stack and takes {amount_text(st[2])} ({who}).{back}", {"card": name, "position": p})
+                      f"stack and takes {amount_text(st[2])} ({who}).{back}", {"card": name, "position": p},
+                      effects=effects)

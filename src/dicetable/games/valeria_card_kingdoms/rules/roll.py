@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, choices, prompt, resolve, auto
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -40,7 +41,10 @@ class RollMixin(ValeriaFields):
                 text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
             else:
                 text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b}."
-            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn})
+            effects = [fx.turn(seat), fx.roll("dice", [a, b], seat)]
+            if seat == self.first and n > 1:  # a round: every player one turn, from the first player (R8.1)
+                effects.insert(0, fx.round_begins((turn - 1) // n + 1))
+            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn}, effects=effects)
         if a == b:
             self._doubles()
 
@@ -117,7 +121,8 @@ class RollMixin(ValeriaFields):
             paying = f", paying {amount_text(pay)}" if any(pay) else ""
             self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}{paying}.",
                       {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new,
-                       "paid": {w: x for w, x in zip((*RES_ID, "vp"), pay) if x}})
+                       "paid": {w: x for w, x in zip((*RES_ID, "vp"), pay) if x}},
+                      effects=[fx.reveal(f"die-{i}", "dice"), *self.res_effects(seat, [-x for x in pay])])
         self.tasks.append(("dice-changes", seat))  # more changes may follow, after any doubles powers
         if dice[0] == dice[1]:
             self._doubles()
