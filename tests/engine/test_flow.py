@@ -88,7 +88,10 @@ def test_format_1_saves_are_still_read_by_playing_their_moves_again(path):
     state = load_state(data)
     assert state.to_dict()["format"] == SAVE_FORMAT
     assert state.history == [tuple(h) for h in data["history"]]
-    assert [e.to_json() for e in state.log] == data["log"]
+    # the log is drawn again from the moves: every saved line is there, in order, among today's lines
+    # (which may add events and effects, engine.effects)
+    texts = iter(e.text for e in state.log)
+    assert all(any(line == saved["text"] for line in texts) for saved in data["log"])
     tampered = dict(data, rng=data["rng"] ^ 1)
     with pytest.raises(SaveFormatError):
         load_state(tampered)

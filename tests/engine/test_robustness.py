@@ -463,7 +463,11 @@ def test_fuzz_mutated_saves_are_refused_or_identical(game, data):
                 # An older format is read by replaying its moves; its game fields had another
                 # layout, so they are not compared, and everything else must still match.
                 mutated = {**mutated, "format": SAVE_FORMAT, "state": loaded["state"]}
-            assert loaded == mutated, "a changed save was accepted"
+            # The log is drawn again from the moves (engine.replay.verified_state), never read from
+            # the file: a changed log line is harmless, since the loaded game shows the redrawn one.
+            assert {**loaded, "log": None} == {**mutated, "log": None}, "a changed save was accepted"
+            if loaded["history"] == honest["history"]:
+                assert loaded["log"] == honest["log"]
             if loaded != honest:
                 assert loaded["history"] != honest["history"] and loaded["state"] == honest["state"]
 
@@ -499,7 +503,10 @@ def test_fuzz_mutated_save_files(tmp_path, game, data, bom):
     except SaveFormatError as exc:
         assert str(exc)
     else:
-        assert json.loads(json.dumps(state.to_dict())) == mutated
+        loaded = json.loads(json.dumps(state.to_dict()))
+        if mutated["format"] == 1:  # read by replaying its moves: its game fields are not compared
+            mutated = {**mutated, "format": SAVE_FORMAT, "state": loaded["state"]}
+        assert {**loaded, "log": None} == {**mutated, "log": None}  # the log is redrawn from the moves
 
 
 def test_only_dicetable_errors_escape_the_loaders_for_non_dicts():
