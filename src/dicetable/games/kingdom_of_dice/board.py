@@ -373,7 +373,9 @@ def _status(obs: dict, seat: int | None) -> str:
             line = "Game over. Winner: " + ", ".join(seat_name(s) for s in winners)
         else:
             line = "Game over. The Mischievous Cat wins."
-        return f'<div class="kod-status over">{text(line)}</div>'
+        return (f'<div class="kod-status over"><span class="round">Round {_counter("round", obs["round"])} of '
+                f'{ROUNDS}</span><span class="on-board">Markers on the board: '
+                f'{_counter("on-board", len(obs["board"]))}</span><span class="who">{text(line)}</span></div>')
     who = "You" if obs["current"] == seat else seat_name(obs["current"])
     doing = "place a Crown marker or decline" if obs["phase"] == "place" else "set dice aside, reroll or stop"
     return (f'<div class="kod-status"><span class="round" title="The game lasts three rounds (days)">'
