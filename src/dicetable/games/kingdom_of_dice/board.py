@@ -38,14 +38,13 @@ from functools import lru_cache
 from dicetable.engine import seat_name
 from dicetable.engine.markup import attr, die_svg, slot, text
 
-from .components import CARD_INDEX, CARD_NAME, CARD_VALUE, CARDS, COMPONENTS, FACE_INDEX, FACE_ORDER, SPACES
-from .rules import face_counts, free_space_at_or_below, observed_board, observed_claims
+from . import viewdata as vd
+from .components import COMPONENTS, FACE_INDEX, FACE_ORDER, SPACES
+from .viewdata import Observation, owner_name
 
-COLOURS = COMPONENTS.markers.colours
 MARKERS = COMPONENTS.markers.per_player
 MARKERS_TO_END = COMPONENTS.round.markers_to_end
 ROUNDS = COMPONENTS.round.rounds
-SPECIAL_ROUND = {c.id: c.special_round for c in CARDS}
 
 # Road geometry: four rows of eight spaces, snaking up to the castle (top right).
 _COLS = 8
@@ -72,14 +71,8 @@ _TURN_TIPS = {
 }
 
 
-def _owner_name(owner) -> str:
-    if owner == "cat":
-        return "the Mischievous Cat"
-    return f"{seat_name(owner)} ({COLOURS[owner % len(COLOURS)]})"
-
-
 def _owner_class(owner) -> str:
-    return "cat" if owner == "cat" else f"c-{COLOURS[owner % len(COLOURS)]}"
+    return "cat" if owner == "cat" else f"c-{vd.colour(owner)}"
 
 
 def _space_xy(index: int) -> tuple[float, float]:
@@ -91,22 +84,6 @@ def _space_xy(index: int) -> tuple[float, float]:
     x = _X0 + (col if left_to_right else _COLS - 1 - col) * _CELL_W
     y = _Y0 + rows_from_top * _CELL_H
     return x, y
-
-
-def _why_not_valid(counts) -> str:
-    """Which conditions of a valid result the set-aside dice miss (rulebook step 2)."""
-    missing = []
-    if counts[0] == 0:
-        missing.append("a crown")
-    if sum(counts[1:]) == 0:
-        missing.append("a number")
-    for face in (2, 3, 4):
-        if 0 < counts[face] < face:
-            missing.append(f"{face - counts[face]} more {face}{'s' if face - counts[face] > 1 else ''}")
-    out = "needs " + ", ".join(missing) if missing else ""
-    if counts[5] > 1:
-        out = (out + "; " if out else "") + "more than one 5 can never be valid"
-    return out
 
 
 def _counter(key: str, value: int) -> str:
@@ -173,7 +150,7 @@ def _space(i: int, owner, target: bool, preview: bool, place_label: str | None, 
     elif owner == "cat":
         tip = f"Space {space}: the Mischievous Cat's Crown marker, which stays on the board all game."
     else:
-        tip = (f"Space {space}: {_owner_name(owner)}'s Crown marker. At the round's end the markers "
+        tip = (f"Space {space}: {owner_name(owner)}'s Crown marker. At the round's end the markers "
                "take the Influence cards from the highest space down.")
     if target:
         tip += " Your result's marker goes here: place it, or decline."
@@ -229,10 +206,10 @@ def _dice_group(face, n: int, where: str, label: str | None) -> str:
     return f'<span class="kod-face" title="{attr(tip)}">{die * n}</span>'
 
 
-def _result(obs: dict, preview: int | None) -> str:
+def _result(obs: Observation, preview: int | None) -> str:
     """Part ``result``: what the dice set aside are worth, and where the marker would go."""
     kept = obs["kept"]
-    counts = face_counts(kept)
+    counts = vd.dice_counts(obs, "kept")
     value = obs["result_value"]
     if not kept:
         out = '<span class="kod-result none">Nothing set aside yet.</span>'
@@ -241,9 +218,10 @@ def _result(obs: dict, preview: int | None) -> str:
         formula = f"({' + '.join(numbers)}) &#xd7; {counts[0]}"
         out = f'<span class="kod-result valid">Result {formula} = <b>{value}</b></span>'
     else:
-        out = f'<span class="kod-result invalid">Not a valid result: {text(_why_not_valid(counts))}</span>'
-    if obs["phase"] == "place" and obs.get("target_space") is not None:
-        out += f'<span class="kod-where">Marker goes to space <b>{obs["target_space"]}</b></span>'
+        out = f'<span class="kod-result invalid">Not a valid result: {text(vd.why_not_valid(counts))}</span>'
+    target = vd.target_space(obs)
+    if target is not None:
+        out += f'<span class="kod-where">Marker goes to space <b>{target}</b></span>'
     elif preview is not None:
         out += f'<span class="kod-where">Stop now: space <b>{preview}</b></span>'
     return out
@@ -273,9 +251,7 @@ _DICE = ('<div class="kod-lid" title="The box lid: the dice rolled and not set a
 def _card(card_id: str, small: bool, rank: int = -1) -> str:
     """An Influence card (``data-key="card-<id>"``): in the market (``rank`` >= 0, with the slot of its
     claim badge ``claim-<rank>``) or small, among a player's cards won."""
-    i = CARD_INDEX[card_id]
-    name, value = CARD_NAME[i], CARD_VALUE[i]
-    special = SPECIAL_ROUND.get(card_id)
+    name, value, special = vd.card_name(card_id), vd.card_value(card_id), vd.special_round(card_id)
     classes = ["kod-card"] + (["special"] if special else [])
     tip = f"{name}: an Influence card worth {value} point{'s' if value != 1 else ''}."
     if special:
@@ -295,12 +271,11 @@ def _claim(owner) -> str:
     """Part ``claim-<rank>``: who would take that card if the round ended now ("" for nobody)."""
     if owner is None:
         return ""
-    who = "Cat" if owner == "cat" else f"P{owner + 1}"
     return (f'<span class="claim {_owner_class(owner)}" '
-            f'title="If the round ended now, {attr(_owner_name(owner))} would take this card.">{who}</span>')
+            f'title="If the round ended now, {attr(owner_name(owner))} would take this card.">{vd.owner_short(owner)}</span>')
 
 
-def _market(obs: dict) -> str:
+def _market(obs: Observation) -> str:
     """Part ``market``: the round's Influence cards, best first, and the draw pile."""
     out = [f'<h3>Influence cards</h3><ol data-key="market" aria-label="Influence cards of round {obs["round"]}">']
     out.extend(_card(card["id"], False, rank) for rank, card in enumerate(obs["market"]))
@@ -333,7 +308,7 @@ def _won(key: str, cards: tuple) -> str:
             f'them handed out)">{inner}</div>')
 
 
-def _player(obs: dict, s: int, seat: int | None) -> str:
+def _player(obs: Observation, s: int, seat: int | None) -> str:
     """Part ``p-<seat>``: a player's panel (name, badges, points) with the slots of its markers and cards."""
     over = obs["is_over"]
     classes = ["kod-player", _owner_class(s)]
@@ -354,7 +329,7 @@ def _player(obs: dict, s: int, seat: int | None) -> str:
             + slot(f"p-{s}-markers") + slot(f"p-{s}-won") + '</div>')
 
 
-def _cat(cat: dict) -> str:
+def _cat(cat: vd.CatView) -> str:
     """Part ``cat``: the Mischievous Cat's panel (solo)."""
     spaces = ", ".join(map(str, cat["spaces"]))
     return (f'<div class="kod-player cat" title="The Mischievous Cat (level {cat["level"]}): its Crown markers '
@@ -365,7 +340,7 @@ def _cat(cat: dict) -> str:
             f'<div class="markers">markers stay on {spaces}</div>' + slot("cat-won") + '</div>')
 
 
-def _status(obs: dict, seat: int | None) -> str:
+def _status(obs: Observation, seat: int | None) -> str:
     """Part ``status``: the round, the markers on the board and who is doing what."""
     if obs["is_over"]:
         winners = obs["winners"]
@@ -375,13 +350,13 @@ def _status(obs: dict, seat: int | None) -> str:
             line = "Game over. The Mischievous Cat wins."
         return (f'<div class="kod-status over"><span class="round">Round {_counter("round", obs["round"])} of '
                 f'{ROUNDS}</span><span class="on-board">Markers on the board: '
-                f'{_counter("on-board", len(obs["board"]))}</span><span class="who">{text(line)}</span></div>')
+                f'{_counter("on-board", vd.markers_on_board(obs))}</span><span class="who">{text(line)}</span></div>')
     who = "You" if obs["current"] == seat else seat_name(obs["current"])
     doing = "place a Crown marker or decline" if obs["phase"] == "place" else "set dice aside, reroll or stop"
     return (f'<div class="kod-status"><span class="round" title="The game lasts three rounds (days)">'
             f'Round {_counter("round", obs["round"])} of {ROUNDS}</span>'
             f'<span class="on-board" title="A round ends when seven Crown markers are on the board">'
-            f'Markers on the board: {_counter("on-board", len(obs["board"]))} of {MARKERS_TO_END}</span>'
+            f'Markers on the board: {_counter("on-board", vd.markers_on_board(obs))} of {MARKERS_TO_END}</span>'
             f'<span class="who">{text(who)}: {doing}</span></div>')
 
 
@@ -392,7 +367,7 @@ _ROOT = ('<div class="board board-kingdom-of-dice">' + slot("status")
          + slot("players", "section", "kod-players", 'aria-label="Players"') + '</div></div>')
 
 
-def board_view(obs: dict, actions: list, seat: int | None) -> dict[str, str]:
+def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
     """The Kingdom of Dice board as keyed parts ``{part id: HTML}`` (see the module docstring).
 
     ``obs`` is ``state.observation(seat)``; ``actions`` is the seat's legal
@@ -406,33 +381,28 @@ def board_view(obs: dict, actions: list, seat: int | None) -> dict[str, str]:
     Rulebook: Components, How to Play, End of a Round, Solo Mode.
     """
     labels = {a["id"]: a["label"] for a in actions}
-    target = obs.get("target_space") if obs["phase"] == "place" else None
-    preview = None
-    owners = observed_board(obs["board"])
-    if obs["phase"] == "set-aside" and obs["result_value"] is not None:
-        space = free_space_at_or_below(owners, obs["result_value"], empty=None)
-        preview = SPACES[space] if space >= 0 else None
+    target = vd.target_space(obs)
+    preview = vd.preview_space(obs)
+    owners = vd.owners(obs)
     parts = {"board": _ROOT, "status": _status(obs, seat), "road": _road()}
     place_label = labels.get("place")
     for i, space in enumerate(SPACES):
         parts[f"sp-{space}"] = _space(i, owners[i], space == target, space == preview,
                                       place_label if space == target else None, obs["current"])
     parts["market"] = _market(obs)
-    claims = observed_claims(obs["board"])
+    claims = vd.claims(obs)
     for rank in range(len(obs["market"])):
         parts[f"claim-{rank}"] = _claim(claims[rank] if rank < len(claims) else None)
     parts["dice"] = _DICE
     for where in ("roll", "kept"):
-        counts = face_counts(obs[where])
-        parts[f"dice-{where}"] = _dice_row(where, not obs[where])
+        counts = vd.dice_counts(obs, where)
+        parts[f"dice-{where}"] = _dice_row(where, not any(counts))
         for i, face in enumerate(FACE_ORDER):
             label = labels.get(f"keep:{face}") if where == "roll" else None
             parts[f"{where}-{_face_word(face)}"] = _dice_group(face, counts[i], where, label)
     parts["result"] = _result(obs, preview)
     parts["turn-actions"] = _turn_actions(labels)
-    order = list(range(len(obs["won"])))
-    if seat is not None:
-        order = order[seat:] + order[:seat]
+    order = vd.seat_order(obs, seat)
     cat = obs.get("cat")
     parts["players"] = ("".join(slot(f"p-{s}") for s in order)) + (slot("cat") if cat is not None else "")
     for s in order:

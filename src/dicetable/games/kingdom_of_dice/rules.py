@@ -162,7 +162,7 @@ def free_space_at_or_below(board: Sequence, value: int, empty: Any = EMPTY) -> i
     That is the space showing ``value`` if free, else the next lower free
     one. ``board`` lists the owner of each space (indexed like ``SPACES``);
     a free space holds ``empty`` (``EMPTY`` on the state's board, None on
-    :func:`observed_board`).
+    :func:`.viewdata.observed_board`).
     """
     i = bisect_right(SPACES, value) - 1
     while i >= 0 and board[i] != empty:
@@ -180,19 +180,6 @@ def claim_order(board: Sequence, empty: Any = EMPTY) -> list[int]:
     ``board`` and ``empty`` as for :func:`free_space_at_or_below`.
     """
     return [i for i in range(len(board) - 1, -1, -1) if board[i] != empty]
-
-
-def observed_board(board: dict) -> list:
-    """An observation's ``board`` (``{"10": 0, "15": "cat"}``) as one owner per space of ``SPACES``
-    (None where free), for :func:`free_space_at_or_below` and :func:`claim_order` with ``empty=None``."""
-    return [board.get(str(space)) for space in SPACES]
-
-
-def observed_claims(board: dict) -> list:
-    """Owners (a seat or ``"cat"``) of the markers on an observation's ``board``, in
-    :func:`claim_order`: the ``k``-th would take the round's ``k``-th best card if the round ended now."""
-    owners = observed_board(board)
-    return [owners[i] for i in claim_order(owners, empty=None)]
 
 
 def _rank_key(cards) -> tuple:
