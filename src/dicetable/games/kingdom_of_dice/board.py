@@ -48,7 +48,7 @@ ROUNDS = COMPONENTS.round.rounds
 
 # Road geometry: four rows of eight spaces, snaking up to the castle (top right).
 _COLS = 8
-_CELL_W, _CELL_H = 66, 58
+_CELL_W, _CELL_H = 66, 64
 _X0, _Y0 = 8, 8
 _ROWS = (len(SPACES) + _COLS - 1) // _COLS
 _SVG_W = _X0 + _COLS * _CELL_W + 78
@@ -142,8 +142,11 @@ def _space(i: int, owner, target: bool, preview: bool, place_label: str | None, 
     if preview:
         classes.append("preview")
     attrs = f'class="{" ".join(classes)}" data-space="{space}" data-key="space-{space}"'
+    hit = ""
     if target and place_label is not None:
         attrs += f' data-action="place" role="button" tabindex="0" aria-label="{attr(place_label)}"'
+        # The whole cell, gaps included, takes the tap: at least 32px on a phone's half-size road.
+        hit = f'<rect class="hit" x="{x}" y="{y}" width="{_CELL_W}" height="{_CELL_H}"/>'
     if owner is None:
         tip = (f"Space {space}: a result worth {space} places a Crown marker here; if it is taken, "
                "the marker goes to the next lower free space.")
@@ -156,7 +159,7 @@ def _space(i: int, owner, target: bool, preview: bool, place_label: str | None, 
         tip += " Your result's marker goes here: place it, or decline."
     elif preview:
         tip += " If you stop now, your marker would go here."
-    out = (f'<g {attrs}><title>{text(tip)}</title>'
+    out = (f'<g {attrs}><title>{text(tip)}</title>{hit}'
            f'<rect x="{x + 3}" y="{y + 3}" width="{_CELL_W - 6}" height="{_CELL_H - 6}" rx="9"/>'
            f'<text class="num" x="{x + 10}" y="{y + 19}">{space}</text>')
     if owner is not None:
