@@ -9,7 +9,6 @@ it is drawn).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,10 @@ from dicetable.bots import make_bot
 from dicetable.engine.markup import assemble
 from dicetable.games.kingdom_of_dice.board import board_view
 
+from ...web.conftest import browser  # noqa: F401 (the browser tests' chromium fixture)
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
 CSS = (Path(__file__).resolve().parents[3] / "src/dicetable/games/kingdom_of_dice/static/board.css").read_text()
 C = "crown"
 
@@ -67,17 +67,11 @@ def _states():
 
 
 @pytest.fixture(scope="module")
-def page():
-    pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra: make dev")
-    if not Path(CHROMIUM).exists():  # pragma: no cover - make test installs it
-        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        ctx = browser.new_context(is_mobile=True, has_touch=True, device_scale_factor=2)
-        yield ctx.new_page()
-        browser.close()
+def page(browser):
+    """A phone-like page (touch, device scale 2) in the browser tests' chromium."""
+    ctx = browser.new_context(is_mobile=True, has_touch=True, device_scale_factor=2)
+    yield ctx.new_page()
+    ctx.close()
 
 
 @pytest.mark.parametrize("width,height,box", SIZES)

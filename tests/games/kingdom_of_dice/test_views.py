@@ -30,9 +30,10 @@ CONFIGS = [(1, {"cat_level": level}) for level in sorted(CAT_LEVELS)] + [(p, {})
 
 
 def board_for(game, state, seat):
-    """viewkit's (fragment, legal ids) with the board's keyed parts assembled into one fragment."""
-    parts, legal = _parts_for(game, state, seat)
-    return assemble(parts), legal
+    """viewkit's (fragment, legal ids) with the board's keyed parts assembled into one fragment
+    (assembling a fragment already assembled changes nothing)."""
+    board, legal = _parts_for(game, state, seat)
+    return assemble(as_parts(board)), legal
 
 
 _parts_for = viewkit.board_for
