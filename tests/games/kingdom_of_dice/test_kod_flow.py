@@ -12,9 +12,8 @@ from dicetable import SaveFormatError, load_state, new_game
 from dicetable.engine import Rng
 from dicetable.games.kingdom_of_dice.components import SPACES
 from dicetable.games.kingdom_of_dice.policy import evaluate
-from dicetable.games.kingdom_of_dice.rules import (
-    claim_order, face_counts, free_space_at_or_below, observed_board, observed_claims,
-)
+from dicetable.games.kingdom_of_dice.rules import claim_order, face_counts, free_space_at_or_below
+from dicetable.games.kingdom_of_dice.viewdata import observed_board, observed_claims
 
 C = "crown"
 

@@ -7,15 +7,16 @@ import re
 import pytest
 
 from dicetable import get_game, new_game
+from dicetable.engine.markup import as_parts, assemble
 from dicetable.games.kingdom_of_dice import rules
 from dicetable.games.kingdom_of_dice.board import board_view
 from dicetable.games.kingdom_of_dice.components import CAT_LEVELS
 from dicetable.games.kingdom_of_dice.text import text_view
 
+from .. import viewkit
 from ..viewkit import (
     action_elements,
     assert_text_fits,
-    board_for,
     check_board,
     kinds_met,
     parse_board,
@@ -26,6 +27,22 @@ from ..viewkit import (
 GAME = "kingdom-of-dice"
 KINDS = {rules.SET_ASIDE, rules.PLACE}
 CONFIGS = [(1, {"cat_level": level}) for level in sorted(CAT_LEVELS)] + [(p, {}) for p in (2, 3, 4)]
+
+
+def board_for(game, state, seat):
+    """viewkit's (fragment, legal ids) with the board's keyed parts assembled into one fragment
+    (assembling a fragment already assembled changes nothing)."""
+    board, legal = _parts_for(game, state, seat)
+    return assemble(as_parts(board)), legal
+
+
+_parts_for = viewkit.board_for
+
+
+@pytest.fixture(autouse=True)
+def _assembled_boards(monkeypatch):
+    """viewkit's board checks read one HTML string: give them the assembled parts."""
+    monkeypatch.setattr(viewkit, "board_for", board_for)
 
 
 # ------------------------------------------------------------------ help
@@ -141,7 +158,7 @@ def test_board_marker_slides_to_the_next_lower_free_space():
     obs = new_game(GAME, 3, seed=2).observation(0)
     obs = dict(obs, board={"10": 1, "9": 2}, kept=["crown", "crown", 1, 2, 2], roll=[5],
                result_value=10, picked_since_roll=1)
-    fragment = board_view(obs, [], 0)
+    fragment = assemble(as_parts(board_view(obs, [], 0)))
     assert re.search(r'class="kod-space preview" data-space="8"', fragment)
     assert "Stop now: space <b>8</b>" in fragment
 
@@ -158,8 +175,46 @@ def test_board_solo_shows_the_cat_and_all_cards_by_value():
     state = new_game(GAME, 1, seed=4, options={"cat_level": 1})
     fragment, _ = board_for(GAME, state, 0)
     for space in (5, 10, 15):
-        assert re.search(rf'data-space="{space}"><title>Space {space}: the Mischievous Cat', fragment)
+        assert re.search(rf'data-space="{space}"[^>]*><title>Space {space}: the Mischievous Cat', fragment)
     assert "Mischievous Cat" in fragment and "level 1" in fragment
     market = [c["value"] for c in state.observation(0)["market"]]
     shown = [int(v) for v in re.findall(r'<li class="kod-card[^"]*"[^>]*><span class="v">(\d+)</span>', fragment)]
     assert shown == market == sorted(market, reverse=True)
+
+
+# ------------------------------------------------------------------ keyed parts
+def test_board_parts_are_keyed_filled_and_small():
+    from dicetable.engine.markup import check_key
+
+    slots = re.compile(r'data-part="([^"]+)"')
+    for players, options in [(1, {"cat_level": 2}), (4, {})]:
+        for state in sampled_states(GAME, players, 31, options, samples=5):
+            for seat in [None, *range(players)]:
+                acting = seat is not None and seat in state.to_move
+                actions = [a.to_json() for a in state.legal_actions(seat)] if acting else []
+                parts = board_view(state.observation(seat), actions, seat)
+                assert isinstance(parts, dict) and next(iter(parts)) == "board"
+                held = [k for html in parts.values() for k in slots.findall(html)]
+                # Every part but the root has exactly one slot, and every slot has its part.
+                assert sorted(held) == sorted(k for k in parts if k != "board")
+                assert all(check_key(k) for k in parts)
+                whole = assemble(parts)
+                # Nothing the page's Content-Security-Policy blocks: no inline style, script or handler.
+                assert not re.search(r"<script|<style|\s(on[a-z]+|style)\s*=", whole)
+                # The parts a turn changes (spaces, dice, panels, status) stay under 2 KB; only the road's
+                # picture, the round's cards and the cards won (changed at a round's end) may be larger.
+                big = {k for k, html in parts.items() if len(html) > 2048}
+                assert all(k in ("road", "market") or k.endswith("-won") for k in big), big
+
+
+def test_counters_and_dice_carry_their_numbers():
+    state = new_game(GAME, 2, seed=1, dice=["crown", "crown", 1, 2, 2, 5])
+    state.apply("keep:crown", 0)
+    whole = assemble(board_view(state.observation(1), [], 1))
+    rolled = re.search(r'data-key="dice-roll">(.*?)</div>', whole).group(1)
+    assert sorted(re.findall(r'data-die="([^"]+)"', rolled)) == ["1", "2", "2", "5", "crown"]
+    kept = re.search(r'data-key="dice-kept">(.*?)</div>', whole).group(1)
+    assert re.findall(r'data-die="([^"]+)"', kept) == ["crown"]
+    # Five Crown markers each (rulebook: Components), none on the board yet, round 1 of 3.
+    for key, n in (("p-0-left", 5), ("p-1-left", 5), ("on-board", 0), ("round", 1), ("p-0-pts", 0)):
+        assert f'data-key="{key}" data-count="{n}">{n}<' in whole

@@ -6,10 +6,13 @@ Drawn from ``observation(seat)`` only; seat slices start from the observer. See
 
 from __future__ import annotations
 
+from typing import cast
+
 from dicetable.engine.encoding import Encoding, Feature, counts, one_hot, per_seat, scalar, seat_order
 
 from .components import CAT_LEVELS, CARDS, FACE_ORDER, SPACES
 from .rules import DICE, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE
+from .viewdata import Observation, market_ids, owners
 
 _CARD_IDS = tuple(c.id for c in CARDS)
 _SCORE_SCALE = 200.0
@@ -19,17 +22,14 @@ def _board(players: int) -> Feature:
     """Each board space: empty, a seat's Crown marker (from the observer on), or the Cat's."""
     width = players + 2
 
-    empty = [start_of * width for start_of in range(len(SPACES))]
-    at = {str(space): i * width for i, space in enumerate(SPACES)}
-
     def fill(obs, out, start):
         rel = {s: k for k, s in enumerate(seat_order(obs, players))}
-        for offset in empty:
-            out[start + offset] = 1.0
-        for space, owner in obs["board"].items():
-            offset = start + at[space]
-            out[offset] = 0.0
-            out[offset + (players + 1 if owner == "cat" else 1 + rel[owner])] = 1.0
+        for i, owner in enumerate(owners(obs)):
+            offset = start + i * width
+            if owner is None:
+                out[offset] = 1.0
+            else:
+                out[offset + (players + 1 if owner == "cat" else 1 + rel[owner])] = 1.0
     return Feature("board", len(SPACES) * width,
                    f"per board space {SPACES[0]}..{SPACES[-1]}: one-hot of empty, each seat's Crown "
                    "marker from the observer on, the Cat's marker", fill)
@@ -53,7 +53,7 @@ def observation_encoding(players: int, options: dict) -> Encoding:
         _board(players),
         per_seat(players, scalar("markers_left", lambda v: v["obs"]["markers_left"][v["seat"]], MARKERS,
                                  "Crown markers left / markers per player")),
-        counts("market", lambda o: [c["id"] for c in o["market"]], _CARD_IDS, 1, "Influence cards on offer"),
+        counts("market", lambda o: market_ids(cast(Observation, o)), _CARD_IDS, 1, "Influence cards on offer"),
         per_seat(players, counts("won", lambda v: v["obs"]["won"][v["seat"]], _CARD_IDS, 1,
                                  "Influence cards the seat has won")),
         per_seat(players, scalar("score", lambda v: (v["obs"]["scores"] or [0] * players)[v["seat"]],

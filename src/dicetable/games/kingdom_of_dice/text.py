@@ -25,10 +25,10 @@ from rich.text import Text
 
 from dicetable.engine import seat_name
 
-from .components import CARD_INDEX, CARD_NAME, CARD_VALUE, COMPONENTS, SPACES
-from .rules import face_counts, faces_text, observed_claims
+from . import viewdata as vd
+from .components import COMPONENTS, SPACES
+from .viewdata import Observation, colour, short_card
 
-COLOURS = COMPONENTS.markers.colours
 MARKERS_TO_END = COMPONENTS.round.markers_to_end
 ROUNDS = COMPONENTS.round.rounds
 STYLE = {"red": "bold red", "blue": "bold blue", "yellow": "bold yellow", "green": "bold green"}
@@ -37,33 +37,23 @@ CAT_STYLE = "bold magenta"
 
 def seat_label(seat: int, you: int | None = None) -> Text:
     """"Player 2 (blue)" in the seat's colour, with " - you" for the viewer."""
-    colour = COLOURS[seat % len(COLOURS)]
-    label = f"{seat_name(seat)} ({colour})" + (" - you" if seat == you else "")
-    return Text(label, style=STYLE.get(colour, "bold"))
+    label = vd.owner_name(seat) + (" - you" if seat == you else "")
+    return Text(label, style=STYLE.get(colour(seat), "bold"))
 
 
 def _owner_text(owner, short: bool = True) -> Text:
     """A marker's owner as ``P2``/``Cat`` (short) or the full seat label."""
-    if owner == "cat":
-        return Text("Cat" if short else "the Mischievous Cat", style=CAT_STYLE)
-    colour = COLOURS[owner % len(COLOURS)]
-    return Text(f"P{owner + 1}" if short else f"{seat_name(owner)} ({colour})", style=STYLE.get(colour, "bold"))
+    name = vd.owner_short(owner) if short else vd.owner_name(owner)
+    return Text(name, style=CAT_STYLE if owner == "cat" else STYLE.get(colour(owner), "bold"))
 
 
-def _short_card(card_id: str) -> str:
-    """A card as its value (``9``), a special card as name and value (``Queen 12``)."""
-    i = CARD_INDEX[card_id]
-    name = CARD_NAME[i]
-    return str(CARD_VALUE[i]) if name.startswith("Influence") else f"{name} {CARD_VALUE[i]}"
-
-
-def _default_focus(obs: dict, seat: int | None) -> int:
+def _default_focus(obs: Observation, seat: int | None) -> int:
     if seat is not None:
         return seat
     return obs["current"]
 
 
-def _title(obs: dict, seat: int | None, compact: bool = False) -> Text:
+def _title(obs: Observation, seat: int | None, compact: bool = False) -> Text:
     text = Text()
     text.append("Kingdom of Dice", style="bold")
     text.append(f", round {obs['round']}/{ROUNDS}" if compact else f", round {obs['round']} of {ROUNDS}")
@@ -73,19 +63,20 @@ def _title(obs: dict, seat: int | None, compact: bool = False) -> Text:
     text.append(": ")
     if compact:
         current = obs["current"]
-        colour = COLOURS[current % len(COLOURS)]
-        text.append(f"P{current + 1} {colour}" + (" (you)" if current == seat else ""), style=STYLE.get(colour, "bold"))
+        text.append(f"P{current + 1} {colour(current)}" + (" (you)" if current == seat else ""),
+                    style=STYLE.get(colour(current), "bold"))
     else:
         text.append_text(seat_label(obs["current"], seat))
     text.append(" to move", style="bold")
-    text.append(f"; {len(obs['board'])}/{MARKERS_TO_END} markers on the board" if compact else
-                f"; {len(obs['board'])} of {MARKERS_TO_END} markers on the board", style="dim")
+    on_board = vd.markers_on_board(obs)
+    text.append(f"; {on_board}/{MARKERS_TO_END} markers on the board" if compact else
+                f"; {on_board} of {MARKERS_TO_END} markers on the board", style="dim")
     return text
 
 
-def _board_wide(obs: dict, seat: int | None) -> Table:
-    board = obs["board"]
-    target = obs.get("target_space")
+def _board_wide(obs: Observation, seat: int | None) -> Table:
+    target = vd.target_space(obs)
+    owners = vd.owners(obs)
     table = Table.grid(padding=(0, 0))
     table.add_column(width=7)
     for _ in SPACES:
@@ -93,10 +84,9 @@ def _board_wide(obs: dict, seat: int | None) -> Table:
     table.add_column(width=8)
     numbers = [Text("space", style="dim")]
     marks = [Text("marker", style="dim")]
-    for s in SPACES:
+    for s, owner in zip(SPACES, owners):
         style = "bold reverse yellow" if s == target else "dim cyan"
         numbers.append(Text(str(s), style=style))
-        owner = board.get(str(s))
         marks.append(_owner_text(owner) if owner is not None else Text("·", style="dim"))
     numbers.append(Text(" castle", style="bold"))
     marks.append(Text(""))
@@ -105,13 +95,13 @@ def _board_wide(obs: dict, seat: int | None) -> Table:
     return table
 
 
-def _cards_table(obs: dict) -> Table:
+def _cards_table(obs: Observation) -> Table:
     table = Table(title=f"Influence cards, round {obs['round']}", box=None, padding=(0, 1),
                   title_justify="left")
     table.add_column("card")
     table.add_column("value", justify="right")
     table.add_column("taken now by")
-    claims = observed_claims(obs["board"])
+    claims = vd.claims(obs)
     for rank, card in enumerate(obs["market"]):
         holder = _owner_text(claims[rank], short=False) if rank < len(claims) else Text("-", style="dim")
         table.add_row(card["name"], str(card["value"]), holder)
@@ -120,7 +110,7 @@ def _cards_table(obs: dict) -> Table:
     return table
 
 
-def _players_table(obs: dict, seat: int | None, focus: int) -> Table:
+def _players_table(obs: Observation, seat: int | None, focus: int) -> Table:
     table = Table(title="Players", box=None, padding=(0, 1), title_justify="left")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("player", "left"), ("markers left", "right"), ("cards won", "left"), ("points", "right"))
@@ -132,36 +122,36 @@ def _players_table(obs: dict, seat: int | None, focus: int) -> Table:
         label.append_text(seat_label(s, seat))
         if s == first and not obs["is_over"]:
             label.append(" *", style="dim")
-        cards = " ".join(_short_card(c) for c in won) or "-"
+        cards = " ".join(short_card(c) for c in won) or "-"
         table.add_row(label, str(obs["markers_left"][s]), cards, str(obs["scores"][s]))
     cat = obs.get("cat")
     if cat is not None:
         table.add_row(Text(f"Mischievous Cat (level {cat['level']})", style=CAT_STYLE),
                       "stay: " + ", ".join(map(str, cat["spaces"])),
-                      " ".join(_short_card(c) for c in cat["won"]) or "-", str(cat["score"]))
+                      " ".join(short_card(c) for c in cat["won"]) or "-", str(cat["score"]))
     return table
 
 
-def _dice_line(obs: dict, compact: bool = False) -> Text:
+def _dice_line(obs: Observation, compact: bool = False) -> Text:
     text = Text()
     if obs["is_over"]:
         return text
     gap = " | " if compact else "    "
     text.append("Showing: " if compact else "Dice showing: ")
-    text.append(faces_text(face_counts(obs["roll"])) if obs["roll"] else "no dice", style="bold")
+    text.append(vd.dice_text(obs, "roll") if obs["roll"] else "no dice", style="bold")
     text.append(gap + "Set aside: ")
-    text.append(faces_text(face_counts(obs["kept"])), style="bold green")
+    text.append(vd.dice_text(obs, "kept"), style="bold green")
     value = obs["result_value"]
     if value is not None:
         text.append(f" = worth {value}", style="green")
     elif obs["kept"]:
         text.append(" (not valid yet)" if compact else " (not a valid result yet)", style="dim")
-    if obs["phase"] == "place":
-        text.append(gap + f"place a Crown marker on space {obs['target_space']}?", style="bold yellow")
+    if vd.target_space(obs) is not None:
+        text.append(gap + f"place a Crown marker on space {vd.target_space(obs)}?", style="bold yellow")
     return text
 
 
-def _verdict(obs: dict) -> Text:
+def _verdict(obs: Observation) -> Text:
     if not obs["is_over"]:
         return Text("")
     winners = obs["winners"]
@@ -170,7 +160,7 @@ def _verdict(obs: dict) -> Text:
     return Text("The Mischievous Cat wins.", style="bold magenta")
 
 
-def _wide(obs: dict, seat: int | None, focus: int, width: int):
+def _wide(obs: Observation, seat: int | None, focus: int, width: int):
     middle = Table.grid(padding=(0, 4))
     middle.add_column()
     middle.add_column()
@@ -183,25 +173,24 @@ def _wide(obs: dict, seat: int | None, focus: int, width: int):
     return Panel(Group(*parts), width=min(width, 120), padding=(0, 1))
 
 
-def _compact(obs: dict, seat: int | None, focus: int, width: int):
+def _compact(obs: Observation, seat: int | None, focus: int, width: int):
     lines = [_title(obs, seat, compact=True)]
-    board = obs["board"]
     marks = Text("Board: ")
-    occupied = [s for s in SPACES if str(s) in board]
-    for i, s in enumerate(occupied):
+    occupied = [(s, owner) for s, owner in zip(SPACES, vd.owners(obs)) if owner is not None]
+    for i, (s, owner) in enumerate(occupied):
         if i:
             marks.append(", ")
         marks.append(f"{s} ")
-        marks.append_text(_owner_text(board[str(s)]))
+        marks.append_text(_owner_text(owner))
     if not occupied:
         marks.append("no Crown markers", style="dim")
     lines.append(marks)
     cards = Text("Cards (best first, < taken now by): ")
-    claims = observed_claims(obs["board"])
+    claims = vd.claims(obs)
     for rank, card in enumerate(obs["market"]):
         if rank:
             cards.append(" ")
-        cards.append(_short_card(card["id"]))
+        cards.append(short_card(card["id"]))
         if rank < len(claims):
             cards.append("<")
             cards.append_text(_owner_text(claims[rank]))
@@ -210,18 +199,17 @@ def _compact(obs: dict, seat: int | None, focus: int, width: int):
     lines.append(cards)
     first = obs["first_player"]
     for s, won in enumerate(obs["won"]):
-        colour = COLOURS[s % len(COLOURS)]
         line = Text("▸ " if s == focus else "  ")
-        line.append(f"P{s + 1} {colour}" + (" (you)" if s == seat else ""), style=STYLE.get(colour, "bold"))
+        line.append(f"P{s + 1} {colour(s)}" + (" (you)" if s == seat else ""), style=STYLE.get(colour(s), "bold"))
         if s == first and not obs["is_over"]:
             line.append(" *", style="dim")
         line.append(f": {obs['scores'][s]} points, {obs['markers_left'][s]} markers left, cards ")
-        line.append(" ".join(_short_card(c) for c in won) or "-")
+        line.append(" ".join(short_card(c) for c in won) or "-")
         lines.append(line)
     cat = obs.get("cat")
     if cat is not None:
         lines.append(Text(f"Cat (level {cat['level']}): {cat['score']} points, cards "
-                          + " ".join(_short_card(c) for c in cat["won"]), style=CAT_STYLE))
+                          + " ".join(short_card(c) for c in cat["won"]), style=CAT_STYLE))
     dice = _dice_line(obs, compact=True)
     if obs["is_over"]:
         lines.append(_verdict(obs))
@@ -232,7 +220,7 @@ def _compact(obs: dict, seat: int | None, focus: int, width: int):
     return Group(*lines)
 
 
-def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | None = None):
+def text_view(obs: Observation, seat: int | None, *, width: int = 120, focus: int | None = None):
     """The table as a rich renderable drawn from ``obs`` (``state.observation(seat)``) only.
 
     ``width`` is the terminal's width in columns (``< 120`` selects the
@@ -241,7 +229,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
     ``ValueError`` for a ``focus`` that is not a seat of the game.
     Rulebook: How to Play, End of a Round, Solo Mode.
     """
-    players = len(obs["won"])
+    players = vd.players(obs)
     if focus is None:
         focus = _default_focus(obs, seat)
     elif isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < players:
@@ -254,7 +242,7 @@ def text_view(obs: dict, seat: int | None, *, width: int = 120, focus: int | Non
 class _FitToConsole:
     """A renderable that draws ``text_view`` at the width of the console printing it."""
 
-    def __init__(self, obs: dict, seat: int | None):
+    def __init__(self, obs: Observation, seat: int | None):
         self.obs, self.seat = obs, seat
 
     def __rich_console__(self, _console, options):
