@@ -41,8 +41,9 @@ export function unwrapView(data) {
 }
 
 // The live connection of one viewer (a seat's token, or none: a spectator) to a table.
-// ``onMessage(msg)`` gets each parsed message; ``onOpen()``; ``onClose(opened)`` once, with
-// whether the socket had opened (false: it could not, the caller falls back to HTTP).
+// ``onMessage(msg)`` gets each parsed message; ``onOpen()``; ``onClose(delivered)`` once, with
+// whether any message had come (false: the socket could not open or brought nothing, and the
+// caller falls back to HTTP).
 // Nothing is delivered after close().
 export class Live {
   constructor(tableId, token, { onMessage, onOpen, onClose }) {
@@ -50,18 +51,19 @@ export class Live {
     const q = token ? `?token=${encodeURIComponent(token)}` : "";
     this.closed = false;
     this.opened = false;
+    this.delivered = false;
     this.ws = new WebSocket(`${proto}://${location.host}/api/tables/${encodeURIComponent(tableId)}/live${q}`);
     this.ws.onopen = () => { if (!this.closed) { this.opened = true; onOpen && onOpen(); } };
     this.ws.onmessage = (ev) => {
       if (this.closed) return;
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg && typeof msg === "object") onMessage(msg);
+      if (msg && typeof msg === "object") { this.delivered = true; onMessage(msg); }
     };
     this.ws.onclose = () => {
       if (this.closed) return;
       this.closed = true;
-      onClose && onClose(this.opened);
+      onClose && onClose(this.delivered);
     };
   }
 

@@ -57,13 +57,13 @@ function connect() {
       T.retry = 0;
       T.queue.receive(msg);
     },
-    onClose: (opened) => {
+    onClose: (delivered) => {
       if (T.live !== live) return;
       document.body.dataset.live = "closed";
       if (refused) { liveRefused(refused); return; }
       T.retry = Math.min(T.retry + 1, 6);
-      if (!opened) refresh();  // the socket cannot open: show the table over HTTP meanwhile
-      setTimeout(() => { if (T.live === live) connect(); }, opened ? 1000 : 1000 * T.retry);
+      if (!delivered) refresh();  // the socket cannot open (or brings nothing): the table over HTTP meanwhile
+      setTimeout(() => { if (T.live === live) connect(); }, delivered ? 1000 : 1000 * T.retry);
     },
   });
   T.live = live;
