@@ -109,8 +109,8 @@ def apply_patch(doc: Any, ops: list[Op]) -> Any:
         if kind == "s" and not path:
             doc = op[2]
             continue
-        if not path:
-            raise PatchError(f"operation {n} ({kind!r}) needs a path inside the document")
+        if kind == "d" and not path:
+            raise PatchError(f"operation {n} deletes the whole document; 'd' needs the path of a key")
         target = doc if kind != "a" else None
         try:
             if kind == "a":

@@ -824,14 +824,11 @@ class TableManager:
                 return prev
             if prev is not None and (prev.epoch != lt.epoch or prev.log_len > lt.log_len):
                 prev = None
-            view, parts = self._fields(lt, seat)
             tail = len(lt.notes.get(lt.log_len, ()))
             if prev is None:
-                view["log"] = self._log_lines(lt, seat)
-                view["parts"] = parts
-                view["last"] = self._last(lt, seat)
-                snap = Snapshot(lt.rev, lt.epoch, view, lt.log_len, tail)
+                snap = Snapshot(lt.rev, lt.epoch, self.live_view(lt, seat), lt.log_len, tail)
             else:
+                view, parts = self._fields(lt, seat)
                 old = prev.view
                 lines = self._log_lines(lt, seat, prev.log_len, prev.tail)
                 view["log"] = old["log"] + lines if lines else old["log"]
@@ -862,6 +859,17 @@ class TableManager:
         return _json({"type": "change", "undos": view["undos"], "version": view["version"],
                       "base": [old["undos"], old["version"]], "events": events, "log": lines,
                       "set": changed, "patch": patch, "parts": parts})
+
+    def live_view(self, lt: LiveTable, seat: int | None) -> dict:
+        """``seat``'s full view of the wire, built from scratch now: :meth:`view`'s fields with the board
+        as keyed ``parts`` (``{part id: html}``, None without a board) instead of ``board``, and ``last``
+        (``{"<seat>": text of that seat's latest event ``seat`` may see}``)."""
+        with lt.lock:
+            view, parts = self._fields(lt, seat)
+            view["log"] = self._log_lines(lt, seat)
+            view["parts"] = parts
+            view["last"] = self._last(lt, seat)
+            return view
 
     @contextmanager
     def changing(self, lt: LiveTable) -> Iterator[None]:
