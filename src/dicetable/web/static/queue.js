@@ -64,7 +64,13 @@ export function applyChange(view, change) {
   next.undos = change.undos;
   if (Array.isArray(change.log) && change.log.length) next.log = [...(view.log || []), ...change.log];
   if (Array.isArray(change.patch) && change.patch.length) next.observation = patchObservation(view.observation, change.patch);
-  if (change.parts && Object.keys(change.parts).length) next.parts = { ...(view.parts || {}), ...change.parts };
+  if (change.parts && Object.keys(change.parts).length) {
+    next.parts = { ...(view.parts || {}) };
+    for (const [id, html] of Object.entries(change.parts)) {
+      if (html === null) delete next.parts[id];  // a part no longer drawn
+      else next.parts[id] = html;
+    }
+  }
   if (!next.last || typeof next.last !== "object") next.last = {};
   return next;
 }
@@ -103,7 +109,8 @@ export class VersionQueue {
     }
     if (msg.type !== "change" || this.waiting) return false;
     const base = Array.isArray(msg.base) ? msg.base : null;
-    if (!this.tail || !base || compareKeys(base, keyOf(this.tail)) !== 0 || !this.tail.parts) {
+    // A view from an HTTP answer has its board in one piece: a change needs the socket's parts.
+    if (!this.tail || !base || compareKeys(base, keyOf(this.tail)) !== 0 || this.tail.overHttp) {
       this.resync();
       return false;
     }
@@ -120,11 +127,12 @@ export class VersionQueue {
     if (!this.send({ type: "resync" })) this.waiting = false;
   }
 
-  // A whole view from an HTTP answer (no socket, a refused action): queued when it is newer
-  // than the last view received (or the same version with something changed). False otherwise.
+  // A whole view from an HTTP answer (no socket, the hot-seat's spectator view): queued unless
+  // it is older than the last view received or shown. False when it is.
   offer(rawView) {
-    const view = normalizeView(rawView);
-    if (this.tail && compareKeys(keyOf(view), keyOf(this.tail)) < 0) return false;
+    const view = { ...normalizeView(rawView), overHttp: true };
+    const ref = this.tail || this.shown;
+    if (ref && compareKeys(keyOf(view), keyOf(ref)) < 0) return false;
     this.tail = view;
     this.items.push(entry(view));
     this.pump();
