@@ -7,15 +7,16 @@ import re
 import pytest
 
 from dicetable import get_game, new_game
+from dicetable.engine.markup import as_parts, assemble
 from dicetable.games.kingdom_of_dice import rules
 from dicetable.games.kingdom_of_dice.board import board_view
 from dicetable.games.kingdom_of_dice.components import CAT_LEVELS
 from dicetable.games.kingdom_of_dice.text import text_view
 
+from .. import viewkit
 from ..viewkit import (
     action_elements,
     assert_text_fits,
-    board_for,
     check_board,
     kinds_met,
     parse_board,
@@ -26,6 +27,21 @@ from ..viewkit import (
 GAME = "kingdom-of-dice"
 KINDS = {rules.SET_ASIDE, rules.PLACE}
 CONFIGS = [(1, {"cat_level": level}) for level in sorted(CAT_LEVELS)] + [(p, {}) for p in (2, 3, 4)]
+
+
+def board_for(game, state, seat):
+    """viewkit's (fragment, legal ids) with the board's keyed parts assembled into one fragment."""
+    parts, legal = _parts_for(game, state, seat)
+    return assemble(parts), legal
+
+
+_parts_for = viewkit.board_for
+
+
+@pytest.fixture(autouse=True)
+def _assembled_boards(monkeypatch):
+    """viewkit's board checks read one HTML string: give them the assembled parts."""
+    monkeypatch.setattr(viewkit, "board_for", board_for)
 
 
 # ------------------------------------------------------------------ help
@@ -141,7 +157,7 @@ def test_board_marker_slides_to_the_next_lower_free_space():
     obs = new_game(GAME, 3, seed=2).observation(0)
     obs = dict(obs, board={"10": 1, "9": 2}, kept=["crown", "crown", 1, 2, 2], roll=[5],
                result_value=10, picked_since_roll=1)
-    fragment = board_view(obs, [], 0)
+    fragment = assemble(as_parts(board_view(obs, [], 0)))
     assert re.search(r'class="kod-space preview" data-space="8"', fragment)
     assert "Stop now: space <b>8</b>" in fragment
 
@@ -158,7 +174,7 @@ def test_board_solo_shows_the_cat_and_all_cards_by_value():
     state = new_game(GAME, 1, seed=4, options={"cat_level": 1})
     fragment, _ = board_for(GAME, state, 0)
     for space in (5, 10, 15):
-        assert re.search(rf'data-space="{space}"><title>Space {space}: the Mischievous Cat', fragment)
+        assert re.search(rf'data-space="{space}"[^>]*><title>Space {space}: the Mischievous Cat', fragment)
     assert "Mischievous Cat" in fragment and "level 1" in fragment
     market = [c["value"] for c in state.observation(0)["market"]]
     shown = [int(v) for v in re.findall(r'<li class="kod-card[^"]*"[^>]*><span class="v">(\d+)</span>', fragment)]

@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from dicetable.engine import LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, int_list, prompt, resolve, seat_name
+from dicetable.engine import effects as fx
 
 from .components import (
     CARD_INDEX,
@@ -295,22 +296,28 @@ class KingdomOfDiceState(FlowState):
         drawn.sort(key=lambda c: (-CARD_VALUE[c], CARDS[c].id))
         self.market = drawn
         self.first = first
+        returned = [self.placed[s] + (self.spent if self.players == 1 else 0) for s in range(self.players)]
         self.spent = 0
         for s in range(self.players):
             self.placed[s] = 0
         if not self.quiet:
+            # The markers used last round come back; the new cards are turned face up in the market.
+            effects = [fx.round_begins(self.round_no)]
+            effects += [fx.count(f"p-{s}-left", n, MARKERS) for s, n in enumerate(returned) if n]
+            effects += [fx.reveal(f"card-{CARDS[c].id}", "market") for c in drawn]
             self.emit("round", None, f"Round {self.round_no} begins; {seat_name(first)} starts. "
                       "Influence cards: " + ", ".join(f"{CARD_NAME[c]} ({CARD_VALUE[c]})" for c in drawn) + ".",
-                      {"round": self.round_no, "cards": [CARDS[c].id for c in drawn], "first": first})
+                      {"round": self.round_no, "cards": [CARDS[c].id for c in drawn], "first": first},
+                      effects=effects)
         self._start_turn(first)
 
     def _start_turn(self, seat: int) -> None:
         """A turn starts with a roll of all six dice (rolling is not a choice)."""
         self.current = seat
         self.kept = [0] * 6
-        self._roll_dice(seat, DICE)
+        self._roll_dice(seat, DICE, new_turn=True)
 
-    def _roll_dice(self, seat: int, count: int) -> None:
+    def _roll_dice(self, seat: int, count: int, new_turn: bool = False) -> None:
         """Roll ``count`` dice into ``rolled``; then ``seat`` sets dice aside."""
         roll = [0] * 6
         for face in self.roll_many(KINGDOM_DIE, count):
@@ -318,8 +325,11 @@ class KingdomOfDiceState(FlowState):
         self.rolled = roll
         self.picked = 0
         if not self.quiet:
-            self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(roll)}.",
-                      {"faces": _counts_to_faces(roll)})
+            faces = _counts_to_faces(roll)
+            effects = [fx.turn(seat)] if new_turn else []
+            effects.append(fx.roll("dice-roll", faces, seat))
+            self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(roll)}.", {"faces": faces},
+                      effects=effects)
         self.tasks.append((SET_ASIDE, seat))  # = then(...): no lanes in this game, and the hot path
 
     # ------------------------------------------------------------ set-aside (a decision)
@@ -355,6 +365,10 @@ class KingdomOfDiceState(FlowState):
         self.rolled[face] -= 1
         self.kept[face] += 1
         self.picked += 1
+        if not self.quiet:
+            self.emit("keep", seat, f"{seat_name(seat)} sets aside a {_FACE_WORD[FACE_ORDER[face]]}.",
+                      {"face": FACE_ORDER[face]},
+                      effects=[fx.set_aside("dice-kept", [FACE_ORDER[face]], seat)])
         left = sum(self.rolled)
         if not can_still_be_valid(self.kept, left):
             if not self.quiet:
@@ -411,24 +425,35 @@ class KingdomOfDiceState(FlowState):
         self.placed[seat] += 1
         if not self.quiet:
             value = result_value(self.kept)
+            space = SPACES[target]
+            left = MARKERS - self.placed[seat] - (self.spent if self.players == 1 else 0)
+            on_board = len(SPACES) - self.board.count(EMPTY)
+            # A marker that ends the round leaves the board in the same action: nothing to move to.
+            moved = [] if self._round_over(seat, True) else [
+                fx.move(f"marker-{space}", f"p-{seat}-markers", f"space-{space}")]
             self.emit("place", seat, f"{seat_name(seat)} places a Crown marker on space "
-                      f"{SPACES[target]} (result {value}).", {"space": SPACES[target], "value": value})
+                      f"{space} (result {value}).", {"space": space, "value": value},
+                      effects=moved + [fx.count(f"p-{seat}-left", -1, left), fx.count("on-board", 1, on_board)])
         self._end_turn(seat, used_marker=True)
 
     def _end_turn(self, seat: int, used_marker: bool) -> None:
         """End of a turn: the next player's turn, or the round's end (rulebook: End of a Round)."""
-        solo = self.players == 1
-        if solo and not used_marker:
+        if self.players == 1 and not used_marker:
             self.spent += 1
             if not self.quiet:
-                self.emit("marker-set-aside", seat, "Solo: a Crown marker is set aside for this round.")
-        ended = (len(SPACES) - self.board.count(EMPTY) >= MARKERS_TO_END
-                 or (used_marker and self.placed[seat] >= MARKERS)
-                 or (solo and self.placed[0] + self.spent >= MARKERS))
-        if ended:
+                self.emit("marker-set-aside", seat, "Solo: a Crown marker is set aside for this round.",
+                          effects=[fx.count(f"p-{seat}-left", -1, MARKERS - self.placed[seat] - self.spent)])
+        if self._round_over(seat, used_marker):
             self.then((ROUND_END, seat))
         else:
             self._start_turn((seat + 1) % self.players)
+
+    def _round_over(self, seat: int, used_marker: bool) -> bool:
+        """True when the turn just played ends the round: seven markers on the board, the seat's last
+        marker placed, or (solo) every marker used (rulebook: End of a Round)."""
+        return (len(SPACES) - self.board.count(EMPTY) >= MARKERS_TO_END
+                or (used_marker and self.placed[seat] >= MARKERS)
+                or (self.players == 1 and self.placed[0] + self.spent >= MARKERS))
 
     # ------------------------------------------------------------ end of a round (automatic)
     @auto(ROUND_END)
@@ -446,17 +471,28 @@ class KingdomOfDiceState(FlowState):
                 self.won[owner].append(card)
             if not self.quiet:
                 who = "The Mischievous Cat" if owner == CAT else seat_name(owner)
+                key, value = f"card-{CARDS[card].id}", CARD_VALUE[card]
+                if owner == CAT:
+                    effects = [fx.take(key, "market", "cat-won"), fx.count("cat-pts", value, self.cat_score)]
+                else:
+                    effects = [fx.take(key, "market", f"p-{owner}-won", owner), fx.score(owner, value),
+                               fx.count(f"p-{owner}-pts", value, self.scores[owner])]
                 self.emit("card", owner if owner >= 0 else None,
-                          f"{who} (space {SPACES[i]}) takes {CARD_NAME[card]} ({CARD_VALUE[card]}).",
-                          {"space": SPACES[i], "card": CARDS[card].id})
+                          f"{who} (space {SPACES[i]}) takes {CARD_NAME[card]} ({value}).",
+                          {"space": SPACES[i], "card": CARDS[card].id}, effects=effects)
         removed = market[len(claims):]
         if removed and not self.quiet:
             self.emit("removed", None, "Unclaimed cards leave the game: "
                       + ", ".join(CARD_NAME[c] for c in removed) + ".",
                       {"cards": [CARDS[c].id for c in removed]})
+        lifted = 0
         for i, owner in enumerate(board):
             if owner >= 0:
                 board[i] = EMPTY
+                lifted += 1
+        if lifted and not self.quiet:
+            self.emit("markers-off", None, "The players' Crown markers leave the board.",
+                      effects=[fx.count("on-board", -lifted, len(SPACES) - board.count(EMPTY))])
         self.market = []
         if self.round_no < ROUNDS:
             self.then((ROUND_START, (ender + 1) % self.players))
