@@ -20,11 +20,17 @@ from pathlib import Path
 from rich.console import Console
 
 from dicetable.engine import Rng, new_game
+from dicetable.engine.markup import assemble
 from dicetable.engine.testing import random_step
 from dicetable.games.corsairs_of_valeria.board import board_view
 from dicetable.games.corsairs_of_valeria.text import text_view
 
 GAME = "corsairs-of-valeria"
+
+
+def whole_board(obs, actions, seat) -> str:
+    """The assembled board (every keyed part in its slot), as the page shows it."""
+    return assemble(board_view(obs, actions, seat))
 
 
 def actions_of(state, seat):
@@ -86,7 +92,7 @@ body {{ margin: 0; font-family: "DejaVu Sans", sans-serif; background: #e9eef2; 
 def preview_page(state, seat) -> str:
     """A standalone page: the board fragment, board.css, a status bar and the last log lines."""
     css = resources.files("dicetable.games.corsairs_of_valeria").joinpath("static", "board.css").read_text()
-    board = board_view(state.observation(seat), actions_of(state, seat), seat)
+    board = whole_board(state.observation(seat), actions_of(state, seat), seat)
     decision = state.decision(seat) if seat is not None else None
     prompt = escape(decision.prompt) if decision else "Watching"
     log = "".join(f"<p>{escape(e.text)}</p>" for e in state.log_for(seat)[-30:])

@@ -28,7 +28,9 @@ def test_COR_2_skulls_first_as_silver_allows():
     assert s.silver[0] == 0           # both Silver go to Skull Island
     assert s.island == 4              # the third Skull is ignored
     event = next(e for e in s.log if e.kind == "skulls")
-    assert event.data == {"skulls": 3, "paid": 2}
+    assert event.data == {"skulls": 3, "paid": 2, "effects": [
+        {"type": "count", "key": "p-0-silver", "delta": -2, "value": 0},       # the Ship Board loses 2
+        {"type": "count", "key": "skull-silver", "delta": 2, "value": 4}]}     # Skull Island gains them
 
 
 def test_COR_3_grog_dial_caps_at_four():
@@ -36,7 +38,8 @@ def test_COR_3_grog_dial_caps_at_four():
     play(s, "lock", "grog")
     assert s.grog[0] == 4
     event = next(e for e in s.log if e.kind == "grog")
-    assert event.data == {"grog": 2, "wasted": 2}
+    assert event.data == {"grog": 2, "wasted": 2, "effects": [
+        {"type": "count", "key": "p-0-grog", "delta": 2, "value": 4}]}
 
 
 def test_COR_4_treasure_exchange():

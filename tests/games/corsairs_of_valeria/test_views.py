@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from dicetable.engine import Rng, new_game, spec_of
 from dicetable.engine.testing import random_step
 from dicetable.games.corsairs_of_valeria import SPEC
+from dicetable.engine.markup import ROOT, assemble, check_key
 from dicetable.games.corsairs_of_valeria.board import board_view
 from dicetable.games.corsairs_of_valeria.components import CAPTAINS, COMPONENTS
 from dicetable.games.corsairs_of_valeria.text import text_view
+from dicetable.games.corsairs_of_valeria.viewdata import track_of
 
-from .corsairs_views_kit import actions_of, find_state, sampled_states, text_screen
+from .corsairs_views_kit import actions_of, find_state, sampled_states, text_screen, whole_board
 
 GAME = "corsairs-of-valeria"
 LAYOUTS = ("random", "T1B,T3A,T2A", "T1A,T2A,T4B")
@@ -223,7 +225,7 @@ def _parse(html: str) -> _Html:
 def _check_board(state, seat):
     obs = state.observation(seat)
     acts = actions_of(state, seat)
-    html = board_view(obs, acts, seat)
+    html = whole_board(obs, acts, seat)
     assert html.startswith('<div class="board board-corsairs-of-valeria"')
     assert "<script" not in html.lower()
     parsed = _parse(html)
@@ -258,7 +260,7 @@ def test_board_is_valid_and_places_every_action_on_a_piece(players, tracks):
             assert placed == legal, (kind, legal - placed)
             kinds.add(kind)
             other = (seat + 1) % players
-            assert "data-action" not in board_view(state.observation(other), [], other)
+            assert "data-action" not in whole_board(state.observation(other), [], other)
     assert {"reroll", "order"} <= kinds
 
 
@@ -284,7 +286,7 @@ def test_board_places_rare_decisions_on_their_pieces():
 
 
 def test_move_actions_sit_on_the_space_they_lead_to():
-    from dicetable.games.corsairs_of_valeria.viewmodel import move_target, track_of
+    from dicetable.games.corsairs_of_valeria.viewdata import move_target, track_of
     checked = 0
     for seed in range(1, 40):
         state = new_game(GAME, 3, seed=seed, options={"tracks": "T1B,T3A,T2A"})
@@ -311,13 +313,13 @@ def test_marked_dice_are_drawn_marked():
     state = find_state(4, "reroll", want=lambda s: len(s.observation(None)["marked"]) >= 2)
     seat = state.to_move[0]
     obs = state.observation(seat)
-    html = board_view(obs, actions_of(state, seat), seat)
+    html = whole_board(obs, actions_of(state, seat), seat)
     dice = re.findall(r'<button type="button" class="(cov-die[^"]*)" data-action="mark:(\d)"', html)
     assert len(dice) == 5
     for cls, n in dice:
         assert ("cov-marked" in cls) == (int(n) in obs["marked"])
     # a spectator sees the same marks, without buttons
-    spectator = board_view(state.observation(None), [], None)
+    spectator = whole_board(state.observation(None), [], None)
     assert spectator.count("cov-marked") == len(obs["marked"])
 
 
@@ -334,9 +336,9 @@ def test_board_and_text_depend_only_on_what_the_seat_sees(seed, steps, players, 
         other = state.determinize(seat if seat is not None else 0, k)
         assert other.observation(seat) == state.observation(seat)
         acts = actions_of(state, seat)
-        first = board_view(state.observation(seat), acts, seat)
-        assert first == board_view(other.observation(seat), actions_of(other, seat), seat)
-        assert first == board_view(state.observation(seat), acts, seat), "not deterministic"
+        first = whole_board(state.observation(seat), acts, seat)
+        assert first == whole_board(other.observation(seat), actions_of(other, seat), seat)
+        assert first == whole_board(state.observation(seat), acts, seat), "not deterministic"
         for width in (120, 80):
             assert text_screen(state, seat, width) == text_screen(other, seat, width)
 
@@ -345,7 +347,7 @@ def test_board_escapes_text():
     state = new_game(GAME, 2, seed=1)
     obs = state.observation(0)
     obs["ships"][0]["space"] = '<b onclick="x">"&'
-    html = board_view(obs, [{"id": "roll\"><script>", "label": "<i>x</i>"}], 0)
+    html = whole_board(obs, [{"id": "roll\"><script>", "label": "<i>x</i>"}], 0)
     assert "<b onclick" not in html and "<script>" not in html and "<i>x</i>" not in html
     _parse(html)
 
@@ -418,7 +420,7 @@ def test_views_never_show_the_seed():
     for _ in range(80):
         random_step(state, rng)
     for seat in (None, *state.to_move):
-        html = board_view(state.observation(seat), actions_of(state, seat), seat)
+        html = whole_board(state.observation(seat), actions_of(state, seat), seat)
         assert str(seed) not in html
         for width in (120, 80):
             assert str(seed) not in text_screen(state, seat, width)
@@ -431,7 +433,7 @@ def test_views_reject_a_seat_that_is_not_at_the_table():
         with pytest.raises(error, match="seat"):
             text_view(obs, bad)
         with pytest.raises(error, match="seat"):
-            board_view(obs, [], bad)
+            whole_board(obs, [], bad)
 
 
 def test_every_track_feature_kind_is_in_the_reference_and_explained_on_hover():
@@ -440,7 +442,7 @@ def test_every_track_feature_kind_is_in_the_reference_and_explained_on_hover():
     assert set(FEATURE_KINDS) <= ids
     # T1B has a Whirlpool and a Sea Monster, T2B a Cutthroat; all have Merchant ships and islands
     state = new_game(GAME, 2, seed=1, options={"tracks": "T1B,T2B,T4A"})
-    html = board_view(state.observation(None), [], None)
+    html = whole_board(state.observation(None), [], None)
     assert "<title>Track 1 (T1B), space 3, right lane; Whirlpool: a ship ending its movement here returns to " \
            "the Start space</title>" in html
     assert "Sea Monster: a ship ending its movement here returns all its Silver to the supply" in html
@@ -452,3 +454,124 @@ def test_every_track_feature_kind_is_in_the_reference_and_explained_on_hover():
         cap = next(c for c in CAPTAINS if c.id == ship["captain"])
         assert f'title="{cap.name}: {cap.text}"'.replace("'", "&#x27;") in html, cap.name
         assert cap.summary in html
+
+
+# ---------------------------------------------------------------- keyed parts
+
+def _slots(html: str) -> list[str]:
+    return re.findall(r'data-part="([^"]+)"', html)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_board_parts_are_keyed_slotted_once_and_fixed_by_the_player_count(players):
+    ids = None
+    for state in sampled_states(players, seed=8, every=5, limit=300):
+        for seat in (None, *range(players)):
+            parts = board_view(state.observation(seat), actions_of(state, seat), seat)
+            assert isinstance(parts, dict) and next(iter(parts)) == ROOT
+            for key in parts:
+                check_key(key)
+            slots = [s for html in parts.values() for s in _slots(html)]
+            # every part but the root has exactly one slot, and every slot has its part
+            assert sorted(slots) == sorted(k for k in parts if k != ROOT)
+            if ids is None:
+                ids = list(parts)
+            assert list(parts) == ids, "part ids depend on the player count only"
+            # no slot element carries anything that changes: classes on slots are fixed names
+            for html in parts.values():
+                for m in re.finditer(r'<(\w+) data-part="([^"]+)"([^>]*)></\1>', html):
+                    assert m.group(3) in ("", ' class="cov-dieslot"', ' class="cov-boardslot"'), m.group(0)
+    assert {"die-1", "die-5", "p-0", f"p-{players - 1}-cap", "track", "ships", "moves"} <= set(ids)
+
+
+def test_marking_a_die_changes_only_that_die_and_the_tray_choices():
+    state = find_state(4, "reroll", want=lambda s: not s.observation(None)["marked"])
+    seat = state.to_move[0]
+    before = board_view(state.observation(seat), actions_of(state, seat), seat)
+    state.apply("mark:2", seat)
+    after = board_view(state.observation(seat), actions_of(state, seat), seat)
+    changed = {k for k in after if after[k] != before[k]}
+    # die 2 is now marked; the re-roll choice ("Re-roll the 1 marked die ...") appears in the tray
+    assert changed == {"die-2", "choices"}, changed
+    assert "cov-marked" in after["die-2"] and "cov-marked" not in before["die-2"]
+
+
+def test_the_track_part_is_the_same_for_every_viewer_and_state_of_a_race():
+    state = new_game(GAME, 3, seed=4, options={"tracks": "T1B,T3A,T2A"})
+    first = board_view(state.observation(None), [], None)["track"]
+    rng = Rng(4)
+    for _ in range(60):
+        random_step(state, rng)
+        if state.is_over or state.observation(None)["race"] > 1:
+            break
+        for seat in (None, *range(3)):
+            assert board_view(state.observation(seat), actions_of(state, seat), seat)["track"] == first
+
+
+def test_assembled_board_holds_nothing_the_content_security_policy_blocks():
+    """No inline script, style attribute or event handler (the pages send ``style-src 'self'``)."""
+    for state in sampled_states(3, seed=5, every=9, limit=200):
+        for seat in (None, *state.to_move):
+            html = whole_board(state.observation(seat), actions_of(state, seat), seat)
+            assert not re.findall(r"<script|<style\b|\s(?:on[a-z]+|style)\s*=|javascript:", html), html[:200]
+
+
+# ---------------------------------------------------------------- element keys for animation
+
+def _keyed(html: str) -> dict[str, dict]:
+    """``{data-key: attributes and text}`` of the assembled board; asserts each key is used once."""
+    class P(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.keys, self.open = {}, []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if "data-key" in a:
+                assert a["data-key"] not in self.keys, f"data-key {a['data-key']} used twice"
+                check_key(a["data-key"])
+                self.keys[a["data-key"]] = {**a, "text": ""}
+            if tag not in VOID:
+                self.open.append(a.get("data-key"))
+
+        def handle_endtag(self, tag):
+            if tag not in VOID:
+                self.open.pop()
+
+        def handle_data(self, data):
+            for key in self.open:
+                if key is not None:
+                    self.keys[key]["text"] += data
+    p = P()
+    p.feed(html)
+    p.close()
+    return p.keys
+
+
+def keys_of(html: str) -> set:
+    """Every ``data-key`` of an assembled board."""
+    return set(_keyed(html))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_board_keys_name_the_dice_spaces_ships_and_counters_with_their_values(players):
+    for state in sampled_states(players, seed=21, every=3, limit=300):
+        for seat in (None, *state.to_move):
+            obs = state.observation(seat)
+            html = whole_board(obs, actions_of(state, seat), seat)
+            keys = _keyed(html)
+            # counters: data-count and the text inside are the observation's numbers
+            counters = {"supply": obs["supply"], "skull-silver": obs["skull_island_silver"]}
+            for ship in obs["ships"]:
+                s = ship["seat"]
+                counters |= {f"p-{s}-treasure": ship["treasure"], f"p-{s}-grog": ship["grog"],
+                             f"p-{s}-silver": ship["silver"]}
+                assert f"ship-{s}" in keys
+                assert f"space-{ship['node']}" in keys
+            for key, n in counters.items():
+                assert keys[key]["data-count"] == str(n) and keys[key]["text"].strip() == str(n), key
+            # the dice area holds one data-die per die, in the observation's order
+            assert "dice" in keys
+            assert re.findall(r'data-die="([a-z-]+)"', html) == obs["dice"]
+            # every space of the track has a key, Skull Island included
+            assert {f"space-{n}" for n in range(len(track_of(obs).fwd))} <= set(keys)

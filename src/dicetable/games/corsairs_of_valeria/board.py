@@ -1,4 +1,4 @@
-"""Browser board of a Corsairs of Valeria table: an HTML fragment with an inline SVG race track.
+"""Browser board of a Corsairs of Valeria table: keyed HTML parts with an inline SVG race track.
 
 Drawn from ``state.observation(seat)`` and the game's public component data
 only (docs/views.md). Laid out like the table in the rulebook's Game Setup:
@@ -15,17 +15,35 @@ he would sail to; ``attack:pN``, ``steal:pN`` and ``give:pN`` on the target
 player's Ship Board; Captain powers (``set-cannon``, ``mistress``,
 ``reo:N``, ``bones:*``, ``jager:*``, ``jaxn``, ``pass``) on the Captain
 card. Anything else is left to the page's action bar.
+
+The board is cut into keyed parts (docs/web.md, "Live updates") so that
+one action changes little: the root ``board`` holds the frame and the
+slots; ``track`` (the Tracks, spaces, hazards, islands and Merchant ships:
+a pure function of the layout, memoised), ``skull`` (Silver on Skull
+Island), ``moves`` (the spaces and Merchant ship the seat may pick),
+``ships`` (the Ship tokens, Captain Hook's targets on them), ``status``,
+``phase``, ``die-1`` .. ``die-5``, ``notes`` and ``choices`` (the dice
+tray), and per seat ``p-N`` (Ship Board: name, distance), ``p-N-stats`` (dials, Silver), ``p-N-cap``
+(Captain card and its choices) and ``p-N-act`` (choices aimed at that ship).
+
+Board elements the rules' effects name carry ``data-key`` (docs/web.md):
+the dice area ``dice`` (each die ``data-die="<face>"``), every space
+``space-<node>`` (Skull Island too), each Ship token ``ship-<seat>``, and
+the counters ``p-<seat>-treasure``, ``p-<seat>-grog``, ``p-<seat>-silver``,
+``skull-silver`` and ``supply`` (``data-count`` and the number as text).
+Seats are 0-based, as in the observation.
 """
 
 from __future__ import annotations
 
-from html import escape
+from functools import lru_cache
 from typing import Any
 
 from dicetable.engine import seat_name
+from dicetable.engine.markup import ROOT, attr, slot, text
 
-from .components import COLOURS, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
-from .viewmodel import (
+from .components import COLOURS, DICE, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
+from .viewdata import (
     FACE_NAME,
     HAZARDS,
     PHASE_NAME,
@@ -33,11 +51,13 @@ from .viewmodel import (
     check_seat,
     deciding_seat,
     group_text,
+    left_to_execute,
+    marked_dice,
     move_target,
+    pending,
     reward_text,
     ships_by_node,
     space_text,
-    top_task,
     track_of,
     turn_flags,
 )
@@ -65,26 +85,19 @@ SKULL_H = 62
 ISLAND_W = 10        # the island strip between two lanes of a split Track
 
 
-def _attr(value: object) -> str:
-    return escape(str(value), quote=True)
+def _act(action: dict[str, Any], cls: str, inner: str = "", label: str | None = None, extra: str = "") -> str:
+    """A ``<button>`` carrying ``data-action``; its accessible name is the action's label (``extra``: more attributes)."""
+    body = inner or text(action["label"])
+    aria = f' aria-label="{attr(label or action["label"])}"' if inner else ""
+    return (f'<button type="button" class="{cls}" data-action="{attr(action["id"])}"{aria} '
+            f'title="{attr(action["label"])}"{extra}>{body}</button>')
 
 
-def _text(value: object) -> str:
-    return escape(str(value), quote=False)
-
-
-def _act(action: dict[str, Any], cls: str, inner: str = "", label: str | None = None) -> str:
-    """A ``<button>`` carrying ``data-action``; its accessible name is the action's label."""
-    text = inner or _text(action["label"])
-    aria = f' aria-label="{_attr(label or action["label"])}"' if inner else ""
-    return (f'<button type="button" class="{cls}" data-action="{_attr(action["id"])}"{aria} '
-            f'title="{_attr(action["label"])}">{text}</button>')
-
-
-def _svg_act(action: dict[str, Any], body: str, cls: str = "cov-act") -> str:
-    """An SVG group acting as a button (role, tabindex, aria-label, data-action)."""
-    return (f'<g class="{cls}" role="button" tabindex="0" data-action="{_attr(action["id"])}" '
-            f'aria-label="{_attr(action["label"])}"><title>{_text(action["label"])}</title>{body}</g>')
+def _svg_act(action: dict[str, Any], body: str, cls: str = "cov-act", key: str = "") -> str:
+    """An SVG group acting as a button (role, tabindex, aria-label, data-action; ``key``: its data-key)."""
+    keyed = f' data-key="{key}"' if key else ""
+    return (f'<g class="{cls}"{keyed} role="button" tabindex="0" data-action="{attr(action["id"])}" '
+            f'aria-label="{attr(action["label"])}"><title>{text(action["label"])}</title>{body}</g>')
 
 
 # ---------------------------------------------------------------- the race track
@@ -93,8 +106,9 @@ Box = tuple[float, float, float, float]
 """``(x, y, width, height)`` of a space on the board, in SVG units."""
 
 
+@lru_cache(maxsize=64)
 def _layout(track: RaceTrack) -> tuple[dict[int, Box], int]:
-    """``({node: (x, y, w, h)}, height)``: every space's rectangle, Skull Island on top."""
+    """``({node: (x, y, w, h)}, height)``: every space's rectangle, Skull Island on top (memoised per track)."""
     segs = track.segments[:-1]
     rows = [max(len(nodes) for _, nodes, _ in lanes) for _, lanes in segs]
     height = SKULL_H + GAP + sum(r * ROW_H for r in rows) + GAP * (len(segs) - 1) + 4
@@ -124,13 +138,22 @@ def _hazard_icon(kind: int, x: float, y: float) -> str:
             f'<circle class="cov-flagskull" cx="{x + 1}" cy="{y - 5}" r="2"/>')
 
 
-def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
-    boxes, height = _layout(track)
-    width = MARGIN + LANES_W + 4
-    at = ships_by_node(obs)
-    mover = deciding_seat(obs)
-    out = [f'<svg class="cov-track" viewBox="0 0 {width} {height}" role="group" '
-           f'aria-label="Race track: Start Island at the bottom, Skull Island at the top">']
+def _merchant_body(track: RaceTrack, node: int) -> str:
+    """The Merchant ship drawn on ``node`` with its reward per Cannon."""
+    x, y, w, h = _layout(track)[0][node]
+    m = track.merchant[node]
+    assert m is not None
+    return (f'<path class="cov-merchant" d="M{x + 5} {y + h - 14} h26 l-4 7 h-18 z M{x + 17} {y + h - 14} '
+            f'v-16 l9 8 z"/><text class="cov-merchantreward" x="{x + 34}" y="{y + h / 2}">'
+            f'{text(reward_text(*m, short=False).replace("+", ""))}'
+            f'{"/Cannon" if w > 160 else ""}</text>')
+
+
+@lru_cache(maxsize=64)
+def _track_part(track: RaceTrack) -> str:
+    """The ``track`` part: Tracks, spaces, hazards, Merchant ships and islands (a pure function of the layout)."""
+    boxes, _ = _layout(track)
+    out = []
     # Track tiles and their names
     segs = track.segments[:-1]
     for seg, (title, lanes) in enumerate(segs):
@@ -140,16 +163,16 @@ def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str,
         split = len(lanes) > 1
         tile_cls = "cov-tile cov-start" if seg == 0 else "cov-tile"
         out.append(f'<rect class="{tile_cls}" x="{MARGIN - 2}" y="{top - 2}" width="{LANES_W + 4}" '
-                   f'height="{bottom - top + 4}" rx="6"><title>{_attr(title)}'
+                   f'height="{bottom - top + 4}" rx="6"><title>{attr(title)}'
                    + (": split lengthwise by an island; choose a side on entering it, forwards or backwards"
                       if split else "") + '</title></rect>')
         name, _, side = title.partition(" (")
         if not side and " " in name:
             name, side = name.split(" ", 1)
-        out.append(f'<text class="cov-tilename" x="{MARGIN - 8}" y="{(top + bottom) / 2 - 2}">{_text(name)}</text>')
+        out.append(f'<text class="cov-tilename" x="{MARGIN - 8}" y="{(top + bottom) / 2 - 2}">{text(name)}</text>')
         if side:
             out.append(f'<text class="cov-tileside" x="{MARGIN - 8}" y="{(top + bottom) / 2 + 11}">'
-                       f'{_text(side.rstrip(")"))}{" split" if split else ""}</text>')
+                       f'{text(side.rstrip(")"))}{" split" if split else ""}</text>')
         if split:
             for li in range(1, len(lanes)):
                 x = boxes[lanes[li][1][0]][0] - ISLAND_W
@@ -160,15 +183,13 @@ def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str,
     for node in range(len(track.fwd)):
         x, y, w, h = boxes[node]
         if node == track.skull:
-            out.append(f'<g class="cov-skull"><title>{_attr(space_text(track, node))}</title>'
+            out.append(f'<g class="cov-skull" data-key="space-{node}"><title>{attr(space_text(track, node))}</title>'
                        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="12"/>'
                        f'<path class="cov-volcano" d="M{x + 14} {y + h - 6} l18 -34 h10 l18 34 z"/>'
-                       f'<text class="cov-skullname" x="{x + 72}" y="{y + 22}">Skull Island</text>'
-                       f'<text class="cov-skullsilver" x="{x + 72}" y="{y + 42}">'
-                       f'{obs["skull_island_silver"]} Silver</text></g>')
+                       f'<text class="cov-skullname" x="{x + 72}" y="{y + 22}">Skull Island</text></g>')
             continue
         cls = "cov-space" + (" cov-startspace" if node == track.start else "") + (" cov-narrow" if w < 160 else "")
-        out.append(f'<g class="{cls}"><title>{_attr(space_text(track, node))}</title>'
+        out.append(f'<g class="{cls}" data-key="space-{node}"><title>{attr(space_text(track, node))}</title>'
                    f'<rect x="{x}" y="{y}" width="{w}" height="{h}"/>')
         if node == track.start:
             out.append(f'<text class="cov-startmark" x="{x + 6}" y="{y + h / 2 + 2}">⚑ Start</text>')
@@ -179,19 +200,9 @@ def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str,
         out.append('</g>')
         m = track.merchant[node]
         if m is not None:
-            body = (f'<path class="cov-merchant" d="M{x + 5} {y + h - 14} h26 l-4 7 h-18 z M{x + 17} {y + h - 14} '
-                    f'v-16 l9 8 z"/><text class="cov-merchantreward" x="{x + 34}" y="{y + h / 2}">'
-                    f'{_text(reward_text(*m, short=False).replace("+", ""))}'
-                    f'{"/Cannon" if w > 160 else ""}</text>')
             title = ("Merchant ship: attack it with the Cannons of a ship on this space to gain "
                      + reward_text(*m).replace("+", "") + " per Cannon")
-            act = by_id.get("merchant")
-            if act is not None and obs["ships"][mover]["node"] == node:
-                placed.add("merchant")
-                out.append(_svg_act(act, f'<rect class="cov-hit" x="{x + 2}" y="{y + 2}" width="{w * 0.62}" '
-                                         f'height="{h - 4}" rx="4"/>' + body, "cov-act cov-merchantact"))
-            else:
-                out.append(f'<g class="cov-merchantship"><title>{_attr(title)}</title>{body}</g>')
+            out.append(f'<g class="cov-merchantship"><title>{attr(title)}</title>{_merchant_body(track, node)}</g>')
     # islands on dividing lines
     for seg, (_, lanes) in enumerate(segs):
         for _, nodes, rewards in lanes:
@@ -202,10 +213,33 @@ def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str,
                 ly = y + ROW_H
                 label = reward_text(*rewards[k])
                 out.append(f'<g class="cov-island"><title>Island: a ship crossing this line towards Skull Island '
-                           f'gains {_attr(label.replace("+", ""))} (nothing when moving backwards)</title>'
+                           f'gains {attr(label.replace("+", ""))} (nothing when moving backwards)</title>'
                            f'<ellipse cx="{x + w / 2}" cy="{ly}" rx="{min(w / 2 - 4, 52)}" ry="6.5"/>'
-                           f'<text x="{x + w / 2}" y="{ly + 3.2}">{_text(label)}</text></g>')
-    # movement targets
+                           f'<text x="{x + w / 2}" y="{ly + 3.2}">{text(label)}</text></g>')
+    return "".join(out)
+
+
+def _skull_part(obs: dict[str, Any], track: RaceTrack) -> str:
+    """The ``skull`` part: the Silver lying on Skull Island."""
+    x, y, _, _ = _layout(track)[0][track.skull]
+    n = obs["skull_island_silver"]
+    return (f'<text class="cov-skullsilver" x="{x + 72}" y="{y + 42}">'
+            f'<tspan data-key="skull-silver" data-count="{n}">{n}</tspan> Silver</text>')
+
+
+def _moves_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
+    """The ``moves`` part: the Merchant ship to attack and the spaces a movement choice leads to."""
+    boxes, _ = _layout(track)
+    out = []
+    act = by_id.get("merchant")
+    mover = deciding_seat(obs)
+    if act is not None and mover is not None and track.merchant[obs["ships"][mover]["node"]] is not None:
+        node = obs["ships"][mover]["node"]
+        x, y, w, h = boxes[node]
+        placed.add("merchant")
+        out.append(_svg_act(act, f'<rect class="cov-hit" x="{x + 2}" y="{y + 2}" width="{w * 0.62}" '
+                                 f'height="{h - 4}" rx="4"/>' + _merchant_body(track, node),
+                            "cov-act cov-merchantact"))
     for action in by_id.values():
         target = move_target(obs, track, action["id"])
         if target is None:
@@ -214,8 +248,15 @@ def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str,
         placed.add(action["id"])
         out.append(_svg_act(action, f'<rect class="cov-target" x="{x + 2}" y="{y + 2}" width="{w - 4}" '
                                     f'height="{h - 4}" rx="5"/>', "cov-act cov-moveact"))
-    # ships
-    for node, seats in sorted(at.items()):
+    return "".join(out)
+
+
+def _ships_part(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
+    """The ``ships`` part: every Ship token on its space (Captain Hook's jump targets on them)."""
+    boxes, _ = _layout(track)
+    mover = deciding_seat(obs)
+    out = []
+    for node, seats in sorted(ships_by_node(obs).items()):
         x, y, w, h = boxes[node]
         for i, s in enumerate(seats):
             ship = obs["ships"][s]
@@ -230,10 +271,10 @@ def _track_svg(obs: dict[str, Any], track: RaceTrack, by_id: dict[str, dict[str,
             act = by_id.get(f"hook:p{s + 1}")
             if act is not None:
                 placed.add(act["id"])
-                out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="13"/>' + token))
+                out.append(_svg_act(act, f'<circle class="cov-hooktarget" cx="{cx}" cy="{cy}" r="13"/>' + token,
+                                    key=f"ship-{s}"))
             else:
-                out.append(f'<g class="cov-shipg"><title>{_attr(title)}</title>{token}</g>')
-    out.append('</svg>')
+                out.append(f'<g class="cov-shipg" data-key="ship-{s}"><title>{attr(title)}</title>{token}</g>')
     return "".join(out)
 
 
@@ -257,119 +298,145 @@ def _die_face(face: str) -> str:
     else:
         icon = _ICON[face]
     return (f'<svg class="cov-dieicon" viewBox="0 0 40 40" aria-hidden="true">{icon}</svg>'
-            f'<span class="cov-dieword">{_text(FACE_NAME[face])}</span>')
+            f'<span class="cov-dieword">{text(FACE_NAME[face])}</span>')
 
 
-def _dice_tray(obs: dict[str, Any], by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
-    marked = set(obs["marked"])
-    out = ['<section class="cov-tray" aria-label="The dice">']
-    cur = obs["current"]
-    phase = obs["phase"]
+def _phase_part(obs: dict[str, Any]) -> str:
+    """The ``phase`` part: whose turn and which phase, or the winners."""
     if obs["is_over"]:
         win = obs["winners"]
         ships = obs["ships"]
-        out.append('<p class="cov-phase cov-over" title="A sixth Treasure wins at once; otherwise most Treasure, '
-                   'then most Silver, then most Grog; players still tied share the victory">'
-                   + _text(("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(
-                       f"{seat_name(s)} ({ships[s]['treasure']} Treasure, {ships[s]['silver']} Silver, "
-                       f"{ships[s]['grog']} Grog)" for s in win)) + '</p>')
-    else:
-        out.append(f'<p class="cov-phase"><span class="cov-swatch cov-col-{_attr(COLOURS[cur])}"></span>'
-                   f'{_text(seat_name(cur))}\'s turn · phase '
-                   f'{_text(PHASE_NAME.get(phase, phase))}'
-                   + (f' · {obs["rerolls"]} re-roll{"s" if obs["rerolls"] != 1 else ""}' if obs["rerolls"] else "")
-                   + '</p>')
-    out.append('<div class="cov-dice">')
-    if not obs["dice"] and not obs["is_over"]:
-        out.append('<p class="cov-nodice">The 5 dice are not rolled yet.</p>')
-    task = top_task(obs)
-    given = task[2] if task and task[0] == "give" else ""
-    for i, face in enumerate(obs["dice"], 1):
-        cls = f"cov-die cov-face-{face}" + (" cov-marked" if i in marked else "")
-        inner = _die_face(face) + ('<span class="cov-rerolltag">re-roll</span>' if i in marked else "")
-        if i <= len(given):
-            inner += f'<span class="cov-giventag">to Player {int(given[i - 1]) + 1}</span>'
-        act = by_id.get(f"mark:{i}")
-        if act is not None:
-            placed.add(act["id"])
-            out.append(_act(act, cls, inner))
-        else:
-            state = " (marked for a re-roll)" if i in marked else ""
-            out.append(f'<div class="{cls}" role="img" aria-label="Die {i}: {_attr(FACE_NAME[face])}{state}" '
-                       f'title="{_attr(FACE_TEXT[face])}">{inner}</div>')
-    out.append('</div>')
-    left = [group_text(g, n) for g, n in obs["to_execute"].items() if n]
+        return ('<p class="cov-phase cov-over" title="A sixth Treasure wins at once; otherwise most Treasure, '
+                'then most Silver, then most Grog; players still tied share the victory">'
+                + text(("Winner: " if len(win) == 1 else "Shared victory: ") + ", ".join(
+                    f"{seat_name(s)} ({ships[s]['treasure']} Treasure, {ships[s]['silver']} Silver, "
+                    f"{ships[s]['grog']} Grog)" for s in win)) + '</p>')
+    cur = obs["current"]
+    phase = obs["phase"]
+    return (f'<p class="cov-phase"><span class="cov-swatch cov-col-{attr(COLOURS[cur])}"></span>'
+            f'{text(seat_name(cur))}\'s turn · phase '
+            f'{text(PHASE_NAME.get(phase, phase))}'
+            + (f' · {obs["rerolls"]} re-roll{"s" if obs["rerolls"] != 1 else ""}' if obs["rerolls"] else "")
+            + '</p>')
+
+
+def _die_part(obs: dict[str, Any], i: int, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
+    """The ``die-<i>`` part: die ``i`` (1-5) as rolled, a button when it may be marked; "" when not rolled.
+
+    Before the roll the first die's part holds the note that the dice are not rolled yet.
+    """
+    dice = obs["dice"]
+    if i > len(dice):
+        return '<p class="cov-nodice">The 5 dice are not rolled yet.</p>' if i == 1 and not obs["is_over"] else ""
+    face = dice[i - 1]
+    marked = marked_dice(obs)[i - 1]
+    task = pending(obs)
+    given = task.given if task else ()
+    cls = f"cov-die cov-face-{face}" + (" cov-marked" if marked else "")
+    inner = _die_face(face) + ('<span class="cov-rerolltag">re-roll</span>' if marked else "")
+    if i <= len(given):
+        inner += f'<span class="cov-giventag">to {text(seat_name(given[i - 1]))}</span>'
+    act = by_id.get(f"mark:{i}")
+    if act is not None:
+        placed.add(act["id"])
+        return _act(act, cls, inner, extra=f' data-die="{attr(face)}"')
+    state = " (marked for a re-roll)" if marked else ""
+    return (f'<div class="{cls}" data-die="{attr(face)}" role="img" aria-label="Die {i}: {attr(FACE_NAME[face])}{state}" '
+            f'title="{attr(FACE_TEXT[face])}">{inner}</div>')
+
+
+def _notes_part(obs: dict[str, Any]) -> str:
+    """The ``notes`` part: what is still to execute and the turn's 5-of-a-kind bonuses."""
+    task = pending(obs)
+    kind = task.kind if task else None
+    left = left_to_execute(obs)
     flags = turn_flags(obs)
     notes = []
-    if phase == "C" and not obs["is_over"] and obs.get("waiting_for") not in ("skull5", "give"):
+    if obs["phase"] == "C" and task and kind not in ("skull5", "give"):
         notes.append("Still to execute: " + (", ".join(left) if left else "nothing")
                      + (" and Lucky Jax'n's move" if flags["jaxn"] else ""))
-    if task and task[0] == "cannons":
-        notes.append(f"{group_text('cannons', task[2])} to fire")
-    if task and task[0] == "move":
-        notes.append(f"{task[2]} move{'s' if task[2] != 1 else ''} left: pick the space on the track")
-    if task and task[0] == "back":
-        notes.append(f"{seat_name(task[1])} is knocked back {task[2]}: pick the side on the track")
-    if task and task[0] == "give":
-        notes.append(f"5 Skulls handed out: who gets die {len(task[2]) + 1}? Pick a Ship Board")
+    if task and kind == "cannons":
+        notes.append(f"{group_text('cannons', task.count)} to fire")
+    if task and kind == "move":
+        notes.append(f"{task.count} move{'s' if task.count != 1 else ''} left: pick the space on the track")
+    if task and kind == "back":
+        notes.append(f"{seat_name(task.seat)} is knocked back {task.count}: pick the side on the track")
+    if task and kind == "give":
+        notes.append(f"5 Skulls handed out: who gets die {len(task.given) + 1}? Pick a Ship Board")
     if flags["five_maps"]:
         notes.append("5 Maps: forward or backward at each step")
     if flags["five_grog"]:
         notes.append("5 Grog: the turn begins again after the Dice Actions")
     if flags["arrived"]:
         notes.append("reached Skull Island this turn")
-    if notes:
-        out.append('<p class="cov-notes">' + _text(" · ".join(notes)) + '</p>')
+    return '<p class="cov-notes">' + text(" · ".join(notes)) + '</p>' if notes else ""
+
+
+def _choices_part(obs: dict[str, Any], by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
+    """The ``choices`` part: the phase's shared choices (roll, re-roll, lock, next Dice Action...)."""
     buttons = []
+    waiting = obs.get("waiting_for")
     for action in by_id.values():
         aid = action["id"]
         if aid in placed:
             continue
-        waiting = obs.get("waiting_for")
         if aid in TRAY_IDS or (aid == "keep" and waiting == "skull5"):
             placed.add(aid)
             buttons.append(_act(action, "cov-choice"))
-    if buttons:
-        out.append('<div class="cov-choices">' + "".join(buttons) + '</div>')
-    out.append('</section>')
-    return "".join(out)
+    return '<div class="cov-choices">' + "".join(buttons) + '</div>' if buttons else ""
 
 
 # ---------------------------------------------------------------- Ship Boards
 
+def _counter(key: str, n: int) -> str:
+    """A counter the page may count up or down: ``data-key`` ``key``, ``data-count`` and the number as text."""
+    return f'<span class="cov-count" data-key="{key}" data-count="{n}">{n}</span>'
+
+
 def _pips(n: int, of: int, cls: str, what: str) -> str:
     dots = "".join(f'<span class="cov-pip{" cov-on" if i < n else ""}"></span>' for i in range(of))
-    return f'<span class="cov-dial {cls}" role="img" aria-label="{_attr(what)}" title="{_attr(what)}">{dots}</span>'
+    return f'<span class="cov-dial {cls}" role="img" aria-label="{attr(what)}" title="{attr(what)}">{dots}</span>'
 
 
-def _ship_board(obs: dict[str, Any], ship: dict[str, Any], seat: int | None, by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
+def _ship_part(obs: dict[str, Any], ship: dict[str, Any], seat: int | None) -> str:
+    """The ``p-<n>`` part: a Ship Board's frame, name and distance, with the slots of its other parts."""
     s = ship["seat"]
     colour = ship["colour"]
     mover = deciding_seat(obs)
-    cls = "cov-shipboard" + (" cov-tomove" if s == mover and not obs["is_over"] else "") + \
-          (" cov-you" if s == seat else "")
+    to_move = s == mover and not obs["is_over"]
+    cls = "cov-shipboard" + (" cov-tomove" if to_move else "") + (" cov-you" if s == seat else "")
+    return (f'<article class="{cls}" aria-label="{attr(seat_name(s))}\'s Ship Board">'
+            f'<header><span class="cov-swatch cov-col-{attr(colour)}"></span>'
+            f'<b>{text(seat_name(s))}</b> <span class="cov-colour">{text(colour)}</span>'
+            + (' <span class="cov-youtag">you</span>' if s == seat else "")
+            + (' <span class="cov-movetag">to move</span>' if to_move else "")
+            + f'<span class="cov-where" title="{attr(ship["space"])}">{ship["to_skull_island"]} to Skull Island'
+            f'</span></header>' + slot(f"p-{s}-stats") + slot(f"p-{s}-cap") + slot(f"p-{s}-act") + '</article>')
+
+
+def _stats_part(ship: dict[str, Any]) -> str:
+    """The ``p-<n>-stats`` part: a Ship Board's Treasure and Grog dials and its Silver coins."""
+    s = ship["seat"]
+    return ('<div class="cov-stats">'
+            + f'<span class="cov-stat">Treasure {_counter(f"p-{s}-treasure", ship["treasure"])}/{TREASURE_TO_WIN} '
+            + _pips(ship["treasure"], TREASURE_TO_WIN, "cov-treasure",
+                    f"Treasure dial: {ship['treasure']} of {TREASURE_TO_WIN} (6 wins)") + '</span>'
+            + f'<span class="cov-stat">Grog {_counter(f"p-{s}-grog", ship["grog"])}/{GROG_MAX} '
+            + _pips(ship["grog"], GROG_MAX, "cov-grog",
+                    f"Grog dial: {ship['grog']} of {GROG_MAX}; 1 Grog pays a re-roll") + '</span>'
+            + f'<span class="cov-stat" title="Silver coins on the Ship Board: {SILVER_PER_TREASURE} are '
+              f'exchanged for 1 Treasure at once">Silver {_counter(f"p-{s}-silver", ship["silver"])} '
+            + "".join('<span class="cov-coin"></span>' for _ in range(min(ship["silver"], 8)))
+            + '</span></div>')
+
+
+def _captain_part(obs: dict[str, Any], ship: dict[str, Any], by_id: dict[str, dict[str, Any]],
+                  placed: set[str]) -> str:
+    """The ``p-<n>-cap`` part: the ship's Captain card, with its power's choices when that seat decides."""
+    s = ship["seat"]
     cap = captain_of(ship)
-    out = [f'<article class="{cls}" aria-label="{_attr(seat_name(s))}\'s Ship Board">'
-           f'<header><span class="cov-swatch cov-col-{_attr(colour)}"></span>'
-           f'<b>{_text(seat_name(s))}</b> <span class="cov-colour">{_text(colour)}</span>'
-           + (' <span class="cov-youtag">you</span>' if s == seat else "")
-           + (' <span class="cov-movetag">to move</span>' if s == mover and not obs["is_over"] else "")
-           + f'<span class="cov-where" title="{_attr(ship["space"])}">{ship["to_skull_island"]} to Skull Island'
-           f'</span></header>']
-    out.append('<div class="cov-stats">'
-               + f'<span class="cov-stat">Treasure {ship["treasure"]}/{TREASURE_TO_WIN} '
-               + _pips(ship["treasure"], TREASURE_TO_WIN, "cov-treasure",
-                       f"Treasure dial: {ship['treasure']} of {TREASURE_TO_WIN} (6 wins)") + '</span>'
-               + f'<span class="cov-stat">Grog {ship["grog"]}/{GROG_MAX} '
-               + _pips(ship["grog"], GROG_MAX, "cov-grog",
-                       f"Grog dial: {ship['grog']} of {GROG_MAX}; 1 Grog pays a re-roll") + '</span>'
-               + f'<span class="cov-stat" title="Silver coins on the Ship Board: {SILVER_PER_TREASURE} are '
-                 f'exchanged for 1 Treasure at once">Silver {ship["silver"]} '
-               + "".join('<span class="cov-coin"></span>' for _ in range(min(ship["silver"], 8)))
-               + '</span></div>')
-    # Captain card
     cap_buttons = []
-    if s == mover:
+    if s == deciding_seat(obs):
         for action in by_id.values():
             aid = action["id"]
             if aid in placed:
@@ -379,47 +446,79 @@ def _ship_board(obs: dict[str, Any], ship: dict[str, Any], seat: int | None, by_
                 placed.add(aid)
                 cap_buttons.append(_act(action, "cov-choice cov-capchoice"))
     if cap is not None:
-        out.append(f'<div class="cov-captain" title="{_attr(cap.name + ": " + cap.text)}">'
-                   f'<span class="cov-capname">{_text(cap.name)}</span> '
-                   f'<span class="cov-cappower">{_text(cap.summary)}</span>' + "".join(cap_buttons) + '</div>')
-    elif cap_buttons:
-        out.append('<div class="cov-captain">' + "".join(cap_buttons) + '</div>')
-    # actions aimed at this ship
+        return (f'<div class="cov-captain" title="{attr(cap.name + ": " + cap.text)}">'
+                f'<span class="cov-capname">{text(cap.name)}</span> '
+                f'<span class="cov-cappower">{text(cap.summary)}</span>' + "".join(cap_buttons) + '</div>')
+    return '<div class="cov-captain">' + "".join(cap_buttons) + '</div>' if cap_buttons else ""
+
+
+def _targets_part(ship: dict[str, Any], by_id: dict[str, dict[str, Any]], placed: set[str]) -> str:
+    """The ``p-<n>-act`` part: the attack, steal and give choices aimed at this ship."""
+    s = ship["seat"]
     targets = []
     for prefix in ("attack", "steal", "give"):
         act = by_id.get(f"{prefix}:p{s + 1}")
         if act is not None and act["id"] not in placed:
             placed.add(act["id"])
             targets.append(_act(act, f"cov-choice cov-target-{prefix}"))
-    if targets:
-        out.append('<div class="cov-targets">' + "".join(targets) + '</div>')
-    out.append('</article>')
-    return "".join(out)
+    return '<div class="cov-targets">' + "".join(targets) + '</div>' if targets else ""
 
 
-def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | None) -> str:
-    """The board as ``seat`` sees it: an HTML fragment (string) with an inline SVG race track.
+# ---------------------------------------------------------------- the whole board
+
+@lru_cache(maxsize=64)
+def _root(track: RaceTrack, players: int) -> str:
+    """The root part: the frame with every other part's slot (depends on the layout and player count only)."""
+    _, height = _layout(track)
+    width = MARGIN + LANES_W + 4
+    g = "g"
+    dice = "".join(slot(f"die-{i}", "div", "cov-dieslot") for i in range(1, DICE + 1))
+    boards = "".join(slot(f"p-{s}", "div", "cov-boardslot") for s in range(players))
+    return (f'<div class="board board-corsairs-of-valeria" data-players="{players}">'
+            f'<div class="cov-trackcol"><svg class="cov-track" viewBox="0 0 {width} {height}" role="group" '
+            f'aria-label="Race track: Start Island at the bottom, Skull Island at the top">'
+            + slot("track", g) + slot("skull", g) + slot("moves", g) + slot("ships", g) + '</svg></div>'
+            '<div class="cov-side">' + slot("status")
+            + '<section class="cov-tray" aria-label="The dice">' + slot("phase")
+            + f'<div class="cov-dice" data-key="dice">{dice}</div>' + slot("notes") + slot("choices") + '</section>'
+            f'<div class="cov-boards">{boards}</div></div></div>')
+
+
+def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | None) -> dict[str, str]:
+    """The board as ``seat`` sees it: keyed parts ``{part id: html}``, root ``"board"`` (see the module docstring).
 
     ``obs`` is ``state.observation(seat)``; ``actions`` the seat's legal
     actions as ``[{"id": str, "label": str}]`` (empty when it is not to move;
     ignored for a spectator, ``seat`` None). Every action concerning a piece
     is placed on it with ``data-action`` and an accessible name; the rest are
-    left for the page's action bar. Pure: the same arguments give the same
-    bytes. TypeError/ValueError for a ``seat`` that is neither None nor a
-    seat of this table. Rulebook: Game Setup (the race track column), Components (Ship
-    Boards, dice), Execute Dice Actions, Captain Cards.
+    left for the page's action bar. Part ids depend on the player count only.
+    Pure: the same arguments give the same parts. TypeError/ValueError for a
+    ``seat`` that is neither None nor a seat of this table. Rulebook: Game
+    Setup (the race track column), Components (Ship Boards, dice), Execute
+    Dice Actions, Captain Cards.
     """
     check_seat(obs, seat)
     track = track_of(obs)
     by_id = {} if seat is None else {a["id"]: a for a in actions}
     placed: set[str] = set()
     flags = turn_flags(obs)
-    head = (f'<p class="cov-status">Turn {obs["turn"]} · race {obs["race"]} of 2 · Skull Island reached '
-            f'{obs["skull_island_visits"]} of 2 times · supply {obs["supply"]} Silver'
-            + (" · 5 Cannons: a Treasure may be stolen" if flags["five_cannons"] else "") + '</p>')
-    tray = _dice_tray(obs, by_id, placed)
-    boards = "".join(_ship_board(obs, ship, seat, by_id, placed) for ship in obs["ships"])
-    svg = _track_svg(obs, track, by_id, placed)
-    return (f'<div class="board board-corsairs-of-valeria" data-players="{len(obs["ships"])}">'
-            f'<div class="cov-trackcol">{svg}</div>'
-            f'<div class="cov-side">{head}{tray}<div class="cov-boards">{boards}</div></div></div>')
+    parts = {ROOT: _root(track, len(obs["ships"]))}
+    parts["status"] = (f'<p class="cov-status">Turn {obs["turn"]} · race {obs["race"]} of 2 · Skull Island '
+                       f'reached {obs["skull_island_visits"]} of 2 times · supply {_counter("supply", obs["supply"])} Silver'
+                       + (" · 5 Cannons: a Treasure may be stolen" if flags["five_cannons"] else "") + '</p>')
+    parts["phase"] = _phase_part(obs)
+    for i in range(1, DICE + 1):
+        parts[f"die-{i}"] = _die_part(obs, i, by_id, placed)
+    parts["notes"] = _notes_part(obs)
+    parts["choices"] = _choices_part(obs, by_id, placed)
+    for ship in obs["ships"]:
+        s = ship["seat"]
+        parts[f"p-{s}"] = _ship_part(obs, ship, seat)
+        parts[f"p-{s}-stats"] = _stats_part(ship)
+        parts[f"p-{s}-cap"] = _captain_part(obs, ship, by_id, placed)
+        parts[f"p-{s}-act"] = _targets_part(ship, by_id, placed)
+    parts["track"] = _track_part(track)
+    parts["skull"] = _skull_part(obs, track)
+    parts["moves"] = _moves_part(obs, track, by_id, placed)
+    parts["ships"] = _ships_part(obs, track, by_id, placed)
+    return parts

@@ -1,6 +1,7 @@
 """Corsairs of Valeria as a fixed-length feature vector (the research observation space).
 
-Drawn from ``observation(seat)`` only (everything in this game is public); seat slices start
+Drawn from ``observation(seat)`` only (everything in this game is public; its fields are
+documented in :class:`~.viewdata.Observation`); seat slices start
 from the observer. See :mod:`dicetable.engine.encoding`; ``Encoding.slices`` documents each
 position.
 """
@@ -13,6 +14,7 @@ from dicetable.engine.encoding import Encoding, Feature, counts, numbers, one_ho
 
 from .components import CAPTAINS, COMPONENTS, DIE_FACES, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
 from .rules import GROUP_IDS, OVER, TASK_KINDS
+from .viewdata import marked_dice
 
 _PHASES = ("A", "B", "C", "D", OVER)
 #: Longest way from Start Island to Skull Island on any Tracks (a scale, not a rule).
@@ -42,7 +44,7 @@ def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
         per_seat(players, _ship("silver", SILVER_PER_TREASURE, "Silver on the Ship Board / Silver per Treasure")),
         per_seat(players, _ship("treasure", TREASURE_TO_WIN, "Treasures / Treasures to win")),
         counts("dice", lambda o: o["dice"], DIE_FACES, dice, "dice showing each face (count / 5)"),
-        numbers("marked", lambda o: [1 if i + 1 in o["marked"] else 0 for i in range(len(o["dice"]))],
+        numbers("marked", lambda o: [int(m) for m in marked_dice(o)],
                 dice, 1, "1 for each die marked for a re-roll"),
         scalar("rerolls", lambda o: o["rerolls"], 3, "re-rolls made this turn / 3"),
         numbers("to_execute", lambda o: [o["to_execute"][g] for g in GROUP_IDS], len(GROUP_IDS), dice,

@@ -26,16 +26,18 @@ from rich.text import Text
 from dicetable.engine import GameState, seat_name
 
 from .components import COLOURS, GROG_MAX, TREASURE_TO_WIN, SegmentLane
-from .viewmodel import (
+from .viewdata import (
     FACE_NAME,
     PHASE_NAME,
     captain_of,
     check_seat,
     deciding_seat,
     group_text,
+    left_to_execute,
+    marked_dice,
+    pending,
     reward_text,
     ships_by_node,
-    top_task,
     track_of,
     turn_flags,
 )
@@ -291,17 +293,17 @@ def _dice_line(obs: dict[str, Any], compact: bool) -> Text:
     if not obs["dice"]:
         out.append("dice not rolled yet")
         return out
-    marked = set(obs["marked"])
+    marked = marked_dice(obs)
     if not compact:
         out.append("dice ")
-    for i, face in enumerate(obs["dice"], 1):
+    for i, (face, mark) in enumerate(zip(obs["dice"], marked), 1):
         word = COMPACT_FACE[face] if compact else FACE_NAME[face]
         out.append(f"{i}:", style="dim")
-        out.append(word + ("↻" if i in marked else ""), style=FACE_STYLE[face] + (" reverse" if i in marked else ""))
+        out.append(word + ("↻" if mark else ""), style=FACE_STYLE[face] + (" reverse" if mark else ""))
         out.append(" ")
     if obs["rerolls"]:
         out.append(f"({obs['rerolls']} re-roll{'s' if obs['rerolls'] > 1 else ''})", style="dim")
-    if marked and not compact:
+    if any(marked) and not compact:
         out.append(" ↻ = marked for a re-roll", style="dim")
     return out
 
@@ -315,21 +317,21 @@ def _status_line(obs: dict[str, Any], compact: bool) -> Text:
         return Text(text, style="bold green")
     flags = turn_flags(obs)
     parts = []
-    left = [group_text(g, n) for g, n in obs["to_execute"].items() if n]
+    left = left_to_execute(obs)
     if flags["jaxn"]:
         left.append("Lucky Jax'n's move")
     if obs["phase"] == "C":
         parts.append("To execute: " + (", ".join(left) if left else "nothing more"))
-    task = top_task(obs)
-    if task and task[0] == "cannons":
-        parts.append(f"{group_text('cannons', task[2])} to use")
-    if task and task[0] == "move":
-        parts.append(f"{task[2]} move{'s' if task[2] != 1 else ''} left")
-    if task and task[0] == "back":
-        parts.append(f"{seat_name(task[1])} is knocked back {task[2]} space{'s' if task[2] != 1 else ''}")
-    if task and task[0] == "give":
-        given = ", ".join(f"{i}→P{int(r) + 1}" for i, r in enumerate(task[2], 1))
-        parts.append(f"handing out 5 Skulls: die {len(task[2]) + 1} next" + (f" ({given})" if given else ""))
+    task = pending(obs)
+    if task and task.kind == "cannons":
+        parts.append(f"{group_text('cannons', task.count)} to use")
+    if task and task.kind == "move":
+        parts.append(f"{task.count} move{'s' if task.count != 1 else ''} left")
+    if task and task.kind == "back":
+        parts.append(f"{seat_name(task.seat)} is knocked back {task.count} space{'s' if task.count != 1 else ''}")
+    if task and task.kind == "give":
+        given = ", ".join(f"{i}→P{r + 1}" for i, r in enumerate(task.given, 1))
+        parts.append(f"handing out 5 Skulls: die {len(task.given) + 1} next" + (f" ({given})" if given else ""))
     if flags["five_maps"]:
         parts.append("5 Maps: forward or backward at each step")
     if flags["five_grog"]:

@@ -5,6 +5,7 @@ Lucky Jax'n, Captain Hook, Jäger Knot): Skulls first, then the symbol groups in
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -41,13 +42,17 @@ from .common import (
     G_GROG,
     G_MAP,
     G_SILVER,
+    ISLAND_KEY,
     ORDER_MENUS,
     PLAYER,
     count_faces,
+    counter_key,
     faces_text,
     order_menu,
     plural,
     seat_id,
+    ship_key,
+    space_key,
 )
 from .fields import CorsairsFields
 
@@ -172,7 +177,9 @@ class DiceActions(CorsairsFields):
         if not self.quiet:
             self.emit("skulls", seat, f"{PLAYER[seat]}: {plural(n, 'Skull')}, places {pay} Silver on Skull "
                       f"Island (now {self.island})" + (f"; {n - pay} ignored (no Silver left)" if pay < n else "")
-                      + ".", {"skulls": n, "paid": pay})
+                      + ".", {"skulls": n, "paid": pay},
+                      effects=[fx.count(counter_key(seat, "silver"), -pay, self.silver[seat]),
+                               fx.count(ISLAND_KEY, pay, self.island)] if pay else None)
 
     @prompt("skulls?")
     def _skulls_prompt(self, task: Task) -> Decision:
@@ -351,10 +358,12 @@ class DiceActions(CorsairsFields):
         if kind == "hook":
             self.flags |= F_HOOK_USED
             self.tasks.append(("cannons", seat, n - 2))
+            here = self.pos[seat]
             self.pos[seat] = self.pos[r]
             if not self.quiet:
                 self.emit("hook", seat, f"{PLAYER[seat]} (Captain Hook) uses 2 Cannons to move to "
-                          f"{PLAYER[r]}'s space, {self.track.label[self.pos[seat]]}.", {"to": self.pos[seat]})
+                          f"{PLAYER[r]}'s space, {self.track.label[self.pos[seat]]}.", {"to": self.pos[seat]},
+                          effects=[fx.move(ship_key(seat), space_key(here), space_key(self.pos[seat]))])
             self._hazard(seat)
             return
         if kind == "merchant":
@@ -376,7 +385,10 @@ class DiceActions(CorsairsFields):
             self.treasure[seat] += 1
             if not self.quiet:
                 self.emit("steal", seat, f"{PLAYER[seat]} fires 5 Cannons at {PLAYER[r]} and steals a Treasure "
-                          f"({self.treasure[seat]} vs {self.treasure[r]}).", {"target": r})
+                          f"({self.treasure[seat]} vs {self.treasure[r]}).", {"target": r},
+                          effects=[fx.count(counter_key(r, "treasure"), -1, self.treasure[r]),
+                                   fx.count(counter_key(seat, "treasure"), 1, self.treasure[seat]),
+                                   fx.score(r, -1), fx.score(seat, 1)])
             if self.treasure[seat] >= TREASURE_TO_WIN:
                 self._win_now(seat)
             return
@@ -387,7 +399,8 @@ class DiceActions(CorsairsFields):
         if not self.quiet:
             self.emit("attack", seat, f"{PLAYER[seat]} attacks {PLAYER[r]} with {plural(n, 'Cannon')} and takes "
                       f"{loot} Silver" + (f"; {PLAYER[r]} moves back {plural(back, 'space')}" if back else "")
-                      + ".", {"target": r, "silver": loot, "back": back})
+                      + ".", {"target": r, "silver": loot, "back": back},
+                      effects=self._coins_effects(seat, loot, counter_key(r, "silver"), loot))
         for _ in range(loot):
             self.silver[r] -= 1
             self.silver[seat] += 1

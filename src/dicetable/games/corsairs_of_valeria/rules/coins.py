@@ -4,6 +4,10 @@ coin, and the 5-Silver exchange happens at once; a 6th Treasure ends the game (:
 
 from __future__ import annotations
 
+from typing import Any
+
+from dicetable.engine import effects as fx
+
 from ..components import (
     GROG_MAX,
     SILVER_PER_TREASURE,
@@ -12,6 +16,8 @@ from ..components import (
 )
 from .common import (
     PLAYER,
+    SUPPLY_KEY,
+    counter_key,
     plural,
 )
 from .fields import CorsairsFields
@@ -31,11 +37,44 @@ class Coins(CorsairsFields):
             if not self.quiet:
                 self.emit("treasure", seat, f"{PLAYER[seat]} returns {SILVER_PER_TREASURE} Silver to the "
                           f"supply and gains a Treasure ({self.treasure[seat]}).",
-                          {"treasure": self.treasure[seat]})
+                          {"treasure": self.treasure[seat]},
+                          # more coins of the same gain may follow (counted in its own event): no values
+                          effects=[fx.count(counter_key(seat, "silver"), -SILVER_PER_TREASURE, None),
+                                   fx.count(SUPPLY_KEY, SILVER_PER_TREASURE, None),
+                                   fx.count(counter_key(seat, "treasure"), 1, self.treasure[seat]),
+                                   fx.score(seat, 1)])
             if self.treasure[seat] >= TREASURE_TO_WIN:
                 self._win_now(seat)
                 return True
         return False
+
+    def _coins_effects(self, seat: int, n: int, source: str, source_now: int) -> list[dict[str, Any]]:
+        """The effects of ``n`` Silver coming to ``seat``'s Ship Board one coin at a time, as the coin loops do.
+
+        ``source`` is the key of the counter the coins leave (the supply, Skull Island, another ship's
+        Silver) and ``source_now`` its value; only the supply can run dry. Counts the coins that arrive
+        before the supply is empty or a 6th Treasure ends the game; the new values of the Ship Board's
+        Silver and of the supply are given only when no 5-Silver exchange (an event of its own, which
+        returns coins to the supply) happens on the way. Read-only.
+        """
+        silver, supply, treasure = self.silver[seat], self.supply, self.treasure[seat]
+        got = 0
+        exchanged = False
+        while got < n and treasure < TREASURE_TO_WIN and (source != SUPPLY_KEY or supply > 0):
+            got += 1
+            silver += 1
+            if source == SUPPLY_KEY:
+                supply -= 1
+            if silver >= SILVER_PER_TREASURE:
+                silver -= SILVER_PER_TREASURE
+                supply += SILVER_PER_TREASURE
+                treasure += 1
+                exchanged = True
+        if not got:
+            return []
+        out = [fx.count(counter_key(seat, "silver"), got, None if exchanged else self.silver[seat] + got)]
+        out.append(fx.count(source, -got, None if exchanged and source == SUPPLY_KEY else source_now - got))
+        return out
 
     def _gain_silver(self, seat: int, n: int, why: str, faces: str = "") -> None:
         """Take up to ``n`` Silver from the supply, coin by coin (each may complete a Treasure and end the game).
@@ -50,7 +89,7 @@ class Coins(CorsairsFields):
             short = self.supply < n
             self.emit("silver", seat, f"{PLAYER[seat]} {why}: +{n} Silver"
                       + (f" (the supply holds only {self.supply} now)" if short else "") + ".",
-                      {"silver": n})
+                      {"silver": n}, effects=self._coins_effects(seat, n, SUPPLY_KEY, self.supply))
         silver = self.silver
         for got in range(n):
             if SILVER_TOTAL - sum(silver) - self.island <= 0:
@@ -71,4 +110,5 @@ class Coins(CorsairsFields):
                 why = f"{why} {plural(n, faces)}"
             wasted = n - gain
             self.emit("grog", seat, f"{PLAYER[seat]} {why}: +{gain} Grog (dial {self.grog[seat]}/{GROG_MAX})"
-                      + (f", {wasted} wasted" if wasted else "") + ".", {"grog": gain, "wasted": wasted})
+                      + (f", {wasted} wasted" if wasted else "") + ".", {"grog": gain, "wasted": wasted},
+                      effects=[fx.count(counter_key(seat, "grog"), gain, self.grog[seat])] if gain else None)

@@ -41,6 +41,30 @@ G_GROG, G_SILVER, G_MAP, G_CANNON = range(4)
 GROUP_IDS = ("grog", "silver", "maps", "cannons")
 
 
+# ---------------------------------------------------------------- board keys the effects name
+
+#: The dice area on the board (docs/web.md: effects name board elements by ``data-key``).
+DICE_KEY = "dice"
+#: Skull Island's Silver and the general supply, as board counters.
+ISLAND_KEY = "skull-silver"
+SUPPLY_KEY = "supply"
+
+
+def ship_key(seat: int) -> str:
+    """The board key of ``seat``'s Ship token (seats 0-based)."""
+    return f"ship-{seat}"
+
+
+def space_key(node: int) -> str:
+    """The board key of the space ``node`` of the race track (Skull Island too)."""
+    return f"space-{node}"
+
+
+def counter_key(seat: int, what: str) -> str:
+    """The board key of a Ship Board counter: ``what`` is ``"treasure"``, ``"grog"`` or ``"silver"``."""
+    return f"p-{seat}-{what}"
+
+
 def faces_text(dice: Sequence[int]) -> str:
     """``[0, 2, 4]`` -> ``"Skull, Grog, Map"``."""
     return ", ".join(FACE_WORD[f] for f in dice) if dice else "no dice"

@@ -6,6 +6,7 @@ and the immediate win with a 6th Treasure.
 from __future__ import annotations
 
 from dicetable.engine import auto, seat_name
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -17,8 +18,13 @@ from ..components import (
 )
 from .common import (
     F_ARRIVED,
+    ISLAND_KEY,
     OVER,
     PLAYER,
+    SUPPLY_KEY,
+    counter_key,
+    ship_key,
+    space_key,
 )
 from .fields import CorsairsFields
 
@@ -58,8 +64,11 @@ class Ending(CorsairsFields):
             self.grog[seat] -= 1
             left = self.grog[seat]
             if not self.quiet:
+                coins = self._coins_effects(seat, left, SUPPLY_KEY, self.supply)
+                got = coins[0]["delta"] if coins else 0
                 self.emit("hasan", seat, f"{PLAYER[seat]} (Hasan the Merchant) pays 1 Grog and turns the other "
-                          f"{left} Grog into Silver.", {"grog": left})
+                          f"{left} Grog into Silver.", {"grog": left},
+                          effects=[fx.count(counter_key(seat, "grog"), -1 - got, left - got), *coins])
             for _ in range(left):
                 if self.supply <= 0:
                     if not self.quiet:
@@ -84,7 +93,11 @@ class Ending(CorsairsFields):
         add = min(ISLAND_REFILL, self.supply)
         self.island += add
         if not self.quiet:
+            # the spaces the ships left are gone with the flipped Tracks: they come from off the board
+            effects = [fx.round_begins(2), *(fx.move(ship_key(s), None, space_key(start)) for s in range(self.players))]
+            if add:
+                effects += [fx.count(SUPPLY_KEY, -add, self.supply), fx.count(ISLAND_KEY, add, self.island)]
             self.emit("new-race", None, "All Ships return to Start, the Tracks are flipped ("
                       + ", ".join(title for title, _ in self.track.segments[1:-1])
                       + f") and {add} Silver go on Skull Island. Another race starts!",
-                      {"tracks": layout_name(self.layout), "island": self.island})
+                      {"tracks": layout_name(self.layout), "island": self.island}, effects=effects)

@@ -9,7 +9,7 @@ same as if they were declared on the state class.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dicetable.engine import LIST, Field, FlowState, int_list
 
@@ -58,6 +58,7 @@ class CorsairsFields(FlowState):
         def _begin_phases(self, seat: int) -> None: ...  # .roll
         def _hazard(self, seat: int) -> None: ...  # .sailing
         def _exchange(self, seat: int) -> bool: ...  # .coins
+        def _coins_effects(self, seat: int, n: int, source: str, source_now: int) -> list[dict[str, Any]]: ...  # .coins
         def _gain_silver(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
         def _gain_grog(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
         def _win_now(self, seat: int) -> None: ...  # .end

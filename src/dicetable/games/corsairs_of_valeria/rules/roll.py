@@ -5,6 +5,7 @@ Luthor the Sea Artist, Prince of Bella Ire, Mistress of the Skull, Reo the Carto
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -32,10 +33,13 @@ from .common import (
     ACT_ROLL,
     ACT_SET_CANNON,
     ACT_SET_MAP,
+    DICE_KEY,
     F_ARRIVED,
     PLAYER,
     REROLL_MENUS,
+    SUPPLY_KEY,
     captain_name,
+    counter_key,
     dice_info,
     faces_text,
     reroll_menu,
@@ -66,12 +70,21 @@ class Rolling(CorsairsFields):
         self.flags &= F_ARRIVED
         self.then(("roll", seat), ("reroll", seat), ("captain-b", seat), ("execute", seat))
 
-    def _roll(self, count: int, preset: tuple[int, ...] = ()) -> None:
-        dice = list(preset)
-        dice += [FACE_INDEX[f] for f in self.roll_many(CORSAIRS_DIE, count)]
-        dice.sort()
-        self.dice = dice
+    def _roll(self, count: int, preset: tuple[int, ...] = ()) -> list[int]:
+        """Roll ``count`` dice beside the ``preset`` faces; the dice are kept sorted. Returns the rolled faces."""
+        rolled = [FACE_INDEX[f] for f in self.roll_many(CORSAIRS_DIE, count)]
+        self.dice = sorted([*preset, *rolled])
         self.marked = 0
+        return rolled
+
+    def _roll_all(self, seat: int) -> None:
+        """Phase A's roll of all the dice, with its event (the turn begins with it)."""
+        rolled = self._roll(DICE)
+        if not self.quiet:
+            text, names = dice_info(self.dice)
+            self.emit("roll", seat, f"Turn {self.turn}: {PLAYER[seat]} rolls {text}.",
+                      {"dice": names, "turn": self.turn},
+                      effects=[fx.turn(seat), fx.roll(DICE_KEY, [DIE_FACES[f] for f in rolled], seat)])
 
     # --- A: Roll Dice
     @auto("roll")
@@ -81,11 +94,7 @@ class Rolling(CorsairsFields):
         if self.captain[seat] in (WILLEM, LUTHOR) and self.grog[seat] >= 1:
             self.tasks.append(("roll?", seat))
             return
-        self._roll(DICE)
-        if not self.quiet:
-            text, names = dice_info(self.dice)
-            self.emit("roll", seat, f"Turn {self.turn}: {PLAYER[seat]} rolls {text}.",
-                      {"dice": names, "turn": self.turn})
+        self._roll_all(seat)
 
     @prompt("roll?")
     def _roll_prompt(self, task: Task) -> Decision:
@@ -103,20 +112,19 @@ class Rolling(CorsairsFields):
     def _roll_chosen(self, task: Task, action: Action) -> None:
         seat = task[1]
         if action.id == "roll":
-            self._roll(DICE)
-            if not self.quiet:
-                text, names = dice_info(self.dice)
-                self.emit("roll", seat, f"Turn {self.turn}: {PLAYER[seat]} rolls {text}.",
-                          {"dice": names, "turn": self.turn})
+            self._roll_all(seat)
             return
         face = CANNON if action.id == "set-cannon" else MAP
         self.grog[seat] -= 1
-        self._roll(DICE - 1, (face,))
+        rolled = self._roll(DICE - 1, (face,))
         if not self.quiet:
             text, names = dice_info(self.dice)
             self.emit("roll", seat, f"Turn {self.turn}: {PLAYER[seat]} ({captain_name(self.captain[seat])}) pays "
                       f"1 Grog to set a die to the {FACE_WORD[face]} face and rolls the rest: {text}.",
-                      {"dice": names, "set": DIE_FACES[face], "turn": self.turn})
+                      {"dice": names, "set": DIE_FACES[face], "turn": self.turn},
+                      effects=[fx.turn(seat), fx.count(counter_key(seat, "grog"), -1, self.grog[seat]),
+                               fx.set_aside(DICE_KEY, [DIE_FACES[face]], seat),
+                               fx.roll(DICE_KEY, [DIE_FACES[f] for f in rolled], seat)])
 
     # --- B: Re-roll Dice
     def reroll_payments(self, seat: int) -> tuple[bool, bool]:
@@ -135,7 +143,7 @@ class Rolling(CorsairsFields):
         if not self.quiet:
             text, names = dice_info(self.dice)
             self.emit("lock", seat, f"{PLAYER[seat]} cannot pay for a re-roll: the dice are locked ({text}).",
-                      {"dice": names})
+                      {"dice": names}, effects=[fx.set_aside(DICE_KEY, names, seat)])
 
     @prompt("reroll?")
     def _reroll_prompt(self, task: Task) -> Decision:
@@ -169,7 +177,8 @@ class Rolling(CorsairsFields):
             self.marked = 0
             if not self.quiet:
                 text, names = dice_info(self.dice)
-                self.emit("lock", seat, f"{PLAYER[seat]} locks the dice: {text}.", {"dice": names})
+                self.emit("lock", seat, f"{PLAYER[seat]} locks the dice: {text}.", {"dice": names},
+                          effects=[fx.set_aside(DICE_KEY, names, seat)])
             return
         if aid.startswith("mark:"):
             self.marked ^= 1 << action.payload
@@ -182,15 +191,19 @@ class Rolling(CorsairsFields):
         marked = self.marked
         keep = [f for i, f in enumerate(self.dice) if not (marked >> i) & 1]
         again = [f for i, f in enumerate(self.dice) if (marked >> i) & 1]
-        self._roll(len(again), tuple(keep))
+        rolled = self._roll(len(again), tuple(keep))
         self.rerolls += 1
         self.tasks.append(("reroll", seat))  # another re-roll, if one can still be paid
         if not self.quiet:
             again_text, again_names = dice_info(again)
             text, names = dice_info(self.dice)
             paid = "1 Grog" if aid == "reroll" else "1 Silver"
+            pay = ([fx.count(counter_key(seat, "grog"), -1, self.grog[seat])] if aid == "reroll" else
+                   [fx.count(counter_key(seat, "silver"), -1, self.silver[seat]),
+                    fx.count(SUPPLY_KEY, 1, self.supply)])
             self.emit("reroll", seat, f"{PLAYER[seat]} pays {paid} to re-roll {again_text}: now {text}.",
-                      {"rerolled": again_names, "dice": names, "paid": "silver" if aid == "reroll-silver" else "grog"})
+                      {"rerolled": again_names, "dice": names, "paid": "silver" if aid == "reroll-silver" else "grog"},
+                      effects=[*pay, fx.roll(DICE_KEY, [DIE_FACES[f] for f in rolled], seat)])
 
     # --- end of B: Mistress of the Skull, Reo the Cartographer
     @auto("captain-b")
@@ -227,7 +240,8 @@ class Rolling(CorsairsFields):
             self.dice = sorted(GROG if f == SKULL_GROG else f for f in self.dice)
             if not self.quiet:
                 self.emit("mistress", seat, f"{PLAYER[seat]} (Mistress of the Skull) turns {n} Skull-and-Grog "
-                          f"{'face' if n == 1 else 'faces'} into Grog: {faces_text(self.dice)}.", {"changed": n})
+                          f"{'face' if n == 1 else 'faces'} into Grog: {faces_text(self.dice)}.", {"changed": n},
+                          effects=[fx.set_aside(DICE_KEY, [DIE_FACES[GROG]] * n, seat)])
             return
         k = action.payload
         dice = list(self.dice)
@@ -236,4 +250,5 @@ class Rolling(CorsairsFields):
         self.dice = sorted(dice)
         if not self.quiet:
             self.emit("reo", seat, f"{PLAYER[seat]} (Reo the Cartographer) changes {k} "
-                      f"Map{'s' if k > 1 else ''} into Silver: {faces_text(self.dice)}.", {"changed": k})
+                      f"Map{'s' if k > 1 else ''} into Silver: {faces_text(self.dice)}.", {"changed": k},
+                      effects=[fx.set_aside(DICE_KEY, [DIE_FACES[SILVER]] * k, seat)])

@@ -5,6 +5,7 @@ Lucky Jax'n move with Maps): single steps, hazards, Map movement and knock-back 
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -16,8 +17,13 @@ from .common import (
     F_ARRIVED,
     F_JAXN,
     G_MAP,
+    ISLAND_KEY,
     PLAYER,
+    SUPPLY_KEY,
+    counter_key,
     plural,
+    ship_key,
+    space_key,
     space_note,
 )
 from .fields import CorsairsFields
@@ -42,7 +48,8 @@ class Sailing(CorsairsFields):
         self.pos[seat] = node
         if not self.quiet:
             self.emit("move", seat, f"{PLAYER[seat]} sails {'forward' if forward else 'backward'} to "
-                      f"{track.label[node]}.", {"to": node, "forward": forward})
+                      f"{track.label[node]}.", {"to": node, "forward": forward},
+                      effects=[fx.move(ship_key(seat), space_key(here), space_key(node))])
         if forward:
             if grog:
                 self._gain_grog(seat, grog, "passes an island")
@@ -64,7 +71,8 @@ class Sailing(CorsairsFields):
             self.emit("skull-island", seat, f"{PLAYER[seat]} reaches Skull Island "
                       f"({'first' if self.visits == 1 else 'second'} time) and takes its {loot} Silver"
                       + ("; the remaining Maps are ignored" if ignored else "") + ".",
-                      {"visit": self.visits, "silver": loot})
+                      {"visit": self.visits, "silver": loot},
+                      effects=self._coins_effects(seat, loot, ISLAND_KEY, loot))
         for _ in range(loot):
             self.island -= 1
             self.silver[seat] += 1
@@ -78,21 +86,25 @@ class Sailing(CorsairsFields):
         if h == WHIRLPOOL:
             self.pos[seat] = self.track.start
             if not self.quiet:
-                self.emit("whirlpool", seat, f"{PLAYER[seat]} ends on a Whirlpool and returns to the Start space.")
+                self.emit("whirlpool", seat, f"{PLAYER[seat]} ends on a Whirlpool and returns to the Start space.",
+                          effects=[fx.move(ship_key(seat), space_key(node), space_key(self.track.start))])
         elif h == SEA_MONSTER:
             lost = self.silver[seat]
             self.silver[seat] = 0
             if not self.quiet:
                 self.emit("sea-monster", seat, f"{PLAYER[seat]} ends on a Sea Monster and returns all "
                           f"{lost} Silver to the supply." if lost else
-                          f"{PLAYER[seat]} ends on a Sea Monster (no Silver to lose).", {"lost": lost})
+                          f"{PLAYER[seat]} ends on a Sea Monster (no Silver to lose).", {"lost": lost},
+                          effects=[fx.count(counter_key(seat, "silver"), -lost, 0),
+                                   fx.count(SUPPLY_KEY, lost, self.supply)] if lost else None)
         elif h == CUTTHROAT:
             lost = self.grog[seat]
             self.grog[seat] = 0
             if not self.quiet:
                 self.emit("cutthroat", seat, f"{PLAYER[seat]} ends on a Cutthroat space and loses all "
                           f"{lost} Grog." if lost else
-                          f"{PLAYER[seat]} ends on a Cutthroat space (no Grog to lose).", {"lost": lost})
+                          f"{PLAYER[seat]} ends on a Cutthroat space (no Grog to lose).", {"lost": lost},
+                          effects=[fx.count(counter_key(seat, "grog"), -lost, 0)] if lost else None)
 
     # --- movement (Maps, Jäger Knot, Lucky Jax'n)
     def _move_options(self, seat: int, free: int) -> tuple[Action, ...]:

@@ -1,15 +1,19 @@
-"""What the terminal and browser views read from a Corsairs of Valeria observation.
+"""The Corsairs of Valeria observation: its schema, and the helpers every view reads it with.
 
-Both views are drawn from ``state.observation(seat)`` only, plus the game's
-public component data (the race track compiled from the observation's
-``tracks`` name, the Captain cards). These helpers decode the observation's
-compact parts (the pending task on top of ``pending``, the turn ``flags``)
-so the two views agree on what they show.
+The terminal view (``text.py``), the browser board (``board.py``) and the
+feature encoding (``encoding.py``) are drawn from ``state.observation(seat)``
+only, plus the game's public component data (the race track compiled from
+the observation's ``tracks`` name, the Captain cards). :class:`Observation`
+documents that dict field by field; the helpers below decode its compact
+parts (the pending task on top of ``pending``, the turn ``flags``, the
+marked dice) so the views agree on what they show. Everything in this game
+is public: every seat and a spectator get the same dict but for ``seat``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from .components import CAPTAIN_INDEX, CAPTAINS, CaptainData, RaceTrack, parse_layout, race_track
 from .rules import F_ARRIVED, F_CANNON5, F_GROG5, F_JAXN, F_MAP5
@@ -25,6 +29,87 @@ GROUP_NAME = {"grog": "Grog", "silver": "Silver", "maps": "Maps", "cannons": "Ca
 HAZARDS = {1: ("Whirlpool", "a ship ending its movement here returns to the Start space"),
            2: ("Sea Monster", "a ship ending its movement here returns all its Silver to the supply"),
            3: ("Cutthroat", "a ship ending its movement here loses all its Grog")}
+
+
+class ShipView(TypedDict):
+    """One Ship and its Ship Board, in ``Observation["ships"]`` (one per seat, in seat order)."""
+
+    seat: int                #: the seat, 0-based (people count players from 1)
+    colour: str              #: the Ship's colour: purple, white, yellow, red or blue (seat order)
+    captain: str | None      #: the Captain card's id (see ``components.CAPTAINS``), None without Captains
+    node: int                #: the space the Ship is on: a node of the compiled race track (``track_of``)
+    space: str               #: that space in words ("Track 2 (T2A), space 3, left lane")
+    to_skull_island: int     #: fewest Maps from there to Skull Island
+    grog: int                #: Grog dial, 0-4
+    silver: int              #: Silver coins on the Ship Board (5 are exchanged for a Treasure at once)
+    treasure: int            #: Treasure dial, 0-6 (6 wins)
+
+
+class Observation(TypedDict):
+    """``state.observation(seat)`` of Corsairs of Valeria (everything is public)."""
+
+    game: str                #: "corsairs-of-valeria"
+    seat: int | None         #: the viewer (None: a spectator); the only field that differs between viewers
+    turn: int                #: turns begun so far (a 5-Grog restart is the same turn)
+    current: int             #: the seat whose turn it is
+    phase: str               #: "A" Roll Dice, "B" Re-roll Dice, "C" Execute Dice Actions, "D" End Your Turn, "over"
+    race: int                #: 1 or 2: the race being sailed (Skull Island's first visit starts the second)
+    skull_island_visits: int  #: arrivals at Skull Island so far (the second ends the game)
+    tracks: str              #: the race track from Start Island up, e.g. "T1A,T3B,T2A" (flipped for race 2)
+    skull_island_silver: int  #: Silver lying on Skull Island
+    supply: int              #: Silver in the general supply (35 minus the Ships' and Skull Island's)
+    ships: list[ShipView]    #: every Ship, in seat order
+    dice: list[str]          #: the five dice's faces, sorted (skull, skull-grog, grog, silver, map, cannon); [] before the roll
+    marked: list[int]        #: dice (1-based) marked to be re-rolled
+    rerolls: int             #: re-rolls paid this turn
+    to_execute: dict[str, int]  #: phase C faces not yet executed: {"grog", "silver", "maps", "cannons": count}
+    flags: int               #: bits of the turn (rules.F_*): 5 Maps, 5 Cannons, 5 Grog, arrived, Lucky Jax'n left
+    pending: list[list[Any]]  #: the pending tasks, the next last: [kind, seat, ...] (see :class:`Pending`)
+    waiting_for: str | None  #: the kind of the task on top (a decision kind or an automatic step), None when over
+    is_over: bool            #: the game has ended
+    winners: list[int]       #: the winning seats once over ([] before)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The task the game waits on, decoded from the top of ``Observation["pending"]``.
+
+    ``kind`` is its name (``"reroll"``, ``"cannons"``, ``"move"``, ``"back"``,
+    ``"give"``...), ``seat`` the seat that decides it (for ``back`` the
+    attacked ship's owner), ``count`` the Cannons to fire (``cannons``), the
+    moves left (``move``) or the spaces still to be knocked back (``back``),
+    0 otherwise, and ``given`` the seats that got dice 1, 2... so far while
+    the 5 Skulls are handed out (``give``).
+    """
+
+    kind: str
+    seat: int
+    count: int = 0
+    given: tuple[int, ...] = ()
+
+
+def pending(obs: dict[str, Any]) -> Pending | None:
+    """The task the game waits on as a :class:`Pending`, or None when the game is over."""
+    task = top_task(obs)
+    if task is None:
+        return None
+    kind, seat = task[0], task[1]
+    if kind in ("cannons", "move", "back"):
+        return Pending(kind, seat, count=int(task[2]))
+    if kind == "give":
+        return Pending(kind, seat, given=tuple(int(r) for r in task[2]))
+    return Pending(kind, seat)
+
+
+def marked_dice(obs: dict[str, Any]) -> list[bool]:
+    """For each die in ``obs["dice"]`` order: whether it is marked to be re-rolled."""
+    marked = set(obs["marked"])
+    return [i in marked for i in range(1, len(obs["dice"]) + 1)]
+
+
+def left_to_execute(obs: dict[str, Any]) -> list[str]:
+    """Phase C's groups not yet executed, in the rulebook's words (``["2 Grog", "1 Map"]``)."""
+    return [group_text(g, n) for g, n in obs["to_execute"].items() if n]
 
 
 def group_text(group: str, n: int) -> str:
@@ -115,12 +200,10 @@ def move_target(obs: dict[str, Any], track: RaceTrack, action_id: str) -> int | 
     """
     if not (action_id.startswith("forward") or action_id.startswith("backward")):
         return None
-    seat = deciding_seat(obs)
-    task = top_task(obs)
-    if task and task[0] == "back":
-        seat = task[1]
-    if seat is None:
+    task = pending(obs)
+    if task is None:
         return None
+    seat = task.seat
     here = obs["ships"][seat]["node"]
     lane = action_id.partition(":")[2]
     if action_id.startswith("forward"):
