@@ -9,6 +9,7 @@ from rich.text import Text
 
 from dicetable import get_game, new_game
 from dicetable.engine import Rng
+from dicetable.engine.markup import as_parts, assemble, check_key
 from dicetable.engine.testing import random_step
 from dicetable.games.biblios_dice import rules
 from dicetable.games.biblios_dice.board import board_view
@@ -19,14 +20,13 @@ from .helpers import TRACK, game, put
 from ..viewkit import (
     action_elements,
     assert_text_fits,
-    board_for,
-    check_board,
     kinds_met,
     parse_board,
     placed_ids,
     sampled_states,
     text_lines,
 )
+from ..viewkit import board_for as parts_for
 
 GAME = "biblios-dice"
 KINDS = {rules.REROLL, rules.SELECT, rules.SPLIT, rules.BID, rules.CHOOSE, rules.RESOLVE,
@@ -120,6 +120,29 @@ def test_text_view_rejects_a_bad_focus():
 
 
 # ------------------------------------------------------------------ board
+def board_for(game: str, state, seat):
+    """(assembled board HTML, legal action ids) for ``seat``: the board as the page shows it."""
+    parts, legal = parts_for(game, state, seat)
+    return assemble(as_parts(parts)), legal
+
+
+def check_board(game: str, state, seat) -> set[str]:
+    """The board contract (docs/views.md) on the assembled parts: balanced markup, only legal actions,
+    each named by its label, none for a spectator, the same board for the same observation."""
+    fragment, legal = board_for(game, state, seat)
+    placed = {el["attrs"]["data-action"]: el for el in action_elements(parse_board(fragment))}
+    assert set(placed) <= set(legal), f"board offers actions that are not legal: {set(placed) - set(legal)}"
+    if seat is None:
+        assert not placed, "a spectator's board must not offer actions"
+    labels = {a.id: a.label for a in (state.legal_actions(seat) if legal else [])}
+    for aid, el in placed.items():
+        assert (el["attrs"].get("aria-label") or el["text"]).strip() == labels[aid], aid
+    other = state.determinize(seat if seat is not None else 0, 12345)
+    assert other.observation(seat) == state.observation(seat)
+    assert board_for(game, other, seat)[0] == fragment, "the board shows something the seat cannot see"
+    return set(placed)
+
+
 def _perturbed(state, seat: int):
     """A copy where ``seat``'s secrets (Gold, VP tokens, face-down card, objective) differ."""
     other = state.clone()
@@ -189,26 +212,24 @@ def test_board_face_down_bid_visible_only_to_its_owner():
     own, _ = board_for(GAME, state, bidder)
     assert re.search(r'<span class="bd-card down mine"[^>]*>6</span>', own)
     for viewer in [None, *(s for s in range(3) if s != bidder)]:
-        other, _ = board_for(GAME, state, viewer)
-        panel = re.search(rf'data-seat="{bidder}">.*?</div></div>', other).group(0)
+        panel = parts_for(GAME, state, viewer)[0][f"p-{bidder}-bids"]
         assert '<span class="bd-card down"' in panel and ">6</span>" not in panel
 
 
 def test_board_shield_shows_own_gold_only():
     state = new_game(GAME, 3, seed=3)
-    html0, _ = board_for(GAME, state, 0)
-    assert "15 Gold" in html0 and "16 Gold" not in html0
-    html1, _ = board_for(GAME, state, 1)
-    assert html1.count("16 Gold") == 1 and "15 Gold" not in html1
-    spectator, _ = board_for(GAME, state, None)
-    assert " Gold</span>" not in spectator
+    shown = {seat: re.sub(r"<[^>]+>", "", board_for(GAME, state, seat)[0]) for seat in (None, 0, 1)}
+    assert "15 Gold" in shown[0] and "16 Gold" not in shown[0]
+    assert shown[1].count("16 Gold") == 1 and "15 Gold" not in shown[1]
+    assert not re.search(r"\b1[56] Gold", shown[None])
+    assert 'data-key="p-0-gold" data-count="15"' in board_for(GAME, state, 0)[0]
 
 
 def test_board_value_die_states_the_rulebook_scoring():
     # Rulebook Scoring example: a Value Die at 5 gives first 10 VP, second 5, third 3.
     obs = new_game(GAME, 3, seed=1).observation(0)
     obs = dict(obs, value_dice=dict(obs["value_dice"], ink=5))
-    fragment = board_view(obs, [], 0)
+    fragment = assemble(board_view(obs, [], 0))
     assert "The Ink Value Die shows 5. At the end, first place on this track scores 10 VP, second 5, third 3." \
         in fragment
 
@@ -265,3 +286,48 @@ def test_determinize_keeps_a_spectators_and_a_finished_games_observation():
     assert final.is_over
     for seat in (None, 0, 1, 2):
         assert final.determinize(seat or 0, 3).observation(seat) == final.observation(seat)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_board_parts_are_keyed_slots_of_one_tree(players):
+    # docs/web.md "Live updates": a root part "board"; every other part fills exactly one slot; part ids
+    # are keys; the same ids for every determinization (never derived from hidden information).
+    for state in sampled_states(GAME, players, 61, {"hidden_objectives": True}, samples=6):
+        for seat in [None, *range(players)]:
+            parts, _ = parts_for(GAME, state, seat)
+            assert list(parts)[0] == "board"
+            slots = re.findall(r'data-part="([^"]+)"', "".join(parts.values()))
+            assert sorted(slots) == sorted(k for k in parts if k != "board"), set(slots) ^ set(parts)
+            assert all(check_key(k) == k for k in parts)
+            other = state.determinize(seat if seat is not None else 0, 7)
+            assert list(parts_for(GAME, other, seat)[0]) == list(parts)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_board_keys_counters_and_dice_faces(players):
+    # docs/web.md "Live updates" section 2: keys unique and well-formed; a counter's data-count is its text;
+    # each die of the pool carries the face the observation gives it.
+    for state in sampled_states(GAME, players, 71, {"hidden_objectives": True}, samples=12)[:-1]:
+        for seat in [None, *range(players)]:
+            fragment, _ = board_for(GAME, state, seat)
+            keys = re.findall(r'data-key="([^"]*)"', fragment)
+            assert len(keys) == len(set(keys)) and all(check_key(k) == k for k in keys)
+            for m in re.finditer(r'data-key="([^"]+)" data-count="(-?\d+)">([^<]*)<', fragment):
+                assert m.group(2) == m.group(3), m.group(0)
+            obs = state.observation(seat)
+            assert f'data-key="round" data-count="{obs["round"]}"' in fragment
+            for s in range(players):
+                assert f'data-key="p-{s}-shield"' in fragment and f'data-key="p-{s}"' in fragment
+                assert (f'data-key="p-{s}-gold"' in fragment) == (s == seat)
+            for t, spaces in obs["tracks"].items():
+                for space, markers in enumerate(spaces, 1):
+                    assert f'data-key="{t}-{space}"' in fragment
+                    for m in markers:
+                        assert f'data-key="mk-{t}-{"cf" if m == "cadfael" else m}"' in fragment
+            if obs["phase"] in ("select", "split"):
+                row = re.search(r'data-key="dice">(.*?)</div>', fragment).group(1)
+                faces = re.findall(r'data-die="([^"]+)"', row)
+                pool = obs["pool"]
+                expected = [k for k in pool if k not in ("gold", "adjustment") for _ in range(pool[k])]
+                expected += [str(pool[k]) for k in ("gold", "adjustment") if pool.get(k) is not None]
+                assert sorted(faces) == sorted(expected)

@@ -1,4 +1,4 @@
-"""Browser board of a Biblios Dice table: an HTML fragment drawn from ``observation(seat)`` only.
+"""Browser board of a Biblios Dice table: keyed HTML parts drawn from ``observation(seat)`` only.
 
 ``board_view(obs, actions, seat)`` lays the table out like the physical game
 (rulebook: Contents, Setup): the five Resource Tracks in a row with their
@@ -11,6 +11,12 @@ game ends), Bidding Cards (revealed ones face up, a placed card face down,
 the viewer's own face-down card visible to the viewer only) and Cadfael in a
 two-player game.
 
+The board is cut into parts (:mod:`dicetable.engine.markup`) that one action
+changes independently: every track space, every Value Die, the Mule, each
+kind of die in the pool, each market group, and each player panel's head,
+line, bids and hand. Part ids are fixed names (``sp-ink-5``, ``value-ink``,
+``pool-gold``, ``p-2-head``), never derived from hidden information.
+
 Actions are placed on their pieces: ``take:*``, ``mark:*`` and ``small:*`` on
 the dice, ``group:*`` on the market groups, ``bid:*`` on the viewer's Bidding
 Cards, ``raise:*``/``lower:*``/``set3:*`` on the Value Dice, ``advance:*`` on
@@ -21,11 +27,13 @@ to the page's action bar. No script; a pure function of its arguments.
 
 from __future__ import annotations
 
-from html import escape
+from functools import lru_cache
 from typing import Sequence
 
 from dicetable.engine import seat_name
+from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
 
+from .keys import die_face, marker_key
 from .rules.common import Marker
 from .components import (
     ADJ_FACES, CADFAEL_COLOUR, COLOURS, MULE_FINAL, NRES, PENALTY, RATIOS, SYMBOL_NAMES,
@@ -41,6 +49,9 @@ _ROWS = max(TOP)
 _COL_W, _GAP, _ROW_H, _HEAD = 98, 6, 30, 22
 _SVG_W = len(SYMBOLS) * _COL_W + (len(SYMBOLS) - 1) * _GAP + 4
 _SVG_H = _HEAD + _ROWS * _ROW_H + 4
+_MULE_W = 46
+#: The kinds of dice in the pool, in the order they are drawn (Resource and Bishop dice, then the rest).
+_POOL_KINDS = SYMBOLS + ("gold", "adjustment", "mule")
 _PHASE = {
     "reroll": "Phase I: roll dice",
     "select": "Phase III: select dice",
@@ -72,14 +83,6 @@ _ICONS = {
 }
 
 
-def _a(value: object) -> str:
-    return escape(str(value), quote=True)
-
-
-def _t(value: object) -> str:
-    return escape(str(value), quote=False)
-
-
 def _colour(m: Marker) -> str:
     return CADFAEL_COLOUR if m == "cadfael" else COLOURS[m % len(COLOURS)]
 
@@ -90,10 +93,10 @@ def _who(m: Marker) -> str:
 
 def _button_attrs(aid: str, label: str) -> str:
     """Attributes making an SVG element a focusable action button."""
-    return f' data-action="{_a(aid)}" role="button" tabindex="0" aria-label="{_a(label)}"'
+    return f' data-action="{attr(aid)}" role="button" tabindex="0" aria-label="{attr(label)}"'
 
 
-# ------------------------------------------------------------------ tracks
+# ------------------------------------------------------------------ the frame (root part)
 def _col_x(t: int) -> int:
     return 2 + t * (_COL_W + _GAP)
 
@@ -102,30 +105,71 @@ def _row_y(space: int) -> int:
     return _HEAD + (_ROWS - space) * _ROW_H + 2
 
 
-def _value_die(t: int, pips: int, actions: dict) -> str:
+@lru_cache(maxsize=64)
+def _root(players: int, cadfael: bool, seat: int | None) -> str:
+    """The root part: the layout and every slot; fixed for a table and viewer."""
+    out = ['<div class="board board-biblios-dice">', slot("status"),
+           '<div class="bd-main"><div class="bd-left">'
+           f'<svg class="bd-tracks" viewBox="0 0 {_SVG_W} {_SVG_H}" role="group" '
+           'aria-label="The five Resource Tracks and the Bishop Track">']
+    for t, sym in enumerate(SYMBOLS):
+        x = _col_x(t)
+        name = SYMBOL_NAMES[t] if t < NRES else "Bishop"
+        out.append(f'<g class="bd-col r-{sym}"><rect class="bg" x="{x - 1}" y="0" width="{_COL_W + 2}" '
+                   f'height="{_SVG_H}" rx="6"/><text class="head" x="{x + _COL_W // 2}" y="15">{text(name)}</text></g>')
+        out.extend(slot(f"sp-{sym}-{space}", "g") for space in range(1, TOP[t] + 1))
+        if t < NRES:
+            out.append(slot(f"value-{sym}", "g"))
+    out.append("</svg>")
+    n = MULE_FINAL + 1
+    out.append(f'<svg class="bd-market" viewBox="0 0 {n * _MULE_W + 80} 52" role="group" '
+               'aria-label="The Market Board and the Mule">')
+    for i in range(n):
+        x = 4 + i * _MULE_W
+        final = i == MULE_FINAL
+        tip = ("The final space: when the Mule reaches it, everyone goes to the market (an auction for two "
+               "groups of dice), then the Mule returns to the first space." if final else
+               f"Space {i + 1} of the Mule's path." + (" The Mule starts here." if i == 0 else ""))
+        out.append(f'<g class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}" data-key="mule-{i + 1}">'
+                   f'<title>{text(tip)}</title>'
+                   f'<rect x="{x}" y="4" width="{_MULE_W - 6}" height="44" rx="6"/>'
+                   f'<text x="{x + (_MULE_W - 6) // 2}" y="17">{"Market" if final else i + 1}</text></g>')
+    out.append(slot("mule", "g") + "</svg>" + slot("last") + '</div><div class="bd-right">' + slot("dice")
+               + '<section class="bd-players" aria-label="Players">')
+    order = list(range(players))
+    if seat is not None:
+        order = order[seat:] + order[:seat]
+    out.extend(slot(f"p-{s}") for s in order)
+    if cadfael:
+        out.append(slot("cadfael"))
+    out.append("</section></div></div></div>")
+    return "".join(out)
+
+
+# ------------------------------------------------------------------ tracks
+@lru_cache(maxsize=512)
+def _value_die(t: int, pips: int, act: tuple[str, str] | None) -> str:
     sym = SYMBOLS[t]
     x = _col_x(t) + _COL_W // 2 - 22
     y = _row_y(TOP[t] + 1) + 8 - (_ROW_H if TOP[t] + 2 <= _ROWS else 0)
-    acts = [(aid, actions[aid]) for aid in (f"raise:{sym}", f"lower:{sym}", f"set3:{sym}") if aid in actions]
     tip = (f"The {SYMBOL_NAMES[t]} Value Die shows {pips}. At the end, first place on this track scores "
            f"{2 * pips} VP, second {pips}, third {-(-pips // 2)}.")
     attrs = ""
     classes = "bd-value"
-    if acts:
-        aid, label = acts[0]
-        attrs = _button_attrs(aid, label)
+    if act is not None:
+        attrs = _button_attrs(*act)
         classes += " act"
-        tip += " " + label + "."
-    pips_svg = "".join(f'<circle cx="{x + 22 + dx * 9}" cy="{y + 22 + dy * 9}" r="3.4"/>' for dx, dy in _PIP_POS[pips])
-    return (f'<g class="{classes} r-{sym}"{attrs}><title>{_t(tip)}</title>'
-            f'<rect x="{x}" y="{y}" width="44" height="44" rx="8"/>{pips_svg}</g>')
+        tip += " " + act[1] + "."
+    return (f'<g class="{classes} r-{sym}" data-die="{pips}"{attrs}><title>{text(tip)}</title>'
+            f'<g transform="translate({x},{y})">{die_svg(pips, size=44)}</g>'
+            f'<text class="vnum" x="{x + 47}" y="{y + 40}" data-key="value-{sym}" data-count="{pips}">{pips}</text></g>')
 
 
-_PIP_POS = {
-    1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
-}
+def _value_act(sym: str, actions: dict) -> tuple[str, str] | None:
+    for aid in (f"raise:{sym}", f"lower:{sym}", f"set3:{sym}"):
+        if aid in actions:
+            return aid, actions[aid]
+    return None
 
 
 def _advance_targets(obs: dict, seat: int | None, actions: dict) -> dict[tuple[int, int], tuple[str, str]]:
@@ -142,10 +186,13 @@ def _advance_targets(obs: dict, seat: int | None, actions: dict) -> dict[tuple[i
     return out
 
 
-def _track_space(obs: dict, t: int, space: int, targets: dict) -> str:
+@lru_cache(maxsize=4096)
+def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, tokens: tuple | None,
+                 target: tuple[str, str] | None) -> str:
+    """One space of track ``t``: its markers (ahead first), VP stack (tokens left, top first) or Bishop
+    Token stack (count, ids left) and the action moving there, if any."""
     sym = SYMBOLS[t]
     x, y = _col_x(t), _row_y(space)
-    markers = obs["tracks"][sym][space - 1]
     classes = ["bd-space"]
     badges = []
     name = SYMBOL_NAMES[t] + " Track" if t < NRES else "Bishop Track"
@@ -163,28 +210,25 @@ def _track_space(obs: dict, t: int, space: int, targets: dict) -> str:
             tip += f" A marker left here at the end loses {pen} VP."
         if space == 4:
             tip += " From this space on a marker can score a place."
-        k = _VP_STACK_AT.get(space)
-        if k is not None:
-            left = obs["vp_stacks"][sym][k]
-            top = left[0] if left else "-"
-            badges.append(f'<g class="vp-stack"><circle cx="{x + _COL_W - 11}" cy="{y + 14}" r="10"/>'
+        if vp_left is not None:
+            top = vp_left[0] if vp_left else "-"
+            badges.append(f'<g class="vp-stack" data-key="vps-{sym}-{_VP_STACK_AT[space]}"><circle cx="{x + _COL_W - 11}" cy="{y + 14}" r="10"/>'
                           f'<text x="{x + _COL_W - 11}" y="{y + 18}">{top}</text></g>')
-            tip += (f" VP stack, topmost first: {', '.join(map(str, left))} VP; the next marker to reach or pass "
-                    "this space takes the top token." if left else " Its VP stack is used up.")
+            tip += (f" VP stack, topmost first: {', '.join(map(str, vp_left))} VP; the next marker to reach or "
+                    "pass this space takes the top token." if vp_left else " Its VP stack is used up.")
     else:
         ratio = _RATIO.get(space)
         if ratio:
             badges.append(f'<text class="ratio" x="{x + 2}" y="{y + 24}">{ratio}:1</text>')
             tip += f" Reaching it converts Gold at {ratio} Gold per VP at the end."
-        stack = next((b for b in obs["bishop_stacks"] if b["space"] == space), None)
-        if stack is not None:
+        if tokens is not None:
+            count, left_ids = tokens
             badges.append(f'<g class="tok-stack"><rect x="{x + _COL_W - 19}" y="{y + 5}" width="17" height="18" '
-                          f'rx="2"/>'
-                          f'<text x="{x + _COL_W - 10}" y="{y + 18}">{stack["count"]}</text></g>')
-            left = "; ".join(_TOKEN_LABEL[i] for i in stack["tokens_left"]) or "none"
-            tip += (f" Bishop Tokens: {stack['count']} left, face down in unknown order (still in the stack: "
+                          f'rx="2"/><text x="{x + _COL_W - 10}" y="{y + 18}" data-key="tokens-{space}" '
+                          f'data-count="{count}">{count}</text></g>')
+            left = "; ".join(_TOKEN_LABEL[i] for i in left_ids) or "none"
+            tip += (f" Bishop Tokens: {count} left, face down in unknown order (still in the stack: "
                     f"{left}). The next marker to reach or pass it takes the top one.")
-    target = targets.get((t, space))
     attrs = ""
     if target is not None:
         classes.append("target")
@@ -192,74 +236,63 @@ def _track_space(obs: dict, t: int, space: int, targets: dict) -> str:
         tip += " " + target[1] + "."
     if markers:
         tip += " Markers, ahead first: " + ", ".join(_who(m) for m in markers) + "."
-    out = [f'<g class="{" ".join(classes)}" data-track="{sym}" data-space="{space}"{attrs}>'
-           f'<title>{_t(tip)}</title>'
+    out = [f'<g class="{" ".join(classes)}" data-track="{sym}" data-space="{space}" data-key="{sym}-{space}"{attrs}>'
+           f'<title>{text(tip)}</title>'
            f'<rect x="{x}" y="{y}" width="{_COL_W}" height="{_ROW_H - 2}" rx="3"/>'
            f'<text class="num" x="{x + 3}" y="{y + 11}">{space}</text>']
     out.extend(badges)
     for i, m in enumerate(markers):
-        out.append(f'<rect class="cube c-{_colour(m)}" x="{x + 21 + i * 12}" y="{y + 8}" width="11" height="12" '
+        out.append(f'<rect class="cube c-{_colour(m)}" data-key="{marker_key(sym, m)}" x="{x + 21 + i * 12}" y="{y + 8}" width="11" height="12" '
                    f'rx="2"/>')
     out.append("</g>")
     return "".join(out)
 
 
-def _tracks(obs: dict, seat: int | None, actions: dict) -> str:
+def _tracks(obs: dict, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
     targets = _advance_targets(obs, seat, actions)
-    parts = [f'<svg class="bd-tracks" viewBox="0 0 {_SVG_W} {_SVG_H}" '
-             f'aria-label="The five Resource Tracks and the Bishop Track">']
+    stacks = {b["space"]: (b["count"], tuple(b["tokens_left"])) for b in obs["bishop_stacks"]}
     for t, sym in enumerate(SYMBOLS):
-        x = _col_x(t)
-        name = SYMBOL_NAMES[t] if t < NRES else "Bishop"
-        parts.append(f'<g class="bd-col r-{sym}"><rect class="bg" x="{x - 1}" y="0" width="{_COL_W + 2}" '
-                     f'height="{_SVG_H}" rx="6"/><text class="head" x="{x + _COL_W // 2}" y="15">{_t(name)}</text></g>')
+        spaces = obs["tracks"][sym]
         for space in range(1, TOP[t] + 1):
-            parts.append(_track_space(obs, t, space, targets))
+            vp_left = None
+            if t < NRES:
+                k = _VP_STACK_AT.get(space)
+                if k is not None:
+                    vp_left = tuple(obs["vp_stacks"][sym][k])
+            parts[f"sp-{sym}-{space}"] = _track_space(
+                t, space, tuple(spaces[space - 1]), vp_left, stacks.get(space) if t == NRES else None,
+                targets.get((t, space)))
         if t < NRES:
-            parts.append(_value_die(t, obs["value_dice"][sym], actions))
-    parts.append("</svg>")
-    return "".join(parts)
+            parts[f"value-{sym}"] = _value_die(t, obs["value_dice"][sym], _value_act(sym, actions))
 
 
-def _mule_path(obs: dict) -> str:
+@lru_cache(maxsize=64)
+def _mule(mule: int, mule_die: int) -> str:
     n = MULE_FINAL + 1
-    w = 46
-    parts = [f'<svg class="bd-market" viewBox="0 0 {n * w + 80} 52" aria-label="The Market Board and the Mule">']
-    for i in range(n):
-        x = 4 + i * w
-        final = i == MULE_FINAL
-        tip = ("The final space: when the Mule reaches it, everyone goes to the market (an auction for two "
-               "groups of dice), then the Mule returns to the first space." if final else
-               f"Space {i + 1} of the Mule's path." + (" The Mule starts here." if i == 0 else ""))
-        parts.append(f'<g class="mule-space{" final" if final else ""}" data-mule-space="{i + 1}">'
-                     f'<title>{_t(tip)}</title>'
-                     f'<rect x="{x}" y="4" width="{w - 6}" height="44" rx="6"/>'
-                     f'<text x="{x + (w - 6) // 2}" y="17">{"Market" if final else i + 1}</text>'
-                     + "</g>")
-        if i == obs["mule"]:
-            parts.append(f'<g class="mule"><title>The Mule, on space {i + 1} of {n}.</title>'
-                         f'<ellipse cx="{x + (w - 6) // 2}" cy="34" rx="16" ry="10"/>'
-                         f'<path d="M{x + 28},26 l4,-7 l2,7 z"/><text x="{x + (w - 6) // 2}" y="38">Mule</text></g>')
-    parts.append(f'<text class="die-note" x="{n * w + 6}" y="30">Mule Die {obs["mule_die"]}</text></svg>')
-    return "".join(parts)
+    x = 4 + mule * _MULE_W
+    return (f'<g class="mule" data-key="mule"><title>The Mule, on space {mule + 1} of {n}.</title>'
+            f'<ellipse cx="{x + (_MULE_W - 6) // 2}" cy="34" rx="16" ry="10"/>'
+            f'<path d="M{x + 28},26 l4,-7 l2,7 z"/><text x="{x + (_MULE_W - 6) // 2}" y="38">Mule</text></g>'
+            f'<text class="die-note" x="{n * _MULE_W + 6}" y="30">Mule Die {mule_die}</text>')
 
 
 # ------------------------------------------------------------------ dice
-def _die_svg(kind: str, face: int | str | None) -> str:
-    body = '<rect x="1.5" y="1.5" width="37" height="37" rx="7"/>'
+def _die_face(kind: str, face: int | str | None) -> str:
     if kind in _ICONS:
-        body += f'<g class="icon">{_ICONS[kind]}</g>'
+        body = f'<g class="icon">{_ICONS[kind]}</g>'
     elif kind == "gold":
-        body += ('<circle class="coin" cx="20" cy="20" r="12"/><text x="20" y="25">'
-                 + ("all" if face == "gold-for-all" else _t(face)) + "</text>")
+        body = ('<circle class="coin" cx="20" cy="20" r="12"/><text x="20" y="25">'
+                + ("all" if face == "gold-for-all" else text(face)) + "</text>")
     elif kind == "adjustment":
-        body += f'<text class="adj" x="20" y="25">{_t(face)}</text>'
+        body = f'<text class="adj" x="20" y="25">{text(face)}</text>'
     else:  # mule
-        body += f'<text x="20" y="26">{_t(face)}</text>'
-    return f'<svg viewBox="0 0 40 40" aria-hidden="true" focusable="false">{body}</svg>'
+        body = f'<text x="20" y="26">{text(face)}</text>'
+    return die_svg(symbol=body)
 
 
-def _die(kind: str, face: int | str | None, actions: dict, aid: str | None, marked: bool = False) -> str:
+@lru_cache(maxsize=1024)
+def _die(kind: str, face: int | str | None, act: tuple[str, str] | None, marked: bool = False) -> str:
+    """One die of the pool or a group; ``act`` (action id, label) makes it a button."""
     if kind in _NAME and kind != "bishop":
         tip = f"A {_NAME[kind]} die: moves its taker up the {_NAME[kind]} Track."
     elif kind == "gold" and face == "gold-for-all":
@@ -275,123 +308,131 @@ def _die(kind: str, face: int | str | None, actions: dict, aid: str | None, mark
     classes = f"bd-die k-{kind}" + (" marked" if marked else "")
     if marked:
         tip += " Marked for the re-roll."
-    label = actions.get(aid) if aid else None
-    if label is not None:
-        return (f'<button type="button" class="{classes}" data-action="{_a(aid)}" aria-label="{_a(label)}" '
-                f'title="{_a(tip + " " + label + ".")}">{_die_svg(kind, face)}</button>')
+    if act is not None:
+        aid, label = act
+        return (f'<button type="button" class="{classes}" data-die="{attr(die_face(kind, face))}" '
+                f'data-action="{attr(aid)}" aria-label="{attr(label)}" '
+                f'title="{attr(tip + " " + label + ".")}">{_die_face(kind, face)}</button>')
     name = _NAME.get(kind, kind) if kind not in ("gold", "adjustment", "mule") else f"{kind} die {face}"
-    return (f'<span class="{classes}" role="img" aria-label="{_a(name + (" (marked)" if marked else ""))}" '
-            f'title="{_a(tip)}">{_die_svg(kind, face)}</span>')
+    return (f'<span class="{classes}" data-die="{attr(die_face(kind, face))}" role="img" aria-label="{attr(name + (" (marked)" if marked else ""))}" '
+            f'title="{attr(tip)}">{_die_face(kind, face)}</span>')
 
 
-def _dice_set(d: dict, actions: dict, prefix: str | None, marked: dict | None = None,
-              mule: int | None = None) -> str:
-    """Every die of a dice set (observation shape); ``prefix`` is the action verb on them (take, small, mark)."""
-    marked = marked or {}
-    out = []
-    for sym in SYMBOLS:
-        count = d.get(sym, 0)
-        m = marked.get(sym, 0)
-        for i in range(count):
-            is_marked = i < m
-            out.append(_die(sym, None, actions, None if is_marked or not prefix else f"{prefix}:{sym}", is_marked))
-    if d.get("gold") is not None:
-        is_marked = bool(marked.get("gold"))
-        out.append(_die("gold", d["gold"], actions, None if is_marked or not prefix else f"{prefix}:gold", is_marked))
-    if d.get("adjustment") is not None:
-        is_marked = bool(marked.get("adjustment"))
-        out.append(_die("adjustment", d["adjustment"], actions,
-                        None if is_marked or not prefix else f"{prefix}:adjustment", is_marked))
-    if mule is not None:
-        is_marked = bool(marked.get("mule"))
-        out.append(_die("mule", mule, actions, None if is_marked or not prefix else f"{prefix}:mule", is_marked))
-    return "".join(out) or '<span class="bd-empty">no dice</span>'
+def _dice_of(kind: str, d: dict, mule: int | None, actions: dict, prefix: str | None, marked: dict) -> str:
+    """The dice of one ``kind`` in a dice set (observation shape); ``prefix`` is the action verb on them."""
+    act = None
+    if prefix is not None:
+        aid = f"{prefix}:{kind}"
+        if aid in actions:
+            act = (aid, actions[aid])
+    if kind in _NAME:
+        m = marked.get(kind, 0)
+        return "".join(_die(kind, None, None if i < m else act, i < m) for i in range(d.get(kind, 0)))
+    face = mule if kind == "mule" else d.get(kind)
+    if face is None:
+        return ""
+    is_marked = bool(marked.get(kind))
+    return _die(kind, face, None if is_marked else act, is_marked)
+
+
+def _dice_set(d: dict, actions: dict, prefix: str | None) -> str:
+    """Every die of a dice set (a market group, the group of 3)."""
+    return "".join(_dice_of(k, d, None, actions, prefix, {}) for k in _POOL_KINDS) \
+        or '<span class="bd-empty">no dice</span>'
 
 
 _SHORT = {"reroll": "Re-roll marked dice (1 VP)", "clear": "Unmark all", "keep": "Keep the dice"}
+_BUTTON_TIPS = {
+    "reroll": "Pay 1 VP token and re-roll the marked dice; allowed once per round, first player only.",
+    "keep": "Keep the dice; the Mule advances by the Mule Die.",
+    "clear": "Unmark every die.",
+}
+_PENDING = {"adjust": "Adjustment Die: click a Value Die at the top of a Resource Track.",
+            "advance": "Bishop Token: click the highlighted space of a Resource Track.",
+            "convert": "Conversion Rule: convert the dice, or forgo them (buttons below the board)."}
 
 
-def _buttons(actions: dict, ids: Sequence[str], tips: dict) -> str:
+def _buttons(actions: dict, ids: Sequence[str]) -> str:
     """Buttons for actions without a piece of their own; the accessible name is the action's label."""
-    out = []
-    for aid in ids:
-        if aid in actions:
-            out.append(f'<button type="button" class="bd-btn" data-action="{_a(aid)}" aria-label="{_a(actions[aid])}" '
-                       f'title="{_a(tips.get(aid, actions[aid]))}">{_t(_SHORT.get(aid, actions[aid]))}</button>')
-    return "".join(out)
+    return "".join(f'<button type="button" class="bd-btn" data-action="{attr(aid)}" aria-label="{attr(actions[aid])}" '
+                   f'title="{attr(_BUTTON_TIPS.get(aid, actions[aid]))}">{text(_SHORT.get(aid, actions[aid]))}</button>'
+                   for aid in ids if aid in actions)
 
 
-def _dice_area(obs: dict, actions: dict) -> str:
+def _pool_slots(prefix: str) -> str:
+    return '<div class="row" data-key="dice">' + "".join(slot(f"{prefix}-{k}", "span", "bd-kind") for k in _POOL_KINDS) + "</div>"
+
+
+def _dice(obs: dict, actions: dict, parts: dict[str, str]) -> None:
+    """The dice area (part ``dice``) and its pieces: the pool by kind, the group of 3, the market groups."""
     phase = obs["phase"]
-    parts = ['<section class="bd-dice" aria-label="The dice">']
-    if phase == "reroll":
-        parts.append('<h3>Dice rolled <small>(click dice to mark them for the re-roll)</small></h3><div class="row">')
-        parts.append(_dice_set(obs["pool"], actions, "mark", obs["marked"], mule=obs["mule_die"]))
-        parts.append('</div><div class="row btns">')
-        parts.append(_buttons(actions, ("reroll", "clear", "keep"), {
-            "reroll": "Pay 1 VP token and re-roll the marked dice; allowed once per round, first player only.",
-            "keep": "Keep the dice; the Mule advances by the Mule Die.",
-            "clear": "Unmark every die."}))
-        parts.append('</div>')
-    elif phase == "select":
-        parts.append('<h3>Dice pool <small>(take all dice of one type)</small></h3><div class="row">')
-        parts.append(_dice_set(obs["pool"], actions, "take"))
-        parts.append('</div>')
-    elif phase == "split":
-        parts.append('<h3>Market: split the dice <small>(click a die to put it in the group of 3)</small></h3>'
-                     '<div class="row">')
-        parts.append(_dice_set(obs["pool"], actions, "small"))
-        parts.append('</div><h4>Group of 3</h4><div class="row small-group">')
-        parts.append(_dice_set(obs["small_group"], actions, None))
-        parts.append('</div>')
-    elif phase in ("bid", "choose-group", "resolve"):
-        parts.append('<h3>Market groups</h3><div class="groups">')
-        for g, name in enumerate(("large", "small")):
-            group = obs["groups"][g]
-            aid = f"group:{name}"
-            resolving = obs.get("resolving_group") == name
-            dice = _dice_set(group, actions, "take" if resolving else None)
-            head = f'<span class="gname">{"Large" if g == 0 else "Small"} group</span>'
-            if aid in actions:
-                parts.append(f'<button type="button" class="bd-group act" data-action="{_a(aid)}" '
-                             f'aria-label="{_a(actions[aid])}" title="{_a(actions[aid])}">{head}'
-                             f'<span class="row">{dice}</span></button>')
-            else:
-                parts.append(f'<div class="bd-group{" resolving" if resolving else ""}">{head}'
-                             f'<span class="row">{dice}</span></div>')
-        parts.append('</div>')
+    if phase == "over":
+        parts["dice"] = _final(obs)
+        return
+    out = ['<section class="bd-dice" aria-label="The dice">']
+    if phase in ("reroll", "select", "split"):
+        verb = {"reroll": "mark", "select": "take", "split": "small"}[phase]
+        out.append({"reroll": '<h3>Dice rolled <small>(click dice to mark them for the re-roll)</small></h3>',
+                    "select": '<h3>Dice pool <small>(take all dice of one type)</small></h3>',
+                    "split": '<h3>Market: split the dice <small>(click a die to put it in the group of 3)</small>'
+                             '</h3>'}[phase])
+        out.append(_pool_slots("pool"))
+        mule = obs["mule_die"] if phase == "reroll" else None
+        marked = obs["marked"] if phase == "reroll" else {}
+        for k in _POOL_KINDS:
+            parts[f"pool-{k}"] = _dice_of(k, obs["pool"], mule, actions, verb, marked)
+        if phase == "reroll":
+            out.append(slot("dice-btns", "div", "row btns"))
+            parts["dice-btns"] = _buttons(actions, ("reroll", "clear", "keep"))
+        elif phase == "split":
+            out.append('<h4>Group of 3</h4>' + slot("small-group", "div", "row small-group", 'data-key="small-group"'))
+            parts["small-group"] = _dice_set(obs["small_group"], actions, None)
     else:
-        parts.append('<h3>Dice</h3><p class="bd-empty">The game is over.</p>')
+        out.append('<h3>Market groups</h3><div class="groups">' + slot("group-large") + slot("group-small")
+                   + "</div>")
+        for g, name in enumerate(("large", "small")):
+            parts[f"group-{name}"] = _group(obs, g, name, actions)
+    out.append(slot("pending") + "</section>")
     pending = obs.get("pending")
-    if pending:
-        what = {"adjust": "Adjustment Die: click a Value Die at the top of a Resource Track.",
-                "advance": "Bishop Token: click the highlighted space of a Resource Track.",
-                "convert": "Conversion Rule: convert the dice, or forgo them (buttons below the board)."}
-        parts.append(f'<p class="bd-pending">{_t(what.get(pending[0], ""))}</p>')
-    parts.append('</section>')
-    return "".join(parts)
+    parts["pending"] = f'<p class="bd-pending">{text(_PENDING.get(pending[0], ""))}</p>' if pending else ""
+    parts["dice"] = "".join(out)
+
+
+def _group(obs: dict, g: int, name: str, actions: dict) -> str:
+    aid = f"group:{name}"
+    resolving = obs.get("resolving_group") == name
+    dice = _dice_set(obs["groups"][g], actions, "take" if resolving else None)
+    head = f'<span class="gname">{name.capitalize()} group</span>'
+    if aid in actions:
+        return (f'<button type="button" class="bd-group act" data-key="group-{name}" data-action="{attr(aid)}" '
+                f'aria-label="{attr(actions[aid])}" title="{attr(actions[aid])}">{head}'
+                f'<span class="row">{dice}</span></button>')
+    return (f'<div class="bd-group{" resolving" if resolving else ""}" data-key="group-{name}">{head}'
+            f'<span class="row">{dice}</span></div>')
 
 
 # ------------------------------------------------------------------ players and auction
-def _card(value: int, cls: str = "", aid: str | None = None, label: str | None = None, tip: str = "") -> str:
-    text = "pass" if value == 0 else str(value)
-    if aid is not None:
-        return (f'<button type="button" class="bd-card {cls}" data-action="{_a(aid)}" aria-label="{_a(label)}" '
-                f'title="{_a(tip or label)}">{text}</button>')
-    return f'<span class="bd-card {cls}" title="{_a(tip)}">{text}</span>'
+def _card(value: int, cls: str = "", act: tuple[str, str] | None = None, tip: str = "", key: str = "") -> str:
+    shown = "pass" if value == 0 else str(value)
+    keyed = f' data-key="{key}"' if key else ""
+    if act is not None:
+        return (f'<button type="button" class="bd-card {cls}"{keyed} data-action="{attr(act[0])}" '
+                f'aria-label="{attr(act[1])}" title="{attr(tip or act[1])}">{shown}</button>')
+    return f'<span class="bd-card {cls}"{keyed} title="{attr(tip)}">{shown}</span>'
 
 
 def _bids(p: dict, seat: int | None, phase: str) -> str:
-    out = []
-    for v in p["revealed"]:
-        out.append(_card(v, "up", tip=f"Revealed Bidding Card: {'pass' if v == 0 else v}."))
+    s = p["seat"]
+    out = [_card(v, "up", tip=f"Revealed Bidding Card: {'pass' if v == 0 else v}.", key=f"card-{s}-{i}")
+           for i, v in enumerate(p["revealed"])]
     if p["face_down_placed"]:
         own = p.get("face_down") if p["seat"] == seat else None
         if own is not None:
-            out.append(_card(own, "down mine", tip="Your card, face down: only you see it until all are revealed."))
+            out.append(_card(own, "down mine", tip="Your card, face down: only you see it until all are revealed.",
+                             key=f"card-{s}-down"))
         else:
-            out.append('<span class="bd-card down" title="A Bidding Card placed face down: hidden until all '
-                       'bidders have placed theirs.">?</span>')
+            out.append(f'<span class="bd-card down" data-key="card-{s}-down" title="A Bidding Card placed face down: hidden until all '
+                       f'bidders have placed theirs.">?</span>')
     if phase == "bid":
         if p["sitting_out"]:
             out.append('<span class="bd-note">sits out (overbid)</span>')
@@ -400,118 +441,132 @@ def _bids(p: dict, seat: int | None, phase: str) -> str:
         elif not p["face_down_placed"]:
             out.append('<span class="bd-note">choosing</span>')
     if not out:
-        return ""
+        return f'<div class="bids" data-key="p-{s}-bid"></div>'
     total = f' = <b>{sum(p["revealed"])}</b>' if p["revealed"] else ""
-    return f'<div class="bids">Bid: {"".join(out)}{total}</div>'
+    return f'<div class="bids" data-key="p-{s}-bid">Bid: {"".join(out)}{total}</div>'
 
 
-def _player_panel(obs: dict, p: dict, seat: int | None, actions: dict) -> str:
-    s = p["seat"]
+def _player_head(obs: dict, s: int, seat: int | None) -> str:
     over = obs["is_over"]
-    classes = ["bd-player", f"c-{_colour(s)}"]
-    if s in obs["to_move"]:
-        classes.append("to-move")
     badges = []
     if s == seat:
         badges.append('<span class="badge you">you</span>')
-    if s == obs["first_player"] and not over:
-        badges.append('<span class="badge monastery" title="The Monastery Card: this player rolls the dice '
+    if s == obs["first_player"]:
+        badges.append('<span class="badge monastery" data-key="monastery" title="The Monastery Card: this player rolls the dice '
                       'and chooses first.">Monastery</span>')
     if s in obs["to_move"]:
         badges.append('<span class="badge move">to move</span>')
     if over and s in obs["winners"]:
         badges.append('<span class="badge win">winner</span>')
-    bishop = next(i + 1 for i, ms in enumerate(obs["tracks"]["bishop"]) if s in ms)
-    ratio = ratio_at(bishop)
-    standing = obs["standing"][s]
-    shield = []
-    if p["gold"] is not None:
-        shield.append(f'<span class="gold" title="Gold behind the shield">{p["gold"]} Gold</span>')
-        shield.append(f'<span class="vp" title="VP tokens behind the shield">{p["vp_tokens"]} VP</span>')
-        if p["objective"]:
-            shield.append(f'<span class="obj" title="Hidden Objective: first place on this track scores 3 VP more">'
-                          f'objective {_t(_NAME[p["objective"]])}</span>')
-    else:
-        shield.append('<span class="hidden" title="Behind the shield: Gold, VP tokens'
-                      + (' and a Hidden Objective' if obs["hidden_objectives"] else '')
-                      + ', hidden from you (every gain and payment is in the log).">shield</span>')
     score = ""
     if s == seat and "my_score" in obs:
         sc = obs["my_score"]
         score = (f'<span class="score" title="Your score if the game ended now: tracks {sum(sc["tracks"])}, '
                  f'penalty -{sc["penalty"]}, VP tokens {sc["tokens"]}, Gold {sc["gold_vp"]} VP'
                  + (f', objective {sc["objective"]}' if obs["hidden_objectives"] else "")
-                 + f'">{sc["total"]} VP now</span>')
+                 + f'"><span data-key="p-{s}-now" data-count="{sc["total"]}">{sc["total"]}</span> VP now</span>')
     elif over and obs.get("final"):
         score = f'<span class="score">{obs["final"][s]["total"]} VP</span>'
-    public = (f'<span class="pub" title="The public part of the score if the game ended now: places on the '
-              f'Resource Tracks and the penalty for markers below the 4th space">places {sum(standing["tracks"])} VP, '
-              + (f'penalty -{standing["penalty"]}' if standing["penalty"] else "no penalty") + '</span>')
-    hand = ""
-    if s == seat and not over and "hand" in p:
+    return f'<div class="head"><span class="swatch"></span><b>{text(seat_name(s))}</b>{"".join(badges)}{score}</div>'
+
+
+def _public(standing: dict, key: str) -> str:
+    places = sum(standing["tracks"])
+    return (f'<span class="pub" title="The public part of the score if the game ended now: places on the '
+            f'Resource Tracks and the penalty for markers below the 4th space">places '
+            f'<span data-key="{key}" data-count="{places}">{places}</span> VP, '
+            + (f'penalty -{standing["penalty"]}' if standing["penalty"] else "no penalty") + '</span>')
+
+
+def _player_line(obs: dict, p: dict) -> str:
+    s = p["seat"]
+    bishop = next(i + 1 for i, ms in enumerate(obs["tracks"]["bishop"]) if s in ms)
+    ratio = ratio_at(bishop)
+    shield = []
+    if p["gold"] is not None:
+        shield.append(f'<span class="gold" title="Gold behind the shield"><span data-key="p-{s}-gold" '
+                      f'data-count="{p["gold"]}">{p["gold"]}</span> Gold</span>')
+        shield.append(f'<span class="vp" title="VP tokens behind the shield"><span data-key="p-{s}-vp" '
+                      f'data-count="{p["vp_tokens"]}">{p["vp_tokens"]}</span> VP</span>')
+        if p["objective"]:
+            shield.append(f'<span class="obj" title="Hidden Objective: first place on this track scores 3 VP more">'
+                          f'objective {text(_NAME[p["objective"]])}</span>')
+    else:
+        shield.append('<span class="hidden" title="Behind the shield: Gold, VP tokens'
+                      + (' and a Hidden Objective' if obs["hidden_objectives"] else '')
+                      + ', hidden from you (every gain and payment is in the log).">shield</span>')
+    return (f'<div class="line"><span title="Bishop Track space'
+            f'{"; Gold converts at " + str(ratio) + ":1" if ratio else ""}">'
+            f'Bishop {bishop}{" (" + str(ratio) + ":1)" if ratio else ""}</span>'
+            f'<span class="shield" data-key="p-{s}-shield">{"".join(shield)}</span>'
+            f'{_public(obs["standing"][s], f"p-{s}-places")}</div>')
+
+
+def _player_hand(obs: dict, p: dict, seat: int | None, actions: dict) -> str:
+    s = p["seat"]
+    if obs["is_over"]:
+        return ""
+    if s == seat and "hand" in p:
         cards = []
         for v in p["hand"]:
             aid = f"bid:{'pass' if v == 0 else v}"
-            label = actions.get(aid)
-            cards.append(_card(v, "hand", aid if label else None, label,
-                               "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more."))
+            act = (aid, actions[aid]) if aid in actions else None
+            cards.append(_card(v, "hand", act,
+                               "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more.",
+                               key=f"hand-{s}-{v}"))
         aside = ' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else ""
-        hand = f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{aside}</div>'
-    elif not over:
-        left = p["cards_not_revealed"]
-        hand = ('<div class="hand other" title="Bidding Cards not revealed">Cards: '
-                + " ".join("pass" if v == 0 else str(v) for v in left)
-                + (' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else "") + '</div>')
-    return (f'<div class="{" ".join(classes)}" data-seat="{s}">'
-            f'<div class="head"><span class="swatch"></span><b>{_t(seat_name(s))}</b>{"".join(badges)}{score}</div>'
-            f'<div class="line"><span title="Bishop Track space'
-            f'{"; Gold converts at " + str(ratio) + ":1" if ratio else ""}">'
-            f'Bishop {bishop}{" (" + str(ratio) + ":1)" if ratio else ""}</span>{"".join(shield)}{public}</div>'
-            f'{_bids(p, seat, obs["phase"])}{hand}</div>')
+        return f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{aside}</div>'
+    left = p["cards_not_revealed"]
+    return ('<div class="hand other" title="Bidding Cards not revealed">Cards: '
+            + " ".join("pass" if v == 0 else str(v) for v in left)
+            + (' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else "") + '</div>')
+
+
+def _players(obs: dict, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
+    for p in obs["players"]:
+        s = p["seat"]
+        classes = f"bd-player c-{_colour(s)}" + (" to-move" if s in obs["to_move"] else "")
+        parts[f"p-{s}"] = (f'<div class="{classes}" data-seat="{s}" data-key="p-{s}">' + slot(f"p-{s}-head") + slot(f"p-{s}-line")
+                           + slot(f"p-{s}-bids") + slot(f"p-{s}-hand") + "</div>")
+        parts[f"p-{s}-head"] = _player_head(obs, s, seat)
+        parts[f"p-{s}-line"] = _player_line(obs, p)
+        parts[f"p-{s}-bids"] = _bids(p, seat, obs["phase"])
+        parts[f"p-{s}-hand"] = _player_hand(obs, p, seat, actions)
+    if "cadfael" in obs:
+        parts["cadfael"] = _cadfael_panel(obs)
 
 
 def _cadfael_panel(obs: dict) -> str:
     cf = obs["cadfael"]
     standing = obs["standing"][len(obs["players"])]
     bishop = next(i + 1 for i, ms in enumerate(obs["tracks"]["bishop"]) if "cadfael" in ms)
-    revealed = "".join(_card(v, "up", tip=f"Cadfael's revealed card: {v}.") for v in cf["revealed"])
-    bid = f'<div class="bids">Bid: {revealed} <b>{sum(cf["revealed"])}</b></div>' if cf["revealed"] else ""
+    revealed = "".join(_card(v, "up", tip=f"Cadfael's revealed card: {v}.", key=f"card-cf-{i}")
+                       for i, v in enumerate(cf["revealed"]))
+    bid = (f'<div class="bids" data-key="cf-bid">'
+           + (f'Bid: {revealed} <b>{sum(cf["revealed"])}</b>' if cf["revealed"] else "") + "</div>")
     face_up = " ".join(map(str, cf["face_up"])) or "none"
-    return (f'<div class="bd-player c-{CADFAEL_COLOUR} cadfael" title="Cadfael, the third colour of a two-player '
+    return (f'<div class="bd-player c-{CADFAEL_COLOUR} cadfael" data-key="cadfael" title="Cadfael, the third colour of a two-player '
             f'game: Phase 0 rolls 3 Resource Dice for him; he bids two cards from his deck in every auction and '
             f'takes groups without using them.">'
             f'<div class="head"><span class="swatch"></span><b>Cadfael</b></div>'
-            f'<div class="line">Bishop {bishop}<span class="pub">places {sum(standing["tracks"])} VP, '
-            + (f'penalty -{standing["penalty"]}' if standing["penalty"] else "no penalty")
-            + f'</span><span>deck {cf["draw_pile"]}, face up: {face_up}</span></div>{bid}</div>')
-
-
-def _players(obs: dict, seat: int | None, actions: dict) -> str:
-    order = list(range(len(obs["players"])))
-    if seat is not None:
-        order = order[seat:] + order[:seat]
-    parts = ['<section class="bd-players" aria-label="Players">']
-    parts.extend(_player_panel(obs, obs["players"][s], seat, actions) for s in order)
-    if "cadfael" in obs:
-        parts.append(_cadfael_panel(obs))
-    parts.append("</section>")
-    return "".join(parts)
+            f'<div class="line">Bishop {bishop}{_public(standing, "cf-places")}'
+            f'<span>deck {cf["draw_pile"]}, face up: {face_up}</span></div>{bid}</div>')
 
 
 def _last_auction(obs: dict) -> str:
     last = obs.get("last_auction")
     if not last or obs["phase"] == "bid":
         return ""
-    parts = [f"{seat_name(s)} {t}" for s, t in enumerate(last["totals"]) if t is not None]
+    names = [f"{seat_name(s)} {t}" for s, t in enumerate(last["totals"]) if t is not None]
     if last["cadfael"] is not None:
-        parts.append(f"Cadfael {last['cadfael']}")
-    text = "Last auction: " + ", ".join(parts)
+        names.append(f"Cadfael {last['cadfael']}")
+    line = "Last auction: " + ", ".join(names)
     if last["winner"] is not None and last["winner"] >= 0:
         cadfael_won = "cadfael" in obs and last["winner"] == len(obs["players"])
-        text += f"; won by {_who('cadfael' if cadfael_won else last['winner'])}"
+        line += f"; won by {_who('cadfael' if cadfael_won else last['winner'])}"
     if last["penalized"]:
-        text += "; overbid: " + ", ".join(seat_name(s) for s in last["penalized"])
-    return f'<p class="bd-last">{_t(text)}</p>'
+        line += "; overbid: " + ", ".join(seat_name(s) for s in last["penalized"])
+    return f'<p class="bd-last">{text(line)}</p>'
 
 
 def _final(obs: dict) -> str:
@@ -520,7 +575,7 @@ def _final(obs: dict) -> str:
         return ""
     players = len(obs["players"])
     names = [seat_name(m) if m < players else "Cadfael" for m in range(len(rows))]
-    head = "".join(f"<th>{_t(n)}</th>" for n in names)
+    head = "".join(f"<th>{text(n)}</th>" for n in names)
     lines = []
     for t in range(NRES):
         lines.append((SYMBOL_NAMES[t], [r["tracks"][t] for r in rows]))
@@ -530,8 +585,8 @@ def _final(obs: dict) -> str:
         lines.append(("Objective", [r["objective"] for r in rows]))
     lines += [("Total", [r["total"] for r in rows]),
               ("Gold left", [r["gold_left"] if m < players else "-" for m, r in enumerate(rows)])]
-    body = "".join(f'<tr{" class=total" if name == "Total" else ""}><th>{_t(name)}</th>'
-                   + "".join(f"<td>{_t(v)}</td>" for v in vals) + "</tr>" for name, vals in lines)
+    body = "".join(f'<tr{" class=total" if name == "Total" else ""}><th>{text(name)}</th>'
+                   + "".join(f"<td>{text(v)}</td>" for v in vals) + "</tr>" for name, vals in lines)
     return (f'<section class="bd-final" aria-label="Final scoring"><h3>Final scoring</h3>'
             f'<table><tr><th></th>{head}</tr>{body}</table>'
             f'<p class="bd-note">Ties: most Gold left, then further up the Bishop Track.</p></section>')
@@ -540,31 +595,37 @@ def _final(obs: dict) -> str:
 def _status(obs: dict, seat: int | None) -> str:
     if obs["is_over"]:
         winners = ", ".join(seat_name(s) for s in obs["winners"])
-        return f'<div class="bd-status over">Game over. Winner: {_t(winners)}</div>'
+        return f'<div class="bd-status over">Game over. Winner: {text(winners)}</div>'
     movers = ["you" if s == seat else seat_name(s) for s in obs["to_move"]]
-    return (f'<div class="bd-status"><b>Round {obs["round"]}</b>'
-            f'<span>Monastery Card: {_t(seat_name(obs["first_player"]))}</span>'
-            f'<span>{_t(_PHASE.get(obs["phase"], obs["phase"]))}</span>'
-            f'<span class="who">To move: {_t(", ".join(movers))}</span></div>')
+    return (f'<div class="bd-status"><b>Round <span data-key="round" data-count="{obs["round"]}">{obs["round"]}'
+            f'</span></b>'
+            f'<span>Monastery Card: {text(seat_name(obs["first_player"]))}</span>'
+            f'<span>{text(_PHASE.get(obs["phase"], obs["phase"]))}</span>'
+            f'<span class="who">To move: {text(", ".join(movers))}</span></div>')
 
 
-def board_view(obs: dict, actions: list, seat: int | None) -> str:
-    """The Biblios Dice board as an HTML fragment (a ``<div class="board board-biblios-dice">``).
+def board_view(obs: dict, actions: list, seat: int | None) -> dict[str, str]:
+    """The Biblios Dice board as keyed parts ``{part id: inner HTML}``; root part ``"board"``.
 
-    ``obs`` is ``state.observation(seat)``; ``actions`` is the seat's legal
-    actions as ``[{"id": str, "label": str}]`` (empty when it is not to
-    move); ``seat`` is the viewer (None for a spectator). Every action but
-    ``convert``/``forgo`` is placed on its piece as a focusable element with
-    ``data-action`` and the action's label as its accessible name. Pure: the
-    same arguments give the same string. Rulebook: Contents, Setup, Playing
-    the Game, Market Rules, Auctions, Scoring, Rules for 2 Players.
+    Assembled (:func:`dicetable.engine.markup.assemble`), the parts make one
+    ``<div class="board board-biblios-dice">``. ``obs`` is
+    ``state.observation(seat)``; ``actions`` is the seat's legal actions as
+    ``[{"id": str, "label": str}]`` (empty when it is not to move); ``seat`` is
+    the viewer (None for a spectator). Every action but ``convert``/``forgo``
+    is placed on its piece as a focusable element with ``data-action`` and the
+    action's label as its accessible name. Pure: the same arguments give the
+    same parts. Rulebook: Contents, Setup, Playing the Game, Market Rules,
+    Auctions, Scoring, Rules for 2 Players.
     """
     labels = {a["id"]: a["label"] for a in actions}
-    right = _final(obs) if obs["is_over"] else _dice_area(obs, labels)
-    return ('<div class="board board-biblios-dice">' + _status(obs, seat)
-            + '<div class="bd-main"><div class="bd-left">' + _tracks(obs, seat, labels) + _mule_path(obs)
-            + _last_auction(obs) + '</div><div class="bd-right">' + right + _players(obs, seat, labels)
-            + '</div></div></div>')
+    parts: dict[str, str] = {ROOT: _root(len(obs["players"]), "cadfael" in obs, seat),
+                             "status": _status(obs, seat)}
+    _tracks(obs, seat, labels, parts)
+    parts["mule"] = _mule(obs["mule"], obs["mule_die"])
+    parts["last"] = _last_auction(obs)
+    _dice(obs, labels, parts)
+    _players(obs, seat, labels, parts)
+    return parts
 
 
 __all__ = ["board_view"]

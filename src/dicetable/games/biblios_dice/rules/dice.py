@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Callable
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -26,15 +27,17 @@ from ..components import (
     SYMBOL_INDEX, SYMBOL_NAMES, SYMBOLS, TOKEN_SPOTS, TOKENS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_MIN,
     VALUE_RESET, VP_STACKS,
 )
+from ..keys import marker_key, panel_key
 from .common import (
     ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS, adjusted, replaced,
 )
-from .fields import BibliosFields
+from .scoring import ScoringRules
 
 
 
-class DiceRules(BibliosFields):
-    """Taking dice and resolving them (see the module docstring); needs the state's fields."""
+class DiceRules(ScoringRules):
+    """Taking dice and resolving them (see the module docstring); needs the state's fields and,
+    for the places counters its effects name, scoring (:class:`~.scoring.ScoringRules`)."""
 
     __slots__ = ()
 
@@ -46,7 +49,8 @@ class DiceRules(BibliosFields):
             dice[kind] = 0
             if not self.quiet:
                 self.emit("take", seat, f"{seat_name(seat)} takes {count} {SYMBOL_NAMES[kind]} "
-                          f"{'die' if count == 1 else 'dice'}.", {"kind": KINDS[kind], "count": count})
+                          f"{'die' if count == 1 else 'dice'}.", {"kind": KINDS[kind], "count": count},
+                          effects=[fx.set_aside(f"p-{seat}", [SYMBOLS[kind]] * count, seat)])
             self._take_symbol(seat, kind, count)
         elif kind == GOLD:
             g = GOLD_VALUES[dice[GOLD]]
@@ -57,17 +61,20 @@ class DiceRules(BibliosFields):
                     self.gold[s] += amount
                 if not self.quiet:
                     self.emit("gold-for-all", seat, f"{seat_name(seat)} takes the Gold Die (gold for all): "
-                              f"every player takes {amount} Gold.", {"gold": amount})
+                              f"every player takes {amount} Gold.", {"gold": amount},
+                              effects=[fx.set_aside(f"p-{seat}", [g], seat)])
             else:
                 self.gold[seat] += g
                 if not self.quiet:
-                    self.emit("gold", seat, f"{seat_name(seat)} takes the Gold Die and {g} Gold.", {"gold": g})
+                    self.emit("gold", seat, f"{seat_name(seat)} takes the Gold Die and {g} Gold.", {"gold": g},
+                              effects=[fx.set_aside(f"p-{seat}", [g], seat)])
         else:
             face = dice[ADJUST]
             dice[ADJUST] = -1
             if not self.quiet:
                 self.emit("take", seat, f"{seat_name(seat)} takes the Adjustment Die: "
-                          f"{ADJ_FACES[face].label}.", {"kind": "adjustment", "face": ADJ_FACES[face].id})
+                          f"{ADJ_FACES[face].label}.", {"kind": "adjustment", "face": ADJ_FACES[face].id},
+                          effects=[fx.set_aside(f"p-{seat}", [ADJ_FACES[face].id], seat)])
             self._ask_adjust(seat, face, 0, 0)
 
     def _take_then(self, task: Task, kind: int, dice: list[int], after: str,
@@ -112,16 +119,20 @@ class DiceRules(BibliosFields):
         new = min(old + n, TOP[t])
         if new == old:
             return 0
+        quiet = self.quiet
+        before = self.places() if not quiet and t < BISHOP else None
         self.pos[i] = new
         self.clock += 1
         self.stamp[i] = self.clock
-        quiet = self.quiet
         cad = m == self.cad
         if not quiet:
+            sym = SYMBOLS[t]
+            moved = [fx.move(marker_key(sym, self.marker_id(m)), f"{sym}-{old}", f"{sym}-{new}")]
             self.emit("move", None if cad else m,
                       f"{self.who(m)} moves up {new - old} on the {TRACK_NAMES[t]} to space {new}"
                       + (" (the top)." if new == TOP[t] else "."),
-                      {"marker": m, "track": SYMBOLS[t], "from": old, "to": new})
+                      {"marker": m, "track": sym, "from": old, "to": new},
+                      effects=moved + (self.places_effects(before) if before is not None else []))
         if new == TOP[t]:
             self.topped |= 1 << t
         if t < BISHOP:
@@ -133,17 +144,20 @@ class DiceRules(BibliosFields):
                     if stack:
                         token = stack[0]
                         self.vp_stacks[j] = stack[1:]
+                        stack_key = f"vps-{SYMBOLS[t]}-{k}"
                         if cad:
                             if not quiet:
                                 self.emit("vp-token", None, f"Cadfael takes the top VP token ({token} VP) of "
                                           f"the {TRACK_NAMES[t]}'s stack on space {space}; it leaves the game.",
-                                          {"marker": m, "track": SYMBOLS[t], "vp": token})
+                                          {"marker": m, "track": SYMBOLS[t], "vp": token},
+                                          effects=[fx.take(stack_key, stack_key, panel_key("cadfael"))])
                         else:
                             self.vp[m] += token
                             if not quiet:
                                 self.emit("vp-token", m, f"{self.who(m)} takes the top VP token ({token} VP) "
                                           f"of the stack on space {space} and puts it behind the shield.",
-                                          {"marker": m, "track": SYMBOLS[t], "vp": token})
+                                          {"marker": m, "track": SYMBOLS[t], "vp": token},
+                                          effects=[fx.take(stack_key, stack_key, f"p-{m}-shield", m)])
         else:
             moves = []
             for g, (space, _) in enumerate(TOKEN_SPOTS):
@@ -152,17 +166,18 @@ class DiceRules(BibliosFields):
                     tok = stack[0]
                     self.bishop_stacks = replaced(self.bishop_stacks, g, stack[1:])
                     data = TOKENS[tok]
+                    taken = [fx.count(f"tokens-{space}", -1, len(stack) - 1)]
                     if cad:
                         if not quiet:
                             self.emit("bishop-token", None, f"Cadfael takes the Bishop Token on space {space}: "
                                       f"{data.label}. It leaves the game without effect.",
-                                      {"marker": m, "token": data.id, "space": space})
+                                      {"marker": m, "token": data.id, "space": space}, effects=taken)
                         continue
                     self.gold[m] += data.gold
                     self.vp[m] += data.vp
                     if not quiet:
                         self.emit("bishop-token", m, f"{self.who(m)} takes the Bishop Token on space {space}: "
-                                  f"{data.label}.", {"marker": m, "token": data.id, "space": space})
+                                  f"{data.label}.", {"marker": m, "token": data.id, "space": space}, effects=taken)
                     if data.advance:
                         moves.append(("token-moves", m, data.advance, 0))
             if moves:
@@ -183,7 +198,9 @@ class DiceRules(BibliosFields):
             self.emit("convert", m if m != self.cad else None,
                       f"{self.who(m)} converts {count} {SYMBOL_NAMES[t]} dice: re-rolled to "
                       + ", ".join(SYMBOL_NAMES[r] for r in results) + ".",
-                      {"track": SYMBOLS[t], "results": [SYMBOLS[r] for r in results]})
+                      {"track": SYMBOLS[t], "results": [SYMBOLS[r] for r in results]},
+                      effects=[fx.roll(panel_key(self.marker_id(m)), [SYMBOLS[r] for r in results],
+                                       None if m == self.cad else m)])
         for r in results:
             if self.pos[r * self.nm + m] == TOP[r]:
                 if not quiet:
@@ -252,11 +269,14 @@ class DiceRules(BibliosFields):
         d = action.payload
         old = self.value[d]
         new = adjusted(ADJ_STEPS[face][step], old)
+        before = self.places() if not self.quiet and new != old else None
         self.value[d] = new
         if not self.quiet:
             self.emit("adjust", seat, f"{seat_name(seat)} turns the {SYMBOL_NAMES[d]} Value Die from {old} to {new}."
                       if old != new else f"{seat_name(seat)} keeps the {SYMBOL_NAMES[d]} Value Die at {new}.",
-                      {"resource": RESOURCES[d], "from": old, "to": new})
+                      {"resource": RESOURCES[d], "from": old, "to": new},
+                      effects=None if before is None else
+                      [fx.count(f"value-{RESOURCES[d]}", new - old, new), *self.places_effects(before)])
         if step + 1 < len(ADJ_STEPS[face]):
             self._ask_adjust(seat, face, step + 1, used | 1 << d)
         else:
@@ -266,8 +286,12 @@ class DiceRules(BibliosFields):
         """After the last step: all five Value Dice on 1, or all on 6, are reset to 3."""
         v = self.value
         if all(x == VALUE_MIN for x in v) or all(x == VALUE_MAX for x in v):
+            before = self.places() if not self.quiet else []
             self.value = [VALUE_RESET] * NRES
-            self.emit("value-reset", seat, f"All Value Dice show {v[0]}: they are all reset to {VALUE_RESET}.")
+            if not self.quiet:
+                self.emit("value-reset", seat, f"All Value Dice show {v[0]}: they are all reset to {VALUE_RESET}.",
+                          effects=[fx.count(f"value-{RESOURCES[d]}", VALUE_RESET - v[d], VALUE_RESET)
+                                   for d in range(NRES)] + self.places_effects(before))
 
     # ------------------------------------------------------------ Bishop Token moves
     def advance_targets(self, task: Task) -> list[int]:

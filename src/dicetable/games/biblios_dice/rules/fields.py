@@ -124,6 +124,10 @@ class BibliosFields(FlowState):
         """A marker's owner for people: ``"Player 2"`` or ``"Cadfael"``."""
         return "Cadfael" if m == self.cad else seat_name(m)
 
+    def marker_id(self, m: int) -> int | str:
+        """Marker ``m`` as observations and board keys name it: the seat, or ``"cadfael"``."""
+        return "cadfael" if m == self.cad else m
+
     def bishop_key(self, m: int) -> tuple[int, int]:
         """Sort key: further up the Bishop Track first, then further left (earlier arrival)."""
         i = BISHOP * self.nm + m

@@ -26,11 +26,14 @@ Tasks (``None``: no seat concerned):
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
-    ADJUST, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, GOLD, GOLD_DIE, GOLD_FOR_ALL, NTRACKS, PASS, SMALL_GROUP,
+    ADJUST, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, GOLD, GOLD_DIE, GOLD_FOR_ALL, MULE_FINAL, NTRACKS, PASS,
+    SMALL_GROUP,
 )
+from ..keys import dice_faces
 from .common import (
     BID, BID_ACTIONS, BID_TEXT, CARDS_PER_BID, CHOOSE, DISCARD, GOLD_VALUE_INDEX, GOLD_VALUES, GROUP_NAMES,
     RESHUFFLE_AT, RESOLVE, SECRET_BID_TEXT, SMALL_ACTIONS, SPLIT, card_name, dice_count, dice_json, dice_text,
@@ -51,7 +54,8 @@ class MarketRules(DiceRules):
         while GOLD_VALUES[pool[GOLD]] == GOLD_FOR_ALL:
             pool[GOLD] = GOLD_VALUE_INDEX[self.roll(GOLD_DIE)]
             self.emit("gold-reroll", None, "At the market the Gold Die showing gold for all is re-rolled: "
-                      f"{GOLD_VALUES[pool[GOLD]]}.", {"gold": GOLD_VALUES[pool[GOLD]]})
+                      f"{GOLD_VALUES[pool[GOLD]]}.", {"gold": GOLD_VALUES[pool[GOLD]]},
+                      effects=[fx.roll("dice", [GOLD_VALUES[pool[GOLD]]])])
         self.phase = SPLIT
         self.current = self.first
         self.small = list(EMPTY_SET)
@@ -96,9 +100,12 @@ class MarketRules(DiceRules):
         self.pool = list(EMPTY_SET)
         self.small = list(EMPTY_SET)
         if not self.quiet:
+            large, small = dice_json(self.groups[0]), dice_json(self.groups[1])
             self.emit("split", seat, f"{seat_name(seat)} splits the dice: large group "
                       f"{dice_text(self.groups[0])}; small group {dice_text(self.groups[1])}.",
-                      {"large": dice_json(self.groups[0]), "small": dice_json(self.groups[1])})
+                      {"large": large, "small": small},
+                      effects=[fx.set_aside("group-large", dice_faces(large), seat),
+                               fx.set_aside("group-small", dice_faces(small), seat)])
         self.tasks.append(("auction", None))
 
     # ------------------------------------------------------------ the auction
@@ -154,21 +161,24 @@ class MarketRules(DiceRules):
         self.facedown[seat] = v
         if not self.quiet:
             self.emit("bid-secret", seat, SECRET_BID_TEXT[seat][v], {"card": v}, visible=(seat,))
-            self.emit("bid", seat, BID_TEXT[seat])
+            self.emit("bid", seat, BID_TEXT[seat], effects=[fx.move(f"p-{seat}-bid", f"p-{seat}", f"p-{seat}-bid")])
 
     def _cadfael_reveal(self) -> None:
         card = self.cad_deck.pop(0)
         self.cad_played.append(card)
         if not self.quiet:
             self.emit("cadfael-bid", None, f"Cadfael reveals a {card} from his deck "
-                      f"(bid {sum(self.cad_played)}).", {"card": card})
+                      f"(bid {sum(self.cad_played)}).", {"card": card},
+                      effects=[fx.reveal("cf-bid", "cadfael")])
 
     @auto("reveal")
     def _reveal(self, task: Task) -> None:
         parts = []
+        shown = []
         quiet = self.quiet
         for s in range(self.players):
             if self.active >> s & 1:
+                shown.append(fx.reveal(f"p-{s}-bid", f"p-{s}"))
                 v = self.facedown[s]
                 self.facedown[s] = -1
                 self.played[s] = self.played[s] + (v,)
@@ -178,7 +188,7 @@ class MarketRules(DiceRules):
                     parts.append(f"{seat_name(s)} {card_name(v)} (total {sum(self.played[s])})")
         if not quiet:
             self.emit("reveal", None, "Bidding Cards revealed: " + ", ".join(parts) + ".",
-                      {"played": [list(p) for p in self.played]})
+                      {"played": [list(p) for p in self.played]}, effects=shown)
         if self.cad >= 0 and len(self.cad_played) < CARDS_PER_BID:
             self._cadfael_reveal()
         if self.active:
@@ -247,7 +257,7 @@ class MarketRules(DiceRules):
                 self.emit("auction-result", winner, f"{seat_name(winner)} wins the auction with {paid} "
                           f"and pays {paid} Gold." + (f" Second: {self.who(second)} with {total(second)}."
                                                       if second >= 0 else " Nobody else bid."),
-                          {"winner": winner, "second": second, "paid": paid})
+                          {"winner": winner, "second": second, "paid": paid}, effects=[fx.turn(winner)])
             pay = half_up(total(second)) if 0 <= second != self.cad else 0
             self.phase = CHOOSE
             self.current = winner
@@ -307,7 +317,9 @@ class MarketRules(DiceRules):
             group = self.groups[g]
             self.emit("group", seat, f"{seat_name(seat)} " + (f"pays {pay} Gold and " if pay else "")
                       + f"takes the group of {dice_count(group)} dice: {dice_text(group)}.",
-                      {"seat": seat, "group": GROUP_NAMES[g], "paid": pay})
+                      {"seat": seat, "group": GROUP_NAMES[g], "paid": pay},
+                      effects=[fx.turn(seat), fx.take(f"group-{GROUP_NAMES[g]}", f"group-{GROUP_NAMES[g]}", f"p-{seat}",
+                                                      seat)])
         self.phase = RESOLVE
         self.current = seat
         self.grp = g
@@ -361,4 +373,5 @@ class MarketRules(DiceRules):
         self.mule = 0
         if not self.quiet:
             self.emit("market-end", None, f"Bidding Cards return to the hands; the Mule returns to the first "
-                      f"space; {seat_name(self.first)} keeps the Monastery Card.", {"first": self.first})
+                      f"space; {seat_name(self.first)} keeps the Monastery Card.", {"first": self.first},
+                      effects=[fx.move("mule", f"mule-{MULE_FINAL + 1}", "mule-1")])

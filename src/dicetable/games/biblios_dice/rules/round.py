@@ -19,12 +19,14 @@ Tasks (``None``: no seat concerned):
 from __future__ import annotations
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
     ADJ_DIE, ADJ_INDEX, ADJUST, BISHOP, CADFAEL, GOLD, GOLD_DIE, MULE_DIE, MULE_FINAL, NRES, NTRACKS,
     RESOURCE_DIE, SCORING, SYMBOL_INDEX, SYMBOL_NAMES, TOP, resource_dice_for,
 )
+from ..keys import dice_faces
 from .common import (
     CLEAR_ACTION, GOLD_VALUE_INDEX, KEEP_ACTION, MARK_ACTIONS, MARK_ADJUST, MARK_GOLD, MARK_KINDS, MARK_MULE,
     REROLL, REROLL_ACTION, REROLL_COST, SELECT, dice_count, dice_json, dice_text, take_actions,
@@ -47,7 +49,8 @@ class RoundRules(DiceRules, ScoringRules):
         self.topped = 0
         if not self.quiet:
             self.emit("round", None, f"Round {self.round_no}: {seat_name(self.first)} holds the "
-                      "Monastery Card.", {"round": self.round_no, "first": self.first})
+                      "Monastery Card.", {"round": self.round_no, "first": self.first},
+                      effects=[fx.round_begins(self.round_no), fx.count("round", 1, self.round_no)])
         if self.cad >= 0:
             self._cadfael_phase()
         pool = [0] * NTRACKS + [-1, -1]
@@ -59,8 +62,10 @@ class RoundRules(DiceRules, ScoringRules):
         self.pool = pool
         self.marks = [0] * len(MARK_KINDS)
         if not self.quiet:
+            rolled = dice_json(pool)
             self.emit("roll", self.first, f"Phase I: {seat_name(self.first)} rolls {dice_text(pool)}; "
-                      f"Mule Die {self.mule_roll}.", {"dice": dice_json(pool), "mule_die": self.mule_roll})
+                      f"Mule Die {self.mule_roll}.", {"dice": rolled, "mule_die": self.mule_roll},
+                      effects=[fx.turn(self.first), fx.roll("dice", dice_faces(rolled, self.mule_roll), self.first)])
         # The re-roll costs a VP: a first player without one goes straight to Phase II.
         self.tasks.append(("round-end", None))
         if self.vp[self.first] < REROLL_COST:
@@ -79,7 +84,8 @@ class RoundRules(DiceRules, ScoringRules):
         if not self.quiet:
             self.emit("cadfael-roll", None, f"Phase 0: {seat_name(self.first)} rolls "
                       f"{CADFAEL.dice} Resource Dice for Cadfael: " + ", ".join(
-                          SYMBOL_NAMES[SYMBOL_INDEX[f]] for f in faces) + ".", {"dice": faces})
+                          SYMBOL_NAMES[SYMBOL_INDEX[f]] for f in faces) + ".", {"dice": faces},
+                      effects=[fx.roll("dice", faces)])
         self.topped = 0
         for t in range(NTRACKS):
             if counts[t]:
@@ -134,31 +140,41 @@ class RoundRules(DiceRules, ScoringRules):
             for k in range(NTRACKS):
                 pool[k] -= marks[k]
                 count += marks[k]
+            rolled: list = []
             for _ in range(count):
-                pool[SYMBOL_INDEX[self.roll(RESOURCE_DIE)]] += 1
+                rolled.append(self.roll(RESOURCE_DIE))
+                pool[SYMBOL_INDEX[rolled[-1]]] += 1
             if marks[MARK_GOLD]:
-                pool[GOLD] = GOLD_VALUE_INDEX[self.roll(GOLD_DIE)]
+                rolled.append(self.roll(GOLD_DIE))
+                pool[GOLD] = GOLD_VALUE_INDEX[rolled[-1]]
             if marks[MARK_MULE]:
                 self.mule_roll = self.roll(MULE_DIE)
+                rolled.append(self.mule_roll)
             if marks[MARK_ADJUST]:
-                pool[ADJUST] = ADJ_INDEX[self.roll(ADJ_DIE)]
+                rolled.append(self.roll(ADJ_DIE))
+                pool[ADJUST] = ADJ_INDEX[rolled[-1]]
             if not self.quiet:
                 what = [f"{marks[k]} {SYMBOL_NAMES[k]}" for k in range(NTRACKS) if marks[k]] + [
                     name for name, i in (("Gold", MARK_GOLD), ("Mule", MARK_MULE), ("Adjustment", MARK_ADJUST))
                     if marks[i]]
                 self.emit("reroll", seat, f"{seat_name(seat)} pays {REROLL_COST} VP and re-rolls "
                           + ", ".join(what) + f": now {dice_text(pool)}; Mule Die {self.mule_roll}.",
-                          {"dice": dice_json(pool), "mule_die": self.mule_roll})
+                          {"dice": dice_json(pool), "mule_die": self.mule_roll},
+                          effects=[fx.roll("dice", sorted(rolled[:count], key=SYMBOL_INDEX.__getitem__)
+                                           + rolled[count:], seat)])
             self._advance_mule()
 
     # ------------------------------------------------------------ Phase II: the Mule
     def _advance_mule(self) -> None:
         """Phase II: the Mule moves the Mule Die's number, stopping on the final space."""
+        old = self.mule
         self.mule = min(self.mule + self.mule_roll, MULE_FINAL)
         self.marks = [0] * len(MARK_KINDS)
         if not self.quiet:
             self.emit("mule", None, f"Phase II: the Mule advances {self.mule_roll} to space "
-                      f"{self.mule + 1} of {MULE_FINAL + 1}.", {"mule": self.mule})
+                      f"{self.mule + 1} of {MULE_FINAL + 1}.", {"mule": self.mule},
+                      effects=[fx.move("mule", f"mule-{old + 1}", f"mule-{self.mule + 1}")] if self.mule != old
+                      else None)
         if self.mule == MULE_FINAL:
             self.tasks.append(("market", None))
         else:
@@ -186,10 +202,12 @@ class RoundRules(DiceRules, ScoringRules):
     @auto("select-end")
     def _select_end(self, task: Task) -> None:
         if dice_count(self.pool) == 0:
+            old = self.first
             self.first = (self.first + 1) % self.players
             if not self.quiet:
                 self.emit("monastery", None, f"The dice pool is empty: the Monastery Card passes to "
-                          f"{seat_name(self.first)}.", {"first": self.first})
+                          f"{seat_name(self.first)}.", {"first": self.first},
+                          effects=[fx.move("monastery", f"p-{old}", f"p-{self.first}")])
         else:
             self.current = (self.current + 1) % self.players
             self.topped = 0

@@ -4,9 +4,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from dicetable.engine import effects as fx
 from dicetable.engine import seat_name
 
 from ..components import BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, SCORING, place_points, ratio_at
+from ..keys import places_key
 from .common import OVER
 from .fields import BibliosFields, ScoreRow
 
@@ -53,6 +57,15 @@ class ScoringRules(BibliosFields):
                         "total": sum(tracks) - penalty + tokens + gold_vp + objective})
         return out
 
+    def places(self) -> list[int]:
+        """Each marker's public places score now: the VPs of its Resource Track places (rulebook Scoring)."""
+        return [sum(row["tracks"]) for row in self.breakdown()]
+
+    def places_effects(self, before: list[int]) -> list[dict[str, Any]]:
+        """``count`` effects for every marker whose places score differs from ``before`` (:meth:`places`)."""
+        return [fx.count(places_key(self.marker_id(m)), now - was, now)
+                for m, (was, now) in enumerate(zip(before, self.places())) if now != was]
+
     def _finish(self, why: str) -> None:
         """Game End: score, name the winner, drop every pending task."""
         self.phase = OVER
@@ -64,7 +77,8 @@ class ScoringRules(BibliosFields):
         text = "Final scores: " + ", ".join(f"{self.who(m)} {row['total']}" for m, row in enumerate(self.final))
         self.emit("game-over", None, text + ". Winner: " + ", ".join(seat_name(s) for s in self.winners) + ".",
                   {"scores": self.scores, "winners": list(self.winners),
-                   "gold": list(self.gold), "vp_tokens": list(self.vp)})
+                   "gold": list(self.gold), "vp_tokens": list(self.vp)},
+                  effects=[fx.reveal(f"p-{s}-shield", f"p-{s}") for s in range(self.players)])
 
     @property
     def scores(self) -> list[int]:
