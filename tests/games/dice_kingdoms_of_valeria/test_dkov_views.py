@@ -15,7 +15,8 @@ from rich.console import Console
 import dicetable.games.dice_kingdoms_of_valeria as dkov
 from dicetable.engine import Rng, new_game
 from dicetable.engine.help import load_help
-from dicetable.games.dice_kingdoms_of_valeria.board import board_view
+from dicetable.engine.markup import as_parts, assemble, check_key
+from dicetable.games.dice_kingdoms_of_valeria.board import board_view as board_parts
 from dicetable.games.dice_kingdoms_of_valeria.components import EVENTS, LAYOUTS
 from dicetable.games.dice_kingdoms_of_valeria.text import render, text_view
 
@@ -23,6 +24,11 @@ GAME = "dice-kingdoms-of-valeria"
 RULES = Path(dkov.__file__).with_name("rules")  # the rules package, one module per phase
 #: Every Decision kind the rules ask for (their ``prompt`` handlers); checked against the source below.
 KINDS = {"action", "recruit", "road", "slay", "statue", "harvest-fallback", "guild-strike"}
+
+
+def board_view(obs, actions, seat) -> str:
+    """The whole board as the page shows it: the keyed parts assembled."""
+    return assemble(as_parts(board_parts(obs, actions, seat)))
 
 
 def sample_states(players: int, sheets: str, seed: int, every: int = 9):
@@ -305,15 +311,27 @@ def test_board_shows_each_seats_pips_as_the_observation_marks_them(players, seed
     # ... with its 4 starting pips, 13 Domains and 1 dead end on each Forest sheet.
     assert (html.count('class="start"'), html.count('class="deadend"')) == (4 * players, players)
     assert html.count('<g class="domain') == 13 * players
-    marked = 0
-    for pl in obs["players"]:
-        marked += sum(c["marked"] for c in pl["citizens"].values())
-        marked += sum(pl["guild_tracks"].values()) + pl["gold"] + pl["wall"]
-        marked += sum(sum(lr["blocks"].values()) for lr in pl["lairs"].values())
-        marked += sum(r["marked"] for r in pl["roads"].values())
+    drawn_whole = tracked = 0   # marked pips of the sections drawn whole / drawn as marks over their pips
+    for s, pl in enumerate(obs["players"]):
+        drawn_whole += sum(c["marked"] for c in pl["citizens"].values())
+        drawn_whole += sum(sum(lr["blocks"].values()) for lr in pl["lairs"].values())
+        drawn_whole += sum(r["marked"] for r in pl["roads"].values())
+        tracked += sum(pl["guild_tracks"].values()) + pl["gold"] + pl["wall"]
+        # ... and each count is shown as a counter the page can count up.
+        for g, n in pl["guild_tracks"].items():
+            assert f'data-key="p-{s}-trk-{g}" data-count="{n}"' in html
+        assert f'data-key="p-{s}-gold" data-count="{pl["gold"]}"' in html
+        assert f'data-key="p-{s}-wall" data-count="{pl["wall"]}"' in html
+        assert f'data-key="p-{s}-total" data-count="{pl["score"]["total"]}"' in html
+    whole = len(re.findall(r'class="pip \w+ marked"', html))
     voided = len(re.findall(r'class="pip \w+ voided"', html))
     # Voided pips are drawn crossed out (a voided Citizen pip stays marked underneath).
-    assert html.count(" marked\"") + voided >= marked >= html.count(" marked\"")
+    assert whole + voided >= drawn_whole >= whole
+    # A row of marked Guild Track or Gold Chart pips is one dotted line: (length / step) + 1 dots.
+    dots = sum(round(float(length) / float(step)) + 1 for length, step in re.findall(
+        r'class="mkrow" d="M[\d.]+ [\d.]+h([\d.]+)" stroke-width="[\d.]+" stroke-dasharray="0 ([\d.]+)"', html))
+    over = html.count('class="mk marked"') + html.count('class="mk voided"')
+    assert dots <= tracked <= dots + over
 
 
 def test_board_css_is_shipped_with_the_package():
@@ -323,10 +341,13 @@ def test_board_css_is_shipped_with_the_package():
 
 
 def _on_piece(html: str, action_id: str) -> str:
-    """The hover title of the piece that carries ``action_id`` (what it is, after the label)."""
-    m = re.search(rf'data-action="{re.escape(action_id)}"[^>]*>(?:<title>([^<]*)</title>)?', html)
+    """The hover title of the pip under the element that carries ``action_id`` (what it is)."""
+    m = re.search(rf'data-action="{re.escape(action_id)}"[^>]*>.*?<circle class="ring" cx="([\d.]+)" cy="([\d.]+)"',
+                  html)
     assert m, action_id
-    return m.group(1) or ""
+    pip = re.search(rf'<g><title>([^<]*)</title><circle class="pip [\w ]+" cx="{m.group(1)}" cy="{m.group(2)}"', html)
+    assert pip, (action_id, m.groups())
+    return "(" + pip.group(1)
 
 
 def test_guild_strike_and_harvest_fallback_choices_sit_on_their_track_pips():
@@ -352,3 +373,42 @@ def test_guild_strike_and_harvest_fallback_choices_sit_on_their_track_pips():
     assert "(2 Citizen, left pip" in _on_piece(html, "yellow:2")
     assert "(Road R02 (S2-D2), pip 3" in _on_piece(html, "green:R02@S2:3")
     assert "(Road R02 (S2-D2), pip 1" in _on_piece(html, "green:R02@S2:1")
+
+
+@pytest.mark.parametrize("players,sheets", [(1, "winter"), (4, "summer")])
+def test_board_parts_fit_together_and_name_their_elements_once(players, sheets):
+    """Keyed parts (docs/web.md, "Live updates"): every part but the root has one slot, keys are
+    unique, every counter shows its count, every die its face, and a sheet looks the same to every viewer."""
+    for state in sample_states(players, sheets, seed=5, every=7):
+        by_viewer = {}
+        for seat in [None, *range(players)]:
+            parts = board_parts(state.observation(seat), actions_of(state, seat), seat)
+            by_viewer[seat] = parts
+            assert next(iter(parts)) == "board"
+            for k in parts:
+                check_key(k)
+            html = assemble(parts)
+            assert sorted(re.findall(r'data-part="([^"]+)"', html)) == sorted(set(parts) - {"board"})
+            keys = re.findall(r'data-key="([^"]+)"', html)
+            assert len(keys) == len(set(keys)), [k for k in keys if keys.count(k) > 1][:3]
+            for k in keys:
+                check_key(k)
+            counters = re.findall(r'data-key="([^"]+)" data-count="(\d+)"[^>]*>([^<]*)<', html)
+            assert len(counters) == html.count("data-count=")
+            assert all(shown == n for _, n, shown in counters)
+            obs = state.observation(seat)
+            d = obs["dice"]
+            faces = [int(f) for f in re.findall(r'data-die="(\d+)"', html)]
+            assert faces == [*d["black"], d["yellow"], d["red"], d["green"], d["blue"]]
+            assert all(f'data-key="draft-{i}"' in html for i in range(4))
+        # The sheets are public: a sheet's parts (not the viewer's actions) are the same for everyone.
+        for s in range(players):
+            sheet = {k: v for k, v in by_viewer[None].items() if k.startswith(f"p-{s}") and "-acts-" not in k}
+            for parts in by_viewer.values():
+                assert {k: parts[k] for k in sheet} == sheet
+
+
+def test_board_css_tabs_work_with_the_seat_radios_in_their_own_part():
+    css = resources.files("dicetable.games.dice_kingdoms_of_valeria").joinpath("static", "board.css").read_text()
+    for s in range(5):
+        assert f":has(#dkv-tab-{s}:checked) .dkv-panel-{s}" in css

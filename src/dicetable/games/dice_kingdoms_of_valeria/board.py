@@ -16,18 +16,20 @@ positions of the Forest's Domains come from ``data/board.json``.
 
 from __future__ import annotations
 
-from html import escape
+from functools import lru_cache
 from math import hypot
 
 from pydantic import field_validator
 
 from dicetable.engine import seat_name
 from dicetable.engine.data import Sourced, load_data
+from dicetable.engine.markup import PIPS, ROOT, attr, die_svg, slot, text
 
 from .components import (
-    EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
+    DRAFT_LINE, EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
 )
-from .viewdata import Sheet, focus_seat, lair_first_note, lair_vp_state, layout, power_long, statue_short
+from .rules.fx import cit_key, lair_key, road_key, statue_key, trk_key
+from .viewdata import Sheet, focus_seat, lair_first_note, layout, power_long, statue_short
 
 GAME_ID = "dice-kingdoms-of-valeria"
 
@@ -80,16 +82,14 @@ DIE_ACTION = {"yellow": ("Recruit", "Yellow die: the Recruit action marks a Citi
               "blue": ("+ one die", "Blue die: may add its full value to the Yellow, Red or Green die")}
 
 
-def _a(text) -> str:
-    return escape(str(text), quote=True)
-
-
 class _Places:
     """The legal actions by the piece they concern: key -> [(id, label)] in the given order."""
 
     def __init__(self, obs: dict, actions: list, seat: int | None) -> None:
         self.on: dict = {}
         self.left: list = []
+        self.castle: tuple = ()
+        self.forest: tuple = ()
         if seat is None or not 0 <= seat < len(obs["players"]):
             return
         lay = layout(obs)
@@ -100,6 +100,10 @@ class _Places:
                 self.left.append(act)
             else:
                 self.on.setdefault(key, []).append((str(act["id"]), str(act["label"])))
+        self.on = {k: tuple(v) for k, v in self.on.items()}
+        pips = sorted((k, v) for k, v in self.on.items() if k[0] != "statue")
+        self.castle = tuple((k, v) for k, v in pips if k[0] != "road")
+        self.forest = tuple((k, v) for k, v in pips if k[0] == "road")
 
     @staticmethod
     def _key(obs, lay, sheet: Sheet, aid: str):
@@ -143,171 +147,267 @@ class _Places:
 
 # ---------------------------------------------------------------- SVG pieces
 
-def _pip(x: float, y: float, code: int, marked: bool, title: str, acts=(), voided: bool = False,
-         r: float = 6.5) -> str:
-    glyph, cls, what = REWARD[code]
+def _tip(code: int, title: str, marked: bool = False, voided: bool = False) -> str:
+    """A pip's hover text: where it is, what its Reward does and, when not open, its state."""
+    return f"{title}: {REWARD[code][2]}" + (" (voided)" if voided else " (marked)" if marked else "")
+
+
+def _pip(x: float, y: float, code: int, marked: bool, title: str, voided: bool = False, r: float = 6.5) -> str:
+    """A pip drawn whole, its state included (its actions are drawn over it: :func:`_acts`)."""
+    glyph, cls, _ = REWARD[code]
     state = "voided" if voided else ("marked" if marked else "open")
-    tip = f"{title}: {what}" + (" (voided)" if voided else " (marked)" if marked else "")
     body = [f'<circle class="pip {cls} {state}" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>']
     if glyph and not marked:
-        body.append(f'<text class="glyph {cls}" x="{x:.1f}" y="{y + 3.2:.1f}">{_a(glyph)}</text>')
+        body.append(f'<text class="glyph {cls}" x="{x:.1f}" y="{y + 3.2:.1f}">{text(glyph)}</text>')
     if marked and code == STAR:
         body.append(f'<text class="glyph star on" x="{x:.1f}" y="{y + 3.2:.1f}">★</text>')
     if voided:
-        body.append(f'<path class="void" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}'
-                    f'M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}"/>')
-    inner = "".join(body)
-    if not acts:
-        return f"<g><title>{_a(tip)}</title>{inner}</g>"
-    out = []
+        body.append(_cross(x, y, r))
+    return f"<g><title>{text(_tip(code, title, marked, voided))}</title>{''.join(body)}</g>"
+
+
+def _acts(x: float, y: float, inner: str, acts, r: float) -> str:
+    """The focusable elements of the actions that mark the pip at (x, y) (named by their labels):
+    the first on the pip, a second way to reach it on a small numbered ring beside it."""
     aid, label = acts[0]
-    out.append(f'<g class="act" role="button" tabindex="0" data-action="{_a(aid)}" aria-label="{_a(label)}">'
-               f"<title>{_a(label)} ({_a(tip)})</title>{inner}"
-               f'<circle class="ring" cx="{x:.1f}" cy="{y:.1f}" r="{r + 2.5}"/></g>')
+    out = [f'<g class="act" role="button" tabindex="0" data-action="{attr(aid)}" aria-label="{attr(label)}">'
+           f'{inner}<circle class="ring" cx="{x:.1f}" cy="{y:.1f}" r="{r + 2.5}"/></g>']
     for i, (aid, label) in enumerate(acts[1:], 1):   # a second way to reach the same pip
         ox, oy = x + 11 * i, y - 11
-        out.append(f'<g class="act alt" role="button" tabindex="0" data-action="{_a(aid)}" aria-label="{_a(label)}">'
-                   f'<title>{_a(label)}</title><circle class="ring alt" cx="{ox:.1f}" cy="{oy:.1f}" r="5"/>'
+        out.append(f'<g class="act alt" role="button" tabindex="0" data-action="{attr(aid)}" '
+                   f'aria-label="{attr(label)}"><circle class="ring alt" cx="{ox:.1f}" cy="{oy:.1f}" r="5"/>'
                    f'<text class="glyph" x="{ox:.1f}" y="{oy + 3:.1f}">{i + 1}</text></g>')
     return "".join(out)
 
 
-def _castle(obs: dict, seat: int, places: _Places, mine: bool) -> str:
-    lay = layout(obs)
-    sh = Sheet(lay, obs["players"][seat])
-    on = places.on if mine else {}
-    o = [f'<svg class="castle" viewBox="0 0 520 430" role="img" '
-         f'aria-label="{_a(seat_name(seat))}: Castle sheet"><title>{_a(seat_name(seat))}: Castle sheet</title>',
-         '<rect class="sheet" x="1" y="1" width="518" height="428" rx="8"/>']
-    # Citizens Tableau: top strip, 10 sections.
-    o.append('<text class="head" x="8" y="13">Citizens Tableau</text>')
-    for s, name in enumerate(lay.cit_names):
+def _cross(x: float, y: float, r: float) -> str:
+    return (f'<path class="void" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}'
+            f'M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}"/>')
+
+
+def _pip_base(x: float, y: float, code: int, title: str, r: float) -> str:
+    """The unchanging layer of a pip (outline, Reward glyph, what it is); its state is drawn over it."""
+    glyph, cls, _ = REWARD[code]
+    g = f'<text class="glyph {cls}" x="{x:.1f}" y="{y + 3.2:.1f}">{text(glyph)}</text>' if glyph else ""
+    return (f'<g><title>{text(_tip(code, title))}</title>'
+            f'<circle class="pip {cls}" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>{g}</g>')
+
+
+def _pip_over(x: float, y: float, code: int, r: float, marked: bool, voided: bool) -> str:
+    """What a marked or voided pip adds over its unchanging layer ("" for an open pip)."""
+    if voided:
+        return f'<circle class="mk voided" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>' + _cross(x, y, r)
+    if not marked:
+        return ""
+    star = f'<text class="glyph star on" x="{x:.1f}" y="{y + 3.2:.1f}">★</text>' if code == STAR else ""
+    return f'<circle class="mk marked" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>{star}'
+
+
+def _counter(key: str, n: int, x: float, y: float, cls: str, tail: str = "", anchor: str = "") -> str:
+    """A counter the page may count up: ``<text>`` whose ``tspan`` carries ``data-key``/``data-count``."""
+    a = f' style="text-anchor:{anchor}"' if anchor else ""
+    return (f'<text class="{cls}" x="{x}" y="{y}"{a}><tspan data-key="{key}" data-count="{n}">{n}</tspan>'
+            f"{text(tail)}</text>")
+
+
+def _hidden_count(key: str, n: int, x: float, y: float, what: str) -> str:
+    """A counter with no printed figure on the sheet (its pips show it): a transparent number the
+    page can still count and place its +n on, named for assistive technology."""
+    return (f'<text class="cnt" x="{x:.1f}" y="{y:.1f}" data-key="{key}" data-count="{n}" '
+            f'aria-label="{attr(what)}">{n}</text>')
+
+
+# ---------------------------------------------------------------- Castle sheet
+
+def _wall_xy(lay) -> list:
+    return [(190 + i * 19 + (20 if i >= 4 else 0), 250) for i in range(8)] + [(362, 226 - j * 24) for j in range(4)]
+
+
+def _track_xy(g: int, i: int) -> tuple[float, float]:
+    y0 = 74 + g * 47
+    return 62 + (i % 8) * 14.5, y0 + 6 + (i // 8) * 13
+
+
+def _gold_xy(lay, i: int) -> tuple[float, float]:
+    per = lay.gold_len // lay.gold_rows
+    return 402 + (i % per) * 26, 104 + (i // per) * 30
+
+
+#: Where each lair's box is drawn: L8 top left, L7 top right, L6 bottom left, L5 bottom right.
+_LAIR_SLOT = {3: 0, 2: 1, 1: 2, 0: 3}
+
+
+def _lair_xy(li: int) -> tuple:
+    slot_ = _LAIR_SLOT[li]
+    return 6 + (slot_ % 2) * 256, 268 + (slot_ // 2) * 58
+
+
+@lru_cache(maxsize=64)
+def _castle_base(season: str, seat: int, solo: bool) -> str:
+    """The unchanging layer of ``seat``'s Castle sheet, with the slots of its changing parts."""
+    lay = LAYOUTS[season]
+    p = f"p-{seat}"
+    name = text(seat_name(seat))
+    o = [f'<svg class="castle" viewBox="0 0 520 430" role="img" aria-label="{name}: Castle sheet">'
+         f"<title>{name}: Castle sheet</title>",
+         '<rect class="sheet" x="1" y="1" width="518" height="428" rx="8"/>',
+         '<text class="head" x="8" y="13">Citizens Tableau</text>']
+    for s, cname in enumerate(lay.cit_names):
         x0 = 6 + s * 51
         g = lay.cit_guild[s]
-        marked, void = sh.citizen(s)
         values = "/".join(str(v) for v in lay.cit_values[s])
-        o.append(f'<g><title>{_a(name)} Citizen ({GUILDS[g]}): activated when a black die or their sum shows '
-                 f'{_a(values)}; each marked pip marks a {GUILDS[g]} Guild Track pip in a Harvest</title>'
+        o.append(f'<g><title>{text(cname)} Citizen ({GUILDS[g]}): activated when a black die or their sum shows '
+                 f'{text(values)}; each marked pip marks a {GUILDS[g]} Guild Track pip in a Harvest</title>'
                  f'<rect class="cit {GUILD_CLASS[g]}" x="{x0}" y="18" width="48" height="46" rx="4"/>'
-                 f'<text class="val" x="{x0 + 24}" y="33">{_a(name)}</text>'
+                 f'<text class="val" x="{x0 + 24}" y="33">{text(cname)}</text>'
                  f'<text class="guild" x="{x0 + 24}" y="43">{GUILDS[g]}</text></g>')
-        for i, code in enumerate(lay.cit_pips[s]):
-            title = f"{name} Citizen, {'left' if i == 0 else 'right'} pip"
-            if lay.cit_start[s] > i:
-                title += " (starting pip)"
-            o.append(_pip(x0 + 14 + 20 * i, 54, code, i < marked, title, on.get(("cit", s, i), ()), i in void))
-    # Guild Tracks: left block, 3 rows of 8 each.
+        o.append(slot(cit_key(seat, cname), "g"))
     for g in range(4):
         y0 = 74 + g * 47
-        n, void = sh.track(g)
-        o.append(f'<g><title>{GUILDS[g]} Guild Track: {n} of 24 pips marked; completing 3 Guild Tracks '
+        o.append(f'<g><title>{GUILDS[g]} Guild Track: 24 pips; completing 3 Guild Tracks '
                  f'triggers the last round</title><rect class="trkbox {GUILD_CLASS[g]}" x="5" y="{y0 - 3}" '
                  f'width="166" height="44" rx="4"/>'
-                 f'<text class="track {GUILD_CLASS[g]}" x="9" y="{y0 + 12}">{GUILDS[g]}</text>'
-                 f'<text class="trkn" x="26" y="{y0 + 28}">{n}/24</text></g>')
+                 f'<text class="track {GUILD_CLASS[g]}" x="9" y="{y0 + 12}">{GUILDS[g]}</text></g>')
         for i, code in enumerate(lay.trk_pips[g]):
-            x, y = 62 + (i % 8) * 14.5, y0 + 6 + (i // 8) * 13
-            o.append(_pip(x, y, code, i < n, f"{GUILDS[g]} Guild Track pip {i + 1}", on.get(("trk", g, i), ()),
-                          i in void, r=5.5))
-    # The castle: boulevard of trees (solo), canals with ships, the Wall and its tower.
+            x, y = _track_xy(g, i)
+            o.append(_pip_base(x, y, code, f"{GUILDS[g]} Guild Track pip {i + 1}", 5.5))
+        o.append(slot(trk_key(seat, GUILDS[g]), "g"))
     o.append('<g><title>The castle: Knights on the Wall run along its foot (the gate does not break the '
              'section) and up the right-hand tower</title>'
              '<rect class="keep" x="178" y="72" width="196" height="190" rx="4"/>'
              '<path class="tower" d="M348 262V120h8v-8h8v8h8v-8h4v150z"/>'
              '<path class="keeptop" d="M236 262V200h-0v-10h10v8h10v-8h12v8h10v-8h10v10h0V262z"/></g>')
-    solo = obs.get("solo")
     if solo:
-        for t in range(lay.trees):
-            x, y = 216 + (t // 10) * 96, 236 - (t % 10) * 15   # two rows of 10 from the gate
-            o.append(f'<g><title>Tree {t + 1} of {lay.trees}: one turn of the solo game '
-                     f'({"marked off" if t < solo["trees"] else "not yet"})</title>'
-                     f'<circle class="tree{" on" if t < solo["trees"] else ""}" cx="{x}" cy="{y}" r="4.5"/></g>')
-        for k in range(lay.ships):
-            x, y = 190 + (k // 3) * 158, 110 + (k % 3) * 30
-            o.append(f'<g><title>Ship {k + 1} of {lay.ships}: marked off when doubles draw a Solo Event '
-                     f'({"marked off" if k < solo["ships"] else "not yet"})</title>'
-                     f'<path class="ship{" on" if k < solo["ships"] else ""}" d="M{x - 7} {y}h14l-3 5h-8z'
-                     f'M{x} {y}v-8l5 6z"/></g>')
-        if solo["events_drawn"]:
-            names = {e.id: e for e in EVENTS}
-            for i, e in enumerate(solo["events_drawn"][-3:]):
-                ev = names[e]
-                o.append(f'<g><title>Event {_a(ev.name)}: {_a(ev.text)}</title><text class="event" x="274" '
-                         f'y="{92 + i * 11}">{_a(ev.name)}</text></g>')
-    o.append('<text class="head" x="186" y="86">Knights on the Wall</text>' if not solo else "")
-    wall_xy = [(190 + i * 19 + (20 if i >= 4 else 0), 250) for i in range(8)] + \
-              [(362, 226 - j * 24) for j in range(4)]
+        o.append(slot(f"{p}-solo", "g"))
+    else:
+        o.append('<text class="head" x="186" y="86">Knights on the Wall</text>')
     o.append('<rect class="gate" x="260" y="238" width="14" height="24" rx="6"><title>The gate</title></rect>')
     for i, code in enumerate(lay.wall_pips):
-        x, y = wall_xy[i]
-        o.append(_pip(x, y, code, i < sh.pl["wall"], f"Knights on the Wall pip {i + 1}"))
-    # Gold Chart: right column, 5 rows of 4.
-    o.append(f'<text class="head" x="392" y="86">Gold Chart {sh.pl["gold"]}/{lay.gold_len}</text>')
+        x, y = _wall_xy(lay)[i]
+        o.append(_pip_base(x, y, code, f"Knights on the Wall pip {i + 1}", 6.5))
+    o.append(slot(f"{p}-wall", "g"))
+    o.append('<text class="head" x="392" y="86">Gold Chart</text>')
     per = lay.gold_len // lay.gold_rows
     for i, code in enumerate(lay.gold_pips):
-        x, y = 402 + (i % per) * 26, 104 + (i // per) * 30
-        o.append(_pip(x, y, code, i < sh.pl["gold"], f"Gold Chart pip {i + 1}", r=7.5))
+        x, y = _gold_xy(lay, i)
+        o.append(_pip_base(x, y, code, f"Gold Chart pip {i + 1}", 7.5))
         if i % per == per - 1:
             o.append(f'<line class="rule" x1="392" x2="512" y1="{y + 14}" y2="{y + 14}"/>')
-    # Monster Lairs: L8 top left, L7 top right, L6 bottom left, L5 bottom right.
-    for slot, li in enumerate((3, 2, 1, 0)):
-        x0, y0 = 6 + (slot % 2) * 256, 268 + (slot // 2) * 58
-        o.append(_lair(obs, sh, li, seat, x0, y0, on))
-    # Statue Tally and Score Tally: bottom strip.
-    sc = sh.score
+    o.append(slot(f"{p}-gold", "g"))
+    for li in (3, 2, 1, 0):
+        o.append(slot(lair_key(seat, lay.lair_ids[li]), "g"))
     o.append('<text class="head" x="8" y="399">Statues</text>')
-    for k in range(4):
-        x0 = 58 + k * 62
-        if k < len(sh.pl["statues"]):
-            n = sh.pl["statues"][k]
-            vp = sc["statue_vp"].get(str(n), 0)
-            o.append(f'<g><title>Statue {n}: {_a(STATUES[n - 1].effect)} Now {vp} VP</title>'
-                     f'<rect class="stbox held" x="{x0}" y="386" width="58" height="38" rx="4"/>'
-                     f'<text class="stnum" x="{x0 + 29}" y="401">Statue {n}</text>'
-                     f'<text class="stvp" x="{x0 + 29}" y="417">{vp} VP</text></g>')
-        else:
-            o.append(f'<g><title>An empty Statue Tally box (at most 4 Statues)</title>'
-                     f'<rect class="stbox" x="{x0}" y="386" width="58" height="38" rx="4"/></g>')
-    tally = (("Stars", sc["stars"]), ("Domains", sc["domains"]), ("Lairs", sc["lairs"]),
-             ("Statues", sc["statues"]), ("Total", sc["total"]))
-    for i, (name, v) in enumerate(tally):
+    o.append(slot(f"{p}-statues", "g"))
+    for i, tname in enumerate(_TALLY):
         x0 = 312 + i * 41
-        o.append(f'<g><title>Score Tally: {name} {v}</title>'
-                 f'<rect class="tally{" total" if name == "Total" else ""}" x="{x0}" y="386" width="38" height="38" rx="4"/>'
-                 f'<text class="tlab" x="{x0 + 19}" y="399">{name}</text>'
-                 f'<text class="tval" x="{x0 + 19}" y="418">{v}</text></g>')
-    if sh.pl["plinths_to_draft"]:
-        o.append(f'<text class="note" x="58" y="382">{sh.pl["plinths_to_draft"]} Statue(s) to take in the draft</text>')
+        o.append(f'<g><title>Score Tally: {tname}</title>'
+                 f'<rect class="tally{" total" if tname == "Total" else ""}" x="{x0}" y="386" width="38" '
+                 f'height="38" rx="4"/><text class="tlab" x="{x0 + 19}" y="399">{tname}</text></g>')
+    o.append(slot(f"{p}-score", "g"))
+    o.append(slot(f"{p}-acts-c", "g"))
     o.append("</svg>")
     return "".join(o)
 
 
-def _lair(obs: dict, sh: Sheet, li: int, seat: int, x0: float, y0: float, on: dict) -> str:
-    lay = sh.lay
+_TALLY = ("Stars", "Domains", "Lairs", "Statues", "Total")
+
+
+@lru_cache(maxsize=4096)
+def _citizen(season: str, seat: int, s: int, marked: int, void: tuple) -> str:
+    """Citizen section ``s``'s two pips as marked, and the actions on them."""
+    lay = LAYOUTS[season]
+    cname = lay.cit_names[s]
+    x0 = 6 + s * 51
+    o = [_hidden_count(cit_key(seat, cname), marked, x0 + 44, 27,
+                       f"{cname} Citizen: {marked} of 2 pips marked")]
+    for i, code in enumerate(lay.cit_pips[s]):
+        title = f"{cname} Citizen, {'left' if i == 0 else 'right'} pip"
+        if lay.cit_start[s] > i:
+            title += " (starting pip)"
+        o.append(_pip(x0 + 14 + 20 * i, 54, code, i < marked, title, i in void))
+    return "".join(o)
+
+
+def _rows(n: int, first: int, per: int, xy, step: float, r: float) -> str:
+    """Pips ``first``..``n - 1`` of a grid of ``per`` pips a row (centres ``xy(i)``, ``step`` apart)
+    marked: one dotted line a row (a dash of length 0 with round caps is a dot)."""
+    o = []
+    i = first
+    while i < n:
+        k = min(n, (i // per + 1) * per) - i
+        x, y = xy(i)
+        o.append(f'<path class="mkrow" d="M{x:.1f} {y:.1f}h{(k - 1) * step + 0.01:.2f}" stroke-width="{2 * r}" '
+                 f'stroke-dasharray="0 {step}"/>')
+        i += k
+    return "".join(o)
+
+
+@lru_cache(maxsize=4096)
+def _track(season: str, seat: int, g: int, n: int, void: tuple) -> str:
+    """Guild Track ``g``'s marks over its unchanging layer, and its count."""
+    lay = LAYOUTS[season]
+    y0 = 74 + g * 47
+    pips = lay.trk_pips[g]
+    o = [_counter(trk_key(seat, GUILDS[g]), n, 26, y0 + 28, "trkn", "/24")]
+    if void:   # solo Guild Strike: pip by pip
+        for i, code in enumerate(pips):
+            x, y = _track_xy(g, i)
+            o.append(_pip_over(x, y, code, 5.5, i < n, i in void))
+        return "".join(o)
+    o.append(_rows(n, 0, 8, lambda i: _track_xy(g, i), 14.5, 5.5))
+    o += [_pip_over(*_track_xy(g, i), STAR, 5.5, True, False) for i in range(n) if pips[i] == STAR]
+    return "".join(o)
+
+
+@lru_cache(maxsize=1024)
+def _wall(season: str, seat: int, n: int) -> str:
+    """The Wall's marks and count."""
+    lay = LAYOUTS[season]
+    xy = _wall_xy(lay)
+    o = [_counter(f"p-{seat}-wall", n, 362, 100, "trkn", f"/{lay.wall_len}")]
+    o += [_pip_over(x, y, lay.wall_pips[i], 6.5, True, False) for i, (x, y) in enumerate(xy[:n])]
+    return "".join(o)
+
+
+@lru_cache(maxsize=1024)
+def _gold(season: str, seat: int, n: int) -> str:
+    """The Gold Chart's marks and count."""
+    lay = LAYOUTS[season]
+    o = [_counter(f"p-{seat}-gold", n, 460, 86, "trkn", f"/{lay.gold_len}", "start"),
+         _rows(n, 0, lay.gold_len // lay.gold_rows, lambda i: _gold_xy(lay, i), 26, 7.5)]
+    o += [_pip_over(*_gold_xy(lay, i), STAR, 7.5, True, False) for i in range(n) if lay.gold_pips[i] == STAR]
+    return "".join(o)
+
+
+@lru_cache(maxsize=4096)
+def _lair(season: str, seat: int, li: int, blocks: tuple, st: str, access: bool, note: str) -> str:
+    """Monster Lair ``li`` drawn whole: its VP values as they stand, its Range Blocks and their pips."""
+    lay = LAYOUTS[season]
+    x0, y0 = _lair_xy(li)
     hi, lo = lay.lair_vp[li]
-    st = lair_vp_state(obs, sh, li, seat)
-    access = sh.lair(li)["access"]
-    note = lair_first_note(obs, li, seat)
     trail = [lay.dom_ids[d] for d in range(len(lay.dom_ids)) if lay.dom_trail[d] >> li & 1]
     tip = (f"{lay.lair_ids[li]} {lay.lair_names[li]}: complete every pip for {hi} VP if first, else {lo} VP"
            + (f"; {note}" if note else "")
            + ("" if access else f"; no access yet (a Trailhead opens it: claim {' or '.join(trail)})"))
-    o = [f'<g class="lair{"" if access else " locked"}"><title>{_a(tip)}</title>'
+    total = sum(blocks)
+    size = sum(lay.block_len[b] for b in lay.lair_blocks[li])
+    o = [f'<g class="lair{"" if access else " locked"}"><title>{text(tip)}</title>'
          f'<rect class="lairbox" x="{x0}" y="{y0}" width="250" height="54" rx="5"/>'
-         f'<text class="lname" x="{x0 + 6}" y="{y0 + 13}">{_a(lay.lair_ids[li])} {_a(lay.lair_names[li])}</text>'
+         f'<text class="lname" x="{x0 + 6}" y="{y0 + 13}">{text(lay.lair_ids[li])} {text(lay.lair_names[li])}'
+         f' <tspan class="lcnt" data-key="{lair_key(seat, lay.lair_ids[li])}" data-count="{total}">{total}</tspan>'
+         f"/{size}</text>"
          + ("" if access else f'<text class="locked" x="{x0 + 218}" y="{y0 + 44}">no access</text>')]
-    for j, (v, cls) in enumerate(((hi, st in ("high",)), (lo, st == "low"))):
+    for j, (v, circled) in enumerate(((hi, st == "high"), (lo, st == "low"))):
         cx = x0 + 206 + j * 24
-        crossed = (j == 0 and st in ("crossed", "low"))
-        o.append(f'<circle class="vp{" circled" if cls else ""}" cx="{cx}" cy="{y0 + 11}" r="9"/>'
+        o.append(f'<circle class="vp{" circled" if circled else ""}" cx="{cx}" cy="{y0 + 11}" r="9"/>'
                  f'<text class="vpt" x="{cx}" y="{y0 + 15}">{v}</text>')
-        if crossed:
+        if j == 0 and st in ("crossed", "low"):
             o.append(f'<path class="void" d="M{cx - 8} {y0 + 19}L{cx + 8} {y0 + 3}"/>')
     if st == "pending":
         o.append(f'<text class="note" x="{x0 + 150}" y="{y0 + 13}">completed now</text>')
     o.append("</g>")
     x = x0 + 6
-    for b in lay.lair_blocks[li]:
+    for b, marked in zip(lay.lair_blocks[li], blocks):
         lo_v, hi_v = lay.block_range[b]
         n = lay.block_len[b]
         w = n * 17 + 8
@@ -316,85 +416,177 @@ def _lair(obs: dict, sh: Sheet, li: int, seat: int, x0: float, y0: float, on: di
                  f'marks its leftmost open pip</title>'
                  f'<rect class="block" x="{x}" y="{y0 + 19}" width="{w}" height="32" rx="3"/>'
                  f'<text class="brange" x="{x + w / 2}" y="{y0 + 29}">{rng}</text></g>')
-        marked = sh.block(b)
         for i, code in enumerate(lay.block_pips[b]):
             o.append(_pip(x + 12 + i * 17, y0 + 41, code, i < marked,
-                          f"{lay.lair_ids[li]} Range Block {rng}, pip {i + 1}", on.get(("blk", b, i), ())))
+                          f"{lay.lair_ids[li]} Range Block {rng}, pip {i + 1}"))
         x += w + 4
     return "".join(o)
 
 
-def _forest(obs: dict, seat: int, places: _Places, mine: bool) -> str:
-    lay = layout(obs)
-    sh = Sheet(lay, obs["players"][seat])
-    pos = BOARD.seasons[obs["sheets"]]
-    on = places.on if mine else {}
+@lru_cache(maxsize=2048)
+def _statues(seat: int, held: tuple, plinths: int) -> str:
+    """The Statue Tally: each Statue held with what it is worth now, then the empty boxes."""
+    o = []
+    for k in range(4):
+        x0 = 58 + k * 62
+        if k < len(held):
+            n, vp = held[k]
+            o.append(f'<g data-key="{statue_key(seat, n)}"><title>Statue {n}: {text(STATUES[n - 1].effect)} '
+                     f'Now {vp} VP</title>'
+                     f'<rect class="stbox held" x="{x0}" y="386" width="58" height="38" rx="4"/>'
+                     f'<text class="stnum" x="{x0 + 29}" y="401">Statue {n}</text>'
+                     f'<text class="stvp" x="{x0 + 29}" y="417">{vp} VP</text></g>')
+        else:
+            o.append(f'<g><title>An empty Statue Tally box (at most 4 Statues)</title>'
+                     f'<rect class="stbox" x="{x0}" y="386" width="58" height="38" rx="4"/></g>')
+    if plinths:
+        o.append(f'<text class="note" x="58" y="382">{plinths} Statue(s) to take in the draft</text>')
+    return f'<g data-key="p-{seat}-statues">{"".join(o)}</g>'
+
+
+@lru_cache(maxsize=2048)
+def _score(seat: int, values: tuple) -> str:
+    """The Score Tally's figures (stars, domains, lairs, statues, total)."""
+    return "".join(_counter(f"p-{seat}-total" if name == "Total" else f"p-{seat}-tally-{name.lower()}",
+                            v, 312 + i * 41 + 19, 418, "tval")
+                   for i, (name, v) in enumerate(zip(_TALLY, values)))
+
+
+@lru_cache(maxsize=1024)
+def _solo(season: str, trees: int, ships: int, events: tuple) -> str:
+    """Solo: the trees (turns), the ships (Events) and the last three Events drawn."""
+    lay = LAYOUTS[season]
+    o = []
+    for t in range(lay.trees):
+        x, y = 216 + (t // 10) * 96, 236 - (t % 10) * 15   # two rows of 10 from the gate
+        o.append(f'<g><title>Tree {t + 1} of {lay.trees}: one turn of the solo game '
+                 f'({"marked off" if t < trees else "not yet"})</title>'
+                 f'<circle class="tree{" on" if t < trees else ""}" cx="{x}" cy="{y}" r="4.5"/></g>')
+    for k in range(lay.ships):
+        x, y = 190 + (k // 3) * 158, 110 + (k % 3) * 30
+        o.append(f'<g><title>Ship {k + 1} of {lay.ships}: marked off when doubles draw a Solo Event '
+                 f'({"marked off" if k < ships else "not yet"})</title>'
+                 f'<path class="ship{" on" if k < ships else ""}" d="M{x - 7} {y}h14l-3 5h-8z'
+                 f'M{x} {y}v-8l5 6z"/></g>')
+    o.append(_hidden_count("solo-trees", trees, 226, 92, f"Trees marked off: {trees} of {lay.trees}"))
+    o.append(_hidden_count("solo-ships", ships, 190, 96, f"Ships marked off: {ships} of {lay.ships}"))
+    names = {e.id: e for e in EVENTS}
+    for i, e in enumerate(events):
+        ev = names[e]
+        o.append(f'<g><title>Event {text(ev.name)}: {text(ev.text)}</title><text class="event" x="274" '
+                 f'y="{92 + i * 11}">{text(ev.name)}</text></g>')
+    return "".join(o)
+
+
+# ---------------------------------------------------------------- Forest sheet
+
+@lru_cache(maxsize=64)
+def _forest_base(season: str, seat: int) -> str:
+    """The unchanging layer of ``seat``'s Forest sheet, with the slots of its Roads and Domains."""
+    lay = LAYOUTS[season]
+    pos = BOARD.seasons[season]
+    p = f"p-{seat}"
+    name = text(seat_name(seat))
     o = [f'<svg class="forest" viewBox="0 0 {BOARD.width} {BOARD.height}" role="img" '
-         f'aria-label="{_a(seat_name(seat))}: Forest sheet"><title>{_a(seat_name(seat))}: Forest sheet</title>',
+         f'aria-label="{name}: Forest sheet"><title>{name}: Forest sheet</title>',
          f'<rect class="sheet forest-bg" x="1" y="1" width="{BOARD.width - 2}" height="{BOARD.height - 2}" rx="8"/>']
     if pos.river_y:
         y = pos.river_y
         o.append(f'<path class="river" d="M0 {y} C130 {y - 18} 260 {y + 18} 390 {y} S520 {y - 10} 520 {y}">'
                  f'<title>The river (its Bridges are on the Roads that cross it)</title></path>')
-    if obs["sheets"] == "winter":
+    if season == "winter":
         cx, cy = pos.nodes["W9"]
         o.append(f'<ellipse class="lake" cx="{cx}" cy="{cy}" rx="70" ry="38"><title>The frozen lake</title></ellipse>')
-    # Roads with their pips, then the nodes on top.
-    drawn = []   # pip centres, to keep the Trailhead labels off them
-    for r in range(lay.nr):
-        a, b = pos.nodes[lay.road_a_name[r]], pos.nodes[lay.road_b_name[r]]
-        n = lay.road_len[r]
-        marked = set(sh.road_marked(r))
-        d = sh.road_dir(r)
-        o.append(f'<line class="roadline{" begun" if d else ""}" x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}"/>')
-        length = hypot(b[0] - a[0], b[1] - a[1])
-        # Pips between the node circles (radius ~16 at Domains, 7 at starts).
-        ra = 9 if lay.road_a[r] == -1 else 19
-        rb = 19 if lay.road_b[r] >= 0 else 9
-        for i, code in enumerate(lay.road_pips[r][1]):
-            t = (ra + (length - ra - rb) * (i + 0.5) / n) / length
-            x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
-            bi = lay.pip_bridge[r].get(i, -1)
-            title = f"Road {lay.road_ids[r]} ({lay.road_a_name[r]}-{lay.road_b_name[r]}), pip {i + 1}"
-            if bi >= 0:
-                title += f", Bridge {lay.bridge_ids[bi]}"
-                if i == lay.bridge_pos[bi][0]:
-                    bx = a[0] + (b[0] - a[0]) * (t + (length - ra - rb) / n / length)
-                    by = a[1] + (b[1] - a[1]) * (t + (length - ra - rb) / n / length)
-                    o.append(f'<circle class="bridge{" done" if sh.bridge_complete(bi) else ""}" cx="{bx:.1f}" '
-                             f'cy="{by:.1f}" r="{min(16.0, (length - ra - rb) / n * 1.4):.1f}"><title>Bridge '
-                             f'{lay.bridge_ids[bi]}: complete when its 3 pips are marked (Statue 1 pays 2 VP each)'
-                             f'</title></circle>')
-            void = bi >= 0 and code == GOLD and sh.bridge_voided(bi)
-            drawn.append((x, y))
-            o.append(_pip(x, y, code, i in marked, title, on.get(("road", r, i), ()), void, r=5.8))
+    o += [slot(road_key(seat, rid), "g") for rid in lay.road_ids]
     starts = {lay.road_a_name[r] for r in lay.start_roads}
-    for name, (x, y) in pos.nodes.items():
-        if name in lay.dom_ids:
-            d = lay.dom_ids.index(name)
-            claimed, void = sh.claimed(d), sh.dom_voided(d)
-            trail = [lay.lair_ids[li] for li in range(4) if lay.dom_trail[d] >> li & 1]
-            tip = (f"Domain {name} {lay.dom_names[d]}: {power_long(lay, d)}"
-                   + (f"; Trailhead: opens {', '.join(trail)}" if trail else "")
-                   + ("; claimed" if claimed else "") + ("; voided by Wildfire" if void else ""))
-            o.append(f'<g class="domain{" claimed" if claimed else ""}{" voided" if void else ""}">'
-                     f'<title>{_a(tip)}</title><circle cx="{x}" cy="{y}" r="18"/>'
-                     f'<text class="did" x="{x}" y="{y - 3}">{name}</text>'
-                     f'<text class="pow" x="{x}" y="{y + 8}">{_a(_power_tag(lay, d))}</text>'
-                     + (_trail_label(x, y, trail, drawn) if trail else "")
-                     + "</g>")
-        elif name in starts:
-            o.append(f'<g class="start"><title>Starting pip {name} (marked at set-up): its Road is continued '
+    for name_, (x, y) in pos.nodes.items():
+        if name_ in lay.dom_ids:
+            o.append(slot(f"{p}-dom-{name_}", "g"))
+        elif name_ in starts:
+            o.append(f'<g class="start"><title>Starting pip {name_} (marked at set-up): its Road is continued '
                      f'from here</title><circle cx="{x}" cy="{y}" r="7"/></g>')
         else:
-            o.append(f'<g class="deadend"><title>{name}: a dead end; a Build stops here</title>'
+            o.append(f'<g class="deadend"><title>{name_}: a dead end; a Build stops here</title>'
                      f'<rect x="{x - 8}" y="{y - 8}" width="16" height="16" rx="2"/>'
-                     f'<text class="did" x="{x}" y="{y + 3}">{name}</text></g>')
+                     f'<text class="did" x="{x}" y="{y + 3}">{name_}</text></g>')
+    o.append(slot(f"{p}-acts-f", "g"))
     o.append("</svg>")
     return "".join(o)
 
 
-def _trail_label(x: float, y: float, trail: list, drawn: list) -> str:
+@lru_cache(maxsize=16)
+def _road_pips(season: str) -> tuple:
+    """Per Road: its ends and, per pip, (x, y, Bridge index or -1); then every pip centre (for the labels)."""
+    lay = LAYOUTS[season]
+    pos = BOARD.seasons[season]
+    roads, drawn = [], []
+    for r in range(lay.nr):
+        a, b = pos.nodes[lay.road_a_name[r]], pos.nodes[lay.road_b_name[r]]
+        n = lay.road_len[r]
+        length = hypot(b[0] - a[0], b[1] - a[1])
+        ra = 9 if lay.road_a[r] == -1 else 19   # pips between the node circles
+        rb = 19 if lay.road_b[r] >= 0 else 9
+        step = (length - ra - rb) / n
+        pips = []
+        for i in range(n):
+            t = (ra + step * (i + 0.5)) / length
+            x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+            pips.append((x, y, lay.pip_bridge[r].get(i, -1)))
+            drawn.append((x, y))
+        roads.append((a, b, step, length, tuple(pips)))
+    return tuple(roads), tuple(drawn)
+
+
+@lru_cache(maxsize=8192)
+def _road(season: str, seat: int, r: int, marked: int, origin: int, done: tuple, void: tuple) -> str:
+    """Road ``r`` drawn whole: its line, its Bridges, its pips as marked and the actions on them.
+
+    ``origin`` is 0 (not begun), 1 (from its a end) or 2 (from its b end); ``done``/``void``
+    the Bridges of this Road that are complete / voided.
+    """
+    lay = LAYOUTS[season]
+    a, b, step, length, pips = _road_pips(season)[0][r]
+    n = lay.road_len[r]
+    on_pips = set(range(n - marked, n)) if origin == 2 else set(range(marked))
+    rid = lay.road_ids[r]
+    o = [f'<line class="roadline{" begun" if origin else ""}" x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}"/>']
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    o.append(_hidden_count(road_key(seat, rid), marked, mx, my, f"Road {rid}: {marked} of {n} pips marked"))
+    for i, code in enumerate(lay.road_pips[r][1]):
+        x, y, bi = pips[i]
+        title = f"Road {rid} ({lay.road_a_name[r]}-{lay.road_b_name[r]}), pip {i + 1}"
+        if bi >= 0:
+            title += f", Bridge {lay.bridge_ids[bi]}"
+            if i == lay.bridge_pos[bi][0]:
+                f = (step / length)
+                bx, by = x + (b[0] - a[0]) * f, y + (b[1] - a[1]) * f
+                o.append(f'<circle class="bridge{" done" if bi in done else ""}" cx="{bx:.1f}" '
+                         f'cy="{by:.1f}" r="{min(16.0, step * 1.4):.1f}"><title>Bridge '
+                         f'{lay.bridge_ids[bi]}: complete when its 3 pips are marked (Statue 1 pays 2 VP each)'
+                         f'</title></circle>')
+        o.append(_pip(x, y, code, i in on_pips, title, bi >= 0 and code == GOLD and bi in void, r=5.8))
+    return "".join(o)
+
+
+@lru_cache(maxsize=4096)
+def _domain(season: str, d: int, claimed: bool, void: bool) -> str:
+    """Domain ``d``: its power, its Trailhead, and whether it is claimed or voided."""
+    lay = LAYOUTS[season]
+    name = lay.dom_ids[d]
+    x, y = BOARD.seasons[season].nodes[name]
+    trail = [lay.lair_ids[li] for li in range(4) if lay.dom_trail[d] >> li & 1]
+    tip = (f"Domain {name} {lay.dom_names[d]}: {power_long(lay, d)}"
+           + (f"; Trailhead: opens {', '.join(trail)}" if trail else "")
+           + ("; claimed" if claimed else "") + ("; voided by Wildfire" if void else ""))
+    return (f'<g class="domain{" claimed" if claimed else ""}{" voided" if void else ""}">'
+            f'<title>{text(tip)}</title><circle cx="{x}" cy="{y}" r="18"/>'
+            f'<text class="did" x="{x}" y="{y - 3}">{name}</text>'
+            f'<text class="pow" x="{x}" y="{y + 8}">{text(_power_tag(lay, d))}</text>'
+            + (_trail_label(x, y, trail, _road_pips(season)[1]) if trail else "")
+            + "</g>")
+
+
+def _trail_label(x: float, y: float, trail: list, drawn) -> str:
     """The "⇒L6" Trailhead label beside its Domain, on the side farthest from any Road pip."""
     best, where = -1.0, (0, 28)
     for dx, dy in ((0, 28), (0, -23), (31, 4), (-31, 4)):
@@ -413,51 +605,82 @@ def _power_tag(lay, d: int) -> str:
     return f"+{guild}"
 
 
+
+
 # ---------------------------------------------------------------- the table strip
 
-def _dice(obs: dict) -> str:
-    d = obs["dice"]
-    solo = obs.get("solo") or {}
-    second = solo.get("second_harvest", False)
-    o = ['<div class="dkv-dice" role="group" aria-label="Dice">']
+def _die(v) -> str:
+    """A die's face as pips, by reference to the faces drawn once in the root part (:func:`_die_faces`);
+    a face outside 1-6 (before the first roll) as a dash."""
+    if v in PIPS:
+        return f'<svg viewBox="0 0 40 40" aria-hidden="true" focusable="false"><use href="#dkv-face-{v}"/></svg>'
+    return die_svg(None, '<text x="20" y="27" text-anchor="middle" font-size="20">–</text>', 26)
+
+
+@lru_cache(maxsize=1)
+def _die_faces() -> str:
+    """The six faces of a die (``markup.die_svg``), drawn once, hidden, for the dice to refer to."""
+    faces = "".join(die_svg(f, size=40).replace("<svg ", f'<svg id="dkv-face-{f}" ', 1) for f in PIPS)
+    return f'<svg class="dkv-faces" width="0" height="0" aria-hidden="true" focusable="false">{faces}</svg>'
+
+
+@lru_cache(maxsize=8)
+def _dice(second: bool, heavy_rain: bool) -> str:
+    """The dice's frame: the black pair for the Harvest, then the Yellow, Red, Green and Blue action
+    dice with what each does; each die (``die-0``..``die-5``) and the sum (``dice-sum``) are parts."""
+    o = ['<div class="dkv-dice" role="group" aria-label="Dice" data-key="dice">']
     black_tip = ("Black dice rolled again for the solo 2nd Harvest" if second else
                  "Black dice: each die and their sum activate your Citizens of that value in the Harvest")
-    o.append(f'<div class="dgroup"><span class="dlabel">{"2nd Harvest" if second else "Harvest"}</span>')
-    for v in d["black"]:
-        o.append(f'<span class="die black" title="{_a(black_tip)}">{v}</span>')
-    o.append(f'<span class="dsum" title="Sum of the black dice">= {sum(d["black"])}</span></div>')
+    o.append(f'<div class="dgroup" data-key="dice-black" title="{attr(black_tip)}"><span class="dlabel">'
+             f'{"2nd Harvest" if second else "Harvest"}</span>{slot("die-0", "span")}{slot("die-1", "span")}'
+             f'{slot("dice-sum", "span", "dsum")}</div>')
     o.append(f'<div class="dgroup{" used" if second else ""}"><span class="dlabel">'
              f'{"Action (used)" if second else "Action"}</span>')
-    for colour in ("yellow", "red", "green", "blue"):
+    for i, colour in enumerate(("yellow", "red", "green", "blue"), 2):
         act, tip = DIE_ACTION[colour]
-        if colour == "blue" and solo.get("heavy_rain"):
-            o.append('<span class="die blue off" title="Heavy Rain: the Blue die may not be used this turn">–</span>')
-            continue
-        o.append(f'<span class="dbox"><span class="die {colour}" title="{_a(tip)}">{d[colour]}</span>'
+        if colour == "blue" and heavy_rain:
+            tip, act = "Heavy Rain: the Blue die may not be used this turn", "no Blue die"
+        o.append(f'<span class="dbox" title="{attr(tip)}">{slot(f"die-{i}", "span")}'
                  f'<span class="dact">{act}</span></span>')
     o.append("</div></div>")
     return "".join(o)
 
 
-def _draft(obs: dict, places: _Places) -> str:
-    o = ['<div class="dkv-draft" role="group" aria-label="Statue draft line">'
+_DIE_COLOURS = ("black", "black", "yellow", "red", "green", "blue")
+
+
+@lru_cache(maxsize=64)
+def _one_die(colour: str, v: int, off: bool) -> str:
+    """One die showing ``v`` (``data-die``), faded when it may not be used."""
+    return (f'<span class="die {colour}{" off" if off else ""}" data-die="{v}" role="img" '
+            f'aria-label="{colour.capitalize()} die: {v}">{_die(v)}</span>')
+
+
+def _draft(line: list, deck: dict, acts: dict) -> str:
+    """The Statue draft line (a card that may be taken is a button) and the deck's counts."""
+    o = ['<div class="dkv-draft" role="group" aria-label="Statue draft line" data-key="draft">'
          '<span class="dlabel">Statue draft line</span>']
-    for i, c in enumerate(obs["statue_line"]):
-        n_str, _, back = c.partition("-")
+    for i in range(DRAFT_LINE):
+        if i >= len(line):
+            o.append(f'<span class="statue empty" data-key="draft-{i}" title="An empty place in the draft line">'
+                     '<span class="stn">–</span></span>')
+            continue
+        n_str, _, back = line[i].partition("-")
         n = int(n_str)
         st = STATUES[n - 1]
-        inner = (f'<span class="stn">{n}</span><span class="ste">{_a(statue_short(n))}</span>')
+        inner = f'<span class="stn">{n}</span><span class="ste">{text(statue_short(n))}</span>'
         tip = f"Statue {n} ({back.capitalize()} back): {st.effect}"
-        acts = places.on.get(("statue", i), ())
-        if acts:
-            aid, label = acts[0]
-            o.append(f'<button type="button" class="statue act {back}" data-action="{_a(aid)}" '
-                     f'aria-label="{_a(label)}" title="{_a(label)}. {_a(st.effect)}">{inner}</button>')
+        here = acts.get(("statue", i), ())
+        if here:
+            aid, label = here[0]
+            o.append(f'<button type="button" class="statue act {back}" data-key="draft-{i}" data-action="{attr(aid)}" '
+                     f'aria-label="{attr(label)}" title="{attr(label)}. {attr(st.effect)}">{inner}</button>')
         else:
-            o.append(f'<span class="statue {back}" title="{_a(tip)}">{inner}</span>')
-    deck = obs["statue_deck"]
-    o.append(f'<span class="deck" title="Statues deck: the Day stack lies on the Night stack">'
-             f'deck {deck["day"]} Day · {deck["night"]} Night</span></div>')
+            o.append(f'<span class="statue {back}" data-key="draft-{i}" title="{attr(tip)}">{inner}</span>')
+    left = deck["day"] + deck["night"]
+    o.append(f'<span class="deck" title="Statues deck: the Day stack lies on the Night stack">deck '
+             f'<span data-key="statue-deck" data-count="{left}">{left}</span>: '
+             f'{deck["day"]} Day · {deck["night"]} Night</span></div>')
     return "".join(o)
 
 
@@ -489,43 +712,199 @@ def _status(obs: dict) -> str:
             bits.append(f"Final score {obs['scores'][0]}: {solo.get('result') or ''}")
         else:
             bits.append("Winner: " + ", ".join(seat_name(s) for s in obs["winners"]))
-    return '<div class="dkv-status">' + " · ".join(f"<span>{_a(b)}</span>" for b in bits) + "</div>"
+    return '<div class="dkv-status">' + " · ".join(f"<span>{text(b)}</span>" for b in bits) + "</div>"
 
 
-def board_view(obs: dict, actions: list, seat: int | None) -> str:
-    """The board as an HTML fragment (inline SVG, no script), escaped.
+@lru_cache(maxsize=64)
+def _radios(n: int, shown: int) -> str:
+    """The seat tabs' radio inputs (pure CSS tabs); ``shown`` is checked."""
+    return "".join(f'<input type="radio" name="dkv-seat" id="dkv-tab-{s}" class="dkv-radio"'
+                   f'{" checked" if s == shown else ""} aria-label="Show the sheets of {attr(seat_name(s))}">'
+                   for s in range(n))
+
+
+@lru_cache(maxsize=4096)
+def _tab(s: int, you: bool, total: int, active: bool, deciding: bool) -> str:
+    """The tab of seat ``s``: who it is, their VP, the Active Player's mark."""
+    cls = (" active" if active else "") + (" deciding" if deciding else "")
+    who = seat_name(s) + (" (you)" if you else "")
+    return (f'<label for="dkv-tab-{s}" class="dkv-tab{cls}" title="Show the sheets of {attr(who)}">'
+            f'{text(who)} · <span data-key="p-{s}-vp" data-count="{total}">{total}</span> VP'
+            f'{" ▶" if active else ""}</label>')
+
+
+@lru_cache(maxsize=64)
+def _root(season: str, n: int) -> str:
+    """The root part: the table strip's slots, the seat tabs and one panel slot per seat."""
+    return "".join([
+        f'<div class="board board-{GAME_ID} season-{attr(season)}">',
+        _die_faces(), '<div class="dkv-top">', slot("status", "div", "dkv-status-slot"), slot("dice", "div", "dkv-dice-slot"),
+        slot("draft", "div", "dkv-draft-slot"), "</div>",
+        '<div class="dkv-seats">', slot("radios", "div", "dkv-radios"),
+        '<div class="dkv-tabs" role="tablist">', *(slot(f"tab-{s}", "span") for s in range(n)), "</div>",
+        '<div class="dkv-panels">', *(slot(f"p-{s}", "div", f"dkv-panel dkv-panel-{s}") for s in range(n)),
+        "</div></div></div>"])
+
+
+@lru_cache(maxsize=64)
+def _panel(season: str, s: int, solo: bool) -> str:
+    """Seat ``s``'s panel: its Castle sheet left of its Forest sheet (unchanging; its parts fill it)."""
+    return _castle_base(season, s, solo) + _forest_base(season, s)
+
+
+def _sheet_parts(season: str, s: int, pl: dict, obs: dict) -> dict:
+    """The changing parts of seat ``s``'s two sheets (its actions are parts of their own: :func:`_act_parts`)."""
+    lay = LAYOUTS[season]
+    p = f"p-{s}"
+    out = {}
+    cits = pl["citizens"]
+    for i, cname in enumerate(lay.cit_names):
+        c = cits[cname]
+        out[cit_key(s, cname)] = _citizen(season, s, i, c["marked"], tuple(v - 1 for v in c["voided"]))
+    voids = pl["voided_track_rewards"]
+    for g, gname in enumerate(GUILDS):
+        out[trk_key(s, gname)] = _track(season, s, g, pl["guild_tracks"][gname],
+                                         tuple(v - 1 for v in voids.get(gname, ())))
+    out[f"{p}-wall"] = _wall(season, s, pl["wall"])
+    out[f"{p}-gold"] = _gold(season, s, pl["gold"])
+    lairs = pl["lairs"]
+    first = obs["lair_first"]
+    for li in (3, 2, 1, 0):
+        lid = lay.lair_ids[li]
+        lr = lairs[lid]
+        result = lr["result"]
+        if result in ("high", "low", "pending"):
+            st = result
+        else:
+            st = "crossed" if (first[li] == -2 or (first[li] >= 0 and first[li] != s)) else "open"
+        out[lair_key(s, lid)] = _lair(season, s, li, tuple(lr["blocks"].values()), st, lr["access"],
+                                       lair_first_note(obs, li, s))
+    sc = pl["score"]
+    out[f"{p}-statues"] = _statues(s, tuple((n, sc["statue_vp"].get(str(n), 0)) for n in pl["statues"]),
+                                   pl["plinths_to_draft"])
+    out[f"{p}-score"] = _score(s, (sc["stars"], sc["domains"], sc["lairs"], sc["statues"], sc["total"]))
+    solo = obs.get("solo")
+    if solo:
+        out[f"{p}-solo"] = _solo(season, solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:]))
+    roads = pl["roads"]
+    bridges_void = set(pl["voided_bridges"])
+    sheet = Sheet(lay, pl)
+    for r, rid in enumerate(lay.road_ids):
+        rd = roads[rid]
+        origin = 0 if rd["from"] is None else 1 if rd["from"] == lay.road_a_name[r] else 2
+        mine = _ROAD_BRIDGES[season][r]
+        done = tuple(bi for bi in mine if sheet.bridge_complete(bi)) if rd["marked"] >= 3 else ()
+        void = tuple(bi for bi in mine if lay.bridge_ids[bi] in bridges_void) if bridges_void else ()
+        out[road_key(s, rid)] = _road(season, s, r, rd["marked"], origin, done, void)
+    claimed = set(pl["domains"])
+    dvoid = set(pl["voided_domains"])
+    for d, did in enumerate(lay.dom_ids):
+        out[f"{p}-dom-{did}"] = _domain(season, d, did in claimed, did in dvoid)
+    return out
+
+
+#: Per season and Road, the Bridges on it.
+_ROAD_BRIDGES = {season: tuple(tuple(bi for bi in range(len(lay.bridge_ids)) if lay.bridge_road[bi] == r)
+                               for r in range(lay.nr)) for season, lay in LAYOUTS.items()}
+
+
+def _sheet_key(pl: dict, obs: dict, s: int) -> tuple:
+    """Everything :func:`_sheet_parts` reads for seat ``s`` (without actions), as a hashable key."""
+    lairs = pl["lairs"]
+    return (tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
+            tuple(pl["guild_tracks"].values()), tuple((g, *v) for g, v in pl["voided_track_rewards"].items()),
+            pl["gold"], pl["wall"],
+            tuple((tuple(lr["blocks"].values()), lr["result"], lr["access"]) for lr in lairs.values()),
+            tuple(obs["lair_first"]), tuple(pl["statues"]), pl["plinths_to_draft"],
+            tuple(pl["score"]["statue_vp"].values()), pl["score"]["total"], pl["score"]["stars"],
+            pl["score"]["domains"], pl["score"]["lairs"],
+            tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
+            tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"]))
+
+
+#: Seats' sheet parts without actions, by (season, seat, solo key, sheet key); bounded.
+_SHEETS: dict = {}
+
+
+def board_view(obs: dict, actions: list, seat: int | None) -> dict:
+    """The board as keyed parts ``{part id: HTML}`` (root ``"board"``; inline SVG, no script), escaped.
 
     ``obs`` is ``state.observation(seat)``; ``actions`` the seat's legal actions
     as ``[{"id": ..., "label": ...}]`` (empty when it is not to move); ``seat``
     None for a spectator (no action is placed then). Every action that marks
     a pip or takes a Statue card is a focusable element with ``data-action``
-    and an ``aria-label`` on that pip or card. Pure: the same arguments give
-    the same bytes. Rulebook: Game Setup, Player Sheets, Dice Actions,
-    Reward Pips, Statue Cards, Domain Powers, Solo Rules, Winter Rules.
+    and an ``aria-label`` on that pip or card. Parts (see docs/web.md, "Live
+    updates"): ``status``, ``dice``, ``draft``, ``radios``, ``tab-<seat>`` and
+    per seat ``p-<seat>`` (its two sheets' unchanging layer) with its regions
+    ``p-<seat>-cit-<section>``, ``-trk-<guild>``, ``-wall``, ``-gold``,
+    ``-lair-<id>``, ``-statues``, ``-score``, ``-road-<id>``, ``-dom-<id>``
+    and, solo, ``-solo``. Pure: the same arguments give the same parts.
+    Rulebook: Game Setup, Player Sheets, Dice Actions, Reward Pips, Statue
+    Cards, Domain Powers, Solo Rules, Winter Rules.
     """
     places = _Places(obs, list(actions), seat)
-    n = len(obs["players"])
+    players = obs["players"]
+    n = len(players)
+    season = obs["sheets"]
     viewer = seat if seat is not None and 0 <= seat < n else None
-    shown = focus_seat(obs, seat, None)
-    o = [f'<div class="board board-{GAME_ID} season-{_a(obs["sheets"])}">',
-         '<div class="dkv-top">', _status(obs), _dice(obs), _draft(obs, places), "</div>",
-         '<div class="dkv-seats">']
+    solo = obs.get("solo")
+    d = obs["dice"]
+    rain = bool(solo and solo.get("heavy_rain"))
+    parts = {ROOT: _root(season, n), "status": _status(obs),
+             "dice": _dice(bool(solo and solo.get("second_harvest")), rain),
+             "dice-sum": f"= {sum(d['black'])}",
+             "draft": _draft(obs["statue_line"], obs["statue_deck"], places.on),
+             "radios": _radios(n, focus_seat(obs, seat, None))}
+    for i, (colour, v) in enumerate(zip(_DIE_COLOURS, (*d["black"], d["yellow"], d["red"], d["green"], d["blue"]))):
+        parts[f"die-{i}"] = _one_die(colour, v, rain and i == 5)
+    deciding = obs["deciding"]
     for s in range(n):
-        o.append(f'<input type="radio" name="dkv-seat" id="dkv-tab-{s}" class="dkv-radio"'
-                 f'{" checked" if s == shown else ""} aria-label="Show the sheets of {_a(seat_name(s))}">')
-    o.append('<div class="dkv-tabs" role="tablist">')
+        parts[f"tab-{s}"] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"], s in deciding)
+    solo_key = (solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:])) if solo else None
     for s in range(n):
-        pl = obs["players"][s]
-        cls = " active" if s == obs["active"] else ""
-        cls += " deciding" if s in obs["deciding"] else ""
-        who = seat_name(s) + (" (you)" if s == viewer else "")
-        o.append(f'<label for="dkv-tab-{s}" class="dkv-tab{cls}" title="Show the sheets of {_a(who)}">'
-                 f'{_a(who)} · {pl["score"]["total"]} VP'
-                 f'{" ▶" if s == obs["active"] else ""}</label>')
-    o.append("</div><div class=\"dkv-panels\">")
-    for s in range(n):
-        mine = s == viewer
-        o.append(f'<div class="dkv-panel dkv-panel-{s}">{_castle(obs, s, places, mine)}'
-                 f'{_forest(obs, s, places, mine)}</div>')
-    o.append("</div></div></div>")
+        p = f"p-{s}"
+        parts[p] = _panel(season, s, bool(solo))
+        pl = players[s]
+        key = (season, s, solo_key, _sheet_key(pl, obs, s))
+        got = _SHEETS.get(key)
+        if got is None:
+            if len(_SHEETS) > 2048:
+                _SHEETS.clear()
+            got = _SHEETS[key] = _sheet_parts(season, s, pl, obs)
+        parts.update(got)
+        mine = s == viewer and places.on
+        parts[f"{p}-acts-c"] = _act_parts(season, places.castle) if mine else ""
+        parts[f"{p}-acts-f"] = _act_parts(season, places.forest) if mine else ""
+    return parts
+
+
+@lru_cache(maxsize=2048)
+def _act_parts(season: str, acts: tuple) -> str:
+    """The viewer's actions on one sheet, drawn over its pips: ``acts`` is ((kind, index, pip), ((id, label), ...))."""
+    o = []
+    for (kind, a, i), here in acts:
+        if kind == "cit":
+            o.append(_acts(6 + a * 51 + 14 + 20 * i, 54, "", here, 6.5))
+        elif kind == "trk":
+            o.append(_acts(*_track_xy(a, i), "", here, 5.5))
+        elif kind == "blk":
+            x, y = _block_xy(season)[a]
+            o.append(_acts(x + 17 * i, y, "", here, 6.5))
+        else:
+            x, y, _ = _road_pips(season)[0][a][4][i]
+            o.append(_acts(x, y, "", here, 5.8))
     return "".join(o)
+
+
+@lru_cache(maxsize=4)
+def _block_xy(season: str) -> tuple:
+    """Per Range Block, the centre of its first pip (see :func:`_lair`)."""
+    lay = LAYOUTS[season]
+    out: list = [None] * lay.nb
+    for li, blocks in enumerate(lay.lair_blocks):
+        x0, y0 = _lair_xy(li)
+        x = x0 + 6
+        for b in blocks:
+            out[b] = (x + 12, y0 + 41)
+            x += lay.block_len[b] * 17 + 8 + 4
+    return tuple(out)

@@ -9,10 +9,13 @@ Harvest are drafted after it, in turn order from the Active Player).
 from __future__ import annotations
 
 from dicetable.engine import auto
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import BLACK_DIE, CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP
+from ..components import BLACK_DIE, CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP, TRK
 from .fields import DiceKingdomsFields
+from .fx import scored, trk_key
+from .scoring import score_total
 from .tables import (
     Reward,
     ACTION, DRAFT, HARVEST, STAGE_ACTION, STAGE_HARVEST1, STAGE_HARVEST2, _BITS, _HARVEST_TEXT, _NAME,
@@ -39,7 +42,7 @@ class HarvestMixin(DiceKingdomsFields):
             if not self.quiet:
                 self.emit("roll", self.active, f"2nd Harvest: the black dice show {b1} and {b2} "
                           f"(sum {b1 + b2})" + ("; doubles trigger no Event in this phase." if b1 == b2 else "."),
-                          {"black": [b1, b2]})
+                          {"black": [b1, b2]}, effects=[fx.roll("dice-black", (b1, b2), self.active)])
         if self.drought:
             self.emit("drought", None, "Drought: no Harvest this turn.")
             self._end_harvest(None)
@@ -64,6 +67,7 @@ class HarvestMixin(DiceKingdomsFields):
         marked = 0
         gained = [0, 0, 0, 0]
         cit_guild = lay.cit_guild
+        before = 0 if self.quiet else score_total(lay, sh)
         for s in lay.harvest_sections[dice[0]][dice[1]]:
             n = sh[CIT + s] - _BITS[sh[CITV + s]]
             if n > 0:
@@ -81,7 +85,9 @@ class HarvestMixin(DiceKingdomsFields):
                     text = _HARVEST_TEXT[key] = " harvests " + ", ".join(
                         f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip" + (
                         "s" if marked > 1 else "") + _rewards_note(rewards) + "."
-                self.emit("harvest", seat, _NAME[seat] + text, {"marked": gained})
+                effects = [fx.count(trk_key(seat, GUILDS[g]), k, sh[TRK + g]) for g, k in enumerate(gained) if k]
+                self.emit("harvest", seat, _NAME[seat] + text, {"marked": gained},
+                          effects=effects + scored(seat, lay, sh, before))
             return _reward_tasks(seat, rewards) if rewards else ()
         if not self.quiet:
             self.emit("harvest", seat, f"{_NAME[seat]} marks nothing from the dice: "

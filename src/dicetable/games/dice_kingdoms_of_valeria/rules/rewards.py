@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -18,6 +19,8 @@ from ..components import (
     STATUES, STATUE_INSTANT, STATUE_TIMES, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
 from .fields import DiceKingdomsFields
+from .fx import cit_key, lair_key, road_key, scored, statue_key, trk_key
+from .scoring import score_total
 from .tables import (
     Reward,
     CHOOSE, DRAFT, HARVEST, KIND_CODE, REWARD_KIND, TASK_NAMES, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE,
@@ -198,10 +201,14 @@ class RewardMixin(DiceKingdomsFields):
             self._take_statue(seat, payload, refill=task[2] == 1)
         elif code == T_FALLBACK:
             rewards: list[Reward] = []
+            sh = self.sheets[seat]
+            before = 0 if self.quiet else score_total(self.lay, sh)
             self._mark_track(seat, payload, 1, rewards)
             if not self.quiet:
                 self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
-                          + _rewards_note(rewards) + ".", {"track": GUILDS[payload]})
+                          + _rewards_note(rewards) + ".", {"track": GUILDS[payload]},
+                          effects=[fx.count(trk_key(seat, GUILDS[payload]), 1, sh[TRK + payload]),
+                                   *scored(seat, self.lay, sh, before)])
             if rewards:
                 self.then(*_reward_tasks(seat, rewards))
         elif code == T_STRIKE:
@@ -236,12 +243,14 @@ class RewardMixin(DiceKingdomsFields):
         i = sh[CIT + s]
         if i >= 2:
             return
-        sh[CIT + s] = i + 1
         lay = self.lay
+        before = 0 if self.quiet else score_total(lay, sh)
+        sh[CIT + s] = i + 1
         code = lay.cit_pips[s][i]
         if not self.quiet:
             self.emit("mark", seat, f"{_NAME[seat]} ({why}){_TEXTS[lay.season].citizen[s][i]}",
-                      {"section": lay.cit_names[s], "pip": i + 1})
+                      {"section": lay.cit_names[s], "pip": i + 1},
+                      effects=[fx.count(cit_key(seat, lay.cit_names[s]), 1, i + 1), *scored(seat, lay, sh, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
 
@@ -270,10 +279,12 @@ class RewardMixin(DiceKingdomsFields):
         i = sh[col]
         if i >= length:
             return
+        before = 0 if self.quiet else score_total(self.lay, sh)
         sh[col] = i + 1
         code = pips[i]
         if not self.quiet:
-            self.emit("mark", seat, _NAME[seat] + texts[i], {key: i + 1})
+            self.emit("mark", seat, _NAME[seat] + texts[i], {key: i + 1},
+                      effects=[fx.count(f"p-{seat}-{key}", 1, i + 1), *scored(seat, self.lay, sh, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
 
@@ -295,13 +306,16 @@ class RewardMixin(DiceKingdomsFields):
         i = sh[LB0 + b]
         if i >= lay.block_len[b]:
             return
+        before = 0 if self.quiet else score_total(lay, sh)
         sh[LB0 + b] = i + 1
         li = lay.block_lair[b]
         code = lay.block_pips[b][i]
         if not self.quiet:
             texts = _TEXTS[lay.season]
+            in_lair = sum(sh[LB0 + x] for x in lay.lair_blocks[li])
             self.emit("mark", seat, f"{_NAME[seat]} ({why}){texts.block[b][i]}",
-                      {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1})
+                      {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1},
+                      effects=[fx.count(lair_key(seat, lay.lair_ids[li]), 1, in_lair), *scored(seat, lay, sh, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
         if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
@@ -316,6 +330,7 @@ class RewardMixin(DiceKingdomsFields):
     def _settle_lair(self, seat: int, li: int) -> None:
         lay = self.lay
         sh = self.sheets[seat]
+        before = 0 if self.quiet else score_total(lay, sh)
         if self.lair_first[li] == -1:
             self.lair_first[li] = seat
             sh[LST + li] = LAIR_HIGH
@@ -323,14 +338,14 @@ class RewardMixin(DiceKingdomsFields):
                 hi = lay.lair_vp[li][0]
                 self.emit("lair", seat, f"{_NAME[seat]} is the first to complete {lay.lair_ids[li]} "
                           f"{lay.lair_names[li]}: circles {hi} VP; everyone else crosses it out.",
-                          {"lair": lay.lair_ids[li], "vp": hi})
+                          {"lair": lay.lair_ids[li], "vp": hi}, effects=scored(seat, lay, sh, before))
         else:
             sh[LST + li] = LAIR_LOW
             if not self.quiet:
                 lo = lay.lair_vp[li][1]
                 self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
                           f"{lay.lair_names[li]}: the higher value is crossed out, {lo} VP.",
-                          {"lair": lay.lair_ids[li], "vp": lo})
+                          {"lair": lay.lair_ids[li], "vp": lo}, effects=scored(seat, lay, sh, before))
 
     def _usable_roads(self, sh: list[int]) -> list[tuple[int, int]]:
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
@@ -369,6 +384,7 @@ class RewardMixin(DiceKingdomsFields):
         k = min(n, length - have)
         if k <= 0:
             return
+        before = 0 if self.quiet else score_total(lay, sh)
         sh[lay.ro0 + r] = d
         sh[lay.rc0 + r] = have + k
         vb = sh[VBRIDGE]
@@ -417,24 +433,29 @@ class RewardMixin(DiceKingdomsFields):
             elif far == -2 and not quiet:
                 text += f", reaching the dead end {_ends(lay, r, d)[1]}"
         if not quiet:
-            self.emit("mark", seat, text + _rewards_note(rewards) + ".", data)
+            self.emit("mark", seat, text + _rewards_note(rewards) + ".", data,
+                      effects=[fx.count(road_key(seat, lay.road_ids[r]), k, have + k), *scored(seat, lay, sh, before)])
         if rewards:
             self.then(*_reward_tasks(seat, rewards))
 
     # ------------------------------------------------------------ Statues
     def _take_statue(self, seat: int, kind: int, refill: bool) -> None:
         line = list(self.line)
-        for i, c in enumerate(line):
+        place = 0
+        for place, c in enumerate(line):
             if CARD_KIND[c] == kind:
-                del line[i]
+                del line[place]
                 break
         self.line = tuple(line)
         sh = self.sheets[seat]
+        before = 0 if self.quiet else score_total(self.lay, sh)
         sh[STAT] |= 1 << kind
         sh[NSTAT] += 1
         if not self.quiet:
             self.emit("statue", seat, f"{_NAME[seat]} takes Statue {kind + 1}: {STATUES[kind].effect}",
-                      {"statue": kind + 1})
+                      {"statue": kind + 1},
+                      effects=[fx.take(statue_key(seat, kind + 1), f"draft-{place}", f"p-{seat}-statues", seat),
+                               *scored(seat, self.lay, sh, before)])
         if refill:
             self._refill()
         code = STATUE_INSTANT[kind]
@@ -454,5 +475,9 @@ class RewardMixin(DiceKingdomsFields):
         self.line = tuple(line)
         self.deck = tuple(deck)
         if not self.quiet:
+            first = len(line) - len(new)
+            effects = [fx.reveal(f"draft-{first + j}", "draft") for j in range(len(new))]
+            effects.append(fx.count("statue-deck", -len(new), len(deck)))
             self.emit("refill", None, "The draft line is refilled with " + ", ".join(
-                f"Statue {CARD_KIND[c] + 1}" for c in new) + ".", {"new": [CARD_ID[c] for c in new]})
+                f"Statue {CARD_KIND[c] + 1}" for c in new) + ".", {"new": [CARD_ID[c] for c in new]},
+                effects=effects)

@@ -7,6 +7,7 @@ JSON-able sheet view of the observation.
 
 from __future__ import annotations
 
+import marshal
 import operator
 
 from ..components import (
@@ -179,8 +180,26 @@ def marked_pips(lay: Layout, sh: list[int]) -> dict:
     return out
 
 
+#: Sheet views already built, as marshal bytes by (season, sheet): see :func:`sheet_view`.
+_VIEWS: dict = {}
+
+
 def sheet_view(lay: Layout, sh: list[int]) -> dict:
-    """A JSON-able view of one seat's sheets."""
+    """A JSON-able view of one seat's sheets (a new dict each call: the caller may change it).
+
+    Memoised on the season and the sheet's ints (every seat and spectator observes every sheet,
+    so one version's sheets are viewed many times); the copy is made with ``marshal``.
+    """
+    key = (lay.season, *sh)
+    got = _VIEWS.get(key)
+    if got is None:
+        if len(_VIEWS) > 4096:  # bound the memory of long simulations
+            _VIEWS.clear()
+        got = _VIEWS[key] = marshal.dumps(_sheet_view(lay, sh))
+    return marshal.loads(got)
+
+
+def _sheet_view(lay: Layout, sh: list[int]) -> dict:
     return {
         "citizens": {lay.cit_names[s]: {"marked": sh[CIT + s], "voided": [i + 1 for i in range(2)
                                                                           if sh[CITV + s] >> i & 1]}

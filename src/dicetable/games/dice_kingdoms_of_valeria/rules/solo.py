@@ -5,12 +5,15 @@ Rulebook: Solo Rules (Events are reconstructed: see the package docstring).
 
 from __future__ import annotations
 
+from dicetable.engine import effects as fx
+
 from ..components import (
     CIT, CITV, DOM, EVENTS, GUILDS, LAIR_OPEN, LB0, LST, REWARD_NAME, TRK, VBRIDGE, VDOM, VTRK,
 )
 from .fields import DiceKingdomsFields
 from .tables import Reward, _reward_tasks
-from .scoring import bridge_complete
+from .fx import scored, trk_key
+from .scoring import bridge_complete, score_total
 
 
 class SoloEventMixin(DiceKingdomsFields):
@@ -27,7 +30,8 @@ class SoloEventMixin(DiceKingdomsFields):
         self.ships += 1
         ev = EVENTS[e]
         self.emit("event", 0, f"Doubles: ship {self.ships} of {self.lay.ships} is marked off. "
-                  f"Event: {ev.name} - {ev.text}", {"event": ev.id, "ship": self.ships})
+                  f"Event: {ev.name} - {ev.text}", {"event": ev.id, "ship": self.ships},
+                  effects=[fx.count("solo-ships", 1, self.ships)])
         self._resolve_event(ev.id)
 
     def _resolve_event(self, eid: str) -> None:
@@ -39,9 +43,11 @@ class SoloEventMixin(DiceKingdomsFields):
                 void = sh[CITV + s]
                 for i in range(n - 1, -1, -1):
                     if not void >> i & 1:
+                        before = score_total(lay, sh)
                         sh[CITV + s] = void | (1 << i)
                         self.emit("void", 0, f"Exodus voids the {'left' if i == 0 else 'right'} pip of the "
-                                  f"{lay.cit_names[s]} Citizen.", {"section": lay.cit_names[s], "pip": i + 1})
+                                  f"{lay.cit_names[s]} Citizen.", {"section": lay.cit_names[s], "pip": i + 1},
+                                  effects=scored(0, lay, sh, before))
                         return
             self._no_target("Exodus")
         elif eid == "washed-out-bridge":
@@ -91,8 +97,10 @@ class SoloEventMixin(DiceKingdomsFields):
             self.then(("road", 0, 0))
         elif eid == "pilgrims":
             rewards: list[Reward] = []
+            before = score_total(lay, sh)
             if self._mark_track(0, 0, 1, rewards):
-                self.emit("mark", 0, "Pilgrims: 1 pip is marked on the Holy Guild Track.")
+                self.emit("mark", 0, "Pilgrims: 1 pip is marked on the Holy Guild Track.",
+                          effects=[fx.count(trk_key(0, GUILDS[0]), 1, sh[TRK]), *scored(0, lay, sh, before)])
                 self.then(*_reward_tasks(0, rewards))
             else:
                 self._no_target("Pilgrims")

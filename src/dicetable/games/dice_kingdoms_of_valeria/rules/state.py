@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicetable.engine import Action
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import (
@@ -84,7 +85,8 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         self.emit("setup", None,
                   f"{lay.data.name}; {_NAME[self.first]} is the first Active Player. "
                   "Statue draft line: " + ", ".join(f"Statue {CARD_KIND[c] + 1}" for c in self.line) + ".",
-                  {"first": self.first, "line": [CARD_ID[c] for c in self.line], "sheets": season})
+                  {"first": self.first, "line": [CARD_ID[c] for c in self.line], "sheets": season},
+                  effects=[fx.reveal(f"draft-{i}", "draft") for i in range(len(self.line))])
         self._start_turn(self.first)
         self.run()
 
@@ -185,6 +187,7 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         """The whole table (all sheets are public) and the decks as counts; never a deck's order."""
         lay = self.lay
         n_day = sum(1 for c in self.deck if CARD_BACK[c] == 0)
+        players = [sheet_view(lay, sh) for sh in self.sheets]
         obs: dict[str, Any] = {
             "game": self.game_id,
             "sheets": lay.season,
@@ -200,9 +203,9 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
             "statue_line": [CARD_ID[c] for c in self.line],
             "statue_deck": {"day": n_day, "night": len(self.deck) - n_day},
             "lair_first": list(self.lair_first),
-            "players": [sheet_view(lay, sh) for sh in self.sheets],
+            "players": players,
             "deciding": list(self.to_move),
-            "scores": self.scores,
+            "scores": [p["score"]["total"] for p in players],
             "winners": list(self.winners),
         }
         if seat is not None and 0 <= seat < self.players:

@@ -7,6 +7,7 @@ Rulebook: Game Flow (Roll Phase; the last round once a player has completed
 from __future__ import annotations
 
 from dicetable.engine import auto
+from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import BLACK_DIE, COLOURS, COLOUR_DIE, END_TRACKS, TRK
@@ -47,8 +48,14 @@ class TurnMixin(DiceKingdomsFields):
             if text is None:
                 text = _ROLL_TEXT[roll] = (f"black {roll[0]} and {roll[1]} (sum {roll[0] + roll[1]}), "
                                            f"Yellow {roll[2]}, Red {roll[3]}, Green {roll[4]}, Blue {roll[5]}.")
+            effects = [fx.turn(seat)]
+            if self.players == 1:
+                effects.append(fx.count("solo-trees", 1, self.trees))
+            elif seat == self.first:
+                effects.append(fx.round_begins(self.round_no))
+            effects.append(fx.roll("dice", roll, seat))
             self.emit("roll", seat, f"{when}: {_NAME[seat]} rolls {text}",
-                      {"dice": list(roll), "round": self.round_no})
+                      {"dice": list(roll), "round": self.round_no}, effects=effects)
         self.phase = EVENT
         self.stage = STAGE_EVENT
         if (self.players == 1 and roll[0] == roll[1] and self.ships < self.lay.ships
