@@ -488,6 +488,7 @@ def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(contex
 
     import dicetable.web
     from dicetable.engine import new_game
+    from dicetable.engine.markup import assemble
     from dicetable.games.valeria_card_kingdoms import board as vck_board
     from dicetable.games.valeria_card_kingdoms.components import MON_NAME
 
@@ -499,7 +500,7 @@ def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(contex
     squeezed = []
     for name in MON_NAME:
         obs["monsters"][2]["cards"] = [name]
-        html = vck_board.board_view(obs, [], 0)
+        html = assemble(vck_board.board_view(obs, [], 0))
         page.set_content(f'<html><head><style>{css}</style></head><body class="page-table"><main class="table-main">'
                          f'<section class="board-wrap"><div id="board">{html}</div></section></main></body></html>')
         cut = page.evaluate("""() => [...document.querySelectorAll('.vck-mstack .vck-name, .vck-mstack .vck-card')]

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from dicetable.engine import Rng, get_game, new_game
+from dicetable.engine.markup import as_parts, assemble
 from dicetable.engine.testing import random_step
 from dicetable.games.valeria_card_kingdoms import rules
 from dicetable.games.valeria_card_kingdoms.board import board_view
@@ -258,7 +259,8 @@ def _actions(state, seat):
 
 
 def _board(state, seat) -> str:
-    return board_view(state.observation(seat), _actions(state, seat), seat)
+    """The whole board ``seat`` sees, its parts assembled as the page does."""
+    return assemble(as_parts(board_view(state.observation(seat), _actions(state, seat), seat)))
 
 
 def test_board_is_wellformed_and_its_pieces_are_legal_named_focusable():
@@ -358,7 +360,7 @@ def test_views_are_the_same_for_states_that_look_the_same_and_hide_secrets():
 
 def test_spectator_board_has_no_actions_and_no_duke_before_the_end():
     for n, opts, state in SAMPLES:
-        html = board_view(state.observation(None), [{"id": "gain:gold", "label": "Gain"}], None)
+        html = assemble(board_view(state.observation(None), [{"id": "gain:gold", "label": "Gain"}], None))
         assert "data-action" not in html
         if state.phase != P_OVER:
             assert not any(escape(DUKE_NAME[d]) in html for d in state.dukes if d >= 0)

@@ -22,6 +22,7 @@ from rich.console import Console
 
 from dicetable.bots import make_bot
 from dicetable.engine import new_game
+from dicetable.engine.markup import assemble
 from dicetable.games.valeria_card_kingdoms.board import board_view
 from dicetable.games.valeria_card_kingdoms.text import text_view
 
@@ -57,7 +58,7 @@ def mid_game(players: int, seed: int = 3, steps: int = 0):
 def page(state, seat: int | None) -> str:
     """A standalone HTML page around the board fragment, shaped like the table page."""
     actions = [{"id": a.id, "label": a.label} for a in state.legal_actions(seat)] if seat is not None else []
-    board = board_view(state.observation(seat), actions, seat)
+    board = assemble(board_view(state.observation(seat), actions, seat))
     placed = set(re.findall(r'data-action="([^"]+)"', board))
     bar = "".join(f"<button>{escape(a['label'])}</button>" for a in actions if escape(a["id"]) not in placed)
     css = resources.files("dicetable.games.valeria_card_kingdoms").joinpath("static", "board.css").read_text()

@@ -1,4 +1,4 @@
-"""Browser board of Valeria: Card Kingdoms: an HTML fragment drawn from ``observation(seat)``.
+"""Browser board of Valeria: Card Kingdoms: keyed HTML parts drawn from ``observation(seat)``.
 
 ``board_view(obs, actions, seat)`` lays the table out as in the rulebook's Table layout: the
 Center Stacks as a grid of 4 rows by 5 columns (Monsters by Area, the Citizen stacks by roll
@@ -12,16 +12,33 @@ Recruit on a Citizen stack, Slay on a Monster stack, Build on a Domain stack, th
 choices beside the card being paid for, Gain a Resource on the player's own tokens, a Thief's
 take on the robbed player's tokens, Dukes, die changes on the dice, trades and returns on the
 tableau's cards. Actions with no piece (choosing one side of an "or" reward, declining, ending
-the Harvest's trades) are left to the page's action bar. The fragment is a pure function of
-its arguments and holds no script.
+the Harvest's trades) are left to the page's action bar. The parts are a pure function of
+the arguments and hold no script.
+
+Parts (``dicetable.engine.markup``; the root is ``"board"``), cut so that one action changes
+little: ``turn``, ``dice``, ``info`` (Exhausted count, last move), ``harvest``, ``over``,
+``dark-lord`` (solo); per Center Stack ``m-<i>`` / ``c-<i>`` / ``d-<i>`` (the stack with its
+marks and the action on its card) holding ``<same>-face`` (the top card's face, which changes
+only when the card or count does); per player ``p-<s>`` (the panel) holding ``p-<s>-head``,
+``p-<s>-gold`` / ``-strength`` / ``-magic`` / ``-vp`` (tokens), ``p-<s>-cits``, ``p-<s>-doms``,
+``p-<s>-vic`` and ``p-<s>-duke``.
+
+Element keys (``data-key``) for the effects the rules emit: ``dice`` (each die ``die-<i>``
+with ``data-die``), ``exhausted``; the stacks ``m-<i>``, ``c-<i>``, ``d-<i>``, their top cards
+``<stack>-top`` and counts ``<stack>-count``; per player ``p-<s>`` and its counters
+``p-<s>-gold``, ``-strength``, ``-magic``, ``-vp`` (VP tokens), ``-score``; its areas
+``p-<s>-cits``, ``-doms``, ``-victory`` and their cards ``p-<s>-cit-<slug>``, ``-dom-<slug>``,
+``-mon-<slug>``, its Duke ``p-<s>-duke``; solo: ``dark-lord`` with ``dl-cit-<slug>`` and
+``dl-dom-<slug>``. Counters carry ``data-count``.
 """
 
 from __future__ import annotations
 
 import re
-from html import escape
+from functools import lru_cache
 
 from dicetable.engine import seat_name
+from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
 
 from .viewdata import (
     PHASE_WORDS, RESOURCE_OF, activated, card_slug, citizen_cost, citizen_powers, citizen_role,
@@ -40,19 +57,22 @@ RES_TITLE = {
              "real token paid; some Monsters also cost Magic.",
     "vp": "Victory Point tokens: count toward the final score.",
 }
-PIPS = {1: ((2, 2),), 2: ((1, 1), (3, 3)), 3: ((1, 1), (2, 2), (3, 3)), 4: ((1, 1), (3, 1), (1, 3), (3, 3)),
-        5: ((1, 1), (3, 1), (2, 2), (1, 3), (3, 3)), 6: ((1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3))}
+#: The Center Stacks' part ids and element keys, in the grid's order (4 rows of 5).
+STACK_KEYS = tuple([f"m-{i}" for i in range(5)] + [f"c-{i}" for i in range(10)] + [f"d-{i}" for i in range(5)])
 
 
-def _e(text) -> str:
-    return escape(str(text), quote=True)
-
-
-def _button(action: dict, inner: str, cls: str, title: str = "") -> str:
+def _button(action: dict, inner: str, cls: str, title: str = "", key: str = "") -> str:
     """A focusable piece carrying the action (its label is the accessible name)."""
-    t = f' title="{_e(title)}"' if title else ""
-    return (f'<button type="button" class="{cls}" data-action="{_e(action["id"])}" '
-            f'aria-label="{_e(action["label"])}"{t}>{inner}</button>')
+    t = f' title="{attr(title)}"' if title else ""
+    k = f' data-key="{key}"' if key else ""
+    return (f'<button type="button" class="{cls}"{k} data-action="{attr(action["id"])}" '
+            f'aria-label="{attr(action["label"])}"{t}>{inner}</button>')
+
+
+def _counter(key: str, n: int, cls: str, title: str = "") -> str:
+    """A counter the effects may count up or down: ``data-key``, ``data-count`` and the number as text."""
+    t = f' title="{attr(title)}"' if title else ""
+    return f'<span class="{cls}" data-key="{key}" data-count="{n}"{t}>{n}</span>'
 
 
 class _Actions:
@@ -63,6 +83,8 @@ class _Actions:
         self.placed: set[str] = set()
 
     def take(self, aid: str) -> dict | None:
+        if not self.by_id:
+            return None
         a = self.by_id.get(aid)
         if a is not None and aid not in self.placed:
             self.placed.add(aid)
@@ -70,96 +92,120 @@ class _Actions:
         return None
 
     def prefixed(self, prefix: str) -> list[dict]:
+        if not self.by_id:
+            return []
         out = [a for aid, a in self.by_id.items() if aid.startswith(prefix) and aid not in self.placed]
         self.placed.update(a["id"] for a in out)
         return out
 
 
-# ------------------------------------------------------------------ dice and status
-def _die_svg(value: int, n: int) -> str:
-    pips = "".join(f'<circle cx="{8 * x}" cy="{8 * y}" r="2.7"/>' for x, y in PIPS.get(value, ()))
-    return (f'<svg class="vck-die" viewBox="0 0 32 32" role="img" aria-label="Die {n}: {value}">'
-            f'<title>Die {n} shows {value}</title><rect x="1" y="1" width="30" height="30" rx="6"/>'
-            f'{pips}</svg>')
-
-
+# ------------------------------------------------------------------ status parts
 def _die_change_text(label: str) -> str:
     """``"Palace of the Dawn: change die 1 from 4 to 3"`` -> ``"Palace of the Dawn → 3"``."""
     m = re.match(r"(.*): change die \d from \d+ to (\d+)(.*)", label)
     return f"{m.group(1)} → {m.group(2)}{m.group(3)}" if m else label
 
 
-def _status(obs: dict, acts: _Actions, seat) -> str:
-    out = ['<div class="vck-status">']
+def _turn(obs: dict) -> str:
+    """Part ``turn``: whose turn, which phase, who decides."""
     phase = obs["phase"]
     n = obs["players"]
+    head = f'<div class="vck-turn" data-phase="{attr(phase)}">'
     if phase == "choose-duke":
         chosen = sum(p["duke_chosen"] for p in obs["player"])
-        out.append(f'<div class="vck-turn"><b>Dukes</b>: each player keeps one of two, in secret '
-                   f'({chosen} of {n} chosen)</div>')
-    elif phase == "over":
-        out.append(f'<div class="vck-turn"><b>The game is over</b> after turn {obs["turn"]}</div>')
-    else:
-        pend = obs.get("pending") or {}
-        words = PHASE_WORDS.get(phase, phase)
-        if "actions_left" in pend:
-            left = pend["actions_left"]
-            words += f" · {left} Action{'s' if left != 1 else ''} left"
-        who = ""
-        if pend.get("seat") is not None and pend["seat"] != obs["active"]:
-            who = f' · <span class="vck-s{pend["seat"]}">{_e(seat_name(pend["seat"]))}</span> decides'
-        detail = ""
-        if pend.get("card"):
-            detail = f'<div class="vck-pending">{_e(pend["card"])}: {_e(pend.get("effect", ""))}</div>'
-        out.append(f'<div class="vck-turn">Turn {obs["turn"]} · <b class="vck-s{obs["active"]}">'
-                   f'{_e(seat_name(obs["active"]))}</b> is the Active player · {_e(words)}{who}{detail}</div>')
-    if obs["dice"]:
-        dice = obs["dice"]
-        out.append('<div class="vck-dice" title="The Active player\'s two dice: each die and their sum '
-                   'activate Citizens (Harvest Phase)">')
-        changes = acts.prefixed("die:")
-        for i, v in enumerate(dice):
-            buttons = "".join(_button(a, _e(_die_change_text(a["label"])), "vck-mini")
-                              for a in changes if a["id"].endswith(f":{i + 1}"))
-            out.append(f'<div class="vck-die-slot">{_die_svg(v, i + 1)}{buttons}</div>')
-        nums = activated(dice)
-        out.append(f'<div class="vck-activates">activate <b>{nums[0]}</b>, <b>{nums[1]}</b> and <b>{nums[2]}</b>')
-        done = acts.take("dice:done")
-        if done:
-            out.append(_button(done, "Announce these dice", "vck-mini vck-go"))
-        out.append("</div></div>")
-        if n == 1 and phase != "over":
-            out.append(f'<div class="vck-attack" title="Solo: each die activates the Monster stack of its '
-                       f'number, which attacks its column (Solo variant)">Monsters attack: '
-                       f'{_e(monster_attacks(obs))}</div>')
-    goal = 5 if n == 1 else 2 * n
-    out.append(f'<div class="vck-exh" title="The game ends when {goal} Center Stacks are Exhausted, or every '
-               f'{"Monster is slain" if n == 1 else "Monster is slain or every Domain built"} (End of game)">'
-               f'Exhausted <b>{obs["exhausted"]}</b> of {goal}</div>')
-    last = last_move_text(obs)
-    if last:
-        out.append(f'<div class="vck-lastmove" title="The last card taken from the Center Stacks (its stack is '
-                   f'marked with a dashed outline)">Last: {_e(last)}</div>')
-    harvest = harvest_summary(obs)
-    if harvest:
-        text = _e("; ".join(harvest))
-        out.append(f'<div class="vck-harvest" title="What each player got in the last Harvest: {text}">'
-                   f'<b>Last Harvest</b>: {text}</div>')
-    out.append("</div>")
+        return (f'{head}<b>Dukes</b>: each player keeps one of two, in secret '
+                f'({chosen} of {n} chosen)</div>')
+    if phase == "over":
+        return f'{head}<b>The game is over</b> after turn {obs["turn"]}</div>'
+    pend = obs.get("pending") or {}
+    words = PHASE_WORDS.get(phase, phase)
+    if "actions_left" in pend:
+        left = pend["actions_left"]
+        words += f" · {left} Action{'s' if left != 1 else ''} left"
+    who = ""
+    if pend.get("seat") is not None and pend["seat"] != obs["active"]:
+        who = f' · <span class="vck-s{pend["seat"]}">{text(seat_name(pend["seat"]))}</span> decides'
+    detail = ""
+    if pend.get("card"):
+        detail = f'<div class="vck-pending">{text(pend["card"])}: {text(pend.get("effect", ""))}</div>'
+    return (f'{head}Turn {obs["turn"]} · <b class="vck-s{obs["active"]}">'
+            f'{text(seat_name(obs["active"]))}</b> is the Active player · {text(words)}{who}{detail}</div>')
+
+
+def _dice(obs: dict, acts: _Actions) -> str:
+    """Part ``dice``: the two dice (keyed ``dice``, each die ``die-<i>`` with ``data-die``), die changes,
+    what they activate; solo: what the Monsters will attack."""
+    dice = obs["dice"]
+    if not dice:
+        return '<div class="vck-dice" data-key="dice"></div>'
+    out = ['<div class="vck-dice" data-key="dice" title="The Active player\'s two dice: each die and their sum '
+           'activate Citizens (Harvest Phase)">']
+    changes = acts.prefixed("die:")
+    for i, v in enumerate(dice):
+        buttons = "".join(_button(a, text(_die_change_text(a["label"])), "vck-mini")
+                          for a in changes if a["id"].endswith(f":{i + 1}"))
+        out.append(f'<div class="vck-die-slot"><span class="vck-die" data-key="die-{i}" data-die="{v}">'
+                   f'{die_svg(v, size=32, label=f"Die {i + 1}: {v}")}</span>{buttons}</div>')
+    nums = activated(dice)
+    out.append(f'<div class="vck-activates">activate <b>{nums[0]}</b>, <b>{nums[1]}</b> and <b>{nums[2]}</b>')
+    done = acts.take("dice:done")
+    if done:
+        out.append(_button(done, "Announce these dice", "vck-mini vck-go"))
+    out.append("</div></div>")
+    if obs["players"] == 1 and obs["phase"] != "over":
+        out.append(f'<div class="vck-attack" title="Solo: each die activates the Monster stack of its '
+                   f'number, which attacks its column (Solo variant)">Monsters attack: '
+                   f'{text(monster_attacks(obs))}</div>')
     return "".join(out)
 
 
+def _info(obs: dict) -> str:
+    """Part ``info``: the Exhausted count (keyed ``exhausted``) and the last card taken."""
+    n = obs["players"]
+    goal = 5 if n == 1 else 2 * n
+    out = [f'<div class="vck-exh" title="The game ends when {goal} Center Stacks are Exhausted, or every '
+           f'{"Monster is slain" if n == 1 else "Monster is slain or every Domain built"} (End of game)">'
+           f'Exhausted <b data-key="exhausted" data-count="{obs["exhausted"]}">{obs["exhausted"]}</b> of {goal}</div>']
+    last = last_move_text(obs)
+    if last:
+        out.append(f'<div class="vck-lastmove" title="The last card taken from the Center Stacks (its stack is '
+                   f'marked with a dashed outline)">Last: {text(last)}</div>')
+    return "".join(out)
+
+
+def _harvest(obs: dict) -> str:
+    """Part ``harvest``: what each player got in the last Harvest ("" before the first)."""
+    harvest = harvest_summary(obs)
+    if not harvest:
+        return ""
+    words = text("; ".join(harvest))
+    return (f'<div class="vck-harvest" title="What each player got in the last Harvest: {attr("; ".join(harvest))}">'
+            f'<b>Last Harvest</b>: {words}</div>')
+
+
 def _dark_lord(obs: dict) -> str:
+    """Part ``dark-lord`` (solo): its Duke (face down until the end), captured cards, score."""
     dl = obs.get("dark_lord")
     if not dl:
         return ""
-    duke = _e(dl["duke"]) if dl.get("duke") else "Duke face down"
-    cits = ", ".join(f"{_e(n)}" + (f" ×{c}" if c > 1 else "") for n, c in counted(dl["captured_citizens"]))
-    doms = ", ".join(_e(d) for d in dl["captured_domains"])
+    duke = text(dl["duke"]) if dl.get("duke") else "Duke face down"
+    cits = ", ".join(f'<span data-key="dl-cit-{card_slug(n)}">{text(n)}' + (f" ×{c}" if c > 1 else "") + "</span>"
+                     for n, c in counted(dl["captured_citizens"]))
+    doms = ", ".join(f'<span data-key="dl-dom-{card_slug(d)}">{text(d)}</span>' for d in dl["captured_domains"])
     score = f' · scores <b>{dl["score"]}</b>' if dl.get("score") is not None else ""
-    return (f'<div class="vck-darklord" title="Solo: the Dark Lord scores the surviving Monsters, the captured '
-            f'Domains and its Duke on them; it wins a tie (Solo variant)"><b>The Dark Lord</b> ({duke}){score}'
-            f'<br>Captured Citizens: {cits or "none"}<br>Captured Domains: {doms or "none"}</div>')
+    return (f'<div class="vck-darklord" data-key="dark-lord" title="Solo: the Dark Lord scores the surviving '
+            f'Monsters, the captured Domains and its Duke on them; it wins a tie (Solo variant)"><b>The Dark Lord</b> '
+            f'({duke}){score}<br>Captured Citizens: {cits or "none"}<br>Captured Domains: {doms or "none"}</div>')
+
+
+def _verdict(obs: dict) -> str:
+    """Part ``over``: who won, once the game is over ("" before)."""
+    if not obs["is_over"]:
+        return ""
+    if obs["players"] == 1:
+        return '<div class="vck-verdict">' + ("You win!" if obs["winners"] else "The Dark Lord wins.") + "</div>"
+    return ('<div class="vck-verdict">Winner: ' + ", ".join(text(seat_name(s)) for s in obs["winners"])
+            + ' <small>(a tie goes to the fewest cards in the tableau)</small></div>')
 
 
 # ------------------------------------------------------------------ Center Stacks
@@ -171,267 +217,391 @@ def _pay_buttons(obs: dict, acts: _Actions, row: str, index: int) -> str:
     if not pays:
         return ""
     return ('<div class="vck-pay" role="group" aria-label="How to pay">'
-            + "".join(_button(a, _e(a["label"].removeprefix("Pay ")), "vck-mini vck-go") for a in pays) + "</div>")
+            + "".join(_button(a, text(a["label"].removeprefix("Pay ")), "vck-mini vck-go") for a in pays) + "</div>")
 
 
-def _last(obs: dict, row: str, index: int) -> str:
-    """" vck-last" on the stack the last card was taken from."""
-    last = obs.get("last_move") or {}
-    return " vck-last" if (last.get("row"), last.get("index")) == (row, index) else ""
-
-
-def _paying(obs: dict, row: str, index: int) -> str:
-    """" vck-paying" on the stack whose card is being paid for (a ring marks it)."""
+def _marks(obs: dict, row: str, index: int) -> str:
+    """" vck-paying" on the stack whose card is being paid for, " vck-last" on the one the last card left."""
     pend = obs.get("pending") or {}
-    return " vck-paying" if pend.get("task") == "pay" and (pend.get("row"), pend.get("index")) == (row, index) else ""
+    last = obs.get("last_move") or {}
+    out = " vck-paying" if pend.get("task") == "pay" and (pend.get("row"), pend.get("index")) == (row, index) else ""
+    return out + (" vck-last" if (last.get("row"), last.get("index")) == (row, index) else "")
 
 
-def _card(action: dict | None, inner: str, cls: str, title: str) -> str:
+def _card(key: str, action: dict | None, cls: str) -> str:
+    """The top card of stack ``key``: a button when it carries an action; its face is part ``<key>-face``."""
+    face = _slot(f"{key}-face", "div", "vck-fslot")
     if action is not None:
-        return _button(action, inner, f"vck-card {cls} vck-can", title + " " + action["label"] + ".")
-    return f'<div class="vck-card {cls}" title="{_e(title)}">{inner}</div>'
+        return _button(action, face, f"vck-card {cls} vck-can", key=f"{key}-top")
+    return f'<div class="vck-card {cls}" data-key="{key}-top">{face}</div>'
 
 
-def _exhausted(what: str) -> str:
-    return (f'<div class="vck-card vck-exhausted" title="An Exhausted stack: every card of this {what} '
-            f'stack is gone; Exhausted stacks count toward the end of the game (Exhausted stacks)">'
-            f'<span>Exhausted</span></div>')
+EXHAUSTED = "<span>Exhausted</span>"
 
 
-def _monster_stack(obs: dict, acts: _Actions, p: int) -> str:
+def _exhausted(key: str, what: str) -> str:
+    """An Exhausted card on stack ``key`` (its face part says so)."""
+    return (f'<div class="vck-card vck-exhausted" data-key="{key}-top" title="An Exhausted stack: every card of '
+            f'this {what} stack is gone; Exhausted stacks count toward the end of the game (Exhausted stacks)">'
+            f'{_slot(f"{key}-face", "div", "vck-fslot")}</div>')
+
+
+def _stack(key: str, cls: str, inner: str) -> str:
+    return f'<div class="vck-stack {cls}" data-key="{key}">{inner}</div>'
+
+
+@lru_cache(maxsize=256)
+def _monster_face(key: str, area: str, top: str, n: int) -> str:
+    """Part ``m-<i>-face``: the Monster on top of a stack of ``n``."""
+    return (f'<div class="vck-face" title="{attr(monster_title(top))}"><div class="vck-col-head">{text(area)}'
+            f'<span class="vck-count" data-key="{key}-count" data-count="{n}" title="{n} Monsters in this stack">'
+            f'{n}</span></div><div class="vck-name vck-wrap">{text(top)}</div>'
+            f'<div class="vck-stats"><span class="vck-str" title="Strength cost (Magic cost on top)">'
+            f'{text(monster_cost(top))}</span> <span class="vck-vp">{monster_vp(top)} VP</span></div>'
+            f'<div class="vck-text">→ {text(monster_reward(top))}</div></div>')
+
+
+def _monster_stack(obs: dict, acts: _Actions, p: int, parts: dict) -> str:
+    key = f"m-{p}"
     m = obs["monsters"][p]
     cards = m["cards"]
+    marks = _marks(obs, "monsters", p)
     if not cards:
-        return f'<div class="vck-stack vck-mstack{_last(obs, "monsters", p)}">{_exhausted("Monster")}</div>'
+        parts[f"{key}-face"] = EXHAUSTED
+        return _stack(key, f"vck-mstack{marks}", _exhausted(key, "Monster"))
     top = cards[-1]
     slug = card_slug(m["area"])
     action = acts.take(f"slay:{slug}") or acts.take(f"attack:{slug}")
-    inner = (f'<div class="vck-col-head">{_e(m["area"])}<span class="vck-count" title="{len(cards)} Monsters in '
-             f'this stack">{len(cards)}</span></div><div class="vck-name vck-wrap">{_e(top)}</div>'
-             f'<div class="vck-stats"><span class="vck-str" title="Strength cost (Magic cost on top)">'
-             f'{_e(monster_cost(top))}</span> <span class="vck-vp">{monster_vp(top)} VP</span></div>'
-             f'<div class="vck-text">→ {_e(monster_reward(top))}</div>')
+    parts[f"{key}-face"] = _monster_face(key, m["area"], top, len(cards))
     pend = obs.get("pending") or {}
     attacking = " vck-attacking" if pend.get("task") == "attack" and pend.get("column") == p else ""
-    return (f'<div class="vck-stack vck-mstack{attacking}{_paying(obs, "monsters", p)}{_last(obs, "monsters", p)}">{_card(action, inner, "vck-monster", monster_title(top))}'
-            f'{_pay_buttons(obs, acts, "monsters", p)}</div>')
+    return _stack(key, f"vck-mstack{attacking}{marks}",
+                  _card(key, action, "vck-monster") + _pay_buttons(obs, acts, "monsters", p))
 
 
-def _trade(text: str) -> str:
+def _trade(words: str) -> str:
     """``"may pay 1 Gold to gain 2 Magic"`` -> ``"may pay 1 Gold → 2 Magic"`` (a card is narrow)."""
-    return text.replace(" to gain ", " → ")
+    return words.replace(" to gain ", " → ")
 
 
 def _icon(role: str, title: str) -> str:
     """A Role icon (Worker, Soldier, Shadow, Holy) with its name on hover."""
-    return f'<i class="vck-icon vck-{role}" title="{_e(title)}">{ROLE_ICON[role]}</i>'
+    return f'<i class="vck-icon vck-{role}" title="{attr(title)}">{ROLE_ICON[role]}</i>'
 
 
-def _slot_numbers(slot: str) -> list[int]:
-    return [int(x) for x in slot.split("-")]
+@lru_cache(maxsize=64)
+def _slot_numbers(numbers: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in numbers.split("-"))
 
 
-def _citizen_stack(obs: dict, acts: _Actions, i: int) -> str:
+@lru_cache(maxsize=256)
+def _citizen_face(key: str, numbers: str, top: str, n: int, down: int) -> str:
+    """Part ``c-<i>-face``: the Citizen on top, ``n`` face up and ``down`` face down."""
+    role = citizen_role(top)
+    on, off = (_trade(x) for x in citizen_powers(top))
+    below = (f' <span class="vck-down" title="{down} face-down Citizens below (Mixed Citizen variant)">'
+             f'+{down}▾</span>' if down else "")
+    return (f'<div class="vck-face" title="{attr(citizen_title(top))}"><div class="vck-col-head"><span class="vck-slot" '
+            f'title="Activation number: the Citizen harvests when a die or the sum shows it">{text(numbers)}</span>'
+            f'{below}<span class="vck-count" data-key="{key}-count" data-count="{n}" title="{n} face-up Citizens in '
+            f'this stack">{n}</span></div><div class="vck-name">{text(top)}</div>'
+            f'<div class="vck-stats"><span class="vck-gold" title="Base cost in Gold, +1 per card of that name '
+            f'you own">{citizen_cost(top)}+</span> <span class="vck-role vck-{ROLE_CLASS[role]}">{text(role)}</span>'
+            f'</div><div class="vck-text"><span class="vck-on" title="On-turn power (the Active player)">{text(on)}'
+            f'</span><span class="vck-off" title="Off-turn power (the other players)">{text(off)}</span></div></div>')
+
+
+def _citizen_stack(obs: dict, acts: _Actions, i: int, parts: dict, hits: frozenset) -> str:
+    key = f"c-{i}"
     c = obs["citizens"][i]
     up = c["face_up"]
+    marks = _marks(obs, "citizens", i)
     if not up:
-        return f'<div class="vck-stack vck-cstack{_last(obs, "citizens", i)}">{_exhausted("Citizen")}</div>'
+        parts[f"{key}-face"] = EXHAUSTED
+        return _stack(key, f"vck-cstack{marks}", _exhausted(key, "Citizen"))
     top = up[-1]
     slug = card_slug(top)
     pend = obs.get("pending") or {}
     action = acts.take(f"recruit:{slug}") or acts.take(f"take:{slug}")
     if action is None and pend.get("task") == "attack" and pend.get("column") in (i, i - 5):
         action = acts.take(f"capture:{slug}")
-    role = citizen_role(top)
-    on, off = (_trade(x) for x in citizen_powers(top))
-    down = (f' <span class="vck-down" title="{c["face_down"]} face-down Citizens below (Mixed Citizen variant)">'
-            f'+{c["face_down"]}▾</span>' if c["face_down"] else "")
-    inner = (f'<div class="vck-col-head"><span class="vck-slot" title="Activation number: the Citizen harvests when '
-             f'a die or the sum shows it">{_e(c["slot"])}</span>{down}<span class="vck-count" title="{len(up)} '
-             f'face-up Citizens in this stack">{len(up)}</span></div><div class="vck-name">{_e(top)}</div>'
-             f'<div class="vck-stats"><span class="vck-gold" title="Base cost in Gold, +1 per card of that name '
-             f'you own">{citizen_cost(top)}+</span> <span class="vck-role vck-{ROLE_CLASS[role]}">{_e(role)}</span></div>'
-             f'<div class="vck-text"><span class="vck-on" title="On-turn power (the Active player)">{_e(on)}</span>'
-             f'<span class="vck-off" title="Off-turn power (the other players)">{_e(off)}</span></div>')
-    hit = " vck-hit" if set(activated(obs["dice"])) & set(_slot_numbers(c["slot"])) else ""
-    return (f'<div class="vck-stack vck-cstack{hit}{_paying(obs, "citizens", i)}{_last(obs, "citizens", i)}">'
-            f'{_card(action, inner, "vck-citizen vck-" + ROLE_CLASS[role], citizen_title(top))}'
-            f'{_pay_buttons(obs, acts, "citizens", i)}</div>')
+    parts[f"{key}-face"] = _citizen_face(key, c["slot"], top, len(up), c["face_down"])
+    hit = " vck-hit" if hits.intersection(_slot_numbers(c["slot"])) else ""
+    role = ROLE_CLASS[citizen_role(top)]
+    return _stack(key, f"vck-cstack{hit}{marks}",
+                  _card(key, action, f"vck-citizen vck-{role}") + _pay_buttons(obs, acts, "citizens", i))
 
 
-def _domain_stack(obs: dict, acts: _Actions, i: int) -> str:
-    d = obs["domains"][i]
-    top = d["top"]
-    if top is None:
-        return f'<div class="vck-stack vck-dstack{_last(obs, "domains", i)}">{_exhausted("Domain")}</div>'
-    action = acts.take(f"build:{card_slug(top)}")
+@lru_cache(maxsize=256)
+def _domain_face(key: str, i: int, top: str, down: int) -> str:
+    """Part ``d-<i>-face``: the face-up Domain with ``down`` face-down ones below."""
     need = roles_needed(top)
     icons = "".join(_icon(ROLE_CLASS[r], r) for r in need.split(", ") if r)
-    inner = (f'<div class="vck-col-head"><span class="vck-colno" title="Domain stack {i + 1}">{i + 1}</span> '
-             f'<span class="vck-needs" title="Citizens needed to build it: '
-             f'{_e(need or "none")}">{icons}</span><span class="vck-count" title="{d["face_down"]} face-down Domains '
-             f'below">+{d["face_down"]}▾</span></div><div class="vck-name vck-wrap">{_e(top)}</div>'
-             f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '
-             f'<span class="vck-vp">{domain_vp(top)} VP</span></div>'
-             f'<div class="vck-text">{_e(domain_power(top))}</div>')
-    return (f'<div class="vck-stack vck-dstack{_paying(obs, "domains", i)}{_last(obs, "domains", i)}">'
-            f'{_card(action, inner, "vck-domain", domain_title(top))}'
-            f'{_pay_buttons(obs, acts, "domains", i)}</div>')
+    return (f'<div class="vck-face" title="{attr(domain_title(top))}"><div class="vck-col-head"><span class="vck-colno" '
+            f'title="Domain stack {i + 1}">{i + 1}</span> <span class="vck-needs" title="Citizens needed to build it: '
+            f'{attr(need or "none")}">{icons}</span><span class="vck-count" title="{down} face-down Domains below">'
+            f'+<span data-key="{key}-count" data-count="{down}">{down}</span>▾</span></div><div class="vck-name vck-wrap">{text(top)}</div>'
+            f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '
+            f'<span class="vck-vp">{domain_vp(top)} VP</span></div>'
+            f'<div class="vck-text">{text(domain_power(top))}</div></div>')
 
 
-def _center(obs: dict, acts: _Actions) -> str:
-    cells = [_monster_stack(obs, acts, p) for p in range(5)]
-    cells += [_citizen_stack(obs, acts, i) for i in range(10)]
-    cells += [_domain_stack(obs, acts, i) for i in range(5)]
-    return ('<div class="vck-center" role="group" aria-label="Center Stacks: Monsters, Citizens, Domains">'
-            + "".join(cells) + "</div>")
+def _domain_stack(obs: dict, acts: _Actions, i: int, parts: dict) -> str:
+    key = f"d-{i}"
+    d = obs["domains"][i]
+    top = d["top"]
+    marks = _marks(obs, "domains", i)
+    if top is None:
+        parts[f"{key}-face"] = EXHAUSTED
+        return _stack(key, f"vck-dstack{marks}", _exhausted(key, "Domain"))
+    action = acts.take(f"build:{card_slug(top)}")
+    parts[f"{key}-face"] = _domain_face(key, i, top, d["face_down"])
+    return _stack(key, f"vck-dstack{marks}",
+                  _card(key, action, "vck-domain") + _pay_buttons(obs, acts, "domains", i))
 
 
 # ------------------------------------------------------------------ players
-def _resources(obs: dict, acts: _Actions, s: int, seat) -> str:
+def _resource(obs: dict, acts: _Actions, s: int, seat, res: str) -> str:
+    """Part ``p-<s>-<res>``: one kind of token (counter ``p-<s>-<res>``), Gain on one's own, a Thief's takes."""
     p = obs["player"][s]
-    out = ['<div class="vck-res">']
-    for key, value in (("gold", p["gold"]), ("strength", p["strength"]), ("magic", p["magic"]),
-                       ("vp", p["vp_tokens"])):
-        word = RESOURCE_OF.get(key, "VP tokens")
-        token = f'<span class="vck-token vck-t-{key}">{value}</span>'
-        action = None
-        if s == seat and key != "vp":
-            action = acts.take(f"gain:{key}") or acts.take(f"free:{key}")
-        steals = acts.prefixed(f"steal:p{s + 1}:{key}:") if key != "vp" else []
-        title = RES_TITLE[key]
-        if action is not None:
-            out.append(_button(action, token + f'<span class="vck-plus">+1</span>', "vck-resbtn vck-can",
-                               f"{word} {value}. {title}"))
-        else:
-            out.append(f'<span class="vck-resbox" title="{_e(word)} {value}. {_e(title)}">{token}')
-            for a in steals:
-                out.append(_button(a, f"take {_e(a['id'].rsplit(':', 1)[-1])}", "vck-mini vck-go"))
-            out.append("</span>")
-    out.append("</div>")
-    return "".join(out)
+    value = p["vp_tokens" if res == "vp" else res]
+    word = RESOURCE_OF.get(res, "VP tokens")
+    token = _counter(f"p-{s}-{res}", value, f"vck-token vck-t-{res}")
+    action = None
+    if s == seat and res != "vp":
+        action = acts.take(f"gain:{res}") or acts.take(f"free:{res}")
+    if action is not None:
+        return _button(action, token + '<span class="vck-plus">+1</span>', "vck-resbtn vck-can",
+                       f"{word} {value}. {RES_TITLE[res]}")
+    steals = acts.prefixed(f"steal:p{s + 1}:{res}:") if res != "vp" else []
+    if not steals:
+        return _token_box(s, res, value)
+    takes = "".join(_button(a, f"take {text(a['id'].rsplit(':', 1)[-1])}", "vck-mini vck-go") for a in steals)
+    return f'<span class="vck-resbox" title="{attr(word)} {value}">{token}{takes}</span>'
 
 
-def _tableau(obs: dict, acts: _Actions, s: int, seat) -> str:
+@lru_cache(maxsize=1024)
+def _token_box(s: int, res: str, value: int) -> str:
+    """Player ``s``'s tokens of one kind, with no action on them."""
+    word = RESOURCE_OF.get(res, "VP tokens")
+    return (f'<span class="vck-resbox" title="{attr(word)} {value}">'
+            f'{_counter(f"p-{s}-{res}", value, f"vck-token vck-t-{res}")}</span>')
+
+
+def _head(obs: dict, s: int) -> str:
+    """Part ``p-<s>-head``: the player's Roles and VP (counter ``p-<s>-score``)."""
     p = obs["player"][s]
+    vp = obs["scores"][s] if obs["is_over"] and obs["scores"] else p["public_vp"]
+    vp_title = ("Final score, Duke included" if obs["is_over"] else
+                "VP everyone can see: slain Monsters, built Domains and VP tokens (the Dukes stay secret)")
+    return (f'{_roles(tuple(role_counts(p["citizens"])))}'
+            f'<span class="vck-score" title="{vp_title}">{_counter(f"p-{s}-score", vp, "vck-vpn")} VP</span>')
+
+
+@lru_cache(maxsize=512)
+def _roles(roles: tuple[int, ...]) -> str:
+    """A player's Citizens per Role, as icons and numbers."""
+    return '<span class="vck-roles">' + " ".join(
+        _icon(k, f"{w} Citizens: {n}") + str(n)
+        for k, w, n in zip(("worker", "soldier", "shadow", "holy"), ("Worker", "Soldier", "Shadow", "Holy"), roles)
+    ) + "</span>"
+
+
+def _fresh(obs: dict, s: int, move: str, name: str) -> str:
+    """" vck-lastcard" on the card player ``s`` took with the last move."""
     last = obs.get("last_move") or {}
+    return " vck-lastcard" if last.get("seat") == s and last.get("move") == move and last.get("card") == name else ""
 
-    def fresh(move: str, name: str) -> str:
-        """" vck-lastcard" on the card this player took with the last move."""
-        return " vck-lastcard" if last.get("seat") == s and last.get("move") == move and last.get("card") == name else ""
 
-    out = ['<div class="vck-cits">']
-    for slot, name, c in citizens_by_roll(p["citizens"]):
-        role = citizen_role(name)
-        label = f'<b>{_e(slot)}</b> {_e(name.replace("Starter ", "St. "))}' + (f" ×{c}" if c > 1 else "")
+def _citizens(obs: dict, acts: _Actions, s: int, seat, parts: dict) -> str:
+    """Part ``p-<s>-cits``: the slots of the Citizens by roll number (area ``p-<s>-cits``); each card is
+    part and element ``p-<s>-cit-<slug>``."""
+    p = obs["player"][s]
+    slots = []
+    for numbers, name, c in citizens_by_roll(p["citizens"]):
+        slug = card_slug(name)
+        key = f"p-{s}-cit-{slug}"
         action = None
         if s == seat:
-            action = acts.take(f"exchange:{card_slug(name)}") or acts.take(f"return:{card_slug(name)}")
-        cls = f"vck-chip vck-{ROLE_CLASS[role]}{fresh('citizen', name)}"
+            action = acts.take(f"exchange:{slug}") or acts.take(f"return:{slug}")
+        fresh = _fresh(obs, s, "citizen", name)
         if action is not None:
-            out.append(_button(action, label, cls + " vck-can", citizen_title(name) + " " + action["label"] + "."))
+            label = _chip_label(numbers, name, c)
+            parts[key] = _button(action, label, f"vck-chip vck-{ROLE_CLASS[citizen_role(name)]}{fresh} vck-can",
+                                 citizen_title(name) + " " + action["label"] + ".", key=key)
         else:
-            out.append(f'<span class="{cls}" title="{_e(citizen_title(name))}">{label}</span>')
-    out.append("</div>")
-    if p["domains"]:
-        out.append('<div class="vck-doms">')
-        for d in p["domains"]:
-            out.append(f'<span class="vck-chip vck-dchip{fresh("build", d)}" title="{_e(domain_title(d))}">{_e(d)} '
-                       f'<small>{domain_vp(d)} VP</small></span>')
-        out.append("</div>")
+            parts[key] = _citizen_chip(key, numbers, name, c, fresh)
+        slots.append(_slot(key, "span"))
+    return f'<div class="vck-cits" data-key="p-{s}-cits">{"".join(slots)}</div>'
+
+
+def _chip_label(numbers: str, name: str, c: int) -> str:
+    return f'<b>{text(numbers)}</b> {text(name.replace("Starter ", "St. "))}' + (f" ×{c}" if c > 1 else "")
+
+
+@lru_cache(maxsize=1024)
+def _citizen_chip(key: str, numbers: str, name: str, c: int, fresh: str) -> str:
+    """A Citizen card of a tableau, ``c`` copies (no action on it)."""
+    return (f'<span class="vck-chip vck-{ROLE_CLASS[citizen_role(name)]}{fresh}" data-key="{key}" '
+            f'title="{attr(citizen_title(name))}">{_chip_label(numbers, name, c)}</span>')
+
+
+@lru_cache(maxsize=1024)
+def _slot(key: str, tag: str = "div", cls: str = "", extra: str = "") -> str:
+    """``markup.slot``, remembered (the board draws the same few hundred slots again and again)."""
+    return slot(key, tag, cls, extra)
+
+
+def _domains(obs: dict, s: int) -> str:
+    """Part ``p-<s>-doms``: the Domains built (area ``p-<s>-doms``, cards ``p-<s>-dom-<slug>``)."""
+    chips = "".join(
+        f'<span class="vck-chip vck-dchip{_fresh(obs, s, "build", d)}" data-key="p-{s}-dom-{card_slug(d)}" '
+        f'title="{attr(domain_title(d))}">{text(d)} <small>{domain_vp(d)} VP</small></span>'
+        for d in obs["player"][s]["domains"])
+    return f'<div class="vck-doms" data-key="p-{s}-doms">{chips}</div>'
+
+
+def _victory(obs: dict, acts: _Actions, s: int, seat, parts: dict) -> str:
+    """Part ``p-<s>-vic``: the Victory stack (area ``p-<s>-victory``) with the slots of its Monsters, each
+    part and element ``p-<s>-mon-<slug>``."""
+    p = obs["player"][s]
     target = acts.take(f"target:p{s + 1}")
-    mons = []
+    slots = []
     for name, c in counted(p["victory"]):
         action = acts.take(f"return:{card_slug(name)}") if s == seat else None
-        label = _e(name) + (f" ×{c}" if c > 1 else "")
+        key = f"p-{s}-mon-{card_slug(name)}"
+        fresh = _fresh(obs, s, "slay", name)
         if action is not None:
-            mons.append(_button(action, label, "vck-chip vck-mchip vck-can" + fresh("slay", name),
-                                monster_title(name) + " " + action["label"]))
+            label = text(name) + (f" ×{c}" if c > 1 else "")
+            parts[key] = _button(action, label, "vck-chip vck-mchip vck-can" + fresh,
+                                 monster_title(name) + " " + action["label"], key=key)
         else:
-            mons.append(f'<span class="vck-chip vck-mchip{fresh("slay", name)}" title="{_e(monster_title(name))}">{label}</span>')
+            parts[key] = _monster_chip(key, name, c, fresh)
+        slots.append(_slot(key, "span"))
     vp = sum(monster_vp(m) for m in p["victory"])
     head = f'<span class="vck-vhead">Victory stack {vp} VP</span>' if p["victory"] or target else ""
+    key = f"p-{s}-victory"
     if target is not None:
         # another player's Victory stack, to take a random Monster from (Purloiner's Perch)
-        out.append(_button(target, head + "".join(mons), "vck-victory vck-can",
-                           "Victory stack: the Monsters this player slew. " + target["label"]))
-    elif p["victory"]:
-        out.append(f'<div class="vck-victory" title="Victory stack: the Monsters this player slew">{head}'
-                   + "".join(mons) + "</div>")
-    return "".join(out)
+        return _button(target, head + "".join(slots), "vck-victory vck-can",
+                       "Victory stack: the Monsters this player slew. " + target["label"], key=key)
+    if p["victory"]:
+        return (f'<div class="vck-victory" data-key="{key}" title="Victory stack: the Monsters this player slew">'
+                f'{head}{"".join(slots)}</div>')
+    return f'<div class="vck-victory" data-key="{key}"></div>'
+
+
+@lru_cache(maxsize=512)
+def _monster_chip(key: str, name: str, c: int, fresh: str) -> str:
+    """A slain Monster in a Victory stack, ``c`` of that name (no action on it)."""
+    label = text(name) + (f" ×{c}" if c > 1 else "")
+    return (f'<span class="vck-chip vck-mchip{fresh}" data-key="{key}" title="{attr(monster_title(name))}">'
+            f'{label}</span>')
 
 
 def _duke(obs: dict, acts: _Actions, s: int, seat) -> str:
+    """Part ``p-<s>-duke``: the two Dukes to keep one of, or the kept Duke (``p-<s>-duke``) if the viewer may see it."""
     p = obs["player"][s]
     if p.get("duke_offer"):
         cards = []
         for d in p["duke_offer"]:
             a = acts.take(f"duke:{card_slug(d)}")
-            inner = f'<b>{_e(d)}</b><br><small>{_e(duke_words(d))}</small>'
+            inner = f'<b>{text(d)}</b><br><small>{text(duke_words(d))}</small>'
             title = f"Duke {d}: at the end, {duke_words(d)}."
             cards.append(_button(a, inner, "vck-duke vck-can", title) if a else
-                         f'<div class="vck-duke" title="{_e(title)}">{inner}</div>')
+                         f'<div class="vck-duke" title="{attr(title)}">{inner}</div>')
         return '<div class="vck-dukes" aria-label="Your two Dukes: keep one">' + "".join(cards) + "</div>"
     if not p.get("duke"):
         return ""
     now = "" if obs["is_over"] else " now"
-    return (f'<div class="vck-duke" title="{_e("Duke " + p["duke"] + ": scores at the end, " + duke_words(p["duke"]))}">'
-            f'<b>Duke: {_e(p["duke"])}</b> = {p.get("duke_vp", 0)} VP{now}<br><small>{_e(duke_words(p["duke"]))}</small></div>')
+    return (f'<div class="vck-duke" data-key="p-{s}-duke" '
+            f'title="{attr("Duke " + p["duke"] + ": scores at the end, " + duke_words(p["duke"]))}">'
+            f'<b>Duke: {text(p["duke"])}</b> = {p.get("duke_vp", 0)} VP{now}<br>'
+            f'<small>{text(duke_words(p["duke"]))}</small></div>')
 
 
-def _player(obs: dict, acts: _Actions, s: int, seat) -> str:
-    p = obs["player"][s]
+def _player(obs: dict, acts: _Actions, s: int, seat, parts: dict) -> str:
+    """Part ``p-<s>``: the panel (key ``p-<s>``): name and tags, the slots of its pieces; fills their parts."""
     live = obs["phase"] not in ("choose-duke", "over")
-    cls = ["vck-player", f"vck-p{s}"]
+    cls = f"vck-player vck-p{s}" + (" vck-active" if live and s == obs["active"] else "") + (
+        " vck-me" if s == seat else "")
     tags = []
     if live and s == obs["active"]:
-        cls.append("vck-active")
         tags.append("Active")
-    if s == seat:
-        cls.append("vck-me")
     if obs["players"] > 1 and s == obs["first_player"]:
         tags.append("First player")
     if live and s == obs["resting"]:
         tags.append("Resting")
     if s in obs["winners"]:
         tags.append("Winner")
-    vp = obs["scores"][s] if obs["is_over"] and obs["scores"] else p["public_vp"]
-    roles = role_counts(p["citizens"])
-    role_text = " ".join(_icon(k, f"{w} Citizens: {n}") + str(n)
-                         for k, w, n in zip(("worker", "soldier", "shadow", "holy"),
-                                            ("Worker", "Soldier", "Shadow", "Holy"), roles))
     name = seat_name(s) + (" (you)" if s == seat else "")
-    vp_title = ("Final score, Duke included" if obs["is_over"] else
-                "VP everyone can see: slain Monsters, built Domains and VP tokens (the Dukes stay secret)")
-    return (f'<section class="{" ".join(cls)}" aria-label="{_e(name)}">'
-            f'<header><b>{_e(name)}</b> <small>{_e(" · ".join(tags))}</small>'
-            f'<span class="vck-roles">{role_text}</span>'
-            f'<span class="vck-score" title="{vp_title}">{vp} VP</span></header>'
-            f'{_resources(obs, acts, s, seat)}{_tableau(obs, acts, s, seat)}{_duke(obs, acts, s, seat)}</section>')
+    k = f"p-{s}"
+    parts[f"{k}-head"] = _head(obs, s)
+    parts[f"{k}-res"] = _res_slots(k)
+    for res in RESOURCES:
+        parts[f"{k}-{res}"] = _resource(obs, acts, s, seat, res)
+    parts[f"{k}-cits"] = _citizens(obs, acts, s, seat, parts)
+    parts[f"{k}-doms"] = _domains(obs, s)
+    parts[f"{k}-vic"] = _victory(obs, acts, s, seat, parts)
+    parts[f"{k}-duke"] = _duke(obs, acts, s, seat)
+    return (f'<section class="{cls}" data-key="{k}" aria-label="{attr(name)}"><header><b>{text(name)}</b> '
+            f'<small>{text(" · ".join(tags))}</small>{_slot(f"{k}-head", "span", "vck-hslot")}</header>'
+            f'{_panel_slots(k)}</section>')
 
 
-def board_view(obs: dict, actions, seat: int | None) -> str:
-    """The board as ``seat`` sees it (None: a spectator): an HTML fragment, escaped, no script.
+RESOURCES = ("gold", "strength", "magic", "vp")
+
+
+@lru_cache(maxsize=16)
+def _res_slots(k: str) -> str:
+    """Part ``p-<s>-res``: the slots of player ``k``'s tokens, each explained on hover (it never changes)."""
+    res = "".join(_slot(f"{k}-{r}", "span", "vck-rslot", f'title="{attr(RES_TITLE[r])}"') for r in RESOURCES)
+    return f'<div class="vck-res">{res}</div>'
+
+
+@lru_cache(maxsize=16)
+def _panel_slots(k: str) -> str:
+    """The slots of player panel ``k``'s tokens, tableau and Duke."""
+    return f'{_slot(f"{k}-res")}{_slot(f"{k}-cits")}{_slot(f"{k}-doms")}{_slot(f"{k}-vic")}{_slot(f"{k}-duke")}'
+
+
+
+def board_view(obs: dict, actions, seat: int | None) -> dict[str, str]:
+    """The board as ``seat`` sees it (None: a spectator): keyed parts ``{part id: html}``, escaped, no script.
 
     ``obs`` is ``state.observation(seat)``; ``actions`` the seat's legal actions as
     ``[{"id", "label"}]`` (empty when it is not to move). The same arguments always give the
-    same string. Layout: the rulebook's Table layout (4 rows of 5 Center Stacks) with the
-    players' tableaus beside it.
+    same parts; ``dicetable.engine.markup.assemble`` joins them into the whole board. Layout:
+    the rulebook's Table layout (4 rows of 5 Center Stacks) with the players' tableaus beside it.
+    Part ids and element keys: see the module docstring.
     """
     acts = _Actions(actions if seat is not None else ())
-    status = _status(obs, acts, seat)
-    center = _center(obs, acts)
+    parts: dict[str, str] = {ROOT: ""}
+    parts["turn"] = _turn(obs)
+    parts["dice"] = _dice(obs, acts)
+    parts["info"] = _info(obs)
+    parts["harvest"] = _harvest(obs)
+    parts["dark-lord"] = _dark_lord(obs)
+    parts["over"] = _verdict(obs)
+    for p in range(5):
+        parts[f"m-{p}"] = _monster_stack(obs, acts, p, parts)
+    hits = frozenset(activated(obs["dice"]))
+    for i in range(10):
+        parts[f"c-{i}"] = _citizen_stack(obs, acts, i, parts, hits)
+    for i in range(5):
+        parts[f"d-{i}"] = _domain_stack(obs, acts, i, parts)
     order = list(range(obs["players"]))
     if seat is not None and 0 <= seat < len(order):
         order = order[seat:] + order[:seat]  # the viewer's own tableau first
-    players = "".join(_player(obs, acts, s, seat) for s in order)
-    over = ""
-    if obs["is_over"]:
-        if obs["players"] == 1:
-            over = ('<div class="vck-verdict">' + ("You win!" if obs["winners"] else "The Dark Lord wins.") + "</div>")
-        else:
-            over = ('<div class="vck-verdict">Winner: ' + ", ".join(_e(seat_name(s)) for s in obs["winners"])
-                    + ' <small>(a tie goes to the fewest cards in the tableau)</small></div>')
-    return (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}" data-phase="{_e(obs["phase"])}">'
-            f'<div class="vck-top">{status}{_dark_lord(obs)}{over}</div>'
-            f'<div class="vck-main">{center}<div class="vck-players">{players}</div></div></div>')
+    for s in order:
+        parts[f"p-{s}"] = _player(obs, acts, s, seat, parts)
+    stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
+    players = "".join(_slot(f"p-{s}") for s in order)
+    parts[ROOT] = (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}">'
+                   f'<div class="vck-top"><div class="vck-status">{_slot("turn")}{_slot("dice", cls="vck-dslot")}'
+                   f'{_slot("info", cls="vck-islot")}{_slot("harvest", cls="vck-harvslot")}</div>'
+                   f'{_slot("dark-lord")}{_slot("over")}</div>'
+                   f'<div class="vck-main"><div class="vck-center" role="group" '
+                   f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
+                   f'<div class="vck-players">{players}</div></div></div>')
+    return parts

@@ -9,6 +9,7 @@ too narrow (``G``/``S``/``M`` for Gold, Strength, Magic).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from dicetable.engine import seat_name
 
@@ -278,6 +279,7 @@ def last_move_text(obs: dict) -> str:
     return f"{who} {verb}"
 
 
+@lru_cache(maxsize=512)
 def card_slug(name: str) -> str:
-    """The slug action ids use for a card name (``"recruit:<slug>"``)."""
+    """The slug action ids and board keys use for a card name (``"recruit:<slug>"``)."""
     return slug(name)
