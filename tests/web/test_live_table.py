@@ -171,3 +171,56 @@ def test_a_whole_game_by_tapping_on_a_phone(browser, server, game, players):
             raise BoardNotPhoneReady(f"{game}'s board on a 390 px phone: {_summary(board_problems)}")
     finally:
         ctx.close()
+
+
+#: Installed before the page's scripts: counts Web Animations started (window.__animated).
+COUNT_ANIMATIONS = """(() => {
+  window.__animated = 0;
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) { window.__animated++; return animate.apply(this, args); };
+})()"""
+
+
+def _watch_bots(browser, server, seed: int, **context_args):
+    """A spectator's page (pace 700) on a Kingdom of Dice table of two random bots; (context, page, table id)."""
+    made = server.create("kingdom-of-dice", [{"kind": "bot", "level": "random"}] * 2, seed=seed)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, **context_args)
+    page = ctx.new_page()
+    page.add_init_script(RECORD)
+    page.add_init_script(COUNT_ANIMATIONS)
+    page.goto(f"{server.url}/tables/{made['table_id']}?pace=700")
+    page.wait_for_function("() => window.__shown.length >= 3", timeout=20_000)
+    return ctx, page, made["table_id"]
+
+
+def test_moves_are_animated_and_the_changed_parts_stay_marked(browser, server):
+    """Bots' moves at pace 700: the page animates what each did (dice rolled, markers placed) and the
+    board parts the last version changed stay outlined while it is on screen."""
+    ctx, page, _ = _watch_bots(browser, server, seed=21)
+    try:
+        page.wait_for_function("() => window.__shown.length >= 6", timeout=20_000)
+        assert page.evaluate("window.__animated") > 0
+        assert page.locator("#board [data-part][data-changed]").count() >= 1
+    finally:
+        ctx.close()
+
+
+def test_reduced_motion_and_fast_show_moves_without_moving_anything(browser, server):
+    """With prefers-reduced-motion nothing is animated, the changes are only marked; "Fast" (kept in
+    localStorage across a reload) shows the moves the page is behind on without the pace."""
+    ctx, page, tid = _watch_bots(browser, server, seed=22, reduced_motion="reduce")
+    try:
+        page.wait_for_function("() => window.__shown.length >= 6", timeout=20_000)
+        assert page.evaluate("window.__animated") == 0
+        assert page.locator("#board [data-part][data-changed], #board [data-hit]").count() >= 1
+        before = len(page.evaluate("window.__shown"))
+        page.click("#fast-btn")  # the bots are far ahead of the page: the queue empties at once
+        assert page.get_attribute("#fast-btn", "aria-pressed") == "true"
+        page.wait_for_timeout(2000)
+        final = server.call("GET", f"/api/tables/{tid}")[1]["version"]
+        caught_up = page.evaluate("Number(document.querySelector('[data-version]').dataset.version)") == final
+        assert caught_up or len(page.evaluate("window.__shown")) - before > 2000 / 700 + 5
+        page.reload()
+        page.wait_for_selector("#fast-btn[aria-pressed='true']")
+    finally:
+        ctx.close()

@@ -79,6 +79,8 @@ export function applyChange(view, change) {
 function entry(view, changed = null, events = []) { return { view, changed, events }; }
 
 // Queues the views of one viewer and shows them one at a time through ``show(entry)`` (async).
+// With a pace every version is shown, in order; without one (0: "fast") a backlog is skipped to
+// its newest view.
 // ``send(msg)`` sends a message on the socket (false when it cannot); ``isOwn(key)`` tells a
 // version the viewer made itself (never held back); ``pace()`` is the ms each other version
 // stays on screen at least (0: no wait).
@@ -163,6 +165,11 @@ export class VersionQueue {
     try {
       while (this.items.length) {
         const gen = this.gen;
+        if (this.pace() === 0 && this.items.length > 1) {
+          // No pace ("fast", or pace=0): only the newest of a backlog is drawn, board and all.
+          const last = this.items[this.items.length - 1];
+          this.items = [{ ...last, changed: null, events: [] }];
+        }
         const it = this.items[0];
         const order = this.shown ? compareKeys(keyOf(it.view), keyOf(this.shown)) : 1;
         if (order > 0 && !this.shownOwn) {
@@ -183,6 +190,9 @@ export class VersionQueue {
           this.shownOwn = this.isOwn(keyOf(it.view));
         }
         this.shown = it.view;
+        // Let the browser handle input and paint; without a pace, at most one view a frame is drawn
+        // (what comes meanwhile is skipped to its newest, above).
+        if (this.items.length || this.pace() === 0) await new Promise((r) => setTimeout(r, this.pace() === 0 ? 16 : 0));
       }
     } finally {
       this.pumping = false;

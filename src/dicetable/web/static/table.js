@@ -12,7 +12,7 @@ import { createTable } from "./lobby.js";
 
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
-  live: null, busy: false, help: null, pace: 700, fast: false, switching: false, lastLog: [], canHint: null,
+  live: null, busy: false, help: null, pace: 700, fast: false, switching: false, logCount: 0, logLast: null, canHint: null,
   finalShown: false, clockTimer: null, hintFor: null, own: new Set(), retry: 0, game: null, rulesKey: null,
   firstView: null, queue: null,
 };
@@ -404,22 +404,27 @@ function scoreLine(view, s, score) {
   return line;
 }
 
+// The log: new lines appended (flashing a moment) when the view's log goes on from the lines
+// drawn, else drawn again; the latest 250 lines are kept, numbered as in the whole log.
 function drawLog(view) {
-  const lines = (view.log || []).map(logText);
+  const log = view.log || [];
+  const n = log.length;
   const ol = $("#log");
-  const prev = T.lastLog;
-  let start = 0;
-  if (lines.length >= prev.length && prev.every((l, i) => l === lines[i])) start = prev.length;
-  else ol.replaceChildren();
+  const goesOn = T.logCount > 0 && T.logCount <= n && logText(log[T.logCount - 1]) === T.logLast;
+  if (!goesOn) ol.replaceChildren();
+  const from = goesOn ? T.logCount : 0;
   const keep = 250;
-  for (let i = Math.max(start, lines.length - keep); i < lines.length; i++) {
-    ol.append(el("li", { class: start > 0 ? "new" : "", text: lines[i] }));
-  }
-  while (ol.children.length > keep) ol.firstChild.remove();
-  for (const li of $$("li.new", ol)) if (!li.dataset.seen) { li.dataset.seen = "1"; setTimeout(() => li.classList.remove("new"), 1500); }
-  T.lastLog = lines;
+  const fresh = [];
+  for (let i = Math.max(from, n - keep); i < n; i++) fresh.push(el("li", { class: goesOn ? "new" : "", text: logText(log[i]) }));
+  T.logCount = n;
+  T.logLast = n ? logText(log[n - 1]) : null;
+  if (!fresh.length) return;
+  ol.append(...fresh);
+  while (ol.childElementCount > keep) ol.firstElementChild.remove();
+  ol.start = n - ol.childElementCount + 1;
+  if (goesOn) setTimeout(() => { for (const li of fresh) li.classList.remove("new"); }, 1500);
   const pane = $("#log-pane");
-  pane.scrollTop = pane.scrollHeight;
+  if (!pane.hidden) pane.scrollTop = pane.scrollHeight;
 }
 
 function drawComponents() {
@@ -659,7 +664,7 @@ async function switchTo(seat) {
   url.searchParams.set("token", T.token);
   history.replaceState(null, "", url);
   T.queue.reset();
-  T.lastLog = [];
+  T.logCount = 0;
   $("#log").replaceChildren();
   const drawn = new Promise((resolve) => { T.firstView = { seat, resolve }; });
   connect();
