@@ -70,6 +70,7 @@ const q = new VersionQueue({
   send: (m) => { sent.push(m); return true; },
   isOwn: (k) => own.has(`${k[0]}:${k[1]}`),
   pace: () => %(pace)d,
+  fast: () => %(fast)s,
 });
 const view = (v) => ({type: "view", version: v, undos: 0, parts: {board: "b"}, log: []});
 const change = (base, v, parts = {}) => ({type: "change", version: v, undos: 0, base: [0, base], parts, log: [], events: []});
@@ -90,20 +91,20 @@ q.receive(view(7));
 q.receive(change(7, 8, {dice: "y"}));
 q.receive(view(2));            // older than the view on screen: never drawn
 """
-    got = _node(tmp_path, QUEUE_RUN % {"own": "[]", "pace": 1, "steps": steps})
+    got = _node(tmp_path, QUEUE_RUN % {"own": "[]", "pace": 0, "fast": "false", "steps": steps})
     assert [v for v, _, _ in got["shown"]] == [3, 4, 7, 8]
     assert [c for _, c, _ in got["shown"]] == [None, ["p-1"], None, ["dice"]]
     assert got["sent"] == [{"type": "resync"}]
 
 
-def test_without_a_pace_a_backlog_is_skipped_to_its_newest_view_drawn_whole(tmp_path):
-    """Pace 0 ("fast"): versions 4 to 6 arrive while 3 is being drawn; only 6 is drawn next, whole
+def test_fast_skips_a_backlog_to_its_newest_view_drawn_whole(tmp_path):
+    """"Fast": versions 4 to 6 arrive while 3 is being drawn; only 6 is drawn next, whole
     (its board from all its parts, since the skipped changes' parts were never swapped in)."""
     steps = """
 q.receive(view(3));
 q.receive(change(3, 4, {"p-1": "x"})); q.receive(change(4, 5, {dice: "y"})); q.receive(change(5, 6, {"p-2": "z"}));
 """
-    got = _node(tmp_path, QUEUE_RUN % {"own": "[]", "pace": 0, "steps": steps})
+    got = _node(tmp_path, QUEUE_RUN % {"own": "[]", "pace": 0, "fast": "true", "steps": steps})
     assert [(v, c) for v, c, _ in got["shown"]] == [(3, None), (6, None)]
 
 
@@ -114,7 +115,7 @@ def test_each_version_not_the_viewers_own_stays_the_pace(tmp_path):
 q.receive(view(1));
 q.receive(change(1, 2)); q.receive(change(2, 3)); q.receive(change(3, 4)); q.receive(change(4, 5));
 """
-    got = _node(tmp_path, QUEUE_RUN % {"own": '["0:4"]', "pace": 200, "steps": steps})
+    got = _node(tmp_path, QUEUE_RUN % {"own": '["0:4"]', "pace": 200, "fast": "false", "steps": steps})
     times = {v: t for v, _, t in got["shown"]}
     assert sorted(times) == [1, 2, 3, 4, 5]
     assert times[2] - times[1] >= 195 and times[3] - times[2] >= 195

@@ -79,14 +79,14 @@ export function applyChange(view, change) {
 function entry(view, changed = null, events = []) { return { view, changed, events }; }
 
 // Queues the views of one viewer and shows them one at a time through ``show(entry)`` (async).
-// With a pace every version is shown, in order; without one (0: "fast") a backlog is skipped to
+// Every version is shown, in order, at most one a frame; with ``fast()`` a backlog is skipped to
 // its newest view.
 // ``send(msg)`` sends a message on the socket (false when it cannot); ``isOwn(key)`` tells a
 // version the viewer made itself (never held back); ``pace()`` is the ms each other version
-// stays on screen at least (0: no wait).
+// stays on screen at least (0: no wait); ``fast()`` skips a backlog to its newest view.
 export class VersionQueue {
-  constructor({ show, send, isOwn, pace }) {
-    Object.assign(this, { show, send, isOwn, pace });
+  constructor({ show, send, isOwn, pace, fast = () => false }) {
+    Object.assign(this, { show, send, isOwn, pace, fast });
     this.items = [];
     this.tail = null;      // the last view received (what the next change applies to)
     this.shown = null;     // the view on screen
@@ -165,8 +165,8 @@ export class VersionQueue {
     try {
       while (this.items.length) {
         const gen = this.gen;
-        if (this.pace() === 0 && this.items.length > 1) {
-          // No pace ("fast", or pace=0): only the newest of a backlog is drawn, board and all.
+        if (this.fast() && this.items.length > 1) {
+          // "Fast": only the newest of a backlog is drawn, board and all.
           const last = this.items[this.items.length - 1];
           this.items = [{ ...last, changed: null, events: [] }];
         }
@@ -190,8 +190,7 @@ export class VersionQueue {
           this.shownOwn = this.isOwn(keyOf(it.view));
         }
         this.shown = it.view;
-        // Let the browser handle input and paint; without a pace, at most one view a frame is drawn
-        // (what comes meanwhile is skipped to its newest, above).
+        // Let the browser handle input and paint: at most one view a frame is drawn.
         if (this.items.length || this.pace() === 0) await new Promise((r) => setTimeout(r, this.pace() === 0 ? 16 : 0));
       }
     } finally {

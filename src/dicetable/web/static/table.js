@@ -33,6 +33,7 @@ export async function tablePage() {
     send: (msg) => Boolean(T.live && T.live.send(msg)),
     isOwn: (key) => T.own.has(keyText(key)),
     pace: () => (T.fast ? 0 : T.pace),
+    fast: () => T.fast,
   });
   wireTable();
   connect();
