@@ -10,7 +10,7 @@ A FastAPI :class:`APIRouter` the server's app factory includes
 | ``GET /tables/{id}/replay`` | the replay viewer of a finished table |
 | ``GET /web/help/{game}`` | a game's rules sections and component reference |
 | ``GET /web/tables/{id}/replay/{step}`` | one step of a finished table, replayed through the engine |
-| ``GET /static/web/{file}`` | the page's one JS module and its CSS (content-hash ETag: 304 when unchanged) |
+| ``GET /static/web/{file}`` | the page's JS modules and its CSS (content-hash ETag: 304 when unchanged) |
 | ``GET /static/games/{game-id}/board.css`` | a game's board styles (``games/<pkg>/static/board.css``) |
 
 The pages hold no rule and no secret: they talk to the HTTP contract of
@@ -107,7 +107,7 @@ def replay_page(request: Request, table_id: str) -> HTMLResponse:
 
 @router.get("/static/web/{name}", include_in_schema=False)
 def web_static(request: Request, name: str) -> Response:
-    """The page's JS module and stylesheet (only the files shipped in ``web/static``)."""
+    """The page's JS modules and stylesheet (only the files shipped in ``web/static``)."""
     path = _HERE / "static" / name
     if "/" in name or name.startswith(".") or path.suffix not in _STATIC_TYPES or not path.is_file():
         raise HTTPException(404, f"no static file {name!r}")
