@@ -224,3 +224,56 @@ def test_reduced_motion_and_fast_show_moves_without_moving_anything(browser, ser
         page.wait_for_selector("#fast-btn[aria-pressed='true']")
     finally:
         ctx.close()
+
+
+#: JS: the page's own controls (outside the board) smaller than 32 px either way, and its own
+#: visible text under 12 px; a page wider than the screen.
+CHROME_PROBLEMS = """() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+  const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest('[hidden], #board'); };
+  for (const e of document.querySelectorAll('button, a[href], select, input')) {
+    if (!seen(e) || e.matches('.skip-link') || e.closest('.log, .rule, #rules-now, #component-list')) continue;  // the skip link shows on focus
+    const r = e.getBoundingClientRect();
+    if (r.width < 31.5 || r.height < 31.5) out.push(`${e.tagName} "${(e.textContent || e.id).trim().slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    if (r.right > innerWidth + 0.5 || r.left < -0.5) out.push(`${e.tagName} "${(e.textContent || e.id).trim().slice(0, 20)}" outside the width`);
+  }
+  for (const e of document.querySelectorAll('body *')) {
+    if (!seen(e) || e.closest('svg')) continue;
+    if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size < 11.5) out.push(`text "${e.textContent.trim().slice(0, 20)}" at ${size} px`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x740", "390x844", "844x390"])
+def test_lobby_table_and_replay_fit_a_phone(browser, server, size):
+    """At each phone size (touch): the lobby, a finished table (final scores closed) and its replay
+    have no horizontal page scroll, no control of the page's own under 32 px, no text under 12 px."""
+    width, height = (int(x) for x in size.split("x"))
+    made = server.create("kingdom-of-dice", [{"kind": "bot", "level": "random"}], seed=6)
+    tid = made["table_id"]
+    deadline = time.time() + 60
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "the bot did not finish its solo game"
+        time.sleep(0.2)
+    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#open-tables [data-table-row]", state="attached")
+        assert page.evaluate(CHROME_PROBLEMS) == [], "lobby"
+        page.goto(f"{server.url}/tables/{tid}")
+        page.wait_for_selector("#final:not([hidden])")
+        page.tap("#final-close")
+        assert page.evaluate(CHROME_PROBLEMS) == [], "table"
+        page.tap("#tab-players")
+        assert page.locator("#players .player").count() == 1
+        assert page.evaluate(CHROME_PROBLEMS) == [], "table, players tab"
+        page.goto(f"{server.url}/tables/{tid}/replay?step=5")
+        page.wait_for_function("() => document.querySelector('#step').dataset.version === '5'")
+        assert page.evaluate(CHROME_PROBLEMS) == [], "replay"
+    finally:
+        ctx.close()
