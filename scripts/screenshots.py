@@ -1,12 +1,13 @@
-"""Screenshots of each game's table page mid-game, at 1366x768, for the README.
+"""Screenshots of each game's table page mid-game, at 1366x768 (or another size), for the README.
 
 Starts ``dicetable serve`` on a free 127.0.0.1 port with a throwaway SQLite
 file, opens one table per game (you against a greedy bot, fixed seeds),
 plays some moves by clicking ``data-action`` elements like a player, and
-saves ``docs/screenshots/table-<game-id>.png``. Needs the dev extra
+saves ``docs/screenshots/table-<game-id>.png`` (``table-<game-id>-<W>x<H>.png`` with
+``--size``; a size under 900 px wide is a phone: touch, mobile viewport). Needs the dev extra
 (Playwright) and Debian's chromium (``make test`` installs it)::
 
-    .venv/bin/python scripts/screenshots.py [--moves 12] [--out docs/screenshots] [GAME ...]
+    .venv/bin/python scripts/screenshots.py [--moves 12] [--size 390x844] [--out docs/screenshots] [GAME ...]
 """
 
 from __future__ import annotations
@@ -46,8 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     TABLES = tables()
     ap.add_argument("games", nargs="*", default=list(TABLES), help="game ids (default: every game)")
     ap.add_argument("--moves", type=int, default=12, help="moves of yours before the picture (default 12)")
+    ap.add_argument("--size", default="1366x768", help="viewport WIDTHxHEIGHT in CSS px (default 1366x768)")
     ap.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="folder for the PNGs")
     args = ap.parse_args(argv)
+    try:
+        width, height = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        ap.error(f"--size is WIDTHxHEIGHT in CSS pixels, e.g. 390x844, not {args.size!r}")
+    phone = width < 900
     unknown = [g for g in args.games if g not in TABLES]
     if unknown:
         ap.error(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(TABLES)}")
@@ -77,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
                     made = _post(base + "/api/tables", {
                         "game": game, "players": len(seats), "options": options, "seed": seed,
                         "seats": [{"kind": "human"} if k == "human" else {"kind": "bot", "level": k} for k in seats]})
-                    page = browser.new_page(viewport={"width": 1366, "height": 768})
+                    page = browser.new_page(viewport={"width": width, "height": height}, is_mobile=phone,
+                                            has_touch=phone)
                     page.goto(f"{base}/tables/{made['table_id']}?token={made['seats'][0]['token']}&pace=0")
                     rng = random.Random(seed)
                     moves = 0
@@ -100,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                                            "#actionbar [data-action]')", timeout=30_000)
                     page.mouse.move(0, 0)
                     page.wait_for_timeout(1600)  # let the new-line highlight of the log fade
-                    path = args.out / f"table-{game}.png"
+                    suffix = "" if args.size == "1366x768" else f"-{width}x{height}"
+                    path = args.out / f"table-{game}{suffix}.png"
                     page.screenshot(path=str(path))
                     print(f"{path}  ({moves} moves)")
                     page.close()

@@ -12,6 +12,7 @@ import time
 
 import httpx
 
+from dicetable.server.delta import apply_patch
 from dicetable.server.pgtemp import free_port
 
 #: How long a test waits for bots or another client before failing, in seconds.
@@ -79,6 +80,39 @@ def drive(client, table_id: str, tokens: dict, seed: int = 0, max_actions: int =
         if not moved:
             assert time.monotonic() - last_change < patience, "nothing moved: bots or seats are stuck"
             time.sleep(0.005)
+
+
+class Behind(AssertionError):
+    """A change message whose base is not the (undos, version) of the copy it was applied to."""
+
+
+def follow(view: dict | None, message: dict) -> dict:
+    """The live view a client holds after ``message`` (LIVE.md section 4), from the one it held (``view``).
+
+    A ``view`` message replaces the copy; a ``change`` message must apply to
+    the copy's ``[undos, version]`` (its ``base``; :class:`Behind` otherwise)
+    and sets its ``set`` fields, appends its ``log`` lines, applies its
+    observation ``patch`` and swaps in its ``parts`` (None: a part no longer
+    drawn). ``view`` is changed in place; the result is returned.
+    """
+    if message["type"] == "view":
+        return {k: v for k, v in message.items() if k != "type"}
+    assert message["type"] == "change", message
+    if view is None or message["base"] != [view["undos"], view["version"]]:
+        raise Behind(f"change from {message['base']} to a copy at "
+                     f"{None if view is None else [view['undos'], view['version']]}")
+    view.update(message["set"])
+    view["undos"], view["version"] = message["undos"], message["version"]
+    view["log"] = view["log"] + message["log"]
+    view["observation"] = apply_patch(view["observation"], message["patch"])
+    parts = dict(view["parts"] or {})
+    for key, html in message["parts"].items():
+        if html is None:
+            parts.pop(key, None)
+        else:
+            parts[key] = html
+    view["parts"] = parts if view["parts"] is not None or parts else None
+    return view
 
 
 class ServerProcess:

@@ -16,7 +16,7 @@ import pytest
 from dicetable.engine import list_games, run_replay
 from dicetable.engine.testing import shipped_games
 
-from .helpers import auth, create, drive, tokens_of
+from .helpers import auth, create, drive, follow, tokens_of
 
 #: (game, seats) of every shipped game: a human against the cheapest bot that plays sensibly (greedy)
 GAMES = [(spec.id, ["human"] + ["greedy"] * (max(2, spec.min_players) - 1)) for spec in shipped_games()]
@@ -104,16 +104,17 @@ def test_websocket_pushes_every_change_in_order_and_reconnect_gets_the_current_v
                             json={"action": view["legal_actions"][0]["id"], "version": view["version"]})
             assert r.status_code == 200
             version = r.json()["version"]
-            pushed = json.loads(ws.receive_text())
-            while pushed["version"] < version:  # a repeat of an older version (a connection changed)
-                pushed = json.loads(ws.receive_text())
-            assert pushed["version"] == version and pushed["observation"] == r.json()["observation"]
-            view = pushed
-        # the spectator got every version too, in order
+            view = follow(view, json.loads(ws.receive_text()))
+            while view["version"] < version:  # a change at an older version (a connection changed)
+                view = follow(view, json.loads(ws.receive_text()))
+            assert view["version"] == version and view["observation"] == r.json()["observation"]
+        # the spectator got every version too, in order, each a change of the one before
         seen = [seen_spectator["version"]]
-        while seen[-1] < version:
-            seen.append(json.loads(spectator.receive_text())["version"])
+        while seen_spectator["version"] < version:
+            seen_spectator = follow(seen_spectator, json.loads(spectator.receive_text()))
+            seen.append(seen_spectator["version"])
         assert seen == sorted(seen) and set(range(seen[0], version + 1)) <= set(seen)
+        assert seen_spectator["observation"] == client.get(f"/api/tables/{tid}").json()["observation"]
     with client.websocket_connect(f"/api/tables/{tid}/live?token={token}") as ws:
         now = json.loads(ws.receive_text())  # at once: the current view
         current = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
@@ -127,7 +128,9 @@ def test_websocket_versions_never_go_back(client):
     tid = made["table_id"]
     tokens = tokens_of(made)
     with client.websocket_connect(f"/api/tables/{tid}/live?token={tokens[1]}") as ws:
-        versions = [json.loads(ws.receive_text())["version"]]
+        first = json.loads(ws.receive_text())
+        assert first["type"] == "view"
+        versions = [first["version"]]
         for step in range(6):
             view = client.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()
             seat = view["to_move"][0]
@@ -135,7 +138,9 @@ def test_websocket_versions_never_go_back(client):
             r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[seat]),
                             json={"action": view["legal_actions"][-1]["id"], "version": view["version"]})
             assert r.status_code == 200
-            versions.append(json.loads(ws.receive_text())["version"])
+            change = json.loads(ws.receive_text())
+            assert change["type"] == "change" and change["base"] == [0, versions[-1]]
+            versions.append(change["version"])
     assert versions == list(range(versions[0], versions[0] + 7))
 
 

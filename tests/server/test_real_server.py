@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 from dicetable.server.store import Store
 
-from .helpers import ServerProcess, auth, create, drive, tokens_of
+from .helpers import ServerProcess, auth, create, drive, follow, tokens_of
 
 
 def _stored(url: str, table_id: str) -> list[tuple[int, int, str]]:
@@ -127,29 +127,29 @@ def test_two_processes_share_a_postgresql_table_live(pg):
             with connect(a.ws_url(tid, toks[0])) as wa, connect(b.ws_url(tid, toks[1])) as wb, \
                     connect(b.ws_url(tid)) as spectator:
                 views = {0: json.loads(wa.recv(timeout=10)), 1: json.loads(wb.recv(timeout=10))}
-                json.loads(spectator.recv(timeout=10))
+                seen = json.loads(spectator.recv(timeout=10))
                 for step in range(6):
                     seat = views[0]["to_move"][0]
                     client, ws_other = (ca, wb) if seat == 0 else (cb, wa)
                     new = _act(client, tid, toks[seat])
                     assert new is not None
                     # the other seat, connected to the other process, sees this move live
-                    while True:
-                        pushed = json.loads(ws_other.recv(timeout=10))
-                        if pushed["version"] == new["version"]:
-                            break
-                        assert pushed["version"] < new["version"]
                     other = 1 - seat
-                    views[other] = pushed
-                    views[seat] = new
                     while True:
-                        seen = json.loads(spectator.recv(timeout=10))
+                        views[other] = follow(views[other], json.loads(ws_other.recv(timeout=10)))
+                        if views[other]["version"] == new["version"]:
+                            break
+                        assert views[other]["version"] < new["version"]
+                    there = (ca if other == 0 else cb).get(f"/api/tables/{tid}", headers=auth(toks[other])).json()
+                    assert views[other]["observation"] == there["observation"]
+                    while True:
+                        seen = follow(seen, json.loads(spectator.recv(timeout=10)))
                         if seen["version"] == new["version"]:
                             break
                     assert seen["seat"] is None and seen["legal_actions"] == []
-                    ws_self = wa if seat == 0 else wb
-                    while json.loads(ws_self.recv(timeout=10))["version"] < new["version"]:
-                        pass
+                    while views[seat]["version"] < new["version"]:
+                        views[seat] = follow(views[seat], json.loads((wa if seat == 0 else wb).recv(timeout=10)))
+                    assert views[seat]["legal_actions"] == new["legal_actions"]
     finally:
         a.kill()
         b.kill()

@@ -38,8 +38,9 @@ def wait_ready(page, timeout: float = 20_000) -> None:
     page.wait_for_function(READY, timeout=timeout)
 
 
-def take_turn(page, rng: random.Random, keyboard: bool = False) -> bool:
-    """Take one legal action by clicking (or with Tab and Enter/Space only); False when none was shown.
+def take_turn(page, rng: random.Random, keyboard: bool = False, tap: bool = False) -> bool:
+    """Take one legal action by clicking, tapping (``tap``: a touch screen) or with Tab and
+    Enter/Space only; False when none was shown.
 
     Passes a hand-over screen first (its button is not an action). Checks
     every shown action is a focusable, named button.
@@ -47,9 +48,11 @@ def take_turn(page, rng: random.Random, keyboard: bool = False) -> bool:
     if page.evaluate("document.body.dataset.handover !== undefined"):
         if keyboard:
             page.keyboard.press("Enter")  # the hand-over button has the focus
+        elif tap:
+            page.tap("#handover-btn")
         else:
             page.click("#handover-btn")
-        page.wait_for_function("document.body.dataset.handover === undefined")
+        page.wait_for_function("() => document.body.dataset.handover === undefined")
         return True
     actions = page.locator(":is(#board [data-action], #actionbar [data-action]) >> visible=true")
     n = actions.count()
@@ -59,6 +62,11 @@ def take_turn(page, rng: random.Random, keyboard: bool = False) -> bool:
     before = version(page)
     if keyboard:
         _keyboard_action(page, rng, n)
+    elif tap:
+        try:
+            actions.nth(rng.randrange(n)).tap(timeout=3_000)
+        except Exception:  # redrawn under the finger by a push: look again
+            return True
     else:
         try:
             # A real mouse click at the piece (visible: filtered above); force skips Playwright's

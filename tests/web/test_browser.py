@@ -274,7 +274,7 @@ def test_hot_seat_hands_over_only_when_the_next_seat_has_secrets(context, server
             assert page.locator("#board.covered").count() == 1
             assert page.locator(".player.me").count() == 0
             page.click("#handover-btn")
-            page.wait_for_function("document.body.dataset.handover === undefined")
+            page.wait_for_function("() => document.body.dataset.handover === undefined")
             assert page.locator(".player.me .pname").inner_text().startswith(f"Player {nxt + 1}")
             status, view = server.call("GET", f"/api/tables/{tid}", token=_token(page))
             assert view["seat"] == nxt

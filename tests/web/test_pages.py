@@ -138,8 +138,31 @@ def test_pages_fetch_nothing_from_elsewhere():
         text = path.read_text()
         assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", text), path.name
         assert "import(" not in text or path.suffix != ".js"
-    js = (WEB / "static" / "dicetable.js").read_text()
-    assert not re.search(r"https?://", js)
+    for path in (WEB / "static").glob("*.js"):
+        assert not re.search(r"https?://", path.read_text()), path.name
+
+
+def test_the_page_modules_import_only_each_other_and_no_template_has_inline_script():
+    """Plain ES modules, no build step: every import names a sibling file shipped in web/static (so the
+    static route serves it), the entry module reaches every other module, and the templates load only
+    the entry module (the policy is script-src 'self': no inline script)."""
+    static = WEB / "static"
+    imports = {path.name: re.findall(r'^(?:import|export)\s[^;]*?from\s+"([^"]+)";', path.read_text(), re.M)
+               for path in static.glob("*.js")}
+    for name, targets in imports.items():
+        for target in targets:
+            assert target.startswith("./") and "/" not in target[2:] and (static / target[2:]).is_file(), (name, target)
+    reached, todo = set(), ["dicetable.js"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(t[2:] for t in imports[name])
+    assert reached == set(imports), f"modules the entry never loads: {set(imports) - reached}"
+    for path in (WEB / "templates").glob("*.html"):
+        scripts = re.findall(r"<script\b[^>]*>", path.read_text())
+        assert all(s == '<script type="module" src="/static/web/dicetable.js">' for s in scripts), (path.name, scripts)
+        assert not re.search(r"<script\b[^>]*>\s*[^<\s]", path.read_text()), path.name
 
 
 # ------------------------------------------------------------------ routes, in process
@@ -161,8 +184,9 @@ def test_pages_and_static_files(client):
     table = client.get("/tables/abc?token=xyz")
     assert table.status_code == 200 and 'data-table="abc"' in table.text and "data-version" in table.text
     assert client.get("/tables/abc/replay").status_code == 200
-    js = client.get("/static/web/dicetable.js")
-    assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript")
+    for module in ("dicetable", "api", "queue", "animate", "board", "dom", "lobby", "table", "replay"):
+        js = client.get(f"/static/web/{module}.js")
+        assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript"), module
     assert client.get("/static/web/dicetable.css").headers["content-type"].startswith("text/css")
     for bad in ("/static/web/nothing.js", "/static/web/.hidden.css", "/static/web/%2e%2e%2fetc.css"):
         assert client.get(bad).status_code == 404

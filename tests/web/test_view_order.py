@@ -134,31 +134,48 @@ def test_a_reload_during_the_bots_turn_shows_the_current_version_and_goes_on(con
     assert drawn == sorted(drawn), f"the page went back: {drawn}"
 
 
-def test_a_late_answer_after_a_reconnect_is_not_drawn_over_newer_pushes(context, server):
+def test_a_dropped_socket_reconnects_and_the_page_goes_on_in_order_without_fetching_the_view(context, server):
     """Kingdom of Dice with medium bots (about a second a move), the seat handed to its bot. The page's
-    WebSocket is dropped; the page fetches the table again and reconnects. That fetch's answer is held
-    back until the new socket has brought newer versions: released then, it must not take the page
-    back (a refresh used to draw with force)."""
+    WebSocket is dropped: the page opens a new one, whose first message (a whole view) brings it up to
+    date, and goes on showing the bots' moves in order. The view itself is never fetched over HTTP,
+    neither on load nor on the reconnect (the socket brings it; HTTP is for when it cannot open)."""
     made = server.create("kingdom-of-dice", [{"kind": "human", "level": "medium"},
                                              {"kind": "bot", "level": "medium"}], seed=15)
     tid, token = made["table_id"], made["seats"][0]["token"]
     page = context.new_page()
-    sockets, held, hold = [], [], []
+    sockets, fetched = [], []
     page.route_web_socket("**/live*", lambda ws: (ws.connect_to_server(), sockets.append(ws)))
-
-    def table_get(route):
-        if hold and route.request.method == "GET":
-            held.append((route, route.fetch()))
-        else:
-            route.continue_()
-
-    page.route(f"**/api/tables/{tid}", table_get)
+    page.on("request", lambda r: fetched.append(r.url) if r.method == "GET" and f"/api/tables/{tid}" in r.url
+            and "/live" not in r.url else None)
     _open(page, server, tid, token)
     wait_ready(page)
     page.evaluate(RECORD)
     page.click("[data-seat-bot]")
     page.wait_for_function(_advanced_or_over(version(page) + 2), timeout=30_000)
-    hold.append(True)
-    sockets[-1].close()  # the page's socket drops: it refreshes and reconnects
-    _release_late(page, held, "the page did not fetch the table again")
-    assert len(sockets) >= 2
+    sockets[-1].close()  # the page's socket drops: it reconnects
+    deadline = time.time() + 20
+    while len(sockets) < 2:
+        assert time.time() < deadline, "the page did not open a new socket"
+        page.wait_for_timeout(100)
+    dropped_at = version(page)
+    page.wait_for_function(_advanced_or_over(dropped_at + 1), timeout=30_000)
+    drawn = _drawn(page)
+    assert drawn == sorted(drawn), f"the page went back: {drawn}"
+    assert fetched == [], f"the view was fetched over HTTP: {fetched}"
+
+
+def test_without_a_socket_the_page_shows_the_table_over_http(context, server):
+    """A network that refuses the WebSocket: the page still shows the seat's table (the view over
+    HTTP), and a click still plays the move."""
+    made = server.create("kingdom-of-dice", [{"kind": "human"}], seed=2)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    page = context.new_page()
+    page.route_web_socket("**/live*", lambda ws: ws.close())
+    _open(page, server, tid, token)
+    wait_ready(page)
+    assert page.evaluate("document.body.dataset.live") != "open"
+    before = version(page)
+    page.locator("#board [data-action], #actionbar [data-action]").first.click()
+    page.wait_for_function(_advanced_or_over(before), timeout=10_000)
+    status, view = server.call("GET", f"/api/tables/{tid}", token=token)
+    assert view["version"] == before + 1 == version(page)

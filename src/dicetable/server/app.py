@@ -13,7 +13,7 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables/{id}``                   the caller's view
 ``POST /api/tables/{id}/actions``           ``{"action", "version"}``: act for the token's seat
 ``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
-``WS   /api/tables/{id}/live?token=...``    the caller's view after every change
+``WS   /api/tables/{id}/live?token=...``    the caller's full view, then what changed (LIVE.md 4)
 ``POST /api/tables/{id}/undo``              ``{"version"}``: take back your last move where allowed
 ``POST /api/tables/{id}/claim``             ``{"invite"}``: claim a seat with its link's invite (fresh token)
 ``POST /api/tables/{id}/seats/{n}/bot``     ``{"level": optional}``: hand seat n to its bot
@@ -22,7 +22,8 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
 =========================================  ====================================================
 
-Every refused request gets a 4xx with ``{"detail": "<what was wrong and what is
+HTTP answers of :data:`GZIP_MINIMUM` bytes or more are gzipped for clients
+that send ``Accept-Encoding: gzip``. Every refused request gets a 4xx with ``{"detail": "<what was wrong and what is
 allowed>"}`` and changes nothing; a server fault answers 500 with a short
 message, never a traceback. Request bodies are limited to
 :data:`MAX_BODY` bytes unless ``DICETABLE_MAX_BODY`` says otherwise; every
@@ -50,6 +51,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from dicetable.engine import list_games
 
@@ -70,6 +72,9 @@ Auth = Annotated[Optional[str], Header(alias="Authorization")]
 
 #: Tables in one page of ``GET /api/tables`` unless ``?limit=`` says otherwise, and the most it may say.
 PAGE, MAX_PAGE = 50, 200
+
+#: HTTP answers this many bytes or larger are sent gzipped (to clients that accept gzip), at this level.
+GZIP_MINIMUM, GZIP_LEVEL = 500, 6
 
 #: Largest request body accepted by default, in bytes (413 above it; ``DICETABLE_MAX_BODY``).
 MAX_BODY = Settings.max_body
@@ -290,6 +295,9 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
                   openapi_url="/api/openapi.json")
     app.state.settings = settings
     app.state.hints = PendingHints()
+    # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
+    # touched: it keeps permessage-deflate); level 6 costs a third of level 9's time for ~1% more bytes
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HintGate, pending=app.state.hints)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(TokenInAddress)
@@ -386,12 +394,14 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         return m.view(lt, m.seat_of(lt, _token(authorization)))
 
     @app.post("/api/tables/{table_id}/actions", responses=errors(CHANGE))
-    def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None) -> dict:
-        """Apply an action for the token's seat at the given version; the new view."""
+    def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None,
+                    prefer: Annotated[Optional[str], Header()] = None) -> dict:
+        """Apply an action for the token's seat at the given version; the new view (with the header
+        ``Prefer: return=minimal`` only ``{"version", "undos"}``: the live connection brings the change)."""
         m = manager(request)
         lt = m.get(table_id)
         seat = m.need_seat(lt, _token(authorization))
-        return m.act(table_id, seat, body.action, body.version)
+        return m.act(table_id, seat, body.action, body.version, minimal=_minimal(prefer))
 
     @app.get("/api/tables/{table_id}/record", responses=errors(RECORD))
     def get_record(table_id: str, request: Request) -> dict:
@@ -461,14 +471,21 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str, token: str | None = Query(None)) -> None:
-        """Push the caller's view now and after every change (``{"type": "view", ...}``).
+        """Push the caller's full view now, then a change message after every change (LIVE.md section 4).
+
+        Messages: ``{"type": "view", ...}`` (the full view, with the board as
+        keyed ``parts`` and each seat's ``last`` event), then ``{"type":
+        "change", "undos", "version", "base", "events", "log", "set",
+        "patch", "parts"}`` per change; a client whose (undos, version) is not
+        a change's ``base`` sends ``{"type": "resync"}`` and gets the full view
+        again. Any other message is ignored.
 
         A handshake from a foreign ``Origin`` (another site's page) is refused
         (HTTP 403). A refused connection gets one ``{"type": "error",
         "status", "detail"}`` message and is closed with code 4000 + status
-        (4403, 4404, 4429 over a connection cap, with ``retry_after``). The
-        server expects no message: one larger than ``DICETABLE_MAX_FRAME``
-        bytes closes the connection (code 1009).
+        (4403, 4404, 4429 over a connection cap, with ``retry_after``). A
+        message larger than ``DICETABLE_MAX_FRAME`` bytes closes the
+        connection (code 1009).
         """
         if not origin_allowed(websocket.scope, settings.allowed_hosts):
             await websocket.close(code=4403)  # before accept: the handshake is answered 403
@@ -491,6 +508,17 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
 
     _include_web(app)
     return app
+
+
+def _is_resync(text: str | None) -> bool:
+    """True when a live connection's text message is ``{"type": "resync"}`` (other keys are ignored)."""
+    if text is None:
+        return False
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "resync"
 
 
 async def _live(websocket: WebSocket, m: TableManager, table_id: str, token: str | None, max_frame: int) -> None:
@@ -516,13 +544,16 @@ async def _live(websocket: WebSocket, m: TableManager, table_id: str, token: str
 
     async def receiver(scope: anyio.CancelScope) -> None:
         try:
-            while True:  # nothing is expected; this notices the close, and refuses a large message
+            while True:  # {"type": "resync"} is the one message expected; this also notices the close
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                if len(message.get("bytes") or b"") + len((message.get("text") or "").encode()) > max_frame:
+                text = message.get("text")
+                if len(message.get("bytes") or b"") + len((text or "").encode()) > max_frame:
                     await websocket.close(code=1009, reason=f"messages are limited to {max_frame} bytes")
                     break
+                if _is_resync(text):  # anything else is ignored
+                    await run_in_threadpool(m.resync, lt, sub)
         except Exception:  # a close while sending
             pass
         scope.cancel()
@@ -534,6 +565,13 @@ async def _live(websocket: WebSocket, m: TableManager, table_id: str, token: str
     finally:
         with anyio.CancelScope(shield=True):
             await run_in_threadpool(m.unsubscribe, lt, sub)
+
+
+def _minimal(prefer: str | None) -> bool:
+    """True when a ``Prefer`` header (RFC 7240) asks for ``return=minimal``."""
+    if not prefer:
+        return False
+    return any(p.split(";")[0].strip().replace(" ", "").lower() == "return=minimal" for p in prefer.split(","))
 
 
 def _address(client: Any) -> str:

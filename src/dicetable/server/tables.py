@@ -49,11 +49,12 @@ import secrets
 import signal
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.engine.markup import as_parts, assemble
@@ -62,6 +63,7 @@ from dicetable.engine import (
 )
 
 from .clock import Handle, Timers
+from .delta import diff, same
 from .models import SeatRow, TableRow
 from .scheduler import Lanes, QueueFull
 from .store import Conflict, Record, Store, now, options_text
@@ -150,22 +152,64 @@ class Seat:
 
 
 class Subscriber:
-    """One WebSocket connection: its viewer (a seat or None) and the queue its task sends from."""
+    """One WebSocket connection: its viewer (a seat or None) and the queue its task sends from.
 
-    __slots__ = ("key", "loop", "queue")
+    ``rev`` is the revision of the table (``LiveTable.rev``) whose view this
+    connection was last sent (None: nothing yet); ``gone`` is set when its
+    event loop is closed (the table drops it at its next change).
+    """
+
+    __slots__ = ("key", "loop", "queue", "rev", "gone")
 
     def __init__(self, key: int | None, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str]) -> None:
         self.key = key
         self.loop = loop
         self.queue = queue
+        self.rev: int | None = None
+        self.gone = False
 
-    def push(self, message: str) -> bool:
-        """Queue ``message`` for sending on the connection's loop; False when the loop is gone."""
-        try:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
-            return True
-        except RuntimeError:
-            return False
+
+def _put_all(items: list) -> None:
+    """Put each ``(queue, message)`` of ``items`` (runs on the connections' event loop)."""
+    for queue, message in items:
+        queue.put_nowait(message)
+
+
+@dataclass
+class Snapshot:
+    """One viewer's live view of a table at one revision, and the messages made from it.
+
+    ``view`` is the full view of the wire (LIVE.md section 4: WEB.md's fields,
+    ``parts`` and ``last``); it is shared by every connection of the viewer and
+    never changed. ``log_len`` and ``tail`` say how far the log it shows goes
+    (events, and server notes at position ``log_len``); ``change`` is the
+    change message from the snapshot of revision ``base`` (None: there is
+    none, a connection at ``base`` gets the full view; ``""``: nothing this
+    viewer sees changed); ``text`` the full view message, made when first needed.
+    """
+
+    rev: int
+    epoch: int
+    view: dict
+    log_len: int
+    tail: int
+    base: int | None = None
+    change: str | None = None
+    text: str | None = None
+
+    def full(self) -> str:
+        """The ``{"type": "view", ...}`` message of this snapshot (compact JSON, made once)."""
+        if self.text is None:
+            self.text = _json({"type": "view", **self.view})
+        return self.text
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+#: View fields a change message carries in their own entries rather than in ``set``.
+_NOT_SET = frozenset({"log", "parts", "observation"})
 
 
 @dataclass
@@ -177,6 +221,14 @@ class LiveTable:
     clock that ran out); ``undos`` counts the actions taken back (stored with
     the table), so ``(undos, version)`` orders the table's views even across
     an undo; ``lock`` serialises every change and every view.
+
+    Live pushes: ``events`` is the whole log as a list (``log_len`` long);
+    ``rev`` counts the changes any viewer could see (actions, seats, clocks,
+    connections) and ``epoch`` the rebuilds (a reload: the log may differ,
+    so every connection gets a full view); ``live`` holds the current
+    :class:`Snapshot` of each viewer with a connection; ``outbox`` the
+    messages built under ``lock`` and sent after it is released, in order,
+    under ``send_lock``.
     """
 
     id: str
@@ -196,6 +248,12 @@ class LiveTable:
     notes: dict = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: set = field(default_factory=set)
+    events: list = field(default_factory=list)
+    rev: int = 0
+    epoch: int = 0
+    live: dict = field(default_factory=dict)
+    outbox: deque = field(default_factory=deque)
+    send_lock: threading.Lock = field(default_factory=threading.Lock)
     thinking: set = field(default_factory=set)
     timed_out: set = field(default_factory=set)
     timer: Handle | None = None
@@ -290,6 +348,7 @@ class TableManager:
         self.max_cached = max_cached
         self.abandon_after = abandon_after  # seconds without an action after which a table is abandoned
         self.closed = False
+        self.builds = 0  # snapshots built (each viewer's live view, once per table revision)
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -324,7 +383,7 @@ class TableManager:
             lt = self.tables.get(table_id)
             if lt is None:
                 continue
-            with lt.lock:
+            with self.changing(lt):
                 lt.status = "abandoned"
                 self._kick(lt)  # stops the clock; starts nothing on an abandoned table
                 self._publish(lt)
@@ -371,6 +430,8 @@ class TableManager:
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
                        [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
                        seed_chosen=bool(t.seed_chosen))
+        lt.events = state.log
+        lt.log_len = len(lt.events)  # the set-up's events: notes are placed by log position
         for row in record.actions:
             self._replay_row(lt, row.seq, row.seat, row.action, row.by)
         return lt
@@ -386,6 +447,7 @@ class TableManager:
             lt.notes.setdefault(lt.log_len, []).append(
                 f"{seat_name(seat)}'s clock ran out: the {lt.seats[seat].level} bot chose for them: {label}")
         lt.log_len += len(events)
+        lt.events.extend(events)
         lt.actions.append((seat, by, undoable))
         lt.version += 1
         if lt.state.is_over:
@@ -409,7 +471,7 @@ class TableManager:
         lt = self.tables.get(table_id)
         if lt is None:
             return
-        with lt.lock:
+        with self.changing(lt):
             if seq is not None and seq >= 0 and seq <= lt.version:
                 return  # already known (this process's own write reached us first)
             if seq is not None and seq >= lt.version:
@@ -432,8 +494,9 @@ class TableManager:
             self.tables.pop(lt.id, None)
             raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
         fresh = self._rebuild(record)
-        for name in ("seats", "state", "status", "version", "undos", "log_len", "actions", "notes"):
+        for name in ("seats", "state", "status", "version", "undos", "log_len", "events", "actions", "notes"):
             setattr(lt, name, getattr(fresh, name))
+        lt.epoch += 1
         lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
         self._publish(lt)
         self._kick(lt)
@@ -496,7 +559,8 @@ class TableManager:
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen)
-        lt.log_len = len(state.log)
+        lt.events = state.log
+        lt.log_len = len(lt.events)
         if client is not None:
             self.owners[table_id] = client
         try:
@@ -543,7 +607,7 @@ class TableManager:
         lt = self.get(table_id)
         number, _, code = invite.partition(".")
         seat = int(number) if number.isdigit() and len(number) < 3 else -1
-        with lt.lock:
+        with self.changing(lt):
             info = lt.seats[seat] if 0 <= seat < len(lt.seats) else None
             digest = hash_token(code)
             if info is None or info.invite_hash is None or not hmac.compare_digest(info.invite_hash, digest):
@@ -569,8 +633,10 @@ class TableManager:
         return self._holder(lt, token)
 
     # -------------------------------------------------------------- actions
-    def act(self, table_id: str, seat: int, action_id: str, version: int, by: str = "seat") -> dict:
-        """Apply ``action_id`` for ``seat`` if the table is at ``version``; return the seat's new view.
+    def act(self, table_id: str, seat: int, action_id: str, version: int, by: str = "seat",
+            minimal: bool = False) -> dict:
+        """Apply ``action_id`` for ``seat`` if the table is at ``version``; return the seat's new view
+        (``minimal``: only ``{"version", "undos"}``, the live connection brings the rest).
 
         The action is tried on a clone, appended to the store (committed) and
         only then cached and pushed. ApiError 409 for a stale version or a
@@ -578,7 +644,7 @@ class TableManager:
         engine's message for an illegal action.
         """
         lt = self.get(table_id)
-        with lt.lock:
+        with self.changing(lt):
             if version != lt.version:
                 raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
                                     "changed since your view (someone moved first); fetch the view and try again")
@@ -604,9 +670,11 @@ class TableManager:
             self._book(lt, seat, by, events, undoable, label)
             if by == "seat":
                 lt.timed_out.discard(seat)
-            views = self._publish(lt)
+            self._publish(lt)
             self._kick(lt)
-            return views[seat] if seat in views else self.view(lt, seat)
+            if minimal:
+                return {"version": lt.version, "undos": lt.undos}
+            return self.view(lt, seat)
 
     def _refuse_if_finished(self, lt: LiveTable) -> None:
         """ApiError 422 when the game is over, 409 when the table was abandoned (lock held)."""
@@ -626,7 +694,7 @@ class TableManager:
         involved, or no action at all).
         """
         lt = self.get(table_id)
-        with lt.lock:
+        with self.changing(lt):
             if version != lt.version:
                 raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
                                     "changed since your view; fetch the view and try again")
@@ -655,7 +723,7 @@ class TableManager:
         403 when the caller may not.
         """
         lt = self.get(table_id)
-        with lt.lock:
+        with self.changing(lt):
             target = self._seat(lt, seat)
             if target.kind != "human":
                 raise ApiError(422, f"{seat_name(seat)} is a bot seat already")
@@ -678,7 +746,7 @@ class TableManager:
     def take_back(self, table_id: str, seat: int, caller: int) -> dict:
         """``seat``'s holder takes it back from its bot. ApiError 403 for another seat's token."""
         lt = self.get(table_id)
-        with lt.lock:
+        with self.changing(lt):
             target = self._seat(lt, seat)
             if caller != seat:
                 raise ApiError(403, f"only {seat_name(seat)}'s own token can take it back")
@@ -750,41 +818,52 @@ class TableManager:
         Beside WEB.md's fields: ``status`` (``running``, ``over`` or ``abandoned``), ``undos`` (actions taken back at this table; views are ordered
         by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
-        and ``board``.
+        and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
         """
         with lt.lock:
-            state = lt.state
-            over = state.is_over
-            actions = []
-            decision = None
-            if seat is not None and not over and seat in state.to_move and not lt.seats[seat].autoplay:
-                actions = [a.to_json() for a in state.legal_actions(seat)]
-                decision = state.decision(seat)  # never None for a seat to move (the engine's promise)
-            obs = state.observation(seat)
-            view = {
-                "table_id": lt.id,
-                "game": lt.game,
-                "version": lt.version,
-                "undos": lt.undos,
-                "over": over,
-                "status": lt.status,
-                "to_move": list(state.to_move),
-                "decision": decision.to_json() if decision is not None else None,
-                "legal_actions": actions,
-                "observation": obs,
-                "log": self._log_lines(lt, seat),
-                "scores": list(state.visible_scores(None)),
-                "own_score": state.own_score(seat),
-                "winners": list(state.winners) if over else [],
-                "seat": seat,
-                "players": lt.players,
-                "seats": [self._seat_view(lt, s) for s in lt.seats],
-                "clock": lt.clock,
-                "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
-                                 and not over),
-                "board": self._board(lt, obs, actions, seat),
-            }
+            snap = lt.live.get(seat)
+            if snap is not None and snap.rev == lt.rev and snap.epoch == lt.epoch:
+                view = {k: v for k, v in snap.view.items() if k not in ("parts", "last")}
+                parts = snap.view["parts"]
+            else:
+                view, parts = self._fields(lt, seat)
+                view["log"] = self._log_lines(lt, seat)
+            view["board"] = _assembled(lt.game, parts)
             return view
+
+    def _fields(self, lt: LiveTable, seat: int | None) -> tuple[dict, dict | None]:
+        """The view's fields but the log (set to None, in its place) and the board's parts (lock held)."""
+        state = lt.state
+        over = state.is_over
+        actions = []
+        decision = None
+        if seat is not None and not over and seat in state.to_move and not lt.seats[seat].autoplay:
+            actions = [a.to_json() for a in state.legal_actions(seat)]
+            decision = state.decision(seat)  # never None for a seat to move (the engine's promise)
+        obs = state.observation(seat)
+        view = {
+            "table_id": lt.id,
+            "game": lt.game,
+            "version": lt.version,
+            "undos": lt.undos,
+            "over": over,
+            "status": lt.status,
+            "to_move": list(state.to_move),
+            "decision": decision.to_json() if decision is not None else None,
+            "legal_actions": actions,
+            "observation": obs,
+            "log": None,
+            "scores": list(state.visible_scores(None)),
+            "own_score": state.own_score(seat),
+            "winners": list(state.winners) if over else [],
+            "seat": seat,
+            "players": lt.players,
+            "seats": [self._seat_view(lt, s) for s in lt.seats],
+            "clock": lt.clock,
+            "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
+                             and not over),
+        }
+        return view, self._parts(lt, obs, actions, seat)
 
     def _seat_view(self, lt: LiveTable, s: Seat) -> dict:
         connected = any(sub.key == s.seat for sub in lt.subscribers)
@@ -792,30 +871,46 @@ class TableManager:
                 "autoplay": s.autoplay, "connected": connected if s.kind == "human" else True,
                 "timed_out": s.seat in lt.timed_out, "claimed": s.claimed}
 
-    def _board(self, lt: LiveTable, obs: dict, actions: list, seat: int | None) -> str | None:
+    def _parts(self, lt: LiveTable, obs: dict, actions: list, seat: int | None) -> dict | None:
+        """The board as keyed parts ``{part id: html}`` (None without a board, or when drawing fails)."""
         board_view = get_game(lt.game).board_view
         if board_view is None:
             return None
         try:
-            return assemble(as_parts(board_view(obs, actions, seat)))
+            return as_parts(board_view(obs, actions, seat))
         except Exception:  # a drawing bug must not take the table down: the page falls back to buttons
             log.exception("board_view of %s failed", lt.game)
             return None
 
-    def _log_lines(self, lt: LiveTable, seat: int | None) -> list[str]:
+    def _log_lines(self, lt: LiveTable, seat: int | None, start: int = 0, skip: int = 0) -> list[str]:
+        """The log lines ``seat`` may see from log position ``start`` on (server notes included), leaving
+        out the first ``skip`` notes at ``start`` (those a view up to ``start`` showed already)."""
         if not lt.notes:
-            return [e.text for e in lt.state.log_for(seat)]
-        out = []
-        for i, event in enumerate(lt.state.log):
-            out.extend(lt.notes.get(i, ()))
+            return [e.text for e in lt.events[start:] if e.visible_to(seat)]
+        out: list[str] = []
+        for i in range(start, lt.log_len):
+            out.extend(lt.notes.get(i, ())[skip if i == start else 0:])
+            event = lt.events[i]
             if event.visible_to(seat):
                 out.append(event.text)
-        out.extend(lt.notes.get(lt.log_len, ()))
+        out.extend(lt.notes.get(lt.log_len, ())[skip if start == lt.log_len else 0:])
         return out
 
-    def message(self, lt: LiveTable, seat: int | None) -> str:
-        """The WebSocket message of a view: ``{"type": "view", ...view}`` as compact JSON text."""
-        return json.dumps({"type": "view", **self.view(lt, seat)}, separators=(",", ":"))
+    def _last(self, lt: LiveTable, seat: int | None, start: int = 0, last: dict | None = None) -> dict:
+        """``{"<seat>": text}``: each seat's latest event ``seat`` may see, from ``last`` (up to log
+        position ``start``) and the events after it."""
+        out = dict(last or {})
+        if start == 0 and not out:  # from scratch: look back until every seat is found
+            for event in reversed(lt.events):
+                if event.seat is not None and str(event.seat) not in out and event.visible_to(seat):
+                    out[str(event.seat)] = event.text
+                    if len(out) == lt.players:
+                        break
+            return {str(s): out[str(s)] for s in range(lt.players) if str(s) in out}
+        for event in lt.events[start:]:
+            if event.seat is not None and event.visible_to(seat):
+                out[str(event.seat)] = event.text
+        return {str(s): out[str(s)] for s in range(lt.players) if str(s) in out}
 
     def record(self, table_id: str) -> dict:
         """The replay record of a finished table (``dicetable replay`` plays it); ApiError 403 while it runs."""
@@ -827,42 +922,149 @@ class TableManager:
             return record_of(lt)
 
     # --------------------------------------------------------------- pushes
-    def subscribe(self, lt: LiveTable, sub: Subscriber) -> None:
-        """Add a connection and queue it the current view at once.
+    def snapshot(self, lt: LiveTable, seat: int | None) -> Snapshot:
+        """``seat``'s (None: the spectators') :class:`Snapshot` of ``lt`` now, built once per revision.
 
-        When a seat connects that was not connected, the other connections get
-        their view again (its ``connected`` flag changed; same version).
+        A new snapshot is built from the previous one of the same viewer
+        when there is one of this epoch: its log lines and ``last`` are
+        carried on, and its ``change`` message (LIVE.md section 4) is made
+        here, once, for every connection of the viewer.
         """
         with lt.lock:
+            prev = lt.live.get(seat)
+            if prev is not None and prev.rev == lt.rev and prev.epoch == lt.epoch:
+                return prev
+            if prev is not None and (prev.epoch != lt.epoch or prev.log_len > lt.log_len):
+                prev = None
+            tail = len(lt.notes.get(lt.log_len, ()))
+            if prev is None:
+                snap = Snapshot(lt.rev, lt.epoch, self.live_view(lt, seat), lt.log_len, tail)
+            else:
+                view, parts = self._fields(lt, seat)
+                old = prev.view
+                lines = self._log_lines(lt, seat, prev.log_len, prev.tail)
+                view["log"] = old["log"] + lines if lines else old["log"]
+                view["parts"] = parts
+                view["last"] = self._last(lt, seat, prev.log_len, old["last"])
+                snap = Snapshot(lt.rev, lt.epoch, view, lt.log_len, tail, base=prev.rev)
+                snap.change = self._change(lt, seat, prev, view, lines)
+            lt.live[seat] = snap
+            self.builds += 1
+            return snap
+
+    def _change(self, lt: LiveTable, seat: int | None, prev: Snapshot, view: dict, lines: list[str]) -> str:
+        """The change message from ``prev`` to ``view`` ("" when nothing ``seat`` sees changed)."""
+        old = prev.view
+        events = []
+        for event in lt.events[prev.log_len:lt.log_len]:
+            if event.visible_to(seat):
+                shown = event.to_json()
+                shown.pop("visible", None)
+                events.append(shown)
+        changed = {k: v for k, v in view.items() if k not in _NOT_SET and not same(old.get(k), v)}
+        patch = diff(old["observation"], view["observation"])
+        new_parts, old_parts = view["parts"] or {}, old["parts"] or {}
+        parts: dict[str, str | None] = {k: html for k, html in new_parts.items() if old_parts.get(k) != html}
+        parts.update((k, None) for k in old_parts if k not in new_parts)  # a part no longer drawn
+        if not (events or lines or changed or patch or parts):
+            return ""
+        return _json({"type": "change", "undos": view["undos"], "version": view["version"],
+                      "base": [old["undos"], old["version"]], "events": events, "log": lines,
+                      "set": changed, "patch": patch, "parts": parts})
+
+    def live_view(self, lt: LiveTable, seat: int | None) -> dict:
+        """``seat``'s full view of the wire, built from scratch now: :meth:`view`'s fields with the board
+        as keyed ``parts`` (``{part id: html}``, None without a board) instead of ``board``, and ``last``
+        (``{"<seat>": text of that seat's latest event ``seat`` may see}``)."""
+        with lt.lock:
+            view, parts = self._fields(lt, seat)
+            view["log"] = self._log_lines(lt, seat)
+            view["parts"] = parts
+            view["last"] = self._last(lt, seat)
+            return view
+
+    @contextmanager
+    def changing(self, lt: LiveTable) -> Iterator[None]:
+        """Hold ``lt``'s lock for a change; send the messages it queued once the lock is released."""
+        try:
+            with lt.lock:
+                yield
+        finally:
+            self._deliver(lt)
+
+    def subscribe(self, lt: LiveTable, sub: Subscriber) -> None:
+        """Add a connection and queue it the current full view at once.
+
+        When a seat connects that was not connected, the other connections get
+        a change (its ``connected`` flag; same version).
+        """
+        with self.changing(lt):
             was = any(s.key == sub.key for s in lt.subscribers)
             lt.subscribers.add(sub)
-            sub.push(self.message(lt, sub.key))
             if sub.key is not None and not was:
-                self._publish(lt, skip=sub)
+                self._publish(lt)
+            else:
+                self._send_view(lt, sub)
+
+    def resync(self, lt: LiveTable, sub: Subscriber) -> None:
+        """Queue ``sub`` the current full view (it asked: it missed a change)."""
+        with self.changing(lt):
+            if sub in lt.subscribers:
+                self._send_view(lt, sub)
+
+    def _send_view(self, lt: LiveTable, sub: Subscriber) -> None:
+        snap = self.snapshot(lt, sub.key)
+        sub.rev = snap.rev
+        lt.outbox.append([(sub, snap.full())])
 
     def unsubscribe(self, lt: LiveTable, sub: Subscriber) -> None:
         """Remove a connection; the others see the seat's new connected state."""
-        with lt.lock:
+        with self.changing(lt):
             lt.subscribers.discard(sub)
             if sub.key is not None and not any(s.key == sub.key for s in lt.subscribers):
                 self._publish(lt)
 
-    def _publish(self, lt: LiveTable, skip: Subscriber | None = None) -> dict:
-        """Queue each connection its view of the current state (lock held, so pushes keep version order).
+    def _publish(self, lt: LiveTable) -> None:
+        """Something a viewer may see changed: build each connected viewer's snapshot once and queue each
+        connection its change, or its full view when it is not at the change's base (lock held).
 
-        Returns the views computed, by viewer (a seat or None), for reuse.
+        The messages are sent by :meth:`_deliver` once the lock is released
+        (:meth:`changing`), in the order they were queued.
         """
-        views: dict = {}
-        texts: dict = {}
-        for sub in list(lt.subscribers):
-            if sub is skip:
+        lt.rev += 1
+        lt.subscribers -= {sub for sub in lt.subscribers if sub.gone}
+        keys = {sub.key for sub in lt.subscribers}
+        for key in [k for k in lt.live if k not in keys]:
+            del lt.live[key]
+        snaps = {key: self.snapshot(lt, key) for key in keys}
+        batch = []
+        for sub in lt.subscribers:
+            snap = snaps[sub.key]
+            if sub.rev == snap.rev:
                 continue
-            if sub.key not in texts:
-                views[sub.key] = self.view(lt, sub.key)
-                texts[sub.key] = json.dumps({"type": "view", **views[sub.key]}, separators=(",", ":"))
-            if not sub.push(texts[sub.key]):
-                lt.subscribers.discard(sub)
-        return views
+            if snap.change is not None and sub.rev == snap.base:
+                if snap.change:
+                    batch.append((sub, snap.change))
+            else:
+                batch.append((sub, snap.full()))
+            sub.rev = snap.rev
+        if batch:
+            lt.outbox.append(batch)
+
+    def _deliver(self, lt: LiveTable) -> None:
+        """Send every queued message, oldest first (one hand-over to each event loop per batch)."""
+        with lt.send_lock:
+            while lt.outbox:
+                batch = lt.outbox.popleft()
+                loops: dict = {}
+                for sub, message in batch:
+                    loops.setdefault(sub.loop, []).append((sub, message))
+                for loop, items in loops.items():
+                    try:
+                        loop.call_soon_threadsafe(_put_all, [(sub.queue, message) for sub, message in items])
+                    except RuntimeError:  # the loop is closed: those connections are gone
+                        for sub, _ in items:
+                            sub.gone = True
 
     # ----------------------------------------------------------- bots, clock
     def _kick(self, lt: LiveTable) -> None:
@@ -888,7 +1090,7 @@ class TableManager:
         lt = self.tables.get(table_id)
         if lt is None or self.closed:
             return
-        with lt.lock:
+        with self.changing(lt):
             if lt.version != version:
                 return
             lt.timer = None
@@ -976,6 +1178,17 @@ class TableManager:
             return pool.submit(fn, *args)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _assembled(game: str, parts: dict | None) -> str | None:
+    """The board's parts assembled into one HTML string (None without parts, or when they do not fit)."""
+    if parts is None:
+        return None
+    try:
+        return assemble(parts)
+    except ValueError:  # a drawing bug must not take the table down: the page falls back to buttons
+        log.exception("the board parts of %s do not assemble", game)
+        return None
 
 
 def hint_answer(version: int, seat: int, rows: list) -> dict:

@@ -10,7 +10,7 @@ A FastAPI :class:`APIRouter` the server's app factory includes
 | ``GET /tables/{id}/replay`` | the replay viewer of a finished table |
 | ``GET /web/help/{game}`` | a game's rules sections and component reference |
 | ``GET /web/tables/{id}/replay/{step}`` | one step of a finished table, replayed through the engine |
-| ``GET /static/web/{file}`` | the page's one JS module and its CSS |
+| ``GET /static/web/{file}`` | the page's JS modules and its CSS (content-hash ETag: 304 when unchanged) |
 | ``GET /static/games/{game-id}/board.css`` | a game's board styles (``games/<pkg>/static/board.css``) |
 
 The pages hold no rule and no secret: they talk to the HTTP contract of
@@ -21,6 +21,7 @@ replay call turns a finished table's public record (``GET
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
@@ -66,6 +67,22 @@ def _game_css(game_id: str) -> bytes | None:
     return None
 
 
+def _static(request: Request, body: bytes, media_type: str) -> Response:
+    """A static file with a content-hash ``ETag`` and ``Cache-Control: no-cache`` (the browser keeps it and
+    asks again each time): 304 without a body when the request's ``If-None-Match`` names that ETag.
+
+    The ETag is weak (``W/"..."``) because the server may send the file gzipped (``Vary: Accept-Encoding``).
+    """
+    etag = 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"Cache-Control": "no-cache", "ETag": etag}
+    asked = request.headers.get("if-none-match")
+    if asked is not None:
+        tags = {t.strip().removeprefix("W/") for t in asked.split(",")}
+        if "*" in tags or etag.removeprefix("W/") in tags:
+            return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
 def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
     return templates.TemplateResponse(request, name, context)
 
@@ -89,22 +106,21 @@ def replay_page(request: Request, table_id: str) -> HTMLResponse:
 
 
 @router.get("/static/web/{name}", include_in_schema=False)
-def web_static(name: str) -> Response:
-    """The page's JS module and stylesheet (only the files shipped in ``web/static``)."""
+def web_static(request: Request, name: str) -> Response:
+    """The page's JS modules and stylesheet (only the files shipped in ``web/static``)."""
     path = _HERE / "static" / name
     if "/" in name or name.startswith(".") or path.suffix not in _STATIC_TYPES or not path.is_file():
         raise HTTPException(404, f"no static file {name!r}")
-    return Response(path.read_bytes(), media_type=_STATIC_TYPES[path.suffix],
-                    headers={"Cache-Control": "no-cache"})
+    return _static(request, path.read_bytes(), _STATIC_TYPES[path.suffix])
 
 
 @router.get("/static/games/{game_id}/board.css", include_in_schema=False)
-def game_css(game_id: str) -> Response:
+def game_css(request: Request, game_id: str) -> Response:
     """A game's board stylesheet; an empty sheet when the game ships none yet; 404 for unknown games."""
     if not any(g.id == game_id for g in list_games()):
         raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in list_games()))
     css = _game_css(game_id) or b"/* this game ships no board.css */\n"
-    return Response(css, media_type=_STATIC_TYPES[".css"], headers={"Cache-Control": "no-cache"})
+    return _static(request, css, _STATIC_TYPES[".css"])
 
 
 @router.get("/web/help/{game_id}", include_in_schema=False)

@@ -1,0 +1,138 @@
+"""Observation patches of the live wire (LIVE.md section 4): ``diff`` two JSON values, ``apply_patch`` one.
+
+A patch is a list of operations, applied in order:
+
+* ``["s", path, value]``: set the value at ``path`` (a new key of an
+  object, an index of a list that exists, or the whole document when the
+  path is empty);
+* ``["d", path]``: delete the key at ``path`` (objects only);
+* ``["a", path, [items]]``: append ``items`` to the list at ``path``.
+
+``path`` is a list of object keys (strings) and list indexes (ints) from the
+document's root. ``diff(a, b)`` gives a patch that turns ``a`` into ``b``
+exactly, as JSON tells values apart: ``1``, ``1.0`` and ``true`` are three
+different values, although Python's ``==`` calls them equal.
+:func:`apply_patch` is the reference the page's JavaScript follows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: One patch operation: ``["s", path, value]``, ``["d", path]`` or ``["a", path, items]``.
+Op = list
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
+
+
+def same(a: Any, b: Any) -> bool:
+    """True when ``a`` and ``b`` are the same JSON value (types told apart: ``1`` is not ``true`` nor ``1.0``).
+
+    Object key order does not count. Cheap when the two differ in Python's
+    ``==`` or are one object; otherwise their JSON texts are compared, with
+    keys sorted only when the texts differ.
+    """
+    if a is b:
+        return True
+    if type(a) is not type(b) or a != b:
+        return False
+    if not isinstance(a, (dict, list)):
+        return True
+    if _dumps(a) == _dumps(b):
+        return True
+    return _strict(a, b)
+
+
+def _strict(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_strict(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_strict(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def diff(a: Any, b: Any) -> list[Op]:
+    """The patch that turns JSON value ``a`` into ``b`` (``apply_patch(a, diff(a, b))`` equals ``b`` exactly).
+
+    Objects are compared key by key; a list that only grew at its end gives
+    one append; lists of equal length are compared item by item; a list that
+    shrank or changed length otherwise is set whole (when items changed
+    besides) or item by item plus an append. Neither argument is changed;
+    values in the patch may be shared with ``b``.
+    """
+    ops: list[Op] = []
+    _diff(a, b, [], ops)
+    return ops
+
+
+def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
+    if same(a, b):
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key, value in b.items():
+            if key not in a:
+                ops.append(["s", path + [key], value])
+            else:
+                _diff(a[key], value, path + [key], ops)
+        for key in a:
+            if key not in b:
+                ops.append(["d", path + [key]])
+        return
+    if isinstance(a, list) and isinstance(b, list) and len(b) >= len(a):
+        before = len(ops)
+        for i, (x, y) in enumerate(zip(a, b)):
+            _diff(x, y, path + [i], ops)
+            if len(ops) - before > len(a) // 2 + 1:  # most items changed: one set is shorter and simpler
+                del ops[before:]
+                ops.append(["s", path, b])
+                return
+        if len(b) > len(a):
+            ops.append(["a", path, b[len(a):]])
+        return
+    ops.append(["s", path, b])
+
+
+class PatchError(ValueError):
+    """A patch that does not fit the document: names the operation and what was wrong."""
+
+
+def apply_patch(doc: Any, ops: list[Op]) -> Any:
+    """Apply ``ops`` to ``doc`` in place where possible; return the new document (a new one when the
+    root is set). Raises :class:`PatchError` for an unknown operation or a path that does not exist."""
+    for n, op in enumerate(ops):
+        if not isinstance(op, list) or not op or op[0] not in ("s", "d", "a") or not isinstance(op[1], list):
+            raise PatchError(f"operation {n} ({op!r}) is not ['s', path, value], ['d', path] or ['a', path, items]")
+        kind, path = op[0], op[1]
+        if kind == "s" and not path:
+            doc = op[2]
+            continue
+        if kind == "d" and not path:
+            raise PatchError(f"operation {n} deletes the whole document; 'd' needs the path of a key")
+        target = doc if kind != "a" else None
+        try:
+            if kind == "a":
+                node = doc
+                for key in path:
+                    node = node[key]
+                if not isinstance(node, list):
+                    raise PatchError(f"operation {n} appends to {path!r}, which is not a list")
+                node.extend(op[2])
+                continue
+            node = target
+            for key in path[:-1]:
+                node = node[key]
+            last = path[-1]
+            if kind == "s":
+                if isinstance(node, list) and not (isinstance(last, int) and 0 <= last < len(node)):
+                    raise PatchError(f"operation {n} sets item {last!r} of a list of {len(node)} at {path[:-1]!r}")
+                node[last] = op[2]
+            else:
+                if not isinstance(node, dict):
+                    raise PatchError(f"operation {n} deletes {last!r} from something that is not an object")
+                del node[last]
+        except (KeyError, IndexError, TypeError) as exc:
+            raise PatchError(f"operation {n}: the path {path!r} is not in the document ({type(exc).__name__})") from None
+    return doc

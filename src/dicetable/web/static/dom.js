@@ -1,0 +1,91 @@
+// Shared DOM helpers and browser storage of the three pages (lobby, table, replay).
+// Nothing here talks to the server or knows a game.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+// An element: attributes (text, class, on<event> handlers, others as attributes) and children.
+export function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const seatName = (s) => `Player ${s + 1}`;
+export const params = new URLSearchParams(location.search);
+export const logText = (line) => (typeof line === "string" ? line : (line && (line.text || line.line)) || "");
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+export function fmtSecs(s) {
+  s = Math.max(0, Math.round(s));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// JSON with sorted keys, so two equal values compare equal whatever their key order.
+export function canon(v) {
+  if (Array.isArray(v)) return v.map(canon);
+  if (v && typeof v === "object") {
+    const out = {};
+    for (const k of Object.keys(v).sort()) out[k] = canon(v[k]);
+    return out;
+  }
+  return v;
+}
+export function sameJSON(a, b) { return JSON.stringify(canon(a)) === JSON.stringify(canon(b)); }
+
+// The hand-over rule (docs/web.md; Python twin: dicetable.web.render.needs_hand_over):
+// hasSecrets(a, b) is true when observation a differs from b in a field both
+// have, the top-level "seat" field aside (a seat-only field is a convenience;
+// games hide secrets behind placeholders in the shared structure).
+export function hasSecrets(seatObs, otherObs) {
+  if (!seatObs || !otherObs || typeof seatObs !== "object") return !sameJSON(seatObs, otherObs);
+  for (const k of Object.keys(otherObs)) {
+    if (k !== "seat" && k in seatObs && !sameJSON(seatObs[k], otherObs[k])) return true;
+  }
+  return false;
+}
+
+// Tabs: buttons with role=tab and aria-controls; a click shows its panel and hides the others.
+export function wireTabs(list) {
+  const tabs = $$('[role="tab"]', list);
+  const pick = (tab) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute("aria-selected", String(on));
+      const pane = document.getElementById(t.getAttribute("aria-controls"));
+      if (pane) pane.hidden = !on;
+    }
+  };
+  for (const t of tabs) t.addEventListener("click", () => pick(t));
+  return pick;
+}
+
+// ---------------------------------------------------------------- storage
+// The lobby keeps every human seat token of a table it created, so one
+// browser can play several seats (hot-seat) and "play again" knows the seats.
+function readJSON(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+}
+export const store = {
+  tokens(tableId) { return readJSON(`dicetable.tokens.${tableId}`, {}) || {}; },
+  setTokens(tableId, map) { localStorage.setItem(`dicetable.tokens.${tableId}`, JSON.stringify(map)); },
+  setup(tableId) { return readJSON(`dicetable.setup.${tableId}`, null); },
+  setSetup(tableId, body) { localStorage.setItem(`dicetable.setup.${tableId}`, JSON.stringify(body)); },
+  // Held seats played on another screen (a friend's): this page never plays them.
+  away(tableId) { return new Set(readJSON(`dicetable.away.${tableId}`, []) || []); },
+  setAway(tableId, seats) { localStorage.setItem(`dicetable.away.${tableId}`, JSON.stringify([...seats].sort((a, b) => a - b))); },
+  // The "fast" control of the table page: no animation, no pause between moves.
+  fast() { return localStorage.getItem("dicetable.fast") === "1"; },
+  setFast(on) { localStorage.setItem("dicetable.fast", on ? "1" : "0"); },
+};

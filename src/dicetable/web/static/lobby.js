@@ -1,0 +1,152 @@
+// The lobby: a new table (game, options, seats, clock, seed) and the open tables to rejoin,
+// watch or replay. Also creates tables for the table page's "play again".
+
+import { $, $$, el, params, sameJSON, seatName, store } from "./dom.js";
+import { api } from "./api.js";
+
+const BOT_LEVELS = ["random", "greedy", "easy", "medium", "hard"];
+
+export async function lobbyPage() {
+  const res = await api("GET", "/api/games");
+  const list = Array.isArray(res.data) ? res.data : (res.data && res.data.games) || [];
+  const levels = (res.data && res.data.bot_levels) || BOT_LEVELS;
+  const gameSel = $("#game");
+  if (!list.length) { $("#create-error").textContent = `no games: ${res.message}`; }
+  for (const g of list) gameSel.append(el("option", { value: g.id, text: g.name || g.id }));
+  const byId = Object.fromEntries(list.map((g) => [g.id, g]));
+  const wanted = params.get("game");
+  if (wanted && byId[wanted]) gameSel.value = wanted;
+  const minP = (g) => g.min_players ?? (g.players && g.players[0]) ?? 1;
+  const maxP = (g) => g.max_players ?? (g.players && g.players[g.players.length - 1]) ?? 5;
+
+  const drawPlayers = () => {
+    const g = byId[gameSel.value];
+    $("#game-summary").textContent = g.summary || "";
+    const sel = $("#players");
+    const old = Number(sel.value) || Math.min(Math.max(2, minP(g)), maxP(g));
+    sel.replaceChildren();
+    for (let n = minP(g); n <= maxP(g); n++) sel.append(el("option", { value: n, text: n === 1 ? "1 (solo)" : String(n) }));
+    sel.value = String(Math.min(Math.max(old, minP(g)), maxP(g)));
+    drawOptions(); drawSeats();
+  };
+  const drawOptions = () => {
+    const g = byId[gameSel.value];
+    const n = Number($("#players").value);
+    const box = $("#options");
+    box.replaceChildren(el("legend", { text: "Options" }));
+    const opts = (g.options || []).filter((o) => !o.players || o.players.includes(n));
+    if (!opts.length) box.append(el("p", { class: "muted", text: "none for this game and player count" }));
+    for (const o of opts) {
+      const id = `opt-${o.name}`;
+      let input;
+      if (Array.isArray(o.choices) && o.choices.length) {
+        input = el("select", { id, "data-option": o.name });
+        o.choices.forEach((c, i) => input.append(el("option", { value: i, text: String(c), selected: sameJSON(c, o.default) })));
+        input._choices = o.choices;
+      } else if (typeof o.default === "boolean") {
+        input = el("select", { id, "data-option": o.name });
+        [false, true].forEach((c, i) => input.append(el("option", { value: i, text: String(c), selected: c === o.default })));
+        input._choices = [false, true];
+      } else {
+        input = el("input", { id, "data-option": o.name, value: o.default ?? "", size: 14 });
+        input._number = typeof o.default === "number";
+      }
+      box.append(el("label", { class: "row", for: id, title: o.description || "" }, `${o.name.replaceAll("_", " ")} `, input));
+      if (o.description) box.append(el("p", { class: "muted small", text: o.description }));
+    }
+  };
+  const drawSeats = () => {
+    const n = Number($("#players").value);
+    const box = $("#seats");
+    box.replaceChildren(el("legend", { text: "Seats" }));
+    for (let s = 0; s < n; s++) {
+      const sel = el("select", { id: `seat-${s}`, "data-seat": s });
+      sel.append(el("option", { value: "human", text: "human: this screen (hot-seat)" }));
+      sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (link)", title: "played on another screen: send its seat link" }));
+      for (const lv of levels) sel.append(el("option", { value: `bot:${lv}`, text: `bot (${lv})` }));
+      sel.value = s === 0 ? "human" : "bot:greedy";
+      box.append(el("label", { class: "row", for: `seat-${s}` }, `${seatName(s)} `, sel));
+    }
+  };
+  gameSel.addEventListener("change", drawPlayers);
+  $("#players").addEventListener("change", () => { drawOptions(); drawSeats(); });
+  if (list.length) drawPlayers();
+
+  $("#new-table").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = $("#create-error");
+    err.textContent = "";
+    const body = { game: gameSel.value, players: Number($("#players").value), options: {}, seats: [] };
+    for (const input of $$("[data-option]")) {
+      if (input._choices) body.options[input.dataset.option] = input._choices[Number(input.value)];
+      else if (input.value.trim() !== "") body.options[input.dataset.option] = input._number ? Number(input.value) : input.value.trim();
+    }
+    const away = [];
+    for (const sel of $$("[data-seat]")) {
+      if (sel.value === "human:away") away.push(Number(sel.dataset.seat));
+      body.seats.push(sel.value.startsWith("human") ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) });
+    }
+    const seed = $("#seed").value.trim();
+    if (seed) {
+      // Seeds are 63-bit (the server's limit); a larger number would also lose digits in a JS Number.
+      if (!/^\d+$/.test(seed) || BigInt(seed) > 2n ** 63n - 1n) {
+        err.textContent = "the seed is a whole number from 0 to 9223372036854775807 (or leave it empty for a random one)";
+        return;
+      }
+      body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);
+    }
+    if ($("#clock").value) body.clock = Number($("#clock").value);
+    $("#create").disabled = true;
+    const made = await createTable(body, away);
+    $("#create").disabled = false;
+    if (made.error) { err.textContent = made.error; return; }
+    location.assign(made.url);
+  });
+  drawOpenTables(Object.fromEntries(list.map((g) => [g.id, g.name])));
+}
+
+// Creates a table, keeps its human seat tokens, the seats played elsewhere (``away``: their
+// links go to friends) and the set-up; answers the page to open (the first seat played here).
+export async function createTable(body, away = []) {
+  const res = await api("POST", "/api/tables", { body });
+  if (res.status !== 200 && res.status !== 201) return { error: res.message };
+  const id = res.data.table_id;
+  const tokens = {};
+  for (const s of res.data.seats || []) if (s.token) tokens[s.seat] = s.token;
+  store.setTokens(id, tokens);
+  const setup = { ...body };
+  delete setup.seed;
+  setup.away = away;
+  store.setSetup(id, setup);
+  store.setAway(id, away);
+  const held = Object.keys(tokens).map(Number).sort((a, b) => a - b);
+  const first = held.find((s) => !away.includes(s)) ?? held[0];
+  const pace = params.get("pace");
+  const extra = pace !== null ? `&pace=${encodeURIComponent(pace)}` : "";
+  return { url: first === undefined ? `/tables/${id}?${extra.slice(1)}` : `/tables/${id}?token=${tokens[first]}${extra}` };
+}
+
+async function drawOpenTables(names = {}) {
+  const body = $("#open-tables");
+  const res = await api("GET", "/api/tables?all=true");
+  const rows = (Array.isArray(res.data) ? res.data : (res.data && res.data.tables) || []).slice(0, 40);
+  body.replaceChildren();
+  if (res.status !== 200) { body.append(el("tr", {}, el("td", { colspan: 5, class: "error", text: res.message }))); return; }
+  if (!rows.length) { body.append(el("tr", {}, el("td", { colspan: 5, class: "muted", text: "no open tables yet" }))); return; }
+  for (const t of rows) {
+    const id = t.table_id ?? t.id;
+    const tokens = store.tokens(id);
+    const mine = Object.keys(tokens).map(Number).sort((a, b) => a - b);
+    const links = el("td", { class: "links" });
+    if (mine.length) links.append(el("a", { href: `/tables/${id}?token=${tokens[mine[0]]}`, class: "button", text: "Rejoin" }), " ");
+    links.append(el("a", { href: `/tables/${id}`, class: "button", text: "Watch" }));
+    const status = t.status || (t.over ? "over" : "running");
+    if (status === "over" || t.over) links.append(" ", el("a", { href: `/tables/${id}/replay`, class: "button", text: "Replay" }));
+    const seats = (t.seats || []).map((x) => (x.kind === "bot" ? `${x.level} bot` : x.name || "human")).join(", ");
+    const state = status === "running" ? `running, move ${t.version ?? 0}${t.open ? ", seats free" : ""}` : status;
+    body.append(el("tr", { "data-table-row": id }, el("td", { text: String(id).slice(0, 8) }),
+      el("td", { text: names[t.game] || t.game }), el("td", { text: seats || String(t.players ?? "") }),
+      el("td", { text: state }), links));
+  }
+}
+

@@ -1,0 +1,678 @@
+// The table page: one seat's (or a spectator's) live table. Its first view and every
+// later version come over the table's WebSocket (api.js Live) into the version queue
+// (queue.js), which shows them in order and at the table's pace; this module draws them.
+// HTTP is the fallback when the socket cannot open. It holds no rule and no secret.
+
+import { $, $$, el, fmtSecs, hasSecrets, logText, params, sameJSON, seatName, store, wireTabs } from "./dom.js";
+import { Live, api, errorText, unwrapView } from "./api.js";
+import { VersionQueue, keyOf, keyText } from "./queue.js";
+import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
+import { boardFor, fillSlots, fitBoard, swapParts, watchFit } from "./board.js";
+import { createTable } from "./lobby.js";
+
+const T = {
+  id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
+  live: null, busy: false, help: null, pace: 700, fast: false, switching: false, logCount: 0, logLast: null, canHint: null,
+  finalShown: false, clockTimer: null, hintFor: null, own: new Set(), retry: 0, game: null, rulesKey: null,
+  firstView: null, queue: null,
+};
+
+const currentKey = () => (T.view ? keyOf(T.view) : [0, -1]);
+const shownVersion = () => (T.view ? T.view.version : -1);
+
+export async function tablePage() {
+  T.id = document.body.dataset.table;
+  T.token = params.get("token") || null;
+  T.tokens = store.tokens(T.id);
+  T.away = store.away(T.id);
+  const pace = params.get("pace");
+  if (pace !== null && /^\d+$/.test(pace)) T.pace = Number(pace);
+  T.fast = store.fast();
+  T.queue = new VersionQueue({
+    show,
+    send: (msg) => Boolean(T.live && T.live.send(msg)),
+    isOwn: (key) => T.own.has(keyText(key)),
+    pace: () => (T.fast ? 0 : T.pace),
+    fast: () => T.fast,
+  });
+  wireTable();
+  connect();
+}
+
+// ---------------------------------------------------------------- the live connection
+// Opens the socket of the page's viewer; its first message is the whole view. A socket that
+// cannot open falls back to one HTTP view and tries again later; one that drops reconnects
+// (the new socket's first view brings the page up to date).
+function connect() {
+  if (T.live) T.live.close();
+  let refused = null;
+  const live = new Live(T.id, T.token, {
+    onOpen: () => { document.body.dataset.live = "open"; },
+    onMessage: (msg) => {
+      if (msg.type === "error" || (msg.error && msg.version === undefined)) { refused = msg; return; }
+      if (msg.type === "view" && (typeof msg.seat === "number" ? msg.seat : null) !== T.seat) {
+        // The first view tells which seat a token is (a seat link opened here).
+        if (T.view === null && T.seat === null && T.token) adoptSeat(msg.seat);
+        else return;
+      }
+      T.retry = 0;
+      T.queue.receive(msg);
+    },
+    onClose: (delivered) => {
+      if (T.live !== live) return;
+      document.body.dataset.live = "closed";
+      if (refused) { liveRefused(refused); return; }
+      T.retry = Math.min(T.retry + 1, 6);
+      if (!delivered) refresh();  // the socket cannot open (or brings nothing): the table over HTTP meanwhile
+      setTimeout(() => { if (T.live === live) connect(); }, delivered ? 1000 : 1000 * T.retry);
+    },
+  });
+  T.live = live;
+}
+
+function liveRefused(msg) {
+  const status = msg.status || 0;
+  if ((status === 401 || status === 403) && T.token) {
+    showError(`This seat link is not valid for table ${T.id} (${errorText(msg, status)}); you are watching as a spectator.`);
+    T.token = null;
+    T.seat = null;
+    connect();
+  } else if (status === 404 || !T.view) {
+    // A person reads this, not an API client: no endpoint names, and a way back to the lobby.
+    const why = status === 404 ? `There is no table ${T.id} here: check the link, or pick a table in the lobby.`
+      : `This table cannot be shown now (${errorText(msg, status)}).`;
+    $("#status").replaceChildren(why, " ", el("a", { href: "/", text: "Go to the lobby" }));
+    if (status !== 404) setTimeout(connect, 1000 * Math.max(2, Number(msg.retry_after) || 5));
+  } else {
+    showError(errorText(msg, status));
+    setTimeout(connect, 1000 * Math.max(2, Number(msg.retry_after) || 5));
+  }
+}
+
+// The seat of the page's token, learnt from its first view: kept, and played here again.
+function adoptSeat(seat) {
+  if (typeof seat !== "number") return;
+  T.seat = seat;
+  T.tokens[seat] = T.token;
+  store.setTokens(T.id, T.tokens);
+  if (T.away.delete(seat)) store.setAway(T.id, T.away);
+}
+
+// The view over HTTP: the fallback without a socket, and the hot-seat's look at other seats.
+async function refresh() {
+  const res = await api("GET", `/api/tables/${T.id}`, { token: T.token });
+  const view = res.status === 200 ? unwrapView(res.data) : null;
+  if (view) {
+    if (T.view === null && T.seat === null && T.token) adoptSeat(view.seat);
+    if ((typeof view.seat === "number" ? view.seat : null) === T.seat) T.queue.offer(view);
+  } else if (res.status === 401 || res.status === 403 || res.status === 404) {
+    liveRefused({ status: res.status, detail: res.message });
+  }
+}
+
+const socketOpen = () => Boolean(T.live && T.live.isOpen);
+
+// An HTTP answer that carries a whole view (an older server, or no socket): shown through the queue.
+function offerAnswer(data) {
+  const view = unwrapView(data);
+  if (view && !socketOpen() && (typeof view.seat === "number" ? view.seat : null) === T.seat) T.queue.offer(view);
+}
+
+// ---------------------------------------------------------------- page wiring
+function wireTable() {
+  document.addEventListener("click", (ev) => {
+    const target = ev.target.closest("[data-action]");
+    if (!target || target.closest("#handover")) return;
+    if (target.getAttribute("aria-disabled") === "true" || target.disabled) return;
+    ev.preventDefault();
+    act(target.dataset.action);
+  });
+  document.addEventListener("keydown", (ev) => {
+    const t = ev.target;
+    if ((ev.key === "Enter" || ev.key === " ") && t instanceof Element && t.getAttribute("role") === "button" && t.tagName !== "BUTTON") {
+      ev.preventDefault();
+      t.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    }
+  });
+  wireTabs($("#side-tabs"));
+  $("#hint-btn").addEventListener("click", hint);
+  $("#undo-btn").addEventListener("click", undo);
+  const fast = $("#fast-btn");
+  const drawFast = () => fast.setAttribute("aria-pressed", String(T.fast));
+  drawFast();
+  fast.addEventListener("click", () => {
+    T.fast = !T.fast;
+    store.setFast(T.fast);
+    drawFast();
+    if (T.fast) T.queue.hurry();
+  });
+  $("#final-close").addEventListener("click", () => { $("#final").hidden = true; });
+  $("#again-btn").addEventListener("click", playAgain);
+  $("#handover-btn").addEventListener("click", () => T.handoverGo && T.handoverGo());
+  $("#players").addEventListener("click", async (ev) => {
+    const b = ev.target.closest("[data-seat-bot], [data-seat-take]");
+    if (!b) return;
+    const seat = Number(b.dataset.seatBot ?? b.dataset.seatTake);
+    const what = b.dataset.seatBot !== undefined ? "bot" : "take";
+    const res = await api("POST", `/api/tables/${T.id}/seats/${seat}/${what}`, { token: T.token, body: what === "bot" ? {} : undefined });
+    if (res.status === 200) { hideError(); offerAnswer(res.data); } else showError(res.message);
+  });
+  watchFit();
+}
+
+// ---------------------------------------------------------------- actions
+async function act(actionId) {
+  if (T.busy || !T.view) return;
+  T.busy = true;
+  document.body.dataset.busy = "1";
+  hideError();
+  const [undos, version] = currentKey();
+  T.own.add(keyText([undos, version + 1]));  // the version this action makes is the page's own
+  try {
+    const res = await api("POST", `/api/tables/${T.id}/actions`,
+      { token: T.token, body: { action: actionId, version }, minimal: socketOpen() });
+    if (res.status === 200) {
+      if (res.data && typeof res.data.version === "number") T.own.add(keyText(keyOf(res.data)));
+      if (unwrapView(res.data)) offerAnswer(res.data);
+      else if (!socketOpen()) await refresh();
+    } else if (res.status === 409) {
+      // Someone moved first: the socket brings (or has brought) that; without one, ask again.
+      if (!socketOpen()) await refresh();
+    } else {
+      showError(res.message);
+    }
+  } finally {
+    T.busy = false;
+    delete document.body.dataset.busy;
+  }
+}
+
+async function undo() {
+  const [undos, version] = currentKey();
+  T.own.add(keyText([undos + 1, version - 1]));
+  const res = await api("POST", `/api/tables/${T.id}/undo`, { token: T.token, body: { version }, minimal: socketOpen() });
+  if (res.status === 200) {
+    if (res.data && typeof res.data.version === "number") T.own.add(keyText(keyOf(res.data)));
+    offerAnswer(res.data);
+  } else showError(res.message);
+}
+
+// ---------------------------------------------------------------- drawing a version
+// Draws one queued version (the queue calls it, in order). ``advanced``: a newer version than
+// the one on screen (not the same version again). True when it was drawn.
+async function show(entry, advanced) {
+  const view = entry.view;
+  if ((typeof view.seat === "number" ? view.seat : null) !== T.seat) return false;
+  if (!advanced && T.view && sameJSON(view, T.view)) return false;
+  noteAway(view);
+  const first = T.view === null || T.game !== view.game;
+  if (first) startGame(view);
+  const focusedAction = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
+  const hadFocus = document.activeElement && document.activeElement !== document.body;
+  const animateOn = advanced && !T.fast && !first;
+  const effects = animateOn ? effectsOf(entry.events) : [];
+  const rects = effects.length ? noteRects(effects) : new Map();
+  const previous = T.view;
+  T.view = view;
+  drawBoard(view, entry.changed, previous, advanced);
+  const ver = $("#version");
+  ver.dataset.version = String(view.version);
+  ver.textContent = String(view.version);
+  drawActionBar(view);
+  drawStatus(view);
+  drawPlayers(view);
+  drawLog(view);
+  drawRules(view);
+  drawTools(view);
+  drawFinal(view);
+  if (advanced) {
+    const ms = Math.min(650, Math.round(T.pace * 0.8));
+    play(effects, rects, { ms, motion: motionAllowed() && !T.fast });
+  }
+  // Keep keyboard users where they were, or on the first action of a new decision.
+  const again = focusedAction && document.querySelector(`[data-action="${CSS.escape(focusedAction)}"]`);
+  if (again) again.focus({ preventScroll: true });
+  else if (!hadFocus || !document.activeElement || document.activeElement === document.body) {
+    const firstAction = document.querySelector("#board [data-action], #actionbar [data-action]");
+    if (firstAction && $("#handover").hidden && $("#final").hidden) firstAction.focus({ preventScroll: true });
+  }
+  if (T.firstView && view.seat === T.firstView.seat) { T.firstView.resolve(); T.firstView = null; }
+  if (!T.queue.items.length) setTimeout(maybeHandOver, 0);
+  return true;
+}
+
+// The first view of a game: its board styles and rules help.
+function startGame(view) {
+  T.game = view.game;
+  const css = $("#board-css");
+  css.addEventListener("load", () => fitBoard(), { once: true });
+  css.href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
+  api("GET", `/web/help/${encodeURIComponent(view.game)}`).then((help) => {
+    T.help = help.status === 200 ? help.data : { sections: [], components: [] };
+    T.rulesKey = null;
+    drawComponents();
+    if (T.view) drawRules(T.view);
+  });
+}
+
+// The board: the changed parts swapped into their slots (all of it for a whole view), what the
+// viewer chose to look at kept (a sheet tab, an open detail), the changed parts highlighted.
+function drawBoard(view, changed, previous, advanced) {
+  const board = $("#board");
+  // Not when a decision comes to this seat: the board then opens where the seat must act.
+  const keepView = !(view.legal_actions || []).length;
+  const checked = keepView ? $$("input:checked[id]", board).map((e) => e.id) : [];
+  const opened = $$("details[open][id]", board).map((e) => e.id);
+  const whole = changed === null || !previous || !view.parts || changed.includes("board") || !board.firstChild;
+  let swapped = [];
+  if (whole) {
+    board.innerHTML = boardFor(view);
+    fillSlots(board, view.parts || {});
+  } else {
+    swapped = swapParts(board, view.parts, changed);
+  }
+  for (const id of checked) { const e = document.getElementById(id); if (e && board.contains(e)) e.checked = true; }
+  for (const id of opened) { const e = document.getElementById(id); if (e && board.contains(e)) e.open = true; }
+  if (advanced) {
+    clearMarks(board);
+    for (const e of $$("[data-changed]", board)) e.removeAttribute("data-changed");
+    for (const slot of swapped) slot.setAttribute("data-changed", "");
+    if (whole && previous) { board.classList.remove("flash"); void board.offsetWidth; board.classList.add("flash"); }
+  }
+  fitBoard();
+}
+
+function drawActionBar(view) {
+  const bar = $("#actionbar");
+  bar.replaceChildren();
+  // Actions the board places where they can be seen; a hidden one (e.g. on a sheet tab not shown) gets a button too.
+  const onBoard = new Set($$("#board [data-action]").filter((e) => e.getClientRects().length > 0).map((e) => e.dataset.action));
+  for (const a of view.legal_actions || []) {
+    if (onBoard.has(a.id)) continue;
+    bar.append(el("button", { type: "button", class: "act", "data-action": a.id, title: a.id, text: a.label || a.id }));
+  }
+  document.body.toggleAttribute("data-deciding", Boolean((view.legal_actions || []).length));
+}
+
+function nameOf(seat) {
+  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it
+  // (a name that starts with it, as a bot's "Player 2 (greedy bot)", is shown as it is).
+  const info = T.view && Array.isArray(T.view.seats) ? T.view.seats.find((x) => x.seat === seat) : null;
+  const name = info && info.name ? info.name : seatName(seat);
+  return name === seatName(seat) || name.startsWith(`${seatName(seat)} `) ? name : `${seatName(seat)} · ${name}`;
+}
+function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
+
+function seatKind(view, s) {
+  const seats = view.seats || (T.view && T.view.seats);
+  const info = Array.isArray(seats) ? seats.find((x) => x.seat === s) : null;
+  if (info) return info;
+  const setup = store.setup(T.id);
+  return setup && setup.seats && setup.seats[s] ? setup.seats[s] : null;
+}
+
+function drawStatus(view) {
+  const st = $("#status");
+  const toMove = view.to_move || [];
+  const mine = T.seat !== null && toMove.includes(T.seat) && !view.over;
+  document.title = `${mine ? "▶ your move · " : ""}${view.game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
+  if (view.over) {
+    const w = (view.winners || []).map(whoIs);
+    // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
+    const none = playerCount(view) === 1 ? `${whoIs(0)} did not win (see how it ended)` : "No winner (see how it ended)";
+    st.textContent = `Game over. ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : none}`;
+    return;
+  }
+  if (mine && view.decision) {
+    st.replaceChildren(el("strong", { text: `${whoIs(T.seat)}: ` }), view.decision.prompt || "your decision");
+    return;
+  }
+  const parts = toMove.map((s) => {
+    const k = seatKind(view, s);
+    if (k && (k.kind === "bot" || k.autoplay)) return `${seatName(s)} (${k.level || "?"} bot) is thinking…`;
+    return `${nameOf(s)} must decide`;
+  });
+  const prompt = view.decision && view.decision.prompt && !mine ? ` — ${view.decision.prompt}` : "";
+  st.textContent = (parts.join("; ") || "waiting…") + prompt;
+}
+
+function playerCount(view) {
+  const obs = view.observation || {};
+  if (typeof view.players === "number") return view.players;
+  if (Array.isArray(view.scores)) return view.scores.length;
+  if (Array.isArray(obs.players)) return obs.players.length;
+  return 0;
+}
+
+// Each seat's latest move this viewer may see (the view's ``last``); an older server sends none.
+function lastMoveOf(view, s) {
+  const last = view.last || {};
+  const text = last[String(s)] ?? last[s];
+  return typeof text === "string" && text ? text : "";
+}
+
+function drawPlayers(view) {
+  const box = $("#players");
+  box.replaceChildren();
+  const n = playerCount(view);
+  const order = [];
+  if (T.seat !== null && T.seat < n) order.push(T.seat);
+  for (let s = 0; s < n; s++) if (s !== T.seat) order.push(s);
+  const toMove = view.to_move || [];
+  const winners = view.winners || [];
+  for (const s of order) {
+    const k = seatKind(view, s);
+    const score = Array.isArray(view.scores) ? view.scores[s] : null;
+    const kind = k ? (k.kind === "bot" ? `bot (${k.level || "?"})` : k.autoplay ? `human, played by its bot` : "human") : "";
+    const connected = k && k.kind === "human" && typeof k.connected === "boolean" ? (k.connected ? "connected" : "not connected") : "";
+    const panel = el("section", { class: `player${s === T.seat ? " me" : ""}${toMove.includes(s) ? " to-move" : ""}${winners.includes(s) ? " winner" : ""}`, "data-seat": s, "data-key": `seat-${s}`, "aria-label": seatName(s) },
+      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${nameOf(s)} (you)` : nameOf(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
+      el("p", { class: "meta", text: [kind, connected].filter(Boolean).join(" · ") }),
+      scoreLine(view, s, score));
+    const last = s !== T.seat ? lastMoveOf(view, s) : "";
+    if (last) panel.append(el("p", { class: "last", title: "this player's last move", text: `last: ${last}` }));
+    if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
+    if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: "clock ran out: its bot chose" }));
+    if (k && k.kind === "human" && !view.over && T.seat !== null) {
+      // A seat's holder may let its bot play it and take it back; a seat whose clock ran out may be handed to its bot by anyone seated.
+      if (s === T.seat) {
+        panel.append(k.autoplay
+          ? el("button", { type: "button", class: "small seat-btn", "data-seat-take": s, text: "take my seat back" })
+          : el("button", { type: "button", class: "small seat-btn", "data-seat-bot": s, title: "its stand-in bot plays your decisions until you take the seat back", text: "let a bot play for me" }));
+      } else if (k.timed_out && !k.autoplay) {
+        panel.append(el("button", { type: "button", class: "small seat-btn", "data-seat-bot": s, text: "hand this seat to its bot" }));
+      }
+    }
+    if (T.tokens[s] !== undefined && s !== T.seat && k && k.kind === "human") {
+      panel.append(el("a", { class: "small invite", href: `/tables/${T.id}?token=${T.tokens[s]}`, title: "this seat's link: send it to a friend, or keep playing here (hot-seat)", text: "seat link" }));
+    }
+    box.append(panel);
+  }
+  if (T.seat === null) box.prepend(el("p", { class: "spectator", text: "You are watching (spectator)." }));
+}
+
+// A panel's score: the public one (the same on every screen, so the panels compare); on the
+// viewer's own panel, what only it sees on top (a secret objective, hidden VP, a Duke).
+function scoreLine(view, s, score) {
+  const known = !(score === null || score === undefined);
+  const line = el("p", { class: "score" }, "score ",
+    el("strong", { text: known ? String(score) : "?", "data-key": `score-${s}`, "data-count": known ? String(score) : null }));
+  const own = view.own_score;
+  if (own && own.seat === s && s === T.seat && typeof own.hidden === "number" && own.hidden !== 0) {
+    line.append(el("span", { class: "hidden-score", title: `your total as only you can count it: ${own.total}`,
+      text: ` · ${own.hidden > 0 ? "+" : "−"}${Math.abs(own.hidden)} hidden (only you see this)` }));
+  }
+  return line;
+}
+
+// The log: new lines appended (flashing a moment) when the view's log goes on from the lines
+// drawn, else drawn again; the latest 250 lines are kept, numbered as in the whole log.
+function drawLog(view) {
+  const log = view.log || [];
+  const n = log.length;
+  const ol = $("#log");
+  const goesOn = T.logCount > 0 && T.logCount <= n && logText(log[T.logCount - 1]) === T.logLast;
+  if (!goesOn) ol.replaceChildren();
+  const from = goesOn ? T.logCount : 0;
+  const keep = 250;
+  const fresh = [];
+  for (let i = Math.max(from, n - keep); i < n; i++) fresh.push(el("li", { class: goesOn ? "new" : "", text: logText(log[i]) }));
+  T.logCount = n;
+  T.logLast = n ? logText(log[n - 1]) : null;
+  if (!fresh.length) return;
+  ol.append(...fresh);
+  while (ol.childElementCount > keep) ol.firstElementChild.remove();
+  ol.start = n - ol.childElementCount + 1;
+  if (goesOn) setTimeout(() => { for (const li of fresh) li.classList.remove("new"); }, 1500);
+  const pane = $("#log-pane");
+  if (!pane.hidden) pane.scrollTop = pane.scrollHeight;
+}
+
+function drawComponents() {
+  const dl = $("#component-list");
+  dl.replaceChildren();
+  for (const c of (T.help && T.help.components) || []) {
+    dl.append(el("dt", { text: c.name }), el("dd", { text: c.text }, el("span", { class: "source", text: ` (${c.source})` })));
+  }
+  $("#components").hidden = !dl.children.length;
+}
+
+function sectionsFor(kind) {
+  return ((T.help && T.help.sections) || []).filter((s) => (s.decisions || []).includes(kind));
+}
+
+function ruleParas(box, s) {
+  for (const para of String(s.text).split(/\n\s*\n/)) box.append(el("p", { text: para.trim() }));
+  box.append(el("p", { class: "source", text: s.source }));
+}
+
+// The Rules tab, drawn again only when the decision changes (an opened section stays open).
+function drawRules(view) {
+  const kind = view.decision && view.decision.kind;
+  const key = `${T.help ? "h" : "-"}:${kind || ""}:${(view.decision && view.decision.help) || ""}`;
+  if (key === T.rulesKey) return;
+  T.rulesKey = key;
+  const box = $("#rules-now");
+  const secs = kind ? sectionsFor(kind) : [];
+  box.replaceChildren();
+  if (view.decision && view.decision.help) box.append(el("p", { class: "decision-help", text: view.decision.help }));
+  for (const s of secs) {
+    const art = el("article", { class: "rule" }, el("h4", { text: s.title }));
+    ruleParas(art, s);
+    box.append(art);
+  }
+  if (!kind) {
+    // Nothing to decide: the whole rules summary, one folded section each, to read while others play.
+    box.append(el("p", { class: "muted", text: "Nothing to decide for you now. The rules, section by section:" }));
+    for (const s of (T.help && T.help.sections) || []) {
+      const art = el("details", { class: "rule" }, el("summary", { text: s.title }));
+      ruleParas(art, s);
+      box.append(art);
+    }
+  }
+  if (!box.children.length) box.append(el("p", { class: "muted", text: "No rules section is linked to this decision yet." }));
+}
+
+function drawTools(view) {
+  const mine = T.seat !== null && (view.to_move || []).includes(T.seat) && !view.over;
+  $("#hint-btn").hidden = !(mine && T.canHint !== false);
+  const canUndo = view.can_undo ?? (view.undo && view.undo.allowed);
+  $("#undo-btn").hidden = !(T.seat !== null && canUndo);
+  // A hint answers one decision: it stays while the view is redrawn at the same (undos, version)
+  // (a seat connects, a reconnect), and goes when the table moves on.
+  if (T.hintFor !== keyText(keyOf(view))) { $("#hints").hidden = true; T.hintFor = null; }
+  // The table's clock is seconds per decision; a human's clock starts when a
+  // decision comes to them (a new version), so the page counts down from there.
+  const clockEl = $("#clock");
+  clearInterval(T.clockTimer);
+  const humans = (view.to_move || []).filter((s) => { const k = seatKind(view, s); return k && k.kind === "human" && !k.autoplay; });
+  if (typeof view.clock === "number" && view.clock > 0 && !view.over && humans.length) {
+    if (T.clockVersion !== view.version) { T.clockVersion = view.version; T.clockEnd = typeof view.deadline === "number" ? view.deadline * 1000 : Date.now() + view.clock * 1000; }
+    const tick = () => {
+      const left = fmtSecs((T.clockEnd - Date.now()) / 1000);
+      clockEl.textContent = `⏱ ${left}`;
+      for (const line of $$("[data-clock-seat]")) line.textContent = `clock ${left} left`;
+    };
+    clockEl.hidden = false; tick(); T.clockTimer = setInterval(tick, 1000);
+  } else clockEl.hidden = true;
+}
+
+async function hint() {
+  const box = $("#hints");
+  const asked = keyText(keyOf(T.view));
+  T.hintFor = asked;
+  box.hidden = false;
+  box.replaceChildren(el("p", { class: "muted", text: "the hard bot is thinking…" }));
+  const res = await api("GET", `/api/tables/${T.id}/hint`, { token: T.token });
+  if (T.hintFor !== asked) return;  // the table moved on while the bot thought: that hint is stale
+  if (res.status === 404 || res.status === 405) { T.canHint = false; $("#hint-btn").hidden = true; box.hidden = true; return; }
+  if (res.status !== 200) { box.replaceChildren(el("p", { class: "error", text: res.message })); return; }
+  const list = Array.isArray(res.data) ? res.data : res.data.hints || res.data.choices || [];
+  box.replaceChildren(el("h4", { text: "Hint: the hard bot's top choices" }));
+  const ol = el("ol");
+  for (const h of list.slice(0, 3)) {
+    const share = typeof h.share === "number" ? ` (${Math.round(h.share * (h.share <= 1 ? 100 : 1))}% of the search` : "";
+    let estimate = "";
+    if (typeof h.value === "number") {
+      if (h.kind === "win") estimate = `, about ${Math.round(h.value * 100)}% to win`;
+      else if (h.kind === "score") estimate = `, about ${h.value.toFixed(1)} points expected`;
+    }
+    ol.append(el("li", { text: `${h.label || h.id}${share}${share ? estimate + ")" : ""}` }));
+  }
+  box.append(ol);
+}
+
+function drawFinal(view) {
+  if (!view.over) { $("#final").hidden = true; T.finalShown = false; return; }
+  if (T.finalShown) return;
+  const n = playerCount(view);
+  const rows = $("#final-scores");
+  rows.replaceChildren();
+  const order = [...Array(n).keys()].sort((a, b) => (view.scores?.[b] ?? 0) - (view.scores?.[a] ?? 0));
+  for (const s of order) {
+    const won = (view.winners || []).includes(s);
+    rows.append(el("tr", { class: won ? "winner" : "" }, el("td", { text: whoIs(s) }), el("td", { text: String(view.scores?.[s] ?? "?") }), el("td", { text: won ? "wins" : "" })));
+  }
+  const why = $("#final-why");
+  why.replaceChildren();
+  const lines = (view.log || []).map(logText);
+  let from = lines.length - 1;
+  for (let i = lines.length - 1; i >= Math.max(0, lines.length - 12); i--) {
+    if (/game (is )?over|game ends|ends:|wins the game|final scores|tie/i.test(lines[i])) from = i;
+  }
+  const ul = el("ul", { class: "final-lines" });
+  for (const l of lines.slice(Math.max(0, from), lines.length)) ul.append(el("li", { text: l }));
+  why.append(el("h3", { text: "How it ended" }), ul);
+  // A tie on the top score: say the rulebook's tie-break decided (the rule is below).
+  const scores = Array.isArray(view.scores) ? view.scores : [];
+  const top = Math.max(...scores.filter((x) => typeof x === "number"));
+  const tied = scores.map((x, i) => (x === top ? i : -1)).filter((i) => i >= 0);
+  if (tied.length > 1) {
+    const w = view.winners || [];
+    why.append(el("p", { class: "tie", text: w.length === tied.length
+      ? `${tied.map(whoIs).join(" and ")} tied on ${top} and the tie-break could not separate them: they share the win.`
+      : `${tied.map(whoIs).join(" and ")} tied on ${top}; the rulebook's tie-break gave the win to ${w.map(whoIs).join(" and ")}.` }));
+  }
+  const endRule = /(end|ending) of (the )?game|game end|ending the game|tie|winner|scoring/i;
+  const tieSecs = ((T.help && T.help.sections) || []).filter((s) => (s.decisions || []).includes("game-over") || endRule.test(s.title));
+  for (const s of tieSecs.slice(0, 2)) {
+    const d = el("details", {}, el("summary", { text: `Rulebook: ${s.title}` }));
+    for (const para of String(s.text).split(/\n\s*\n/)) d.append(el("p", { text: para.trim() }));
+    why.append(d);
+  }
+  const setup = store.setup(T.id);
+  $("#again-btn").hidden = !(setup && T.seat !== null);
+  $("#replay-link").href = `/tables/${T.id}/replay`;
+  T.finalShown = true;
+  $("#final").hidden = false;
+}
+
+async function playAgain() {
+  const setup = store.setup(T.id);
+  if (!setup) return;
+  const { away, ...body } = setup;
+  const made = await createTable(body, away || []);
+  if (made.error) { showError(made.error); return; }
+  location.assign(made.url);
+}
+
+// ---------------------------------------------------------------- held seats, hot-seat
+// The rule of held seats: a seat whose token this page holds is played here (hot-seat) unless it
+// is seen connected while this page holds no connection for it. Then a friend plays it elsewhere
+// and it is theirs for good (kept in localStorage), even while the friend reloads. The seat this
+// page has just left shows connected until the server notices its closed socket: it stays in
+// T.leaving until a view shows it not connected.
+function noteAway(view) {
+  let changed = false;
+  for (const k of Array.isArray(view.seats) ? view.seats : []) {
+    const s = k.seat;
+    if (k.kind !== "human" || T.tokens[s] === undefined || s === T.seat || T.away.has(s)) continue;
+    if (k.connected !== true) T.leaving.delete(s);
+    else if (!T.leaving.has(s)) { T.away.add(s); changed = true; }
+  }
+  if (changed) store.setAway(T.id, T.away);
+}
+
+// The page stops playing its seat (a hot-seat switch or hand-over): its socket is closing.
+function leaveSeat() {
+  if (T.seat !== null) T.leaving.add(T.seat);
+}
+
+// Hot-seat: when the seat to move is another seat this browser holds, switch
+// to it; with a hand-over screen first when that seat has secrets to see.
+async function maybeHandOver() {
+  const view = T.view;
+  if (!view || view.over || T.seat === null || T.switching || T.queue.items.length) return;
+  const toMove = view.to_move || [];
+  if (toMove.includes(T.seat)) return;
+  // A held seat marked away (see noteAway) is a friend's: this page leaves it alone, even while the
+  // friend reloads. A seat that shows connected is not switched to either (this page holds one
+  // connection, its current seat's: the seat is live elsewhere, or this page's socket is closing).
+  const live = (s) => { const k = seatKind(view, s); return Boolean(k && k.kind === "human" && k.connected === true); };
+  const next = toMove.find((s) => T.tokens[s] !== undefined && s !== T.seat && !T.away.has(s) && !live(s));
+  if (next === undefined) return;
+  T.switching = true;
+  try {
+    const [mine, spec, prev] = await Promise.all([
+      api("GET", `/api/tables/${T.id}`, { token: T.tokens[next] }),
+      api("GET", `/api/tables/${T.id}`),
+      api("GET", `/api/tables/${T.id}`, { token: T.token }),
+    ]);
+    if (mine.status !== 200) { delete T.tokens[next]; store.setTokens(T.id, T.tokens); return; }
+    const nextView = unwrapView(mine.data);
+    const specView = spec.status === 200 ? unwrapView(spec.data) : null;
+    const prevView = prev.status === 200 ? unwrapView(prev.data) : null;
+    // A hand-over when the next seat sees something a spectator does not, and the player now at
+    // the screen does not see it either.
+    const secret = !specView || !prevView || (hasSecrets(nextView.observation, specView.observation)
+      && hasSecrets(nextView.observation, prevView.observation));
+    if (!secret) { await switchTo(next); return; }
+    // Hide this seat's view before the next player looks at the screen: no more pushes for it,
+    // and a spectator's table behind the (opaque) hand-over screen.
+    if (T.live) { T.live.close(); T.live = null; }
+    T.queue.reset();
+    leaveSeat();
+    T.seat = null;
+    T.token = null;
+    $("#board").classList.add("covered");
+    if (!(specView && T.queue.offer(specView))) {
+      // The page showed a newer version than that spectator's view: ask again (newer still).
+      const again = await api("GET", `/api/tables/${T.id}`);
+      const v = again.status === 200 ? unwrapView(again.data) : null;
+      if (v) T.queue.offer(v);
+    }
+    await T.queue.settled();
+    $("#handover-text").textContent = `${seatName(next)}, it is your turn. Everyone else, look away: ${seatName(next)} has cards or secrets on the screen.`;
+    $("#handover-btn").textContent = `I am ${seatName(next)}: show my table`;
+    $("#handover").hidden = false;
+    document.body.dataset.handover = String(next);
+    $("#handover-btn").focus();
+    await new Promise((resolve) => { T.handoverGo = resolve; });
+    await switchTo(next);
+    $("#handover").hidden = true;
+    delete document.body.dataset.handover;
+    $("#board").classList.remove("covered");
+  } finally { T.switching = false; }
+}
+
+// Play ``seat`` (a held token) from now on: its own socket, whose first view is drawn before this
+// resolves (over HTTP if the socket does not bring it within a few seconds).
+async function switchTo(seat) {
+  if (seat !== T.seat) leaveSeat();
+  T.seat = seat;
+  T.token = T.tokens[seat];
+  const url = new URL(location.href);
+  url.searchParams.set("token", T.token);
+  history.replaceState(null, "", url);
+  T.queue.reset();
+  T.logCount = 0;
+  $("#log").replaceChildren();
+  const drawn = new Promise((resolve) => { T.firstView = { seat, resolve }; });
+  connect();
+  const late = setTimeout(refresh, 4000);
+  await drawn;
+  clearTimeout(late);
+}
+
+function showError(msg) { const e = $("#error"); e.textContent = msg; e.hidden = false; }
+function hideError() { const e = $("#error"); e.hidden = true; e.textContent = ""; }
