@@ -57,11 +57,10 @@ def _strict(a: Any, b: Any) -> bool:
 def diff(a: Any, b: Any) -> list[Op]:
     """The patch that turns JSON value ``a`` into ``b`` (``apply_patch(a, diff(a, b))`` equals ``b`` exactly).
 
-    Objects are compared key by key; a list that only grew at its end gives
-    one append; lists of equal length are compared item by item; a list that
-    shrank or changed length otherwise is set whole (when items changed
-    besides) or item by item plus an append. Neither argument is changed;
-    values in the patch may be shared with ``b``.
+    Objects are compared key by key; a list that did not shrink is compared
+    item by item, with one append for its new items; a list that shrank is
+    set whole (there is no operation to cut a list). Neither argument is
+    changed; values in the patch may be shared with ``b``.
     """
     ops: list[Op] = []
     _diff(a, b, [], ops)
@@ -82,13 +81,8 @@ def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
                 ops.append(["d", path + [key]])
         return
     if isinstance(a, list) and isinstance(b, list) and len(b) >= len(a):
-        before = len(ops)
         for i, (x, y) in enumerate(zip(a, b)):
             _diff(x, y, path + [i], ops)
-            if len(ops) - before > len(a) // 2 + 1:  # most items changed: one set is shorter and simpler
-                del ops[before:]
-                ops.append(["s", path, b])
-                return
         if len(b) > len(a):
             ops.append(["a", path, b[len(a):]])
         return
