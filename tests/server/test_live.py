@@ -28,7 +28,7 @@ from dicetable.server.delta import PatchError, apply_patch, diff, same
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 
-from .helpers import Behind, auth, create, follow, tokens_of
+from .helpers import Behind, auth, create, follow, mover_view, tokens_of
 
 GAMES = [(spec.id, spec.min_players) for spec in shipped_games()]
 
@@ -181,9 +181,7 @@ def test_resync_after_a_missed_change_gets_the_full_view(client):
         copy = follow(None, json.loads(ws.receive_text()))
         missed = False
         for step in range(6):
-            view = client.get(f"/api/tables/{tid}", headers=auth(toks[0])).json()
-            seat = view["to_move"][0]
-            view = client.get(f"/api/tables/{tid}", headers=auth(toks[seat])).json()
+            seat, view = mover_view(client, tid, toks)
             r = client.post(f"/api/tables/{tid}/actions", headers={**auth(toks[seat]), "Prefer": "return=minimal"},
                             json={"action": view["legal_actions"][-1]["id"], "version": view["version"]})
             assert r.status_code == 200 and r.json() == {"version": view["version"] + 1, "undos": 0}
@@ -211,9 +209,7 @@ def test_resync_after_a_missed_change_gets_the_full_view(client):
 def test_prefer_return_minimal_answers_version_and_undos_only(client):
     made = create(client, "kingdom-of-dice", ["human", "human"], seed=2)
     tid, toks = made["table_id"], tokens_of(made)
-    view = client.get(f"/api/tables/{tid}", headers=auth(toks[0])).json()
-    seat = view["to_move"][0]
-    view = client.get(f"/api/tables/{tid}", headers=auth(toks[seat])).json()
+    seat, view = mover_view(client, tid, toks)
     r = client.post(f"/api/tables/{tid}/actions", headers={**auth(toks[seat]), "Prefer": "return=minimal"},
                     json={"action": view["legal_actions"][0]["id"], "version": view["version"]})
     assert r.status_code == 200 and r.json() == {"version": 1, "undos": 0}
