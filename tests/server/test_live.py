@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 from copy import deepcopy
 
 import pytest
@@ -265,3 +266,37 @@ def test_a_patch_that_does_not_fit_is_refused_with_its_operation():
     with pytest.raises(PatchError, match="whole document"):
         apply_patch({}, [["d", []]])
     assert apply_patch([1], [["a", [], [2]]]) == [1, 2]
+
+
+class Watching:
+    """An event loop stand-in that notes, for each hand-over, whether the table's lock was free then."""
+
+    def __init__(self, lt):
+        self.lt = lt
+        self.calls = []
+
+    def call_soon_threadsafe(self, fn, *args):
+        free = []
+        probe = threading.Thread(target=lambda: free.append(self.lt.lock.acquire(blocking=False)))
+        probe.start()
+        probe.join()
+        if free[0]:
+            self.lt.lock.release()
+        self.calls.append(free[0])
+        fn(*args)
+
+
+def test_pushes_are_handed_over_once_per_loop_after_the_lock_is_released(manager):
+    m = manager
+    made = m.create("kingdom-of-dice", 2, {}, 6, [{"kind": "human"}] * 2, None)
+    lt = m.get(made["table_id"])
+    loop = Watching(lt)
+    subs = [Subscriber(v, loop, queue.SimpleQueue()) for v in (0, 1, None, None, None)]
+    for sub in subs:
+        m.subscribe(lt, sub)
+    assert all(not sub.queue.empty() for sub in subs)
+    loop.calls.clear()
+    seat = lt.state.to_move[0]
+    m.act(lt.id, seat, lt.state.legal_actions(seat)[0].id, lt.version)
+    # five connections on one loop: one hand-over for the change, made with the table's lock free
+    assert loop.calls == [True]
