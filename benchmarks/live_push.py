@@ -25,11 +25,15 @@ Two parts, per title at its largest player count, one greedy-bot game each:
    Thread CPU time per action of building the pushes (each viewer's view
    once, its change message, queueing) and of the hand-over to the
    connections, of which the board drawing (the games' ``board_view``) is
-   reported separately: the server's own overhead is the rest. Deflating
+   reported separately, and so are the view's other fields (observation,
+   decision, legal actions, scores: the engine's share): the wire's own
+   cost (the observation diff, log lines, change messages, JSON, queueing)
+   is the rest. The players of this part: ``--cpu-players`` (default 4, the
+   issue's target, within each game's range). Deflating
    the messages for the two connections per viewer is timed apart (it runs on
    the event loop, per connection).
 
-    python benchmarks/live_push.py [GAME ...] [--seed N] [--no-wire] [--no-cpu]
+    python benchmarks/live_push.py [GAME ...] [--seed N] [--no-wire] [--no-cpu] [--cpu-players N]
 """
 
 from __future__ import annotations
@@ -193,7 +197,7 @@ def wire(base: str, game: str, seed: int) -> dict:
 
 
 # -------------------------------------------------------------------- CPU
-def cpu(game: str, seed: int) -> dict:
+def cpu(game: str, seed: int, players: int | None = None) -> dict:
     """Server CPU per action of building and handing over the pushes, in process (see the docstring)."""
     import queue
 
@@ -204,11 +208,12 @@ def cpu(game: str, seed: int) -> dict:
         def call_soon_threadsafe(self, fn, *args):
             fn(*args)
 
-    players = get_game(game).max_players
+    spec = get_game(game)
+    players = min(spec.max_players, max(spec.min_players, players or spec.max_players))
     with tempfile.TemporaryDirectory() as tmp:
         m = TableManager(Store(f"sqlite:///{tmp}/cpu.db"), bot_threads=1)
         clock = time.thread_time
-        spent = {"publish": 0.0, "deliver": 0.0, "draw": 0.0}
+        spent = {"publish": 0.0, "deliver": 0.0, "draw": 0.0, "fields": 0.0}
 
         def timed(name, fn):
             def run(*args, **kwargs):
@@ -222,13 +227,14 @@ def cpu(game: str, seed: int) -> dict:
         m._publish = timed("publish", m._publish)
         m._deliver = timed("deliver", m._deliver)
         m._parts = timed("draw", m._parts)
+        m._fields = timed("fields", m._fields)  # the view's fields from the engine, the board included
         made = m.create(game, players, {}, seed, [{"kind": "human"}] * players, None)
         lt = m.get(made["table_id"])
         subs = [Subscriber(v, Inline(), queue.SimpleQueue()) for v in [*range(players), None]]
         for sub in subs:
             m.subscribe(lt, sub)
         zips = [Deflate() for _ in subs]
-        build, send, draw, deflate = [], [], [], []
+        build, send, draw, engine, deflate = [], [], [], [], []
         bot = make_bot("greedy", seed=seed)
         while not lt.state.is_over:
             for sub, z in zip(subs, zips):
@@ -241,6 +247,7 @@ def cpu(game: str, seed: int) -> dict:
             build.append(spent["publish"] * 1000)
             send.append(spent["deliver"] * 1000)
             draw.append(spent["draw"] * 1000)
+            engine.append((spent["fields"] - spent["draw"]) * 1000)
             t0 = clock()
             for sub, z in zip(subs, zips):  # two connections per viewer deflate their copy each
                 while not sub.queue.empty():
@@ -251,8 +258,10 @@ def cpu(game: str, seed: int) -> dict:
         m.close()
         m.store.close()
     push = [b + s for b, s in zip(build, send)]
-    return {"actions": len(build), "push": statistics.median(push), "push_p95": _q(push, 0.95),
-            "draw": statistics.median(draw), "overhead": statistics.median([p - d for p, d in zip(push, draw)]),
+    return {"players": players, "actions": len(build), "push": statistics.median(push),
+            "push_p95": _q(push, 0.95), "draw": statistics.median(draw), "engine": statistics.median(engine),
+            "overhead": statistics.median([p - d for p, d in zip(push, draw)]),
+            "wire": statistics.median([p - d - e for p, d, e in zip(push, draw, engine)]),
             "send": statistics.median(send), "deflate": statistics.median(deflate)}
 
 
@@ -263,6 +272,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-wire", action="store_true", help="skip the real-server part")
     parser.add_argument("--no-cpu", action="store_true", help="skip the in-process CPU part")
+    parser.add_argument("--cpu-players", type=int, default=4,
+                        help="players of the CPU part (default 4, the issue's target; clamped to each game's range)")
     args = parser.parse_args()
     games = args.games or [s.id for s in list_games()]
     if not args.no_wire:
@@ -286,12 +297,13 @@ def main() -> None:
                 proc.wait(10)
                 log.unlink(missing_ok=True)
     if not args.no_cpu:
-        print("server CPU per action, every seat + spectator connected, ms (median): build+send "
-              "(p95) | board drawing | server overhead | hand-over | deflate, 2 connections per viewer")
+        print("server CPU per action, every seat + spectator connected, ms (median): build+send (p95) | "
+              "board drawing | other view fields (engine) | wire (diff, messages, JSON) | of which hand-over | "
+              "deflate, 2 connections per viewer")
         for game in games:
-            r = cpu(game, args.seed)
-            print(f"{game:26} {get_game(game).max_players}p {r['actions']:5} actions  {r['push']:.2f} "
-                  f"({r['push_p95']:.2f}) | {r['draw']:.2f} | {r['overhead']:.2f} | {r['send']:.3f} | "
+            r = cpu(game, args.seed, args.cpu_players)
+            print(f"{game:26} {r['players']}p {r['actions']:5} actions  {r['push']:.2f} ({r['push_p95']:.2f}) | "
+                  f"{r['draw']:.2f} | {r['engine']:.2f} | {r['wire']:.2f} | {r['send']:.3f} | "
                   f"{r['deflate']:.2f}", flush=True)
 
 

@@ -41,6 +41,12 @@ def tokens_of(created: dict) -> dict:
     return {s["seat"]: s["token"] for s in created["seats"] if s["kind"] == "human"}
 
 
+def mover_view(client, table_id: str, tokens: dict) -> tuple[int, dict]:
+    """``(seat, view)`` of the first seat to move, its view fetched with its token (``tokens``: {seat: token})."""
+    seat = client.get(f"/api/tables/{table_id}", headers=auth(tokens[0])).json()["to_move"][0]
+    return seat, client.get(f"/api/tables/{table_id}", headers=auth(tokens[seat])).json()
+
+
 def drive(client, table_id: str, tokens: dict, seed: int = 0, max_actions: int = 3000,
           patience: float = PATIENCE) -> tuple[dict, int]:
     """Play the human ``tokens`` ({seat: token}) with seeded random choices until the game ends.

@@ -16,7 +16,7 @@ import pytest
 from dicetable.engine import list_games, run_replay
 from dicetable.engine.testing import shipped_games
 
-from .helpers import auth, create, drive, follow, tokens_of
+from .helpers import auth, create, drive, follow, mover_view, tokens_of
 
 #: (game, seats) of every shipped game: a human against the cheapest bot that plays sensibly (greedy)
 GAMES = [(spec.id, ["human"] + ["greedy"] * (max(2, spec.min_players) - 1)) for spec in shipped_games()]
@@ -147,9 +147,7 @@ def test_websocket_versions_never_go_back(client):
 def test_stale_version_is_409_and_changes_nothing(client):
     made = create(client, "corsairs-of-valeria", ["human", "human"], seed=9)
     tid, tokens = made["table_id"], tokens_of(made)
-    view = client.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()
-    seat = view["to_move"][0]
-    view = client.get(f"/api/tables/{tid}", headers=auth(tokens[seat])).json()
+    seat, view = mover_view(client, tid, tokens)
     action = view["legal_actions"][0]["id"]
     r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[seat]), json={"action": action, "version": 0})
     assert r.status_code == 200

@@ -11,7 +11,8 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables``                        a page of open and running tables (``?all=true``: finished
                                             ones too; ``?limit=`` at most 200, default 50; ``?offset=``)
 ``GET  /api/tables/{id}``                   the caller's view
-``POST /api/tables/{id}/actions``           ``{"action", "version"}``: act for the token's seat
+``POST /api/tables/{id}/actions``           ``{"action", "version"}``: act for the token's seat (the new
+                                            view; ``Prefer: return=minimal``: ``{"version", "undos"}``)
 ``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
 ``WS   /api/tables/{id}/live?token=...``    the caller's full view, then what changed (LIVE.md 4)
 ``POST /api/tables/{id}/undo``              ``{"version"}``: take back your last move where allowed

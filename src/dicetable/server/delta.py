@@ -9,59 +9,42 @@ A patch is a list of operations, applied in order:
 * ``["a", path, [items]]``: append ``items`` to the list at ``path``.
 
 ``path`` is a list of object keys (strings) and list indexes (ints) from the
-document's root. ``diff(a, b)`` gives a patch that turns ``a`` into ``b``
-exactly, as JSON tells values apart: ``1``, ``1.0`` and ``true`` are three
-different values, although Python's ``==`` calls them equal.
+document's root. ``diff(a, b)`` gives a patch that turns ``a`` into ``b``.
 :func:`apply_patch` is the reference the page's JavaScript follows.
+
+Values are compared as Python compares them, with one refinement: a value
+whose type changed is set even when it compares equal (``1`` to ``1.0`` or
+``true``) if it is compared on its own, that is if its object or list
+changed in some other way too. A document in which the only change turns a
+number into an equal number or boolean is taken as unchanged: telling those
+apart everywhere would cost two JSON encodings of every unchanged subtree
+(most of an observation, per viewer and version). The games' observations
+keep each field's type, and a client's next full view (connect, resync) is
+exact in any case.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 #: One patch operation: ``["s", path, value]``, ``["d", path]`` or ``["a", path, items]``.
 Op = list
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
-
 
 def same(a: Any, b: Any) -> bool:
-    """True when ``a`` and ``b`` are the same JSON value (types told apart: ``1`` is not ``true`` nor ``1.0``).
-
-    Object key order does not count. Cheap when the two differ in Python's
-    ``==`` or are one object; otherwise their JSON texts are compared, with
-    keys sorted only when the texts differ.
-    """
-    if a is b:
-        return True
-    if type(a) is not type(b) or a != b:
-        return False
-    if not isinstance(a, (dict, list)):
-        return True
-    if _dumps(a) == _dumps(b):
-        return True
-    return _strict(a, b)
-
-
-def _strict(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_strict(v, b[k]) for k, v in a.items())
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_strict(x, y) for x, y in zip(a, b))
-    return a == b
+    """True when ``a`` and ``b`` are equal (``==``) and of one type (``1`` is not ``true`` nor ``1.0``);
+    the items of equal objects and lists are not compared by type (see the module)."""
+    return a is b or (type(a) is type(b) and a == b)
 
 
 def diff(a: Any, b: Any) -> list[Op]:
-    """The patch that turns JSON value ``a`` into ``b`` (``apply_patch(a, diff(a, b))`` equals ``b`` exactly).
+    """The patch that turns JSON value ``a`` into ``b`` (``apply_patch(a, diff(a, b)) == b``; see the module
+    for the one case of types it does not tell apart).
 
-    Objects are compared key by key; a list that only grew at its end gives
-    one append; lists of equal length are compared item by item; a list that
-    shrank or changed length otherwise is set whole (when items changed
-    besides) or item by item plus an append. Neither argument is changed;
-    values in the patch may be shared with ``b``.
+    Objects are compared key by key; a list that did not shrink is compared
+    item by item, with one append for its new items; a list that shrank is
+    set whole (there is no operation to cut a list). Neither argument is
+    changed; values in the patch may be shared with ``b``.
     """
     ops: list[Op] = []
     _diff(a, b, [], ops)
@@ -82,13 +65,8 @@ def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
                 ops.append(["d", path + [key]])
         return
     if isinstance(a, list) and isinstance(b, list) and len(b) >= len(a):
-        before = len(ops)
         for i, (x, y) in enumerate(zip(a, b)):
             _diff(x, y, path + [i], ops)
-            if len(ops) - before > len(a) // 2 + 1:  # most items changed: one set is shorter and simpler
-                del ops[before:]
-                ops.append(["s", path, b])
-                return
         if len(b) > len(a):
             ops.append(["a", path, b[len(a):]])
         return

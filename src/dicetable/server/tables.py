@@ -254,6 +254,7 @@ class LiveTable:
     live: dict = field(default_factory=dict)
     outbox: deque = field(default_factory=deque)
     send_lock: threading.Lock = field(default_factory=threading.Lock)
+    seats_view: tuple | None = None
     thinking: set = field(default_factory=set)
     timed_out: set = field(default_factory=set)
     timer: Handle | None = None
@@ -858,18 +859,25 @@ class TableManager:
             "winners": list(state.winners) if over else [],
             "seat": seat,
             "players": lt.players,
-            "seats": [self._seat_view(lt, s) for s in lt.seats],
+            "seats": self._seats_view(lt),
             "clock": lt.clock,
             "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
                              and not over),
         }
         return view, self._parts(lt, obs, actions, seat)
 
-    def _seat_view(self, lt: LiveTable, s: Seat) -> dict:
-        connected = any(sub.key == s.seat for sub in lt.subscribers)
-        return {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level if s.by_bot else None,
-                "autoplay": s.autoplay, "connected": connected if s.kind == "human" else True,
-                "timed_out": s.seat in lt.timed_out, "claimed": s.claimed}
+    def _seats_view(self, lt: LiveTable) -> list[dict]:
+        """The ``seats`` field, the same for every viewer: made once per revision (every change of a seat,
+        its connections or its clock is published, which starts a revision) and shared."""
+        stamp = (lt.rev, lt.epoch, len(lt.subscribers))
+        if lt.seats_view is not None and lt.seats_view[0] == stamp:
+            return lt.seats_view[1]
+        connected = {sub.key for sub in lt.subscribers}
+        out = [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level if s.by_bot else None,
+                "autoplay": s.autoplay, "connected": s.seat in connected if s.kind == "human" else True,
+                "timed_out": s.seat in lt.timed_out, "claimed": s.claimed} for s in lt.seats]
+        lt.seats_view = (stamp, out)
+        return out
 
     def _parts(self, lt: LiveTable, obs: dict, actions: list, seat: int | None) -> dict | None:
         """The board as keyed parts ``{part id: html}`` (None without a board, or when drawing fails)."""
