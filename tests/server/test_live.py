@@ -278,11 +278,16 @@ class Watching:
 
     def call_soon_threadsafe(self, fn, *args):
         free = []
-        probe = threading.Thread(target=lambda: free.append(self.lt.lock.acquire(blocking=False)))
+
+        def try_lock() -> None:  # in another thread: the table's lock is reentrant for its holder
+            got = self.lt.lock.acquire(blocking=False)
+            if got:
+                self.lt.lock.release()  # by the thread that holds it
+            free.append(got)
+
+        probe = threading.Thread(target=try_lock)
         probe.start()
         probe.join()
-        if free[0]:
-            self.lt.lock.release()
         self.calls.append(free[0])
         fn(*args)
 
