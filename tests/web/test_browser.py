@@ -32,7 +32,7 @@ def _table_id(page) -> str:
 
 
 def _token(page) -> str | None:
-    m = re.search(r"[?&]token=([^&]+)", page.url)
+    m = re.search(r"[?&#]token=([^&]+)", page.url)
     return m.group(1) if m else None
 
 
@@ -237,7 +237,7 @@ def test_one_full_game_with_the_keyboard_alone_then_play_again(context, server):
     taken = play_to_end(page, random.Random(9), keyboard=True)
     assert taken > 0
     page.click("#again-btn")
-    page.wait_for_url(re.compile(r"/tables/(?!" + first + r")[^/?]+\?token="))
+    page.wait_for_url(re.compile(r"/tables/(?!" + first + r")[^/?#]+[?#].*token="))
     page.wait_for_selector("#board [data-action], #actionbar [data-action]")
     assert version(page) == 0
     status, view = server.call("GET", f"/api/tables/{_table_id(page)}", token=_token(page))
@@ -676,3 +676,26 @@ def test_the_players_panels_show_public_scores_and_the_own_hidden_part(context, 
         f"score {own['scores'][0]} · {sign}{abs(hidden)} hidden (only you see this)"
     spectator = server.call("GET", f"/api/tables/{tid}")[1]
     assert page.locator('#players [data-seat="1"] .score').inner_text() == f"score {spectator['scores'][1]}"
+
+
+def test_an_invite_link_claims_its_seat_once_and_revokes_the_creators_copy(browser, server):
+    """A seat sent to a friend is an invite (docs/security.md, claimed seats): the friend's page claims it,
+    keeps its fresh token in the address's fragment (never sent to the server), and the creator's copy
+    of that seat's token stops working; the same invite opened again claims nothing."""
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(3)]
+    try:
+        host, friend, late = (c.new_page() for c in contexts)
+        tid = _send_a_seat_to_a_friend(host, friend, server, "kingdom-of-dice", 2, 1)
+        assert "invite=" not in friend.url and re.search(r"#.*token=", friend.url)
+        token = _token(friend)
+        assert server.call("GET", f"/api/tables/{tid}", token=token)[1]["seat"] == 1
+        held = host.evaluate(f"JSON.parse(localStorage.getItem('dicetable.tokens.{tid}'))")
+        assert held["1"] != token and server.call("GET", f"/api/tables/{tid}", token=held["1"])[0] == 403
+        assert server.call("GET", f"/api/tables/{tid}")[1]["seats"][1]["claimed"] is True
+        invite = host.evaluate(f"JSON.parse(localStorage.getItem('dicetable.invites.{tid}'))")["1"]
+        late.goto(f"{server.url}{invite}")
+        late.wait_for_selector("#error:not([hidden])")
+        assert "cannot be used" in late.inner_text("#error") and _token(late) is None
+    finally:
+        for c in contexts:
+            c.close()

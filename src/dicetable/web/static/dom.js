@@ -20,7 +20,10 @@ export function el(tag, attrs = {}, ...kids) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const seatName = (s) => `Player ${s + 1}`;
+// The address's query and its fragment (after "#"), which browsers never send to a server: a seat's
+// token and invite travel there (docs/security.md, claimed seats); the fragment wins.
 export const params = new URLSearchParams(location.search);
+for (const [k, v] of new URLSearchParams(location.hash.slice(1))) params.set(k, v);
 export const logText = (line) => (typeof line === "string" ? line : (line && (line.text || line.line)) || "");
 
 export function escapeHtml(s) {
@@ -80,6 +83,9 @@ function readJSON(key, fallback) {
 export const store = {
   tokens(tableId) { return readJSON(`dicetable.tokens.${tableId}`, {}) || {}; },
   setTokens(tableId, map) { localStorage.setItem(`dicetable.tokens.${tableId}`, JSON.stringify(map)); },
+  // The invite links of the seats sent to friends (the creation answer's links), by seat.
+  invites(tableId) { return readJSON(`dicetable.invites.${tableId}`, {}) || {}; },
+  setInvites(tableId, map) { localStorage.setItem(`dicetable.invites.${tableId}`, JSON.stringify(map)); },
   setup(tableId) { return readJSON(`dicetable.setup.${tableId}`, null); },
   setSetup(tableId, body) { localStorage.setItem(`dicetable.setup.${tableId}`, JSON.stringify(body)); },
   // Held seats played on another screen (a friend's): this page never plays them.

@@ -112,8 +112,13 @@ export async function createTable(body, away = []) {
   if (res.status !== 200 && res.status !== 201) return { error: res.message };
   const id = res.data.table_id;
   const tokens = {};
-  for (const s of res.data.seats || []) if (s.token) tokens[s.seat] = s.token;
+  const invites = {};
+  for (const s of res.data.seats || []) {
+    if (s.token) tokens[s.seat] = s.token;
+    if (s.token && s.link && s.link.includes("#invite=")) invites[s.seat] = s.link;
+  }
   store.setTokens(id, tokens);
+  store.setInvites(id, invites);
   const setup = { ...body };
   delete setup.seed;
   setup.away = away;
@@ -122,8 +127,8 @@ export async function createTable(body, away = []) {
   const held = Object.keys(tokens).map(Number).sort((a, b) => a - b);
   const first = held.find((s) => !away.includes(s)) ?? held[0];
   const pace = params.get("pace");
-  const extra = pace !== null ? `&pace=${encodeURIComponent(pace)}` : "";
-  return { url: first === undefined ? `/tables/${id}?${extra.slice(1)}` : `/tables/${id}?token=${tokens[first]}${extra}` };
+  const query = pace !== null ? `?pace=${encodeURIComponent(pace)}` : "";
+  return { url: first === undefined ? `/tables/${id}${query}` : `/tables/${id}${query}#token=${tokens[first]}` };
 }
 
 async function drawOpenTables(names = {}) {
@@ -138,7 +143,7 @@ async function drawOpenTables(names = {}) {
     const tokens = store.tokens(id);
     const mine = Object.keys(tokens).map(Number).sort((a, b) => a - b);
     const links = el("td", { class: "links" });
-    if (mine.length) links.append(el("a", { href: `/tables/${id}?token=${tokens[mine[0]]}`, class: "button", text: "Rejoin" }), " ");
+    if (mine.length) links.append(el("a", { href: `/tables/${id}#token=${tokens[mine[0]]}`, class: "button", text: "Rejoin" }), " ");
     links.append(el("a", { href: `/tables/${id}`, class: "button", text: "Watch" }));
     const status = t.status || (t.over ? "over" : "running");
     if (status === "over" || t.over) links.append(" ", el("a", { href: `/tables/${id}/replay`, class: "button", text: "Replay" }));

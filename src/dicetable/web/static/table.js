@@ -24,6 +24,7 @@ export async function tablePage() {
   T.id = document.body.dataset.table;
   T.token = params.get("token") || null;
   T.tokens = store.tokens(T.id);
+  if (params.get("invite")) await claimInvite(params.get("invite"));
   T.away = store.away(T.id);
   const pace = params.get("pace");
   if (pace !== null && /^\d+$/.test(pace)) T.pace = Number(pace);
@@ -87,6 +88,23 @@ function liveRefused(msg) {
     showError(errorText(msg, status));
     setTimeout(connect, 1000 * Math.max(2, Number(msg.retry_after) || 5));
   }
+}
+
+// A seat link opened here is an invite: claim the seat (a fresh token for this screen; the link and
+// the creator's copy of the token stop working), and keep the token in the address's fragment.
+async function claimInvite(invite) {
+  const res = await api("POST", `/api/tables/${T.id}/claim`, { body: { invite } });
+  const url = new URL(location.href);
+  const rest = new URLSearchParams(url.hash.slice(1));
+  rest.delete("invite");
+  if (res.status === 200) {
+    T.token = res.data.token;
+    rest.set("token", T.token);
+  } else {
+    showError(`This seat link cannot be used (${res.message}); you are watching as a spectator.`);
+  }
+  url.hash = rest.toString();
+  history.replaceState(null, "", url);
 }
 
 // The seat of the page's token, learnt from its first view: kept, and played here again.
@@ -384,7 +402,11 @@ function drawPlayers(view) {
       }
     }
     if (T.tokens[s] !== undefined && s !== T.seat && k && k.kind === "human") {
-      panel.append(el("a", { class: "small invite", href: `/tables/${T.id}?token=${T.tokens[s]}`, title: "this seat's link: send it to a friend, or keep playing here (hot-seat)", text: "seat link" }));
+      // an unclaimed seat's invite goes to a friend (claimed once); else the held token, for hot-seat play
+      const invite = !k.claimed && store.invites(T.id)[s];
+      panel.append(el("a", invite
+        ? { class: "small invite", href: invite, title: "this seat's invite: send it to a friend (it works once; then only they hold the seat)", text: "invite link" }
+        : { class: "small invite", href: `/tables/${T.id}#token=${T.tokens[s]}`, title: "this seat's link: keep playing it here (hot-seat)", text: "seat link" }));
     }
     box.append(panel);
   }
@@ -662,7 +684,10 @@ async function switchTo(seat) {
   T.seat = seat;
   T.token = T.tokens[seat];
   const url = new URL(location.href);
-  url.searchParams.set("token", T.token);
+  url.searchParams.delete("token");
+  const rest = new URLSearchParams(url.hash.slice(1));
+  rest.set("token", T.token);
+  url.hash = rest.toString();
   history.replaceState(null, "", url);
   T.queue.reset();
   T.logCount = 0;
