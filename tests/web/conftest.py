@@ -19,9 +19,7 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: F401 - the one browser fixture is in tests/conftest.py
 
 
 
@@ -90,20 +88,6 @@ def server(tmp_path_factory):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Debian's chromium, headless, through Playwright."""
-    pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra: make dev")
-    if not Path(CHROMIUM).exists():  # pragma: no cover - make test installs it
-        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture

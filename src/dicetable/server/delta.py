@@ -89,7 +89,6 @@ def apply_patch(doc: Any, ops: list[Op]) -> Any:
             continue
         if kind == "d" and not path:
             raise PatchError(f"operation {n} deletes the whole document; 'd' needs the path of a key")
-        target = doc if kind != "a" else None
         try:
             if kind == "a":
                 node = doc
@@ -99,7 +98,7 @@ def apply_patch(doc: Any, ops: list[Op]) -> Any:
                     raise PatchError(f"operation {n} appends to {path!r}, which is not a list")
                 node.extend(op[2])
                 continue
-            node = target
+            node = doc
             for key in path[:-1]:
                 node = node[key]
             last = path[-1]

@@ -85,7 +85,7 @@ class FairQueue:
         self._next()
         return outer
 
-    def _turn(self, keys: dict[Any, dict | deque], prefix: tuple = ()) -> Any:
+    def _turn(self, keys: Any, prefix: tuple = ()) -> Any:
         """Whose turn it is among ``keys``: the one started least recently (never: first), ties by the
         oldest waiting job."""
         def oldest(value: dict | deque) -> int:
@@ -139,7 +139,7 @@ class FairQueue:
         if inner.cancelled():
             outer.set_exception(RuntimeError("the search was cancelled (the server is stopping)"))
         elif inner.exception() is not None:
-            outer.set_exception(inner.exception())  # type: ignore[arg-type]
+            outer.set_exception(inner.exception())
         else:
             outer.set_result(inner.result())
         self._done()

@@ -9,7 +9,6 @@ text is at least 12 CSS px (SVG text counted at the scale its picture is drawn).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,6 @@ from ..viewkit import sampled_states
 pytestmark = pytest.mark.browser
 
 GAME = "biblios-dice"
-CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
 CSS = (Path(get_game(GAME).board_view.__code__.co_filename).parent / "static" / "board.css").read_text()
 
 MEASURE = """() => {
@@ -46,17 +44,6 @@ MEASURE = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra: make dev")
-    if not Path(CHROMIUM).exists():  # pragma: no cover - make test installs it
-        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True)
-        yield browser
-        browser.close()
-
-
 def _page(board: str) -> str:
     return (f'<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<style>body {{ margin: 0; padding: 8px; font: 14px system-ui, sans-serif; }}\n{CSS}</style></head>'
@@ -64,9 +51,9 @@ def _page(board: str) -> str:
 
 
 @pytest.mark.parametrize("width,height,players", [(390, 844, 5), (360, 740, 2), (844, 390, 4)])
-def test_board_fits_a_phone(chromium, width, height, players):
+def test_board_fits_a_phone(browser, width, height, players):
     spec = get_game(GAME)
-    ctx = chromium.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
                                device_scale_factor=2)
     page = ctx.new_page()
     checked = 0

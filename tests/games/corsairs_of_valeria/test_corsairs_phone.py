@@ -16,7 +16,6 @@ import pytest
 import dicetable.web
 from dicetable.engine.markup import assemble
 from dicetable.games.corsairs_of_valeria.board import board_view
-from tests.web.conftest import browser  # noqa: F401 - the browser tests' session fixture (Debian's chromium)
 
 from .corsairs_views_kit import actions_of, find_state
 

@@ -7,7 +7,6 @@ The board alone is loaded with its board.css (no server, no page chrome), at 390
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 
 import pytest
@@ -16,9 +15,7 @@ from dicetable.engine import Rng, new_game
 from dicetable.engine.markup import assemble
 from dicetable.games.dice_kingdoms_of_valeria.board import board_view
 
-CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
-playwright = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no chromium at {CHROMIUM}")
+pytestmark = pytest.mark.browser  # the browser fixture (tests/conftest.py) skips without chromium
 
 MEASURE = """() => {
   const b = document.querySelector('.board-dice-kingdoms-of-valeria');
@@ -54,18 +51,18 @@ def _board_in_action_phase() -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (360, 740)])
-def test_the_board_fits_a_phone_with_readable_text_and_big_enough_targets(width, height):
+def test_the_board_fits_a_phone_with_readable_text_and_big_enough_targets(browser, width, height):
     html, n_actions = _board_in_action_phase()
     css = resources.files("dicetable.games.dice_kingdoms_of_valeria").joinpath("static", "board.css").read_text()
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2)
+    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+                              device_scale_factor=2)
+    try:
         page = ctx.new_page()
         page.set_content(f'<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1">'
                          f"<style>body {{ margin: 8px; }} {css}</style><div id=board>{html}</div>")
         got = page.evaluate(MEASURE)
-        browser.close()
+    finally:
+        ctx.close()
     assert got["scroll"] <= got["width"]
     assert got["small"] == []
     assert got["acts"] >= n_actions - 1 > 0   # every action but "take no action" is on the board

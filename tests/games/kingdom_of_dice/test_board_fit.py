@@ -18,7 +18,6 @@ from dicetable.bots import make_bot
 from dicetable.engine.markup import assemble
 from dicetable.games.kingdom_of_dice.board import board_view
 
-from ...web.conftest import browser  # noqa: F401 (the browser tests' chromium fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any, Mapping
 
 from dicetable.engine import seat_name
 from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
@@ -227,8 +228,8 @@ def _pay_buttons(obs: Observation, acts: _Actions, row: str, index: int) -> str:
 
 def _marks(obs: Observation, row: str, index: int) -> str:
     """" vck-paying" on the stack whose card is being paid for, " vck-last" on the one the last card left."""
-    pend = obs.get("pending") or {}
-    last = obs.get("last_move") or {}
+    pend: Mapping[str, Any] = obs.get("pending") or {}
+    last: Mapping[str, Any] = obs.get("last_move") or {}
     out = " vck-paying" if pend.get("task") == "pay" and (pend.get("row"), pend.get("index")) == (row, index) else ""
     return out + (" vck-last" if (last.get("row"), last.get("index")) == (row, index) else "")
 
@@ -375,7 +376,8 @@ def _domain_stack(obs: Observation, acts: _Actions, i: int, parts: dict) -> str:
 def _resource(obs: Observation, acts: _Actions, s: int, seat, res: str) -> str:
     """Part ``p-<s>-<res>``: one kind of token (counter ``p-<s>-<res>``), Gain on one's own, a Thief's takes."""
     p = obs["player"][s]
-    value = p["vp_tokens" if res == "vp" else res]
+    row: Mapping[str, Any] = p
+    value = row["vp_tokens" if res == "vp" else res]
     word = RESOURCE_OF.get(res, "VP tokens")
     token = _counter(f"p-{s}-{res}", value, f"vck-token vck-t-{res}")
     action = None
@@ -420,7 +422,7 @@ def _roles(roles: tuple[int, ...]) -> str:
 
 def _fresh(obs: Observation, s: int, move: str, name: str) -> str:
     """" vck-lastcard" on the card player ``s`` took with the last move."""
-    last = obs.get("last_move") or {}
+    last: Mapping[str, Any] = obs.get("last_move") or {}
     return " vck-lastcard" if last.get("seat") == s and last.get("move") == move and last.get("card") == name else ""
 
 
@@ -522,13 +524,14 @@ def _duke(obs: Observation, acts: _Actions, s: int, seat) -> str:
             cards.append(_button(a, inner, "vck-duke vck-can", title) if a else
                          f'<div class="vck-duke" title="{attr(title)}">{inner}</div>')
         return '<div class="vck-dukes" aria-label="Your two Dukes: keep one">' + "".join(cards) + "</div>"
-    if not p.get("duke"):
+    duke = p.get("duke")
+    if not duke:
         return ""
     now = "" if obs["is_over"] else " now"
     return (f'<div class="vck-duke" data-key="p-{s}-duke" '
-            f'title="{attr("Duke " + p["duke"] + ": scores at the end, " + duke_words(p["duke"]))}">'
-            f'<b>Duke: {text(p["duke"])}</b> = {p.get("duke_vp", 0)} VP{now}<br>'
-            f'<small>{text(duke_words(p["duke"]))}</small></div>')
+            f'title="{attr("Duke " + duke + ": scores at the end, " + duke_words(duke))}">'
+            f'<b>Duke: {text(duke)}</b> = {p.get("duke_vp", 0)} VP{now}<br>'
+            f'<small>{text(duke_words(duke))}</small></div>')
 
 
 def _player(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str:

@@ -12,6 +12,8 @@ much of the focus tableau as room allows. Other Dukes appear only once the game 
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from rich.console import Group
 from rich.text import Text
 
@@ -124,7 +126,7 @@ def _harvest_lines(obs: Observation, width: int, max_lines: int) -> list[Text]:
 
 
 # ---------------------------------------------------------------- Center Stacks
-def _monster_line(m: dict, w: int, compact: bool) -> Text:
+def _monster_line(m: Mapping[str, Any], w: int, compact: bool) -> Text:
     cards = m["cards"]
     if not cards:
         parts = [(m["area"], "bold")] if not compact else []
@@ -141,7 +143,7 @@ def _monster_line(m: dict, w: int, compact: bool) -> Text:
                   ("→ " + fit(monster_reward(top), max(0, w - used - 2)), "green")], w)
 
 
-def _citizen_line(c: dict, w: int, compact: bool) -> Text:
+def _citizen_line(c: Mapping[str, Any], w: int, compact: bool) -> Text:
     up = c["face_up"]
     slot = c["slot"]
     if not up:
@@ -164,7 +166,7 @@ def _citizen_line(c: dict, w: int, compact: bool) -> Text:
     return _cell(head + [(fit(powers, room), "")], w)
 
 
-def _domain_line(i: int, d: dict, w: int, compact: bool) -> Text:
+def _domain_line(i: int, d: Mapping[str, Any], w: int, compact: bool) -> Text:
     top = d["top"]
     if top is None:
         return _cell([(f"{i + 1} " if not compact else "", "bold"), ("Exhausted", "dim")], w)
@@ -209,10 +211,11 @@ def _player_line(obs: Observation, s: int, seat: int | None, w: int, compact: bo
     if not obs["is_over"]:
         text.append(f"{p['gold']:>2}G {p['strength']:>2}S {p['magic']:>2}M ")
     text.append(f"{shown_vp(obs, s):>3} VP", style="bold")
-    if obs["is_over"] and p.get("duke"):
+    duke = p.get("duke")
+    if obs["is_over"] and duke:
         # the Dukes are revealed at scoring (R8.7)
         tail = f" ({p.get('duke_vp', 0)} VP)"
-        text.append("  Duke " + fit(p["duke"], w - len(text) - 7 - len(tail)) + tail, style="magenta")
+        text.append("  Duke " + fit(duke, w - len(text) - 7 - len(tail)) + tail, style="magenta")
     else:
         roles = role_counts(p["citizens"])
         text.append(f"  W{roles[0]} So{roles[1]} Sh{roles[2]} H{roles[3]}", style="dim")
@@ -319,12 +322,13 @@ def _duke_lines(obs: Observation, f: int, seat: int | None, w: int, compact: boo
             head.append(fit(" / ".join(offers), w - len(head)))
             return [head]
         return [head] + [Text("  " + fit(o, w - 2)) for o in offers]
-    if not p.get("duke"):
+    duke = p.get("duke")
+    if not duke:
         return []
     who = "Your Duke" if f == seat and not obs["is_over"] else f"{seat_name(f)}'s Duke"
-    text = Text(f"{who}: {p['duke']}", style="bold magenta")
+    text = Text(f"{who}: {duke}", style="bold magenta")
     tail = f" = {p.get('duke_vp', 0)} VP now" if not obs["is_over"] else f" = {p.get('duke_vp', 0)} VP"
-    text.append(" (" + fit(duke_words(p["duke"]), w - len(text) - len(tail) - 3) + ")")
+    text.append(" (" + fit(duke_words(duke), w - len(text) - len(tail) - 3) + ")")
     text.append(tail, style="bold")
     return [text]
 
@@ -333,7 +337,7 @@ def _verdict(obs: Observation, w: int) -> Text:
     if obs["players"] == 1:
         won = bool(obs["winners"])
         text = Text("You win!" if won else "The Dark Lord wins.", style="bold green" if won else "bold red")
-        dl = obs.get("dark_lord") or {}
+        dl: Mapping[str, Any] = obs.get("dark_lord") or {}
         if obs["scores"]:
             text.append(f"  Your score {obs['scores'][0]}")
             if dl.get("score") is not None:

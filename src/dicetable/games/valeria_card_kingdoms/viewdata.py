@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal, TypedDict
+from typing import Any, Literal, Mapping, TypedDict
 
 from dicetable.engine import seat_name
 
@@ -167,7 +167,7 @@ def player_tags(obs: Observation, s: int) -> dict[str, bool]:
             "resting": live and s == obs["resting"], "winner": s in obs["winners"]}
 
 
-def own_player(obs: Observation) -> PlayerView | dict:
+def own_player(obs: Observation | Mapping[str, Any]) -> PlayerView | dict:
     """The viewer's own player (``{}`` for a spectator)."""
     me = obs.get("seat")
     return obs["player"][me] if isinstance(me, int) and 0 <= me < len(obs["player"]) else {}

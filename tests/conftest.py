@@ -1,0 +1,32 @@
+"""Fixtures shared by every test folder.
+
+``browser``: Debian's chromium, headless, through Playwright, one per test
+session and worker. Playwright's sync API runs one event loop per thread, so a
+second browser started while this one lives fails; every test that needs a
+browser (tests/web and the games' phone checks) takes this fixture.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, headless, through Playwright."""
+    pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra: make dev")
+    if not Path(CHROMIUM).exists():  # pragma: no cover - make test installs it
+        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
