@@ -99,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
                         # the page takes no click until then
                         page.wait_for_function("() => !document.body.dataset.busy")
                         acts = page.locator("#board [data-action], #actionbar [data-action]")
+                        if acts.count() == 0:  # a bot's or the next version's turn on screen: wait for ours
+                            page.wait_for_timeout(100)
+                            continue
                         before = page.locator("[data-version]").first.get_attribute("data-version")
                         acts.nth(rng.randrange(acts.count())).click()
                         page.wait_for_function(
