@@ -6,8 +6,9 @@ import random
 import time
 
 OVER = "() => !document.querySelector('#final').hidden"
-READY = ("() => document.querySelector('#board [data-action], #actionbar [data-action]') "
-         "|| !document.querySelector('#final').hidden || document.body.dataset.handover !== undefined")
+READY = ("() => document.body.dataset.styling === undefined && ("
+         "document.querySelector('#board [data-action], #actionbar [data-action]') "
+         "|| !document.querySelector('#final').hidden || document.body.dataset.handover !== undefined)")
 
 #: JS: every [data-action] that is not a focusable element with an accessible name.
 UNNAMED = """() => [...document.querySelectorAll('[data-action]')].filter(e => {

@@ -18,6 +18,26 @@ export function el(tag, attrs = {}, ...kids) {
   return e;
 }
 
+// Make ``box``'s children equal to ``kids`` (fresh nodes, e.g. from el()) while keeping every
+// existing node whose tag matches in place: only changed attributes and text are written, so a
+// button the user is about to press survives a redraw that does not change it. Event handlers on
+// the fresh nodes are not copied (delegate them to a container that is not redrawn).
+export function morph(box, kids) {
+  const old = Array.from(box.childNodes);
+  kids.forEach((k, i) => {
+    const o = old[i];
+    if (o && o.nodeType === k.nodeType && o.nodeName === k.nodeName) {
+      if (k.nodeType === Node.ELEMENT_NODE) {
+        for (const a of Array.from(o.attributes)) if (!k.hasAttribute(a.name)) o.removeAttribute(a.name);
+        for (const a of Array.from(k.attributes)) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+        morph(o, Array.from(k.childNodes));
+      } else if (o.nodeValue !== k.nodeValue) o.nodeValue = k.nodeValue;
+    } else if (o) box.replaceChild(k, o);
+    else box.append(k);
+  });
+  for (const o of old.slice(kids.length)) o.remove();
+}
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const seatName = (s) => `Player ${s + 1}`;
 // The address's query and its fragment (after "#"), which browsers never send to a server: a seat's

@@ -3,7 +3,7 @@
 // (queue.js), which shows them in order and at the table's pace; this module draws them.
 // HTTP is the fallback when the socket cannot open. It holds no rule and no secret.
 
-import { $, $$, el, fmtSecs, hasSecrets, logText, params, sameJSON, seatName, store, wireTabs } from "./dom.js";
+import { $, $$, el, fmtSecs, hasSecrets, logText, morph, params, sameJSON, seatName, store, wireTabs } from "./dom.js";
 import { Live, api, errorText, unwrapView } from "./api.js";
 import { VersionQueue, keyOf, keyText } from "./queue.js";
 import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
@@ -263,8 +263,15 @@ async function show(entry, advanced) {
 function startGame(view) {
   T.game = view.game;
   const css = $("#board-css");
-  css.addEventListener("load", () => fitBoard(), { once: true });
-  css.href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
+  // The board stays hidden until its styles apply (no unstyled flash; nothing measured or tapped too early).
+  const href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
+  if (css.getAttribute("href") !== href) {
+    document.body.dataset.styling = "1";
+    const styled = () => { delete document.body.dataset.styling; fitBoard(); };
+    css.addEventListener("load", styled, { once: true });
+    css.addEventListener("error", styled, { once: true });
+    css.href = href;
+  }
   api("GET", `/web/help/${encodeURIComponent(view.game)}`).then((help) => {
     T.help = help.status === 200 ? help.data : { sections: [], components: [] };
     T.rulesKey = null;
@@ -371,7 +378,7 @@ function lastMoveOf(view, s) {
 
 function drawPlayers(view) {
   const box = $("#players");
-  box.replaceChildren();
+  const panels = [];
   const n = playerCount(view);
   const order = [];
   if (T.seat !== null && T.seat < n) order.push(T.seat);
@@ -408,9 +415,11 @@ function drawPlayers(view) {
         ? { class: "small invite", href: invite, title: "this seat's invite: send it to a friend (it works once; then only they hold the seat)", text: "invite link" }
         : { class: "small invite", href: `/tables/${T.id}#token=${T.tokens[s]}`, title: "this seat's link: keep playing it here (hot-seat)", text: "seat link" }));
     }
-    box.append(panel);
+    panels.push(panel);
   }
-  if (T.seat === null) box.prepend(el("p", { class: "spectator", text: "You are watching (spectator)." }));
+  if (T.seat === null) panels.unshift(el("p", { class: "spectator", text: "You are watching (spectator)." }));
+  // redrawn in place: a seat button stays the same element while bots move (a tap is not lost)
+  morph(box, panels);
 }
 
 // A panel's score: the public one (the same on every screen, so the panels compare); on the
