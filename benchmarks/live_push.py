@@ -224,10 +224,10 @@ def cpu(game: str, seed: int, players: int | None = None) -> dict:
                     spent[name] += clock() - t0
             return run
 
-        m._publish = timed("publish", m._publish)
-        m._deliver = timed("deliver", m._deliver)
-        m._parts = timed("draw", m._parts)
-        m._fields = timed("fields", m._fields)  # the view's fields from the engine, the board included
+        m.pushes.publish = timed("publish", m.pushes.publish)
+        m.pushes.deliver = timed("deliver", m.pushes.deliver)
+        m.views.parts = timed("draw", m.views.parts)
+        m.views.fields = timed("fields", m.views.fields)  # the view's fields from the engine, the board included
         made = m.create(game, players, {}, seed, [{"kind": "human"}] * players, None)
         lt = m.get(made["table_id"])
         subs = [Subscriber(v, Inline(), queue.SimpleQueue()) for v in [*range(players), None]]

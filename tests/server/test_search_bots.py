@@ -5,7 +5,7 @@ turn"): a table's decisions go to the one search process it is pinned to, where 
 from __future__ import annotations
 
 from dicetable.engine import new_game
-from dicetable.server import tables
+from dicetable.server import bots, tables
 from dicetable.server.tables import TableManager, _choose_remote
 
 
@@ -37,7 +37,7 @@ def test_a_tables_bot_counts_its_turn_across_decisions_and_tables_do_not_share_b
 
 
 def test_the_worker_keeps_only_its_most_recent_bots(monkeypatch):
-    monkeypatch.setattr(tables, "_WORKER_BOTS_MAX", 3)
+    monkeypatch.setattr(bots, "_WORKER_BOTS_MAX", 3)  # the search processes' bots live in bots.py
     tables._WORKER_BOTS.clear()
     state, seat = _turn_of_two_choices(4)
     saved = state.to_dict()

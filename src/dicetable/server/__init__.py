@@ -1,8 +1,12 @@
 """The authoritative game server: FastAPI app, tables with seats and bots, storage (see WEB.md).
 
 ``create_app(database_url)`` builds the ASGI app; ``dicetable serve`` runs it
-with uvicorn. Modules: ``app`` (HTTP contract, WebSocket, errors), ``tables``
-(live tables: replay, actions, views, bots, clocks, undo), ``store`` (SQLAlchemy
+with uvicorn. Modules, from the top down: ``app`` (builds the app: middleware,
+lifespan), ``routes`` (the HTTP contract and the WebSocket, one router per
+job, and the error answers), ``tables`` (the table manager: cache, writes,
+undo, seats, clocks), ``views`` (what each viewer sees, what changed),
+``pushes`` (live connections and their messages), ``bots`` (bot moves,
+search processes, hints), ``live`` (a table in memory), ``store`` (SQLAlchemy
 store, migrations, PostgreSQL LISTEN/NOTIFY), ``models`` (the schema).
 """
 

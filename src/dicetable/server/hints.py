@@ -18,7 +18,8 @@ import re
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .tables import HINT_RETRY, hash_token
+from .bots import HINT_RETRY
+from .ids import hash_token
 
 _HINT_PATH = re.compile(r"^/api/tables/([^/]+)/hint$")
 

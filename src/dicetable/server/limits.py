@@ -25,8 +25,8 @@ from typing import Callable
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .errors import ApiError
 from .settings import Settings
-from .tables import ApiError
 
 #: Seconds of the creation-rate window.
 WINDOW = 60.0

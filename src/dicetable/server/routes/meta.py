@@ -1,0 +1,42 @@
+"""The server itself: ``GET /api/health`` and ``GET /api/games`` (the registry and the bot levels)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from dicetable import engine
+
+from ..bots import LEVELS
+from .common import READ, errors
+
+router = APIRouter()
+
+
+def games() -> list[dict]:
+    """Every registered game as ``GET /api/games`` lists it: id, name, summary, player range, options, board."""
+    out = []
+    for spec in engine.list_games():
+        out.append({
+            "id": spec.id, "name": spec.name, "summary": spec.summary,
+            "min_players": spec.min_players, "max_players": spec.max_players,
+            "options": [{"name": o.name, "default": o.default, "description": o.description,
+                         "choices": list(o.choices) if o.choices is not None else None,
+                         "type": {bool: "bool", int: "int"}.get(o.type, "str"),
+                         "players": list(o.players) if o.players is not None else None}
+                        for o in spec.options],
+            "has_board": spec.board_view is not None,
+        })
+    return out
+
+
+@router.get("/api/health", responses=errors(READ))
+async def health(request: Request) -> dict:
+    """Liveness: ``{"ok": true, "database": dialect}``."""
+    return {"ok": True, "database": request.app.state.store.engine.dialect.name}
+
+
+@router.get("/api/games", responses=errors(READ))
+def list_games() -> dict:
+    """The registry: every game's id, name, player range and options; the bot levels."""
+    # "mcts" is accepted as another name of "medium"; offering both would show one bot twice.
+    return {"games": games(), "bot_levels": [level for level in LEVELS if level != "mcts"]}

@@ -1,0 +1,156 @@
+"""Tables: create, list, view, act, undo, and the replay record.
+
+=========================================  ====================================================
+``POST /api/tables``                        create a table (WEB.md body, plus optional ``clock``
+                                            seconds per decision and per-seat ``name``)
+``GET  /api/tables``                        a page of open and running tables
+``GET  /api/tables/{id}``                   the caller's view
+``POST /api/tables/{id}/actions``           act for the token's seat
+``GET  /api/tables/{id}/record``            the replay record once over (403 while it runs)
+``POST /api/tables/{id}/undo``              take back your last move where allowed
+=========================================  ====================================================
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Literal, Optional
+
+from fastapi import APIRouter, Header, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+
+from ..ids import MAX_SEED
+from ..limits import ClientLimits
+from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, bearer_token, client_address, errors, manager_of
+from .common import wants_minimal
+
+router = APIRouter()
+
+#: Tables in one page of ``GET /api/tables`` unless ``?limit=`` says otherwise, and the most it may say.
+PAGE, MAX_PAGE = 50, 200
+
+#: Letters and symbols that draw nothing: Hangul fillers, the blank Braille pattern, a blank notehead.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+
+
+# ---------------------------------------------------------------- bodies
+class SeatIn(BaseModel):
+    """One seat of a new table: a person, or a bot with its level."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    level: Optional[StrictStr] = Field(None, max_length=16)
+    name: Optional[StrictStr] = Field(None, min_length=1, max_length=40)
+
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: Optional[str]) -> Optional[str]:
+        """A seat's name is shown on every page and log: printable text, not blank (ValueError otherwise)."""
+        if name is None:
+            return name
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") for ch in name):
+            raise ValueError("a name may not hold control or invisible format characters (nor unassigned "
+                             "or private-use ones); give printable text of 1 to 40 characters")
+        if not name.strip():
+            raise ValueError("a name may not be blank; give printable text of 1 to 40 characters")
+        if not any(unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LOOKING for ch in name):
+            raise ValueError("a name may not look blank (it shows no visible letter, digit or sign: only "
+                             "fillers, blank patterns or marks); give printable text of 1 to 40 characters")
+        return name
+
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the game, the player count, options, an optional seed, the seats, a clock."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: StrictStr = Field(max_length=64)
+    players: StrictInt
+    options: dict[StrictStr, StrictStr | StrictBool | StrictInt] = Field(default_factory=dict, max_length=32)
+    seed: Optional[StrictInt] = Field(None, ge=0, le=MAX_SEED)
+    seats: Optional[list[SeatIn]] = Field(None, max_length=8)
+    clock: Optional[StrictInt] = Field(None, ge=5, le=7 * 24 * 3600)
+
+
+class ActionIn(BaseModel):
+    """``POST /api/tables/{id}/actions``: an action id and the version the caller saw."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: StrictStr = Field(min_length=1, max_length=200)
+    version: StrictInt = Field(ge=0)
+
+
+class UndoIn(BaseModel):
+    """``POST /api/tables/{id}/undo``: the version the caller saw."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt = Field(ge=0)
+
+
+# ---------------------------------------------------------------- routes
+@router.post("/api/tables", status_code=201, responses=errors(CREATE))
+def create_table(body: NewTable, request: Request) -> dict:
+    """Create a table; the answer holds each human seat's token and link (shown once)."""
+    seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
+    limits: ClientLimits = request.app.state.limits
+    address = client_address(request.client)
+    reserved = limits.reserve_creation(address)
+    try:
+        made = manager_of(request).create(body.game, body.players, body.options, body.seed, seats, body.clock,
+                                          client=address)
+    except BaseException:
+        limits.release_creation(address, reserved)
+        raise
+    limits.created(address, made["table_id"])
+    return made
+
+
+@router.get("/api/tables", responses=errors(LIST))
+def list_tables(request: Request, all: bool = False,
+                limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+                offset: Annotated[int, Query(ge=0, le=2**31)] = 0) -> dict:
+    """One page of the open and running tables (``?all=true``: finished ones too), newest first,
+    without tokens: ``{"tables", "total", "limit", "offset", "next"}`` (``next``: the offset of the
+    following page, None on the last)."""
+    store = manager_of(request).store
+    statuses = None if all else ("running",)
+    rows = store.list_tables(statuses, limit=limit, offset=offset)
+    for row in rows:
+        row["open"] = row["status"] == "running" and any(
+            s["kind"] == "human" and not s["joined"] for s in row["seats"])
+    total = store.count_tables(statuses)
+    return {"tables": rows, "total": total, "limit": limit, "offset": offset,
+            "next": offset + limit if offset + limit < total else None}
+
+
+@router.get("/api/tables/{table_id}", responses=errors(VIEW))
+def get_view(table_id: str, request: Request, authorization: Auth = None) -> dict:
+    """The caller's view of the table."""
+    m = manager_of(request)
+    lt = m.get(table_id)
+    return m.view(lt, m.seat_of(lt, bearer_token(authorization)))
+
+
+@router.post("/api/tables/{table_id}/actions", responses=errors(CHANGE))
+def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None,
+                prefer: Annotated[Optional[str], Header()] = None) -> dict:
+    """Apply an action for the token's seat at the given version; the new view (with the header
+    ``Prefer: return=minimal`` only ``{"version", "undos"}``: the live connection brings the change)."""
+    m = manager_of(request)
+    lt = m.get(table_id)
+    seat = m.need_seat(lt, bearer_token(authorization))
+    return m.act(table_id, seat, body.action, body.version, minimal=wants_minimal(prefer))
+
+
+@router.get("/api/tables/{table_id}/record", responses=errors(RECORD))
+def get_record(table_id: str, request: Request) -> dict:
+    """The replay record once the game is over; 403 while it runs."""
+    return manager_of(request).record(table_id)
+
+
+@router.post("/api/tables/{table_id}/undo", responses=errors(CHANGE))
+def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth = None) -> dict:
+    """Take back the caller's last move where the rules allow it; the new view."""
+    m = manager_of(request)
+    lt = m.get(table_id)
+    seat = m.need_seat(lt, bearer_token(authorization))
+    return m.undo(table_id, seat, body.version)

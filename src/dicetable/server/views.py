@@ -1,0 +1,216 @@
+"""Views of a table: what one viewer (a seat, or None: a spectator) may see of it, and what changed.
+
+Views come only from the State protocol: ``observation(seat)``,
+``decision(seat)``, ``legal_actions(seat)``, the log filtered with
+``Event.visible_to(seat)``, ``visible_scores(seat)`` and the game's
+``board_view(obs, actions, seat)``. Nothing else of the state reaches a
+client; the seed and the record stay on the server until the game is over.
+
+:class:`Views` builds the HTTP view (:meth:`Views.view`), the live full view
+(:meth:`Views.live_view`) and each viewer's :class:`Snapshot` once per table
+revision with its change message (LIVE.md section 4). Every method expects
+the table's lock held by its caller, or takes it itself (it is reentrant).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from dicetable.engine import get_game
+from dicetable.engine.markup import as_parts, assemble
+
+from .delta import diff, same
+from .live import LiveTable, Snapshot, compact
+
+log = logging.getLogger("dicetable.server")
+
+#: View fields a change message carries in their own entries rather than in ``set``.
+_NOT_SET = frozenset({"log", "parts", "observation"})
+
+
+class Views:
+    """Builds views and snapshots of live tables; ``builds`` counts the snapshots built (each viewer's
+    live view, once per table revision)."""
+
+    def __init__(self) -> None:
+        self.builds = 0
+
+    def view(self, lt: LiveTable, seat: int | None) -> dict:
+        """What ``seat`` (None: a spectator) may see of ``lt`` now (WEB.md's view, plus seats and board).
+
+        Beside WEB.md's fields: ``status`` (``running``, ``over`` or ``abandoned``), ``undos`` (actions
+        taken back at this table; views are ordered by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
+        ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
+        and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
+        """
+        with lt.lock:
+            snap = lt.live.get(seat)
+            if snap is not None and snap.rev == lt.rev and snap.epoch == lt.epoch:
+                view = {k: v for k, v in snap.view.items() if k not in ("parts", "last")}
+                parts = snap.view["parts"]
+            else:
+                view, parts = self.fields(lt, seat)
+                view["log"] = self.log_lines(lt, seat)
+            view["board"] = assembled(lt.game, parts)
+            return view
+
+    def fields(self, lt: LiveTable, seat: int | None) -> tuple[dict, dict | None]:
+        """The view's fields but the log (set to None, in its place) and the board's parts (lock held)."""
+        state = lt.state
+        over = state.is_over
+        actions = []
+        decision = None
+        if seat is not None and not over and seat in state.to_move and not lt.seats[seat].autoplay:
+            actions = [a.to_json() for a in state.legal_actions(seat)]
+            decision = state.decision(seat)  # never None for a seat to move (the engine's promise)
+        obs = state.observation(seat)
+        view = {
+            "table_id": lt.id,
+            "game": lt.game,
+            "version": lt.version,
+            "undos": lt.undos,
+            "over": over,
+            "status": lt.status,
+            "to_move": list(state.to_move),
+            "decision": decision.to_json() if decision is not None else None,
+            "legal_actions": actions,
+            "observation": obs,
+            "log": None,
+            "scores": list(state.visible_scores(None)),
+            "own_score": state.own_score(seat),
+            "winners": list(state.winners) if over else [],
+            "seat": seat,
+            "players": lt.players,
+            "seats": self.seats_view(lt),
+            "clock": lt.clock,
+            "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
+                             and not over),
+        }
+        return view, self.parts(lt, obs, actions, seat)
+
+    def seats_view(self, lt: LiveTable) -> list[dict]:
+        """The ``seats`` field, the same for every viewer: made once per revision (every change of a seat,
+        its connections or its clock is published, which starts a revision) and shared."""
+        stamp = (lt.rev, lt.epoch, len(lt.subscribers))
+        if lt.seats_view is not None and lt.seats_view[0] == stamp:
+            return lt.seats_view[1]
+        connected = {sub.key for sub in lt.subscribers}
+        out = [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level if s.by_bot else None,
+                "autoplay": s.autoplay, "connected": s.seat in connected if s.kind == "human" else True,
+                "timed_out": s.seat in lt.timed_out, "claimed": s.claimed} for s in lt.seats]
+        lt.seats_view = (stamp, out)
+        return out
+
+    def parts(self, lt: LiveTable, obs: dict, actions: list, seat: int | None) -> dict | None:
+        """The board as keyed parts ``{part id: html}`` (None without a board, or when drawing fails)."""
+        board_view = get_game(lt.game).board_view
+        if board_view is None:
+            return None
+        try:
+            return as_parts(board_view(obs, actions, seat))
+        except Exception:  # a drawing bug must not take the table down: the page falls back to buttons
+            log.exception("board_view of %s failed", lt.game)
+            return None
+
+    def log_lines(self, lt: LiveTable, seat: int | None, start: int = 0, skip: int = 0) -> list[str]:
+        """The log lines ``seat`` may see from log position ``start`` on (server notes included), leaving
+        out the first ``skip`` notes at ``start`` (those a view up to ``start`` showed already)."""
+        if not lt.notes:
+            return [e.text for e in lt.events[start:] if e.visible_to(seat)]
+        out: list[str] = []
+        for i in range(start, lt.log_len):
+            out.extend(lt.notes.get(i, ())[skip if i == start else 0:])
+            event = lt.events[i]
+            if event.visible_to(seat):
+                out.append(event.text)
+        out.extend(lt.notes.get(lt.log_len, ())[skip if start == lt.log_len else 0:])
+        return out
+
+    def last(self, lt: LiveTable, seat: int | None, start: int = 0, last: dict | None = None) -> dict:
+        """``{"<seat>": text}``: each seat's latest event ``seat`` may see, from ``last`` (up to log
+        position ``start``) and the events after it."""
+        out = dict(last or {})
+        if start == 0 and not out:  # from scratch: look back until every seat is found
+            for event in reversed(lt.events):
+                if event.seat is not None and str(event.seat) not in out and event.visible_to(seat):
+                    out[str(event.seat)] = event.text
+                    if len(out) == lt.players:
+                        break
+            return {str(s): out[str(s)] for s in range(lt.players) if str(s) in out}
+        for event in lt.events[start:]:
+            if event.seat is not None and event.visible_to(seat):
+                out[str(event.seat)] = event.text
+        return {str(s): out[str(s)] for s in range(lt.players) if str(s) in out}
+
+    def snapshot(self, lt: LiveTable, seat: int | None) -> Snapshot:
+        """``seat``'s (None: the spectators') :class:`Snapshot` of ``lt`` now, built once per revision.
+
+        A new snapshot is built from the previous one of the same viewer
+        when there is one of this epoch: its log lines and ``last`` are
+        carried on, and its ``change`` message (LIVE.md section 4) is made
+        here, once, for every connection of the viewer.
+        """
+        with lt.lock:
+            prev = lt.live.get(seat)
+            if prev is not None and prev.rev == lt.rev and prev.epoch == lt.epoch:
+                return prev
+            if prev is not None and (prev.epoch != lt.epoch or prev.log_len > lt.log_len):
+                prev = None
+            tail = len(lt.notes.get(lt.log_len, ()))
+            if prev is None:
+                snap = Snapshot(lt.rev, lt.epoch, self.live_view(lt, seat), lt.log_len, tail)
+            else:
+                view, parts = self.fields(lt, seat)
+                old = prev.view
+                lines = self.log_lines(lt, seat, prev.log_len, prev.tail)
+                view["log"] = old["log"] + lines if lines else old["log"]
+                view["parts"] = parts
+                view["last"] = self.last(lt, seat, prev.log_len, old["last"])
+                snap = Snapshot(lt.rev, lt.epoch, view, lt.log_len, tail, base=prev.rev)
+                snap.change = self.change(lt, seat, prev, view, lines)
+            lt.live[seat] = snap
+            self.builds += 1
+            return snap
+
+    def change(self, lt: LiveTable, seat: int | None, prev: Snapshot, view: dict, lines: list[str]) -> str:
+        """The change message from ``prev`` to ``view`` ("" when nothing ``seat`` sees changed)."""
+        old = prev.view
+        events = []
+        for event in lt.events[prev.log_len:lt.log_len]:
+            if event.visible_to(seat):
+                shown = event.to_json()
+                shown.pop("visible", None)
+                events.append(shown)
+        changed = {k: v for k, v in view.items() if k not in _NOT_SET and not same(old.get(k), v)}
+        patch = diff(old["observation"], view["observation"])
+        new_parts, old_parts = view["parts"] or {}, old["parts"] or {}
+        parts: dict[str, str | None] = {k: html for k, html in new_parts.items() if old_parts.get(k) != html}
+        parts.update((k, None) for k in old_parts if k not in new_parts)  # a part no longer drawn
+        if not (events or lines or changed or patch or parts):
+            return ""
+        return compact({"type": "change", "undos": view["undos"], "version": view["version"],
+                      "base": [old["undos"], old["version"]], "events": events, "log": lines,
+                      "set": changed, "patch": patch, "parts": parts})
+
+    def live_view(self, lt: LiveTable, seat: int | None) -> dict:
+        """``seat``'s full view of the wire, built from scratch now: :meth:`view`'s fields with the board
+        as keyed ``parts`` (``{part id: html}``, None without a board) instead of ``board``, and ``last``
+        (``{"<seat>": text of that seat's latest event ``seat`` may see}``)."""
+        with lt.lock:
+            view, parts = self.fields(lt, seat)
+            view["log"] = self.log_lines(lt, seat)
+            view["parts"] = parts
+            view["last"] = self.last(lt, seat)
+            return view
+
+
+
+def assembled(game: str, parts: dict | None) -> str | None:
+    """The board's parts assembled into one HTML string (None without parts, or when they do not fit)."""
+    if parts is None:
+        return None
+    try:
+        return assemble(parts)
+    except ValueError:  # a drawing bug must not take the table down: the page falls back to buttons
+        log.exception("the board parts of %s do not assemble", game)
+        return None
