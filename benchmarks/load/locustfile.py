@@ -1,0 +1,356 @@
+"""The load benchmark's clients (locust): every human seat a user, every seat and a spectator on the socket.
+
+Run by ``run.py`` (``python benchmarks/load/run.py --profile evening``), which
+starts the server and hands this file its settings as JSON in the environment
+variable ``DICETABLE_LOAD`` (``tables``, ``think``, ``seconds``, ``grace``,
+``server_pid``, ``out``). Each table slot of ``plan.mix`` plays one table
+after another: its first human seat creates the table (and opens the
+spectator's socket), every human seat is a locust user that keeps the
+table's live WebSocket open (``/api/tables/{id}/live``, reading every
+message: the full view, then changes applied to it by their ``base``), waits
+the think time once a decision of its own is in the view, then posts one of
+its legal actions with ``Prefer: return=minimal``. When the game ends the
+slot's first seat creates the next table and the others join it.
+
+Measured over a window that opens once every user has its first table and
+socket and lasts ``seconds``: the client actions accepted, their round trip,
+the push delay (the POST's answer to the moment the last subscriber of the
+table, the seats' sockets and the spectator's, holds that version), the
+actions applied (versions the spectators saw, bots included) and the
+server's CPU time (``/proc/<pid>/stat``). After the window nobody posts; the
+sockets are read ``grace`` seconds more, then the raw record is written to
+``out`` and locust stops.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import gevent
+from gevent.event import Event
+from locust import FastHttpUser, events, task
+from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from plan import mix, seat_users  # noqa: E402
+
+CONFIG = json.loads(os.environ.get("DICETABLE_LOAD", "{}"))
+MIX = mix(CONFIG.get("tables", 1))
+USERS = seat_users(MIX)
+NEXT_USER = itertools.count()
+#: The users started so far (the conductor opens the window once all of them hold a table).
+SEATS: list["Seat"] = []
+#: Seconds without any message on a seat's socket after which the seat gives its table up (a failure).
+STALL = 60.0
+
+
+class Run:
+    """The window and the run's shared record (one locust process: plain module state)."""
+
+    start: float | None = None  # perf_counter when the window opened
+    end: float | None = None  # perf_counter when it closed
+    stopping = False  # the window closed: nobody posts any more
+    tables: list["Table"] = []
+    rtt_ms: list[float] = []
+    conflicts = 0
+    failures: list[str] = []
+    cpu: list[float] = []  # the server's CPU seconds at the window's start and end
+
+    @classmethod
+    def inside(cls, t: float) -> bool:
+        """True when perf_counter ``t`` lies in the window."""
+        return cls.start is not None and t >= cls.start and (cls.end is None or t <= cls.end)
+
+    @classmethod
+    def fail(cls, what: str) -> None:
+        """Record a failure (a request or a socket that went wrong)."""
+        cls.failures.append(what[:300])
+
+
+class Subscriber:
+    """One live connection: the view it holds and when each version reached it (perf_counter)."""
+
+    def __init__(self, url: str, label: str) -> None:
+        self.label = label
+        self.view: dict | None = None
+        self.versions: list[int] = []  # the versions held, in the order they came (never lower)
+        self.times: list[float] = []
+        self.changed = Event()
+        self.closed = False
+        self.ws = connect(url, open_timeout=60, max_size=2**24)
+        self.reader = gevent.spawn(self._read)
+
+    def _read(self) -> None:
+        """Read every message until the game is over or the socket closes (a failure unless we closed it)."""
+        try:
+            with self.ws:  # closes the socket when reading ends
+                self._follow()
+        except ConnectionClosed as exc:
+            if not self.closed:
+                Run.fail(f"{self.label}: socket closed by the server ({exc})")
+        except (WebSocketException, OSError, ValueError) as exc:
+            Run.fail(f"{self.label}: {exc!r}")
+        finally:
+            self.closed = True
+            self.changed.set()
+
+    def _follow(self) -> None:
+        """Hold the view: apply each change to it by its base, ask for a resync on a gap; stop once over."""
+        resyncing = False
+        while True:
+            text = self.ws.recv()
+            now = time.perf_counter()
+            message = json.loads(text)
+            kind = message.get("type")
+            if kind == "view":
+                self.view, resyncing = message, False
+            elif kind == "change":
+                view = self.view
+                if resyncing:
+                    continue  # changes are ignored until the full view comes
+                if view is None or message["base"] != [view["undos"], view["version"]]:
+                    resyncing = True
+                    self.ws.send(json.dumps({"type": "resync"}))
+                    continue
+                view.update(message["set"])
+                view["undos"], view["version"] = message["undos"], message["version"]
+            else:
+                Run.fail(f"{self.label}: unexpected message {text[:200]}")
+                continue
+            self.versions.append(self.view["version"])
+            self.times.append(now)
+            self.changed.set()
+            if self.view["over"]:
+                return
+
+    def reached(self, version: int) -> float | None:
+        """When this connection first held ``version`` or a later one (None: never)."""
+        i = bisect.bisect_left(self.versions, version)
+        return self.times[i] if i < len(self.times) else None
+
+    def close(self) -> None:
+        """Close the socket (the table is over or the run ends)."""
+        self.closed = True
+        self.ws.close()
+
+
+class Table:
+    """One table of a slot: its tokens, its subscribers and the client actions accepted on it."""
+
+    def __init__(self, created: dict, base: str) -> None:
+        self.id = created["table_id"]
+        self.tokens = {s["seat"]: s["token"] for s in created["seats"] if s["kind"] == "human"}
+        self.ws_base = base.replace("http://", "ws://", 1) + f"/api/tables/{self.id}/live"
+        self.subs: list[Subscriber] = []
+        self.actions: list[tuple[int, float]] = []  # (version made, perf_counter of the POST's answer)
+        self.spectator = self.subscribe(None, "spectator")
+        Run.tables.append(self)
+
+    def subscribe(self, seat: int | None, label: str) -> Subscriber:
+        """Open a live connection for ``seat`` (None: the spectator)."""
+        url = self.ws_base + ("" if seat is None else f"?token={self.tokens[seat]}")
+        sub = Subscriber(url, f"table {self.id} {label}")
+        self.subs.append(sub)
+        return sub
+
+
+class Slot:
+    """A place for one table at a time: its set-up and the table being played there."""
+
+    def __init__(self, setup: dict) -> None:
+        self.setup = setup
+        self.table: Table | None = None
+        self.generation = 0
+        self.new_table = Event()
+
+    def publish(self, table: Table) -> None:
+        """Hand a new table to the slot's other seats."""
+        self.table = table
+        self.generation += 1
+        self.new_table.set()
+        self.new_table = Event()
+
+
+SLOTS = [Slot(s) for s in MIX]
+
+
+class Seat(FastHttpUser):
+    """One human seat of a slot's tables (the slot's first human seat also creates them)."""
+
+    network_timeout = 60.0
+    connection_timeout = 60.0
+
+    def on_start(self) -> None:
+        """Take the next seat of the mix."""
+        n = next(NEXT_USER)
+        if n >= len(USERS):
+            raise RuntimeError(f"more users than human seats ({len(USERS)}): start locust with -u {len(USERS)}")
+        slot_no, self.seat = USERS[n]
+        self.slot = SLOTS[slot_no]
+        self.lead = self.seat == self.slot.setup["seats"].index("human")
+        self.rng = random.Random(n)
+        self.think = float(CONFIG.get("think", 0.0))
+        self.seen = 0  # the slot generation this seat played last
+        self.ready = False
+        SEATS.append(self)
+
+    @task
+    def play_a_table(self) -> None:
+        """Join (or create) the slot's next table and play this seat until the game ends."""
+        if Run.stopping:  # no new table once the window closed
+            gevent.sleep(1)
+            return
+        table = self._next_table()
+        if table is None:
+            return
+        self.seen = self.slot.generation
+        try:
+            sub = table.subscribe(self.seat, f"seat {self.seat}")
+        except (WebSocketException, OSError, TimeoutError) as exc:
+            Run.fail(f"table {table.id} seat {self.seat}: connect: {exc!r}")
+            gevent.sleep(1)
+            return
+        self.ready = True
+        try:
+            self._play(table, sub)
+        finally:
+            sub.close()
+
+    def _next_table(self) -> Table | None:
+        if self.lead:
+            setup = self.slot.setup
+            body = {"game": setup["game"], "players": setup["players"],
+                    "seats": [{"kind": "human"} if k == "human" else {"kind": "bot", "level": k}
+                              for k in setup["seats"]]}
+            with self.client.post("/api/tables", json=body, name="POST /api/tables", catch_response=True) as r:
+                if r.status_code != 201:
+                    r.failure(f"{r.status_code}: {r.text[:200]}")
+                    gevent.sleep(1)
+                    return None
+                created = r.json()
+            try:
+                table = Table(created, self.host)
+            except (WebSocketException, OSError, TimeoutError) as exc:
+                Run.fail(f"table {created['table_id']} spectator: connect: {exc!r}")
+                gevent.sleep(1)
+                return None
+            self.slot.publish(table)
+            return table
+        while self.slot.generation <= self.seen:
+            self.slot.new_table.wait(STALL)
+        return self.slot.table
+
+    def _play(self, table: Table, sub: Subscriber) -> None:
+        """Post one legal action per decision of this seat (after the think time) until the game ends."""
+        headers = {"Authorization": f"Bearer {table.tokens[self.seat]}", "Prefer": "return=minimal"}
+        acted = -1  # the version this seat last posted at
+        while True:
+            sub.changed.clear()
+            view = sub.view
+            if sub.closed and (view is None or not view["over"]):
+                return  # the socket failed (recorded)
+            if view is not None and view["over"]:
+                return
+            if view is None or Run.stopping or not view["legal_actions"] or view["version"] <= acted:
+                if not sub.changed.wait(STALL) and not Run.stopping:
+                    Run.fail(f"table {table.id} seat {self.seat}: nothing came for {STALL} s")
+                    return
+                continue
+            if self.think:
+                gevent.sleep(self.think)
+                view = sub.view
+                if view is None or view["over"] or not view["legal_actions"] or Run.stopping:
+                    continue
+            acted = view["version"]
+            action = self.rng.choice(view["legal_actions"])["id"]
+            sent = time.perf_counter()
+            with self.client.post(f"/api/tables/{table.id}/actions", headers=headers, name="POST /actions",
+                                  json={"action": action, "version": view["version"]},
+                                  catch_response=True) as r:
+                answered = time.perf_counter()
+                if r.status_code == 409:  # someone moved first (a simultaneous decision): not an error
+                    r.success()
+                    Run.conflicts += Run.inside(sent)
+                    continue
+                if r.status_code != 200:
+                    r.failure(f"{r.status_code}: {r.text[:200]}")
+                    continue
+                made = r.json()["version"]
+            if Run.inside(sent) and Run.inside(answered):
+                Run.rtt_ms.append(1000 * (answered - sent))
+                table.actions.append((made, answered))
+
+
+def server_cpu_s(pid: int) -> float:
+    """The server process's user + system CPU time in seconds (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def dump(path: str) -> None:
+    """Write the raw record of the window as JSON to ``path`` (``plan.figures`` turns it into figures)."""
+    push_ms: list[float] = []
+    missing = pushes = applied = 0
+    for table in Run.tables:
+        subs = table.subs
+        pushes += sum(len(s.versions) for s in subs)
+        for version, answered in table.actions:
+            reached = [s.reached(version) for s in subs]
+            if any(t is None for t in reached):
+                missing += 1
+                continue
+            # accepted: the answer, or the first push of that version if it came before the answer
+            accepted = min(answered, *reached)  # type: ignore[type-var]
+            push_ms.append(1000 * (max(reached) - accepted))  # type: ignore[type-var]
+        spec = table.spectator
+        before = [v for v, t in zip(spec.versions, spec.times) if t < Run.start]
+        during = [v for v, t in zip(spec.versions, spec.times) if Run.inside(t)]
+        if during:
+            applied += during[-1] - (before[-1] if before else 0)
+    raw = {"window_s": Run.end - Run.start, "client_actions": len(Run.rtt_ms), "applied_actions": applied,
+           "rtt_ms": Run.rtt_ms, "push_ms": push_ms, "missing_pushes": missing, "pushes": pushes,
+           "conflicts": Run.conflicts, "failures": Run.failures, "tables_created": len(Run.tables),
+           "server_cpu_s": Run.cpu[1] - Run.cpu[0]}
+    Path(path).write_text(json.dumps(raw))
+
+
+def conduct(environment) -> None:  # type: ignore[no-untyped-def]
+    """Open the window once every seat plays its first table, close it after ``seconds``, then stop."""
+    pid = int(CONFIG["server_pid"])
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if len(SEATS) >= len(USERS) and all(u.ready for u in SEATS):
+            break
+        gevent.sleep(0.2)
+    Run.cpu.append(server_cpu_s(pid))
+    Run.start = time.perf_counter()
+    gevent.sleep(float(CONFIG["seconds"]))
+    Run.end = time.perf_counter()
+    Run.cpu.append(server_cpu_s(pid))
+    Run.stopping = True
+    gevent.sleep(float(CONFIG.get("grace", 3.0)))
+    dump(CONFIG["out"])
+    for table in Run.tables:
+        for sub in table.subs:
+            if not sub.closed:
+                sub.close()
+    environment.runner.quit()
+
+
+@events.request.add_listener
+def _count_failed_requests(request_type, name, exception=None, **_kw) -> None:  # type: ignore[no-untyped-def]
+    if exception is not None:
+        Run.fail(f"{request_type} {name}: {exception}")
+
+
+@events.test_start.add_listener
+def _start_conductor(environment, **_kw) -> None:  # type: ignore[no-untyped-def]
+    gevent.spawn(conduct, environment)

@@ -1,0 +1,113 @@
+"""The load benchmark's table mix and its figures: plain Python, shared by ``run.py`` and the locustfile.
+
+Nothing here imports locust or gevent, so the runner stays a plain process
+(locust's monkey-patching lives only in the locust process it starts).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+#: The five titles (``GET /api/games``), dealt to the tables in turn.
+GAMES = ("kingdom-of-dice", "corsairs-of-valeria", "biblios-dice", "dice-kingdoms-of-valeria",
+         "valeria-card-kingdoms")
+
+#: Think time of a seat between seeing its decision and posting, in seconds, per profile.
+THINK = {"evening": 1.0, "saturation": 0.0}
+
+#: The bot level of the bot seats (in-process, cheap: the benchmark measures the server, not a search).
+BOT = "greedy"
+
+
+def mix(tables: int) -> list[dict]:
+    """The set-up of ``tables`` tables: ``[{"game", "players", "seats"}]``, ``seats`` a list of
+    ``"human"`` or a bot level, one entry per seat.
+
+    Titles go round the five in turn and player counts round 2, 3, 4 (every
+    title takes 2 to 4), so 15 tables hold every pair; the odd-numbered tables
+    with three or more players have a greedy bot in their last seat, so most
+    seats are human and every table has at least two human seats. ``ValueError`` when ``tables`` is below 1.
+    """
+    if tables < 1:
+        raise ValueError(f"the load needs at least 1 table, got {tables}")
+    out = []
+    for n in range(tables):
+        players = 2 + n % 3
+        seats = ["human"] * players
+        if players >= 3 and n % 2 == 1:
+            seats[-1] = BOT
+        out.append({"game": GAMES[n % len(GAMES)], "players": players, "seats": seats})
+    return out
+
+
+def seat_users(tables: Sequence[dict]) -> list[tuple[int, int]]:
+    """``(table slot, seat)`` of every human seat of the mix: one locust user each, in spawn order."""
+    return [(n, seat) for n, t in enumerate(tables) for seat, kind in enumerate(t["seats"]) if kind == "human"]
+
+
+def percentile(values: Sequence[float], p: float) -> float | None:
+    """The ``p`` percentile (0-100, nearest rank) of ``values``; None when there are none."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def figures(raw: dict, rss_before_kib: int, rss_after_kib: int, tables: int) -> dict:
+    """The benchmark's figures from the locust process's raw record (see the locustfile's ``dump``).
+
+    ``raw`` holds the window's length in seconds, the client actions accepted,
+    the actions applied (a spectator's count of versions, bots included), the
+    round trips and push delays in ms, the server's CPU seconds over the
+    window. Memory per live table is the server's resident memory grown over
+    the run, in KiB, divided by ``tables`` (the tables live at once).
+    """
+    window = raw["window_s"]
+    applied = raw["applied_actions"]
+
+    def ms(values: Sequence[float], p: float) -> float | None:
+        value = percentile(values, p)
+        return None if value is None else round(value, 1)
+
+    return {
+        "client_actions": raw["client_actions"],
+        "applied_actions": applied,
+        "actions_per_s": round(raw["client_actions"] / window, 1) if window > 0 else None,
+        "applied_per_s": round(applied / window, 1) if window > 0 else None,
+        "rtt_ms": {"p50": ms(raw["rtt_ms"], 50), "p95": ms(raw["rtt_ms"], 95), "p99": ms(raw["rtt_ms"], 99)},
+        "push_ms": {"p50": ms(raw["push_ms"], 50), "p99": ms(raw["push_ms"], 99)},
+        "cpu_ms_per_action": round(1000 * raw["server_cpu_s"] / applied, 2) if applied else None,
+        "server_cpu_share": round(raw["server_cpu_s"] / window, 2) if window > 0 else None,
+        "kib_per_table": round((rss_after_kib - rss_before_kib) / tables, 1),
+        "rss_kib": {"before": rss_before_kib, "after": rss_after_kib},
+        "conflicts": raw["conflicts"],
+        "failures": len(raw["failures"]),
+        "failure_samples": raw["failures"][:10],
+        "missing_pushes": raw["missing_pushes"],
+        "pushes": raw["pushes"],
+        "tables_created": raw["tables_created"],
+        "window_s": round(window, 2),
+    }
+
+
+def render(result: dict) -> str:
+    """``result`` (a line of load.jsonl) as a small text table."""
+    rows = [
+        ("profile", f"{result['profile']} ({result['tables']} tables, think {result['think_s']} s, "
+                    f"{result['workers']} process(es), {result['database']})"),
+        ("window", f"{result['window_s']} s, {result['tables_created']} tables played"),
+        ("client actions / s", f"{result['actions_per_s']} ({result['client_actions']} actions; "
+                               f"{result['applied_per_s']} / s with the bots')"),
+        ("round trip ms", "p50 {p50}  p95 {p95}  p99 {p99}".format(**result["rtt_ms"])),
+        ("push delay ms", "p50 {p50}  p99 {p99}".format(**result["push_ms"])),
+        ("server CPU / action", f"{result['cpu_ms_per_action']} ms (server busy {result['server_cpu_share']} "
+                                "cores)"),
+        ("memory / live table", f"{result['kib_per_table']} KiB"),
+        ("conflicts (409)", str(result["conflicts"])),
+        ("failures", str(result["failures"])),
+        ("missing pushes", str(result["missing_pushes"])),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)

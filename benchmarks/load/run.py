@@ -1,0 +1,192 @@
+"""The load benchmark (not a test): a server as ``make run`` starts it, driven by locust, one JSON line of figures.
+
+    python benchmarks/load/run.py --profile evening --tables 300 --seconds 60
+    python benchmarks/load/run.py --profile saturation --tables 50 --seconds 60
+
+Starts ``dicetable serve --port P`` in a fresh temporary folder (so its
+database is that folder's ``dicetable.db``, as ``make run`` makes it; with
+``--database URL`` that database instead; ``--workers N`` is passed on when N
+is above 1) with ``DICETABLE_LIMITS=off`` (every client of the benchmark comes
+from 127.0.0.1), waits for ``/api/health``, runs locust headless on
+``locustfile.py`` in its own process (its gevent monkey-patching stays there),
+then stops the server, also on Ctrl-C. The figures (docs/load.md says what
+each one means) are appended as one JSON line to
+``benchmarks/results/load.jsonl`` (``--out``) and printed as a table.
+Exit status 1 when the server or locust failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from plan import THINK, figures, mix, render, seat_users  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE.parent / "results" / "load.jsonl"
+#: Seconds to wait for the server's /api/health before giving up.
+START_PATIENCE = 60.0
+
+
+class LoadError(RuntimeError):
+    """The server or locust did not run as it should; the message says what happened."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid`` in KiB (``VmRSS`` of ``/proc/<pid>/status``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise LoadError(f"no VmRSS for process {pid}")
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    """SIGTERM the process group of ``proc`` (started in a session of its own), SIGKILL after 10 s."""
+    if proc is None or proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    except ProcessLookupError:
+        pass
+
+
+def serve_command(port: int, database: str | None, workers: int) -> list[str]:
+    """The server's command line: ``dicetable serve --port P`` (the console script beside this Python)."""
+    script = Path(sys.executable).with_name("dicetable")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "dicetable.cli.main"]
+    command += ["serve", "--port", str(port)]
+    if database:
+        command += ["--database", database]
+    if workers != 1:
+        command += ["--workers", str(workers)]
+    return command
+
+
+def wait_healthy(proc: subprocess.Popen, base: str, log: Path) -> None:
+    """Return once ``base``/api/health answers 200; LoadError if the server exits or takes too long."""
+    deadline = time.monotonic() + START_PATIENCE
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise LoadError(f"the server exited with status {proc.returncode}:\n{log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(base + "/api/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.1)
+    raise LoadError(f"the server did not answer /api/health within {START_PATIENCE:.0f} s")
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Start the server, run locust, stop both; the result (one line of load.jsonl)."""
+    think = THINK[args.profile] if args.think is None else args.think
+    users = len(seat_users(mix(args.tables)))
+    folder = Path(tempfile.mkdtemp(prefix="dicetable-load-"))
+    server = locust = None
+    try:
+        port = args.port or free_port()
+        base = f"http://127.0.0.1:{port}"
+        log = folder / "server.log"
+        env = dict(os.environ, DICETABLE_LIMITS="off", PYTHONUNBUFFERED="1")
+        with log.open("wb") as out:
+            server = subprocess.Popen(serve_command(port, args.database, args.workers), cwd=folder, env=env,
+                                      stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        wait_healthy(server, base, log)
+        rss_before = rss_kib(server.pid)
+        raw_path = folder / "raw.json"
+        config = {"tables": args.tables, "think": think, "seconds": args.seconds, "grace": args.grace,
+                  "server_pid": server.pid, "out": str(raw_path)}
+        spawn_rate = args.spawn_rate or max(10.0, users / 20)
+        cap = args.seconds + args.grace + users / spawn_rate + 180
+        command = [sys.executable, "-m", "locust", "-f", str(HERE / "locustfile.py"), "--headless",
+                   "--host", base, "-u", str(users), "-r", str(spawn_rate), "--run-time", f"{int(cap)}s",
+                   "--only-summary", "--loglevel", "WARNING", "--exit-code-on-error", "0"]
+        locust_log = folder / "locust.log"
+        with locust_log.open("wb") as out:
+            locust = subprocess.Popen(command, env=dict(env, DICETABLE_LOAD=json.dumps(config)), cwd=folder,
+                                      stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            locust.wait(cap + 60)
+        except subprocess.TimeoutExpired:
+            raise LoadError("locust did not stop in time") from None
+        if not raw_path.exists():
+            raise LoadError(f"locust ended (status {locust.returncode}) without its record:\n"
+                            f"{locust_log.read_text()[-3000:]}")
+        rss_after = rss_kib(server.pid)
+        result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
+                  "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
+                  "database": args.database or "sqlite (make run's default, a temp folder)",
+                  "command": " ".join(sys.argv)}
+        result.update(figures(json.loads(raw_path.read_text()), rss_before, rss_after, args.tables))
+        errors = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line]
+        result["server_errors"] = len(errors)
+        return result
+    finally:
+        stop(locust)
+        stop(server)
+        if args.keep:
+            print(f"logs kept in {folder}", file=sys.stderr)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, run, append the JSON line, print the table; 1 on failure."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--profile", choices=sorted(THINK), required=True,
+                    help="evening: think time 1 s; saturation: think time 0")
+    ap.add_argument("--tables", type=int, default=50, help="tables live at once (default 50)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="length of the measured window (default 60)")
+    ap.add_argument("--workers", type=int, default=1, help="server processes (passed to dicetable serve above 1)")
+    ap.add_argument("--database", default=None, help="database URL (default: a fresh SQLite file, as make run)")
+    ap.add_argument("--think", type=float, default=None, help="think time in seconds (default: the profile's)")
+    ap.add_argument("--grace", type=float, default=3.0, help="seconds the sockets are read after the window")
+    ap.add_argument("--spawn-rate", type=float, default=None, help="users started per second")
+    ap.add_argument("--port", type=int, default=None, help="the server's port (default: a free one)")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="JSON lines file the result is appended to")
+    ap.add_argument("--keep", action="store_true", help="keep the server's and locust's logs")
+    args = ap.parse_args(argv)
+    if args.tables < 1 or args.seconds <= 0 or args.workers < 1:
+        ap.error("--tables and --workers take 1 or more, --seconds a positive number")
+    try:
+        result = run(args)
+    except LoadError as exc:
+        print(f"load benchmark failed: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: the server and locust were stopped", file=sys.stderr)
+        return 130
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("a") as out:
+        out.write(json.dumps(result) + "\n")
+    print(render(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
