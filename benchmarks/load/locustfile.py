@@ -55,18 +55,19 @@ STALL = 60.0
 class Run:
     """The window and the run's shared record (one locust process: plain module state)."""
 
-    start: float | None = None  # perf_counter when the window opened
-    end: float | None = None  # perf_counter when it closed
+    start: float | None = None  # when the window opened (time.time(), the server's clock too)
+    end: float | None = None  # when it closed
     stopping = False  # the window closed: nobody posts any more
     tables: list["Table"] = []
     rtt_ms: list[float] = []
     conflicts = 0
     failures: list[str] = []
     cpu: list[float] = []  # the server's CPU seconds at the window's start and end
+    own_cpu: list[float] = []  # this (locust) process's, to tell whether the clients kept up
 
     @classmethod
     def inside(cls, t: float) -> bool:
-        """True when perf_counter ``t`` lies in the window."""
+        """True when ``t`` (time.time()) lies in the window."""
         return cls.start is not None and t >= cls.start and (cls.end is None or t <= cls.end)
 
     @classmethod
@@ -76,7 +77,7 @@ class Run:
 
 
 class Subscriber:
-    """One live connection: the view it holds and when each version reached it (perf_counter)."""
+    """One live connection: the view it holds and when each version reached it (time.time())."""
 
     def __init__(self, url: str, label: str) -> None:
         self.label = label
@@ -107,7 +108,7 @@ class Subscriber:
         resyncing = False
         while True:
             text = self.ws.recv()
-            now = time.perf_counter()
+            now = time.time()
             message = json.loads(text)
             kind = message.get("type")
             if kind == "view":
@@ -150,7 +151,7 @@ class Table:
         self.tokens = {s["seat"]: s["token"] for s in created["seats"] if s["kind"] == "human"}
         self.ws_base = base.replace("http://", "ws://", 1) + f"/api/tables/{self.id}/live"
         self.subs: list[Subscriber] = []
-        self.actions: list[tuple[int, float]] = []  # (version made, perf_counter of the POST's answer)
+        self.actions: list[tuple[int, float]] = []  # (version made, time.time() of the POST's answer)
         self.spectator = self.subscribe(None, "spectator")
         Run.tables.append(self)
 
@@ -232,7 +233,7 @@ class Seat(FastHttpUser):
                               for k in setup["seats"]]}
             with self.client.post("/api/tables", json=body, name="POST /api/tables", catch_response=True) as r:
                 if r.status_code != 201:
-                    r.failure(f"{r.status_code}: {r.text[:200]}")
+                    r.failure(f"{r.status_code}: {(r.text or 'no answer')[:200]}")
                     gevent.sleep(1)
                     return None
                 created = r.json()
@@ -271,33 +272,40 @@ class Seat(FastHttpUser):
                     continue
             acted = view["version"]
             action = self.rng.choice(view["legal_actions"])["id"]
-            sent = time.perf_counter()
+            sent, started = time.time(), time.perf_counter()
             with self.client.post(f"/api/tables/{table.id}/actions", headers=headers, name="POST /actions",
                                   json={"action": action, "version": view["version"]},
                                   catch_response=True) as r:
-                answered = time.perf_counter()
+                answered, took = time.time(), time.perf_counter() - started
                 if r.status_code == 409:  # someone moved first (a simultaneous decision): not an error
                     r.success()
                     Run.conflicts += Run.inside(sent)
                     continue
                 if r.status_code != 200:
-                    r.failure(f"{r.status_code}: {r.text[:200]}")
+                    r.failure(f"{r.status_code}: {(r.text or 'no answer')[:200]}")
+                    acted = -1  # try again (after a pause): this seat may be the one the table waits for
+                    gevent.sleep(1)
                     continue
                 made = r.json()["version"]
             if Run.inside(sent) and Run.inside(answered):
-                Run.rtt_ms.append(1000 * (answered - sent))
+                Run.rtt_ms.append(1000 * took)
                 table.actions.append((made, answered))
 
 
-def server_cpu_s(pid: int) -> float:
-    """The server process's user + system CPU time in seconds (``/proc/<pid>/stat``)."""
+def cpu_s(pid: int) -> float:
+    """Process ``pid``'s user + system CPU time in seconds (``/proc/<pid>/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def dump(path: str) -> None:
-    """Write the raw record of the window as JSON to ``path`` (``plan.figures`` turns it into figures)."""
-    push_ms: list[float] = []
+    """Write the raw record of the window as JSON to ``path`` (``plan.figures`` turns it into figures).
+
+    ``pushed`` holds, per client action, ``[table id, version, answered, first, last]``: when its
+    POST was answered and when the first and the last subscriber of the table held that version
+    (time.time()); ``run.py`` adds when the server stamped the action, from the database.
+    """
+    pushed: list[list] = []
     missing = pushes = applied = 0
     for table in Run.tables:
         subs = table.subs
@@ -307,18 +315,16 @@ def dump(path: str) -> None:
             if any(t is None for t in reached):
                 missing += 1
                 continue
-            # accepted: the answer, or the first push of that version if it came before the answer
-            accepted = min(answered, *reached)  # type: ignore[type-var]
-            push_ms.append(1000 * (max(reached) - accepted))  # type: ignore[type-var]
+            pushed.append([table.id, version, answered, min(reached), max(reached)])  # type: ignore[type-var]
         spec = table.spectator
         before = [v for v, t in zip(spec.versions, spec.times) if t < Run.start]
         during = [v for v, t in zip(spec.versions, spec.times) if Run.inside(t)]
         if during:
             applied += during[-1] - (before[-1] if before else 0)
     raw = {"window_s": Run.end - Run.start, "client_actions": len(Run.rtt_ms), "applied_actions": applied,
-           "rtt_ms": Run.rtt_ms, "push_ms": push_ms, "missing_pushes": missing, "pushes": pushes,
+           "rtt_ms": Run.rtt_ms, "pushed": pushed, "missing_pushes": missing, "pushes": pushes,
            "conflicts": Run.conflicts, "failures": Run.failures, "tables_created": len(Run.tables),
-           "server_cpu_s": Run.cpu[1] - Run.cpu[0]}
+           "server_cpu_s": Run.cpu[1] - Run.cpu[0], "client_cpu_s": Run.own_cpu[1] - Run.own_cpu[0]}
     Path(path).write_text(json.dumps(raw))
 
 
@@ -330,11 +336,13 @@ def conduct(environment) -> None:  # type: ignore[no-untyped-def]
         if len(SEATS) >= len(USERS) and all(u.ready for u in SEATS):
             break
         gevent.sleep(0.2)
-    Run.cpu.append(server_cpu_s(pid))
-    Run.start = time.perf_counter()
+    Run.cpu.append(cpu_s(pid))
+    Run.own_cpu.append(cpu_s(os.getpid()))
+    Run.start = time.time()
     gevent.sleep(float(CONFIG["seconds"]))
-    Run.end = time.perf_counter()
-    Run.cpu.append(server_cpu_s(pid))
+    Run.end = time.time()
+    Run.cpu.append(cpu_s(pid))
+    Run.own_cpu.append(cpu_s(os.getpid()))
     Run.stopping = True
     gevent.sleep(float(CONFIG.get("grace", 3.0)))
     dump(CONFIG["out"])

@@ -55,13 +55,35 @@ def percentile(values: Sequence[float], p: float) -> float | None:
     return ordered[rank - 1]
 
 
+def push_delays(pushed: Sequence[Sequence], stamped: dict[tuple[str, int], float]) -> tuple[list[float], int]:
+    """The push delay of each client action in ms, and how many of them had a server stamp.
+
+    ``pushed`` rows are ``[table id, version, answered, first, last]`` (the
+    POST's answer, the first and the last subscriber holding that version;
+    seconds since the epoch); ``stamped`` maps ``(table id, version)`` to
+    when the server stamped that action's row (just before its commit). The
+    delay runs from the stamp to the last subscriber; without a stamp, from the
+    answer or the first push, whichever came first.
+    """
+    delays = []
+    found = 0
+    for table_id, version, answered, first, last in pushed:
+        accepted = stamped.get((table_id, version))
+        if accepted is None:
+            accepted = min(answered, first)
+        else:
+            found += 1
+        delays.append(1000 * (last - accepted))
+    return delays, found
+
+
 def figures(raw: dict, rss_before_kib: int, rss_after_kib: int, tables: int) -> dict:
     """The benchmark's figures from the locust process's raw record (see the locustfile's ``dump``).
 
     ``raw`` holds the window's length in seconds, the client actions accepted,
     the actions applied (a spectator's count of versions, bots included), the
-    round trips and push delays in ms, the server's CPU seconds over the
-    window. Memory per live table is the server's resident memory grown over
+    round trips and push delays (``push_delays``) in ms, the server's and the
+    locust process's CPU seconds over the window. Memory per live table is the server's resident memory grown over
     the run, in KiB, divided by ``tables`` (the tables live at once).
     """
     window = raw["window_s"]
@@ -80,12 +102,14 @@ def figures(raw: dict, rss_before_kib: int, rss_after_kib: int, tables: int) -> 
         "push_ms": {"p50": ms(raw["push_ms"], 50), "p99": ms(raw["push_ms"], 99)},
         "cpu_ms_per_action": round(1000 * raw["server_cpu_s"] / applied, 2) if applied else None,
         "server_cpu_share": round(raw["server_cpu_s"] / window, 2) if window > 0 else None,
+        "client_cpu_share": round(raw["client_cpu_s"] / window, 2) if window > 0 else None,
         "kib_per_table": round((rss_after_kib - rss_before_kib) / tables, 1),
         "rss_kib": {"before": rss_before_kib, "after": rss_after_kib},
         "conflicts": raw["conflicts"],
         "failures": len(raw["failures"]),
         "failure_samples": raw["failures"][:10],
         "missing_pushes": raw["missing_pushes"],
+        "push_samples": len(raw["push_ms"]),
         "pushes": raw["pushes"],
         "tables_created": raw["tables_created"],
         "window_s": round(window, 2),
@@ -103,7 +127,7 @@ def render(result: dict) -> str:
         ("round trip ms", "p50 {p50}  p95 {p95}  p99 {p99}".format(**result["rtt_ms"])),
         ("push delay ms", "p50 {p50}  p99 {p99}".format(**result["push_ms"])),
         ("server CPU / action", f"{result['cpu_ms_per_action']} ms (server busy {result['server_cpu_share']} "
-                                "cores)"),
+                                f"cores, locust {result['client_cpu_share']})"),
         ("memory / live table", f"{result['kib_per_table']} KiB"),
         ("conflicts (409)", str(result["conflicts"])),
         ("failures", str(result["failures"])),

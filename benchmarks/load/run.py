@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from plan import THINK, figures, mix, render, seat_users  # noqa: E402
+from plan import THINK, figures, mix, push_delays, render, seat_users  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent / "results" / "load.jsonl"
@@ -102,6 +102,30 @@ def wait_healthy(proc: subprocess.Popen, base: str, log: Path) -> None:
     raise LoadError(f"the server did not answer /api/health within {START_PATIENCE:.0f} s")
 
 
+def stamps(url: str, table_ids: set[str]) -> dict[tuple[str, int], float]:
+    """When the server stamped each action of ``table_ids`` (its row's ``created``, just before the
+    commit): ``{(table id, version made): seconds since the epoch}``."""
+    from sqlalchemy import create_engine, select
+
+    from dicetable.server.models import ActionRow
+
+    engine = create_engine(url)
+    out = {}
+    ids = sorted(table_ids)
+    try:
+        with engine.connect() as conn:
+            for at in range(0, len(ids), 500):
+                rows = conn.execute(select(ActionRow.table_id, ActionRow.seq, ActionRow.created)
+                                    .where(ActionRow.table_id.in_(ids[at:at + 500])))
+                for table_id, seq, created in rows:
+                    if created.tzinfo is None:  # SQLite keeps the UTC time without its zone
+                        created = created.replace(tzinfo=timezone.utc)
+                    out[(table_id, seq)] = created.timestamp()
+    finally:
+        engine.dispose()
+    return out
+
+
 def run(args: argparse.Namespace) -> dict:
     """Start the server, run locust, stop both; the result (one line of load.jsonl)."""
     think = THINK[args.profile] if args.think is None else args.think
@@ -117,6 +141,7 @@ def run(args: argparse.Namespace) -> dict:
             server = subprocess.Popen(serve_command(port, args.database, args.workers), cwd=folder, env=env,
                                       stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         wait_healthy(server, base, log)
+        print(f"server pid {server.pid} on {base}; {users} seat users on {args.tables} tables", file=sys.stderr)
         rss_before = rss_kib(server.pid)
         raw_path = folder / "raw.json"
         config = {"tables": args.tables, "think": think, "seconds": args.seconds, "grace": args.grace,
@@ -138,11 +163,15 @@ def run(args: argparse.Namespace) -> dict:
             raise LoadError(f"locust ended (status {locust.returncode}) without its record:\n"
                             f"{locust_log.read_text()[-3000:]}")
         rss_after = rss_kib(server.pid)
+        raw = json.loads(raw_path.read_text())
+        url = args.database or f"sqlite:///{folder / 'dicetable.db'}"
+        raw["push_ms"], stamped = push_delays(raw["pushed"], stamps(url, {row[0] for row in raw["pushed"]}))
         result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
                   "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
                   "database": args.database or "sqlite (make run's default, a temp folder)",
                   "command": " ".join(sys.argv)}
-        result.update(figures(json.loads(raw_path.read_text()), rss_before, rss_after, args.tables))
+        result.update(figures(raw, rss_before, rss_after, args.tables))
+        result["push_stamped"] = stamped
         errors = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line]
         result["server_errors"] = len(errors)
         return result

@@ -1,0 +1,81 @@
+"""The load benchmark (benchmarks/load): its table mix, and a short smoke run of the whole thing.
+
+The smoke starts the server as ``make run`` does and locust with three tables
+at a think time of 0.2 s for an 8-second window (about 20 s in all); it checks
+that the benchmark works, not how fast the server is (docs/load.md has the
+figures).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load"
+sys.path.insert(0, str(LOAD))
+from plan import GAMES, figures, mix, percentile, seat_users  # noqa: E402
+
+#: Player range every title of GAMES takes (GET /api/games: Kingdom of Dice 1-4, the others 1 or 2 to 5).
+PLAYERS = range(2, 5)
+
+
+def test_the_mix_deals_every_title_and_player_count_with_mostly_human_seats():
+    tables = mix(30)
+    assert {t["game"] for t in tables} == set(GAMES)
+    assert {(t["game"], t["players"]) for t in tables} == {(g, p) for g in GAMES for p in PLAYERS}
+    for t in tables:
+        assert len(t["seats"]) == t["players"] and t["seats"].count("human") >= 2
+        assert set(t["seats"]) <= {"human", "greedy"}
+    seats = [kind for t in tables for kind in t["seats"]]
+    assert 0 < seats.count("greedy") < seats.count("human")
+    users = seat_users(tables)
+    assert len(users) == seats.count("human")
+    assert all(tables[slot]["seats"][seat] == "human" for slot, seat in users)
+    with pytest.raises(ValueError, match="at least 1 table, got 0"):
+        mix(0)
+
+
+def test_percentiles_are_nearest_rank():
+    values = list(range(1, 101))  # 1..100: the p-th percentile by nearest rank is p itself
+    assert [percentile(values, p) for p in (1, 50, 95, 99, 100)] == [1, 50, 95, 99, 100]
+    assert percentile([7.0], 99) == 7.0 and percentile([], 50) is None
+
+
+def test_figures_divide_by_the_window_the_actions_and_the_tables():
+    raw = {"window_s": 10.0, "client_actions": 40, "applied_actions": 50, "rtt_ms": [10.0] * 40,
+           "push_ms": [2.0] * 40, "missing_pushes": 0, "pushes": 160, "conflicts": 1, "failures": [],
+           "tables_created": 5, "server_cpu_s": 0.25, "client_cpu_s": 1.0}
+    got = figures(raw, rss_before_kib=100_000, rss_after_kib=102_000, tables=4)
+    assert got["actions_per_s"] == 4.0 and got["applied_per_s"] == 5.0
+    assert got["cpu_ms_per_action"] == 5.0  # 250 ms of CPU over 50 applied actions
+    assert got["kib_per_table"] == 500.0  # 2,000 KiB grown over 4 live tables
+    assert got["rtt_ms"] == {"p50": 10.0, "p95": 10.0, "p99": 10.0} and got["push_ms"]["p99"] == 2.0
+    assert got["failures"] == 0 and got["push_samples"] == 40
+
+
+def test_a_short_load_run_plays_pushes_and_reports(tmp_path):
+    out = tmp_path / "load.jsonl"
+    command = [sys.executable, str(LOAD / "run.py"), "--profile", "evening", "--think", "0.2", "--tables", "3",
+               "--seconds", "8", "--grace", "2", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert result["profile"] == "evening" and result["think_s"] == 0.2 and result["tables"] == 3
+    assert result["failures"] == 0, result["failure_samples"]
+    assert result["server_errors"] == 0
+    assert result["client_actions"] > 0 and result["applied_actions"] >= result["client_actions"]
+    # every subscriber of the table (its seats' sockets and the spectator's) got every action's version
+    assert result["missing_pushes"] == 0 and result["push_samples"] == result["client_actions"]
+    assert result["pushes"] >= 3 * result["client_actions"]  # at least two seats and a spectator each
+    assert result["actions_per_s"] > 0 and result["cpu_ms_per_action"] > 0 and result["kib_per_table"] > 0
+    rtt = result["rtt_ms"]
+    assert 0 < rtt["p50"] <= rtt["p95"] <= rtt["p99"]
+    assert 0 <= result["push_ms"]["p50"] <= result["push_ms"]["p99"] and result["push_ms"]["p99"] > 0
+    assert "round trip ms" in done.stdout and "push delay ms" in done.stdout  # the printed table
