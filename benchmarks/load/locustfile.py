@@ -31,6 +31,7 @@ import os
 import random
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import gevent
@@ -64,6 +65,7 @@ class Run:
     failures: list[str] = []
     cpu: list[float] = []  # the server's CPU seconds at the window's start and end
     own_cpu: list[float] = []  # this (locust) process's, to tell whether the clients kept up
+    rss: list[int] = []  # the server's resident memory in KiB once it answers and after the window
 
     @classmethod
     def inside(cls, t: float) -> bool:
@@ -190,7 +192,8 @@ class Seat(FastHttpUser):
     connection_timeout = 60.0
 
     def on_start(self) -> None:
-        """Take the next seat of the mix."""
+        """Take the next seat of the mix (once the server answers)."""
+        SERVER_UP.wait()
         n = next(NEXT_USER)
         if n >= len(USERS):
             raise RuntimeError(f"more users than human seats ({len(USERS)}): start locust with -u {len(USERS)}")
@@ -324,13 +327,39 @@ def dump(path: str) -> None:
     raw = {"window_s": Run.end - Run.start, "client_actions": len(Run.rtt_ms), "applied_actions": applied,
            "rtt_ms": Run.rtt_ms, "pushed": pushed, "missing_pushes": missing, "pushes": pushes,
            "conflicts": Run.conflicts, "failures": Run.failures, "tables_created": len(Run.tables),
-           "server_cpu_s": Run.cpu[1] - Run.cpu[0], "client_cpu_s": Run.own_cpu[1] - Run.own_cpu[0]}
+           "server_cpu_s": Run.cpu[1] - Run.cpu[0], "client_cpu_s": Run.own_cpu[1] - Run.own_cpu[0],
+           "rss_kib": [Run.rss[0], rss_kib(int(CONFIG["server_pid"]))]}
     Path(path).write_text(json.dumps(raw))
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid`` in KiB (``VmRSS`` of ``/proc/<pid>/status``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def await_server(environment) -> None:  # type: ignore[no-untyped-def]
+    """Poll /api/health (the server starts while locust does); note the server's memory, let the users in."""
+    url = environment.host + "/api/health"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            pass
+        gevent.sleep(0.1)
+    Run.rss.append(rss_kib(int(CONFIG["server_pid"])))
+    SERVER_UP.set()
 
 
 def conduct(environment) -> None:  # type: ignore[no-untyped-def]
     """Open the window once every seat plays its first table, close it after ``seconds``, then stop."""
     pid = int(CONFIG["server_pid"])
+    await_server(environment)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if len(SEATS) >= len(USERS) and all(u.ready for u in SEATS):
@@ -362,3 +391,7 @@ def _count_failed_requests(request_type, name, exception=None, **_kw) -> None:  
 @events.test_start.add_listener
 def _start_conductor(environment, **_kw) -> None:  # type: ignore[no-untyped-def]
     gevent.spawn(conduct, environment)
+
+
+#: Set once the server answers /api/health: the users wait for it in on_start.
+SERVER_UP = Event()

@@ -77,16 +77,19 @@ def push_delays(pushed: Sequence[Sequence], stamped: dict[tuple[str, int], float
     return delays, found
 
 
-def figures(raw: dict, rss_before_kib: int, rss_after_kib: int, tables: int) -> dict:
+def figures(raw: dict, tables: int) -> dict:
     """The benchmark's figures from the locust process's raw record (see the locustfile's ``dump``).
 
     ``raw`` holds the window's length in seconds, the client actions accepted,
     the actions applied (a spectator's count of versions, bots included), the
     round trips and push delays (``push_delays``) in ms, the server's and the
-    locust process's CPU seconds over the window. Memory per live table is the server's resident memory grown over
-    the run, in KiB, divided by ``tables`` (the tables live at once).
+    locust process's CPU seconds over the window, and the server's resident
+    memory in KiB when it first answered and after the run (``rss_kib``).
+    Memory per live table is how much that grew, divided by ``tables`` (the
+    tables live at once).
     """
     window = raw["window_s"]
+    rss_before_kib, rss_after_kib = raw["rss_kib"]
     applied = raw["applied_actions"]
 
     def ms(values: Sequence[float], p: float) -> float | None:

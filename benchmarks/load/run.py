@@ -7,9 +7,9 @@ Starts ``dicetable serve --port P`` in a fresh temporary folder (so its
 database is that folder's ``dicetable.db``, as ``make run`` makes it; with
 ``--database URL`` that database instead; ``--workers N`` is passed on when N
 is above 1) with ``DICETABLE_LIMITS=off`` (every client of the benchmark comes
-from 127.0.0.1), waits for ``/api/health``, runs locust headless on
-``locustfile.py`` in its own process (its gevent monkey-patching stays there),
-then stops the server, also on Ctrl-C. The figures (docs/load.md says what
+from 127.0.0.1) and, meanwhile, locust headless on ``locustfile.py`` in its
+own process (its gevent monkey-patching stays there; its users wait until
+``/api/health`` answers, and so does this runner), then stops both, also on Ctrl-C. The figures (docs/load.md says what
 each one means) are appended as one JSON line to
 ``benchmarks/results/load.jsonl`` (``--out``) and printed as a table.
 Exit status 1 when the server or locust failed.
@@ -50,14 +50,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def rss_kib(pid: int) -> int:
-    """The resident memory of process ``pid`` in KiB (``VmRSS`` of ``/proc/<pid>/status``)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise LoadError(f"no VmRSS for process {pid}")
 
 
 def stop(proc: subprocess.Popen | None) -> None:
@@ -140,9 +132,6 @@ def run(args: argparse.Namespace) -> dict:
         with log.open("wb") as out:
             server = subprocess.Popen(serve_command(port, args.database, args.workers), cwd=folder, env=env,
                                       stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        wait_healthy(server, base, log)
-        print(f"server pid {server.pid} on {base}; {users} seat users on {args.tables} tables", file=sys.stderr)
-        rss_before = rss_kib(server.pid)
         raw_path = folder / "raw.json"
         config = {"tables": args.tables, "think": think, "seconds": args.seconds, "grace": args.grace,
                   "server_pid": server.pid, "out": str(raw_path)}
@@ -155,6 +144,8 @@ def run(args: argparse.Namespace) -> dict:
         with locust_log.open("wb") as out:
             locust = subprocess.Popen(command, env=dict(env, DICETABLE_LOAD=json.dumps(config)), cwd=folder,
                                       stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        wait_healthy(server, base, log)  # locust starts meanwhile; its users wait for the same answer
+        print(f"server pid {server.pid} on {base}; {users} seat users on {args.tables} tables", file=sys.stderr)
         try:
             locust.wait(cap + 60)
         except subprocess.TimeoutExpired:
@@ -162,7 +153,6 @@ def run(args: argparse.Namespace) -> dict:
         if not raw_path.exists():
             raise LoadError(f"locust ended (status {locust.returncode}) without its record:\n"
                             f"{locust_log.read_text()[-3000:]}")
-        rss_after = rss_kib(server.pid)
         raw = json.loads(raw_path.read_text())
         url = args.database or f"sqlite:///{folder / 'dicetable.db'}"
         raw["push_ms"], stamped = push_delays(raw["pushed"], stamps(url, {row[0] for row in raw["pushed"]}))
@@ -170,7 +160,7 @@ def run(args: argparse.Namespace) -> dict:
                   "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
                   "database": args.database or "sqlite (make run's default, a temp folder)",
                   "command": " ".join(sys.argv)}
-        result.update(figures(raw, rss_before, rss_after, args.tables))
+        result.update(figures(raw, args.tables))
         result["push_stamped"] = stamped
         errors = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line]
         result["server_errors"] = len(errors)
