@@ -37,6 +37,7 @@ from pathlib import Path
 import gevent
 from gevent.event import Event
 from locust import FastHttpUser, events, task
+from locust.env import Environment
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import connect
 
@@ -51,6 +52,8 @@ NEXT_USER = itertools.count()
 SEATS: list["Seat"] = []
 #: Seconds without any message on a seat's socket after which the seat gives its table up (a failure).
 STALL = 60.0
+#: How often a dropped socket is opened again.
+RECONNECTS = 3
 
 
 class Run:
@@ -82,6 +85,7 @@ class Subscriber:
     """One live connection: the view it holds and when each version reached it (time.time())."""
 
     def __init__(self, url: str, label: str) -> None:
+        self.url = url
         self.label = label
         self.view: dict | None = None
         self.versions: list[int] = []  # the versions held, in the order they came (never lower)
@@ -92,15 +96,28 @@ class Subscriber:
         self.reader = gevent.spawn(self._read)
 
     def _read(self) -> None:
-        """Read every message until the game is over or the socket closes (a failure unless we closed it)."""
+        """Read every message until the game is over; a socket the server drops is a failure and is
+        opened again (as the page does: its first message, the full view, brings it up to date)."""
         try:
-            with self.ws:  # closes the socket when reading ends
-                self._follow()
-        except ConnectionClosed as exc:
-            if not self.closed:
-                Run.fail(f"{self.label}: socket closed by the server ({exc})")
-        except (WebSocketException, OSError, ValueError) as exc:
-            Run.fail(f"{self.label}: {exc!r}")
+            for _attempt in range(1 + RECONNECTS):
+                try:
+                    with self.ws:  # closes the socket when reading ends
+                        self._follow()
+                    return
+                except ConnectionClosed as exc:
+                    if self.closed:
+                        return
+                    Run.fail(f"{self.label}: socket closed by the server ({exc})")
+                except (WebSocketException, OSError, ValueError) as exc:
+                    Run.fail(f"{self.label}: {exc!r}")
+                gevent.sleep(0.5)
+                if self.closed:
+                    return
+                try:
+                    self.ws = connect(self.url, open_timeout=60, max_size=2**24)
+                except (WebSocketException, OSError, TimeoutError) as exc:
+                    Run.fail(f"{self.label}: connect again: {exc!r}")
+                    return
         finally:
             self.closed = True
             self.changed.set()
@@ -236,7 +253,7 @@ class Seat(FastHttpUser):
                               for k in setup["seats"]]}
             with self.client.post("/api/tables", json=body, name="POST /api/tables", catch_response=True) as r:
                 if r.status_code != 201:
-                    r.failure(f"{r.status_code}: {(r.text or 'no answer')[:200]}")
+                    r.failure(f"{r.status_code}: {(r.text or repr(r.error))[:200]}")
                     gevent.sleep(1)
                     return None
                 created = r.json()
@@ -285,7 +302,7 @@ class Seat(FastHttpUser):
                     Run.conflicts += Run.inside(sent)
                     continue
                 if r.status_code != 200:
-                    r.failure(f"{r.status_code}: {(r.text or 'no answer')[:200]}")
+                    r.failure(f"{r.status_code}: {(r.text or repr(r.error))[:200]}")
                     acted = -1  # try again (after a pause): this seat may be the one the table waits for
                     gevent.sleep(1)
                     continue
@@ -315,10 +332,11 @@ def dump(path: str) -> None:
         pushes += sum(len(s.versions) for s in subs)
         for version, answered in table.actions:
             reached = [s.reached(version) for s in subs]
-            if any(t is None for t in reached):
+            times = [t for t in reached if t is not None]
+            if len(times) < len(reached):
                 missing += 1
                 continue
-            pushed.append([table.id, version, answered, min(reached), max(reached)])  # type: ignore[type-var]
+            pushed.append([table.id, version, answered, min(times), max(times)])
         spec = table.spectator
         before = [v for v, t in zip(spec.versions, spec.times) if t < Run.start]
         during = [v for v, t in zip(spec.versions, spec.times) if Run.inside(t)]
@@ -340,7 +358,7 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def await_server(environment) -> None:  # type: ignore[no-untyped-def]
+def await_server(environment: Environment) -> None:
     """Poll /api/health (the server starts while locust does); note the server's memory, let the users in."""
     url = environment.host + "/api/health"
     deadline = time.monotonic() + 120
@@ -356,7 +374,7 @@ def await_server(environment) -> None:  # type: ignore[no-untyped-def]
     SERVER_UP.set()
 
 
-def conduct(environment) -> None:  # type: ignore[no-untyped-def]
+def conduct(environment: Environment) -> None:
     """Open the window once every seat plays its first table, close it after ``seconds``, then stop."""
     pid = int(CONFIG["server_pid"])
     await_server(environment)
@@ -383,13 +401,14 @@ def conduct(environment) -> None:  # type: ignore[no-untyped-def]
 
 
 @events.request.add_listener
-def _count_failed_requests(request_type, name, exception=None, **_kw) -> None:  # type: ignore[no-untyped-def]
+def _count_failed_requests(request_type: str, name: str, exception: BaseException | None = None,
+                           **_kw: object) -> None:
     if exception is not None:
         Run.fail(f"{request_type} {name}: {exception}")
 
 
 @events.test_start.add_listener
-def _start_conductor(environment, **_kw) -> None:  # type: ignore[no-untyped-def]
+def _start_conductor(environment: Environment, **_kw: object) -> None:
     gevent.spawn(conduct, environment)
 
 

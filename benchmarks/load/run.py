@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="server processes (passed to dicetable serve above 1)")
     ap.add_argument("--database", default=None, help="database URL (default: a fresh SQLite file, as make run)")
     ap.add_argument("--think", type=float, default=None, help="think time in seconds (default: the profile's)")
-    ap.add_argument("--grace", type=float, default=3.0, help="seconds the sockets are read after the window")
+    ap.add_argument("--grace", type=float, default=10.0, help="seconds the sockets are read after the window")
     ap.add_argument("--spawn-rate", type=float, default=None, help="users started per second")
     ap.add_argument("--port", type=int, default=None, help="the server's port (default: a free one)")
     ap.add_argument("--out", type=Path, default=RESULTS, help="JSON lines file the result is appended to")
