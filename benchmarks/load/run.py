@@ -159,7 +159,8 @@ def run(args: argparse.Namespace) -> dict:
         result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
                   "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
                   "database": args.database or "sqlite (make run's default, a temp folder)",
-                  "command": " ".join(sys.argv)}
+                  "command": " ".join(sys.argv),
+                  "settings": {k: v for k, v in os.environ.items() if k.startswith("DICETABLE_")}}
         result.update(figures(raw, args.tables))
         result["push_stamped"] = stamped
         errors = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line]
