@@ -14,12 +14,14 @@ slot's first seat creates the next table and the others join it.
 
 Measured over a window that opens once every user has its first table and
 socket and lasts ``seconds``: the client actions accepted, their round trip,
-the push delay (the POST's answer to the moment the last subscriber of the
-table, the seats' sockets and the spectator's, holds that version), the
-actions applied (versions the spectators saw, bots included) and the
-server's CPU time (``/proc/<pid>/stat``). After the window nobody posts; the
-sockets are read ``grace`` seconds more, then the raw record is written to
-``out`` and locust stops.
+when the first and the last subscriber of the table (the seats' sockets and
+the spectator's) held each action's version (``run.py`` turns that into the
+push delay with the server's stamp of the action), the actions applied
+(versions the spectators saw, bots included), the server's and this
+process's CPU time (``/proc/<pid>/stat``) and the server's memory. The
+users wait until the server answers ``/api/health`` (it starts while locust
+does). After the window nobody posts; the sockets are read ``grace`` seconds
+more, then the raw record is written to ``out`` and locust stops.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class Run:
     tables: list["Table"] = []
     rtt_ms: list[float] = []
     conflicts = 0
+    resent = 0  # posts sent again after the server had closed their kept-alive connection
     failures: list[str] = []
     cpu: list[float] = []  # the server's CPU seconds at the window's start and end
     own_cpu: list[float] = []  # this (locust) process's, to tell whether the clients kept up
@@ -246,6 +249,7 @@ class Seat(FastHttpUser):
             sub.close()
 
     def _next_table(self) -> Table | None:
+        """The slot's first seat creates a table and publishes it; the others wait for it (None: failed)."""
         if self.lead:
             setup = self.slot.setup
             body = {"game": setup["game"], "players": setup["players"],
@@ -293,23 +297,42 @@ class Seat(FastHttpUser):
             acted = view["version"]
             action = self.rng.choice(view["legal_actions"])["id"]
             sent, started = time.time(), time.perf_counter()
-            with self.client.post(f"/api/tables/{table.id}/actions", headers=headers, name="POST /actions",
-                                  json={"action": action, "version": view["version"]},
-                                  catch_response=True) as r:
-                answered, took = time.time(), time.perf_counter() - started
-                if r.status_code == 409:  # someone moved first (a simultaneous decision): not an error
-                    r.success()
-                    Run.conflicts += Run.inside(sent)
-                    continue
-                if r.status_code != 200:
-                    r.failure(f"{r.status_code}: {(r.text or repr(r.error))[:200]}")
-                    acted = -1  # try again (after a pause): this seat may be the one the table waits for
-                    gevent.sleep(1)
-                    continue
-                made = r.json()["version"]
+            status, answer = self._post(f"/api/tables/{table.id}/actions", headers,
+                                        {"action": action, "version": view["version"]})
+            answered, took = time.time(), time.perf_counter() - started
+            if status == 409:  # someone moved first (a simultaneous decision): not an error
+                Run.conflicts += Run.inside(sent)
+                continue
+            if answer is None:
+                acted = -1  # try again (after a pause): this seat may be the one the table waits for
+                gevent.sleep(1)
+                continue
             if Run.inside(sent) and Run.inside(answered):
                 Run.rtt_ms.append(1000 * took)
-                table.actions.append((made, answered))
+                table.actions.append((answer["version"], answered))
+
+    def _post(self, path: str, headers: dict, body: dict) -> tuple[int, dict | None]:
+        """POST an action: ``(status, answer)``, the answer None unless 200 (a failure unless 409).
+
+        A request on a kept-alive connection that the server had closed meanwhile
+        (status 0) is sent once more on a new one: safe, since the version in the
+        body turns a repeat of an applied action into a 409.
+        """
+        for attempt in range(2):
+            with self.client.post(path, headers=headers, json=body, name="POST /actions",
+                                  catch_response=True) as r:
+                if r.status_code == 0 and attempt == 0:
+                    r.success()
+                    Run.resent += 1
+                    continue
+                if r.status_code == 409:
+                    r.success()
+                    return 409, None
+                if r.status_code != 200:
+                    r.failure(f"{r.status_code}: {(r.text or repr(r.error))[:200]}")
+                    return r.status_code, None
+                return 200, r.json()
+        raise AssertionError("unreachable: the second attempt returns")
 
 
 def cpu_s(pid: int) -> float:
@@ -344,7 +367,8 @@ def dump(path: str) -> None:
             applied += during[-1] - (before[-1] if before else 0)
     raw = {"window_s": Run.end - Run.start, "client_actions": len(Run.rtt_ms), "applied_actions": applied,
            "rtt_ms": Run.rtt_ms, "pushed": pushed, "missing_pushes": missing, "pushes": pushes,
-           "conflicts": Run.conflicts, "failures": Run.failures, "tables_created": len(Run.tables),
+           "conflicts": Run.conflicts, "resent": Run.resent, "failures": Run.failures,
+           "tables_created": len(Run.tables),
            "server_cpu_s": Run.cpu[1] - Run.cpu[0], "client_cpu_s": Run.own_cpu[1] - Run.own_cpu[0],
            "rss_kib": [Run.rss[0], rss_kib(int(CONFIG["server_pid"]))]}
     Path(path).write_text(json.dumps(raw))

@@ -109,6 +109,7 @@ def figures(raw: dict, tables: int) -> dict:
         "kib_per_table": round((rss_after_kib - rss_before_kib) / tables, 1),
         "rss_kib": {"before": rss_before_kib, "after": rss_after_kib},
         "conflicts": raw["conflicts"],
+        "resent": raw.get("resent", 0),
         "failures": len(raw["failures"]),
         "failure_samples": raw["failures"][:10],
         "missing_pushes": raw["missing_pushes"],
@@ -132,7 +133,7 @@ def render(result: dict) -> str:
         ("server CPU / action", f"{result['cpu_ms_per_action']} ms (server busy {result['server_cpu_share']} "
                                 f"cores, locust {result['client_cpu_share']})"),
         ("memory / live table", f"{result['kib_per_table']} KiB"),
-        ("conflicts (409)", str(result["conflicts"])),
+        ("conflicts (409)", f"{result['conflicts']} ({result['resent']} posts sent again on a new connection)"),
         ("failures", str(result["failures"])),
         ("missing pushes", str(result["missing_pushes"])),
     ]
