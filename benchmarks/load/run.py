@@ -78,6 +78,14 @@ def serve_command(port: int, database: str | None, workers: int) -> list[str]:
     return command
 
 
+def logged_errors(log: str) -> int:
+    """How many tracebacks the server logged (an exception raised while handling another counts once)."""
+    chained = ("The above exception was the direct cause", "During handling of the above exception")
+    lines = log.splitlines()
+    return (sum(line.startswith("Traceback (most recent call last)") for line in lines)
+            - sum(line.startswith(chained) for line in lines))
+
+
 def wait_healthy(proc: subprocess.Popen, base: str, log: Path) -> None:
     """Return once ``base``/api/health answers 200; LoadError if the server exits or takes too long."""
     deadline = time.monotonic() + START_PATIENCE
@@ -163,8 +171,7 @@ def run(args: argparse.Namespace) -> dict:
                   "settings": {k: v for k, v in os.environ.items() if k.startswith("DICETABLE_")}}
         result.update(figures(raw, args.tables))
         result["push_stamped"] = stamped
-        errors = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line]
-        result["server_errors"] = len(errors)
+        result["server_errors"] = logged_errors(log.read_text(errors="replace"))
         return result
     finally:
         stop(locust)

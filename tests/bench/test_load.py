@@ -1,7 +1,7 @@
 """The load benchmark (benchmarks/load): its table mix, and a short smoke run of the whole thing.
 
 The smoke starts the server as ``make run`` does and locust with three tables
-at a think time of 0.2 s for a 6-second window (about 15 s in all on a quiet machine); it checks
+at a think time of 0.2 s for a 5-second window (15 to 20 s in all); it checks
 that the benchmark works, not how fast the server is (docs/load.md has the
 figures).
 """
@@ -18,7 +18,8 @@ import pytest
 
 LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load"
 sys.path.insert(0, str(LOAD))
-from plan import GAMES, figures, mix, percentile, seat_users  # noqa: E402
+from plan import GAMES, figures, mix, percentile, push_delays, seat_users  # noqa: E402
+from run import logged_errors  # noqa: E402
 
 #: Player range every title of GAMES takes (GET /api/games: Kingdom of Dice 1-4, the others 1 or 2 to 5).
 PLAYERS = range(2, 5)
@@ -58,10 +59,25 @@ def test_figures_divide_by_the_window_the_actions_and_the_tables():
     assert got["failures"] == 0 and got["push_samples"] == 40
 
 
+def test_push_delay_runs_from_the_server_stamp_to_the_last_subscriber():
+    pushed = [["t1", 5, 100.020, 100.010, 100.050],  # stamped at 100.000: 50 ms to the last subscriber
+              ["t1", 6, 101.030, 101.040, 101.060]]  # no stamp: from the answer (before the first push)
+    delays, stamped = push_delays(pushed, {("t1", 5): 100.000, ("t2", 6): 0.0})
+    assert stamped == 1
+    assert [round(d, 3) for d in delays] == [50.0, 30.0]
+
+
+def test_server_errors_count_each_logged_traceback_once():
+    log = ("INFO: ok\nTraceback (most recent call last):\n  x\nValueError\n\n"
+           "The above exception was the direct cause of the following exception:\n\n"
+           "Traceback (most recent call last):\n  y\nRuntimeError\nTraceback (most recent call last):\n  z\n")
+    assert logged_errors(log) == 2 and logged_errors("INFO: ok\n") == 0
+
+
 def test_a_short_load_run_plays_pushes_and_reports(tmp_path):
     out = tmp_path / "load.jsonl"
     command = [sys.executable, str(LOAD / "run.py"), "--profile", "evening", "--think", "0.2", "--tables", "3",
-               "--seconds", "6", "--grace", "1", "--out", str(out)]
+               "--seconds", "5", "--grace", "1", "--out", str(out)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=dict(os.environ))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = out.read_text().splitlines()
