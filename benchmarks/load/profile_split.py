@@ -11,13 +11,14 @@ JSON, SQLite's own work called from SQLAlchemy as the store. Parts:
 - JSON: the json module (and orjson or msgspec should they appear);
 - store/ORM: SQLAlchemy, sqlite3, psycopg, ``dicetable/server/store.py``;
 - board drawing: the games' ``board.py`` and ``viewdata.py``, ``engine/markup.py``, Jinja2;
-- pushes: ``server/delta.py``, the table manager's push functions, the WebSocket
-  library and its deflate (zlib);
+- pushes: ``server/delta.py``, ``server/pushes.py`` and ``server/views.py`` (before the
+  server was split by job: the table manager's push functions), the WebSocket library and
+  its deflate (zlib);
 - bots: ``dicetable/bots`` and the games' ``policy.py`` (the greedy bot);
 - rules (views, legal actions, applying): the rest of ``dicetable/engine`` and ``dicetable/games``;
 - hand-off between threads: threading, concurrent.futures, anyio's thread pool;
 - HTTP stack: uvicorn, Starlette, FastAPI, pydantic, h11/httptools, asyncio, logging (the access
-  log), the server's middleware and routes;
+  log), the server's middleware and routes (``server/routes``);
 - other: the rest (the table manager's own bookkeeping among it).
 """
 
@@ -34,15 +35,16 @@ PARTS = [
     ("store/ORM", re.compile(r"\((sqlalchemy/|sqlite3/|psycopg|dicetable/server/store\.py)")),
     ("board drawing", re.compile(r"\((dicetable/games/[^/]+/(board|viewdata)\.py|dicetable/engine/markup\.py"
                                  r"|jinja2/|markupsafe/|dicetable/web/render)")),
-    ("pushes", re.compile(r"(\(dicetable/server/delta\.py|^\w*(push|publish|broadcast|message|subscri|resync)"
-                          r"\w* \(dicetable/server/tables\.py|\(websockets/|\(zlib|permessage_deflate"
-                          r"|\(uvicorn/protocols/websockets/)")),
+    ("pushes", re.compile(r"(\(dicetable/server/(delta|pushes|views)\.py|^\w*(push|publish|broadcast|message"
+                          r"|subscri|resync)\w* \(dicetable/server/tables\.py|\(websockets/|\(zlib"
+                          r"|permessage_deflate|\(uvicorn/protocols/websockets/)")),
     ("bots", re.compile(r"\((dicetable/bots/|dicetable/games/[^/]+/policy\.py)")),
     ("rules (views, legal actions, applying)", re.compile(r"\((dicetable/engine/|dicetable/games/)")),
     ("hand-off between threads", re.compile(r"\((threading\.py|concurrent/futures/|anyio/to_thread|anyio/from_thread"
                                             r"|anyio/_backends/_asyncio\.py:\d+\)$|queue\.py)")),
     ("HTTP stack", re.compile(r"\((uvicorn/|starlette/|fastapi/|pydantic|h11/|httptools|asyncio/|logging/|anyio/"
-                              r"|dicetable/server/(app|security|tokens|limits|hints)\.py|email/)")),
+                              r"|dicetable/server/(app|security|tokens|limits|hints)\.py|dicetable/server/routes/"
+                              r"|email/)")),
 ]
 OTHER = "other"
 

@@ -19,6 +19,7 @@ import pytest
 LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load"
 sys.path.insert(0, str(LOAD))
 from plan import GAMES, figures, mix, percentile, push_delays, seat_users  # noqa: E402
+from profile_split import split  # noqa: E402
 from run import logged_errors  # noqa: E402
 
 #: Player range every title of GAMES takes (GET /api/games: Kingdom of Dice 1-4, the others 1 or 2 to 5).
@@ -72,6 +73,20 @@ def test_server_errors_count_each_logged_traceback_once():
            "The above exception was the direct cause of the following exception:\n\n"
            "Traceback (most recent call last):\n  y\nRuntimeError\nTraceback (most recent call last):\n  z\n")
     assert logged_errors(log) == 2 and logged_errors("INFO: ok\n") == 0
+
+
+def test_a_profile_sample_goes_to_its_innermost_part():
+    http = "run (uvicorn/main.py:1);app (fastapi/routing.py:2);post_action (dicetable/server/routes/tables.py:3)"
+    lines = [
+        http + ";act (dicetable/server/tables.py:4);publish (dicetable/server/pushes.py:5);dumps (json/__init__.py:6) 7",
+        http + ";act (dicetable/server/tables.py:4);append (dicetable/server/store.py:8);execute (sqlalchemy/x.py:9) 3",
+        http + ";parts (dicetable/server/views.py:1);draw (dicetable/games/biblios_dice/board.py:2) 2",
+        http + ";act (dicetable/server/tables.py:4);pick (dicetable/games/kingdom_of_dice/policy.py:3) 1",
+        http + " 5",
+        "main (somewhere.py:1) 1",
+        "not a py-spy line",
+    ]
+    assert split(lines) == {"JSON": 7, "store/ORM": 3, "board drawing": 2, "bots": 1, "HTTP stack": 5, "other": 1}
 
 
 def test_a_short_load_run_plays_pushes_and_reports(tmp_path):
