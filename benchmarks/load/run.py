@@ -78,6 +78,13 @@ def serve_command(port: int, database: str | None, workers: int) -> list[str]:
     return command
 
 
+def shown(url: str) -> str:
+    """A database URL as it may be written down: without its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 def logged_errors(log: str) -> int:
     """How many tracebacks the server logged (an exception raised while handling another counts once)."""
     chained = ("The above exception was the direct cause", "During handling of the above exception")
@@ -166,7 +173,7 @@ def run(args: argparse.Namespace) -> dict:
         raw["push_ms"], stamped = push_delays(raw["pushed"], stamps(url, {row[0] for row in raw["pushed"]}))
         result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
                   "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
-                  "database": args.database or "sqlite (make run's default, a temp folder)",
+                  "database": shown(args.database) if args.database else "sqlite (make run's default, a temp folder)",
                   "command": " ".join(sys.argv),
                   "settings": {k: v for k, v in os.environ.items() if k.startswith("DICETABLE_")}}
         result.update(figures(raw, args.tables))
