@@ -18,7 +18,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from dicetable.engine import GameState
 
@@ -52,8 +52,16 @@ class Seat:
         return self.kind == "bot" or self.autoplay
 
 
+class Outlet(Protocol):
+    """Where a connection's messages are put, on its event loop (a ``SendQueue``; any queue in tests)."""
+
+    def put_nowait(self, message: str) -> None:
+        """Take ``message`` to be sent (or drop it, as the outlet's bounds say)."""
+
+
 class Subscriber:
-    """One WebSocket connection: its viewer (a seat or None) and the queue its task sends from.
+    """One WebSocket connection: its viewer (a seat or None) and the queue its task sends from
+    (``queue``: a bounded ``dicetable.server.sendqueue.SendQueue`` on the server).
 
     ``rev`` is the revision of the table (``LiveTable.rev``) whose view this
     connection was last sent (None: nothing yet); ``gone`` is set when its
@@ -62,7 +70,7 @@ class Subscriber:
 
     __slots__ = ("key", "loop", "queue", "rev", "gone")
 
-    def __init__(self, key: int | None, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str]) -> None:
+    def __init__(self, key: int | None, loop: asyncio.AbstractEventLoop, queue: Outlet) -> None:
         self.key = key
         self.loop = loop
         self.queue = queue
@@ -97,6 +105,15 @@ class Snapshot:
         if self.text is None:
             self.text = compact({"type": "view", **self.view})
         return self.text
+
+
+#: How every full view message starts (:meth:`Snapshot.full`); change messages start otherwise.
+VIEW_START = '{"type":"view"'
+
+
+def is_full_view(message: str) -> bool:
+    """True when ``message`` (a pushed text) is a full view, which brings its client up to date."""
+    return message.startswith(VIEW_START)
 
 
 def compact(value: Any) -> str:
