@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from dicetable.engine import GameState
 
+from .banks import TimeBank
 from .clock import Handle
 from .models import SeatRow
 
@@ -137,7 +138,8 @@ class LiveTable:
     so every connection gets a full view); ``live`` holds the current
     :class:`Snapshot` of each viewer with a connection; ``outbox`` the
     messages built under ``lock`` and sent after it is released, in order,
-    under ``send_lock``.
+    under ``send_lock``. ``bank`` is the chess clock (:class:`TimeBank`; None
+    without one), ``timer`` the pending clock call and ``deadline`` when it is due.
     """
 
     id: str
@@ -169,6 +171,7 @@ class LiveTable:
     timer: Handle | None = None
     deadline: float | None = None
     used: float = field(default_factory=time.monotonic)
+    bank: TimeBank | None = None
 
 
 def apply_on(state: GameState, seat: int, action_id: str) -> tuple[list, bool, str]:
