@@ -7,7 +7,8 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 =========================================  ====================================================
 ``GET  /api/games``                         the registry: ids, names, player ranges, options, bot levels
 ``POST /api/tables``                        create a table (WEB.md body, plus optional ``clock``
-                                            seconds per decision and per-seat ``name``)
+                                            seconds per decision or a chess clock ``bank``,
+                                            ``increment``, ``bank_max``, and per-seat ``name``)
 ``GET  /api/tables``                        a page of open and running tables (``?all=true``: finished
                                             ones too; ``?limit=`` at most 200, default 50; ``?offset=``)
 ``GET  /api/tables/{id}``                   the caller's view

@@ -18,10 +18,11 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from dicetable.engine import GameState
 
+from .banks import TimeBank
 from .clock import Handle
 from .models import SeatRow
 
@@ -52,8 +53,16 @@ class Seat:
         return self.kind == "bot" or self.autoplay
 
 
+class Outlet(Protocol):
+    """Where a connection's messages are put, on its event loop (a ``SendQueue``; any queue in tests)."""
+
+    def put_nowait(self, message: str) -> None:
+        """Take ``message`` to be sent (or drop it, as the outlet's bounds say)."""
+
+
 class Subscriber:
-    """One WebSocket connection: its viewer (a seat or None) and the queue its task sends from.
+    """One WebSocket connection: its viewer (a seat or None) and the queue its task sends from
+    (``queue``: a bounded ``dicetable.server.sendqueue.SendQueue`` on the server).
 
     ``rev`` is the revision of the table (``LiveTable.rev``) whose view this
     connection was last sent (None: nothing yet); ``gone`` is set when its
@@ -62,7 +71,7 @@ class Subscriber:
 
     __slots__ = ("key", "loop", "queue", "rev", "gone")
 
-    def __init__(self, key: int | None, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str]) -> None:
+    def __init__(self, key: int | None, loop: asyncio.AbstractEventLoop, queue: Outlet) -> None:
         self.key = key
         self.loop = loop
         self.queue = queue
@@ -99,6 +108,15 @@ class Snapshot:
         return self.text
 
 
+#: How every full view message starts (:meth:`Snapshot.full`); change messages start otherwise.
+VIEW_START = '{"type":"view"'
+
+
+def is_full_view(message: str) -> bool:
+    """True when ``message`` (a pushed text) is a full view, which brings its client up to date."""
+    return message.startswith(VIEW_START)
+
+
 def compact(value: Any) -> str:
     """``value`` as compact JSON text (no spaces, non-ASCII kept): how every pushed message is written."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -120,7 +138,8 @@ class LiveTable:
     so every connection gets a full view); ``live`` holds the current
     :class:`Snapshot` of each viewer with a connection; ``outbox`` the
     messages built under ``lock`` and sent after it is released, in order,
-    under ``send_lock``.
+    under ``send_lock``. ``bank`` is the chess clock (:class:`TimeBank`; None
+    without one), ``timer`` the pending clock call and ``deadline`` when it is due.
     """
 
     id: str
@@ -152,6 +171,7 @@ class LiveTable:
     timer: Handle | None = None
     deadline: float | None = None
     used: float = field(default_factory=time.monotonic)
+    bank: TimeBank | None = None
 
 
 def apply_on(state: GameState, seat: int, action_id: str) -> tuple[list, bool, str]:

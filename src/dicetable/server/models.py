@@ -31,8 +31,10 @@ class TableRow(Base):
     seed (0 <= seed < 2**63); ``seed_chosen`` True when the creator gave the seed
     (then no invite can be claimed: the creator could know every secret);
     ``status`` is ``running``, ``over`` or ``abandoned``;
-    ``clock`` the seconds per decision (None: no turn clock); ``undos`` how many
-    actions were taken back so far (an undo lowers the version, never ``undos``).
+    ``clock`` the seconds per decision (None: no turn clock); ``time_bank`` the
+    chess-style clock's settings and banks as JSON (``dicetable.server.banks``;
+    None: none); ``undos`` how many actions were taken back so far (an undo
+    lowers the version, never ``undos``).
     """
 
     __tablename__ = "tables"
@@ -45,6 +47,7 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     status: Mapped[str] = mapped_column(String(16), index=True)
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    time_bank: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
     undos: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 

@@ -18,6 +18,10 @@ variable                        default  meaning
 ``DICETABLE_WS_PER_TABLE``      64       live connections per table (not per client)
 ``DICETABLE_MAX_BODY``          16384    largest request body, bytes
 ``DICETABLE_MAX_FRAME``         4096     largest inbound WebSocket frame, bytes
+``DICETABLE_SEND_QUEUE``        64       messages a live connection may be owed; past that (or
+                                         the bytes below) its backlog is dropped and it gets
+                                         one full view once it has caught up
+``DICETABLE_SEND_QUEUE_BYTES``  1048576  bytes a live connection may be owed (1 MiB)
 ``DICETABLE_ALLOWED_HOSTS``     (none)   more ``host[:port]`` names a browser may come from
 ``DICETABLE_API_DOCS``          ``off``  ``on``: serve Swagger UI at /api/docs (it loads from a CDN)
 ``DICETABLE_ABANDON_AFTER``     1209600  seconds without an action after which a running table is
@@ -59,6 +63,8 @@ class Settings:
     ws_per_table: int = 64
     max_body: int = 16 * 1024
     max_frame: int = 4096
+    send_queue: int = 64
+    send_queue_bytes: int = 1 << 20
     allowed_hosts: tuple[str, ...] = ()
     api_docs: bool = False
     abandon_after: int = 14 * 24 * 3600
@@ -101,6 +107,8 @@ class Settings:
             ws_per_table=number("DICETABLE_WS_PER_TABLE", cls.ws_per_table),
             max_body=number("DICETABLE_MAX_BODY", cls.max_body, low=1024),
             max_frame=number("DICETABLE_MAX_FRAME", cls.max_frame, low=256),
+            send_queue=number("DICETABLE_SEND_QUEUE", cls.send_queue, low=2),
+            send_queue_bytes=number("DICETABLE_SEND_QUEUE_BYTES", cls.send_queue_bytes, low=16 * 1024),
             allowed_hosts=hosts,
             api_docs=switch("DICETABLE_API_DOCS", False),
             abandon_after=number("DICETABLE_ABANDON_AFTER", cls.abandon_after, low=60),

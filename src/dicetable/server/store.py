@@ -303,6 +303,11 @@ class Store:
             self._notify(conn, table_id, -2)
         return True
 
+    def set_time_bank(self, table_id: str, text: str) -> None:
+        """Keep the table's chess-style clock (``tables.time_bank``, JSON) and commit."""
+        with self.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(time_bank=text))
+
     def update_seat(self, table_id: str, seat: int, **values: bool | str) -> None:
         """Change fields of one seat (``autoplay``, ``joined``: bool; ``level``: a bot level) and commit."""
         with self.engine.begin() as conn:

@@ -50,6 +50,7 @@ from dicetable.engine import (
     DicetableError, GameConfigError, IllegalActionError, get_game, new_game, seat_name,
 )
 
+from .banks import TimeBank, check as check_bank
 from .bots import (
     _WORKER_BOTS, DEFAULT_STAND_IN, FAIR_QUEUE_PER_CLIENT, HINT_RETRY, HINT_TIMEOUT, LEVELS,
     SEARCH_LEVELS, Bots, _choose, _choose_remote, _hint_remote, _warm_up, hint_answer,
@@ -86,7 +87,8 @@ class TableManager:
 
     def __init__(self, store: Store, *, id_factory: Callable[[], str] | None = None, bot_threads: int = 4,
                  search_processes: int = 2,
-                 max_cached: int = 5000, abandon_after: float | None = None) -> None:
+                 max_cached: int = 5000, abandon_after: float | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         from dicetable.engine import list_games
 
         list_games()  # discover every game now, in one thread: the registry's first discovery is not thread-safe
@@ -103,6 +105,7 @@ class TableManager:
         self.max_cached = max_cached
         self.abandon_after = abandon_after  # seconds without an action after which a table is abandoned
         self.closed = False
+        self.now = now  # POSIX seconds of the chess clocks (injected in tests)
 
     @property
     def builds(self) -> int:
@@ -189,7 +192,8 @@ class TableManager:
         state = new_game(t.game, t.players, seed=t.seed, options=json.loads(t.options))
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
                        [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
-                       seed_chosen=bool(t.seed_chosen))
+                       seed_chosen=bool(t.seed_chosen),
+                       bank=TimeBank.from_text(t.time_bank) if t.time_bank else None)
         lt.events = state.log
         lt.log_len = len(lt.events)  # the set-up's events: notes are placed by log position
         for row in record.actions:
@@ -258,12 +262,14 @@ class TableManager:
             setattr(lt, name, getattr(fresh, name))
         lt.epoch += 1
         lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
+        self._kick(lt)  # first: a chess clock's turn changes are in the view
         self.pushes.publish(lt)
-        self._kick(lt)
 
     # ------------------------------------------------------------- creation
     def create(self, game: str, players: int, options: dict[str, Any], seed: int | None,
-               seats: list[dict[str, Any]] | None, clock: int | None, client: str | None = None) -> dict[str, Any]:
+               seats: list[dict[str, Any]] | None, clock: int | None, client: str | None = None, *,
+               bank: int | None = None, increment: int | None = None,
+               bank_max: int | None = None) -> dict[str, Any]:
         """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
 
         ``client`` (the creator's address) is whose share of the search processes the table's
@@ -273,7 +279,14 @@ class TableManager:
         (a human seat's ``level`` is its stand-in bot); None: every seat human. ApiError 422 naming the
         problem for an unknown game, a player count outside the game's range,
         a bad option, a seat list of the wrong length or an unknown bot level.
+
+        The clock: ``clock`` seconds per decision, or a chess-style ``bank`` of seconds per player
+        with ``increment`` seconds added after each turn, never above ``bank_max``
+        (:mod:`dicetable.server.banks`); ApiError 422 for both, or for values out of range.
         """
+        wrong = check_bank(bank, increment, bank_max, clock)
+        if wrong:
+            raise ApiError(422, wrong)
         try:
             spec = get_game(game)
         except GameConfigError as exc:
@@ -313,12 +326,13 @@ class TableManager:
             if token:
                 entry["token"] = token
             out.append(entry)
+        banks = TimeBank.new(players, bank, increment or 0, bank_max) if bank is not None else None
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
                        seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
-                       seed_chosen=chosen)
+                       seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None)
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
-                       [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen)
+                       [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen, bank=banks)
         lt.events = state.log
         lt.log_len = len(lt.events)
         if client is not None:
@@ -430,8 +444,8 @@ class TableManager:
             self._book(lt, seat, by, events, undoable, label)
             if by == "seat":
                 lt.timed_out.discard(seat)
+            self._kick(lt)  # first: a chess clock's turn changes are in the view
             self.pushes.publish(lt)
-            self._kick(lt)
             if minimal:
                 return {"version": lt.version, "undos": lt.undos}
             return self.view(lt, seat)
@@ -499,8 +513,8 @@ class TableManager:
             target.autoplay = True
             if level is not None:
                 target.level = level
+            self._kick(lt)  # first: a chess clock's turn changes are in the view
             self.pushes.publish(lt)
-            self._kick(lt)
             return self.view(lt, caller)
 
     def take_back(self, table_id: str, seat: int, caller: int) -> dict:
@@ -515,8 +529,8 @@ class TableManager:
             self.store.update_seat(lt.id, seat, autoplay=False)
             target.autoplay = False
             lt.timed_out.discard(seat)
+            self._kick(lt)  # first: a chess clock's turn changes are in the view
             self.pushes.publish(lt)
-            self._kick(lt)
             return self.view(lt, seat)
 
     def _seat(self, lt: LiveTable, seat: int) -> Seat:
@@ -580,12 +594,20 @@ class TableManager:
 
     # ----------------------------------------------------------- bots, clock
     def _kick(self, lt: LiveTable) -> None:
-        """Start the bots that are to move and the clock of the humans who are (lock held)."""
+        """Start the bots that are to move and the clock of the humans who are (lock held).
+
+        A chess clock (``lt.bank``) first ends the turns of the seats no longer to move and starts
+        those of the seats now to move (kept in the store when anything changed); then the timer is
+        set for the first running bank to reach zero."""
         if lt.timer is not None:
             lt.timer.cancel()
             lt.timer = None
             lt.deadline = None
-        if self.closed or lt.state.is_over or lt.status == "abandoned":
+        if self.closed:
+            return
+        if lt.bank is not None:
+            self._settle_bank(lt)
+        if lt.state.is_over or lt.status == "abandoned":
             return
         humans = []
         for seat in lt.state.to_move:
@@ -597,6 +619,18 @@ class TableManager:
         if humans and lt.clock:
             lt.deadline = time.time() + lt.clock
             lt.timer = self.timers.schedule(lt.clock, self._clock_ran_out, lt.id, lt.version)
+        flag = lt.bank.next_flag() if humans and lt.bank is not None else None
+        if flag is not None:
+            lt.deadline = flag[0]
+            lt.timer = self.timers.schedule(max(0.0, flag[0] - self.now()), self._bank_ran_out, lt.id, lt.version)
+
+    def _settle_bank(self, lt: LiveTable) -> None:
+        """Bring ``lt``'s chess clock to who is to move now, and keep it in the store if it changed."""
+        assert lt.bank is not None
+        running = not lt.state.is_over and lt.status == "running"
+        on_clock = [s for s in lt.state.to_move if not lt.seats[s].by_bot] if running else []
+        if lt.bank.settle(on_clock, self.now()):
+            self.store.set_time_bank(lt.id, lt.bank.to_text())
 
     def _clock_ran_out(self, table_id: str, version: int) -> None:
         lt = self.tables.get(table_id)
@@ -611,6 +645,36 @@ class TableManager:
                     lt.timed_out.add(seat)
                     self.bots.start(lt, seat, lt.seats[seat].level, "clock")
             self.pushes.publish(lt)
+
+    def check_clock(self, table_id: str) -> list[int]:
+        """Let the bot play for every seat whose chess-clock bank is empty at :attr:`now` (the timer
+        calls this on time; a test with an injected ``now`` calls it after moving time on). The
+        seats it played for (they count as timed out until their holder acts); ApiError 404 for no
+        such table."""
+        lt = self.get(table_id)
+        return self._bank_ran_out(table_id, lt.version)
+
+    def _bank_ran_out(self, table_id: str, version: int) -> list[int]:
+        lt = self.tables.get(table_id)
+        if lt is None or self.closed or lt.bank is None:
+            return []
+        with self.changing(lt):
+            if lt.version != version or lt.state.is_over or lt.status != "running":
+                return []
+            at = self.now()
+            empty = [seat for seat in lt.state.to_move if not lt.seats[seat].by_bot
+                     and lt.bank.since[seat] is not None and lt.bank.remaining(seat, at) <= 0]
+            if not empty:  # woke before the bank ran out (the timer's clock is not ours): set it again
+                self._kick(lt)
+                return []
+            if lt.timer is not None:  # asked before the timer came (check_clock): it has nothing left to do
+                lt.timer.cancel()
+            lt.timer = None
+            for seat in empty:
+                lt.timed_out.add(seat)
+                self.bots.start(lt, seat, lt.seats[seat].level, "clock")
+            self.pushes.publish(lt)
+            return empty
 
     def _procs(self, index: int) -> ProcessPoolExecutor:
         """Search process ``index`` (:meth:`Bots.procs_at`)."""

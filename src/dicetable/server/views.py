@@ -83,6 +83,7 @@ class Views:
             "players": lt.players,
             "seats": self.seats_view(lt),
             "clock": lt.clock,
+            "time_bank": lt.bank.to_view() if lt.bank is not None else None,
             "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
                              and not over),
         }

@@ -13,6 +13,7 @@ from ..errors import ApiError
 from ..limits import ClientLimits, LimitError
 from ..live import Subscriber
 from ..security import origin_allowed
+from ..sendqueue import SendQueue
 from ..settings import Settings
 from ..tables import TableManager
 from .common import client_address
@@ -54,7 +55,7 @@ async def live(websocket: WebSocket, table_id: str, token: str | None = Query(No
         await websocket.close(code=4000 + exc.status)
         return
     try:
-        await serve_connection(websocket, m, table_id, token, settings.max_frame)
+        await serve_connection(websocket, m, table_id, token, settings)
     finally:
         limits.close_connection(address, table_id)
 
@@ -71,8 +72,13 @@ def is_resync(text: str | None) -> bool:
 
 
 async def serve_connection(websocket: WebSocket, m: TableManager, table_id: str, token: str | None,
-                           max_frame: int) -> None:
-    """The accepted live connection of ``token`` (None: a spectator) to ``table_id``, until either side closes."""
+                           settings: Settings) -> None:
+    """The accepted live connection of ``token`` (None: a spectator) to ``table_id``, until either side closes.
+
+    Its messages wait in a bounded :class:`SendQueue` (``settings.send_queue`` messages,
+    ``settings.send_queue_bytes`` bytes): a client that falls behind loses its backlog and is sent
+    the current full view once it has read what it was sent before."""
+    max_frame = settings.max_frame
     try:
         lt = await run_in_threadpool(m.get, table_id)
         seat = await run_in_threadpool(m.seat_of, lt, token)
@@ -80,14 +86,18 @@ async def serve_connection(websocket: WebSocket, m: TableManager, table_id: str,
         await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
         await websocket.close(code=4000 + exc.status)
         return
-    queue: asyncio.Queue[str] = asyncio.Queue()
+    queue = SendQueue(settings.send_queue, settings.send_queue_bytes)
     sub = Subscriber(seat, asyncio.get_running_loop(), queue)
     await run_in_threadpool(m.subscribe, lt, sub)
 
     async def sender(scope: anyio.CancelScope) -> None:
         try:
             while True:
-                await websocket.send_text(await queue.get())
+                message = await queue.get()
+                if message is None:  # it fell behind (its backlog was dropped) and has caught up
+                    await run_in_threadpool(m.resync, lt, sub)
+                    continue
+                await websocket.send_text(message)
         except Exception:  # the client went away while a view was being sent
             pass
         scope.cancel()

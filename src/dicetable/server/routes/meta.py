@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 
 from dicetable import engine
 
+from ..banks import PRESETS
 from ..bots import LEVELS
 from .common import READ, errors
 
@@ -37,6 +38,9 @@ async def health(request: Request) -> dict:
 
 @router.get("/api/games", responses=errors(READ))
 def list_games() -> dict:
-    """The registry: every game's id, name, player range and options; the bot levels."""
+    """The registry: every game's id, name, player range and options; the bot levels; the clock presets
+    (each a name and the create body's fields it stands for: ``bank`` + ``increment`` [+ ``bank_max``],
+    or ``clock``)."""
     # "mcts" is accepted as another name of "medium"; offering both would show one bot twice.
-    return {"games": games(), "bot_levels": [level for level in LEVELS if level != "mcts"]}
+    return {"games": games(), "bot_levels": [level for level in LEVELS if level != "mcts"],
+            "clock_presets": [dict(preset) for preset in PRESETS]}

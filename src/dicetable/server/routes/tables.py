@@ -2,7 +2,8 @@
 
 =========================================  ====================================================
 ``POST /api/tables``                        create a table (WEB.md body, plus optional ``clock``
-                                            seconds per decision and per-seat ``name``)
+                                            seconds per decision or a chess clock ``bank``,
+                                            ``increment``, ``bank_max``, and per-seat ``name``)
 ``GET  /api/tables``                        a page of open and running tables
 ``GET  /api/tables/{id}``                   the caller's view
 ``POST /api/tables/{id}/actions``           act for the token's seat
@@ -19,6 +20,7 @@ from typing import Annotated, Literal, Optional
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
+from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
 from ..ids import MAX_SEED
 from ..limits import ClientLimits
 from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, bearer_token, client_address, errors, manager_of
@@ -60,7 +62,8 @@ class SeatIn(BaseModel):
 
 
 class NewTable(BaseModel):
-    """``POST /api/tables``: the game, the player count, options, an optional seed, the seats, a clock."""
+    """``POST /api/tables``: the game, the player count, options, an optional seed, the seats, a clock
+    (``clock`` seconds per decision, or a chess clock: ``bank``, ``increment``, ``bank_max``)."""
 
     model_config = ConfigDict(extra="forbid")
     game: StrictStr = Field(max_length=64)
@@ -68,7 +71,13 @@ class NewTable(BaseModel):
     options: dict[StrictStr, StrictStr | StrictBool | StrictInt] = Field(default_factory=dict, max_length=32)
     seed: Optional[StrictInt] = Field(None, ge=0, le=MAX_SEED)
     seats: Optional[list[SeatIn]] = Field(None, max_length=8)
-    clock: Optional[StrictInt] = Field(None, ge=5, le=7 * 24 * 3600)
+    clock: Optional[StrictInt] = Field(None, ge=5, le=7 * 24 * 3600, description="seconds per decision")
+    bank: Optional[StrictInt] = Field(None, ge=MIN_BANK, le=MAX_BANK,
+                                      description="a chess clock: seconds each player starts with")
+    increment: Optional[StrictInt] = Field(None, ge=0, le=MAX_INCREMENT,
+                                           description="seconds added to a player's bank after each turn")
+    bank_max: Optional[StrictInt] = Field(None, ge=MIN_BANK, le=MAX_BANK,
+                                          description="the most seconds a bank may hold (turn-based play)")
 
 
 class ActionIn(BaseModel):
@@ -96,7 +105,8 @@ def create_table(body: NewTable, request: Request) -> dict:
     reserved = limits.reserve_creation(address)
     try:
         made = manager_of(request).create(body.game, body.players, body.options, body.seed, seats, body.clock,
-                                          client=address)
+                                          client=address, bank=body.bank, increment=body.increment,
+                                          bank_max=body.bank_max)
     except BaseException:
         limits.release_creation(address, reserved)
         raise

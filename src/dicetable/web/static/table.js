@@ -13,7 +13,7 @@ import { createTable } from "./lobby.js";
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
   live: null, busy: false, help: null, pace: 700, fast: false, switching: false, logCount: 0, logLast: null, canHint: null,
-  finalShown: false, clockTimer: null, hintFor: null, own: new Set(), retry: 0, game: null, rulesKey: null,
+  finalShown: false, clockTimer: null, bankWarned: new Set(), hintFor: null, own: new Set(), retry: 0, game: null, rulesKey: null,
   firstView: null, queue: null,
 };
 
@@ -397,6 +397,7 @@ function drawPlayers(view) {
     const last = s !== T.seat ? lastMoveOf(view, s) : "";
     if (last) panel.append(el("p", { class: "last", title: "this player's last move", text: `last: ${last}` }));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
+    if (view.time_bank && k && k.kind === "human") panel.append(el("p", { class: "meta bank-line", "data-bank-seat": s }));
     if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: "clock ran out: its bot chose" }));
     if (k && k.kind === "human" && !view.over && T.seat !== null) {
       // A seat's holder may let its bot play it and take it back; a seat whose clock ran out may be handed to its bot by anyone seated.
@@ -525,7 +526,63 @@ function drawTools(view) {
       for (const line of $$("[data-clock-seat]")) line.textContent = `clock ${left} left`;
     };
     clockEl.hidden = false; tick(); T.clockTimer = setInterval(tick, 1000);
-  } else clockEl.hidden = true;
+  } else if (view.time_bank && !view.over) {
+    const tick = () => drawBanks(view);
+    tick(); T.clockTimer = setInterval(tick, 1000);
+  } else { clockEl.hidden = true; clockEl.classList.remove("low"); }
+}
+
+// A chess clock (view.time_bank): each seat's bank in seconds as of its running turn's start
+// (`left`), and when that turn started (`since`, POSIX seconds; null when it is not to move), so a
+// running bank shows `left - (now - since)`. A bank below 20% of the start or 30 s is low: red,
+// and said once per turn in a polite live region.
+function bankLeft(bank, s, now) {
+  const since = bank.since[s];
+  return Math.max(0, bank.left[s] - (since == null ? 0 : now - since));
+}
+
+function isLow(bank, left) { return left < 30 || left < 0.2 * bank.bank; }
+
+function fmtBank(secs) {
+  const s = Math.max(0, Math.round(secs));
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${fmtSecs(s % 3600).padStart(5, "0")}`;
+  return fmtSecs(s);
+}
+
+function drawBanks(view) {
+  const bank = view.time_bank;
+  const now = Date.now() / 1000;
+  for (const line of $$("[data-bank-seat]")) {
+    const s = Number(line.dataset.bankSeat);
+    const running = bank.since[s] != null;
+    const left = bankLeft(bank, s, now);
+    const low = running && isLow(bank, left);
+    line.textContent = `${running ? "⏱ " : ""}bank ${fmtBank(left)}${running ? " (running)" : ""}`;
+    line.classList.toggle("low", low);
+    if (low) announceLow(s, bank.since[s], left);
+  }
+  // the bar shows the bank that runs now: this seat's when it is, else the first running one
+  const running = [...bank.since.keys()].filter((s) => bank.since[s] != null);
+  const shown = running.includes(T.seat) ? T.seat : running[0];
+  const clockEl = $("#clock");
+  if (shown === undefined) { clockEl.hidden = true; return; }
+  const left = bankLeft(bank, shown, now);
+  clockEl.textContent = `⏱ ${shown === T.seat ? "you" : nameOf(shown)}: ${fmtBank(left)}`;
+  clockEl.classList.toggle("low", isLow(bank, left));
+  clockEl.hidden = false;
+}
+
+function announceLow(s, since, left) {
+  const key = `${s}@${since}`;
+  if (T.bankWarned.has(key)) return;
+  T.bankWarned.add(key);
+  let live = $("#bank-live");
+  if (!live) {
+    live = el("p", { id: "bank-live", class: "visually-hidden", "aria-live": "polite" });
+    $("#clock").after(live);
+  }
+  live.textContent = `${s === T.seat ? "Your" : `${nameOf(s)}'s`} clock is low: ${fmtBank(left)} left`;
 }
 
 async function hint() {

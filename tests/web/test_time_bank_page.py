@@ -1,0 +1,49 @@
+"""The table page shows a chess clock (issue 25 item 2): every human seat's bank, the running one
+counting down; below 20% of the start or 30 s it turns red and is said once in a polite live
+region. The page's time is Playwright's clock, moved on by the test (no waiting)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import wait_ready
+
+pytestmark = pytest.mark.browser
+
+LOW = "el => el.classList.contains('low')"
+
+
+def test_each_seats_bank_shows_and_a_low_bank_turns_red_and_is_announced_once(context, server):
+    body = {"game": "corsairs-of-valeria", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+            "seed": 4, "bank": 120, "increment": 10}
+    status, made = server.call("POST", "/api/tables", body)
+    assert status == 201, made
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    status, view = server.call("GET", f"/api/tables/{tid}", token=token)
+    running = view["to_move"][0]
+    waiting = 1 - running
+    assert view["time_bank"]["since"][running] is not None and view["time_bank"]["since"][waiting] is None
+
+    page = context.new_page()
+    page.clock.install()
+    page.goto(f"{server.url}/tables/{tid}#token={token}")
+    wait_ready(page)
+    lines = page.locator("[data-bank-seat]")
+    assert lines.count() == 2
+    run_line = page.locator(f'[data-bank-seat="{running}"]')
+    wait_line = page.locator(f'[data-bank-seat="{waiting}"]')
+    assert "(running)" in run_line.inner_text() and run_line.inner_text().split("bank ")[1][:2] in ("2:", "1:")
+    assert wait_line.inner_text() == "bank 2:00"  # not to move: its full bank, still
+    assert not run_line.evaluate(LOW) and not page.locator("#clock").evaluate(LOW)
+    assert page.locator("#clock").is_visible()
+
+    page.clock.fast_forward(95_000)  # 95 s later: under 30 s of 120 left
+    page.wait_for_function(f"() => document.querySelector('[data-bank-seat=\"{running}\"]').classList.contains('low')")
+    assert page.locator("#clock").evaluate(LOW)
+    assert not wait_line.evaluate(LOW)
+    live = page.locator("#bank-live")
+    assert live.get_attribute("aria-live") == "polite" and "clock is low" in live.inner_text()
+    page.evaluate("document.querySelector('#bank-live').textContent = ''")
+    page.clock.fast_forward(5_000)  # still low, a few ticks later: not said again
+    page.wait_for_function(f"() => /0:1\\d|0:2\\d/.test(document.querySelector('[data-bank-seat=\"{running}\"]').textContent)")
+    assert live.inner_text() == ""
