@@ -54,6 +54,7 @@ from .routes.handlers import install as install_handlers
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
 from .settings import LIMITS_OFF_WARNING, Settings
+from .jsonio import JSONAnswer
 from .store import DEFAULT_DATABASE, Listener, Store
 from .tables import TableManager
 from .tokens import TokenInAddress, hide_tokens_in_logs
@@ -115,7 +116,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     hide_tokens_in_logs()
     docs = "/api/docs" if settings.api_docs else None
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
-                  openapi_url="/api/openapi.json")
+                  openapi_url="/api/openapi.json", default_response_class=JSONAnswer)
     app.state.settings = settings
     app.state.hints = PendingHints()
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not

@@ -13,7 +13,6 @@ store, the bots or the connections' event loops: the modules above
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from collections import deque
@@ -23,6 +22,7 @@ from typing import Any
 from dicetable.engine import GameState
 
 from .clock import Handle
+from .jsonio import dumps
 from .models import SeatRow
 
 
@@ -100,8 +100,8 @@ class Snapshot:
 
 
 def compact(value: Any) -> str:
-    """``value`` as compact JSON text (no spaces, non-ASCII kept): how every pushed message is written."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """``value`` as compact JSON text (no spaces, non-ASCII kept): how every pushed message is written (orjson)."""
+    return dumps(value)
 
 
 @dataclass
