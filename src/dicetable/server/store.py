@@ -182,9 +182,9 @@ class Store:
         migrate(self.engine)
         dialect_insert = postgresql.insert if self.is_postgres else sqlite.insert
         # statements built once (SQLAlchemy caches their compiled form): the action path's SQL
-        self._insert_action = (dialect_insert(ActionRow.__table__).on_conflict_do_nothing()
+        self._insert_action = (dialect_insert(ActionRow).on_conflict_do_nothing()
                                .returning(ActionRow.seq))  # a row back: stored; none: a lost race
-        self._set_status = (update(TableRow.__table__).where(TableRow.id == bindparam("tid"))
+        self._set_status = (update(TableRow).where(TableRow.id == bindparam("tid"))
                             .values(status=bindparam("new_status")))
         self._select_actions = (select(*_ACTION_COLUMNS)
                                 .where(ActionRow.table_id == bindparam("table_id"),
@@ -303,9 +303,8 @@ class Store:
         ``seq`` exists already (another writer won); nothing is stored then.
         Database errors (``sqlalchemy.exc.DBAPIError``) reach the caller as they are.
         """
-        row = {"table_id": table_id, "seq": seq, "seat": seat, "action": action, "by": by,
-               "undoable": undoable, "created": now()}
-        pending = _Pending(row, status)
+        stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
+        pending = _Pending(stored._asdict(), status)
         self._start_committer()
         self._waiting.put(pending)
         pending.done.wait()
@@ -313,7 +312,7 @@ class Store:
             raise pending.error
         if not pending.stored:
             raise Conflict(f"action {seq} of table {table_id} exists already")
-        return StoredAction(**row)
+        return stored
 
     def _start_committer(self) -> None:
         if self._committer is None:
