@@ -20,6 +20,7 @@ server processes hear through :class:`Listener`.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import threading
@@ -37,6 +38,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
 
 from .models import ActionRow, SeatRow, TableRow
+
+log = logging.getLogger("dicetable.server")
 
 #: PostgreSQL channel on which processes announce new actions.
 CHANNEL = "dicetable"
@@ -385,6 +388,8 @@ class Store:
             if ids:
                 conn.execute(update(TableRow).where(TableRow.id.in_(ids), TableRow.status == "running")
                              .values(status="abandoned"))
+            for table_id in ids:  # other processes holding the table reload it: it takes no more actions
+                self._notify(conn, table_id, -1)
         return ids
 
     def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str) -> bool:
@@ -463,17 +468,21 @@ class Listener(threading.Thread):
                 with psycopg.connect(url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.ready.set()
-                    self.on_change(None, None)  # (re)connected: writes may have been missed
+                    self._tell(None, None)  # (re)connected: writes may have been missed
                     while not self.stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
                             parts = note.payload.split()
-                            if len(parts) == 3 and parts[2] != self.store.origin:
-                                try:
-                                    self.on_change(parts[0], int(parts[1]))
-                                except Exception:  # a bad table must not stop the listener
-                                    pass
+                            if len(parts) == 3 and parts[2] != self.store.origin and parts[1].lstrip("-").isdigit():
+                                self._tell(parts[0], int(parts[1]))
             except psycopg.Error:
                 self.stopping.wait(0.5)
+
+    def _tell(self, table_id: str | None, seq: int | None) -> None:
+        """Call ``on_change``; a failure (a table gone from the database) is logged, the listener goes on."""
+        try:
+            self.on_change(table_id, seq)
+        except Exception:
+            log.exception("catching up with table %s failed", table_id)
 
     def stop(self) -> None:
         """Ask the thread to finish (within about half a second)."""

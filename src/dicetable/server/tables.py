@@ -232,7 +232,10 @@ class TableManager:
         """Catch up with writes of other processes (PostgreSQL notifications); None: every cached table."""
         if table_id is None:
             for tid in list(self.tables):
-                self.refresh(tid)
+                try:
+                    self.refresh(tid)
+                except ApiError:  # that table is gone from the database (it left the cache): the others go on
+                    pass
             return
         lt = self.tables.get(table_id)
         if lt is None:
