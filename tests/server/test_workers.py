@@ -159,19 +159,24 @@ def _stored(url: str, table_id: str) -> list[int]:
         store.close()
 
 
+def _two_humans(server: ServerProcess, seed: int) -> tuple[str, dict]:
+    """A new Corsairs table of two human seats: its id and ``{seat: token}``."""
+    with server.client() as c:
+        made = create(c, "corsairs-of-valeria", ["human", "human"], seed=seed)
+    return made["table_id"], tokens_of(made)
+
+
 def test_a_seat_on_one_worker_sees_an_action_posted_to_the_other_within_a_second(two_workers):
     server, _ = two_workers
-    with server.client() as c:
-        made = create(c, "corsairs-of-valeria", ["human", "human"], seed=61)
-    tid, toks = made["table_id"], tokens_of(made)
+    tid, toks = _two_humans(server, 61)
     stack = ExitStack()
     posters = one_per_worker(server, lambda: Pinned(server))
     watchers = one_per_worker(server, lambda: Live(server, tid, toks[1], stack))
     try:
         for step in range(6):
-            status, view = posters[sorted(posters)[step % 2]].call("GET", f"/api/tables/{tid}")
+            poster = posters[sorted(posters)[step % 2]]  # each worker in turn
+            status, view = poster.call("GET", f"/api/tables/{tid}")
             seat = view["to_move"][0]
-            poster = posters[sorted(posters)[step % 2]]
             status, mine = poster.call("GET", f"/api/tables/{tid}", toks[seat])
             status, new = poster.call("POST", f"/api/tables/{tid}/actions", toks[seat],
                                       {"action": mine["legal_actions"][0]["id"], "version": mine["version"]})
@@ -192,9 +197,7 @@ def test_a_seat_on_one_worker_sees_an_action_posted_to_the_other_within_a_second
 
 def test_two_simultaneous_posts_through_two_workers_one_200_one_409(two_workers):
     server, url = two_workers
-    with server.client() as c:
-        made = create(c, "corsairs-of-valeria", ["human", "human"], seed=62)
-    tid, toks = made["table_id"], tokens_of(made)
+    tid, toks = _two_humans(server, 62)
     posters = list(one_per_worker(server, lambda: Pinned(server)).values())
     assert posters[0].pid != posters[1].pid
     try:
