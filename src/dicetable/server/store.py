@@ -185,8 +185,8 @@ class Store:
         migrate(self.engine)
         dialect_insert = postgresql.insert if self.is_postgres else sqlite.insert
         # statements built once (SQLAlchemy caches their compiled form): the action path's SQL
-        self._insert_action = (dialect_insert(ActionRow).on_conflict_do_nothing()
-                               .returning(ActionRow.seq))  # a row back: stored; none: a lost race
+        self._insert_action = (dialect_insert(ActionRow).on_conflict_do_nothing()  # a lost race: no row back
+                               .returning(ActionRow.table_id, ActionRow.seq))
         self._set_status = (update(TableRow).where(TableRow.id == bindparam("tid"))
                             .values(status=bindparam("new_status")))
         self._select_actions = (select(*_ACTION_COLUMNS)
@@ -366,9 +366,23 @@ class Store:
                 pending.done.set()
 
     def _write(self, batch: list[_Pending]) -> None:
+        """Insert ``batch`` (one statement, many rows), set the statuses, notify, commit; lost races
+        (an existing ``(table_id, seq)``, or the same one twice in the batch) are left ``stored = False``."""
+        rows, keys = [], set()
+        for pending in batch:
+            key = (pending.row["table_id"], pending.row["seq"])
+            pending.stored = False
+            if key not in keys:
+                keys.add(key)
+                rows.append(pending.row)
         with self.engine.begin() as conn:
-            for pending in batch:  # ON CONFLICT DO NOTHING: a lost race stores nothing, the rest go on
-                pending.stored = conn.execute(self._insert_action, pending.row).first() is not None
+            # ON CONFLICT DO NOTHING: a lost race stores nothing and the rest go on; RETURNING names the stored
+            stored_keys = {(r.table_id, r.seq) for r in conn.execute(self._insert_action, rows)}
+            for pending in batch:
+                key = (pending.row["table_id"], pending.row["seq"])
+                if key in stored_keys:
+                    pending.stored = True
+                    stored_keys.discard(key)  # a duplicate in the batch stays a lost race
             changes = [{"tid": p.row["table_id"], "new_status": p.status} for p in batch
                        if p.stored and p.status is not None]
             if changes:
