@@ -48,13 +48,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
 from .hints import HintGate, PendingHints
+from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
 from .routes import ROUTERS
 from .routes.handlers import install as install_handlers
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
 from .settings import LIMITS_OFF_WARNING, Settings
-from .jsonio import JSONAnswer
 from .store import DEFAULT_DATABASE, Listener, Store
 from .tables import TableManager
 from .tokens import TokenInAddress, hide_tokens_in_logs

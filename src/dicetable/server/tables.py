@@ -55,9 +55,9 @@ from .bots import (
     SEARCH_LEVELS, Bots, _choose, _choose_remote, _hint_remote, _warm_up, hint_answer,
 )
 from .clock import Timers
-from .leases import ADOPT_EVERY, Leases, to_drive
 from .errors import ApiError
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
+from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
 from .models import SeatRow, TableRow
 from .pushes import Pushes
