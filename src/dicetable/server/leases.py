@@ -23,7 +23,9 @@ leaves its cache. Tables whose driver went away are adopted by another
 process within :data:`ADOPT_EVERY` seconds (:meth:`TableManager.adopt`).
 Held locks use PostgreSQL's shared lock table (``max_locks_per_transaction``
 times ``max_connections`` entries, 6,400 by default): one per table being
-driven. With SQLite there is one process and it drives every table.
+driven. Two tables whose ids hash to the same key (one chance in four billion
+for a pair) share a lock: one process drives both, or the second waits until
+the first's game ends. With SQLite there is one process and it drives every table.
 """
 
 from __future__ import annotations
