@@ -25,7 +25,7 @@ import statistics
 import tempfile
 import time
 
-import orjson
+from dicetable.server.jsonio import dumps
 
 
 def samples(steps: int, every: int) -> dict[str, list[dict]]:
@@ -64,8 +64,8 @@ def std(value: object) -> str:
 
 
 def fast(value: object) -> str:
-    """orjson's encoding, as a ``str``."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    """orjson's encoding, as a ``str``: the server's own (``dicetable.server.jsonio.dumps``)."""
+    return dumps(value)
 
 
 def per_op_us(fn, values: list[dict], repeat: int) -> float:
