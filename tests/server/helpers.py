@@ -124,22 +124,24 @@ def follow(view: dict | None, message: dict) -> dict:
 class ServerProcess:
     """``dicetable serve`` in a child process on 127.0.0.1 and a free port; ``kill()`` sends SIGKILL."""
 
-    def __init__(self, database: str, port: int | None = None, log_level: str = "warning") -> None:
+    def __init__(self, database: str, port: int | None = None, log_level: str = "warning", workers: int = 1) -> None:
         self.database = database
         self.log_level = log_level
+        self.workers = workers
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.base = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "ServerProcess":
-        """Start the server and wait until /api/health answers (fails after 30 s)."""
+        """Start the server and wait until /api/health answers (fails after 30 s, 30 s more per extra worker:
+        each imports everything, on a machine shared by the test workers)."""
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.output = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would stall the server
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "dicetable.cli.main", "serve", "--port", str(self.port),
-             "--database", self.database, "--log-level", self.log_level],
+             "--database", self.database, "--log-level", self.log_level, "--workers", str(self.workers)],
             stdout=self.output, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 30 * self.workers
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError("server exited: " + self.log())
@@ -150,7 +152,7 @@ class ServerProcess:
                 pass
             time.sleep(0.1)
         self.kill()
-        raise AssertionError("server did not start within 30 s")
+        raise AssertionError(f"server did not start within {30 * self.workers} s: " + self.log())
 
     def log(self) -> str:
         """What the server printed so far."""

@@ -53,11 +53,14 @@ def register(app: typer.Typer) -> None:
         port: int = typer.Option(8000, "--port", help="TCP port"),
         database: Optional[str] = typer.Option(None, "--database", help=DATABASE_HELP),
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: warning, info, debug"),
+        workers: int = typer.Option(1, "--workers", help="server processes on the one port (more than 1 needs "
+                                                          "PostgreSQL; docs/deploy.md)"),
     ) -> None:
         """Run the game server (tables, seats, bots, live updates) with its HTTP API on HOST:PORT."""
         import uvicorn
 
         from dicetable.server import create_app
+        from dicetable.server.processes import DATABASE_VARIABLE, check_workers
 
         if not 1 <= port <= 65535:
             fail(f"--port takes a TCP port from 1 to 65535, got {port}")
@@ -71,15 +74,22 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
         url = database_url(database)
         _open_store(url, fail).close()  # a bad URL fails here with a clear message, before uvicorn starts
+        refused = check_workers(workers, url)
+        if refused:
+            fail(refused)
         try:  # a taken port or unknown host fails here in one line (uvicorn would log it and exit with 3)
             socket.create_server((host, port)).close()
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                  "check --host, or choose another port with --port (make run PORT=...)")
         console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it")
+        if workers > 1:
+            console.print(f"{workers} server processes share the port and the database")
+            os.environ[DATABASE_VARIABLE] = url  # each worker process opens it (processes.app_from_env)
+        target = create_app(url, settings=settings) if workers == 1 else "dicetable.server.processes:app_from_env"
         try:
-            uvicorn.run(create_app(url, settings=settings), host=host, port=port, log_level=log_level,
-                        ws="websockets-sansio", ws_max_size=settings.max_frame,
+            uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None, host=host, port=port,
+                        log_level=log_level, ws="websockets-sansio", ws_max_size=settings.max_frame,
                         timeout_graceful_shutdown=SHUTDOWN_GRACE)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "

@@ -49,6 +49,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
 from .hints import HintGate, PendingHints
+from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
 from .routes import ROUTERS
 from .routes.handlers import install as install_handlers
@@ -116,7 +117,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     hide_tokens_in_logs()
     docs = "/api/docs" if settings.api_docs else None
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
-                  openapi_url="/api/openapi.json")
+                  openapi_url="/api/openapi.json", default_response_class=JSONAnswer)
     app.state.settings = settings
     app.state.hints = PendingHints()
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not

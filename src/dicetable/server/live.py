@@ -13,7 +13,6 @@ store, the bots or the connections' event loops: the modules above
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from collections import deque
@@ -24,6 +23,7 @@ from dicetable.engine import GameState
 
 from .banks import TimeBank
 from .clock import Handle
+from .jsonio import dumps
 from .models import SeatRow
 
 
@@ -118,8 +118,8 @@ def is_full_view(message: str) -> bool:
 
 
 def compact(value: Any) -> str:
-    """``value`` as compact JSON text (no spaces, non-ASCII kept): how every pushed message is written."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """``value`` as compact JSON text (no spaces, non-ASCII kept): how every pushed message is written (orjson)."""
+    return dumps(value)
 
 
 @dataclass

@@ -1,10 +1,16 @@
 """The store: a table's record in SQLite or PostgreSQL (SQLAlchemy 2, Alembic migrations).
 
-Every write is one short transaction committed before the caller goes on, so
-an acknowledged action is on disk (SQLite: WAL journal, ``synchronous=FULL``).
+Every write is committed before the caller goes on, so an acknowledged
+action is on disk (SQLite: WAL journal, ``synchronous=FULL``).
 Appending an action inserts row ``seq = version + 1``; the unique constraint
 ``(table_id, seq)`` makes two writers race safely: the second one's insert
-fails and :class:`Conflict` is raised, nothing is stored for it.
+finds the row there and :class:`Conflict` is raised, nothing is stored for it.
+
+Appends take the cheap path (SQLAlchemy Core, no ORM objects): one
+committer thread per store takes every append waiting and writes them in
+one transaction (group commit), so tables acting within the same few
+milliseconds share one commit (one flush to disk); each caller returns only
+once the commit holding its action is done.
 
 With PostgreSQL each append also sends ``NOTIFY dicetable, '<table id> <seq>
 <origin>'`` inside the same transaction (delivered at commit), which other
@@ -14,24 +20,32 @@ server processes hear through :class:`Listener`.
 from __future__ import annotations
 
 import json
+import logging
 import os
+import queue
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, delete, event, func, insert, select, text, update
+from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
 
 from .models import ActionRow, SeatRow, TableRow
 
+log = logging.getLogger("dicetable.server")
+
 #: PostgreSQL channel on which processes announce new actions.
 CHANNEL = "dicetable"
+
+#: The most appends one commit holds (group commit); more waiting go into the next one.
+MAX_BATCH = 256
 
 #: The database used when ``--database`` is not given: a file in the working directory.
 DEFAULT_DATABASE = "sqlite:///dicetable.db"
@@ -45,13 +59,40 @@ class Conflict(Exception):
     """Another writer appended first (the ``(table_id, seq)`` row exists); nothing was stored."""
 
 
+class StoredAction(NamedTuple):
+    """One stored action (a row of ``actions``, read without the ORM): the ``seq``-th of its table."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    by: str
+    undoable: bool
+    created: datetime
+
+
+#: The columns of ``actions`` a :class:`StoredAction` holds, in its order.
+_ACTION_COLUMNS = [getattr(ActionRow, name) for name in StoredAction._fields]
+
+
 @dataclass
 class Record:
     """A table as stored: its row, its seats (by seat number) and its actions in ``seq`` order."""
 
     table: TableRow
     seats: list[SeatRow]
-    actions: list[ActionRow]
+    actions: list[StoredAction]
+
+
+@dataclass(eq=False)
+class _Pending:
+    """One append waiting for the committer: the row, the status to set, and how it ended."""
+
+    row: dict[str, Any]
+    status: str | None
+    done: threading.Event = field(default_factory=threading.Event)
+    stored: bool = False
+    error: BaseException | None = None
 
 
 def now() -> datetime:
@@ -81,9 +122,11 @@ def normalize_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-#: SQLite's ``synchronous`` setting: FULL (default) flushes every commit to disk before the answer;
-#: ``DICETABLE_SQLITE_SYNC=NORMAL`` is about 10x cheaper per commit and still loses nothing when the
-#: server process is killed, only possibly the last commits on a power cut or an OS crash.
+#: SQLite's ``synchronous`` setting: FULL (default) flushes every commit to disk before the answer, so an
+#: acknowledged action survives a killed process, an OS crash and a power cut; group commit (one flush
+#: for every append waiting) keeps that affordable. ``DICETABLE_SQLITE_SYNC=NORMAL`` flushes only at
+#: checkpoints: still nothing lost when the server process is killed (the commit is in the WAL file,
+#: in the OS's cache), only possibly the last commits on a power cut or an OS crash.
 SQLITE_SYNC = os.environ.get("DICETABLE_SQLITE_SYNC", "FULL").upper()
 
 
@@ -140,37 +183,49 @@ class Store:
         self.is_postgres = self.engine.dialect.name == "postgresql"
         self.origin = os.urandom(6).hex()
         migrate(self.engine)
+        dialect_insert = postgresql.insert if self.is_postgres else sqlite.insert
+        # statements built once (SQLAlchemy caches their compiled form): the action path's SQL
+        self._insert_action = (dialect_insert(ActionRow).on_conflict_do_nothing()  # a lost race: no row back
+                               .returning(ActionRow.table_id, ActionRow.seq))
+        self._set_status = (update(TableRow).where(TableRow.id == bindparam("tid"))
+                            .values(status=bindparam("new_status")))
+        self._select_actions = (select(*_ACTION_COLUMNS)
+                                .where(ActionRow.table_id == bindparam("table_id"),
+                                       ActionRow.seq > bindparam("after")).order_by(ActionRow.seq))
+        self._waiting: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._committer: threading.Thread | None = None
+        self._committer_lock = threading.Lock()
+        self.commits = 0  # transactions the committer ran (batches of appends), for benchmarks
 
     def close(self) -> None:
-        """Release the pooled connections."""
+        """Finish the appends already waiting, stop the committer and release the pooled connections."""
+        with self._committer_lock:
+            committer, self._committer = self._committer, None
+        if committer is not None:
+            self._waiting.put(None)
+            committer.join(10)
         self.engine.dispose()
 
     # ------------------------------------------------------------------ reads
     def load(self, table_id: str) -> Record | None:
         """The record of ``table_id`` (None if there is no such table)."""
         with self.engine.connect() as conn:
-            from sqlalchemy.orm import Session
+            table = conn.execute(select(TableRow.__table__).where(TableRow.id == table_id)).mappings().first()
+            if table is None:
+                return None
+            seats = conn.execute(select(SeatRow.__table__).where(SeatRow.table_id == table_id)
+                                 .order_by(SeatRow.seat)).mappings().all()
+            actions = self._actions(conn, table_id, 0)
+        return Record(TableRow(**table), [SeatRow(**seat) for seat in seats], actions)
 
-            with Session(bind=conn, expire_on_commit=False) as s:
-                table = s.get(TableRow, table_id)
-                if table is None:
-                    return None
-                seats = list(s.scalars(select(SeatRow).where(SeatRow.table_id == table_id)
-                                       .order_by(SeatRow.seat)))
-                actions = list(s.scalars(select(ActionRow).where(ActionRow.table_id == table_id)
-                                         .order_by(ActionRow.seq)))
-                s.expunge_all()
-                return Record(table, seats, actions)
-
-    def actions_after(self, table_id: str, seq: int) -> list[ActionRow]:
+    def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
         """The actions of ``table_id`` with a ``seq`` above ``seq``, in order."""
-        from sqlalchemy.orm import Session
+        with self.engine.connect() as conn:
+            return self._actions(conn, table_id, seq)
 
-        with Session(self.engine, expire_on_commit=False) as s:
-            rows = list(s.scalars(select(ActionRow).where(ActionRow.table_id == table_id,
-                                                          ActionRow.seq > seq).order_by(ActionRow.seq)))
-            s.expunge_all()
-            return rows
+    def _actions(self, conn: Connection, table_id: str, seq: int) -> list[StoredAction]:
+        rows = conn.execute(self._select_actions, {"table_id": table_id, "after": seq})
+        return [StoredAction._make(row) for row in rows]
 
     def count_actions(self, table_id: str) -> int:
         """How many actions ``table_id`` has (its version)."""
@@ -243,23 +298,100 @@ class Store:
             conn.execute(insert(SeatRow), [row(seat) for seat in seats])
 
     def append(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
-               status: str | None = None) -> ActionRow:
-        """Append action ``seq`` and commit (and set the table's ``status`` when given).
+               status: str | None = None) -> StoredAction:
+        """Append action ``seq`` and commit (and set the table's ``status`` when given); the stored action.
 
-        Raises :class:`Conflict` when row ``seq`` exists already (another writer
-        won); nothing is stored then.
+        Returns once the transaction holding it is committed (it may hold other
+        tables' appends too: group commit). Raises :class:`Conflict` when row
+        ``seq`` exists already (another writer won); nothing is stored then.
+        Database errors (``sqlalchemy.exc.DBAPIError``) reach the caller as they are.
         """
-        row = {"table_id": table_id, "seq": seq, "seat": seat, "action": action, "by": by,
-               "undoable": undoable, "created": now()}
+        stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
+        pending = _Pending(stored._asdict(), status)
+        self._start_committer()
+        self._waiting.put(pending)
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        if not pending.stored:
+            raise Conflict(f"action {seq} of table {table_id} exists already")
+        return stored
+
+    def _start_committer(self) -> None:
+        if self._committer is None:
+            with self._committer_lock:
+                if self._committer is None:
+                    self._committer = threading.Thread(target=self._commit_loop, name="dicetable-commit",
+                                                       daemon=True)
+                    self._committer.start()
+
+    def _commit_loop(self) -> None:
+        """The committer thread: take every append waiting (at most ``MAX_BATCH``), commit them as one."""
+        while True:
+            first = self._waiting.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    nxt = self._waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._commit_batch(batch)
+            if stop:
+                return
+
+    def _commit_batch(self, batch: list[_Pending]) -> None:
+        """Write ``batch`` in one transaction and wake its callers; when that transaction fails, each
+        append is tried again in its own, so one bad append (its table deleted) fails only its caller."""
+        batch.sort(key=lambda p: (p.row["table_id"], p.row["seq"]))  # one lock order across processes
         try:
-            with self.engine.begin() as conn:
-                conn.execute(insert(ActionRow).values(**row))
-                if status is not None:
-                    conn.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
-                self._notify(conn, table_id, seq)
-        except IntegrityError:
-            raise Conflict(f"action {seq} of table {table_id} exists already") from None
-        return ActionRow(**row)
+            self._write(batch)
+        except Exception:
+            for pending in batch:
+                pending.stored = False
+                try:
+                    self._write([pending])
+                except IntegrityError:  # its table is gone (deleted): nothing stored, as a lost race
+                    pending.stored = False
+                except Exception as exc:
+                    pending.error = exc
+        finally:
+            for pending in batch:
+                pending.done.set()
+
+    def _write(self, batch: list[_Pending]) -> None:
+        """Insert ``batch`` (one statement, many rows), set the statuses, notify, commit; lost races
+        (an existing ``(table_id, seq)``, or the same one twice in the batch) are left ``stored = False``."""
+        rows, keys = [], set()
+        for pending in batch:
+            key = (pending.row["table_id"], pending.row["seq"])
+            pending.stored = False
+            if key not in keys:
+                keys.add(key)
+                rows.append(pending.row)
+        with self.engine.begin() as conn:
+            # ON CONFLICT DO NOTHING: a lost race stores nothing and the rest go on; RETURNING names the stored
+            stored_keys = {(r.table_id, r.seq) for r in conn.execute(self._insert_action, rows)}
+            for pending in batch:
+                key = (pending.row["table_id"], pending.row["seq"])
+                if key in stored_keys:
+                    pending.stored = True
+                    stored_keys.discard(key)  # a duplicate in the batch stays a lost race
+            changes = [{"tid": p.row["table_id"], "new_status": p.status} for p in batch
+                       if p.stored and p.status is not None]
+            if changes:
+                conn.execute(self._set_status, changes)
+            stored = [f"{p.row['table_id']} {p.row['seq']} {self.origin}" for p in batch if p.stored]
+            if self.is_postgres and stored:
+                conn.execute(text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) "
+                                  "AS payload"), {"channel": CHANNEL, "payloads": stored})
+        self.commits += 1
 
     def abandon_idle(self, cutoff: datetime) -> list[str]:
         """Mark ``abandoned`` every running table created before ``cutoff`` with no action since; their ids."""
@@ -270,6 +402,8 @@ class Store:
             if ids:
                 conn.execute(update(TableRow).where(TableRow.id.in_(ids), TableRow.status == "running")
                              .values(status="abandoned"))
+            for table_id in ids:  # other processes holding the table reload it: it takes no more actions
+                self._notify(conn, table_id, -1)
         return ids
 
     def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str) -> bool:
@@ -353,17 +487,21 @@ class Listener(threading.Thread):
                 with psycopg.connect(url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.ready.set()
-                    self.on_change(None, None)  # (re)connected: writes may have been missed
+                    self._tell(None, None)  # (re)connected: writes may have been missed
                     while not self.stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
                             parts = note.payload.split()
-                            if len(parts) == 3 and parts[2] != self.store.origin:
-                                try:
-                                    self.on_change(parts[0], int(parts[1]))
-                                except Exception:  # a bad table must not stop the listener
-                                    pass
+                            if len(parts) == 3 and parts[2] != self.store.origin and parts[1].lstrip("-").isdigit():
+                                self._tell(parts[0], int(parts[1]))
             except psycopg.Error:
                 self.stopping.wait(0.5)
+
+    def _tell(self, table_id: str | None, seq: int | None) -> None:
+        """Call ``on_change``; a failure (a table gone from the database) is logged, the listener goes on."""
+        try:
+            self.on_change(table_id, seq)
+        except Exception:
+            log.exception("catching up with table %s failed", table_id)
 
     def stop(self) -> None:
         """Ask the thread to finish (within about half a second)."""

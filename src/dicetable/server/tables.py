@@ -58,6 +58,7 @@ from .bots import (
 from .clock import Timers
 from .errors import ApiError
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
+from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
 from .models import SeatRow, TableRow
 from .pushes import Pushes
@@ -102,6 +103,7 @@ class TableManager:
         self.bots = Bots(lambda table_id: self.tables.get(table_id), lambda *a, **kw: self.act(*a, **kw),
                          lambda: self.closed, bot_threads=bot_threads, search_processes=search_processes)
         self.timers = Timers(self.bots.threads.submit)  # every table's clock on one timer heap
+        self.leases = Leases(store)  # which tables this process drives (bots, clock): leases.py
         self.max_cached = max_cached
         self.abandon_after = abandon_after  # seconds without an action after which a table is abandoned
         self.closed = False
@@ -125,6 +127,8 @@ class TableManager:
         sweep runs now and then (:meth:`sweep`)."""
         if self.abandon_after:
             self.timers.schedule(min(60.0, self._sweep_every()), self._sweep_and_again)  # not in the start's rush
+        if self.leases.shared:
+            self.timers.schedule(ADOPT_EVERY, self.adopt)
 
     def _sweep_every(self) -> float:
         """Seconds between sweeps: a tenth of ``abandon_after``, between 1 s and an hour."""
@@ -161,6 +165,7 @@ class TableManager:
         processes stopped; pending bot moves are recomputed when their table is next used)."""
         self.closed = True
         self.timers.close()
+        self.leases.close()
         self.bots.close()
 
     # -------------------------------------------------------------- loading
@@ -225,12 +230,16 @@ class TableManager:
                       if not lt.subscribers and not lt.thinking and lt.timer is None)
         for _, tid in idle[: max(1, len(idle) // 10)]:
             self.tables.pop(tid, None)
+            self.leases.release(tid)
 
     def refresh(self, table_id: str | None, seq: int | None = None) -> None:
         """Catch up with writes of other processes (PostgreSQL notifications); None: every cached table."""
         if table_id is None:
             for tid in list(self.tables):
-                self.refresh(tid)
+                try:
+                    self.refresh(tid)
+                except ApiError:  # that table is gone from the database (it left the cache): the others go on
+                    pass
             return
         lt = self.tables.get(table_id)
         if lt is None:
@@ -608,21 +617,25 @@ class TableManager:
         if lt.bank is not None:
             self._settle_bank(lt)
         if lt.state.is_over or lt.status == "abandoned":
+            self.leases.release(lt.id)
             return
+        drives = to_drive(lt) and self.leases.holds(lt.id)  # one process drives a table (leases.py)
         humans = []
         for seat in lt.state.to_move:
             info = lt.seats[seat]
-            if info.by_bot:
-                self.bots.start(lt, seat, info.level, "bot")
-            else:
+            if not info.by_bot:
                 humans.append(seat)
+            elif drives:
+                self.bots.start(lt, seat, info.level, "bot")
         if humans and lt.clock:
             lt.deadline = time.time() + lt.clock
-            lt.timer = self.timers.schedule(lt.clock, self._clock_ran_out, lt.id, lt.version)
+            if drives:
+                lt.timer = self.timers.schedule(lt.clock, self._clock_ran_out, lt.id, lt.version)
         flag = lt.bank.next_flag() if humans and lt.bank is not None else None
         if flag is not None:
             lt.deadline = flag[0]
-            lt.timer = self.timers.schedule(max(0.0, flag[0] - self.now()), self._bank_ran_out, lt.id, lt.version)
+            if drives:
+                lt.timer = self.timers.schedule(max(0.0, flag[0] - self.now()), self._bank_ran_out, lt.id, lt.version)
 
     def _settle_bank(self, lt: LiveTable) -> None:
         """Bring ``lt``'s chess clock to who is to move now, and keep it in the store if it changed."""
@@ -631,6 +644,21 @@ class TableManager:
         on_clock = [s for s in lt.state.to_move if not lt.seats[s].by_bot] if running else []
         if lt.bank.settle(on_clock, self.now()):
             self.store.set_time_bank(lt.id, lt.bank.to_text())
+
+    def adopt(self) -> None:
+        """Drive the tables in memory that have a bot or a clock to run and no process driving them
+        (their driver ended or let them go), then look again in ``ADOPT_EVERY`` seconds (PostgreSQL)."""
+        if self.closed:
+            return
+        for lt in list(self.tables.values()):
+            if lt.id not in self.leases.held and lt.status == "running" and to_drive(lt):
+                try:
+                    if self.leases.holds(lt.id):
+                        with self.changing(lt):
+                            self._kick(lt)
+                except Exception:  # one table must not stop the others' adoption
+                    log.exception("adopting table %s failed", lt.id)
+        self.timers.schedule(ADOPT_EVERY, self.adopt)
 
     def _clock_ran_out(self, table_id: str, version: int) -> None:
         lt = self.tables.get(table_id)
