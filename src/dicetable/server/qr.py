@@ -16,7 +16,6 @@ import io
 import re
 from urllib.parse import urlsplit
 
-import segno
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from .errors import ApiError
@@ -60,6 +59,8 @@ def check_link(text: str, scope: dict, allowed_hosts: tuple[str, ...] = ()) -> s
 
 def svg(text: str) -> str:
     """The QR code of ``text`` as a standalone SVG document (dark modules on white, a 4-module quiet zone)."""
+    import segno  # a base dependency, imported when first drawn: a server without it still serves the rest
+
     out = io.BytesIO()
     segno.make(text, error="m", micro=False).save(out, kind="svg", scale=4, border=4, xmldecl=False,
                                                   dark="#1d140d", light="#ffffff", title="QR code of the link")

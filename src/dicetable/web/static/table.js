@@ -9,6 +9,7 @@ import { VersionQueue, keyOf, keyText } from "./queue.js";
 import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
 import { boardFor, fillSlots, fitBoard, swapParts, watchFit } from "./board.js";
 import { createTable } from "./lobby.js";
+import { catchUp, chatMessage, startChat } from "./chat.js";
 
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
@@ -37,6 +38,7 @@ export async function tablePage() {
     fast: () => T.fast,
   });
   wireTable();
+  startChat(T.id, () => T.token);
   connect();
 }
 
@@ -48,9 +50,10 @@ function connect() {
   if (T.live) T.live.close();
   let refused = null;
   const live = new Live(T.id, T.token, {
-    onOpen: () => { document.body.dataset.live = "open"; },
+    onOpen: () => { document.body.dataset.live = "open"; catchUp(); },
     onMessage: (msg) => {
       if (msg.type === "error" || (msg.error && msg.version === undefined)) { refused = msg; return; }
+      if (msg.type === "chat") { chatMessage(msg.message); return; }  // not a version: beside the queue
       if (msg.type === "view" && (typeof msg.seat === "number" ? msg.seat : null) !== T.seat) {
         // The first view tells which seat a token is (a seat link opened here).
         if (T.view === null && T.seat === null && T.token) adoptSeat(msg.seat);
@@ -205,10 +208,21 @@ async function act(actionId) {
   }
 }
 
+// The seat whose last move this page may take back: its own seat's (``can_undo``), or in hot-seat
+// play the seat that just moved (``undo_seat``) when this browser holds its token and plays it here.
+function undoSeat(view) {
+  if (!view || view.over) return null;
+  if (T.seat !== null && view.can_undo) return T.seat;
+  const s = view.undo_seat;
+  return typeof s === "number" && T.tokens[s] !== undefined && !T.away.has(s) ? s : null;
+}
+
 async function undo() {
+  const seat = undoSeat(T.view);
+  if (seat === null) return;
   const [undos, version] = currentKey();
   T.own.add(keyText([undos + 1, version - 1]));
-  const res = await api("POST", `/api/tables/${T.id}/undo`, { token: T.token, body: { version }, minimal: socketOpen() });
+  const res = await api("POST", `/api/tables/${T.id}/undo`, { token: seat === T.seat ? T.token : T.tokens[seat], body: { version }, minimal: socketOpen() });
   if (res.status === 200) {
     if (res.data && typeof res.data.version === "number") T.own.add(keyText(keyOf(res.data)));
     offerAnswer(res.data);
@@ -507,8 +521,11 @@ function drawRules(view) {
 function drawTools(view) {
   const mine = T.seat !== null && (view.to_move || []).includes(T.seat) && !view.over;
   $("#hint-btn").hidden = !(mine && T.canHint !== false);
-  const canUndo = view.can_undo ?? (view.undo && view.undo.allowed);
-  $("#undo-btn").hidden = !(T.seat !== null && canUndo);
+  const undoer = undoSeat(view);
+  const undoBtn = $("#undo-btn");
+  undoBtn.hidden = undoer === null;
+  undoBtn.textContent = undoer === null || undoer === T.seat ? "Undo" : `Undo ${nameOf(undoer)}'s move`;
+  undoBtn.title = undoer === null ? "" : `take back ${undoer === T.seat ? "your" : `${nameOf(undoer)}'s`} last move`;
   // A hint answers one decision: it stays while the view is redrawn at the same (undos, version)
   // (a seat connects, a reconnect), and goes when the table moves on.
   if (T.hintFor !== keyText(keyOf(view))) { $("#hints").hidden = true; T.hintFor = null; }
