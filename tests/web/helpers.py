@@ -129,5 +129,9 @@ def open_lobby_table(page, server_url: str, game: str, seats: list[str], options
     for i, seat in enumerate(seats):
         page.select_option(f"#seat-{i}", seat)
     page.click("#create")
+    # a table with seats for friends elsewhere shows the invite panel first
+    page.wait_for_function("() => location.pathname.startsWith('/tables/') || !document.querySelector('#created').hidden")
+    if "/tables/" not in page.url:
+        page.click("#open-table")
     page.wait_for_url("**/tables/**")
     page.wait_for_selector("[data-version]")

@@ -10,6 +10,7 @@ import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate
 import { boardFor, fillSlots, fitBoard, swapParts, watchFit } from "./board.js";
 import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
+import { drawHowto, howtoOf } from "./howto.js";
 
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
@@ -276,6 +277,7 @@ async function show(entry, advanced) {
 // The first view of a game: its board styles and rules help.
 function startGame(view) {
   T.game = view.game;
+  howtoOf(view.game).then((card) => drawHowto($("#howto-card"), card));
   const css = $("#board-css");
   // The board stays hidden until its styles apply (no unstyled flash; nothing measured or tapped too early).
   const href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
