@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { drawHowto, rememberHowto } from "./howto.js";
 
 const BOT_LEVELS = ["random", "greedy", "easy", "medium", "hard"];
+let gameNames = {};  // game id -> name, for the table list
 
 export async function lobbyPage() {
   const [res, guideRes] = await Promise.all([api("GET", "/api/games"), api("GET", "/web/guide")]);
@@ -29,6 +30,7 @@ export async function lobbyPage() {
     const g = byId[gameSel.value];
     $("#game-summary").textContent = g.summary || "";
     $("#howto-game").textContent = g.name || g.id;
+    $("#howto-game-link").textContent = g.name || g.id;
     drawHowto($("#howto-card"), guide.howto[g.id] || null);
     const sel = $("#players");
     const old = Number(sel.value) || Math.min(Math.max(2, minP(g)), maxP(g));
@@ -82,7 +84,7 @@ export async function lobbyPage() {
   const levelList = $("#bot-level-list");
   for (const lv of levels) {
     const b = guide.bots[lv];
-    if (b) levelList.append(el("dt", { text: lv }), el("dd", { text: `${b.what}. ${b.strength}.` }));
+    if (b) levelList.append(el("dt", { text: lv }), el("dd", { text: `${b.what}; ${b.strength}.` }));
   }
   $("#bot-levels").hidden = !levelList.children.length;
   gameSel.addEventListener("change", drawPlayers);
@@ -120,7 +122,8 @@ export async function lobbyPage() {
     if (away.length) { showInvites(made, away); return; }
     location.assign(made.url);
   });
-  drawOpenTables(Object.fromEntries(list.map((g) => [g.id, g.name])));
+  gameNames = Object.fromEntries(list.map((g) => [g.id, g.name]));
+  drawOpenTables();
 }
 
 // Creates a table, keeps its human seat tokens, the seats played elsewhere (``away``: their
@@ -186,6 +189,7 @@ function showInvites(made, away) {
   open.textContent = made.url.includes("#token=") ? "Open my table" : "Watch the table";
   $("#created-h").focus();
   watchJoins(made.id, away);
+  drawOpenTables();
 }
 
 // The QR code of ``url`` as an <img> (the server draws it; the link goes in the request's body,
@@ -233,7 +237,7 @@ function watchJoins(id, away) {
   tick();
 }
 
-async function drawOpenTables(names = {}) {
+async function drawOpenTables(names = gameNames) {
   const body = $("#open-tables");
   const res = await api("GET", "/api/tables?all=true");
   const rows = (Array.isArray(res.data) ? res.data : (res.data && res.data.tables) || []).slice(0, 40);
