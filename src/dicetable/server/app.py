@@ -20,6 +20,9 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``POST /api/tables/{id}/seats/{n}/bot``     ``{"level": optional}``: hand seat n to its bot
 ``POST /api/tables/{id}/seats/{n}/take``    seat n's holder takes it back from its bot
 ``GET  /api/tables/{id}/hint``              the hard bot's top three for your decision
+``POST /api/tables/{id}/chat``              ``{"text"}``: a chat message, as a seat or a spectator (``chat_api``)
+``GET  /api/tables/{id}/chat``              the chat messages (``?after=`` an id)
+``POST /api/qr``                            ``{"text"}``: the QR code (SVG) of one of this server's table links
 ``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
 =========================================  ====================================================
 
