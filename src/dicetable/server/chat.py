@@ -138,7 +138,7 @@ class Chat:
                     raise ApiError(409, f"this table's chat is full ({MAX_MESSAGES} messages); "
                                         "no more can be posted")
                 row = {"table_id": table_id, "seat": seat, "name": name, "text": text, "created": now()}
-                row["id"] = conn.execute(insert(ChatRow).values(**row)).inserted_primary_key[0]
+                row["id"] = conn.execute(insert(ChatRow).values(**row).returning(ChatRow.id)).scalar_one()
             shown = message_json(row)
             self._push(lt, shown)
         return shown
