@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import version, wait_ready
+from .helpers import fill_lobby, version, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -76,12 +76,7 @@ def test_the_invite_panel_shows_one_link_and_qr_per_human_seat_and_who_joined(br
     friend_ctx = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         page = ctx.new_page()
-        page.goto(server.url + "/?pace=0")
-        page.select_option("#game", "corsairs-of-valeria")
-        page.select_option("#players", "3")
-        page.select_option("#seat-0", "human")
-        page.select_option("#seat-1", "human:away")
-        page.select_option("#seat-2", "bot:random")
+        fill_lobby(page, server.url, "corsairs-of-valeria", ["human", "human:away", "bot:random"])
         # options in the rulebook's words with their line, bot levels explained
         assert page.locator("label[for='opt-captains']").inner_text().startswith("Captain Cards")
         assert "special power" in page.locator("#opt-captains-help").inner_text()
@@ -123,12 +118,7 @@ def test_hot_seat_undo_takes_back_the_last_move_of_the_seat_that_moved(context, 
     revealed nothing, so it may be taken back (the online rule): the page offers "Undo Player 1's
     move" with Player 1's token, and the table goes back to Player 1's decision."""
     page = context.new_page()
-    page.goto(server.url + "/?pace=0")
-    page.select_option("#game", "biblios-dice")
-    page.select_option("#players", "2")
-    page.select_option("#seat-0", "human")
-    page.select_option("#seat-1", "human")
-    page.fill("#seed", "3")
+    fill_lobby(page, server.url, "biblios-dice", ["human", "human"], seed=3)
     page.click("#create")
     page.wait_for_url("**/tables/**")
     wait_ready(page)
