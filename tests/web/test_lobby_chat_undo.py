@@ -105,8 +105,9 @@ def test_the_invite_panel_shows_one_link_and_qr_per_human_seat_and_who_joined(br
                                timeout=15_000)
         assert "1 of 1 invited seat taken" in page.locator("#joined").inner_text()
         page.click("#open-table")
-        page.wait_for_url("**/tables/**#token=*")
-        wait_ready(page)
+        page.wait_for_url("**/tables/**#token=*")  # Player 1's seat, played here
+        page.wait_for_function("() => document.body.dataset.live === 'open'")
+        page.wait_for_function("() => document.querySelector('#players').textContent.includes('Player 1 (you)')")
     finally:
         ctx.close()
         friend_ctx.close()
