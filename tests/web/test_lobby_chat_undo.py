@@ -115,9 +115,11 @@ def test_the_invite_panel_shows_one_link_and_qr_per_human_seat_and_who_joined(br
 
 def test_hot_seat_undo_takes_back_the_last_move_of_the_seat_that_moved(context, server):
     """Biblios Dice, both seats on this screen, seed 3: Player 1 keeps the roll and takes the Scrolls
-    dice, which passes the decision to Player 2 behind the hand-over screen. Player 1's move drew and
-    revealed nothing, so it may be taken back (the online rule): the page offers "Undo Player 1's
-    move" with Player 1's token, and the table goes back to Player 1's decision."""
+    dice, which passes the decision to Player 2 behind the hand-over screen. That move drew and
+    revealed nothing, so Player 1 may take it back (the online rule), with Player 1's token: from the
+    hand-over screen ("Player 1: take back my move", without showing Player 2's secrets), and, once
+    Player 2 has the screen, from the top bar ("Undo Player 1's move"). Each time the table goes back
+    to Player 1's decision and the table's undo count grows."""
     page = context.new_page()
     fill_lobby(page, server.url, "biblios-dice", ["human", "human"], seed=3)
     page.click("#create")
@@ -126,22 +128,37 @@ def test_hot_seat_undo_takes_back_the_last_move_of_the_seat_that_moved(context, 
     page.click("[data-action='keep']")
     page.wait_for_selector("[data-action='take:scrolls']")
     before = version(page)
+    tid = page.url.split("/tables/")[1].split("?")[0].split("#")[0]
+
+    def back_at_player_1(undos: int) -> None:
+        page.wait_for_function("() => !document.body.dataset.handover")
+        page.wait_for_selector("[data-action='take:scrolls']")
+        assert version(page) == before
+        assert page.locator("#players").text_content().count("Player 1 (you)") == 1
+        table = server.call("GET", f"/api/tables/{tid}")[1]
+        assert (table["version"], table["undos"], table["to_move"]) == (before, undos, [0])
+
+    # 1. from the hand-over screen
+    page.click("[data-action='take:scrolls']")
+    page.wait_for_selector("#handover:not([hidden])")
+    back = page.locator("#handover-undo")
+    assert back.is_visible() and back.inner_text() == "Player 1: take back my move"
+    back.click()
+    back_at_player_1(1)
+    # 2. from Player 2's screen
     page.click("[data-action='take:scrolls']")
     page.wait_for_selector("#handover:not([hidden])")
     page.click("#handover-btn")
     page.wait_for_function("() => !document.body.dataset.handover")
     wait_ready(page)
-    assert page.evaluate("location.hash").startswith("#token=")
+    assert page.locator("#players").text_content().count("Player 2 (you)") == 1
     undo = page.locator("#undo-btn")
     undo.wait_for(state="visible")
     assert undo.inner_text() == "Undo Player 1's move"
     undo.click()
-    # back to Player 1 (behind the hand-over screen again: Player 1 has secrets too)
+    # back to Player 1, behind the hand-over screen again (Player 1 has secrets too)
     page.wait_for_selector("#handover:not([hidden])")
     assert "Player 1" in page.locator("#handover-btn").inner_text()
+    assert page.locator("#handover-undo").is_hidden()  # nothing of Player 2's to take back
     page.click("#handover-btn")
-    page.wait_for_function("() => !document.body.dataset.handover")
-    page.wait_for_selector("[data-action='take:scrolls']")
-    assert version(page) == before
-    status = server.call("GET", f"/api/tables/{page.url.split('/tables/')[1].split('?')[0].split('#')[0]}")[1]
-    assert status["version"] == before and status["undos"] == 1 and status["to_move"] == [0]
+    back_at_player_1(2)

@@ -171,6 +171,7 @@ function wireTable() {
   $("#final-close").addEventListener("click", () => { $("#final").hidden = true; });
   $("#again-btn").addEventListener("click", playAgain);
   $("#handover-btn").addEventListener("click", () => T.handoverGo && T.handoverGo());
+  $("#handover-undo").addEventListener("click", undoAtHandOver);
   $("#players").addEventListener("click", async (ev) => {
     const b = ev.target.closest("[data-seat-bot], [data-seat-take]");
     if (!b) return;
@@ -682,6 +683,7 @@ async function maybeHandOver() {
     if (T.live) { T.live.close(); T.live = null; }
     T.queue.reset();
     leaveSeat();
+    const leaving = T.seat;
     T.seat = null;
     T.token = null;
     $("#board").classList.add("covered");
@@ -696,13 +698,32 @@ async function maybeHandOver() {
     $("#handover-btn").textContent = `I am ${seatName(next)}: show my table`;
     $("#handover").hidden = false;
     document.body.dataset.handover = String(next);
+    // The player who just moved may still take that move back (when the rules allow it) before
+    // handing the screen over.
+    const back = $("#handover-undo");
+    back.hidden = !(T.view && T.view.undo_seat === leaving && !T.view.over);
+    back.dataset.seat = String(leaving);
+    back.textContent = `${seatName(leaving)}: take back my move`;
     $("#handover-btn").focus();
     await new Promise((resolve) => { T.handoverGo = resolve; });
-    await switchTo(next);
+    const target = T.handoverTarget ?? next;
+    T.handoverTarget = null;
+    back.hidden = true;
+    await switchTo(target);
     $("#handover").hidden = true;
     delete document.body.dataset.handover;
     $("#board").classList.remove("covered");
   } finally { T.switching = false; }
+}
+
+// The hand-over screen's "take back my move": the seat that just moved undoes it with its own
+// token, and the screen goes back to that seat instead of the next one.
+async function undoAtHandOver() {
+  const seat = Number($("#handover-undo").dataset.seat);
+  const res = await api("POST", `/api/tables/${T.id}/undo`, { token: T.tokens[seat], body: { version: shownVersion() } });
+  if (res.status !== 200) { $("#handover-text").textContent = res.message; $("#handover-undo").hidden = true; return; }
+  T.handoverTarget = seat;
+  if (T.handoverGo) T.handoverGo();
 }
 
 // Play ``seat`` (a held token) from now on: its own socket, whose first view is drawn before this
