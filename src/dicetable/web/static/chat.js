@@ -7,7 +7,7 @@
 import { $, el } from "./dom.js";
 import { api } from "./api.js";
 
-const C = { id: null, token: () => null, last: 0, muted: false, unread: 0, seen: new Set(), max: 300 };
+const C = { id: null, token: () => null, last: 0, muted: false, unread: 0, seen: new Set(), max: 300, fetching: false, again: false };
 const muteKey = () => `dicetable.chatmute.${C.id}`;
 
 // Starts the chat of table ``tableId``; ``token()`` is the token of the seat the page plays now (null: a spectator).
@@ -41,13 +41,18 @@ export function startChat(tableId, token) {
     drawMute();
   });
   drawMute();
-  catchUp();
 }
 
-// Fetches the messages after the last one shown (at start, and when a socket (re)opens).
+// Fetches the messages after the last one shown: whenever the table's socket opens (the first
+// time, after a drop, after a hot-seat switch) and when the page shows the table over HTTP.
+// One fetch at a time; a call meanwhile asks again once it is done.
 export async function catchUp() {
   if (!C.id) return;
+  if (C.fetching) { C.again = true; return; }
+  C.fetching = true;
   const res = await api("GET", `/api/tables/${C.id}/chat?after=${C.last}`);
+  C.fetching = false;
+  if (C.again) { C.again = false; catchUp(); }
   if (res.status !== 200 || !res.data) return;
   if (typeof res.data.max_chars === "number") { C.max = res.data.max_chars; $("#chat-text").maxLength = C.max; }
   for (const m of res.data.messages || []) chatMessage(m);

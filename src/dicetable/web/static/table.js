@@ -122,6 +122,7 @@ function adoptSeat(seat) {
 
 // The view over HTTP: the fallback without a socket, and the hot-seat's look at other seats.
 async function refresh() {
+  catchUp();  // the chat too: no socket brings it meanwhile
   const res = await api("GET", `/api/tables/${T.id}`, { token: T.token });
   const view = res.status === 200 ? unwrapView(res.data) : null;
   if (view) {
