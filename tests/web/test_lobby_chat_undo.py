@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .helpers import fill_lobby, version, wait_ready
+from .test_live_table import CHROME_PROBLEMS
 
 pytestmark = pytest.mark.browser
 
@@ -97,6 +98,9 @@ def test_the_invite_panel_shows_one_link_and_qr_per_human_seat_and_who_joined(br
         watch = page.locator("#watch-link").input_value()
         assert watch.endswith("/tables/" + links[0].split("/tables/")[1].split("#")[0])
         assert page.locator("[data-seat-state='1']").inner_text() == "waiting for a friend"
+        if size[0] < 760:  # a phone: no sideways scroll, every control at least 32 px, no text under 12 px
+            page.wait_for_function("() => document.querySelector('#joined').textContent !== ''")
+            assert page.evaluate(CHROME_PROBLEMS) == []
         # the friend opens their link on another screen: the panel says they joined
         friend = friend_ctx.new_page()
         friend.goto(links[1])
