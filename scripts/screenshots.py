@@ -4,10 +4,13 @@ Starts ``dicetable serve`` on a free 127.0.0.1 port with a throwaway SQLite
 file, opens one table per game (you against a greedy bot, fixed seeds),
 plays some moves by clicking ``data-action`` elements like a player, and
 saves ``docs/screenshots/table-<game-id>.png`` (``table-<game-id>-<W>x<H>.png`` with
-``--size``; a size under 900 px wide is a phone: touch, mobile viewport). Needs the dev extra
+``--size``; a size under 900 px wide is a phone: touch, mobile viewport). ``--lobby`` also saves
+the lobby (``lobby.png``: a Corsairs table being set up, its "how to play" card open) and its
+invite panel after creating it with one seat for a friend (``lobby-invite.png``), with the same
+size suffix; with ``--lobby`` and no game named, only those two. Needs the dev extra
 (Playwright) and Debian's chromium (``make test`` installs it)::
 
-    .venv/bin/python scripts/screenshots.py [--moves 12] [--size 390x844] [--out docs/screenshots] [GAME ...]
+    .venv/bin/python scripts/screenshots.py [--moves 12] [--size 390x844] [--out docs/screenshots] [--lobby] [GAME ...]
 """
 
 from __future__ import annotations
@@ -41,15 +44,44 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(resp.read())
 
 
+def lobby_shots(browser, base: str, size: tuple[int, int], phone: bool, out: Path, suffix: str) -> None:
+    """Save the lobby setting up a 3-player Corsairs table (you, a friend, a random bot) and its invite
+    panel once created (the friend's seat waiting, both QR codes drawn)."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, is_mobile=phone, has_touch=phone)
+    page.goto(base + "/?pace=0")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "corsairs-of-valeria")
+    page.select_option("#players", "3")
+    page.select_option("#seat-1", "human:away")
+    page.select_option("#seat-2", "bot:hard")
+    page.click("#bot-levels summary")
+    page.wait_for_timeout(300)
+    path = out / f"lobby{suffix}.png"
+    page.screenshot(path=str(path))
+    print(path)
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+    page.wait_for_function("() => document.querySelectorAll('#seat-links img[data-qr]').length === 2")
+    page.wait_for_function("() => document.querySelector('#joined').textContent !== ''")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    path = out / f"lobby-invite{suffix}.png"
+    page.screenshot(path=str(path))
+    print(path)
+    page.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Save one PNG per game; returns the process exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     TABLES = tables()
-    ap.add_argument("games", nargs="*", default=list(TABLES), help="game ids (default: every game)")
+    ap.add_argument("games", nargs="*", default=None, help="game ids (default: every game, none with --lobby)")
     ap.add_argument("--moves", type=int, default=12, help="moves of yours before the picture (default 12)")
     ap.add_argument("--size", default="1366x768", help="viewport WIDTHxHEIGHT in CSS px (default 1366x768)")
     ap.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="folder for the PNGs")
+    ap.add_argument("--lobby", action="store_true", help="also the lobby and its invite panel")
     args = ap.parse_args(argv)
+    if not args.games:  # none named: every game, or none when only the lobby is asked for
+        args.games = [] if args.lobby else list(TABLES)
     try:
         width, height = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
@@ -79,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
                     time.sleep(0.2)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                if args.lobby:
+                    lobby_shots(browser, base, (width, height), phone, args.out,
+                                "" if args.size == "1366x768" else f"-{width}x{height}")
                 for game in args.games:
                     seats, options, seed = TABLES[game]
                     made = _post(base + "/api/tables", {

@@ -115,8 +115,10 @@ def play_to_end(page, rng: random.Random, max_seconds: float = 90, keyboard: boo
     return taken
 
 
-def open_lobby_table(page, server_url: str, game: str, seats: list[str], options: dict | None = None) -> None:
-    """Create a table from the lobby form (``seats``: "human" or "bot:<level>") and wait for its page."""
+def fill_lobby(page, server_url: str, game: str, seats: list[str], options: dict | None = None,
+               seed: int | None = None) -> None:
+    """Open the lobby (pace 0) and fill its form: the game, one seat per entry of ``seats`` ("human",
+    "human:away" or "bot:<level>"), ``options`` by name (a menu's label or a field's text), the seed."""
     page.goto(server_url + "/?pace=0")
     page.select_option("#game", game)
     page.select_option("#players", str(len(seats)))
@@ -128,6 +130,17 @@ def open_lobby_table(page, server_url: str, game: str, seats: list[str], options
             sel.fill(str(value))
     for i, seat in enumerate(seats):
         page.select_option(f"#seat-{i}", seat)
+    if seed is not None:
+        page.fill("#seed", str(seed))
+
+
+def open_lobby_table(page, server_url: str, game: str, seats: list[str], options: dict | None = None) -> None:
+    """Create a table from the lobby form (``seats``: "human" or "bot:<level>") and wait for its page."""
+    fill_lobby(page, server_url, game, seats, options)
     page.click("#create")
+    # a table with seats for friends elsewhere shows the invite panel first
+    page.wait_for_function("() => location.pathname.startsWith('/tables/') || !document.querySelector('#created').hidden")
+    if "/tables/" not in page.url:
+        page.click("#open-table")
     page.wait_for_url("**/tables/**")
     page.wait_for_selector("[data-version]")

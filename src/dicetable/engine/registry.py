@@ -44,6 +44,12 @@ class OptionSpec:
     option values. ``examples`` are values worth playing besides the default
     for an option without ``choices`` (tests and tools play every one of
     them, at the smallest player count the option applies to).
+
+    For people choosing options (the lobby): ``label`` is the option's name in
+    the rulebook's words (e.g. "Hidden Objective Variant"), ``explanation``
+    one line saying what it changes in play (at most 160 characters, no line
+    break), ``source`` where the rule comes from (``"rulebook: <section>"``,
+    or ``"dicetable: ..."`` for an option the rulebook does not have).
     """
 
     name: str
@@ -54,6 +60,9 @@ class OptionSpec:
     players: tuple[Any, ...] | None = None
     check: Callable[..., Any] | None = None
     examples: tuple[Any, ...] = ()
+    label: str = ""
+    explanation: str = ""
+    source: str = ""
 
     def values(self) -> tuple[Any, ...]:
         """Every value tools should try: ``choices``, both truth values of a bool, else the default and ``examples``."""

@@ -21,6 +21,9 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``POST /api/tables/{id}/seats/{n}/bot``     ``{"level": optional}``: hand seat n to its bot
 ``POST /api/tables/{id}/seats/{n}/take``    seat n's holder takes it back from its bot
 ``GET  /api/tables/{id}/hint``              the hard bot's top three for your decision
+``POST /api/tables/{id}/chat``              ``{"text"}``: a chat message, as a seat or a spectator (``routes.chat``)
+``GET  /api/tables/{id}/chat``              the chat messages (``?after=`` an id)
+``POST /api/qr``                            ``{"text"}``: the QR code (SVG) of one of this server's table links
 ``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
 =========================================  ====================================================
 
@@ -31,7 +34,7 @@ message, never a traceback. Request bodies are limited to
 :data:`MAX_BODY` bytes unless ``DICETABLE_MAX_BODY`` says otherwise; every
 limit and protection is in ``settings``, ``limits``, ``security`` and
 ``tokens`` (docs/security.md). The routes are in ``routes``, one router
-per job (``meta``, ``tables``, ``seats``, ``live``), the error answers in
+per job (``meta``, ``tables``, ``seats``, ``live``, ``chat``, ``qr``), the error answers in
 ``routes.handlers``. The pages (``GET /``, ``GET /tables/{id}``, static
 files) come from ``dicetable.web`` when it is installed: its ``router`` (a
 FastAPI ``APIRouter``) is included, and its ``mount(app)`` is called if it

@@ -100,3 +100,23 @@ class ActionRow(Base):
     by: Mapped[str] = mapped_column(String(8))
     undoable: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """One chat message of a table (``server/chat.py``): ``id`` orders the messages of every table.
+
+    ``seat`` is the poster's seat (None: a spectator); ``name`` the name shown
+    (the seat's name, or ``Spectator``); ``text`` the message as typed (at most
+    ``chat.MAX_CHARS`` characters, checked before it is stored; never HTML: pages
+    show it as text).
+    """
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))

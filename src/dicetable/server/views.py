@@ -40,7 +40,9 @@ class Views:
 
         Beside WEB.md's fields: ``status`` (``running``, ``over`` or ``abandoned``), ``undos`` (actions
         taken back at this table; views are ordered by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
-        ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``
+        ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``,
+        ``undo_seat`` (the seat that may take back the table's last move now, for every viewer: a
+        hot-seat page holding that seat's token offers its undo; None when no move can be taken back)
         and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
         """
         with lt.lock:
@@ -86,6 +88,8 @@ class Views:
             "time_bank": lt.bank.to_view() if lt.bank is not None else None,
             "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
                              and not over),
+            "undo_seat": lt.actions[-1][0] if lt.actions and lt.actions[-1][1:] == ("seat", True) and not over
+            else None,
         }
         return view, self.parts(lt, obs, actions, seat)
 

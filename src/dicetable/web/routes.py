@@ -9,6 +9,8 @@ A FastAPI :class:`APIRouter` the server's app factory includes
 | ``GET /tables/{id}?token=...`` | the table page for a seat (no token: a spectator) |
 | ``GET /tables/{id}/replay`` | the replay viewer of a finished table |
 | ``GET /web/help/{game}`` | a game's rules sections and component reference |
+| ``GET /web/howto/{game}`` | a game's "how to play" card (goal, a turn in five lines, the end) |
+| ``GET /web/guide`` | the lobby's explanations: every game's card and what each bot level does |
 | ``GET /web/tables/{id}/replay/{step}`` | one step of a finished table, replayed through the engine |
 | ``GET /static/web/{file}`` | the page's JS modules and its CSS (content-hash ETag: 304 when unchanged) |
 | ``GET /static/games/{game-id}/board.css`` | a game's board styles (``games/<pkg>/static/board.css``) |
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -36,7 +37,8 @@ from starlette.concurrency import run_in_threadpool
 
 from dicetable.engine import DicetableError, list_games
 
-from . import render
+from . import howto, render
+from .gamefiles import game_file
 
 _HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(_HERE / "templates"))
@@ -47,24 +49,8 @@ _STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; cha
 
 
 def _game_css(game_id: str) -> bytes | None:
-    """The bytes of ``games/<pkg>/static/board.css`` for a registered game id, or None.
-
-    The game's package is the nearest package above its state class's module
-    that has the file (the state class may live in a ``rules`` subpackage).
-    """
-    spec = next((g for g in list_games() if g.id == game_id), None)
-    if spec is None:
-        return None
-    parts = spec.state_class.__module__.split(".")
-    while len(parts) > 1:
-        parts.pop()
-        try:
-            ref = resources.files(".".join(parts)).joinpath("static", "board.css")
-            if ref.is_file():
-                return ref.read_bytes()
-        except (ModuleNotFoundError, OSError, TypeError):
-            return None
-    return None
+    """The bytes of ``games/<pkg>/static/board.css`` for a registered game id, or None."""
+    return game_file(game_id, "static", "board.css")
 
 
 def _static(request: Request, body: bytes, media_type: str) -> Response:
@@ -130,6 +116,22 @@ def web_help(game_id: str) -> dict:
         return render.components_of(game_id)
     except DicetableError as exc:
         raise HTTPException(404, str(exc)) from None
+
+
+@router.get("/web/howto/{game_id}", include_in_schema=False)
+def web_howto(game_id: str) -> dict:
+    """A game's "how to play" card: ``{"goal", "turn": [lines], "end", "source"}`` and its solo or
+    two-player line when it has one (``games/<pkg>/data/howto.toml``, checked on load)."""
+    try:
+        return howto.card(game_id)
+    except DicetableError as exc:
+        raise HTTPException(404, str(exc)) from None
+
+
+@router.get("/web/guide", include_in_schema=False)
+def web_guide() -> dict:
+    """What the lobby explains: ``{"bots": {level: {"what", "strength"}}, "howto": {game id: card}}``."""
+    return {"bots": howto.BOT_LEVELS, "howto": {g: howto.card(g) for g in game_ids()}}
 
 
 _RECORDS: "OrderedDict[tuple, dict]" = OrderedDict()

@@ -27,7 +27,10 @@ SPEC = GameSpec(
     summary="Draft dice to climb five resource tracks, bid secretly at the market, sway the Bishop.",
     options=(
         OptionSpec("hidden_objectives", False, "Hidden Objective Variant: a secret track worth +3 VPs "
-                   "for first place", choices=(False, True), type=bool),
+                   "for first place", choices=(False, True), type=bool,
+                   label="Hidden Objective Variant",
+                   explanation="Each player secretly gets one Resource Track; finishing first on it is worth 3 more VPs.",
+                   source="rulebook: Hidden Objective Variant"),
     ),
     dice_faces=ALL_FACES,
     render=render,

@@ -32,12 +32,23 @@ SPEC = GameSpec(
         OptionSpec("captains", "random",
                    "Captain cards: 'random' (dealt), 'none', or one id per seat in seat order: "
                    + ", ".join(c.id for c in CAPTAINS), check=check_captains,
-                   examples=("none", "willem,luthor", "mistress,prince", "reo,hook", "jager,bones", "jaxn,hasan")),
+                   examples=("none", "willem,luthor", "mistress,prince", "reo,hook", "jager,bones", "jaxn,hasan"),
+                   label="Captain Cards",
+                   explanation="Each Captain gives its ship one special power; 'random' deals one to each player, "
+                               "'none' plays without powers.",
+                   source="rulebook: Game Setup; Captain Cards"),
         OptionSpec("tracks", "random",
                    "race track: 'random' (3 of the 4 Tracks, random order and sides) or e.g. 'T1A,T3B,T2A' "
-                   "from Start Island upwards", check=check_tracks, examples=("T1A,T2A,T3A", "T1B,T2B,T3B")),
+                   "from Start Island upwards", check=check_tracks, examples=("T1A,T2A,T3A", "T1B,T2B,T3B"),
+                   label="Tracks",
+                   explanation="Which 3 of the 4 double-sided Tracks form the race from Start Island to Skull Island, "
+                               "and in what order.",
+                   source="rulebook: Game Setup"),
         OptionSpec("first_player", "random", "who starts: 'random' or a player number 1-5",
-                   check=check_first_player, examples=("1",)),
+                   check=check_first_player, examples=("1",),
+                   label="First player",
+                   explanation="Who takes the first turn; the rulebook gives it to whoever lost a game most recently.",
+                   source="rulebook: Game Setup (first player); dicetable: random or a chosen player"),
     ),
     dice_faces=CORSAIRS_DIE.faces,
     render=render,

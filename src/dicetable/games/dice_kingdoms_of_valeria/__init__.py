@@ -28,10 +28,18 @@ SPEC = GameSpec(
             "chain Reward Pips, draft Statues. Summer or Winter sheets; solo with Events.",
     options=(
         OptionSpec("sheets", "summer", "which sheets everyone plays: summer or winter",
-                   choices=("summer", "winter")),
+                   choices=("summer", "winter"),
+                   label="Summer or Winter sheets",
+                   explanation="Winter sheets have other rewards and roads, and most Monster Lairs must be "
+                               "opened by claiming Trailhead Domains first.",
+                   source="rulebook: Winter Rules"),
         OptionSpec("solo_track_trigger", False,
                    "solo: a third completed Guild Track also ends the game (after that turn)",
-                   type=bool, players=(1,)),
+                   type=bool, players=(1,),
+                   label="Third Guild Track ends the solo game",
+                   explanation="Solo only: besides the 20 trees, completing a third Guild Track also ends the game "
+                               "after that turn.",
+                   source="rulebook: Game Flow (the multiplayer end); dicetable: offered as a solo choice"),
     ),
     dice_faces=D6.faces,
     render=render,

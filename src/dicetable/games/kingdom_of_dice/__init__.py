@@ -24,7 +24,11 @@ SPEC = GameSpec(
     summary="Roll six dice, set dice aside, place Crown markers, win Influence cards over three rounds.",
     options=(
         OptionSpec("cat_level", 1, "solo: the Mischievous Cat's difficulty level",
-                   choices=tuple(sorted(CAT_LEVELS)), type=int, players=(1,)),
+                   choices=tuple(sorted(CAT_LEVELS)), type=int, players=(1,),
+                   label="Level of the Mischievous Cat",
+                   explanation="Solo only: the Cat's three markers start higher at each level (level 1: spaces 5, "
+                               "10 and 15), so it takes better cards.",
+                   source="rulebook: Solo Mode (level 1; levels 2-6 reconstructed)"),
     ),
     dice_faces=KINGDOM_DIE.faces,
     render=render,

@@ -26,9 +26,16 @@ SPEC = GameSpec(
     summary="Roll two dice; every player's Citizens harvest; slay Monsters, recruit Citizens, build Domains.",
     options=(
         OptionSpec("setup", "first-game", "Center Stacks: the first game, a named setup of the rulebook, or random",
-                   choices=(*SETUP_IDS, "random")),
+                   choices=(*SETUP_IDS, "random"),
+                   label="Center Stacks setup",
+                   explanation="Which Monsters, Citizens and Domains are on offer: the first-game set, "
+                               "a named setup, or a random one.",
+                   source="rulebook: Setup; suggested setups (p. 19)"),
         OptionSpec("citizens", "standard", "Citizen stacks: one type per slot, or the Mixed Citizen variant",
-                   choices=("standard", "mixed")),
+                   choices=("standard", "mixed"),
+                   label="Mixed Citizen variant",
+                   explanation="Each Citizen stack mixes every Citizen of its roll number, only the top card face up.",
+                   source="rulebook: Mixed Citizen variant"),
     ),
     dice_faces=DIE.faces,
     render=render,

@@ -21,6 +21,8 @@ def games() -> list[dict]:
             "id": spec.id, "name": spec.name, "summary": spec.summary,
             "min_players": spec.min_players, "max_players": spec.max_players,
             "options": [{"name": o.name, "default": o.default, "description": o.description,
+                         "label": o.label or o.name.replace("_", " "), "explanation": o.explanation,
+                         "source": o.source,
                          "choices": list(o.choices) if o.choices is not None else None,
                          "type": {bool: "bool", int: "int"}.get(o.type, "str"),
                          "players": list(o.players) if o.players is not None else None}

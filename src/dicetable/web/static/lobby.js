@@ -1,13 +1,20 @@
 // The lobby: a new table (game, options, seats, clock, seed) and the open tables to rejoin,
-// watch or replay. Also creates tables for the table page's "play again".
+// watch or replay. Options are shown in the rulebook's words with a line on what each changes,
+// each bot level with what it does, each game with its "how to play" card. A table with seats
+// for friends elsewhere opens the invite panel: one link per human seat (copy, QR code),
+// the spectator link and who has joined. Also creates tables for the table page's "play again".
 
 import { $, $$, el, params, sameJSON, seatName, store } from "./dom.js";
 import { api } from "./api.js";
+import { drawHowto, rememberHowto } from "./howto.js";
 
 const BOT_LEVELS = ["random", "greedy", "easy", "medium", "hard"];
+let gameNames = {};  // game id -> name, for the table list
 
 export async function lobbyPage() {
-  const res = await api("GET", "/api/games");
+  const [res, guideRes] = await Promise.all([api("GET", "/api/games"), api("GET", "/web/guide")]);
+  const guide = guideRes.status === 200 && guideRes.data ? guideRes.data : { bots: {}, howto: {} };
+  rememberHowto(guide.howto);
   const list = Array.isArray(res.data) ? res.data : (res.data && res.data.games) || [];
   const levels = (res.data && res.data.bot_levels) || BOT_LEVELS;
   const gameSel = $("#game");
@@ -22,6 +29,9 @@ export async function lobbyPage() {
   const drawPlayers = () => {
     const g = byId[gameSel.value];
     $("#game-summary").textContent = g.summary || "";
+    $("#howto-game").textContent = g.name || g.id;
+    $("#howto-game-link").textContent = g.name || g.id;
+    drawHowto($("#howto-card"), guide.howto[g.id] || null);
     const sel = $("#players");
     const old = Number(sel.value) || Math.min(Math.max(2, minP(g)), maxP(g));
     sel.replaceChildren();
@@ -51,8 +61,11 @@ export async function lobbyPage() {
         input = el("input", { id, "data-option": o.name, value: o.default ?? "", size: 14 });
         input._number = typeof o.default === "number";
       }
-      box.append(el("label", { class: "row", for: id, title: o.description || "" }, `${o.name.replaceAll("_", " ")} `, input));
-      if (o.description) box.append(el("p", { class: "muted small", text: o.description }));
+      // The rulebook's words for the option, and one line on what it changes in play.
+      box.append(el("label", { class: "row", for: id, title: o.description || "" }, `${o.label || o.name.replaceAll("_", " ")} `, input));
+      const help = o.explanation || o.description;
+      if (help) box.append(el("p", { class: "muted small opt-help", id: `${id}-help`, text: help }));
+      if (help) input.setAttribute("aria-describedby", `${id}-help`);
     }
   };
   const drawSeats = () => {
@@ -63,11 +76,17 @@ export async function lobbyPage() {
       const sel = el("select", { id: `seat-${s}`, "data-seat": s });
       sel.append(el("option", { value: "human", text: "human: this screen (hot-seat)" }));
       sel.append(el("option", { value: "human:away", text: "human: a friend elsewhere (link)", title: "played on another screen: send its seat link" }));
-      for (const lv of levels) sel.append(el("option", { value: `bot:${lv}`, text: `bot (${lv})` }));
+      for (const lv of levels) sel.append(el("option", { value: `bot:${lv}`, text: `bot (${lv})`, title: (guide.bots[lv] || {}).what }));
       sel.value = s === 0 ? "human" : "bot:greedy";
       box.append(el("label", { class: "row", for: `seat-${s}` }, `${seatName(s)} `, sel));
     }
   };
+  const levelList = $("#bot-level-list");
+  for (const lv of levels) {
+    const b = guide.bots[lv];
+    if (b) levelList.append(el("dt", { text: lv }), el("dd", { text: `${b.what}; ${b.strength}.` }));
+  }
+  $("#bot-levels").hidden = !levelList.children.length;
   gameSel.addEventListener("change", drawPlayers);
   $("#players").addEventListener("change", () => { drawOptions(); drawSeats(); });
   if (list.length) drawPlayers();
@@ -100,9 +119,11 @@ export async function lobbyPage() {
     const made = await createTable(body, away);
     $("#create").disabled = false;
     if (made.error) { err.textContent = made.error; return; }
+    if (away.length) { showInvites(made, away); return; }
     location.assign(made.url);
   });
-  drawOpenTables(Object.fromEntries(list.map((g) => [g.id, g.name])));
+  gameNames = Object.fromEntries(list.map((g) => [g.id, g.name]));
+  drawOpenTables();
 }
 
 // Creates a table, keeps its human seat tokens, the seats played elsewhere (``away``: their
@@ -128,10 +149,95 @@ export async function createTable(body, away = []) {
   const first = held.find((s) => !away.includes(s)) ?? held[0];
   const pace = params.get("pace");
   const query = pace !== null ? `?pace=${encodeURIComponent(pace)}` : "";
-  return { url: first === undefined ? `/tables/${id}${query}` : `/tables/${id}${query}#token=${tokens[first]}` };
+  const url = first === undefined || away.includes(first) ? `/tables/${id}${query}` : `/tables/${id}${query}#token=${tokens[first]}`;
+  return { url, id, seats: res.data.seats || [] };
 }
 
-async function drawOpenTables(names = {}) {
+// ---------------------------------------------------------------- the invite panel
+// After creating a table with seats for friends elsewhere: one link per human seat (the
+// creation answer's invite, claimed once), a copy button and a QR code each, the spectator
+// link, and who has joined so far (the table's public view, asked every few seconds while the
+// panel is in sight).
+function showInvites(made, away) {
+  $("#new-table").hidden = true;
+  $("#created").hidden = false;
+  const list = $("#seat-links");
+  list.replaceChildren();
+  for (const s of made.seats) {
+    if (s.kind !== "human" || !s.link) continue;
+    const name = s.name || seatName(s.seat);
+    const url = new URL(s.link, location.origin).href;
+    const here = !away.includes(s.seat);
+    const input = el("input", { readonly: true, value: url, "aria-label": `${name}'s link`, "data-invite-link": s.seat });
+    const copy = el("button", { type: "button", class: "copy", text: "Copy" });
+    copy.addEventListener("click", () => copyText(input, copy));
+    const state = el("span", { class: "state", "data-seat-state": s.seat,
+      text: here ? "this screen (hot-seat)" : "waiting for a friend" });
+    const li = el("li", { class: "invite", "data-invite": s.seat },
+      el("div", {}, el("span", { class: "who", text: name }), " · ", state),
+      el("div", { class: "link-row" }, input, copy));
+    if (here) li.append(el("p", { class: "muted small", text: "Played on this screen; send its link only to give the seat away." }));
+    list.append(li);
+    qrImage(url, name).then((img) => { if (img) li.append(img); });
+  }
+  const watch = $("#watch-link");
+  watch.value = new URL(`/tables/${made.id}`, location.origin).href;
+  const watchCopy = $("#watch-copy");
+  watchCopy.addEventListener("click", () => copyText(watch, watchCopy));
+  const open = $("#open-table");
+  open.href = made.url;
+  open.textContent = made.url.includes("#token=") ? "Open my table" : "Watch the table";
+  $("#created-h").focus();
+  watchJoins(made.id, away);
+  drawOpenTables();
+}
+
+// The QR code of ``url`` as an <img> (the server draws it; the link goes in the request's body,
+// never its address, so no server log holds an invite); null when it cannot be drawn.
+async function qrImage(url, name) {
+  try {
+    const resp = await fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: url }) });
+    if (!resp.ok) return null;
+    const svg = await resp.text();
+    return el("img", { class: "qr", src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, alt: `QR code of ${name}'s link`, "data-qr": "" });
+  } catch { return null; }
+}
+
+async function copyText(input, button) {
+  let done = false;
+  try { await navigator.clipboard.writeText(input.value); done = true; } catch { /* not a secure context */ }
+  if (!done) { input.select(); try { done = document.execCommand("copy"); } catch { done = false; } }
+  button.textContent = done ? "Copied" : "Select and copy";
+  setTimeout(() => { button.textContent = "Copy"; }, 2000);
+}
+
+// Who has joined: each invited seat's ``claimed`` (and ``connected``) from the table's public view,
+// asked every 3 s while the panel is shown and the page visible, until every friend has joined
+// (at most for 30 minutes).
+function watchJoins(id, away) {
+  const until = Date.now() + 30 * 60 * 1000;
+  const tick = async () => {
+    if ($("#created").hidden || Date.now() > until) return;
+    if (document.visibilityState === "visible") {
+      const res = await api("GET", `/api/tables/${id}`);
+      const seats = res.status === 200 && res.data && Array.isArray(res.data.seats) ? res.data.seats : [];
+      let joined = 0;
+      for (const k of seats) {
+        const state = document.querySelector(`[data-seat-state="${k.seat}"]`);
+        if (!state || !away.includes(k.seat)) continue;
+        if (k.claimed) joined += 1;
+        state.textContent = k.claimed ? (k.connected ? "joined, at the table" : "joined") : "waiting for a friend";
+        state.classList.toggle("joined", Boolean(k.claimed));
+      }
+      if (seats.length) $("#joined").textContent = `${joined} of ${away.length} invited ${away.length === 1 ? "seat" : "seats"} taken`;
+      if (seats.length && joined === away.length) return;
+    }
+    setTimeout(tick, 3000);
+  };
+  tick();
+}
+
+async function drawOpenTables(names = gameNames) {
   const body = $("#open-tables");
   const res = await api("GET", "/api/tables?all=true");
   const rows = (Array.isArray(res.data) ? res.data : (res.data && res.data.tables) || []).slice(0, 40);

@@ -9,6 +9,8 @@ import { VersionQueue, keyOf, keyText } from "./queue.js";
 import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
 import { boardFor, fillSlots, fitBoard, swapParts, watchFit } from "./board.js";
 import { createTable } from "./lobby.js";
+import { catchUp, chatMessage, startChat } from "./chat.js";
+import { drawHowto, howtoOf } from "./howto.js";
 
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
@@ -37,6 +39,7 @@ export async function tablePage() {
     fast: () => T.fast,
   });
   wireTable();
+  startChat(T.id, () => T.token);
   connect();
 }
 
@@ -48,9 +51,10 @@ function connect() {
   if (T.live) T.live.close();
   let refused = null;
   const live = new Live(T.id, T.token, {
-    onOpen: () => { document.body.dataset.live = "open"; },
+    onOpen: () => { document.body.dataset.live = "open"; catchUp(); },
     onMessage: (msg) => {
       if (msg.type === "error" || (msg.error && msg.version === undefined)) { refused = msg; return; }
+      if (msg.type === "chat") { chatMessage(msg.message); return; }  // not a version: beside the queue
       if (msg.type === "view" && (typeof msg.seat === "number" ? msg.seat : null) !== T.seat) {
         // The first view tells which seat a token is (a seat link opened here).
         if (T.view === null && T.seat === null && T.token) adoptSeat(msg.seat);
@@ -118,6 +122,7 @@ function adoptSeat(seat) {
 
 // The view over HTTP: the fallback without a socket, and the hot-seat's look at other seats.
 async function refresh() {
+  catchUp();  // the chat too: no socket brings it meanwhile
   const res = await api("GET", `/api/tables/${T.id}`, { token: T.token });
   const view = res.status === 200 ? unwrapView(res.data) : null;
   if (view) {
@@ -167,6 +172,7 @@ function wireTable() {
   $("#final-close").addEventListener("click", () => { $("#final").hidden = true; });
   $("#again-btn").addEventListener("click", playAgain);
   $("#handover-btn").addEventListener("click", () => T.handoverGo && T.handoverGo());
+  $("#handover-undo").addEventListener("click", undoAtHandOver);
   $("#players").addEventListener("click", async (ev) => {
     const b = ev.target.closest("[data-seat-bot], [data-seat-take]");
     if (!b) return;
@@ -205,10 +211,21 @@ async function act(actionId) {
   }
 }
 
+// The seat whose last move this page may take back: its own seat's (``can_undo``), or in hot-seat
+// play the seat that just moved (``undo_seat``) when this browser holds its token and plays it here.
+function undoSeat(view) {
+  if (!view || view.over) return null;
+  if (T.seat !== null && view.can_undo) return T.seat;
+  const s = view.undo_seat;
+  return typeof s === "number" && T.tokens[s] !== undefined && !T.away.has(s) ? s : null;
+}
+
 async function undo() {
+  const seat = undoSeat(T.view);
+  if (seat === null) return;
   const [undos, version] = currentKey();
   T.own.add(keyText([undos + 1, version - 1]));
-  const res = await api("POST", `/api/tables/${T.id}/undo`, { token: T.token, body: { version }, minimal: socketOpen() });
+  const res = await api("POST", `/api/tables/${T.id}/undo`, { token: seat === T.seat ? T.token : T.tokens[seat], body: { version }, minimal: socketOpen() });
   if (res.status === 200) {
     if (res.data && typeof res.data.version === "number") T.own.add(keyText(keyOf(res.data)));
     offerAnswer(res.data);
@@ -262,6 +279,7 @@ async function show(entry, advanced) {
 // The first view of a game: its board styles and rules help.
 function startGame(view) {
   T.game = view.game;
+  howtoOf(view.game).then((card) => drawHowto($("#howto-card"), card));
   const css = $("#board-css");
   // The board stays hidden until its styles apply (no unstyled flash; nothing measured or tapped too early).
   const href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
@@ -508,8 +526,11 @@ function drawRules(view) {
 function drawTools(view) {
   const mine = T.seat !== null && (view.to_move || []).includes(T.seat) && !view.over;
   $("#hint-btn").hidden = !(mine && T.canHint !== false);
-  const canUndo = view.can_undo ?? (view.undo && view.undo.allowed);
-  $("#undo-btn").hidden = !(T.seat !== null && canUndo);
+  const undoer = undoSeat(view);
+  const undoBtn = $("#undo-btn");
+  undoBtn.hidden = undoer === null;
+  undoBtn.textContent = undoer === null || undoer === T.seat ? "Undo" : `Undo ${nameOf(undoer)}'s move`;
+  undoBtn.title = undoer === null ? "" : `take back ${undoer === T.seat ? "your" : `${nameOf(undoer)}'s`} last move`;
   // A hint answers one decision: it stays while the view is redrawn at the same (undos, version)
   // (a seat connects, a reconnect), and goes when the table moves on.
   if (T.hintFor !== keyText(keyOf(view))) { $("#hints").hidden = true; T.hintFor = null; }
@@ -720,6 +741,7 @@ async function maybeHandOver() {
     if (T.live) { T.live.close(); T.live = null; }
     T.queue.reset();
     leaveSeat();
+    const leaving = T.seat;
     T.seat = null;
     T.token = null;
     $("#board").classList.add("covered");
@@ -734,13 +756,32 @@ async function maybeHandOver() {
     $("#handover-btn").textContent = `I am ${seatName(next)}: show my table`;
     $("#handover").hidden = false;
     document.body.dataset.handover = String(next);
+    // The player who just moved may still take that move back (when the rules allow it) before
+    // handing the screen over.
+    const back = $("#handover-undo");
+    back.hidden = !(T.view && T.view.undo_seat === leaving && !T.view.over);
+    back.dataset.seat = String(leaving);
+    back.textContent = `${seatName(leaving)}: take back my move`;
     $("#handover-btn").focus();
     await new Promise((resolve) => { T.handoverGo = resolve; });
-    await switchTo(next);
+    const target = T.handoverTarget ?? next;
+    T.handoverTarget = null;
+    back.hidden = true;
+    await switchTo(target);
     $("#handover").hidden = true;
     delete document.body.dataset.handover;
     $("#board").classList.remove("covered");
   } finally { T.switching = false; }
+}
+
+// The hand-over screen's "take back my move": the seat that just moved undoes it with its own
+// token, and the screen goes back to that seat instead of the next one.
+async function undoAtHandOver() {
+  const seat = Number($("#handover-undo").dataset.seat);
+  const res = await api("POST", `/api/tables/${T.id}/undo`, { token: T.tokens[seat], body: { version: shownVersion() } });
+  if (res.status !== 200) { $("#handover-text").textContent = res.message; $("#handover-undo").hidden = true; return; }
+  T.handoverTarget = seat;
+  if (T.handoverGo) T.handoverGo();
 }
 
 // Play ``seat`` (a held token) from now on: its own socket, whose first view is drawn before this
