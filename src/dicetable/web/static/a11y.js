@@ -41,8 +41,26 @@ function wireBoardTabs(board) {
 }
 
 // ---------------------------------------------------------------- tooltips
-// A piece's tooltip (its title) is shown while the piece has the keyboard focus, in one tooltip
-// element the piece then names with aria-describedby (a screen reader reads it after the name).
+// A piece's tooltip (its title, or an SVG <title>) is shown while the piece has the keyboard focus,
+// in one tooltip element. Pieces that are not actions are reached with the arrow keys: with the
+// focus in the board, Down and Up move to the next and previous piece that has a tooltip or an
+// action (each focusable then, out of the Tab order), so every tooltip can be read without a mouse.
+const GENERIC = new Set(["div", "span", "b", "small", "p", "g", "rect", "circle", "path", "polygon", "text", "ellipse"]);
+
+export function tipOf(piece) {
+  const own = piece.getAttribute("title") || [...piece.children].find((c) => c.tagName.toLowerCase() === "title")?.textContent;
+  return (own || "").trim();
+}
+
+function pieces(board) {
+  const out = [];
+  for (const e of board.querySelectorAll("[title], [data-action], svg title")) {
+    const p = e.tagName.toLowerCase() === "title" ? e.parentElement : e;
+    if (p && p !== out[out.length - 1] && p.tagName.toLowerCase() !== "svg" && p.getClientRects().length > 0) out.push(p);
+  }
+  return out;
+}
+
 function wireTips(board) {
   const tip = ($("main") || document.body).appendChild(Object.assign(document.createElement("div"), { id: "piece-tip", className: "piece-tip", hidden: true }));
   tip.setAttribute("role", "tooltip");
@@ -54,13 +72,13 @@ function wireTips(board) {
   board.addEventListener("focusin", (ev) => {
     hide();
     const piece = ev.target instanceof Element ? ev.target : null;
-    const text = piece && (piece.getAttribute("title") || $(":scope > title", piece)?.textContent || "").trim();
+    const text = piece ? tipOf(piece) : "";
     if (!text) return;
+    // A piece reached with the arrows that has no role of its own is a named group (its tooltip names it).
+    if (!piece.getAttribute("role") && GENERIC.has(piece.tagName.toLowerCase())) piece.setAttribute("role", "group");
     const name = (piece.getAttribute("aria-label") || "").trim();
-    if (name === text) return;  // the name already says it all
+    if (name && name !== text) { owner = piece; piece.setAttribute("aria-describedby", tip.id); }
     tip.textContent = text;
-    owner = piece;
-    piece.setAttribute("aria-describedby", tip.id);
     tip.hidden = false;
     const r = piece.getBoundingClientRect();
     const w = tip.offsetWidth;
@@ -69,6 +87,19 @@ function wireTips(board) {
   });
   board.addEventListener("focusout", hide);
   window.addEventListener("scroll", hide, true);
+  const wrap = board.closest("#board-wrap") || board;
+  wrap.addEventListener("keydown", (ev) => {
+    if ((ev.key !== "ArrowDown" && ev.key !== "ArrowUp") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.target instanceof Element && ev.target.closest('[role="tab"], input, select, textarea')) return;
+    const all = pieces(board);
+    if (!all.length) return;
+    let at = all.indexOf(ev.target);
+    if (at < 0) at = all.findLastIndex((p) => p.contains(ev.target));
+    const next = all[at < 0 ? (ev.key === "ArrowDown" ? 0 : all.length - 1) : (at + (ev.key === "ArrowDown" ? 1 : -1) + all.length) % all.length];
+    ev.preventDefault();
+    if (next.tabIndex < 0 && !next.hasAttribute("tabindex")) next.setAttribute("tabindex", "-1");
+    next.focus();
+  });
 }
 
 // ---------------------------------------------------------------- the clock
