@@ -17,10 +17,11 @@ REQUIRED_RULES = ("page-has-heading-one", "landmark-one-main", "landmark-no-dupl
                   "landmark-unique", "region", "heading-order", "scrollable-region-focusable")
 
 
-def axe_results(page: Any, options: dict | None = None) -> dict:
+def axe_results(page: Any, options: dict | None = None, within: str | None = None) -> dict:
     """axe-core's raw results (``violations`` only) for the page as it is now.
 
-    ``options``: axe.run options (e.g. ``{"runOnly": ["color-contrast"]}``);
+    ``options``: axe.run options (e.g. ``{"runOnly": ["color-contrast"]}``); ``within``: a CSS
+    selector of the part to check (default: the whole page);
     raises ``pytest.skip`` when axe-playwright-python is not installed.
     """
     import pytest
@@ -28,14 +29,14 @@ def axe_results(page: Any, options: dict | None = None) -> dict:
     sync = pytest.importorskip("axe_playwright_python.sync_playwright",
                                reason="axe-playwright-python is in the dev extra: make dev")
     run_options = {"resultTypes": ["violations"], **(options or {})}
-    return sync.Axe().run(page, options=run_options).response
+    return sync.Axe().run(page, context=within, options=run_options).response
 
 
-def axe_problems(page: Any, options: dict | None = None) -> list[str]:
+def axe_problems(page: Any, options: dict | None = None, within: str | None = None) -> list[str]:
     """The page's critical and serious axe violations and those of :data:`REQUIRED_RULES`, one line each:
     ``"rule (impact): what is wrong — target, target (n more)"``; empty when there are none."""
     out = []
-    for v in axe_results(page, options)["violations"]:
+    for v in axe_results(page, options, within)["violations"]:
         if v.get("impact") not in FAILING and v["id"] not in REQUIRED_RULES:
             continue
         targets = [" ".join(str(t) for t in node["target"]) for node in v["nodes"]]

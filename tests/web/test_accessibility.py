@@ -100,9 +100,23 @@ def _open(ctx, url: str):
     return page
 
 
-def _assert_clean(page, where: str) -> None:
-    problems = axe_problems(page)
+def _assert_clean(page, where: str, within: str | None = None) -> None:
+    problems = axe_problems(page, within=within)
     assert problems == [], f"{where} at {page.viewport_size}:\n  " + "\n  ".join(problems)
+
+
+def _assert_tabs_clean(page, where: str) -> None:
+    """Each side tab the page shows besides the log (the rules; on a phone the players) selected in
+    turn and its panel checked (axe skips hidden panels), then the log selected again."""
+    others = page.evaluate("() => [...document.querySelectorAll('#side-tabs [role=tab]')].filter(t => "
+                           "t.getAttribute('aria-selected') === 'false' && t.getClientRects().length > 0)"
+                           ".map(t => [t.id, t.getAttribute('aria-controls')])")
+    assert others, "no other side tab shown"
+    for tab, pane in others:
+        page.click(f"#{tab}")
+        page.wait_for_selector(f"#{pane}", state="visible")
+        _assert_clean(page, f"{where}, {tab}", within=f"#{pane}")
+    page.click("#tab-log")
 
 
 def test_lobby_has_no_axe_violations(sized, server):
@@ -135,6 +149,7 @@ def test_mid_game_table_has_no_axe_violations(sized, server, tables, game):
     wait_ready(page)
     assert page.locator("#board [data-action], #actionbar [data-action]").count() > 0
     _assert_clean(page, f"{game} mid-game")
+    _assert_tabs_clean(page, f"{game} mid-game")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -147,6 +162,7 @@ def test_finished_table_has_no_axe_violations(sized, server, tables, game):
     page.click("#final-close")
     page.wait_for_function("() => document.querySelector('#final').hidden")
     _assert_clean(page, f"{game} finished board")
+    _assert_tabs_clean(page, f"{game} finished board")
 
 
 @pytest.mark.parametrize("game", GAMES)
