@@ -80,13 +80,16 @@ function wireTips(board) {
     if (name && name !== text) { owner = piece; piece.setAttribute("aria-describedby", tip.id); }
     tip.textContent = text;
     tip.hidden = false;
-    const r = piece.getBoundingClientRect();
-    const w = tip.offsetWidth;
-    tip.style.left = `${Math.max(4, Math.min(innerWidth - w - 4, r.left))}px`;
-    tip.style.top = `${r.bottom + tip.offsetHeight + 8 < innerHeight ? r.bottom + 6 : Math.max(4, r.top - tip.offsetHeight - 6)}px`;
+    place(piece);
   });
+  // Below the piece, or above it near the bottom of the window; it follows the piece when the board scrolls.
+  const place = (piece) => {
+    const r = piece.getBoundingClientRect();
+    tip.style.left = `${Math.max(4, Math.min(innerWidth - tip.offsetWidth - 4, r.left))}px`;
+    tip.style.top = `${r.bottom + tip.offsetHeight + 8 < innerHeight ? r.bottom + 6 : Math.max(4, r.top - tip.offsetHeight - 6)}px`;
+  };
   board.addEventListener("focusout", hide);
-  window.addEventListener("scroll", hide, true);
+  window.addEventListener("scroll", () => { if (!tip.hidden && board.contains(document.activeElement)) place(document.activeElement); }, true);
   const wrap = board.closest("#board-wrap") || board;
   wrap.addEventListener("keydown", (ev) => {
     if ((ev.key !== "ArrowDown" && ev.key !== "ArrowUp") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
