@@ -23,7 +23,7 @@ from .conftest import ROOT
 
 #: Packages of the extras and of the test tools: none may be in a base install.
 NOT_BASE = ("numpy", "gymnasium", "pettingzoo", "open_spiel", "matplotlib", "ray", "pytest", "hypothesis",
-            "playwright", "locust", "gevent")
+            "playwright", "locust", "gevent", "axe-playwright-python")
 TITLES = {"kingdom-of-dice", "corsairs-of-valeria", "biblios-dice", "dice-kingdoms-of-valeria",
           "valeria-card-kingdoms"}
 

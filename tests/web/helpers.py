@@ -10,12 +10,17 @@ READY = ("() => document.body.dataset.styling === undefined && ("
          "document.querySelector('#board [data-action], #actionbar [data-action]') "
          "|| !document.querySelector('#final').hidden || document.body.dataset.handover !== undefined)")
 
-#: JS: every [data-action] that is not a focusable element with an accessible name.
+#: JS: every [data-action] that is not a focusable button with an accessible name, or that a screen
+#: reader cannot reach: hidden by an aria-hidden ancestor, or inside an element whose children are
+#: presentational (role img, or another button: nested controls).
 UNNAMED = """() => [...document.querySelectorAll('[data-action]')].filter(e => {
-  const focusable = e.tabIndex >= 0 && !e.disabled && e.getAttribute('aria-hidden') !== 'true';
+  const focusable = e.tabIndex >= 0 && !e.disabled && !e.closest('[aria-hidden="true"]');
   const isButton = e.tagName === 'BUTTON' || e.getAttribute('role') === 'button';
-  const name = (e.getAttribute('aria-label') || e.textContent || e.getAttribute('title') || '').trim();
-  return !(focusable && isButton && name);
+  const outer = e.parentElement && e.parentElement.closest('[role="img"], [role="button"], button, a[href]');
+  const labelledBy = (e.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean)
+    .map(id => (document.getElementById(id) || {}).textContent || '').join(' ');
+  const name = (labelledBy || e.getAttribute('aria-label') || e.textContent || e.getAttribute('title') || '').trim();
+  return !(focusable && isButton && name && !outer);
 }).map(e => e.outerHTML.slice(0, 160))"""
 
 
@@ -30,7 +35,8 @@ def is_over(page) -> bool:
 
 
 def accessible_problems(page) -> list[str]:
-    """Clickable actions that are not focusable buttons with a name (empty when all are)."""
+    """Clickable actions that are not focusable, reachable buttons with a name (empty when all are);
+    see :data:`UNNAMED`. axe-core checks the rest of the page (tests/web/a11y.py)."""
     return page.evaluate(UNNAMED)
 
 

@@ -252,7 +252,7 @@ def _castle_base(season: str, seat: int, solo: bool) -> str:
     lay = LAYOUTS[season]
     p = f"p-{seat}"
     name = text(seat_name(seat))
-    o = [f'<svg class="castle" viewBox="0 0 520 430" role="img" aria-label="{name}: Castle sheet">'
+    o = [f'<svg class="castle" viewBox="0 0 520 430" role="group" aria-label="{name}: Castle sheet">'
          f"<title>{name}: Castle sheet</title>",
          '<rect class="sheet" x="1" y="1" width="518" height="428" rx="8"/>',
          '<text class="head" x="8" y="13">Citizens Tableau</text>']
@@ -491,7 +491,7 @@ def _forest_base(season: str, seat: int) -> str:
     pos = BOARD.seasons[season]
     p = f"p-{seat}"
     name = text(seat_name(seat))
-    o = [f'<svg class="forest" viewBox="0 0 {BOARD.width} {BOARD.height}" role="img" '
+    o = [f'<svg class="forest" viewBox="0 0 {BOARD.width} {BOARD.height}" role="group" '
          f'aria-label="{name}: Forest sheet"><title>{name}: Forest sheet</title>',
          f'<rect class="sheet forest-bg" x="1" y="1" width="{BOARD.width - 2}" height="{BOARD.height - 2}" rx="8"/>']
     if pos.river_y:
@@ -720,20 +720,26 @@ def _status(obs: ObsLike) -> str:
 
 @lru_cache(maxsize=64)
 def _radios(n: int, shown: int) -> str:
-    """The seat tabs' radio inputs (pure CSS tabs); ``shown`` is checked."""
+    """The seat tabs' radio inputs (pure CSS tabs); ``shown`` is checked. They are hidden from the
+    keyboard and screen readers: the labels are the tabs (role ``tab``, kept in step by the page)."""
     return "".join(f'<input type="radio" name="dkv-seat" id="dkv-tab-{s}" class="dkv-radio"'
-                   f'{" checked" if s == shown else ""} aria-label="Show the sheets of {attr(seat_name(s))}">'
+                   f'{" checked" if s == shown else ""} tabindex="-1" aria-hidden="true">'
                    for s in range(n))
 
 
 @lru_cache(maxsize=4096)
-def _tab(s: int, you: bool, total: int, active: bool, deciding: bool) -> str:
-    """The tab of seat ``s``: who it is, their VP, the Active Player's mark."""
+def _tab(s: int, you: bool, total: int, active: bool, deciding: bool, shown: bool) -> str:
+    """The tab of seat ``s``: who it is, their VP, the Active Player's mark (and, for screen readers,
+    "Active Player" and "deciding" in words). A WAI-ARIA tab (``shown``: selected) controlling the
+    panel ``dkv-panel-<s>``; the page keeps ``aria-selected`` in step with its radio."""
     cls = (" active" if active else "") + (" deciding" if deciding else "")
     who = seat_name(s) + (" (you)" if you else "")
-    return (f'<label for="dkv-tab-{s}" class="dkv-tab{cls}" title="Show the sheets of {attr(who)}">'
+    said = (", Active Player" if active else "") + (", deciding" if deciding else "")
+    return (f'<label for="dkv-tab-{s}" id="dkv-tabl-{s}" class="dkv-tab{cls}" role="tab" '
+            f'aria-controls="dkv-panel-{s}" aria-selected="{str(shown).lower()}" tabindex="{0 if shown else -1}" '
+            f'title="Show the sheets of {attr(who)}">'
             f'{text(who)} · <span data-key="p-{s}-vp" data-count="{total}">{total}</span> VP'
-            f'{" ▶" if active else ""}</label>')
+            f'{" ▶" if active else ""}<span class="sr-only">{text(said)}</span></label>')
 
 
 @lru_cache(maxsize=64)
@@ -744,8 +750,11 @@ def _root(season: str, n: int) -> str:
         _die_faces(), '<div class="dkv-top">', slot("status", "div", "dkv-status-slot"), slot("dice", "div", "dkv-dice-slot"),
         slot("draft", "div", "dkv-draft-slot"), "</div>",
         '<div class="dkv-seats">', slot("radios", "div", "dkv-radios"),
-        '<div class="dkv-tabs" role="tablist">', *(slot(f"tab-{s}", "span") for s in range(n)), "</div>",
-        '<div class="dkv-panels">', *(slot(f"p-{s}", "div", f"dkv-panel dkv-panel-{s}") for s in range(n)),
+        '<div class="dkv-tabs" role="tablist" aria-label="Player sheets">',
+        *(slot(f"tab-{s}", "span", "", 'role="presentation"') for s in range(n)), "</div>",
+        '<div class="dkv-panels">',
+        *(slot(f"p-{s}", "div", f"dkv-panel dkv-panel-{s}",
+               f'id="dkv-panel-{s}" role="tabpanel" aria-labelledby="dkv-tabl-{s}" tabindex="0"') for s in range(n)),
         "</div></div></div>"])
 
 
@@ -848,8 +857,10 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
     for i, (colour, v) in enumerate(zip(_DIE_COLOURS, faces)):
         parts[f"die-{i}"] = _one_die(colour, v, rain and i == 5)
     deciding = obs["deciding"]
+    shown = focus_seat(obs, seat, None)
     for s in range(n):
-        parts[f"tab-{s}"] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"], s in deciding)
+        parts[f"tab-{s}"] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"], s in deciding,
+                                 s == shown)
     solo_key = (solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:])) if solo else None
     for s in range(n):
         p = f"p-{s}"

@@ -265,8 +265,9 @@ def _card(card_id: str, small: bool, rank: int = -1) -> str:
              f'<span class="n">{text(name if special or not small else "")}</span>')
     if rank >= 0:
         inner += slot(f"claim-{rank}", "span", "claim-slot")
-    tag = "li" if not small else "span"
-    return (f'<{tag} class="{" ".join(classes)}" data-key="card-{attr(card_id)}" role="img" '
+    # In the market a list item (named, its claim badge read after it), won a small picture.
+    tag, role = ("li", "") if not small else ("span", ' role="img"')
+    return (f'<{tag} class="{" ".join(classes)}" data-key="card-{attr(card_id)}"{role} '
             f'aria-label="{attr(f"{name}, {value} points")}" title="{attr(tip)}">{inner}</{tag}>')
 
 

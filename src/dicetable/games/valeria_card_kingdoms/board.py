@@ -549,7 +549,7 @@ def _player(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str:
     parts[f"{k}-doms"] = _domains(obs, s)
     parts[f"{k}-vic"] = _victory(obs, acts, s, seat, parts)
     parts[f"{k}-duke"] = _duke(obs, acts, s, seat)
-    return (f'<section class="{cls}" data-key="{k}" aria-label="{attr(name)}"><header><b>{text(name)}</b> '
+    return (f'<section class="{cls}" data-key="{k}" aria-label="{attr(name)}: tableau"><header><b>{text(name)}</b> '
             f'<small>{text(" · ".join(tags))}</small>{_slot(f"{k}-head", "span", "vck-hslot")}</header>'
             f'{_panel_slots(k)}</section>')
 

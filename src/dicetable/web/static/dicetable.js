@@ -1,9 +1,11 @@
 // dicetable's pages: this entry module starts the page the document names (body data-page).
 // The modules, by job: api.js (HTTP and the table's WebSocket), queue.js (the version queue),
-// animate.js (effects), board.js (parts and fitting), dom.js (shared helpers), and one per page:
+// animate.js (effects), board.js (parts and fitting), dom.js (shared helpers), a11y.js (keyboard and
+// screen-reader additions of the table and replay pages), and one per page:
 // lobby.js, table.js, replay.js. They hold no rule and no secret (docs/web.md).
 
 import { $ } from "./dom.js";
+import { wireAccess } from "./a11y.js";
 import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
@@ -12,6 +14,7 @@ export { hasSecrets } from "./dom.js";
 
 const start = { lobby: lobbyPage, table: tablePage, replay: replayPage }[document.body.dataset.page];
 if (start) {
+  if (document.body.dataset.page !== "lobby") wireAccess();
   start().catch((err) => {
     console.error(err);
     const e = $("#error") || $("#create-error");

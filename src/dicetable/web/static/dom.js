@@ -80,18 +80,39 @@ export function hasSecrets(seatObs, otherObs) {
 }
 
 // Tabs: buttons with role=tab and aria-controls; a click shows its panel and hides the others.
+// Keyboard (WAI-ARIA tabs): only the selected tab is in the Tab order; the arrow keys, Home and End
+// move to the previous, next, first, last shown tab and select it.
 export function wireTabs(list) {
   const tabs = $$('[role="tab"]', list);
   const pick = (tab) => {
     for (const t of tabs) {
       const on = t === tab;
       t.setAttribute("aria-selected", String(on));
+      t.tabIndex = on ? 0 : -1;
       const pane = document.getElementById(t.getAttribute("aria-controls"));
       if (pane) pane.hidden = !on;
     }
   };
-  for (const t of tabs) t.addEventListener("click", () => pick(t));
+  for (const t of tabs) {
+    t.tabIndex = t.getAttribute("aria-selected") === "true" ? 0 : -1;
+    t.addEventListener("click", () => pick(t));
+  }
+  list.addEventListener("keydown", (ev) => {
+    const next = tabKey(ev, tabs.filter((t) => t.getClientRects().length > 0));
+    if (next) { pick(next); next.focus(); }
+  });
   return pick;
+}
+
+// The tab an arrow key, Home or End moves to from the focused one among ``shown`` (null for other
+// keys); the key's default (scrolling) is prevented when it moves.
+export function tabKey(ev, shown) {
+  const i = shown.indexOf(ev.target.closest('[role="tab"]'));
+  const moves = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: shown.length - 1 };
+  if (i < 0 || !(ev.key in moves) || !shown.length) return null;
+  ev.preventDefault();
+  ev.stopPropagation();
+  return shown[(moves[ev.key] + shown.length) % shown.length];
 }
 
 // ---------------------------------------------------------------- storage
