@@ -474,11 +474,15 @@ def _player_head(obs: Observation, s: int, seat: int | None) -> str:
 
 
 def _public(standing: Standing, key: str) -> str:
-    places = sum(standing["tracks"])
-    return (f'<span class="pub" title="The public part of the score if the game ended now: places on the '
-            f'Resource Tracks and the penalty for markers below the 4th space">places '
-            f'<span data-key="{key}" data-count="{places}">{places}</span> VP, '
-            + (f'penalty -{standing["penalty"]}' if standing["penalty"] else "no penalty") + '</span>')
+    """The public score now, said as the sum it is: "score now −14 = places 0 − penalty 14"."""
+    places, penalty = sum(standing["tracks"]), standing["penalty"]
+    now = places - penalty
+    return (f'<span class="pub" title="The score everyone sees if the game ended now: the places on the '
+            f'Resource Tracks minus the penalty for markers still below the 4th space (every marker starts '
+            f'there, so every score starts below zero); Gold and VP tokens count only at the end">'
+            f'score now {"−" if now < 0 else ""}{abs(now)} = places '
+            f'<span data-key="{key}" data-count="{places}">{places}</span> VP'
+            + (f' − penalty {penalty} (markers below space 4)' if penalty else ", no penalty") + '</span>')
 
 
 def _player_line(obs: Observation, p: PlayerRow) -> str:

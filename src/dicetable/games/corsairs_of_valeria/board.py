@@ -40,7 +40,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from dicetable.engine import seat_name
+from dicetable.engine import counted, seat_name
 from dicetable.engine.markup import ROOT, attr, slot, text
 
 from .components import COLOURS, DICE, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
@@ -320,7 +320,7 @@ def _phase_part(obs: dict[str, Any]) -> str:
     return (f'<p class="cov-phase"><span class="cov-swatch cov-col-{attr(COLOURS[cur])}"></span>'
             f'{text(seat_name(cur))}\'s turn · phase '
             f'{text(PHASE_NAME.get(phase, phase))}'
-            + (f' · {obs["rerolls"]} re-roll{"s" if obs["rerolls"] != 1 else ""}' if obs["rerolls"] else "")
+            + (f' · {counted(obs["rerolls"], "re-roll")}' if obs["rerolls"] else "")
             + '</p>')
 
 
@@ -362,7 +362,7 @@ def _notes_part(obs: dict[str, Any]) -> str:
     if task and kind == "cannons":
         notes.append(f"{group_text('cannons', task.count)} to fire")
     if task and kind == "move":
-        notes.append(f"{task.count} move{'s' if task.count != 1 else ''} left: pick the space on the track")
+        notes.append(f"{counted(task.count, 'move')} left: pick the space on the track")
     if task and kind == "back":
         notes.append(f"{seat_name(task.seat)} is knocked back {task.count}: pick the side on the track")
     if task and kind == "give":

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dicetable.engine import seat_name
+from dicetable.engine import counted, seat_name
 from dicetable.engine.markup import attr, die_svg, slot, text
 
 from . import viewdata as vd
@@ -256,7 +256,7 @@ def _card(card_id: str, small: bool, rank: int = -1) -> str:
     claim badge ``claim-<rank>``) or small, among a player's cards won."""
     name, value, special = vd.card_name(card_id), vd.card_value(card_id), vd.special_round(card_id)
     classes = ["kod-card"] + (["special"] if special else [])
-    tip = f"{name}: an Influence card worth {value} point{'s' if value != 1 else ''}."
+    tip = f"{name}: an Influence card worth {counted(value, 'point')}."
     if special:
         tip += f" A special card: it joins the cards of round {special}."
     if not small:

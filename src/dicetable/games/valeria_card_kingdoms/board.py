@@ -41,12 +41,12 @@ import re
 from functools import lru_cache
 from typing import Any, Mapping
 
-from dicetable.engine import seat_name
+from dicetable.engine import counted, seat_name
 from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
 
 from .viewdata import (
-    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug,
-    citizen_cost, citizen_powers, citizen_role, citizen_title, citizens_by_roll, counted, domain_cost,
+    Observation, exhausted_goal, exhausted_words, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug,
+    citizen_cost, citizen_powers, citizen_role, citizen_title, citizens_by_roll, tallied, domain_cost,
     domain_power, domain_title, domain_vp, duke_words, harvest_summary, last_move_text, monster_attacks,
     monster_cost, monster_reward, monster_title, monster_vp, role_counts, roles_needed,
 )
@@ -127,7 +127,7 @@ def _turn(obs: Observation) -> str:
     words = PHASE_WORDS.get(phase, phase)
     if "actions_left" in pend:
         left = pend["actions_left"]
-        words += f" · {left} Action{'s' if left != 1 else ''} left"
+        words += f" · {counted(left, 'Action')} left"
     who = ""
     if pend.get("seat") is not None and pend["seat"] != obs["active"]:
         who = f' · <span class="vck-s{pend["seat"]}">{text(seat_name(pend["seat"]))}</span> decides'
@@ -171,7 +171,8 @@ def _info(obs: Observation) -> str:
     goal = exhausted_goal(obs)
     out = [f'<div class="vck-exh" title="The game ends when {goal} Center Stacks are Exhausted, or every '
            f'{"Monster is slain" if n == 1 else "Monster is slain or every Domain built"} (End of game)">'
-           f'Exhausted <b data-key="exhausted" data-count="{obs["exhausted"]}">{obs["exhausted"]}</b> of {goal}</div>']
+           + exhausted_words(obs).replace(f' {obs["exhausted"]}', f' <b data-key="exhausted" data-count="{obs["exhausted"]}">'
+                                          f'{obs["exhausted"]}</b>', 1) + '</div>']
     last = last_move_text(obs)
     if last:
         out.append(f'<div class="vck-lastmove" title="The last card taken from the Center Stacks (its stack is '
@@ -196,7 +197,7 @@ def _dark_lord(obs: Observation) -> str:
         return ""
     duke = text(dl["duke"]) if dl.get("duke") else "Duke face down"
     cits = ", ".join(f'<span data-key="dl-cit-{card_slug(n)}">{text(n)}' + (f" ×{c}" if c > 1 else "") + "</span>"
-                     for n, c in counted(dl["captured_citizens"]))
+                     for n, c in tallied(dl["captured_citizens"]))
     doms = ", ".join(f'<span data-key="dl-dom-{card_slug(d)}">{text(d)}</span>' for d in dl["captured_domains"])
     score = f' · scores <b>{dl["score"]}</b>' if dl.get("score") is not None else ""
     return (f'<div class="vck-darklord" data-key="dark-lord" title="Solo: the Dark Lord scores the surviving '
@@ -480,7 +481,7 @@ def _victory(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str
     p = obs["player"][s]
     target = acts.take(f"target:p{s + 1}")
     slots = []
-    for name, c in counted(p["victory"]):
+    for name, c in tallied(p["victory"]):
         action = acts.take(f"return:{card_slug(name)}") if s == seat else None
         key = f"p-{s}-mon-{card_slug(name)}"
         fresh = _fresh(obs, s, "slay", name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, Sequence, TypeVar
 
-from dicetable.engine import Action, seat_name
+from dicetable.engine import Action, counted, seat_name
 
 from ..components import (
     ADJ_FACES, ADJUST, CADFAEL, CARD_VALUES, GOLD, GOLD_DIE, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, PASS,
@@ -62,6 +62,11 @@ def half_up(n: int) -> int:
 def dice_count(dice: Sequence[int]) -> int:
     """Number of dice in a dice set (see components: 6 symbol counts, Gold, Adjustment)."""
     return sum(dice[:NTRACKS]) + (dice[GOLD] >= 0) + (dice[ADJUST] >= 0)
+
+
+def group_text(dice: Sequence[int]) -> str:
+    """A market group in words: ``"group of 3 dice (2 Ink, Gold 3)"``, ``"group of 1 die (Gold 3)"``."""
+    return f"group of {counted(dice_count(dice), 'die')} ({dice_text(dice)})"
 
 
 def dice_text(dice: Sequence[int]) -> str:
