@@ -42,7 +42,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
+from dicetable.engine.markup import LEGEND, ROOT, attr, die_svg, legend, slot, text
 
 from .viewdata import (
     Observation, exhausted_goal, exhausted_words, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug,
@@ -267,7 +267,7 @@ def _exhausted_stack(parts: dict, key: str, cls: str, what: str) -> str:
 def _monster_face(key: str, area: str, top: str, n: int) -> str:
     """Part ``m-<i>-face``: the Monster on top of a stack of ``n``."""
     return (f'<div class="vck-face" title="{attr(monster_title(top))}"><div class="vck-col-head">{text(area)}'
-            f'<span class="vck-count" data-key="{key}-count" data-count="{n}" title="{n} Monsters in this stack">'
+            f'<span class="vck-count" data-key="{key}-count" data-count="{n}" title="{counted(n, "Monster")} in this stack">'
             f'{n}</span></div><div class="vck-name vck-wrap">{text(top)}</div>'
             f'<div class="vck-stats"><span class="vck-str" title="Strength cost (Magic cost on top)">'
             f'{text(monster_cost(top))}</span> <span class="vck-vp">{monster_vp(top)} VP</span></div>'
@@ -352,7 +352,7 @@ def _domain_face(key: str, i: int, top: str, down: int) -> str:
     return (f'<div class="vck-face" title="{attr(domain_title(top))}"><div class="vck-col-head">'
             f'<span class="vck-colno" title="Domain stack {i + 1}">{i + 1}</span> '
             f'<span class="vck-needs" title="Citizens needed to build it: '
-            f'{attr(need or "none")}">{icons}</span><span class="vck-count" title="{down} face-down Domains below">'
+            f'{attr(need or "none")}">{icons}</span><span class="vck-count" title="{counted(down, "face-down Domain")} below">'
             f'+<span data-key="{key}-count" data-count="{down}">{down}</span>▾</span></div>'
             f'<div class="vck-name vck-wrap">{text(top)}</div>'
             f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '
@@ -572,6 +572,29 @@ def _panel_slots(k: str) -> str:
 
 
 
+def _legend() -> str:
+    """Part ``legend``: the key to the icons and marks of the cards and tableaus (rulebook: Card
+    anatomy, Resources, Citizen Roles), drawn with the board's own classes."""
+    rows = [(f'<i class="vck-icon vck-{role}">{ROLE_ICON[role]}</i>',
+             f"{role.capitalize()}: a Citizen Role; Domains ask for them, Dukes score them")
+            for role in ("worker", "soldier", "shadow", "holy")]
+    rows += [(f'<span class="vck-token vck-t-{res}">1</span>', what) for res, what in (
+        ("gold", "Gold: pays for Citizens and Domains"), ("strength", "Strength: slays Monsters"),
+        ("magic", "Magic: slays Monsters, or stands in for Gold or Strength"),
+        ("vp", "Victory Point tokens (VP)"))]
+    rows += [
+        ('<span class="vck-count">3</span>', "Cards left in this Center Stack"),
+        ("<b>+2▾</b>", "Face-down Domains under the top one"),
+        ("<b>2+</b>", "A Citizen's cost: its base Gold, +1 for each card of that name you own"),
+        ("<b>on:</b> / <b>off:</b>", "A Citizen's power on your own turn (Active player) / on another's turn"),
+        ("<b>Exhausted</b>", "An emptied stack; enough of them end the game"),
+    ]
+    return legend(rows)
+
+
+_LEGEND = _legend()
+
+
 def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
     """The board as ``seat`` sees it (None: a spectator): keyed parts ``{part id: html}``, escaped, no script.
 
@@ -601,6 +624,7 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
         order = order[seat:] + order[:seat]  # the viewer's own tableau first
     for s in order:
         parts[f"p-{s}"] = _player(obs, acts, s, seat, parts)
+    parts[LEGEND] = _LEGEND
     stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
     players = "".join(_slot(f"p-{s}") for s in order)
     parts[ROOT] = (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}">'
@@ -609,5 +633,5 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
                    f'{_slot("dark-lord")}{_slot("over")}</div>'
                    f'<div class="vck-main"><div class="vck-center" role="group" '
                    f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
-                   f'<div class="vck-players">{players}</div></div></div>')
+                   f'<div class="vck-players">{players}</div></div>{_slot(LEGEND)}</div>')
     return parts
