@@ -14,7 +14,8 @@ too. None of them may hold:
 - a seat named twice: "Player 2 · Player 2 (greedy bot)";
 - terminal wording ("type several choices", "enter the number", "press") in
   what the page shows: prompts, decision help, labels, log lines, boards and
-  the rules help.
+  the rules help;
+- an action id where words belong ("keep:crown" in the rules help).
 
 The helper itself is checked against English (the rulebooks' words) first.
 """
@@ -49,6 +50,7 @@ _MANY_ONE = re.compile(
     + "|".join(re.escape(n) for n in NEVER_NAMES) + r")\b(?!-)")
 _N_OF_M = re.compile(r"\b(\d+) of (\d+)\b")
 _SEAT_TWICE = re.compile(r"\b(Player \d+)\s*[·:(,-]?\s*\(?\1\b")
+_MACHINE_ID = re.compile(r"\b(?!rulebook:|reconstructed:|https?:)[a-z]+:[a-z0-9][a-z0-9-]*\b")
 _TERMINAL = re.compile(r"\b(?:type|typing)\s+(?:the\b|a\b|several\b|rules\b|yes\b|in\b|\d|['\"])"
                        r"|\benter the number|\bpress(?:es|ing)?\b|\bkeystroke", re.IGNORECASE)
 
@@ -61,6 +63,7 @@ def slips(text: str) -> list[str]:
               if int(m.group(1)) > int(m.group(2))]
     found += [f"'{m.group(0)}' (a seat named twice)" for m in _SEAT_TWICE.finditer(text)]
     found += [f"'{m.group(0)}' (terminal wording)" for m in _TERMINAL.finditer(text)]
+    found += [f"'{m.group(0)}' (an action id, not words)" for m in _MACHINE_ID.finditer(text)]
     return found
 
 
@@ -115,6 +118,7 @@ def test_counted_agrees_with_its_number():
     ("Player 2 · Player 2 (greedy bot)", "named twice"),
     ("Tip: type several choices at once, e.g. '1 3 reroll'.", "terminal wording"),
     ("Enter the number of a choice.", "terminal wording"),
+    ("Here dice are set aside one at a time (keep:crown, keep:3, ...).", "an action id"),
 ])
 def test_the_check_finds_each_slip(text, problem):
     assert any(problem in found for found in slips(text)), slips(text)
