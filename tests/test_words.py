@@ -102,6 +102,7 @@ def walk(spec, players: int, options: dict, seed: int) -> dict[str, set[str]]:
     while not state.is_over:
         for seat in state.to_move:
             decision = state.decision(seat)
+            assert decision is not None, f"{spec.id}: seat {seat} is to move without a decision"
             seen["prompt"].add(decision.prompt)
             seen["help"].add(decision.help)
             seen["label"].update(a.label for a in state.legal_actions(seat))

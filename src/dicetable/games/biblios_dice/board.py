@@ -301,7 +301,7 @@ def _die(kind: str, face: int | str | None, act: tuple[str, str] | None, marked:
     elif kind == "adjustment":
         tip = f"The Adjustment Die ({face}): {_ADJ_LABEL[str(face)]}."
     elif kind == "mule":
-        tip = f"The Mule Die ({face}): the Mule advances {counted(face, 'space')}."
+        tip = f"The Mule Die ({face}): the Mule advances {counted(int(face or 0), 'space')}."
     else:
         tip = _DIE_TIPS[kind]
         if kind == "gold":
