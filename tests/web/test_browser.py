@@ -87,10 +87,15 @@ def test_two_players_in_two_browsers_and_a_spectator(browser, server):
         assert pages[0].locator(".player.me .pname").inner_text() == "Player 1 (you)"
         assert pages[1].locator(".player.me .pname").inner_text() == "Player 2 (you)"
         assert "watching" in watcher.locator(".spectator").inner_text()
-        # A spectator has nothing to decide: the Rules tab offers the whole rules summary instead.
+        # A spectator has nothing to decide: the Rules tab offers the rules summary of this table instead,
+        # without the sections of other player counts and options (Card Kingdoms: Solo, 5 players, Mixed).
         watcher.click("#tab-rules")
+        watcher.wait_for_selector("#rules-now details.rule summary")
         titles = watcher.locator("#rules-now details.rule summary").all_inner_texts()
-        assert len(titles) == len(get_game("valeria-card-kingdoms").help.section) and titles[0]
+        spec = get_game("valeria-card-kingdoms")
+        applies = spec.help.for_table(2, spec.resolve_options(2, None)).section
+        assert titles == [s.title for s in applies] and len(applies) < len(spec.help.section)
+        assert "Solo variant" not in titles and "5-player variant" not in titles
         rng = random.Random(5)
         deadline = time.time() + 90
         moves = {0: 0, 1: 0}

@@ -486,7 +486,7 @@ class TerminalTable:
 
     def print_rules(self, seat: int, name: str) -> None:
         """``rules``: the help sections for the current decision, or one component / section by name."""
-        help_ = spec_of(self.state).help
+        help_ = spec_of(self.state).help.for_table(self.state.players, self.state.options)  # what applies here
         names = ", ".join(c.name for c in help_.component)
         if name:
             info = help_.component_info(name)

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import re
 from html import escape
-from typing import Mapping
+from typing import Mapping, Sequence
 
 #: The root part of every board.
 ROOT = "board"
+
+#: The part holding a board's key to its symbols (:func:`legend`); it never changes, so it is sent once.
+LEGEND = "legend"
 
 #: Pip centres of a six-sided die's faces 1..6 on a 3x3 grid, as offsets (-1, 0 or 1) from the centre.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -120,3 +123,22 @@ def die_svg(face: int | None = None, symbol: str = "", size: int = 40, label: st
     named = (f' role="img" aria-label="{attr(label)}"><title>{text(label)}</title>' if label
              else ' aria-hidden="true" focusable="false">')
     return f'<svg viewBox="0 0 40 40" width="{size}" height="{size}"{named}{body}</svg>'
+
+
+def legend(entries: Sequence[tuple[str, str]], title: str = "Key to the symbols") -> str:
+    """A board's key to its symbols, folded until opened: ``<details class="board-legend">``.
+
+    ``entries`` are ``(symbol, meaning)`` pairs in reading order: ``symbol``
+    is markup already escaped (a glyph, or a small inline SVG drawn with the
+    board's own classes so it looks exactly like the piece), ``meaning`` is
+    plain text in the rulebook's words (escaped here). A board puts the
+    result in its part :data:`LEGEND` and :func:`slot` ``LEGEND`` in its
+    root: the key never changes, so the server sends it once per connection.
+    Raises ValueError when there is no entry.
+    """
+    if not entries:
+        raise ValueError("a legend needs at least one (symbol, meaning) entry")
+    rows = "".join(f'<div class="lg-row"><dt class="lg-sym">{symbol}</dt>'
+                   f'<dd>{text(meaning)}</dd></div>' for symbol, meaning in entries)
+    return (f'<details class="board-legend"><summary>{text(title)}</summary>'
+            f'<dl class="lg-list">{rows}</dl></details>')

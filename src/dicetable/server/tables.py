@@ -323,7 +323,7 @@ class TableManager:
                 raise ApiError(422, f"seat {n} is a bot without a level; levels: {', '.join(LEVELS)}")
             if level not in LEVELS:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
-            name = seat.get("name") or (seat_name(n) if kind == "human" else f"{seat_name(n)} ({level} bot)")
+            name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
             token = new_token() if kind == "human" else None
             invite = new_token() if kind == "human" else None
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,

@@ -59,14 +59,24 @@ def help_for(game_id: str, kind: str | None) -> list[dict]:
     return [{"id": s.id, "title": s.title, "text": s.text, "source": s.source} for s in sections]
 
 
-def components_of(game_id: str) -> dict:
-    """A game's whole rules help: ``{"sections": [...], "components": [{"id", "name", "text", "source"}]}``."""
+def components_of(game_id: str, players: int | None = None, options: dict | None = None) -> dict:
+    """A game's rules help: ``{"score": str, "sections": [...], "components": [{"id", "name", "text", "source"}]}``.
+
+    With ``players``, only what applies to a table of that many players with
+    ``options`` (the table's resolved options; None: the game's defaults):
+    :meth:`GameHelp.for_table`. DicetableError for an unknown game or a bad
+    player count or option.
+    """
     spec = get_game(game_id)
+    help_ = spec.help
+    if players is not None:
+        help_ = help_.for_table(players, options if options is not None else spec.resolve_options(players, None))
     return {
+        "score": help_.score,
         "sections": [{"id": s.id, "title": s.title, "text": s.text, "source": s.source,
-                      "decisions": list(s.decisions)} for s in spec.help.section],
+                      "decisions": list(s.decisions)} for s in help_.section],
         "components": [{"id": c.id, "name": c.name, "text": c.text, "source": c.source}
-                       for c in spec.help.component],
+                       for c in help_.component],
     }
 
 

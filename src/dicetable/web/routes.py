@@ -110,12 +110,26 @@ def game_css(request: Request, game_id: str) -> Response:
 
 
 @router.get("/web/help/{game_id}", include_in_schema=False)
-def web_help(game_id: str) -> dict:
-    """A game's rules sections (with the Decision kinds each explains) and component reference."""
-    try:
-        return render.components_of(game_id)
-    except DicetableError as exc:
-        raise HTTPException(404, str(exc)) from None
+def web_help(request: Request, game_id: str, table: str | None = None, players: int | None = None) -> dict:
+    """A game's rules sections (with the Decision kinds each explains) and component reference; with
+    ``?table=ID`` only those that apply to that table's player count and options, with ``?players=N``
+    those for N players with the default options. 404 for an unknown game or table, 422 for a bad count."""
+    spec = next((g for g in list_games() if g.id == game_id), None)
+    if spec is None:
+        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in list_games()))
+    options = None
+    if table is not None:
+        manager = getattr(request.app.state, "manager", None)
+        if manager is None:
+            raise HTTPException(404, f"no tables here to look up {table!r} in")
+        live = manager.get(table)  # ApiError 404 (answered by the app) when unknown
+        if live.game != game_id:
+            raise HTTPException(404, f"table {table!r} plays {live.game}, not {game_id}")
+        players, options = live.players, live.options
+    if players is not None and not spec.min_players <= players <= spec.max_players:
+        raise HTTPException(422, f"{game_id} is played by {spec.min_players} to {spec.max_players} players, "
+                                 f"not {players}")
+    return render.components_of(game_id, players, options)
 
 
 @router.get("/web/howto/{game_id}", include_in_schema=False)

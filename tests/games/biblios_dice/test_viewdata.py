@@ -32,7 +32,7 @@ def test_last_auction_sentence():
     obs = dict(game(3).observation(None), phase="select",
                last_auction={"totals": [9, None, 4], "cadfael": None, "winner": 0, "second": 2, "penalized": [2]})
     assert viewdata.last_auction_text(obs) == \
-        "Last auction: Player 1 9, Player 3 4; won by Player 1; overbid: Player 3"
+        "Last auction: Player 1 bid 9, Player 3 bid 4; won by Player 1; overbid: Player 3"
     assert viewdata.last_auction_text(dict(obs, phase="bid")) == ""
 
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from dicetable.engine import seat_name
-from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
+from dicetable.engine import counted, seat_name
+from dicetable.engine.markup import LEGEND, ROOT, attr, die_svg, legend, slot, text
 
 from .keys import die_face, marker_key
 from .rules.common import Marker
@@ -132,7 +132,7 @@ def _root(players: int, cadfael: bool, seat: int | None) -> str:
     out.extend(slot(f"p-{s}") for s in order)
     if cadfael:
         out.append(slot("cadfael"))
-    out.append("</section></div></div></div>")
+    out.append("</section></div></div>" + slot(LEGEND) + "</div>")
     return "".join(out)
 
 
@@ -301,7 +301,7 @@ def _die(kind: str, face: int | str | None, act: tuple[str, str] | None, marked:
     elif kind == "adjustment":
         tip = f"The Adjustment Die ({face}): {_ADJ_LABEL[str(face)]}."
     elif kind == "mule":
-        tip = f"The Mule Die ({face}): the Mule advances {face} spaces."
+        tip = f"The Mule Die ({face}): the Mule advances {counted(int(face or 0), 'space')}."
     else:
         tip = _DIE_TIPS[kind]
         if kind == "gold":
@@ -474,11 +474,15 @@ def _player_head(obs: Observation, s: int, seat: int | None) -> str:
 
 
 def _public(standing: Standing, key: str) -> str:
-    places = sum(standing["tracks"])
-    return (f'<span class="pub" title="The public part of the score if the game ended now: places on the '
-            f'Resource Tracks and the penalty for markers below the 4th space">places '
-            f'<span data-key="{key}" data-count="{places}">{places}</span> VP, '
-            + (f'penalty -{standing["penalty"]}' if standing["penalty"] else "no penalty") + '</span>')
+    """The public score now, said as the sum it is: "score now −14 = places 0 − penalty 14"."""
+    places, penalty = sum(standing["tracks"]), standing["penalty"]
+    now = places - penalty
+    return (f'<span class="pub" title="The score everyone sees if the game ended now: the places on the '
+            f'Resource Tracks minus the penalty for markers still below the 4th space (every marker starts '
+            f'there, so every score starts below zero); Gold and VP tokens count only at the end">'
+            f'score now {"−" if now < 0 else ""}{abs(now)} = places '
+            f'<span data-key="{key}" data-count="{places}">{places}</span> VP'
+            + (f' − penalty {penalty} (markers below space 4)' if penalty else ", no penalty") + '</span>')
 
 
 def _player_line(obs: Observation, p: PlayerRow) -> str:
@@ -556,6 +560,36 @@ def _cadfael_panel(obs: Observation) -> str:
             f'<span>deck {cf["draw_pile"]}, face up: {face_up}</span></div>{bid}</div>')
 
 
+def _svg(body: str) -> str:
+    """A legend's picture drawn with the board's classes (a 24-unit box around 0, 0)."""
+    return f'<svg viewBox="-12 -12 24 24" aria-hidden="true" focusable="false">{body}</svg>'
+
+
+def _legend() -> str:
+    """Part ``legend``: the key to the dice and track symbols (rulebook: Components, Resource Tracks)."""
+    rows = [(f'<span class="lg-die lg-{sym}">{_die_face(sym, None)}</span>',
+             f"A {_NAME[sym]} die: its taker moves up the {_NAME[sym]} Track"
+             if sym != "bishop" else "A Bishop die: its taker moves up the Bishop Track")
+            for sym in SYMBOLS]
+    rows += [
+        (f'<span class="lg-die lg-gold">{_die_face("gold", 3)}</span>', "The Gold Die: that much Gold behind the "
+                                                                        "taker's shield; 'all': every player gains Gold"),
+        (f'<span class="lg-die lg-adjustment">{_die_face("adjustment", "+1")}</span>',
+         "The Adjustment Die: raises (+) or lowers (−) the Value Dice at the top of the tracks"),
+        ('<span class="bd-swatch-legend">▪</span>', "A player's marker (the colour of the player's panel)"),
+        (_svg('<g class="vp-stack"><circle r="9"/><text y="4">5</text></g>'),
+         "A VP stack: the next marker to reach or pass this space takes its top VP token"),
+        (_svg('<g class="tok-stack"><rect x="-9" y="-10" width="19" height="20"/><text y="4">3</text></g>'),
+         "Bishop Tokens on the Bishop Track: the next marker to reach this space takes one"),
+        ('<b class="lg-ratio">2:1</b>', "Your Gold ratio from this Bishop space on: Gold per VP at the end"),
+        ('<b class="lg-pen">-2</b>', "Penalty: a marker left on this space at the end loses that many VP"),
+    ]
+    return legend(rows)
+
+
+_LEGEND = _legend()
+
+
 def _last_auction(obs: Observation) -> str:
     line = last_auction_text(obs)
     return f'<p class="bd-last">{text(line)}</p>' if line else ""
@@ -616,6 +650,7 @@ def board_view(obs: Mapping[str, Any], actions: list, seat: int | None) -> dict[
     _tracks(obs, seat, labels, parts)
     parts["mule"] = _mule(obs["mule"], obs["mule_die"])
     parts["last"] = _last_auction(obs)
+    parts[LEGEND] = _LEGEND
     _dice(obs, labels, parts)
     _players(obs, seat, labels, parts)
     return parts

@@ -191,9 +191,10 @@ def last_auction_text(obs: Observation) -> str:
     last = obs.get("last_auction")
     if not last or obs["phase"] == "bid":
         return ""
-    names = [f"{seat_name(s)} {t}" for s, t in enumerate(last["totals"]) if t is not None]
+    names = [f"{seat_name(s)} bid {t}" if t else f"{seat_name(s)} passed"
+             for s, t in enumerate(last["totals"]) if t is not None]
     if last["cadfael"] is not None:
-        names.append(f"Cadfael {last['cadfael']}")
+        names.append(f"Cadfael bid {last['cadfael']}")
     line = "Last auction: " + ", ".join(names)
     winner = last["winner"]
     if winner is not None and winner >= 0:

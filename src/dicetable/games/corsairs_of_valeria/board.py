@@ -40,8 +40,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from dicetable.engine import seat_name
-from dicetable.engine.markup import ROOT, attr, slot, text
+from dicetable.engine import counted, seat_name
+from dicetable.engine.markup import LEGEND, ROOT, attr, legend, slot, text
 
 from .components import COLOURS, DICE, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
 from .rules.common import DICE_KEY, ISLAND_KEY, SUPPLY_KEY, counter_key, ship_key, space_key
@@ -320,7 +320,7 @@ def _phase_part(obs: dict[str, Any]) -> str:
     return (f'<p class="cov-phase"><span class="cov-swatch cov-col-{attr(COLOURS[cur])}"></span>'
             f'{text(seat_name(cur))}\'s turn · phase '
             f'{text(PHASE_NAME.get(phase, phase))}'
-            + (f' · {obs["rerolls"]} re-roll{"s" if obs["rerolls"] != 1 else ""}' if obs["rerolls"] else "")
+            + (f' · {counted(obs["rerolls"], "re-roll")}' if obs["rerolls"] else "")
             + '</p>')
 
 
@@ -362,7 +362,7 @@ def _notes_part(obs: dict[str, Any]) -> str:
     if task and kind == "cannons":
         notes.append(f"{group_text('cannons', task.count)} to fire")
     if task and kind == "move":
-        notes.append(f"{task.count} move{'s' if task.count != 1 else ''} left: pick the space on the track")
+        notes.append(f"{counted(task.count, 'move')} left: pick the space on the track")
     if task and kind == "back":
         notes.append(f"{seat_name(task.seat)} is knocked back {task.count}: pick the side on the track")
     if task and kind == "give":
@@ -472,6 +472,26 @@ def _targets_part(ship: dict[str, Any], by_id: dict[str, dict[str, Any]], placed
 # ---------------------------------------------------------------- the whole board
 
 @lru_cache(maxsize=64)
+def _legend() -> str:
+    """Part ``legend``: the key to the race track's and the Ship Boards' symbols (rulebook: Components,
+    Hazards, Ship Boards), drawn with the board's own classes."""
+    def pic(body: str) -> str:
+        return f'<svg viewBox="-11 -11 22 22" aria-hidden="true" focusable="false">{body}</svg>'
+    return legend([
+        (pic(_hazard_icon(1, 0, 0)), "Whirlpool: a Ship whose move ends here goes back to the Start space"),
+        (pic(_hazard_icon(2, 0, 0)), "Sea Monster: a Ship whose move ends here returns all its Silver"),
+        (pic(_hazard_icon(3, 0, 0)), "Cutthroat: a Ship whose move ends here loses all its Grog"),
+        (pic(f'<circle class="cov-ship" r="9" fill="{SHIP_FILL.get("purple", "#888")}"/>'
+             '<text class="cov-shipnum" y="4">1</text>'), "A player's Ship, numbered by player"),
+        ('<b>+1 Silver</b>', "An island: a Ship crossing it forwards gains what it shows"),
+        ('<span class="cov-dial cov-grog"><span class="cov-pip cov-on"></span><span class="cov-pip"></span></span>',
+         "A dial on a Ship Board: filled squares are Treasure or Grog held, empty ones room left"),
+    ])
+
+
+_LEGEND = _legend()
+
+
 def _root(track: RaceTrack, players: int) -> str:
     """The root part: the frame with every other part's slot (depends on the layout and player count only)."""
     _, height = _layout(track)
@@ -486,7 +506,7 @@ def _root(track: RaceTrack, players: int) -> str:
             + '<section class="cov-tray" aria-label="The dice">' + slot("phase")
             + f'<div class="cov-dice" data-key="{DICE_KEY}">{dice}</div>'
             + slot("notes") + slot("choices") + '</section>'
-            f'<div class="cov-boards">{boards}</div></div></div></div>')
+            f'<div class="cov-boards">{boards}</div></div></div>' + slot(LEGEND) + '</div>')
 
 
 def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | None) -> dict[str, str]:
@@ -527,4 +547,5 @@ def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | N
     parts["skull"] = _skull_part(obs, track)
     parts["moves"] = _moves_part(obs, track, by_id, placed)
     parts["ships"] = _ships_part(obs, track, by_id, placed)
+    parts[LEGEND] = _LEGEND
     return parts

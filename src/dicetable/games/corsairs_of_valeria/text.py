@@ -23,7 +23,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from dicetable.engine import GameState, seat_name
+from dicetable.engine import counted, GameState, seat_name
 
 from .components import COLOURS, GROG_MAX, TREASURE_TO_WIN, SegmentLane
 from .viewdata import (
@@ -302,7 +302,7 @@ def _dice_line(obs: dict[str, Any], compact: bool) -> Text:
         out.append(word + ("↻" if mark else ""), style=FACE_STYLE[face] + (" reverse" if mark else ""))
         out.append(" ")
     if obs["rerolls"]:
-        out.append(f"({obs['rerolls']} re-roll{'s' if obs['rerolls'] > 1 else ''})", style="dim")
+        out.append(f"({counted(obs['rerolls'], 're-roll')})", style="dim")
     if any(marked) and not compact:
         out.append(" ↻ = marked for a re-roll", style="dim")
     return out
@@ -326,9 +326,9 @@ def _status_line(obs: dict[str, Any], compact: bool) -> Text:
     if task and task.kind == "cannons":
         parts.append(f"{group_text('cannons', task.count)} to use")
     if task and task.kind == "move":
-        parts.append(f"{task.count} move{'s' if task.count != 1 else ''} left")
+        parts.append(f"{counted(task.count, 'move')} left")
     if task and task.kind == "back":
-        parts.append(f"{seat_name(task.seat)} is knocked back {task.count} space{'s' if task.count != 1 else ''}")
+        parts.append(f"{seat_name(task.seat)} is knocked back {counted(task.count, 'space')}")
     if task and task.kind == "give":
         given = ", ".join(f"{i}→P{r + 1}" for i, r in enumerate(task.given, 1))
         parts.append(f"handing out 5 Skulls: die {len(task.given) + 1} next" + (f" ({given})" if given else ""))

@@ -24,7 +24,7 @@ from pydantic import field_validator
 
 from dicetable.engine import seat_name
 from dicetable.engine.data import Sourced, load_data
-from dicetable.engine.markup import PIPS, ROOT, attr, die_svg, slot, text
+from dicetable.engine.markup import LEGEND, PIPS, ROOT, attr, die_svg, legend, slot, text
 
 from .components import (
     DRAFT_LINE, EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
@@ -600,6 +600,42 @@ def _trail_label(x: float, y: float, trail: list, drawn) -> str:
     return f'<text class="trail" x="{x + where[0]}" y="{y + where[1]}">⇒{",".join(trail)}</text>'
 
 
+def _symbol(body: str) -> str:
+    """A legend's picture of one sheet symbol: ``body`` (SVG drawn around 0, 0) in a 20-unit box; every
+    class list starts with ``lg`` (the sheets' own classes follow), so a count of the sheets' pieces
+    never counts the key's pictures."""
+    marked = body.replace(' class="', ' class="lg ')
+    return f'<svg viewBox="-10 -10 20 20" aria-hidden="true" focusable="false">{marked}</svg>'
+
+
+def _legend() -> str:
+    """Part ``legend``: the key to the sheets' symbols (rulebook: Player Sheets, Reward Pips, Roads and
+    Domains), each drawn with the sheets' own classes so it looks the same."""
+    pip = '<circle class="pip {cls} open" r="6.5"/><text class="glyph {cls}" y="3.2">{glyph}</text>'
+    rows = [(_symbol(pip.format(cls=cls, glyph=text(glyph))), what)
+            for code, (glyph, cls, what) in REWARD.items() if glyph]
+    rows += [
+        (_symbol('<circle class="pip plain open" r="6.5"/>'), "An open pip: not marked yet"),
+        (_symbol('<circle class="mk marked" r="7.7"/>'), "A marked pip (a row of marked pips is joined by a line)"),
+        (_symbol('<circle class="mk voided" r="6.5"/>' + _cross(0, 0, 6.5)),
+         "A voided pip: crossed out, it can never be marked"),
+        (_symbol('<circle class="ring" r="9"/>'), "A pip you may mark now: choose it (a small numbered ring beside "
+                                                  "it is a second way to mark the same pip)"),
+        (_symbol('<g class="start"><circle r="7"/></g>'), "A starting pip, marked at set-up: its Road is built on "
+                                                          "from here"),
+        (_symbol('<g class="domain"><circle r="9"/></g>'),
+         "A Domain (D1...): a Road reaching it claims it (green ring). Its power, once per Action phase: ±1 Colour "
+         "raises or lowers that die by 1, flip Colour turns it to its opposite face; +Guild marks a Citizen of "
+         "that Guild once, when claimed"),
+        (_symbol('<circle class="bridge" r="8"/>'), "A Bridge: complete when its 3 pips are marked"),
+        (_symbol('<g class="deadend"><rect x="-8" y="-8" width="16" height="16" rx="2"/></g>'),
+         "A dead end: a Build stops here"),
+        ('<b>8</b>&nbsp;<b>5</b>', "A Monster Lair's VP: the first player to mark all its pips scores the first "
+                                   "value, everyone later the second"),
+    ]
+    return legend(rows)
+
+
 def _power_tag(lay, d: int) -> str:
     kind, die, guild = lay.dom_power[d]
     if kind == "adjust":
@@ -610,6 +646,8 @@ def _power_tag(lay, d: int) -> str:
 
 
 
+
+_LEGEND = _legend()
 
 # ---------------------------------------------------------------- the table strip
 
@@ -755,7 +793,7 @@ def _root(season: str, n: int) -> str:
         '<div class="dkv-panels">',
         *(slot(f"p-{s}", "div", f"dkv-panel dkv-panel-{s}",
                f'id="dkv-panel-{s}" role="tabpanel" aria-labelledby="dkv-tabl-{s}" tabindex="0"') for s in range(n)),
-        "</div></div></div>"])
+        "</div></div>", slot(LEGEND), "</div>"])
 
 
 @lru_cache(maxsize=64)
@@ -853,7 +891,7 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
              "dice": _dice(second, rain),
              "dice-sum": f"= {faces[0] + faces[1]}",
              "draft": _draft(obs["statue_line"], obs["statue_deck"], places.on),
-             "radios": _radios(n, focus_seat(obs, seat, None))}
+             "radios": _radios(n, focus_seat(obs, seat, None)), LEGEND: _LEGEND}
     for i, (colour, v) in enumerate(zip(_DIE_COLOURS, faces)):
         parts[f"die-{i}"] = _one_die(colour, v, rain and i == 5)
     deciding = obs["deciding"]

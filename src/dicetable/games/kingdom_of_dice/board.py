@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dicetable.engine import seat_name
-from dicetable.engine.markup import attr, die_svg, slot, text
+from dicetable.engine import counted, seat_name
+from dicetable.engine.markup import LEGEND, attr, die_svg, legend, slot, text
 
 from . import viewdata as vd
 from .components import COMPONENTS, FACE_INDEX, FACE_ORDER, SPACES
@@ -256,7 +256,7 @@ def _card(card_id: str, small: bool, rank: int = -1) -> str:
     claim badge ``claim-<rank>``) or small, among a player's cards won."""
     name, value, special = vd.card_name(card_id), vd.card_value(card_id), vd.special_round(card_id)
     classes = ["kod-card"] + (["special"] if special else [])
-    tip = f"{name}: an Influence card worth {value} point{'s' if value != 1 else ''}."
+    tip = f"{name}: an Influence card worth {counted(value, 'point')}."
     if special:
         tip += f" A special card: it joins the cards of round {special}."
     if not small:
@@ -268,7 +268,7 @@ def _card(card_id: str, small: bool, rank: int = -1) -> str:
     # In the market a list item (named, its claim badge read after it), won a small picture.
     tag, role = ("li", "") if not small else ("span", ' role="img"')
     return (f'<{tag} class="{" ".join(classes)}" data-key="card-{attr(card_id)}"{role} '
-            f'aria-label="{attr(f"{name}, {value} points")}" title="{attr(tip)}">{inner}</{tag}>')
+            f'aria-label="{attr(name + ", " + counted(value, "point"))}" title="{attr(tip)}">{inner}</{tag}>')
 
 
 def _claim(owner) -> str:
@@ -368,7 +368,26 @@ _ROOT = ('<div class="board board-kingdom-of-dice">' + slot("status")
          + '<div class="kod-table">' + slot("road", cls="kod-road-box")
          + slot("market", "section", "kod-market") + '</div>'
          + '<div class="kod-lower">' + slot("dice", "section", "kod-dice", 'aria-label="The dice"')
-         + slot("players", "section", "kod-players", 'aria-label="Players"') + '</div></div>')
+         + slot("players", "section", "kod-players", 'aria-label="Players"') + '</div>' + slot(LEGEND) + '</div>')
+
+
+def _legend() -> str:
+    """Part ``legend``: the key to the dice faces, markers and marks (rulebook: Components, Solo Mode)."""
+    mini = ('<svg class="kod-mini {cls}" viewBox="-11 -11 22 22" aria-hidden="true" focusable="false"><circle r="10"/>'
+            f'<polygon class="crown" points="{_CROWN_POINTS}" transform="scale(0.75)"/></svg>')
+    return legend([
+        (f'<span class="lg-die">{_die_picture("crown")}</span>', "A crown face: a valid result needs at least one; "
+                                                                  "the result is the sum of the numbers times the crowns"),
+        (mini.format(cls=_owner_class(0)), "A player's Crown marker, placed on the space of its result (the "
+                                           "higher, the closer to the castle)"),
+        (mini.format(cls=_owner_class(0) + " used"), "A Crown marker already on the board this round"),
+        (f'<span class="claim {_owner_class(1)}">P2</span>', "Beside an Influence card: who would take it if the "
+                                                             "round ended now"),
+        ("<b>10</b>", "An Influence card's points"),
+    ])
+
+
+_LEGEND = _legend()
 
 
 def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
@@ -388,7 +407,7 @@ def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, s
     target = vd.target_space(obs)
     preview = vd.preview_space(obs)
     owners = vd.owners(obs)
-    parts = {"board": _ROOT, "status": _status(obs, seat), "road": _road()}
+    parts = {"board": _ROOT, "status": _status(obs, seat), "road": _road(), LEGEND: _LEGEND}
     place_label = labels.get("place")
     for i, space in enumerate(SPACES):
         parts[f"sp-{space}"] = _space(i, owners[i], space == target, space == preview,

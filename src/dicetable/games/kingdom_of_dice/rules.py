@@ -39,7 +39,9 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Any, Sequence
 
-from dicetable.engine import LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, int_list, prompt, resolve, seat_name
+from dicetable.engine import (
+    LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, counted, int_list, prompt, resolve, seat_name,
+)
 from dicetable.engine import effects as fx
 
 from .components import (
@@ -326,7 +328,7 @@ class KingdomOfDiceState(FlowState):
         if self.picked == 0:
             text = f"You rolled {faces_text(self.rolled)}: set aside at least one die."
         else:
-            text = (f"Set aside more dice, reroll the other {sum(self.rolled)} dice, or stop "
+            text = (f"Set aside more dice, reroll the other {counted(sum(self.rolled), 'die')}, or stop "
                     f"(set aside: {faces_text(self.kept)}).")
         return Decision(seat, SET_ASIDE, text,
                         "After each roll you must set aside at least one die; dice set aside cannot "

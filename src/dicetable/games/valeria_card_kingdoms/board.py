@@ -41,12 +41,12 @@ import re
 from functools import lru_cache
 from typing import Any, Mapping
 
-from dicetable.engine import seat_name
-from dicetable.engine.markup import ROOT, attr, die_svg, slot, text
+from dicetable.engine import counted, seat_name
+from dicetable.engine.markup import LEGEND, ROOT, attr, die_svg, legend, slot, text
 
 from .viewdata import (
-    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug,
-    citizen_cost, citizen_powers, citizen_role, citizen_title, citizens_by_roll, counted, domain_cost,
+    Observation, exhausted_goal, exhausted_words, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug,
+    citizen_cost, citizen_powers, citizen_role, citizen_title, citizens_by_roll, tallied, domain_cost,
     domain_power, domain_title, domain_vp, duke_words, harvest_summary, last_move_text, monster_attacks,
     monster_cost, monster_reward, monster_title, monster_vp, role_counts, roles_needed,
 )
@@ -127,7 +127,7 @@ def _turn(obs: Observation) -> str:
     words = PHASE_WORDS.get(phase, phase)
     if "actions_left" in pend:
         left = pend["actions_left"]
-        words += f" · {left} Action{'s' if left != 1 else ''} left"
+        words += f" · {counted(left, 'Action')} left"
     who = ""
     if pend.get("seat") is not None and pend["seat"] != obs["active"]:
         who = f' · <span class="vck-s{pend["seat"]}">{text(seat_name(pend["seat"]))}</span> decides'
@@ -171,7 +171,8 @@ def _info(obs: Observation) -> str:
     goal = exhausted_goal(obs)
     out = [f'<div class="vck-exh" title="The game ends when {goal} Center Stacks are Exhausted, or every '
            f'{"Monster is slain" if n == 1 else "Monster is slain or every Domain built"} (End of game)">'
-           f'Exhausted <b data-key="exhausted" data-count="{obs["exhausted"]}">{obs["exhausted"]}</b> of {goal}</div>']
+           + exhausted_words(obs).replace(f' {obs["exhausted"]}', f' <b data-key="exhausted" data-count="{obs["exhausted"]}">'
+                                          f'{obs["exhausted"]}</b>', 1) + '</div>']
     last = last_move_text(obs)
     if last:
         out.append(f'<div class="vck-lastmove" title="The last card taken from the Center Stacks (its stack is '
@@ -196,7 +197,7 @@ def _dark_lord(obs: Observation) -> str:
         return ""
     duke = text(dl["duke"]) if dl.get("duke") else "Duke face down"
     cits = ", ".join(f'<span data-key="dl-cit-{card_slug(n)}">{text(n)}' + (f" ×{c}" if c > 1 else "") + "</span>"
-                     for n, c in counted(dl["captured_citizens"]))
+                     for n, c in tallied(dl["captured_citizens"]))
     doms = ", ".join(f'<span data-key="dl-dom-{card_slug(d)}">{text(d)}</span>' for d in dl["captured_domains"])
     score = f' · scores <b>{dl["score"]}</b>' if dl.get("score") is not None else ""
     return (f'<div class="vck-darklord" data-key="dark-lord" title="Solo: the Dark Lord scores the surviving '
@@ -266,7 +267,7 @@ def _exhausted_stack(parts: dict, key: str, cls: str, what: str) -> str:
 def _monster_face(key: str, area: str, top: str, n: int) -> str:
     """Part ``m-<i>-face``: the Monster on top of a stack of ``n``."""
     return (f'<div class="vck-face" title="{attr(monster_title(top))}"><div class="vck-col-head">{text(area)}'
-            f'<span class="vck-count" data-key="{key}-count" data-count="{n}" title="{n} Monsters in this stack">'
+            f'<span class="vck-count" data-key="{key}-count" data-count="{n}" title="{counted(n, "Monster")} in this stack">'
             f'{n}</span></div><div class="vck-name vck-wrap">{text(top)}</div>'
             f'<div class="vck-stats"><span class="vck-str" title="Strength cost (Magic cost on top)">'
             f'{text(monster_cost(top))}</span> <span class="vck-vp">{monster_vp(top)} VP</span></div>'
@@ -351,7 +352,7 @@ def _domain_face(key: str, i: int, top: str, down: int) -> str:
     return (f'<div class="vck-face" title="{attr(domain_title(top))}"><div class="vck-col-head">'
             f'<span class="vck-colno" title="Domain stack {i + 1}">{i + 1}</span> '
             f'<span class="vck-needs" title="Citizens needed to build it: '
-            f'{attr(need or "none")}">{icons}</span><span class="vck-count" title="{down} face-down Domains below">'
+            f'{attr(need or "none")}">{icons}</span><span class="vck-count" title="{counted(down, "face-down Domain")} below">'
             f'+<span data-key="{key}-count" data-count="{down}">{down}</span>▾</span></div>'
             f'<div class="vck-name vck-wrap">{text(top)}</div>'
             f'<div class="vck-stats"><span class="vck-gold" title="Cost in Gold">{domain_cost(top)}</span> '
@@ -480,7 +481,7 @@ def _victory(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str
     p = obs["player"][s]
     target = acts.take(f"target:p{s + 1}")
     slots = []
-    for name, c in counted(p["victory"]):
+    for name, c in tallied(p["victory"]):
         action = acts.take(f"return:{card_slug(name)}") if s == seat else None
         key = f"p-{s}-mon-{card_slug(name)}"
         fresh = _fresh(obs, s, "slay", name)
@@ -571,6 +572,29 @@ def _panel_slots(k: str) -> str:
 
 
 
+def _legend() -> str:
+    """Part ``legend``: the key to the icons and marks of the cards and tableaus (rulebook: Card
+    anatomy, Resources, Citizen Roles), drawn with the board's own classes."""
+    rows = [(f'<i class="vck-icon vck-{role}">{ROLE_ICON[role]}</i>',
+             f"{role.capitalize()}: a Citizen Role; Domains ask for them, Dukes score them")
+            for role in ("worker", "soldier", "shadow", "holy")]
+    rows += [(f'<span class="vck-token vck-t-{res}">1</span>', what) for res, what in (
+        ("gold", "Gold: pays for Citizens and Domains"), ("strength", "Strength: slays Monsters"),
+        ("magic", "Magic: slays Monsters, or stands in for Gold or Strength"),
+        ("vp", "Victory Point tokens (VP)"))]
+    rows += [
+        ('<span class="vck-count">3</span>', "Cards left in this Center Stack"),
+        ("<b>+2▾</b>", "Face-down Domains under the top one"),
+        ("<b>2+</b>", "A Citizen's cost: its base Gold, +1 for each card of that name you own"),
+        ("<b>on:</b> / <b>off:</b>", "A Citizen's power on your own turn (Active player) / on another's turn"),
+        ("<b>Exhausted</b>", "An emptied stack; enough of them end the game"),
+    ]
+    return legend(rows)
+
+
+_LEGEND = _legend()
+
+
 def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
     """The board as ``seat`` sees it (None: a spectator): keyed parts ``{part id: html}``, escaped, no script.
 
@@ -600,6 +624,7 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
         order = order[seat:] + order[:seat]  # the viewer's own tableau first
     for s in order:
         parts[f"p-{s}"] = _player(obs, acts, s, seat, parts)
+    parts[LEGEND] = _LEGEND
     stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
     players = "".join(_slot(f"p-{s}") for s in order)
     parts[ROOT] = (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}">'
@@ -608,5 +633,5 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
                    f'{_slot("dark-lord")}{_slot("over")}</div>'
                    f'<div class="vck-main"><div class="vck-center" role="group" '
                    f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
-                   f'<div class="vck-players">{players}</div></div></div>')
+                   f'<div class="vck-players">{players}</div></div>{_slot(LEGEND)}</div>')
     return parts

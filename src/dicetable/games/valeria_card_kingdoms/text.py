@@ -17,11 +17,11 @@ from typing import Any, Mapping
 from rich.console import Group
 from rich.text import Text
 
-from dicetable.engine import seat_name
+from dicetable.engine import counted, seat_name
 
 from .viewdata import (
-    Observation, exhausted_goal, player_tags, shown_vp, PHASE_WORDS, abbreviate, citizen_cost, citizen_powers,
-    citizen_role, citizens_by_roll, counted, domain_cost, domain_power, domain_vp, duke_words, fit,
+    Observation, exhausted_words, player_tags, shown_vp, PHASE_WORDS, abbreviate, citizen_cost, citizen_powers,
+    citizen_role, citizens_by_roll, tallied, domain_cost, domain_power, domain_vp, duke_words, fit,
     harvest_summary, last_move_text, monster_attacks, monster_cost, monster_reward, monster_vp, player_name,
     role_counts, roles_needed,
 )
@@ -85,16 +85,14 @@ def _header(obs: Observation, width: int, compact: bool) -> Text:
         words = words.replace(" Phase", "")
     if "actions_left" in pend:
         left = pend["actions_left"]
-        words += f", {left} left" if compact else f", {left} Action{'s' if left != 1 else ''} left"
+        words += f", {left} left" if compact else f", {counted(left, 'Action')} left"
     text.append(f" · {words}", style="cyan")
     if pend and pend.get("seat") is not None and pend["seat"] != obs["active"]:
         text.append(f" · {seat_name(pend['seat'])} decides")
-    goal = exhausted_goal(obs)
     if compact and obs["dice"]:
         a, b = obs["dice"]
         text.append(f" · Dice {a} {b} ({a}, {b}, {a + b})", style="bold")
-    text.append(f" · Exhausted {obs['exhausted']}/{goal}" if compact else
-                f" · Exhausted {obs['exhausted']} of {goal}", style="dim")
+    text.append(f" · {exhausted_words(obs, compact)}", style="dim")
     text.truncate(width, overflow="ellipsis")
     return text
 
@@ -231,7 +229,7 @@ def _dark_lord_lines(obs: Observation, w: int, max_lines: int) -> list[Text]:
     head.append(f" ({dl['duke']})" if dl.get("duke") else " (Duke face down)", style="magenta")
     if dl.get("score") is not None:
         head.append(f" scores {dl['score']}", style="bold")
-    cits = ", ".join(f"{n}" + (f" ×{c}" if c > 1 else "") for n, c in counted(dl["captured_citizens"]))
+    cits = ", ".join(f"{n}" + (f" ×{c}" if c > 1 else "") for n, c in tallied(dl["captured_citizens"]))
     doms = ", ".join(dl["captured_domains"])
     parts = [f"captured Citizens: {cits or 'none'}", f"captured Domains: {doms or 'none'}"]
     if max_lines >= 3:
@@ -275,7 +273,7 @@ def _focus_lines(obs: Observation, f: int, seat: int | None, w: int, compact: bo
     vic = Text("Victory stack: ", style="red")
     if p["victory"]:
         vp = sum(monster_vp(m) for m in p["victory"])
-        vic.append(", ".join(n + (f" ×{c}" if c > 1 else "") for n, c in counted(p["victory"])) + f" = {vp} VP")
+        vic.append(", ".join(n + (f" ×{c}" if c > 1 else "") for n, c in tallied(p["victory"])) + f" = {vp} VP")
     else:
         vic.append("none", style="dim")
     if p["vp_tokens"]:

@@ -154,6 +154,16 @@ def exhausted_goal(obs: Observation) -> int:
     return 5 if n == 1 else 2 * n
 
 
+def exhausted_words(obs: Observation, compact: bool = False) -> str:
+    """The Exhausted count against the number that ends the game, never "10 of 8": "Exhausted 3 of 8"
+    before the end is reached, "Exhausted 10 (the end comes at 8)" once it is (a turn may exhaust
+    several stacks, and the round is played out)."""
+    n, goal = obs["exhausted"], exhausted_goal(obs)
+    if n < goal:
+        return f"Exhausted {n}/{goal}" if compact else f"Exhausted {n} of {goal}"
+    return f"Exhausted {n} (end at {goal})" if compact else f"Exhausted {n} (the end comes at {goal})"
+
+
 def shown_vp(obs: Observation, s: int) -> int:
     """The VP to show for seat ``s``: the final score once over, else the public VP (R8.4)."""
     return obs["scores"][s] if obs["is_over"] and obs["scores"] else obs["player"][s]["public_vp"]
@@ -356,7 +366,7 @@ def citizens_by_roll(citizens: dict) -> list[tuple[str, str, int]]:
     return [(slot, n, c) for _, slot, n, c in rows]
 
 
-def counted(names: list[str]) -> list[tuple[str, int]]:
+def tallied(names: list[str]) -> list[tuple[str, int]]:
     """``["Goblin", "Treant", "Goblin"]`` -> ``[("Goblin", 2), ("Treant", 1)]`` (first-seen order)."""
     out: dict[str, int] = {}
     for n in names:

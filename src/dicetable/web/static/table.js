@@ -250,9 +250,7 @@ async function show(entry, advanced) {
   const previous = T.view;
   T.view = view;
   drawBoard(view, entry.changed, previous, advanced);
-  const ver = $("#version");
-  ver.dataset.version = String(view.version);
-  ver.textContent = String(view.version);
+  drawMoveCounter(view);
   drawActionBar(view);
   drawStatus(view);
   drawPlayers(view);
@@ -290,7 +288,8 @@ function startGame(view) {
     css.addEventListener("error", styled, { once: true });
     css.href = href;
   }
-  api("GET", `/web/help/${encodeURIComponent(view.game)}`).then((help) => {
+  // only the rules that apply to this table's player count and options (no Solo section at 2 players)
+  api("GET", `/web/help/${encodeURIComponent(view.game)}?table=${encodeURIComponent(T.id)}`).then((help) => {
     T.help = help.status === 200 ? help.data : { sections: [], components: [] };
     T.rulesKey = null;
     drawComponents();
@@ -338,11 +337,28 @@ function drawActionBar(view) {
 }
 
 function nameOf(seat) {
-  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it
-  // (a name that starts with it, as a bot's "Player 2 (greedy bot)", is shown as it is).
+  // The log and the boards say "Player N": a chosen name is shown beside it, never instead of it, and
+  // the seat is never named twice: a name that already starts with "Player N" (a bot seat of an older
+  // table, "Player 2 (greedy bot)"; the panel says what kind of seat it is) is shown as "Player N".
+  const own = seatName(seat);
   const info = T.view && Array.isArray(T.view.seats) ? T.view.seats.find((x) => x.seat === seat) : null;
-  const name = info && info.name ? info.name : seatName(seat);
-  return name === seatName(seat) || name.startsWith(`${seatName(seat)} `) ? name : `${seatName(seat)} · ${name}`;
+  const name = info && typeof info.name === "string" ? info.name.trim() : "";
+  if (!name || name === own || name.startsWith(`${own} `)) return own;
+  return `${own} · ${name}`;
+}
+
+// The header's counter: the round and turn as the players count them (the game's own observation
+// says them), never the table's version, which counts every sub-step; the version stays in
+// ``data-version`` for tests and tools.
+function drawMoveCounter(view) {
+  const ver = $("#version");
+  ver.dataset.version = String(view.version);
+  const obs = view.observation || {};
+  const words = [];
+  if (typeof obs.round === "number" && obs.round > 0) words.push(`Round ${obs.round}`);
+  if (typeof obs.turn === "number" && obs.turn > 0) words.push(`Turn ${obs.turn}`);
+  ver.textContent = words.length ? words.join(" · ") : (view.over ? "game over" : "setting up");
+  ver.title = `table version ${view.version} (every step of every decision counts one)`;
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
 
@@ -456,7 +472,8 @@ function scoreLine(view, s, score) {
 }
 
 // The log: new lines appended (flashing a moment) when the view's log goes on from the lines
-// drawn, else drawn again; the latest 250 lines are kept, numbered as in the whole log.
+// drawn, else drawn again; the latest 250 lines are kept, each numbered as in the whole log (its
+// own ``value``, so the numbers go on past 250 and survive the oldest lines being dropped).
 function drawLog(view) {
   const log = view.log || [];
   const n = log.length;
@@ -466,13 +483,14 @@ function drawLog(view) {
   const from = goesOn ? T.logCount : 0;
   const keep = 250;
   const fresh = [];
-  for (let i = Math.max(from, n - keep); i < n; i++) fresh.push(el("li", { class: goesOn ? "new" : "", text: logText(log[i]) }));
+  for (let i = Math.max(from, n - keep); i < n; i++) fresh.push(el("li", { class: goesOn ? "new" : "", value: i + 1, text: logText(log[i]) }));
   T.logCount = n;
   T.logLast = n ? logText(log[n - 1]) : null;
   if (!fresh.length) return;
   ol.append(...fresh);
   while (ol.childElementCount > keep) ol.firstElementChild.remove();
   ol.start = n - ol.childElementCount + 1;
+  ol.style.paddingLeft = `${String(n).length + 2}ch`;  // room for the widest number, never clipped
   if (goesOn) setTimeout(() => { for (const li of fresh) li.classList.remove("new"); }, 1500);
   const pane = $("#log-pane");
   if (!pane.hidden) pane.scrollTop = pane.scrollHeight;
@@ -521,6 +539,8 @@ function drawRules(view) {
     }
   }
   if (!box.children.length) box.append(el("p", { class: "muted", text: "No rules section is linked to this decision yet." }));
+  // What the number beside each player is, where a newcomer could misread it (Biblios Dice starts below zero).
+  if (T.help && T.help.score) box.append(el("p", { class: "score-note" }, el("strong", { text: "The score beside each player: " }), T.help.score));
 }
 
 function drawTools(view) {

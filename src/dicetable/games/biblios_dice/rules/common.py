@@ -6,9 +6,10 @@ Gold Die's and the Adjustment Die's face index, -1 when absent).
 
 from __future__ import annotations
 
+import re
 from typing import Literal, Sequence, TypeVar
 
-from dicetable.engine import Action, seat_name
+from dicetable.engine import Action, counted, seat_name
 
 from ..components import (
     ADJ_FACES, ADJUST, CADFAEL, CARD_VALUES, GOLD, GOLD_DIE, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, PASS,
@@ -64,6 +65,21 @@ def dice_count(dice: Sequence[int]) -> int:
     return sum(dice[:NTRACKS]) + (dice[GOLD] >= 0) + (dice[ADJUST] >= 0)
 
 
+def adjustment_words(face: str) -> str:
+    """An Adjustment Die face as read aloud: ``"+1-1"`` -> ``"+1 and −1"``, ``"+1"`` stays."""
+    return " and ".join(re.findall(r"[+-]\d+", face)).replace("-", "−")
+
+
+def ordinal(n: int) -> str:
+    """``1`` -> ``"first"`` ... ``8`` -> ``"eighth"`` (turn order positions)."""
+    return ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")[n - 1]
+
+
+def group_text(dice: Sequence[int]) -> str:
+    """A market group in words: ``"group of 3 dice (2 Ink, Gold 3)"``, ``"group of 1 die (Gold 3)"``."""
+    return f"group of {counted(dice_count(dice), 'die')} ({dice_text(dice)})"
+
+
 def dice_text(dice: Sequence[int]) -> str:
     """A dice set in words: ``"3 Ink, 2 Manuscripts, Gold 3, Adjustment +1"``."""
     parts = [f"{dice[k]} {SYMBOL_NAMES[k]}" for k in range(NTRACKS) if dice[k]]
@@ -71,7 +87,7 @@ def dice_text(dice: Sequence[int]) -> str:
         g = GOLD_VALUES[dice[GOLD]]
         parts.append("Gold: gold for all" if g == GOLD_FOR_ALL else f"Gold {g}")
     if dice[ADJUST] >= 0:
-        parts.append(f"Adjustment {ADJ_FACES[dice[ADJUST]].id}")
+        parts.append(f"Adjustment {adjustment_words(ADJ_FACES[dice[ADJUST]].id)}")
     return ", ".join(parts) if parts else "no dice"
 
 
@@ -125,7 +141,7 @@ ADJ_ACTIONS = {
 #: Bishop Token moves by Resource Track and the space reached.
 ADVANCE_ACTIONS = [[Action(f"advance:{RESOURCES[t]}", f"Move up 1 space on the {TRACK_NAMES[t]} (to space {s})", t)
                     for s in range(TOP[t] + 2)] for t in range(NRES)]
-SECRET_BID_TEXT = [{v: f"{seat_name(s)} secretly places the {card_name(v)} card face down."
+SECRET_BID_TEXT = [{v: f"{seat_name(s)} secretly places the Bidding Card {card_name(v)} face down."
                     for v in CARD_VALUES} for s in range(8)]
 BID_TEXT = [f"{seat_name(s)} places a Bidding Card face down." for s in range(8)]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
+from dicetable.engine import Action, Decision, auto, choices, counted, prompt, resolve, seat_name
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
@@ -100,7 +100,7 @@ class DiceRules(ScoringRules):
                 if not self.quiet:
                     self.emit("no-effect", m if m != self.cad else None,
                               f"{self.who(m)} reached the top of the {TRACK_NAMES[t]} this turn: "
-                              f"the {count} {SYMBOL_NAMES[t]} dice have no effect.", {"track": SYMBOLS[t]})
+                              f"the {counted(count, SYMBOL_NAMES[t] + ' die')} {'has' if count == 1 else 'have'} no effect.", {"track": SYMBOLS[t]})
             elif m == self.cad:
                 self._convert(m, t, count)
             else:
@@ -109,7 +109,8 @@ class DiceRules(ScoringRules):
         moved = self._advance(m, t, count)
         if moved < count and not self.quiet:
             self.emit("no-effect", m if m != self.cad else None,
-                      f"{count - moved} {SYMBOL_NAMES[t]} dice have no effect: {self.who(m)} is at the top "
+                      f"{counted(count - moved, SYMBOL_NAMES[t] + ' die')} {'has' if count - moved == 1 else 'have'} no effect: "
+                      f"{self.who(m)} is at the top "
                       f"of the {TRACK_NAMES[t]}.", {"track": SYMBOLS[t], "lost": count - moved})
 
     def _advance(self, m: int, t: int, n: int) -> int:
@@ -196,7 +197,7 @@ class DiceRules(ScoringRules):
         quiet = self.quiet
         if not quiet:
             self.emit("convert", m if m != self.cad else None,
-                      f"{self.who(m)} converts {count} {SYMBOL_NAMES[t]} dice: re-rolled to "
+                      f"{self.who(m)} converts {counted(count, SYMBOL_NAMES[t] + ' die')}: re-rolled to "
                       + ", ".join(SYMBOL_NAMES[r] for r in results) + ".",
                       {"track": SYMBOLS[t], "results": [SYMBOLS[r] for r in results]},
                       effects=[fx.roll(panel_key(self.marker_id(m)), [SYMBOLS[r] for r in results],
@@ -334,7 +335,7 @@ class DiceRules(ScoringRules):
     @prompt("convert")
     def _convert_prompt(self, task: Task) -> Decision:
         return Decision(task[1], "convert", f"You are at the top of the {TRACK_NAMES[task[2]]}: convert the "
-                        f"{task[3]} {SYMBOL_NAMES[task[2]]} dice into random resources?",
+                        f"{counted(task[3], SYMBOL_NAMES[task[2]] + ' die')} into random resources?",
                         "Conversion Rule: each die is re-rolled until it shows a different resource, "
                         "then you move up on that track.")
 
@@ -349,4 +350,4 @@ class DiceRules(ScoringRules):
             self._convert(m, t, count)
         elif not self.quiet:
             self.emit("forgo", m, f"{seat_name(m)} forgoes converting the {count} "
-                      f"{SYMBOL_NAMES[t]} dice.", {"track": SYMBOLS[t]})
+                      f"{counted(count, SYMBOL_NAMES[t] + ' die', word_only=True)}.", {"track": SYMBOLS[t]})

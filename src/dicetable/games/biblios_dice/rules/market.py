@@ -36,7 +36,7 @@ from ..components import (
 from ..keys import dice_faces
 from .common import (
     BID, BID_ACTIONS, BID_TEXT, CARDS_PER_BID, CHOOSE, DISCARD, GOLD_VALUE_INDEX, GOLD_VALUES, GROUP_NAMES,
-    RESHUFFLE_AT, RESOLVE, SECRET_BID_TEXT, SMALL_ACTIONS, SPLIT, card_name, dice_count, dice_json, dice_text,
+    RESHUFFLE_AT, RESOLVE, SECRET_BID_TEXT, SMALL_ACTIONS, SPLIT, card_name, dice_count, dice_json, dice_text, group_text,
     half_up, replaced, take_actions,
 )
 from .dice import DiceRules
@@ -141,7 +141,9 @@ class MarketRules(DiceRules):
     def _bid_prompt(self, task: Task) -> Decision:
         seat = task[1]
         total = sum(self.played[seat])
-        return Decision(seat, BID, f"Auction: place a Bidding Card face down (your bid so far: {total}; "
+        large, small = self.groups
+        return Decision(seat, BID, f"Auction for the {group_text(large)} and the {group_text(small)} (the winner "
+                        f"chooses one): place a Bidding Card face down (your bid so far: {total}; "
                         f"your Gold: {self.gold[seat]}).",
                         "All bidders place a card at the same time, then all are revealed. The pass "
                         "card ends your bidding. The highest total wins and pays it all; second pays "
@@ -167,8 +169,8 @@ class MarketRules(DiceRules):
         card = self.cad_deck.pop(0)
         self.cad_played.append(card)
         if not self.quiet:
-            self.emit("cadfael-bid", None, f"Cadfael reveals a {card} from his deck "
-                      f"(bid {sum(self.cad_played)}).", {"card": card},
+            self.emit("cadfael-bid", None, f"Cadfael reveals a Bidding Card of {card} from his deck "
+                      f"(his bid now {sum(self.cad_played)}).", {"card": card},
                       effects=[fx.reveal("cf-bid", "cadfael")])
 
     @auto("reveal")
@@ -184,7 +186,8 @@ class MarketRules(DiceRules):
                 if v == PASS:
                     self.active &= ~(1 << s)
                 if not quiet:
-                    parts.append(f"{seat_name(s)} {card_name(v)} (total {sum(self.played[s])})")
+                    parts.append(f"{seat_name(s)} " + (f"passes (bid stays {sum(self.played[s])})" if v == PASS else
+                                 f"plays a {card_name(v)} (bid now {sum(self.played[s])})"))
                     shown.append(fx.reveal(f"p-{s}-bid", f"p-{s}"))
         if not quiet:
             self.emit("reveal", None, "Bidding Cards revealed: " + ", ".join(parts) + ".",
@@ -280,8 +283,8 @@ class MarketRules(DiceRules):
     @choices(CHOOSE)
     def _choose_choices(self, task: Task) -> list[Action]:
         groups = self.groups
-        return [Action("group:large", f"Take the group of {dice_count(groups[0])} dice: {dice_text(groups[0])}", 0),
-                Action("group:small", f"Take the group of {dice_count(groups[1])} dice: {dice_text(groups[1])}", 1)]
+        return [Action("group:large", f"Take the {group_text(groups[0])}", 0),
+                Action("group:small", f"Take the {group_text(groups[1])}", 1)]
 
     @resolve(CHOOSE)
     def _choose(self, task: Task, action: Action) -> None:
@@ -296,16 +299,14 @@ class MarketRules(DiceRules):
     def _discard_group(self, task: Task) -> None:
         group = self.groups[task[2]]
         if not self.quiet:
-            self.emit("discard", None, f"The group of {dice_count(group)} dice ({dice_text(group)}) is "
-                      "discarded without effect.")
+            self.emit("discard", None, f"Nobody takes the {group_text(group)}; it is discarded without effect.")
         self.groups = replaced(self.groups, task[2], EMPTY_SET)
 
     @auto("deny")
     def _deny_group(self, task: Task) -> None:
         group = self.groups[task[2]]
         if not self.quiet:
-            self.emit("discard", None, f"Cadfael takes the group of {dice_count(group)} dice "
-                      f"({dice_text(group)}); it has no effect.")
+            self.emit("discard", None, f"Cadfael takes the {group_text(group)}; it has no effect.")
         self.groups = replaced(self.groups, task[2], EMPTY_SET)
 
     @auto("group")
@@ -316,7 +317,7 @@ class MarketRules(DiceRules):
         if not self.quiet:
             group = self.groups[g]
             self.emit("group", seat, f"{seat_name(seat)} " + (f"pays {pay} Gold and " if pay else "")
-                      + f"takes the group of {dice_count(group)} dice: {dice_text(group)}.",
+                      + f"takes the {group_text(group)}.",
                       {"seat": seat, "group": GROUP_NAMES[g], "paid": pay},
                       effects=[fx.turn(seat), fx.take(f"group-{GROUP_NAMES[g]}", f"group-{GROUP_NAMES[g]}", f"p-{seat}",
                                                       seat)])

@@ -14,7 +14,7 @@ from ..components import (
     SYMBOL_NAMES, SYMBOLS, TOKEN_GROUPS, TOKEN_SPOTS, TOKENS, TOP, TRACK_NAMES, VALUE_START, VP_STACKS,
     resource_dice_for,
 )
-from .common import FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json
+from .common import FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json, ordinal
 from .market import MarketRules
 from .round import RoundRules
 
@@ -106,8 +106,8 @@ class BibliosDiceState(RoundRules, MarketRules):
             if g or v or res >= 0:
                 parts = ([f"{g} Gold"] if g else []) + ([f"a {v} VP token"] if v else []) + (
                     [f"1 {SYMBOL_NAMES[res]}"] if res >= 0 else [])
-                self.emit("start-bonus", s, f"{seat_name(s)} (position {s + 1}) receives "
-                          + " and ".join(parts) + ".", {"gold": g, "vp": v,
+                self.emit("start-bonus", s, f"{seat_name(s)}, {ordinal(s + 1)} in turn order, receives "
+                          + " and ".join(parts) + " to start.", {"gold": g, "vp": v,
                                                         "resource": RESOURCES[res] if res >= 0 else None})
         if self.cad >= 0:
             self.cad_deck = list(CADFAEL_CARDS)

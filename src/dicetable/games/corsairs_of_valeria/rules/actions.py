@@ -4,7 +4,7 @@ Lucky Jax'n, Captain Hook, Jäger Knot): Skulls first, then the symbol groups in
 
 from __future__ import annotations
 
-from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import Action, Decision, auto, choices, counted, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
@@ -49,7 +49,6 @@ from .common import (
     counter_key,
     faces_text,
     order_menu,
-    plural,
     seat_id,
     ship_key,
     space_key,
@@ -175,7 +174,7 @@ class DiceActions(CorsairsFields):
         self.silver[seat] -= pay
         self.island += pay
         if not self.quiet:
-            self.emit("skulls", seat, f"{PLAYER[seat]}: {plural(n, 'Skull')}, places {pay} Silver on Skull "
+            self.emit("skulls", seat, f"{PLAYER[seat]}: {counted(n, 'Skull')}, places {pay} Silver on Skull "
                       f"Island (now {self.island})" + (f"; {n - pay} ignored (no Silver left)" if pay < n else "")
                       + ".", {"skulls": n, "paid": pay},
                       effects=[fx.count(counter_key(seat, "silver"), -pay, self.silver[seat]),
@@ -184,7 +183,7 @@ class DiceActions(CorsairsFields):
     @prompt("skulls?")
     def _skulls_prompt(self, task: Task) -> Decision:
         _, seat, n, _own = task
-        return Decision(seat, "skulls", f"Skulls first: {plural(n, 'Skull')} cost you {n} Silver. "
+        return Decision(seat, "skulls", f"Skulls first: {counted(n, 'Skull')} cost you {n} Silver. "
                         "Mister Bones may ignore one of them.", CAPTAINS[BONES].text)
 
     @choices("skulls?")
@@ -309,7 +308,7 @@ class DiceActions(CorsairsFields):
             for r in others:
                 label = f"Attack {PLAYER[r]}: take their {self.silver[r]} Silver"
                 if back:
-                    label += f", they move back {plural(back, 'space')}"
+                    label += f", they move back {counted(back, 'space')}"
                 acts.append(Action(f"attack:{seat_id(r)}", label, ("attack", r)))
             if n == DICE:
                 for r in others:
@@ -330,13 +329,13 @@ class DiceActions(CorsairsFields):
             self.tasks.append(("cannons?", seat, n))
             return
         if n > 0 and not self.quiet:
-            self.emit("cannons", seat, f"{PLAYER[seat]}'s {plural(n, 'Cannon')}: nothing to attack "
+            self.emit("cannons", seat, f"{PLAYER[seat]}'s {counted(n, 'Cannon')}: nothing to attack "
                       "(3 Cannons attack a player; a Merchant ship must be on your space).", {"cannons": n})
 
     @prompt("cannons?")
     def _cannons_prompt(self, task: Task) -> Decision:
         _, seat, n = task
-        return Decision(seat, "cannons", f"{plural(n, 'Cannon')}: attack a player (3+ Cannons), the Merchant ship "
+        return Decision(seat, "cannons", f"{counted(n, 'Cannon')}: attack a player (3+ Cannons), the Merchant ship "
                         "on your space, or nobody?",
                         "With at least 3 Cannons you may attack one other player anywhere: they give you all "
                         "their Silver and move back 1 space per Cannon above 3. With 5 Cannons you may steal 1 "
@@ -372,7 +371,7 @@ class DiceActions(CorsairsFields):
             s, g = merchant
             if not self.quiet:
                 self.emit("merchant", seat, f"{PLAYER[seat]} attacks the Merchant ship with "
-                          f"{plural(n, 'Cannon')}.", {"cannons": n})
+                          f"{counted(n, 'Cannon')}.", {"cannons": n})
             if g:
                 self._gain_grog(seat, g * n, "plunders the Merchant ship")
             if s:
@@ -397,8 +396,8 @@ class DiceActions(CorsairsFields):
             self.tasks.append(("back", r, back, 0))
         loot = self.silver[r]
         if not self.quiet:
-            self.emit("attack", seat, f"{PLAYER[seat]} attacks {PLAYER[r]} with {plural(n, 'Cannon')} and takes "
-                      f"{loot} Silver" + (f"; {PLAYER[r]} moves back {plural(back, 'space')}" if back else "")
+            self.emit("attack", seat, f"{PLAYER[seat]} attacks {PLAYER[r]} with {counted(n, 'Cannon')} and takes "
+                      f"{loot} Silver" + (f"; {PLAYER[r]} moves back {counted(back, 'space')}" if back else "")
                       + ".", {"target": r, "silver": loot, "back": back},
                       effects=self._coins_effects(seat, loot, counter_key(r, "silver"), loot))
         for _ in range(loot):

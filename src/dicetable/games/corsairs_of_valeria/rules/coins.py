@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicetable.engine import counted
 from dicetable.engine import effects as fx
 
 from ..components import (
@@ -18,7 +19,6 @@ from .common import (
     PLAYER,
     SUPPLY_KEY,
     counter_key,
-    plural,
 )
 from .fields import CorsairsFields
 
@@ -85,7 +85,7 @@ class Coins(CorsairsFields):
             return
         if not self.quiet:
             if faces:
-                why = f"{why} {plural(n, faces)}"
+                why = f"{why} {counted(n, faces)}"
             short = self.supply < n
             self.emit("silver", seat, f"{PLAYER[seat]} {why}: +{n} Silver"
                       + (f" (the supply holds only {self.supply} now)" if short else "") + ".",
@@ -107,7 +107,7 @@ class Coins(CorsairsFields):
         self.grog[seat] += gain
         if not self.quiet:
             if faces:
-                why = f"{why} {plural(n, faces)}"
+                why = f"{why} {counted(n, faces)}"
             wasted = n - gain
             self.emit("grog", seat, f"{PLAYER[seat]} {why}: +{gain} Grog (dial {self.grog[seat]}/{GROG_MAX})"
                       + (f", {wasted} wasted" if wasted else "") + ".", {"grog": gain, "wasted": wasted},

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from dicetable.engine import Action, seat_name
+from dicetable.engine import Action, counted, seat_name
 
 from ..components import (
     CAPTAIN_INDEX,
@@ -90,10 +90,6 @@ def count_faces(dice: Iterable[int]) -> list[int]:
     return out
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s" if not word.endswith("s") else f"{n} {word}"
-
-
 def seat_id(seat: int) -> str:
     """The id fragment for a seat: ``p1`` is seat 0 (people count players from 1)."""
     return f"p{seat + 1}"
@@ -143,7 +139,7 @@ ACT_SET_CANNON = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1
 ACT_SET_MAP = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
 ACT_MISTRESS = Action("mistress", "Mistress of the Skull: turn all Skull-and-Grog faces into Grog faces")
 ACT_KEEP = Action("keep", "Keep the dice as they are")
-ACT_REO = tuple(Action(f"reo:{k}", f"Reo the Cartographer: change {k} Map{'s' if k > 1 else ''} into Silver faces", k)
+ACT_REO = tuple(Action(f"reo:{k}", f"Reo the Cartographer: change {counted(k, 'Map')} into Silver faces", k)
              for k in range(4))
 ACT_GIVE_ALL = Action("give", "5-of-a-kind: hand the 5 dice out to the other players")
 ACT_KEEP_SKULLS = Action("keep", "Keep the dice: lose 1 Silver for each of the 5 Skulls")
@@ -173,17 +169,17 @@ ORDER_MENUS: dict[tuple[int, ...], tuple[Action, ...]] = {}  # (*left, flags) ->
 
 def _group_action(g: int, n: int, flags: int) -> Action:
     if g == G_GROG:
-        label = f"Acquire Grog ({plural(n, 'Grog face')}; dial max {GROG_MAX})"
+        label = f"Acquire Grog ({counted(n, 'Grog face')}; dial max {GROG_MAX})"
         if flags & F_GROG5:
             label += "; 5-of-a-kind: fill the dial, then begin your turn again"
     elif g == G_SILVER:
-        label = f"Collect Silver coins ({plural(n, 'Silver face')})"
+        label = f"Collect Silver coins ({counted(n, 'Silver face')})"
     elif g == G_MAP:
-        label = f"Move your Ship ({plural(n, 'Map')})"
+        label = f"Move your Ship ({counted(n, 'Map')})"
         if flags & F_MAP5:
             label += "; 5-of-a-kind: forward or backward at each step"
     else:
-        label = f"Use your Cannons ({plural(n, 'Cannon')})"
+        label = f"Use your Cannons ({counted(n, 'Cannon')})"
     return Action(GROUP_IDS[g], label, g)
 
 

@@ -156,9 +156,8 @@ class Rolling(CorsairsFields):
                   + (f" (marked: {', '.join(marked)})" if marked else "") + f", then re-roll or lock. You have {pay}.")
         return Decision(seat, "reroll", prompt,
                         "You may re-roll any or all of your dice by spending 1 Grog; every re-roll costs 1 Grog. "
-                        "When you stop (lock) or can no longer pay, the dice are your last roll. Tip: type "
-                        "several choices at once, e.g. '1 3 reroll' marks dice 1 and 3 and re-rolls them (numbers "
-                        "refer to the list as shown, which has no re-roll choice until a die is marked).")
+                        "When you stop (lock) or can no longer pay, the dice are your last roll. Mark every die you "
+                        "want to roll again, then re-roll them together; unmark a die to keep it.")
 
     @choices("reroll?")
     def _reroll_choices(self, task: Task) -> tuple[Action, ...]:

@@ -4,7 +4,7 @@ Lucky Jax'n move with Maps): single steps, hazards, Map movement and knock-back 
 
 from __future__ import annotations
 
-from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import Action, Decision, auto, choices, counted, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
@@ -21,7 +21,6 @@ from .common import (
     PLAYER,
     SUPPLY_KEY,
     counter_key,
-    plural,
     ship_key,
     space_key,
     space_note,
@@ -160,7 +159,7 @@ class Sailing(CorsairsFields):
         if free:
             prompt = f"5 Maps: {steps} left. From {here}, sail forward or backward?"
         else:
-            prompt = f"{plural(steps, 'move')} left. From {here}, which side of the island do you sail?"
+            prompt = f"{counted(steps, 'move')} left. From {here}, which side of the island do you sail?"
         return Decision(seat, "move", prompt,
                         "Islands that stretch the length of a Track split it: on entering such a Track, forwards "
                         "or backwards, you decide which side to sail, and cannot cross over. Islands on a "
@@ -203,7 +202,7 @@ class Sailing(CorsairsFields):
     @prompt("back?")
     def _back_prompt(self, task: Task) -> Decision:
         _, target, steps, _ = task
-        return Decision(target, "back", f"You were attacked: your Ship moves back {plural(steps, 'space')}. "
+        return Decision(target, "back", f"You were attacked: your Ship moves back {counted(steps, 'space')}. "
                         "Which side of the island do you enter?",
                         "When entering a split Track, forwards or backwards, you decide which side of the "
                         "island your Ship goes. Hazards apply where the backward movement ends; no Silver or "

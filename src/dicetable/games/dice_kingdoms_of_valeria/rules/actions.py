@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
+from dicetable.engine import Action, auto, choices, counted, Decision, prompt, resolve
 from dicetable.engine.flow import Task
 
 from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM, Layout
@@ -117,7 +117,7 @@ def _build_table(lay: Layout) -> tuple:
             origin, dest = _ends(lay, r, dr)
             rows: list[_BuildRow | None] = [None]
             for k in range(1, lay.road_len[r] + 1):
-                start = f"Build: {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {origin}"
+                start = f"Build: {counted(k, 'pip')} on Road {lay.road_ids[r]} from {origin}"
                 rows.append((f"green:{lay.road_ids[r]}@{origin}:{k}", start + " (with ",
                              start + f", reaching {dest} (with ", ("green", (r, dr), k)))
             per_dir[dr] = tuple(rows)

@@ -10,7 +10,7 @@ here once.
 
 from __future__ import annotations
 
-from dicetable.engine import Action, seat_name
+from dicetable.engine import Action, counted, seat_name
 from dicetable.engine.flow import Task
 
 from ..components import DOM, GUILDS, LAYOUTS, N_KINDS, Layout, PLAIN, REWARD_NAME, STAR, STATUES, VDOM
@@ -194,7 +194,7 @@ class _Texts:
 def _road_marks(lay: Layout) -> tuple:
     """[r][d][k]: " marks k pips on Road R from X" (the Road mark event after the seat and why)."""
     return tuple((None,) + tuple(
-        (None,) + tuple(f" marks {k} pip{'s' if k != 1 else ''} on Road {lay.road_ids[r]} from {_ends(lay, r, d)[0]}"
+        (None,) + tuple(f" marks {counted(k, 'pip')} on Road {lay.road_ids[r]} from {_ends(lay, r, d)[0]}"
                         for k in range(1, lay.road_len[r] + 1))
         for d in (1, 2)) for r in range(lay.nr))
 
