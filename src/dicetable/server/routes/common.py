@@ -12,6 +12,7 @@ from typing import Annotated, Any, Optional, Sequence
 
 from fastapi import Header, Request
 from pydantic import BaseModel, Field
+from starlette.responses import JSONResponse, Response
 
 from ..errors import ApiError
 from ..tables import TableManager
@@ -83,3 +84,19 @@ def wants_minimal(prefer: str | None) -> bool:
     if not prefer:
         return False
     return any(p.split(";")[0].strip().replace(" ", "").lower() == "return=minimal" for p in prefer.split(","))
+
+
+def view_answer(view: dict) -> JSONResponse:
+    """A view (or any answer of plain JSON values) as the 200 answer, encoded once.
+
+    The bytes are those FastAPI would send for the same dict (Starlette's
+    compact JSON, non-ASCII kept); returning a response skips FastAPI's
+    ``jsonable_encoder`` walk over the whole view. The route keeps
+    ``response_model=dict``, so the API description does not change.
+    """
+    return JSONResponse(view)
+
+
+def minimal_answer(version: int, undos: int) -> Response:
+    """The ``Prefer: return=minimal`` answer ``{"version": ..., "undos": ...}``, written without a JSON encoder."""
+    return Response(b'{"version":%d,"undos":%d}' % (version, undos), media_type="application/json")
