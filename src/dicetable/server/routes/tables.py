@@ -18,8 +18,8 @@ import unicodedata
 from typing import Annotated, Literal, Optional
 
 from fastapi import APIRouter, Header, Query, Request
-from starlette.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from starlette.responses import Response
 
 from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
 from ..ids import MAX_SEED
