@@ -47,7 +47,7 @@ import importlib
 import importlib.util
 import logging
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable
 
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
@@ -128,9 +128,10 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     # FastAPI's OpenTelemetry hook (FastAPI versions that have one) asks for the global providers, reading
     # os.environ, on every request unless every signal is switched off here; DICETABLE_TELEMETRY=on keeps it
     off = not settings.telemetry and importlib.util.find_spec("fastapi.telemetry") is not None
+    telemetry: dict[str, Any] = {"telemetry": NO_TELEMETRY} if off else {}
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
                   openapi_url="/api/openapi.json", default_response_class=JSONAnswer,
-                  **({"telemetry": NO_TELEMETRY} if off else {}))
+                  **telemetry)
     app.state.settings = settings
     app.state.hints = PendingHints()
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
