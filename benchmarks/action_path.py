@@ -17,7 +17,8 @@ thread pool's work is counted) per request kind, in milliseconds: ``post``
 client costs per request against an ASGI app that answers at once, to be
 subtracted from both. ``--profile`` adds a cProfile breakdown of the POSTs by
 package (own CPU time of the event loop's thread; the thread pool's share, the
-endpoint itself, is not in it). ``--baseline REV`` runs the same measurement first on
+endpoint itself, is not in it); cProfile slows the POSTs two to three times, so
+take the CPU figures from a run without ``--profile``. ``--baseline REV`` runs the same measurement first on
 ``git archive REV src`` in a subprocess and prints both. ``--json`` prints one
 JSON line instead of the table.
 """
@@ -223,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         print(render(name, r))
     if "before" in results:
         b, n = results["before"]["post_server_ms"], results["now"]["post_server_ms"]
-        print(f"server CPU per action: {b:.3f} ms -> {n:.3f} ms ({(b - n) / b:+.0%} less)")
+        print(f"server CPU per action: {b:.3f} ms -> {n:.3f} ms ({(b - n) / b:.0%} less)")
     return 0
 
 

@@ -130,9 +130,7 @@ class BrowserGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        csp = DOCS_CSP if self.docs_path is not None and scope["path"] == self.docs_path else CSP
-
-        ours = _RAW_DOCS if csp is DOCS_CSP else _RAW
+        ours = _RAW_DOCS if self.docs_path is not None and scope["path"] == self.docs_path else _RAW
 
         async def guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
