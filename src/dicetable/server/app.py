@@ -43,9 +43,11 @@ has one (e.g. for static files).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import logging
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable
 
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
@@ -69,6 +71,10 @@ log = logging.getLogger("dicetable.server")
 
 #: HTTP answers this many bytes or larger are sent gzipped (to clients that accept gzip), at this level.
 GZIP_MINIMUM, GZIP_LEVEL = 500, 6
+
+#: FastAPI's telemetry settings unless ``DICETABLE_TELEMETRY=on``: no spans, metrics, logs or exports.
+NO_TELEMETRY: dict[str, bool] = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False,
+                                 "auto_configure": False}
 
 #: Largest request body accepted by default, in bytes (413 above it; ``DICETABLE_MAX_BODY``).
 MAX_BODY = Settings.max_body
@@ -119,8 +125,13 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
 
     hide_tokens_in_logs()
     docs = "/api/docs" if settings.api_docs else None
+    # FastAPI's OpenTelemetry hook (FastAPI versions that have one) asks for the global providers, reading
+    # os.environ, on every request unless every signal is switched off here; DICETABLE_TELEMETRY=on keeps it
+    off = not settings.telemetry and importlib.util.find_spec("fastapi.telemetry") is not None
+    telemetry: dict[str, Any] = {"telemetry": NO_TELEMETRY} if off else {}
     app = FastAPI(title="dicetable", lifespan=lifespan, docs_url=docs, redoc_url=None,
-                  openapi_url="/api/openapi.json", default_response_class=JSONAnswer)
+                  openapi_url="/api/openapi.json", default_response_class=JSONAnswer,
+                  **telemetry)
     app.state.settings = settings
     app.state.hints = PendingHints()
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
@@ -141,9 +152,6 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
 
 def _include_web(app: FastAPI) -> None:
     """Add the pages of ``dicetable.web`` (its ``router`` and ``mount(app)``) when that package exists."""
-    import importlib
-    import importlib.util
-
     if importlib.util.find_spec("dicetable.web") is None:
         return
     web = importlib.import_module("dicetable.web")

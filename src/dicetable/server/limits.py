@@ -58,9 +58,10 @@ class BodyLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        too_big = JSONResponse({"detail": f"the request body is larger than {self.limit} bytes; "
-                                          "send at most that much"}, 413)
-        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        declared = None
+        for key, value in scope["headers"]:
+            if key == b"content-length":
+                declared = value
         if declared is not None:
             try:
                 size = int(declared)
@@ -68,11 +69,11 @@ class BodyLimit:
                 return await JSONResponse({"detail": "the Content-Length header is not a number"}, 400)(
                     scope, receive, send)
             if size > self.limit:
-                return await too_big(scope, receive, send)
+                return await self._too_big()(scope, receive, send)
         try:
             body = await self._read(receive)
         except _TooBig:
-            return await too_big(scope, receive, send)
+            return await self._too_big()(scope, receive, send)
         delivered = False
 
         async def replay() -> Message:
@@ -83,6 +84,10 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    def _too_big(self) -> JSONResponse:
+        return JSONResponse({"detail": f"the request body is larger than {self.limit} bytes; send at most that much"},
+                            413)
 
     async def _read(self, receive: Receive) -> bytes:
         chunks: list[bytes] = []

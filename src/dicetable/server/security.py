@@ -43,6 +43,11 @@ DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.j
 #: Headers every HTTP answer carries besides the Content-Security-Policy.
 HEADERS = {"x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "x-frame-options": "DENY"}
 
+#: The raw (encoded) headers added to every answer, with :data:`CSP` or :data:`DOCS_CSP`, made once.
+_RAW = [(b"content-security-policy", CSP.encode())] + [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+_RAW_DOCS = [(b"content-security-policy", DOCS_CSP.encode())] + _RAW[1:]
+_OWN_NAMES = frozenset(k for k, _ in _RAW)
+
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
@@ -125,14 +130,14 @@ class BrowserGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        csp = DOCS_CSP if self.docs_path is not None and scope["path"] == self.docs_path else CSP
+        ours = _RAW_DOCS if self.docs_path is not None and scope["path"] == self.docs_path else _RAW
 
         async def guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers["content-security-policy"] = csp
-                for name, value in HEADERS.items():
-                    headers[name] = value
+                raw = [(k, v) for k, v in message.get("headers", ()) if k.lower() not in _OWN_NAMES]
+                raw.extend(ours)
+                message["headers"] = raw
+                headers = MutableHeaders(raw=raw)
                 if "location" in headers:
                     headers["location"] = safe_location(headers["location"], self.allowed_hosts)
             await send(message)

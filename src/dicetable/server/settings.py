@@ -24,6 +24,9 @@ variable                        default  meaning
 ``DICETABLE_SEND_QUEUE_BYTES``  1048576  bytes a live connection may be owed (1 MiB)
 ``DICETABLE_ALLOWED_HOSTS``     (none)   more ``host[:port]`` names a browser may come from
 ``DICETABLE_API_DOCS``          ``off``  ``on``: serve Swagger UI at /api/docs (it loads from a CDN)
+``DICETABLE_TELEMETRY``         ``off``  ``on``: FastAPI's OpenTelemetry spans, metrics and logs for
+                                         every request (when a provider is configured); off, the
+                                         request path never asks OpenTelemetry for its providers
 ``DICETABLE_ABANDON_AFTER``     1209600  seconds without an action after which a running table is
                                          finished as abandoned (14 days; at least 60)
 ==============================  =======  ====================================================
@@ -67,6 +70,7 @@ class Settings:
     send_queue_bytes: int = 1 << 20
     allowed_hosts: tuple[str, ...] = ()
     api_docs: bool = False
+    telemetry: bool = False
     abandon_after: int = 14 * 24 * 3600
 
     @classmethod
@@ -111,5 +115,6 @@ class Settings:
             send_queue_bytes=number("DICETABLE_SEND_QUEUE_BYTES", cls.send_queue_bytes, low=16 * 1024),
             allowed_hosts=hosts,
             api_docs=switch("DICETABLE_API_DOCS", False),
+            telemetry=switch("DICETABLE_TELEMETRY", False),
             abandon_after=number("DICETABLE_ABANDON_AFTER", cls.abandon_after, low=60),
         )

@@ -100,7 +100,8 @@ class TokenInAddress:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith("/api/") and has_token(scope.get("query_string", b"")):
+        query = scope.get("query_string", b"") if scope["type"] == "http" else b""
+        if query and scope["path"].startswith("/api/") and has_token(query):
             answer = JSONResponse({"detail": "the HTTP API takes a seat's token in the header "
                                              "'Authorization: Bearer <token>', not as ?token= in the address "
                                              "(that is for the page and the live WebSocket)"}, 400)

@@ -12,8 +12,10 @@ from typing import Annotated, Any, Optional, Sequence
 
 from fastapi import Header, Request
 from pydantic import BaseModel, Field
+from starlette.responses import Response
 
 from ..errors import ApiError
+from ..jsonio import JSONAnswer
 from ..tables import TableManager
 
 #: The ``Authorization`` header of a request (a seat's ``Bearer`` token), if any.
@@ -83,3 +85,19 @@ def wants_minimal(prefer: str | None) -> bool:
     if not prefer:
         return False
     return any(p.split(";")[0].strip().replace(" ", "").lower() == "return=minimal" for p in prefer.split(","))
+
+
+def view_answer(view: dict) -> JSONAnswer:
+    """A view (or any answer of plain JSON values) as the 200 answer, encoded once by orjson.
+
+    The bytes are those the app's default answer class sends for the same
+    dict; returning the response skips FastAPI's ``jsonable_encoder`` walk
+    over the whole view first. The route keeps ``response_model=dict``, so
+    the API description does not change.
+    """
+    return JSONAnswer(view)
+
+
+def minimal_answer(version: int, undos: int) -> Response:
+    """The ``Prefer: return=minimal`` answer ``{"version": ..., "undos": ...}``, written without a JSON encoder."""
+    return Response(b'{"version":%d,"undos":%d}' % (version, undos), media_type="application/json")

@@ -19,12 +19,13 @@ from typing import Annotated, Literal, Optional
 
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from starlette.responses import Response
 
 from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
 from ..ids import MAX_SEED
 from ..limits import ClientLimits
 from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, bearer_token, client_address, errors, manager_of
-from .common import wants_minimal
+from .common import minimal_answer, view_answer, wants_minimal
 
 router = APIRouter()
 
@@ -132,23 +133,25 @@ def list_tables(request: Request, all: bool = False,
             "next": offset + limit if offset + limit < total else None}
 
 
-@router.get("/api/tables/{table_id}", responses=errors(VIEW))
-def get_view(table_id: str, request: Request, authorization: Auth = None) -> dict:
+@router.get("/api/tables/{table_id}", response_model=dict, responses=errors(VIEW))
+def get_view(table_id: str, request: Request, authorization: Auth = None) -> Response:
     """The caller's view of the table."""
     m = manager_of(request)
     lt = m.get(table_id)
-    return m.view(lt, m.seat_of(lt, bearer_token(authorization)))
+    return view_answer(m.view(lt, m.seat_of(lt, bearer_token(authorization))))
 
 
-@router.post("/api/tables/{table_id}/actions", responses=errors(CHANGE))
+@router.post("/api/tables/{table_id}/actions", response_model=dict, responses=errors(CHANGE))
 def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None,
-                prefer: Annotated[Optional[str], Header()] = None) -> dict:
+                prefer: Annotated[Optional[str], Header()] = None) -> Response:
     """Apply an action for the token's seat at the given version; the new view (with the header
     ``Prefer: return=minimal`` only ``{"version", "undos"}``: the live connection brings the change)."""
     m = manager_of(request)
     lt = m.get(table_id)
     seat = m.need_seat(lt, bearer_token(authorization))
-    return m.act(table_id, seat, body.action, body.version, minimal=wants_minimal(prefer))
+    minimal = wants_minimal(prefer)
+    answer = m.act(table_id, seat, body.action, body.version, minimal=minimal)
+    return minimal_answer(answer["version"], answer["undos"]) if minimal else view_answer(answer)
 
 
 @router.get("/api/tables/{table_id}/record", responses=errors(RECORD))
@@ -157,10 +160,10 @@ def get_record(table_id: str, request: Request) -> dict:
     return manager_of(request).record(table_id)
 
 
-@router.post("/api/tables/{table_id}/undo", responses=errors(CHANGE))
-def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth = None) -> dict:
+@router.post("/api/tables/{table_id}/undo", response_model=dict, responses=errors(CHANGE))
+def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth = None) -> Response:
     """Take back the caller's last move where the rules allow it; the new view."""
     m = manager_of(request)
     lt = m.get(table_id)
     seat = m.need_seat(lt, bearer_token(authorization))
-    return m.undo(table_id, seat, body.version)
+    return view_answer(m.undo(table_id, seat, body.version))

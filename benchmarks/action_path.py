@@ -1,0 +1,232 @@
+"""Server CPU per action through the real ASGI app, in process (a benchmark, not a test).
+
+    PYTHONPATH=src python benchmarks/action_path.py --actions 2000
+    PYTHONPATH=src python benchmarks/action_path.py --actions 2000 --baseline main --profile
+
+Builds ``create_app`` on a fresh SQLite file in a temporary folder, runs its
+lifespan, and drives it with ``httpx.AsyncClient`` over ``ASGITransport`` (no
+socket, no uvicorn): tables of the five titles with two human seats each, and
+for every action the mover's ``GET /api/tables/{id}`` (to pick one of its legal
+actions, seeded) and then ``POST /api/tables/{id}/actions`` with ``Prefer:
+return=minimal``, as the load benchmark's clients do. A finished game is
+replaced by a new table of the same title.
+
+It reports the process CPU time (``time.process_time``: every thread, so the
+thread pool's work is counted) per request kind, in milliseconds: ``post``
+(the action itself), ``get`` (a view), and ``client``: what the same httpx
+client costs per request against an ASGI app that answers at once, to be
+subtracted from both. ``--profile`` adds a cProfile breakdown of the POSTs by
+package (own CPU time of the event loop's thread; the thread pool's share, the
+endpoint itself, is not in it); cProfile slows the POSTs two to three times, so
+take the CPU figures from a run without ``--profile``. ``--baseline REV`` runs the same measurement first on
+``git archive REV src`` in a subprocess and prints both. ``--json`` prints one
+JSON line instead of the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import pstats
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+GAMES = ("biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice", "valeria-card-kingdoms")
+
+
+def package_of(filename: str) -> str:
+    """The part of the stack a profiled function's file belongs to (``dicetable.server``, ``fastapi``, ...)."""
+    path = filename.replace("\\", "/")
+    if "/dicetable/" in path:
+        rest = path.split("/dicetable/", 1)[1].split("/")
+        return "dicetable." + rest[0].removesuffix(".py") if len(rest) > 1 else "dicetable"
+    if "site-packages/" in path:
+        return path.split("site-packages/", 1)[1].split("/")[0].removesuffix(".py")
+    if path.startswith("~") or path.startswith("<"):
+        return "builtins"
+    return "stdlib:" + Path(path).stem
+
+
+def breakdown(profile: cProfile.Profile, top: int = 14) -> list[tuple[str, float]]:
+    """``[(package, share of own time)]``, largest first, the ``top`` largest."""
+    stats = pstats.Stats(profile)
+    totals: dict[str, float] = {}
+    for (filename, _line, _name), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        key = package_of(filename)
+        totals[key] = totals.get(key, 0.0) + tottime
+    whole = sum(totals.values()) or 1.0
+    return [(k, v / whole) for k, v in sorted(totals.items(), key=lambda kv: -kv[1])[:top]]
+
+
+async def _null_app(scope, receive, send) -> None:
+    """An ASGI app that reads the request and answers ``{}`` (the client's own cost)."""
+    if scope["type"] != "http":
+        return
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"{}"})
+
+
+async def client_cost(requests: int) -> float:
+    """CPU milliseconds per request of the httpx client alone (against :func:`_null_app`)."""
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=_null_app), base_url="http://t") as c:
+        for _ in range(50):
+            await c.get("/x")
+        start = time.process_time()
+        for i in range(requests):
+            if i % 2:
+                await c.post("/x", json={"action": "a", "version": i}, headers={"Prefer": "return=minimal"})
+            else:
+                await c.get("/x", headers={"Authorization": "Bearer t"})
+        return (time.process_time() - start) * 1000 / requests
+
+
+class Table:
+    """One table being played: its id, tokens by seat, the title."""
+
+    def __init__(self, client: httpx.AsyncClient, game: str) -> None:
+        self.client, self.game = client, game
+        self.id = ""
+        self.tokens: dict[int, str] = {}
+
+    async def create(self) -> None:
+        """POST /api/tables with two human seats (AssertionError when refused)."""
+        r = await self.client.post("/api/tables", json={"game": self.game, "players": 2,
+                                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+        assert r.status_code == 201, r.text
+        made = r.json()
+        self.id = made["table_id"]
+        self.tokens = {s["seat"]: s["token"] for s in made["seats"]}
+
+
+async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile | None) -> dict:
+    """Play ``actions`` accepted actions through ``app``; CPU ms per POST and per GET, and counts."""
+    post_cpu = get_cpu = 0.0
+    posts = gets = refused = 0
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+            tables = [Table(client, g) for g in GAMES]
+            for t in tables:
+                await t.create()
+            warm = 100
+            done = 0
+            while done < actions + warm:
+                t = tables[done % len(tables)]
+                headers = {"Authorization": f"Bearer {t.tokens[0]}"}
+                c0 = time.process_time()
+                view = (await client.get(f"/api/tables/{t.id}", headers=headers)).json()
+                if view["over"]:
+                    await t.create()
+                    continue
+                seat = view["to_move"][0]
+                headers = {"Authorization": f"Bearer {t.tokens[seat]}"}
+                if seat != 0:
+                    view = (await client.get(f"/api/tables/{t.id}", headers=headers)).json()
+                c1 = time.process_time()
+                action = rng.choice(view["legal_actions"])["id"]
+                if done >= warm and profile is not None:
+                    profile.enable()
+                c2 = time.process_time()
+                r = await client.post(f"/api/tables/{t.id}/actions", json={"action": action,
+                                                                            "version": view["version"]},
+                                      headers={**headers, "Prefer": "return=minimal"})
+                c3 = time.process_time()
+                if profile is not None:
+                    profile.disable()
+                if r.status_code != 200:
+                    refused += 1
+                    continue
+                assert r.json() == {"version": view["version"] + 1, "undos": view["undos"]}, r.text
+                done += 1
+                if done > warm:
+                    post_cpu += c3 - c2
+                    get_cpu += c1 - c0
+                    posts += 1
+                    gets += 1 + (seat != 0)
+    return {"posts": posts, "gets": gets, "refused": refused, "post_ms": post_cpu * 1000 / posts,
+            "get_ms": get_cpu * 1000 / gets}
+
+
+def measure(actions: int, seed: int, with_profile: bool) -> dict:
+    """Build the app on a fresh SQLite file and :func:`drive` it; the figures (and the profile breakdown)."""
+    os.environ.setdefault("DICETABLE_LIMITS", "off")
+    from dicetable.server.app import create_app
+
+    profile = cProfile.Profile(time.thread_time) if with_profile else None
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(f"sqlite:///{tmp}/bench.db", bot_threads=1)
+        out = asyncio.run(drive(app, actions, random.Random(seed), profile))
+    out["client_ms"] = asyncio.run(client_cost(1000))
+    out["post_server_ms"] = out["post_ms"] - out["client_ms"]
+    out["get_server_ms"] = out["get_ms"] - out["client_ms"]
+    out["source"] = str(Path(sys.modules["dicetable"].__file__ or "").parent)
+    if profile is not None:
+        out["profile"] = breakdown(profile)
+    return out
+
+
+def baseline(rev: str, args: argparse.Namespace) -> dict:
+    """The same measurement on ``git archive REV src``, run in a subprocess; its figures."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        cmd = [sys.executable, __file__, "--actions", str(args.actions), "--seed", str(args.seed), "--json"]
+        if args.profile:
+            cmd.append("--profile")
+        env = {**os.environ, "PYTHONPATH": f"{tmp}/src"}
+        done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["source"] = f"git {rev}"
+    return result
+
+
+def render(name: str, r: dict) -> str:
+    """A few lines of figures of one run."""
+    lines = [f"{name} ({r['source']}): {r['posts']} actions, {r['refused']} refused",
+             f"  CPU per POST action {r['post_ms']:.3f} ms (server {r['post_server_ms']:.3f} ms), "
+             f"per GET view {r['get_ms']:.3f} ms (server {r['get_server_ms']:.3f} ms), "
+             f"httpx client {r['client_ms']:.3f} ms a request"]
+    for package, share in r.get("profile", ()):
+        lines.append(f"    {share:6.1%}  {package}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: see the module's docstring."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--actions", type=int, default=2000, help="actions measured (after 100 of warm-up)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the choices")
+    ap.add_argument("--profile", action="store_true", help="cProfile the POSTs, own time by package")
+    ap.add_argument("--baseline", metavar="REV", help="also measure git revision REV's src, first")
+    ap.add_argument("--json", action="store_true", help="one JSON line instead of a table")
+    args = ap.parse_args(argv)
+    results = {}
+    if args.baseline:
+        results["before"] = baseline(args.baseline, args)
+    results["now"] = measure(args.actions, args.seed, args.profile)
+    if args.json:
+        print(json.dumps(results["now"]))
+        return 0
+    for name, r in results.items():
+        print(render(name, r))
+    if "before" in results:
+        b, n = results["before"]["post_server_ms"], results["now"]["post_server_ms"]
+        print(f"server CPU per action: {b:.3f} ms -> {n:.3f} ms ({(b - n) / b:.0%} less)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
