@@ -27,6 +27,7 @@ from .replay import (
 from .fields import LIST, ROWS, VALUE, Field, int_list, int_rows, int_tuple
 from .flow import FlowState, Task, auto, choices, prompt, resolve, task_list
 from .rng import SEED_LIMIT, Rng
+from .scoresheet import ScoreLine, ScoreSheet, TieMeasure, outcome_text
 from .state import GameState
 
 __all__ = [
@@ -37,5 +38,5 @@ __all__ = [
     "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
     "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",
     "Field", "FlowState", "LIST", "ROWS", "VALUE", "auto", "choices", "int_list", "int_rows", "int_tuple",
-    "prompt", "resolve", "task_list", "Task",
+    "prompt", "resolve", "task_list", "Task", "ScoreLine", "ScoreSheet", "TieMeasure", "outcome_text",
 ]
