@@ -555,7 +555,8 @@ class KingdomOfDiceState(FlowState):
         "the player holding the Influence card with the highest value wins.
         If the tie persists, compare the second highest card, and so on").
         Solo: the Cat is a line of its own and wins unless the player beats
-        it by those rules.
+        it by those rules. Only the highest card is a column of the table
+        (the next ones decide only after it).
         """
         hands = [list(cards) for cards in self.won]
         names = [seat_name(s) for s in range(self.players)]
@@ -568,7 +569,7 @@ class KingdomOfDiceState(FlowState):
         values = [sorted((CARD_VALUE[c] for c in cards), reverse=True) for cards in hands]
         depth = max((len(v) for v in values), default=0)
         measures = tuple(TieMeasure(f"{_ordinal(i)}highest Influence card", True,
-                                    f"a higher {_ordinal(i)}best Influence card") for i in range(depth))
+                                    f"a higher {_ordinal(i)}best Influence card", i == 0) for i in range(depth))
         lines = tuple(ScoreLine(names[i], i if i < self.players else None, (sum(v),), sum(v),
                                 tuple(v) + (0,) * (depth - len(v)), won[i]) for i, v in enumerate(values))
         return ScoreSheet(("Influence cards",), lines,
