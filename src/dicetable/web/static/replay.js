@@ -86,6 +86,7 @@ async function loadIndex() {
 // The jump list shows the latest round or turn start at or before the step on screen.
 function syncJump() {
   const sel = $("#jump");
+  if (sel.value !== "" && Number(sel.value) === R.step) return;  // the start picked (a round and its first turn share a step)
   let best = 0;
   sel.querySelectorAll("option").forEach((o, i) => { if (o.value !== "" && Number(o.value) <= R.step) best = i; });
   sel.selectedIndex = best;
