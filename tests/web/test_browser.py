@@ -37,14 +37,14 @@ SHEET_CATEGORIES = {
     "valeria-card-kingdoms": ["Monsters", "Domains", "VP tokens", "Duke"],
 }
 #: The solo opponent (or Cadfael at 2 players) that has its own row: (game, players) -> its name.
-OPPONENTS = {("kingdom-of-dice", 1): "the Mischievous Cat", ("valeria-card-kingdoms", 1): "the Dark Lord",
+OPPONENTS = {("kingdom-of-dice", 1): "The Mischievous Cat", ("valeria-card-kingdoms", 1): "The Dark Lord",
              ("biblios-dice", 2): "Cadfael"}
 
 
 def check_score_sheet(page, game: str, view: dict) -> None:
     """The final dialog's table: every rulebook category per seat, summing to the engine's final score."""
     heads = [h.strip() for h in page.locator("#final-head th").all_inner_texts()]
-    assert heads[1:1 + len(SHEET_CATEGORIES[game])] == SHEET_CATEGORIES[game]
+    assert heads[:2] == ["player", "score"] and heads[2:2 + len(SHEET_CATEGORIES[game])] == SHEET_CATEGORIES[game]
     rows = page.locator("#final-scores tr[data-seat]")
     assert rows.count() == view["players"]
     for i in range(rows.count()):

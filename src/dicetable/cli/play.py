@@ -834,7 +834,7 @@ def sheet_table(sheet: ScoreSheet) -> Table:
     table.add_column("")
     for line in sorted(sheet.lines, key=lambda ln: -ln.total):
         ties = [("-" if line.ties[i] is None else str(line.ties[i])) if i < len(line.ties) else "-" for i in shown]
-        table.add_row(escape(line.name), *map(str, line.points), str(line.total), *ties,
+        table.add_row(escape(line.name[:1].upper() + line.name[1:]), *map(str, line.points), str(line.total), *ties,
                       "wins" if line.won else "")
     return table
 

@@ -600,14 +600,14 @@ async function drawSheet() {
   if (!sheet || !T.finalShown) return;
   const shown = sheet.measures.map((m, i) => [m, i]).filter(([m]) => m.shown);
   const col = (text) => el("th", { scope: "col", text });
-  $("#final-head").replaceChildren(el("tr", {}, col("player"), ...sheet.categories.map(col), col("score"),
+  $("#final-head").replaceChildren(el("tr", {}, col("player"), col("score"), ...sheet.categories.map(col),
     ...shown.map(([m]) => col(`tie-break: ${m.name}`)), el("th", { scope: "col" }, el("span", { class: "sr-only", text: "result" }))));
   const lines = [...sheet.lines].sort((a, b) => b.total - a.total);
   $("#final-scores").replaceChildren(...lines.map((ln) => el("tr",
     { class: ln.won ? "winner" : "", ...(ln.seat === null ? { "data-opponent": "" } : { "data-seat": String(ln.seat) }) },
-    el("th", { scope: "row", text: ln.seat === null ? ln.name : whoIs(ln.seat) }),
-    ...ln.points.map((p, i) => el("td", { "data-category": sheet.categories[i], text: String(p) })),
+    el("th", { scope: "row", text: ln.seat === null ? ln.name.charAt(0).toUpperCase() + ln.name.slice(1) : whoIs(ln.seat) }),
     el("td", { "data-total": "", text: String(ln.total) }),
+    ...ln.points.map((p, i) => el("td", { "data-category": sheet.categories[i], text: String(p) })),
     ...shown.map(([, i]) => el("td", { text: ln.ties[i] === null || ln.ties[i] === undefined ? "–" : String(ln.ties[i]) })),
     el("td", { text: ln.won ? "wins" : "" }))));
   $("#final-source").textContent = `Scoring: ${sheet.source}`;
