@@ -602,7 +602,7 @@ async function drawSheet() {
   const col = (text) => el("th", { scope: "col", text });
   $("#final-head").replaceChildren(el("tr", {}, col("player"), col("score"), ...sheet.categories.map(col),
     ...shown.map(([m]) => col(`tie-break: ${m.name}`)), el("th", { scope: "col" }, el("span", { class: "sr-only", text: "result" }))));
-  const lines = [...sheet.lines].sort((a, b) => b.total - a.total);
+  const lines = [...sheet.lines].sort((a, b) => b.total - a.total || Number(b.won) - Number(a.won));
   $("#final-scores").replaceChildren(...lines.map((ln) => el("tr",
     { class: ln.won ? "winner" : "", ...(ln.seat === null ? { "data-opponent": "" } : { "data-seat": String(ln.seat) }) },
     el("th", { scope: "row", text: ln.seat === null ? ln.name.charAt(0).toUpperCase() + ln.name.slice(1) : whoIs(ln.seat) }),
