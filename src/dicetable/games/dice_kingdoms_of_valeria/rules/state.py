@@ -191,7 +191,7 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
         players share their glorious victory." Solo: there is no opponent; a
         score of 60 VP or more wins, and the rulebook's title for the score is named.
         """
-        measures = (TieMeasure("Star pips"),)
+        measures = (TieMeasure("Star pips", shown=False),)  # the Star pips category itself: no second column
         winners = self.winners
         lines = []
         for s in range(self.players):
