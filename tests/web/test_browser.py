@@ -95,6 +95,8 @@ def test_full_game_by_clicking_actions(context, server, game, seats, options):
     page.wait_for_selector("#final-sheet[data-ready]")
     check_score_sheet(page, game, view)
     assert page.locator("#final-scores tr.winner[data-seat]").count() == len(view["winners"])
+    # The final board is not scaled down to fit (it scrolls in its place): readable after the dialog.
+    assert page.evaluate("document.querySelector('#board').style.zoom") == ""
     assert page.locator("#final-why li").count() >= 1
     assert page.locator("#status").inner_text().startswith("Game over")
     assert page.locator("#board [data-action], #actionbar [data-action]").count() == 0

@@ -10,22 +10,16 @@ import time
 
 import pytest
 
-import dicetable
 from dicetable.engine.testing import shipped_games
 from dicetable.web import render
 from dicetable.web.stepper import CHECKPOINT_EVERY, ReplayCursor
 
+from .test_pages import _random_game as random_game
+
 
 def _played(game: str, players: int, seed: int, steps: int | None = None):
-    """A seeded random game (to the end, or ``steps`` actions)."""
-    state = dicetable.new_game(game, players=players, seed=seed)
-    rng = random.Random(seed)
-    n = 0
-    while not state.is_over and (steps is None or n < steps):
-        seat = state.to_move[0]
-        state.apply(rng.choice(state.legal_actions(seat)), seat)
-        n += 1
-    return state
+    """The state of test_pages' seeded random game (to the end, or ``steps`` actions)."""
+    return random_game(game, players, seed, steps)[0]
 
 
 @pytest.mark.parametrize("game,players", [(spec.id, max(2, spec.min_players)) for spec in shipped_games()])
