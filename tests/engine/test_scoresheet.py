@@ -5,6 +5,8 @@ tie-break (seeds searched once for a tie on the top score, listed here)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dicetable.engine import Rng, ScoreLine, TieMeasure, new_game, outcome_text
 from dicetable.engine.testing import random_playout
@@ -108,3 +110,42 @@ def test_outcome_sentences():
                         [fewer], "R") == "Player 1 and Player 2 tied on 5; Player 1 wins on fewer cards (R)."
     with pytest.raises(ValueError, match="add up"):
         ScoreLine("Player 1", 0, (1, 2), 4)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_hidden_objective_variant_adds_its_category(seed):
+    """Biblios Dice's Hidden Objective Variant: a sixth scoring line, still adding up to the score."""
+    state = new_game("biblios-dice", 3, seed=seed, options={"hidden_objectives": True})
+    random_playout(state, Rng(seed))
+    sheet = state.score_sheet()
+    assert sheet.categories[-1] == "Hidden Objective"
+    for line in sheet.lines:
+        assert sum(line.points) == line.total == state.scores[line.seat]
+        assert line.points[-1] in (0, 3)  # the rulebook's bonus: 3 VPs for first place on the secret track
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(totals=st.lists(st.integers(0, 5), min_size=2, max_size=4),
+       ties=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=4, max_size=4))
+def test_outcome_names_the_first_measure_that_separates_the_tied(totals, ties):
+    """Winners ranked as a rulebook does (total, then each measure in turn, more wins): the sentence
+    names the winners, says "tied on" exactly when the top total is shared, and names the first
+    measure on which the winners beat the others tied with them, or a shared victory."""
+    n = len(totals)
+    keys = [(totals[i], *ties[i]) for i in range(n)]
+    best = max(keys)
+    lines = [ScoreLine(f"Player {i + 1}", i, (totals[i],), totals[i], ties[i], keys[i] == best) for i in range(n)]
+    measures = [TieMeasure("Silver"), TieMeasure("Grog")]
+    text = outcome_text(lines, measures, "rulebook: R")
+    top = max(totals)
+    tied = [i for i in range(n) if totals[i] == top]
+    winners = [i for i in range(n) if keys[i] == best]
+    assert all(f"Player {i + 1}" in text for i in winners)
+    assert (f"tied on {top}" in text) == (len(tied) > 1)
+    if len(tied) > 1 and len(winners) < len(tied):
+        alive = [i for i in tied if ties[i][0] == max(ties[j][0] for j in tied)]
+        first = 0 if alive == winners else 1  # Silver alone decided, or Grog among the most Silver
+        assert f"on more {measures[first].name} (rulebook: R)" in text
+    if len(tied) > 1 and len(winners) == len(tied):
+        assert "share the victory" in text
