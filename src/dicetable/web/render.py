@@ -1,8 +1,8 @@
-"""Server-side pieces of the browser table that need the engine: boards, rules help, replays.
+"""Server-side pieces of the browser table that need the engine: boards, rules help, the hand-over rule.
 
 Everything here is drawn from an observation (``state.observation(seat)``,
 seat None = spectator) and public game data, never from a state's internals,
-so nothing a seat may not see can reach its page (docs/views.md).
+so nothing a seat may not see can reach its page (docs/views.md). Replays: :mod:`.stepper`.
 """
 
 from __future__ import annotations
