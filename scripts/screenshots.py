@@ -7,10 +7,12 @@ saves ``docs/screenshots/table-<game-id>.png`` (``table-<game-id>-<W>x<H>.png`` 
 ``--size``; a size under 900 px wide is a phone: touch, mobile viewport). ``--lobby`` also saves
 the lobby (``lobby.png``: a Corsairs table being set up, its "how to play" card open) and its
 invite panel after creating it with one seat for a friend (``lobby-invite.png``), with the same
-size suffix; with ``--lobby`` and no game named, only those two. Needs the dev extra
-(Playwright) and Debian's chromium (``make test`` installs it)::
+size suffix; with ``--lobby`` and no game named, only those two. With ``--end`` it saves instead,
+per game, the end of a game of greedy bots (same seats) as a spectator sees it, the score
+sheet dialog up (``end-<game-id>.png``), and its replay viewer half way (``replay-<game-id>.png``).
+Needs the dev extra (Playwright) and Debian's chromium (``make test`` installs it)::
 
-    .venv/bin/python scripts/screenshots.py [--moves 12] [--size 390x844] [--out docs/screenshots] [--lobby] [GAME ...]
+    .venv/bin/python scripts/screenshots.py [--moves 12] [--size 390x844] [--out docs/screenshots] [--lobby] [--end] [GAME ...]
 """
 
 from __future__ import annotations
@@ -70,6 +72,39 @@ def lobby_shots(browser, base: str, size: tuple[int, int], phone: bool, out: Pat
     page.close()
 
 
+def _end_shots(browser, base: str, game: str, players: int, options: dict, seed: int, size: tuple[int, int],
+               out: Path, suffix: str) -> list[Path]:
+    """A greedy-bot game of ``game`` played to its end: the spectator's page with the final score
+    sheet up, and the replay viewer at the middle step. Returns the two paths written."""
+    made = _post(base + "/api/tables", {"game": game, "players": players, "options": options, "seed": seed,
+                                         "seats": [{"kind": "bot", "level": "greedy"}] * players})
+    tid = made["table_id"]
+    deadline = time.time() + 300
+    while True:
+        with urllib.request.urlopen(f"{base}/api/tables/{tid}", timeout=30) as resp:
+            view = json.loads(resp.read())
+        if view["over"]:
+            break
+        if time.time() > deadline:
+            raise SystemExit(f"{game}: the bots' game did not end in 300 s")
+        time.sleep(0.5)
+    phone = size[0] < 900
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]}, is_mobile=phone, has_touch=phone)
+    page.goto(f"{base}/tables/{tid}?pace=0")
+    page.wait_for_selector("#final-sheet[data-ready]", timeout=30_000)
+    page.wait_for_timeout(400)
+    end = out / f"end-{game}{suffix}.png"
+    page.screenshot(path=str(end))
+    page.goto(f"{base}/tables/{tid}/replay#step={view['version'] // 2}")
+    page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{view['version'] // 2}'")
+    page.wait_for_function("() => document.querySelectorAll('#jump option').length > 1", timeout=30_000)
+    page.wait_for_timeout(400)
+    replay = out / f"replay-{game}{suffix}.png"
+    page.screenshot(path=str(replay))
+    page.close()
+    return [end, replay]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Save one PNG per game; returns the process exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -79,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="1366x768", help="viewport WIDTHxHEIGHT in CSS px (default 1366x768)")
     ap.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="folder for the PNGs")
     ap.add_argument("--lobby", action="store_true", help="also the lobby and its invite panel")
+    ap.add_argument("--end", action="store_true", help="the final score sheet and the replay viewer instead")
     args = ap.parse_args(argv)
     if not args.games:  # none named: every game, or none when only the lobby is asked for
         args.games = [] if args.lobby else list(TABLES)
@@ -116,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
                                 "" if args.size == "1366x768" else f"-{width}x{height}")
                 for game in args.games:
                     seats, options, seed = TABLES[game]
+                    if args.end:
+                        suffix = "" if args.size == "1366x768" else f"-{width}x{height}"
+                        for path in _end_shots(browser, base, game, len(seats), options, seed, (width, height),
+                                               args.out, suffix):
+                            print(path)
+                        continue
                     made = _post(base + "/api/tables", {
                         "game": game, "players": len(seats), "options": options, "seed": seed,
                         "seats": [{"kind": "human"} if k == "human" else {"kind": "bot", "level": k} for k in seats]})

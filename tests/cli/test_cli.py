@@ -372,3 +372,27 @@ def test_bench_isolated_measures_each_game_in_a_fresh_process():
     rows = bench_isolated([("kingdom-of-dice", 2, 2, 1), ("biblios-dice", 2, 2, 1)])
     assert [r["game"] for r in rows] == ["kingdom-of-dice", "biblios-dice"]
     assert all(r["steps_per_s"] > 0 and r["clone_us"] > 0 for r in rows)
+
+
+def test_end_screen_prints_the_score_sheet(tmp_path, monkeypatch):
+    """The end screen's table: the rulebook's categories (Biblios Dice: Scoring), a row per seat and
+    Cadfael's at 2 players, each seat's total as the replay's final score, and who won and why."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "biblios-dice", "--players", "2", "--human", "0", "--seed", "8"],
+                           env={"COLUMNS": "220"}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    record = json.loads(only_file(tmp_path / "replays").read_text())
+    out = result.output
+    assert "Score sheet (rulebook: Scoring)" in out
+    for category in ("Scrolls Track", "Ink Track", "Gold", "Losing VPs", "VP tokens", "tie-break: Gold left"):
+        assert category in out
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
+            for line in out.splitlines() if line.startswith("│")}
+    assert set(rows) == {"Player 1", "Player 2", "Cadfael"}
+    for seat in (0, 1):
+        cells = rows[f"Player {seat + 1}"]
+        points = [int(c) for c in cells[:8]]
+        assert sum(points) == int(cells[8]) == record["scores"][seat]
+    winner = f"Player {record['winners'][0] + 1}"
+    assert rows[winner][-1] == "wins"
+    assert f"{winner} win" in _output(result)

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from dicetable import get_game
+from dicetable import get_game, new_game
 from dicetable.engine.testing import shipped_games
 
 from .helpers import (
@@ -25,6 +25,41 @@ pytestmark = pytest.mark.browser
 #: (game, seats, options): every shipped title against a greedy bot, and every solo mode.
 FULL_GAMES = [(spec.id, ["human"] + ["bot:greedy"] * (max(2, spec.min_players) - 1), {}) for spec in shipped_games()]
 FULL_GAMES += [(spec.id, ["human"], {}) for spec in shipped_games() if spec.min_players == 1]
+
+
+#: The scoring categories of each title's rulebook, as the final dialog's columns name them.
+SHEET_CATEGORIES = {
+    "kingdom-of-dice": ["Influence cards"],
+    "corsairs-of-valeria": ["Treasure"],
+    "biblios-dice": ["Scrolls Track", "Manuscripts Track", "Pigments Track", "Quills Track", "Ink Track", "Gold",
+                     "Losing VPs", "VP tokens"],
+    "dice-kingdoms-of-valeria": ["Star pips", "Claimed Domains", "Monster Lairs", "Statue Cards"],
+    "valeria-card-kingdoms": ["Monsters", "Domains", "VP tokens", "Duke"],
+}
+#: The solo opponent (or Cadfael at 2 players) that has its own row: (game, players) -> its name.
+OPPONENTS = {("kingdom-of-dice", 1): "The Mischievous Cat", ("valeria-card-kingdoms", 1): "The Dark Lord",
+             ("biblios-dice", 2): "Cadfael"}
+
+
+def check_score_sheet(page, game: str, view: dict) -> None:
+    """The final dialog's table: every rulebook category per seat, summing to the engine's final score."""
+    heads = [h.strip() for h in page.locator("#final-head th").all_inner_texts()]
+    assert heads[:2] == ["player", "score"] and heads[2:2 + len(SHEET_CATEGORIES[game])] == SHEET_CATEGORIES[game]
+    rows = page.locator("#final-scores tr[data-seat]")
+    assert rows.count() == view["players"]
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        seat = int(row.get_attribute("data-seat"))
+        points = [int(t) for t in row.locator("td[data-category]").all_inner_texts()]
+        total = int(row.locator("td[data-total]").inner_text())
+        assert len(points) == len(SHEET_CATEGORIES[game])
+        assert sum(points) == total == view["scores"][seat]
+    opponent = OPPONENTS.get((game, view["players"]))
+    others = page.locator("#final-scores tr[data-opponent]")
+    assert others.count() == (1 if opponent else 0)
+    if opponent:
+        assert others.locator("th").inner_text().startswith(opponent)
+    assert page.locator("#final-outcome").inner_text().strip()
 
 
 def _table_id(page) -> str:
@@ -55,12 +90,13 @@ def test_full_game_by_clicking_actions(context, server, game, seats, options):
     assert status == 200 and view["over"] is True
     page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{view['version']}'")
     assert version(page) == view["version"]
-    # The final dialog: one row per seat with the API's final scores, the winners marked, how it ended.
-    rows = page.locator("#final-scores tr")
-    assert rows.count() == len(seats)
-    shown = sorted(int(rows.nth(i).locator("td").nth(1).inner_text()) for i in range(len(seats)))
-    assert shown == sorted(view["scores"])
-    assert page.locator("#final-scores tr.winner").count() == len(view["winners"])
+    # The final dialog: the rulebook's score sheet, one row per seat (and solo opponent) whose
+    # categories add up to the engine's final score, the winners marked, the outcome, how it ended.
+    page.wait_for_selector("#final-sheet[data-ready]")
+    check_score_sheet(page, game, view)
+    assert page.locator("#final-scores tr.winner[data-seat]").count() == len(view["winners"])
+    # The final board is not scaled down to fit (it scrolls in its place): readable after the dialog.
+    assert page.evaluate("document.querySelector('#board').style.zoom") == ""
     assert page.locator("#final-why li").count() >= 1
     assert page.locator("#status").inner_text().startswith("Game over")
     assert page.locator("#board [data-action], #actionbar [data-action]").count() == 0
@@ -215,6 +251,62 @@ def test_replay_viewer_steps_through_a_finished_game(context, server):
     running = server.create("kingdom-of-dice", [{"kind": "human"}])
     page.goto(f"{server.url}/tables/{running['table_id']}/replay")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('still running')")
+    assert errors == []
+
+
+def _finished_bot_table(server, game: str, seats: int, seed: int) -> tuple[str, dict, dict]:
+    """A table of random bots played to its end: (table id, its final view, its record)."""
+    made = server.create(game, [{"kind": "bot", "level": "random"}] * seats, seed=seed)
+    tid = made["table_id"]
+    deadline = time.time() + 60
+    while not (view := server.call("GET", f"/api/tables/{tid}")[1])["over"]:
+        assert time.time() < deadline
+        time.sleep(0.2)
+    return tid, view, server.call("GET", f"/api/tables/{tid}/record")[1]
+
+
+def test_a_step_link_opens_that_step_and_auto_play_reaches_the_end(context, server):
+    """#step=N opens step N: the board the engine draws after N actions; the step line stays in sight
+    at a phone's size; auto-play from near the end steps on to the end and stops; the jump list's
+    round start opens that round."""
+    from dicetable.web.render import board_or_none
+
+    tid, view, record = _finished_bot_table(server, "kingdom-of-dice", 2, seed=6)
+    total = len(record["actions"])
+    n = total // 2
+    state = new_game("kingdom-of-dice", 2, seed=record["seed"], options=record.get("options") or {})
+    for seat, action in record["actions"][:n]:
+        state.apply(action, seat)
+    page = context.new_page()
+    errors = _errors(page)
+    page.goto(f"{server.url}/tables/{tid}/replay#step={n}")
+    page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{n}'")
+    expected = page.evaluate("(html) => { const d = document.createElement('div'); d.innerHTML = html; "
+                             "return d.innerHTML; }", board_or_none("kingdom-of-dice", state.observation(None)))
+    assert page.locator("#board").inner_html() == expected
+    assert page.locator("#step-link").get_attribute("href") == f"#step={n}"
+    assert page.url.endswith(f"#step={n}")
+    # Jump to the start of round 3 from the list built from the record's round events.
+    page.wait_for_function("() => document.querySelectorAll('#jump option').length > 3")
+    value = page.locator("#jump option", has_text="Round 3 begins").get_attribute("value")
+    page.select_option("#jump", value=value)
+    page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{value}'")
+    assert "Round 3" in page.locator("#jump option:checked").inner_text()
+    # Auto-play from 12 steps before the end, at the fastest speed, reaches the end and stops.
+    page.evaluate(f"location.hash = '#step={total - 12}'")
+    page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{total - 12}'")
+    page.select_option("#speed", value="60")
+    page.click("#play")
+    assert page.locator("#play").get_attribute("aria-pressed") == "true"
+    page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{total}'", timeout=20_000)
+    page.wait_for_function("() => document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
+    assert page.locator("#status").inner_text().startswith("Game over")
+    # At a phone's size, with the log and the page scrolled to their ends, the step line is in sight.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("document.querySelectorAll('.pane, .table-main').forEach((e) => { e.scrollTop = e.scrollHeight; }); "
+                  "window.scrollTo(0, document.body.scrollHeight)")
+    box = page.locator("#step").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
     assert errors == []
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import dicetable
 from dicetable.engine import SaveFormatError, list_games, run_replay
-from dicetable.web import render
+from dicetable.web import render, stepper
 from dicetable.engine.testing import shipped_games
 
 WEB = Path(render.__file__).parent
@@ -87,18 +87,18 @@ def test_replay_steps_show_the_table_as_it_was(game, players):
     """Step k is the spectator's table after k actions; the last step reaches the recorded result."""
     final, record = _random_game(game, players, seed=17)
     total = len(record["actions"])
-    first = render.replay_step(record, 0)
+    first = stepper.replay_step(record, 0)
     assert first["step"] == 0 and first["total"] == total and first["last"] is None
     assert first["observation"] == dicetable.new_game(game, players=players, seed=17).observation(None)
     k = total // 2
     mid_state, _ = _random_game(game, players, seed=17, steps=k)
-    mid = render.replay_step(record, k)
+    mid = stepper.replay_step(record, k)
     assert mid["observation"] == mid_state.observation(None)
     assert mid["log"] == [e.text for e in mid_state.log_for(None)]
     seat, action = record["actions"][k - 1]
     assert mid["last"]["seat"] == seat and mid["last"]["action"] == action
     assert mid["last"]["label"]  # the engine's label of the action, not its id only
-    last = render.replay_step(record, total + 50)  # clamped to the end
+    last = stepper.replay_step(record, total + 50)  # clamped to the end
     assert last["step"] == total and last["over"] is True
     assert last["scores"] == list(final.scores) == list(run_replay(record).scores)
     assert last["winners"] == list(final.winners)
@@ -116,7 +116,7 @@ def test_replay_steps_show_the_table_as_it_was(game, players):
 ])
 def test_bad_records_are_refused_with_the_reason(record, message):
     with pytest.raises(SaveFormatError) as err:
-        render.replay_step(record, 1)
+        stepper.replay_step(record, 1)
     assert message in str(err.value)
 
 

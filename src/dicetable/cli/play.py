@@ -50,6 +50,7 @@ from dicetable.engine import (
     DicetableError,
     GameState,
     SaveFormatError,
+    ScoreSheet,
     load_saved_game,
     new_file_path,
     read_json,
@@ -803,6 +804,7 @@ class TerminalTable:
     def finish(self) -> None:
         """The end: the whole table, final scores, winners, the seed (now harmless) and the replay file."""
         self.render(None)
+        self.console.print(sheet_table(self.state.score_sheet()))
         scores = ", ".join(f"{seat_name(s)}: {v}" for s, v in enumerate(self.state.scores))
         self.console.print(f"[bold]Final scores[/bold] {scores}")
         winners = self.state.winners
@@ -816,6 +818,25 @@ class TerminalTable:
             self.console.print(f"[red]The replay could not be written: {escape(one_line(exc))}[/red]")
             return
         self.console.print(f"Replay written to {escape(str(path))} (dicetable replay {escape(str(path))}).")
+
+
+def sheet_table(sheet: ScoreSheet) -> Table:
+    """The end screen's score sheet: a row per seat and solo opponent, a column per rulebook
+    category, the total and the shown tie-break measures; the outcome sentence as its caption."""
+    shown = [i for i, m in enumerate(sheet.measures) if m.shown]
+    table = Table(title=f"Score sheet ({sheet.source})", caption=sheet.outcome, caption_justify="left")
+    table.add_column("player")
+    for name in sheet.categories:
+        table.add_column(name, justify="right")
+    table.add_column("score", justify="right", style="bold")
+    for i in shown:
+        table.add_column(f"tie-break: {sheet.measures[i].name}", justify="right")
+    table.add_column("")
+    for line in sorted(sheet.lines, key=lambda ln: -ln.total):
+        ties = [("-" if line.ties[i] is None else str(line.ties[i])) if i < len(line.ties) else "-" for i in shown]
+        table.add_row(escape(line.name[:1].upper() + line.name[1:]), *map(str, line.points), str(line.total), *ties,
+                      "wins" if line.won else "")
+    return table
 
 
 def one_line(exc: BaseException) -> str:

@@ -42,6 +42,7 @@ from .core import Action, Decision, Die, Event, seat_name
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import StateMeta
 from .rng import _short, seed_problem, seed_state, splitmix64, splitmix64_choices
+from .scoresheet import ScoreSheet, simple_sheet
 
 SAVE_FORMAT = 2
 """Format of ``to_dict``. Format 1 (before the turn-flow redesign) stored the game fields in each
@@ -175,6 +176,17 @@ class GameState(metaclass=StateMeta):
     def winners(self) -> tuple[int, ...]:  # pragma: no cover
         """Seats that won after the rulebook's tie-breaks; () before the end."""
         raise NotImplementedError
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score table of the game's end: each rulebook scoring category per seat, the tie-break.
+
+        Every seat's categories add up to its :attr:`scores` entry; a solo
+        opponent has its own line. Omniscient like :attr:`scores`: show it
+        once :attr:`is_over`, never before. The default is one category
+        ("Score"); games override it with their rulebook's categories
+        (:mod:`dicetable.engine.scoresheet`).
+        """
+        return simple_sheet([seat_name(s) for s in range(self.players)], self.scores, self.winners)
 
     def _observation(self, seat: int | None) -> dict[str, Any]:  # pragma: no cover
         """The game's :meth:`observation` for a checked seat (None: a spectator)."""

@@ -1,20 +1,16 @@
-"""Server-side pieces of the browser table that need the engine: boards, rules help, replays.
+"""Server-side pieces of the browser table that need the engine: boards, rules help, the hand-over rule.
 
 Everything here is drawn from an observation (``state.observation(seat)``,
 seat None = spectator) and public game data, never from a state's internals,
-so nothing a seat may not see can reach its page (docs/views.md).
+so nothing a seat may not see can reach its page (docs/views.md). Replays: :mod:`.stepper`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from dicetable.engine import DicetableError, get_game, new_game, seat_name
-from dicetable.engine.errors import SaveFormatError
+from dicetable.engine import get_game
 from dicetable.engine.markup import as_parts, assemble
-
-#: Largest number of actions a replay record may hold (a long Kingdom of Dice game has ~2,500).
-MAX_REPLAY_ACTIONS = 20_000
 
 
 def board_parts(game_id: str, obs: dict, actions: list[dict], seat: int | None) -> dict[str, str] | None:
@@ -45,7 +41,9 @@ def board_html(game_id: str, obs: dict, actions: list[dict], seat: int | None) -
     return None if parts is None else assemble(parts)
 
 
-def _board_or_none(game_id: str, obs: dict) -> str | None:
+def board_or_none(game_id: str, obs: dict) -> str | None:
+    """The spectator's board of ``game_id`` drawn from ``obs`` (:func:`board_html`); None without a board
+    or when the board cannot be drawn from it."""
     try:
         return board_html(game_id, obs, [], None)
     except ValueError:
@@ -105,79 +103,3 @@ def needs_hand_over(next_obs: Any, spectator_obs: Any, current_obs: Any) -> bool
     ``seat`` field). The page applies the same rule in JS.
     """
     return has_secrets(next_obs, spectator_obs) and has_secrets(next_obs, current_obs)
-
-
-def _record_steps(record: dict) -> list[tuple[int, str]]:
-    actions = record.get("actions")
-    if not isinstance(actions, list):
-        raise SaveFormatError("the record's 'actions' must be a list of [seat, action id] pairs")
-    if len(actions) > MAX_REPLAY_ACTIONS:
-        raise SaveFormatError(f"the record has {len(actions)} actions; at most {MAX_REPLAY_ACTIONS} are replayed")
-    steps = []
-    for i, entry in enumerate(actions):
-        if isinstance(entry, dict):
-            entry = [entry.get("seat"), entry.get("action", entry.get("action_id"))]
-        if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or type(entry[0]) is not int
-                or not isinstance(entry[1], str)):
-            raise SaveFormatError(f"record step {i} ({entry!r}) is not a [seat, action id] pair such as [0, \"roll\"]")
-        steps.append((entry[0], entry[1]))
-    return steps
-
-
-def replay_step(record: dict, step: int) -> dict:
-    """The table as a spectator saw it after ``step`` actions of a finished table's ``record``.
-
-    ``record`` is the replay record (``game``, ``players``, ``seed``,
-    ``options``, ``actions`` as ``[seat, action id]`` pairs or ``{"seat",
-    "action"}``); ``step`` is clamped to 0..len(actions). Returns ``{"step",
-    "total", "game", "board", "observation", "log", "to_move", "prompt", "last",
-    "scores", "winners", "over"}``: the board as it was, the log lines a
-    spectator read by then, who was to decide what, and the action just
-    taken; ``board`` is None for a game without a ``board_view`` (the page
-    then shows the observation). Raises SaveFormatError naming what is wrong with the record.
-    """
-    if not isinstance(record, dict):
-        raise SaveFormatError("a replay record is a JSON object with game, players, seed, options and actions")
-    for key in ("game", "players", "seed"):
-        if key not in record:
-            raise SaveFormatError(f"the record is missing the field {key!r}")
-    if type(record["seed"]) is not int:
-        raise SaveFormatError(f"the record's seed must be an integer, got {record['seed']!r}")
-    steps = _record_steps(record)
-    if type(step) is not int:
-        raise SaveFormatError(f"step must be a whole number, got {step!r}")
-    step = max(0, min(step, len(steps)))
-    try:
-        state = new_game(record["game"], record["players"], seed=record["seed"],
-                         options=record.get("options") or {}, dice=record.get("dice"))
-    except DicetableError as exc:
-        raise SaveFormatError(f"the record's set-up failed: {exc}") from None
-    last = None
-    for i, (seat, action_id) in enumerate(steps[:step]):
-        label = next((a.label for a in state.legal_actions(seat) if a.id == action_id), action_id)
-        try:
-            state.apply(action_id, seat)
-        except DicetableError as exc:
-            raise SaveFormatError(f"record step {i} ({seat}, {action_id!r}) failed: {exc}") from None
-        last = {"seat": seat, "player": seat_name(seat), "action": action_id, "label": label}
-    obs = state.observation(None)
-    to_move = list(state.to_move)
-    prompt = ""
-    if to_move:
-        decision = state.decision(to_move[0])
-        who = ", ".join(seat_name(s) for s in to_move)
-        prompt = f"{who}: {decision.prompt}" if decision else f"{who} to decide"
-    return {
-        "step": step,
-        "total": len(steps),
-        "game": state.game_id,
-        "board": _board_or_none(state.game_id, obs),
-        "observation": obs,
-        "log": [e.text for e in state.log_for(None)],
-        "to_move": to_move,
-        "prompt": prompt,
-        "last": last,
-        "scores": state.visible_scores(None),
-        "winners": list(state.winners),
-        "over": state.is_over,
-    }

@@ -11,38 +11,37 @@ A FastAPI :class:`APIRouter` the server's app factory includes
 | ``GET /web/help/{game}`` | a game's rules sections and component reference |
 | ``GET /web/howto/{game}`` | a game's "how to play" card (goal, a turn in five lines, the end) |
 | ``GET /web/guide`` | the lobby's explanations: every game's card and what each bot level does |
-| ``GET /web/tables/{id}/replay/{step}`` | one step of a finished table, replayed through the engine |
+| ``GET /web/tables/{id}/replay/{step}`` | one step of a finished table (:mod:`.replays`) |
+| ``GET /web/tables/{id}/replay-index`` | its round and turn starts (:mod:`.replays`) |
+| ``GET /web/tables/{id}/final`` | its score sheet (:mod:`.replays`) |
 | ``GET /static/web/{file}`` | the page's JS modules and its CSS (content-hash ETag: 304 when unchanged) |
 | ``GET /static/games/{game-id}/board.css`` | a game's board styles (``games/<pkg>/static/board.css``) |
 
 The pages hold no rule and no secret: they talk to the HTTP contract of
 WEB.md (``/api/...``) with the seat's token and draw what it answers. The
-replay call turns a finished table's public record (``GET
-/api/tables/{id}/record``) into the board as it was at each step.
+replay routes turn a finished table's public record (what ``GET
+/api/tables/{id}/record`` answers) into the board as it was at each step.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-import httpx
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
-from starlette.concurrency import run_in_threadpool
 
 from dicetable.engine import DicetableError, list_games
 
-from . import howto, render
+from . import howto, render, replays
 from .gamefiles import game_file
 
 _HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(_HERE / "templates"))
 router = APIRouter()
+router.include_router(replays.router)  # the replay steps and the final score sheet
 
 _STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".svg": "image/svg+xml"}
@@ -146,54 +145,6 @@ def web_howto(game_id: str) -> dict:
 def web_guide() -> dict:
     """What the lobby explains: ``{"bots": {level: {"what", "strength"}}, "howto": {game id: card}}``."""
     return {"bots": howto.BOT_LEVELS, "howto": {g: howto.card(g) for g in game_ids()}}
-
-
-_RECORDS: "OrderedDict[tuple, dict]" = OrderedDict()
-_RECORDS_KEPT = 32
-
-
-async def _record(request: Request, table_id: str) -> dict:
-    """A finished table's replay record, asked of the app's own ``GET /api/tables/{id}/record``.
-
-    The pages use only the HTTP contract, so the record comes through it
-    (in process, no network). Records of finished tables never change and
-    are kept (the last 32). HTTPException with the API's status and message
-    when there is none (403 while the table runs).
-    """
-    key = (id(request.app), table_id)  # one process may hold several apps (tests), each its own store
-    if key in _RECORDS:
-        _RECORDS.move_to_end(key)
-        return _RECORDS[key]
-    transport = httpx.ASGITransport(app=request.app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://dicetable.internal") as client:
-        resp = await client.get(f"/api/tables/{quote(table_id, safe='')}/record")
-    try:
-        data = resp.json()
-    except ValueError:
-        data = {}
-    if resp.status_code != 200:
-        raise HTTPException(resp.status_code, data.get("detail") or f"no record for table {table_id!r}")
-    record = data.get("record", data) if isinstance(data, dict) else data
-    _RECORDS[key] = record
-    while len(_RECORDS) > _RECORDS_KEPT:
-        _RECORDS.popitem(last=False)
-    return record
-
-
-@router.get("/web/tables/{table_id}/replay/{step}", include_in_schema=False)
-async def web_replay(request: Request, table_id: str, step: int) -> dict:
-    """Step ``step`` (0 = as set up) of a finished table, replayed through the engine (``render.replay_step``).
-
-    403 while the table runs (its record would reveal the dice to come), 404
-    for an unknown table, 422 for a negative step or a record that no longer replays.
-    """
-    if step < 0:
-        raise HTTPException(422, f"step must be 0 or more, got {step}")
-    record = await _record(request, table_id)
-    try:
-        return await run_in_threadpool(render.replay_step, record, step)
-    except DicetableError as exc:
-        raise HTTPException(422, str(exc)) from None
 
 
 def game_ids() -> list[str]:

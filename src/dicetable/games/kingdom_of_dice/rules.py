@@ -42,6 +42,7 @@ from typing import Any, Sequence
 from dicetable.engine import (
     LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, counted, int_list, prompt, resolve, seat_name,
 )
+from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text
 from dicetable.engine import effects as fx
 
 from .components import (
@@ -188,6 +189,15 @@ def _rank_key(cards) -> tuple:
     """Ranking key of a hand of cards: total points, then the values from the highest down."""
     values = sorted((CARD_VALUE[c] for c in cards), reverse=True)
     return (sum(values), *values)
+
+
+def _ordinal(i: int) -> str:
+    """"" for the 0th place, else "2nd ", "3rd ", "4th "... (the tie-break's card order)."""
+    if i == 0:
+        return ""
+    n = i + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix} "
 
 
 _CARD_ID = tuple(c.id for c in CARDS)
@@ -538,6 +548,35 @@ class KingdomOfDiceState(FlowState):
             return (0,) if keys[0] > _rank_key(self.cat_won) else ()
         best = max(keys)
         return tuple(s for s, k in enumerate(keys) if k == best)
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score table (rulebook: End of the Game and Winner; solo: the Mischievous Cat's line).
+
+        One category, the points of the Influence cards won; the tie-break
+        measures are the card values from the highest down (the rulebook:
+        "the player holding the Influence card with the highest value wins.
+        If the tie persists, compare the second highest card, and so on").
+        Solo: the Cat is a line of its own and wins unless the player beats
+        it by those rules. Only the highest card is a column of the table
+        (the next ones decide only after it).
+        """
+        hands = [list(cards) for cards in self.won]
+        names = [seat_name(s) for s in range(self.players)]
+        winners = self.winners
+        won = [s in winners for s in range(self.players)]
+        if self.players == 1:
+            hands.append(list(self.cat_won))
+            names.append("the Mischievous Cat")
+            won.append(self.is_over and not winners)
+        values = [sorted((CARD_VALUE[c] for c in cards), reverse=True) for cards in hands]
+        depth = max((len(v) for v in values), default=0)
+        measures = tuple(TieMeasure(f"{_ordinal(i)}highest Influence card", True,
+                                    f"a higher {_ordinal(i)}best Influence card", i == 0) for i in range(depth))
+        lines = tuple(ScoreLine(names[i], i if i < self.players else None, (sum(v),), sum(v),
+                                tuple(v) + (0,) * (depth - len(v)), won[i]) for i, v in enumerate(values))
+        return ScoreSheet(("Influence cards",), lines,
+                          outcome_text(lines, measures, "rulebook: End of the Game and Winner"),
+                          "rulebook: End of the Game and Winner", measures)
 
     # ------------------------------------------------------------ views
     def _observation(self, seat: int | None) -> dict:

@@ -67,12 +67,16 @@ function genericHtml(v, depth) {
 // so the main area needs no scrolling at 1366x768. On a narrow screen (a phone) the board keeps
 // its size and reflows to the width (its own CSS), so tap targets stay large; what is still
 // wider scrolls inside the board area, never the page.
+// A board to be read at leisure (the final table) keeps its full size and scrolls in its place.
+let fullSize = false;
+export function keepFullSize(on) { fullSize = Boolean(on); }
+
 export function fitBoard() {
   const wrap = $("#board-wrap");
   const board = $("#board");
   if (!wrap || !board) return;
   board.style.zoom = "";
-  if (matchMedia("(max-width: 760px), (max-height: 500px)").matches) return;
+  if (fullSize || matchMedia("(max-width: 760px), (max-height: 500px)").matches) return;
   const cs = getComputedStyle(wrap);
   const w = wrap.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
   const h = wrap.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);

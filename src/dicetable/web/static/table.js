@@ -7,7 +7,7 @@ import { $, $$, el, fmtSecs, hasSecrets, logText, morph, params, sameJSON, seatN
 import { Live, api, errorText, unwrapView } from "./api.js";
 import { VersionQueue, keyOf, keyText } from "./queue.js";
 import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
-import { boardFor, fillSlots, fitBoard, swapParts, watchFit } from "./board.js";
+import { boardFor, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from "./board.js";
 import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
 import { drawHowto, howtoOf } from "./howto.js";
@@ -652,15 +652,18 @@ async function hint() {
 }
 
 function drawFinal(view) {
-  if (!view.over) { $("#final").hidden = true; T.finalShown = false; return; }
+  if (!view.over) { $("#final").hidden = true; T.finalShown = false; keepFullSize(false); return; }
   if (T.finalShown) return;
+  keepFullSize(true);  // the final board at full size (it scrolls), readable
+  fitBoard();
   const n = playerCount(view);
   const rows = $("#final-scores");
   rows.replaceChildren();
   const order = [...Array(n).keys()].sort((a, b) => (view.scores?.[b] ?? 0) - (view.scores?.[a] ?? 0));
   for (const s of order) {
     const won = (view.winners || []).includes(s);
-    rows.append(el("tr", { class: won ? "winner" : "" }, el("td", { text: whoIs(s) }), el("td", { text: String(view.scores?.[s] ?? "?") }), el("td", { text: won ? "wins" : "" })));
+    rows.append(el("tr", { class: won ? "winner" : "", "data-seat": String(s) }, el("th", { scope: "row", text: whoIs(s) }),
+      el("td", { "data-total": "", text: String(view.scores?.[s] ?? "?") }), el("td", { text: won ? "wins" : "" })));
   }
   const why = $("#final-why");
   why.replaceChildren();
@@ -672,16 +675,6 @@ function drawFinal(view) {
   const ul = el("ul", { class: "final-lines" });
   for (const l of lines.slice(Math.max(0, from), lines.length)) ul.append(el("li", { text: l }));
   why.append(el("h3", { text: "How it ended" }), ul);
-  // A tie on the top score: say the rulebook's tie-break decided (the rule is below).
-  const scores = Array.isArray(view.scores) ? view.scores : [];
-  const top = Math.max(...scores.filter((x) => typeof x === "number"));
-  const tied = scores.map((x, i) => (x === top ? i : -1)).filter((i) => i >= 0);
-  if (tied.length > 1) {
-    const w = view.winners || [];
-    why.append(el("p", { class: "tie", text: w.length === tied.length
-      ? `${tied.map(whoIs).join(" and ")} tied on ${top} and the tie-break could not separate them: they share the win.`
-      : `${tied.map(whoIs).join(" and ")} tied on ${top}; the rulebook's tie-break gave the win to ${w.map(whoIs).join(" and ")}.` }));
-  }
   const endRule = /(end|ending) of (the )?game|game end|ending the game|tie|winner|scoring/i;
   const tieSecs = ((T.help && T.help.sections) || []).filter((s) => (s.decisions || []).includes("game-over") || endRule.test(s.title));
   for (const s of tieSecs.slice(0, 2)) {
@@ -694,6 +687,31 @@ function drawFinal(view) {
   $("#replay-link").href = `/tables/${T.id}/replay`;
   T.finalShown = true;
   $("#final").hidden = false;
+  drawSheet();
+}
+
+// The score sheet of the rulebook (every category per seat and solo opponent, the tie-break and
+// why), from the server's /web/tables/{id}/final; the totals above stay if it cannot be had.
+async function drawSheet() {
+  const res = await api("GET", `/web/tables/${T.id}/final`);
+  const sheet = res.status === 200 && res.data && res.data.sheet;
+  if (!sheet || !T.finalShown) return;
+  const shown = sheet.measures.map((m, i) => [m, i]).filter(([m]) => m.shown);
+  const col = (text) => el("th", { scope: "col", text });
+  $("#final-head").replaceChildren(el("tr", {}, col("player"), col("score"), ...sheet.categories.map(col),
+    ...shown.map(([m]) => col(`tie-break: ${m.name}`)), el("th", { scope: "col" }, el("span", { class: "sr-only", text: "result" }))));
+  const lines = [...sheet.lines].sort((a, b) => b.total - a.total || Number(b.won) - Number(a.won));
+  $("#final-scores").replaceChildren(...lines.map((ln) => el("tr",
+    { class: ln.won ? "winner" : "", ...(ln.seat === null ? { "data-opponent": "" } : { "data-seat": String(ln.seat) }) },
+    el("th", { scope: "row", text: ln.seat === null ? ln.name.charAt(0).toUpperCase() + ln.name.slice(1) : whoIs(ln.seat) }),
+    el("td", { "data-total": "", text: String(ln.total) }),
+    ...ln.points.map((p, i) => el("td", { "data-category": sheet.categories[i], text: String(p) })),
+    ...shown.map(([, i]) => el("td", { text: ln.ties[i] === null || ln.ties[i] === undefined ? "–" : String(ln.ties[i]) })),
+    el("td", { text: ln.won ? "wins" : "" }))));
+  $("#final-source").textContent = `Scoring: ${sheet.source}`;
+  const out = $("#final-outcome");
+  out.textContent = sheet.outcome; out.hidden = false;
+  $("#final-sheet").dataset.ready = "1";
 }
 
 async function playAgain() {

@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from dicetable.engine import effects as fx
-from dicetable.engine import seat_name
+from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
-from ..components import BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, SCORING, place_points, ratio_at
+from ..components import (
+    BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING, place_points, ratio_at,
+)
 from ..keys import places_key
 from .common import OVER
 from .fields import BibliosFields, ScoreRow
@@ -98,6 +100,38 @@ class ScoringRules(BibliosFields):
         rows = self.breakdown()
         return [rows[s]["total"] if s == seat else sum(rows[s]["tracks"]) - rows[s]["penalty"]
                 for s in range(self.players)]
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score table (rulebook: Scoring; Determining a Winner; Rules for 2 Players: Game End and Scoring).
+
+        Categories, as the rulebook's Scoring lists them: the VPs for
+        Resources of each Resource Track, VPs for Gold, Losing VPs (negative),
+        the VP tokens taken, and the Hidden Objective's bonus when the variant
+        is played. Cadfael (2 players) scores his track places and penalties
+        and cannot win. Tie-breaks (Determining a Winner): the most remaining
+        Gold, then the furthest up the Bishop Track (on the same space, the
+        marker further left, which arrived first).
+        """
+        rows = self.final if self.final is not None else self.breakdown()
+        objective = bool(self.options.get("hidden_objectives"))
+        categories = tuple(f"{name} Track" for name in RESOURCE_NAMES) + ("Gold", "Losing VPs", "VP tokens")
+        categories += ("Hidden Objective",) if objective else ()
+        measures = (TieMeasure("Gold left"),
+                    TieMeasure("Bishop Track space", True, "being further up the Bishop Track"),
+                    TieMeasure("earlier arrival on the Bishop Track space", True,
+                               "arriving first on that Bishop Track space (the marker further left)", False))
+        winners = self.winners
+        lines = []
+        for m, row in enumerate(rows):
+            points = (*row["tracks"], row["gold_vp"], -row["penalty"], row["tokens"])
+            points += (row["objective"],) if objective else ()
+            seat = None if m == self.cad else m
+            space, stamp = self.bishop_key(m)
+            ties = (row["gold_left"] if seat is not None else None, -space, -stamp)
+            lines.append(ScoreLine(self.who(m), seat, points, row["total"], ties, m in winners, seat is not None))
+        source = "rulebook: Scoring"
+        return ScoreSheet(categories, tuple(lines), outcome_text(lines, measures, "rulebook: Determining a Winner"),
+                          source, measures)
 
     @property
     def cadfael_score(self) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicetable.engine import GameConfigError
+from dicetable.engine import GameConfigError, ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
 from ..components import (
     CAPTAINS,
@@ -152,6 +152,25 @@ class CorsairsState(Rolling, DiceActions, Sailing, Coins, Ending):
         keys = [(self.treasure[s], self.silver[s], self.grog[s]) for s in range(self.players)]
         best = max(keys)
         return tuple(s for s, k in enumerate(keys) if k == best)
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score table (rulebook: Ending the Game): Treasure, then Silver and Grog as tie-breaks.
+
+        The only scoring category is Treasure; "In the event of a tie, the
+        tied player with the most Silver wins. If still a tie, then the tied
+        player with the most Grog wins. If still a tie, then all tied players
+        share the victory." A 6th Treasure ends the game at once and wins.
+        """
+        measures = (TieMeasure("Silver"), TieMeasure("Grog"))
+        winners = self.winners
+        lines = tuple(ScoreLine(seat_name(s), s, (self.treasure[s],), self.treasure[s],
+                                (self.silver[s], self.grog[s]), s in winners) for s in range(self.players))
+        source = "rulebook: Ending the Game"
+        if self.winner6 >= 0:
+            outcome = f"{seat_name(self.winner6)} gains a 6th Treasure: the game ends at once and they win ({source})."
+        else:
+            outcome = outcome_text(lines, measures, source)
+        return ScoreSheet(("Treasure",), lines, outcome, source, measures)
 
     @property
     def waiting_for(self) -> str | None:

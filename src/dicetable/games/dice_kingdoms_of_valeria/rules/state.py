@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicetable.engine import Action
+from dicetable.engine import Action, ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
@@ -181,6 +181,31 @@ class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloE
     def score_parts(self, seat: int) -> dict[str, Any]:
         """The Score Tally of ``seat``: stars, domains, lairs, statues (with each Statue's VP), total."""
         return score_sheet(self.lay, self.sheets[seat])
+
+    def score_sheet(self) -> ScoreSheet:
+        """The Score Tally of every seat (rulebook: Scoring; solo: Solo Rules, Scoring).
+
+        The four scoring segments: Star pips (Statue 14 counts as 3), Claimed
+        Domains, Monster Lairs and Statue Cards. "In case of a tie, the player
+        with the most Star pips is the winner. If a tie persists, the tied
+        players share their glorious victory." Solo: there is no opponent; a
+        score of 60 VP or more wins, and the rulebook's title for the score is named.
+        """
+        measures = (TieMeasure("Star pips", shown=False),)  # the Star pips category itself: no second column
+        winners = self.winners
+        lines = []
+        for s in range(self.players):
+            p = self.score_parts(s)
+            lines.append(ScoreLine(seat_name(s), s, (p["stars"], p["domains"], p["lairs"], p["statues"]),
+                                   p["total"], (p["stars"],), s in winners))
+        if self.players == 1:
+            title, text = solo_result(lines[0].total)
+            verdict = "a win (60 VP or more)" if winners else "not a win (fewer than 60 VP)"
+            outcome = f"{lines[0].name} scores {lines[0].total}: {title}, {verdict}. {text} (rulebook: Solo Rules)"
+        else:
+            outcome = outcome_text(lines, measures, "rulebook: Scoring")
+        return ScoreSheet(("Star pips", "Claimed Domains", "Monster Lairs", "Statue Cards"), tuple(lines),
+                          outcome, "rulebook: Scoring", measures)
 
     # ------------------------------------------------------------ views
     def _observation(self, seat: int | None) -> dict[str, Any]:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dicetable.engine import LIST, Action, Field, FlowState, int_list, int_tuple
+from dicetable.engine import (
+    LIST, Action, Field, FlowState, ScoreLine, ScoreSheet, TieMeasure, int_list, int_tuple, outcome_text, seat_name,
+)
 from dicetable.engine import effects as fx
 
 from ..components import (
-    AREAS, CIT_DISPLAY, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_NAME, DOM_VP, MON_AREA, MON_NAME, MON_VP, N_CIT,
-    SLOT_TYPES, slug,
+    AREAS, CIT_DISPLAY, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_NAME, DOM_VP, DUKE_NAME, MON_AREA, MON_NAME, MON_VP,
+    N_CIT, RULES, SLOT_TYPES, slug,
 )
 from .tables import (
     CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_HARVEST, P_HARVEST2, P_OVER, ROLE_TYPES, duke_score,
@@ -246,6 +248,49 @@ class ValeriaFields(FlowState):
         keys = [(self.score(s), -self.tableau_size(s)) for s in range(self.players)]
         best = max(keys)
         return tuple(s for s, k in enumerate(keys) if k == best)
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score table (rules R8.4-R8.6, rulebook: the End Phase; solo R12.16-R12.19).
+
+        R8.4's four parts: the VP on slain Monsters, on built Domains, VP
+        tokens and the Duke's VP. Ties: the fewest cards in the tableau
+        (R8.6); a tie beyond that is shared. Solo: the Dark Lord has a line
+        of surviving Monsters, captured Domains and his Duke (R12.18), and the
+        outcome names how the game ended (R12.16, R12.19).
+        """
+        measures = (TieMeasure("cards in the tableau", False),)
+        winners = self.winners
+        lines = []
+        for s in range(self.players):
+            res = self.res[s * 4 + 3]
+            points = (sum(MON_VP[m] for m in self.victory[s]), sum(DOM_VP[d] for d in self.doms[s]), res,
+                      self.duke_vp(s))
+            lines.append(ScoreLine(seat_name(s), s, points, self.score(s), (self.tableau_size(s),), s in winners))
+        source = "rules R8.4-R8.6 (rulebook: the End Phase)"
+        if not self.solo:
+            return ScoreSheet(("Monsters", "Domains", "VP tokens", "Duke"), tuple(lines),
+                              outcome_text(lines, measures, "rule R8.6: the fewest cards in the tableau"),
+                              source, measures)
+        monsters = sum(MON_VP[m] for p in range(N_MON_POS) for m in self.stacks[p])
+        domains = sum(DOM_VP[d] for d in self.cap_dom)
+        total = self.dark_lord_score()
+        lord = "the Dark Lord" + (f" ({DUKE_NAME[self.dark_lord]})" if self.dark_lord >= 0 else "")
+        lines.append(ScoreLine(lord, None, (monsters, domains, 0, total - monsters - domains), total, (None,),
+                               self.phase == P_OVER and not winners))
+        me = lines[0]
+        if self.phase != P_OVER:
+            outcome = "The game is not over."
+        elif not any(self.stacks[p] for p in range(N_MON_POS)):
+            outcome = f"Every Monster has been slain: {me.name} wins whatever the scores (R12.16a)."
+        elif self.exhausted_count() < RULES.solo_exhausted_end and self.result == "loss":
+            outcome = "A Monster attacked a column with no card left: the Dark Lord wins whatever the scores (R12.16b)."
+        elif winners:
+            outcome = f"{me.name} scores {me.total}, more than the Dark Lord's {total}: {me.name} wins (R12.19)."
+        else:
+            tie = " a tie is a loss, so" if me.total == total else ""
+            outcome = f"{me.name} scores {me.total}, the Dark Lord {total}:{tie} the Dark Lord wins (R12.19)."
+        return ScoreSheet(("Monsters", "Domains", "VP tokens", "Duke"), tuple(lines), outcome,
+                          source + "; solo R12.17-R12.18", measures)
 
     # ------------------------------------------------------------ effects (engine.effects; keys of board.py)
     def res_effects(self, seat: int, deltas, harvest: bool = False) -> list[dict[str, Any]]:

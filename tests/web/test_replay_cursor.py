@@ -1,0 +1,141 @@
+"""The replay viewer's server side without a browser: a kept cursor steps through a record at one
+action per step (counted by its public counters, not timed), shows at each step what the engine
+shows after that many actions, jumps from checkpoints, lists the round and turn starts, and the
+web routes use one cursor per table straight from the table manager; the final score sheet route."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from dicetable.engine.testing import shipped_games
+from dicetable.web import render
+from dicetable.web.stepper import CHECKPOINT_EVERY, ReplayCursor
+
+from .test_pages import _random_game as random_game
+
+
+def _played(game: str, players: int, seed: int, steps: int | None = None):
+    """The state of test_pages' seeded random game (to the end, or ``steps`` actions)."""
+    return random_game(game, players, seed, steps)[0]
+
+
+@pytest.mark.parametrize("game,players", [(spec.id, max(2, spec.min_players)) for spec in shipped_games()])
+def test_stepping_forward_applies_one_action_per_step(game, players):
+    """Every step 0..N in order: the state was built once and N actions applied in all (linear), and
+    each step shows the engine's observation, log and board after that many actions."""
+    record = _played(game, players, seed=3).replay_record()
+    total = len(record["actions"])
+    cursor = ReplayCursor(record)
+    probes = {0, 1, total // 3, total // 2, total - 1, total}
+    for step in range(total + 1):
+        view = cursor.view(step)
+        if step in probes:
+            state = _played(game, players, seed=3, steps=step)
+            assert view["observation"] == state.observation(None)
+            assert view["log"] == [e.text for e in state.log_for(None)]
+            assert view["board"] == render.board_or_none(game, state.observation(None))
+            assert view["scores"] == state.visible_scores(None)
+    assert cursor.rebuilds == 1
+    assert cursor.applied == total
+
+
+def test_jumps_and_steps_back_cost_less_than_a_checkpoint_interval():
+    """A long game: any jump, back or forward, applies fewer than CHECKPOINT_EVERY actions once the
+    record has been walked; the state built from the set-up stays the only one."""
+    record = _played("kingdom-of-dice", 4, seed=0).replay_record()
+    total = len(record["actions"])
+    assert total > 1000
+    cursor = ReplayCursor(record)
+    cursor.index()  # one pass to the end (the jump list needs it)
+    assert cursor.applied == total
+    rng = random.Random(5)
+    for step in [total, 0, total - 1, 1] + [rng.randrange(total + 1) for _ in range(40)]:
+        before = cursor.applied
+        view = cursor.view(step, log_tail=200)
+        assert cursor.applied - before < CHECKPOINT_EVERY
+        assert view["step"] == step and len(view["log"]) <= 200
+        assert view["log_total"] - view["log_from"] == len(view["log"])
+    state = _played("kingdom-of-dice", 4, seed=0, steps=777)
+    view = cursor.view(777, log_tail=50)
+    assert view["observation"] == state.observation(None)
+    assert view["log"] == [e.text for e in state.log_for(None)][-50:]
+    assert cursor.rebuilds == 1
+
+
+def test_the_index_lists_every_round_and_turn_start():
+    """Kingdom of Dice: one mark per round (rulebook: the game lasts as many rounds as its Influence
+    cards allow; the observation's round number at the end is the last), turns in order, and the
+    table at a round mark's step is in that round."""
+    final = _played("kingdom-of-dice", 2, seed=4)
+    cursor = ReplayCursor(final.replay_record())
+    marks = cursor.index()["marks"]
+    rounds = [m for m in marks if m["kind"] == "round"]
+    assert [m["round"] for m in rounds] == list(range(1, final.observation(None)["round"] + 1))
+    assert [m["step"] for m in marks] == sorted(m["step"] for m in marks)
+    turns = [m for m in marks if m["kind"] == "turn"]
+    assert turns and all(m["label"].startswith(f"Turn {i + 1}: Player ") for i, m in enumerate(turns))
+    for mark in rounds:
+        assert cursor.view(mark["step"])["observation"]["round"] == mark["round"]
+    for mark in turns[:10]:
+        assert cursor.view(mark["step"])["observation"]["current"] == mark["seat"]
+
+
+@pytest.fixture
+def client(tmp_path):
+    pytest.importorskip("dicetable.server", reason="the server package (issue 11) is not installed")
+    from fastapi.testclient import TestClient
+
+    from dicetable.server import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}")) as c:
+        yield c
+
+
+def _finished_table(client, game: str, seats: int, seed: int) -> str:
+    made = client.post("/api/tables", json={"game": game, "players": seats, "seed": seed,
+                                             "seats": [{"kind": "bot", "level": "random"}] * seats}).json()
+    tid = made["table_id"]
+    deadline = time.time() + 60
+    while not client.get(f"/api/tables/{tid}").json()["over"]:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    return tid
+
+
+def test_routes_keep_one_cursor_per_table_and_step_linearly(client):
+    from dicetable.web.replays import ReplayCursors
+
+    tid = _finished_table(client, "corsairs-of-valeria", 2, seed=3)
+    record = client.get(f"/api/tables/{tid}/record").json()
+    total = len(record["actions"])
+    for step in range(total + 1):
+        got = client.get(f"/web/tables/{tid}/replay/{step}").json()
+        assert got["step"] == step and got["total"] == total
+    cursors = client.app.state.replays
+    assert isinstance(cursors, ReplayCursors)
+    assert cursors.built == 1
+    cursor = cursors.peek(tid)
+    assert cursor is not None and cursor.rebuilds == 1 and cursor.applied == total
+    index = client.get(f"/web/tables/{tid}/replay-index").json()
+    assert index["total"] == total and index["marks"] and all(0 <= m["step"] <= total for m in index["marks"])
+    assert cursor.rebuilds == 1
+
+
+def test_final_route_sums_to_the_tables_scores_and_is_refused_while_running(client):
+    running = client.post("/api/tables", json={"game": "kingdom-of-dice", "players": 1,
+                                                "seats": [{"kind": "human"}]}).json()
+    refused = client.get(f"/web/tables/{running['table_id']}/final")
+    assert refused.status_code == 403 and "over" in refused.json()["detail"]
+    assert client.get("/web/tables/nope/final").status_code == 404
+    tid = _finished_table(client, "kingdom-of-dice", 1, seed=2)
+    view = client.get(f"/api/tables/{tid}").json()
+    sheet = client.get(f"/web/tables/{tid}/final").json()["sheet"]
+    assert sheet["categories"] == ["Influence cards"]
+    seats = [ln for ln in sheet["lines"] if ln["seat"] is not None]
+    assert [sum(ln["points"]) for ln in seats] == [ln["total"] for ln in seats] == view["scores"]
+    (cat,) = [ln for ln in sheet["lines"] if ln["seat"] is None]
+    assert cat["name"] == "the Mischievous Cat" and cat["total"] == view["observation"]["cat"]["score"]
+    assert [ln["seat"] for ln in seats if ln["won"]] == view["winners"]
