@@ -379,6 +379,10 @@ def test_end_screen_prints_the_score_sheet(tmp_path, monkeypatch):
     """The end screen's table: the rulebook's categories (Biblios Dice: Scoring), a row per seat and
     Cadfael's at 2 players, each seat's total as the replay's final score, and who won and why."""
     monkeypatch.chdir(tmp_path)
+    from dicetable.cli import app as cli_app
+
+    # the CLI's console took its width when first imported (COLUMNS then); give it room for the sheet
+    monkeypatch.setattr(cli_app.console, "width", 220)
     result = runner.invoke(app, ["play", "biblios-dice", "--players", "2", "--human", "0", "--seed", "8"],
                            env={"COLUMNS": "220"}, catch_exceptions=False)
     assert result.exit_code == 0, result.output

@@ -11,6 +11,7 @@ import queue
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -33,7 +34,9 @@ CHANGE = '{"type":"change","version":%d,"pad":"%s"}'
 def _ready(q: SendQueue) -> str | None:
     """What ``q.get()`` answers now (it must not wait: something is held, or it is behind and not asked)."""
     assert q.items or (q.behind and not q.asked)
-    return asyncio.run(q.get())
+    # a loop of its own, in a thread of its own: this worker's thread may already run one (Playwright's)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, q.get()).result(timeout=10)
 
 
 def test_an_overflow_drops_the_backlog_and_later_changes_until_a_full_view():

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import tomllib
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable
 
 from dicetable.engine import DicetableError
 
@@ -101,3 +101,12 @@ def card(game_id: str) -> dict[str, Any]:
     ``solo`` / ``two_players`` when the game has them. HowToError when the file is missing or malformed."""
     found = _card(game_id)
     return {**found, "turn": list(found["turn"])}
+
+
+def cards(game_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The cards of those of ``game_ids`` that ship one (``{game id: card}``, in the given order).
+
+    A registered game without a ``data/howto.toml`` (e.g. a toy game a test registers) is left out;
+    a malformed card still raises HowToError.
+    """
+    return {g: card(g) for g in game_ids if game_file(g, "data", "howto.toml") is not None}

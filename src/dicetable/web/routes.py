@@ -144,7 +144,7 @@ def web_howto(game_id: str) -> dict:
 @router.get("/web/guide", include_in_schema=False)
 def web_guide() -> dict:
     """What the lobby explains: ``{"bots": {level: {"what", "strength"}}, "howto": {game id: card}}``."""
-    return {"bots": howto.BOT_LEVELS, "howto": {g: howto.card(g) for g in game_ids()}}
+    return {"bots": howto.BOT_LEVELS, "howto": howto.cards(game_ids())}
 
 
 def game_ids() -> list[str]:
