@@ -61,6 +61,7 @@ from .routes.handlers import install as install_handlers
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
 from .settings import LIMITS_OFF_WARNING, Settings
+from .chat import Chat
 from .store import DEFAULT_DATABASE, Listener, Store
 from .tables import TableManager
 from .tokens import TokenInAddress, hide_tokens_in_logs
@@ -111,7 +112,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
             log.warning(LIMITS_OFF_WARNING)
         listener = None
         if listen if listen is not None else store.is_postgres:
-            listener = Listener(store, manager.refresh)
+            app.state.chat = Chat(manager)  # the routes' chat (routes.chat.chat_of), told of other processes' messages
+            listener = Listener(store, manager.refresh, on_chat=app.state.chat.relay)
             listener.start()
             await run_in_threadpool(listener.ready.wait, 10)
         await run_in_threadpool(manager.start)
