@@ -5,6 +5,8 @@ the server's clock presets, each explained, and the table it creates has the cho
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from .helpers import fill_lobby, wait_ready
@@ -78,3 +80,37 @@ def test_a_lobby_clock_preset_gives_the_created_table_its_bank_and_increment(con
     assert (bank["bank"], bank["increment"], bank["bank_max"]) == (chosen["bank"], chosen["increment"],
                                                                    chosen.get("bank_max"))
     assert 0 < bank["left"][0] <= chosen["bank"]  # a full bank to start with (less any time already running)
+
+
+def test_a_bank_with_increment_runs_out_the_bot_plays_the_turn_and_the_page_says_so(context, server):
+    # issue 25 item 2 (docs/web.md, "Chess clocks"): at zero the seat's stand-in bot ends its turn, the
+    # seat gets its increment and counts as timed out until its holder acts. The test server runs in its
+    # own process (no injected time), so the bank is a real one of the least size allowed: 10 s + 1 s.
+    body = {"game": "corsairs-of-valeria", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+            "seed": 4, "bank": 10, "increment": 1}
+    status, made = server.call("POST", "/api/tables", body)
+    assert status == 201, made
+    tid = made["table_id"]
+    status, view = server.call("GET", f"/api/tables/{tid}")
+    me = view["to_move"][0]
+    token = made["seats"][me]["token"]
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}#token={token}")
+    wait_ready(page)
+    mine = page.locator(f'[data-bank-seat="{me}"]')
+    assert "(running)" in mine.inner_text()
+    # nobody acts: within the 10 s bank (and a margin for a slow machine) the bot has played the turn
+    page.wait_for_function("() => document.body.innerText.includes('clock ran out: its bot chose')", timeout=30_000)
+    deadline = time.monotonic() + 15  # the bot plays the rest of the turn, a decision at a time
+    while True:
+        status, after = server.call("GET", f"/api/tables/{tid}", token=token)
+        assert status == 200
+        if me not in after["to_move"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert after["seats"][me]["timed_out"] and not after["seats"][me]["autoplay"]  # the seat stays its holder's
+    assert me not in after["to_move"] and after["version"] > view["version"]
+    assert after["time_bank"]["left"][me] == pytest.approx(body["increment"], abs=0.01)  # 0 + the increment
+    assert after["time_bank"]["since"][1 - me] is not None  # the other seat's bank now runs
+    page.wait_for_function(f"() => !document.querySelector('[data-bank-seat=\"{me}\"]').innerText.includes('running')")
+    assert "0:01" in mine.inner_text()
