@@ -53,6 +53,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
+from .chat import Chat
 from .hints import HintGate, PendingHints
 from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
@@ -61,7 +62,6 @@ from .routes.handlers import install as install_handlers
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
 from .settings import LIMITS_OFF_WARNING, Settings
-from .chat import Chat
 from .store import DEFAULT_DATABASE, Listener, Store
 from .tables import TableManager
 from .tokens import TokenInAddress, hide_tokens_in_logs

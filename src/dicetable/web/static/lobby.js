@@ -141,7 +141,7 @@ function spoken(secs) {
 
 // One line on what a clock preset means for the players: live (everyone at the table together)
 // or turn-based (no need to be online together), and how the time is counted.
-export function clockHelp(p) {
+function clockHelp(p) {
   if (!p) return "no clock: take as long as you like over every turn";
   if (p.clock != null) return `live: each decision has ${spoken(p.clock)}, fresh every time; play together at the table`;
   const keep = p.bank_max != null ? `, keeping at most ${spoken(p.bank_max)}` : "";
