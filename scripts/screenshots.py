@@ -6,6 +6,7 @@ plays some moves by clicking ``data-action`` elements like a player, and
 saves ``docs/screenshots/table-<game-id>.png`` (``table-<game-id>-<W>x<H>.png`` with
 ``--size``; a size under 900 px wide is a phone: touch, mobile viewport). ``--lobby`` also saves
 the lobby (``lobby.png``: a Corsairs table being set up, its "how to play" card open) and its
+clock menu with the turn-based "1 day a turn" preset chosen (``lobby-clock.png``) and its
 invite panel after creating it with one seat for a friend (``lobby-invite.png``), with the same
 size suffix; with ``--lobby`` and no game named, only those two. With ``--end`` it saves instead,
 per game, the end of a game of greedy bots (same seats) as a spectator sees it, the score
@@ -47,8 +48,8 @@ def _post(url: str, body: dict) -> dict:
 
 
 def lobby_shots(browser, base: str, size: tuple[int, int], phone: bool, out: Path, suffix: str) -> None:
-    """Save the lobby setting up a 3-player Corsairs table (you, a friend, a random bot) and its invite
-    panel once created (the friend's seat waiting, both QR codes drawn)."""
+    """Save the lobby setting up a 3-player Corsairs table (you, a friend, a random bot), its clock menu on
+    the daily preset, and its invite panel once created (the friend's seat waiting, both QR codes drawn)."""
     page = browser.new_page(viewport={"width": size[0], "height": size[1]}, is_mobile=phone, has_touch=phone)
     page.goto(base + "/?pace=0")
     page.wait_for_selector("#game option", state="attached")
@@ -59,6 +60,12 @@ def lobby_shots(browser, base: str, size: tuple[int, int], phone: bool, out: Pat
     page.click("#bot-levels summary")
     page.wait_for_timeout(300)
     path = out / f"lobby{suffix}.png"
+    page.screenshot(path=str(path))
+    print(path)
+    page.select_option("#clock", "daily")  # a turn-based preset, its line and what happens at zero
+    page.locator("#clock-zero").scroll_into_view_if_needed()
+    page.wait_for_timeout(200)
+    path = out / f"lobby-clock{suffix}.png"
     page.screenshot(path=str(path))
     print(path)
     page.click("#create")

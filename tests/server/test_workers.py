@@ -131,6 +131,19 @@ class Live:
             self.view = follow(self.view, json.loads(self.ws.recv(timeout=left)))
         return time.monotonic() - t0
 
+    def chat_until(self, text: str, timeout: float) -> tuple[dict, float]:
+        """Follow the pushes until a ``chat`` message with ``text`` comes: that message and the seconds it
+        took (fails after ``timeout``); table changes on the way are followed as usual."""
+        t0 = time.monotonic()
+        while True:
+            left = timeout - (time.monotonic() - t0)
+            assert left > 0, f"chat message {text!r} not pushed within {timeout} s"
+            message = json.loads(self.ws.recv(timeout=left))
+            if message["type"] != "chat":
+                self.view = follow(self.view, message)
+            elif message["message"]["text"] == text:
+                return message["message"], time.monotonic() - t0
+
     def close(self) -> None:
         """Close the connection."""
         self.ws.close()
@@ -189,6 +202,36 @@ def test_a_seat_on_one_worker_sees_an_action_posted_to_the_other_within_a_second
             status, there = posters[other.pid].call("GET", f"/api/tables/{tid}", toks[1])
             assert other.view["observation"] == there["observation"]
             assert other.view["version"] == there["version"] == new["version"]
+    finally:
+        for conn in [*posters.values(), *watchers.values()]:
+            conn.close()
+        stack.close()
+
+
+def test_a_chat_message_posted_to_one_worker_is_pushed_by_every_worker_within_a_second(two_workers):
+    # docs/web.md, "Table chat": every connection of the table gets each new message live,
+    # whichever process took it (the message goes through PostgreSQL's NOTIFY)
+    server, _ = two_workers
+    tid, toks = _two_humans(server, 63)
+    stack = ExitStack()
+    posters = one_per_worker(server, lambda: Pinned(server))
+    watchers = one_per_worker(server, lambda: Live(server, tid, None, stack))  # spectators on each worker
+    try:
+        for step, pid in enumerate(sorted(posters)):
+            text = f"hello from worker {step}: <b>as typed</b>"
+            status, posted = posters[pid].call("POST", f"/api/tables/{tid}/chat", toks[step], {"text": text})
+            assert status == 200, posted
+            for wpid, watcher in watchers.items():
+                got, took = watcher.chat_until(text, timeout=1.0)
+                assert took <= 1.0, (wpid, pid, took)
+                assert got == posted  # the same message (id, seat, name, text, at) on every worker
+                assert got["seat"] == step and not got["spectator"]
+        # nothing is pushed twice: the next message each watcher gets is the next one posted
+        status, last = posters[sorted(posters)[0]].call("POST", f"/api/tables/{tid}/chat", None, {"text": "last"})
+        assert status == 200 and last["spectator"], last
+        for watcher in watchers.values():
+            message = json.loads(watcher.ws.recv(timeout=1.0))
+            assert message == {"type": "chat", "message": last}
     finally:
         for conn in [*posters.values(), *watchers.values()]:
             conn.close()

@@ -53,6 +53,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
+from .chat import Chat
 from .hints import HintGate, PendingHints
 from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
@@ -111,7 +112,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
             log.warning(LIMITS_OFF_WARNING)
         listener = None
         if listen if listen is not None else store.is_postgres:
-            listener = Listener(store, manager.refresh)
+            app.state.chat = Chat(manager)  # the routes' chat (routes.chat.chat_of), told of other processes' messages
+            listener = Listener(store, manager.refresh, on_chat=app.state.chat.relay)
             listener.start()
             await run_in_threadpool(listener.ready.wait, 10)
         await run_in_threadpool(manager.start)

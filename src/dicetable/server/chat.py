@@ -14,9 +14,10 @@ per :data:`WINDOW` seconds per poster (a seat, or the spectators of one
 address) at one table, whatever ``DICETABLE_LIMITS`` says; at most
 :data:`MAX_MESSAGES` messages per table (409 beyond: the chat is full).
 
-The messages live in the store of the process that took them; on PostgreSQL
-with several processes a message is pushed to the connections of that
-process only (the others read it with ``GET .../chat``).
+On PostgreSQL with several server processes the process that took a message
+also sends a notification in the storing transaction (:meth:`Store.notify_chat`);
+every other process hears it through its :class:`~.store.Listener` and pushes
+the message to its own connections of the table (:meth:`Chat.relay`).
 """
 
 from __future__ import annotations
@@ -138,7 +139,9 @@ class Chat:
                     raise ApiError(409, f"this table's chat is full ({MAX_MESSAGES} messages); "
                                         "no more can be posted")
                 row = {"table_id": table_id, "seat": seat, "name": name, "text": text, "created": now()}
-                row["id"] = conn.execute(insert(ChatRow).values(**row).returning(ChatRow.id)).scalar_one()
+                message_id: int = conn.execute(insert(ChatRow).values(**row).returning(ChatRow.id)).scalar_one()
+                row["id"] = message_id
+                self.store.notify_chat(conn, table_id, message_id)
             shown = message_json(row)
             self._push(lt, shown)
         return shown
@@ -153,6 +156,21 @@ class Chat:
                                 .where(ChatRow.table_id == table_id, ChatRow.id > after)
                                 .order_by(ChatRow.id.desc()).limit(PAGE)).mappings().all()
         return [message_json(dict(r)) for r in reversed(rows)]
+
+    def relay(self, table_id: str, message_id: int) -> None:
+        """Push chat message ``message_id`` of ``table_id``, stored by another server process, to this
+        process's live connections of the table (called by the store's :class:`~.store.Listener`).
+        Nothing happens when this process holds no connection to the table or the message is gone."""
+        lt = self.manager.tables.get(table_id)
+        if lt is None or not lt.subscribers:
+            return
+        with self.store.engine.connect() as conn:
+            found = conn.execute(select(ChatRow.id, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created)
+                                 .where(ChatRow.table_id == table_id, ChatRow.id == message_id)).mappings().first()
+        if found is None:
+            return
+        with self.manager.changing(lt):
+            self._push(lt, message_json(dict(found)))
 
     @staticmethod
     def _push(lt: LiveTable, shown: dict[str, Any]) -> None:

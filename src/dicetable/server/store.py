@@ -14,7 +14,8 @@ once the commit holding its action is done.
 
 With PostgreSQL each append also sends ``NOTIFY dicetable, '<table id> <seq>
 <origin>'`` inside the same transaction (delivered at commit), which other
-server processes hear through :class:`Listener`.
+server processes hear through :class:`Listener`. A chat message sends
+``'<table id> c<message id> <origin>'`` the same way (:meth:`Store.notify_chat`).
 """
 
 from __future__ import annotations
@@ -449,10 +450,15 @@ class Store:
                          .values(**values))
             self._notify(conn, table_id, -1)
 
-    def _notify(self, conn: Connection, table_id: str, seq: int) -> None:
+    def _notify(self, conn: Connection, table_id: str, seq: int | str) -> None:
         if self.is_postgres:
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                          {"channel": CHANNEL, "payload": f"{table_id} {seq} {self.origin}"})
+
+    def notify_chat(self, conn: Connection, table_id: str, message_id: int) -> None:
+        """Tell the other processes (PostgreSQL only; delivered when ``conn``'s transaction commits) that
+        chat message ``message_id`` was stored at ``table_id``, so each pushes it to its own connections."""
+        self._notify(conn, table_id, f"c{message_id}")
 
 
 def options_text(options: dict) -> str:
@@ -465,16 +471,20 @@ class Listener(threading.Thread):
 
     ``seq`` is the appended action's number (-1: a seat changed; -2: an
     action was taken back). After each (re)connection it calls
-    ``on_change(None, None)``: anything may have changed meanwhile.
+    ``on_change(None, None)``: anything may have changed meanwhile. A chat
+    message stored by another process calls ``on_chat(table_id, message_id)``
+    (when given).
 
     Runs in its own daemon thread with its own autocommit psycopg connection;
     reconnects after a lost connection. ``stop()`` ends it.
     """
 
-    def __init__(self, store: Store, on_change: Callable[[str | None, int | None], None]) -> None:
+    def __init__(self, store: Store, on_change: Callable[[str | None, int | None], None],
+                 on_chat: Callable[[str, int], None] | None = None) -> None:
         super().__init__(daemon=True, name="dicetable-listen")
         self.store = store
         self.on_change = on_change
+        self.on_chat = on_chat
         self.stopping = threading.Event()
         self.ready = threading.Event()
 
@@ -490,11 +500,24 @@ class Listener(threading.Thread):
                     self._tell(None, None)  # (re)connected: writes may have been missed
                     while not self.stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            parts = note.payload.split()
-                            if len(parts) == 3 and parts[2] != self.store.origin and parts[1].lstrip("-").isdigit():
-                                self._tell(parts[0], int(parts[1]))
+                            self._heard(note.payload)
             except psycopg.Error:
                 self.stopping.wait(0.5)
+
+    def _heard(self, payload: str) -> None:
+        """Act on one notification (``'<table id> <seq or c<message id>> <origin>'``); this process's own
+        writes and anything unreadable are ignored."""
+        parts = payload.split()
+        if len(parts) != 3 or parts[2] == self.store.origin:
+            return
+        table_id, what = parts[0], parts[1]
+        if what.lstrip("-").isdigit():
+            self._tell(table_id, int(what))
+        elif what.startswith("c") and what[1:].isdigit() and self.on_chat is not None:
+            try:
+                self.on_chat(table_id, int(what[1:]))
+            except Exception:
+                log.exception("pushing chat message %s of table %s failed", what[1:], table_id)
 
     def _tell(self, table_id: str | None, seq: int | None) -> None:
         """Call ``on_change``; a failure (a table gone from the database) is logged, the listener goes on."""

@@ -87,6 +87,7 @@ export async function lobbyPage() {
     if (b) levelList.append(el("dt", { text: lv }), el("dd", { text: `${b.what}; ${b.strength}.` }));
   }
   $("#bot-levels").hidden = !levelList.children.length;
+  const presets = drawClocks((res.data && res.data.clock_presets) || []);
   gameSel.addEventListener("change", drawPlayers);
   $("#players").addEventListener("change", () => { drawOptions(); drawSeats(); });
   if (list.length) drawPlayers();
@@ -114,7 +115,8 @@ export async function lobbyPage() {
       }
       body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);
     }
-    if ($("#clock").value) body.clock = Number($("#clock").value);
+    const preset = presets[$("#clock").value];
+    for (const key of CLOCK_FIELDS) if (preset && preset[key] != null) body[key] = preset[key];
     $("#create").disabled = true;
     const made = await createTable(body, away);
     $("#create").disabled = false;
@@ -124,6 +126,47 @@ export async function lobbyPage() {
   });
   gameNames = Object.fromEntries(list.map((g) => [g.id, g.name]));
   drawOpenTables();
+}
+
+const CLOCK_FIELDS = ["bank", "increment", "bank_max", "clock"];
+const DAY = 24 * 3600;
+
+// A duration in words: "45 s", "10 min", "1 h", "3 days".
+function spoken(secs) {
+  if (secs >= DAY && secs % DAY === 0) return secs === DAY ? "1 day" : `${secs / DAY} days`;
+  if (secs >= 3600 && secs % 3600 === 0) return `${secs / 3600} h`;
+  if (secs >= 60 && secs % 60 === 0) return `${secs / 60} min`;
+  return `${secs} s`;
+}
+
+// One line on what a clock preset means for the players: live (everyone at the table together)
+// or turn-based (no need to be online together), and how the time is counted.
+function clockHelp(p) {
+  if (!p) return "no clock: take as long as you like over every turn";
+  if (p.clock != null) return `live: each decision has ${spoken(p.clock)}, fresh every time; play together at the table`;
+  const keep = p.bank_max != null ? `, keeping at most ${spoken(p.bank_max)}` : "";
+  if (p.increment >= 12 * 3600) {
+    return `turn-based: ${spoken(p.bank)} for your first turn and ${spoken(p.increment)} more after each${keep}; ` +
+      "no need to be online together, come back when it is your turn";
+  }
+  return `live: ${spoken(p.bank)} in your bank for the whole game, ${spoken(p.increment)} added after each turn${keep}; ` +
+    "play together at the table";
+}
+
+// Fills the clock menu with the server's presets (``clock_presets`` of GET /api/games) after
+// "no clock", with the line explaining the chosen one; answers {preset id: preset}.
+function drawClocks(list) {
+  const sel = $("#clock");
+  const byId = {};
+  for (const p of list) {
+    if (!p || !p.id) continue;
+    byId[p.id] = p;
+    sel.append(el("option", { value: p.id, text: p.name || p.id }));
+  }
+  const explain = () => { $("#clock-help").textContent = clockHelp(byId[sel.value]); };
+  sel.addEventListener("change", explain);
+  explain();
+  return byId;
 }
 
 // Creates a table, keeps its human seat tokens, the seats played elsewhere (``away``: their
