@@ -87,3 +87,20 @@ def test_a_table_keeps_snapshots_only_for_viewers_with_a_connection(manager, see
         viewers = {sub.key for sub in subs}
         assert set(lt.live) <= viewers, f"snapshots {set(lt.live)} for viewers {viewers}"
         assert len(lt.live) <= len(viewers)
+
+
+@pytest.mark.parametrize("text,seconds", [("", 600.0), ("30", 30.0), ("0", 0.0)])
+def test_idle_evict_is_read_from_the_environment(monkeypatch, text, seconds):
+    from dicetable.server.tables import idle_evict_from_env
+
+    monkeypatch.setenv("DICETABLE_IDLE_EVICT", text)
+    assert idle_evict_from_env() == seconds
+
+
+@pytest.mark.parametrize("text", ["soon", "-5", "nan"])
+def test_a_bad_idle_evict_names_the_variable_and_what_is_allowed(monkeypatch, text):
+    from dicetable.server.tables import idle_evict_from_env
+
+    monkeypatch.setenv("DICETABLE_IDLE_EVICT", text)
+    with pytest.raises(ValueError, match="DICETABLE_IDLE_EVICT=.*a number 0 or more"):
+        idle_evict_from_env()

@@ -80,6 +80,22 @@ log = logging.getLogger("dicetable.server")
 IDLE_EVICT = 600.0
 
 
+def idle_evict_from_env() -> float:
+    """``DICETABLE_IDLE_EVICT`` in seconds (default :data:`IDLE_EVICT`; 0: never). ValueError naming the
+    variable and what is allowed for anything but a number of seconds, 0 or more."""
+    text = os.environ.get("DICETABLE_IDLE_EVICT", "").strip()
+    if not text:
+        return IDLE_EVICT
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise ValueError(f"DICETABLE_IDLE_EVICT={text!r} is not usable: give the seconds an idle table stays "
+                         "in memory, a number 0 or more (0: tables stay)")
+    return value
+
+
 class TableManager:
     """Every table this process serves: create, load (replay), act, view, bots, clocks, undo, live pushes.
 
@@ -113,8 +129,7 @@ class TableManager:
         self.closed = False
         self.now = now  # POSIX seconds of the chess clocks (injected in tests)
         # seconds a table stays in memory with no connection and no action (DICETABLE_IDLE_EVICT; 0: forever)
-        self.idle_evict = idle_evict if idle_evict is not None else float(
-            os.environ.get("DICETABLE_IDLE_EVICT", IDLE_EVICT))
+        self.idle_evict = idle_evict if idle_evict is not None else idle_evict_from_env()
 
     @property
     def builds(self) -> int:
