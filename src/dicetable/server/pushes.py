@@ -68,8 +68,10 @@ class Pushes:
         """Remove a connection; the others see the seat's new connected state."""
         with self.changing(lt):
             lt.subscribers.discard(sub)
-            if sub.key is not None and not any(s.key == sub.key for s in lt.subscribers):
-                self.publish(lt)
+            if not any(s.key == sub.key for s in lt.subscribers):
+                lt.live.pop(sub.key, None)  # its last connection went: rebuilt in full if it comes back
+                if sub.key is not None:
+                    self.publish(lt)
 
     def publish(self, lt: LiveTable) -> None:
         """Something a viewer may see changed: build each connected viewer's snapshot once and queue each

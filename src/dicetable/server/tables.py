@@ -38,6 +38,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import os
 import secrets
 import threading
 import time
@@ -75,6 +76,25 @@ __all__ = [
 
 log = logging.getLogger("dicetable.server")
 
+#: Default seconds a table with no connection and no action stays in memory (``DICETABLE_IDLE_EVICT``).
+IDLE_EVICT = 600.0
+
+
+def idle_evict_from_env() -> float:
+    """``DICETABLE_IDLE_EVICT`` in seconds (default :data:`IDLE_EVICT`; 0: never). ValueError naming the
+    variable and what is allowed for anything but a number of seconds, 0 or more."""
+    text = os.environ.get("DICETABLE_IDLE_EVICT", "").strip()
+    if not text:
+        return IDLE_EVICT
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise ValueError(f"DICETABLE_IDLE_EVICT={text!r} is not usable: give the seconds an idle table stays "
+                         "in memory, a number 0 or more (0: tables stay)")
+    return value
+
 
 class TableManager:
     """Every table this process serves: create, load (replay), act, view, bots, clocks, undo, live pushes.
@@ -89,7 +109,7 @@ class TableManager:
     def __init__(self, store: Store, *, id_factory: Callable[[], str] | None = None, bot_threads: int = 4,
                  search_processes: int = 2,
                  max_cached: int = 5000, abandon_after: float | None = None,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time, idle_evict: float | None = None) -> None:
         from dicetable.engine import list_games
 
         list_games()  # discover every game now, in one thread: the registry's first discovery is not thread-safe
@@ -108,6 +128,8 @@ class TableManager:
         self.abandon_after = abandon_after  # seconds without an action after which a table is abandoned
         self.closed = False
         self.now = now  # POSIX seconds of the chess clocks (injected in tests)
+        # seconds a table stays in memory with no connection and no action (DICETABLE_IDLE_EVICT; 0: forever)
+        self.idle_evict = idle_evict if idle_evict is not None else idle_evict_from_env()
 
     @property
     def builds(self) -> int:
@@ -129,6 +151,38 @@ class TableManager:
             self.timers.schedule(min(60.0, self._sweep_every()), self._sweep_and_again)  # not in the start's rush
         if self.leases.shared:
             self.timers.schedule(ADOPT_EVERY, self.adopt)
+        if self.idle_evict > 0:
+            self.timers.schedule(self._idle_every(), self._evict_idle_and_again)
+
+    def _idle_every(self) -> float:
+        """Seconds between looks for idle tables: a tenth of ``idle_evict``, between 1 s and a minute."""
+        return min(60.0, max(1.0, self.idle_evict / 10))
+
+    def _evict_idle_and_again(self) -> None:
+        try:
+            self.evict_idle()
+        except Exception:  # one failed look must not stop the next ones
+            log.exception("evicting idle tables failed")
+        if not self.closed:
+            self.timers.schedule(self._idle_every(), self._evict_idle_and_again)
+
+    def evict_idle(self, older: float | None = None) -> list[str]:
+        """Drop from memory every table with no connection, no bot thinking, no clock running and no
+        use (a view, an action, a connection) for ``older`` seconds (default ``idle_evict``); each is
+        rebuilt from the store when next used (:meth:`get`). The ids dropped."""
+        cutoff = time.monotonic() - (self.idle_evict if older is None else older)
+        dropped = []
+        for tid, lt in list(self.tables.items()):
+            if lt.used > cutoff or lt.subscribers or lt.thinking or lt.timer is not None:
+                continue
+            with lt.lock:  # not while a change or a view of it runs; it stays if it was used meanwhile
+                if lt.used > cutoff or lt.subscribers or lt.thinking or lt.timer is not None:
+                    continue
+                if self.tables.get(tid) is lt:
+                    del self.tables[tid]
+                    self.leases.release(tid)
+                    dropped.append(tid)
+        return dropped
 
     def _sweep_every(self) -> float:
         """Seconds between sweeps: a tenth of ``abandon_after``, between 1 s and an hour."""

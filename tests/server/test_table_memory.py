@@ -1,0 +1,106 @@
+"""A live table's memory stays bounded (issue 26 item 4): idle tables leave memory and come back the same,
+and a table keeps a snapshot only for the viewers that have a connection."""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+
+import pytest
+
+from dicetable.server.live import record_of
+from dicetable.server.store import Store
+from dicetable.server.tables import Subscriber, TableManager
+
+
+class Inline:
+    """An event loop stand-in that runs what is handed to it at once."""
+
+    def call_soon_threadsafe(self, fn, *args):
+        fn(*args)
+
+
+@pytest.fixture
+def manager(tmp_path):
+    m = TableManager(Store(f"sqlite:///{tmp_path / 'memory.db'}"), bot_threads=1, search_processes=0,
+                     id_factory=lambda: "memtable", idle_evict=0)
+    yield m
+    m.close()
+
+
+def _play(m: TableManager, rng: random.Random, actions: int) -> None:
+    for _ in range(actions):
+        lt = m.get("memtable")
+        if lt.state.is_over:
+            return
+        seat = lt.state.to_move[0]
+        m.act("memtable", seat, rng.choice(lt.state.legal_actions(seat)).id, lt.version, minimal=True)
+
+
+@pytest.mark.parametrize("game", ["biblios-dice", "kingdom-of-dice", "valeria-card-kingdoms"])
+def test_an_evicted_idle_table_comes_back_the_same_and_its_subscribers_get_a_full_view(manager, game):
+    manager.create(game, 3, {}, 5, [{"kind": "human"}] * 3, None)
+    _play(manager, random.Random(1), 25)
+    lt = manager.get("memtable")
+    views = {seat: manager.view(lt, seat) for seat in (0, 1, None)}
+    wire = manager.live_view(lt, 0)
+    record = record_of(lt)
+
+    assert manager.evict_idle(older=3600) == []  # just used: kept
+    sub = Subscriber(0, Inline(), queue.SimpleQueue())
+    manager.subscribe(lt, sub)
+    assert manager.evict_idle(older=0) == []  # a connection holds it
+    manager.unsubscribe(lt, sub)
+    assert manager.evict_idle(older=0) == ["memtable"]
+    assert "memtable" not in manager.tables
+
+    back = manager.get("memtable")
+    assert back is not lt
+    assert {seat: manager.view(back, seat) for seat in (0, 1, None)} == views
+    assert record_of(back) == record
+    again = Subscriber(0, Inline(), queue.SimpleQueue())
+    manager.subscribe(back, again)
+    first = json.loads(again.queue.get_nowait())
+    assert first["type"] == "view"
+    assert {k: v for k, v in first.items() if k not in ("type", "seats")} == \
+        {k: v for k, v in wire.items() if k != "seats"}
+    assert first["seats"][0]["connected"] is True
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_table_keeps_snapshots_only_for_viewers_with_a_connection(manager, seed):
+    rng = random.Random(seed)
+    manager.create("kingdom-of-dice", 3, {}, seed, [{"kind": "human"}] * 3, None)
+    lt = manager.get("memtable")
+    subs: list[Subscriber] = []
+    for _ in range(60):
+        step = rng.random()
+        if step < 0.35:
+            sub = Subscriber(rng.choice([0, 1, 2, None]), Inline(), queue.SimpleQueue())
+            manager.subscribe(lt, sub)
+            subs.append(sub)
+        elif step < 0.6 and subs:
+            manager.unsubscribe(lt, subs.pop(rng.randrange(len(subs))))
+        else:
+            _play(manager, rng, 1)
+        viewers = {sub.key for sub in subs}
+        assert set(lt.live) <= viewers, f"snapshots {set(lt.live)} for viewers {viewers}"
+        assert len(lt.live) <= len(viewers)
+
+
+@pytest.mark.parametrize("text,seconds", [("", 600.0), ("30", 30.0), ("0", 0.0)])
+def test_idle_evict_is_read_from_the_environment(monkeypatch, text, seconds):
+    from dicetable.server.tables import idle_evict_from_env
+
+    monkeypatch.setenv("DICETABLE_IDLE_EVICT", text)
+    assert idle_evict_from_env() == seconds
+
+
+@pytest.mark.parametrize("text", ["soon", "-5", "nan"])
+def test_a_bad_idle_evict_names_the_variable_and_what_is_allowed(monkeypatch, text):
+    from dicetable.server.tables import idle_evict_from_env
+
+    monkeypatch.setenv("DICETABLE_IDLE_EVICT", text)
+    with pytest.raises(ValueError, match="DICETABLE_IDLE_EVICT=.*a number 0 or more"):
+        idle_evict_from_env()
