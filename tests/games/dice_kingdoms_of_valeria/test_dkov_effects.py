@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dicetable.engine import Rng, new_game
@@ -46,6 +46,7 @@ def random_steps(players: int, sheets: str, seed: int, steps: int):
 
 @settings(max_examples=12, deadline=None)
 @given(players=st.integers(1, 5), seed=st.integers(0, 10_000), sheets=st.sampled_from(["summer", "winter"]))
+@example(players=1, seed=1765, sheets="summer")  # a lair left pending in the Harvest already scores a Statue
 def test_every_effect_is_well_formed_and_names_what_the_board_shows(players, seed, sheets):
     for before, _action, _seat, events, state in random_steps(players, sheets, seed, 120):
         keys = {v: board_keys(state, v) for v in [None, *range(players)]}

@@ -320,10 +320,12 @@ class RewardMixin(DiceKingdomsFields):
             self.then((REWARD_KIND[code], seat, 0))
         if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
             if self.phase == HARVEST and self.lair_first[li] == -1:
+                before = 0 if self.quiet else score_total(lay, sh)
                 sh[LST + li] = LAIR_PENDING
-                if not self.quiet:
+                if not self.quiet:  # a Statue that counts completed lairs may score already
                     self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
-                              f"{lay.lair_names[li]} during the Harvest (priority is settled after it).")
+                              f"{lay.lair_names[li]} during the Harvest (priority is settled after it).",
+                              effects=scored(seat, lay, sh, before))
             else:
                 self._settle_lair(seat, li)
 
