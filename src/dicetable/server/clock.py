@@ -34,7 +34,7 @@ class Handle:
         """Drop this call if it has not run yet."""
         if not self.cancelled:
             self.cancelled = True
-            self._timers._cancelled()
+            self._timers.note_cancelled()
 
 
 class Timers:
@@ -89,7 +89,9 @@ class Timers:
             self._heap.clear()
             self._cond.notify()
 
-    def _cancelled(self) -> None:
+    def note_cancelled(self) -> None:
+        """A handle was cancelled (called by :meth:`Handle.cancel`): when more than 64 cancelled
+        entries make up over half the heap, they are dropped and the heap rebuilt."""
         with self._cond:
             self._dead += 1
             if self._dead > 64 and self._dead * 2 > len(self._heap):
