@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
+from mypy_extensions import mypyc_attr
+
 T = TypeVar("T")
 
 VALUE = "value"
@@ -122,6 +124,7 @@ def _json_default(value: Any) -> Any:
 
 
 # ---------------------------------------------------------------- generation
+@mypyc_attr(native_class=False)  # a metaclass: mypyc compiles its methods, not a C type
 class StateMeta(type):
     """Metaclass of game states: collects :class:`Field` attributes and writes their methods.
 

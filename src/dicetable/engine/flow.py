@@ -48,7 +48,9 @@ order, bids and end-of-round scoring are ordinary tasks.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Sequence, TypeVar, cast
+from typing import Any, Callable, ClassVar, Sequence, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from .core import Action, Decision
 from .fields import LIST, ROWS, Field, StateMeta
@@ -64,13 +66,24 @@ _ONE = tuple((s,) for s in range(16))
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# The roles of every marked handler, by id of the function (with the function, so that an id
+# reused by another object never matches). Kept here rather than as an attribute of the
+# function: a compiled function takes no new attributes.
+_MARKED: dict[int, tuple[object, tuple[tuple[str, str], ...]]] = {}
+
+
+def _roles_of(fn: object) -> tuple[tuple[str, str], ...]:
+    """The ``(role, kind)`` marks of ``fn`` (``()`` for anything unmarked)."""
+    entry = _MARKED.get(id(fn))
+    return entry[1] if entry is not None and entry[0] is fn else ()
+
+
 def _marker(role: str, kind: str) -> Callable[[F], F]:
     if not isinstance(kind, str) or not kind:
         raise TypeError(f"a task kind is a non-empty string, got {kind!r}")
 
     def mark(fn: F) -> F:
-        roles = getattr(fn, "__flow__", ())
-        fn.__flow__ = roles + ((role, kind),)  # type: ignore[attr-defined]
+        _MARKED[id(fn)] = (fn, _roles_of(fn) + ((role, kind),))
         return fn
 
     return mark
@@ -114,6 +127,7 @@ def _encode_lanes(value: list[list[Task]] | None) -> list[list[list[Any]]] | Non
     return None if value is None else [[list(t) for t in lane] for lane in value]
 
 
+@mypyc_attr(native_class=False)  # a metaclass: mypyc compiles its methods, not a C type
 class FlowMeta(StateMeta):
     """Collects a flow game's handlers into its dispatch tables and checks they are complete."""
 
@@ -124,13 +138,13 @@ class FlowMeta(StateMeta):
     _RESOLVE: dict[str, Callable[..., Any]]
     TASK_KINDS: frozenset[str]
 
-    def __new__(mcls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> "FlowMeta":
-        cls = cast(FlowMeta, super().__new__(mcls, name, bases, ns, **kw))
+    def __init__(cls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> None:
+        super().__init__(name, bases, ns, **kw)
         tables: dict[str, dict[str, Callable[..., Any]]] = {r: {} for r in _ROLES}
         for klass in reversed(cls.__mro__):  # mixins too: a game may split its handlers by phase
             own: set[tuple[str, str]] = set()
             for fn in klass.__dict__.values():
-                for role, kind in getattr(fn, "__flow__", ()):
+                for role, kind in _roles_of(fn):
                     if (role, kind) in own:
                         raise TypeError(f"{klass.__name__}: two {role} handlers for task kind {kind!r}")
                     own.add((role, kind))
@@ -149,7 +163,6 @@ class FlowMeta(StateMeta):
         cls._AUTO = {kind: None for kind in decided} | tables["auto"]
         cls._PROMPT, cls._CHOICES, cls._RESOLVE = tables["prompt"], tables["choices"], tables["resolve"]
         cls.TASK_KINDS = frozenset(tables["auto"]) | frozenset(decided)
-        return cls
 
 
 class FlowState(GameState, metaclass=FlowMeta):

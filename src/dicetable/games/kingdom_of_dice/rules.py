@@ -191,6 +191,11 @@ def _rank_key(cards) -> tuple:
     return (sum(values), *values)
 
 
+def _market_order(card: int) -> tuple[int, str]:
+    """Sort key of the market: highest value first, then by card id."""
+    return (-CARD_VALUE[card], CARDS[card].id)
+
+
 def _ordinal(i: int) -> str:
     """"" for the 0th place, else "2nd ", "3rd ", "4th "... (the tie-break's card order)."""
     if i == 0:
@@ -292,7 +297,7 @@ class KingdomOfDiceState(FlowState):
         drawn = self.deck[:CARDS_DRAWN]
         del self.deck[:CARDS_DRAWN]
         drawn.append(SPECIAL_BY_ROUND[self.round_no])
-        drawn.sort(key=lambda c: (-CARD_VALUE[c], CARDS[c].id))
+        drawn.sort(key=_market_order)
         self.market = drawn
         self.first = first
         returned = [self.placed[s] + (self.spent if self.players == 1 else 0) for s in range(self.players)]

@@ -217,7 +217,9 @@ class MarketRules(DiceRules):
             cands = [s for s in range(n) if not (self.sitting | self.penalized) >> s & 1 and total(s) >= 1]
             if self.cad >= 0:
                 cands.append(self.cad)
-            cands.sort(key=lambda m: (-total(m),) + self.bishop_key(m))
+            # highest bid first, ties by the Bishop Track (a decorated sort: no closure in a state method)
+            ranked = sorted([((-total(m),) + self.bishop_key(m), i) for i, m in enumerate(cands)])
+            cands = [cands[i] for _, i in ranked]
             top = cands[:2]
             bad = -1
             for place, m in enumerate(top):

@@ -35,8 +35,8 @@ class ScoringRules(BibliosFields):
         track_vp = [[0] * NRES for _ in range(nm)]
         firsts = [-1] * NRES
         for t in range(NRES):
-            ranked = sorted((m for m in range(nm) if self.pos[t * nm + m] >= PLACES_FROM),
-                            key=lambda m: (-self.pos[t * nm + m], self.stamp[t * nm + m]))
+            ranked = [m for _, _, m in sorted([(-self.pos[t * nm + m], self.stamp[t * nm + m], m)
+                                               for m in range(nm) if self.pos[t * nm + m] >= PLACES_FROM])]
             for place, m in enumerate(ranked[:len(SCORING.place_multipliers)]):
                 track_vp[m][t] = place_points(place, self.value[t])
             if ranked:
@@ -147,7 +147,7 @@ class ScoringRules(BibliosFields):
         rows = self.final
         if self.phase != OVER or rows is None:    # final is set whenever the phase is OVER
             return ()
-        best = min(range(self.players), key=lambda s: (-rows[s]["total"], -rows[s]["gold_left"])
-                   + self.bishop_key(s))
-        return (best,)
+        best = min([(-rows[s]["total"], -rows[s]["gold_left"]) + self.bishop_key(s) + (s,)
+                    for s in range(self.players)])
+        return (best[-1],)
 

@@ -187,7 +187,7 @@ class BibliosDiceState(RoundRules, MarketRules):
         tracks: dict[str, list[list[int | str]]] = {}
         for t in range(NTRACKS):
             spaces: list[list[int | str]] = [[] for _ in range(TOP[t])]
-            for m in sorted(range(nm), key=lambda m: self.stamp[t * nm + m]):
+            for _, m in sorted([(self.stamp[t * nm + m], m) for m in range(nm)]):  # in arrival order
                 spaces[self.pos[t * nm + m] - 1].append("cadfael" if m == self.cad else m)
             tracks[SYMBOLS[t]] = spaces
         players: list[dict[str, Any]] = []

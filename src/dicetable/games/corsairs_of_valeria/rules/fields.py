@@ -9,7 +9,7 @@ same as if they were declared on the state class.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dicetable.engine import LIST, Field, FlowState, int_list
 
@@ -54,14 +54,28 @@ class CorsairsFields(FlowState):
         self.layout = layout
         self.track = race_track(layout)
 
-    if TYPE_CHECKING:  # rules one mixin uses from another (each defined once, in the module named)
-        def _begin_phases(self, seat: int) -> None: ...  # .roll
-        def _hazard(self, seat: int) -> None: ...  # .sailing
-        def _exchange(self, seat: int) -> bool: ...  # .coins
-        def _coins_effects(self, seat: int, n: int, source: str, source_now: int) -> list[dict[str, Any]]: ...  # .coins
-        def _gain_silver(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
-        def _gain_grog(self, seat: int, n: int, why: str, faces: str = "") -> None: ...  # .coins
-        def _win_now(self, seat: int) -> None: ...  # .end
+    # Rules one mixin uses from another, each defined once, in the module named (the mixin comes
+    # before this class in the state class's method resolution order, so these never run).
+    def _begin_phases(self, seat: int) -> None:  # .roll
+        raise NotImplementedError
+
+    def _hazard(self, seat: int) -> None:  # .sailing
+        raise NotImplementedError
+
+    def _exchange(self, seat: int) -> bool:  # .coins
+        raise NotImplementedError
+
+    def _coins_effects(self, seat: int, n: int, source: str, source_now: int) -> list[dict[str, Any]]:  # .coins
+        raise NotImplementedError
+
+    def _gain_silver(self, seat: int, n: int, why: str, faces: str = "") -> None:  # .coins
+        raise NotImplementedError
+
+    def _gain_grog(self, seat: int, n: int, why: str, faces: str = "") -> None:  # .coins
+        raise NotImplementedError
+
+    def _win_now(self, seat: int) -> None:  # .end
+        raise NotImplementedError
 
 
 def race_number(state: CorsairsFields) -> int:
