@@ -42,6 +42,10 @@ postgres-binaries:
 ## A fresh base install, as `make run` gives a new user: a new virtual environment with only
 ## `pip install .` (no extras), rebuilt on every `make test`; tests/install runs the package,
 ## the terminal, the bots and `make run`'s server from it (DICETABLE_BASE_PYTHON).
+## It is the compiled build when a C compiler is present (setup.py, docs/compiled.md: a few
+## minutes of compiling), else the pure one; tests/build checks it plays the pure build's games.
+## The editable .venv of `make run` and `make dev` stays pure: it starts at once and an edited
+## .py file takes effect without compiling again.
 BASE_VENV := $(CURDIR)/.venv-base
 base-venv:
 	rm -rf $(BASE_VENV)
@@ -66,8 +70,9 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; \
 	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; fi; }
 
-bench: install
-	$(BIN)/dicetable bench
+## make bench: both builds side by side (the compiled one from .venv-base when it could be built)
+bench: base-venv
+	$(BASE_VENV)/bin/dicetable bench
 
 clean:
 	rm -rf $(VENV) $(BASE_VENV) build src/*.egg-info .pytest_cache .hypothesis

@@ -8,9 +8,11 @@
 ['biblios-dice']
 
 ``dicetable.games`` is the package holding the games (its ``GAMES`` table
-catalogues them); :func:`list_games` lists their specs.
+catalogues them); :func:`list_games` lists their specs. :func:`build_kind` says whether
+the compiled build or the pure Python one runs (:mod:`dicetable.compiled`).
 """
 
+from .compiled import build_kind  # first: DICETABLE_BUILD=pure must act before the engine loads
 from .engine import (
     Action,
     Decision,
@@ -29,9 +31,11 @@ from .engine import (
 
 __all__ = [
     "Action", "Decision", "DicetableError", "Event", "GameConfigError", "IllegalActionError",
-    "SaveFormatError", "SeatError", "get_game", "list_games", "load_state", "new_game", "run_replay",
+    "SaveFormatError", "SeatError", "build_kind", "get_game", "list_games", "load_state", "new_game",
+    "run_replay",
 ]
 __version__ = "0.1.0"
+
 
 # Import the games package now: it hands its catalogue to the registry, so every way into the
 # package (``import dicetable.engine.registry`` runs this file first) finds the games registered.

@@ -24,6 +24,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from dicetable import __version__, build_kind
+
+        console.print(f"dicetable {__version__} ({build_kind()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                          help="print the version and the build (compiled or pure), then exit")) -> None:
+    """Five tabletop dice games on one rules engine."""
+
+
 def fail(message: str) -> NoReturn:
     """Print a clear one-line error and exit with status 2."""
     console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True)
