@@ -195,8 +195,10 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
         state.apply(acts[r.randbelow(len(acts))], seat)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    from dicetable.compiled import build_kind
+
     return {
-        "game": game, "players": players, "games": games,
+        "game": game, "players": players, "games": games, "build": build_kind(),
         "games_per_s": games / elapsed, "steps_per_s": steps / elapsed,
         "steps_per_game": steps / games, "legal_actions_us": legal_us,
         "apply_us": apply_us, "clone_us": clone_us, "mcts_iterations_per_s": mcts_its,
@@ -210,9 +212,10 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
     }
 
 
-def bench_isolated(jobs: list[tuple[str, int, int, int]]) -> list[dict]:
+def bench_isolated(jobs: list[tuple[str, int, int, int]], build: str | None = None) -> list[dict]:
     """Run :func:`bench_game` for each ``(game, players, games, seed)``, one at a time, each in a
-    fresh process.
+    fresh process; ``build="pure"`` runs them on the pure Python sources even in a compiled
+    install, ``"compiled"`` on what is installed (None: as this process was started).
 
     A process that has already played other games holds their module caches
     and tables (Kingdom of Dice measured after the other four ran about a
@@ -221,11 +224,55 @@ def bench_isolated(jobs: list[tuple[str, int, int, int]]) -> list[dict]:
     in parallel.
     """
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
+    from dicetable.compiled import PURE_ENV
+
     rows = []
-    for job in jobs:
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            rows.append(pool.submit(bench_game, *job).result())
+    before = os.environ.get(PURE_ENV)
+    try:
+        if build == "pure":
+            os.environ[PURE_ENV] = "pure"  # a spawned process starts with this environment
+        elif build == "compiled":
+            os.environ.pop(PURE_ENV, None)
+        for job in jobs:
+            with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+                rows.append(pool.submit(bench_game, *job).result())
+    finally:
+        if before is None:
+            os.environ.pop(PURE_ENV, None)
+        else:
+            os.environ[PURE_ENV] = before
     return rows
+
+
+#: The figures compared between the builds: (key, True when higher is faster).
+COMPARED = (("steps_per_s", True), ("games_per_s", True), ("clone_us", False), ("mcts_iterations_per_s", True))
+
+
+def bench_builds(jobs: list[tuple[str, int, int, int]]) -> tuple[list[dict], list[dict]]:
+    """Both builds side by side in one run: ``(rows, ratios)``.
+
+    ``rows`` holds, per job, the compiled build's :func:`bench_game` row then
+    the pure build's (each in a fresh process, one at a time; only the pure
+    one when no compiled build is installed); each row says its ``build``.
+    ``ratios`` holds per game how many times faster the compiled build is on
+    each figure of :data:`COMPARED` (``[]`` without a compiled build).
+    """
+    from dicetable.compiled import compiled_available
+
+    if not compiled_available():
+        return bench_isolated(jobs, "pure"), []
+    rows: list[dict] = []
+    ratios: list[dict] = []
+    for job in jobs:
+        fast = bench_isolated([job], "compiled")[0]
+        slow = bench_isolated([job], "pure")[0]
+        rows += [fast, slow]
+        ratio: dict = {"game": fast["game"], "players": fast["players"]}
+        for key, higher in COMPARED:
+            ratio[key] = fast[key] / slow[key] if higher else slow[key] / fast[key]
+        ratios.append(ratio)
+    return rows, ratios
 

@@ -101,8 +101,15 @@ def test_simulate_prints_win_rates_and_writes_jsonl(tmp_path):
 def test_bench_json_reports_per_operation_costs():
     result = run("bench", "kingdom-of-dice", "-n", "3", "--json")
     assert result.exit_code == 0
-    rows = json.loads(result.output)
+    report = json.loads(result.output)
+    rows = report["rows"]
     assert rows[0]["game"] == "kingdom-of-dice"
+    # both builds side by side when a compiled build is installed, else the pure one alone
+    from dicetable.compiled import compiled_available
+
+    want = ["compiled", "pure"] if compiled_available() else ["pure"]
+    assert [r["build"] for r in rows] == want
+    assert len(report["compiled_vs_pure"]) == (1 if compiled_available() else 0)
     for key in ("games_per_s", "steps_per_s", "apply_us", "legal_actions_us", "clone_us",
                 "mcts_iterations_per_s", "hard_ms_per_decision", "hard_iterations_per_decision",
                 "peak_kib_one_game"):

@@ -415,7 +415,7 @@ def bench(
     """Measure random games/s, microseconds per legal_actions, apply and clone, how much faster the
     quiet step of search plays out than apply, MCTS iterations/s, the hard bot's milliseconds and
     iterations per decision, memory (the garbage collector paused inside timed loops)."""
-    from dicetable.bench import bench_game, bench_isolated
+    from dicetable.bench import COMPARED, bench_builds
 
     if games_n < 1:
         fail(f"--games takes a number of games of at least 1, got {games_n}")
@@ -429,28 +429,44 @@ def bench(
         for gid in ids:
             spec = get_game(gid)
             jobs.append((gid, min(max(players, spec.min_players), spec.max_players), games_n, seed))
-        # several games: each in a fresh process, so one game's caches do not slow the next
-        rows = [bench_game(*jobs[0])] if len(jobs) == 1 else bench_isolated(jobs)
+        # each game in a fresh process per build (compiled, then pure), so one game's caches do
+        # not slow the next and both builds are measured in the same run
+        rows, ratios = bench_builds(jobs)
     except DicetableError as exc:
         fail(str(exc))
     if as_json:
-        console.print_json(json.dumps(rows))
+        console.print_json(json.dumps({"rows": rows, "compiled_vs_pure": ratios}))
         return
     # Compact (no inner borders, 4-character figures, headers on two lines) so every figure
     # shows uncut at 80 columns; --json gives the full precision, steps per game and the hard
     # bot's iterations per decision.
-    table = Table(title="dicetable bench (single process, seeded random play)",
+    # With both builds, each game's name heads a row of its own and its two builds follow it.
+    title = "dicetable bench (one process per game and build, seeded random play)"
+    table = Table(title=title if ratios else title[:-1] + f"; {rows[0]['build']} build)",
                   box=box.SIMPLE_HEAD, padding=(0, 0), pad_edge=False)
     table.add_column("game", no_wrap=True)
     for col in ("seat\ns", "game\n/s", "step\n/s", "legal\nus",
                 "apply\nus", "clone\nus", "quiet\nx", "MCTS\nit/s", "hard\nms", "peak\nKiB"):
         table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
-        table.add_row(r["game"], str(r["players"]), *(short_number(r[key]) for key in (
+        if ratios and r["build"] == "compiled":
+            table.add_row(r["game"])
+        table.add_row(f"  {r['build']}" if ratios else r["game"], str(r["players"]), *(short_number(r[key]) for key in (
             "games_per_s", "steps_per_s", "legal_actions_us", "apply_us",
             "clone_us", "quiet_speedup", "mcts_iterations_per_s", "hard_ms_per_decision",
             "peak_kib_one_game")))
     console.print(table)
+    if not ratios:
+        console.print("Only the pure build is installed (no C compiler at install time): nothing to compare.")
+        return
+    speed = Table(title="compiled vs pure (times faster, same run)", box=box.SIMPLE_HEAD)
+    speed.add_column("game", no_wrap=True)
+    for key, _ in COMPARED:
+        speed.add_column({"steps_per_s": "random decisions/s", "games_per_s": "random games/s",
+                          "clone_us": "clone", "mcts_iterations_per_s": "MCTS it/s"}[key], justify="right")
+    for r in ratios:
+        speed.add_row(r["game"], *(f"{r[key]:.2f}x" for key, _ in COMPARED))
+    console.print(speed)
 
 
 # Last, so `dicetable --help` lists them after the commands above (none of them imports this module).
