@@ -13,7 +13,9 @@ chance outcomes count as actions too, dicetable rolls inside ``apply``) and
 the mean cost of one ``clone`` on states sampled along the same kind of
 games, in a second, untimed pass.
 OpenSpiel's pure-Python games (``python_*``) and its C++ ``pig`` are measured
-through the same Python loop.
+through the same Python loop. dicetable's games are measured in both builds
+(each game and build in a fresh process): the compiled one (mypyc, see
+docs/compiled.md) when it is installed, and the pure Python one.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import random
 import time
 
 import dicetable
-from dicetable.bench import clone_cost_us, sample_states, time_random_games
+from dicetable.bench import clone_cost_us, in_fresh_process, sample_states, time_random_games
+from dicetable.compiled import compiled_available
 
 
 def ours(game_id: str, players: int, seconds: float) -> dict:
@@ -32,7 +35,8 @@ def ours(game_id: str, players: int, seconds: float) -> dict:
     games = max(1, int(seconds * 3 / probe))
     steps, elapsed = time_random_games(game_id, players, games, seed=1)
     samples = sample_states(game_id, players, games, seed=1, limit=2000)
-    return {"engine": "dicetable", "game": f"{game_id} ({players}p)", "steps_per_s": steps / elapsed,
+    return {"engine": f"dicetable ({dicetable.build_kind()})", "game": f"{game_id} ({players}p)",
+            "steps_per_s": steps / elapsed,
             "games_per_s": games / elapsed, "clone_us": clone_cost_us(samples)}
 
 
@@ -85,8 +89,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = [ours(spec.id, min(max(2, spec.min_players), spec.max_players), args.seconds)
-            for spec in dicetable.list_games()]
+    builds = ["compiled", "pure"] if compiled_available() else ["pure"]
+    rows = [in_fresh_process(build, ours, spec.id, min(max(2, spec.min_players), spec.max_players), args.seconds)
+            for spec in dicetable.list_games() for build in builds]
     for name in ("python_tic_tac_toe", "python_kuhn_poker", "python_liars_poker",
                  "python_block_dominoes", "pig"):
         try:

@@ -223,28 +223,32 @@ def bench_isolated(jobs: list[tuple[str, int, int, int]], build: str | None = No
     a simulation worker would run it. Still one measurement at a time, never
     in parallel.
     """
+    return [in_fresh_process(build, bench_game, *job) for job in jobs]
+
+
+def in_fresh_process(build: str | None, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` in a fresh (spawned) process running ``build``: ``"pure"`` (the ``.py``
+    sources even in a compiled install), ``"compiled"`` (what is installed) or None (as this
+    process was started); returns its result. ``fn`` must be importable by name."""
     import multiprocessing
     import os
     from concurrent.futures import ProcessPoolExecutor
 
     from dicetable.compiled import PURE_ENV
 
-    rows = []
     before = os.environ.get(PURE_ENV)
     try:
         if build == "pure":
             os.environ[PURE_ENV] = "pure"  # a spawned process starts with this environment
         elif build == "compiled":
             os.environ.pop(PURE_ENV, None)
-        for job in jobs:
-            with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-                rows.append(pool.submit(bench_game, *job).result())
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            return pool.submit(fn, *args).result()
     finally:
         if before is None:
             os.environ.pop(PURE_ENV, None)
         else:
             os.environ[PURE_ENV] = before
-    return rows
 
 
 #: The figures compared between the builds: (key, True when higher is faster).
