@@ -52,6 +52,7 @@ base-venv:
 	$(PYTHON) -m venv $(BASE_VENV)
 	$(BASE_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(BASE_VENV)/bin/python -m pip install --quiet .
+	$(BASE_VENV)/bin/dicetable --version
 
 ## make test: create .venv, install dev extras (and Debian's chromium for the browser tests), run the whole suite.
 ## Ray is needed only by the Ray backend's tests (marked `ray`): they run, with the
