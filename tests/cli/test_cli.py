@@ -408,3 +408,12 @@ def test_end_screen_prints_the_score_sheet(tmp_path, monkeypatch):
     winner = f"Player {record['winners'][0] + 1}"
     assert rows[winner][-1] == "wins"
     assert f"{winner} win" in _output(result)
+
+
+def test_version_names_the_build_that_runs():
+    import dicetable
+
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.output.strip() == f"dicetable {dicetable.__version__} ({dicetable.build_kind()})"
+    assert dicetable.build_kind() in ("compiled", "pure")
