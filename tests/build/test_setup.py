@@ -54,3 +54,13 @@ def test_a_wrong_value_says_what_is_allowed(setup_py, monkeypatch):
     monkeypatch.setenv("DICETABLE_COMPILE", "maybe")
     with pytest.raises(SystemExit, match="use 0 \\(pure\\), 1 \\(compiled, fail loudly\\)"):
         setup_py["_mode"]()
+
+
+def test_without_a_c_compiler_auto_falls_back_to_pure_and_1_fails_loudly(setup_py, monkeypatch, capsys):
+    pytest.importorskip("mypyc.build", reason="mypyc (from mypy, a build requirement) is not installed here")
+    monkeypatch.setenv("CC", "/bin/false")  # a compiler that fails on everything
+    assert setup_py["_extensions"]("auto") == []
+    assert "building the pure Python version (no working C compiler" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="DICETABLE_COMPILE=1 but no working C compiler"):
+        setup_py["_extensions"]("compiled")
+    assert setup_py["_extensions"]("pure") == []
