@@ -90,6 +90,25 @@ def test_an_old_database_upgrades_and_keeps_every_row(db_url):
         engine.dispose()
 
 
+def test_down_to_the_first_release_and_up_again_keeps_every_table_seat_and_action(db_url):
+    # each step adds or drops its columns in place; none copies a table (on SQLite that copy would drop
+    # the old table and, with foreign keys on, its seats and actions with it)
+    engine = store.make_engine(db_url)
+    try:
+        _run(engine, command.upgrade, BEFORE_PLAYERS)
+        _fill_old_database(engine)
+        _run(engine, command.upgrade, "head")
+        _run(engine, command.downgrade, "0001")
+        with engine.connect() as conn:
+            kept = {name: conn.execute(text(f"SELECT count(*) FROM {name}")).scalar_one()
+                    for name in ("tables", "seats", "actions")}
+        assert kept == {"tables": 1, "seats": 2, "actions": 1}
+        _run(engine, command.upgrade, "head")
+        assert _counts(engine) == {"tables": 1, "seats": 2, "actions": 1, "chat": 0}
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.parametrize("name", ["players", "player_tokens", "results", "ratings"])
 def test_the_player_tables_exist_after_upgrade(sqlite_url, name):
     engine = store.make_engine(sqlite_url)
