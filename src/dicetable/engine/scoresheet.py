@@ -109,7 +109,7 @@ class ScoreSheet:
         """
         ranked = [ln for ln in self.lines if ln.contender]
 
-        def key(line: ScoreLine) -> tuple:
+        def key(line: ScoreLine) -> tuple[Any, ...]:
             measures = []
             for i, m in enumerate(self.measures):
                 value = line.ties[i] if i < len(line.ties) else None
@@ -204,7 +204,8 @@ def places(state: Any) -> tuple[int, ...]:
     places where nothing separates them. Like the sheet it is omniscient: call it once
     ``state.is_over`` (before, nobody has won yet, so nobody is placed 1st).
     """
-    return state.score_sheet().places()
+    sheet: ScoreSheet = state.score_sheet()
+    return sheet.places()
 
 
 def simple_sheet(names: Sequence[str], scores: Sequence[Any], winners: Sequence[int]) -> ScoreSheet:
