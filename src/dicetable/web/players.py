@@ -10,13 +10,13 @@ template's escaping, so a name with markup shows as text.
 from __future__ import annotations
 
 from datetime import datetime
+from html import escape
 from pathlib import Path
 from typing import Any, Sequence
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from markupsafe import Markup, escape
 
 from dicetable.engine import list_games
 from dicetable.server import ratings
@@ -32,12 +32,12 @@ def _names() -> dict[str, str]:
     return {g.id: g.name for g in list_games()}
 
 
-def chart(points: Sequence[tuple[datetime, int]], label: str) -> Markup:
+def chart(points: Sequence[tuple[datetime, int]], label: str) -> str:
     """An SVG line chart of a rating history (one point per rated table, in order; y: the displayed
-    rating, its lowest and highest marked). ``label`` names it for screen readers. Empty Markup
-    for no points."""
+    rating, its lowest and highest marked) as SVG markup, every value in it a number made here
+    and ``label`` escaped. ``label`` names it for screen readers. "" for no points."""
     if not points:
-        return Markup("")
+        return ""
     values = [v for _, v in points]
     low, high = min(values), max(values)
     span = max(high - low, 1)
@@ -51,7 +51,7 @@ def chart(points: Sequence[tuple[datetime, int]], label: str) -> Markup:
     dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5"><title>{v} after {when:%Y-%m-%d}</title></circle>'
                    for (x, y), (when, v) in zip(coords, points))
     y_high, y_low = xy(0, high)[1], xy(0, low)[1]
-    return Markup(
+    return (
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}">'
         f'<line class="axis" x1="{PAD}" y1="{y_low:.1f}" x2="{WIDTH - PAD / 2}" y2="{y_low:.1f}"/>'
         f'<text x="{PAD - 4}" y="{y_high + 4:.1f}" text-anchor="end">{high}</text>'

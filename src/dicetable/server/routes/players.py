@@ -25,7 +25,7 @@ from .common import errors
 router = APIRouter()
 
 #: Statuses the players' routes may refuse with.
-REFUSALS = (400, 404)
+REFUSALS = (400, 404, 422)
 
 
 class GameRating(BaseModel):
