@@ -55,8 +55,9 @@ def finish(engine, table_id, game, places, scores=None):
 
 
 @pytest.fixture
-def store(sqlite_url):
-    s = store_mod.Store(sqlite_url)
+def store(db_url):
+    """A store on SQLite and on PostgreSQL (the rating rows are created with ON CONFLICT and locked FOR UPDATE)."""
+    s = store_mod.Store(db_url)
     yield s
     s.close()
 
