@@ -25,6 +25,7 @@ docs/ratings.md explains the choices; in short:
 from __future__ import annotations
 
 import json
+import logging
 import math
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,6 +42,8 @@ from dicetable.engine import places
 
 from .models import PlayerRow, RatingRow, ResultRow, SeatRow, TableRow
 from .store import now
+
+log = logging.getLogger("dicetable.server")
 
 #: The rating model: openskill's Plackett-Luce with the package's defaults (mu 25, sigma 25/3).
 MODEL = PlackettLuce()
@@ -141,11 +144,16 @@ def solo_level(options: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ writing results
-def results_writer(table_id: str, state: Any) -> Callable[[Connection], None]:
+def results_writer(table_id: str, state: Any) -> Callable[[Connection], None] | None:
     """What the store runs in the transaction of the action that ends ``state``'s game (a finished
     :class:`~dicetable.engine.GameState`): :func:`finish_table` with its places and final scores,
-    worked out now (before the transaction), so nothing but database work runs inside it."""
-    game, ranks, scores = state.game_id, places(state), list(state.scores)
+    worked out now (before the transaction), so nothing but database work runs inside it. None
+    (logged) when they cannot be worked out: the move is stored all the same, without results."""
+    try:
+        game, ranks, scores = state.game_id, places(state), list(state.scores)
+    except Exception:
+        log.exception("the results of table %s cannot be worked out", table_id)
+        return None
     return lambda conn: finish_table(conn, table_id, game, ranks, scores)
 
 
@@ -182,6 +190,11 @@ def finish_table(conn: Connection, table_id: str, game: str, places: Sequence[in
 
 def _rate(conn: Connection, game: str, seats: Sequence[Any], rows: list[dict[str, Any]], at: datetime) -> None:
     """Update the accounts' ratings of a rated table's ``rows`` (each seat a one-player team)."""
+    try:
+        fixed = bot_ratings().get(game, {})
+    except (OSError, ValueError):  # a missing or wrong data file: bots count at the default rating
+        log.exception("the bots' ratings cannot be read; bots count at the default rating")
+        fixed = {}
     accounts = sorted({s.player_id for s in seats if s.kind == "human" and s.player_id is not None})
     if accounts:  # first games: the model's default rating; then lock the rows (PostgreSQL) in id order
         conn.execute(_insert(conn).values([{"player_id": p, "game": game, "mu": MODEL.mu, "sigma": MODEL.sigma,
@@ -191,7 +204,6 @@ def _rate(conn: Connection, game: str, seats: Sequence[Any], rows: list[dict[str
         select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma).where(
             RatingRow.game == game, RatingRow.player_id.in_(accounts)).order_by(RatingRow.player_id)
         .with_for_update())}
-    fixed = bot_ratings().get(game, {})
     teams = []
     for s in seats:
         if s.kind == "human" and s.player_id is not None:
