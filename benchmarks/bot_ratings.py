@@ -40,6 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "dicetable" / "server" / "data" / BOT_RATINGS_FILE
 RECORDS = ROOT / "benchmarks" / "results" / "bot-ratings.jsonl"
 DEFAULT_LEVELS = ("random", "greedy", "easy", "medium", "hard")
+DOC = ROOT / "docs" / "ratings.md"
+BEGIN, END = "<!-- bot-ratings:begin -->", "<!-- bot-ratings:end -->"
 
 
 def lineup(game: str, index: int, seed: int, levels: list[str]) -> Job:
@@ -74,6 +76,25 @@ def rate(records: list[dict], levels: list[str]) -> dict[str, dict]:
             for lv in levels if games[lv]}
 
 
+def doc_table(data: dict) -> str:
+    """The data file's figures as the Markdown table of docs/ratings.md (levels by mu, per game)."""
+    lines = [f"Measured: {data['source']}.", "",
+             "| game | level | mu | sigma | displayed rating | games |", "|---|---|---|---|---|---|"]
+    for game, per_level in sorted(data["ratings"].items()):
+        for level, r in sorted(per_level.items(), key=lambda kv: -kv[1]["mu"]):
+            lines.append(f"| {game} | {level} | {r['mu']:.2f} | {r['sigma']:.2f} | "
+                         f"{display(r['mu'], r['sigma'])} | {r['games']} |")
+    return "\n".join(lines)
+
+
+def write_doc(data: dict) -> None:
+    """Put :func:`doc_table` between docs/ratings.md's bot-ratings markers."""
+    text = DOC.read_text(encoding="utf-8")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    DOC.write_text(head + BEGIN + "\n" + doc_table(data) + "\n" + END + tail, encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the options, play, rate, print the table and write the data file."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -83,7 +104,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--no-write", action="store_true", help="print only; write no file")
+    ap.add_argument("--doc-only", action="store_true", help="only put the data file's figures in docs/ratings.md")
     args = ap.parse_args(argv)
+    if args.doc_only:
+        write_doc(json.loads(OUT.read_text(encoding="utf-8")))
+        return
     levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
     unknown = [lv for lv in levels if lv not in LEVELS]
     if unknown or len(levels) < 2:
@@ -114,7 +139,8 @@ def main(argv: list[str] | None = None) -> None:
         with RECORDS.open("w", encoding="utf-8") as fh:
             for rec in records:
                 fh.write(json.dumps(rec) + "\n")
-        print(f"wrote {OUT.relative_to(ROOT)} and {RECORDS.relative_to(ROOT)}")
+        write_doc(data)
+        print(f"wrote {OUT.relative_to(ROOT)}, {RECORDS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
