@@ -305,3 +305,18 @@ def test_a_name_with_markup_shows_as_text(sqlite_url, monkeypatch):
             page = client.get(url).text
             assert "<b onmouseover" not in page
             assert "&lt;b onmouseover=&#34;x()&#34;&gt;Eve&amp;co" in page
+
+
+def test_the_rating_chart_is_plain_svg_with_one_point_per_rated_table():
+    import re
+    from datetime import datetime, timezone
+
+    from dicetable.web.players import chart
+
+    day = datetime(2026, 12, 4, tzinfo=timezone.utc)
+    svg = chart([(day, 1500), (day, 1560), (day, 1530)], 'Eve <script>"')
+    assert svg.startswith("<svg") and svg.count("<circle") == 3
+    assert "<script>" not in svg and "Eve &lt;script&gt;&quot;" in svg
+    ys = [float(y) for y in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)"', svg)]
+    assert ys[1] < ys[2] < ys[0]  # a higher rating is drawn higher (SVG's y grows downwards)
+    assert chart([], "none") == ""
