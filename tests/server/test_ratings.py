@@ -320,3 +320,16 @@ def test_the_rating_chart_is_plain_svg_with_one_point_per_rated_table():
     ys = [float(y) for y in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)"', svg)]
     assert ys[1] < ys[2] < ys[0]  # a higher rating is drawn higher (SVG's y grows downwards)
     assert chart([], "none") == ""
+
+
+def test_results_that_the_database_refuses_never_cost_the_last_move(store):
+    add_table(store.engine, "bad", "kingdom-of-dice", [("human", None), ("human", None)])
+
+    def refused(conn):
+        conn.execute(insert(ResultRow).values(table_id="no-such-table", seat=0, game="x", place=1, rated=False,
+                                              finished=store_mod.now()))
+
+    store.append("bad", 1, 0, "x", "seat", False, status="over", finish=refused)  # stored, no Conflict
+    assert store.count_actions("bad") == 1 and store.status("bad") == "over"
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(ResultRow)).scalar() == 0

@@ -362,7 +362,7 @@ class Store:
             for pending in batch:
                 pending.stored = False
                 try:
-                    self._write([pending])
+                    self._write_alone(pending)
                 except IntegrityError:  # its table is gone (deleted): nothing stored, as a lost race
                     pending.stored = False
                 except Exception as exc:
@@ -370,6 +370,20 @@ class Store:
         finally:
             for pending in batch:
                 pending.done.set()
+
+    def _write_alone(self, pending: _Pending) -> None:
+        """Write one append in its own transaction; if that fails while it carries results to write
+        (``finish``), the append is tried once more without them (logged): a table's results never
+        cost the move that ended it."""
+        try:
+            self._write([pending])
+        except Exception:
+            if pending.finish is None:
+                raise
+            log.exception("writing the results of table %s failed; its last move is stored without them",
+                          pending.row["table_id"])
+            pending.finish, pending.stored = None, False
+            self._write([pending])
 
     def _write(self, batch: list[_Pending]) -> None:
         """Insert ``batch`` (one statement, many rows), set the statuses, notify, commit; lost races
