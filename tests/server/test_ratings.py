@@ -223,9 +223,9 @@ def play_rated(client, names: list[str], game: str = "dice-kingdoms-of-valeria",
     return tid
 
 
-def test_a_rated_three_player_table_updates_three_ratings_and_the_leaderboard(sqlite_url, monkeypatch):
+def test_a_rated_three_player_table_updates_three_ratings_and_the_leaderboard(db_url, monkeypatch):
     monkeypatch.setattr(ratings, "MIN_GAMES", 1)
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_app(db_url)) as client:
         engine = client.app.state.manager.store.engine
         for name in ("Ada", "Bea", "Cyd"):
             add_player(engine, name, token=f"tok-{name}")
