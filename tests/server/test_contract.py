@@ -29,6 +29,7 @@ REFUSALS = {
     ("post", "/api/tables/{table_id}/chat"): {400, 401, 403, 404, 409, 413, 415, 422, 429},
     ("get", "/api/tables/{table_id}/chat"): {400, 404, 422},
     ("post", "/api/qr"): {400, 404, 413, 415, 422},
+    ("get", "/api/players/{name}"): {400, 404, 422}, ("get", "/api/leaderboard/{game}"): {400, 404, 422},
 }
 
 

@@ -59,6 +59,7 @@ from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
 from .routes import ROUTERS
 from .routes.handlers import install as install_handlers
+from .routes import players as players_routes
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
 from .settings import LIMITS_OFF_WARNING, Settings
@@ -147,6 +148,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     install_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(players_routes.router)  # results, ratings, leaderboards (server/ratings.py)
 
     _include_web(app)
     return app

@@ -36,7 +36,7 @@ from alembic.config import Config
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError, ProgrammingError
 
 from .models import ActionRow, SeatRow, TableRow
 
@@ -91,6 +91,7 @@ class _Pending:
 
     row: dict[str, Any]
     status: str | None
+    finish: Callable[[Connection], None] | None = None  # run in the append's transaction once it is stored
     done: threading.Event = field(default_factory=threading.Event)
     stored: bool = False
     error: BaseException | None = None
@@ -299,8 +300,12 @@ class Store:
             conn.execute(insert(SeatRow), [row(seat) for seat in seats])
 
     def append(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
-               status: str | None = None) -> StoredAction:
+               status: str | None = None, finish: Callable[[Connection], None] | None = None) -> StoredAction:
         """Append action ``seq`` and commit (and set the table's ``status`` when given); the stored action.
+
+        ``finish`` (when given) is called with the connection inside the same transaction, only
+        if this action is the one stored (a lost race never calls it): the results of a table
+        that this action ends are written with it (``dicetable.server.ratings``), exactly once.
 
         Returns once the transaction holding it is committed (it may hold other
         tables' appends too: group commit). Raises :class:`Conflict` when row
@@ -308,7 +313,7 @@ class Store:
         Database errors (``sqlalchemy.exc.DBAPIError``) reach the caller as they are.
         """
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
-        pending = _Pending(stored._asdict(), status)
+        pending = _Pending(stored._asdict(), status, finish)
         self._start_committer()
         self._waiting.put(pending)
         pending.done.wait()
@@ -357,7 +362,7 @@ class Store:
             for pending in batch:
                 pending.stored = False
                 try:
-                    self._write([pending])
+                    self._write_alone(pending)
                 except IntegrityError:  # its table is gone (deleted): nothing stored, as a lost race
                     pending.stored = False
                 except Exception as exc:
@@ -365,6 +370,20 @@ class Store:
         finally:
             for pending in batch:
                 pending.done.set()
+
+    def _write_alone(self, pending: _Pending) -> None:
+        """Write one append in its own transaction; if that fails while it carries results to write
+        (``finish``), the append is tried once more without them (logged): a table's results never
+        cost the move that ended it."""
+        try:
+            self._write([pending])
+        except Exception:
+            if pending.finish is None:
+                raise
+            log.exception("writing the results of table %s failed; its last move is stored without them",
+                          pending.row["table_id"])
+            pending.finish, pending.stored = None, False
+            self._write([pending])
 
     def _write(self, batch: list[_Pending]) -> None:
         """Insert ``batch`` (one statement, many rows), set the statuses, notify, commit; lost races
@@ -388,6 +407,14 @@ class Store:
                        if p.stored and p.status is not None]
             if changes:
                 conn.execute(self._set_status, changes)
+            for pending in batch:
+                if pending.stored and pending.finish is not None:
+                    try:
+                        pending.finish(conn)
+                    except DBAPIError:  # the database refused: the transaction is lost, as for the appends
+                        raise
+                    except Exception:  # a bug in the results' code must not cost the players their last move
+                        log.exception("writing the results of table %s failed", pending.row["table_id"])
             stored = [f"{p.row['table_id']} {p.row['seq']} {self.origin}" for p in batch if p.stored]
             if self.is_postgres and stored:
                 conn.execute(text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) "

@@ -63,6 +63,7 @@ from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
 from .models import SeatRow, TableRow
 from .pushes import Pushes
+from .ratings import results_writer
 from .scheduler import Lanes
 from .store import Conflict, Record, Store, now, options_text
 from .views import Views
@@ -498,7 +499,8 @@ class TableManager:
                 undoable = False
             try:
                 self.store.append(lt.id, lt.version + 1, seat, action_id, by, undoable,
-                                  status="over" if state.is_over else None)
+                                  status="over" if state.is_over else None,
+                                  finish=results_writer(lt.id, state) if state.is_over else None)
             except Conflict:
                 self._reload(lt)
                 raise ApiError(409, "another move was stored first (the table changed since your view); "

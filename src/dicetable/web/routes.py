@@ -35,13 +35,14 @@ from fastapi.templating import Jinja2Templates
 
 from dicetable.engine import DicetableError, list_games
 
-from . import howto, render, replays
+from . import howto, players, render, replays
 from .gamefiles import game_file
 
 _HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(_HERE / "templates"))
 router = APIRouter()
 router.include_router(replays.router)  # the replay steps and the final score sheet
+router.include_router(players.router)  # the player and leaderboard pages
 
 _STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".svg": "image/svg+xml"}
