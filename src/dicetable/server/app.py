@@ -57,6 +57,7 @@ from .chat import Chat
 from .hints import HintGate, PendingHints
 from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
+from .lobby import attach as attach_lobby
 from .routes import ROUTERS
 from .routes.handlers import install as install_handlers
 from .routes.tables import MAX_PAGE, PAGE
@@ -102,6 +103,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
                                abandon_after=settings.abandon_after)
         app.state.store = store
         app.state.manager = manager
+        app.state.lobby = attach_lobby(manager)  # turn-based notices and the waker (server/lobby.py)
 
         def still_running(table_id: str) -> bool:
             lt = manager.tables.get(table_id)
