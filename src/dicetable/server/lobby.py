@@ -124,8 +124,7 @@ def open_tables(manager: TableManager, *, game: str | None = None, players: int 
             preset, kind = clock_of(t.clock, t.time_bank)
             if clock is not None and clock not in (preset, kind):
                 continue
-            seats = conn.execute(select(SeatRow).where(SeatRow.table_id == t.id).order_by(SeatRow.seat)).all()
-            rows = [s[0] for s in seats]
+            rows = conn.execute(select(SeatRow).where(SeatRow.table_id == t.id).order_by(SeatRow.seat)).all()
             free = [s.seat for s in rows if _open(s)]
             if not free:
                 continue
@@ -166,8 +165,7 @@ def take_seat(manager: TableManager, table_id: str, seat: int | None = None,
     engine = manager.store.engine
     with engine.connect() as conn:
         _listed_row(conn, table_id)
-        rows = [r[0] for r in conn.execute(select(SeatRow).where(SeatRow.table_id == table_id)
-                                           .order_by(SeatRow.seat))]
+        rows = conn.execute(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
     if seat is not None and not 0 <= seat < len(rows):
         raise ApiError(422, f"seat={seat}: this table has seats 0 to {len(rows) - 1}")
     if player is not None and any(r.player_id == player.id for r in rows):
@@ -200,7 +198,7 @@ def start_with_bots(manager: TableManager, table_id: str, host_seat: int, level:
     engine = manager.store.engine
     with engine.connect() as conn:
         _listed_row(conn, table_id)
-        rows = [r[0] for r in conn.execute(select(SeatRow).where(SeatRow.table_id == table_id))]
+        rows = conn.execute(select(SeatRow).where(SeatRow.table_id == table_id)).all()
     host = next((r for r in rows if r.seat == host_seat), None)
     if host is None or host.kind != "human" or host.claimed:
         raise ApiError(403, "only the table's host (a seat held with the token the table was created with) "
@@ -244,7 +242,7 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
         last = dict(conn.execute(select(ActionRow.table_id, func.max(ActionRow.created))
                                  .where(ActionRow.table_id.in_(ids)).group_by(ActionRow.table_id)).all())
         open_counts: dict[str, int] = {}
-        for s in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))).scalars():
+        for s in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))).all():
             open_counts[s.table_id] = open_counts.get(s.table_id, 0) + _open(s)
     entries = []
     for r in mine:
