@@ -372,7 +372,8 @@ class TableManager:
         a rated table, else bot); ApiError 422 without a bank.
 
         ``listed``: the table is shown in the open lobby, where anyone may take its human seats not
-        used yet (:mod:`dicetable.server.lobby`); ApiError 422 with a chosen ``seed``.
+        used yet but the first (the host's, taken from the start) (:mod:`dicetable.server.lobby`);
+        ApiError 422 with a chosen ``seed``.
         """
         wrong = check_bank(bank, increment, bank_max, clock)
         if wrong:
@@ -403,6 +404,8 @@ class TableManager:
             raise ApiError(422, str(exc)) from None
         table_id = self.id_factory()
         out, rows = [], []
+        # a listed table's first human seat is its host's (the creator's): taken from the start, never open
+        host = next((n for n, seat in enumerate(seats) if seat["kind"] == "human"), None) if listed else None
         for n, seat in enumerate(seats):
             kind = seat["kind"]
             level = seat.get("level") or (DEFAULT_STAND_IN if kind == "human" else None)
@@ -415,7 +418,7 @@ class TableManager:
             invite = new_token() if kind == "human" else None
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
-                                autoplay=False, joined=False, claimed=False,
+                                autoplay=False, joined=n == host, claimed=False,
                                 invite_hash=hash_token(invite) if invite else None))
             entry = {"seat": n, "kind": kind, "level": level if kind == "bot" else None, "name": name,
                      "link": f"/tables/{table_id}" + (f"#invite={n}.{invite}" if invite else "")}

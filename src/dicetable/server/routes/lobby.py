@@ -24,6 +24,9 @@ from .common import CHANGE, CLAIM, LIST, Auth, bearer_token, errors, manager_of
 
 router = APIRouter()
 
+#: The refusals of ``POST /api/my-tables`` (a body, no table named).
+MINE = (400, 413, 415, 422)
+
 
 class JoinIn(BaseModel):
     """``POST /api/lobby/{id}/join``: the seat to take (None: the first open one)."""
@@ -79,7 +82,7 @@ def get_my_tables(request: Request) -> dict:
     return {"player": player.name if player else None, "tables": lobby.my_tables(manager_of(request), player, [])}
 
 
-@router.post("/api/my-tables", responses=errors(LIST))
+@router.post("/api/my-tables", responses=errors(MINE))
 def post_my_tables(body: MineIn, request: Request) -> dict:
     """The tables of the seat tokens sent (a guest's browser holds them) and of the signed-in account."""
     player = request_player(request)

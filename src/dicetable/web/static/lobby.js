@@ -7,6 +7,7 @@
 import { $, $$, el, params, sameJSON, seatName, store } from "./dom.js";
 import { api } from "./api.js";
 import { drawHowto, rememberHowto } from "./howto.js";
+import { openLobby } from "./openlobby.js";
 
 const BOT_LEVELS = ["random", "greedy", "easy", "medium", "hard"];
 let gameNames = {};  // game id -> name, for the table list
@@ -115,6 +116,7 @@ export async function lobbyPage() {
       }
       body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);
     }
+    if ($("#listed").checked) body.listed = true;
     const preset = presets[$("#clock").value];
     for (const key of CLOCK_FIELDS) if (preset && preset[key] != null) body[key] = preset[key];
     $("#create").disabled = true;
@@ -126,6 +128,7 @@ export async function lobbyPage() {
   });
   gameNames = Object.fromEntries(list.map((g) => [g.id, g.name]));
   drawOpenTables();
+  openLobby(list, (res.data && res.data.clock_presets) || []);
 }
 
 const CLOCK_FIELDS = ["bank", "increment", "bank_max", "clock"];
