@@ -25,6 +25,8 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables/{id}/chat``              the chat messages (``?after=`` an id)
 ``POST /api/qr``                            ``{"text"}``: the QR code (SVG) of one of this server's table links
 ``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
+``GET  /api/lobby``, ``/api/my-tables``     the open lobby, join, start with bots, My tables (``routes.lobby``,
+                                            docs/lobby.md)
 =========================================  ====================================================
 
 HTTP answers of :data:`GZIP_MINIMUM` bytes or more are gzipped for clients

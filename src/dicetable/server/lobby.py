@@ -419,15 +419,15 @@ class Waker:
         return out
 
     def wake(self) -> list[str]:
-        """Load every :meth:`due` table not in memory (its clock is set again as it loads); the ids
-        loaded. A bank already empty is played at once (``check_clock``)."""
+        """Load every :meth:`due` table not in memory; the ids loaded. Loading sets the table's timer
+        (by the process that drives it, with several server processes), which fires when the bank runs
+        out, at once for a bank already empty."""
         woken = []
         for table_id in self.due():
             if table_id in self.manager.tables:
                 continue
             try:
                 self.manager.get(table_id)
-                self.manager.check_clock(table_id)
                 woken.append(table_id)
             except ApiError:
                 continue
