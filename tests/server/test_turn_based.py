@@ -7,48 +7,29 @@ from __future__ import annotations
 
 import socketserver
 import threading
-import time
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from dicetable.bots import make_bot
 from dicetable.server import lobby
 from dicetable.server.banks import DAY, PRESETS, places_with_forfeits
 from dicetable.server.identity import Player
-from dicetable.server.models import ActionRow
-from dicetable.server.store import Store
+from dicetable.server.models import ActionRow, SeatRow, TableRow
 from dicetable.server.tables import ApiError, TableManager
 
 from .test_lobby import add_player
+from .test_time_bank import T0, Clock, _manager, _wait
 
 GAME = "kingdom-of-dice"
-T0 = 1_700_000_000.0
 HOUR = 3600.0
 DAILY = next(p for p in PRESETS if p["id"] == "daily")
-
-
-class Clock:
-    """An injected POSIX time that moves only when told."""
-
-    def __init__(self) -> None:
-        self.t = T0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def _manager(url: str, clock: Clock) -> TableManager:
-    return TableManager(Store(url), bot_threads=1, now=clock)
 
 
 def _turn_based(m: TableManager, pids: list[int], **extra) -> str:
     """A 2-player table on the daily preset whose seats are held by the accounts ``pids``."""
     made = m.create(GAME, 2, {}, None, None, None, bank=DAILY["bank"], increment=DAILY["increment"],
                     bank_max=DAILY["bank_max"], **extra)
-    from sqlalchemy import update
-
-    from dicetable.server.models import SeatRow
     with m.store.engine.begin() as conn:
         for seat, pid in enumerate(pids):
             conn.execute(update(SeatRow).where(SeatRow.table_id == made["table_id"], SeatRow.seat == seat)
@@ -139,10 +120,7 @@ def test_a_bank_runs_out_after_a_restart_and_after_the_table_left_memory(sqlite_
     try:
         woken = lobby.Waker(m).wake()
         assert woken == [tid], "the waker found the empty bank in the store"
-        deadline = time.monotonic() + 30
-        while m.get(tid).version == 0:
-            assert time.monotonic() < deadline, "the bot never played the seat whose bank ran out"
-            time.sleep(0.01)
+        _wait(lambda: m.get(tid).version > 0, "the bot never played the seat whose bank ran out")
         with m.store.engine.connect() as conn:
             by = conn.execute(select(ActionRow.by).where(ActionRow.table_id == tid, ActionRow.seq == 1)).scalar()
         assert by == "clock"
@@ -165,10 +143,7 @@ def test_the_forfeit_rule_places_the_seat_last_and_lets_its_bot_play_on(sqlite_u
         with pytest.raises(ApiError) as err:
             m.take_back(tid, 0, 0)
         assert err.value.status == 409 and "forfeited" in str(err.value.detail)
-        deadline = time.monotonic() + 30
-        while lt.version == 0:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        _wait(lambda: lt.version > 0, "the bot never played the forfeited seat")
         assert any("forfeits (placed last)" in n for n in sum(lt.notes.values(), []))
     finally:
         m.close()
@@ -179,7 +154,24 @@ def test_the_forfeit_rule_places_the_seat_last_and_lets_its_bot_play_on(sqlite_u
         m.close()
 
 
-def test_the_default_rule_is_the_bot_at_an_unrated_table():
+@pytest.mark.parametrize("rated", [False, True])
+def test_without_a_rule_a_rated_table_forfeits_and_another_lets_the_bot_play(sqlite_url, rated):
+    clock = Clock()
+    m = _manager(sqlite_url, clock)
+    try:
+        tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY)["table_id"]
+        with m.store.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == tid).values(rated=rated))
+        clock.t += DAY + 1
+        assert m.check_clock(tid) == [0]
+        lt = m.get(tid)
+        assert lt.bank.forfeited == ([0] if rated else [])
+        assert lt.seats[0].autoplay is rated, "the bot rule plays the turn only; the seat stays its holder's"
+    finally:
+        m.close()
+
+
+def test_forfeits_are_placed_last_and_the_others_move_up():
     assert places_with_forfeits([1, 2, 3], []) == [1, 2, 3]
     # the winner by score forfeited: placed last; the others move up
     assert places_with_forfeits([1, 2, 3], [0]) == [3, 1, 2]
