@@ -120,22 +120,25 @@ def open_tables(manager: TableManager, *, game: str | None = None, players: int 
         q = q.where(TableRow.rated.is_(rated))
     out: list[dict] = []
     with manager.store.engine.connect() as conn:
-        for t in conn.execute(q):
-            preset, kind = clock_of(t.clock, t.time_bank)
-            if clock is not None and clock not in (preset, kind):
-                continue
-            rows = conn.execute(select(SeatRow).where(SeatRow.table_id == t.id).order_by(SeatRow.seat)).all()
-            free = [s.seat for s in rows if _open(s)]
-            if not free:
-                continue
-            out.append({"table_id": t.id, "game": t.game, "players": t.players, "rated": bool(t.rated),
-                        "clock": preset, "clock_kind": kind,
-                        "created": t.created.isoformat() if t.created else None,
-                        "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
-                                   "name": s.name, "open": s.seat in free} for s in rows],
-                        "open_seats": free})
-            if len(out) >= limit:
-                break
+        tables = [t for t in conn.execute(q).all()
+                  if clock is None or clock in clock_of(t.clock, t.time_bank)]
+        seats: dict[str, list] = {}
+        for s in conn.execute(select(SeatRow).where(SeatRow.table_id.in_([t.id for t in tables]))
+                              .order_by(SeatRow.seat)).all():
+            seats.setdefault(s.table_id, []).append(s)
+    for t in tables:
+        rows = seats.get(t.id, [])
+        free = [s.seat for s in rows if _open(s)]
+        if not free:
+            continue
+        preset, kind = clock_of(t.clock, t.time_bank)
+        out.append({"table_id": t.id, "game": t.game, "players": t.players, "rated": bool(t.rated),
+                    "clock": preset, "clock_kind": kind, "created": t.created.isoformat() if t.created else None,
+                    "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
+                               "name": s.name, "open": s.seat in free} for s in rows],
+                    "open_seats": free})
+        if len(out) >= limit:
+            break
     return out
 
 
