@@ -14,6 +14,16 @@ pytestmark = pytest.mark.browser
 
 GAME = "kingdom-of-dice"
 
+#: The stranger allowed notifications and looks at another tab: a stand-in Notification keeps what it was asked
+#: to show (headless chromium shows none), and the page counts as hidden.
+NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class { constructor(title, opts) { window.__notes.push([title, opts && opts.body]); } close() {} };
+window.Notification.permission = "granted";
+window.Notification.requestPermission = async () => "granted";
+Object.defineProperty(document, "visibilityState", { get: () => "hidden" });
+"""
+
 
 def _to_move(server, table_id: str) -> list[int]:
     status, view = server.call("GET", f"/api/tables/{table_id}")
@@ -26,6 +36,7 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby_and_plays_it(browser, serv
     stranger_ctx = browser.new_context(viewport={"width": 390, "height": 844})
     host_ctx.set_default_timeout(15_000)
     stranger_ctx.set_default_timeout(15_000)
+    stranger_ctx.add_init_script(NOTIFICATIONS)
     rng = random.Random(5)
     try:
         host = host_ctx.new_page()
@@ -69,6 +80,9 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby_and_plays_it(browser, serv
             host.wait_for_function("() => document.querySelector('#board [data-action], #actionbar [data-action]')")
             take_turn(host, rng)
         assert _to_move(server, table_id) == [1]
+        # the stranger's page, hidden, told them with one browser notification
+        stranger.wait_for_function("() => window.__notes.length > 0")
+        assert stranger.evaluate("window.__notes") == [["Your move", "kingdom-of-dice: it is your move"]]
 
         # the stranger's lobby: My tables has their move first, and the title counts it
         stranger.goto(server.url + "/?pace=0")
