@@ -35,6 +35,7 @@ import smtplib
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from email.message import EmailMessage
 from typing import Any
 
@@ -209,15 +210,18 @@ def start_with_bots(manager: TableManager, table_id: str, host_seat: int, level:
     free = [r for r in rows if _open(r) and r.seat != host_seat]
     if not free:
         raise ApiError(409, "no seat is open: the table is full already")
+    bots = []
     with engine.begin() as conn:
-        for r in free:
-            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == r.seat,
-                                               SeatRow.invite_hash == r.invite_hash, SeatRow.joined.is_(False))
-                         .values(kind="bot", level=level or r.level, token_hash=None, invite_hash=None,
-                                 name=seat_name(r.seat)))
+        for r in free:  # a seat a stranger takes meanwhile stays theirs
+            done = conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == r.seat,
+                                                      SeatRow.invite_hash == r.invite_hash, SeatRow.joined.is_(False))
+                                .values(kind="bot", level=level or r.level, token_hash=None, invite_hash=None,
+                                        name=seat_name(r.seat)))
+            if done.rowcount == 1:
+                bots.append(r.seat)
         manager.store.notify_seats(conn, table_id)
     manager.refresh(table_id)  # the cached table reloads its seats; the new bots start if they are to move
-    return {"table_id": table_id, "bots": [r.seat for r in free]}
+    return {"table_id": table_id, "bots": bots}
 
 
 # ------------------------------------------------------------------ My tables
@@ -253,7 +257,7 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
         entry: dict[str, Any] = {
             "table_id": r.table_id, "game": r.game, "seat": r.seat, "name": r.name, "status": r.status,
             "version": None, "your_move": False, "to_move": [], "deadline": None, "turn_based": False,
-            "waiting_since": changed.timestamp() if changed else None, "host": not r.claimed,
+            "waiting_since": _posix(changed), "host": not r.claimed,
             "open_seats": open_counts.get(r.table_id, 0) if r.listed and r.status == "running" else 0,
             "forfeited": False}
         if r.status == "running":
@@ -266,6 +270,13 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
     done = [e for e in entries if e["status"] != "running"]
     running.sort(key=lambda e: (not e["your_move"], e["waiting_since"] or 0.0, e["table_id"]))
     return (running + done)[:limit]
+
+
+def _posix(when: datetime | None) -> float | None:
+    """A stored time as POSIX seconds (SQLite gives it back without its zone: it was stored as UTC)."""
+    if when is None:
+        return None
+    return (when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)).timestamp()
 
 
 def _fill_running(lt: LiveTable, seat: int, entry: dict) -> None:
