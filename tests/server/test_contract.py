@@ -30,6 +30,9 @@ REFUSALS = {
     ("get", "/api/tables/{table_id}/chat"): {400, 404, 422},
     ("post", "/api/qr"): {400, 404, 413, 415, 422},
     ("get", "/api/players/{name}"): {400, 404, 422}, ("get", "/api/leaderboard/{game}"): {400, 404, 422},
+    ("get", "/api/lobby"): {400, 422}, ("post", "/api/lobby/{table_id}/join"): {400, 403, 404, 409, 413, 415, 422},
+    ("post", "/api/lobby/{table_id}/start"): {400, 401, 403, 404, 409, 413, 415, 422},
+    ("get", "/api/my-tables"): {400, 422}, ("post", "/api/my-tables"): {400, 413, 415, 422},
 }
 
 

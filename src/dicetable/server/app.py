@@ -25,6 +25,8 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables/{id}/chat``              the chat messages (``?after=`` an id)
 ``POST /api/qr``                            ``{"text"}``: the QR code (SVG) of one of this server's table links
 ``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
+``GET  /api/lobby``, ``/api/my-tables``     the open lobby, join, start with bots, My tables (``routes.lobby``,
+                                            docs/lobby.md)
 =========================================  ====================================================
 
 HTTP answers of :data:`GZIP_MINIMUM` bytes or more are gzipped for clients
@@ -57,6 +59,7 @@ from .chat import Chat
 from .hints import HintGate, PendingHints
 from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
+from .lobby import attach as attach_lobby
 from .routes import ROUTERS
 from .routes.handlers import install as install_handlers
 from .routes import players as players_routes
@@ -103,6 +106,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
                                abandon_after=settings.abandon_after)
         app.state.store = store
         app.state.manager = manager
+        app.state.lobby = attach_lobby(manager)  # turn-based notices and the waker (server/lobby.py)
 
         def still_running(table_id: str) -> bool:
             lt = manager.tables.get(table_id)

@@ -281,6 +281,11 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(select(TableRow.status).where(TableRow.id == table_id)).scalar_one_or_none()
 
+    def is_rated(self, table_id: str) -> bool:
+        """True when ``table_id`` is a rated table (False for an unknown one)."""
+        with self.engine.connect() as conn:
+            return bool(conn.execute(select(TableRow.rated).where(TableRow.id == table_id)).scalar_one_or_none())
+
     def running_table_ids(self) -> list[str]:
         """Ids of the tables whose game is not over."""
         with self.engine.connect() as conn:
@@ -481,6 +486,11 @@ class Store:
         if self.is_postgres:
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                          {"channel": CHANNEL, "payload": f"{table_id} {seq} {self.origin}"})
+
+    def notify_seats(self, conn: Connection, table_id: str) -> None:
+        """Tell the other server processes (PostgreSQL) that ``table_id``'s seats changed in ``conn``'s
+        transaction: they reload it when it commits."""
+        self._notify(conn, table_id, -1)
 
     def notify_chat(self, conn: Connection, table_id: str, message_id: int) -> None:
         """Tell the other processes (PostgreSQL only; delivered when ``conn``'s transaction commits) that

@@ -79,6 +79,10 @@ class NewTable(BaseModel):
                                            description="seconds added to a player's bank after each turn")
     bank_max: Optional[StrictInt] = Field(None, ge=MIN_BANK, le=MAX_BANK,
                                           description="the most seconds a bank may hold (turn-based play)")
+    listed: StrictBool = Field(False, description="shown in the open lobby: anyone may take its unused human seats")
+    on_time_out: Optional[Literal["bot", "forfeit"]] = Field(
+        None, description="when a bank runs out: its bot plays the turn, or the seat forfeits (default: forfeit "
+                          "at a rated table, else bot)")
 
 
 class ActionIn(BaseModel):
@@ -107,7 +111,8 @@ def create_table(body: NewTable, request: Request) -> dict:
     try:
         made = manager_of(request).create(body.game, body.players, body.options, body.seed, seats, body.clock,
                                           client=address, bank=body.bank, increment=body.increment,
-                                          bank_max=body.bank_max)
+                                          bank_max=body.bank_max, listed=body.listed,
+                                          on_time_out=body.on_time_out)
     except BaseException:
         limits.release_creation(address, reserved)
         raise

@@ -7,6 +7,7 @@
 import { $, $$, el, params, sameJSON, seatName, store } from "./dom.js";
 import { api } from "./api.js";
 import { drawHowto, rememberHowto } from "./howto.js";
+import { openLobby } from "./openlobby.js";
 
 const BOT_LEVELS = ["random", "greedy", "easy", "medium", "hard"];
 let gameNames = {};  // game id -> name, for the table list
@@ -102,8 +103,10 @@ export async function lobbyPage() {
       else if (input.value.trim() !== "") body.options[input.dataset.option] = input._number ? Number(input.value) : input.value.trim();
     }
     const away = [];
+    const listed = $("#listed").checked;  // listed: every human seat but the first (the host's) is open to anyone
     for (const sel of $$("[data-seat]")) {
-      if (sel.value === "human:away") away.push(Number(sel.dataset.seat));
+      const open = listed && sel.value.startsWith("human") && body.seats.some((x) => x.kind === "human");
+      if (sel.value === "human:away" || open) away.push(Number(sel.dataset.seat));
       body.seats.push(sel.value.startsWith("human") ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) });
     }
     const seed = $("#seed").value.trim();
@@ -115,6 +118,7 @@ export async function lobbyPage() {
       }
       body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);
     }
+    if (listed) body.listed = true;
     const preset = presets[$("#clock").value];
     for (const key of CLOCK_FIELDS) if (preset && preset[key] != null) body[key] = preset[key];
     $("#create").disabled = true;
@@ -126,6 +130,7 @@ export async function lobbyPage() {
   });
   gameNames = Object.fromEntries(list.map((g) => [g.id, g.name]));
   drawOpenTables();
+  openLobby(list, (res.data && res.data.clock_presets) || []);
 }
 
 const CLOCK_FIELDS = ["bank", "increment", "bank_max", "clock"];

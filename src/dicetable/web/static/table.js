@@ -11,6 +11,7 @@ import { boardFor, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from
 import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
 import { drawHowto, howtoOf } from "./howto.js";
+import { turnNotice } from "./notify.js";
 
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
@@ -375,6 +376,7 @@ function drawStatus(view) {
   const toMove = view.to_move || [];
   const mine = T.seat !== null && toMove.includes(T.seat) && !view.over;
   document.title = `${mine ? "▶ your move · " : ""}${view.game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
+  if (T.seat !== null) turnNotice(`${T.id}:${T.seat}`, mine, view.game);
   if (view.over) {
     const w = (view.winners || []).map(whoIs);
     // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
@@ -599,7 +601,9 @@ function drawBanks(view) {
     const running = bank.since[s] != null;
     const left = bankLeft(bank, s, now);
     const low = running && isLow(bank, left);
-    line.textContent = `${running ? "⏱ " : ""}bank ${fmtBank(left)}${running ? " (running)" : ""}`;
+    const lost = (bank.forfeited || []).includes(s);  // the forfeit rule: the seat is placed last
+    line.textContent = lost ? "forfeited: its time ran out (placed last; its bot plays on)"
+      : `${running ? "⏱ " : ""}bank ${fmtBank(left)}${running ? " (running)" : ""}`;
     line.classList.toggle("low", low);
     if (low) announceLow(s, bank.since[s], left);
   }
