@@ -333,3 +333,26 @@ def test_results_that_the_database_refuses_never_cost_the_last_move(store):
     assert store.count_actions("bad") == 1 and store.status("bad") == "over"
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(ResultRow)).scalar() == 0
+
+
+def test_a_seat_that_forfeited_is_placed_last_in_the_results(store):
+    # docs/lobby.md, turn-based play: a seat whose time bank ran out at a forfeit table is placed after
+    # every other seat whatever its score; the others keep the rulebook's order among themselves
+    from dicetable.engine import Rng, new_game
+    from dicetable.engine.testing import random_playout
+
+    state = random_playout(new_game("kingdom-of-dice", 3, seed=11), Rng(5)).state
+    by_rules = places(state)
+    winner = by_rules.index(1)
+    add_table(store.engine, "ff", "kingdom-of-dice", [("human", None)] * 3, rated=False)
+    writer = ratings.results_writer("ff", state, forfeited=[winner])
+    assert writer is not None
+    with store.engine.begin() as conn:
+        writer(conn)
+    with store.engine.connect() as conn:
+        got = dict(conn.execute(select(ResultRow.seat, ResultRow.place).where(ResultRow.table_id == "ff")).all())
+    assert got[winner] == 3
+    others = [s for s in range(3) if s != winner]
+    assert sorted(got[s] for s in others) == sorted(1 + sum(by_rules[o] < by_rules[s] for o in others)
+                                                   for s in others)
+    assert min(got[s] for s in others) == 1

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from openskill.models import PlackettLuce
 from sqlalchemy import case, func, insert, select, update
@@ -40,6 +40,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from dicetable.engine import places
 
+from .banks import places_with_forfeits
 from .models import PlayerRow, RatingRow, ResultRow, SeatRow, TableRow
 from .store import now
 
@@ -144,13 +145,17 @@ def solo_level(options: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ writing results
-def results_writer(table_id: str, state: Any) -> Callable[[Connection], None] | None:
+def results_writer(table_id: str, state: Any, forfeited: Iterable[int] = ()) -> Callable[[Connection], None] | None:
     """What the store runs in the transaction of the action that ends ``state``'s game (a finished
     :class:`~dicetable.engine.GameState`): :func:`finish_table` with its places and final scores,
     worked out now (before the transaction), so nothing but database work runs inside it. None
-    (logged) when they cannot be worked out: the move is stored all the same, without results."""
+    (logged) when they cannot be worked out: the move is stored all the same, without results.
+
+    ``forfeited`` lists the seats that forfeited when their time bank ran out: they are placed after
+    every other seat (:func:`~.banks.places_with_forfeits`), whatever their score."""
     try:
-        game, ranks, scores = state.game_id, places(state), list(state.scores)
+        game, scores = state.game_id, list(state.scores)
+        ranks = places_with_forfeits(places(state), forfeited)
     except Exception:
         log.exception("the results of table %s cannot be worked out", table_id)
         return None

@@ -537,7 +537,8 @@ class TableManager:
             try:
                 self.store.append(lt.id, lt.version + 1, seat, action_id, by, undoable,
                                   status="over" if state.is_over else None,
-                                  finish=results_writer(lt.id, state) if state.is_over else None)
+                                  finish=results_writer(lt.id, state, lt.bank.forfeited if lt.bank else ())
+                                  if state.is_over else None)
             except Conflict:
                 self._reload(lt)
                 raise ApiError(409, "another move was stored first (the table changed since your view); "
