@@ -58,6 +58,7 @@ from .bots import (
 )
 from .clock import Timers
 from .errors import ApiError
+from .identity import player_for_token
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
 from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
@@ -332,7 +333,7 @@ class TableManager:
     def create(self, game: str, players: int, options: dict[str, Any], seed: int | None,
                seats: list[dict[str, Any]] | None, clock: int | None, client: str | None = None, *,
                bank: int | None = None, increment: int | None = None,
-               bank_max: int | None = None) -> dict[str, Any]:
+               bank_max: int | None = None, rated: bool = False) -> dict[str, Any]:
         """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
 
         ``client`` (the creator's address) is whose share of the search processes the table's
@@ -346,6 +347,11 @@ class TableManager:
         The clock: ``clock`` seconds per decision, or a chess-style ``bank`` of seconds per player
         with ``increment`` seconds added after each turn, never above ``bank_max``
         (:mod:`dicetable.server.banks`); ApiError 422 for both, or for values out of range.
+
+        Accounts: a human seat's ``player_id`` (with its ``player`` name) gives the seat to that account
+        (it acts with its session cookie or API token); ``token_too`` False leaves such a seat without a
+        token or invite in the answer (it is someone else's). ``rated``: every human seat must name an
+        account, the options must be the game's standard ones and the seed not chosen (ApiError 422).
         """
         wrong = check_bank(bank, increment, bank_max, clock)
         if wrong:
@@ -362,12 +368,24 @@ class TableManager:
         if len(seats) != players:
             raise ApiError(422, f"seats lists {len(seats)} seat(s) for {players} players: give one per player")
         chosen = seed is not None
+        if rated:
+            unnamed = [n for n, s in enumerate(seats) if s["kind"] == "human" and s.get("player_id") is None]
+            if unnamed:
+                raise ApiError(422, "a rated table needs every human seat to name a signed-in player "
+                                    "({\"kind\": \"human\", \"player\": \"<name>\"}); seat(s) "
+                                    + ", ".join(map(str, unnamed)) + " name none")
+            if chosen:
+                raise ApiError(422, "a rated table's seed cannot be chosen (it would reveal every die and card); "
+                                    "leave 'seed' out")
         if seed is None:
             seed = secrets.randbits(63)
         try:
             state = new_game(game, players, seed=seed, options=options)
         except GameConfigError as exc:
             raise ApiError(422, str(exc)) from None
+        if rated and dict(state.options) != dict(new_game(game, players, seed=seed).options):
+            raise ApiError(422, "a rated table plays the game's standard options; leave 'options' out (or give "
+                                "the defaults GET /api/games lists)")
         table_id = self.id_factory()
         out, rows = [], []
         for n, seat in enumerate(seats):
@@ -378,21 +396,26 @@ class TableManager:
             if level not in LEVELS:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
             name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
-            token = new_token() if kind == "human" else None
-            invite = new_token() if kind == "human" else None
+            player_id = seat.get("player_id") if kind == "human" else None
+            handed = kind == "human" and (player_id is None or seat.get("token_too", True))
+            token = new_token() if handed else None
+            invite = new_token() if handed and player_id is None else None  # an account's seat is not given away
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
                                 autoplay=False, joined=False, claimed=False,
-                                invite_hash=hash_token(invite) if invite else None))
+                                invite_hash=hash_token(invite) if invite else None, player_id=player_id))
             entry = {"seat": n, "kind": kind, "level": level if kind == "bot" else None, "name": name,
                      "link": f"/tables/{table_id}" + (f"#invite={n}.{invite}" if invite else "")}
             if token:
                 entry["token"] = token
+            if player_id is not None:
+                entry["player"] = seat.get("player")
             out.append(entry)
         banks = TimeBank.new(players, bank, increment or 0, bank_max) if bank is not None else None
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
                        seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
-                       seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None)
+                       seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None,
+                       rated=rated)
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen, bank=banks)
@@ -428,8 +451,25 @@ class TableManager:
                     seat.joined = True
                     self.store.update_seat(lt.id, seat.seat, joined=True)
                 return seat.seat
+        held = self.account_seat(lt, token)
+        if held is not None:
+            return held
         raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
                             "or no token to watch as a spectator")
+
+    def account_seat(self, lt: LiveTable, token: str) -> int | None:
+        """The seat the account of ``token`` (a session or API token) acts for at ``lt``: of the seats it
+        holds, the first one to move, else its first (None: no account has the token, or it holds no seat)."""
+        if not any(s.player_id is not None for s in lt.seats):
+            return None
+        player = player_for_token(self.store.engine, token)
+        if player is None:
+            return None
+        held = [s.seat for s in lt.seats if s.player_id == player.id]
+        if not held:
+            return None
+        to_move = set(lt.state.to_move)
+        return next((n for n in held if n in to_move), held[0])
 
     def claim(self, table_id: str, invite: str) -> dict[str, Any]:
         """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).

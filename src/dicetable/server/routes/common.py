@@ -15,7 +15,9 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from ..errors import ApiError
+from ..identity import SESSION_COOKIE
 from ..jsonio import JSONAnswer
+from ..live import LiveTable
 from ..tables import TableManager
 
 #: The ``Authorization`` header of a request (a seat's ``Bearer`` token), if any.
@@ -68,6 +70,25 @@ def bearer_token(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "the Authorization header must read 'Bearer <token>' with your seat's token")
     return token.strip()
+
+
+def caller_seat(request: Request, authorization: str | None, lt: LiveTable, *, required: bool) -> int | None:
+    """The seat the caller acts for at ``lt``: the ``Bearer`` token's (a seat's, or an account's), else the
+    seat the signed-in account of the session cookie holds there (None: a spectator).
+
+    ``required``: ApiError 401 without a token or cookie, 403 when the caller holds no seat here. A
+    signed-in player at a table where they hold no seat watches it (``required`` False gives None).
+    """
+    m = manager_of(request)
+    token = bearer_token(authorization)
+    cookie = request.cookies.get(SESSION_COOKIE) if token is None else None
+    if not cookie:
+        return m.need_seat(lt, token) if required else m.seat_of(lt, token)
+    seat = m.account_seat(lt, cookie)
+    if seat is None and required:
+        raise ApiError(403, f"you hold no seat at table {lt.id} (signed in, or not any more); use your seat's "
+                            "link, or sign in with the account that holds it")
+    return seat
 
 
 def manager_of(request: Request) -> TableManager:
