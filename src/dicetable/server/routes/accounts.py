@@ -20,6 +20,8 @@ Bearer`` instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from starlette.responses import Response
@@ -29,14 +31,30 @@ from ..errors import ApiError
 from ..identity import SESSION_COOKIE, Player, request_player, request_token
 from ..jsonio import JSONAnswer
 from ..live import LiveTable
-from .common import client_address, errors, manager_of
+from .common import ErrorOut, client_address, manager_of
 
 router = APIRouter()
 
 #: How long a browser keeps the session cookie, in seconds (the sign-in itself lasts until signed out).
 COOKIE_MAX_AGE = 30 * 24 * 3600
-#: Refusals of the account calls, as the API description lists them.
-SIGN_UP, SIGN_IN, SIGNED_IN = (400, 409, 413, 415, 422), (400, 401, 413, 415, 422, 429), (400, 401, 403, 422)
+#: What each refusal of the account calls means, as the API description lists them.
+REFUSALS = {
+    400: "a token in the address, a Content-Length that is not a number, or a body that is not JSON text",
+    401: "wrong name or password, or the call needs a sign-in (the session cookie, or 'Authorization: Bearer' "
+         "with an account's token)",
+    403: "a call with the sign-in cookie lacks the X-CSRF-Token header or comes from another site, a wrong "
+         "password confirming a deletion, or an API token where a browser sign-in is needed",
+    409: "the name is taken (names count as one whatever their letter case)",
+    413: "the request body is larger than the server's limit",
+    415: "the body was not sent as Content-Type: application/json",
+    422: "a name or password that is not allowed, or a bad field; 'detail' says what is allowed",
+    429: "too many wrong passwords for this name or from this address; Retry-After says when to try again",
+}
+
+
+def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of an account call that may refuse with ``codes``."""
+    return {code: {"model": ErrorOut, "description": REFUSALS[code]} for code in codes}
 
 
 class Credentials(BaseModel):
@@ -87,13 +105,13 @@ def _clear_cookie(request: Request, response: Response) -> None:
                            secure=request.url.scheme == "https")
 
 
-@router.post("/api/accounts", status_code=201, responses=errors(SIGN_UP))
+@router.post("/api/accounts", status_code=201, responses=refusals(400, 403, 409, 413, 415, 422))
 def sign_up(body: Credentials, request: Request) -> dict:
     """Make an account (it does not sign in: ``POST /api/session`` does)."""
     return {"name": accounts_of(request).create(body.name, body.password)}
 
 
-@router.post("/api/session", responses=errors(SIGN_IN))
+@router.post("/api/session", responses=refusals(400, 401, 403, 413, 415, 422, 429))
 def sign_in(body: Credentials, request: Request) -> Response:
     """Sign in: ``{"name", "token"}`` and the session cookie (the token also works as ``Bearer``)."""
     throttle: SignInThrottle = request.app.state.sign_ins
@@ -113,7 +131,7 @@ def sign_in(body: Credentials, request: Request) -> Response:
     return response
 
 
-@router.delete("/api/session", responses=errors((400, 403)))
+@router.delete("/api/session", responses=refusals(400, 403))
 def sign_out(request: Request) -> Response:
     """Sign out: the session cookie is cleared and the token of that sign-in revoked (a guest: nothing to do)."""
     token = request_token(request)
@@ -125,7 +143,7 @@ def sign_out(request: Request) -> Response:
     return response
 
 
-@router.get("/api/session", responses=errors((400,)))
+@router.get("/api/session", responses=refusals(400))
 def who_am_i(request: Request) -> dict:
     """``{"name", "kind", "csrf"}``: the signed-in account (``name`` None for a guest), how it signed in
     (``session`` or ``api``), and the value of the ``X-CSRF-Token`` header its cookie needs (None without one)."""
@@ -135,21 +153,21 @@ def who_am_i(request: Request) -> dict:
             "csrf": csrf_token(cookie) if cookie else None}
 
 
-@router.post("/api/account/tokens", status_code=201, responses=errors(SIGNED_IN))
+@router.post("/api/account/tokens", status_code=201, responses=refusals(400, 401, 403, 413, 415))
 def new_api_token(request: Request) -> dict:
     """A new personal API token for programs (``Authorization: Bearer``), shown once; needs a browser sign-in."""
     player = signed_in(request, ("session",))
     return {"name": player.name, "token": accounts_of(request).issue(player.id, "api"), "kind": "api"}
 
 
-@router.delete("/api/account/tokens", responses=errors(SIGNED_IN))
+@router.delete("/api/account/tokens", responses=refusals(400, 401, 403))
 def revoke_api_tokens(request: Request) -> dict:
     """Revoke every personal API token of the account; ``{"revoked": count}``."""
     player = signed_in(request, ("session",))
     return {"revoked": accounts_of(request).revoke_kind(player.id, "api")}
 
 
-@router.post("/api/account/seats", responses=errors(SIGNED_IN))
+@router.post("/api/account/seats", responses=refusals(400, 401, 403, 413, 415, 422))
 def keep_seats(body: SeatTokensIn, request: Request) -> dict:
     """The account takes the seats these seat tokens hold (a guest who signed up keeps their seats);
     ``{"seats": [{"table_id", "seat"}]}``: those now held (seats of other accounts are left alone)."""
@@ -163,7 +181,7 @@ def keep_seats(body: SeatTokensIn, request: Request) -> dict:
     return {"seats": [{"table_id": t, "seat": s} for t, s in kept]}
 
 
-@router.delete("/api/account", responses=errors(SIGNED_IN))
+@router.delete("/api/account", responses=refusals(400, 401, 403, 413, 415, 422))
 def delete_account(body: PasswordIn, request: Request) -> Response:
     """Delete the caller's account after checking its password (403 for a wrong one): password, tokens and
     e-mail removed, its seats shown as "deleted player"; finished tables still replay."""

@@ -27,7 +27,7 @@ from ..errors import ApiError
 from ..identity import request_player
 from ..ids import MAX_SEED
 from ..limits import ClientLimits
-from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, caller_seat, client_address, errors, manager_of
+from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, acting_seat, caller_seat, client_address, errors, manager_of
 from .common import minimal_answer, view_answer, wants_minimal
 
 router = APIRouter()
@@ -174,7 +174,7 @@ def get_view(table_id: str, request: Request, authorization: Auth = None) -> Res
     """The caller's view of the table."""
     m = manager_of(request)
     lt = m.get(table_id)
-    return view_answer(m.view(lt, caller_seat(request, authorization, lt, required=False)))
+    return view_answer(m.view(lt, caller_seat(request, authorization, lt)))
 
 
 @router.post("/api/tables/{table_id}/actions", response_model=dict, responses=errors(CHANGE))
@@ -184,7 +184,7 @@ def post_action(table_id: str, body: ActionIn, request: Request, authorization: 
     ``Prefer: return=minimal`` only ``{"version", "undos"}``: the live connection brings the change)."""
     m = manager_of(request)
     lt = m.get(table_id)
-    seat = caller_seat(request, authorization, lt, required=True)
+    seat = acting_seat(request, authorization, lt)
     minimal = wants_minimal(prefer)
     answer = m.act(table_id, seat, body.action, body.version, minimal=minimal)
     return minimal_answer(answer["version"], answer["undos"]) if minimal else view_answer(answer)
@@ -201,5 +201,5 @@ def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth
     """Take back the caller's last move where the rules allow it; the new view."""
     m = manager_of(request)
     lt = m.get(table_id)
-    seat = caller_seat(request, authorization, lt, required=True)
+    seat = acting_seat(request, authorization, lt)
     return view_answer(m.undo(table_id, seat, body.version))
