@@ -33,6 +33,8 @@ from .security import STATE_CHANGING, origin_allowed
 
 #: The request header that must carry the CSRF token.
 CSRF_HEADER = "X-CSRF-Token"
+#: POST calls that change nothing (``POST /api/qr`` draws the QR code of the text it is given): not checked.
+UNCHANGING = frozenset({"/api/qr"})
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -44,7 +46,8 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 def csrf_refusal(scope: Scope, allowed_hosts: tuple[str, ...] = ()) -> str | None:
     """Why a request must be refused as a possible cross-site forgery (None: it may go on)."""
-    if scope["type"] != "http" or scope["method"] not in STATE_CHANGING or not scope["path"].startswith("/api/"):
+    if scope["type"] != "http" or scope["method"] not in STATE_CHANGING or not scope["path"].startswith("/api/") \
+            or scope["path"] in UNCHANGING:
         return None
     if _header(scope, b"authorization") is not None:
         return None
