@@ -228,7 +228,10 @@ def test_a_signed_in_player_acts_for_their_seat_and_never_for_anothers(client):
     assert bobs["player"] == "Bob" and "token" not in bobs  # Bob's seat is his: its creator gets no token
     views = {name: c.get(f"/api/tables/{table}").json() for name, c in (("a", alice), ("b", bob), ("c", carol))}
     assert (views["a"]["seat"], views["b"]["seat"], views["c"]["seat"]) == (0, 1, None)
-    # Carol holds no seat here: she may watch, not act
+    # Carol holds no seat here: she may watch (over HTTP and live), not act
+    with carol.websocket_connect(f"/api/tables/{table}/live",
+                                 headers={"cookie": f"{SESSION_COOKIE}={carol.cookies[SESSION_COOKIE]}"}) as ws:
+        assert ws.receive_json()["seat"] is None
     act = {"action": views["a"]["legal_actions"][0]["id"] if views["a"]["legal_actions"] else "x",
            "version": views["a"]["version"]}
     r = carol.post(f"/api/tables/{table}/actions", json=act, headers=h_carol)
@@ -310,6 +313,10 @@ def test_a_guest_who_signs_up_keeps_their_seats(client):
     assert view["seat"] == view["to_move"][0]
     assert client.post(f"/api/tables/{made['table_id']}/actions", headers=headers,
                        json={"action": view["legal_actions"][0]["id"], "version": view["version"]}).status_code == 200
+    with client.websocket_connect(f"/api/tables/{made['table_id']}/live",
+                                  headers={"cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"}) as ws:
+        first = ws.receive_json()
+        assert first["type"] == "view" and first["seat"] in (0, 1)  # the live view is the account's seat's too
     # the seat tokens keep working for the page and API clients
     assert client.get(f"/api/tables/{made['table_id']}", headers=auth(tokens[1])).json()["seat"] == 1
     # someone else's account cannot take seats already held
