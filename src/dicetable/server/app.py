@@ -25,6 +25,10 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables/{id}/chat``              the chat messages (``?after=`` an id)
 ``POST /api/qr``                            ``{"text"}``: the QR code (SVG) of one of this server's table links
 ``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
+``POST /api/accounts``, ``/api/session``    accounts: sign up, sign in (``DELETE``: out, ``GET``: who am I),
+``/api/account/...``                        API tokens, a guest's seats, deleting the account
+                                            (``routes.accounts``, docs/accounts.md; changes made with the
+                                            sign-in cookie need ``X-CSRF-Token``: ``csrf``)
 =========================================  ====================================================
 
 HTTP answers of :data:`GZIP_MINIMUM` bytes or more are gzipped for clients
