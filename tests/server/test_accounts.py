@@ -319,6 +319,12 @@ def test_a_guest_who_signs_up_keeps_their_seats(client):
         assert first["type"] == "view" and first["seat"] in (0, 1)  # the live view is the account's seat's too
     # the seat tokens keep working for the page and API clients
     assert client.get(f"/api/tables/{made['table_id']}", headers=auth(tokens[1])).json()["seat"] == 1
+    # a seat taken in the database behind this process's back (another server process) is found too
+    later = create(TestClient(client.app), GAME, ["human", "random"])  # made by a guest
+    assert client.get(f"/api/tables/{later['table_id']}").json()["seat"] is None  # loaded, not held yet
+    me = accounts.Accounts(engine_of(client)).player_id("alice")
+    assert accounts.Accounts(engine_of(client)).attach(me, [later["seats"][0]["token"]]) == [(later["table_id"], 0)]
+    assert client.get(f"/api/tables/{later['table_id']}").json()["seat"] == 0
     # someone else's account cannot take seats already held
     other = TestClient(client.app)
     sign_up(other, "Bob")

@@ -137,6 +137,14 @@ def csrf_token(session_token: str) -> str:
     return hashlib.sha256(b"dicetable csrf\0" + session_token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+def seats_of_player(engine: Engine, table_id: str, player_id: int) -> list[int]:
+    """The seats the account ``player_id`` holds at ``table_id`` (``seats.player_id``), in order."""
+    with engine.connect() as conn:
+        return list(conn.execute(select(SeatRow.seat).where(SeatRow.table_id == table_id,
+                                                            SeatRow.player_id == player_id)
+                                 .order_by(SeatRow.seat)).scalars())
+
+
 class SignInThrottle:
     """Counts wrong passwords per name and per client address in a sliding window (thread-safe).
 

@@ -51,6 +51,7 @@ from dicetable.engine import (
     DicetableError, GameConfigError, IllegalActionError, get_game, new_game, seat_name,
 )
 
+from .accounts import seats_of_player
 from .banks import TimeBank, check as check_bank
 from .bots import (
     _WORKER_BOTS, DEFAULT_STAND_IN, FAIR_QUEUE_PER_CLIENT, HINT_RETRY, HINT_TIMEOUT, LEVELS,
@@ -460,16 +461,22 @@ class TableManager:
     def account_seat(self, lt: LiveTable, token: str) -> int | None:
         """The seat the account of ``token`` (a session or API token) acts for at ``lt``: of the seats it
         holds, the first one to move, else its first (None: no account has the token, or it holds no seat)."""
-        if not any(s.player_id is not None for s in lt.seats):
-            return None
         player = player_for_token(self.store.engine, token)
         if player is None:
             return None
         held = [s.seat for s in lt.seats if s.player_id == player.id]
+        if not held:  # a seat taken since this process loaded the table (a guest who signed up elsewhere)
+            held = [n for n in seats_of_player(self.store.engine, lt.id, player.id) if 0 <= n < len(lt.seats)]
+            for n in held:
+                lt.seats[n].player_id = player.id
         if not held:
             return None
         to_move = set(lt.state.to_move)
-        return next((n for n in held if n in to_move), held[0])
+        seat = lt.seats[next((n for n in held if n in to_move), held[0])]
+        if not seat.joined:
+            seat.joined = True
+            self.store.update_seat(lt.id, seat.seat, joined=True)
+        return seat.seat
 
     def claim(self, table_id: str, invite: str) -> dict[str, Any]:
         """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).

@@ -27,8 +27,8 @@ from ..errors import ApiError
 from ..identity import request_player
 from ..ids import MAX_SEED
 from ..limits import ClientLimits
-from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, acting_seat, caller_seat, client_address, errors, manager_of
-from .common import minimal_answer, view_answer, wants_minimal
+from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, client_address, errors, manager_of
+from .common import acting_seat, caller_seat, minimal_answer, view_answer, wants_minimal
 
 router = APIRouter()
 
