@@ -67,7 +67,8 @@ RESERVED = frozenset({
     "system", "server", "dicetable", "bot", "bots", "you", "nobody", "player", "seat",
 })
 #: Reserved patterns: the seats' default names ("Player 3"), bots and their levels ("bot7", "hardbot", "greedy").
-RESERVED_PATTERN = re.compile(r"(player|seat|guest)\d*|(%s)?(bot\d*)?|bot(%s)\d*" % ("|".join(LEVELS), "|".join(LEVELS)))
+_LEVELS = "|".join(LEVELS)
+RESERVED_PATTERN = re.compile(rf"(player|seat|guest)\d*|({_LEVELS})?(bot\d*)?|bot({_LEVELS})\d*")
 #: Wrong passwords allowed per name, and per client address, within :data:`THROTTLE_WINDOW` seconds.
 NAME_FAILURES, ADDRESS_FAILURES = 10, 20
 THROTTLE_WINDOW = 15 * 60.0
