@@ -172,3 +172,22 @@ def test_the_account_bar_and_page_fit_both_screens(browser, server, size, tmp_pa
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     finally:
         ctx.close()
+
+
+def test_a_seat_named_for_a_player_is_played_from_their_sign_in(context, server):
+    """Alice's program names Bob at a seat (no token for it anywhere); Bob, signed in, plays it from the page."""
+    alice, bob = _name("Ali"), _name("Bob")
+    assert server.call("POST", "/api/accounts", {"name": alice, "password": PASSWORD})[0] == 201
+    token = server.call("POST", "/api/session", {"name": alice, "password": PASSWORD})[1]["token"]
+    page = context.new_page()
+    _sign_up_here(page, server, bob)
+    status, made = server.call("POST", "/api/tables", {
+        "game": "biblios-dice", "players": 2, "rated": True,
+        "seats": [{"kind": "human", "player": bob}, {"kind": "human", "player": alice}]}, token=token)
+    assert status == 201, made
+    assert "token" not in made["seats"][0] and made["seats"][0]["player"] == bob
+    page.goto(server.url + f"/tables/{made['table_id']}")
+    wait_ready(page)
+    before = server.call("GET", f"/api/tables/{made['table_id']}")[1]["version"]
+    assert take_turn(page, random.Random(2))
+    page.wait_for_function(f"() => Number(document.querySelector('[data-version]').dataset.version) > {before}")
