@@ -269,10 +269,10 @@ class Accounts:
         with self.engine.begin() as conn:
             rows = conn.execute(select(SeatRow.table_id, SeatRow.seat).where(
                 SeatRow.token_hash.in_(hashes), SeatRow.player_id.is_(None), SeatRow.kind == "human")).all()
-            for row in rows:
-                conn.execute(update(SeatRow).where(SeatRow.table_id == row.table_id, SeatRow.seat == row.seat)
-                             .values(player_id=player_id))
-        return [(r.table_id, r.seat) for r in rows]
+            kept = [(r.table_id, r.seat) for r in rows if conn.execute(  # not taken meanwhile by another account
+                update(SeatRow).where(SeatRow.table_id == r.table_id, SeatRow.seat == r.seat,
+                                      SeatRow.player_id.is_(None)).values(player_id=player_id)).rowcount]
+        return kept
 
     def player_id(self, name: str) -> int | None:
         """The id of the account called ``name`` (any letter case; None: no such account)."""
