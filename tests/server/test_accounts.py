@@ -89,7 +89,15 @@ def test_an_allowed_name_is_plain_visible_text(name):
         return
     assert 3 <= len(name) <= 24
     assert not set(name) & set("<>&\"' \t\r\n\u200b\u200c\u200d\u2060\ufeff")
-    assert name.casefold() == accounts.name_key(name)
+    assert name.casefold() == accounts.name_key(name) and len(accounts.name_key(name)) <= 24  # fits name_key
+
+
+def test_a_name_that_folds_longer_than_the_limit_is_refused_not_stored(client):
+    r = client.post("/api/accounts", json={"name": "ß" * 13, "password": PASSWORD})  # folds to 26 letters
+    assert r.status_code == 422 and "folded" in r.json()["detail"]
+    assert client.post("/api/accounts", json={"name": "ß" * 12, "password": PASSWORD}).status_code == 201
+    r = client.post("/api/accounts", json={"name": "SS" * 12, "password": PASSWORD})
+    assert r.status_code == 409  # "ßß…" and "SSSS…" are one name
 
 
 def test_sign_up_answers_the_contract(client):

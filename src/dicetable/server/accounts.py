@@ -116,6 +116,9 @@ def check_name(name: str) -> str:
     if len(scripts) > 1:
         raise ApiError(422, "this name mixes letters of several scripts (" + ", ".join(sorted(scripts)).lower()
                        + "), which can make it look like someone else's; " + rule)
+    if len(name_key(name)) > NAME_MAX:  # case folding can lengthen a name: "ß" folds to "ss"
+        raise ApiError(422, f"this name is {len(name_key(name))} characters long once its letter case is "
+                            f"folded (ß counts as ss); {rule}")
     bare = "".join(ch for ch in name_key(name) if ch not in SEPARATORS)
     if bare in RESERVED or RESERVED_PATTERN.fullmatch(bare):
         raise ApiError(422, f"the name {name!r} is kept for what the tables show themselves (a default seat "
