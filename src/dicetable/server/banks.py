@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 DAY = 24 * 3600
 
@@ -135,7 +135,7 @@ class TimeBank:
                    data.get("on_empty"), [int(x) for x in data.get("forfeited") or []])
 
 
-def places_with_forfeits(places: list[int], forfeited: Iterable[int]) -> list[int]:
+def places_with_forfeits(places: Sequence[int], forfeited: Iterable[int]) -> list[int]:
     """The places of a finished table once its forfeits count: every seat that forfeited is placed
     after every seat that did not (they share the last place among themselves); the others keep their
     order by ``places`` (1 = first; shared places stay shared), renumbered from 1 as competition

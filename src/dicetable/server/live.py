@@ -40,12 +40,13 @@ class Seat:
     joined: bool = False
     invite_hash: str | None = None
     claimed: bool = False
+    player_id: int | None = None  # the account holding this seat (None: a guest's seat, or a bot's)
 
     @classmethod
     def from_row(cls, row: SeatRow) -> "Seat":
         """Copy a stored seat."""
         return cls(row.seat, row.kind, row.level, row.token_hash, row.name, bool(row.autoplay), bool(row.joined),
-                   row.invite_hash, bool(row.claimed))
+                   row.invite_hash, bool(row.claimed), row.player_id)
 
     @property
     def by_bot(self) -> bool:

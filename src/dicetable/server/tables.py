@@ -51,6 +51,7 @@ from dicetable.engine import (
     DicetableError, GameConfigError, IllegalActionError, get_game, new_game, seat_name,
 )
 
+from .accounts import seats_of_player
 from .banks import ON_EMPTY, TimeBank, check as check_bank
 from .bots import (
     _WORKER_BOTS, DEFAULT_STAND_IN, FAIR_QUEUE_PER_CLIENT, HINT_RETRY, HINT_TIMEOUT, LEVELS,
@@ -58,6 +59,7 @@ from .bots import (
 )
 from .clock import Timers
 from .errors import ApiError
+from .identity import player_for_token
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
 from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
@@ -355,7 +357,8 @@ class TableManager:
     def create(self, game: str, players: int, options: dict[str, Any], seed: int | None,
                seats: list[dict[str, Any]] | None, clock: int | None, client: str | None = None, *,
                bank: int | None = None, increment: int | None = None,
-               bank_max: int | None = None, listed: bool = False, on_time_out: str | None = None) -> dict[str, Any]:
+               bank_max: int | None = None, listed: bool = False, on_time_out: str | None = None,
+               rated: bool = False) -> dict[str, Any]:
         """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
 
         ``client`` (the creator's address) is whose share of the search processes the table's
@@ -375,6 +378,11 @@ class TableManager:
         ``listed``: the table is shown in the open lobby, where anyone may take its human seats not
         used yet but the first (the host's, taken from the start) (:mod:`dicetable.server.lobby`);
         ApiError 422 with a chosen ``seed``.
+
+        Accounts: a human seat's ``player_id`` (with its ``player`` name) gives the seat to that account
+        (it acts with its session cookie or API token); ``token_too`` False leaves such a seat without a
+        token or invite in the answer (it is someone else's). ``rated``: every human seat must name an
+        account, the options must be the game's standard ones and the seed not chosen (ApiError 422).
         """
         wrong = check_bank(bank, increment, bank_max, clock)
         if wrong:
@@ -397,12 +405,24 @@ class TableManager:
         if len(seats) != players:
             raise ApiError(422, f"seats lists {len(seats)} seat(s) for {players} players: give one per player")
         chosen = seed is not None
+        if rated:
+            unnamed = [n for n, s in enumerate(seats) if s["kind"] == "human" and s.get("player_id") is None]
+            if unnamed:
+                raise ApiError(422, "a rated table needs every human seat to name a signed-in player "
+                                    "({\"kind\": \"human\", \"player\": \"<name>\"}); seat(s) "
+                                    + ", ".join(map(str, unnamed)) + " name none")
+            if chosen:
+                raise ApiError(422, "a rated table's seed cannot be chosen (it would reveal every die and card); "
+                                    "leave 'seed' out")
         if seed is None:
             seed = secrets.randbits(63)
         try:
             state = new_game(game, players, seed=seed, options=options)
         except GameConfigError as exc:
             raise ApiError(422, str(exc)) from None
+        if rated and dict(state.options) != dict(new_game(game, players, seed=seed).options):
+            raise ApiError(422, "a rated table plays the game's standard options; leave 'options' out (or give "
+                                "the defaults GET /api/games lists)")
         table_id = self.id_factory()
         out, rows = [], []
         # a listed table's first human seat is its host's (the creator's): taken from the start, never open
@@ -415,22 +435,26 @@ class TableManager:
             if level not in LEVELS:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
             name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
-            token = new_token() if kind == "human" else None
-            invite = new_token() if kind == "human" else None
+            player_id = seat.get("player_id") if kind == "human" else None
+            handed = kind == "human" and (player_id is None or seat.get("token_too", True))
+            token = new_token() if handed else None
+            invite = new_token() if handed and player_id is None else None  # an account's seat is not given away
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
                                 autoplay=False, joined=n == host, claimed=False,
-                                invite_hash=hash_token(invite) if invite else None))
+                                invite_hash=hash_token(invite) if invite else None, player_id=player_id))
             entry = {"seat": n, "kind": kind, "level": level if kind == "bot" else None, "name": name,
                      "link": f"/tables/{table_id}" + (f"#invite={n}.{invite}" if invite else "")}
             if token:
                 entry["token"] = token
+            if player_id is not None:
+                entry["player"] = seat.get("player")
             out.append(entry)
         banks = TimeBank.new(players, bank, increment or 0, bank_max, on_time_out) if bank is not None else None
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
                        seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
                        seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None,
-                       listed=listed)
+                       listed=listed, rated=rated)
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen, bank=banks)
@@ -466,8 +490,31 @@ class TableManager:
                     seat.joined = True
                     self.store.update_seat(lt.id, seat.seat, joined=True)
                 return seat.seat
+        held = self.account_seat(lt, token)
+        if held is not None:
+            return held
         raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
                             "or no token to watch as a spectator")
+
+    def account_seat(self, lt: LiveTable, token: str) -> int | None:
+        """The seat the account of ``token`` (a session or API token) acts for at ``lt``: of the seats it
+        holds, the first one to move, else its first (None: no account has the token, or it holds no seat)."""
+        player = player_for_token(self.store.engine, token)
+        if player is None:
+            return None
+        held = [s.seat for s in lt.seats if s.player_id == player.id]
+        if not held:  # a seat taken since this process loaded the table (a guest who signed up elsewhere)
+            held = [n for n in seats_of_player(self.store.engine, lt.id, player.id) if 0 <= n < len(lt.seats)]
+            for n in held:
+                lt.seats[n].player_id = player.id
+        if not held:
+            return None
+        to_move = set(lt.state.to_move)
+        seat = lt.seats[next((n for n in held if n in to_move), held[0])]
+        if not seat.joined:
+            seat.joined = True
+            self.store.update_seat(lt.id, seat.seat, joined=True)
+        return seat.seat
 
     def claim(self, table_id: str, invite: str) -> dict[str, Any]:
         """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).

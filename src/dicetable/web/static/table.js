@@ -57,8 +57,9 @@ function connect() {
       if (msg.type === "error" || (msg.error && msg.version === undefined)) { refused = msg; return; }
       if (msg.type === "chat") { chatMessage(msg.message); return; }  // not a version: beside the queue
       if (msg.type === "view" && (typeof msg.seat === "number" ? msg.seat : null) !== T.seat) {
-        // The first view tells which seat a token is (a seat link opened here).
-        if (T.view === null && T.seat === null && T.token) adoptSeat(msg.seat);
+        // The first view tells which seat a token is (a seat link opened here), or, without a token,
+        // which seat the signed-in account holds here (the server reads its sign-in cookie).
+        if (T.view === null && T.seat === null) adoptSeat(msg.seat);
         else return;
       }
       T.retry = 0;
@@ -116,6 +117,7 @@ async function claimInvite(invite) {
 function adoptSeat(seat) {
   if (typeof seat !== "number") return;
   T.seat = seat;
+  if (!T.token) return;  // an account's seat: the sign-in acts for it, there is no token to keep
   T.tokens[seat] = T.token;
   store.setTokens(T.id, T.tokens);
   if (T.away.delete(seat)) store.setAway(T.id, T.away);
@@ -127,7 +129,7 @@ async function refresh() {
   const res = await api("GET", `/api/tables/${T.id}`, { token: T.token });
   const view = res.status === 200 ? unwrapView(res.data) : null;
   if (view) {
-    if (T.view === null && T.seat === null && T.token) adoptSeat(view.seat);
+    if (T.view === null && T.seat === null) adoptSeat(view.seat);
     if ((typeof view.seat === "number" ? view.seat : null) === T.seat) T.queue.offer(view);
   } else if (res.status === 401 || res.status === 403 || res.status === 404) {
     liveRefused({ status: res.status, detail: res.message });
