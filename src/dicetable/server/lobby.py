@@ -145,7 +145,7 @@ def open_tables(manager: TableManager, *, game: str | None = None, players: int 
 
 def _listed_row(conn: Any, table_id: str) -> Any:
     """The table row of a listed running table; ApiError 404 / 409 saying why it is not one."""
-    t = conn.execute(select(TableRow.listed, TableRow.status, TableRow.seed_chosen)
+    t = conn.execute(select(TableRow.listed, TableRow.status, TableRow.seed_chosen, TableRow.rated)
                      .where(TableRow.id == table_id)).first()
     if t is None:
         raise ApiError(404, f"there is no table {table_id!r}; GET /api/lobby lists the open ones")
@@ -163,13 +163,16 @@ def take_seat(manager: TableManager, table_id: str, seat: int | None = None,
     creator's copy of the seat's token is revoked and its invite used up; a player's account is
     written to the seat (``seats.player_id``).
 
-    ApiError 404 (no such table), 403 (not listed), 409 (not running; the seat was taken meanwhile;
+    ApiError 404 (no such table), 403 (not listed; a guest at a rated table), 409 (not running; the seat was taken meanwhile;
     no open seat left; the player already sits there), 422 (a seat the table does not have).
     """
     engine = manager.store.engine
     with engine.connect() as conn:
-        _listed_row(conn, table_id)
+        table = _listed_row(conn, table_id)
         rows = conn.execute(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
+    if table.rated and player is None:
+        raise ApiError(403, "this table is rated: sign in (or sign up) to take one of its seats; "
+                            "tables that are not rated take guests")
     if seat is not None and not 0 <= seat < len(rows):
         raise ApiError(422, f"seat={seat}: this table has seats 0 to {len(rows) - 1}")
     if player is not None and any(r.player_id == player.id for r in rows):
@@ -181,13 +184,10 @@ def take_seat(manager: TableManager, table_id: str, seat: int | None = None,
     row = free[0]
     token = new_token()
     assert row.invite_hash is not None  # an open seat's invite is unclaimed
-    # the seat's invite, claimed as its link would be (one of two claims wins)
-    if not manager.store.claim(table_id, row.seat, row.invite_hash, hash_token(token)):
+    # the seat's invite, claimed as its link would be (one of two claims wins), and the account with it
+    if not manager.store.claim(table_id, row.seat, row.invite_hash, hash_token(token),
+                               player_id=None if player is None else player.id):
         raise ApiError(409, f"{seat_name(row.seat)} was taken a moment ago; GET /api/lobby lists the open seats")
-    if player is not None:
-        with engine.begin() as conn:
-            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == row.seat)
-                         .values(player_id=player.id))
     manager.refresh(table_id)  # the cached table takes the seat's new holder from the store
     return {"seat": row.seat, "token": token, "link": f"/tables/{table_id}#token={token}"}
 

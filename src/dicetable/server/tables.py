@@ -382,7 +382,8 @@ class TableManager:
         Accounts: a human seat's ``player_id`` (with its ``player`` name) gives the seat to that account
         (it acts with its session cookie or API token); ``token_too`` False leaves such a seat without a
         token or invite in the answer (it is someone else's). ``rated``: every human seat must name an
-        account, the options must be the game's standard ones and the seed not chosen (ApiError 422).
+        account (at a listed table only the host's: its open seats go to signed-in players only), the
+        options must be the game's standard ones and the seed not chosen (ApiError 422).
         """
         wrong = check_bank(bank, increment, bank_max, clock)
         if wrong:
@@ -406,7 +407,11 @@ class TableManager:
             raise ApiError(422, f"seats lists {len(seats)} seat(s) for {players} players: give one per player")
         chosen = seed is not None
         if rated:
-            unnamed = [n for n, s in enumerate(seats) if s["kind"] == "human" and s.get("player_id") is None]
+            # a listed table's human seats after the host's are open: whoever takes one must be signed in
+            # (lobby.take_seat), so only the host's seat must name a player now
+            humans = [n for n, s in enumerate(seats) if s["kind"] == "human"]
+            named_now = humans[:1] if listed else humans
+            unnamed = [n for n in named_now if seats[n].get("player_id") is None]
             if unnamed:
                 raise ApiError(422, "a rated table needs every human seat to name a signed-in player "
                                     "({\"kind\": \"human\", \"player\": \"<name>\"}); seat(s) "
