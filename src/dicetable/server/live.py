@@ -91,6 +91,8 @@ class Snapshot:
     change message from the snapshot of revision ``base`` (None: there is
     none, a connection at ``base`` gets the full view; ``""``: nothing this
     viewer sees changed); ``text`` the full view message, made when first needed.
+    Both messages are let go once queued to every connection that needs them
+    (the queues hold them until sent), so a table keeps no text between changes.
     """
 
     rev: int
