@@ -191,3 +191,27 @@ def test_a_seat_named_for_a_player_is_played_from_their_sign_in(context, server)
     before = server.call("GET", f"/api/tables/{made['table_id']}")[1]["version"]
     assert take_turn(page, random.Random(2))
     page.wait_for_function(f"() => Number(document.querySelector('[data-version]').dataset.version) > {before}")
+
+
+def test_a_signed_in_player_creates_a_rated_table_from_the_lobby_form(context, server):
+    # the Rated box: disabled for a guest; signed in, it lists the table with the host's seat named
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#new-table")
+    page.wait_for_function("() => document.querySelector('#account-link').textContent !== ''")
+    assert page.locator("#rated").is_disabled(), "a guest cannot create a rated table"
+    name = _name("Host")
+    _sign_up_here(page, server, name)
+    page.goto(server.url + "/")
+    page.wait_for_function("() => !document.querySelector('#rated').disabled")
+    page.select_option("#game", "biblios-dice")
+    page.select_option('[data-seat="1"]', "human")
+    page.check("#rated")
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")  # the open seat waits for a signed-in player: the invite panel
+    tables = page.evaluate("async () => (await (await fetch('/api/lobby?rated=true')).json()).tables")
+    assert tables and all(t["rated"] for t in tables)
+    mine = page.evaluate("async () => (await (await fetch('/api/my-tables')).json()).tables")
+    assert len(mine) == 1 and mine[0]["table_id"] in {t["table_id"] for t in tables}, "the host's seat is the account's"
+    profile = page.evaluate(f"async () => (await fetch('/api/players/{name}')).status")
+    assert profile == 200
