@@ -5,7 +5,7 @@ clone, save and restore from the declarations, :mod:`dicetable.engine.fields`), 
 read-only queries on them (positions, the Rest token, scoring). The phase mixins (``roll``,
 ``harvest``, ``actions``, ``powers``, ``end``) subclass it, so each sees every field with its
 type, and ``ValeriaState`` (``rules/__init__.py``) combines them. The steps one phase calls
-in another are declared at the end of the class for the type checker only.
+in another are declared at the end of the class (stubs the mixins override).
 """
 
 from __future__ import annotations
