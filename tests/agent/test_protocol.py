@@ -16,23 +16,31 @@ pytest.importorskip("numpy")
 import dicetable
 from dicetable.agent import Agent, AgentError, Decision, IllegalMove, random_policy
 
-#: Every title at two seats (the agent in seat 0, a random bot in seat 1), with the game's defaults.
+#: Every title at two seats: the agent in seat 0, a greedy bot in seat 1 (random bots make
+#: Kingdom of Dice games thousands of moves long), with the game's default options.
 TITLES = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
           "valeria-card-kingdoms"]
 
 
 def _table(server, game: str, seed: int = 7) -> tuple[str, str]:
-    made = server.create(game, [{"kind": "human"}, {"kind": "bot", "level": "random"}], seed=seed)
+    made = server.create(game, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=seed)
     return made["table_id"], made["seats"][0]["token"]
 
 
 class Recording:
-    """A random policy that keeps each decision it was given and the action id it chose."""
+    """A random policy that keeps each decision it was given and the action id it chose; its
+    ``accepted`` method (an agent's ``on_move``) keeps the ids the server accepted, with versions
+    (a choice made on a view that another seat's move overtook is answered 409 and not applied)."""
 
     def __init__(self, seed: int = 1) -> None:
         self.choose = random_policy(seed)
         self.decisions: list[Decision] = []
         self.chosen: list[str] = []
+        self.moves: list[str] = []
+
+    def accepted(self, action: str, version: int) -> None:
+        """Note an accepted move."""
+        self.moves.append(action)
 
     def __call__(self, decision: Decision) -> int:
         index = self.choose(decision)
@@ -58,14 +66,15 @@ def _check_decisions(game: str, decisions: list[Decision]) -> None:
 def test_agent_plays_a_full_game_of_each_title(server, game):
     table, token = _table(server, game)
     policy = Recording()
-    agent = Agent(server.url, table, policy, token=token, idle=120)
+    agent = Agent(server.url, table, policy, token=token, idle=120, on_move=policy.accepted)
     final = agent.play()
     assert final["over"] is True
     status, record = server.call("GET", f"/api/tables/{table}/record")
     assert status == 200, record
     # Every action of seat 0 in the table's record is one the agent chose, in order, and none was lost.
-    assert [aid for seat, aid in record["actions"] if seat == 0] == policy.chosen
-    assert agent.moves == len(policy.chosen) > 0
+    assert [aid for seat, aid in record["actions"] if seat == 0] == policy.moves
+    assert agent.moves == len(policy.moves) > 0
+    assert set(policy.moves) <= set(policy.chosen)
     assert final["winners"] == record["winners"]
     _check_decisions(game, policy.decisions)
     # Replaying the record through the engine reaches the end the agent was shown.
@@ -73,3 +82,51 @@ def test_agent_plays_a_full_game_of_each_title(server, game):
     for seat, aid in record["actions"]:
         state.apply(aid, seat)
     assert state.is_over and list(state.winners) == final["winners"]
+
+
+def test_an_illegal_answer_gets_the_servers_message_and_changes_nothing(server):
+    table, token = _table(server, "biblios-dice", seed=3)
+    before: list[dict] = []
+
+    def illegal(decision: Decision) -> int:
+        before.append(decision.view)
+        return next(i for i in range(len(decision.mask)) if not decision.mask[i])  # not legal now
+
+    agent = Agent(server.url, table, illegal, token=token, idle=60)
+    with pytest.raises(IllegalMove) as caught:
+        agent.play()
+    assert len(before) == 1
+    # The engine's message (the server's 422) reaches the program: the refused id, then what is legal.
+    legal_ids = [a["id"] for a in before[0]["legal_actions"]]
+    assert caught.value.detail.startswith(f"{caught.value.action} is not a legal action for ")
+    assert caught.value.action not in legal_ids and legal_ids[0] in caught.value.detail.split("legal actions: ")[1]
+    assert str(caught.value).startswith(f"the server refused action {caught.value.action!r}")
+    status, view = server.call("GET", f"/api/tables/{table}", token=token)
+    assert status == 200
+    assert view["version"] == before[0]["version"] and view["undos"] == before[0]["undos"]
+    assert view["observation"] == before[0]["observation"]
+    assert [a["id"] for a in view["legal_actions"]] == [a["id"] for a in before[0]["legal_actions"]]
+
+
+def test_a_connection_dropped_mid_turn_is_reopened_and_the_game_goes_on(server):
+    table, token = _table(server, "valeria-card-kingdoms", seed=5)
+    policy = Recording()
+    asked_at: list[int] = []
+    agent: Agent
+
+    def dropping(decision: Decision) -> int:
+        asked_at.append(decision.version)
+        if len(asked_at) == 3:  # the third decision: the connection breaks before the agent answers
+            agent.connection.transport.abort()
+            raise ConnectionError("the network went away while the agent was thinking")
+        return policy(decision)
+
+    agent = Agent(server.url, table, dropping, token=token, idle=60, backoff=0.1, on_move=policy.accepted)
+    final = agent.play()
+    assert agent.reconnects == 1
+    assert final["over"] is True
+    # After the reconnection the same decision (same version) was offered again and answered.
+    assert asked_at[3] == asked_at[2]
+    status, record = server.call("GET", f"/api/tables/{table}/record")
+    assert status == 200
+    assert [aid for seat, aid in record["actions"] if seat == 0] == policy.moves

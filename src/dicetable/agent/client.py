@@ -29,7 +29,9 @@ PURPOSE = "dicetable.agent (programs at server tables)"
 
 
 def _imports() -> tuple[Any, Any, Any]:
-    """httpx, websockets and numpy, or MissingExtra naming the ``agent`` extra."""
+    """httpx, websockets (its asyncio client, websockets 13 or later) and numpy, or MissingExtra
+    naming the ``agent`` extra."""
+    require("websockets.asyncio.client", "agent", PURPOSE)
     return (require("httpx", "agent", PURPOSE), require("websockets", "agent", PURPOSE),
             require("numpy", "agent", PURPOSE))
 
@@ -165,7 +167,10 @@ class Agent:
     seconds for one HTTP request or WebSocket handshake; ``idle``: seconds to wait for the table's
     next news before :class:`AgentTimeout` (None: forever); ``retries``: reconnections tried after a
     dropped connection (with ``backoff`` seconds between, doubling); ``on_move``: called as
-    ``on_move(action id, new version)`` after each accepted move (for logs).
+    ``on_move(action id, new version)`` after each accepted move (for logs). While it plays,
+    ``view`` is the seat's view as the live connection brought it, ``connection`` the open
+    WebSocket (a ``websockets`` client connection, None between connections), ``moves`` the
+    moves accepted and ``reconnects`` the connections reopened.
     """
 
     server: str
@@ -182,6 +187,7 @@ class Agent:
     moves: int = 0
     reconnects: int = 0
     view: dict[str, Any] | None = field(default=None, repr=False)
+    connection: Any = field(default=None, repr=False)
     _encoder: Encoder | None = field(default=None, repr=False)
     _acted: tuple[int, int] | None = field(default=None, repr=False)
 
@@ -320,7 +326,8 @@ class Agent:
         (the caller reconnects); ConnectionError when it dropped."""
         _, websockets, _ = _imports()
         try:
-            ws = await asyncio.wait_for(websockets.connect(self.ws_url(), max_size=None), self.timeout)
+            ws = await asyncio.wait_for(websockets.asyncio.client.connect(self.ws_url(), max_size=None),
+                                        self.timeout)
         except asyncio.TimeoutError:
             raise AgentTimeout(f"the live connection to table {self.table} did not open within "
                                f"{self.timeout} s") from None
@@ -329,6 +336,7 @@ class Agent:
         except (websockets.exceptions.WebSocketException, OSError) as exc:
             raise ConnectionError(str(exc)) from exc
         self.view = None  # the first message is the full view
+        self.connection = ws
         try:
             while True:
                 try:
@@ -347,6 +355,7 @@ class Agent:
                 if self.to_decide():
                     await self.act(http)
         finally:
+            self.connection = None
             await ws.close()
 
     def play(self) -> dict[str, Any]:
