@@ -98,9 +98,9 @@ def test_an_illegal_answer_gets_the_servers_message_and_changes_nothing(server):
     assert len(before) == 1
     # The engine's message (the server's 422) reaches the program: the refused id, then what is legal.
     legal_ids = [a["id"] for a in before[0]["legal_actions"]]
-    assert caught.value.detail.startswith(f"{caught.value.action} is not a legal action for ")
+    assert caught.value.detail.startswith(f"{caught.value.action!r} is not a legal action for Player 1 now")
     assert caught.value.action not in legal_ids and legal_ids[0] in caught.value.detail.split("legal actions: ")[1]
-    assert str(caught.value).startswith(f"the server refused action {caught.value.action!r}")
+    assert str(caught.value) == f"the server refused the move: {caught.value.detail}"
     status, view = server.call("GET", f"/api/tables/{table}", token=token)
     assert status == 200
     assert view["version"] == before[0]["version"] and view["undos"] == before[0]["undos"]

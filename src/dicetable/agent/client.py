@@ -45,7 +45,7 @@ class IllegalMove(AgentError):
     table is unchanged. ``action`` is the id that was posted."""
 
     def __init__(self, action: str, detail: str) -> None:
-        super().__init__(f"the server refused action {action!r}: {detail}")
+        super().__init__(f"the server refused the move: {detail}")
         self.action = action
         self.detail = detail
 
