@@ -220,9 +220,10 @@ class Agent:
             data = {"detail": resp.text[:200]}
         if resp.status_code >= 400:
             detail = data.get("detail") if isinstance(data, dict) else data
-            if resp.status_code == 422 and body is not None and "action" in body:
+            moving = body is not None and "action" in body
+            if resp.status_code == 422 and moving:
                 raise IllegalMove(body["action"], str(detail))
-            if resp.status_code == 409:
+            if resp.status_code == 409 and moving:
                 return None  # someone moved first: the live connection brings the news
             raise AgentError(f"{method} {path}: HTTP {resp.status_code}: {detail}")
         return data
