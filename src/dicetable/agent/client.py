@@ -28,7 +28,7 @@ from dicetable.extras import require
 PURPOSE = "dicetable.agent (programs at server tables)"
 
 
-def _imports() -> tuple[Any, Any, Any]:
+def modules() -> tuple[Any, Any, Any]:
     """httpx, websockets (its asyncio client, websockets 13 or later) and numpy, or MissingExtra
     naming the ``agent`` extra."""
     require("websockets.asyncio.client", "agent", PURPOSE)
@@ -100,7 +100,7 @@ class Encoder:
     """
 
     def __init__(self, game: str, players: int, options: dict[str, Any] | None = None) -> None:
-        _, _, np = _imports()
+        _, _, np = modules()
         self._np = np
         spec = dicetable.get_game(game)
         resolved = dicetable.new_game(game, players, seed=0, options=options).options
@@ -206,7 +206,7 @@ class Agent:
 
     async def _request(self, http: Any, method: str, path: str, body: dict | None = None) -> Any:
         """One API call; its JSON answer. AgentTimeout, IllegalMove (422 of an action), AgentError."""
-        httpx, _, _ = _imports()
+        httpx, _, _ = modules()
         try:
             resp = await http.request(method, self.server + path, json=body, headers=self._headers(),
                                       timeout=self.timeout)
@@ -302,7 +302,7 @@ class Agent:
     async def run(self) -> dict[str, Any]:
         """Play the seat until the table is over; the final view. Reconnects after a dropped
         connection (the first message after it is the full view). Raises the errors above."""
-        httpx, _, _ = _imports()
+        httpx, _, _ = modules()
         async with httpx.AsyncClient() as http:
             await self.claim(http)
             if not self.token:
@@ -325,7 +325,7 @@ class Agent:
     async def session(self, http: Any) -> bool:
         """One live connection: True once the table is over; False when the server closed it
         (the caller reconnects); ConnectionError when it dropped."""
-        _, websockets, _ = _imports()
+        _, websockets, _ = modules()
         try:
             ws = await asyncio.wait_for(websockets.asyncio.client.connect(self.ws_url(), max_size=None),
                                         self.timeout)
