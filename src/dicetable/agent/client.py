@@ -220,9 +220,10 @@ class Agent:
             data = {"detail": resp.text[:200]}
         if resp.status_code >= 400:
             detail = data.get("detail") if isinstance(data, dict) else data
-            moving = body is not None and "action" in body
-            if resp.status_code == 422 and moving:
-                raise IllegalMove(body["action"], str(detail))
+            action = body.get("action") if body is not None else None
+            moving = action is not None
+            if resp.status_code == 422 and action is not None:
+                raise IllegalMove(str(action), str(detail))
             if resp.status_code == 409 and moving:
                 return None  # someone moved first: the live connection brings the news
             raise AgentError(f"{method} {path}: HTTP {resp.status_code}: {detail}")

@@ -160,7 +160,7 @@ def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026
         raise GameConfigError(f"each pair plays at least 1 game, got {games}")
     new_game(game, PLAYERS, seed=seed, options=options)  # checks the game, two seats and the options
     by_name = {e.name: e for e in entrants}
-    jobs = []
+    jobs: list[Job] = []
     for a, b in itertools.combinations(names, 2):
         for i in range(games):
             jobs.append(Job(game, PLAYERS, len(jobs), seed * 1_000_003 + i, seat_rotation([a, b], PLAYERS, i),
