@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Coroutine, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 import dicetable
@@ -362,4 +363,18 @@ class Agent:
 
     def play(self) -> dict[str, Any]:
         """:meth:`run` from synchronous code (its own event loop); the final view."""
-        return asyncio.run(self.run())
+        return run_sync(self.run)
+
+
+T = TypeVar("T")
+
+
+def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run the coroutine ``make()`` to its end from synchronous code and return its result: on a new
+    event loop, in a worker thread when this thread already runs one (Playwright's sync API does)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()

@@ -21,6 +21,7 @@ scale (see :func:`ratings`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from dicetable.bots.ladder import pct, run_jobs
 from dicetable.engine import Action, GameConfigError, GameState, new_game
 from dicetable.simulate import Job, seat_rotation, summarize, wilson
 
-from .client import Agent, Decision, Encoder, modules
+from .client import Agent, Decision, Encoder, modules, run_sync
 
 PLAYERS = 2
 
@@ -169,7 +170,8 @@ def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026
         encoder = Encoder(game, PLAYERS, options)
         records = run_jobs(jobs, 1, play=lambda job: _play_local(job, by_name, encoder))
     else:
-        records = [asyncio.run(_play_remote(job, by_name, server.rstrip("/"), idle)) for job in jobs]
+        url = server.rstrip("/")
+        records = [run_sync(functools.partial(_play_remote, job, by_name, url, idle)) for job in jobs]
     rated = ratings(records, names)
     rows = []
     for r in summarize(records):
