@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("numpy")
 
 import dicetable
-from dicetable.agent import Agent, AgentError, Decision, IllegalMove, random_policy
+from dicetable.agent import Agent, AgentError, AgentTimeout, Decision, IllegalMove, random_policy
 
 #: Every title at two seats: the agent in seat 0, a greedy bot in seat 1 (random bots make
 #: Kingdom of Dice games thousands of moves long), with the game's default options.
@@ -130,3 +130,22 @@ def test_a_connection_dropped_mid_turn_is_reopened_and_the_game_goes_on(server):
     status, record = server.call("GET", f"/api/tables/{table}/record")
     assert status == 200
     assert [aid for seat, aid in record["actions"] if seat == 0] == policy.moves
+
+
+def test_an_agent_waiting_longer_than_its_idle_time_stops_with_a_timeout(server):
+    # Two people's seats; the agent takes the one not to move, and the other person never moves.
+    made = server.create("biblios-dice", [{"kind": "human"}, {"kind": "human"}])
+    tokens = [s["token"] for s in made["seats"]]
+    _, view = server.call("GET", f"/api/tables/{made['table_id']}", token=tokens[0])
+    waiting = next(s for s in range(2) if s not in view["to_move"])
+    agent = Agent(server.url, made["table_id"], random_policy(1), token=tokens[waiting], idle=1.5)
+    with pytest.raises(AgentTimeout, match=f"no news from table {made['table_id']} for 1.5 s"):
+        agent.play()
+    assert agent.moves == 0
+
+
+def test_a_wrong_token_is_the_servers_refusal(server):
+    table, _ = _table(server, "biblios-dice")
+    agent = Agent(server.url, table, random_policy(1), token="not-a-token", idle=10)
+    with pytest.raises(AgentError, match="the table refused the live connection: HTTP 403"):
+        agent.play()

@@ -222,10 +222,9 @@ class Agent:
         if resp.status_code >= 400:
             detail = data.get("detail") if isinstance(data, dict) else data
             action = body.get("action") if body is not None else None
-            moving = action is not None
             if resp.status_code == 422 and action is not None:
                 raise IllegalMove(str(action), str(detail))
-            if resp.status_code == 409 and moving:
+            if resp.status_code == 409 and action is not None:
                 return None  # someone moved first: the live connection brings the news
             raise AgentError(f"{method} {path}: HTTP {resp.status_code}: {detail}")
         return data
