@@ -49,17 +49,25 @@ class Recording:
         return index
 
 
-def _check_decisions(game: str, decisions: list[Decision]) -> None:
-    """Each decision carries the research encoding of its view: the vector length and the mask the
-    RL spaces of the game give, the mask's ones exactly the view's legal action ids."""
+def _check_decisions(game: str, record: dict, decisions: list[Decision]) -> None:
+    """Each decision carries what the RL environments compute on the server's own state at that
+    version: the table's record is replayed through the engine and, at each decision's version,
+    ``GameSpaces.observe`` and ``GameSpaces.mask`` of seat 0 must equal the agent's vector and mask
+    (which it built from the JSON view, patched change by change over the live connection)."""
     from dicetable.rl import GameSpaces
 
     spaces = GameSpaces(game, 2)
-    for d in decisions:
-        assert d.observation.shape == (spaces.observation_size,) and d.observation.dtype.name == "float32"
-        assert d.mask.shape == (spaces.num_actions,) and d.mask.dtype.name == "int8"
+    state = dicetable.new_game(game, 2, seed=record["seed"], options=record["options"])
+    applied = 0
+    for d in sorted(decisions, key=lambda d: d.version):
+        while applied < d.version:
+            seat, aid = record["actions"][applied]
+            state.apply(aid, seat)
+            applied += 1
+        assert d.observation.dtype.name == "float32" and d.mask.dtype.name == "int8"
+        assert (d.observation == spaces.observe(state, 0)).all(), f"observation at version {d.version}"
+        assert (d.mask == spaces.mask(state, 0)).all(), f"mask at version {d.version}"
         assert {spaces.catalogue[i] for i in range(spaces.num_actions) if d.mask[i]} == {a["id"] for a in d.legal}
-        assert list(d.observation) == pytest.approx(spaces.encoding.encode(d.view["observation"]))
 
 
 @pytest.mark.parametrize("game", TITLES)
@@ -76,7 +84,7 @@ def test_agent_plays_a_full_game_of_each_title(server, game):
     assert agent.moves == len(policy.moves) > 0
     assert set(policy.moves) <= set(policy.chosen)
     assert final["winners"] == record["winners"]
-    _check_decisions(game, policy.decisions)
+    _check_decisions(game, record, policy.decisions)
     # Replaying the record through the engine reaches the end the agent was shown.
     state = dicetable.new_game(game, 2, seed=record["seed"], options=record["options"])
     for seat, aid in record["actions"]:
