@@ -157,3 +157,19 @@ def test_a_wrong_token_is_the_servers_refusal(server):
     agent = Agent(server.url, table, random_policy(1), token="not-a-token", idle=10)
     with pytest.raises(AgentError, match="the table refused the live connection: HTTP 403"):
         agent.play()
+
+
+def test_the_agent_takes_the_tables_options_from_its_view(server):
+    # Winter sheets change Dice Kingdoms' catalogue and encoding; the agent is not told, the view says.
+    made = server.create("dice-kingdoms-of-valeria", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}],
+                         options={"sheets": "winter"}, seed=2)
+    policy = Recording()
+    agent = Agent(server.url, made["table_id"], policy, token=made["seats"][0]["token"], idle=120,
+                  on_move=policy.accepted)
+    final = agent.play()
+    assert final["over"] and final["options"]["sheets"] == "winter"
+    from dicetable.rl import GameSpaces
+
+    winter = GameSpaces("dice-kingdoms-of-valeria", 2, {"sheets": "winter"})
+    assert policy.decisions and all(d.mask.shape == (winter.num_actions,) for d in policy.decisions)
+    assert all(d.observation.shape == (winter.observation_size,) for d in policy.decisions)

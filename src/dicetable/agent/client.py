@@ -163,8 +163,8 @@ class Agent:
 
     ``server``: the server's base URL (``http://127.0.0.1:8000``); ``table``: the table id;
     ``token``: the seat token (or ``invite``: the ``<seat>.<code>`` of a link, claimed once for a
-    fresh token); ``policy``: see :class:`Policy`; ``options``: the table's options when they are
-    not the game's defaults (the catalogue and encoding depend on some of them); ``timeout``:
+    fresh token); ``policy``: see :class:`Policy`; ``options``: the table's options (the catalogue and
+    encoding depend on some of them; None: those the view names, else the game's defaults); ``timeout``:
     seconds for one HTTP request or WebSocket handshake; ``idle``: seconds to wait for the table's
     next news before :class:`AgentTimeout` (None: forever); ``retries``: reconnections tried after a
     dropped connection (with ``backoff`` seconds between, doubling); ``on_move``: called as
@@ -272,7 +272,8 @@ class Agent:
         """The :class:`Encoder` of the table's game (made once, from the first view)."""
         if self._encoder is None:
             assert self.view is not None
-            self._encoder = Encoder(self.view["game"], self.view["players"], self.options)
+            options = self.options if self.options is not None else self.view.get("options")
+            self._encoder = Encoder(self.view["game"], self.view["players"], options)
         return self._encoder
 
     async def act(self, http: Any) -> None:
