@@ -40,7 +40,7 @@ def agent(
     policy: str = typer.Option("random", "--policy", help=f"how the agent chooses: {', '.join(POLICIES)}"),
     seed: Optional[int] = typer.Option(None, "--seed", help="seed of the random policy"),
     options: Optional[str] = typer.Option(None, "--options",
-                                          help="the table's options as a JSON object, when not the game's defaults"),
+                                          help="the table's options as a JSON object (default: those its view names)"),
     idle: Optional[float] = typer.Option(None, "--idle", help="give up after this many seconds without news "
                                                                "from the table (default: wait)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the result"),
