@@ -1,6 +1,6 @@
 """The quiet trusted step against apply, per game: microseconds per action of random playouts.
 
-    .venv/bin/python benchmarks/quiet_step.py [--runs 6] [--games 20]
+    .venv/bin/python benchmarks/quiet_step.py [--runs 6] [--games 20] [--game ID ...]
 
 States are sampled along seeded random games (``dicetable.bench.sample_states``); from each,
 a random playout to the end is timed with ``legal_actions`` + ``apply`` and with
@@ -19,6 +19,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--game", action="append", help="only this game id (repeatable; default: every game)")
     args = parser.parse_args()
     time.perf_counter_ns = time.process_time_ns  # CPU time: a busy machine's waits are not counted
     from dicetable.bench import playout_costs_us, sample_states
@@ -26,6 +27,8 @@ def main() -> None:
 
     print("| game | apply µs/action | step µs/action | quiet x |\n|---|---|---|---|")
     for spec in shipped_games():
+        if args.game and spec.id not in args.game:
+            continue
         players = max(2, spec.min_players)
         samples = [s for s in sample_states(spec.id, players, args.games, 1) if not s.is_over][::10][:60]
         loud_runs: list[float] = []

@@ -15,7 +15,11 @@ not counted; what grows with the tables (module-level caches of board parts
 included) is. The largest allocation sites of the growth are listed, grouped
 by file.
 
+With ``--after connect`` no action follows the connections: the tables are
+measured as they idle with viewers connected (their full views were sent).
+
     python benchmarks/table_memory.py [GAME ...] [--tables N] [--players N] [--actions N] [--seed N]
+                                      [--after push|connect]
 """
 
 from __future__ import annotations
@@ -72,8 +76,10 @@ def play(manager: TableManager, table_id: str, rng: random.Random, actions: int)
         manager.act(table_id, seat, choice.id, lt.version, minimal=True)
 
 
-def open_tables(manager: TableManager, game: str, players: int, count: int, actions: int, seed: int) -> list:
-    """``count`` live tables of ``game`` played to mid-game, each with seat 0 and a spectator connected."""
+def open_tables(manager: TableManager, game: str, players: int, count: int, actions: int, seed: int,
+                push: bool = True) -> list:
+    """``count`` live tables of ``game`` played to mid-game, each with seat 0 and a spectator connected
+    (and one more action pushed to them when ``push``)."""
     kept = []
     for n in range(count):
         made = manager.create(game, players, {}, seed + n, [{"kind": "human"}] * players, None)
@@ -84,7 +90,8 @@ def open_tables(manager: TableManager, game: str, players: int, count: int, acti
         subs = [Subscriber(0, loop, Drop()), Subscriber(None, loop, Drop())]
         for sub in subs:
             manager.subscribe(lt, sub)
-        play(manager, tid, random.Random(-seed - n), 1)  # one change pushed to both
+        if push:
+            play(manager, tid, random.Random(-seed - n), 1)  # one change pushed to both
         kept.append((lt, subs))
     return kept
 
@@ -96,7 +103,7 @@ def measure(manager: TableManager, game: str, args: argparse.Namespace) -> dict:
     gc.collect()
     before_rss = rss_kib()
     before = tracemalloc.take_snapshot()
-    kept = open_tables(manager, game, players, args.tables, args.actions, args.seed)
+    kept = open_tables(manager, game, players, args.tables, args.actions, args.seed, push=args.after == "push")
     gc.collect()
     after = tracemalloc.take_snapshot()
     after_rss = rss_kib()
@@ -122,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4, help="seats per table, within each title's range")
     parser.add_argument("--actions", type=int, default=60, help="random actions before connecting (default 60)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--after", choices=("push", "connect"), default="push",
+                        help="measure after one more action is pushed (default), or right after connecting")
     parser.add_argument("--top", type=int, default=8, help="allocation sites listed per title")
     args = parser.parse_args(argv)
     games = args.games or [g.id for g in list_games()]

@@ -20,6 +20,7 @@ else when it is imported (function bodies may: they import an extra through
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import re
 import sys
 import tomllib
@@ -117,12 +118,15 @@ def _outside(nodes) -> set[str]:
 
 
 def base_dependencies() -> set[str]:
-    """The import names of pyproject's base ``dependencies`` (a distribution's name lowered,
-    ``-`` read as ``_``; each of ours is imported under that name) and what they bring."""
+    """The import names of pyproject's base ``dependencies`` and what they bring: a distribution's
+    name lowered with ``-`` read as ``_``, plus the top-level names an installed distribution
+    declares (``argon2-cffi`` is imported as ``argon2``)."""
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    names = {re.match(r"[A-Za-z0-9_.-]+", dep).group(0).lower().replace("-", "_")
+    dists = {re.match(r"[A-Za-z0-9_.-]+", dep).group(0).lower().replace("-", "_")
              for dep in meta["project"]["dependencies"]}
-    return names | set(BROUGHT_BY_BASE)
+    declared = {top for top, owners in importlib.metadata.packages_distributions().items()
+                if any(owner.lower().replace("-", "_").replace(".", "_") in dists for owner in owners)}
+    return dists | declared | set(BROUGHT_BY_BASE)
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicetable.engine import Rng, ScoreLine, TieMeasure, new_game, outcome_text
+from dicetable.engine import Rng, ScoreLine, ScoreSheet, TieMeasure, new_game, outcome_text
 from dicetable.engine.testing import random_playout
 
 #: (game, players, the solo opponent's name or None, the rulebook's scoring categories).
@@ -149,3 +149,34 @@ def test_outcome_names_the_first_measure_that_separates_the_tied(totals, ties):
         assert f"on more {measures[first].name} (rulebook: R)" in text
     if len(tied) > 1 and len(winners) == len(tied):
         assert "share the victory" in text
+
+
+# ------------------------------------------------------------------ places
+def _sheet_of(rows, lower_second):
+    """A sheet of seat lines (total, first measure, second measure), the winners chosen as a rulebook
+    would: best total, then the higher first measure, then the second (lower wins when ``lower_second``)."""
+    measures = (TieMeasure("a"), TieMeasure("b", not lower_second))
+
+    def rank(r):
+        return (r[0], r[1], -r[2] if lower_second else r[2])
+
+    best = max(rank(r) for r in rows)
+    lines = tuple(ScoreLine(f"P{s}", s, (r[0],), r[0], (r[1], r[2]), rank(r) == best) for s, r in enumerate(rows))
+    return ScoreSheet(("Score",), lines, "", "rulebook", measures), [rank(r) for r in rows]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 2), st.integers(0, 2)), min_size=1, max_size=5),
+       st.booleans())
+def test_places_are_competition_ranks_of_the_rulebook_order(rows, lower_second):
+    sheet, ranks = _sheet_of(rows, lower_second)
+    got = sheet.places()
+    for s, mine in enumerate(ranks):
+        # 1 + the seats strictly ahead by score, then each tie measure in its own direction
+        assert got[s] == 1 + sum(1 for other in ranks if other > mine)
+    assert min(got) == 1
+
+
+def test_a_solo_opponent_that_won_puts_the_seat_second():
+    lines = (ScoreLine("Player 1", 0, (50,), 50, (), False), ScoreLine("the Cat", None, (60,), 60, (), True))
+    assert ScoreSheet(("Score",), lines, "", "rulebook").places() == (2,)

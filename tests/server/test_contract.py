@@ -17,7 +17,7 @@ TWO = {"game": "corsairs-of-valeria", "players": 2}
 #: Statuses each operation may refuse with (besides its success), as the routes' code can answer them.
 REFUSALS = {
     ("get", "/api/health"): {400}, ("get", "/api/games"): {400},
-    ("post", "/api/tables"): {400, 413, 415, 422, 429}, ("get", "/api/tables"): {400, 422},
+    ("post", "/api/tables"): {400, 401, 403, 413, 415, 422, 429}, ("get", "/api/tables"): {400, 422},
     ("get", "/api/tables/{table_id}"): {400, 401, 403, 404, 422},
     ("post", "/api/tables/{table_id}/actions"): {400, 401, 403, 404, 409, 413, 415, 422},
     ("get", "/api/tables/{table_id}/record"): {400, 403, 404, 422},
@@ -29,6 +29,16 @@ REFUSALS = {
     ("post", "/api/tables/{table_id}/chat"): {400, 401, 403, 404, 409, 413, 415, 422, 429},
     ("get", "/api/tables/{table_id}/chat"): {400, 404, 422},
     ("post", "/api/qr"): {400, 404, 413, 415, 422},
+    ("get", "/api/players/{name}"): {400, 404, 422}, ("get", "/api/leaderboard/{game}"): {400, 404, 422},
+    ("get", "/api/lobby"): {400, 422}, ("post", "/api/lobby/{table_id}/join"): {400, 403, 404, 409, 413, 415, 422},
+    ("post", "/api/lobby/{table_id}/start"): {400, 401, 403, 404, 409, 413, 415, 422},
+    ("get", "/api/my-tables"): {400, 422}, ("post", "/api/my-tables"): {400, 413, 415, 422},
+    ("post", "/api/accounts"): {400, 403, 409, 413, 415, 422},
+    ("post", "/api/session"): {400, 401, 403, 413, 415, 422, 429},
+    ("delete", "/api/session"): {400, 403}, ("get", "/api/session"): {400},
+    ("post", "/api/account/tokens"): {400, 401, 403, 413, 415}, ("delete", "/api/account/tokens"): {400, 401, 403},
+    ("post", "/api/account/seats"): {400, 401, 403, 413, 415, 422},
+    ("delete", "/api/account"): {400, 401, 403, 413, 415, 422},
 }
 
 

@@ -87,6 +87,39 @@ def test_a_table_keeps_snapshots_only_for_viewers_with_a_connection(manager, see
         viewers = {sub.key for sub in subs}
         assert set(lt.live) <= viewers, f"snapshots {set(lt.live)} for viewers {viewers}"
         assert len(lt.live) <= len(viewers)
+        held = [(key, snap.text is not None, snap.change is not None) for key, snap in lt.live.items()]
+        assert all(not text and not change for _, text, change in held), f"message texts kept: {held}"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_connection_gets_a_full_view_then_changes_from_the_version_it_holds(manager, seed):
+    """LIVE.md section 4: a connection's first message is a full view; each later one is a change whose
+    ``base`` is the ``[undos, version]`` the connection holds, or a full view. The table lets its message
+    texts go once queued, so this is what the queues alone carry."""
+    rng = random.Random(seed)
+    manager.create("biblios-dice", 3, {}, seed, [{"kind": "human"}] * 3, None)
+    lt = manager.get("memtable")
+    subs: list[Subscriber] = []
+    held: dict[int, list] = {}
+    for _ in range(50):
+        if rng.random() < 0.3:
+            sub = Subscriber(rng.choice([0, 1, 2, None]), Inline(), queue.SimpleQueue())
+            manager.subscribe(lt, sub)
+            subs.append(sub)
+        else:
+            _play(manager, rng, 1)
+        for sub in subs:
+            while not sub.queue.empty():
+                message = json.loads(sub.queue.get_nowait())
+                if message["type"] == "view":
+                    held[id(sub)] = [message["undos"], message["version"]]
+                else:
+                    assert message["type"] == "change"
+                    assert id(sub) in held, "a change came before any full view"
+                    assert message["base"] == held[id(sub)]
+                    held[id(sub)] = [message["undos"], message["version"]]
+    for sub in subs:
+        assert held[id(sub)] == [lt.undos, lt.version]
 
 
 @pytest.mark.parametrize("text,seconds", [("", 600.0), ("30", 30.0), ("0", 0.0)])

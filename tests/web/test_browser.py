@@ -523,7 +523,7 @@ def _send_a_seat_to_a_friend(host, friend, server, game: str, players: int, seat
     friend.wait_for_selector("[data-version]")
     host.wait_for_function(f"() => /Player {seat + 1}/.test(document.querySelector('#players').innerText) && "
                            f"document.querySelector('#players [data-seat=\"{seat}\"] .meta').innerText"
-                           ".includes(' connected')")
+                           ".split(' · ').includes('connected')")  # not "not connected"
     return _table_id(host)
 
 

@@ -475,6 +475,7 @@ from dicetable.cli.serve import register as _register_serve  # noqa: E402  (serv
 _register_serve(app)
 import dicetable.cli.analyze  # noqa: E402,F401  registers `dicetable analyze` (cli/analyze.py)  # isort: skip
 import dicetable.cli.bots  # noqa: E402,F401  registers `dicetable train-eval` and `dicetable ladder`  # isort: skip
+import dicetable.cli.agent  # noqa: E402,F401  registers `dicetable agent` (cli/agent.py)  # isort: skip
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -27,7 +27,7 @@ from .replay import (
 from .fields import LIST, ROWS, VALUE, Field, int_list, int_rows, int_tuple
 from .flow import FlowState, Task, auto, choices, prompt, resolve, task_list
 from .rng import SEED_LIMIT, Rng
-from .scoresheet import ScoreLine, ScoreSheet, TieMeasure, outcome_text
+from .scoresheet import ScoreLine, ScoreSheet, TieMeasure, outcome_text, places
 from .state import GameState
 from .words import counted, plural_of
 
@@ -40,5 +40,5 @@ __all__ = [
     "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",
     "Field", "FlowState", "LIST", "ROWS", "VALUE", "auto", "choices", "int_list", "int_rows", "int_tuple",
     "prompt", "resolve", "task_list", "Task", "counted", "plural_of",
-    "ScoreLine", "ScoreSheet", "TieMeasure", "outcome_text",
+    "ScoreLine", "ScoreSheet", "TieMeasure", "outcome_text", "places",
 ]

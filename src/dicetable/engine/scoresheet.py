@@ -91,6 +91,43 @@ class ScoreSheet:
                 raise ValueError(f"{line.name} has {len(line.points)} category points for "
                                  f"{len(self.categories)} categories")
 
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place, in seat order: 1 for a winner, shared places repeat ("1, 2, 2, 4").
+
+        The order is the rulebook's: the lines that ``won`` first (the
+        game's :attr:`GameState.winners`, which apply every tie-break and any
+        instant win); then every other line by ``total``, higher first, and
+        on equal totals by each tie measure in order (``higher_wins`` says
+        which way; a measure a line has no value for (None) ranks it last on
+        that measure). Lines equal on the total and every measure share a
+        place; the next place skips as many as shared. A solo opponent's line
+        (``seat`` None) takes a place too when it won or beats a seat (a solo
+        game lost to the Cat gives the seat place 2), but only seats are
+        returned. A line that cannot win (``contender`` False: Biblios Dice's
+        Cadfael) takes no place. A seat that did not win is never 1st (Dice
+        Kingdoms solo below 60 VP: place 2).
+        """
+        ranked = [ln for ln in self.lines if ln.contender]
+
+        def key(line: ScoreLine) -> tuple[Any, ...]:
+            measures = []
+            for i, m in enumerate(self.measures):
+                value = line.ties[i] if i < len(line.ties) else None
+                measures.append((0, 0) if value is None else (1, value if m.higher_wins else -value))
+            return (line.won, line.total, *measures)
+
+        keys = [key(ln) for ln in ranked]
+        out = []
+        for ln in self.lines:
+            if ln.seat is None:
+                continue
+            if not ln.contender:
+                raise ValueError(f"{ln.name} is a seat that cannot win: a seat always takes a place")
+            mine = key(ln)
+            ahead = sum(1 for k in keys if (k[0] and not mine[0]) or (k[0] == mine[0] and not k[0] and k > mine))
+            out.append(1 + (ahead if mine[0] else max(ahead, 1)))  # a seat that did not win is never 1st
+        return tuple(out)
+
     def to_json(self) -> dict[str, Any]:
         """``{"categories", "measures": [{"name", "shown"}], "lines": [{"name", "seat", "points", "total", "ties", "won"}],
         "contender"}], "outcome", "source"}``: plain JSON types."""
@@ -159,10 +196,22 @@ def _outcome(lines: Sequence[ScoreLine], measures: Sequence[TieMeasure], tie_sou
     return f"{tied_names} tied on {top}; the tie-break gives the win to {names} ({tie_source})."
 
 
+def places(state: Any) -> tuple[int, ...]:
+    """Each seat's place at the end of ``state``'s game (a finished :class:`GameState`), in seat order.
+
+    ``state.score_sheet().places()`` (see :meth:`ScoreSheet.places`): winners
+    1, the others after them by the rulebook's score and tie-breaks, shared
+    places where nothing separates them. Like the sheet it is omniscient: call it once
+    ``state.is_over`` (before, nobody has won yet, so nobody is placed 1st).
+    """
+    sheet: ScoreSheet = state.score_sheet()
+    return sheet.places()
+
+
 def simple_sheet(names: Sequence[str], scores: Sequence[Any], winners: Sequence[int]) -> ScoreSheet:
     """A one-category sheet ("Score") for a game without its own: each seat's score as its total."""
     lines = tuple(ScoreLine(names[s], s, (int(v),), int(v), (), s in winners) for s, v in enumerate(scores))
     return ScoreSheet(("Score",), lines, outcome_text(lines, (), "rulebook"), "rulebook")
 
 
-__all__ = ["ScoreLine", "ScoreSheet", "TieMeasure", "outcome_text", "simple_sheet"]
+__all__ = ["ScoreLine", "ScoreSheet", "TieMeasure", "outcome_text", "places", "simple_sheet"]

@@ -25,6 +25,12 @@ when the app starts). Endpoints (all JSON; a seat's token goes in
 ``GET  /api/tables/{id}/chat``              the chat messages (``?after=`` an id)
 ``POST /api/qr``                            ``{"text"}``: the QR code (SVG) of one of this server's table links
 ``GET  /api/health``                        ``{"ok": true, "database": "sqlite"|"postgresql"}``
+``GET  /api/lobby``, ``/api/my-tables``     the open lobby, join, start with bots, My tables (``routes.lobby``,
+                                            docs/lobby.md)
+``POST /api/accounts``, ``/api/session``    accounts: sign up, sign in (``DELETE``: out, ``GET``: who am I),
+``/api/account/...``                        API tokens, a guest's seats, deleting the account
+                                            (``routes.accounts``, docs/accounts.md; changes made with the
+                                            sign-in cookie need ``X-CSRF-Token``: ``csrf``)
 =========================================  ====================================================
 
 HTTP answers of :data:`GZIP_MINIMUM` bytes or more are gzipped for clients
@@ -53,12 +59,17 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
+from .accounts import SignInThrottle
 from .chat import Chat
+from .csrf import CsrfGuard
 from .hints import HintGate, PendingHints
 from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
+from .lobby import attach as attach_lobby
 from .routes import ROUTERS
+from .routes import accounts as account_routes
 from .routes.handlers import install as install_handlers
+from .routes import players as players_routes
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
 from .settings import LIMITS_OFF_WARNING, Settings
@@ -102,6 +113,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
                                abandon_after=settings.abandon_after)
         app.state.store = store
         app.state.manager = manager
+        app.state.lobby = attach_lobby(manager)  # turn-based notices and the waker (server/lobby.py)
 
         def still_running(table_id: str) -> bool:
             lt = manager.tables.get(table_id)
@@ -136,17 +148,21 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
                   **telemetry)
     app.state.settings = settings
     app.state.hints = PendingHints()
+    app.state.sign_ins = SignInThrottle(per_address=settings.per_client)  # wrong passwords (routes.accounts)
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
     # touched: it keeps permessage-deflate); level 6 costs a third of level 9's time for ~1% more bytes
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HintGate, pending=app.state.hints)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(TokenInAddress)
+    app.add_middleware(CsrfGuard, allowed_hosts=settings.allowed_hosts)  # cookie-authenticated changes (csrf.py)
     app.add_middleware(BrowserGuard, allowed_hosts=settings.allowed_hosts, docs_path=docs)
 
     install_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(players_routes.router)  # results, ratings, leaderboards (server/ratings.py)
+    app.include_router(account_routes.router)  # sign-up, sign-in, tokens, account deletion
 
     _include_web(app)
     return app

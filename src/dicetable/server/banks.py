@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 DAY = 24 * 3600
 
@@ -41,7 +41,16 @@ PRESETS: tuple[dict, ...] = (
      "bank_max": 3 * DAY},
     {"id": "weekly", "name": "turn-based: 3 days a turn (up to 7 days saved)", "bank": 3 * DAY,
      "increment": 3 * DAY, "bank_max": 7 * DAY},
+    {"id": "slow", "name": "turn-based: 7 days a turn (up to 14 days saved)", "bank": 7 * DAY,
+     "increment": 7 * DAY, "bank_max": 14 * DAY},
 )
+
+#: A bank whose increment is at least this many seconds is turn-based play (the lobby's "turn-based" clocks).
+TURN_BASED = 12 * 3600
+
+#: What happens when a running bank reaches zero: ``bot`` (the seat's bot plays that turn; its holder
+#: takes the seat back when they return) or ``forfeit`` (the seat forfeits: placed last, its bot plays on).
+ON_EMPTY = ("bot", "forfeit")
 
 #: Least and most seconds a bank may start with, and the most an increment may add.
 MIN_BANK, MAX_BANK, MAX_INCREMENT = 10, 14 * DAY, 7 * DAY
@@ -57,11 +66,26 @@ class TimeBank:
     bank_max: int | None
     left: list[float] = field(default_factory=list)
     since: list[float | None] = field(default_factory=list)
+    #: the rule when a bank runs out (one of :data:`ON_EMPTY`; None: ``forfeit`` at a rated table, else ``bot``)
+    on_empty: str | None = None
+    #: the seats that forfeited (their bank ran out under the ``forfeit`` rule), in the order they did
+    forfeited: list[int] = field(default_factory=list)
 
     @classmethod
-    def new(cls, players: int, bank: int, increment: int = 0, bank_max: int | None = None) -> "TimeBank":
+    def new(cls, players: int, bank: int, increment: int = 0, bank_max: int | None = None,
+            on_empty: str | None = None) -> "TimeBank":
         """Every one of ``players`` seats with a full bank, none on the clock."""
-        return cls(bank, increment, bank_max, [float(bank)] * players, [None] * players)
+        return cls(bank, increment, bank_max, [float(bank)] * players, [None] * players, on_empty)
+
+    @property
+    def turn_based(self) -> bool:
+        """True for turn-based play: at least :data:`TURN_BASED` seconds added after each turn."""
+        return self.increment >= TURN_BASED
+
+    def waiting_since(self, seats: Iterable[int]) -> float | None:
+        """When the earliest running turn of ``seats`` began (None: none of them is on the clock)."""
+        starts = [self.since[s] for s in seats if 0 <= s < len(self.since) and self.since[s] is not None]
+        return min(s for s in starts if s is not None) if starts else None
 
     def remaining(self, seat: int, now: float) -> float:
         """Seconds left in ``seat``'s bank at ``now`` (never below 0)."""
@@ -93,19 +117,37 @@ class TimeBank:
         """The view's ``time_bank``: the settings, and each seat's ``left`` and ``since`` (the page counts
         a running bank down as ``left - (now - since)``)."""
         return {"bank": self.bank, "increment": self.increment, "bank_max": self.bank_max,
-                "left": [round(x, 3) for x in self.left], "since": list(self.since)}
+                "left": [round(x, 3) for x in self.left], "since": list(self.since),
+                "turn_based": self.turn_based, "on_empty": self.on_empty, "forfeited": list(self.forfeited)}
 
     def to_text(self) -> str:
         """The stored form (JSON text)."""
         return json.dumps({"bank": self.bank, "increment": self.increment, "bank_max": self.bank_max,
-                           "left": self.left, "since": self.since})
+                           "left": self.left, "since": self.since, "on_empty": self.on_empty,
+                           "forfeited": self.forfeited})
 
     @classmethod
     def from_text(cls, text: str) -> "TimeBank":
         """Read the stored form back (ValueError for text that is not one)."""
         data = json.loads(text)
         return cls(int(data["bank"]), int(data["increment"]), data.get("bank_max"),
-                   [float(x) for x in data["left"]], [None if x is None else float(x) for x in data["since"]])
+                   [float(x) for x in data["left"]], [None if x is None else float(x) for x in data["since"]],
+                   data.get("on_empty"), [int(x) for x in data.get("forfeited") or []])
+
+
+def places_with_forfeits(places: Sequence[int], forfeited: Iterable[int]) -> list[int]:
+    """The places of a finished table once its forfeits count: every seat that forfeited is placed
+    after every seat that did not (they share the last place among themselves); the others keep their
+    order by ``places`` (1 = first; shared places stay shared), renumbered from 1 as competition
+    ranks (1, 1, 3, ...). ``places[s]`` is seat s's place by the rulebook's scoring."""
+    lost = set(forfeited)
+    stay = [s for s in range(len(places)) if s not in lost]
+    out = [0] * len(places)
+    for s in stay:
+        out[s] = 1 + sum(1 for o in stay if places[o] < places[s])
+    for s in lost:
+        out[s] = len(stay) + 1
+    return out
 
 
 def check(bank: int | None, increment: int | None, bank_max: int | None, clock: int | None) -> str | None:

@@ -40,12 +40,13 @@ class Seat:
     joined: bool = False
     invite_hash: str | None = None
     claimed: bool = False
+    player_id: int | None = None  # the account holding this seat (None: a guest's seat, or a bot's)
 
     @classmethod
     def from_row(cls, row: SeatRow) -> "Seat":
         """Copy a stored seat."""
         return cls(row.seat, row.kind, row.level, row.token_hash, row.name, bool(row.autoplay), bool(row.joined),
-                   row.invite_hash, bool(row.claimed))
+                   row.invite_hash, bool(row.claimed), row.player_id)
 
     @property
     def by_bot(self) -> bool:
@@ -90,6 +91,8 @@ class Snapshot:
     change message from the snapshot of revision ``base`` (None: there is
     none, a connection at ``base`` gets the full view; ``""``: nothing this
     viewer sees changed); ``text`` the full view message, made when first needed.
+    Both messages are let go once queued to every connection that needs them
+    (the queues hold them until sent), so a table keeps no text between changes.
     """
 
     rev: int

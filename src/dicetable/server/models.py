@@ -14,10 +14,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import (
-    BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint,
+    BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint,
 )
 from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+#: The type of an autoincrement id: 64 bits on PostgreSQL, SQLite's INTEGER rowid on SQLite.
+_ID = BigInteger().with_variant(Integer, "sqlite")
 
 
 class Base(DeclarativeBase):
@@ -34,7 +38,9 @@ class TableRow(Base):
     ``clock`` the seconds per decision (None: no turn clock); ``time_bank`` the
     chess-style clock's settings and banks as JSON (``dicetable.server.banks``;
     None: none); ``undos`` how many actions were taken back so far (an undo
-    lowers the version, never ``undos``).
+    lowers the version, never ``undos``); ``rated`` True when the table's
+    result changes its players' ratings (WEB.md, Players); ``listed`` True when
+    the table is shown in the open lobby, where strangers may take its empty seats.
     """
 
     __tablename__ = "tables"
@@ -50,6 +56,8 @@ class TableRow(Base):
     time_bank: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
     undos: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
 
 class SeatRow(Base):
@@ -62,7 +70,10 @@ class SeatRow(Base):
     bot; ``joined`` True once the seat's token has been used; ``invite_hash`` the
     hex SHA-256 of the seat's invite (its ``link``), None once claimed;
     ``claimed`` True once someone claimed the seat with its invite (the
-    creator's copy of the token is revoked then).
+    creator's copy of the token is revoked then); ``player_id`` the account
+    holding the seat (``players.id``; None: a guest or a bot). It has no
+    foreign key (SQLite cannot add one to an existing table in place); a
+    player's row is never removed, so the id stays meaningful.
     """
 
     __tablename__ = "seats"
@@ -77,6 +88,7 @@ class SeatRow(Base):
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    player_id: Mapped[int | None] = mapped_column(_ID, nullable=True, default=None, index=True)
 
 
 class ActionRow(Base):
@@ -91,8 +103,7 @@ class ActionRow(Base):
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_actions_table_seq"),)
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
-                                    autoincrement=True)
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
@@ -113,10 +124,87 @@ class ChatRow(Base):
 
     __tablename__ = "chat"
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
-                                    autoincrement=True)
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(Text)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRow(Base):
+    """One account (WEB.md, Players): ``name`` as its owner typed it, ``name_key`` its case-folded form (unique).
+
+    ``password_hash`` is the argon2id hash (never the password); None once the
+    account is deleted. A deleted account keeps its row and id (``deleted``
+    True, its name replaced) so finished tables still name a player in replays.
+    ``email`` (optional) and ``notify_email`` say whether the player asked for
+    an e-mail when it becomes their move at a turn-based table.
+    """
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, default=None)
+    notify_email: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+
+
+class PlayerTokenRow(Base):
+    """A token that acts for an account: the hex SHA-256 of the token (never the token) and its ``kind``.
+
+    ``kind`` is ``session`` (a browser sign-in: the session cookie's value, also
+    usable as ``Authorization: Bearer``) or ``api`` (a personal API token for
+    programs). Signing out deletes the sign-in's row.
+    """
+
+    __tablename__ = "player_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ResultRow(Base):
+    """One seat's result at a finished table: its ``place`` (1 = won; shared places repeat) and ``score``.
+
+    ``player_id`` is the account that held the seat (None: a guest or a bot);
+    ``rated`` True when the table was rated, then ``mu_before``/``sigma_before``
+    and ``mu_after``/``sigma_after`` are that player's OpenSkill rating for
+    ``game`` before and after the table (the rating history).
+    """
+
+    __tablename__ = "results"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"), nullable=True,
+                                                  index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    place: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sigma_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's current OpenSkill rating for one game (``mu``, ``sigma``), with games played and won."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))

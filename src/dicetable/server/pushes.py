@@ -63,6 +63,7 @@ class Pushes:
         snap = self.views.snapshot(lt, sub.key)
         sub.rev = snap.rev
         lt.outbox.append([(sub, snap.full())])
+        snap.text = None  # queued: held by the connection's queue until sent, not by the table
 
     def unsubscribe(self, lt: LiveTable, sub: Subscriber) -> None:
         """Remove a connection; the others see the seat's new connected state."""
@@ -99,6 +100,8 @@ class Pushes:
             sub.rev = snap.rev
         if batch:
             lt.outbox.append(batch)
+        for snap in snaps.values():  # every connection is past the base now: the queues hold what they need
+            snap.change = snap.text = None
 
     def deliver(self, lt: LiveTable) -> None:
         """Send every queued message, oldest first (one hand-over to each event loop per batch)."""

@@ -36,7 +36,7 @@ from alembic.config import Config
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError, ProgrammingError
 
 from .models import ActionRow, SeatRow, TableRow
 
@@ -91,6 +91,7 @@ class _Pending:
 
     row: dict[str, Any]
     status: str | None
+    finish: Callable[[Connection], None] | None = None  # run in the append's transaction once it is stored
     done: threading.Event = field(default_factory=threading.Event)
     stored: bool = False
     error: BaseException | None = None
@@ -280,6 +281,11 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(select(TableRow.status).where(TableRow.id == table_id)).scalar_one_or_none()
 
+    def is_rated(self, table_id: str) -> bool:
+        """True when ``table_id`` is a rated table (False for an unknown one)."""
+        with self.engine.connect() as conn:
+            return bool(conn.execute(select(TableRow.rated).where(TableRow.id == table_id)).scalar_one_or_none())
+
     def running_table_ids(self) -> list[str]:
         """Ids of the tables whose game is not over."""
         with self.engine.connect() as conn:
@@ -299,8 +305,12 @@ class Store:
             conn.execute(insert(SeatRow), [row(seat) for seat in seats])
 
     def append(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
-               status: str | None = None) -> StoredAction:
+               status: str | None = None, finish: Callable[[Connection], None] | None = None) -> StoredAction:
         """Append action ``seq`` and commit (and set the table's ``status`` when given); the stored action.
+
+        ``finish`` (when given) is called with the connection inside the same transaction, only
+        if this action is the one stored (a lost race never calls it): the results of a table
+        that this action ends are written with it (``dicetable.server.ratings``), exactly once.
 
         Returns once the transaction holding it is committed (it may hold other
         tables' appends too: group commit). Raises :class:`Conflict` when row
@@ -308,7 +318,7 @@ class Store:
         Database errors (``sqlalchemy.exc.DBAPIError``) reach the caller as they are.
         """
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
-        pending = _Pending(stored._asdict(), status)
+        pending = _Pending(stored._asdict(), status, finish)
         self._start_committer()
         self._waiting.put(pending)
         pending.done.wait()
@@ -357,7 +367,7 @@ class Store:
             for pending in batch:
                 pending.stored = False
                 try:
-                    self._write([pending])
+                    self._write_alone(pending)
                 except IntegrityError:  # its table is gone (deleted): nothing stored, as a lost race
                     pending.stored = False
                 except Exception as exc:
@@ -365,6 +375,20 @@ class Store:
         finally:
             for pending in batch:
                 pending.done.set()
+
+    def _write_alone(self, pending: _Pending) -> None:
+        """Write one append in its own transaction; if that fails while it carries results to write
+        (``finish``), the append is tried once more without them (logged): a table's results never
+        cost the move that ended it."""
+        try:
+            self._write([pending])
+        except Exception:
+            if pending.finish is None:
+                raise
+            log.exception("writing the results of table %s failed; its last move is stored without them",
+                          pending.row["table_id"])
+            pending.finish, pending.stored = None, False
+            self._write([pending])
 
     def _write(self, batch: list[_Pending]) -> None:
         """Insert ``batch`` (one statement, many rows), set the statuses, notify, commit; lost races
@@ -388,6 +412,14 @@ class Store:
                        if p.stored and p.status is not None]
             if changes:
                 conn.execute(self._set_status, changes)
+            for pending in batch:
+                if pending.stored and pending.finish is not None:
+                    try:
+                        pending.finish(conn)
+                    except DBAPIError:  # the database refused: the transaction is lost, as for the appends
+                        raise
+                    except Exception:  # a bug in the results' code must not cost the players their last move
+                        log.exception("writing the results of table %s failed", pending.row["table_id"])
             stored = [f"{p.row['table_id']} {p.row['seq']} {self.origin}" for p in batch if p.stored]
             if self.is_postgres and stored:
                 conn.execute(text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) "
@@ -407,14 +439,18 @@ class Store:
                 self._notify(conn, table_id, -1)
         return ids
 
-    def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str) -> bool:
+    def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str,
+              player_id: int | None = None) -> bool:
         """Claim ``seat`` with the invite whose hash is ``invite_hash``: the seat's token hash becomes
-        ``token_hash`` (revoking the earlier token) and its invite is used up, in one transaction. False
-        (nothing changed) when the invite is not, or no longer, the seat's: of two claims one wins."""
+        ``token_hash`` (revoking the earlier token), its invite is used up and, given a ``player_id``,
+        the seat becomes that account's, in one transaction. False (nothing changed) when the invite is
+        not, or no longer, the seat's: of two claims one wins."""
+        values: dict[str, Any] = {"invite_hash": None, "claimed": True, "joined": True, "token_hash": token_hash}
+        if player_id is not None:
+            values["player_id"] = player_id
         with self.engine.begin() as conn:
             done = conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
-                                                      SeatRow.invite_hash == invite_hash)
-                                .values(invite_hash=None, claimed=True, joined=True, token_hash=token_hash))
+                                                      SeatRow.invite_hash == invite_hash).values(**values))
             if done.rowcount == 1:
                 self._notify(conn, table_id, -1)
             return done.rowcount == 1
@@ -454,6 +490,11 @@ class Store:
         if self.is_postgres:
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                          {"channel": CHANNEL, "payload": f"{table_id} {seq} {self.origin}"})
+
+    def notify_seats(self, conn: Connection, table_id: str) -> None:
+        """Tell the other server processes (PostgreSQL) that ``table_id``'s seats changed in ``conn``'s
+        transaction: they reload it when it commits."""
+        self._notify(conn, table_id, -1)
 
     def notify_chat(self, conn: Connection, table_id: str, message_id: int) -> None:
         """Tell the other processes (PostgreSQL only; delivered when ``conn``'s transaction commits) that

@@ -51,18 +51,21 @@ from dicetable.engine import (
     DicetableError, GameConfigError, IllegalActionError, get_game, new_game, seat_name,
 )
 
-from .banks import TimeBank, check as check_bank
+from .accounts import seats_of_player
+from .banks import ON_EMPTY, TimeBank, check as check_bank
 from .bots import (
     _WORKER_BOTS, DEFAULT_STAND_IN, FAIR_QUEUE_PER_CLIENT, HINT_RETRY, HINT_TIMEOUT, LEVELS,
     SEARCH_LEVELS, Bots, _choose, _choose_remote, _hint_remote, _warm_up, hint_answer,
 )
 from .clock import Timers
 from .errors import ApiError
+from .identity import player_for_token
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
 from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
 from .models import SeatRow, TableRow
 from .pushes import Pushes
+from .ratings import results_writer
 from .scheduler import Lanes
 from .store import Conflict, Record, Store, now, options_text
 from .views import Views
@@ -130,6 +133,12 @@ class TableManager:
         self.now = now  # POSIX seconds of the chess clocks (injected in tests)
         # seconds a table stays in memory with no connection and no action (DICETABLE_IDLE_EVICT; 0: forever)
         self.idle_evict = idle_evict if idle_evict is not None else idle_evict_from_env()
+        # called (lock held) with a table and the human seats whose chess-clock turn just began
+        # (turn-based notices: dicetable.server.lobby); each must be quick and must not raise
+        self.turn_hooks: list[Callable[[LiveTable, list[int]], None]] = []
+        # a table whose only timer is a chess clock's flag further away than this may leave memory when
+        # idle (set by dicetable.server.lobby, whose waker brings it back in time); None: never
+        self.evict_far_flags: float | None = None
 
     @property
     def builds(self) -> int:
@@ -173,16 +182,28 @@ class TableManager:
         cutoff = time.monotonic() - (self.idle_evict if older is None else older)
         dropped = []
         for tid, lt in list(self.tables.items()):
-            if lt.used > cutoff or lt.subscribers or lt.thinking or lt.timer is not None:
+            if lt.used > cutoff or lt.subscribers or lt.thinking or self._timer_keeps(lt):
                 continue
             with lt.lock:  # not while a change or a view of it runs; it stays if it was used meanwhile
-                if lt.used > cutoff or lt.subscribers or lt.thinking or lt.timer is not None:
+                if lt.used > cutoff or lt.subscribers or lt.thinking or self._timer_keeps(lt):
                     continue
                 if self.tables.get(tid) is lt:
+                    if lt.timer is not None:
+                        lt.timer.cancel()
+                        lt.timer = None
                     del self.tables[tid]
                     self.leases.release(tid)
                     dropped.append(tid)
         return dropped
+
+    def _timer_keeps(self, lt: LiveTable) -> bool:
+        """True when ``lt``'s timer keeps it in memory: any timer, unless it is a chess clock's flag
+        more than :attr:`evict_far_flags` seconds away (the lobby's waker reloads such a table in time)."""
+        if lt.timer is None:
+            return False
+        far = self.evict_far_flags
+        return far is None or lt.bank is None or lt.clock is not None or lt.deadline is None \
+            or lt.deadline - self.now() <= far
 
     def _sweep_every(self) -> float:
         """Seconds between sweeps: a tenth of ``abandon_after``, between 1 s and an hour."""
@@ -266,7 +287,11 @@ class TableManager:
         self._book(lt, seat, by, events, undoable, label)
 
     def _book(self, lt: LiveTable, seat: int, by: str, events: list, undoable: bool, label: str) -> None:
-        if by == "clock":
+        if by == "clock" and lt.bank is not None and seat in lt.bank.forfeited:
+            lt.notes.setdefault(lt.log_len, []).append(
+                f"{seat_name(seat)}'s time ran out: {seat_name(seat)} forfeits (placed last) and the "
+                f"{lt.seats[seat].level} bot plays the seat on: {label}")
+        elif by == "clock":
             lt.notes.setdefault(lt.log_len, []).append(
                 f"{seat_name(seat)}'s clock ran out: the {lt.seats[seat].level} bot chose for them: {label}")
         lt.log_len += len(events)
@@ -332,7 +357,8 @@ class TableManager:
     def create(self, game: str, players: int, options: dict[str, Any], seed: int | None,
                seats: list[dict[str, Any]] | None, clock: int | None, client: str | None = None, *,
                bank: int | None = None, increment: int | None = None,
-               bank_max: int | None = None) -> dict[str, Any]:
+               bank_max: int | None = None, listed: bool = False, on_time_out: str | None = None,
+               rated: bool = False) -> dict[str, Any]:
         """Create a table; return ``{"table_id", "seats": [{"seat", "kind", "level", "name", "token", "link"}]}``.
 
         ``client`` (the creator's address) is whose share of the search processes the table's
@@ -346,10 +372,28 @@ class TableManager:
         The clock: ``clock`` seconds per decision, or a chess-style ``bank`` of seconds per player
         with ``increment`` seconds added after each turn, never above ``bank_max``
         (:mod:`dicetable.server.banks`); ApiError 422 for both, or for values out of range.
+        ``on_time_out`` is what happens when a bank runs out (``bot`` or ``forfeit``; None: forfeit at
+        a rated table, else bot); ApiError 422 without a bank.
+
+        ``listed``: the table is shown in the open lobby, where anyone may take its human seats not
+        used yet but the first (the host's, taken from the start) (:mod:`dicetable.server.lobby`);
+        ApiError 422 with a chosen ``seed``.
+
+        Accounts: a human seat's ``player_id`` (with its ``player`` name) gives the seat to that account
+        (it acts with its session cookie or API token); ``token_too`` False leaves such a seat without a
+        token or invite in the answer (it is someone else's). ``rated``: every human seat must name an
+        account (at a listed table only the host's: its open seats go to signed-in players only), the
+        options must be the game's standard ones and the seed not chosen (ApiError 422).
         """
         wrong = check_bank(bank, increment, bank_max, clock)
         if wrong:
             raise ApiError(422, wrong)
+        if on_time_out is not None and (bank is None or on_time_out not in ON_EMPTY):
+            raise ApiError(422, f"on_time_out is {' or '.join(ON_EMPTY)} and goes with a bank (a chess clock), "
+                                f"not {on_time_out!r}" + ("" if bank is not None else " without a bank"))
+        if listed and seed is not None:
+            raise ApiError(422, "a listed table cannot have a chosen seed (whoever chose it could know every "
+                                "hidden card and future die); leave seed out, or do not list the table")
         try:
             spec = get_game(game)
         except GameConfigError as exc:
@@ -362,14 +406,32 @@ class TableManager:
         if len(seats) != players:
             raise ApiError(422, f"seats lists {len(seats)} seat(s) for {players} players: give one per player")
         chosen = seed is not None
+        if rated:
+            # a listed table's human seats after the host's are open: whoever takes one must be signed in
+            # (lobby.take_seat), so only the host's seat must name a player now
+            humans = [n for n, s in enumerate(seats) if s["kind"] == "human"]
+            named_now = humans[:1] if listed else humans
+            unnamed = [n for n in named_now if seats[n].get("player_id") is None]
+            if unnamed:
+                raise ApiError(422, "a rated table needs every human seat to name a signed-in player "
+                                    "({\"kind\": \"human\", \"player\": \"<name>\"}); seat(s) "
+                                    + ", ".join(map(str, unnamed)) + " name none")
+            if chosen:
+                raise ApiError(422, "a rated table's seed cannot be chosen (it would reveal every die and card); "
+                                    "leave 'seed' out")
         if seed is None:
             seed = secrets.randbits(63)
         try:
             state = new_game(game, players, seed=seed, options=options)
         except GameConfigError as exc:
             raise ApiError(422, str(exc)) from None
+        if rated and dict(state.options) != dict(new_game(game, players, seed=seed).options):
+            raise ApiError(422, "a rated table plays the game's standard options; leave 'options' out (or give "
+                                "the defaults GET /api/games lists)")
         table_id = self.id_factory()
         out, rows = [], []
+        # a listed table's first human seat is its host's (the creator's): taken from the start, never open
+        host = next((n for n, seat in enumerate(seats) if seat["kind"] == "human"), None) if listed else None
         for n, seat in enumerate(seats):
             kind = seat["kind"]
             level = seat.get("level") or (DEFAULT_STAND_IN if kind == "human" else None)
@@ -378,21 +440,26 @@ class TableManager:
             if level not in LEVELS:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
             name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
-            token = new_token() if kind == "human" else None
-            invite = new_token() if kind == "human" else None
+            player_id = seat.get("player_id") if kind == "human" else None
+            handed = kind == "human" and (player_id is None or seat.get("token_too", True))
+            token = new_token() if handed else None
+            invite = new_token() if handed and player_id is None else None  # an account's seat is not given away
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
-                                autoplay=False, joined=False, claimed=False,
-                                invite_hash=hash_token(invite) if invite else None))
+                                autoplay=False, joined=n == host, claimed=False,
+                                invite_hash=hash_token(invite) if invite else None, player_id=player_id))
             entry = {"seat": n, "kind": kind, "level": level if kind == "bot" else None, "name": name,
                      "link": f"/tables/{table_id}" + (f"#invite={n}.{invite}" if invite else "")}
             if token:
                 entry["token"] = token
+            if player_id is not None:
+                entry["player"] = seat.get("player")
             out.append(entry)
-        banks = TimeBank.new(players, bank, increment or 0, bank_max) if bank is not None else None
+        banks = TimeBank.new(players, bank, increment or 0, bank_max, on_time_out) if bank is not None else None
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
                        seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
-                       seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None)
+                       seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None,
+                       listed=listed, rated=rated)
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen, bank=banks)
@@ -428,8 +495,31 @@ class TableManager:
                     seat.joined = True
                     self.store.update_seat(lt.id, seat.seat, joined=True)
                 return seat.seat
+        held = self.account_seat(lt, token)
+        if held is not None:
+            return held
         raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
                             "or no token to watch as a spectator")
+
+    def account_seat(self, lt: LiveTable, token: str) -> int | None:
+        """The seat the account of ``token`` (a session or API token) acts for at ``lt``: of the seats it
+        holds, the first one to move, else its first (None: no account has the token, or it holds no seat)."""
+        player = player_for_token(self.store.engine, token)
+        if player is None:
+            return None
+        held = [s.seat for s in lt.seats if s.player_id == player.id]
+        if not held:  # a seat taken since this process loaded the table (a guest who signed up elsewhere)
+            held = [n for n in seats_of_player(self.store.engine, lt.id, player.id) if 0 <= n < len(lt.seats)]
+            for n in held:
+                lt.seats[n].player_id = player.id
+        if not held:
+            return None
+        to_move = set(lt.state.to_move)
+        seat = lt.seats[next((n for n in held if n in to_move), held[0])]
+        if not seat.joined:
+            seat.joined = True
+            self.store.update_seat(lt.id, seat.seat, joined=True)
+        return seat.seat
 
     def claim(self, table_id: str, invite: str) -> dict[str, Any]:
         """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).
@@ -498,7 +588,9 @@ class TableManager:
                 undoable = False
             try:
                 self.store.append(lt.id, lt.version + 1, seat, action_id, by, undoable,
-                                  status="over" if state.is_over else None)
+                                  status="over" if state.is_over else None,
+                                  finish=results_writer(lt.id, state, lt.bank.forfeited if lt.bank else ())
+                                  if state.is_over else None)
             except Conflict:
                 self._reload(lt)
                 raise ApiError(409, "another move was stored first (the table changed since your view); "
@@ -589,6 +681,9 @@ class TableManager:
                 raise ApiError(403, f"only {seat_name(seat)}'s own token can take it back")
             if not target.autoplay:
                 raise ApiError(422, f"{seat_name(seat)} is not played by a bot; nothing to take back")
+            if lt.bank is not None and seat in lt.bank.forfeited:
+                raise ApiError(409, f"{seat_name(seat)} forfeited when its time ran out: its bot plays it to "
+                                    "the end and the seat is placed last")
             self.store.update_seat(lt.id, seat, autoplay=False)
             target.autoplay = False
             lt.timed_out.discard(seat)
@@ -696,8 +791,12 @@ class TableManager:
         assert lt.bank is not None
         running = not lt.state.is_over and lt.status == "running"
         on_clock = [s for s in lt.state.to_move if not lt.seats[s].by_bot] if running else []
+        waiting = {s for s, since in enumerate(lt.bank.since) if since is None}
         if lt.bank.settle(on_clock, self.now()):
             self.store.set_time_bank(lt.id, lt.bank.to_text())
+            began = [s for s in on_clock if s in waiting]
+            for hook in self.turn_hooks if began else ():
+                hook(lt, began)
 
     def adopt(self) -> None:
         """Drive the tables in memory that have a bot or a clock to run and no process driving them
@@ -752,11 +851,25 @@ class TableManager:
             if lt.timer is not None:  # asked before the timer came (check_clock): it has nothing left to do
                 lt.timer.cancel()
             lt.timer = None
+            if self._forfeits(lt):
+                for seat in empty:  # the seat forfeits: placed last, its bot plays on (no taking it back)
+                    lt.bank.forfeited.append(seat)
+                    lt.seats[seat].autoplay = True
+                    self.store.update_seat(lt.id, seat, autoplay=True)
+                self.store.set_time_bank(lt.id, lt.bank.to_text())
             for seat in empty:
                 lt.timed_out.add(seat)
                 self.bots.start(lt, seat, lt.seats[seat].level, "clock")
             self.pushes.publish(lt)
             return empty
+
+    def _forfeits(self, lt: LiveTable) -> bool:
+        """True when a seat whose bank runs out at ``lt`` forfeits: the table's ``on_time_out`` rule,
+        or when it gave none, whether the table is rated."""
+        assert lt.bank is not None
+        if lt.bank.on_empty is not None:
+            return lt.bank.on_empty == "forfeit"
+        return self.store.is_rated(lt.id)
 
     def _procs(self, index: int) -> ProcessPoolExecutor:
         """Search process ``index`` (:meth:`Bots.procs_at`)."""

@@ -41,7 +41,7 @@ class Views:
         Beside WEB.md's fields: ``status`` (``running``, ``over`` or ``abandoned``), ``undos`` (actions
         taken back at this table; views are ordered by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``,
-        ``undo_seat`` (the seat that may take back the table's last move now, for every viewer: a
+        ``options`` (the game's options, defaults filled in), ``undo_seat`` (the seat that may take back the table's last move now, for every viewer: a
         hot-seat page holding that seat's token offers its undo; None when no move can be taken back)
         and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
         """
@@ -83,6 +83,7 @@ class Views:
             "winners": list(state.winners) if over else [],
             "seat": seat,
             "players": lt.players,
+            "options": lt.options,
             "seats": self.seats_view(lt),
             "clock": lt.clock,
             "time_bank": lt.bank.to_view() if lt.bank is not None else None,

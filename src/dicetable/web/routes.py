@@ -8,6 +8,7 @@ A FastAPI :class:`APIRouter` the server's app factory includes
 | ``GET /`` | the lobby |
 | ``GET /tables/{id}?token=...`` | the table page for a seat (no token: a spectator) |
 | ``GET /tables/{id}/replay`` | the replay viewer of a finished table |
+| ``GET /account`` | sign in or up; signed in: API tokens, sign out, delete the account |
 | ``GET /web/help/{game}`` | a game's rules sections and component reference |
 | ``GET /web/howto/{game}`` | a game's "how to play" card (goal, a turn in five lines, the end) |
 | ``GET /web/guide`` | the lobby's explanations: every game's card and what each bot level does |
@@ -35,13 +36,14 @@ from fastapi.templating import Jinja2Templates
 
 from dicetable.engine import DicetableError, list_games
 
-from . import howto, render, replays
+from . import howto, players, render, replays
 from .gamefiles import game_file
 
 _HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(_HERE / "templates"))
 router = APIRouter()
 router.include_router(replays.router)  # the replay steps and the final score sheet
+router.include_router(players.router)  # the player and leaderboard pages
 
 _STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".svg": "image/svg+xml"}
@@ -88,6 +90,12 @@ def table_page(request: Request, table_id: str) -> HTMLResponse:
 def replay_page(request: Request, table_id: str) -> HTMLResponse:
     """The replay viewer of a finished table (its record is public once the table is over)."""
     return _page(request, "replay.html", title="dicetable replay", table_id=table_id)
+
+
+@router.get("/account", response_class=HTMLResponse, include_in_schema=False)
+def account_page(request: Request) -> HTMLResponse:
+    """The account page: sign in or up; signed in: API tokens, sign out, delete the account (accounts.js)."""
+    return _page(request, "account.html", title="dicetable account")
 
 
 @router.get("/static/web/{name}", include_in_schema=False)

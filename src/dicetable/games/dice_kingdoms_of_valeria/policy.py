@@ -89,7 +89,7 @@ class _Tables:
 
     def __init__(self, lay: Layout) -> None:
         #: rate[s][n]: Harvest activations a Citizen section with n pips adds to its guild.
-        self.rate = tuple(tuple(n * sum(ACTIVATION[v] for v in lay.cit_values[s]) for n in range(3))
+        self.rate = tuple(tuple(n * sum((ACTIVATION[v] for v in lay.cit_values[s]), 0.0) for n in range(3))
                           for s in range(10))
         #: track_from[g][i]: (position, reward code) of the track's Reward Pips from position i on.
         self.track_from = tuple(

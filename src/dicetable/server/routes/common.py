@@ -15,7 +15,9 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from ..errors import ApiError
+from ..identity import SESSION_COOKIE
 from ..jsonio import JSONAnswer
+from ..live import LiveTable
 from ..tables import TableManager
 
 #: The ``Authorization`` header of a request (a seat's ``Bearer`` token), if any.
@@ -32,8 +34,10 @@ class ErrorOut(BaseModel):
 ERRORS = {
     400: "a token in the address of an HTTP API call, a Content-Length that is not a number, or a body "
          "that is not JSON text",
-    401: "a token is needed (send 'Authorization: Bearer <token>'), or the Authorization header is malformed",
-    403: "the token holds no seat at this table, or that seat may not do this",
+    401: "a token is needed (send 'Authorization: Bearer <token>'), or the Authorization header is malformed; "
+         "naming players at seats needs a sign-in",
+    403: "the token holds no seat at this table, or that seat may not do this; a call with the sign-in cookie "
+         "lacks the X-CSRF-Token header or comes from another site",
     404: "no such table, seat or route",
     409: "the table changed since the version sent (someone moved first), the seat is played by its bot, "
          "or the table was abandoned",
@@ -47,7 +51,7 @@ ERRORS = {
 }
 READ = (400,)
 LIST = (400, 422)
-CREATE = (400, 413, 415, 422, 429)
+CREATE = (400, 401, 403, 413, 415, 422, 429)
 VIEW = (400, 401, 403, 404, 422)
 RECORD = (400, 403, 404, 422)
 CHANGE = (400, 401, 403, 404, 409, 413, 415, 422)
@@ -68,6 +72,28 @@ def bearer_token(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "the Authorization header must read 'Bearer <token>' with your seat's token")
     return token.strip()
+
+
+def caller_seat(request: Request, authorization: str | None, lt: LiveTable) -> int | None:
+    """The seat the caller sees ``lt`` as: the ``Bearer`` token's (a seat's, or an account's; ApiError 403 for
+    a token holding no seat here), else the seat the session cookie's account holds there, else None (a
+    spectator: a signed-in player watches the tables where they hold no seat)."""
+    m = manager_of(request)
+    token = bearer_token(authorization)
+    cookie = request.cookies.get(SESSION_COOKIE) if token is None else None
+    return m.account_seat(lt, cookie) if cookie else m.seat_of(lt, token)
+
+
+def acting_seat(request: Request, authorization: str | None, lt: LiveTable) -> int:
+    """The seat the caller acts for at ``lt`` (as :func:`caller_seat`); ApiError 401 without a token or
+    sign-in, 403 when the caller holds no seat here."""
+    seat = caller_seat(request, authorization, lt)
+    if seat is not None:
+        return seat
+    if authorization is None and request.cookies.get(SESSION_COOKIE):
+        raise ApiError(403, f"you hold no seat at table {lt.id} (signed in, or not any more); use your seat's "
+                            "link, or sign in with the account that holds it")
+    return manager_of(request).need_seat(lt, None)
 
 
 def manager_of(request: Request) -> TableManager:

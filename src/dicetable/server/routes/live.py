@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import ApiError
+from ..identity import SESSION_COOKIE
 from ..limits import ClientLimits, LimitError
 from ..live import Subscriber
 from ..security import origin_allowed
@@ -73,7 +74,8 @@ def is_resync(text: str | None) -> bool:
 
 async def serve_connection(websocket: WebSocket, m: TableManager, table_id: str, token: str | None,
                            settings: Settings) -> None:
-    """The accepted live connection of ``token`` (None: a spectator) to ``table_id``, until either side closes.
+    """The accepted live connection of ``token`` to ``table_id``, until either side closes (no token: the seat
+    the signed-in account of the session cookie holds there, else a spectator).
 
     Its messages wait in a bounded :class:`SendQueue` (``settings.send_queue`` messages,
     ``settings.send_queue_bytes`` bytes): a client that falls behind loses its backlog and is sent
@@ -81,7 +83,9 @@ async def serve_connection(websocket: WebSocket, m: TableManager, table_id: str,
     max_frame = settings.max_frame
     try:
         lt = await run_in_threadpool(m.get, table_id)
-        seat = await run_in_threadpool(m.seat_of, lt, token)
+        cookie = websocket.cookies.get(SESSION_COOKIE) if token is None else None  # a signed-in player's seat
+        seat = await run_in_threadpool(m.account_seat, lt, cookie) if cookie else await run_in_threadpool(
+            m.seat_of, lt, token)
     except ApiError as exc:
         await websocket.send_text(json.dumps({"type": "error", "status": exc.status, "detail": exc.detail}))
         await websocket.close(code=4000 + exc.status)

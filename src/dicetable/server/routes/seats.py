@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from ..bots import HINT_RETRY, HINT_TIMEOUT, hint_answer
 from ..errors import ApiError
 from ..hints import BUSY, PendingHints
-from .common import CHANGE, CLAIM, HINT, Auth, bearer_token, client_address, errors, manager_of
+from .common import CHANGE, CLAIM, HINT, Auth, acting_seat, client_address, errors, manager_of
 
 router = APIRouter()
 
@@ -52,7 +52,7 @@ def post_hand_to_bot(table_id: str, seat: int, request: Request, authorization: 
     """Hand seat ``seat`` to its bot (its holder; or another seat once its clock ran out)."""
     m = manager_of(request)
     lt = m.get(table_id)
-    caller = m.need_seat(lt, bearer_token(authorization))
+    caller = acting_seat(request, authorization, lt)
     return m.hand_to_bot(table_id, caller, seat, body.level if body else None)
 
 
@@ -61,7 +61,7 @@ def post_take(table_id: str, seat: int, request: Request, authorization: Auth = 
     """Seat ``seat``'s holder takes it back from its bot."""
     m = manager_of(request)
     lt = m.get(table_id)
-    caller = m.need_seat(lt, bearer_token(authorization))
+    caller = acting_seat(request, authorization, lt)
     return m.take_back(table_id, seat, caller)
 
 
@@ -81,7 +81,7 @@ async def get_hint(table_id: str, request: Request, authorization: Auth = None) 
     try:
         def begin() -> tuple[int, int, Future]:
             lt = m.get(table_id)
-            seat = m.need_seat(lt, bearer_token(authorization))
+            seat = acting_seat(request, authorization, lt)
             return (seat, *m.start_hint(table_id, seat, client=client_address(request.client)))
 
         seat, version, fut = await run_in_threadpool(begin)

@@ -21,11 +21,14 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.responses import Response
 
+from ..accounts import Accounts
 from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
+from ..errors import ApiError
+from ..identity import request_player
 from ..ids import MAX_SEED
 from ..limits import ClientLimits
-from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, bearer_token, client_address, errors, manager_of
-from .common import minimal_answer, view_answer, wants_minimal
+from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, client_address, errors, manager_of
+from .common import acting_seat, caller_seat, minimal_answer, view_answer, wants_minimal
 
 router = APIRouter()
 
@@ -44,6 +47,8 @@ class SeatIn(BaseModel):
     kind: Literal["human", "bot"]
     level: Optional[StrictStr] = Field(None, max_length=16)
     name: Optional[StrictStr] = Field(None, min_length=1, max_length=40)
+    player: Optional[StrictStr] = Field(None, min_length=1, max_length=40,
+                                        description="a human seat for this signed-in player (an account name)")
 
     @field_validator("name")
     @classmethod
@@ -79,6 +84,11 @@ class NewTable(BaseModel):
                                            description="seconds added to a player's bank after each turn")
     bank_max: Optional[StrictInt] = Field(None, ge=MIN_BANK, le=MAX_BANK,
                                           description="the most seconds a bank may hold (turn-based play)")
+    listed: StrictBool = Field(False, description="shown in the open lobby: anyone may take its unused human seats")
+    on_time_out: Optional[Literal["bot", "forfeit"]] = Field(
+        None, description="when a bank runs out: its bot plays the turn, or the seat forfeits (default: forfeit "
+                          "at a rated table, else bot)")
+    rated: StrictBool = Field(False, description="ratings change when it is over: every human seat names a player")
 
 
 class ActionIn(BaseModel):
@@ -101,18 +111,49 @@ class UndoIn(BaseModel):
 def create_table(body: NewTable, request: Request) -> dict:
     """Create a table; the answer holds each human seat's token and link (shown once)."""
     seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
+    if seats is not None:
+        seat_players(request, seats)
     limits: ClientLimits = request.app.state.limits
     address = client_address(request.client)
     reserved = limits.reserve_creation(address)
     try:
         made = manager_of(request).create(body.game, body.players, body.options, body.seed, seats, body.clock,
                                           client=address, bank=body.bank, increment=body.increment,
-                                          bank_max=body.bank_max)
+                                          bank_max=body.bank_max, listed=body.listed,
+                                          on_time_out=body.on_time_out, rated=body.rated)
     except BaseException:
         limits.release_creation(address, reserved)
         raise
     limits.created(address, made["table_id"])
     return made
+
+
+def seat_players(request: Request, seats: list[dict]) -> None:
+    """Resolve the seats' ``player`` names to accounts (in place: ``player_id``, ``player``, ``name``,
+    ``token_too``). Naming players needs a signed-in creator (ApiError 401); an unknown name, or a
+    player on a bot seat, is refused (422). The creator's own seat gets its token as before; another
+    player's seat gets none (that player acts for it with their own sign-in or API token)."""
+    if not any(s.get("player") is not None for s in seats):
+        return
+    caller = request_player(request)
+    if caller is None:
+        raise ApiError(401, "naming players at seats needs you signed in (POST /api/session, or your API "
+                            "token as 'Authorization: Bearer <token>')")
+    accounts = Accounts(manager_of(request).store.engine)
+    for n, seat in enumerate(seats):
+        name = seat.get("player")
+        if name is None:
+            continue
+        if seat["kind"] != "human":
+            raise ApiError(422, f"seat {n} is a bot's: only a human seat names a player")
+        player_id = accounts.player_id(name)
+        if player_id is None:
+            raise ApiError(422, f"seat {n}: there is no player {name!r}; name a signed-up account")
+        seat["player_id"], seat["token_too"] = player_id, player_id == caller.id
+        seat["player"] = seat["name"] = caller.name if player_id == caller.id else accounts.name_of(player_id)
+    held = [s["player_id"] for s in seats if s.get("player_id") is not None]
+    if len(held) != len(set(held)):
+        raise ApiError(422, "a player is named at more than one seat; name each player once")
 
 
 @router.get("/api/tables", responses=errors(LIST))
@@ -138,7 +179,7 @@ def get_view(table_id: str, request: Request, authorization: Auth = None) -> Res
     """The caller's view of the table."""
     m = manager_of(request)
     lt = m.get(table_id)
-    return view_answer(m.view(lt, m.seat_of(lt, bearer_token(authorization))))
+    return view_answer(m.view(lt, caller_seat(request, authorization, lt)))
 
 
 @router.post("/api/tables/{table_id}/actions", response_model=dict, responses=errors(CHANGE))
@@ -148,7 +189,7 @@ def post_action(table_id: str, body: ActionIn, request: Request, authorization: 
     ``Prefer: return=minimal`` only ``{"version", "undos"}``: the live connection brings the change)."""
     m = manager_of(request)
     lt = m.get(table_id)
-    seat = m.need_seat(lt, bearer_token(authorization))
+    seat = acting_seat(request, authorization, lt)
     minimal = wants_minimal(prefer)
     answer = m.act(table_id, seat, body.action, body.version, minimal=minimal)
     return minimal_answer(answer["version"], answer["undos"]) if minimal else view_answer(answer)
@@ -165,5 +206,5 @@ def post_undo(table_id: str, body: UndoIn, request: Request, authorization: Auth
     """Take back the caller's last move where the rules allow it; the new view."""
     m = manager_of(request)
     lt = m.get(table_id)
-    seat = m.need_seat(lt, bearer_token(authorization))
+    seat = acting_seat(request, authorization, lt)
     return view_answer(m.undo(table_id, seat, body.version))

@@ -6,12 +6,29 @@ export function toJSON(body) {
   return JSON.stringify(body, (k, v) => (typeof v === "bigint" ? `\u0000big:${v}` : v)).replace(/"\\u0000big:(\d+)"/g, "$1");
 }
 
+// Who is signed in here: GET /api/session's {name, kind, csrf} (name null: a guest), asked once per
+// page and again after signing in or out (session(true)). ``csrf`` goes with every change made with
+// the sign-in cookie (the X-CSRF-Token header, docs/accounts.md).
+let sessionAsked = null;
+export function session(again = false) {
+  if (again || !sessionAsked) {
+    sessionAsked = fetch("/api/session", { headers: { Accept: "application/json" } })
+      .then((r) => (r.ok ? r.json() : null)).catch(() => null)
+      .then((d) => d || { name: null, kind: null, csrf: null });
+  }
+  return sessionAsked;
+}
+
 // One request: {status, data, message}; status 0 when the server cannot be reached.
 // ``minimal``: ask for a short answer (Prefer: return=minimal) when the socket brings the rest.
 export async function api(method, path, { body, token, minimal = false } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  else if (method !== "GET") {
+    const { csrf } = await session();
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+  }
   if (minimal) headers.Prefer = "return=minimal";
   let resp;
   try {

@@ -9,10 +9,12 @@ import { wireAccess } from "./a11y.js";
 import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
+import { accountPage, wireAccountBar } from "./accounts.js";
 
 export { hasSecrets } from "./dom.js";
 
-const start = { lobby: lobbyPage, table: tablePage, replay: replayPage }[document.body.dataset.page];
+wireAccountBar().catch((err) => console.error(err));
+const start = { lobby: lobbyPage, table: tablePage, replay: replayPage, account: accountPage }[document.body.dataset.page];
 if (start) {
   if (document.body.dataset.page !== "lobby") wireAccess();
   start().catch((err) => {

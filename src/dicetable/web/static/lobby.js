@@ -5,8 +5,9 @@
 // the spectator link and who has joined. Also creates tables for the table page's "play again".
 
 import { $, $$, el, params, sameJSON, seatName, store } from "./dom.js";
-import { api } from "./api.js";
+import { api, session } from "./api.js";
 import { drawHowto, rememberHowto } from "./howto.js";
+import { openLobby } from "./openlobby.js";
 
 const BOT_LEVELS = ["random", "greedy", "easy", "medium", "hard"];
 let gameNames = {};  // game id -> name, for the table list
@@ -102,9 +103,18 @@ export async function lobbyPage() {
       else if (input.value.trim() !== "") body.options[input.dataset.option] = input._number ? Number(input.value) : input.value.trim();
     }
     const away = [];
+    // rated: listed, the first human seat is the signed-in host's, the other human seats go to signed-in players
+    const rated = $("#rated").checked;
+    const me = rated ? await session() : null;
+    if (rated && !me.name) { err.textContent = "sign in to create a rated table"; return; }
+    const listed = rated || $("#listed").checked;  // listed: every human seat but the first (the host's) is open to anyone
     for (const sel of $$("[data-seat]")) {
-      if (sel.value === "human:away") away.push(Number(sel.dataset.seat));
-      body.seats.push(sel.value.startsWith("human") ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) });
+      const host = sel.value.startsWith("human") && !body.seats.some((x) => x.kind === "human");
+      const open = listed && sel.value.startsWith("human") && !host;
+      if (sel.value === "human:away" || open) away.push(Number(sel.dataset.seat));
+      const seat = sel.value.startsWith("human") ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) };
+      if (rated && host) seat.player = me.name;
+      body.seats.push(seat);
     }
     const seed = $("#seed").value.trim();
     if (seed) {
@@ -115,6 +125,8 @@ export async function lobbyPage() {
       }
       body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);
     }
+    if (listed) body.listed = true;
+    if (rated) body.rated = true;
     const preset = presets[$("#clock").value];
     for (const key of CLOCK_FIELDS) if (preset && preset[key] != null) body[key] = preset[key];
     $("#create").disabled = true;
@@ -124,8 +136,11 @@ export async function lobbyPage() {
     if (away.length) { showInvites(made, away); return; }
     location.assign(made.url);
   });
+  // the Rated box is for signed-in players only
+  session().then((me) => { $("#rated").disabled = !me.name; });
   gameNames = Object.fromEntries(list.map((g) => [g.id, g.name]));
   drawOpenTables();
+  openLobby(list, (res.data && res.data.clock_presets) || []);
 }
 
 const CLOCK_FIELDS = ["bank", "increment", "bank_max", "clock"];

@@ -11,6 +11,7 @@ import { boardFor, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from
 import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
 import { drawHowto, howtoOf } from "./howto.js";
+import { turnNotice } from "./notify.js";
 
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
@@ -56,8 +57,9 @@ function connect() {
       if (msg.type === "error" || (msg.error && msg.version === undefined)) { refused = msg; return; }
       if (msg.type === "chat") { chatMessage(msg.message); return; }  // not a version: beside the queue
       if (msg.type === "view" && (typeof msg.seat === "number" ? msg.seat : null) !== T.seat) {
-        // The first view tells which seat a token is (a seat link opened here).
-        if (T.view === null && T.seat === null && T.token) adoptSeat(msg.seat);
+        // The first view tells which seat a token is (a seat link opened here), or, without a token,
+        // which seat the signed-in account holds here (the server reads its sign-in cookie).
+        if (T.view === null && T.seat === null) adoptSeat(msg.seat);
         else return;
       }
       T.retry = 0;
@@ -115,6 +117,7 @@ async function claimInvite(invite) {
 function adoptSeat(seat) {
   if (typeof seat !== "number") return;
   T.seat = seat;
+  if (!T.token) return;  // an account's seat: the sign-in acts for it, there is no token to keep
   T.tokens[seat] = T.token;
   store.setTokens(T.id, T.tokens);
   if (T.away.delete(seat)) store.setAway(T.id, T.away);
@@ -126,7 +129,7 @@ async function refresh() {
   const res = await api("GET", `/api/tables/${T.id}`, { token: T.token });
   const view = res.status === 200 ? unwrapView(res.data) : null;
   if (view) {
-    if (T.view === null && T.seat === null && T.token) adoptSeat(view.seat);
+    if (T.view === null && T.seat === null) adoptSeat(view.seat);
     if ((typeof view.seat === "number" ? view.seat : null) === T.seat) T.queue.offer(view);
   } else if (res.status === 401 || res.status === 403 || res.status === 404) {
     liveRefused({ status: res.status, detail: res.message });
@@ -375,6 +378,7 @@ function drawStatus(view) {
   const toMove = view.to_move || [];
   const mine = T.seat !== null && toMove.includes(T.seat) && !view.over;
   document.title = `${mine ? "▶ your move · " : ""}${view.game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
+  if (T.seat !== null) turnNotice(`${T.id}:${T.seat}`, mine, view.game);
   if (view.over) {
     const w = (view.winners || []).map(whoIs);
     // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
@@ -599,7 +603,9 @@ function drawBanks(view) {
     const running = bank.since[s] != null;
     const left = bankLeft(bank, s, now);
     const low = running && isLow(bank, left);
-    line.textContent = `${running ? "⏱ " : ""}bank ${fmtBank(left)}${running ? " (running)" : ""}`;
+    const lost = (bank.forfeited || []).includes(s);  // the forfeit rule: the seat is placed last
+    line.textContent = lost ? "forfeited: its time ran out (placed last; its bot plays on)"
+      : `${running ? "⏱ " : ""}bank ${fmtBank(left)}${running ? " (running)" : ""}`;
     line.classList.toggle("low", low);
     if (low) announceLow(s, bank.since[s], left);
   }

@@ -9,7 +9,7 @@ and :class:`~.state.DiceKingdomsState` combines them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dicetable.engine import Action, Field, FlowState, LIST, ROWS, int_list, int_rows, int_tuple
 from dicetable.engine.flow import Task
@@ -85,29 +85,63 @@ class DiceKingdomsFields(FlowState):
     # The Action-phase menu once built (until the next action).
     menu: Field[tuple[Action, ...] | None] = Field(save=False)
 
-    if TYPE_CHECKING:
-        # What the phase mixins call in one another (each is written in the module named);
-        # declared here for the type checker only, so the mixins need not import each other.
-        # turn
-        def _start_turn(self, seat: int) -> None: ...
-        def _end_turn(self) -> None: ...
-        def _check_trigger(self, seat: int) -> None: ...
-        # harvest
-        def _start_harvest(self, stage: int) -> None: ...
-        # actions
-        def _action_phase(self, task: Task) -> None: ...
-        # rewards
-        def _mark_track(self, seat: int, g: int, n: int, rewards: list[Reward]) -> int: ...
-        def _mark_citizen(self, seat: int, s: int, why: str) -> None: ...
-        def _mark_block(self, seat: int, b: int, why: str) -> None: ...
-        def _mark_road(self, seat: int, r: int, d: int, n: int, why: str) -> None: ...
-        def _settle_lair(self, seat: int, li: int) -> None: ...
-        def _usable_roads(self, sh: list[int]) -> list[tuple[int, int]]: ...
-        def _refill(self) -> None: ...
-        # solo
-        def _draw_event(self) -> None: ...
-        def _strike_track(self, g: int) -> None: ...
-        # state
-        def seat_tasks(self, seat: int) -> list[Task]: ...
-        def score_parts(self, seat: int) -> dict[str, Any]: ...
-        def _where(self) -> str: ...
+    # What the phase mixins call in one another, each written in the module named. Declared here
+    # so that every mixin sees them with their types without importing the others; the mixins
+    # come before this class in DiceKingdomsState's method order, so these bodies never run.
+    # (Real methods, not a TYPE_CHECKING block: the compiled build needs them declared.)
+    # turn
+    def _start_turn(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _end_turn(self) -> None:
+        raise NotImplementedError
+
+    def _check_trigger(self, seat: int) -> None:
+        raise NotImplementedError
+
+    # harvest
+    def _start_harvest(self, stage: int) -> None:
+        raise NotImplementedError
+
+    # actions
+    def _action_phase(self, task: Task) -> None:
+        raise NotImplementedError
+
+    # rewards
+    def _mark_track(self, seat: int, g: int, n: int, rewards: list[Reward]) -> int:
+        raise NotImplementedError
+
+    def _mark_citizen(self, seat: int, s: int, why: str) -> None:
+        raise NotImplementedError
+
+    def _mark_block(self, seat: int, b: int, why: str) -> None:
+        raise NotImplementedError
+
+    def _mark_road(self, seat: int, r: int, d: int, n: int, why: str) -> None:
+        raise NotImplementedError
+
+    def _settle_lair(self, seat: int, li: int) -> None:
+        raise NotImplementedError
+
+    def _usable_roads(self, sh: list[int]) -> list[tuple[int, int]]:
+        raise NotImplementedError
+
+    def _refill(self) -> None:
+        raise NotImplementedError
+
+    # solo
+    def _draw_event(self) -> None:
+        raise NotImplementedError
+
+    def _strike_track(self, g: int) -> None:
+        raise NotImplementedError
+
+    # state
+    def seat_tasks(self, seat: int) -> list[Task]:
+        raise NotImplementedError
+
+    def score_parts(self, seat: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _where(self) -> str:
+        raise NotImplementedError

@@ -124,8 +124,26 @@ def score_sheet(lay: Layout, sh: list[int]) -> dict:
             "statue_vp": per_statue, "total": stars + domains + lairs + statues}
 
 
+#: Memo of :func:`score_total` by (layout, sheet as a tuple). ``apply`` asks for a sheet's score
+#: before and after every mark (the board effects), and one mark's "after" is often the next
+#: one's "before"; emptied when it holds ``_TOTALS_MAX`` sheets.
+_TOTALS: dict[tuple[Layout, tuple[int, ...]], int] = {}
+_TOTALS_MAX = 4096
+
+
 def score_total(lay: Layout, sh: list[int]) -> int:
     """``score_sheet(lay, sh)["total"]``, without building the tally (the bots' hot path)."""
+    key = (lay, tuple(sh))
+    total = _TOTALS.get(key)
+    if total is None:
+        if len(_TOTALS) >= _TOTALS_MAX:
+            _TOTALS.clear()
+        total = _TOTALS[key] = _score_total(lay, sh)
+    return total
+
+
+def _score_total(lay: Layout, sh: list[int]) -> int:
+    """:func:`score_total` worked out (no memo)."""
     stars = star_pips(lay, sh)
     domains = (sh[DOM] & ~sh[VDOM]).bit_count()
     results = sh[LST:LST + len(lay.lair_points)]

@@ -5,12 +5,12 @@ clone, save and restore from the declarations, :mod:`dicetable.engine.fields`), 
 read-only queries on them (positions, the Rest token, scoring). The phase mixins (``roll``,
 ``harvest``, ``actions``, ``powers``, ``end``) subclass it, so each sees every field with its
 type, and ``ValeriaState`` (``rules/__init__.py``) combines them. The steps one phase calls
-in another are declared at the end of the class for the type checker only.
+in another are declared at the end of the class (stubs the mixins override).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dicetable.engine import (
     LIST, Action, Field, FlowState, ScoreLine, ScoreSheet, TieMeasure, int_list, int_tuple, outcome_text, seat_name,
@@ -329,24 +329,34 @@ class ValeriaFields(FlowState):
             out.append(fx.reveal(f"c-{i}-top", stack_key(p)))
         return out
 
-    # ------------------------------------------------------------ for the type checker only
-    if TYPE_CHECKING:
-        # Steps written in one phase mixin that another calls (declared here so each mixin sees
-        # the others'; at run time the mixins' own definitions are found first).
-        def _start_turn(self, seat: int) -> None: ...  # roll.py
+    # ------------------------------------------------------------ declared for the mixins
+    # Steps written in one phase mixin that another calls, declared here so that each mixin sees
+    # the others' with their types; the mixins come before this class in ValeriaState's method
+    # order, so these bodies never run. (Real methods, not a TYPE_CHECKING block: the compiled
+    # build needs them declared.)
+    def _start_turn(self, seat: int) -> None:  # roll.py
+        raise NotImplementedError
 
-        def _gain(self, seat: int, g: int, s: int, m: int, vp: int) -> None: ...  # powers.py
+    def _gain(self, seat: int, g: int, s: int, m: int, vp: int) -> None:  # powers.py
+        raise NotImplementedError
 
-        def _push_effect(self, seat: int, effect: tuple[int, ...], src: int) -> None: ...  # powers.py
+    def _push_effect(self, seat: int, effect: tuple[int, ...], src: int) -> None:  # powers.py
+        raise NotImplementedError
 
-        def _trigger(self, seat: int, when: int) -> None: ...  # powers.py
+    def _trigger(self, seat: int, when: int) -> None:  # powers.py
+        raise NotImplementedError
 
-        def _slay_actions(self, seat: int, out: list[Action]) -> None: ...  # actions.py
+    def _slay_actions(self, seat: int, out: list[Action]) -> None:  # actions.py
+        raise NotImplementedError
 
-        def _take_top_citizen(self, p: int) -> int: ...  # actions.py
+    def _take_top_citizen(self, p: int) -> int:  # actions.py
+        raise NotImplementedError
 
-        def _gain_citizen(self, seat: int, p: int) -> None: ...  # actions.py
+    def _gain_citizen(self, seat: int, p: int) -> None:  # actions.py
+        raise NotImplementedError
 
-        def _place_exhausted(self) -> None: ...  # actions.py
+    def _place_exhausted(self) -> None:  # actions.py
+        raise NotImplementedError
 
-        def _solo_end_check(self) -> bool: ...  # end.py
+    def _solo_end_check(self) -> bool:  # end.py
+        raise NotImplementedError

@@ -44,7 +44,7 @@ class HarvestMixin(ValeriaFields):
         first_on, first_off = FIRST[self.dice]
         if first_on or first_off:
             own = self.own
-            firsts = []
+            firsts: list[tuple[int, int, bool]] = []  # (seat, Citizen type, on its own turn)
             for p in PARTICIPANTS[self.players][active]:
                 on = p == active and not second
                 base = p * NT

@@ -37,7 +37,7 @@ class PowersMixin(ValeriaFields):
     __slots__ = ()
 
     # ------------------------------------------------------------ scheduling powers
-    def _push_effect(self, seat: int, effect: tuple, src: int) -> None:
+    def _push_effect(self, seat: int, effect: tuple[int, ...], src: int) -> None:
         """Schedule the steps of a power, in order, before anything pending (rewards at once, R6.5)."""
         tasks = self.tasks
         for sid in reversed(effect):

@@ -18,11 +18,13 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``tables.undos`` (not null, default 0)."""
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("undos", sa.Integer, nullable=False, server_default="0"))
+    # ALTER TABLE ... ADD COLUMN, never a batch copy: on SQLite a copy drops the old table, and with
+    # foreign keys on, every seat and action of it
+    op.add_column("tables", sa.Column("undos", sa.Integer, nullable=False, server_default="0"))
 
 
 def downgrade() -> None:
     """Drop ``tables.undos``."""
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("undos")
+    # ALTER TABLE ... DROP COLUMN, never a batch copy: on SQLite a copy drops the old table, and with
+    # foreign keys on, every seat and action of it (SQLite 3.35 or later)
+    op.drop_column("tables", "undos")

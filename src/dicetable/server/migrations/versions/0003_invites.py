@@ -20,17 +20,17 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``seats.invite_hash`` (nullable), ``seats.claimed`` and ``tables.seed_chosen`` (false)."""
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(sa.Column("invite_hash", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("claimed", sa.Boolean, nullable=False, server_default=sa.false()))
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("seed_chosen", sa.Boolean, nullable=False, server_default=sa.false()))
+    # ALTER TABLE ... ADD COLUMN, never a batch copy: on SQLite a copy drops the old table, and with
+    # foreign keys on, every seat and action of it
+    op.add_column("seats", sa.Column("invite_hash", sa.String(64), nullable=True))
+    op.add_column("seats", sa.Column("claimed", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("tables", sa.Column("seed_chosen", sa.Boolean, nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
     """Drop the three columns."""
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("seed_chosen")
-    with op.batch_alter_table("seats") as batch:
-        batch.drop_column("claimed")
-        batch.drop_column("invite_hash")
+    # ALTER TABLE ... DROP COLUMN, never a batch copy: on SQLite a copy drops the old table, and with
+    # foreign keys on, every seat and action of it (SQLite 3.35 or later)
+    op.drop_column("tables", "seed_chosen")
+    op.drop_column("seats", "claimed")
+    op.drop_column("seats", "invite_hash")

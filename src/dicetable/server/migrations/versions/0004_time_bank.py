@@ -15,11 +15,13 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``tables.time_bank`` (nullable text)."""
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("time_bank", sa.Text, nullable=True))
+    # ALTER TABLE ... ADD COLUMN, never a batch copy: on SQLite a copy drops the old table, and with
+    # foreign keys on, every seat and action of it
+    op.add_column("tables", sa.Column("time_bank", sa.Text, nullable=True))
 
 
 def downgrade() -> None:
     """Drop ``tables.time_bank``."""
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("time_bank")
+    # ALTER TABLE ... DROP COLUMN, never a batch copy: on SQLite a copy drops the old table, and with
+    # foreign keys on, every seat and action of it (SQLite 3.35 or later)
+    op.drop_column("tables", "time_bank")

@@ -1,0 +1,200 @@
+"""A round robin between bots and agents at two seats, with 95% intervals and ratings.
+
+Entrants are dicetable bots (a level: ``"greedy"``, ``"hard"``...) or policies (anything an
+:class:`~dicetable.agent.Agent` takes: ``policy(decision) -> catalogue index``). Every pair of
+entrants plays ``games`` games of one title, seats alternating, game ``i`` of a pair seeded
+``seed * 1_000_003 + i`` (the ladder's scheme, :func:`dicetable.simulate.make_jobs`).
+
+Two ways to play, one result:
+
+* locally (no ``server``): in this process on the engine; a policy sees exactly the
+  :class:`Decision` it would get at a table (the same encoding of ``observation(seat)``);
+* through the protocol (``server`` = a dicetable server's URL): each game is a server table,
+  bots in bot seats and each policy an :class:`Agent` over HTTP and the live WebSocket.
+
+The result (:func:`round_robin`) gives per entrant its win rate with the 95% Wilson interval and
+its mean score with a 95% interval (as the ladder reports them, :mod:`dicetable.bots.ladder`),
+per pair the first entrant's win rate with its interval, and Bradley-Terry ratings on the Elo
+scale (see :func:`ratings`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from dicetable.bots import BOT_NAMES, make_bot
+from dicetable.bots.ladder import pct, run_jobs
+from dicetable.engine import Action, GameConfigError, GameState, new_game
+from dicetable.simulate import Job, seat_rotation, summarize, wilson
+
+from .client import Agent, Decision, Encoder, modules, run_sync
+
+PLAYERS = 2
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One entrant: ``name`` (shown in the results, unique), and either ``bot`` (a dicetable bot
+    level) or ``policy`` (a function of a :class:`Decision` returning a catalogue index)."""
+
+    name: str
+    bot: str | None = None
+    policy: Callable[[Decision], int] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.bot is None) == (self.policy is None):
+            raise GameConfigError(f"entrant {self.name!r} needs either a bot level or a policy, not both or neither")
+        if self.bot is not None and self.bot not in BOT_NAMES:
+            raise GameConfigError(f"entrant {self.name!r}: unknown bot {self.bot!r}; bots: {', '.join(BOT_NAMES)}")
+
+
+class PolicyBot:
+    """A policy in a local game: a :class:`dicetable.bots.Bot` that hands the policy the Decision an
+    agent would get at a table (from ``observation(seat)`` and the legal actions only)."""
+
+    def __init__(self, name: str, policy: Callable[[Decision], int], encoder: Encoder) -> None:
+        self.name = name
+        self.policy = policy
+        self.encoder = encoder
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        """The policy's action; ValueError naming it when the policy picks an illegal one."""
+        legal = state.legal_actions(seat)
+        view = {"observation": state.observation(seat), "legal_actions": [a.to_json() for a in legal],
+                "seat": seat, "version": 0}
+        index = int(self.policy(self.encoder.decision(view)))
+        chosen = self.encoder.catalogue[index] if 0 <= index < len(self.encoder.catalogue) else None
+        for action in legal:
+            if action.id == chosen:
+                return action
+        raise ValueError(f"policy {self.name!r} chose {chosen or index!r}, which is not legal now")
+
+
+def _play_local(job: Job, entrants: dict[str, Entrant], encoder: Encoder) -> dict:
+    """One local game of ``job`` (its ``seats`` are entrant names); a record as ``run_game`` gives."""
+    state = new_game(job.game, job.players, seed=job.seed, options=job.options)
+    seats = []
+    for s, name in enumerate(job.seats):
+        e = entrants[name]
+        seats.append(make_bot(e.bot, seed=job.seed * 31 + s) if e.bot is not None
+                     else PolicyBot(name, e.policy, encoder))  # type: ignore[arg-type]
+    steps = 0
+    while not state.is_over:
+        seat = state.to_move[0]
+        state.apply(seats[seat].choose(state, seat), seat)
+        steps += 1
+    return {"game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
+            "bots": list(job.seats), "scores": list(state.scores), "winners": list(state.winners), "steps": steps}
+
+
+async def _play_remote(job: Job, entrants: dict[str, Entrant], server: str, idle: float) -> dict:
+    """One game of ``job`` at a table of ``server``: bot entrants in bot seats, policies as agents."""
+    httpx = modules()[0]
+    seats = [{"kind": "bot", "level": entrants[n].bot} if entrants[n].bot else {"kind": "human"}
+             for n in job.seats]
+    async with httpx.AsyncClient() as http:
+        made = await http.post(server + "/api/tables", json={"game": job.game, "players": job.players,
+                                                             "options": job.options, "seed": job.seed,
+                                                             "seats": seats}, timeout=30)
+        if made.status_code != 201:
+            raise GameConfigError(f"the server refused the table: HTTP {made.status_code}: {made.text[:300]}")
+        table = made.json()
+        agents = [Agent(server, table["table_id"], entrants[name].policy, token=table["seats"][s]["token"],  # type: ignore[arg-type]
+                        options=job.options, idle=idle)
+                  for s, name in enumerate(job.seats) if entrants[name].policy is not None]
+        await asyncio.gather(*(a.run() for a in agents))
+        record = (await http.get(f"{server}/api/tables/{table['table_id']}/record", timeout=30)).json()
+    return {"game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
+            "bots": list(job.seats), "scores": record["scores"], "winners": record["winners"],
+            "steps": len(record["actions"]), "table_id": table["table_id"]}
+
+
+def ratings(records: list[dict], names: list[str], prior: float = 1.0, rounds: int = 200) -> dict[str, float]:
+    """Bradley-Terry ratings of two-seat games on the Elo scale (mean 1500; 400 points = 10 to 1 odds).
+
+    Each game is a win for its winner (a shared win half a win each); ``prior`` adds that many
+    drawn games between every two entrants, so an entrant that never lost still has a finite
+    rating. Fitted by the usual minorisation-maximisation steps (``rounds`` of them).
+    """
+    wins = {n: 0.0 for n in names}
+    games: dict[tuple[str, str], float] = {}
+    for a, b in itertools.combinations(names, 2):
+        games[(a, b)] = prior
+        wins[a] += prior / 2
+        wins[b] += prior / 2
+    for rec in records:
+        a, b = rec["bots"]
+        key = (a, b) if (a, b) in games else (b, a)
+        games[key] = games.get(key, 0.0) + 1
+        for seat in rec["winners"]:
+            wins[rec["bots"][seat]] += 1.0 / len(rec["winners"])
+    strength = {n: 1.0 for n in names}
+    for _ in range(rounds):
+        new = {}
+        for n in names:
+            denom = sum(count / (strength[a] + strength[b]) for (a, b), count in games.items() if n in (a, b))
+            new[n] = wins[n] / denom if denom else strength[n]
+        mean_log = sum(math.log(v) for v in new.values()) / len(new)
+        strength = {n: v / math.exp(mean_log) for n, v in new.items()}
+    return {n: 1500 + 400 * math.log10(strength[n]) for n in names}
+
+
+def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026,
+                options: dict[str, Any] | None = None, server: str | None = None,
+                idle: float = 120.0) -> dict:
+    """Play every pair of ``entrants`` ``games`` times at two seats; the results.
+
+    ``{"game", "games", "seed", "entrants": [{"name", "seats", "wins", "win_rate", "win_ci",
+    "mean_score", "score_ci", "rating"}] (best rating first), "pairs": [{"a", "b", "games",
+    "a_wins", "a_win_rate", "a_win_ci"}], "records": [...]}``. GameConfigError for fewer than two
+    entrants, repeated names, fewer than 1 game, or a game that has no two-seat mode.
+    """
+    names = [e.name for e in entrants]
+    if len(entrants) < 2 or len(set(names)) != len(names):
+        raise GameConfigError(f"a round robin needs two or more entrants with distinct names, got {names}")
+    if games < 1:
+        raise GameConfigError(f"each pair plays at least 1 game, got {games}")
+    new_game(game, PLAYERS, seed=seed, options=options)  # checks the game, two seats and the options
+    by_name = {e.name: e for e in entrants}
+    jobs: list[Job] = []
+    for a, b in itertools.combinations(names, 2):
+        for i in range(games):
+            jobs.append(Job(game, PLAYERS, len(jobs), seed * 1_000_003 + i, seat_rotation([a, b], PLAYERS, i),
+                            dict(options or {})))
+    if server is None:
+        encoder = Encoder(game, PLAYERS, options)
+        records = run_jobs(jobs, 1, play=lambda job: _play_local(job, by_name, encoder))
+    else:
+        url = server.rstrip("/")
+        records = [run_sync(functools.partial(_play_remote, job, by_name, url, idle)) for job in jobs]
+    rated = ratings(records, names)
+    rows = []
+    for r in summarize(records):
+        half = 1.96 * r["sd_score"] / math.sqrt(r["seats"]) if r["seats"] > 1 else 0.0
+        rows.append({"name": r["bot"], "seats": r["seats"], "wins": r["wins"], "win_rate": r["win_rate"],
+                     "win_ci": r["win_ci"], "mean_score": r["mean_score"],
+                     "score_ci": (r["mean_score"] - half, r["mean_score"] + half), "rating": rated[r["bot"]]})
+    rows.sort(key=lambda r: -r["rating"])
+    pairs = []
+    for a, b in itertools.combinations(names, 2):
+        mine = [rec for rec in records if set(rec["bots"]) == {a, b}]
+        a_wins = sum(1.0 / len(rec["winners"]) for rec in mine for s in rec["winners"] if rec["bots"][s] == a)
+        pairs.append({"a": a, "b": b, "games": len(mine), "a_wins": a_wins, "a_win_rate": a_wins / len(mine),
+                      "a_win_ci": wilson(a_wins, len(mine))})
+    return {"game": game, "games": games, "seed": seed, "entrants": rows, "pairs": pairs, "records": records}
+
+
+def table(result: dict) -> str:
+    """The result as a Markdown table: entrants by rating, win rate with its 95% interval, mean score."""
+    lines = ["| entrant | rating | games | win rate (95% CI) | mean score (95% CI) |", "|---|---:|---:|---|---|"]
+    for r in result["entrants"]:
+        lo, hi = r["win_ci"]
+        slo, shi = r["score_ci"]
+        lines.append(f"| {r['name']} | {r['rating']:.0f} | {r['seats']} | {pct(r['win_rate'])} "
+                     f"({pct(lo)}-{pct(hi)}) | {r['mean_score']:.1f} ({slo:.1f}-{shi:.1f}) |")
+    return "\n".join(lines)

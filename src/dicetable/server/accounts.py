@@ -1,0 +1,307 @@
+"""Accounts (WEB.md, Players): names, passwords, sign-in tokens, CSRF tokens, the sign-in throttle, deletion.
+
+An account is optional: guests play from links as before. What is stored
+(docs/accounts.md): the name as typed and its case-folded key (unique), the
+argon2id hash of the password (argon2-cffi's ``PasswordHasher``: the
+password itself is never stored), the SHA-256 hashes of the account's
+tokens (a browser sign-in's ``session`` token, which is also its cookie,
+and personal ``api`` tokens for programs), and which seats the account
+holds (``seats.player_id``).
+
+Names (:func:`check_name`): 3 to :data:`NAME_MAX` characters; letters (of
+one script: Latin, Greek, Cyrillic, ..., Chinese and Japanese count as one)
+and digits, with ``_``, ``-`` or ``.`` between them (never first, last or
+two in a row); written in their plain Unicode form (NFKC: no full-width,
+ligature or other compatibility look-alikes); no space, control, invisible
+or blank-looking character; not a name the tables give to others
+("deleted player", "Player 2", a bot's level, "guest", ...).
+
+Passwords (:func:`check_password`): :data:`PASSWORD_MIN` to
+:data:`PASSWORD_MAX` characters, not the name itself.
+
+CSRF (:func:`csrf_token`): a state-changing request authenticated by the
+session cookie must carry ``X-CSRF-Token`` equal to a value derived from
+that cookie; another site cannot read the cookie (HttpOnly) nor this value,
+and cannot set that header without the browser asking this server first
+(CORS), which it never allows. ``security.CsrfGuard`` enforces it.
+
+Throttle (:class:`SignInThrottle`): wrong passwords are counted per name
+and per client address in a sliding window; past the limit, sign-in answers
+429 with ``Retry-After`` without trying the password.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import time
+import unicodedata
+from collections import deque
+from typing import Callable, Iterable
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from .bots import LEVELS
+from .errors import ApiError
+from .identity import Player
+from .ids import hash_token, new_token
+from .models import PlayerRow, PlayerTokenRow, SeatRow
+from .store import now
+
+#: Shortest and longest account name, in characters.
+NAME_MIN, NAME_MAX = 3, 24
+#: Shortest and longest password, in characters.
+PASSWORD_MIN, PASSWORD_MAX = 10, 200
+#: The name shown for the seats of a deleted account (in replays and finished tables).
+DELETED_NAME = "deleted player"
+#: Separators allowed between letters and digits of a name.
+SEPARATORS = "_-."
+#: Keys (case-folded, separators dropped) no account may take: names the tables give to others.
+RESERVED = frozenset({
+    "deletedplayer", "deleted", "guest", "spectator", "anonymous", "admin", "administrator", "moderator",
+    "system", "server", "dicetable", "bot", "bots", "you", "nobody", "player", "seat",
+})
+#: Reserved patterns: the seats' default names ("Player 3"), bots and their levels ("bot7", "hardbot", "greedy").
+_LEVELS = "|".join(LEVELS)
+RESERVED_PATTERN = re.compile(rf"(player|seat|guest)\d*|({_LEVELS})?(bot\d*)?|bot({_LEVELS})\d*")
+#: Wrong passwords allowed per name, and per client address, within :data:`THROTTLE_WINDOW` seconds.
+NAME_FAILURES, ADDRESS_FAILURES = 10, 20
+THROTTLE_WINDOW = 15 * 60.0
+
+#: Scripts counted as one for the one-script rule (Japanese mixes kanji and kana).
+_SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK", "HALFWIDTH": "CJK"}
+#: Letters that draw nothing (Hangul fillers, the blank Braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+_hasher = PasswordHasher()  # argon2id with argon2-cffi's defaults (RFC 9106 low-memory profile)
+_DUMMY_HASH = _hasher.hash("not a password anyone has: used to spend the same time on unknown names")
+
+
+def _script(ch: str) -> str:
+    """The script a letter belongs to, from its Unicode name's first word (``LATIN``, ``CYRILLIC``, ``CJK``)."""
+    first = unicodedata.name(ch, "UNKNOWN").split(" ")[0]
+    return _SCRIPT_GROUPS.get(first, first)
+
+
+def name_key(name: str) -> str:
+    """The unique key of a name: its case-folded form (``Alice`` and ``ALICE`` are one account)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_name(name: str) -> str:
+    """``name`` if an account may take it; ApiError 422 saying what is wrong and what is allowed."""
+    rule = (f"a name is {NAME_MIN} to {NAME_MAX} letters and digits of one script, with _ - or . between "
+            "them")
+    if not isinstance(name, str) or not NAME_MIN <= len(name) <= NAME_MAX:
+        raise ApiError(422, f"this name is {len(name) if isinstance(name, str) else 0} characters long; {rule}")
+    if unicodedata.normalize("NFKC", name) != name:
+        raise ApiError(422, "this name uses compatibility forms (full-width letters, ligatures, circled or "
+                            f"styled characters) that look like plain ones; type the plain letters: {rule}")
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if ch in SEPARATORS or (cat[0] in "LM" and ch not in _BLANK_LETTERS) or cat == "Nd":
+            continue
+        what = "a space" if cat.startswith("Z") else (
+            "a control or invisible character" if cat[0] == "C" or ch in _BLANK_LETTERS else f"{ch!r}")
+        raise ApiError(422, f"this name holds {what} (U+{ord(ch):04X}); {rule}")
+    if name[0] in SEPARATORS or name[-1] in SEPARATORS or unicodedata.category(name[0])[0] == "M" or any(
+            a in SEPARATORS and b in SEPARATORS for a, b in zip(name, name[1:])):
+        raise ApiError(422, f"a name starts and ends with a letter or digit and has one separator at a time; {rule}")
+    scripts = {_script(ch) for ch in name if unicodedata.category(ch)[0] == "L"}
+    if len(scripts) > 1:
+        raise ApiError(422, "this name mixes letters of several scripts (" + ", ".join(sorted(scripts)).lower()
+                       + "), which can make it look like someone else's; " + rule)
+    if len(name_key(name)) > NAME_MAX:  # case folding can lengthen a name: "ß" folds to "ss"
+        raise ApiError(422, f"this name is {len(name_key(name))} characters long once its letter case is "
+                            f"folded (ß counts as ss); {rule}")
+    bare = "".join(ch for ch in name_key(name) if ch not in SEPARATORS)
+    if bare in RESERVED or RESERVED_PATTERN.fullmatch(bare):
+        raise ApiError(422, f"the name {name!r} is kept for what the tables show themselves (a default seat "
+                            "name, a bot, a deleted player, a guest); choose another")
+    return name
+
+
+def check_password(name: str, password: str) -> str:
+    """``password`` if an account may use it; ApiError 422 saying what is allowed."""
+    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ApiError(422, f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters (a few words make a "
+                            "good one)")
+    if name_key(password) == name_key(name):
+        raise ApiError(422, "a password may not be the account's name; choose another")
+    return password
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF token that goes with a session cookie's value (hex; derived, so nothing more is stored)."""
+    return hashlib.sha256(b"dicetable csrf\0" + session_token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def seats_of_player(engine: Engine, table_id: str, player_id: int) -> list[int]:
+    """The seats the account ``player_id`` holds at ``table_id`` (``seats.player_id``), in order."""
+    with engine.connect() as conn:
+        return list(conn.execute(select(SeatRow.seat).where(SeatRow.table_id == table_id,
+                                                            SeatRow.player_id == player_id)
+                                 .order_by(SeatRow.seat)).scalars())
+
+
+class SignInThrottle:
+    """Counts wrong passwords per name and per client address in a sliding window (thread-safe).
+
+    ``retry_after(name, address)`` is the seconds until a sign-in may be
+    tried again (0: now). ``per_address`` False turns the address count off
+    (``DICETABLE_LIMITS=off``); the count per name always applies. The
+    counts live in this process (each server process keeps its own).
+    """
+
+    def __init__(self, per_address: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_address = per_address
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.fails: dict[tuple[str, str], deque[float]] = {}
+
+    def _keys(self, name: str, address: str) -> list[tuple[tuple[str, str], int]]:
+        keys = [(("name", name_key(name)), NAME_FAILURES)]
+        if self.per_address:
+            keys.append((("address", address), ADDRESS_FAILURES))
+        return keys
+
+    def retry_after(self, name: str, address: str) -> int:
+        """Whole seconds until ``name`` may try a password from ``address`` (0: it may now)."""
+        t = self.clock()
+        wait = 0.0
+        with self.lock:
+            for key, limit in self._keys(name, address):
+                times = self.fails.get(key)
+                if times is None:
+                    continue
+                while times and times[0] <= t - THROTTLE_WINDOW:
+                    times.popleft()
+                if not times:
+                    del self.fails[key]
+                elif len(times) >= limit:
+                    wait = max(wait, times[len(times) - limit] + THROTTLE_WINDOW - t)
+        return int(wait) + 1 if wait > 0 else 0
+
+    def failed(self, name: str, address: str) -> None:
+        """Count one wrong password for ``name`` from ``address``."""
+        t = self.clock()
+        with self.lock:
+            for key, _limit in self._keys(name, address):
+                self.fails.setdefault(key, deque()).append(t)
+
+
+class Accounts:
+    """The accounts of one store (SQLAlchemy Core on ``engine``); every method commits its own change."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, name: str, password: str) -> str:
+        """Make an account; its name as stored. ApiError 422 for a name or password not allowed,
+        409 when the name (case-insensitively) is taken."""
+        check_name(name)
+        check_password(name, password)
+        key = name_key(name)
+        digest = _hasher.hash(password)
+        try:
+            with self.engine.begin() as conn:
+                taken = conn.execute(select(PlayerRow.id).where(PlayerRow.name_key == key)).first() is not None
+                if not taken:
+                    conn.execute(insert(PlayerRow).values(name=name, name_key=key, password_hash=digest,
+                                                          created=now(), deleted=False))
+        except IntegrityError:  # the same name made by another request at the same moment
+            taken = True
+        if taken:
+            raise ApiError(409, f"the name {name!r} is taken (names count as one whatever their letter case); "
+                                "choose another") from None
+        return name
+
+    def verify(self, name: str, password: str) -> Player | None:
+        """The account ``name`` if ``password`` is its password (None otherwise, spending the same time)."""
+        if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(PlayerRow.id, PlayerRow.name, PlayerRow.password_hash).where(
+                PlayerRow.name_key == name_key(name), PlayerRow.deleted.is_(False))).first()
+        stored = row.password_hash if row is not None and row.password_hash else _DUMMY_HASH
+        try:
+            _hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return None
+        if row is None or stored is _DUMMY_HASH:
+            return None
+        if _hasher.check_needs_rehash(stored):
+            with self.engine.begin() as conn:
+                conn.execute(update(PlayerRow).where(PlayerRow.id == row.id)
+                             .values(password_hash=_hasher.hash(password)))
+        return Player(row.id, row.name, "session")
+
+    def issue(self, player_id: int, kind: str) -> str:
+        """A new token acting for the account (``kind`` ``session`` or ``api``); only its hash is stored."""
+        token = new_token()
+        with self.engine.begin() as conn:
+            conn.execute(insert(PlayerTokenRow).values(token_hash=hash_token(token), player_id=player_id,
+                                                       kind=kind, created=now()))
+        return token
+
+    def revoke(self, token: str) -> None:
+        """Forget one token (signing out); nothing happens for an unknown one."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(PlayerTokenRow).where(PlayerTokenRow.token_hash == hash_token(token)))
+
+    def revoke_kind(self, player_id: int, kind: str) -> int:
+        """Forget every token of ``kind`` of the account; how many there were."""
+        with self.engine.begin() as conn:
+            return conn.execute(delete(PlayerTokenRow).where(PlayerTokenRow.player_id == player_id,
+                                                             PlayerTokenRow.kind == kind)).rowcount
+
+    def attach(self, player_id: int, tokens: Iterable[str]) -> list[tuple[str, int]]:
+        """Give the account the seats held by these seat ``tokens`` (a guest signing up keeps their seats).
+
+        A seat already held by an account is left as it is. Returns the
+        ``(table_id, seat)`` pairs now held.
+        """
+        hashes = sorted({hash_token(t) for t in tokens if isinstance(t, str) and t})
+        if not hashes:
+            return []
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(SeatRow.table_id, SeatRow.seat).where(
+                SeatRow.token_hash.in_(hashes), SeatRow.player_id.is_(None), SeatRow.kind == "human")).all()
+            kept = [(r.table_id, r.seat) for r in rows if conn.execute(  # not taken meanwhile by another account
+                update(SeatRow).where(SeatRow.table_id == r.table_id, SeatRow.seat == r.seat,
+                                      SeatRow.player_id.is_(None)).values(player_id=player_id)).rowcount]
+        return kept
+
+    def player_id(self, name: str) -> int | None:
+        """The id of the account called ``name`` (any letter case; None: no such account)."""
+        if not isinstance(name, str) or len(name) > NAME_MAX:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(PlayerRow.id).where(PlayerRow.name_key == name_key(name),
+                                                          PlayerRow.deleted.is_(False))).first()
+        return None if row is None else row.id
+
+    def name_of(self, player_id: int) -> str:
+        """The name of the account ``player_id`` as registered (:data:`DELETED_NAME` once deleted or unknown)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(PlayerRow.name).where(PlayerRow.id == player_id)).first()
+        return DELETED_NAME if row is None else row.name
+
+    def delete(self, player_id: int) -> list[str]:
+        """Delete an account: password, tokens and e-mail removed, the name freed and replaced by
+        :data:`DELETED_NAME` on its row and on every seat it held; the row and its seats stay, so finished
+        tables keep replaying. Returns the ids of the tables whose seats were renamed."""
+        with self.engine.begin() as conn:
+            tables = sorted({r.table_id for r in conn.execute(
+                select(SeatRow.table_id).where(SeatRow.player_id == player_id)).all()})
+            conn.execute(delete(PlayerTokenRow).where(PlayerTokenRow.player_id == player_id))
+            conn.execute(update(SeatRow).where(SeatRow.player_id == player_id).values(name=DELETED_NAME))
+            conn.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(
+                name=DELETED_NAME, name_key=f"~deleted {player_id}"[:24], password_hash=None, email=None,
+                notify_email=False, deleted=True))
+        return tables

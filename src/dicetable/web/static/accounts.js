@@ -1,0 +1,115 @@
+// The account bar of every page (sign in, sign up, sign out) and the account page (/account):
+// sign-up, sign-in, API tokens, deleting the account. Names are put in the page as text, never markup.
+
+import { $, store } from "./dom.js";
+import { api, session } from "./api.js";
+
+// Every seat token this browser holds (the lobby keeps them per table): a guest who signs up keeps them.
+function heldSeatTokens() {
+  const tokens = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith("dicetable.tokens.")) continue;
+    for (const t of Object.values(store.tokens(key.slice("dicetable.tokens.".length)))) {
+      if (typeof t === "string" && t) tokens.push(t);
+    }
+  }
+  return tokens.slice(0, 200);
+}
+
+async function signOut() {
+  await api("DELETE", "/api/session");
+  await session(true);
+  location.reload();
+}
+
+// The bar at the top of every page: who is signed in, and the way to sign in, up or out.
+export async function wireAccountBar() {
+  const bar = $("#account-bar");
+  if (!bar) return;
+  const me = await session();
+  const signedIn = Boolean(me.name);
+  $("#account-who").textContent = signedIn ? `Signed in as ${me.name}` : "";
+  const link = $("#account-link");
+  link.textContent = signedIn ? "Account" : "Sign in";
+  link.href = signedIn ? "/account" : "/account#sign-in-h";
+  $("#sign-up-link").hidden = signedIn;
+  const out = $("#sign-out");
+  out.hidden = !signedIn;
+  out.onclick = signOut;
+}
+
+function say(sel, text) { const e = $(sel); e.textContent = text; }
+
+function show(me) {
+  const signedIn = Boolean(me.name);
+  $("#signed-out").hidden = signedIn;
+  $("#signed-in").hidden = !signedIn;
+  if (signedIn) say("#me-name", me.name);
+}
+
+async function signIn(name, password, errorSel) {
+  const r = await api("POST", "/api/session", { body: { name, password } });
+  if (r.status !== 200) { say(errorSel, r.message); return null; }
+  const me = await session(true);
+  await wireAccountBar();
+  show(me);
+  return me;
+}
+
+// The account page.
+export async function accountPage() {
+  show(await session());
+  $("#sign-in-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    say("#sign-in-error", "");
+    await signIn($("#sign-in-name").value, $("#sign-in-password").value, "#sign-in-error");
+  });
+  $("#sign-up-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    say("#sign-up-error", "");
+    const name = $("#sign-up-name").value;
+    const password = $("#sign-up-password").value;
+    const r = await api("POST", "/api/accounts", { body: { name, password } });
+    if (r.status !== 201) { say("#sign-up-error", r.message); return; }
+    if (!(await signIn(name, password, "#sign-up-error"))) return;
+    const tokens = heldSeatTokens();
+    if (tokens.length) {
+      const kept = await api("POST", "/api/account/seats", { body: { tokens } });
+      const n = kept.status === 200 ? kept.data.seats.length : 0;
+      say("#kept", n ? `Your ${n} seat${n === 1 ? "" : "s"} at this browser's tables are now your account's.` : "");
+    }
+  });
+  $("#sign-out-here").addEventListener("click", signOut);
+  $("#new-token").addEventListener("click", async () => {
+    const r = await api("POST", "/api/account/tokens", { body: {} });
+    const box = $("#api-token");
+    if (r.status !== 201) { say("#token-note", r.message); return; }
+    box.value = r.data.token;
+    box.hidden = false;
+    box.select();
+    say("#token-note", "Copy it now: it is not shown again.");
+  });
+  $("#revoke-tokens").addEventListener("click", async () => {
+    const r = await api("DELETE", "/api/account/tokens");
+    $("#api-token").hidden = true;
+    say("#token-note", r.status === 200 ? `${r.data.revoked} API token(s) revoked.` : r.message);
+  });
+  const confirmBox = $("#delete-confirm");
+  $("#delete-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    say("#delete-error", "");
+    confirmBox.hidden = false;
+    $("#delete-yes").focus();
+  });
+  $("#delete-no").addEventListener("click", () => { confirmBox.hidden = true; });
+  $("#delete-yes").addEventListener("click", async () => {
+    const r = await api("DELETE", "/api/account", { body: { password: $("#delete-password").value } });
+    confirmBox.hidden = true;
+    if (r.status !== 200) { say("#delete-error", r.message); return; }
+    await session(true);
+    await wireAccountBar();
+    show({ name: null });
+    say("#sign-in-error", "Your account was deleted.");
+  });
+}

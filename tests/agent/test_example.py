@@ -1,0 +1,42 @@
+"""examples/agent_against_people.py: creates a table, prints people's links, plays its seat to the end."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from dicetable.rl import GameSpaces
+
+EXAMPLE = pathlib.Path(__file__).parents[2] / "examples" / "agent_against_people.py"
+
+
+def test_the_example_plays_a_linear_policy_from_saved_weights(server, tmp_path):
+    spaces = GameSpaces("biblios-dice", 2)
+    weights = tmp_path / "w.npz"
+    # W zero, b falling: the policy plays the legal action first in the catalogue (a game that ends:
+    # some fixed weights make a policy re-roll forever where the rules allow it).
+    np.savez(weights, W=np.zeros((spaces.num_actions, spaces.observation_size)), b=-np.arange(spaces.num_actions))
+    run = subprocess.run([sys.executable, str(EXAMPLE), "--server", server.url, "--people", "0", "--bots", "1",
+                          "--weights", str(weights)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[-1].startswith("over: scores [") and "version 1: the agent plays " in run.stdout
+    moves = [line.split()[-1] for line in lines if ": the agent plays " in line]
+    assert moves and all(m in spaces.index for m in moves)
+
+
+def test_the_example_prints_a_link_for_each_person(server):
+    # One person who never comes: the example prints the link, then waits; it is stopped here.
+    proc = subprocess.Popen([sys.executable, str(EXAMPLE), "--server", server.url, "--people", "1",
+                             "--game", "kingdom-of-dice"], stdout=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith(f"seat 2: {server.url}/tables/") and "#invite=1." in first
+    finally:
+        proc.kill()
+        proc.wait(10)

@@ -1,0 +1,81 @@
+"""The agents' round robin: pairings, intervals, ratings, and the same games through a server."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+pytest.importorskip("numpy")
+
+from dicetable.agent import random_policy
+from dicetable.agent.tournament import Entrant, ratings, round_robin, table
+from dicetable.engine import GameConfigError
+
+
+def test_ratings_of_a_clean_sweep_follow_bradley_terry():
+    # A beat B 9 times; with the prior of one drawn game the fitted odds are 9.5 : 0.5 = 19 : 1,
+    # i.e. 400 log10(19) Elo points apart, centred on 1500.
+    records = [{"bots": ["A", "B"] if i % 2 else ["B", "A"], "winners": [0] if i % 2 else [1]} for i in range(9)]
+    r = ratings(records, ["A", "B"])
+    assert r["A"] - r["B"] == pytest.approx(400 * math.log10(19), abs=0.01)
+    assert (r["A"] + r["B"]) / 2 == pytest.approx(1500)
+
+
+def test_ratings_of_even_results_are_equal():
+    records = [{"bots": ["A", "B"], "winners": [i % 2]} for i in range(10)]
+    records.append({"bots": ["B", "A"], "winners": [0, 1]})  # a shared win: half each
+    r = ratings(records, ["A", "B"])
+    assert r["A"] == pytest.approx(1500) and r["B"] == pytest.approx(1500)
+
+
+def test_a_local_round_robin_plays_every_pair_with_alternating_seats():
+    entrants = [Entrant("greedy", bot="greedy"), Entrant("random", bot="random"),
+                Entrant("agent", policy=random_policy(3))]
+    result = round_robin("biblios-dice", entrants, games=6, seed=5)
+    assert len(result["records"]) == 3 * 6
+    for pair in result["pairs"]:
+        mine = [r for r in result["records"] if set(r["bots"]) == {pair["a"], pair["b"]}]
+        assert len(mine) == pair["games"] == 6
+        assert sum(r["bots"][0] == pair["a"] for r in mine) == 3  # each entrant sits first in half the games
+        lo, hi = pair["a_win_ci"]
+        assert lo - 1e-9 <= pair["a_win_rate"] <= hi + 1e-9
+    rows = {r["name"]: r for r in result["entrants"]}
+    assert all(r["seats"] == 12 for r in rows.values())
+    # Every game has one winner's share to give: the wins add up to the games played.
+    assert sum(r["wins"] for r in rows.values()) == pytest.approx(18)
+    assert [r["rating"] for r in result["entrants"]] == sorted((r["rating"] for r in rows.values()), reverse=True)
+    # The greedy bot beats random play at Biblios Dice (docs/bots.md's ladder): it is rated first.
+    assert result["entrants"][0]["name"] == "greedy"
+    lines = table(result).splitlines()
+    assert lines[0].startswith("| entrant | rating |") and len(lines) == 2 + 3
+
+
+def test_a_round_robin_through_a_server_plays_the_policies_as_agents(server):
+    entrants = [Entrant("greedy", bot="greedy"), Entrant("agent", policy=random_policy(4))]
+    result = round_robin("valeria-card-kingdoms", entrants, games=2, seed=8, server=server.url)
+    assert len(result["records"]) == 2
+    for rec in result["records"]:
+        status, stored = server.call("GET", f"/api/tables/{rec['table_id']}/record")
+        assert status == 200
+        assert stored["winners"] == rec["winners"] and stored["scores"] == rec["scores"]
+        agent_seat = rec["bots"].index("agent")
+        assert stored["seats"][agent_seat]["kind"] == "human" and stored["seats"][1 - agent_seat]["kind"] == "bot"
+        assert any(seat == agent_seat for seat, _ in stored["actions"])
+
+
+@pytest.mark.parametrize("entrants, games, message", [
+    ([Entrant("a", bot="greedy")], 2, "two or more entrants with distinct names"),
+    ([Entrant("a", bot="greedy"), Entrant("a", bot="random")], 2, "two or more entrants with distinct names"),
+    ([Entrant("a", bot="greedy"), Entrant("b", bot="random")], 0, "each pair plays at least 1 game"),
+])
+def test_bad_round_robins_say_what_is_wrong(entrants, games, message):
+    with pytest.raises(GameConfigError, match=message):
+        round_robin("biblios-dice", entrants, games=games)
+
+
+def test_an_entrant_is_a_known_bot_or_a_policy():
+    with pytest.raises(GameConfigError, match="unknown bot 'clever'; bots: "):
+        Entrant("x", bot="clever")
+    with pytest.raises(GameConfigError, match="either a bot level or a policy"):
+        Entrant("x")
