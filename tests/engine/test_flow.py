@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dicetable.engine import (
-    LIST, Action, Decision, Field, FlowState, Rng, SaveFormatError, auto, choices, int_list,
+    LIST, ROWS, Action, Decision, Field, FlowState, Rng, SaveFormatError, StateMeta, auto, choices, declare, int_list,
     load_state, new_game, prompt, resolve,
 )
 from dicetable.engine.state import SAVE_FORMAT
@@ -51,6 +51,29 @@ def test_the_game_ends_when_no_task_is_pending():
         state.apply(state.legal_actions(seat)[0], seat)
     assert state.tasks == [] and state.lanes is None and state.to_move == ()
     assert sum(state.points) == 3
+
+
+@pytest.mark.parametrize("spec", shipped_games(), ids=lambda s: s.id)
+def test_every_declared_field_is_cloned_equal_and_its_lists_not_shared(spec):
+    # whichever _copy_into the class uses (the engine's plan, generated or hand-written)
+    state = new_game(spec.id, spec.min_players, seed=21)
+    rng = Rng(4)
+    for _ in range(40):
+        if state.is_over:
+            break
+        seat = state.to_move[0]
+        acts = state.legal_actions(seat)
+        state.apply(acts[rng.randbelow(len(acts))], seat)
+    copy = state.clone()
+    assert type(state).FIELDS, "a shipped game declares its fields"
+    for f in type(state).FIELDS:
+        mine, theirs = getattr(state, f.name), getattr(copy, f.name)
+        assert theirs == mine, f.name
+        if f.copy in (LIST, ROWS) and mine is not None:
+            assert theirs is not mine, f"{f.name} is shared between a state and its clone"
+            if f.copy == ROWS:
+                assert all(a is not b for a, b in zip(mine, theirs)), f"{f.name}'s rows are shared"
+    assert copy.to_dict() == state.to_dict()
 
 
 @pytest.mark.parametrize("spec", shipped_games(), ids=lambda s: s.id)
@@ -102,8 +125,8 @@ def test_format_1_saves_are_still_read_by_playing_their_moves_again(path):
         load_state(data, verify=False)
 
 
-def _tiny(**handlers):
-    return type("Tiny", (FlowState,), {"__module__": __name__, **handlers})
+def _tiny(annotations=None, **handlers):
+    return type("Tiny", (FlowState,), {"__module__": __name__, "__annotations__": annotations or {}, **handlers})
 
 
 def test_a_decision_kind_without_all_three_handlers_is_refused_at_class_creation():
@@ -126,7 +149,26 @@ def test_two_handlers_for_one_kind_are_refused():
 
 def test_two_fields_saved_under_one_key_are_refused():
     with pytest.raises(TypeError, match="same key"):
-        _tiny(a=Field(int, save="n"), b=Field(int, save="n"))
+        _tiny({"a": "int", "b": "int"}, OWN_FIELDS=declare(a=Field(int, save="n"), b=Field(int, save="n")))
+
+
+def test_a_field_of_an_attribute_the_class_does_not_annotate_is_refused():
+    with pytest.raises(TypeError, match=r"OWN_FIELDS names \['b'\], which the class does not annotate"):
+        _tiny({"a": "int"}, OWN_FIELDS=declare(a=Field(int), b=Field(int)))
+
+
+def test_a_public_attribute_without_a_field_is_refused_and_a_private_one_allowed():
+    with pytest.raises(TypeError, match=r"the attributes \['b'\] have no Field"):
+        _tiny({"a": "int", "b": "int"}, OWN_FIELDS=declare(a=Field(int)))
+    cls = _tiny({"a": "int", "_scratch": "int", "K": "ClassVar[int]"}, OWN_FIELDS=declare(a=Field(int)))
+    assert [f.name for f in cls.FIELDS] == ["tasks", "lanes", "a"]
+
+
+def test_a_field_left_as_a_class_attribute_is_refused_without_the_older_metaclass():
+    with pytest.raises(TypeError, match="a is a Field outside OWN_FIELDS"):
+        _tiny({"a": "int"}, a=Field(int))
+    older = StateMeta("Older", (FlowState,), {"__module__": __name__, "a": Field(int, save="n")})
+    assert [f.key for f in older.FIELDS] == ["tasks", "lanes", "n"]
 
 
 def test_an_unknown_copy_rule_is_refused():
@@ -135,7 +177,7 @@ def test_an_unknown_copy_rule_is_refused():
 
 
 def test_a_field_list_is_copied_not_shared():
-    cls = _tiny(xs=Field(int_list, copy=LIST))
+    cls = _tiny({"xs": "list[int]"}, OWN_FIELDS=declare(xs=Field(int_list, copy=LIST)))
     a = object.__new__(cls)
     a.tasks, a.lanes, a.xs = [("t", 0)], None, [1, 2]
     b = object.__new__(cls)

@@ -11,8 +11,8 @@ walks through it.
 from __future__ import annotations
 
 from dicetable.engine import (
-    LIST, ROWS, Action, Decision, Die, Field, FlowState, GameSpec, auto, choices, int_list, int_rows, prompt,
-    register, resolve, seat_name,
+    LIST, ROWS, Action, Decision, Die, Field, FlowState, GameSpec, auto, choices, declare, int_list, int_rows,
+    prompt, register, resolve, seat_name,
 )
 
 COIN = Die("coin", ("heads", "tails"))
@@ -22,12 +22,21 @@ TRICKS = 3
 class SecretHighCard(FlowState):
     game_id = "toy-secret-high-card"
 
-    hands = Field(int_rows, copy=ROWS)   # each seat's cards, sorted
-    deck = Field(int_list, copy=LIST)    # the undealt cards
-    played = Field(int_list, copy=LIST)  # the card each seat played face down this trick (0: none yet)
-    points = Field(int_list, copy=LIST)
-    trick = Field(int)                   # 1..3, then 4 once the game is over
-    coin = Field(str)
+    hands: list[list[int]]  # each seat's cards, sorted
+    deck: list[int]         # the undealt cards
+    played: list[int]       # the card each seat played face down this trick (0: none yet)
+    points: list[int]
+    trick: int              # 1..3, then 4 once the game is over
+    coin: str
+
+    OWN_FIELDS = declare(
+        hands=Field(int_rows, copy=ROWS),
+        deck=Field(int_list, copy=LIST),
+        played=Field(int_list, copy=LIST),
+        points=Field(int_list, copy=LIST),
+        trick=Field(int),
+        coin=Field(str),
+    )
 
     def _setup(self):
         deck = list(range(1, 10))

@@ -1,21 +1,29 @@
 """Declared state fields: one line per field, from which clone, save and restore are made.
 
-A game lists its fields once, as class attributes of its state class::
+A game declares each field twice, side by side: as an annotated attribute of its
+state class (its type, for the type checker and for mypyc, which makes the class a
+native one whose attributes are C struct slots) and, in the class's ``OWN_FIELDS``
+table, how it is copied and saved::
 
     class MyGame(FlowState):
-        round_no = Field(int, save="round")        # an int, saved as "round"
-        board = Field(int_list, copy=LIST)         # a flat list, copied with .copy()
-        hands = Field(int_rows, copy=ROWS)         # a list of flat lists, copied row by row
-        deck = Field(card_ids_in, copy=LIST, encode=card_ids_out)
+        round_no: int                  # the round, 1..
+        board: list[int]               # owner of each space
+        hands: list[list[int]]         # each seat's cards
 
-:class:`StateMeta` (the metaclass of :class:`~dicetable.engine.state.GameState`)
-turns them into ``__slots__`` and writes, once per class, three methods as
-straight-line Python (no loop over the fields at run time, so a clone costs
-what a hand-written one does):
+        OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
+            round_no=Field(int, save="round"),      # an int, saved as "round"
+            board=Field(int_list, copy=LIST),       # a flat list, copied with .copy()
+            hands=Field(int_rows, copy=ROWS),       # a list of flat lists, copied row by row
+        )
 
-* ``_copy_into(other)``: copy every field into a bare new state (``clone``);
-* ``_dump()``: the fields as JSON-able data (``to_dict()["state"]``);
-* ``_restore(payload)``: the inverse, each value through the field's ``decode``.
+:meth:`GameState.__init_subclass__ <dicetable.engine.state.GameState>` reads the table
+when the class is created: it checks the declaration (every entry names an annotated
+attribute, every public annotated attribute has an entry, no two save keys alike), adds
+the bases' fields (``FIELDS``: every field, its bases' first) and builds from them the
+plans that the base class's ``_copy_into`` (``clone``), ``_dump`` (``to_dict()["state"]``)
+and ``_restore`` (``load_state``) follow. No code is generated; a title on a hot clone
+path may write its own ``_copy_into`` (``tests/engine/test_flow.py`` checks every title's
+clone copies every declared field).
 
 How a field is copied (``copy``):
 
@@ -28,6 +36,11 @@ string); ``encode`` turns the value into JSON-able data (default: lists for
 lists and tuples, the value itself otherwise). A field that is not saved at
 all (a cache rebuilt on restore) is declared with ``save=False`` and must be
 rebuilt by the game's ``_after_restore`` hook.
+
+The older form, ``board = Field(int_list, copy=LIST)`` as a class attribute, still works
+for a class created by :class:`StateMeta` (``class X(FlowState, metaclass=StateMeta)``),
+which turns those attributes into slots and writes the three methods as straight-line
+Python; such a class is not a native class in the compiled build (docs/compiled.md).
 """
 
 from __future__ import annotations
@@ -42,6 +55,8 @@ VALUE = "value"
 LIST = "list"
 ROWS = "rows"
 _COPIES = (VALUE, LIST, ROWS)
+COPY_CODE = {VALUE: 0, LIST: 1, ROWS: 2}
+"""``copy`` as the small int the copy plan holds (``GameState._COPY_PLAN``)."""
 
 
 class Field(Generic[T]):
@@ -90,6 +105,45 @@ class Field(Generic[T]):
         return f"Field({self.name!r}, copy={self.copy!r}, save={self.key!r})"
 
 
+def declare(**fields: Field[Any]) -> tuple[Field[Any], ...]:
+    """The ``OWN_FIELDS`` table of a state class: each keyword names the attribute its Field describes.
+
+    Returns the fields in the order given, each with its ``name`` set. Raises
+    TypeError for a value that is not a :class:`Field` or a Field declared twice.
+    """
+    out: list[Field[Any]] = []
+    for name, f in fields.items():
+        if not isinstance(f, Field):
+            raise TypeError(f"declare: {name} must be a Field, got {type(f).__name__}")
+        if f.name and f.name != name:
+            raise TypeError(f"declare: the Field given for {name} already describes {f.name}")
+        f.name = name
+        out.append(f)
+    return tuple(out)
+
+
+def default_encode(f: Field[Any]) -> Callable[[Any], Any]:
+    """The function that turns ``f``'s value into JSON-able data: its ``encode``, or the default of its ``copy``."""
+    if f.encode is not None:
+        return f.encode
+    return {VALUE: _json_default, LIST: _encode_list, ROWS: _encode_rows}[f.copy]
+
+
+def collect_fields(cls: type) -> tuple[Field[Any], ...]:
+    """Every field of ``cls``: the ``OWN_FIELDS`` of each class of its MRO, bases first.
+
+    Raises TypeError when two fields are saved under the same key.
+    """
+    fields: tuple[Field[Any], ...] = ()
+    for klass in reversed(cls.__mro__):  # every base's own fields, whatever the order of the bases
+        fields += tuple(f for f in klass.__dict__.get("OWN_FIELDS", ()) if f not in fields)
+    keys = [f.key for f in fields if f.key is not None]
+    dup = {k for k in keys if keys.count(k) > 1}
+    if dup:
+        raise TypeError(f"{cls.__name__}: two fields are saved under the same key {sorted(dup)}")
+    return fields
+
+
 # ---------------------------------------------------------------- codecs for common shapes
 def _same(value: Any) -> Any:
     """A saved value kept as it is (the default ``decode``)."""
@@ -128,17 +182,12 @@ def _json_default(value: Any) -> Any:
 class StateMeta(type):
     """Metaclass of game states: collects :class:`Field` attributes and writes their methods.
 
-    Fields are inherited from every base class, in method resolution order
-    (a subclass adds to its bases' fields; a mixin may sit before or after the
-    state class it mixes into). A class that
-    declares no field of its own and inherits none keeps its hand-written
-    ``_copy_into``/``_dump``/``_restore``.
+    The older declaration (see the module docstring): fields are inherited from
+    every base class, in method resolution order (a subclass adds to its bases'
+    fields; a mixin may sit before or after the state class it mixes into), and
+    ``_copy_into``/``_dump``/``_restore`` are written as straight-line Python for
+    the class, unless its own body writes them.
     """
-
-    FIELDS: tuple[Field[Any], ...]
-    """Every declared field of the class, its bases' first."""
-    OWN_FIELDS: tuple[Field[Any], ...]
-    """The fields declared in the class's own body."""
 
     def __new__(mcls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> "StateMeta":
         own = [(k, v) for k, v in ns.items() if isinstance(v, Field)]
@@ -147,17 +196,11 @@ class StateMeta(type):
             f.name = k
         if own:
             ns["__slots__"] = tuple(ns.get("__slots__", ())) + tuple(k for k, _ in own)
+        # set before the class exists, so that GameState.__init_subclass__ (run inside type.__new__)
+        # finds the fields and builds its plans from them as for any declared class
+        ns["OWN_FIELDS"] = tuple(f for _, f in own)
         cls = super().__new__(mcls, name, bases, ns, **kw)
-        fields: tuple[Field[Any], ...] = ()
-        for klass in reversed(cls.__mro__[1:]):  # every base's own fields, whatever the order of the bases
-            fields += tuple(f for f in klass.__dict__.get("OWN_FIELDS", ()) if f not in fields)
-        cls.OWN_FIELDS = tuple(f for _, f in own)
-        fields += cls.OWN_FIELDS
-        keys = [f.key for f in fields if f.key is not None]
-        dup = {k for k in keys if keys.count(k) > 1}
-        if dup:
-            raise TypeError(f"{name}: two fields are saved under the same key {sorted(dup)}")
-        cls.FIELDS = fields
+        fields = collect_fields(cls)
         if fields:
             _generate(cls, fields, ns)
         return cls
@@ -184,8 +227,7 @@ def _generate(cls: type, fields: tuple[Field[Any], ...], ns: dict[str, Any]) -> 
             copy_lines.append(f"    other.{n} = None if v is None else [r.copy() for r in v]")
         if f.key is None:
             continue
-        encode = f.encode or {VALUE: _json_default, LIST: _encode_list, ROWS: _encode_rows}[f.copy]
-        env[f"enc{i}"] = encode
+        env[f"enc{i}"] = default_encode(f)
         env[f"dec{i}"] = f.decode
         dump_lines.append(f"        {f.key!r}: enc{i}(self.{n}),")
         restore_lines.append(f"    self.{n} = dec{i}(p[{f.key!r}])")

@@ -53,7 +53,7 @@ from typing import Any, Callable, ClassVar, Sequence, TypeVar
 from mypy_extensions import mypyc_attr
 
 from .core import Action, Decision
-from .fields import LIST, ROWS, Field, StateMeta
+from .fields import LIST, ROWS, Field, declare
 from .state import GameState
 
 Task = tuple[Any, ...]
@@ -127,45 +127,31 @@ def _encode_lanes(value: list[list[Task]] | None) -> list[list[list[Any]]] | Non
     return None if value is None else [[list(t) for t in lane] for lane in value]
 
 
-@mypyc_attr(native_class=False)  # a metaclass: mypyc compiles its methods, not a C type
-class FlowMeta(StateMeta):
-    """Collects a flow game's handlers into its dispatch tables and checks they are complete."""
-
-    _FLOW: dict[str, dict[str, Callable[..., Any]]]
-    _AUTO: dict[str, Callable[..., Any] | None]
-    _PROMPT: dict[str, Callable[..., Any]]
-    _CHOICES: dict[str, Callable[..., Any]]
-    _RESOLVE: dict[str, Callable[..., Any]]
-    TASK_KINDS: frozenset[str]
-
-    def __init__(cls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> None:
-        super().__init__(name, bases, ns, **kw)
-        tables: dict[str, dict[str, Callable[..., Any]]] = {r: {} for r in _ROLES}
-        for klass in reversed(cls.__mro__):  # mixins too: a game may split its handlers by phase
-            own: set[tuple[str, str]] = set()
-            for fn in klass.__dict__.values():
-                for role, kind in _roles_of(fn):
-                    if (role, kind) in own:
-                        raise TypeError(f"{klass.__name__}: two {role} handlers for task kind {kind!r}")
-                    own.add((role, kind))
-                    tables[role][kind] = fn
-        for kind in tables["auto"]:
-            if any(kind in tables[r] for r in ("prompt", "choices", "resolve")):
-                raise TypeError(f"{name}: task kind {kind!r} is both automatic and a decision")
-        decided = set(tables["prompt"]) | set(tables["choices"]) | set(tables["resolve"])
-        for kind in decided:
-            missing = [r for r in ("prompt", "choices", "resolve") if kind not in tables[r]]
-            if missing:
-                raise TypeError(f"{name}: decision task {kind!r} has no {' or '.join(missing)} handler")
-        cls._FLOW = tables
-        # One dict per role, read directly on the hot path (one lookup less per dispatch); _AUTO
-        # holds every kind, None for a decision, so the loop asks one subscript, not a call.
-        cls._AUTO = {kind: None for kind in decided} | tables["auto"]
-        cls._PROMPT, cls._CHOICES, cls._RESOLVE = tables["prompt"], tables["choices"], tables["resolve"]
-        cls.TASK_KINDS = frozenset(tables["auto"]) | frozenset(decided)
+def _handler_tables(cls: type) -> dict[str, dict[str, Callable[..., Any]]]:
+    """The handlers of ``cls`` and its bases, by role and kind; TypeError for an incomplete or doubled kind."""
+    name = cls.__name__
+    tables: dict[str, dict[str, Callable[..., Any]]] = {r: {} for r in _ROLES}
+    for klass in reversed(cls.__mro__):  # mixins too: a game may split its handlers by phase
+        own: set[tuple[str, str]] = set()
+        for fn in klass.__dict__.values():
+            for role, kind in _roles_of(fn):
+                if (role, kind) in own:
+                    raise TypeError(f"{klass.__name__}: two {role} handlers for task kind {kind!r}")
+                own.add((role, kind))
+                tables[role][kind] = fn
+    for kind in tables["auto"]:
+        if any(kind in tables[r] for r in ("prompt", "choices", "resolve")):
+            raise TypeError(f"{name}: task kind {kind!r} is both automatic and a decision")
+    decided = set(tables["prompt"]) | set(tables["choices"]) | set(tables["resolve"])
+    for kind in decided:
+        missing = [r for r in ("prompt", "choices", "resolve") if kind not in tables[r]]
+        if missing:
+            raise TypeError(f"{name}: decision task {kind!r} has no {' or '.join(missing)} handler")
+    return tables
 
 
-class FlowState(GameState, metaclass=FlowMeta):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class FlowState(GameState):
     """A game state whose turns are a stack of tasks (see the module docstring).
 
     Fields: ``tasks`` (list of task tuples, top last; empty with no lanes
@@ -177,21 +163,38 @@ class FlowState(GameState, metaclass=FlowMeta):
     ``_determinize`` / ``_visible_scores``.
     """
 
-    # The seat whose lane a handler runs on now (-1 or unset: the main stack); never saved nor
-    # cloned (a clone is made between actions, when it is -1), so no kernel hook has to set it.
-    __slots__ = ("_lane",)
+    # _lane: the seat whose lane a handler runs on now (-1 or unset: the main stack); never saved
+    # nor cloned (a clone is made between actions, when it is -1), so no kernel hook has to set it.
+    __slots__ = ("tasks", "lanes", "_lane")
 
-    tasks = Field(task_list, copy=LIST, encode=_encode_tasks)
-    lanes = Field(lanes_of, copy=ROWS, encode=_encode_lanes)
-
-    _FLOW: ClassVar[dict[str, dict[str, Callable[..., Any]]]]
-    _AUTO: ClassVar[dict[str, Callable[..., Any] | None]]
-    _PROMPT: ClassVar[dict[str, Callable[..., Any]]]
-    _CHOICES: ClassVar[dict[str, Callable[..., Any]]]
-    _RESOLVE: ClassVar[dict[str, Callable[..., Any]]]
-    TASK_KINDS: ClassVar[frozenset[str]]
-
+    tasks: list[Task]
+    lanes: list[list[Task]] | None
     _lane: int
+
+    OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
+        tasks=Field(task_list, copy=LIST, encode=_encode_tasks),
+        lanes=Field(lanes_of, copy=ROWS, encode=_encode_lanes),
+    )
+
+    # The dispatch tables, built from the handlers when a subclass is created (__init_subclass__).
+    _FLOW: ClassVar[dict[str, dict[str, Callable[..., Any]]]] = {}
+    _AUTO: ClassVar[dict[str, Callable[..., Any] | None]] = {}
+    _PROMPT: ClassVar[dict[str, Callable[..., Any]]] = {}
+    _CHOICES: ClassVar[dict[str, Callable[..., Any]]] = {}
+    _RESOLVE: ClassVar[dict[str, Callable[..., Any]]] = {}
+    TASK_KINDS: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def _prepare_class(cls) -> None:
+        """Collect the class's handlers into its dispatch tables (TypeError if one is missing or doubled)."""
+        tables = _handler_tables(cls)
+        decided = set(tables["prompt"])
+        cls._FLOW = tables
+        # One dict per role, read directly on the hot path (one lookup less per dispatch); _AUTO
+        # holds every kind, None for a decision, so the loop asks one subscript, not a call.
+        cls._AUTO = {kind: None for kind in decided} | tables["auto"]
+        cls._PROMPT, cls._CHOICES, cls._RESOLVE = tables["prompt"], tables["choices"], tables["resolve"]
+        cls.TASK_KINDS = frozenset(tables["auto"]) | frozenset(decided)
 
     # ------------------------------------------------------------ scheduling
     def then(self, *tasks: Task) -> None:

@@ -38,9 +38,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Iterable, Self
 
+from mypy_extensions import mypyc_attr
+
 from .core import Action, Decision, Die, Event, seat_name
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
-from .fields import StateMeta
+from .fields import COPY_CODE, Field, collect_fields, default_encode
 from .rng import _short, seed_problem, seed_state, splitmix64, splitmix64_choices
 from .scoresheet import ScoreSheet, simple_sheet
 
@@ -68,7 +70,45 @@ def _list_to_cons(items: Iterable[Any]) -> Any:
     return cell
 
 
-class GameState(metaclass=StateMeta):
+def _declared_attributes(cls: type) -> set[str] | None:
+    """The instance attributes ``cls``'s own body declares, or None where that cannot be read.
+
+    Pure Python: the annotated names (ClassVars left out) and ``__slots__``; a mypyc
+    native class: every attribute of its C struct (``__mypyc_attrs__``, its bases' too).
+    """
+    ns = cls.__dict__
+    native = ns.get("__mypyc_attrs__")
+    if native is not None:
+        return set(native)
+    annotations = ns.get("__annotations__", {})
+    names = {k for k, v in annotations.items() if not str(v).startswith(("ClassVar", "typing.ClassVar"))}
+    slots = ns.get("__slots__", ())
+    return names | ({slots} if isinstance(slots, str) else set(slots))
+
+
+def _check_declaration(cls: type, own: tuple[Field[Any], ...]) -> None:
+    """Raise TypeError unless ``own`` (the class's ``OWN_FIELDS``) and its attributes agree."""
+    stray = [k for k, v in cls.__dict__.items() if isinstance(v, Field)]
+    if stray:
+        raise TypeError(
+            f"{cls.__name__}: {', '.join(stray)} {'is a Field' if len(stray) == 1 else 'are Fields'} "
+            "outside OWN_FIELDS: annotate the attribute and declare it in OWN_FIELDS = declare(...)")
+    declared = _declared_attributes(cls)
+    if declared is None:
+        return
+    missing = [f.name for f in own if f.name not in declared]
+    if missing:
+        raise TypeError(f"{cls.__name__}: OWN_FIELDS names {missing}, which the class does not annotate")
+    if "__mypyc_attrs__" not in cls.__dict__:  # a native class lists its bases' attributes too
+        names = {f.name for f in own}
+        loose = sorted(k for k in declared if not k.startswith("_") and k not in names)
+        if loose:
+            raise TypeError(f"{cls.__name__}: the attributes {loose} have no Field in OWN_FIELDS "
+                            "(an attribute that is neither copied nor saved is private: _name)")
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class GameState:
     """Base class of every game's state; see the module docstring for the hooks.
 
     Kernel fields: ``players`` (int), ``seed`` (int), ``options`` (dict, never
@@ -108,19 +148,46 @@ class GameState(metaclass=StateMeta):
 
     game_id: ClassVar[str] = ""
 
+    OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = ()
+    """The fields the class's own body declares (:func:`dicetable.engine.fields.declare`)."""
+    FIELDS: ClassVar[tuple[Field[Any], ...]] = ()
+    """Every field of the class, its bases' first (set when the class is created)."""
+    _COPY_PLAN: ClassVar[tuple[tuple[str, int], ...]] = ()
+    _SAVE_PLAN: ClassVar[tuple[tuple[str, str, Any, Any], ...]] = ()
+
     #: Public methods a game must not override: they check the seat, then call the hook.
-    _CHECKED = {"decision": "_decision", "observation": "_observation", "legal_actions": "_legal_actions",
+    _CHECKED: ClassVar[dict[str, str | None]] = {"decision": "_decision", "observation": "_observation", "legal_actions": "_legal_actions",
                 "log_for": None, "visible_scores": "_visible_scores", "determinize": "_determinize",
                 "apply": "_apply"}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
+        """Check a new game class and build its plans: fields (:mod:`.fields`), then ``_prepare_class``.
+
+        Raises TypeError for an override of a seat-checking method or a field declaration that does not add up.
+        """
+        # (no super() call: mypyc's super() inside __init_subclass__ binds the wrong class; object's
+        # __init_subclass__ does nothing but refuse keywords, which this does too)
+        if kwargs:
+            raise TypeError(f"{cls.__name__}: unexpected class keywords {sorted(kwargs)}")
         for name, hook in cls._CHECKED.items():
-            if name in cls.__dict__:
+            if name in vars(cls):
                 raise TypeError(
                     f"{cls.__name__} overrides GameState.{name}, which checks its seat argument for "
                     f"every game; " + (f"implement the hook {hook} instead" if hook else "it is the same for every game")
                 )
+        own: tuple[Field[Any], ...] = vars(cls).get("OWN_FIELDS", ())
+        if type(cls) is type:  # StateMeta checks and generates the older declaration itself
+            _check_declaration(cls, own)
+        fields = collect_fields(cls)
+        cls.FIELDS = fields
+        # The plans the base class's _copy_into, _dump and _restore follow (a class may write its own).
+        cls._COPY_PLAN = tuple((f.name, COPY_CODE[f.copy]) for f in fields)
+        cls._SAVE_PLAN = tuple((f.name, f.key, default_encode(f), f.decode) for f in fields if f.key is not None)
+        cls._prepare_class()
+
+    @classmethod
+    def _prepare_class(cls) -> None:
+        """Called once for every new subclass after its fields' plans are built: a base class's own tables."""
 
     # ------------------------------------------------------------------ hooks
     def _setup(self) -> None:  # pragma: no cover - every game overrides
@@ -192,19 +259,33 @@ class GameState(metaclass=StateMeta):
         """The game's :meth:`observation` for a checked seat (None: a spectator)."""
         raise NotImplementedError
 
-    def _dump(self) -> dict[str, Any]:  # pragma: no cover
-        raise NotImplementedError
+    def _dump(self) -> dict[str, Any]:
+        """The saved fields as JSON-able data, by save key (``to_dict()["state"]``)."""
+        return {key: encode(getattr(self, name)) for name, key, encode, _ in self._SAVE_PLAN}
 
-    def _restore(self, payload: dict[str, Any]) -> None:  # pragma: no cover
-        raise NotImplementedError
+    def _restore(self, payload: dict[str, Any]) -> None:
+        """Set every saved field from ``payload`` (each through its ``decode``), then ``_after_restore``.
 
-    def _copy_into(self, other: "GameState") -> None:  # pragma: no cover
-        raise NotImplementedError
+        Raises KeyError for a missing key and whatever a ``decode`` raises for a wrong value.
+        """
+        for name, key, _, decode in self._SAVE_PLAN:
+            setattr(self, name, decode(payload[key]))
+        self._after_restore()
+
+    def _copy_into(self, other: "GameState") -> None:
+        """Copy every declared field into ``other``, a bare new state of the same class (``clone``)."""
+        for name, how in self._COPY_PLAN:
+            value = getattr(self, name)
+            if how == 1:
+                value = value.copy()
+            elif how == 2 and value is not None:
+                value = [row.copy() for row in value]
+            setattr(other, name, value)
 
     def _after_restore(self) -> None:
         """Rebuild what is derived from the saved fields (caches, lookups) after ``_restore``.
 
-        Called by the generated ``_restore`` once every declared field is set;
+        Called by ``_restore`` once every declared field is set;
         raise ValueError for a combination of values no game can reach.
         """
 
@@ -444,7 +525,7 @@ class GameState(metaclass=StateMeta):
         """An independent copy; applying to either never changes the other."""
         # The kernel's fields copied inline (search clones millions of times; a call to _kernel,
         # which builds every other new state, costs a fifth of a clone).
-        other = object.__new__(type(self))
+        other = type(self).__new__(type(self))
         other.players = self.players
         other.seed = self.seed
         other.options = self.options
@@ -507,7 +588,7 @@ class GameState(metaclass=StateMeta):
                 history: Any, log: Any) -> Self:
         """A bare state of this class with the kernel's fields set: every new state is built here
         (``start``, ``from_dict``, ``determinize``); ``clone`` copies the same fields inline."""
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state.players = players
         state.seed = seed
         state.options = options

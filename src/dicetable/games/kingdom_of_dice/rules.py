@@ -37,10 +37,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 
 from dicetable.engine import (
-    LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, counted, int_list, prompt, resolve, seat_name,
+    LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, counted, declare, int_list, prompt, resolve,
+    seat_name,
 )
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text
 from dicetable.engine import effects as fx
@@ -235,19 +236,35 @@ class KingdomOfDiceState(FlowState):
     ``("place", seat, space_index)`` and ``("round-end", ender)``.
     """
 
-    round_no = Field(int, save="round")
-    first = Field(int)                                   # the round's first player
-    current = Field(int)                                 # the seat taking its turn
-    rolled = Field(int_list, copy=LIST, save="roll")     # dice showing, by face
-    kept = Field(int_list, copy=LIST)                    # dice set aside this turn, by face
-    picked = Field(int)                                  # dice set aside since the last roll
-    board = Field(int_list, copy=LIST)                   # owner of each space
-    placed = Field(int_list, copy=LIST)                  # Crown markers on the board, per seat
-    spent = Field(int)                                   # solo: markers set aside this round
-    market = Field(_cards_in, copy=LIST, encode=_cards_out)
-    deck = Field(_cards_in, copy=LIST, encode=_cards_out)
-    won = Field(_card_rows_in, copy=ROWS, encode=_card_rows_out)
-    cat_won = Field(_cards_in, copy=LIST, encode=_cards_out)
+    round_no: int
+    first: int                  # the round's first player
+    current: int                # the seat taking its turn
+    rolled: list[int]           # dice showing, by face
+    kept: list[int]             # dice set aside this turn, by face
+    picked: int                 # dice set aside since the last roll
+    board: list[int]            # owner of each space
+    placed: list[int]           # Crown markers on the board, per seat
+    spent: int                  # solo: markers set aside this round
+    market: list[int]           # this round's Influence cards (indexes into CARDS), highest first
+    deck: list[int]             # the regular cards not yet drawn
+    won: list[list[int]]        # the cards each seat has claimed
+    cat_won: list[int]          # solo: the cards the Cat has claimed
+
+    OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
+        round_no=Field(int, save="round"),
+        first=Field(int),
+        current=Field(int),
+        rolled=Field(int_list, copy=LIST, save="roll"),
+        kept=Field(int_list, copy=LIST),
+        picked=Field(int),
+        board=Field(int_list, copy=LIST),
+        placed=Field(int_list, copy=LIST),
+        spent=Field(int),
+        market=Field(_cards_in, copy=LIST, encode=_cards_out),
+        deck=Field(_cards_in, copy=LIST, encode=_cards_out),
+        won=Field(_card_rows_in, copy=ROWS, encode=_card_rows_out),
+        cat_won=Field(_cards_in, copy=LIST, encode=_cards_out),
+    )
 
     # ------------------------------------------------------------ set-up
     def _setup(self) -> None:

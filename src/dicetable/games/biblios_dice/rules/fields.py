@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from dicetable.engine import LIST, Field, FlowState, int_list, seat_name
+from dicetable.engine import LIST, Field, FlowState, StateMeta, int_list, seat_name
 
 from ..components import BISHOP, TOKEN_INDEX, TOKENS
 
@@ -75,7 +75,7 @@ def _score_rows(value: Any) -> list[ScoreRow] | None:
     return rows
 
 
-class BibliosFields(FlowState):
+class BibliosFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
     """The declared fields of a Biblios Dice state (see :class:`~.state.BibliosDiceState`'s docstring
     for their layout) and two queries on them, shared by every rule mixin."""
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicetable.engine import LIST, Field, FlowState, int_list
+from dicetable.engine import LIST, Field, FlowState, StateMeta, int_list
 
 from ..components import SILVER_TOTAL, Layout, RaceTrack, layout_name, parse_layout, race_track
 from .common import F_ARRIVED, captains_in, captains_out, dice_in, dice_out
 
 
-class CorsairsFields(FlowState):
+class CorsairsFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
     """The table of a Corsairs of Valeria game (rulebook: Components, Game Setup).
 
     Besides the fields: :attr:`supply` (derived, never stored) and :meth:`_set_layout` (the layout

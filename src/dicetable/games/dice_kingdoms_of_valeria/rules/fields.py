@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicetable.engine import Action, Field, FlowState, LIST, ROWS, int_list, int_rows, int_tuple
+from dicetable.engine import Action, Field, FlowState, StateMeta, LIST, ROWS, int_list, int_rows, int_tuple
 from dicetable.engine.flow import Task
 
 from ..components import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX, Layout
@@ -43,7 +43,7 @@ def _events_out(value: tuple[int, ...]) -> list[str]:
     return [EVENT_IDS[e] for e in value]
 
 
-class DiceKingdomsFields(FlowState):
+class DiceKingdomsFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
     """The fields of a Dice Kingdoms of Valeria state (see :class:`~.state.DiceKingdomsState`).
 
     ``phase``; ``stage`` (event, 1st Harvest, action, 2nd Harvest);

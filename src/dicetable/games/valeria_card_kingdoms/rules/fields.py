@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicetable.engine import (
-    LIST, Action, Field, FlowState, ScoreLine, ScoreSheet, TieMeasure, int_list, int_tuple, outcome_text, seat_name,
+    LIST, Action, Field, FlowState, ScoreLine, StateMeta, ScoreSheet, TieMeasure, int_list, int_tuple, outcome_text, seat_name,
 )
 from dicetable.engine import effects as fx
 
@@ -63,7 +63,7 @@ def _rows_out(value: Any) -> list[list[int]]:
     return [list(row) for row in value]
 
 
-class ValeriaFields(FlowState):
+class ValeriaFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
     """The fields of a Valeria: Card Kingdoms game (all plain data) and the queries on them.
 
     Seats are 0-based; a seat's resources are ``res[4 * seat:4 * seat + 4]``. Center Stack
