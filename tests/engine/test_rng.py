@@ -3,7 +3,7 @@
 from hypothesis import given, strategies as st
 
 from dicetable.engine import Rng
-from dicetable.engine.rng import splitmix64, splitmix64_choices
+from dicetable.engine.rng import _scale, _signed, _unsigned, splitmix64, splitmix64_below, splitmix64_choices
 
 
 def test_splitmix64_reference_values():
@@ -47,3 +47,18 @@ def test_splitmix64_choices_is_splitmix64_then_multiply_shift(state, items, coun
         s, out = splitmix64(s)
         expected.append(items[(out * len(items)) >> 64])
     assert splitmix64_choices(state, items, count) == (s, expected)
+
+
+@given(state=st.integers(0, 2**64 - 1), n=st.integers(1, 2**31 - 1))
+def test_the_compiled_builds_halves_scale_exactly_like_the_multiply_shift(state, n):
+    # _scale works on the i64 (two's complement) form of a 64-bit output, in 32-bit halves that never
+    # overflow: its result must be (output * n) >> 64 of the unsigned value, for every output.
+    assert _unsigned(_signed(state)) == state
+    assert -2**63 <= _signed(state) < 2**63
+    assert _scale(_signed(state), n) == (state * n) >> 64
+
+
+@given(state=st.integers(0, 2**64 - 1), n=st.integers(1, 2**40))
+def test_splitmix64_below_is_splitmix64_then_multiply_shift(state, n):
+    after, out = splitmix64(state)
+    assert splitmix64_below(state, n) == (after, (out * n) >> 64)

@@ -10,12 +10,52 @@ version (``random.Random`` guarantees neither cheap copies nor a stable
 
 from __future__ import annotations
 
-from typing import Any, Sequence, TypeVar
+from typing import Any, Final, Sequence, TypeVar
+
+from mypy_extensions import i64
 
 T = TypeVar("T")
 
 MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+
+# The compiled build runs the generator on mypyc's native 64-bit integers (``i64``: C arithmetic,
+# wrapping on overflow) instead of Python's arbitrary-precision ones, whose 64-bit values fall off
+# mypyc's fast path for small ints. ``i64`` is signed, so the state and the outputs are held in
+# two's complement there and turned back into the same unsigned ints at the edges; the shifts
+# mask off the sign bits a logical shift would not bring in. In the pure build ``i64`` is a plain
+# int that never wraps, so the pure build keeps the masked arithmetic below; tests/build compares
+# the two builds' games byte for byte.
+_NATIVE: Final = not __file__.endswith(".py")
+_TOP: Final = 1 << 63
+_WRAP: Final = 1 << 64
+_GOLDEN_S: Final[i64] = _GOLDEN - (1 << 64)
+_MUL1_S: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
+_MUL2_S: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+_LOW32: Final[i64] = 0xFFFFFFFF
+
+
+def _signed(value: int) -> i64:
+    """An unsigned 64-bit int as the i64 with the same bits."""
+    return i64(value - _WRAP) if value >= _TOP else i64(value)
+
+
+def _unsigned(value: i64) -> int:
+    """The inverse of :func:`_signed`."""
+    return int(value) + _WRAP if value < 0 else int(value)
+
+
+def _mix(state: i64) -> i64:
+    """SplitMix64's output for an already advanced ``state``, in i64 arithmetic (compiled build only)."""
+    z = state
+    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MUL1_S
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MUL2_S
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
+
+
+def _scale(out: i64, n: i64) -> i64:
+    """``(out * n) >> 64`` for the unsigned 64 bits of ``out`` and ``0 < n < 2**31``, without overflow."""
+    return ((out >> 32 & _LOW32) * n + ((out & _LOW32) * n >> 32)) >> 32
 SEED_LIMIT = 1 << 64
 """Seeds are ints in ``0 <= seed < SEED_LIMIT`` (64 bits): every seed gives a different game."""
 
@@ -45,11 +85,28 @@ def _short(value: object, limit: int = 40) -> str:
 
 def splitmix64(state: int) -> tuple[int, int]:
     """Advance ``state`` once; return ``(new_state, output)``, both 64-bit ints."""
+    if _NATIVE:
+        s = _signed(state) + _GOLDEN_S
+        return _unsigned(s), _unsigned(_mix(s))
     state = (state + _GOLDEN) & MASK64
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return state, z ^ (z >> 31)
+
+
+def splitmix64_below(state: int, n: int) -> tuple[int, int]:
+    """Advance ``state`` once; return ``(new_state, pick)``: a uniform int in ``[0, n)`` (``n > 0``).
+
+    The generator's output scaled by multiply-shift, ``(output * n) >> 64``:
+    what :meth:`Rng.randbelow` and the kernel's ``randbelow``, ``roll`` and
+    ``shuffle`` draw.
+    """
+    if _NATIVE and n < 1 << 31:
+        s = _signed(state) + _GOLDEN_S
+        return _unsigned(s), int(_scale(_mix(s), n))
+    state, out = splitmix64(state)
+    return state, (out * n) >> 64
 
 
 def splitmix64_choices(state: int, items: Sequence[T], count: int) -> tuple[int, list[T]]:
@@ -63,6 +120,12 @@ def splitmix64_choices(state: int, items: Sequence[T], count: int) -> tuple[int,
     """
     n = len(items)
     picks = []
+    if _NATIVE and n < 1 << 31:
+        s = _signed(state)
+        for _ in range(count):
+            s += _GOLDEN_S
+            picks.append(items[_scale(_mix(s), n)])
+        return _unsigned(s), picks
     for _ in range(count):
         z = state = (state + _GOLDEN) & MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -99,8 +162,8 @@ class Rng:
         """Return a uniform int in ``[0, n)`` (multiply-shift; bias below n / 2**64)."""
         if n <= 0:
             raise ValueError(f"randbelow needs a positive bound, got {n}")
-        self.state, out = splitmix64(self.state)
-        return (out * n) >> 64
+        self.state, out = splitmix64_below(self.state, n)
+        return out
 
     def random(self) -> float:
         """Return a float in ``[0, 1)`` with 53 random bits."""

@@ -43,7 +43,7 @@ from mypy_extensions import mypyc_attr
 from .core import Action, Decision, Die, Event, seat_name
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import COPY_CODE, Field, collect_fields, default_encode
-from .rng import _short, seed_problem, seed_state, splitmix64, splitmix64_choices
+from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
 from .scoresheet import ScoreSheet, simple_sheet
 
 SAVE_FORMAT = 2
@@ -674,14 +674,13 @@ class GameState:
 
     def randbelow(self, n: int) -> int:
         """A uniform int in ``[0, n)`` from the state's seeded generator (n > 0)."""
-        self._rng, out = splitmix64(self._rng)
-        return (out * n) >> 64
+        self._rng, out = splitmix64_below(self._rng, n)
+        return out
 
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle ``items`` in place with the state's generator (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
-            self._rng, out = splitmix64(self._rng)
-            j = (out * (i + 1)) >> 64
+            self._rng, j = splitmix64_below(self._rng, i + 1)
             items[i], items[j] = items[j], items[i]
 
     def roll(self, die: Die) -> Any:
@@ -701,8 +700,8 @@ class GameState:
             self._script_pos = pos + 1
             return value
         faces = die.faces
-        self._rng, out = splitmix64(self._rng)
-        return faces[(out * len(faces)) >> 64]
+        self._rng, out = splitmix64_below(self._rng, len(faces))
+        return faces[out]
 
     def roll_many(self, die: Die, count: int) -> list[Any]:
         """Roll ``count`` dice of one kind; see :meth:`roll` (scripted values first)."""
