@@ -178,9 +178,9 @@ def test_an_unknown_copy_rule_is_refused():
 
 def test_a_field_list_is_copied_not_shared():
     cls = _tiny({"xs": "list[int]"}, OWN_FIELDS=declare(xs=Field(int_list, copy=LIST)))
-    a = object.__new__(cls)
+    a = cls.__new__(cls)
     a.tasks, a.lanes, a.xs = [("t", 0)], None, [1, 2]
-    b = object.__new__(cls)
+    b = cls.__new__(cls)
     a._copy_into(b)
     b.xs.append(3)
     b.tasks.append(("u", 1))
