@@ -40,8 +40,8 @@ from functools import lru_cache
 from typing import Any, ClassVar, Sequence
 
 from dicetable.engine import (
-    LIST, ROWS, Action, Decision, Field, FlowState, auto, choices, counted, declare, int_list, prompt, resolve,
-    seat_name,
+    LIST, ROWS, Action, Decision, Field, FlowState, GameState, auto, choices, counted, declare, int_list, prompt,
+    resolve, seat_name,
 )
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text
 from dicetable.engine import effects as fx
@@ -265,6 +265,28 @@ class KingdomOfDiceState(FlowState):
         won=Field(_card_rows_in, copy=ROWS, encode=_card_rows_out),
         cat_won=Field(_cards_in, copy=LIST, encode=_cards_out),
     )
+
+    def _copy_into(self, other: GameState) -> None:
+        """Every field of OWN_FIELDS and FlowState's into ``other`` (``clone``), written out: search
+        clones on every iteration, and direct attribute copies cost a fraction of the engine's
+        loop over its plan (tests/engine/test_flow.py checks no field is missed or shared)."""
+        assert isinstance(other, KingdomOfDiceState)
+        other.tasks = self.tasks.copy()
+        lanes = self.lanes
+        other.lanes = None if lanes is None else [lane.copy() for lane in lanes]
+        other.round_no = self.round_no
+        other.first = self.first
+        other.current = self.current
+        other.rolled = self.rolled.copy()
+        other.kept = self.kept.copy()
+        other.picked = self.picked
+        other.board = self.board.copy()
+        other.placed = self.placed.copy()
+        other.spent = self.spent
+        other.market = self.market.copy()
+        other.deck = self.deck.copy()
+        other.won = [row.copy() for row in self.won]
+        other.cat_won = self.cat_won.copy()
 
     # ------------------------------------------------------------ set-up
     def _setup(self) -> None:
