@@ -1,8 +1,8 @@
 """Corsairs of Valeria rules (rulebook: Game Setup, Game Flow, phases A-D, Reaching
 Skull Island, Ending the Game, Captain Cards).
 
-Modules (by phase): :mod:`.fields` (the declared fields, in the base class of every
-phase mixin), :mod:`.state` (the state class: set-up, observation), :mod:`.roll` (turn start, A Roll Dice, B Re-roll Dice), :mod:`.actions` (C Execute
+Modules (by phase): :mod:`.fields` (the declared fields, in the base class of the
+phase classes), :mod:`.state` (the state class: set-up, observation), :mod:`.roll` (turn start, A Roll Dice, B Re-roll Dice), :mod:`.actions` (C Execute
 Dice Actions: Skulls, symbol groups, Cannons), :mod:`.sailing` (Maps, hazards,
 knock-back), :mod:`.coins` (Silver, Treasure, Grog), :mod:`.end` (D End Your Turn,
 Skull Island's race reset, the end of the game), :mod:`.options`, :mod:`.common`

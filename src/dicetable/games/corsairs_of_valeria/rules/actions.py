@@ -53,11 +53,11 @@ from .common import (
     ship_key,
     space_key,
 )
-from .fields import CorsairsFields
+from .sailing import Sailing
 
 
-class DiceActions(CorsairsFields):
-    """Phase C of :class:`~.state.CorsairsState` (a mixin)."""
+class DiceActions(Sailing):
+    """Phase C of :class:`~.state.CorsairsState` (a phase class of the chain: on :class:`~.sailing.Sailing`)."""
 
     __slots__ = ()
 

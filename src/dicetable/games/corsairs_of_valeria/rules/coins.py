@@ -20,11 +20,11 @@ from .common import (
     SUPPLY_KEY,
     counter_key,
 )
-from .fields import CorsairsFields
+from .end import Ending
 
 
-class Coins(CorsairsFields):
-    """Coin and dial rules of :class:`~.state.CorsairsState` (a mixin: no fields of its own)."""
+class Coins(Ending):
+    """Coin and dial rules of :class:`~.state.CorsairsState` (a phase class of the chain, no fields of its own: on :class:`~.end.Ending`)."""
 
     __slots__ = ()
 

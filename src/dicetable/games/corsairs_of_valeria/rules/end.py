@@ -30,7 +30,7 @@ from .fields import CorsairsFields
 
 
 class Ending(CorsairsFields):
-    """Phase D, the new race and the end of the game of :class:`~.state.CorsairsState` (a mixin)."""
+    """Phase D, the new race and the end of the game of :class:`~.state.CorsairsState` (the first phase class of the chain, on the fields)."""
 
     __slots__ = ()
 

@@ -1,49 +1,70 @@
-"""The declared fields of a Corsairs of Valeria state, in one base class the phase mixins share.
+"""The declared fields of a Corsairs of Valeria state, in the base class of the phase classes.
 
-:class:`CorsairsFields` is the base of every rule mixin (:mod:`.roll`, :mod:`.actions`,
-:mod:`.sailing`, :mod:`.coins`, :mod:`.end`) and, through them, of
-:class:`~.state.CorsairsState`: each mixin sees every field with its type. The engine gathers
-the fields from every base (:mod:`dicetable.engine.fields`), so clone, save and restore are the
-same as if they were declared on the state class.
+:class:`CorsairsFields` is the root of one chain of phase classes (:mod:`.end`, :mod:`.coins`,
+:mod:`.sailing`, :mod:`.actions`, :mod:`.roll`, each extending the one before) and, through them,
+of :class:`~.state.CorsairsState`: each phase class sees every field with its type. The engine
+gathers the fields from every base (:mod:`dicetable.engine.fields`), so clone, save and restore
+are the same as if they were declared on the state class.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from dicetable.engine import LIST, Field, FlowState, StateMeta, int_list
+from dicetable.engine import LIST, Field, FlowState, declare, int_list
 
 from ..components import SILVER_TOTAL, Layout, RaceTrack, layout_name, parse_layout, race_track
 from .common import F_ARRIVED, captains_in, captains_out, dice_in, dice_out
 
 
-class CorsairsFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
+class CorsairsFields(FlowState):
     """The table of a Corsairs of Valeria game (rulebook: Components, Game Setup).
 
     Besides the fields: :attr:`supply` (derived, never stored) and :meth:`_set_layout` (the layout
     with its compiled track). The rules one phase module calls in another are declared at the end
-    for the type checker only; they live in the mixins.
+    for the type checker only; they live in the phase classes.
     """
 
     # seats index the lists; codes and bits are named in .common and ..components
-    layout: Field[Layout] = Field(parse_layout, save="tracks", encode=layout_name)  # ((track, side), ...) from Start
-    track: Field[RaceTrack] = Field(save=False)  # layout compiled (shared): rebuilt by _after_restore
-    captain = Field(captains_in, save="captains", encode=captains_out)  # index into CAPTAINS, -1: none
-    pos = Field(int_list, copy=LIST)       # each Ship's node on track
-    grog = Field(int_list, copy=LIST)      # Grog dial, 0-4
-    silver = Field(int_list, copy=LIST)    # Silver on each Ship Board
-    treasure = Field(int_list, copy=LIST)  # 0-6
-    island = Field(int)                    # Silver on Skull Island
-    visits = Field(int)                    # Skull Island arrivals so far (the second ends the game)
-    current = Field(int)                   # the seat whose turn it is
-    turn = Field(int)                      # turns begun
-    phase = Field(str)                     # "A"-"D", or OVER
-    dice = Field(dice_in, copy=LIST, encode=dice_out)  # the roll's face codes, sorted (Skulls first)
-    marked = Field(int)                    # bit i: die i is marked to be re-rolled
-    rerolls = Field(int)                   # re-rolls paid this turn
-    left = Field(int_list, copy=LIST)      # phase C counts not yet executed: Grog, Silver, Maps, Cannons (G_*)
-    flags = Field(int)                     # bits of the current turn (F_*)
-    winner6 = Field(int)                   # the seat that gained the 6th Treasure (-1: none)
+    layout: Layout                # ((track, side), ...) from Start
+    track: RaceTrack              # layout compiled (shared): rebuilt by _after_restore
+    captain: tuple[int, ...]      # index into CAPTAINS, -1: none
+    pos: list[int]                # each Ship's node on track
+    grog: list[int]               # Grog dial, 0-4
+    silver: list[int]             # Silver on each Ship Board
+    treasure: list[int]           # 0-6
+    island: int                   # Silver on Skull Island
+    visits: int                   # Skull Island arrivals so far (the second ends the game)
+    current: int                  # the seat whose turn it is
+    turn: int                     # turns begun
+    phase: str                    # "A"-"D", or OVER
+    dice: list[int]               # the roll's face codes, sorted (Skulls first)
+    marked: int                   # bit i: die i is marked to be re-rolled
+    rerolls: int                  # re-rolls paid this turn
+    left: list[int]               # phase C counts not yet executed: Grog, Silver, Maps, Cannons (G_*)
+    flags: int                    # bits of the current turn (F_*)
+    winner6: int                  # the seat that gained the 6th Treasure (-1: none)
+
+    OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
+        layout=Field(parse_layout, save="tracks", encode=layout_name),
+        track=Field(save=False),
+        captain=Field(captains_in, save="captains", encode=captains_out),
+        pos=Field(int_list, copy=LIST),
+        grog=Field(int_list, copy=LIST),
+        silver=Field(int_list, copy=LIST),
+        treasure=Field(int_list, copy=LIST),
+        island=Field(int),
+        visits=Field(int),
+        current=Field(int),
+        turn=Field(int),
+        phase=Field(str),
+        dice=Field(dice_in, copy=LIST, encode=dice_out),
+        marked=Field(int),
+        rerolls=Field(int),
+        left=Field(int_list, copy=LIST),
+        flags=Field(int),
+        winner6=Field(int),
+    )
 
     @property
     def supply(self) -> int:
@@ -54,8 +75,8 @@ class CorsairsFields(FlowState, metaclass=StateMeta):  # fields declared the old
         self.layout = layout
         self.track = race_track(layout)
 
-    # Rules one mixin uses from another, each defined once, in the module named (the mixin comes
-    # before this class in the state class's method resolution order, so these never run).
+    # Rules one phase class uses from another, each defined once, in the module named (every phase
+    # class extends this one, so its definition overrides these, which never run).
     def _begin_phases(self, seat: int) -> None:  # .roll
         raise NotImplementedError
 

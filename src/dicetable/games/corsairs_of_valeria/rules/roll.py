@@ -44,11 +44,11 @@ from .common import (
     faces_text,
     reroll_menu,
 )
-from .fields import CorsairsFields
+from .actions import DiceActions
 
 
-class Rolling(CorsairsFields):
-    """Turn start, phase A and phase B of :class:`~.state.CorsairsState` (a mixin)."""
+class Rolling(DiceActions):
+    """Turn start, phase A and phase B of :class:`~.state.CorsairsState` (the last phase class of the chain: on :class:`~.actions.DiceActions`)."""
 
     __slots__ = ()
 

@@ -25,11 +25,11 @@ from .common import (
     space_key,
     space_note,
 )
-from .fields import CorsairsFields
+from .coins import Coins
 
 
-class Sailing(CorsairsFields):
-    """Movement rules of :class:`~.state.CorsairsState` (a mixin)."""
+class Sailing(Coins):
+    """Movement rules of :class:`~.state.CorsairsState` (a phase class of the chain: on :class:`~.coins.Coins`)."""
 
     __slots__ = ()
 

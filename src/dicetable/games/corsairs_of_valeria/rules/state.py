@@ -1,5 +1,5 @@
 """The Corsairs of Valeria state: set-up, public queries and the observation; the fields are declared in
-:mod:`.fields`, and the rules themselves are the mixins of :mod:`.roll`, :mod:`.actions`, :mod:`.sailing`, :mod:`.coins` and :mod:`.end`.
+:mod:`.fields`, and the rules themselves are the phase classes of :mod:`.roll`, :mod:`.actions`, :mod:`.sailing`, :mod:`.coins` and :mod:`.end`.
 """
 
 from __future__ import annotations
@@ -32,15 +32,11 @@ from .common import (
     shown_kind,
 )
 from .fields import race_number
-from .actions import DiceActions
-from .coins import Coins
-from .end import Ending
 from .options import parse_captains
 from .roll import Rolling
-from .sailing import Sailing
 
 
-class CorsairsState(Rolling, DiceActions, Sailing, Coins, Ending):
+class CorsairsState(Rolling):
     """A game of Corsairs of Valeria for 2-5 players.
 
     Fields (seats index the lists): ``pos`` node of each Ship on ``track``
@@ -55,10 +51,11 @@ class CorsairsState(Rolling, DiceActions, Sailing, Coins, Ending):
     Maps, Cannons); ``flags`` bits of the turn (F_*); ``winner6`` the seat
     that gained the 6th Treasure (-1: none); ``tasks`` the pending tasks
     (see the package docstring). The fields are declared in
-    :class:`~.fields.CorsairsFields`, the base of every phase mixin; the task
-    handlers are the mixins (:class:`~.roll.Rolling`,
-    :class:`~.actions.DiceActions`, :class:`~.sailing.Sailing`,
-    :class:`~.coins.Coins`, :class:`~.end.Ending`).
+    :class:`~.fields.CorsairsFields`; the task handlers are the phase classes,
+    one chain of single inheritance (so that every one is a native class in the
+    compiled build): :class:`~.end.Ending` on the fields, then
+    :class:`~.coins.Coins`, :class:`~.sailing.Sailing`,
+    :class:`~.actions.DiceActions` and :class:`~.roll.Rolling`, which this class extends.
     """
 
     # ============================================================ set-up
