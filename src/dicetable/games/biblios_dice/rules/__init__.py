@@ -10,7 +10,7 @@ split by part of the round: :mod:`.round` (Phase 0-IV but the market),
 :mod:`.dice` (taking dice: tracks, tokens, the Adjustment Die, the
 Conversion Rule), :mod:`.market` (split, auction, groups), :mod:`.scoring`
 (Game End, Scoring); :mod:`.fields` declares the fields on the base class of
-every one of these mixins (so each sees them all, typed), and :mod:`.state`
+the chain of these rule classes (so each sees them all, typed), and :mod:`.state`
 combines them and adds set-up and views. Each module lists its task kinds. The phase (observation ``phase``) names what the round is at:
 
 ``reroll``        Phase I: the first player marks dice one at a time

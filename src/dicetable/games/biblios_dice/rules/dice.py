@@ -1,5 +1,5 @@
 """Taking dice and what follows (rulebook: Phase III - Dice Selection "A-C", the Adjustment Die,
-Bishop Tokens, the Conversion Rule): a mixin of :class:`~.state.BibliosDiceState`.
+Bishop Tokens, the Conversion Rule): a rule class of :class:`~.state.BibliosDiceState` (on :mod:`.scoring`).
 
 A take moves markers at once; the choices it leaves are tasks on top of the
 stack, asked before the turn goes on:

@@ -1,15 +1,16 @@
 """The fields of a Biblios Dice state, declared once, and the queries every rule module uses.
 
-:class:`BibliosFields` is the base of the rule mixins (:mod:`.dice`,
-:mod:`.round`, :mod:`.market`, :mod:`.scoring`) and so of
-:class:`~.state.BibliosDiceState`: each mixin sees every field with its type.
+:class:`BibliosFields` is the root of one chain of rule classes, each extending the one before
+(:mod:`.scoring`, :mod:`.dice`, :mod:`.market`, :mod:`.round`; single inheritance, so that every
+one is a native class in the compiled build) and so of :class:`~.state.BibliosDiceState`: each
+rule class sees every field with its type.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
-from dicetable.engine import LIST, Field, FlowState, StateMeta, int_list, seat_name
+from dicetable.engine import LIST, Field, FlowState, declare, int_list, seat_name
 
 from ..components import BISHOP, TOKEN_INDEX, TOKENS
 
@@ -75,49 +76,86 @@ def _score_rows(value: Any) -> list[ScoreRow] | None:
     return rows
 
 
-class BibliosFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
+class BibliosFields(FlowState):
     """The declared fields of a Biblios Dice state (see :class:`~.state.BibliosDiceState`'s docstring
-    for their layout) and two queries on them, shared by every rule mixin."""
+    for their layout) and two queries on them, shared by every rule class."""
 
-    __slots__ = ()
-
-    nm = Field(int, save=False)                 # markers: seats, then Cadfael (derived from players)
-    cad = Field(int, save=False)                # Cadfael's marker, -1 without him
-    round_no = Field(int, save="round")
-    first = Field(int)                          # the seat holding the Monastery Card
-    current = Field(int)                        # the seat whose turn it is (shown in observations)
-    phase = Field(str)                          # one of PHASES (shown in observations)
-    value = Field(int_list, copy=LIST)          # pips of the five Value Dice
-    pos = Field(int_list, copy=LIST)            # pos[track * nm + marker]: its space, 1 = lowest
-    stamp = Field(int_list, copy=LIST)          # arrival time on that space (lower = further left)
-    clock = Field(int)
-    vp_stacks = Field(_tuples, copy=LIST, encode=_lists)  # [track * NSTACKS + k]: VP tokens, top first
+    nm: int                                     # markers: seats, then Cadfael (derived from players)
+    cad: int                                    # Cadfael's marker, -1 without him
+    round_no: int
+    first: int                                  # the seat holding the Monastery Card
+    current: int                                # the seat whose turn it is (shown in observations)
+    phase: str                                  # one of PHASES (shown in observations)
+    value: list[int]                            # pips of the five Value Dice
+    pos: list[int]                              # pos[track * nm + marker]: its space, 1 = lowest
+    stamp: list[int]                            # arrival time on that space (lower = further left)
+    clock: int
+    vp_stacks: list[tuple[int, ...]]            # [track * NSTACKS + k]: VP tokens, top first
     # bishop_stacks and groups are tuples, replaced and never mutated, so a clone shares them
-    bishop_stacks = Field(_token_stacks, encode=_token_ids)  # per spot: token indices, top first
-    gold = Field(int_list, copy=LIST)
-    vp = Field(int_list, copy=LIST)             # VP tokens behind each shield
-    mule = Field(int)                           # the Mule's space, 0..MULE_FINAL
-    mule_roll = Field(int)
-    pool = Field(int_list, copy=LIST)           # the dice pool (a dice set)
-    marks = Field(int_list, copy=LIST)          # dice marked for the re-roll, by MARK_KINDS
-    small = Field(int_list, copy=LIST)          # the group of 3 while the pool is split
-    groups = Field(_rows, encode=_lists)        # the market's large and small group (dice sets)
-    grp = Field(int)                            # the group being resolved, -1 none
-    hands = Field(int_list, copy=LIST)          # Bidding Cards in hand, bitmask per seat
-    facedown = Field(int_list, copy=LIST)       # the card placed face down, -1 none
-    played = Field(_tuples, copy=LIST, encode=_lists)  # cards revealed in this auction, per seat
-    active = Field(int)                         # bitmask: seats still bidding
-    sitting = Field(int)                        # bitmask: seats sitting this auction out
-    barred = Field(int)                         # bitmask: seats to sit the next auction out
-    penalized = Field(int)                      # bitmask: seats penalised for overbidding now
-    cad_deck = Field(int_list, copy=LIST)       # Cadfael's draw pile, top first
-    cad_faceup = Field(int_list)                # his cards revealed in earlier auctions (replaced, never mutated)
-    cad_played = Field(int_list, copy=LIST)     # his cards revealed in this auction
-    topped = Field(int)                         # bitmask: tracks whose top the mover reached this turn
-    objectives = Field(int_list)                # Hidden Objective per seat, -1 none (replaced, never mutated)
-    auctions = Field(int)
-    last_auction = Field(_auction)              # the last auction's totals and places (never mutated)
-    final = Field(_score_rows)                  # final scoring rows once the game is over (never mutated)
+    bishop_stacks: tuple[tuple[int, ...], ...]  # per spot: token indices, top first
+    gold: list[int]
+    vp: list[int]                               # VP tokens behind each shield
+    mule: int                                   # the Mule's space, 0..MULE_FINAL
+    mule_roll: int
+    pool: list[int]                             # the dice pool (a dice set)
+    marks: list[int]                            # dice marked for the re-roll, by MARK_KINDS
+    small: list[int]                            # the group of 3 while the pool is split
+    groups: tuple[tuple[int, ...], ...]         # the market's large and small group (dice sets)
+    grp: int                                    # the group being resolved, -1 none
+    hands: list[int]                            # Bidding Cards in hand, bitmask per seat
+    facedown: list[int]                         # the card placed face down, -1 none
+    played: list[tuple[int, ...]]               # cards revealed in this auction, per seat
+    active: int                                 # bitmask: seats still bidding
+    sitting: int                                # bitmask: seats sitting this auction out
+    barred: int                                 # bitmask: seats to sit the next auction out
+    penalized: int                              # bitmask: seats penalised for overbidding now
+    cad_deck: list[int]                         # Cadfael's draw pile, top first
+    cad_faceup: list[int]                       # his cards revealed in earlier auctions (replaced, never mutated)
+    cad_played: list[int]                       # his cards revealed in this auction
+    topped: int                                 # bitmask: tracks whose top the mover reached this turn
+    objectives: list[int]                       # Hidden Objective per seat, -1 none (replaced, never mutated)
+    auctions: int
+    last_auction: AuctionResult | None          # the last auction's totals and places (never mutated)
+    final: list[ScoreRow] | None                # final scoring rows once the game is over (never mutated)
+
+    OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
+        nm=Field(int, save=False),
+        cad=Field(int, save=False),
+        round_no=Field(int, save="round"),
+        first=Field(int),
+        current=Field(int),
+        phase=Field(str),
+        value=Field(int_list, copy=LIST),
+        pos=Field(int_list, copy=LIST),
+        stamp=Field(int_list, copy=LIST),
+        clock=Field(int),
+        vp_stacks=Field(_tuples, copy=LIST, encode=_lists),
+        bishop_stacks=Field(_token_stacks, encode=_token_ids),
+        gold=Field(int_list, copy=LIST),
+        vp=Field(int_list, copy=LIST),
+        mule=Field(int),
+        mule_roll=Field(int),
+        pool=Field(int_list, copy=LIST),
+        marks=Field(int_list, copy=LIST),
+        small=Field(int_list, copy=LIST),
+        groups=Field(_rows, encode=_lists),
+        grp=Field(int),
+        hands=Field(int_list, copy=LIST),
+        facedown=Field(int_list, copy=LIST),
+        played=Field(_tuples, copy=LIST, encode=_lists),
+        active=Field(int),
+        sitting=Field(int),
+        barred=Field(int),
+        penalized=Field(int),
+        cad_deck=Field(int_list, copy=LIST),
+        cad_faceup=Field(int_list),
+        cad_played=Field(int_list, copy=LIST),
+        topped=Field(int),
+        objectives=Field(int_list),
+        auctions=Field(int),
+        last_auction=Field(_auction),
+        final=Field(_score_rows),
+    )
 
     # ================================================================ queries
     def who(self, m: int) -> str:

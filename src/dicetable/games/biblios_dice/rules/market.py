@@ -1,5 +1,5 @@
 """The market (rulebook: The Market, Auctions, Penalty for Overbidding, Rules for 2 Players):
-a mixin of :class:`~.state.BibliosDiceState`.
+a rule class of :class:`~.state.BibliosDiceState` (on :mod:`.dice`).
 
 Tasks (``None``: no seat concerned):
 

@@ -1,5 +1,5 @@
 """A round outside the market (rulebook: Phase 0 (2 players), Phase I - Roll, Phase II - the Mule,
-Phase III - Dice Selection, Phase IV - End of the Round): a mixin of :class:`~.state.BibliosDiceState`.
+Phase III - Dice Selection, Phase IV - End of the Round): a rule class of :class:`~.state.BibliosDiceState` (on :mod:`.market`).
 
 Tasks (``None``: no seat concerned):
 
@@ -31,12 +31,11 @@ from .common import (
     CLEAR_ACTION, GOLD_VALUE_INDEX, KEEP_ACTION, MARK_ACTIONS, MARK_ADJUST, MARK_GOLD, MARK_KINDS, MARK_MULE,
     REROLL, REROLL_ACTION, REROLL_COST, SELECT, dice_count, dice_json, dice_text, take_actions,
 )
-from .dice import DiceRules
-from .scoring import ScoringRules
+from .market import MarketRules
 
 
 
-class RoundRules(DiceRules, ScoringRules):
+class RoundRules(MarketRules):
     """Phases 0-IV of a round but the market (see the module docstring); needs the state's fields."""
 
     __slots__ = ()

@@ -1,5 +1,5 @@
 """Game End and Scoring (rulebook: Game End, Scoring, Hidden Objective Variant, Rules for
-2 Players): a mixin of :class:`~.state.BibliosDiceState`.
+2 Players): the first rule class of :class:`~.state.BibliosDiceState` (on the fields).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The Biblios Dice state: set-up and views (rulebook: Setup, Hidden Objective Variant); its
-fields are declared in :mod:`.fields`, the turn's rules come from the mixins of :mod:`.round`,
+fields are declared in :mod:`.fields`, the turn's rules come from the rule classes of :mod:`.round`,
 :mod:`.dice` and :mod:`.market`, scoring from :mod:`.scoring`.
 """
 
@@ -15,11 +15,10 @@ from ..components import (
     resource_dice_for,
 )
 from .common import FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json, ordinal
-from .market import MarketRules
 from .round import RoundRules
 
 
-class BibliosDiceState(RoundRules, MarketRules):
+class BibliosDiceState(RoundRules):
     """A game of Biblios Dice for 2-5 players (2 players add Cadfael).
 
     Markers are numbered ``0..players-1`` for the seats and ``cad`` (= 2) for
@@ -32,7 +31,7 @@ class BibliosDiceState(RoundRules, MarketRules):
     bitmasks of Bidding Card values (bit 0 = the pass card). The turn is a
     stack of tasks (:class:`~dicetable.engine.FlowState`; the task kinds are
     listed in :mod:`.round`, :mod:`.dice` and :mod:`.market`). The fields are
-    declared on :class:`~.fields.BibliosFields`, the base of every rule mixin.
+    declared on :class:`~.fields.BibliosFields`, the root of the chain of rule classes.
     """
 
     game_id = "biblios-dice"
