@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from dicetable.engine import LIST, Field, FlowState, declare, int_list
+from dicetable.engine import LIST, Field, FlowState, GameState, declare, int_list
 
 from ..components import SILVER_TOTAL, Layout, RaceTrack, layout_name, parse_layout, race_track
 from .common import F_ARRIVED, captains_in, captains_out, dice_in, dice_out
@@ -65,6 +65,33 @@ class CorsairsFields(FlowState):
         flags=Field(int),
         winner6=Field(int),
     )
+
+    def _copy_into(self, other: GameState) -> None:
+        """Every declared field (FlowState's and these) into ``other`` (``clone``), written out:
+        search clones on every iteration, and direct copies cost a fraction of the engine's loop
+        over its plan (tests/engine/test_flow.py checks no field is missed or shared)."""
+        assert isinstance(other, CorsairsFields)
+        other.tasks = self.tasks.copy()
+        lanes = self.lanes
+        other.lanes = None if lanes is None else [lane.copy() for lane in lanes]
+        other.layout = self.layout
+        other.track = self.track
+        other.captain = self.captain
+        other.pos = self.pos.copy()
+        other.grog = self.grog.copy()
+        other.silver = self.silver.copy()
+        other.treasure = self.treasure.copy()
+        other.island = self.island
+        other.visits = self.visits
+        other.current = self.current
+        other.turn = self.turn
+        other.phase = self.phase
+        other.dice = self.dice.copy()
+        other.marked = self.marked
+        other.rerolls = self.rerolls
+        other.left = self.left.copy()
+        other.flags = self.flags
+        other.winner6 = self.winner6
 
     @property
     def supply(self) -> int:
