@@ -70,8 +70,8 @@ def _list_to_cons(items: Iterable[Any]) -> Any:
     return cell
 
 
-def _declared_attributes(cls: type) -> set[str] | None:
-    """The instance attributes ``cls``'s own body declares, or None where that cannot be read.
+def _declared_attributes(cls: type) -> set[str]:
+    """The instance attributes ``cls``'s own body declares.
 
     Pure Python: the annotated names (ClassVars left out) and ``__slots__``; a mypyc
     native class: every attribute of its C struct (``__mypyc_attrs__``, its bases' too).
@@ -94,8 +94,6 @@ def _check_declaration(cls: type, own: tuple[Field[Any], ...]) -> None:
             f"{cls.__name__}: {', '.join(stray)} {'is a Field' if len(stray) == 1 else 'are Fields'} "
             "outside OWN_FIELDS: annotate the attribute and declare it in OWN_FIELDS = declare(...)")
     declared = _declared_attributes(cls)
-    if declared is None:
-        return
     missing = [f.name for f in own if f.name not in declared]
     if missing:
         raise TypeError(f"{cls.__name__}: OWN_FIELDS names {missing}, which the class does not annotate")
@@ -156,9 +154,9 @@ class GameState:
     _SAVE_PLAN: ClassVar[tuple[tuple[str, str, Any, Any], ...]] = ()
 
     #: Public methods a game must not override: they check the seat, then call the hook.
-    _CHECKED: ClassVar[dict[str, str | None]] = {"decision": "_decision", "observation": "_observation", "legal_actions": "_legal_actions",
-                "log_for": None, "visible_scores": "_visible_scores", "determinize": "_determinize",
-                "apply": "_apply"}
+    _CHECKED: ClassVar[dict[str, str | None]] = {
+        "decision": "_decision", "observation": "_observation", "legal_actions": "_legal_actions",
+        "log_for": None, "visible_scores": "_visible_scores", "determinize": "_determinize", "apply": "_apply"}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Check a new game class and build its plans: fields (:mod:`.fields`), then ``_prepare_class``.
