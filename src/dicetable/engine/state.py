@@ -63,6 +63,13 @@ def _cons_to_list(cell: Any) -> list[Any]:
     return out
 
 
+Seat = Any
+"""The type of the ``seat`` argument of the public methods that check it: an ``int`` seat (or None
+where said), declared Any so that compiled code receives a wrong value (``True``, ``0.0``, ``"0"``)
+as it is and refuses it with :class:`SeatError`: a parameter typed ``int`` would turn ``True`` into 1
+and raise TypeError for a float before the check runs."""
+
+
 def _list_to_cons(items: Iterable[Any]) -> Any:
     cell: Any = None
     for item in items:
@@ -325,7 +332,7 @@ class GameState:
             return f"there is no seat None here (None is a spectator, who has no decisions): {allowed}"
         return f"there is no seat {_short(seat)} (a {type(seat).__name__}, not a whole number): {allowed}"
 
-    def decision(self, seat: int) -> Decision | None:
+    def decision(self, seat: Seat) -> Decision | None:
         """What is asked of ``seat`` now, in the rulebook's words; None if it has no decision now.
 
         Raises :class:`SeatError` when ``seat`` is not a seat of this game.
@@ -334,7 +341,7 @@ class GameState:
             self.check_seat(seat)
         return self._decision(seat)
 
-    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+    def legal_actions(self, seat: Seat = None) -> tuple[Action, ...]:
         """The legal actions of ``seat`` now, a tuple (``()`` if it is not to move).
 
         ``seat`` may be omitted when exactly one seat is to move
@@ -357,7 +364,7 @@ class GameState:
             cached = self._legal[seat] = tuple(actions)
         return cached
 
-    def observation(self, seat: int | None) -> dict[str, Any]:
+    def observation(self, seat: Seat) -> dict[str, Any]:
         """A JSON-able dict of what ``seat`` may see (None: a spectator).
 
         Never another seat's secret; every view of the game (terminal, page,
@@ -368,7 +375,7 @@ class GameState:
             self.check_seat(seat, spectator=True)
         return self._observation(seat)
 
-    def visible_scores(self, seat: int | None) -> list[Any]:
+    def visible_scores(self, seat: Seat) -> list[Any]:
         """The running score of each seat as far as ``seat`` may know it (None: a spectator).
 
         One entry per seat (index = seat). Front ends show this, never
@@ -384,7 +391,7 @@ class GameState:
             return list(self.scores)
         return list(self._visible_scores(seat))
 
-    def own_score(self, seat: int | None) -> dict[str, Any] | None:
+    def own_score(self, seat: Seat) -> dict[str, Any] | None:
         """``seat``'s running score with the part only it sees: ``{"seat", "total", "hidden"}``.
 
         Front ends show every seat's public score, ``visible_scores(None)``, which is the
@@ -406,7 +413,7 @@ class GameState:
         hidden = total - public if isinstance(public, (int, float)) else total
         return {"seat": seat, "total": total, "hidden": hidden}
 
-    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+    def apply(self, action: Action | str, seat: Seat = None) -> list[Event]:
         """Carry out ``action`` (an :class:`Action` or its id) for ``seat``.
 
         Returns the events it produced. Raises :class:`IllegalActionError`,
@@ -506,7 +513,7 @@ class GameState:
         """Every event since set-up, oldest first (all of them: filter with ``visible_to``)."""
         return _cons_to_list(self._log)
 
-    def log_for(self, seat: int | None) -> list[Event]:
+    def log_for(self, seat: Seat) -> list[Event]:
         """The events ``seat`` may see (None: a spectator), oldest first.
 
         Raises :class:`SeatError` when ``seat`` is neither a seat nor None.
@@ -538,7 +545,7 @@ class GameState:
         self._copy_into(other)
         return other
 
-    def determinize(self, seat: int, seed: int) -> Self:
+    def determinize(self, seat: Seat, seed: Any) -> Self:  # Any: see Seat (a wrong seed is refused, not converted)
         """A copy in which everything ``seat`` cannot see is resampled.
 
         Future dice are reseeded from ``seed`` (which also replaces the
