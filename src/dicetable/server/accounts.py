@@ -25,6 +25,11 @@ that cookie; another site cannot read the cookie (HttpOnly) nor this value,
 and cannot set that header without the browser asking this server first
 (CORS), which it never allows. ``security.CsrfGuard`` enforces it.
 
+E-mail (:func:`check_email`): optional, only for move notices at
+turn-based tables (``server/lobby.py``); one ``local@domain`` address of at
+most :data:`EMAIL_MAX` characters, without spaces, control characters or
+the characters that separate addresses in a mail header.
+
 Throttle (:class:`SignInThrottle`): wrong passwords are counted per name
 and per client address in a sliding window; past the limit, sign-in answers
 429 with ``Retry-After`` without trying the password.
@@ -69,6 +74,12 @@ RESERVED = frozenset({
 #: Reserved patterns: the seats' default names ("Player 3"), bots and their levels ("bot7", "hardbot", "greedy").
 _LEVELS = "|".join(LEVELS)
 RESERVED_PATTERN = re.compile(rf"(player|seat|guest)\d*|({_LEVELS})?(bot\d*)?|bot({_LEVELS})\d*")
+#: Longest e-mail address, in characters (RFC 5321's limit on a path), and its local part.
+EMAIL_MAX, EMAIL_LOCAL_MAX = 254, 64
+#: A domain label: letters or digits (any script), hyphens inside.
+_LABEL = re.compile(r"[^\W_](?:[^\W_]|-)*(?<!-)")
+#: Characters an address may not hold: spaces, the header's separators and quoting, angle brackets.
+_EMAIL_FORBIDDEN = frozenset(' ,;:<>()[]\\"\'`')
 #: Wrong passwords allowed per name, and per client address, within :data:`THROTTLE_WINDOW` seconds.
 NAME_FAILURES, ADDRESS_FAILURES = 10, 20
 THROTTLE_WINDOW = 15 * 60.0
@@ -134,6 +145,37 @@ def check_password(name: str, password: str) -> str:
     if name_key(password) == name_key(name):
         raise ApiError(422, "a password may not be the account's name; choose another")
     return password
+
+
+def check_email(email: str) -> str:
+    """``email`` (surrounding spaces dropped) if a move notice may be sent to it; ApiError 422 naming the fault.
+
+    Allowed: ``local@domain``, at most :data:`EMAIL_MAX` characters; the local
+    part 1 to :data:`EMAIL_LOCAL_MAX` printable characters other than spaces,
+    quotes, brackets and ``, ; :`` (which would split a mail header); the
+    domain two or more dot-separated labels of letters and digits (any script),
+    hyphens inside a label.
+    """
+    rule = f"an e-mail address is name@domain.example, at most {EMAIL_MAX} characters, without spaces"
+    text = email.strip()
+    if not text or len(text) > EMAIL_MAX:
+        raise ApiError(422, f"this e-mail address is {len(text)} characters long; {rule}")
+    for ch in text:
+        if unicodedata.category(ch)[0] in "CZ" or ch in _EMAIL_FORBIDDEN:
+            what = "a space" if unicodedata.category(ch)[0] == "Z" else (
+                "a control or invisible character" if unicodedata.category(ch)[0] == "C" else repr(ch))
+            raise ApiError(422, f"this e-mail address holds {what} (U+{ord(ch):04X}); {rule}")
+    local, at, domain = text.rpartition("@")
+    if not at or not local or "@" in local:
+        raise ApiError(422, f"an e-mail address has exactly one @ with a name before it; {rule}")
+    if len(local) > EMAIL_LOCAL_MAX or local.startswith(".") or local.endswith(".") or ".." in local:
+        raise ApiError(422, f"the part before the @ is at most {EMAIL_LOCAL_MAX} characters, with one dot at a "
+                            f"time and none first or last; {rule}")
+    labels = domain.split(".")
+    if len(labels) < 2 or not all(len(label) <= 63 and _LABEL.fullmatch(label) for label in labels):
+        raise ApiError(422, f"the domain after the @ ({domain!r}) is not a mail domain: two or more parts "
+                            f"of letters and digits, separated by dots; {rule}")
+    return text
 
 
 def csrf_token(session_token: str) -> str:
@@ -276,6 +318,24 @@ class Accounts:
                 update(SeatRow).where(SeatRow.table_id == r.table_id, SeatRow.seat == r.seat,
                                       SeatRow.player_id.is_(None)).values(player_id=player_id)).rowcount]
         return kept
+
+    def notices(self, player_id: int) -> tuple[str | None, bool]:
+        """The account's ``(email, notify_email)``: where move notices go (None: nowhere) and whether it wants them."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(PlayerRow.email, PlayerRow.notify_email)
+                               .where(PlayerRow.id == player_id)).first()
+        return (None, False) if row is None else (row.email, bool(row.notify_email))
+
+    def set_notices(self, player_id: int, email: str | None, notify_email: bool) -> tuple[str | None, bool]:
+        """Store the account's e-mail (None or blank: none) and whether it wants move notices; the stored
+        pair. ApiError 422 for an address :func:`check_email` refuses, or notices asked without an address."""
+        address = None if email is None or not email.strip() else check_email(email)
+        if notify_email and address is None:
+            raise ApiError(422, "move notices by e-mail need an e-mail address; give one or turn the notices off")
+        with self.engine.begin() as conn:
+            conn.execute(update(PlayerRow).where(PlayerRow.id == player_id, PlayerRow.deleted.is_(False))
+                         .values(email=address, notify_email=notify_email))
+        return address, notify_email
 
     def player_id(self, name: str) -> int | None:
         """The id of the account called ``name`` (any letter case; None: no such account)."""
