@@ -371,6 +371,33 @@ def test_deleting_an_account_keeps_its_finished_games_replayable(client):
     sign_up(fresh, "Alice")  # the name is free again
 
 
+@pytest.mark.parametrize("evicted", [False, True], ids=["in-memory", "evicted"])
+def test_a_deleted_accounts_seat_at_a_running_table_is_played_by_its_bot(client, evicted):
+    alice, bob = client, TestClient(client.app)
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    h_alice = sign_in(alice, "Alice")
+    bobs_token = bob.post("/api/account/tokens", headers=sign_in(bob, "Bob")).json()["token"]
+    made = _two_player_table(alice, h_alice, [{"kind": "human", "player": "Alice"},
+                                              {"kind": "human", "player": "Bob"}])
+    table = made["table_id"]
+    m = client.app.state.manager
+    view = alice.get(f"/api/tables/{table}").json()
+    assert view["seat"] == 0 and view["legal_actions"], "Alice is to move"
+    if evicted:
+        assert m.evict_idle(older=-1.0) == [table]
+    r = alice.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=h_alice)
+    assert r.status_code == 200
+    last, bobs_actions = drive(TestClient(client.app), table, {1: bobs_token})
+    assert last["over"] and bobs_actions > 0, "her bot played her seat to the end while Bob played his"
+    seats = bob.get(f"/api/tables/{table}").json()["seats"]
+    assert seats[0]["name"] == DELETED_NAME and seats[0]["level"] is not None, "shown as a bot-played seat"
+    assert seats[1]["name"] == "Bob"
+    with engine_of(client).connect() as conn:
+        assert conn.execute(select(SeatRow.autoplay).where(SeatRow.table_id == table, SeatRow.seat == 0)
+                            ).scalar_one() is True
+
+
 # ---------------------------------------------------------------- a database from before accounts
 def test_a_database_from_before_accounts_upgrades_and_its_tables_play_and_replay(db_url):
     with TestClient(create_app(db_url)) as c:  # tables made by the server of that release (no account columns)

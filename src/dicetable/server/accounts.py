@@ -55,7 +55,7 @@ from .bots import LEVELS
 from .errors import ApiError
 from .identity import Player
 from .ids import hash_token, new_token
-from .models import PlayerRow, PlayerTokenRow, SeatRow
+from .models import PlayerRow, PlayerTokenRow, SeatRow, TableRow
 from .store import now
 
 #: Shortest and longest account name, in characters.
@@ -352,13 +352,15 @@ class Accounts:
             row = conn.execute(select(PlayerRow.name).where(PlayerRow.id == player_id)).first()
         return DELETED_NAME if row is None else row.name
 
-    def delete(self, player_id: int) -> list[str]:
+    def delete(self, player_id: int) -> list[tuple[str, bool]]:
         """Delete an account: password, tokens and e-mail removed, the name freed and replaced by
         :data:`DELETED_NAME` on its row and on every seat it held; the row and its seats stay, so finished
-        tables keep replaying. Returns the ids of the tables whose seats were renamed."""
+        tables keep replaying. Returns ``(table_id, running)`` for each table whose seats were renamed,
+        ``running`` True while its game goes on (its seats are then handed to their bots by the caller)."""
         with self.engine.begin() as conn:
-            tables = sorted({r.table_id for r in conn.execute(
-                select(SeatRow.table_id).where(SeatRow.player_id == player_id)).all()})
+            tables = sorted({(r.table_id, r.status == "running") for r in conn.execute(
+                select(SeatRow.table_id, TableRow.status).join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.player_id == player_id)).all()})
             conn.execute(delete(PlayerTokenRow).where(PlayerTokenRow.player_id == player_id))
             conn.execute(update(SeatRow).where(SeatRow.player_id == player_id).values(name=DELETED_NAME))
             conn.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(

@@ -672,6 +672,26 @@ class TableManager:
             self.pushes.publish(lt)
             return self.view(lt, caller)
 
+    def account_left(self, table_id: str, player_id: int, name: str) -> list[int]:
+        """A deleted account's seats at ``table_id``: shown as ``name`` and, while the game runs, handed to
+        their bots, which play them to the end (the account can no longer take them back); the seats.
+
+        Nothing else changes: the moves stay, and a rated table is rated as it ends. ApiError 404 for an
+        unknown table."""
+        lt = self.get(table_id)
+        with self.changing(lt):
+            seats = [s for s in lt.seats if s.player_id == player_id]
+            running = lt.status == "running" and not lt.state.is_over
+            for seat in seats:
+                seat.name = name
+                if running and seat.kind == "human" and not seat.autoplay:
+                    self.store.update_seat(lt.id, seat.seat, autoplay=True)
+                    seat.autoplay = True
+            if running:
+                self._kick(lt)
+            self.pushes.publish(lt)
+        return [s.seat for s in seats]
+
     def take_back(self, table_id: str, seat: int, caller: int) -> dict:
         """``seat``'s holder takes it back from its bot. ApiError 403 for another seat's token."""
         lt = self.get(table_id)

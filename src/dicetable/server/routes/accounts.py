@@ -28,11 +28,10 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from starlette.responses import Response
 
-from ..accounts import EMAIL_MAX, NAME_MAX, PASSWORD_MAX, Accounts, SignInThrottle, csrf_token
+from ..accounts import DELETED_NAME, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, Accounts, SignInThrottle, csrf_token
 from ..errors import ApiError
 from ..identity import SESSION_COOKIE, Player, request_player, request_token
 from ..jsonio import JSONAnswer
-from ..live import LiveTable
 from .common import ErrorOut, client_address, manager_of
 
 router = APIRouter()
@@ -216,20 +215,16 @@ def set_notices(body: NoticesIn, request: Request) -> dict:
 @router.delete("/api/account", responses=refusals(400, 401, 403, 413, 415, 422))
 def delete_account(body: PasswordIn, request: Request) -> Response:
     """Delete the caller's account after checking its password (403 for a wrong one): password, tokens and
-    e-mail removed, its seats shown as "deleted player"; finished tables still replay."""
+    e-mail removed, its seats shown as "deleted player", those of running tables handed to their bots;
+    finished tables still replay."""
     player = signed_in(request, ("session",))
     accounts = accounts_of(request)
     if accounts.verify(player.name, body.password) is None:
         raise ApiError(403, "that is not this account's password; nothing was deleted")
     m = manager_of(request)
-    for table_id in accounts.delete(player.id):
-        lt: LiveTable | None = m.tables.get(table_id)
-        if lt is not None:
-            with m.changing(lt):
-                for seat in lt.seats:
-                    if seat.player_id == player.id:
-                        seat.name = accounts.name_of(player.id)
-                m.pushes.publish(lt)
+    for table_id, running in accounts.delete(player.id):
+        if running or table_id in m.tables:  # a finished table out of memory has nothing live to change
+            m.account_left(table_id, player.id, DELETED_NAME)
     response = JSONAnswer({"deleted": player.name})
     _clear_cookie(request, response)
     return response
