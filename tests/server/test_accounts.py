@@ -22,7 +22,7 @@ from dicetable.server.accounts import (
 from dicetable.server.csrf import csrf_refusal
 from dicetable.server.errors import ApiError
 from dicetable.server.identity import SESSION_COOKIE
-from dicetable.server.models import PlayerRow, PlayerTokenRow, SeatRow
+from dicetable.server.models import PlayerRow, PlayerTokenRow, SeatRow, SignInFailureRow
 
 from .helpers import auth, create, drive, tokens_of
 from .test_migrations import BEFORE_PLAYERS, _run
@@ -161,9 +161,10 @@ def test_twenty_wrong_passwords_are_throttled(client):
     assert "try again in" in r.json()["detail"]
 
 
-def test_the_throttle_counts_per_address_too_and_forgets_after_its_window():
+def test_the_throttle_counts_per_address_too_and_forgets_after_its_window(sqlite_url):
     t = [0.0]
-    throttle = SignInThrottle(clock=lambda: t[0])
+    engine = store.Store(sqlite_url).engine
+    throttle = SignInThrottle(engine, clock=lambda: t[0])
     for n in range(ADDRESS_FAILURES):  # one address trying many names
         assert throttle.retry_after(f"name{n}", "10.0.0.1") == 0
         throttle.failed(f"name{n}", "10.0.0.1")
@@ -171,10 +172,23 @@ def test_the_throttle_counts_per_address_too_and_forgets_after_its_window():
     assert throttle.retry_after("someone", "10.0.0.2") == 0
     t[0] = THROTTLE_WINDOW + 1
     assert throttle.retry_after("someone", "10.0.0.1") == 0
-    quiet = SignInThrottle(per_address=False, clock=lambda: t[0])  # DICETABLE_LIMITS=off: names still count
+    quiet = SignInThrottle(engine, per_address=False, clock=lambda: t[0])  # DICETABLE_LIMITS=off: names count
     for _ in range(NAME_FAILURES):
         quiet.failed("alice", "x")
     assert quiet.retry_after("Alice", "y") > 0
+    with engine.connect() as conn:
+        keys = conn.execute(select(SignInFailureRow.key)).scalars().all()
+    assert len(keys) == NAME_FAILURES, "the failures past the window were deleted"
+    assert not any("alice" in k or "10.0.0" in k for k in keys), "names and addresses tried are stored hashed"
+
+
+def test_two_server_processes_share_the_throttle(db_url):
+    """Two apps on one database (two worker processes): wrong passwords sent to either count together."""
+    with TestClient(create_app(db_url)) as one, TestClient(create_app(db_url)) as two:
+        sign_up(one, "Alice")
+        codes = [(one if n % 2 else two).post("/api/session", json={"name": "Alice", "password": f"wrong {n}"})
+                 .status_code for n in range(NAME_FAILURES + 2)]
+    assert codes == [401] * NAME_FAILURES + [429, 429]
 
 
 # ---------------------------------------------------------------- CSRF

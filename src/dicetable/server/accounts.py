@@ -31,18 +31,17 @@ most :data:`EMAIL_MAX` characters, without spaces, control characters or
 the characters that separate addresses in a mail header.
 
 Throttle (:class:`SignInThrottle`): wrong passwords are counted per name
-and per client address in a sliding window; past the limit, sign-in answers
-429 with ``Retry-After`` without trying the password.
+and per client address in a sliding window, in the database (every process
+counts the same); past the limit, sign-in answers 429 with ``Retry-After``
+without trying the password.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import threading
 import time
 import unicodedata
-from collections import deque
 from typing import Callable, Iterable
 
 from argon2 import PasswordHasher
@@ -55,7 +54,7 @@ from .bots import LEVELS
 from .errors import ApiError
 from .identity import Player
 from .ids import hash_token, new_token
-from .models import PlayerRow, PlayerTokenRow, SeatRow, TableRow
+from .models import PlayerRow, PlayerTokenRow, SeatRow, SignInFailureRow, TableRow
 from .store import now
 
 #: Shortest and longest account name, in characters.
@@ -192,49 +191,52 @@ def seats_of_player(engine: Engine, table_id: str, player_id: int) -> list[int]:
 
 
 class SignInThrottle:
-    """Counts wrong passwords per name and per client address in a sliding window (thread-safe).
+    """Counts wrong passwords per name and per client address in a sliding window, in the database
+    (``sign_in_failures``), so every server process on one database counts the same attempts.
 
     ``retry_after(name, address)`` is the seconds until a sign-in may be
     tried again (0: now). ``per_address`` False turns the address count off
-    (``DICETABLE_LIMITS=off``); the count per name always applies. The
-    counts live in this process (each server process keeps its own).
+    (``DICETABLE_LIMITS=off``); the count per name always applies. ``clock``
+    gives wall-clock seconds (shared by the processes; tests inject one).
+    Rows older than :data:`THROTTLE_WINDOW` are deleted as new ones come.
     """
 
-    def __init__(self, per_address: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, engine: Engine, per_address: bool = True, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
         self.per_address = per_address
         self.clock = clock
-        self.lock = threading.Lock()
-        self.fails: dict[tuple[str, str], deque[float]] = {}
 
-    def _keys(self, name: str, address: str) -> list[tuple[tuple[str, str], int]]:
-        keys = [(("name", name_key(name)), NAME_FAILURES)]
+    def _keys(self, name: str, address: str) -> list[tuple[str, int]]:
+        """``(key, limit)`` per count that applies: keys are hashes (names tried are not stored)."""
+        keys = [(_throttle_key("name", name_key(name)), NAME_FAILURES)]
         if self.per_address:
-            keys.append((("address", address), ADDRESS_FAILURES))
+            keys.append((_throttle_key("address", address), ADDRESS_FAILURES))
         return keys
 
     def retry_after(self, name: str, address: str) -> int:
         """Whole seconds until ``name`` may try a password from ``address`` (0: it may now)."""
         t = self.clock()
         wait = 0.0
-        with self.lock:
+        with self.engine.connect() as conn:
             for key, limit in self._keys(name, address):
-                times = self.fails.get(key)
-                if times is None:
-                    continue
-                while times and times[0] <= t - THROTTLE_WINDOW:
-                    times.popleft()
-                if not times:
-                    del self.fails[key]
-                elif len(times) >= limit:
-                    wait = max(wait, times[len(times) - limit] + THROTTLE_WINDOW - t)
+                times = conn.execute(select(SignInFailureRow.at).where(
+                    SignInFailureRow.key == key, SignInFailureRow.at > t - THROTTLE_WINDOW)
+                    .order_by(SignInFailureRow.at.desc()).limit(limit)).scalars().all()
+                if len(times) >= limit:  # the limit-th latest failure leaves the window first
+                    wait = max(wait, times[-1] + THROTTLE_WINDOW - t)
         return int(wait) + 1 if wait > 0 else 0
 
     def failed(self, name: str, address: str) -> None:
-        """Count one wrong password for ``name`` from ``address``."""
+        """Count one wrong password for ``name`` from ``address`` (and forget those past the window)."""
         t = self.clock()
-        with self.lock:
-            for key, _limit in self._keys(name, address):
-                self.fails.setdefault(key, deque()).append(t)
+        with self.engine.begin() as conn:
+            conn.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= t - THROTTLE_WINDOW))
+            conn.execute(insert(SignInFailureRow), [{"key": key, "at": t} for key, _ in self._keys(name, address)])
+
+
+def _throttle_key(kind: str, value: str) -> str:
+    """The stored key of a throttle count: 40 hex digits of SHA-256 of ``kind:value``."""
+    return hashlib.sha256(f"{kind}:{value}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
 class Accounts:

@@ -114,6 +114,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         app.state.store = store
         app.state.manager = manager
         app.state.lobby = attach_lobby(manager)  # turn-based notices and the waker (server/lobby.py)
+        app.state.sign_ins = SignInThrottle(store.engine, per_address=settings.per_client)  # (routes.accounts)
 
         def still_running(table_id: str) -> bool:
             lt = manager.tables.get(table_id)
@@ -148,7 +149,6 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
                   **telemetry)
     app.state.settings = settings
     app.state.hints = PendingHints()
-    app.state.sign_ins = SignInThrottle(per_address=settings.per_client)  # wrong passwords (routes.accounts)
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
     # touched: it keeps permessage-deflate); level 6 costs a third of level 9's time for ~1% more bytes
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
