@@ -689,6 +689,9 @@ class TableManager:
                     seat.autoplay = True
             if running:
                 self._kick(lt)
+            if self.store.is_postgres:  # the other server processes reload the seats' new names
+                with self.store.engine.begin() as conn:
+                    self.store.notify_seats(conn, lt.id)
             self.pushes.publish(lt)
         return [s.seat for s in seats]
 
