@@ -287,14 +287,34 @@ def test_a_signed_in_player_acts_for_their_seat_and_never_for_anothers(client):
     assert {seat for seat, _action in record["actions"]} == {0, 1}  # [seat, action id] pairs
 
 
-def test_rated_tables_need_every_human_seat_named_and_standard_options(client):
+def test_rated_tables_need_named_seats_and_their_open_seats_go_to_signed_in_players(client):
     sign_up(client, "Alice")
     headers = sign_in(client, "Alice")
+    bob, guest = TestClient(client.app), TestClient(client.app)
+    sign_up(bob, "Bob")
     me, anon = {"kind": "human", "player": "Alice"}, {"kind": "human"}
-    bot = {"kind": "bot", "level": "random"}
     r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True, "seats": [me, anon]},
                     headers=headers)
     assert r.status_code == 422 and "every human seat" in r.json()["detail"] and "1" in r.json()["detail"]
+    r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True,
+                                         "seats": [me, {"kind": "human", "player": "Bob"}]}, headers=headers)
+    assert r.status_code == 201, "WEB.md: every human seat names a player (rated only once Bob joins it)"
+    # a listed rated table: the open seat has an invite, no token for the creator, and goes to a signed-in player
+    r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True, "listed": True,
+                                         "seats": [me, anon]}, headers=headers)
+    assert r.status_code == 201
+    table, open_seat = r.json()["table_id"], r.json()["seats"][1]
+    assert "token" not in open_seat, "the creator cannot play the open seat of a rated table"
+    invite = open_seat["link"].split("#invite=")[1]
+    r = guest.post(f"/api/tables/{table}/claim", json={"invite": invite})
+    assert r.status_code == 403 and "sign in" in r.json()["detail"]
+    h_bob = sign_in(bob, "Bob")
+    r = bob.post(f"/api/tables/{table}/claim", json={"invite": invite}, headers=h_bob)
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    seats = guest.get(f"/api/tables/{table}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Alice", "Bob"], "the player who took the seat is shown by name"
+    assert bob.get(f"/api/tables/{table}").json()["seat"] == 1, "Bob's sign-in acts for it"
+    bot = {"kind": "bot", "level": "random"}
     r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True, "seats": [me, bot],
                                          "seed": 5}, headers=headers)
     assert r.status_code == 422 and "seed" in r.json()["detail"]
@@ -383,6 +403,22 @@ def test_deleting_an_account_keeps_its_finished_games_replayable(client):
     assert fresh.get(f"/web/tables/{table}/replay/{len(record.json()['actions'])}").status_code == 200
     assert fresh.get(f"/api/tables/{table}").json()["seats"][0]["name"] == DELETED_NAME
     sign_up(fresh, "Alice")  # the name is free again
+
+
+def test_an_accounts_token_watches_a_table_where_it_holds_no_seat(client):
+    """docs/accounts.md: a table where the account holds no seat is shown as a spectator's view, with
+    the API token as with the sign-in cookie; acting there is refused."""
+    sign_up(client, "Carol")
+    token = client.post("/api/account/tokens", headers=sign_in(client, "Carol")).json()["token"]
+    made = create(TestClient(client.app), GAME, ["human", "human"])
+    table = made["table_id"]
+    program = TestClient(client.app)
+    r = program.get(f"/api/tables/{table}", headers=auth(token))
+    assert r.status_code == 200 and r.json()["seat"] is None and r.json()["legal_actions"] == []
+    assert client.get(f"/api/tables/{table}").json()["seat"] is None, "the same with the cookie"
+    r = program.post(f"/api/tables/{table}/actions", json={"action": "x", "version": 0}, headers=auth(token))
+    assert r.status_code == 403 and "no seat" in r.json()["detail"]
+    assert program.get(f"/api/tables/{table}", headers=auth("not-a-token-of-anyone")).status_code == 403
 
 
 @pytest.mark.parametrize("evicted", [False, True], ids=["in-memory", "evicted"])

@@ -186,7 +186,8 @@ def take_seat(manager: TableManager, table_id: str, seat: int | None = None,
     assert row.invite_hash is not None  # an open seat's invite is unclaimed
     # the seat's invite, claimed as its link would be (one of two claims wins), and the account with it
     if not manager.store.claim(table_id, row.seat, row.invite_hash, hash_token(token),
-                               player_id=None if player is None else player.id):
+                               player_id=None if player is None else player.id,
+                               name=None if player is None else player.name):
         raise ApiError(409, f"{seat_name(row.seat)} was taken a moment ago; GET /api/lobby lists the open seats")
     manager.refresh(table_id)  # the cached table takes the seat's new holder from the store
     return {"seat": row.seat, "token": token, "link": f"/tables/{table_id}#token={token}"}

@@ -171,14 +171,18 @@ def finish_table(conn: Connection, table_id: str, game: str, places: Sequence[in
 
     One ``results`` row per seat (``places``/``scores`` in seat order: the engine's
     :func:`~dicetable.engine.places` and final ``scores``); for a rated table of two or more
-    seats, the accounts' ratings for ``game`` are updated (before/after kept in the rows). Does
+    seats whose every human seat an account held and its player joined (opened the table or acted),
+    the accounts' ratings for ``game`` are updated (before/after kept in the rows). Does
     nothing when the table has results already. Bots' ratings are never changed.
     """
     if conn.execute(select(ResultRow.seat).where(ResultRow.table_id == table_id).limit(1)).first() is not None:
         return
     rated = bool(conn.execute(select(TableRow.rated).where(TableRow.id == table_id)).scalar())
-    seats = conn.execute(select(SeatRow.seat, SeatRow.kind, SeatRow.level, SeatRow.player_id)
+    seats = conn.execute(select(SeatRow.seat, SeatRow.kind, SeatRow.level, SeatRow.player_id, SeatRow.joined)
                          .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
+    # nobody is rated in a game they did not join, nor against a seat nobody held: a human seat whose
+    # named player never opened the table, or that no account took, makes the game unrated for all
+    rated = rated and all(s.kind != "human" or (s.player_id is not None and s.joined) for s in seats)
     at = now()
     rows: list[dict[str, Any]] = []
     for s in seats:

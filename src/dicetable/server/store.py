@@ -440,14 +440,16 @@ class Store:
         return ids
 
     def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str,
-              player_id: int | None = None) -> bool:
+              player_id: int | None = None, name: str | None = None) -> bool:
         """Claim ``seat`` with the invite whose hash is ``invite_hash``: the seat's token hash becomes
         ``token_hash`` (revoking the earlier token), its invite is used up and, given a ``player_id``,
-        the seat becomes that account's, in one transaction. False (nothing changed) when the invite is
-        not, or no longer, the seat's: of two claims one wins."""
+        the seat becomes that account's (and is shown as ``name``), in one transaction. False (nothing
+        changed) when the invite is not, or no longer, the seat's: of two claims one wins."""
         values: dict[str, Any] = {"invite_hash": None, "claimed": True, "joined": True, "token_hash": token_hash}
         if player_id is not None:
             values["player_id"] = player_id
+        if name is not None:
+            values["name"] = name
         with self.engine.begin() as conn:
             done = conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                                                       SeatRow.invite_hash == invite_hash).values(**values))

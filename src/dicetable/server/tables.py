@@ -59,7 +59,7 @@ from .bots import (
 )
 from .clock import Timers
 from .errors import ApiError
-from .identity import player_for_token
+from .identity import Player, player_for_token
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
 from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
@@ -382,8 +382,10 @@ class TableManager:
         Accounts: a human seat's ``player_id`` (with its ``player`` name) gives the seat to that account
         (it acts with its session cookie or API token); ``token_too`` False leaves such a seat without a
         token or invite in the answer (it is someone else's). ``rated``: every human seat must name an
-        account (at a listed table only the host's: its open seats go to signed-in players only), the
-        options must be the game's standard ones and the seed not chosen (ApiError 422).
+        account (at a listed table only the host's: its open seats have an invite and no token, and go
+        to signed-in players only: :meth:`claim`, the lobby), the options must be the game's standard
+        ones and the seed not chosen (ApiError 422). Its results rate the players only if every human
+        seat's player joined it (:func:`~dicetable.server.ratings.finish_table`).
         """
         wrong = check_bank(bank, increment, bank_max, clock)
         if wrong:
@@ -408,7 +410,7 @@ class TableManager:
         chosen = seed is not None
         if rated:
             # a listed table's human seats after the host's are open: whoever takes one must be signed in
-            # (lobby.take_seat), so only the host's seat must name a player now
+            # (lobby.take_seat, claim), so only the host's seat must name a player now
             humans = [n for n, s in enumerate(seats) if s["kind"] == "human"]
             named_now = humans[:1] if listed else humans
             unnamed = [n for n in named_now if seats[n].get("player_id") is None]
@@ -442,8 +444,9 @@ class TableManager:
             name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
             player_id = seat.get("player_id") if kind == "human" else None
             handed = kind == "human" and (player_id is None or seat.get("token_too", True))
-            token = new_token() if handed else None
-            invite = new_token() if handed and player_id is None else None  # an account's seat is not given away
+            # an account's seat is not given away; a rated table's open seat is, only by its invite
+            invite = new_token() if handed and player_id is None else None
+            token = new_token() if handed and not (rated and player_id is None) else None
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
                                 autoplay=False, joined=n == host, claimed=False,
@@ -455,7 +458,9 @@ class TableManager:
             if player_id is not None:
                 entry["player"] = seat.get("player")
             out.append(entry)
-        banks = TimeBank.new(players, bank, increment or 0, bank_max, on_time_out) if bank is not None else None
+        # the rule when a bank runs out, as the table will apply it: the default is decided now
+        rule = on_time_out or ("forfeit" if rated else "bot")
+        banks = TimeBank.new(players, bank, increment or 0, bank_max, rule) if bank is not None else None
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
                        seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
                        seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None,
@@ -481,13 +486,15 @@ class TableManager:
 
     # -------------------------------------------------------------- seats
     def seat_of(self, lt: LiveTable, token: str | None) -> int | None:
-        """The seat ``token`` holds at ``lt`` (None for no token: a spectator); ApiError 403 for a wrong token."""
+        """The seat ``token`` holds at ``lt``; None for no token, or an account's token holding no seat
+        here (a spectator, as with the account's sign-in cookie); ApiError 403 for any other token."""
         if token is None:
             return None
-        return self._holder(lt, token)
+        return self._holder(lt, token, watch=True)
 
-    def _holder(self, lt: LiveTable, token: str) -> int:
-        """The seat ``token`` holds at ``lt`` (marked joined); ApiError 403 when it holds none."""
+    def _holder(self, lt: LiveTable, token: str, watch: bool = False) -> int | None:
+        """The seat ``token`` holds at ``lt`` (marked joined). An account's token holding no seat here gives
+        None with ``watch`` (a spectator); otherwise ApiError 403 when it holds none."""
         digest = hash_token(token)
         for seat in lt.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
@@ -498,8 +505,10 @@ class TableManager:
         held = self.account_seat(lt, token)
         if held is not None:
             return held
-        raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
-                            "or no token to watch as a spectator")
+        if watch and player_for_token(self.store.engine, token) is not None:
+            return None
+        raise ApiError(403, f"this token holds no seat at table {lt.id} (or it was revoked, or signed out); use "
+                            "the link of your seat, or no token to watch as a spectator")
 
     def account_seat(self, lt: LiveTable, token: str) -> int | None:
         """The seat the account of ``token`` (a session or API token) acts for at ``lt``: of the seats it
@@ -521,15 +530,16 @@ class TableManager:
             self.store.update_seat(lt.id, seat.seat, joined=True)
         return seat.seat
 
-    def claim(self, table_id: str, invite: str) -> dict[str, Any]:
+    def claim(self, table_id: str, invite: str, player: Player | None = None) -> dict[str, Any]:
         """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).
 
         The claimer gets a fresh token, the invite is used up, and the seat's earlier token (the
         creator's copy) stops working, so the creator can neither act for the seat nor see its secrets.
+        A signed-in claimer (``player``) also makes the seat their account's, shown by their name.
         Returns ``{"seat", "token", "link"}`` (``link`` opens the seat's page with the new token in
         the address's fragment, which servers never see). ApiError 403 for an invite that is not, or
-        no longer, valid; 409 when the table's seed was chosen by its creator (who could then know
-        every hidden card and future die).
+        no longer, valid, or a guest at a rated table; 409 when the table's seed was chosen by its
+        creator (who could then know every hidden card and future die), or the player sits there already.
         """
         lt = self.get(table_id)
         number, _, code = invite.partition(".")
@@ -544,20 +554,31 @@ class TableManager:
                 raise ApiError(409, "this table's seed was chosen by whoever created it, so they could know "
                                     "every hidden card and future die: its invites cannot be claimed; play it "
                                     "at one screen, or create a table without a seed")
+            if player is None and self.store.is_rated(lt.id):
+                raise ApiError(403, "this table is rated: sign in (or sign up) to take this seat, then open "
+                                    "the link again; tables that are not rated take guests")
+            if player is not None and any(s.player_id == player.id for s in lt.seats):
+                raise ApiError(409, f"{player.name} sits at this table already; one seat per player")
             token = new_token()
-            if not self.store.claim(lt.id, seat, digest, hash_token(token)):
+            if not self.store.claim(lt.id, seat, digest, hash_token(token),
+                                    player_id=None if player is None else player.id,
+                                    name=None if player is None else player.name):
                 self._reload(lt)
                 raise ApiError(403, "this invite was used already: the seat is claimed")
             info.token_hash, info.invite_hash, info.claimed, info.joined = hash_token(token), None, True, True
+            if player is not None:
+                info.player_id, info.name = player.id, player.name
             self.pushes.publish(lt)
         return {"seat": seat, "token": token, "link": f"/tables/{lt.id}#token={token}"}
 
     def need_seat(self, lt: LiveTable, token: str | None) -> int:
-        """Like :meth:`seat_of` but a token is required (ApiError 401 without one)."""
+        """Like :meth:`seat_of` but a seat is required (ApiError 401 without a token, 403 when it holds none)."""
         if token is None:
             raise ApiError(401, "this needs your seat's token: send the header 'Authorization: Bearer <token>' "
                                 "(the token is in your seat's link)")
-        return self._holder(lt, token)
+        seat = self._holder(lt, token)
+        assert seat is not None  # without watch, a token holding no seat raised
+        return seat
 
     # -------------------------------------------------------------- actions
     def act(self, table_id: str, seat: int, action_id: str, version: int, by: str = "seat",

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 
-from dicetable.engine import get_game
+from dicetable.engine import get_game, places
+
+from .banks import places_with_forfeits
 from dicetable.engine.markup import as_parts, assemble
 
 from .delta import diff, same
@@ -80,7 +82,7 @@ class Views:
             "log": None,
             "scores": list(state.visible_scores(None)),
             "own_score": state.own_score(seat),
-            "winners": list(state.winners) if over else [],
+            "winners": table_winners(lt) if over else [],
             "seat": seat,
             "players": lt.players,
             "options": lt.options,
@@ -220,3 +222,14 @@ def assembled(game: str, parts: dict | None) -> str | None:
     except ValueError:  # a drawing bug must not take the table down: the page falls back to buttons
         log.exception("the board parts of %s do not assemble", game)
         return None
+
+
+def table_winners(lt: LiveTable) -> list[int]:
+    """The seats that won ``lt``'s finished game: the rulebook's winners, unless a seat forfeited (its
+    time bank ran out under the forfeit rule: docs/lobby.md), when the winners are the seats placed
+    first once every forfeit is placed last (:func:`~dicetable.server.banks.places_with_forfeits`)."""
+    state = lt.state
+    if lt.bank is None or not lt.bank.forfeited:
+        return list(state.winners)
+    final = places_with_forfeits(places(state), lt.bank.forfeited)
+    return [seat for seat, place in enumerate(final) if place == 1]
