@@ -405,6 +405,18 @@ def test_deleting_an_account_keeps_its_finished_games_replayable(client):
     sign_up(fresh, "Alice")  # the name is free again
 
 
+def test_a_seat_name_cannot_pass_for_a_registered_player(client):
+    sign_up(client, "Alice")
+    guest = TestClient(client.app)
+    for name in ("Alice", "alice", " ALICE "):
+        r = guest.post("/api/tables", json={"game": GAME, "players": 2, "seats": [
+            {"kind": "human", "name": name}, {"kind": "bot", "level": "random"}]})
+        assert r.status_code == 422 and "registered player's name" in r.json()["detail"], name
+    r = guest.post("/api/tables", json={"game": GAME, "players": 2, "seats": [
+        {"kind": "human", "name": "Alice's friend"}, {"kind": "bot", "level": "random"}]})
+    assert r.status_code == 201 and r.json()["seats"][0]["name"] == "Alice's friend"
+
+
 def test_an_accounts_token_watches_a_table_where_it_holds_no_seat(client):
     """docs/accounts.md: a table where the account holds no seat is shown as a spectator's view, with
     the API token as with the sign-in cookie; acting there is refused."""

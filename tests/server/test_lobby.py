@@ -4,7 +4,7 @@ guest or signed in, the host starting early with bots; a bad filter is a clear 4
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import insert, select
 
@@ -37,6 +37,8 @@ def _listed(client, players=3, **extra) -> tuple[str, dict]:
 def _lobby(client, **params) -> list[dict]:
     r = client.get("/api/lobby", params=params)
     assert r.status_code == 200, r.text
+    for t in r.json()["tables"]:  # a time says its zone (UTC), on SQLite too
+        assert datetime.fromisoformat(t["created"]).utcoffset() == timedelta(0)
     return r.json()["tables"]
 
 

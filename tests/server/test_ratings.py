@@ -7,6 +7,7 @@ database, as the accounts work will do through ``POST /api/tables`` (docs/rating
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from urllib.parse import quote
 
 import pytest
@@ -268,6 +269,8 @@ def test_a_rated_three_player_table_updates_three_ratings_and_the_leaderboard(db
             assert rating["rating"] == ratings.display(rating["mu"], rating["sigma"])
             assert me["recent"] == [{"table_id": tid, "game": "dice-kingdoms-of-valeria", "place": r.place,
                                      "over": me["recent"][0]["over"]}]
+            over = datetime.fromisoformat(me["recent"][0]["over"])
+            assert over.utcoffset() == timedelta(0), "a time says its zone (UTC), on SQLite too"
             assert next(e for e in board if e["name"] == name) == {"name": name, "rating": rating["rating"],
                                                                    "games": 1}
         # a reload of the finished table (another process, a restart) writes nothing again
@@ -328,7 +331,7 @@ def test_a_name_with_markup_shows_as_text(sqlite_url, monkeypatch):
 
 def test_the_rating_chart_is_plain_svg_with_one_point_per_rated_table():
     import re
-    from datetime import datetime, timezone
+    from datetime import timezone
 
     from dicetable.web.players import chart
 

@@ -49,6 +49,7 @@ from .identity import Player
 from .ids import hash_token, new_token
 from .live import LiveTable
 from .models import ActionRow, PlayerRow, SeatRow, TableRow
+from .store import iso_utc
 from .tables import LEVELS, TableManager
 
 log = logging.getLogger("dicetable.server")
@@ -134,7 +135,7 @@ def open_tables(manager: TableManager, *, game: str | None = None, players: int 
             continue
         preset, kind = clock_of(t.clock, t.time_bank)
         out.append({"table_id": t.id, "game": t.game, "players": t.players, "rated": bool(t.rated),
-                    "clock": preset, "clock_kind": kind, "created": t.created.isoformat() if t.created else None,
+                    "clock": preset, "clock_kind": kind, "created": iso_utc(t.created),
                     "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
                                "name": s.name, "open": s.seat in free} for s in rows],
                     "open_seats": free})

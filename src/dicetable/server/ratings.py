@@ -42,7 +42,7 @@ from dicetable.engine import places
 
 from .banks import places_with_forfeits
 from .models import PlayerRow, RatingRow, ResultRow, SeatRow, TableRow
-from .store import now
+from .store import iso_utc, now
 
 log = logging.getLogger("dicetable.server")
 
@@ -252,7 +252,7 @@ def profile(engine: Engine, player_id: int, name: str) -> dict[str, Any]:
                             "wins": r.wins}
                    for r in conn.execute(select(RatingRow).where(RatingRow.player_id == player_id)
                                          .order_by(RatingRow.game))}
-        recent = [{"table_id": r.table_id, "game": r.game, "place": r.place, "over": r.finished.isoformat()}
+        recent = [{"table_id": r.table_id, "game": r.game, "place": r.place, "over": iso_utc(r.finished)}
                   for r in conn.execute(select(ResultRow.table_id, ResultRow.game, ResultRow.place, ResultRow.finished)
                                         .where(ResultRow.player_id == player_id)
                                         .order_by(ResultRow.finished.desc(), ResultRow.table_id).limit(RECENT))]

@@ -102,6 +102,14 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def iso_utc(when: datetime | None) -> str | None:
+    """A stored time as ISO 8601 with its zone (``+00:00``); SQLite keeps no zone, and every time is
+    stored in UTC (:func:`now`), so a naive one is UTC. None stays None."""
+    if when is None:
+        return None
+    return (when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when).isoformat()
+
+
 def normalize_url(url: str) -> str:
     """A database URL as SQLAlchemy wants it; StoreError naming the accepted forms otherwise.
 
@@ -265,7 +273,7 @@ class Store:
                     {"seat": row.seat, "kind": row.kind, "level": row.level if row.kind == "bot" else None,
                      "name": row.name, "joined": bool(row.joined)})
         return [{"table_id": t.id, "game": t.game, "players": t.players, "status": t.status,
-                 "created": t.created.isoformat() if t.created else None, "clock": t.clock,
+                 "created": iso_utc(t.created), "clock": t.clock,
                  "version": counts.get(t.id, 0), "seats": seats.get(t.id, [])} for t in tables]
 
     def count_tables(self, statuses: tuple[str, ...] | None = None) -> int:

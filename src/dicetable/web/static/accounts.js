@@ -84,7 +84,12 @@ export async function accountPage() {
     const password = $("#sign-up-password").value;
     const r = await api("POST", "/api/accounts", { body: { name, password } });
     if (r.status !== 201) { say("#sign-up-error", r.message); return; }
-    if (!(await signIn(name, password, "#sign-up-error"))) return;
+    if (!(await signIn(name, password, "#sign-up-error"))) {
+      // the account exists now; only signing in was refused (e.g. too many wrong passwords from here)
+      say("#sign-up-error", `Your account ${name} was made, but signing in was refused: ${$("#sign-up-error").textContent} `
+        + "Sign in with it (on the left) once that allows.");
+      return;
+    }
     const tokens = heldSeatTokens();
     if (tokens.length) {
       const kept = await api("POST", "/api/account/seats", { body: { tokens } });
@@ -134,6 +139,6 @@ export async function accountPage() {
     await session(true);
     await wireAccountBar();
     show({ name: null });
-    say("#sign-in-error", "Your account was deleted.");
+    say("#signed-out-note", "Your account was deleted.");
   });
 }

@@ -452,9 +452,10 @@ function drawPlayers(view) {
         panel.append(el("button", { type: "button", class: "small seat-btn", "data-seat-bot": s, text: "hand this seat to its bot" }));
       }
     }
-    if (T.tokens[s] !== undefined && s !== T.seat && k && k.kind === "human") {
-      // an unclaimed seat's invite goes to a friend (claimed once); else the held token, for hot-seat play
-      const invite = !k.claimed && store.invites(T.id)[s];
+    if (T.tokens[s] !== undefined && s !== T.seat && k && k.kind === "human" && !k.claimed) {
+      // an unclaimed seat's invite goes to a friend (claimed once); else the held token, for hot-seat play;
+      // once someone claimed the seat, the token kept here was revoked: no link
+      const invite = store.invites(T.id)[s];
       panel.append(el("a", invite
         ? { class: "small invite", href: invite, title: "this seat's invite: send it to a friend (it works once; then only they hold the seat)", text: "invite link" }
         : { class: "small invite", href: `/tables/${T.id}#token=${T.tokens[s]}`, title: "this seat's link: keep playing it here (hot-seat)", text: "seat link" }));
