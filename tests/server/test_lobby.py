@@ -119,6 +119,8 @@ def test_a_signed_in_joiner_holds_the_seat_by_account_and_sees_it_in_my_tables(c
     mine = client.get("/api/my-tables", headers=auth("ada-api-token-0123456789")).json()
     assert mine["player"] == "Ada" and [(t["table_id"], t["seat"]) for t in mine["tables"]] == [(tid, 1)]
     assert mine["tables"][0]["host"] is False, "a seat taken from the lobby is not the host's"
+    assert mine["tables"][0]["names"] == ["Player 1", "Ada"], "the joiner's seat shows the account's name"
+    assert mine["tables"][0]["rated"] is False
     # no clock: it has waited since the table was made (a moment ago), on nobody's bank
     assert abs(mine["tables"][0]["waiting_since"] - time.time()) < 120 and mine["tables"][0]["deadline"] is None
     r = client.post(f"/api/lobby/{tid}/join", json={}, headers=auth("ada-api-token-0123456789"))

@@ -233,7 +233,7 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
     first). Each: ``{"table_id", "game", "seat", "name", "status", "version", "your_move",
     "to_move": [seats], "waiting_since" (POSIX seconds: when the running turn began), "deadline"
     (POSIX seconds when the turn's bank runs out, or None), "turn_based", "host", "open_seats",
-    "forfeited"}``."""
+    "forfeited", "rated", "names": [every seat's name, in seat order; a bot seat as "<level> bot"]}``."""
     hashes = [hash_token(t) for t in tokens]
     cond = []
     if player is not None:
@@ -244,15 +244,17 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
         return []
     with manager.store.engine.connect() as conn:
         mine = conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.name, SeatRow.claimed, TableRow.status,
-                                   TableRow.game, TableRow.created, TableRow.listed)
+                                   TableRow.game, TableRow.created, TableRow.listed, TableRow.rated)
                             .join(TableRow, TableRow.id == SeatRow.table_id).where(or_(*cond))
                             .order_by(TableRow.created.desc()).limit(4 * limit)).all()
         ids = list({r.table_id for r in mine})
         last = dict(conn.execute(select(ActionRow.table_id, func.max(ActionRow.created))
                                  .where(ActionRow.table_id.in_(ids)).group_by(ActionRow.table_id)).all())
         open_counts: dict[str, int] = {}
+        names: dict[str, dict[int, str]] = {}
         for s in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))).all():
             open_counts[s.table_id] = open_counts.get(s.table_id, 0) + _open(s)
+            names.setdefault(s.table_id, {})[s.seat] = s.name if s.kind == "human" else f"{s.level} bot"
     entries = []
     for r in mine:
         changed = last.get(r.table_id) or r.created
@@ -261,7 +263,8 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
             "version": None, "your_move": False, "to_move": [], "deadline": None, "turn_based": False,
             "waiting_since": _posix(changed), "host": not r.claimed,
             "open_seats": open_counts.get(r.table_id, 0) if r.listed and r.status == "running" else 0,
-            "forfeited": False}
+            "forfeited": False, "rated": bool(r.rated),
+            "names": [names.get(r.table_id, {}).get(n, seat_name(n)) for n in range(len(names.get(r.table_id, {})))]}
         if r.status == "running":
             try:
                 _fill_running(manager.get(r.table_id), r.seat, entry)
