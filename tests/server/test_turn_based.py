@@ -129,14 +129,20 @@ def test_a_bank_runs_out_after_a_restart_and_after_the_table_left_memory(sqlite_
         m.close()
 
 
+def _forfeited_at_once(m: TableManager, clock: Clock) -> tuple[str, object]:
+    """A 2-player daily table under the forfeit rule whose seat 0 lets its first bank run out: its id
+    and live table."""
+    tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY, on_time_out="forfeit")["table_id"]
+    clock.t += DAY + 1
+    assert m.check_clock(tid) == [0]
+    return tid, m.get(tid)
+
+
 def test_the_forfeit_rule_places_the_seat_last_and_lets_its_bot_play_on(sqlite_url):
     clock = Clock()
     m = _manager(sqlite_url, clock)
     try:
-        tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY, on_time_out="forfeit")["table_id"]
-        clock.t += DAY + 1
-        assert m.check_clock(tid) == [0]
-        lt = m.get(tid)
+        tid, lt = _forfeited_at_once(m, clock)
         assert lt.bank.forfeited == [0] and lt.seats[0].autoplay
         view = m.view(lt, None)
         assert view["time_bank"]["forfeited"] == [0] and view["time_bank"]["on_empty"] == "forfeit"
@@ -195,10 +201,7 @@ def test_the_winner_by_score_who_forfeited_is_not_shown_as_winner(sqlite_url):
     clock = Clock()
     m = _manager(sqlite_url, clock)
     try:
-        tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY, on_time_out="forfeit")["table_id"]
-        clock.t += DAY + 1
-        assert m.check_clock(tid) == [0]
-        lt = m.get(tid)
+        tid, lt = _forfeited_at_once(m, clock)
         while not lt.state.is_over:  # seat 1 plays on; seat 0's bot plays the forfeited seat
             if 1 in lt.state.to_move:
                 m.act(tid, 1, make_bot("random", seed=lt.version).choose(lt.state, 1).id, lt.version)
