@@ -73,6 +73,47 @@ def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
     ops.append(["s", path, b])
 
 
+_MISSING = object()
+
+
+def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
+    """``diff(a, b)`` for two observations of one viewer, sharing work with the other viewers of the same
+    revision; returns ``(patch, b2)``, ``b2`` equal to ``b`` (to keep in ``b``'s place).
+
+    ``seen`` maps an entry of the top-level object to ``(a's value, b's value, its operations)`` of the
+    first viewer diffed in this revision (filled here; None: share nothing, plain :func:`diff`). An
+    entry whose new value equals (same type, ``==``) the first viewer's is taken as that viewer's object
+    in ``b2``; when its old value was that viewer's object too (shared the revision before), its
+    operations are reused instead of compared again. The patch is the one :func:`diff` gives.
+    """
+    if seen is None or type(a) is not dict or type(b) is not dict or a == b:
+        return diff(a, b), b
+    ops: list[Op] = []
+    out = {}
+    for key, value in b.items():
+        was = a.get(key, _MISSING)
+        first = seen.get(key)
+        if first is not None and (first[1] is value or (type(first[1]) is type(value) and first[1] == value)):
+            out[key] = first[1]
+            if first[0] is was:
+                ops.extend(first[2])
+                continue
+        else:
+            out[key] = value
+        own: list[Op] = []
+        if was is _MISSING:
+            own.append(["s", [key], value])
+        else:
+            _diff(was, value, [key], own)
+        if first is None:
+            seen[key] = (was, value, own)
+        ops.extend(own)
+    for key in a:
+        if key not in b:
+            ops.append(["d", [key]])
+    return ops, out
+
+
 class PatchError(ValueError):
     """A patch that does not fit the document: names the operation and what was wrong."""
 

@@ -15,12 +15,14 @@ the table's lock held by its caller, or takes it itself (it is reentrant).
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
+from typing import Iterator
 
 from dicetable.engine import get_game
 from dicetable.engine.markup import as_parts, assemble
 
-from .delta import diff, same
-from .live import LiveTable, Snapshot, compact
+from .delta import diff, same, share_patch
+from .live import LiveTable, Round, Snapshot, compact
 
 log = logging.getLogger("dicetable.server")
 
@@ -57,7 +59,11 @@ class Views:
             return view
 
     def fields(self, lt: LiveTable, seat: int | None) -> tuple[dict, dict | None]:
-        """The view's fields but the log (set to None, in its place) and the board's parts (lock held)."""
+        """The view's fields but the log (set to None, in its place) and the board's parts (lock held).
+
+        The fields that are the same for every viewer are made once per
+        :meth:`sharing` round and the same objects put in every viewer's view.
+        """
         state = lt.state
         over = state.is_over
         actions = []
@@ -66,6 +72,11 @@ class Views:
             actions = [a.to_json() for a in state.legal_actions(seat)]
             decision = state.decision(seat)  # never None for a seat to move (the engine's promise)
         obs = state.observation(seat)
+        rnd = lt.round
+        common = rnd.common if rnd is not None and rnd.common is not None else self.common(lt)
+        if rnd is not None:
+            rnd.common = common
+        to_move, scores, winners, seats, bank, undo_seat = common
         view = {
             "table_id": lt.id,
             "game": lt.game,
@@ -73,26 +84,45 @@ class Views:
             "undos": lt.undos,
             "over": over,
             "status": lt.status,
-            "to_move": list(state.to_move),
+            "to_move": to_move,
             "decision": decision.to_json() if decision is not None else None,
             "legal_actions": actions,
             "observation": obs,
             "log": None,
-            "scores": list(state.visible_scores(None)),
+            "scores": scores,
             "own_score": state.own_score(seat),
-            "winners": list(state.winners) if over else [],
+            "winners": winners,
             "seat": seat,
             "players": lt.players,
             "options": lt.options,
-            "seats": self.seats_view(lt),
+            "seats": seats,
             "clock": lt.clock,
-            "time_bank": lt.bank.to_view() if lt.bank is not None else None,
+            "time_bank": bank,
             "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
                              and not over),
-            "undo_seat": lt.actions[-1][0] if lt.actions and lt.actions[-1][1:] == ("seat", True) and not over
-            else None,
+            "undo_seat": undo_seat,
         }
         return view, self.parts(lt, obs, actions, seat)
+
+    def common(self, lt: LiveTable) -> tuple:
+        """The view fields that are the same for every viewer: ``(to_move, scores, winners, seats, time_bank,
+        undo_seat)`` (lock held)."""
+        state = lt.state
+        over = state.is_over
+        return (list(state.to_move), list(state.visible_scores(None)), list(state.winners) if over else [],
+                self.seats_view(lt), lt.bank.to_view() if lt.bank is not None else None,
+                lt.actions[-1][0] if lt.actions and lt.actions[-1][1:] == ("seat", True) and not over else None)
+
+    @contextmanager
+    def sharing(self, lt: LiveTable) -> Iterator[None]:
+        """Build the snapshots of one revision inside this: what is the same for several viewers (the
+        common fields, observation parts and their patches, board parts, events) is made once and
+        shared (lock held). Nothing is kept past the block, so a later view sees the table afresh."""
+        lt.round = Round()
+        try:
+            yield
+        finally:
+            lt.round = None
 
     def seats_view(self, lt: LiveTable) -> list[dict]:
         """The ``seats`` field, the same for every viewer: made once per revision (every change of a seat,
@@ -179,18 +209,46 @@ class Views:
             return snap
 
     def change(self, lt: LiveTable, seat: int | None, prev: Snapshot, view: dict, lines: list[str]) -> str:
-        """The change message from ``prev`` to ``view`` ("" when nothing ``seat`` sees changed)."""
+        """The change message from ``prev`` to ``view`` ("" when nothing ``seat`` sees changed).
+
+        Within a :meth:`sharing` round, what another viewer's message already
+        made is reused: an event's JSON, the patch of an observation entry
+        that was and is the same object or value, a part's HTML. ``view``'s
+        observation and parts then hold the shared objects (equal values), and
+        an unchanged part keeps the object of ``prev``, so snapshots share
+        memory and the next comparison is by identity.
+        """
         old = prev.view
+        rnd = lt.round
         events = []
-        for event in lt.events[prev.log_len:lt.log_len]:
+        for i in range(prev.log_len, lt.log_len):
+            event = lt.events[i]
             if event.visible_to(seat):
-                shown = event.to_json()
-                shown.pop("visible", None)
+                shown = rnd.events.get(i) if rnd is not None else None
+                if shown is None:
+                    shown = event.to_json()
+                    shown.pop("visible", None)
+                    if rnd is not None:
+                        rnd.events[i] = shown
                 events.append(shown)
         changed = {k: v for k, v in view.items() if k not in _NOT_SET and not same(old.get(k), v)}
-        patch = diff(old["observation"], view["observation"])
+        patch, view["observation"] = share_patch(rnd.observation if rnd is not None else None,
+                                                 old["observation"], view["observation"])
         new_parts, old_parts = view["parts"] or {}, old["parts"] or {}
-        parts: dict[str, str | None] = {k: html for k, html in new_parts.items() if old_parts.get(k) != html}
+        shared = rnd.parts if rnd is not None else None
+        parts: dict[str, str | None] = {}
+        for k, html in new_parts.items():
+            was = old_parts.get(k)
+            if was is html:
+                continue
+            if was == html:
+                new_parts[k] = was  # the same text: keep one object
+                continue
+            if shared is not None:
+                other = shared.setdefault(k, html)
+                if other is not html and other == html:
+                    new_parts[k] = html = other
+            parts[k] = html
         parts.update((k, None) for k in old_parts if k not in new_parts)  # a part no longer drawn
         if not (events or lines or changed or patch or parts):
             return ""
