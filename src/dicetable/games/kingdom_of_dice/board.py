@@ -36,7 +36,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import LEGEND, attr, die_svg, legend, slot, text
+from dicetable.engine.markup import LEGEND, attr, die_svg, legend, memo, slot, text
 
 from . import viewdata as vd
 from .components import COMPONENTS, FACE_INDEX, FACE_ORDER, SPACES
@@ -403,11 +403,61 @@ def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, s
     accessible name. Pure: the same arguments give the same parts.
     Rulebook: Components, How to Play, End of a Round, Solo Mode.
     """
+    if not actions:  # drawn once for every viewer without actions; the viewer's own parts drawn for it
+        shared = _board_without_actions({k: v for k, v in obs.items() if k != "seat"})
+        if seat is None:
+            return dict(shared)
+        parts = _in_order(shared, vd.seat_order(obs, seat))
+        parts.update(_viewer_parts(obs, seat))
+        return parts
+    parts = _board(obs, actions, seat)
+    parts.update(_viewer_parts(obs, seat))
+    return parts
+
+
+def _in_order(parts: dict[str, str], order: list[int]) -> dict[str, str]:
+    """``parts`` with the players' parts in the viewer's ``order`` (as :func:`_board` puts them)."""
+    out = {}
+    for key, html in parts.items():
+        if key == "players":
+            break
+        out[key] = html
+    out["players"] = parts["players"]
+    for s in order:
+        for key in (f"p-{s}", f"p-{s}-markers", f"p-{s}-won"):
+            out[key] = parts[key]
+    for key in ("cat", "cat-won"):
+        if key in parts:
+            out[key] = parts[key]
+    return out
+
+
+@memo(256)
+def _board_without_actions(obs: Observation) -> dict[str, str]:
+    """The parts of a spectator's board (``obs`` without its ``seat``, which the board does not read)."""
+    parts = _board(obs, [], None)
+    parts.update(_viewer_parts(obs, None))
+    return parts
+
+
+def _viewer_parts(obs: Observation, seat: int | None) -> dict[str, str]:
+    """The parts that depend on the viewer: ``status``, ``players`` (the viewer's order) and ``p-<seat>``."""
+    order = vd.seat_order(obs, seat)
+    parts = {"status": _status(obs, seat),
+             "players": ("".join(slot(f"p-{s}") for s in order)) + (slot("cat") if "cat" in obs and
+                                                                    obs["cat"] is not None else "")}
+    for s in order:
+        parts[f"p-{s}"] = _player(obs, s, seat)
+    return parts
+
+
+def _board(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
+    """The parts of :func:`board_view` but those of :func:`_viewer_parts`."""
     labels = {a["id"]: a["label"] for a in actions}
     target = vd.target_space(obs)
     preview = vd.preview_space(obs)
     owners = vd.owners(obs)
-    parts = {"board": _ROOT, "status": _status(obs, seat), "road": _road(), LEGEND: _LEGEND}
+    parts = {"board": _ROOT, "status": "", "road": _road(), LEGEND: _LEGEND}
     place_label = labels.get("place")
     for i, space in enumerate(SPACES):
         parts[f"sp-{space}"] = _space(i, owners[i], space == target, space == preview,
@@ -427,9 +477,9 @@ def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, s
     parts["turn-actions"] = _turn_actions(labels)
     order = vd.seat_order(obs, seat)
     cat = obs.get("cat")
-    parts["players"] = ("".join(slot(f"p-{s}") for s in order)) + (slot("cat") if cat is not None else "")
+    parts["players"] = ""
     for s in order:
-        parts[f"p-{s}"] = _player(obs, s, seat)
+        parts[f"p-{s}"] = ""
         parts[f"p-{s}-markers"] = _markers(s, obs["markers_left"][s])
         parts[f"p-{s}-won"] = _won(f"p-{s}-won", tuple(obs["won"][s]))
     if cat is not None:
