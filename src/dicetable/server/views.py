@@ -18,7 +18,7 @@ import logging
 from contextlib import contextmanager
 from typing import Iterator
 
-from dicetable.engine import get_game
+from dicetable.engine import GameState, get_game
 from dicetable.engine.markup import as_parts, assemble
 
 from .delta import diff, same, share_patch
@@ -90,7 +90,7 @@ class Views:
             "observation": obs,
             "log": None,
             "scores": scores,
-            "own_score": state.own_score(seat),
+            "own_score": self.own_score(lt, seat, scores),
             "winners": winners,
             "seat": seat,
             "players": lt.players,
@@ -103,6 +103,21 @@ class Views:
             "undo_seat": undo_seat,
         }
         return view, self.parts(lt, obs, actions, seat)
+
+    @staticmethod
+    def own_score(lt: LiveTable, seat: int | None, public: list) -> dict | None:
+        """``state.own_score(seat)``, given ``public`` (``visible_scores(None)``, already made for the view):
+        ``GameState.own_score`` asks for it again per seat, which some games compute from scratch."""
+        state = lt.state
+        if type(state).own_score is not GameState.own_score:
+            return state.own_score(seat)
+        if seat is None or state.is_over:  # what GameState.own_score does, with public given
+            return None
+        total = state.visible_scores(seat)[seat]
+        if not isinstance(total, (int, float)) or total == public[seat]:
+            return None
+        hidden = total - public[seat] if isinstance(public[seat], (int, float)) else total
+        return {"seat": seat, "total": total, "hidden": hidden}
 
     def common(self, lt: LiveTable) -> tuple:
         """The view fields that are the same for every viewer: ``(to_move, scores, winners, seats, time_bank,
