@@ -16,6 +16,7 @@ one track, the dice), each small.
 from __future__ import annotations
 
 import functools
+import hashlib
 import marshal
 import re
 from html import escape
@@ -108,8 +109,9 @@ class Memo:
     The arguments are plain data, slices of an observation (dicts, lists,
     tuples, str, int, float, bool, None); their key is their ``marshal`` form
     (version 2, so equal values of equal types in the same order give equal
-    bytes: ``1``, ``1.0`` and ``True`` are told apart), so no hashable copy
-    has to be built. Arguments ``marshal`` cannot write are drawn every time.
+    bytes: ``1``, ``1.0`` and ``True`` are told apart), or a 128-bit BLAKE2
+    digest of it when longer than 64 bytes, so no hashable copy has to be
+    built and a large observation is not kept. Arguments ``marshal`` cannot write are drawn every time.
     The memo holds at most ``size`` results and starts again empty when full;
     it is shared by every table in the process (a result must depend on the
     arguments only: no seat, no actions unless passed).
@@ -127,6 +129,8 @@ class Memo:
             key = marshal.dumps(args, 2)
         except ValueError:  # not plain data: draw it
             return self.draw(*args)
+        if len(key) > 64:  # a whole observation: keep a digest of it, not the bytes
+            key = hashlib.blake2b(key, digest_size=16).digest()
         got = self.got.get(key)
         if got is None:
             if len(self.got) >= self.size:

@@ -209,7 +209,11 @@ class Views:
                 prev = None
             tail = len(lt.notes.get(lt.log_len, ()))
             if prev is None:
-                snap = Snapshot(lt.rev, lt.epoch, self.live_view(lt, seat), lt.log_len, tail)
+                view = self.live_view(lt, seat)
+                other = next((o for k, o in lt.live.items() if k != seat and o.epoch == lt.epoch), None)
+                if other is not None:
+                    share_equal(view, other.view)
+                snap = Snapshot(lt.rev, lt.epoch, view, lt.log_len, tail)
             else:
                 view, parts = self.fields(lt, seat)
                 old = prev.view
@@ -282,6 +286,20 @@ class Views:
             view["last"] = self.last(lt, seat)
             return view
 
+
+
+def share_equal(view: dict, other: dict) -> None:
+    """Put in ``view`` (a live view) the objects of ``other`` (another viewer's) where they hold the same:
+    observation entries equal in value and type, board parts with the same HTML; one copy is kept."""
+    obs, theirs = view["observation"], other["observation"]
+    if type(obs) is dict and type(theirs) is dict:
+        view["observation"] = {k: theirs[k] if k in theirs and same(theirs[k], v) else v for k, v in obs.items()}
+    parts, their_parts = view["parts"], other["parts"]
+    if parts and their_parts:
+        for k, html in parts.items():
+            shared = their_parts.get(k)
+            if shared is not None and shared is not html and shared == html:
+                parts[k] = shared
 
 
 def assembled(game: str, parts: dict | None) -> str | None:

@@ -888,7 +888,7 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
     return _board(obs, actions, seat)
 
 
-@memo(256)
+@memo(128)
 def _board_without_actions(obs: ObsLike) -> dict:
     """A spectator's parts (``obs`` without its ``seat``, which the board does not read)."""
     return _board(obs, [], None)
