@@ -21,7 +21,7 @@ from typing import Iterator
 from dicetable.engine import GameState, get_game
 from dicetable.engine.markup import as_parts, assemble
 
-from .delta import diff, same, share_patch
+from .delta import diff, exact, same, share_patch
 from .live import LiveTable, Round, Snapshot, compact
 
 log = logging.getLogger("dicetable.server")
@@ -290,10 +290,14 @@ class Views:
 
 def share_equal(view: dict, other: dict) -> None:
     """Put in ``view`` (a live view) the objects of ``other`` (another viewer's) where they hold the same:
-    observation entries equal in value and type, board parts with the same HTML; one copy is kept."""
+    observation entries exactly equal (``delta.exact``), board parts with the same HTML; one copy is kept."""
     obs, theirs = view["observation"], other["observation"]
     if type(obs) is dict and type(theirs) is dict:
-        view["observation"] = {k: theirs[k] if k in theirs and same(theirs[k], v) else v for k, v in obs.items()}
+        shared = {}
+        for k, v in obs.items():
+            mine = exact(v) if k in theirs else None
+            shared[k] = theirs[k] if mine is not None and mine == exact(theirs[k]) else v
+        view["observation"] = shared
     parts, their_parts = view["parts"], other["parts"]
     if parts and their_parts:
         for k, html in parts.items():
