@@ -24,7 +24,7 @@ from pydantic import field_validator
 
 from dicetable.engine import seat_name
 from dicetable.engine.data import Sourced, load_data
-from dicetable.engine.markup import LEGEND, PIPS, ROOT, attr, die_svg, legend, memo, slot, text
+from dicetable.engine.markup import LEGEND, PIPS, ROOT, attr, die_svg, legend, slot, text
 
 from .components import (
     DRAFT_LINE, EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
@@ -879,36 +879,6 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
     Rulebook: Game Setup, Player Sheets, Dice Actions, Reward Pips, Statue
     Cards, Domain Powers, Solo Rules, Winter Rules.
     """
-    if not actions:  # drawn once for every viewer without actions; its tabs drawn for it
-        shared = _board_without_actions({k: v for k, v in obs.items() if k != "seat"})
-        parts = dict(shared)
-        if viewer_of(obs, seat) is not None:
-            parts.update(_tab_parts(obs, seat))
-        return parts
-    return _board(obs, actions, seat)
-
-
-@memo(128)
-def _board_without_actions(obs: ObsLike) -> dict:
-    """A spectator's parts (``obs`` without its ``seat``, which the board does not read)."""
-    return _board(obs, [], None)
-
-
-def _tab_parts(obs: ObsLike, seat: int | None) -> dict:
-    """The parts that depend on the viewer when it has no actions: ``radios`` and ``tab-<seat>``."""
-    players = obs["players"]
-    viewer = viewer_of(obs, seat)
-    deciding = obs["deciding"]
-    shown = focus_seat(obs, seat, None)
-    parts = {"radios": _radios(len(players), shown)}
-    for s in range(len(players)):
-        parts[f"tab-{s}"] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"], s in deciding,
-                                 s == shown)
-    return parts
-
-
-def _board(obs: ObsLike, actions: list, seat: int | None) -> dict:
-    """The parts of :func:`board_view`."""
     places = _Places(obs, list(actions), seat)
     players = obs["players"]
     n = len(players)
