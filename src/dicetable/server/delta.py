@@ -25,8 +25,9 @@ exact in any case.
 
 from __future__ import annotations
 
-import marshal
 from typing import Any
+
+import orjson
 
 #: One patch operation: ``["s", path, value]``, ``["d", path]`` or ``["a", path, items]``.
 Op = list
@@ -78,11 +79,11 @@ _MISSING = object()
 
 
 def exact(value: Any) -> bytes | None:
-    """``value``'s exact form: equal bytes for two JSON values mean equal values of the same types, keys
-    in the same order (what makes equal JSON text); None for a value that is not plain data."""
+    """``value`` as the JSON text the wire sends (orjson, as ``jsonio.dumps`` writes it): equal bytes for
+    two values mean the same text in every message (types, key order); None for a value JSON cannot hold."""
     try:
-        return marshal.dumps(value, 2)
-    except ValueError:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
         return None
 
 
@@ -104,7 +105,7 @@ def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
     for key, value in b.items():
         was = a.get(key, _MISSING)
         first = seen.get(key)
-        if first is not None and first[1] is not value:
+        if first is not None and first[1] is not value and first[1] == value:  # equal: exactly so?
             if first[3] is None:
                 first[3] = exact(first[1]) or b""
             if first[3] and first[3] == exact(value):
