@@ -142,7 +142,7 @@ class Memo:
 def memo(size: int = 1024) -> Callable[[Callable[..., _T]], Callable[..., _T]]:
     """Decorator: the function as a :class:`Memo` of at most ``size`` results."""
     def wrap(draw: Callable[..., _T]) -> Callable[..., _T]:
-        return Memo(draw, size)  # type: ignore[return-value]
+        return Memo(draw, size)
     return wrap
 
 

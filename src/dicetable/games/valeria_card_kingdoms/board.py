@@ -616,7 +616,7 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
     order = list(range(obs["players"]))
     if seat is not None and 0 <= seat < len(order):
         order = order[seat:] + order[:seat]  # the viewer's own tableau first
-    last = obs.get("last_move") or {}
+    last: Mapping[str, Any] = obs.get("last_move") or {}
     for s in order:
         if acts.by_id:
             parts[f"p-{s}"] = _player(obs, acts, s, seat, parts)
