@@ -673,12 +673,34 @@ def board_view(obs: Mapping[str, Any], actions: list, seat: int | None) -> dict[
     labels = {a["id"]: a["label"] for a in actions}
     parts: dict[str, str] = {ROOT: _root(len(obs["players"]), "cadfael" in obs, seat),
                              "status": _status(obs, seat)}
+    if labels:
+        _middle(obs, seat, labels, parts)
+    else:  # the same for every viewer without actions: it reads nothing of the players but their number
+        parts.update(_middle_without_actions({k: v for k, v in obs.items() if k not in _PER_VIEWER},
+                                             len(obs["players"])))
+    _players(obs, seat, labels, parts)
+    return parts
+
+
+#: Observation entries that differ between viewers (the players' rows show the viewer's own secrets).
+_PER_VIEWER = frozenset({"seat", "players", "my_score", "my_gold", "my_vp_tokens"})
+
+
+def _middle(obs: Observation, seat: int | None, labels: dict, parts: dict[str, str]) -> None:
+    """The parts between the status and the players: tracks, Mule, last auction, legend, dice."""
     _tracks(obs, seat, labels, parts)
     parts["mule"] = _mule(obs["mule"], obs["mule_die"])
     parts["last"] = _last_auction(obs)
     parts[LEGEND] = _LEGEND
     _dice(obs, labels, parts)
-    _players(obs, seat, labels, parts)
+
+
+@memo(256)
+def _middle_without_actions(public: dict[str, Any], players: int) -> dict[str, str]:
+    """:func:`_middle`'s parts for a viewer without actions, from the observation without the entries
+    of :data:`_PER_VIEWER` (``players``: how many players there are)."""
+    parts: dict[str, str] = {}
+    _middle(observation({**public, "players": [{}] * players}), None, {}, parts)
     return parts
 
 
