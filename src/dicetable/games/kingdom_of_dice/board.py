@@ -315,21 +315,28 @@ def _won(key: str, cards: tuple) -> str:
 def _player(obs: Observation, s: int, seat: int | None) -> str:
     """Part ``p-<seat>``: a player's panel (name, badges, points) with the slots of its markers and cards."""
     over = obs["is_over"]
+    return _panel(s, not over and s == obs["current"], s == seat, not over and s == obs["first_player"],
+                  over and s in obs["winners"], obs["scores"][s])
+
+
+@lru_cache(maxsize=1024)
+def _panel(s: int, to_move: bool, you: bool, first: bool, winner: bool, points: int) -> str:
+    """Seat ``s``'s panel with these badges and points (see :func:`_player`)."""
     classes = ["kod-player", _owner_class(s)]
     badges = []
-    if not over and s == obs["current"]:
+    if to_move:
         classes.append("to-move")
         badges.append('<span class="badge move">to move</span>')
-    if s == seat:
+    if you:
         badges.append('<span class="badge you">you</span>')
-    if not over and s == obs["first_player"]:
+    if first:
         badges.append('<span class="badge first" title="First player of this round">first</span>')
-    if over and s in obs["winners"]:
+    if winner:
         badges.append('<span class="badge win">winner</span>')
     return (f'<div class="{" ".join(classes)}" data-seat="{s}">'
             f'<div class="head"><span class="swatch"></span><b>{text(seat_name(s))}</b>{"".join(badges)}'
             f'<span class="pts" title="Points: the total of the Influence cards won">'
-            f'{_counter(f"p-{s}-pts", obs["scores"][s])} pts</span></div>'
+            f'{_counter(f"p-{s}-pts", points)} pts</span></div>'
             + slot(f"p-{s}-markers") + slot(f"p-{s}-won") + '</div>')
 
 
