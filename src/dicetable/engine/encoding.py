@@ -6,6 +6,12 @@ a named slice of the vector with a sentence saying what it holds. The vector is 
 length depends only on the game's configuration (players, options), never on the position.
 Seat-indexed features are rotated so that slot 0 is always the observing seat (a spectator
 sees seat 0 first).
+
+The fast path: a game may also give a *direct* fill (``Encoding(features, direct=make)``), which
+writes the same vector straight from the state into a caller's pre-zeroed buffer without building
+the observation dictionary (:meth:`Encoding.encode_state`). It must read only what
+``observation(seat)`` shows; tests compare it with :meth:`Encoding.encode` on random states and
+on determinized copies.
 """
 
 from __future__ import annotations
@@ -16,6 +22,11 @@ from typing import Any, Callable, Iterable, Sequence
 
 Obs = dict[str, Any]
 """An observation (``state.observation(seat)``), or the ``{"obs", "seat"}`` view ``per_seat`` hands its inner feature."""
+
+
+DirectFill = Callable[[Any, "int | None", Any], None]
+"""A game's direct fill ``(state, seat, out)``: writes the encoding of ``state.observation(seat)``
+into ``out`` (pre-zeroed, ``size`` long, supporting ``out[i] = float``) from the state itself."""
 
 
 @dataclass(frozen=True)
@@ -32,10 +43,12 @@ class Encoding:
     """The feature layout of one game configuration; ``encode(obs)`` gives ``size`` floats.
 
     ``slices`` lists ``(name, start, stop, meaning)`` in vector order: the documentation of
-    every position of the vector.
+    every position of the vector; ``offsets`` maps each name to its start. ``direct``, when
+    given, builds the game's :data:`DirectFill` from ``offsets`` (see :meth:`encode_state`).
     """
 
-    def __init__(self, features: Sequence[Feature]) -> None:
+    def __init__(self, features: Sequence[Feature],
+                 direct: Callable[[dict[str, int]], DirectFill] | None = None) -> None:
         self.features = tuple(features)
         names = [f.name for f in self.features]
         if len(names) != len(set(names)):
@@ -48,12 +61,33 @@ class Encoding:
         self.slices = tuple(slices)
         self.size = start
         self._fills = tuple((sl[1], f.fill) for sl, f in zip(self.slices, self.features))
+        self.offsets = {name: begin for name, begin, _, _ in self.slices}
+        self.direct: DirectFill | None = direct(self.offsets) if direct is not None else None
 
     def encode(self, obs: dict[str, Any]) -> list[float]:
         """The feature vector of one observation (``size`` floats, mostly in [0, 1])."""
         out = [0.0] * self.size
         for start, fill in self._fills:
             fill(obs, out, start)
+        return out
+
+    def encode_state(self, state: Any, seat: int | None, out: Any = None) -> Any:
+        """The vector of ``state.observation(seat)`` written into ``out``, which is returned.
+
+        ``out`` is a pre-zeroed buffer of ``size`` numbers supporting item assignment (a numpy
+        float32 array reused between steps, say); None: a new list of floats. With a direct fill
+        the observation dictionary is never built; otherwise this encodes ``observation(seat)``.
+        Either way the values equal :meth:`encode`'s. Raises :class:`~dicetable.engine.SeatError`
+        when ``seat`` is neither a seat of the state nor None (a spectator).
+        """
+        if out is None:
+            out = [0.0] * self.size
+        if self.direct is None:
+            out[:] = self.encode(state.observation(seat))
+            return out
+        if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
+            state.check_seat(seat, spectator=True)
+        self.direct(state, seat, out)
         return out
 
 
