@@ -17,6 +17,7 @@ on determinized copies.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
 
@@ -136,6 +137,23 @@ def counts(name: str, get: Callable[[Obs], Iterable[Any]], vocab: Sequence[Any],
             if i is not None:
                 out[start + i] += 1.0 / scale
     return Feature(name, len(vocab), meaning, fill)
+
+
+@lru_cache(maxsize=4096)
+def tally(n: int, scale: float) -> float:
+    """``n`` items counted as :func:`counts` counts them (``1 / scale`` added ``n`` times), for a
+    direct fill that must give the very same float (repeated addition rounds unlike ``n / scale``)."""
+    total, step = 0.0, 1.0 / scale
+    for _ in range(n):
+        total += step
+    return total
+
+
+def vocab_slots(names: Sequence[Any], vocab: Sequence[Any]) -> tuple[int | None, ...]:
+    """For each code ``i`` (an index into ``names``): the slot :func:`counts` or :func:`one_hot`
+    gives ``names[i]`` among ``vocab`` (the last of repeated names; None when not listed)."""
+    index = {v: i for i, v in enumerate(vocab)}
+    return tuple(index.get(name) for name in names)
 
 
 def per_seat(players: int, inner: Feature) -> Feature:

@@ -7,10 +7,15 @@ Citizens are not in it. Seat slices start from the observer. See
 
 from __future__ import annotations
 
-from dicetable.engine.encoding import Encoding, counts, numbers, one_hot, per_seat, scalar
+from typing import Any
+
+from dicetable.engine.encoding import (
+    DirectFill, Encoding, counts, numbers, one_hot, per_seat, scalar, tally, vocab_slots,
+)
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
 from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME
+from .rules.tables import CIT0, DOM0, N_POS, NT, P_DUKES, P_OVER
 from .viewdata import own_player
 
 _RES_SCALE = 20.0
@@ -68,4 +73,120 @@ def observation_encoding(players: int, options: dict) -> Encoding:
             counts("dark_lord_domains", lambda o: o["dark_lord"]["captured_domains"], DOM_NAME, 1,
                    "solo: Domains the Dark Lord captured"),
         ]
-    return Encoding(feats)
+    return Encoding(feats, direct=lambda offsets: _direct(players, offsets))
+
+
+def _direct(players: int, at: dict[str, int]) -> DirectFill:
+    """The same vector as the features above, written from the state.
+
+    Reads the Center Stacks only as the observation shows them (counts, and the top card where it
+    is face up) and the Dukes only of the observing seat.
+    """
+    n_areas, n_mon = len(AREAS), len(MON_NAME)
+    area_slot = [AREAS.index(name) for name in AREAS]
+    mon_tops = [[j for j, other in enumerate(MON_NAME) if other == name] for name in MON_NAME]
+    n_top_names = len(set(CIT_NAME))
+    cit_tops = [[j for j, other in enumerate(CIT_NAME[:n_top_names]) if other == name] for name in CIT_NAME]
+    dom_slot = vocab_slots(DOM_NAME, DOM_NAME)
+    mon_slot = vocab_slots(MON_NAME, MON_NAME)
+    duke_slot = vocab_slots(DUKE_NAME, DUKE_NAME)
+    tableau_slot = vocab_slots(CIT_DISPLAY, CIT_DISPLAY)
+    cit_slot = vocab_slots(CIT_NAME, CIT_NAME)
+    task_slot = {name: i for i, name in enumerate(TASK_NAME)}
+    n_display, n_dom = len(CIT_DISPLAY), len(DOM_NAME)
+    o = at
+
+    def fill(state: Any, seat: int | None, out: Any) -> None:
+        n = state.players
+        phase = state.phase
+        out[o["phase"] + phase] = 1.0
+        out[o["turn"]] = state.turn / 40
+        first = seat if seat is not None else 0
+        rel = [(s - first) % n for s in range(n)]
+        out[o["is_active"] + rel[state.active]] = 1.0
+        out[o["is_first"] + rel[state.first]] = 1.0
+        for i, d in enumerate(state.dice):
+            if d:
+                out[o["dice"] + i] = d / 6
+        stacks = state.stacks
+        for p in range(N_MON_POS):
+            out[o["monster_areas"] + p * n_areas + area_slot[state.areas[p]]] = 1.0
+            stack = stacks[p]
+            out[o["monster_counts"] + p] = len(stack) / 6
+            if stack:
+                for j in mon_tops[stack[-1]]:
+                    out[o["monster_tops"] + p * n_mon + j] = 1.0
+        cit_down = state.cit_down
+        for i in range(N_CIT_POS):
+            stack, down = stacks[CIT0 + i], cit_down[i]
+            shown = len(stack) - down if len(stack) > down else 0
+            out[o["citizen_counts"] + i] = (down + shown) / 5
+            if shown:
+                for j in cit_tops[stack[-1]]:
+                    out[o["citizen_tops"] + i * n_top_names + j] = 1.0
+        for k, p in enumerate(range(DOM0, N_POS)):
+            stack = stacks[p]
+            if stack:
+                slot = dom_slot[stack[-1]]
+                if slot is not None:
+                    out[o["domain_tops"] + slot] += 1.0
+                out[o["domain_counts"] + k] = (len(stack) - 1) / 3
+        out[o["exhausted"]] = state.exhausted.bit_count() / 5
+        if phase not in (P_DUKES, P_OVER) and state.tasks:
+            task = state.tasks[-1]
+            slot = task_slot.get(task[0])
+            if slot is not None:
+                out[o["pending"] + slot] = 1.0
+            if task[0] == "action" and task[2] is not None:
+                out[o["actions_left"]] = task[2] / 2
+        res, own = state.res, state.own
+        for s in range(n):
+            k = rel[s]
+            for r in range(4):
+                out[o["resources"] + k * 4 + r] = res[s * 4 + r] / _RES_SCALE
+            row = o["tableau"] + k * n_display
+            for t in range(NT):
+                c = own[s * NT + t]
+                if c:
+                    out[row + tableau_slot[t]] = tally(c, 3)  # type: ignore[operator]
+            row = o["owned_domains"] + k * n_dom
+            for d in state.doms[s]:
+                slot = dom_slot[d]
+                if slot is not None:
+                    out[row + slot] += 1.0
+            row = o["slain"] + k * n_mon
+            slain = [0] * n_mon
+            for m in state.victory[s]:
+                slot = mon_slot[m]
+                if slot is not None:
+                    slain[slot] += 1
+            for j, c in enumerate(slain):
+                if c:
+                    out[row + j] = tally(c, 2)
+            out[o["public_vp"] + k] = state.public_vp(s) / _VP_SCALE
+        if seat is not None:
+            duke = state.dukes[seat]
+            if duke >= 0:
+                slot = duke_slot[duke]
+                if slot is not None:
+                    out[o["my_duke"] + slot] = 1.0
+                out[o["my_duke_vp"]] = state.duke_vp(seat) / 30
+            if phase == P_DUKES:
+                for d in state.offers[seat]:
+                    slot = duke_slot[d]
+                    if slot is not None:
+                        out[o["my_duke_offer"] + slot] += 1.0
+        if players == 1:
+            captured = [0] * len(CIT_NAME)
+            for t in state.cap_cit:
+                slot = cit_slot[t]
+                if slot is not None:
+                    captured[slot] += 1
+            for j, c in enumerate(captured):
+                if c:
+                    out[o["dark_lord_citizens"] + j] = tally(c, 3)
+            for d in state.cap_dom:
+                slot = dom_slot[d]
+                if slot is not None:
+                    out[o["dark_lord_domains"] + slot] += 1.0
+    return fill
