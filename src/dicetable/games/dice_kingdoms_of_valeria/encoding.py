@@ -16,7 +16,8 @@ from dicetable.engine.encoding import (
 
 from .components import CARD_BACK, CARD_ID, EVENT_IDS, GUILDS, LAYOUTS, MAX_STATUES, N_KINDS
 from .rules import PHASES, TASK_NAMES
-from .rules.scoring import sheet_view
+from .components import ACC, CIT, DOM, GOLDC, LB0, LST, PLP, STAT, TRK, VDOM, WALLC
+from .rules.scoring import score_total
 from .rules.tables import KIND_CODE
 from .viewdata import dice_faces
 
@@ -83,41 +84,67 @@ def observation_encoding(players: int, options: dict) -> Encoding:
             counts("events_drawn", lambda o: o["solo"]["events_drawn"], EVENT_IDS, 1, "solo: Events drawn"),
             scalar("event_deck", lambda o: o["solo"]["event_deck"], len(EVENT_IDS), "solo: Events left / all"),
         ]
-    return Encoding(feats, direct=lambda offsets: _direct(players, lay, sheet_features, offsets))
+    return Encoding(feats, direct=lambda offsets: _direct(players, lay, blocks, sheet_features, offsets))
 
 
-def _direct(players: int, lay: Any, sheet_features: list[Feature], at: dict[str, int]) -> DirectFill:
+def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_features: list[Feature],
+            at: dict[str, int]) -> DirectFill:
     """The same vector as the features above, written from the state.
 
-    Every sheet is public: a seat's sheet slices are computed once per distinct sheet (by the
-    sheet features above, from its view) and then copied into the slot of whichever seat holds
-    it; the decks are read only as counts (Day and Night backs, Events left).
+    Every sheet is public: a seat's sheet slices are worked out once per distinct sheet and then
+    copied into the slot of whichever seat holds it; the decks are read only as counts (Day and
+    Night backs, Events left).
     """
     phase_index = {p: i for i, p in enumerate(PHASES)}
     line_slot = vocab_slots(CARD_ID, CARD_ID)
     task_slot = {code: i for i, code in enumerate(TASK_NAMES)}
     event_slot = vocab_slots(EVENT_IDS, EVENT_IDS)
-    rows = [(at[f.name], f.size, f.fill) for f in sheet_features]
-    width = sum(f.size for f in sheet_features)
-    cache: dict[tuple[int, ...], list[tuple[int, int, float]]] = {}
+    n_cit, n_lairs, n_doms = len(lay.cit_names), len(lay.lair_ids), len(lay.dom_ids)
+    block_ids = [b for bl in lay.lair_blocks for b in bl]
+    block_len = [n for _, _, n in blocks]
+    dom_slot = vocab_slots(lay.dom_ids, lay.dom_ids)
+    trk_len, road_len, rc0 = lay.trk_len, lay.road_len, lay.rc0
+    # where each value of a sheet's row (the sheet features' slices one after another) goes
+    # for the seat in slot k: at[name] + k * size + i
+    layout = [(at[f.name], f.size, i) for f in sheet_features for i in range(f.size)]
+    cache: dict[tuple[int, ...], list[tuple[int, float]]] = {}
 
-    def sheet_slices(sheet: list[int]) -> list[tuple[int, int, float]]:
-        """(feature start, stride, value) of each non-zero sheet value; memoised on the sheet's ints."""
+    def sheet_row(sheet: list[int]) -> list[tuple[int, float]]:
+        """(position in the row, value) of each non-zero value of one seat's sheet slices, worked
+        out from the sheet's ints as the features above read them from its view; memoised."""
         key = tuple(sheet)
         got = cache.get(key)
-        if got is None:
-            if len(cache) > 4096:  # bound the memory of long runs
-                cache.clear()
-            view = {"obs": {"players": [sheet_view(lay, sheet)]}, "seat": 0}
-            scratch = [0.0] * width
-            got = []
-            begin = 0
-            for start, size, inner in rows:
-                inner(view, scratch, begin)
-                got += [(start + i, size, scratch[begin + i]) for i in range(size) if scratch[begin + i]]
-                begin += size
-            cache[key] = got
+        if got is not None:
+            return got
+        if len(cache) > 4096:  # bound the memory of long runs
+            cache.clear()
+        results = [0.0] * (4 * n_lairs)
+        for li in range(n_lairs):
+            results[li * 4 + sheet[LST + li]] = 1.0
+        doms, void, stat, acc = sheet[DOM], sheet[VDOM], sheet[STAT], sheet[ACC]
+        domains = [0.0] * n_doms
+        voided = [0.0] * n_doms
+        for d in range(n_doms):
+            if dom_slot[d] is not None:
+                domains[dom_slot[d]] += doms >> d & 1  # type: ignore[index]
+                voided[dom_slot[d]] += void >> d & 1  # type: ignore[index]
+        row = [
+            *[sheet[CIT + i] / 2 for i in range(n_cit)],
+            *[sheet[TRK + g] / trk_len for g in range(4)],
+            sheet[GOLDC] / 10, sheet[WALLC] / 10,
+            *[sheet[LB0 + b] / n for b, n in zip(block_ids, block_len)],
+            *results,
+            *[float(acc >> li & 1) for li in range(n_lairs)],
+            *[sheet[rc0 + r] / road_len[r] for r in range(len(road_len))],
+            *domains, *voided,
+            *[float(stat >> k & 1) for k in range(N_KINDS)],
+            sheet[PLP] / MAX_STATUES,
+            score_total(lay, sheet) / _SCORE_SCALE,
+        ]
+        got = cache[key] = [(j, v) for j, v in enumerate(row) if v]
         return got
+
+    slots = [[start + k * size + i for start, size, i in layout] for k in range(players)]
 
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players
@@ -150,9 +177,9 @@ def _direct(players: int, lay: Any, sheet_features: list[Feature], at: dict[str,
                 if c:
                     out[at["my_tasks"] + i] = tally(c, 4)
         for s, sheet in enumerate(state.sheets):
-            k = rel[s]
-            for start, stride, value in sheet_slices(sheet):
-                out[start + k * stride] = value
+            where = slots[rel[s]]
+            for j, value in sheet_row(sheet):
+                out[where[j]] = value
         if n == 1:
             out[at["trees"]] = state.trees / 10
             out[at["ships"]] = state.ships / 10
