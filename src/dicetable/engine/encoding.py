@@ -149,6 +149,20 @@ def tally(n: int, scale: float) -> float:
     return total
 
 
+def put_counts(out: Any, start: int, codes: Iterable[int], scale: float = 1.0,
+               slots: Sequence[int | None] | None = None) -> None:
+    """Write into ``out`` what :func:`counts` writes for items given as codes: at ``start + slot``
+    the number of ``codes`` in that slot (``slots[code]``, or the code itself) as a :func:`tally`
+    of ``scale``; codes whose slot is None are skipped. Counts first, then one write a slot."""
+    seen: dict[int, int] = {}
+    for code in codes:
+        slot = code if slots is None else slots[code]
+        if slot is not None:
+            seen[slot] = seen.get(slot, 0) + 1
+    for slot, n in seen.items():
+        out[start + slot] = tally(n, scale)
+
+
 def vocab_slots(names: Sequence[Any], vocab: Sequence[Any]) -> tuple[int | None, ...]:
     """For each code ``i`` (an index into ``names``): the slot :func:`counts` or :func:`one_hot`
     gives ``names[i]`` among ``vocab`` (the last of repeated names; None when not listed)."""

@@ -73,35 +73,44 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         if i is not None:
             out[o_phase + i] = 1.0
         out[o_race] = race_number(state) / 2
-        out[o_visits] = state.visits / 2
-        out[o_island] = state.island / _SILVER_SCALE
+        if state.visits:
+            out[o_visits] = state.visits / 2
+        if state.island:
+            out[o_island] = state.island / _SILVER_SCALE
         out[o_supply] = state.supply / 100
         first = seat if seat is not None else 0
-        dist = state.track.dist
+        out[o_current + (state.current - first) % players] = 1.0
+        dist, captains, pos, grog, silver, treasure = (state.track.dist, state.captain, state.pos, state.grog,
+                                                       state.silver, state.treasure)
         for k in range(players):
             s = (first + k) % players
-            if state.current == s:
-                out[o_current + k] = 1.0
-            captain = state.captain[s]
-            if captain >= 0:
-                out[o_captain + k * n_captains + captain] = 1.0
-            out[o_dist + k] = dist[state.pos[s]] / _FARTHEST
-            out[o_grog + k] = state.grog[s] / GROG_MAX
-            out[o_silver + k] = state.silver[s] / SILVER_PER_TREASURE
-            out[o_treasure + k] = state.treasure[s] / TREASURE_TO_WIN
-        faces = [0] * len(DIE_FACES)
-        for f in state.dice:
-            faces[f] += 1
-        for f, n in enumerate(faces):
-            if n:
-                out[o_dice + f] = n / dice
-        marked = state.marked
-        for d in range(len(state.dice)):
-            if (marked >> d) & 1:
-                out[o_marked + d] = 1.0
-        out[o_rerolls] = state.rerolls / 3
+            if captains[s] >= 0:
+                out[o_captain + k * n_captains + captains[s]] = 1.0
+            out[o_dist + k] = dist[pos[s]] / _FARTHEST
+            if grog[s]:
+                out[o_grog + k] = grog[s] / GROG_MAX
+            if silver[s]:
+                out[o_silver + k] = silver[s] / SILVER_PER_TREASURE
+            if treasure[s]:
+                out[o_treasure + k] = treasure[s] / TREASURE_TO_WIN
+        dice_faces = state.dice
+        if dice_faces:
+            faces = [0] * len(DIE_FACES)
+            for f in dice_faces:
+                faces[f] += 1
+            for f, n in enumerate(faces):
+                if n:
+                    out[o_dice + f] = n / dice
+            marked = state.marked
+            if marked:
+                for d in range(len(dice_faces)):
+                    if (marked >> d) & 1:
+                        out[o_marked + d] = 1.0
+        if state.rerolls:
+            out[o_rerolls] = state.rerolls / 3
         for g, n in enumerate(state.left):
-            out[o_left + g] = n / dice
+            if n:
+                out[o_left + g] = n / dice
         i = task_index.get(state.waiting_for)
         if i is not None:
             out[o_waiting + i] = 1.0

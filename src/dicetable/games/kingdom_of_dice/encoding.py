@@ -6,9 +6,12 @@ Drawn from ``observation(seat)`` only; seat slices start from the observer. See
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, cast
 
-from dicetable.engine.encoding import DirectFill, Encoding, Feature, counts, one_hot, per_seat, scalar, seat_order
+from dicetable.engine.encoding import (
+    DirectFill, Encoding, Feature, counts, one_hot, per_seat, put_counts, scalar, seat_order,
+)
 
 from .components import CAT_LEVELS, CARD_VALUE, CARDS, FACE_ORDER, SPACES
 from .rules import CAT, DICE, EMPTY, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE, result_value
@@ -83,6 +86,44 @@ def _direct(players: int, options: dict, at: dict[str, int]) -> DirectFill:
         "picked_since_roll", "result_value", "target_space", "board", "markers_left", "market"))
     o_won, o_score, o_pile = at["won"], at["score"], at["draw_pile"]
 
+    board_size = len(SPACES) * width
+    blocks: dict[tuple[tuple[int, ...], int], memoryview] = {}
+
+    def board_block(board: tuple[int, ...], first: int) -> memoryview:
+        """The board slice for ``board`` seen from seat ``first`` on (memoised: a board changes once a turn)."""
+        got = blocks.get((board, first))
+        if got is None:
+            if len(blocks) > 4096:  # bound the memory of long runs
+                blocks.clear()
+            block = array("d", bytes(8 * board_size))
+            for i, owner in enumerate(board):
+                block[i * width + (0 if owner == EMPTY else players + 1 if owner == CAT
+                                   else 1 + (owner - first) % players)] = 1.0
+            got = blocks[board, first] = memoryview(block)
+        return got
+
+    # the market, each seat's cards won and score are one run of the vector, changed once a round
+    if o_won != o_market + n_cards or o_score != o_won + players * n_cards:
+        raise ValueError("the market, won and score features must follow one another")
+    cards_size = n_cards * (1 + players) + players
+    cards_blocks: dict[tuple[Any, ...], memoryview] = {}
+
+    def cards_block(market: tuple[int, ...], won: tuple[tuple[int, ...], ...], first: int) -> memoryview:
+        """The market, cards-won and score slices, seats from ``first`` on (memoised)."""
+        key = (market, won, first)
+        got = cards_blocks.get(key)
+        if got is None:
+            if len(cards_blocks) > 4096:  # bound the memory of long runs
+                cards_blocks.clear()
+            block = array("d", bytes(8 * cards_size))
+            put_counts(block, 0, market)
+            for s, cards in enumerate(won):
+                k = (s - first) % players
+                put_counts(block, n_cards * (1 + k), cards)
+                block[n_cards * (1 + players) + k] = sum(CARD_VALUE[c] for c in cards) / _SCORE_SCALE
+            got = cards_blocks[key] = memoryview(block)
+        return got
+
     def fill(state: Any, seat: int | None, out: Any) -> None:
         if 1 <= state.round_no <= ROUNDS:
             out[o_round + state.round_no - 1] = 1.0
@@ -105,26 +146,14 @@ def _direct(players: int, options: dict, at: dict[str, int]) -> DirectFill:
         target = state.target
         if target >= 0:
             out[o_target] = SPACES[target] / SPACES[-1]
-        for i, owner in enumerate(state.board):
-            at_space = o_board + i * width
-            if owner == EMPTY:
-                out[at_space] = 1.0
-            else:
-                out[at_space + (players + 1 if owner == CAT else 1 + rel[owner])] = 1.0
+        out[o_board:o_board + board_size] = board_block(tuple(state.board), first)
         spent = state.spent if solo else 0
         for s, placed in enumerate(state.placed):
             out[o_markers + rel[s]] = (MARKERS - placed - spent) / MARKERS
-        for c in state.market:
-            out[o_market + c] += 1.0
-        for s, cards in enumerate(state.won):
-            row = o_won + rel[s] * n_cards
-            for c in cards:
-                out[row + c] += 1.0
-            out[o_score + rel[s]] = sum(CARD_VALUE[c] for c in cards) / _SCORE_SCALE
+        out[o_market:o_market + cards_size] = cards_block(tuple(state.market), tuple(map(tuple, state.won)), first)
         out[o_pile] = len(state.deck) / len(CARDS)
         if solo:
             out[at["cat_level"] + cat_levels.index(state.options["cat_level"])] = 1.0
-            for c in state.cat_won:
-                out[at["cat_won"] + c] += 1.0
+            put_counts(out, at["cat_won"], state.cat_won)
             out[at["cat_score"]] = state.cat_score / _SCORE_SCALE
     return fill
