@@ -7,10 +7,11 @@ Citizens are not in it. Seat slices start from the observer. See
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, counts, numbers, one_hot, per_seat, scalar, tally, vocab_slots,
+    DirectFill, Encoding, counts, numbers, one_hot, per_seat, put_counts, scalar, tally, vocab_slots,
 )
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
@@ -96,6 +97,67 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     n_display, n_dom = len(CIT_DISPLAY), len(DOM_NAME)
     o = at
 
+    # the Center Stacks (monster_areas .. domain_counts) are one run of the vector
+    o_centre = o["monster_areas"]
+    centre_size = o["exhausted"] - o_centre
+    centre_blocks: dict[tuple[Any, ...], memoryview] = {}
+
+    def centre_block(stacks: tuple[tuple[int, ...], ...], cit_down: tuple[int, ...],
+                     areas: tuple[int, ...]) -> memoryview:
+        """The Center Stacks' slices as the observation shows them (memoised on the stacks)."""
+        if len(centre_blocks) > 4096:  # bound the memory of long runs
+            centre_blocks.clear()
+        block = array("d", bytes(8 * centre_size))
+        at_ = {name: o[name] - o_centre for name in ("monster_areas", "monster_counts", "monster_tops",
+                                                    "citizen_counts", "citizen_tops", "domain_tops",
+                                                    "domain_counts")}
+        for p in range(N_MON_POS):
+            block[at_["monster_areas"] + p * n_areas + area_slot[areas[p]]] = 1.0
+            stack = stacks[p]
+            block[at_["monster_counts"] + p] = len(stack) / 6
+            if stack:
+                for j in mon_tops[stack[-1]]:
+                    block[at_["monster_tops"] + p * n_mon + j] = 1.0
+        for i in range(N_CIT_POS):
+            stack, down = stacks[CIT0 + i], cit_down[i]
+            shown = len(stack) - down if len(stack) > down else 0
+            block[at_["citizen_counts"] + i] = (down + shown) / 5
+            if shown:
+                for j in cit_tops[stack[-1]]:
+                    block[at_["citizen_tops"] + i * n_top_names + j] = 1.0
+        put_counts(block, at_["domain_tops"], [stacks[p][-1] for p in range(DOM0, N_POS) if stacks[p]], 1, dom_slot)
+        for k, p in enumerate(range(DOM0, N_POS)):
+            if stacks[p]:
+                block[at_["domain_counts"] + k] = (len(stacks[p]) - 1) / 3
+        got = centre_blocks[stacks, cit_down, areas] = memoryview(block)
+        return got
+
+    seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = {}
+
+    def seat_row(state: Any, s: int, key: tuple[Any, ...]) -> list[tuple[int, int, float]]:
+        """(position for the seat in slot 0, stride per slot, value) of seat ``s``'s non-zero
+        resources, tableau, Domains, Monsters and public VP (memoised on them)."""
+        if len(seat_rows) > 4096:  # bound the memory of long runs
+            seat_rows.clear()
+        res, own, doms, victory = key
+        row: list[tuple[int, int, float]] = []
+        for r in range(4):
+            if res[r]:
+                row.append((o["resources"] + r, 4, res[r] / _RES_SCALE))
+        for t in range(NT):
+            if own[t]:
+                row.append((o["tableau"] + tableau_slot[t], n_display, tally(own[t], 3)))  # type: ignore[operator]
+        scratch = [0.0] * (n_dom + n_mon)
+        put_counts(scratch, 0, doms, 1, dom_slot)
+        put_counts(scratch, n_dom, victory, 2, mon_slot)
+        row += [(o["owned_domains"] + j, n_dom, v) for j, v in enumerate(scratch[:n_dom]) if v]
+        row += [(o["slain"] + j, n_mon, v) for j, v in enumerate(scratch[n_dom:]) if v]
+        vp = state.public_vp(s)
+        if vp:
+            row.append((o["public_vp"], 1, vp / _VP_SCALE))
+        seat_rows[key] = row
+        return row
+
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players
         phase = state.phase
@@ -108,29 +170,11 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         for i, d in enumerate(state.dice):
             if d:
                 out[o["dice"] + i] = d / 6
-        stacks = state.stacks
-        for p in range(N_MON_POS):
-            out[o["monster_areas"] + p * n_areas + area_slot[state.areas[p]]] = 1.0
-            stack = stacks[p]
-            out[o["monster_counts"] + p] = len(stack) / 6
-            if stack:
-                for j in mon_tops[stack[-1]]:
-                    out[o["monster_tops"] + p * n_mon + j] = 1.0
-        cit_down = state.cit_down
-        for i in range(N_CIT_POS):
-            stack, down = stacks[CIT0 + i], cit_down[i]
-            shown = len(stack) - down if len(stack) > down else 0
-            out[o["citizen_counts"] + i] = (down + shown) / 5
-            if shown:
-                for j in cit_tops[stack[-1]]:
-                    out[o["citizen_tops"] + i * n_top_names + j] = 1.0
-        for k, p in enumerate(range(DOM0, N_POS)):
-            stack = stacks[p]
-            if stack:
-                slot = dom_slot[stack[-1]]
-                if slot is not None:
-                    out[o["domain_tops"] + slot] += 1.0
-                out[o["domain_counts"] + k] = (len(stack) - 1) / 3
+        key = (tuple(state.stacks), tuple(state.cit_down), state.areas)
+        block = centre_blocks.get(key)
+        if block is None:
+            block = centre_block(*key)
+        out[o_centre:o_centre + centre_size] = block
         out[o["exhausted"]] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
@@ -139,31 +183,15 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 out[o["pending"] + slot] = 1.0
             if task[0] == "action" and task[2] is not None:
                 out[o["actions_left"]] = task[2] / 2
-        res, own = state.res, state.own
+        res, own, doms, victory = state.res, state.own, state.doms, state.victory
         for s in range(n):
+            key = (tuple(res[s * 4:s * 4 + 4]), tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
+            values = seat_rows.get(key)
+            if values is None:
+                values = seat_row(state, s, key)
             k = rel[s]
-            for r in range(4):
-                out[o["resources"] + k * 4 + r] = res[s * 4 + r] / _RES_SCALE
-            row = o["tableau"] + k * n_display
-            for t in range(NT):
-                c = own[s * NT + t]
-                if c:
-                    out[row + tableau_slot[t]] = tally(c, 3)  # type: ignore[operator]
-            row = o["owned_domains"] + k * n_dom
-            for d in state.doms[s]:
-                slot = dom_slot[d]
-                if slot is not None:
-                    out[row + slot] += 1.0
-            row = o["slain"] + k * n_mon
-            slain = [0] * n_mon
-            for m in state.victory[s]:
-                slot = mon_slot[m]
-                if slot is not None:
-                    slain[slot] += 1
-            for j, c in enumerate(slain):
-                if c:
-                    out[row + j] = tally(c, 2)
-            out[o["public_vp"] + k] = state.public_vp(s) / _VP_SCALE
+            for base, stride, value in values:
+                out[base + k * stride] = value
         if seat is not None:
             duke = state.dukes[seat]
             if duke >= 0:
