@@ -8,6 +8,8 @@ positions count Cadfael as one more marker when he plays (2 players). See
 
 from __future__ import annotations
 
+from array import array
+from functools import lru_cache
 from typing import Any, Callable
 
 from dicetable.engine.encoding import (
@@ -127,6 +129,38 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         if 0 <= values[ADJUST] < n_adj:
             out[adjustment + values[ADJUST]] = 1.0
 
+    # the Value Dice, tracks, VP and Bishop stacks and the Mule are one run of the vector
+    o_board = o["value_dice"]
+    board_size = o["mule"] + 1 - o_board
+    boards: dict[tuple[Any, ...], memoryview] = {}
+
+    def board_block(state: Any, key: tuple[Any, ...]) -> memoryview:
+        """The board's slices seen from seat ``key[-1]`` on (memoised on the public board)."""
+        if len(boards) > 4096:  # bound the memory of long runs
+            boards.clear()
+        value, pos, stacks, bishops, mule, first = key
+        n = state.players
+        block = array("d", bytes(8 * board_size))
+        for d in range(NRES):
+            block[o["value_dice"] - o_board + d] = value[d] / 6
+        nm, cad = state.nm, state.cad
+        for t in range(NTRACKS):
+            row = o["tracks"] - o_board + t * markers
+            for m in range(nm):
+                block[row + (players if m == cad else (m - first) % n)] = pos[t * nm + m] / TOP[t]
+        for i in range(NRES * 2):
+            block[o["vp_stacks"] - o_board + i] = sum(stacks[i]) / 10
+        for g, count in enumerate(bishops):
+            block[o["bishop_stacks"] - o_board + g] = count / 3
+        block[o["mule"] - o_board] = mule / MULE_FINAL
+        got = boards[key] = memoryview(block)
+        return got
+
+    @lru_cache(maxsize=None)
+    def card_slots(bits: int) -> tuple[int, ...]:
+        """Slots among CARD_VALUES of the cards in a bit mask (bit v: the card of value v)."""
+        return tuple(i for i, v in enumerate(CARD_VALUES) if bits >> v & 1)
+
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players
         over = state.phase == OVER
@@ -137,19 +171,12 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         out[o["is_first"] + rel[state.first]] = 1.0
         for s in state.to_move:
             out[o["to_move"] + rel[s]] = 1.0
-        for d in range(NRES):
-            out[o["value_dice"] + d] = state.value[d] / 6
-        nm, cad, pos = state.nm, state.cad, state.pos
-        for t in range(NTRACKS):
-            row = o["tracks"] + t * markers
-            for m in range(nm):
-                out[row + (players if m == cad else rel[m])] = pos[t * nm + m] / TOP[t]
-        stacks = state.vp_stacks
-        for i in range(NRES * 2):
-            out[o["vp_stacks"] + i] = sum(stacks[i]) / 10
-        for g, stack in enumerate(state.bishop_stacks):
-            out[o["bishop_stacks"] + g] = len(stack) / 3
-        out[o["mule"]] = state.mule / MULE_FINAL
+        key = (tuple(state.value), tuple(state.pos), tuple(state.vp_stacks),
+               tuple(map(len, state.bishop_stacks)), state.mule, first)
+        block = boards.get(key)
+        if block is None:
+            block = board_block(state, key)
+        out[o_board:o_board + board_size] = block
         dice(state.pool, dice_at[0], out)
         for k, c in enumerate(state.marks):
             if c:
@@ -169,16 +196,14 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
             out[o["revealed_total"] + k] = sum(state.played[s]) / _GOLD_SCALE
             unrevealed = hands[s] | (1 << facedown[s] if facedown[s] >= 0 else 0)
             row = o["cards_not_revealed"] + k * n_cards
-            for i, v in enumerate(CARD_VALUES):
-                if unrevealed >> v & 1:
-                    out[row + i] = 1.0
+            for i in card_slots(unrevealed):
+                out[row + i] = 1.0
         if seat is not None:
             if not over:
                 out[o["my_gold"]] = state.gold[seat] / _GOLD_SCALE
                 out[o["my_vp_tokens"]] = state.vp[seat] / 30
-                for i, v in enumerate(CARD_VALUES):
-                    if hands[seat] >> v & 1:
-                        out[o["my_hand"] + i] = 1.0
+                for i in card_slots(hands[seat]):
+                    out[o["my_hand"] + i] = 1.0
                 if facedown[seat] >= 0:
                     out[o["my_face_down"] + card_index[facedown[seat]]] = 1.0
             if state.objectives[seat] >= 0:
