@@ -163,6 +163,17 @@ def put_counts(out: Any, start: int, codes: Iterable[int], scale: float = 1.0,
         out[start + slot] = tally(n, scale)
 
 
+def scatter(out: Any, positions: Sequence[int], values: Sequence[float]) -> None:
+    """``out[positions[i]] = values[i]`` for every ``i``: in one call where ``out`` has numpy's
+    ``put`` (pass ``array("q")``/``array("d")`` buffers for speed), item by item otherwise."""
+    put = getattr(out, "put", None)
+    if put is not None:
+        put(positions, values)
+        return
+    for p, v in zip(positions, values):
+        out[p] = v
+
+
 def vocab_slots(names: Sequence[Any], vocab: Sequence[Any]) -> tuple[int | None, ...]:
     """For each code ``i`` (an index into ``names``): the slot :func:`counts` or :func:`one_hot`
     gives ``names[i]`` among ``vocab`` (the last of repeated names; None when not listed)."""

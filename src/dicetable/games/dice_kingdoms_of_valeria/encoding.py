@@ -8,10 +8,11 @@ season's layout (the ``sheets`` option). See :mod:`dicetable.engine.encoding`;
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, tally, vocab_slots,
+    DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, scatter, tally, vocab_slots,
 )
 
 from .components import CARD_BACK, CARD_ID, EVENT_IDS, GUILDS, LAYOUTS, MAX_STATUES, N_KINDS
@@ -107,11 +108,12 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
     # where each value of a sheet's row (the sheet features' slices one after another) goes
     # for the seat in slot k: at[name] + k * size + i
     layout = [(at[f.name], f.size, i) for f in sheet_features for i in range(f.size)]
-    cache: dict[tuple[int, ...], list[tuple[int, float]]] = {}
+    cache: dict[tuple[int, ...], tuple[list[int], array[float], list[Any]]] = {}
 
-    def sheet_row(sheet: list[int]) -> list[tuple[int, float]]:
-        """(position in the row, value) of each non-zero value of one seat's sheet slices, worked
-        out from the sheet's ints as the features above read them from its view; memoised."""
+    def sheet_row(sheet: list[int]) -> tuple[list[int], array[float], list[Any]]:
+        """(places in the row, values) of the non-zero values of one seat's sheet slices, worked
+        out from the sheet's ints as the features above read them from its view, and room for
+        their positions in each seat slot; memoised on those ints."""
         key = tuple(sheet)
         got = cache.get(key)
         if got is not None:
@@ -141,10 +143,21 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
             sheet[PLP] / MAX_STATUES,
             score_total(lay, sheet) / _SCORE_SCALE,
         ]
-        got = cache[key] = [(j, v) for j, v in enumerate(row) if v]
+        nonzero = [j for j, v in enumerate(row) if v]
+        got = cache[key] = (nonzero, array("d", [row[j] for j in nonzero]), [None] * players)
         return got
 
+    def placed(sheet: list[int], k: int) -> tuple[array[int], array[float]]:
+        """(positions, values) of a sheet's non-zero values for the seat in slot ``k`` (memoised)."""
+        nonzero, values, where = sheet_row(sheet)
+        got = where[k]
+        if got is None:
+            got = where[k] = array("q", [slots[k][j] for j in nonzero])
+        return got, values
+
     slots = [[start + k * size + i for start, size, i in layout] for k in range(players)]
+
+    day_cards: dict[tuple[int, ...], int] = {}
 
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players
@@ -166,7 +179,12 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
             slot = line_slot[c]
             if slot is not None:
                 out[at["statue_line"] + slot] += 1.0
-        n_day = sum(1 for c in state.deck if CARD_BACK[c] == 0)
+        deck = state.deck if type(state.deck) is tuple else tuple(state.deck)
+        n_day = day_cards.get(deck)
+        if n_day is None:
+            if len(day_cards) > 4096:  # bound the memory of long runs
+                day_cards.clear()
+            n_day = day_cards[deck] = sum(1 for c in deck if CARD_BACK[c] == 0)
         out[at["statue_deck"]] = n_day / N_KINDS
         out[at["statue_deck"] + 1] = (len(state.deck) - n_day) / N_KINDS
         if seat is not None:
@@ -177,9 +195,8 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
                 if c:
                     out[at["my_tasks"] + i] = tally(c, 4)
         for s, sheet in enumerate(state.sheets):
-            where = slots[rel[s]]
-            for j, value in sheet_row(sheet):
-                out[where[j]] = value
+            positions, values = placed(sheet, rel[s])
+            scatter(out, positions, values)
         if n == 1:
             out[at["trees"]] = state.trees / 10
             out[at["ships"]] = state.ships / 10
