@@ -104,3 +104,45 @@ def test_direct_fill_refuses_a_seat_that_is_not_one() -> None:
     for bad in (2, -1, True, "0"):
         with pytest.raises(SeatError):
             enc.encode_state(state, bad)
+
+
+@pytest.mark.parametrize("game_id", sorted(CONFIGS))
+def test_environments_step_without_building_observation_dictionaries(game_id: str, monkeypatch) -> None:
+    """The AEC, batched and OpenSpiel paths encode from the state: observation() is never called
+    while they step; it is built only when asked (render, an observation string)."""
+    import dicetable.rl as rl
+
+    state_class = type(dicetable.new_game(game_id, 2, seed=0))
+    built = []
+    real = state_class._observation
+    monkeypatch.setattr(state_class, "_observation", lambda self, seat: built.append(seat) or real(self, seat))
+    env = rl.env(game_id, 2, render_mode="ansi")
+    env.reset(seed=1)
+    rng = random.Random(0)
+    for _ in range(60):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    batch = rl.batch_env(game_id, 2, 2)
+    _, mask, _ = batch.reset(seed=1)
+    for _ in range(60):
+        _, mask, *_ = batch.step([int(rng.choice(np.flatnonzero(row))) for row in mask])
+    try:
+        import pyspiel
+
+        from dicetable.rl.openspiel import register_openspiel, short_name
+    except ImportError:  # the OpenSpiel part of the rl extra is optional
+        pyspiel = None
+    if pyspiel is not None:
+        register_openspiel()
+        spiel = pyspiel.load_game(short_name(game_id), {"players": 2}).new_initial_state()
+        for _ in range(60):
+            if spiel.is_terminal():
+                break
+            tensors = [spiel.information_state_tensor(p) for p in range(2)]
+            assert all(len(t) == len(tensors[0]) for t in tensors)
+            spiel.apply_action(rng.choice(spiel.legal_actions()))
+    assert built == []
+    assert env.render()  # asked for: the view is drawn from observation(seat)
+    assert built
