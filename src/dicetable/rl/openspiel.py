@@ -115,7 +115,7 @@ class DicetableSpielState(pyspiel.State):
         that is no seat of this game.
         """
         seat = self.current_player() if player is None else player
-        return self.spaces.observe(self.state, seat).tolist()  # type: ignore[no-any-return]
+        return self.spaces.observe(self.state, seat).tolist()
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s feature vector (see :meth:`information_state_tensor`: the same here)."""

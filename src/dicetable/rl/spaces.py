@@ -106,7 +106,7 @@ class GameSpaces:
             out = np.zeros(self.encoding.size, dtype=np.float32)
         else:
             out.fill(0.0)
-        return self.encoding.encode_state(state, seat, out)  # type: ignore[no-any-return]
+        return self.encoding.encode_state(state, seat, out)
 
     def gym_spaces(self) -> tuple[gspaces.Dict, gspaces.Discrete]:
         """(observation space, action space) as Gymnasium spaces: a Dict of ``observation``

@@ -127,7 +127,7 @@ class BatchEnv:
             raise ValueError(f"step got {len(actions)} actions for {self.num_envs} games: give one per game")
         chosen = []
         for i, a in enumerate(actions):
-            action = self._legal[i].get(a) if isinstance(a, (int, np.integer)) and not isinstance(a, bool) else None
+            action = self._legal[i].get(int(a)) if isinstance(a, (int, np.integer)) and not isinstance(a, bool) else None
             if action is None:
                 legal = sorted(self._legal[i])
                 raise ValueError(f"game {i}: action {a!r} is not legal for seat {int(self.seat[i])} now; "
@@ -150,7 +150,7 @@ class BatchEnv:
         return self.obs, self.mask, self.seat, self.rewards, self.terminated
 
 
-class DicetableVectorEnv(VectorEnv):  # type: ignore[misc]
+class DicetableVectorEnv(VectorEnv):
     """A solo configuration's :class:`BatchEnv` behind Gymnasium's vector API (auto-reset in the same step).
 
     Observations are ``{"observation": float32 [num_envs, size], "action_mask": int8 [num_envs,

@@ -170,10 +170,10 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         for i, d in enumerate(state.dice):
             if d:
                 out[o["dice"] + i] = d / 6
-        key = (tuple(state.stacks), tuple(state.cit_down), state.areas)
-        block = centre_blocks.get(key)
+        centre = (tuple(state.stacks), tuple(state.cit_down), state.areas)
+        block = centre_blocks.get(centre)
         if block is None:
-            block = centre_block(*key)
+            block = centre_block(*centre)
         out[o_centre:o_centre + centre_size] = block
         out[o["exhausted"]] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
