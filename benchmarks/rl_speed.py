@@ -1,7 +1,10 @@
 """Steps per second of the research interfaces against the raw engine, in one run.
 
-For every title at 2 players it measures, interleaved over ``--rounds`` rounds (best round of
-each side kept, so a busy moment of a shared machine does not decide a ratio):
+For every title at 2 players it plays ``--games`` seeds; for each seed every side runs its unit
+of work (a game, or a fixed number of batch steps) ``--rounds`` times, interleaved with the other
+sides and set up afresh each time (no cache kept from an earlier run of the same game), and its
+fastest run counts. The table shows steps per second over all seeds and the median of the
+seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The sides:
 
 - **raw**: seeded random games on the engine alone (``legal_actions`` + ``apply``);
 - **AEC**: the same through the PettingZoo AEC environment (``last()`` gives the observation
@@ -9,7 +12,8 @@ each side kept, so a busy moment of a shared machine does not decide a ratio):
 - **OpenSpiel**: the same through ``open_spiel.python.rl_environment.Environment`` (every step
   builds every player's information-state tensor and legal actions, as that API does);
 - **batched vs separate**: ``--envs`` games stepped together by :class:`dicetable.rl.BatchEnv`
-  against as many separate AEC environments stepped one after another, in agent steps per second.
+  against as many separate AEC environments stepped one after another, in agent steps per second
+  (40 steps per game in the batch, from ``reset(seed)``).
 
 Every loop draws its actions with ``random.Random`` and pauses the garbage collector while timed.
 Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N]``; prints a
@@ -24,6 +28,7 @@ import gc
 import json
 import pathlib
 import random
+import statistics
 import time
 from typing import Any, Callable
 
@@ -36,7 +41,6 @@ from dicetable.rl.spaces import research_games
 
 def timed(run: Callable[[], int]) -> tuple[int, float]:
     """(steps, seconds) of ``run()`` with the garbage collector paused."""
-    gc.collect()
     gc.disable()
     t0 = time.perf_counter()
     try:
@@ -47,27 +51,35 @@ def timed(run: Callable[[], int]) -> tuple[int, float]:
     return steps, elapsed
 
 
-def raw_steps(game_id: str, players: int, seeds: list[int]) -> int:
-    """Actions applied in random games on the raw engine."""
-    steps = 0
-    for seed in seeds:
+# Each side is a function of a seed that sets up outside the clock and returns the timed part:
+# a callable playing one unit of work (one game, or a fixed number of batch steps) and
+# returning its steps.
+Unit = Callable[[], int]
+
+
+def raw_unit(game_id: str, players: int, seed: int) -> Unit:
+    """One random game on the raw engine (``legal_actions`` + ``apply``)."""
+    def run() -> int:
         rng = random.Random(seed)
         state = dicetable.new_game(game_id, players, seed=seed)
+        steps = 0
         while not state.is_over:
             seat = min(state.to_move)
             legal = state.legal_actions(seat)
             state.apply(legal[rng.randrange(len(legal))], seat)
             steps += 1
-    return steps
+        return steps
+    return run
 
 
-def aec_steps(game_id: str, players: int, seeds: list[int]) -> int:
-    """Agent steps in masked random games through the AEC environment."""
-    steps = 0
+def aec_unit(game_id: str, players: int, seed: int) -> Unit:
+    """One masked random game through the AEC environment (observation vector and mask each step)."""
     e = env(game_id, players)
-    for seed in seeds:
+
+    def run() -> int:
         rng = random.Random(seed)
         e.reset(seed=seed)
+        steps = 0
         for _ in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
@@ -76,66 +88,80 @@ def aec_steps(game_id: str, players: int, seeds: list[int]) -> int:
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-    return steps
+        return steps
+    return run
 
 
-def spiel_steps(game: Any, seeds: list[int]) -> int:
-    """Steps in random games through OpenSpiel's rl_environment."""
+def spiel_unit(game_id: str, players: int, seed: int) -> Unit:
+    """One random game through OpenSpiel's rl_environment (every player's tensor each step)."""
+    import pyspiel
     from open_spiel.python import rl_environment
 
-    steps = 0
-    environment = rl_environment.Environment(game)
-    for seed in seeds:
+    from dicetable.rl.openspiel import short_name
+
+    game = pyspiel.load_game(short_name(game_id), {"players": players, "seed": seed})
+
+    def run() -> int:
+        game.next_seed = seed  # the seed's game, whichever repetition this is
+        environment = rl_environment.Environment(game)
         rng = random.Random(seed)
         time_step = environment.reset()
+        steps = 0
         while not time_step.last():
             player = time_step.observations["current_player"]
             legal = time_step.observations["legal_actions"][player]
             time_step = environment.step([legal[rng.randrange(len(legal))]])
             steps += 1
-    return steps
+        return steps
+    return run
 
 
-def separate_steps(game_id: str, players: int, envs: int, total: int) -> int:
-    """Agent steps of ``envs`` separate AEC environments stepped in turn, ``total`` in all."""
-    rng = random.Random(0)
+def separate_unit(game_id: str, players: int, seed: int, envs: int, total: int) -> Unit:
+    """``total`` agent steps of ``envs`` separate AEC environments stepped in turn."""
     es = [env(game_id, players) for _ in range(envs)]
-    for i, e in enumerate(es):
-        e.reset(seed=i)
-    steps = 0
-    while steps < total:
+
+    def run() -> int:
+        rng = random.Random(seed)
         for i, e in enumerate(es):
-            obs, _, term, trunc, _ = e.last()
-            if term or trunc:
-                e.reset(seed=steps + i)  # every game has ended for every agent: start the next
-                obs, *_ = e.last()
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-    return steps
+            e.reset(seed=seed * envs + i)
+        steps = 0
+        while steps < total:
+            for i, e in enumerate(es):
+                obs, _, term, trunc, _ = e.last()
+                if term or trunc:
+                    e.reset(seed=seed * envs + steps + i)  # its game ended for every agent: start the next
+                    obs, *_ = e.last()
+                legal = np.flatnonzero(obs["action_mask"])
+                e.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return steps
+    return run
 
 
-def batched_steps(game_id: str, players: int, envs: int, total: int) -> int:
-    """Agent steps of one BatchEnv of ``envs`` games (auto-reset), ``total`` in all."""
-    rng = random.Random(0)
+def batched_unit(game_id: str, players: int, seed: int, envs: int, total: int) -> Unit:
+    """``total`` agent steps of one BatchEnv of ``envs`` games (auto-reset)."""
     b = batch_env(game_id, envs, players)
-    _, mask, _ = b.reset(seed=0)
-    steps = 0
-    while steps < total:
-        actions = []
-        for row in mask:
-            legal = np.flatnonzero(row)
-            actions.append(int(legal[rng.randrange(len(legal))]))
-        _, mask, *_ = b.step(actions)
-        steps += envs
-    return steps
+
+    def run() -> int:
+        rng = random.Random(seed)
+        _, mask, _ = b.reset(seed=seed)
+        steps = 0
+        while steps < total:
+            actions = []
+            for row in mask:
+                legal = np.flatnonzero(row)
+                actions.append(int(legal[rng.randrange(len(legal))]))
+            _, mask, *_ = b.step(actions)
+            steps += envs
+        return steps
+    return run
 
 
 def main() -> None:
-    """Measure every title at 2 players and print the ratios (lower cost, higher speed-up is better)."""
+    """Measure every title at 2 players and print the ratios (cost: times the raw step; speed-up: batched/separate)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="random games per title and side in each round")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best of each side is kept")
+    parser.add_argument("--games", type=int, default=8, help="seeds per title: random games (and batch runs) per side")
+    parser.add_argument("--rounds", type=int, default=5, help="runs of each seed's unit per side; the fastest counts")
     parser.add_argument("--envs", type=int, default=16, help="games in the batch (and separate environments)")
     args = parser.parse_args()
     try:
@@ -150,28 +176,46 @@ def main() -> None:
     rows = []
     for spec in research_games():
         players = 2
-        seeds = list(range(args.games))
-        total = 150 * args.envs
-        sides: dict[str, Callable[[], int]] = {
-            "raw": lambda: raw_steps(spec.id, players, seeds),
-            "aec": lambda: aec_steps(spec.id, players, seeds),
-            "separate": lambda: separate_steps(spec.id, players, args.envs, total),
-            "batched": lambda: batched_steps(spec.id, players, args.envs, total),
+        total = 40 * args.envs
+        sides: dict[str, Callable[[int], Unit]] = {
+            "raw": lambda seed: raw_unit(spec.id, players, seed),
+            "aec": lambda seed: aec_unit(spec.id, players, seed),
+            "separate": lambda seed: separate_unit(spec.id, players, seed, args.envs, total),
+            "batched": lambda seed: batched_unit(spec.id, players, seed, args.envs, total),
         }
         if pyspiel is not None:
-            game = pyspiel.load_game(short_name(spec.id), {"players": players})
-            sides["openspiel"] = lambda: spiel_steps(game, seeds)
-        best: dict[str, float] = {}
-        for side in sides.values():  # warm caches on every side
-            side()
-        for _ in range(args.rounds):
-            for name, side in sides.items():
-                steps, elapsed = timed(side)
-                best[name] = max(best.get(name, 0.0), steps / elapsed)
-        row = {"game": spec.id, "players": players, **{f"{k}_steps_per_s": v for k, v in best.items()},
-               "aec_cost": best["raw"] / best["aec"], "batch_speedup": best["batched"] / best["separate"]}
-        if "openspiel" in best:
-            row["openspiel_cost"] = best["raw"] / best["openspiel"]
+            sides["openspiel"] = lambda seed: spiel_unit(spec.id, players, seed)
+        steps = dict.fromkeys(sides, 0)
+        seconds = dict.fromkeys(sides, 0.0)
+        ratios: dict[str, list[float]] = {"aec": [], "openspiel": [], "batch": []}
+        for make in sides.values():  # warm the code paths on a seed that is not measured
+            make(10_000)()
+        for seed in range(args.games):
+            fastest: dict[str, float] = {}
+            counted: dict[str, int] = {}
+            for repetition in range(args.rounds):
+                # set up afresh each time (outside the clock): no side keeps what an earlier
+                # repetition of the same game left in its caches
+                units = list({name: make(seed) for name, make in sides.items()}.items())
+                if (seed + repetition) % 2:
+                    units.reverse()  # alternate which side runs first
+                for name, unit in units:
+                    counted[name], elapsed = timed(unit)
+                    fastest[name] = min(fastest.get(name, elapsed), elapsed)
+            rate = {name: counted[name] / fastest[name] for name in sides}
+            for name in sides:
+                steps[name] += counted[name]
+                seconds[name] += fastest[name]
+            ratios["aec"].append(rate["raw"] / rate["aec"])
+            ratios["batch"].append(rate["batched"] / rate["separate"])
+            if "openspiel" in rate:
+                ratios["openspiel"].append(rate["raw"] / rate["openspiel"])
+        row: dict[str, Any] = {"game": spec.id, "players": players,
+                               **{f"{k}_steps_per_s": steps[k] / seconds[k] for k in sides},
+                               "aec_cost": statistics.median(ratios["aec"]),
+                               "batch_speedup": statistics.median(ratios["batch"])}
+        if ratios["openspiel"]:
+            row["openspiel_cost"] = statistics.median(ratios["openspiel"])
         rows.append(row)
     print(f"{'game':26} {'raw/s':>8} {'AEC/s':>8} {'AEC cost':>8} {'OpenSpiel/s':>11} {'OS cost':>7} "
           f"{'separate/s':>10} {'batched/s':>9} {'speed-up':>8}")

@@ -108,6 +108,7 @@ class DicetableAEC(AECEnv):
             type(action) is int else None  # the Action the mask showed: apply finds it at once
         self._offered = None
         state.apply(chosen if chosen is not None else self.spaces.action_id(action), seat)
+        self._clear_rewards()
         if state.is_over:
             for a, r in zip(self.possible_agents, placing_rewards(state)):
                 self.rewards[a] = r
