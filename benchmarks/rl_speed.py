@@ -6,16 +6,18 @@ sides and set up afresh each time (no cache kept from an earlier run of the same
 fastest run counts. The table shows steps per second over all seeds and the median of the
 seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The sides:
 
-- **raw**: seeded random games on the engine alone (``legal_actions`` + ``apply``);
-- **AEC**: the same through the PettingZoo AEC environment (``last()`` gives the observation
-  vector and the mask, an action is drawn from the mask, ``step``);
-- **OpenSpiel**: the same through ``open_spiel.python.rl_environment.Environment`` (every step
-  builds every player's information-state tensor and legal actions, as that API does);
+- **raw**: a seeded random game on the engine alone (``legal_actions`` + ``apply``);
+- **AEC**: the same game through the PettingZoo AEC environment (``last()`` gives the
+  observation vector and the mask, then ``step`` with the recorded action's index);
+- **OpenSpiel**: the same game through ``open_spiel.python.rl_environment.Environment`` (every
+  step builds every player's information-state tensor and legal actions, as that API does);
 - **batched vs separate**: ``--envs`` games stepped together by :class:`dicetable.rl.BatchEnv`
   against as many separate AEC environments stepped one after another, in agent steps per second
   (40 steps per game in the batch, from ``reset(seed)``).
 
-Every loop draws its actions with ``random.Random`` and pauses the garbage collector while timed.
+Raw, AEC and OpenSpiel replay the same recorded game of each seed (random actions); the batch
+and the separate environments draw from the masks with one ``random.Random`` in the same order,
+so they play the same games too. The garbage collector is paused while a unit is timed.
 Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N]``; prints a
 table and writes benchmarks/results/rl-speed.json. OpenSpiel is skipped (and said so) when
 ``pyspiel`` is not installed.
@@ -35,7 +37,7 @@ from typing import Any, Callable
 import numpy as np
 
 import dicetable
-from dicetable.rl import batch_env, env
+from dicetable.rl import GameSpaces, batch_env, env
 from dicetable.rl.spaces import research_games
 
 
@@ -52,32 +54,55 @@ def timed(run: Callable[[], int]) -> tuple[int, float]:
 
 
 # Each side is a function of a seed that sets up outside the clock and returns the timed part:
-# a callable playing one unit of work (one game, or a fixed number of batch steps) and
-# returning its steps.
+# a callable playing one unit of work and returning its steps. Raw, AEC and OpenSpiel replay
+# one recorded random game of the seed (each side gets the same actions, found in its own terms:
+# a position in ``legal_actions``, a catalogue index), so they do the same engine work and the
+# difference is the interface's.
 Unit = Callable[[], int]
 
 
+def recorded_game(game_id: str, players: int, seed: int) -> tuple[int, list[tuple[int, str]]]:
+    """(engine seed, [(seat, action id), ...]) of a random game: the engine seed is the one
+    ``reset(seed=seed)`` of an environment plays, and each action is drawn uniformly."""
+    engine_seed = GameSpaces(game_id, players).next_seed(seed)
+    rng = random.Random(seed)
+    state = dicetable.new_game(game_id, players, seed=engine_seed)
+    moves = []
+    while not state.is_over:
+        seat = min(state.to_move)
+        legal = state.legal_actions(seat)
+        action = legal[rng.randrange(len(legal))]
+        moves.append((seat, action.id))
+        state.apply(action, seat)
+    return engine_seed, moves
+
+
 def raw_unit(game_id: str, players: int, seed: int) -> Unit:
-    """One random game on the raw engine (``legal_actions`` + ``apply``)."""
+    """The seed's game on the raw engine: ``legal_actions`` + ``apply`` of an offered Action."""
+    engine_seed, moves = recorded_game(game_id, players, seed)
+    state = dicetable.new_game(game_id, players, seed=engine_seed)
+    positions = []
+    for seat, aid in moves:
+        legal = state.legal_actions(seat)
+        positions.append(next(i for i, a in enumerate(legal) if a.id == aid))
+        state.apply(aid, seat)
+
     def run() -> int:
-        rng = random.Random(seed)
-        state = dicetable.new_game(game_id, players, seed=seed)
-        steps = 0
-        while not state.is_over:
+        state = dicetable.new_game(game_id, players, seed=engine_seed)
+        for position in positions:
             seat = min(state.to_move)
-            legal = state.legal_actions(seat)
-            state.apply(legal[rng.randrange(len(legal))], seat)
-            steps += 1
-        return steps
+            state.apply(state.legal_actions(seat)[position], seat)
+        return len(positions)
     return run
 
 
 def aec_unit(game_id: str, players: int, seed: int) -> Unit:
-    """One masked random game through the AEC environment (observation vector and mask each step)."""
+    """The seed's game through the AEC environment: ``last()`` (observation vector and mask), ``step``."""
     e = env(game_id, players)
+    _, moves = recorded_game(game_id, players, seed)
+    choices = [e.spaces.index[aid] for _, aid in moves]
 
     def run() -> int:
-        rng = random.Random(seed)
         e.reset(seed=seed)
         steps = 0
         for _ in e.agent_iter():
@@ -85,32 +110,30 @@ def aec_unit(game_id: str, players: int, seed: int) -> Unit:
             if term or trunc:
                 e.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.randrange(len(legal))]))
+            e.step(choices[steps])
             steps += 1
         return steps
     return run
 
 
 def spiel_unit(game_id: str, players: int, seed: int) -> Unit:
-    """One random game through OpenSpiel's rl_environment (every player's tensor each step)."""
+    """The seed's game through OpenSpiel's rl_environment (every player's tensor each step)."""
     import pyspiel
     from open_spiel.python import rl_environment
 
     from dicetable.rl.openspiel import short_name
 
-    game = pyspiel.load_game(short_name(game_id), {"players": players, "seed": seed})
+    engine_seed, moves = recorded_game(game_id, players, seed)
+    game = pyspiel.load_game(short_name(game_id), {"players": players})
+    choices = [game.spaces.index[aid] for _, aid in moves]
 
     def run() -> int:
-        game.next_seed = seed  # the seed's game, whichever repetition this is
+        game.next_seed = engine_seed  # the recorded game, whichever repetition this is
         environment = rl_environment.Environment(game)
-        rng = random.Random(seed)
         time_step = environment.reset()
         steps = 0
         while not time_step.last():
-            player = time_step.observations["current_player"]
-            legal = time_step.observations["legal_actions"][player]
-            time_step = environment.step([legal[rng.randrange(len(legal))]])
+            time_step = environment.step([choices[steps]])
             steps += 1
         return steps
     return run
