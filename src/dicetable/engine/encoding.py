@@ -149,6 +149,16 @@ def tally(n: int, scale: float) -> float:
     return total
 
 
+_MEMOS: dict[tuple[Any, ...], dict[Any, Any]] = {}
+
+
+def shared_memo(*key: Any) -> dict[Any, Any]:
+    """A memo dict shared by every direct fill built with the same ``key`` (the game, the memo's
+    name and what the vector's layout depends on: players, options), so that every environment of
+    one configuration in a process fills it once. The caller bounds its size."""
+    return _MEMOS.setdefault(key, {})
+
+
 def put_counts(out: Any, start: int, codes: Iterable[int], scale: float = 1.0,
                slots: Sequence[int | None] | None = None) -> None:
     """Write into ``out`` what :func:`counts` writes for items given as codes: at ``start + slot``

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, seat_order,
+    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, seat_order, shared_memo,
 )
 
 from .components import (
@@ -132,7 +132,7 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
     # the Value Dice, tracks, VP and Bishop stacks and the Mule are one run of the vector
     o_board = o["value_dice"]
     board_size = o["mule"] + 1 - o_board
-    boards: dict[tuple[Any, ...], memoryview] = {}
+    boards: dict[tuple[Any, ...], memoryview] = shared_memo("biblios-dice", "board", players)
 
     def board_block(state: Any, key: tuple[Any, ...]) -> memoryview:
         """The board's slices seen from seat ``key[-1]`` on (memoised on the public board)."""

@@ -12,7 +12,7 @@ from array import array
 from typing import Any
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, scatter, tally, vocab_slots,
+    DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, scatter, shared_memo, tally, vocab_slots,
 )
 
 from .components import CARD_BACK, CARD_ID, EVENT_IDS, GUILDS, LAYOUTS, MAX_STATUES, N_KINDS
@@ -108,7 +108,8 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
     # where each value of a sheet's row (the sheet features' slices one after another) goes
     # for the seat in slot k: at[name] + k * size + i
     layout = [(at[f.name], f.size, i) for f in sheet_features for i in range(f.size)]
-    cache: dict[tuple[int, ...], tuple[list[int], array[float], list[Any]]] = {}
+    cache: dict[tuple[int, ...], tuple[list[int], array[float], list[Any]]] = shared_memo(
+        "dice-kingdoms-of-valeria", "sheet", players, lay.season)
 
     def sheet_row(sheet: list[int]) -> tuple[list[int], array[float], list[Any]]:
         """(places in the row, values) of the non-zero values of one seat's sheet slices, worked
@@ -157,7 +158,7 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
 
     slots = [[start + k * size + i for start, size, i in layout] for k in range(players)]
 
-    day_cards: dict[tuple[int, ...], int] = {}
+    day_cards: dict[tuple[int, ...], int] = shared_memo("dice-kingdoms-of-valeria", "day cards")
 
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players

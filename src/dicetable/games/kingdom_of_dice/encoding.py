@@ -10,7 +10,7 @@ from array import array
 from typing import Any, cast
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, counts, one_hot, per_seat, put_counts, scalar, seat_order,
+    DirectFill, Encoding, Feature, counts, one_hot, per_seat, put_counts, scalar, seat_order, shared_memo,
 )
 
 from .components import CAT_LEVELS, CARD_VALUE, CARDS, FACE_ORDER, SPACES
@@ -87,7 +87,7 @@ def _direct(players: int, options: dict, at: dict[str, int]) -> DirectFill:
     o_won, o_score, o_pile = at["won"], at["score"], at["draw_pile"]
 
     board_size = len(SPACES) * width
-    blocks: dict[tuple[tuple[int, ...], int], memoryview] = {}
+    blocks: dict[tuple[tuple[int, ...], int], memoryview] = shared_memo("kingdom-of-dice", "board", players)
 
     def board_block(board: tuple[int, ...], first: int) -> memoryview:
         """The board slice for ``board`` seen from seat ``first`` on (memoised: a board changes once a turn)."""
@@ -106,7 +106,7 @@ def _direct(players: int, options: dict, at: dict[str, int]) -> DirectFill:
     if o_won != o_market + n_cards or o_score != o_won + players * n_cards:
         raise ValueError("the market, won and score features must follow one another")
     cards_size = n_cards * (1 + players) + players
-    cards_blocks: dict[tuple[Any, ...], memoryview] = {}
+    cards_blocks: dict[tuple[Any, ...], memoryview] = shared_memo("kingdom-of-dice", "cards", players)
 
     def cards_block(market: tuple[int, ...], won: tuple[tuple[int, ...], ...], first: int) -> memoryview:
         """The market, cards-won and score slices, seats from ``first`` on (memoised)."""

@@ -11,7 +11,7 @@ from array import array
 from typing import Any
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, counts, numbers, one_hot, per_seat, put_counts, scalar, tally, vocab_slots,
+    DirectFill, Encoding, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally, vocab_slots,
 )
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
@@ -100,7 +100,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # the Center Stacks (monster_areas .. domain_counts) are one run of the vector
     o_centre = o["monster_areas"]
     centre_size = o["exhausted"] - o_centre
-    centre_blocks: dict[tuple[Any, ...], memoryview] = {}
+    centre_blocks: dict[tuple[Any, ...], memoryview] = shared_memo("valeria-card-kingdoms", "centre", players)
 
     def centre_block(stacks: tuple[tuple[int, ...], ...], cit_down: tuple[int, ...],
                      areas: tuple[int, ...]) -> memoryview:
@@ -132,7 +132,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         got = centre_blocks[stacks, cit_down, areas] = memoryview(block)
         return got
 
-    seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = {}
+    seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = shared_memo(
+        "valeria-card-kingdoms", "seat", players)
 
     def seat_row(state: Any, s: int, key: tuple[Any, ...]) -> list[tuple[int, int, float]]:
         """(position for the seat in slot 0, stride per slot, value) of seat ``s``'s non-zero
