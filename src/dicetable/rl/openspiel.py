@@ -107,7 +107,7 @@ class DicetableSpielState(pyspiel.State):
         return placing_rewards(self.state)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """``player``'s feature vector (default: the player to move), the same as the observer's.
+        """``player``'s feature vector (default: the player to move), as the observer's tensor.
 
         Answered here for Python callers such as ``rl_environment``, which ask for every player's
         tensor at every step: pyspiel's generic path builds a new initial state to learn the
@@ -115,7 +115,9 @@ class DicetableSpielState(pyspiel.State):
         that is no seat of this game.
         """
         seat = self.current_player() if player is None else player
-        return self.spaces.observe(self.state, seat).tolist()
+        # a list of Python floats written by the game's direct fill (no float32 array to convert);
+        # the values are the observer's before its float32 rounding
+        return self.spaces.encoding.encode_state(self.state, seat)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s feature vector (see :meth:`information_state_tensor`: the same here)."""
