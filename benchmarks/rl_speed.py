@@ -15,9 +15,10 @@ seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The
   against as many separate AEC environments stepped one after another, in agent steps per second
   (40 steps per game in the batch, from ``reset(seed)``).
 
-Raw, AEC and OpenSpiel replay the same recorded game of each seed (random actions); the batch
-and the separate environments draw from the masks with one ``random.Random`` in the same order,
-so they play the same games too. The garbage collector is paused while a unit is timed.
+Raw, AEC and OpenSpiel replay the same recorded game of each seed (random actions). The batch and
+the separate environments start the same games; the separate side draws each environment's
+action from its mask in turn, the batch draws for all its games in one numpy call, as a batched
+policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed.
 Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N]``; prints a
 table and writes benchmarks/results/rl-speed.json. OpenSpiel is skipped (and said so) when
 ``pyspiel`` is not installed.
@@ -166,15 +167,12 @@ def batched_unit(game_id: str, players: int, seed: int, envs: int, total: int) -
     b = batch_env(game_id, envs, players)
 
     def run() -> int:
-        rng = random.Random(seed)
-        _, mask, _ = b.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        _, mask, _ = b.reset(seed=[seed * envs + i for i in range(envs)])  # the separate side's games
         steps = 0
         while steps < total:
-            actions = []
-            for row in mask:
-                legal = np.flatnonzero(row)
-                actions.append(int(legal[rng.randrange(len(legal))]))
-            _, mask, *_ = b.step(actions)
+            # a batched policy: one uniform draw among each game's legal actions, for all games at once
+            _, mask, *_ = b.step((rng.random(mask.shape) * mask).argmax(axis=1))
             steps += envs
         return steps
     return run
