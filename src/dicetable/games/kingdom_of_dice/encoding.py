@@ -69,10 +69,10 @@ def observation_encoding(players: int, options: dict) -> Encoding:
             counts("cat_won", lambda o: o["cat"]["won"], _CARD_IDS, 1, "Influence cards the Cat has won"),
             scalar("cat_score", lambda o: o["cat"]["score"], _SCORE_SCALE, "the Cat's points / 200"),
         ]
-    return Encoding(feats, direct=lambda offsets: _direct(players, options, offsets))
+    return Encoding(feats, direct=lambda offsets: _direct(players, offsets))
 
 
-def _direct(players: int, options: dict, at: dict[str, int]) -> DirectFill:
+def _direct(players: int, at: dict[str, int]) -> DirectFill:
     """The same vector as the features above, written from the state (only the draw pile's
     order is hidden in this game, and only its size is read)."""
     width = players + 2
