@@ -10,7 +10,10 @@ Appends take the cheap path (SQLAlchemy Core, no ORM objects): one
 committer thread per store takes every append waiting and writes them in
 one transaction (group commit), so tables acting within the same few
 milliseconds share one commit (one flush to disk); each caller returns only
-once the commit holding its action is done.
+once the commit holding its action is done. :meth:`Store.append_soon` is the
+same append for a caller on an event loop: it returns at once, and the
+committer resolves its asyncio future (``loop.call_soon_threadsafe``) once
+the commit is done, so no thread waits for it.
 
 With PostgreSQL each append also sends ``NOTIFY dicetable, '<table id> <seq>
 <origin>'`` inside the same transaction (delivered at commit), which other
@@ -20,6 +23,7 @@ server processes hear through :class:`Listener`. A chat message sends
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -95,6 +99,15 @@ class _Pending:
     done: threading.Event = field(default_factory=threading.Event)
     stored: bool = False
     error: BaseException | None = None
+    then: Callable[[], None] | None = None  # called by the committer once ``done`` is set (append_soon)
+
+    def outcome(self, stored: StoredAction) -> StoredAction:
+        """``stored`` once this append was committed; its error, or :class:`Conflict` for a lost race."""
+        if self.error is not None:
+            raise self.error
+        if not self.stored:
+            raise Conflict(f"action {stored.seq} of table {stored.table_id} exists already")
+        return stored
 
 
 def now() -> datetime:
@@ -322,11 +335,41 @@ class Store:
         self._start_committer()
         self._waiting.put(pending)
         pending.done.wait()
-        if pending.error is not None:
-            raise pending.error
-        if not pending.stored:
-            raise Conflict(f"action {seq} of table {table_id} exists already")
-        return stored
+        return pending.outcome(stored)
+
+    def append_soon(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
+                    status: str | None = None, finish: Callable[[Connection], None] | None = None
+                    ) -> asyncio.Future[StoredAction]:
+        """:meth:`append` for a caller on a running event loop: queue the append and return at once.
+
+        The future (of the running loop; RuntimeError without one) is resolved on that loop once the
+        transaction holding the append is committed: with the stored action, or with the exception
+        :meth:`append` would raise (:class:`Conflict` for a lost race, a database error as it is). The
+        append is committed whatever becomes of the future (a cancelled waiter does not undo it).
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[StoredAction] = loop.create_future()
+        stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
+        pending = _Pending(stored._asdict(), status, finish)
+
+        def settle() -> None:  # on the loop
+            if future.cancelled():
+                return
+            try:
+                future.set_result(pending.outcome(stored))
+            except BaseException as exc:  # handed to the waiter
+                future.set_exception(exc)
+
+        def then() -> None:  # in the committer thread
+            try:
+                loop.call_soon_threadsafe(settle)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                pass
+
+        pending.then = then
+        self._start_committer()
+        self._waiting.put(pending)
+        return future
 
     def _start_committer(self) -> None:
         if self._committer is None:
@@ -375,6 +418,8 @@ class Store:
         finally:
             for pending in batch:
                 pending.done.set()
+                if pending.then is not None:
+                    pending.then()
 
     def _write_alone(self, pending: _Pending) -> None:
         """Write one append in its own transaction; if that fails while it carries results to write

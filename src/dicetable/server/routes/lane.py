@@ -1,0 +1,149 @@
+"""The action lane: ``POST /api/tables/{id}/actions`` answered without FastAPI's routing and parameters.
+
+An action is the request a table sends most, so :class:`ActionLane` (ASGI
+middleware, the innermost: every guard and limit before it has run) answers
+the common case itself: a JSON body that is an ``ActionIn`` (``{"action":
+<1 to 200 characters>, "version": <int >= 0>}``, nothing else), an
+``Authorization: Bearer`` token of a joined seat of a table in memory. The
+action is applied on the event loop (:meth:`TableManager.act_soon`: only the
+commit is awaited), and the answer is the route's, byte for byte: the
+pre-encoded ``{"version", "undos"}`` with ``Prefer: return=minimal``, else
+the seat's view, and a refusal (:class:`ApiError`) as the app's handler
+writes it.
+
+Every other request, and every action request the lane cannot answer alone
+(a body it does not accept, no token, a cookie's or an account's seat, a
+token not seen before, a table not in memory, a table whose lock is held), goes on to the app
+unchanged (its body replayed), where the route ``routes.tables.post_action``
+answers it as it always did: the route stays the one description of the
+call in the API document and the one place its refusals are worded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import ApiError
+from ..tables import TableManager
+from .common import view_answer, wants_minimal
+from .handlers import api_error
+
+#: The longest action id an ``ActionIn`` takes (its ``action`` field's ``max_length``).
+MAX_ACTION = 200
+
+_PREFIX, _SUFFIX = "/api/tables/", "/actions"
+
+
+def action_table(path: str) -> str | None:
+    """The table id of an action's path ``/api/tables/{id}/actions`` (None for any other path)."""
+    if not (path.startswith(_PREFIX) and path.endswith(_SUFFIX)):
+        return None
+    table_id = path[len(_PREFIX):-len(_SUFFIX)]
+    return table_id if table_id and "/" not in table_id else None
+
+
+def action_body(body: bytes) -> tuple[str, int] | None:
+    """``(action, version)`` of a body the route's ``ActionIn`` takes as it is (a JSON object of exactly
+    those two fields, ``action`` a string of 1 to 200 characters, ``version`` an integer 0 or more);
+    None for anything else (the route answers it, with its own words for what is wrong)."""
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    if type(data) is not dict or len(data) != 2:
+        return None
+    action, version = data.get("action"), data.get("version")
+    if type(action) is not str or not 1 <= len(action) <= MAX_ACTION or type(version) is not int or version < 0:
+        return None
+    return action, version
+
+
+def minimal_bytes(version: int, undos: int) -> bytes:
+    """The ``Prefer: return=minimal`` answer's body, as ``routes.common.minimal_answer`` writes it."""
+    return b'{"version":%d,"undos":%d}' % (version, undos)
+
+
+class ActionLane:
+    """ASGI middleware: answer a table's common action request on the event loop (see the module)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        table_id = action_table(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        if table_id is None:
+            return await self.app(scope, receive, send)
+        headers = _first_headers(scope["headers"])
+        content_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        authorization = headers.get(b"authorization")
+        manager: TableManager | None = getattr(scope["app"].state, "manager", None) if "app" in scope else None
+        lt = manager.tables.get(table_id) if manager is not None else None
+        if manager is None or lt is None or content_type != b"application/json" or authorization is None:
+            return await self.app(scope, receive, send)
+        body, gone = await _read_body(receive)
+        if gone is not None:  # the client went away while sending: the app is told the same
+            return await self.app(scope, _replay(gone, receive), send)
+        token = _bearer(authorization)
+        fields = action_body(body)
+        seat = manager.known_seat(lt, token) if token is not None and fields is not None else None
+        answer: Any = None
+        if seat is not None and fields is not None:
+            prefer = headers.get(b"prefer")
+            minimal = wants_minimal(prefer.decode("latin-1") if prefer is not None else None)
+            try:
+                answer = await manager.act_soon(table_id, seat, fields[0], fields[1], minimal=minimal)
+            except ApiError as exc:
+                refusal = await api_error(Request(scope), exc)
+                return await refusal(scope, receive, send)
+            if answer is not None:
+                response = (Response(minimal_bytes(answer["version"], answer["undos"]),
+                                     media_type="application/json")
+                            if minimal else view_answer(answer))
+                return await response(scope, receive, send)
+        await self.app(scope, _replay({"type": "http.request", "body": body, "more_body": False}, receive), send)
+
+
+def _first_headers(raw: list[tuple[bytes, bytes]]) -> dict[bytes, bytes]:
+    """The first value of each header name (lower case, as ASGI gives them), as Starlette's ``get``."""
+    out: dict[bytes, bytes] = {}
+    for key, value in raw:
+        out.setdefault(key, value)
+    return out
+
+
+def _bearer(value: bytes) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; None for any other form."""
+    scheme, _, token = value.decode("latin-1").strip().partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+async def _read_body(receive: Receive) -> tuple[bytes, Message | None]:
+    """The whole request body and None; or what was read and the message saying the client went away."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks), message
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks), None
+
+
+def _replay(first: Message, receive: Receive) -> Receive:
+    """A ``receive`` that gives the app ``first`` (a message already read), then what ``receive`` gives."""
+    delivered = False
+
+    async def replay() -> Message:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return first
+        return await receive()
+
+    return replay
