@@ -240,3 +240,28 @@ def test_action_table_reads_only_an_actions_path(path, table):
 ])
 def test_action_body_takes_only_what_the_routes_model_takes_as_it_is(raw, fields):
     assert action_body(raw) == fields
+
+
+def test_a_view_from_the_lane_is_the_routes_own(sqlite_url, monkeypatch):
+    async def body(app, client, calls):
+        table_id, tokens = await _started(app, client)
+        answered = []
+        real = TableManager.view_soon
+
+        def view_soon(self, lt, seat):
+            view = real(self, lt, seat)
+            answered.append(seat if view is not None else "declined")
+            return view
+
+        monkeypatch.setattr(TableManager, "view_soon", view_soon)
+        asks = [auth(tokens[0]), auth(tokens[1]), {}, auth("not-a-token")]
+        lane = [await client.get(f"/api/tables/{table_id}", headers=h) for h in asks]
+        assert answered == [0, 1, None]  # the unknown token went on to the route
+        monkeypatch.setattr(TableManager, "view_soon", lambda self, lt, seat: None)
+        route = [await client.get(f"/api/tables/{table_id}", headers=h) for h in asks]
+        assert [(r.status_code, r.content) for r in lane] == [(r.status_code, r.content) for r in route]
+        assert [r.status_code for r in lane] == [200, 200, 200, 403]
+        assert lane[2].json()["legal_actions"] == []  # a spectator is offered no action (WEB.md)
+        assert lane[0].headers["content-encoding"] == "gzip"  # a view is large: still gzipped
+
+    _run(sqlite_url, body, monkeypatch)

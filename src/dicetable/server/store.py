@@ -584,7 +584,7 @@ class _RawAppender:
         self.columns = list(StoredAction._fields)
         self.process = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in self.columns]
         quote = dialect.identifier_preparer.quote
-        self.head = f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in self.columns)}) VALUES "
+        self.head = f"INSERT INTO {quote(ActionRow.__tablename__)} ({', '.join(quote(c) for c in self.columns)}) VALUES "
         self.tail = f" ON CONFLICT DO NOTHING RETURNING {quote('table_id')}, {quote('seq')}"
         self.one = "(" + ", ".join("?" for _ in self.columns) + ")"
         self.sql: dict[int, str] = {}

@@ -820,6 +820,20 @@ class TableManager:
         """What ``seat`` (None: a spectator) may see of ``lt`` now (:meth:`Views.view`)."""
         return self.views.view(lt, seat)
 
+    def view_soon(self, lt: LiveTable, seat: int | None) -> dict | None:
+        """:meth:`view` when ``lt``'s lock is free at once (for a caller on the event loop, which must not
+        wait for it); None when it is held (by a thread, or by an action of this loop waiting for its
+        commit): ask :meth:`view` in a worker thread instead."""
+        if lt.id in self.committing or not lt.lock.acquire(blocking=False):
+            return None
+        try:
+            if lt.id in self.committing:
+                return None
+            lt.used = time.monotonic()
+            return self.view(lt, seat)
+        finally:
+            lt.lock.release()
+
     def live_view(self, lt: LiveTable, seat: int | None) -> dict:
         """``seat``'s full view of the wire, built from scratch now (:meth:`Views.live_view`)."""
         return self.views.live_view(lt, seat)

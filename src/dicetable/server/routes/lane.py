@@ -1,4 +1,5 @@
-"""The action lane: ``POST /api/tables/{id}/actions`` answered without FastAPI's routing and parameters.
+"""The action lane: ``POST /api/tables/{id}/actions`` (and ``GET /api/tables/{id}``) answered without
+FastAPI's routing and parameters.
 
 An action is the request a table sends most, so :class:`ActionLane` (ASGI
 middleware, the innermost: every guard and limit before it has run) answers
@@ -17,6 +18,11 @@ token not seen before, a table not in memory, a table whose lock is held), goes 
 unchanged (its body replayed), where the route ``routes.tables.post_action``
 answers it as it always did: the route stays the one description of the
 call in the API document and the one place its refusals are worded.
+
+The view a seat fetches before it acts, ``GET /api/tables/{id}``, takes the
+same lane when its caller is a joined seat's token or a spectator (no token,
+no cookie) and the table's lock is free: the view is built on the loop
+(:meth:`TableManager.view_soon`) instead of in a worker thread.
 """
 
 from __future__ import annotations
@@ -75,7 +81,11 @@ class ActionLane:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        table_id = action_table(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if scope["method"] == "GET":
+            return await self.view(scope, receive, send)
+        table_id = action_table(scope["path"]) if scope["method"] == "POST" else None
         if table_id is None:
             return await self.app(scope, receive, send)
         headers = _first_headers(scope["headers"])
@@ -106,6 +116,40 @@ class ActionLane:
                             if minimal else view_answer(answer))
                 return await response(scope, receive, send)
         await self.app(scope, _replay({"type": "http.request", "body": body, "more_body": False}, receive), send)
+
+
+    async def view(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """``GET /api/tables/{id}`` of a joined seat's token, or of a spectator (no token, no sign-in
+        cookie), at a table in memory whose lock is free: the view built on the loop (no thread
+        hand-over), as the route answers it; anything else goes on to the app."""
+        table_id = view_table(scope["path"])
+        manager: TableManager | None = getattr(scope["app"].state, "manager", None) if "app" in scope else None
+        lt = manager.tables.get(table_id) if manager is not None and table_id is not None else None
+        if manager is None or lt is None:
+            return await self.app(scope, receive, send)
+        headers = _first_headers(scope["headers"])
+        authorization = headers.get(b"authorization")
+        if authorization is None:
+            if b"cookie" in headers:  # a signed-in player's seat is looked up in the store: the route's job
+                return await self.app(scope, receive, send)
+            seat = None
+        else:
+            token = _bearer(authorization)
+            seat = manager.known_seat(lt, token) if token is not None else None
+            if seat is None:
+                return await self.app(scope, receive, send)
+        view = manager.view_soon(lt, seat)
+        if view is None:
+            return await self.app(scope, receive, send)
+        await view_answer(view)(scope, receive, send)
+
+
+def view_table(path: str) -> str | None:
+    """The table id of a view's path ``/api/tables/{id}`` (None for any other path)."""
+    if not path.startswith(_PREFIX):
+        return None
+    table_id = path[len(_PREFIX):]
+    return table_id if table_id and "/" not in table_id else None
 
 
 def _first_headers(raw: list[tuple[bytes, bytes]]) -> dict[bytes, bytes]:
