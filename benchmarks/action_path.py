@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python benchmarks/action_path.py --actions 2000
     PYTHONPATH=src python benchmarks/action_path.py --actions 2000 --baseline main --profile
+    PYTHONPATH=src python benchmarks/action_path.py --actions 2000 --baseline main --together
 
 Builds ``create_app`` on a fresh SQLite file in a temporary folder, runs its
 lifespan, and drives it with ``httpx.AsyncClient`` over ``ASGITransport`` (no
@@ -19,8 +20,10 @@ subtracted from both. ``--profile`` adds a cProfile breakdown of the POSTs by
 package (own CPU time of the event loop's thread; the thread pool's share, the
 endpoint itself, is not in it); cProfile slows the POSTs two to three times, so
 take the CPU figures from a run without ``--profile``. ``--baseline REV`` runs the same measurement first on
-``git archive REV src`` in a subprocess and prints both. ``--json`` prints one
-JSON line instead of the table.
+``git archive REV src`` in a subprocess and prints both; with ``--together`` the
+two run at the same time (on a shared, noisy machine each then sees the same
+load, so their ratio holds better than that of two runs one after the other;
+give the machine two free cores). ``--json`` prints one JSON line instead of the table.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import httpx
 
@@ -177,8 +181,9 @@ def measure(actions: int, seed: int, with_profile: bool) -> dict:
     return out
 
 
-def baseline(rev: str, args: argparse.Namespace) -> dict:
-    """The same measurement on ``git archive REV src``, run in a subprocess; its figures."""
+def baseline(rev: str, args: argparse.Namespace, meanwhile: Callable[[], dict] | None = None) -> dict:
+    """The same measurement on ``git archive REV src``, run in a subprocess; its figures. With
+    ``meanwhile``, that is called (and its result kept under ``"meanwhile"``) while the subprocess runs."""
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True)
@@ -187,9 +192,15 @@ def baseline(rev: str, args: argparse.Namespace) -> dict:
         if args.profile:
             cmd.append("--profile")
         env = {**os.environ, "PYTHONPATH": f"{tmp}/src"}
-        done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
+            during = meanwhile() if meanwhile is not None else None
+            out, err = proc.communicate()
+        if proc.returncode:
+            raise subprocess.CalledProcessError(proc.returncode, cmd, out, err)
+        result = json.loads(out.strip().splitlines()[-1])
     result["source"] = f"git {rev}"
+    if during is not None:
+        result["meanwhile"] = during
     return result
 
 
@@ -211,12 +222,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the choices")
     ap.add_argument("--profile", action="store_true", help="cProfile the POSTs, own time by package")
     ap.add_argument("--baseline", metavar="REV", help="also measure git revision REV's src, first")
+    ap.add_argument("--together", action="store_true",
+                    help="with --baseline: measure both at the same time (each sees the same machine load)")
     ap.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     args = ap.parse_args(argv)
     results = {}
-    if args.baseline:
-        results["before"] = baseline(args.baseline, args)
-    results["now"] = measure(args.actions, args.seed, args.profile)
+    if args.baseline and args.together:
+        results["before"] = baseline(args.baseline, args, lambda: measure(args.actions, args.seed, args.profile))
+        results["now"] = results["before"].pop("meanwhile")
+    else:
+        if args.baseline:
+            results["before"] = baseline(args.baseline, args)
+        results["now"] = measure(args.actions, args.seed, args.profile)
     if args.json:
         print(json.dumps(results["now"]))
         return 0
