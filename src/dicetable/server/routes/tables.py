@@ -19,7 +19,6 @@ from typing import Annotated, Literal, Optional
 
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from ..accounts import Accounts
@@ -29,7 +28,7 @@ from ..identity import request_player
 from ..ids import MAX_SEED
 from ..limits import ClientLimits
 from .common import CHANGE, CREATE, LIST, RECORD, VIEW, Auth, client_address, errors, manager_of
-from .common import acting_seat, bearer_token, caller_seat, minimal_answer, view_answer, wants_minimal
+from .common import acting_seat, caller_seat, minimal_answer, view_answer, wants_minimal
 
 router = APIRouter()
 
@@ -184,25 +183,15 @@ def get_view(table_id: str, request: Request, authorization: Auth = None) -> Res
 
 
 @router.post("/api/tables/{table_id}/actions", response_model=dict, responses=errors(CHANGE))
-async def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None,
-                      prefer: Annotated[Optional[str], Header()] = None) -> Response:
+def post_action(table_id: str, body: ActionIn, request: Request, authorization: Auth = None,
+                prefer: Annotated[Optional[str], Header()] = None) -> Response:
     """Apply an action for the token's seat at the given version; the new view (with the header
     ``Prefer: return=minimal`` only ``{"version", "undos"}``: the live connection brings the change)."""
     m = manager_of(request)
+    lt = m.get(table_id)
+    seat = acting_seat(request, authorization, lt)
     minimal = wants_minimal(prefer)
-    answer = None
-    lt = m.tables.get(table_id)
-    token = bearer_token(authorization) if lt is not None else None
-    seat = m.known_seat(lt, token) if lt is not None and token is not None else None
-    if seat is not None:  # on the event loop: only the commit is awaited (TableManager.act_soon)
-        answer = await m.act_soon(table_id, seat, body.action, body.version, minimal=minimal)
-    if answer is None:
-        def act() -> dict:
-            acting = m.get(table_id)
-            return m.act(table_id, acting_seat(request, authorization, acting), body.action, body.version,
-                         minimal=minimal)
-
-        answer = await run_in_threadpool(act)
+    answer = m.act(table_id, seat, body.action, body.version, minimal=minimal)
     return minimal_answer(answer["version"], answer["undos"]) if minimal else view_answer(answer)
 
 
