@@ -23,7 +23,10 @@ take the CPU figures from a run without ``--profile``. ``--baseline REV`` runs t
 ``git archive REV src`` in a subprocess and prints both; with ``--together`` the
 two run at the same time (on a shared, noisy machine each then sees the same
 load, so their ratio holds better than that of two runs one after the other;
-give the machine two free cores). ``--json`` prints one JSON line instead of the table.
+give the machine two free cores). ``--raw`` sends the views and actions as
+hand-made ASGI calls (:class:`RawClient`) instead of through httpx: no client
+cost to subtract (``client`` is 0), and no gzip (the client accepts none).
+``--json`` prints one JSON line instead of the table.
 """
 
 from __future__ import annotations
@@ -96,6 +99,65 @@ async def client_cost(requests: int) -> float:
         return (time.process_time() - start) * 1000 / requests
 
 
+class Answer:
+    """What :class:`RawClient` gives back: the status and the body (``json()`` decodes it)."""
+
+    def __init__(self, status_code: int, body: bytes) -> None:
+        self.status_code, self.content = status_code, body
+        self.text = body.decode("utf-8", "replace")
+
+    def json(self):
+        """The body as JSON."""
+        return json.loads(self.content)
+
+
+class RawClient:
+    """Calls an ASGI app directly with hand-made requests (``--raw``): no HTTP client at all, so the
+    CPU time of a request is the server's own. The ``get``/``post`` of an ``httpx.AsyncClient`` as far
+    as :func:`drive` uses them (a path, ``json=``, ``headers=``); the answer is not compressed."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def request(self, method: str, path: str, headers: dict, body: bytes = b"") -> Answer:
+        """One request; the answer (AssertionError if the app sent none)."""
+        sent: list[dict] = []
+        given = False
+
+        async def receive() -> dict:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.Event().wait()  # never: the client stays connected
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+        if body:
+            raw += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": raw, "client": ("127.0.0.1", 50000), "server": ("bench", 80)}
+        await self.app(scope, receive, send)
+        assert sent and sent[0]["type"] == "http.response.start", sent
+        return Answer(sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:]))
+
+    async def get(self, path: str, headers: dict) -> Answer:
+        """``GET path``."""
+        return await self.request("GET", path, headers)
+
+    async def post(self, path: str, json: dict, headers: dict) -> Answer:
+        """``POST path`` with the JSON body ``json``."""
+        return await self.request("POST", path, headers, _json_bytes(json))
+
+
+def _json_bytes(value) -> bytes:
+    return json.dumps(value).encode()
+
+
 class Table:
     """One table being played: its id, tokens by seat, the title."""
 
@@ -114,14 +176,17 @@ class Table:
         self.tokens = {s["seat"]: s["token"] for s in made["seats"]}
 
 
-async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile | None) -> dict:
-    """Play ``actions`` accepted actions through ``app``; CPU ms per POST and per GET, and counts."""
+async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile | None,
+                raw: bool = False) -> dict:
+    """Play ``actions`` accepted actions through ``app``; CPU ms per POST and per GET, and counts
+    (``raw``: the views and actions sent by a :class:`RawClient`, tables still created over httpx)."""
     post_cpu = get_cpu = 0.0
     posts = gets = refused = 0
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-            tables = [Table(client, g) for g in GAMES]
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as creator:
+            client = RawClient(app) if raw else creator
+            tables = [Table(creator, g) for g in GAMES]
             for t in tables:
                 await t.create()
             warm = 100
@@ -163,7 +228,7 @@ async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile
             "get_ms": get_cpu * 1000 / gets}
 
 
-def measure(actions: int, seed: int, with_profile: bool) -> dict:
+def measure(actions: int, seed: int, with_profile: bool, raw: bool = False) -> dict:
     """Build the app on a fresh SQLite file and :func:`drive` it; the figures (and the profile breakdown)."""
     os.environ.setdefault("DICETABLE_LIMITS", "off")
     from dicetable.server.app import create_app
@@ -171,8 +236,8 @@ def measure(actions: int, seed: int, with_profile: bool) -> dict:
     profile = cProfile.Profile(time.thread_time) if with_profile else None
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(f"sqlite:///{tmp}/bench.db", bot_threads=1)
-        out = asyncio.run(drive(app, actions, random.Random(seed), profile))
-    out["client_ms"] = asyncio.run(client_cost(1000))
+        out = asyncio.run(drive(app, actions, random.Random(seed), profile, raw))
+    out["client_ms"] = 0.0 if raw else asyncio.run(client_cost(1000))
     out["post_server_ms"] = out["post_ms"] - out["client_ms"]
     out["get_server_ms"] = out["get_ms"] - out["client_ms"]
     out["source"] = str(Path(sys.modules["dicetable"].__file__ or "").parent)
@@ -189,8 +254,8 @@ def baseline(rev: str, args: argparse.Namespace, meanwhile: Callable[[], dict] |
         archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         cmd = [sys.executable, __file__, "--actions", str(args.actions), "--seed", str(args.seed), "--json"]
-        if args.profile:
-            cmd.append("--profile")
+        cmd += ["--profile"] if args.profile else []
+        cmd += ["--raw"] if args.raw else []
         env = {**os.environ, "PYTHONPATH": f"{tmp}/src"}
         with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
             during = meanwhile() if meanwhile is not None else None
@@ -224,16 +289,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", metavar="REV", help="also measure git revision REV's src, first")
     ap.add_argument("--together", action="store_true",
                     help="with --baseline: measure both at the same time (each sees the same machine load)")
+    ap.add_argument("--raw", action="store_true",
+                    help="send the views and actions as ASGI calls, without an HTTP client (nothing to subtract)")
     ap.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     args = ap.parse_args(argv)
     results = {}
     if args.baseline and args.together:
-        results["before"] = baseline(args.baseline, args, lambda: measure(args.actions, args.seed, args.profile))
+        results["before"] = baseline(args.baseline, args,
+                                     lambda: measure(args.actions, args.seed, args.profile, args.raw))
         results["now"] = results["before"].pop("meanwhile")
     else:
         if args.baseline:
             results["before"] = baseline(args.baseline, args)
-        results["now"] = measure(args.actions, args.seed, args.profile)
+        results["now"] = measure(args.actions, args.seed, args.profile, args.raw)
     if args.json:
         print(json.dumps(results["now"]))
         return 0
