@@ -265,3 +265,28 @@ def test_a_view_from_the_lane_is_the_routes_own(sqlite_url, monkeypatch):
         assert lane[0].headers["content-encoding"] == "gzip"  # a view is large: still gzipped
 
     _run(sqlite_url, body, monkeypatch)
+
+
+def test_a_lost_race_on_the_loop_is_a_409_and_the_table_is_reloaded(sqlite_url, monkeypatch):
+    async def body(app, client, calls):
+        table_id, tokens = await _started(app, client)
+        m: TableManager = app.state.manager
+        lt = m.tables[table_id]
+        seat = lt.state.to_move[0]
+        action = lt.state.legal_actions(seat)[0].id
+        epoch = lt.epoch
+
+        def lost(*args, **kwargs):  # another process stored action 1 first (as PostgreSQL's unique key says)
+            future = asyncio.get_running_loop().create_future()
+            future.set_exception(Conflict("action 1 exists already"))
+            return future
+
+        monkeypatch.setattr(m.store, "append_soon", lost)
+        r = await client.post(f"/api/tables/{table_id}/actions", json={"action": action, "version": 0},
+                              headers={**auth(tokens[seat]), "Prefer": "return=minimal"})
+        assert r.status_code == 409
+        assert r.json()["detail"].startswith("another move was stored first")
+        assert lt.epoch == epoch + 1 and lt.version == 0  # rebuilt from the store, which holds no action
+        assert table_id not in m.committing and calls["thread"] == 0
+
+    _run(sqlite_url, body, monkeypatch)
