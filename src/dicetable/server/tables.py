@@ -49,7 +49,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, NamedTuple
 
 from dicetable.engine import (
-    DicetableError, GameConfigError, IllegalActionError, get_game, new_game, seat_name,
+    DicetableError, GameConfigError, GameState, IllegalActionError, get_game, new_game, seat_name,
 )
 
 from .accounts import seats_of_player
@@ -90,7 +90,7 @@ class Tried(NamedTuple):
     (``seat``, ``by``), what :func:`apply_on` gave, the table's new ``status`` (None: unchanged), the
     results ``finish`` writer of a game it ends, and ``row``: the store's append arguments."""
 
-    state: Any
+    state: GameState
     seat: int
     by: str
     events: list

@@ -27,16 +27,13 @@ no cookie) and the table's lock is free: the view is built on the loop
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
 from starlette.requests import Request
-from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import ApiError
 from ..tables import TableManager
-from .common import view_answer, wants_minimal
+from .common import minimal_answer, view_answer, wants_minimal
 from .handlers import api_error
 
 #: The longest action id an ``ActionIn`` takes (its ``action`` field's ``max_length``).
@@ -69,11 +66,6 @@ def action_body(body: bytes) -> tuple[str, int] | None:
     return action, version
 
 
-def minimal_bytes(version: int, undos: int) -> bytes:
-    """The ``Prefer: return=minimal`` answer's body, as ``routes.common.minimal_answer`` writes it."""
-    return b'{"version":%d,"undos":%d}' % (version, undos)
-
-
 class ActionLane:
     """ASGI middleware: answer a table's common action request on the event loop (see the module)."""
 
@@ -91,7 +83,7 @@ class ActionLane:
         headers = _first_headers(scope["headers"])
         content_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         authorization = headers.get(b"authorization")
-        manager: TableManager | None = getattr(scope["app"].state, "manager", None) if "app" in scope else None
+        manager = _manager(scope)
         lt = manager.tables.get(table_id) if manager is not None else None
         if manager is None or lt is None or content_type != b"application/json" or authorization is None:
             return await self.app(scope, receive, send)
@@ -101,7 +93,6 @@ class ActionLane:
         token = _bearer(authorization)
         fields = action_body(body)
         seat = manager.known_seat(lt, token) if token is not None and fields is not None else None
-        answer: Any = None
         if seat is not None and fields is not None:
             prefer = headers.get(b"prefer")
             minimal = wants_minimal(prefer.decode("latin-1") if prefer is not None else None)
@@ -111,19 +102,16 @@ class ActionLane:
                 refusal = await api_error(Request(scope), exc)
                 return await refusal(scope, receive, send)
             if answer is not None:
-                response = (Response(minimal_bytes(answer["version"], answer["undos"]),
-                                     media_type="application/json")
-                            if minimal else view_answer(answer))
+                response = minimal_answer(answer["version"], answer["undos"]) if minimal else view_answer(answer)
                 return await response(scope, receive, send)
         await self.app(scope, _replay({"type": "http.request", "body": body, "more_body": False}, receive), send)
-
 
     async def view(self, scope: Scope, receive: Receive, send: Send) -> None:
         """``GET /api/tables/{id}`` of a joined seat's token, or of a spectator (no token, no sign-in
         cookie), at a table in memory whose lock is free: the view built on the loop (no thread
         hand-over), as the route answers it; anything else goes on to the app."""
         table_id = view_table(scope["path"])
-        manager: TableManager | None = getattr(scope["app"].state, "manager", None) if "app" in scope else None
+        manager = _manager(scope)
         lt = manager.tables.get(table_id) if manager is not None and table_id is not None else None
         if manager is None or lt is None:
             return await self.app(scope, receive, send)
@@ -150,6 +138,12 @@ def view_table(path: str) -> str | None:
         return None
     table_id = path[len(_PREFIX):]
     return table_id if table_id and "/" not in table_id else None
+
+
+def _manager(scope: Scope) -> TableManager | None:
+    """The app's table manager (None before the app has started, or outside an app)."""
+    app = scope.get("app")
+    return getattr(app.state, "manager", None) if app is not None else None
 
 
 def _first_headers(raw: list[tuple[bytes, bytes]]) -> dict[bytes, bytes]:
