@@ -14,10 +14,11 @@ writes it.
 
 Every other request, and every action request the lane cannot answer alone
 (a body it does not accept, no token, a cookie's or an account's seat, a
-token not seen before, a table not in memory, a table whose lock is held), goes on to the app
-unchanged (its body replayed), where the route ``routes.tables.post_action``
-answers it as it always did: the route stays the one description of the
-call in the API document and the one place its refusals are worded.
+token not seen before, a table not in memory or whose lock is held, a chess
+clock, PostgreSQL: see ``act_soon``), goes on to the app unchanged (its body
+replayed), where the route ``routes.tables.post_action`` answers it as it
+always did: the route stays the one description of the call in the API
+document, and the one place where a bad body or header is refused.
 
 The view a seat fetches before it acts, ``GET /api/tables/{id}``, takes the
 same lane when its caller is a joined seat's token or a spectator (no token,
