@@ -290,3 +290,18 @@ def test_a_lost_race_on_the_loop_is_a_409_and_the_table_is_reloaded(sqlite_url, 
         assert table_id not in m.committing and calls["thread"] == 0
 
     _run(sqlite_url, body, monkeypatch)
+
+
+def test_the_committers_own_sqlite_connection_flushes_every_commit(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+    _table(store, "t1")
+    try:
+        store.append("t1", 1, 0, "roll", "seat", False)  # a plain append: the committer's own connection
+        assert store._raw is not None
+        pragmas = store._raw.conn.cursor()
+        assert pragmas.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: flushed before the answer
+        assert pragmas.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        pragmas.close()
+        assert store.count_actions("t1") == 1
+    finally:
+        store.close()
