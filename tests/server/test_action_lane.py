@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from dicetable.server import create_app
+from dicetable.server.live import LiveTable
 from dicetable.server.routes.lane import action_body, action_table
 from dicetable.server.store import Conflict, Store
 from dicetable.server.tables import TableManager
@@ -61,6 +62,14 @@ def _run(db: str, body, monkeypatch=None, lane: bool = True):
                 return await body(app, client, calls)
 
     return asyncio.run(main())
+
+
+def _first_move(app, table_id: str) -> tuple[TableManager, LiveTable, int, str]:
+    """The app's manager, the live table, the seat to move and its first legal action."""
+    m: TableManager = app.state.manager
+    lt = m.tables[table_id]
+    seat = lt.state.to_move[0]
+    return m, lt, seat, lt.state.legal_actions(seat)[0].id
 
 
 def _mover(view: dict) -> int:
@@ -170,10 +179,7 @@ def test_two_actions_at_once_for_one_table_give_one_200_and_one_409(sqlite_url, 
 def test_a_cancelled_caller_does_not_cut_the_action_short(sqlite_url, monkeypatch):
     async def body(app, client, calls):
         table_id, tokens = await _started(app, client)
-        m: TableManager = app.state.manager
-        lt = m.tables[table_id]
-        seat = lt.state.to_move[0]
-        action = lt.state.legal_actions(seat)[0].id
+        m, lt, seat, action = _first_move(app, table_id)
         task = asyncio.ensure_future(m.act_soon(table_id, seat, action, 0, minimal=True))
         await asyncio.sleep(0)  # it applied the action and waits for the commit, the lock held
         assert table_id in m.committing
@@ -270,10 +276,7 @@ def test_a_view_from_the_lane_is_the_routes_own(sqlite_url, monkeypatch):
 def test_a_lost_race_on_the_loop_is_a_409_and_the_table_is_reloaded(sqlite_url, monkeypatch):
     async def body(app, client, calls):
         table_id, tokens = await _started(app, client)
-        m: TableManager = app.state.manager
-        lt = m.tables[table_id]
-        seat = lt.state.to_move[0]
-        action = lt.state.legal_actions(seat)[0].id
+        m, lt, seat, action = _first_move(app, table_id)
         epoch = lt.epoch
 
         def lost(*args, **kwargs):  # another process stored action 1 first (as PostgreSQL's unique key says)
