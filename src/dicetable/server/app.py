@@ -69,6 +69,7 @@ from .lobby import attach as attach_lobby
 from .routes import ROUTERS
 from .routes import accounts as account_routes
 from .routes.handlers import install as install_handlers
+from .routes.lane import ActionLane
 from .routes import players as players_routes
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
@@ -151,6 +152,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     app.state.hints = PendingHints()
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
     # touched: it keeps permessage-deflate); level 6 costs a third of level 9's time for ~1% more bytes
+    app.add_middleware(ActionLane)  # the innermost: a table's common action answered on the loop (routes/lane.py)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HintGate, pending=app.state.hints)
     app.add_middleware(BodyLimit, limit=settings.max_body)

@@ -35,6 +35,7 @@ deleted, so the record no longer holds it.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -45,10 +46,10 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from dicetable.engine import (
-    DicetableError, GameConfigError, IllegalActionError, get_game, new_game, seat_name,
+    DicetableError, GameConfigError, GameState, IllegalActionError, get_game, new_game, seat_name,
 )
 
 from .accounts import seats_of_player
@@ -78,6 +79,27 @@ __all__ = [
 ]
 
 log = logging.getLogger("dicetable.server")
+
+#: Why an action that lost the race to the store is refused (409).
+LOST_RACE = ("another move was stored first (the table changed since your view); fetch the view and try "
+             "again")
+
+
+class Tried(NamedTuple):
+    """An action tried on a clone of a table's state, before it is stored: the new ``state``, who acted
+    (``seat``, ``by``), what :func:`apply_on` gave, the table's new ``status`` (None: unchanged), the
+    results ``finish`` writer of a game it ends, and ``row``: the store's append arguments."""
+
+    state: GameState
+    seat: int
+    by: str
+    events: list
+    undoable: bool
+    label: str
+    status: str | None
+    finish: Callable[[Any], None] | None
+    row: tuple[str, int, int, str, str, bool]
+
 
 #: Default seconds a table with no connection and no action stays in memory (``DICETABLE_IDLE_EVICT``).
 IDLE_EVICT = 600.0
@@ -121,6 +143,7 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self.guard = threading.Lock()
         self.load_locks: dict[str, threading.Lock] = {}
+        self.committing: set[str] = set()  # tables whose action waits for its commit on the loop (act_soon)
         self.views = Views()
         self.pushes = Pushes(self.views)
         self.bots = Bots(lambda table_id: self.tables.get(table_id), lambda *a, **kw: self.act(*a, **kw),
@@ -492,6 +515,16 @@ class TableManager:
             return None
         return self._holder(lt, token, watch=True)
 
+    def known_seat(self, lt: LiveTable, token: str) -> int | None:
+        """The seat ``token`` holds at ``lt`` when that is known without the store: a joined seat's own
+        token (as :meth:`seat_of` finds it). None otherwise (ask :meth:`seat_of`, which may read or write
+        the store: an account's token, a first use, or a token holding no seat)."""
+        digest = hash_token(token)
+        for seat in lt.seats:
+            if seat.joined and seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
     def _holder(self, lt: LiveTable, token: str, watch: bool = False) -> int | None:
         """The seat ``token`` holds at ``lt`` (marked joined). An account's token holding no seat here gives
         None with ``watch`` (a spectator); otherwise ApiError 403 when it holds none."""
@@ -593,38 +626,109 @@ class TableManager:
         """
         lt = self.get(table_id)
         with self.changing(lt):
-            if version != lt.version:
-                raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
-                                    "changed since your view (someone moved first); fetch the view and try again")
-            if by == "seat" and lt.seats[seat].autoplay:
-                raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
-                                    f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
-            self._refuse_if_finished(lt)
-            state = lt.state.clone()
+            tried = self._try_action(lt, seat, action_id, version, by)
             try:
-                events, undoable, label = apply_on(state, seat, action_id)
-            except IllegalActionError as exc:
-                raise ApiError(422, str(exc)) from None
-            if by != "seat":
-                undoable = False
-            try:
-                self.store.append(lt.id, lt.version + 1, seat, action_id, by, undoable,
-                                  status="over" if state.is_over else None,
-                                  finish=results_writer(lt.id, state, lt.bank.forfeited if lt.bank else ())
-                                  if state.is_over else None)
+                self.store.append(*tried.row, status=tried.status, finish=tried.finish)
             except Conflict:
                 self._reload(lt)
-                raise ApiError(409, "another move was stored first (the table changed since your view); "
-                                    "fetch the view and try again") from None
-            lt.state = state
-            self._book(lt, seat, by, events, undoable, label)
-            if by == "seat":
-                lt.timed_out.discard(seat)
-            self._kick(lt)  # first: a chess clock's turn changes are in the view
-            self.pushes.publish(lt)
-            if minimal:
-                return {"version": lt.version, "undos": lt.undos}
-            return self.view(lt, seat)
+                raise ApiError(409, LOST_RACE) from None
+            return self._acted(lt, tried, minimal)
+
+    async def act_soon(self, table_id: str, seat: int, action_id: str, version: int,
+                       minimal: bool = False) -> dict | None:
+        """:meth:`act` for ``seat``'s holder, run on the calling event loop: only the commit is awaited
+        (:meth:`Store.append_soon`), no thread waits for it. The same answer and errors as :meth:`act`.
+
+        None (nothing done: call :meth:`act` in a worker thread instead) when it cannot run on the
+        loop without waiting: the table is not in memory, its lock is held (by a thread, or by
+        another action of this loop waiting for its commit), it has a chess clock (whose turn
+        changes are written at once), or the tables are shared with other processes (PostgreSQL:
+        their leases are asked for at once). While the commit is awaited the table's lock stays held
+        by the loop's thread, so threads wait for it as they wait for :meth:`act`; a cancelled
+        caller does not cut that short (the action is stored, cached and pushed all the same).
+        """
+        lt = self.tables.get(table_id)
+        if lt is None or lt.bank is not None or self.leases.shared or table_id in self.committing:
+            return None
+        if not lt.lock.acquire(blocking=False):
+            return None
+        if table_id in self.committing:  # the loop's thread holds it (an action waiting for its commit)
+            lt.lock.release()
+            return None
+        lt.used = time.monotonic()
+        try:
+            tried = self._try_action(lt, seat, action_id, version, "seat")
+            waiting = self.store.append_soon(*tried.row, status=tried.status, finish=tried.finish)
+        except BaseException:
+            lt.lock.release()
+            self.pushes.deliver(lt)
+            raise
+        self.committing.add(table_id)
+        finishing = asyncio.ensure_future(self._finish_soon(lt, tried, waiting, minimal))
+        answer = await asyncio.shield(finishing)
+        if answer is None:  # a lost race: the table was reloaded in a worker thread
+            raise ApiError(409, LOST_RACE)
+        return answer
+
+    async def _finish_soon(self, lt: LiveTable, tried: Tried, waiting: asyncio.Future,
+                           minimal: bool) -> dict | None:
+        """Await the commit of :meth:`act_soon`'s action, then cache and push it and release the lock
+        (the loop's thread holds it); None for a lost race, after reloading the table."""
+        try:
+            try:
+                await waiting
+            except Conflict:
+                lost = True
+            else:
+                lost = False
+                return self._acted(lt, tried, minimal)
+        finally:
+            self.committing.discard(lt.id)
+            lt.lock.release()
+            self.pushes.deliver(lt)
+        if lost:
+            await asyncio.to_thread(self.reload, lt)
+        return None
+
+    def reload(self, lt: LiveTable) -> None:
+        """Rebuild ``lt`` from the store under its lock (after a lost race), pushing the result."""
+        with self.changing(lt):
+            self._reload(lt)
+
+    def _try_action(self, lt: LiveTable, seat: int, action_id: str, version: int, by: str) -> Tried:
+        """Check ``seat``'s action at ``version`` and try it on a clone of ``lt``'s state (lock held);
+        nothing of ``lt`` changes. ApiError as :meth:`act` says."""
+        if version != lt.version:
+            raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
+                                "changed since your view (someone moved first); fetch the view and try again")
+        if by == "seat" and lt.seats[seat].autoplay:
+            raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
+                                f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
+        self._refuse_if_finished(lt)
+        state = lt.state.clone()
+        try:
+            events, undoable, label = apply_on(state, seat, action_id)
+        except IllegalActionError as exc:
+            raise ApiError(422, str(exc)) from None
+        if by != "seat":
+            undoable = False
+        over = state.is_over
+        finish = results_writer(lt.id, state, lt.bank.forfeited if lt.bank else ()) if over else None
+        return Tried(state, seat, by, events, undoable, label, "over" if over else None, finish,
+                     (lt.id, lt.version + 1, seat, action_id, by, undoable))
+
+    def _acted(self, lt: LiveTable, tried: Tried, minimal: bool) -> dict:
+        """Make the stored action ``tried`` the table's state, start what comes next, push it (lock
+        held); the seat's new view (``minimal``: ``{"version", "undos"}``)."""
+        lt.state = tried.state
+        self._book(lt, tried.seat, tried.by, tried.events, tried.undoable, tried.label)
+        if tried.by == "seat":
+            lt.timed_out.discard(tried.seat)
+        self._kick(lt)  # first: a chess clock's turn changes are in the view
+        self.pushes.publish(lt)
+        if minimal:
+            return {"version": lt.version, "undos": lt.undos}
+        return self.view(lt, tried.seat)
 
     def _refuse_if_finished(self, lt: LiveTable) -> None:
         """ApiError 422 when the game is over, 409 when the table was abandoned (lock held)."""
@@ -759,6 +863,20 @@ class TableManager:
     def view(self, lt: LiveTable, seat: int | None) -> dict:
         """What ``seat`` (None: a spectator) may see of ``lt`` now (:meth:`Views.view`)."""
         return self.views.view(lt, seat)
+
+    def view_soon(self, lt: LiveTable, seat: int | None) -> dict | None:
+        """:meth:`view` when ``lt``'s lock is free at once (for a caller on the event loop, which must not
+        wait for it); None when it is held (by a thread, or by an action of this loop waiting for its
+        commit): ask :meth:`view` in a worker thread instead."""
+        if lt.id in self.committing or not lt.lock.acquire(blocking=False):
+            return None
+        try:
+            if lt.id in self.committing:
+                return None
+            lt.used = time.monotonic()
+            return self.view(lt, seat)
+        finally:
+            lt.lock.release()
 
     def live_view(self, lt: LiveTable, seat: int | None) -> dict:
         """``seat``'s full view of the wire, built from scratch now (:meth:`Views.live_view`)."""
