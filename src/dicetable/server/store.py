@@ -76,8 +76,9 @@ class StoredAction(NamedTuple):
     created: datetime
 
 
-#: The columns of ``actions`` a :class:`StoredAction` holds, in its order.
-_ACTION_COLUMNS = [getattr(ActionRow, name) for name in StoredAction._fields]
+#: The names of a :class:`StoredAction`'s fields, in its order (the columns of ``actions`` it holds).
+ACTION_FIELDS: tuple[str, ...] = tuple(StoredAction.__annotations__)
+_ACTION_COLUMNS = [getattr(ActionRow, name) for name in ACTION_FIELDS]
 
 
 @dataclass
@@ -252,7 +253,7 @@ class Store:
 
     def _actions(self, conn: Connection, table_id: str, seq: int) -> list[StoredAction]:
         rows = conn.execute(self._select_actions, {"table_id": table_id, "after": seq})
-        return [StoredAction._make(row) for row in rows]
+        return [StoredAction(*row) for row in rows]
 
     def count_actions(self, table_id: str) -> int:
         """How many actions ``table_id`` has (its version)."""
@@ -343,7 +344,7 @@ class Store:
         Database errors (``sqlalchemy.exc.DBAPIError``) reach the caller as they are.
         """
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
-        pending = _Pending(stored._asdict(), status, finish)
+        pending = _Pending(dict(zip(ACTION_FIELDS, stored)), status, finish)
         self._start_committer()
         self._waiting.put(pending)
         pending.done.wait()
@@ -362,7 +363,7 @@ class Store:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[StoredAction] = loop.create_future()
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
-        pending = _Pending(stored._asdict(), status, finish)
+        pending = _Pending(dict(zip(ACTION_FIELDS, stored)), status, finish)
 
         def settle() -> None:  # on the loop
             if future.cancelled():
@@ -591,7 +592,7 @@ class _RawAppender:
         self.conn: Any = self.fairy.driver_connection  # the sqlite3.Connection
         dialect = engine.dialect
         table = ActionRow.__table__
-        self.columns = list(StoredAction._fields)
+        self.columns = list(ACTION_FIELDS)
         self.process = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in self.columns]
         quote = dialect.identifier_preparer.quote
         self.head = f"INSERT INTO {quote(ActionRow.__tablename__)} ({', '.join(quote(c) for c in self.columns)}) VALUES "
