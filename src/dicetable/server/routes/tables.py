@@ -132,8 +132,9 @@ def seat_players(request: Request, seats: list[dict]) -> None:
     """Resolve the seats' ``player`` names to accounts (in place: ``player_id``, ``player``, ``name``,
     ``token_too``). Naming players needs a signed-in creator (ApiError 401); an unknown name, or a
     player on a bot seat, is refused (422), and so is a seat's free ``name`` that is a registered
-    player's name (any letter case), so a seat cannot pass for someone else's. The creator's own seat gets its token as before; another
-    player's seat gets none (that player acts for it with their own sign-in or API token)."""
+    player's name (any letter case), so a seat cannot pass for someone else's. The creator's own seat
+    gets its token as before; another player's seat gets none (that player acts for it with their own
+    sign-in or API token)."""
     accounts = Accounts(manager_of(request).store.engine)
     for n, seat in enumerate(seats):  # a seat's free name never passes for a registered player's
         if seat.get("player") is None and seat.get("name") and accounts.player_id(seat["name"].strip()) is not None:
