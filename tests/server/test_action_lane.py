@@ -34,6 +34,25 @@ async def _started(app, client: httpx.AsyncClient) -> tuple[str, dict]:
     return made["table_id"], tokens
 
 
+def _in_fresh_loop(main):
+    """``asyncio.run(main())`` in a thread of its own, its result or its exception: the test worker's own
+    thread may hold a running event loop already (Playwright's sync API, from an earlier browser test)."""
+    out: dict = {}
+
+    def target() -> None:
+        try:
+            out["value"] = asyncio.run(main())
+        except BaseException as exc:  # handed to the test's thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
 def _run(db: str, body, monkeypatch=None, lane: bool = True):
     """Run ``body(app, client, calls)`` on a fresh app; ``calls`` counts TableManager.act (a worker
     thread's action) and act_soon answers (the loop's). ``lane`` False: act_soon declines every
@@ -61,7 +80,7 @@ def _run(db: str, body, monkeypatch=None, lane: bool = True):
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
                 return await body(app, client, calls)
 
-    return asyncio.run(main())
+    return _in_fresh_loop(main)
 
 
 def _first_move(app, table_id: str) -> tuple[TableManager, LiveTable, int, str]:
@@ -214,7 +233,7 @@ def test_append_soon_resolves_at_the_commit_and_a_lost_race_is_a_conflict(tmp_pa
         assert sum(isinstance(o, Conflict) for o in outcomes) == 1
 
     try:
-        asyncio.run(main())
+        _in_fresh_loop(main)
         store.append("t1", 3, 1, "last", "bot", False, status="over")  # through SQLAlchemy (a status to set)
         rows = store.actions_after("t1", 0)
         assert [(r.seq, r.seat, r.action, r.by) for r in rows][0] == (1, 0, "roll", "seat")
