@@ -35,7 +35,7 @@ import smtplib
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
@@ -49,7 +49,7 @@ from .identity import Player
 from .ids import hash_token, new_token
 from .live import LiveTable
 from .models import ActionRow, PlayerRow, SeatRow, TableRow
-from .store import iso_utc
+from .store import as_utc, iso_utc
 from .tables import LEVELS, TableManager
 
 log = logging.getLogger("dicetable.server")
@@ -279,9 +279,7 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
 
 def _posix(when: datetime | None) -> float | None:
     """A stored time as POSIX seconds (SQLite gives it back without its zone: it was stored as UTC)."""
-    if when is None:
-        return None
-    return (when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)).timestamp()
+    return None if when is None else as_utc(when).timestamp()
 
 
 def _fill_running(lt: LiveTable, seat: int, entry: dict) -> None:

@@ -116,12 +116,15 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def as_utc(when: datetime) -> datetime:
+    """A stored time with its zone: SQLite gives times back without one, and every time is stored in
+    UTC (:func:`now`), so a naive one is UTC."""
+    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when
+
+
 def iso_utc(when: datetime | None) -> str | None:
-    """A stored time as ISO 8601 with its zone (``+00:00``); SQLite keeps no zone, and every time is
-    stored in UTC (:func:`now`), so a naive one is UTC. None stays None."""
-    if when is None:
-        return None
-    return (when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when).isoformat()
+    """A stored time as ISO 8601 with its zone (``+00:00``, :func:`as_utc`); None stays None."""
+    return None if when is None else as_utc(when).isoformat()
 
 
 def normalize_url(url: str) -> str:
