@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python benchmarks/action_path.py --actions 2000
     PYTHONPATH=src python benchmarks/action_path.py --actions 2000 --baseline main --profile
+    PYTHONPATH=src python benchmarks/action_path.py --actions 2000 --baseline main --together
 
 Builds ``create_app`` on a fresh SQLite file in a temporary folder, runs its
 lifespan, and drives it with ``httpx.AsyncClient`` over ``ASGITransport`` (no
@@ -19,8 +20,13 @@ subtracted from both. ``--profile`` adds a cProfile breakdown of the POSTs by
 package (own CPU time of the event loop's thread; the thread pool's share, the
 endpoint itself, is not in it); cProfile slows the POSTs two to three times, so
 take the CPU figures from a run without ``--profile``. ``--baseline REV`` runs the same measurement first on
-``git archive REV src`` in a subprocess and prints both. ``--json`` prints one
-JSON line instead of the table.
+``git archive REV src`` in a subprocess and prints both; with ``--together`` the
+two run at the same time (on a shared, noisy machine each then sees the same
+load, so their ratio holds better than that of two runs one after the other;
+give the machine two free cores). ``--raw`` sends the views and actions as
+hand-made ASGI calls (:class:`RawClient`) instead of through httpx: no client
+cost to subtract (``client`` is 0), and no gzip (the client accepts none).
+``--json`` prints one JSON line instead of the table.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import httpx
 
@@ -92,6 +99,65 @@ async def client_cost(requests: int) -> float:
         return (time.process_time() - start) * 1000 / requests
 
 
+class Answer:
+    """What :class:`RawClient` gives back: the status and the body (``json()`` decodes it)."""
+
+    def __init__(self, status_code: int, body: bytes) -> None:
+        self.status_code, self.content = status_code, body
+        self.text = body.decode("utf-8", "replace")
+
+    def json(self):
+        """The body as JSON."""
+        return json.loads(self.content)
+
+
+class RawClient:
+    """Calls an ASGI app directly with hand-made requests (``--raw``): no HTTP client at all, so the
+    CPU time of a request is the server's own. The ``get``/``post`` of an ``httpx.AsyncClient`` as far
+    as :func:`drive` uses them (a path, ``json=``, ``headers=``); the answer is not compressed."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def request(self, method: str, path: str, headers: dict, body: bytes = b"") -> Answer:
+        """One request; the answer (AssertionError if the app sent none)."""
+        sent: list[dict] = []
+        given = False
+
+        async def receive() -> dict:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.Event().wait()  # never: the client stays connected
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+        if body:
+            raw += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": raw, "client": ("127.0.0.1", 50000), "server": ("bench", 80)}
+        await self.app(scope, receive, send)
+        assert sent and sent[0]["type"] == "http.response.start", sent
+        return Answer(sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:]))
+
+    async def get(self, path: str, headers: dict) -> Answer:
+        """``GET path``."""
+        return await self.request("GET", path, headers)
+
+    async def post(self, path: str, json: dict, headers: dict) -> Answer:
+        """``POST path`` with the JSON body ``json``."""
+        return await self.request("POST", path, headers, _json_bytes(json))
+
+
+def _json_bytes(value) -> bytes:
+    return json.dumps(value).encode()
+
+
 class Table:
     """One table being played: its id, tokens by seat, the title."""
 
@@ -110,14 +176,17 @@ class Table:
         self.tokens = {s["seat"]: s["token"] for s in made["seats"]}
 
 
-async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile | None) -> dict:
-    """Play ``actions`` accepted actions through ``app``; CPU ms per POST and per GET, and counts."""
+async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile | None,
+                raw: bool = False) -> dict:
+    """Play ``actions`` accepted actions through ``app``; CPU ms per POST and per GET, and counts
+    (``raw``: the views and actions sent by a :class:`RawClient`, tables still created over httpx)."""
     post_cpu = get_cpu = 0.0
     posts = gets = refused = 0
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-            tables = [Table(client, g) for g in GAMES]
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as creator:
+            client = RawClient(app) if raw else creator
+            tables = [Table(creator, g) for g in GAMES]
             for t in tables:
                 await t.create()
             warm = 100
@@ -159,7 +228,7 @@ async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile
             "get_ms": get_cpu * 1000 / gets}
 
 
-def measure(actions: int, seed: int, with_profile: bool) -> dict:
+def measure(actions: int, seed: int, with_profile: bool, raw: bool = False) -> dict:
     """Build the app on a fresh SQLite file and :func:`drive` it; the figures (and the profile breakdown)."""
     os.environ.setdefault("DICETABLE_LIMITS", "off")
     from dicetable.server.app import create_app
@@ -167,8 +236,8 @@ def measure(actions: int, seed: int, with_profile: bool) -> dict:
     profile = cProfile.Profile(time.thread_time) if with_profile else None
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(f"sqlite:///{tmp}/bench.db", bot_threads=1)
-        out = asyncio.run(drive(app, actions, random.Random(seed), profile))
-    out["client_ms"] = asyncio.run(client_cost(1000))
+        out = asyncio.run(drive(app, actions, random.Random(seed), profile, raw))
+    out["client_ms"] = 0.0 if raw else asyncio.run(client_cost(1000))
     out["post_server_ms"] = out["post_ms"] - out["client_ms"]
     out["get_server_ms"] = out["get_ms"] - out["client_ms"]
     out["source"] = str(Path(sys.modules["dicetable"].__file__ or "").parent)
@@ -177,19 +246,26 @@ def measure(actions: int, seed: int, with_profile: bool) -> dict:
     return out
 
 
-def baseline(rev: str, args: argparse.Namespace) -> dict:
-    """The same measurement on ``git archive REV src``, run in a subprocess; its figures."""
+def baseline(rev: str, args: argparse.Namespace, meanwhile: Callable[[], dict] | None = None) -> dict:
+    """The same measurement on ``git archive REV src``, run in a subprocess; its figures. With
+    ``meanwhile``, that is called (and its result kept under ``"meanwhile"``) while the subprocess runs."""
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         cmd = [sys.executable, __file__, "--actions", str(args.actions), "--seed", str(args.seed), "--json"]
-        if args.profile:
-            cmd.append("--profile")
+        cmd += ["--profile"] if args.profile else []
+        cmd += ["--raw"] if args.raw else []
         env = {**os.environ, "PYTHONPATH": f"{tmp}/src"}
-        done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
+            during = meanwhile() if meanwhile is not None else None
+            out, err = proc.communicate()
+        if proc.returncode:
+            raise subprocess.CalledProcessError(proc.returncode, cmd, out, err)
+        result = json.loads(out.strip().splitlines()[-1])
     result["source"] = f"git {rev}"
+    if during is not None:
+        result["meanwhile"] = during
     return result
 
 
@@ -211,12 +287,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the choices")
     ap.add_argument("--profile", action="store_true", help="cProfile the POSTs, own time by package")
     ap.add_argument("--baseline", metavar="REV", help="also measure git revision REV's src, first")
+    ap.add_argument("--together", action="store_true",
+                    help="with --baseline: measure both at the same time (each sees the same machine load)")
+    ap.add_argument("--raw", action="store_true",
+                    help="send the views and actions as ASGI calls, without an HTTP client (nothing to subtract)")
     ap.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     args = ap.parse_args(argv)
     results = {}
-    if args.baseline:
-        results["before"] = baseline(args.baseline, args)
-    results["now"] = measure(args.actions, args.seed, args.profile)
+    if args.baseline and args.together:
+        results["before"] = baseline(args.baseline, args,
+                                     lambda: measure(args.actions, args.seed, args.profile, args.raw))
+        results["now"] = results["before"].pop("meanwhile")
+    else:
+        if args.baseline:
+            results["before"] = baseline(args.baseline, args)
+        results["now"] = measure(args.actions, args.seed, args.profile, args.raw)
     if args.json:
         print(json.dumps(results["now"]))
         return 0

@@ -17,7 +17,7 @@ from dicetable.cli.main import app
 from dicetable.extras import MissingExtra, require
 
 RL_MODULES = ("dicetable.rl", "dicetable.rl.aec", "dicetable.rl.gym", "dicetable.rl.parallel",
-              "dicetable.rl.spaces", "dicetable.rl.openspiel")
+              "dicetable.rl.spaces", "dicetable.rl.openspiel", "dicetable.rl.vector")
 
 
 def test_require_returns_an_installed_module():

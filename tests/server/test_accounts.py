@@ -22,7 +22,7 @@ from dicetable.server.accounts import (
 from dicetable.server.csrf import csrf_refusal
 from dicetable.server.errors import ApiError
 from dicetable.server.identity import SESSION_COOKIE
-from dicetable.server.models import PlayerRow, PlayerTokenRow, SeatRow
+from dicetable.server.models import PlayerRow, PlayerTokenRow, SeatRow, SignInFailureRow
 
 from .helpers import auth, create, drive, tokens_of
 from .test_migrations import BEFORE_PLAYERS, _run
@@ -161,9 +161,10 @@ def test_twenty_wrong_passwords_are_throttled(client):
     assert "try again in" in r.json()["detail"]
 
 
-def test_the_throttle_counts_per_address_too_and_forgets_after_its_window():
+def test_the_throttle_counts_per_address_too_and_forgets_after_its_window(sqlite_url):
     t = [0.0]
-    throttle = SignInThrottle(clock=lambda: t[0])
+    engine = store.Store(sqlite_url).engine
+    throttle = SignInThrottle(engine, clock=lambda: t[0])
     for n in range(ADDRESS_FAILURES):  # one address trying many names
         assert throttle.retry_after(f"name{n}", "10.0.0.1") == 0
         throttle.failed(f"name{n}", "10.0.0.1")
@@ -171,10 +172,23 @@ def test_the_throttle_counts_per_address_too_and_forgets_after_its_window():
     assert throttle.retry_after("someone", "10.0.0.2") == 0
     t[0] = THROTTLE_WINDOW + 1
     assert throttle.retry_after("someone", "10.0.0.1") == 0
-    quiet = SignInThrottle(per_address=False, clock=lambda: t[0])  # DICETABLE_LIMITS=off: names still count
+    quiet = SignInThrottle(engine, per_address=False, clock=lambda: t[0])  # DICETABLE_LIMITS=off: names count
     for _ in range(NAME_FAILURES):
         quiet.failed("alice", "x")
     assert quiet.retry_after("Alice", "y") > 0
+    with engine.connect() as conn:
+        keys = conn.execute(select(SignInFailureRow.key)).scalars().all()
+    assert len(keys) == NAME_FAILURES, "the failures past the window were deleted"
+    assert not any("alice" in k or "10.0.0" in k for k in keys), "names and addresses tried are stored hashed"
+
+
+def test_two_server_processes_share_the_throttle(db_url):
+    """Two apps on one database (two worker processes): wrong passwords sent to either count together."""
+    with TestClient(create_app(db_url)) as one, TestClient(create_app(db_url)) as two:
+        sign_up(one, "Alice")
+        codes = [(one if n % 2 else two).post("/api/session", json={"name": "Alice", "password": f"wrong {n}"})
+                 .status_code for n in range(NAME_FAILURES + 2)]
+    assert codes == [401] * NAME_FAILURES + [429, 429]
 
 
 # ---------------------------------------------------------------- CSRF
@@ -273,14 +287,34 @@ def test_a_signed_in_player_acts_for_their_seat_and_never_for_anothers(client):
     assert {seat for seat, _action in record["actions"]} == {0, 1}  # [seat, action id] pairs
 
 
-def test_rated_tables_need_every_human_seat_named_and_standard_options(client):
+def test_rated_tables_need_named_seats_and_their_open_seats_go_to_signed_in_players(client):
     sign_up(client, "Alice")
     headers = sign_in(client, "Alice")
+    bob, guest = TestClient(client.app), TestClient(client.app)
+    sign_up(bob, "Bob")
     me, anon = {"kind": "human", "player": "Alice"}, {"kind": "human"}
-    bot = {"kind": "bot", "level": "random"}
     r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True, "seats": [me, anon]},
                     headers=headers)
     assert r.status_code == 422 and "every human seat" in r.json()["detail"] and "1" in r.json()["detail"]
+    r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True,
+                                         "seats": [me, {"kind": "human", "player": "Bob"}]}, headers=headers)
+    assert r.status_code == 201, "WEB.md: every human seat names a player (rated only once Bob joins it)"
+    # a listed rated table: the open seat has an invite, no token for the creator, and goes to a signed-in player
+    r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True, "listed": True,
+                                         "seats": [me, anon]}, headers=headers)
+    assert r.status_code == 201
+    table, open_seat = r.json()["table_id"], r.json()["seats"][1]
+    assert "token" not in open_seat, "the creator cannot play the open seat of a rated table"
+    invite = open_seat["link"].split("#invite=")[1]
+    r = guest.post(f"/api/tables/{table}/claim", json={"invite": invite})
+    assert r.status_code == 403 and "sign in" in r.json()["detail"]
+    h_bob = sign_in(bob, "Bob")
+    r = bob.post(f"/api/tables/{table}/claim", json={"invite": invite}, headers=h_bob)
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    seats = guest.get(f"/api/tables/{table}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Alice", "Bob"], "the player who took the seat is shown by name"
+    assert bob.get(f"/api/tables/{table}").json()["seat"] == 1, "Bob's sign-in acts for it"
+    bot = {"kind": "bot", "level": "random"}
     r = client.post("/api/tables", json={"game": GAME, "players": 2, "rated": True, "seats": [me, bot],
                                          "seed": 5}, headers=headers)
     assert r.status_code == 422 and "seed" in r.json()["detail"]
@@ -369,6 +403,61 @@ def test_deleting_an_account_keeps_its_finished_games_replayable(client):
     assert fresh.get(f"/web/tables/{table}/replay/{len(record.json()['actions'])}").status_code == 200
     assert fresh.get(f"/api/tables/{table}").json()["seats"][0]["name"] == DELETED_NAME
     sign_up(fresh, "Alice")  # the name is free again
+
+
+def test_a_seat_name_cannot_pass_for_a_registered_player(client):
+    sign_up(client, "Alice")
+    guest = TestClient(client.app)
+    for name in ("Alice", "alice", " ALICE "):
+        r = guest.post("/api/tables", json={"game": GAME, "players": 2, "seats": [
+            {"kind": "human", "name": name}, {"kind": "bot", "level": "random"}]})
+        assert r.status_code == 422 and "registered player's name" in r.json()["detail"], name
+    r = guest.post("/api/tables", json={"game": GAME, "players": 2, "seats": [
+        {"kind": "human", "name": "Alice's friend"}, {"kind": "bot", "level": "random"}]})
+    assert r.status_code == 201 and r.json()["seats"][0]["name"] == "Alice's friend"
+
+
+def test_an_accounts_token_watches_a_table_where_it_holds_no_seat(client):
+    """docs/accounts.md: a table where the account holds no seat is shown as a spectator's view, with
+    the API token as with the sign-in cookie; acting there is refused."""
+    sign_up(client, "Carol")
+    token = client.post("/api/account/tokens", headers=sign_in(client, "Carol")).json()["token"]
+    made = create(TestClient(client.app), GAME, ["human", "human"])
+    table = made["table_id"]
+    program = TestClient(client.app)
+    r = program.get(f"/api/tables/{table}", headers=auth(token))
+    assert r.status_code == 200 and r.json()["seat"] is None and r.json()["legal_actions"] == []
+    assert client.get(f"/api/tables/{table}").json()["seat"] is None, "the same with the cookie"
+    r = program.post(f"/api/tables/{table}/actions", json={"action": "x", "version": 0}, headers=auth(token))
+    assert r.status_code == 403 and "no seat" in r.json()["detail"]
+    assert program.get(f"/api/tables/{table}", headers=auth("not-a-token-of-anyone")).status_code == 403
+
+
+@pytest.mark.parametrize("evicted", [False, True], ids=["in-memory", "evicted"])
+def test_a_deleted_accounts_seat_at_a_running_table_is_played_by_its_bot(client, evicted):
+    alice, bob = client, TestClient(client.app)
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    h_alice = sign_in(alice, "Alice")
+    bobs_token = bob.post("/api/account/tokens", headers=sign_in(bob, "Bob")).json()["token"]
+    made = _two_player_table(alice, h_alice, [{"kind": "human", "player": "Alice"},
+                                              {"kind": "human", "player": "Bob"}])
+    table = made["table_id"]
+    m = client.app.state.manager
+    view = alice.get(f"/api/tables/{table}").json()
+    assert view["seat"] == 0 and view["legal_actions"], "Alice is to move"
+    if evicted:
+        assert m.evict_idle(older=-1.0) == [table]
+    r = alice.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=h_alice)
+    assert r.status_code == 200
+    last, bobs_actions = drive(TestClient(client.app), table, {1: bobs_token})
+    assert last["over"] and bobs_actions > 0, "her bot played her seat to the end while Bob played his"
+    seats = bob.get(f"/api/tables/{table}").json()["seats"]
+    assert seats[0]["name"] == DELETED_NAME and seats[0]["level"] is not None, "shown as a bot-played seat"
+    assert seats[1]["name"] == "Bob"
+    with engine_of(client).connect() as conn:
+        assert conn.execute(select(SeatRow.autoplay).where(SeatRow.table_id == table, SeatRow.seat == 0)
+                            ).scalar_one() is True
 
 
 # ---------------------------------------------------------------- a database from before accounts

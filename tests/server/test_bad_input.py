@@ -118,6 +118,8 @@ def _cases(s: dict) -> list:
          ["not a legal action", "legal actions:"]),
         ("acting out of turn", "POST", act, auth(waiter), ok_action, 422, ["not Player"]),
         ("action body not JSON", "POST", act, auth(mover), b"\xff\xfe\x00", 400, ["not JSON text"]),
+        ("action body nested 5,000 deep", "POST", act, auth(mover), b"[" * 5000 + b"]" * 5000, 400,
+         ["nests", "deeper"]),
         ("action after the end", "POST", f"/api/tables/{fid}/actions", auth(s["ftok"]),
          {"action": "stop", "version": client_version(s)}, 422, ["game is over"]),
         ("record while running", "GET", f"/api/tables/{tid}/record", {}, None, 403, ["secret", "seed"]),

@@ -39,6 +39,7 @@ REFUSALS = {
     ("post", "/api/account/tokens"): {400, 401, 403, 413, 415}, ("delete", "/api/account/tokens"): {400, 401, 403},
     ("post", "/api/account/seats"): {400, 401, 403, 413, 415, 422},
     ("delete", "/api/account"): {400, 401, 403, 413, 415, 422},
+    ("get", "/api/account/notices"): {400, 401, 403}, ("put", "/api/account/notices"): {400, 401, 403, 413, 415, 422},
 }
 
 

@@ -4,7 +4,7 @@ guest or signed in, the host starting early with bots; a bad filter is a clear 4
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import insert, select
 
@@ -37,6 +37,8 @@ def _listed(client, players=3, **extra) -> tuple[str, dict]:
 def _lobby(client, **params) -> list[dict]:
     r = client.get("/api/lobby", params=params)
     assert r.status_code == 200, r.text
+    for t in r.json()["tables"]:  # a time says its zone (UTC), on SQLite too
+        assert datetime.fromisoformat(t["created"]).utcoffset() == timedelta(0)
     return r.json()["tables"]
 
 
@@ -117,6 +119,8 @@ def test_a_signed_in_joiner_holds_the_seat_by_account_and_sees_it_in_my_tables(c
     mine = client.get("/api/my-tables", headers=auth("ada-api-token-0123456789")).json()
     assert mine["player"] == "Ada" and [(t["table_id"], t["seat"]) for t in mine["tables"]] == [(tid, 1)]
     assert mine["tables"][0]["host"] is False, "a seat taken from the lobby is not the host's"
+    assert mine["tables"][0]["names"] == ["Player 1", "Ada"], "the joiner's seat shows the account's name"
+    assert mine["tables"][0]["rated"] is False
     # no clock: it has waited since the table was made (a moment ago), on nobody's bank
     assert abs(mine["tables"][0]["waiting_since"] - time.time()) < 120 and mine["tables"][0]["deadline"] is None
     r = client.post(f"/api/lobby/{tid}/join", json={}, headers=auth("ada-api-token-0123456789"))

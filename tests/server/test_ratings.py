@@ -7,6 +7,7 @@ database, as the accounts work will do through ``POST /api/tables`` (docs/rating
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from urllib.parse import quote
 
 import pytest
@@ -38,15 +39,18 @@ def add_player(engine, name: str, token: str | None = None) -> int:
     return pid
 
 
-def add_table(engine, table_id: str, game: str, seats: list, rated: bool = True, options: str = "{}") -> None:
-    """Insert a table whose seats are ``("human", player id or None)`` or ``("bot", level)``."""
+def add_table(engine, table_id: str, game: str, seats: list, rated: bool = True, options: str = "{}",
+              absent: tuple[int, ...] = ()) -> None:
+    """Insert a table whose seats are ``("human", player id or None)`` or ``("bot", level)``; every
+    account's seat joined (its player opened the table) but those in ``absent``."""
     with engine.begin() as conn:
         conn.execute(insert(TableRow).values(id=table_id, game=game, players=len(seats), options=options, seed=1,
                                              created=store_mod.now(), status="running", rated=rated))
         for n, (kind, who) in enumerate(seats):
             conn.execute(insert(SeatRow).values(table_id=table_id, seat=n, kind=kind,
                                                 level=who if kind == "bot" else "greedy", name=f"P{n}",
-                                                player_id=who if kind == "human" else None))
+                                                player_id=who if kind == "human" else None,
+                                                joined=kind == "human" and who is not None and n not in absent))
 
 
 def finish(engine, table_id, game, places, scores=None):
@@ -123,7 +127,7 @@ def test_bots_take_part_with_their_published_rating_and_never_change(store):
 
 def test_results_are_written_once(store):
     pid = add_player(store.engine, "once")
-    add_table(store.engine, "t1", "kingdom-of-dice", [("human", pid), ("human", None)])
+    add_table(store.engine, "t1", "kingdom-of-dice", [("human", pid), ("human", add_player(store.engine, "twice"))])
     finish(store.engine, "t1", "kingdom-of-dice", [2, 1], [10, 20])
     finish(store.engine, "t1", "kingdom-of-dice", [1, 2], [20, 10])  # a second call changes nothing
     with store.engine.connect() as conn:
@@ -131,7 +135,23 @@ def test_results_are_written_once(store):
                             .where(ResultRow.table_id == "t1").order_by(ResultRow.seat)).all()
         games = conn.execute(select(RatingRow.games)).scalars().all()
     assert [tuple(r) for r in rows] == [(0, 2, 10), (1, 1, 20)]
-    assert games == [1]
+    assert games == [1, 1]
+
+
+def test_a_rated_table_is_rated_only_when_every_human_seat_was_joined_by_its_player(store):
+    """Nobody is rated in a game they did not join (a named player who never opened the table, their
+    time run out by their bot), nor against a seat no account held: the results are kept, unrated."""
+    ada, bo = add_player(store.engine, "ada"), add_player(store.engine, "bo")
+    add_table(store.engine, "t2", "kingdom-of-dice", [("human", ada), ("human", None)])
+    add_table(store.engine, "t3", "kingdom-of-dice", [("human", ada), ("human", bo)], absent=(1,))
+    add_table(store.engine, "t4", "kingdom-of-dice", [("human", ada), ("human", bo)])
+    for table in ("t2", "t3", "t4"):
+        finish(store.engine, table, "kingdom-of-dice", [1, 2], [20, 10])
+    with store.engine.connect() as conn:
+        rated = dict(conn.execute(select(ResultRow.table_id, ResultRow.rated).where(ResultRow.seat == 0)).all())
+        assert rated == {"t2": False, "t3": False, "t4": True}
+        assert conn.execute(select(RatingRow.player_id, RatingRow.games).order_by(RatingRow.player_id)
+                            ).all() == [(ada, 1), (bo, 1)], "only the game both joined counts"
 
 
 def test_an_unrated_or_solo_table_gets_results_but_no_rating(store):
@@ -249,6 +269,8 @@ def test_a_rated_three_player_table_updates_three_ratings_and_the_leaderboard(db
             assert rating["rating"] == ratings.display(rating["mu"], rating["sigma"])
             assert me["recent"] == [{"table_id": tid, "game": "dice-kingdoms-of-valeria", "place": r.place,
                                      "over": me["recent"][0]["over"]}]
+            over = datetime.fromisoformat(me["recent"][0]["over"])
+            assert over.utcoffset() == timedelta(0), "a time says its zone (UTC), on SQLite too"
             assert next(e for e in board if e["name"] == name) == {"name": name, "rating": rating["rating"],
                                                                    "games": 1}
         # a reload of the finished table (another process, a restart) writes nothing again
@@ -309,7 +331,7 @@ def test_a_name_with_markup_shows_as_text(sqlite_url, monkeypatch):
 
 def test_the_rating_chart_is_plain_svg_with_one_point_per_rated_table():
     import re
-    from datetime import datetime, timezone
+    from datetime import timezone
 
     from dicetable.web.players import chart
 

@@ -129,14 +129,20 @@ def test_a_bank_runs_out_after_a_restart_and_after_the_table_left_memory(sqlite_
         m.close()
 
 
+def _forfeited_at_once(m: TableManager, clock: Clock) -> tuple[str, object]:
+    """A 2-player daily table under the forfeit rule whose seat 0 lets its first bank run out: its id
+    and live table."""
+    tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY, on_time_out="forfeit")["table_id"]
+    clock.t += DAY + 1
+    assert m.check_clock(tid) == [0]
+    return tid, m.get(tid)
+
+
 def test_the_forfeit_rule_places_the_seat_last_and_lets_its_bot_play_on(sqlite_url):
     clock = Clock()
     m = _manager(sqlite_url, clock)
     try:
-        tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY, on_time_out="forfeit")["table_id"]
-        clock.t += DAY + 1
-        assert m.check_clock(tid) == [0]
-        lt = m.get(tid)
+        tid, lt = _forfeited_at_once(m, clock)
         assert lt.bank.forfeited == [0] and lt.seats[0].autoplay
         view = m.view(lt, None)
         assert view["time_bank"]["forfeited"] == [0] and view["time_bank"]["on_empty"] == "forfeit"
@@ -159,14 +165,51 @@ def test_without_a_rule_a_rated_table_forfeits_and_another_lets_the_bot_play(sql
     clock = Clock()
     m = _manager(sqlite_url, clock)
     try:
-        tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY)["table_id"]
-        with m.store.engine.begin() as conn:
-            conn.execute(update(TableRow).where(TableRow.id == tid).values(rated=rated))
+        ada = add_player(m.store, "Ada", "ada-token-0123456789abcdef")
+        seats = [{"kind": "human", "player_id": ada, "player": "Ada", "token_too": True}, {"kind": "human"}]
+        tid = m.create(GAME, 2, {}, None, seats, None, bank=DAY, increment=DAY, rated=rated, listed=True)["table_id"]
+        assert m.view(m.get(tid), None)["time_bank"]["on_empty"] == ("forfeit" if rated else "bot")
         clock.t += DAY + 1
         assert m.check_clock(tid) == [0]
         lt = m.get(tid)
         assert lt.bank.forfeited == ([0] if rated else [])
         assert lt.seats[0].autoplay is rated, "the bot rule plays the turn only; the seat stays its holder's"
+    finally:
+        m.close()
+
+
+def test_a_table_made_before_the_rule_was_stored_forfeits_when_rated(sqlite_url):
+    """Tables created before the rule was decided at creation keep none (``on_empty`` None): the
+    default then depends on whether the table is rated, read when a bank runs out."""
+    clock = Clock()
+    m = _manager(sqlite_url, clock)
+    try:
+        tid = m.create(GAME, 2, {}, None, None, None, bank=DAY, increment=DAY)["table_id"]
+        lt = m.get(tid)
+        lt.bank.on_empty = None  # as such a table is stored
+        with m.store.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == tid).values(rated=True,
+                                                                          time_bank=lt.bank.to_text()))
+        clock.t += DAY + 1
+        assert m.check_clock(tid) == [0]
+        assert m.get(tid).bank.forfeited == [0]
+    finally:
+        m.close()
+
+
+def test_the_winner_by_score_who_forfeited_is_not_shown_as_winner(sqlite_url):
+    clock = Clock()
+    m = _manager(sqlite_url, clock)
+    try:
+        tid, lt = _forfeited_at_once(m, clock)
+        while not lt.state.is_over:  # seat 1 plays on; seat 0's bot plays the forfeited seat
+            if 1 in lt.state.to_move:
+                m.act(tid, 1, make_bot("random", seed=lt.version).choose(lt.state, 1).id, lt.version)
+            else:
+                _wait(lambda v=lt.version: lt.version > v or lt.state.is_over, "the forfeited seat's bot stalled")
+        view = m.view(lt, None)
+        assert view["winners"] == [1], "seat 0 forfeited: placed last whatever its score, so seat 1 wins"
+        assert view["time_bank"]["forfeited"] == [0]
     finally:
         m.close()
 
@@ -280,3 +323,21 @@ def test_mail_settings_refuse_a_bad_port_naming_the_variable():
         lobby.MailSettings.from_env({"DICETABLE_SMTP_HOST": "mail", "DICETABLE_SMTP_PORT": "smtp"})
     made = lobby.MailSettings.from_env({"DICETABLE_SMTP_HOST": "mail", "DICETABLE_SMTP_PORT": "2525"})
     assert (made.host, made.port, made.starttls) == ("mail", 2525, False)
+
+
+def test_table_winners_place_a_forfeit_last_even_the_rulebook_winner():
+    from types import SimpleNamespace
+
+    from dicetable.engine import Rng, new_game, places
+    from dicetable.engine.testing import random_playout
+    from dicetable.server.banks import TimeBank
+    from dicetable.server.views import table_winners
+
+    state = next(s for s in (random_playout(new_game(GAME, 3, seed=n), Rng(n)).state for n in range(200))
+                 if tuple(s.winners) == (0,))
+    bank = TimeBank.new(3, DAY, DAY, None, "forfeit")
+    assert table_winners(SimpleNamespace(state=state, bank=bank)) == [0], "no forfeit: the rulebook's winner"
+    bank.forfeited.append(0)
+    # seat 0 won by the rules but forfeited: the winners are the seats placed first among the others
+    others = [s for s in (1, 2) if places_with_forfeits(places(state), [0])[s] == 1]
+    assert table_winners(SimpleNamespace(state=state, bank=bank)) == others and 0 not in others and others

@@ -107,6 +107,31 @@ def test_an_api_token_and_deleting_the_account_from_the_page(context, server):
     assert server.call("POST", "/api/session", {"name": name, "password": PASSWORD})[0] == 401
 
 
+def test_move_notices_are_set_from_the_account_page(context, server):
+    page = context.new_page()
+    _sign_up_here(page, server, _name("Mail"))
+    page.wait_for_selector("#mail-off:not([hidden])")  # this test server has no mail server: the page says so
+    page.fill("#notice-email", "ada@localhost")
+    page.check("#notice-on")
+    page.click("#save-notices")
+    page.wait_for_function("() => document.querySelector('#notices-error').textContent.includes('not a mail domain')")
+    page.fill("#notice-email", "")
+    page.click("#save-notices")
+    page.wait_for_function("() => document.querySelector('#notices-error').textContent.includes('need an e-mail')")
+    page.fill("#notice-email", "ada@example.org")
+    page.click("#save-notices")
+    page.wait_for_function("() => document.querySelector('#notices-note').textContent.includes('you get an e-mail')")
+    assert page.inner_text("#notices-error") == ""
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#notice-email').value === 'ada@example.org'")
+    assert page.is_checked("#notice-on")
+    page.uncheck("#notice-on")
+    page.click("#save-notices")
+    page.wait_for_function("() => document.querySelector('#notices-note').textContent.includes('no move notices')")
+    assert page.evaluate("fetch('/api/account/notices').then(r => r.json())") == {
+        "email": "ada@example.org", "notify_email": False, "mail_on": False}
+
+
 def test_a_cross_site_form_post_is_refused(context, server):
     page = context.new_page()
     name = _name("Csrf")

@@ -715,6 +715,8 @@ def test_a_seat_played_here_then_sent_to_a_friend_stays_the_friends_through_a_re
         friend.wait_for_selector("[data-version]")
         host.wait_for_function("() => document.querySelector('#players [data-seat=\"1\"] .meta')"
                                ".innerText.endsWith(' connected')")
+        # the friend claimed the seat: the host's copy of its token is revoked, so its link is gone
+        host.wait_for_function("() => !document.querySelector('#players [data-seat=\"1\"] a.invite')")
         _play_until(host, friend, server, tid, rng, lambda to_move: to_move == [1], "Player 2's turn")
         host.wait_for_timeout(500)
         assert host.locator(".player.me").get_attribute("data-seat") == "0"

@@ -15,9 +15,14 @@ one track, the dice), each small.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import marshal
 import re
 from html import escape
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+_T = TypeVar("_T")
 
 #: The root part of every board.
 ROOT = "board"
@@ -95,6 +100,50 @@ def assemble(parts: Mapping[str, str], root: str = ROOT) -> str:
         return _SLOT.sub(one, parts[key])
 
     return fill(root, ())
+
+
+class Memo:
+    """A drawing function memoised on the values of its arguments, for the parts every viewer of a table
+    draws alike (``memo(draw)(*args)`` is ``draw(*args)``).
+
+    The arguments are plain data, slices of an observation (dicts, lists,
+    tuples, str, int, float, bool, None); their key is their ``marshal`` form
+    (version 2, so equal values of equal types in the same order give equal
+    bytes: ``1``, ``1.0`` and ``True`` are told apart), or a 128-bit BLAKE2
+    digest of it when longer than 64 bytes, so no hashable copy has to be
+    built and a large observation is not kept. Arguments ``marshal`` cannot write are drawn every time.
+    The memo holds at most ``size`` results and starts again empty when full;
+    it is shared by every table in the process (a result must depend on the
+    arguments only: no seat, no actions unless passed).
+    """
+
+    def __init__(self, draw: Callable[..., _T], size: int = 1024) -> None:
+        self.draw = draw
+        self.size = size
+        self.got: dict[bytes, Any] = {}
+        functools.update_wrapper(self, draw)
+
+    def __call__(self, *args: Any) -> Any:
+        """``draw(*args)``, from the memo when these values were drawn before."""
+        try:
+            key = marshal.dumps(args, 2)
+        except ValueError:  # not plain data: draw it
+            return self.draw(*args)
+        if len(key) > 64:  # a whole observation: keep a digest of it, not the bytes
+            key = hashlib.blake2b(key, digest_size=16).digest()
+        got = self.got.get(key)
+        if got is None:
+            if len(self.got) >= self.size:
+                self.got.clear()
+            got = self.got[key] = self.draw(*args)
+        return got
+
+
+def memo(size: int = 1024) -> Callable[[Callable[..., _T]], Callable[..., _T]]:
+    """Decorator: the function as a :class:`Memo` of at most ``size`` results."""
+    def wrap(draw: Callable[..., _T]) -> Callable[..., _T]:
+        return Memo(draw, size)
+    return wrap
 
 
 def as_parts(board: str | Mapping[str, str]) -> dict[str, str]:

@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv
 
-from dicetable.engine import GameState
+from dicetable.engine import Action, GameState
 
 from .spaces import GameSpaces, placing_rewards, started
 
@@ -42,7 +42,9 @@ class DicetableAEC(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._obs_space, self._act_space = self.spaces.gym_spaces()
+        self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         self.state_: GameState | None = None  # None until the first reset()
+        self._offered: tuple[int, dict[int, Action]] | None = None  # (seat, index -> Action) of the last mask
 
     # -- spaces
     def observation_space(self, agent: str) -> gspaces.Dict:
@@ -63,11 +65,12 @@ class DicetableAEC(AECEnv):
         self.terminations: dict[str, bool] = {a: False for a in self.agents}
         self.truncations: dict[str, bool] = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._offered = None
         self._select()
 
     def _select(self) -> None:
         to_move = started(self.state_).to_move
-        self.agent_selection = f"player_{min(to_move)}" if to_move else self.agents[0]
+        self.agent_selection = self.possible_agents[min(to_move)] if to_move else self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation and action mask (all zero unless it is to move).
@@ -75,9 +78,16 @@ class DicetableAEC(AECEnv):
         Before the first ``reset()`` raises ``gymnasium.error.ResetNeeded``.
         """
         state = started(self.state_)
-        seat = self.possible_agents.index(agent)
-        return {"observation": self.spaces.observe(state, seat),
-                "action_mask": self.spaces.mask(state, seat)}
+        seat = self._seat[agent]
+        mask = np.zeros(self.spaces.num_actions, dtype=np.int8)
+        offered = {}
+        index = self.spaces.index
+        for action in state.legal_actions(seat):
+            k = index[action.id]
+            mask[k] = 1
+            offered[k] = action
+        self._offered = (seat, offered)
+        return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
@@ -90,10 +100,14 @@ class DicetableAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.possible_agents.index(agent)
+        seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
-        state.apply(self.spaces.action_id(action), seat)
+        offered = self._offered
+        chosen = offered[1].get(action) if offered is not None and offered[0] == seat and \
+            type(action) is int else None  # the Action the mask showed: apply finds it at once
+        self._offered = None
+        state.apply(chosen if chosen is not None else self.spaces.action_id(action), seat)
         self._clear_rewards()
         if state.is_over:
             for a, r in zip(self.possible_agents, placing_rewards(state)):

@@ -106,6 +106,23 @@ class DicetableSpielState(pyspiel.State):
         """Final placing rewards (zeros before the end)."""
         return placing_rewards(self.state)
 
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s feature vector (default: the player to move), as the observer's tensor.
+
+        Answered here for Python callers such as ``rl_environment``, which ask for every player's
+        tensor at every step: pyspiel's generic path builds a new initial state to learn the
+        tensor's shape on each call. Raises :class:`dicetable.engine.SeatError` for a player
+        that is no seat of this game.
+        """
+        seat = self.current_player() if player is None else player
+        # a list of Python floats written by the game's direct fill (no float32 array to convert);
+        # the values are the observer's before its float32 rounding
+        return self.spaces.encoding.encode_state(self.state, seat)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s feature vector (see :meth:`information_state_tensor`: the same here)."""
+        return self.information_state_tensor(player)
+
     def __str__(self) -> str:
         return json.dumps(self.state.observation(None), sort_keys=True)
 
@@ -123,8 +140,8 @@ class DicetableObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: DicetableSpielState, player: int) -> None:
-        """Fill ``tensor`` from ``player``'s observation."""
-        self.tensor[:] = self.spaces.observe(state.state, player)
+        """Fill ``tensor`` in place from ``player``'s observation."""
+        self.spaces.observe(state.state, player, self.tensor)
 
     def string_from(self, state: DicetableSpielState, player: int) -> str:
         """``player``'s observation as JSON."""

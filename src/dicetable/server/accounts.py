@@ -25,19 +25,23 @@ that cookie; another site cannot read the cookie (HttpOnly) nor this value,
 and cannot set that header without the browser asking this server first
 (CORS), which it never allows. ``security.CsrfGuard`` enforces it.
 
+E-mail (:func:`check_email`): optional, only for move notices at
+turn-based tables (``server/lobby.py``); one ``local@domain`` address of at
+most :data:`EMAIL_MAX` characters, without spaces, control characters or
+the characters that separate addresses in a mail header.
+
 Throttle (:class:`SignInThrottle`): wrong passwords are counted per name
-and per client address in a sliding window; past the limit, sign-in answers
-429 with ``Retry-After`` without trying the password.
+and per client address in a sliding window, in the database (every process
+counts the same); past the limit, sign-in answers 429 with ``Retry-After``
+without trying the password.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import threading
 import time
 import unicodedata
-from collections import deque
 from typing import Callable, Iterable
 
 from argon2 import PasswordHasher
@@ -50,7 +54,7 @@ from .bots import LEVELS
 from .errors import ApiError
 from .identity import Player
 from .ids import hash_token, new_token
-from .models import PlayerRow, PlayerTokenRow, SeatRow
+from .models import PlayerRow, PlayerTokenRow, SeatRow, SignInFailureRow, TableRow
 from .store import now
 
 #: Shortest and longest account name, in characters.
@@ -69,6 +73,12 @@ RESERVED = frozenset({
 #: Reserved patterns: the seats' default names ("Player 3"), bots and their levels ("bot7", "hardbot", "greedy").
 _LEVELS = "|".join(LEVELS)
 RESERVED_PATTERN = re.compile(rf"(player|seat|guest)\d*|({_LEVELS})?(bot\d*)?|bot({_LEVELS})\d*")
+#: Longest e-mail address, in characters (RFC 5321's limit on a path), and its local part.
+EMAIL_MAX, EMAIL_LOCAL_MAX = 254, 64
+#: A domain label: letters or digits (any script), hyphens inside.
+_LABEL = re.compile(r"[^\W_](?:[^\W_]|-)*(?<!-)")
+#: Characters an address may not hold: spaces, the header's separators and quoting, angle brackets.
+_EMAIL_FORBIDDEN = frozenset(' ,;:<>()[]\\"\'`')
 #: Wrong passwords allowed per name, and per client address, within :data:`THROTTLE_WINDOW` seconds.
 NAME_FAILURES, ADDRESS_FAILURES = 10, 20
 THROTTLE_WINDOW = 15 * 60.0
@@ -136,6 +146,37 @@ def check_password(name: str, password: str) -> str:
     return password
 
 
+def check_email(email: str) -> str:
+    """``email`` (surrounding spaces dropped) if a move notice may be sent to it; ApiError 422 naming the fault.
+
+    Allowed: ``local@domain``, at most :data:`EMAIL_MAX` characters; the local
+    part 1 to :data:`EMAIL_LOCAL_MAX` printable characters other than spaces,
+    quotes, brackets and ``, ; :`` (which would split a mail header); the
+    domain two or more dot-separated labels of letters and digits (any script),
+    hyphens inside a label.
+    """
+    rule = f"an e-mail address is name@domain.example, at most {EMAIL_MAX} characters, without spaces"
+    text = email.strip()
+    if not text or len(text) > EMAIL_MAX:
+        raise ApiError(422, f"this e-mail address is {len(text)} characters long; {rule}")
+    for ch in text:
+        if unicodedata.category(ch)[0] in "CZ" or ch in _EMAIL_FORBIDDEN:
+            what = "a space" if unicodedata.category(ch)[0] == "Z" else (
+                "a control or invisible character" if unicodedata.category(ch)[0] == "C" else repr(ch))
+            raise ApiError(422, f"this e-mail address holds {what} (U+{ord(ch):04X}); {rule}")
+    local, at, domain = text.rpartition("@")
+    if not at or not local or "@" in local:
+        raise ApiError(422, f"an e-mail address has exactly one @ with a name before it; {rule}")
+    if len(local) > EMAIL_LOCAL_MAX or local.startswith(".") or local.endswith(".") or ".." in local:
+        raise ApiError(422, f"the part before the @ is at most {EMAIL_LOCAL_MAX} characters, with one dot at a "
+                            f"time and none first or last; {rule}")
+    labels = domain.split(".")
+    if len(labels) < 2 or not all(len(label) <= 63 and _LABEL.fullmatch(label) for label in labels):
+        raise ApiError(422, f"the domain after the @ ({domain!r}) is not a mail domain: two or more parts "
+                            f"of letters and digits, separated by dots; {rule}")
+    return text
+
+
 def csrf_token(session_token: str) -> str:
     """The CSRF token that goes with a session cookie's value (hex; derived, so nothing more is stored)."""
     return hashlib.sha256(b"dicetable csrf\0" + session_token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
@@ -150,49 +191,52 @@ def seats_of_player(engine: Engine, table_id: str, player_id: int) -> list[int]:
 
 
 class SignInThrottle:
-    """Counts wrong passwords per name and per client address in a sliding window (thread-safe).
+    """Counts wrong passwords per name and per client address in a sliding window, in the database
+    (``sign_in_failures``), so every server process on one database counts the same attempts.
 
     ``retry_after(name, address)`` is the seconds until a sign-in may be
     tried again (0: now). ``per_address`` False turns the address count off
-    (``DICETABLE_LIMITS=off``); the count per name always applies. The
-    counts live in this process (each server process keeps its own).
+    (``DICETABLE_LIMITS=off``); the count per name always applies. ``clock``
+    gives wall-clock seconds (shared by the processes; tests inject one).
+    Rows older than :data:`THROTTLE_WINDOW` are deleted as new ones come.
     """
 
-    def __init__(self, per_address: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, engine: Engine, per_address: bool = True, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
         self.per_address = per_address
         self.clock = clock
-        self.lock = threading.Lock()
-        self.fails: dict[tuple[str, str], deque[float]] = {}
 
-    def _keys(self, name: str, address: str) -> list[tuple[tuple[str, str], int]]:
-        keys = [(("name", name_key(name)), NAME_FAILURES)]
+    def _keys(self, name: str, address: str) -> list[tuple[str, int]]:
+        """``(key, limit)`` per count that applies: keys are hashes (names tried are not stored)."""
+        keys = [(_throttle_key("name", name_key(name)), NAME_FAILURES)]
         if self.per_address:
-            keys.append((("address", address), ADDRESS_FAILURES))
+            keys.append((_throttle_key("address", address), ADDRESS_FAILURES))
         return keys
 
     def retry_after(self, name: str, address: str) -> int:
         """Whole seconds until ``name`` may try a password from ``address`` (0: it may now)."""
         t = self.clock()
         wait = 0.0
-        with self.lock:
+        with self.engine.connect() as conn:
             for key, limit in self._keys(name, address):
-                times = self.fails.get(key)
-                if times is None:
-                    continue
-                while times and times[0] <= t - THROTTLE_WINDOW:
-                    times.popleft()
-                if not times:
-                    del self.fails[key]
-                elif len(times) >= limit:
-                    wait = max(wait, times[len(times) - limit] + THROTTLE_WINDOW - t)
+                times = conn.execute(select(SignInFailureRow.at).where(
+                    SignInFailureRow.key == key, SignInFailureRow.at > t - THROTTLE_WINDOW)
+                    .order_by(SignInFailureRow.at.desc()).limit(limit)).scalars().all()
+                if len(times) >= limit:  # the limit-th latest failure leaves the window first
+                    wait = max(wait, times[-1] + THROTTLE_WINDOW - t)
         return int(wait) + 1 if wait > 0 else 0
 
     def failed(self, name: str, address: str) -> None:
-        """Count one wrong password for ``name`` from ``address``."""
+        """Count one wrong password for ``name`` from ``address`` (and forget those past the window)."""
         t = self.clock()
-        with self.lock:
-            for key, _limit in self._keys(name, address):
-                self.fails.setdefault(key, deque()).append(t)
+        with self.engine.begin() as conn:
+            conn.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= t - THROTTLE_WINDOW))
+            conn.execute(insert(SignInFailureRow), [{"key": key, "at": t} for key, _ in self._keys(name, address)])
+
+
+def _throttle_key(kind: str, value: str) -> str:
+    """The stored key of a throttle count: 40 hex digits of SHA-256 of ``kind:value``."""
+    return hashlib.sha256(f"{kind}:{value}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
 class Accounts:
@@ -277,6 +321,24 @@ class Accounts:
                                       SeatRow.player_id.is_(None)).values(player_id=player_id)).rowcount]
         return kept
 
+    def notices(self, player_id: int) -> tuple[str | None, bool]:
+        """The account's ``(email, notify_email)``: where move notices go (None: nowhere) and whether it wants them."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(PlayerRow.email, PlayerRow.notify_email)
+                               .where(PlayerRow.id == player_id)).first()
+        return (None, False) if row is None else (row.email, bool(row.notify_email))
+
+    def set_notices(self, player_id: int, email: str | None, notify_email: bool) -> tuple[str | None, bool]:
+        """Store the account's e-mail (None or blank: none) and whether it wants move notices; the stored
+        pair. ApiError 422 for an address :func:`check_email` refuses, or notices asked without an address."""
+        address = None if email is None or not email.strip() else check_email(email)
+        if notify_email and address is None:
+            raise ApiError(422, "move notices by e-mail need an e-mail address; give one or turn the notices off")
+        with self.engine.begin() as conn:
+            conn.execute(update(PlayerRow).where(PlayerRow.id == player_id, PlayerRow.deleted.is_(False))
+                         .values(email=address, notify_email=notify_email))
+        return address, notify_email
+
     def player_id(self, name: str) -> int | None:
         """The id of the account called ``name`` (any letter case; None: no such account)."""
         if not isinstance(name, str) or len(name) > NAME_MAX:
@@ -292,13 +354,15 @@ class Accounts:
             row = conn.execute(select(PlayerRow.name).where(PlayerRow.id == player_id)).first()
         return DELETED_NAME if row is None else row.name
 
-    def delete(self, player_id: int) -> list[str]:
+    def delete(self, player_id: int) -> list[tuple[str, bool]]:
         """Delete an account: password, tokens and e-mail removed, the name freed and replaced by
         :data:`DELETED_NAME` on its row and on every seat it held; the row and its seats stay, so finished
-        tables keep replaying. Returns the ids of the tables whose seats were renamed."""
+        tables keep replaying. Returns ``(table_id, running)`` for each table whose seats were renamed,
+        ``running`` True while its game goes on (its seats are then handed to their bots by the caller)."""
         with self.engine.begin() as conn:
-            tables = sorted({r.table_id for r in conn.execute(
-                select(SeatRow.table_id).where(SeatRow.player_id == player_id)).all()})
+            tables = sorted({(r.table_id, r.status == "running") for r in conn.execute(
+                select(SeatRow.table_id, TableRow.status).join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.player_id == player_id)).all()})
             conn.execute(delete(PlayerTokenRow).where(PlayerTokenRow.player_id == player_id))
             conn.execute(update(SeatRow).where(SeatRow.player_id == player_id).values(name=DELETED_NAME))
             conn.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(

@@ -69,6 +69,7 @@ from .lobby import attach as attach_lobby
 from .routes import ROUTERS
 from .routes import accounts as account_routes
 from .routes.handlers import install as install_handlers
+from .routes.lane import ActionLane
 from .routes import players as players_routes
 from .routes.tables import MAX_PAGE, PAGE
 from .security import BrowserGuard
@@ -114,6 +115,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         app.state.store = store
         app.state.manager = manager
         app.state.lobby = attach_lobby(manager)  # turn-based notices and the waker (server/lobby.py)
+        app.state.sign_ins = SignInThrottle(store.engine, per_address=settings.per_client)  # (routes.accounts)
 
         def still_running(table_id: str) -> bool:
             lt = manager.tables.get(table_id)
@@ -148,9 +150,9 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
                   **telemetry)
     app.state.settings = settings
     app.state.hints = PendingHints()
-    app.state.sign_ins = SignInThrottle(per_address=settings.per_client)  # wrong passwords (routes.accounts)
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
     # touched: it keeps permessage-deflate); level 6 costs a third of level 9's time for ~1% more bytes
+    app.add_middleware(ActionLane)  # the innermost: a table's common action answered on the loop (routes/lane.py)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(HintGate, pending=app.state.hints)
     app.add_middleware(BodyLimit, limit=settings.max_body)

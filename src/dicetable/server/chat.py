@@ -27,7 +27,7 @@ import threading
 import time
 import unicodedata
 from collections import deque
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select
@@ -36,7 +36,7 @@ from .errors import ApiError
 from .limits import LimitError
 from .live import LiveTable
 from .models import ChatRow
-from .store import now
+from .store import iso_utc, now
 from .tables import TableManager
 
 #: Longest message, in characters (after dropping spaces at the ends).
@@ -105,9 +105,7 @@ def message_json(row: dict[str, Any]) -> dict[str, Any]:
     """One message as the API and the live wire show it: ``{"id", "seat", "name", "spectator", "text",
     "at"}`` (``seat`` None and ``spectator`` True for a spectator's; ``at`` ISO 8601 UTC)."""
     created = row["created"]
-    if isinstance(created, datetime) and created.tzinfo is None:  # SQLite keeps no zone: stored as UTC
-        created = created.replace(tzinfo=timezone.utc)
-    at = created.isoformat() if isinstance(created, datetime) else str(created)
+    at = iso_utc(created) if isinstance(created, datetime) else str(created)
     return {"id": row["id"], "seat": row["seat"], "name": row["name"], "spectator": row["seat"] is None,
             "text": row["text"], "at": at}
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 #: One patch operation: ``["s", path, value]``, ``["d", path]`` or ``["a", path, items]``.
 Op = list
 
@@ -71,6 +73,59 @@ def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
             ops.append(["a", path, b[len(a):]])
         return
     ops.append(["s", path, b])
+
+
+_MISSING = object()
+
+
+def exact(value: Any) -> bytes | None:
+    """``value`` as the JSON text the wire sends (orjson, as ``jsonio.dumps`` writes it): equal bytes for
+    two values mean the same text in every message (types, key order); None for a value JSON cannot hold."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return None
+
+
+def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
+    """``diff(a, b)`` for two observations of one viewer, sharing work with the other viewers of the same
+    revision; returns ``(patch, b2)``, ``b2`` the same JSON as ``b`` (to keep in ``b``'s place).
+
+    ``seen`` maps an entry of the top-level object to ``[a's value, b's value, its operations, b's value's
+    exact form]`` of the first viewer diffed in this revision (filled here; None: share nothing, plain
+    :func:`diff`). An entry whose new value is exactly the first viewer's (:func:`exact`: same values,
+    types and key order) is taken as that viewer's object in ``b2``; when its old value was that viewer's
+    object too (shared the revision before), its operations are reused instead of compared again. The
+    patch is the one :func:`diff` gives.
+    """
+    if seen is None or type(a) is not dict or type(b) is not dict or a == b:
+        return diff(a, b), b
+    ops: list[Op] = []
+    out = {}
+    for key, value in b.items():
+        was = a.get(key, _MISSING)
+        first = seen.get(key)
+        if first is not None and first[1] is not value and first[1] == value:  # equal: exactly so?
+            if first[3] is None:
+                first[3] = exact(first[1]) or b""
+            if first[3] and first[3] == exact(value):
+                value = first[1]
+        out[key] = value
+        if first is not None and first[1] is value and first[0] is was:
+            ops.extend(first[2])
+            continue
+        own: list[Op] = []
+        if was is _MISSING:
+            own.append(["s", [key], value])
+        else:
+            _diff(was, value, [key], own)
+        if first is None:
+            seen[key] = [was, value, own, None]
+        ops.extend(own)
+    for key in a:
+        if key not in b:
+            ops.append(["d", [key]])
+    return ops, out
 
 
 class PatchError(ValueError):

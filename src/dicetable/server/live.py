@@ -111,6 +111,20 @@ class Snapshot:
         return self.text
 
 
+class Round:
+    """What the snapshots of one table revision share while they are built (``Views.sharing``): the view
+    fields common to every viewer, the first viewer's observation entries and their patches
+    (``dicetable.server.delta.share_patch``), board parts by id and events' JSON by log position."""
+
+    __slots__ = ("common", "observation", "parts", "events")
+
+    def __init__(self) -> None:
+        self.common: tuple | None = None
+        self.observation: dict = {}
+        self.parts: dict[str, str] = {}
+        self.events: dict[int, dict] = {}
+
+
 #: How every full view message starts (:meth:`Snapshot.full`); change messages start otherwise.
 VIEW_START = '{"type":"view"'
 
@@ -141,7 +155,8 @@ class LiveTable:
     so every connection gets a full view); ``live`` holds the current
     :class:`Snapshot` of each viewer with a connection; ``outbox`` the
     messages built under ``lock`` and sent after it is released, in order,
-    under ``send_lock``. ``bank`` is the chess clock (:class:`TimeBank`; None
+    under ``send_lock``; ``round`` what the snapshots being built for one
+    revision share (None between builds). ``bank`` is the chess clock (:class:`TimeBank`; None
     without one), ``timer`` the pending clock call and ``deadline`` when it is due.
     """
 
@@ -169,6 +184,7 @@ class LiveTable:
     outbox: deque = field(default_factory=deque)
     send_lock: threading.Lock = field(default_factory=threading.Lock)
     seats_view: tuple | None = None
+    round: Round | None = None
     thinking: set = field(default_factory=set)
     timed_out: set = field(default_factory=set)
     timer: Handle | None = None

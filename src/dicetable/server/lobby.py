@@ -35,7 +35,7 @@ import smtplib
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from email.message import EmailMessage
 from typing import Any
 
@@ -49,6 +49,7 @@ from .identity import Player
 from .ids import hash_token, new_token
 from .live import LiveTable
 from .models import ActionRow, PlayerRow, SeatRow, TableRow
+from .store import as_utc, iso_utc
 from .tables import LEVELS, TableManager
 
 log = logging.getLogger("dicetable.server")
@@ -134,7 +135,7 @@ def open_tables(manager: TableManager, *, game: str | None = None, players: int 
             continue
         preset, kind = clock_of(t.clock, t.time_bank)
         out.append({"table_id": t.id, "game": t.game, "players": t.players, "rated": bool(t.rated),
-                    "clock": preset, "clock_kind": kind, "created": t.created.isoformat() if t.created else None,
+                    "clock": preset, "clock_kind": kind, "created": iso_utc(t.created),
                     "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
                                "name": s.name, "open": s.seat in free} for s in rows],
                     "open_seats": free})
@@ -186,7 +187,8 @@ def take_seat(manager: TableManager, table_id: str, seat: int | None = None,
     assert row.invite_hash is not None  # an open seat's invite is unclaimed
     # the seat's invite, claimed as its link would be (one of two claims wins), and the account with it
     if not manager.store.claim(table_id, row.seat, row.invite_hash, hash_token(token),
-                               player_id=None if player is None else player.id):
+                               player_id=None if player is None else player.id,
+                               name=None if player is None else player.name):
         raise ApiError(409, f"{seat_name(row.seat)} was taken a moment ago; GET /api/lobby lists the open seats")
     manager.refresh(table_id)  # the cached table takes the seat's new holder from the store
     return {"seat": row.seat, "token": token, "link": f"/tables/{table_id}#token={token}"}
@@ -231,7 +233,7 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
     first). Each: ``{"table_id", "game", "seat", "name", "status", "version", "your_move",
     "to_move": [seats], "waiting_since" (POSIX seconds: when the running turn began), "deadline"
     (POSIX seconds when the turn's bank runs out, or None), "turn_based", "host", "open_seats",
-    "forfeited"}``."""
+    "forfeited", "rated", "names": [every seat's name, in seat order; a bot seat as "<level> bot"]}``."""
     hashes = [hash_token(t) for t in tokens]
     cond = []
     if player is not None:
@@ -242,15 +244,17 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
         return []
     with manager.store.engine.connect() as conn:
         mine = conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.name, SeatRow.claimed, TableRow.status,
-                                   TableRow.game, TableRow.created, TableRow.listed)
+                                   TableRow.game, TableRow.created, TableRow.listed, TableRow.rated)
                             .join(TableRow, TableRow.id == SeatRow.table_id).where(or_(*cond))
                             .order_by(TableRow.created.desc()).limit(4 * limit)).all()
         ids = list({r.table_id for r in mine})
         last = dict(conn.execute(select(ActionRow.table_id, func.max(ActionRow.created))
                                  .where(ActionRow.table_id.in_(ids)).group_by(ActionRow.table_id)).all())
         open_counts: dict[str, int] = {}
+        names: dict[str, dict[int, str]] = {}
         for s in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))).all():
             open_counts[s.table_id] = open_counts.get(s.table_id, 0) + _open(s)
+            names.setdefault(s.table_id, {})[s.seat] = s.name if s.kind == "human" else f"{s.level} bot"
     entries = []
     for r in mine:
         changed = last.get(r.table_id) or r.created
@@ -259,7 +263,8 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
             "version": None, "your_move": False, "to_move": [], "deadline": None, "turn_based": False,
             "waiting_since": _posix(changed), "host": not r.claimed,
             "open_seats": open_counts.get(r.table_id, 0) if r.listed and r.status == "running" else 0,
-            "forfeited": False}
+            "forfeited": False, "rated": bool(r.rated),
+            "names": [names.get(r.table_id, {}).get(n, seat_name(n)) for n in range(len(names.get(r.table_id, {})))]}
         if r.status == "running":
             try:
                 _fill_running(manager.get(r.table_id), r.seat, entry)
@@ -274,9 +279,7 @@ def my_tables(manager: TableManager, player: Player | None, tokens: list[str], l
 
 def _posix(when: datetime | None) -> float | None:
     """A stored time as POSIX seconds (SQLite gives it back without its zone: it was stored as UTC)."""
-    if when is None:
-        return None
-    return (when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)).timestamp()
+    return None if when is None else as_utc(when).timestamp()
 
 
 def _fill_running(lt: LiveTable, seat: int, entry: dict) -> None:

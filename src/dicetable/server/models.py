@@ -208,3 +208,18 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SignInFailureRow(Base):
+    """One wrong password (``accounts.SignInThrottle``), kept for the throttle's window and then deleted.
+
+    ``key`` is the hex SHA-256 (first 40 digits) of ``name:<case-folded name>`` or ``address:<client
+    address>``, so neither the names tried nor the addresses are stored as such; ``at`` is the wall
+    clock in seconds since the epoch (every server process shares it).
+    """
+
+    __tablename__ = "sign_in_failures"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(40), index=True)
+    at: Mapped[float] = mapped_column(Float, index=True)

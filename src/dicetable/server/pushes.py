@@ -86,7 +86,8 @@ class Pushes:
         keys = {sub.key for sub in lt.subscribers}
         for key in [k for k in lt.live if k not in keys]:
             del lt.live[key]
-        snaps = {key: self.views.snapshot(lt, key) for key in keys}
+        with self.views.sharing(lt):
+            snaps = {key: self.views.snapshot(lt, key) for key in keys}
         batch = []
         for sub in lt.subscribers:
             snap = snaps[sub.key]

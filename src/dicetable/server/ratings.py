@@ -42,7 +42,7 @@ from dicetable.engine import places
 
 from .banks import places_with_forfeits
 from .models import PlayerRow, RatingRow, ResultRow, SeatRow, TableRow
-from .store import now
+from .store import iso_utc, now
 
 log = logging.getLogger("dicetable.server")
 
@@ -171,14 +171,18 @@ def finish_table(conn: Connection, table_id: str, game: str, places: Sequence[in
 
     One ``results`` row per seat (``places``/``scores`` in seat order: the engine's
     :func:`~dicetable.engine.places` and final ``scores``); for a rated table of two or more
-    seats, the accounts' ratings for ``game`` are updated (before/after kept in the rows). Does
+    seats whose every human seat an account held and its player joined (opened the table or acted),
+    the accounts' ratings for ``game`` are updated (before/after kept in the rows). Does
     nothing when the table has results already. Bots' ratings are never changed.
     """
     if conn.execute(select(ResultRow.seat).where(ResultRow.table_id == table_id).limit(1)).first() is not None:
         return
     rated = bool(conn.execute(select(TableRow.rated).where(TableRow.id == table_id)).scalar())
-    seats = conn.execute(select(SeatRow.seat, SeatRow.kind, SeatRow.level, SeatRow.player_id)
+    seats = conn.execute(select(SeatRow.seat, SeatRow.kind, SeatRow.level, SeatRow.player_id, SeatRow.joined)
                          .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
+    # nobody is rated in a game they did not join, nor against a seat nobody held: a human seat whose
+    # named player never opened the table, or that no account took, makes the game unrated for all
+    rated = rated and all(s.kind != "human" or (s.player_id is not None and s.joined) for s in seats)
     at = now()
     rows: list[dict[str, Any]] = []
     for s in seats:
@@ -248,7 +252,7 @@ def profile(engine: Engine, player_id: int, name: str) -> dict[str, Any]:
                             "wins": r.wins}
                    for r in conn.execute(select(RatingRow).where(RatingRow.player_id == player_id)
                                          .order_by(RatingRow.game))}
-        recent = [{"table_id": r.table_id, "game": r.game, "place": r.place, "over": r.finished.isoformat()}
+        recent = [{"table_id": r.table_id, "game": r.game, "place": r.place, "over": iso_utc(r.finished)}
                   for r in conn.execute(select(ResultRow.table_id, ResultRow.game, ResultRow.place, ResultRow.finished)
                                         .where(ResultRow.player_id == player_id)
                                         .order_by(ResultRow.finished.desc(), ResultRow.table_id).limit(RECENT))]

@@ -10,7 +10,10 @@ Appends take the cheap path (SQLAlchemy Core, no ORM objects): one
 committer thread per store takes every append waiting and writes them in
 one transaction (group commit), so tables acting within the same few
 milliseconds share one commit (one flush to disk); each caller returns only
-once the commit holding its action is done.
+once the commit holding its action is done. :meth:`Store.append_soon` is the
+same append for a caller on an event loop: it returns at once, and the
+committer resolves its asyncio future (``loop.call_soon_threadsafe``) once
+the commit is done, so no thread waits for it.
 
 With PostgreSQL each append also sends ``NOTIFY dicetable, '<table id> <seq>
 <origin>'`` inside the same transaction (delivered at commit), which other
@@ -20,6 +23,7 @@ server processes hear through :class:`Listener`. A chat message sends
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -72,8 +76,9 @@ class StoredAction(NamedTuple):
     created: datetime
 
 
-#: The columns of ``actions`` a :class:`StoredAction` holds, in its order.
-_ACTION_COLUMNS = [getattr(ActionRow, name) for name in StoredAction._fields]
+#: The names of a :class:`StoredAction`'s fields, in its order (the columns of ``actions`` it holds).
+ACTION_FIELDS: tuple[str, ...] = tuple(StoredAction.__annotations__)
+_ACTION_COLUMNS = [getattr(ActionRow, name) for name in ACTION_FIELDS]
 
 
 @dataclass
@@ -95,11 +100,31 @@ class _Pending:
     done: threading.Event = field(default_factory=threading.Event)
     stored: bool = False
     error: BaseException | None = None
+    then: Callable[[], None] | None = None  # called by the committer once ``done`` is set (append_soon)
+
+    def outcome(self, stored: StoredAction) -> StoredAction:
+        """``stored`` once this append was committed; its error, or :class:`Conflict` for a lost race."""
+        if self.error is not None:
+            raise self.error
+        if not self.stored:
+            raise Conflict(f"action {stored.seq} of table {stored.table_id} exists already")
+        return stored
 
 
 def now() -> datetime:
     """The current time in UTC (timezone-aware)."""
     return datetime.now(timezone.utc)
+
+
+def as_utc(when: datetime) -> datetime:
+    """A stored time with its zone: SQLite gives times back without one, and every time is stored in
+    UTC (:func:`now`), so a naive one is UTC."""
+    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when
+
+
+def iso_utc(when: datetime | None) -> str | None:
+    """A stored time as ISO 8601 with its zone (``+00:00``, :func:`as_utc`); None stays None."""
+    return None if when is None else as_utc(when).isoformat()
 
 
 def normalize_url(url: str) -> str:
@@ -194,6 +219,7 @@ class Store:
         self._select_actions = (select(*_ACTION_COLUMNS)
                                 .where(ActionRow.table_id == bindparam("table_id"),
                                        ActionRow.seq > bindparam("after")).order_by(ActionRow.seq))
+        self._raw: _RawAppender | None = None  # the committer's own SQLite connection (_write); None: not yet
         self._waiting: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._committer: threading.Thread | None = None
         self._committer_lock = threading.Lock()
@@ -206,6 +232,9 @@ class Store:
         if committer is not None:
             self._waiting.put(None)
             committer.join(10)
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
         self.engine.dispose()
 
     # ------------------------------------------------------------------ reads
@@ -227,7 +256,7 @@ class Store:
 
     def _actions(self, conn: Connection, table_id: str, seq: int) -> list[StoredAction]:
         rows = conn.execute(self._select_actions, {"table_id": table_id, "after": seq})
-        return [StoredAction._make(row) for row in rows]
+        return [StoredAction(*row) for row in rows]
 
     def count_actions(self, table_id: str) -> int:
         """How many actions ``table_id`` has (its version)."""
@@ -265,7 +294,7 @@ class Store:
                     {"seat": row.seat, "kind": row.kind, "level": row.level if row.kind == "bot" else None,
                      "name": row.name, "joined": bool(row.joined)})
         return [{"table_id": t.id, "game": t.game, "players": t.players, "status": t.status,
-                 "created": t.created.isoformat() if t.created else None, "clock": t.clock,
+                 "created": iso_utc(t.created), "clock": t.clock,
                  "version": counts.get(t.id, 0), "seats": seats.get(t.id, [])} for t in tables]
 
     def count_tables(self, statuses: tuple[str, ...] | None = None) -> int:
@@ -318,15 +347,45 @@ class Store:
         Database errors (``sqlalchemy.exc.DBAPIError``) reach the caller as they are.
         """
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
-        pending = _Pending(stored._asdict(), status, finish)
+        pending = _Pending(dict(zip(ACTION_FIELDS, stored)), status, finish)
         self._start_committer()
         self._waiting.put(pending)
         pending.done.wait()
-        if pending.error is not None:
-            raise pending.error
-        if not pending.stored:
-            raise Conflict(f"action {seq} of table {table_id} exists already")
-        return stored
+        return pending.outcome(stored)
+
+    def append_soon(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
+                    status: str | None = None, finish: Callable[[Connection], None] | None = None
+                    ) -> asyncio.Future[StoredAction]:
+        """:meth:`append` for a caller on a running event loop: queue the append and return at once.
+
+        The future (of the running loop; RuntimeError without one) is resolved on that loop once the
+        transaction holding the append is committed: with the stored action, or with the exception
+        :meth:`append` would raise (:class:`Conflict` for a lost race, a database error as it is). The
+        append is committed whatever becomes of the future (a cancelled waiter does not undo it).
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[StoredAction] = loop.create_future()
+        stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
+        pending = _Pending(dict(zip(ACTION_FIELDS, stored)), status, finish)
+
+        def settle() -> None:  # on the loop
+            if future.cancelled():
+                return
+            try:
+                future.set_result(pending.outcome(stored))
+            except BaseException as exc:  # handed to the waiter
+                future.set_exception(exc)
+
+        def then() -> None:  # in the committer thread
+            try:
+                loop.call_soon_threadsafe(settle)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                pass
+
+        pending.then = then
+        self._start_committer()
+        self._waiting.put(pending)
+        return future
 
     def _start_committer(self) -> None:
         if self._committer is None:
@@ -367,7 +426,7 @@ class Store:
             for pending in batch:
                 pending.stored = False
                 try:
-                    self._write_alone(pending)
+                    self._write_alone(pending)  # through SQLAlchemy, whose errors the callers know
                 except IntegrityError:  # its table is gone (deleted): nothing stored, as a lost race
                     pending.stored = False
                 except Exception as exc:
@@ -375,22 +434,39 @@ class Store:
         finally:
             for pending in batch:
                 pending.done.set()
+                if pending.then is not None:
+                    pending.then()
 
     def _write_alone(self, pending: _Pending) -> None:
         """Write one append in its own transaction; if that fails while it carries results to write
         (``finish``), the append is tried once more without them (logged): a table's results never
         cost the move that ended it."""
         try:
-            self._write([pending])
+            self._write_core([pending])
         except Exception:
             if pending.finish is None:
                 raise
             log.exception("writing the results of table %s failed; its last move is stored without them",
                           pending.row["table_id"])
             pending.finish, pending.stored = None, False
-            self._write([pending])
+            self._write_core([pending])
 
     def _write(self, batch: list[_Pending]) -> None:
+        """Write ``batch`` in one transaction (:meth:`_write_core`). On SQLite a batch of plain appends
+        (no status to set, no results to write) takes the committer's own connection instead, without
+        SQLAlchemy's work per statement (:class:`_RawAppender`): the same rows, the same commit."""
+        if self.is_postgres or any(p.status is not None or p.finish is not None for p in batch):
+            return self._write_core(batch)
+        if self._raw is None:
+            self._raw = _RawAppender(self.engine)
+        try:
+            self._raw.write(batch)
+        except BaseException:
+            self._raw = None  # write() let its connection go
+            raise
+        self.commits += 1
+
+    def _write_core(self, batch: list[_Pending]) -> None:
         """Insert ``batch`` (one statement, many rows), set the statuses, notify, commit; lost races
         (an existing ``(table_id, seq)``, or the same one twice in the batch) are left ``stored = False``."""
         rows, keys = [], set()
@@ -440,14 +516,16 @@ class Store:
         return ids
 
     def claim(self, table_id: str, seat: int, invite_hash: str, token_hash: str,
-              player_id: int | None = None) -> bool:
+              player_id: int | None = None, name: str | None = None) -> bool:
         """Claim ``seat`` with the invite whose hash is ``invite_hash``: the seat's token hash becomes
         ``token_hash`` (revoking the earlier token), its invite is used up and, given a ``player_id``,
-        the seat becomes that account's, in one transaction. False (nothing changed) when the invite is
-        not, or no longer, the seat's: of two claims one wins."""
+        the seat becomes that account's (and is shown as ``name``), in one transaction. False (nothing
+        changed) when the invite is not, or no longer, the seat's: of two claims one wins."""
         values: dict[str, Any] = {"invite_hash": None, "claimed": True, "joined": True, "token_hash": token_hash}
         if player_id is not None:
             values["player_id"] = player_id
+        if name is not None:
+            values["name"] = name
         with self.engine.begin() as conn:
             done = conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                                                       SeatRow.invite_hash == invite_hash).values(**values))
@@ -500,6 +578,71 @@ class Store:
         """Tell the other processes (PostgreSQL only; delivered when ``conn``'s transaction commits) that
         chat message ``message_id`` was stored at ``table_id``, so each pushes it to its own connections."""
         self._notify(conn, table_id, f"c{message_id}")
+
+
+class _RawAppender:
+    """The SQLite committer's own DB-API connection (taken from the engine's pool, with its pragmas:
+    WAL, ``synchronous``, ``busy_timeout``) and the append statement, for batches of plain appends.
+
+    Writes exactly what :meth:`Store._write_core` writes for such a batch (each value through its
+    column type's SQLAlchemy bind processor, so a ``created`` time is stored in the same form), in one
+    transaction: one multi-row ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` and one commit.
+    Used by the committer thread only.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.fairy = engine.raw_connection()
+        self.conn: Any = self.fairy.driver_connection  # the sqlite3.Connection
+        dialect = engine.dialect
+        table = ActionRow.__table__
+        self.columns = list(ACTION_FIELDS)
+        self.process = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in self.columns]
+        quote = dialect.identifier_preparer.quote
+        self.head = f"INSERT INTO {quote(ActionRow.__tablename__)} ({', '.join(quote(c) for c in self.columns)}) VALUES "
+        self.tail = f" ON CONFLICT DO NOTHING RETURNING {quote('table_id')}, {quote('seq')}"
+        self.one = "(" + ", ".join("?" for _ in self.columns) + ")"
+        self.sql: dict[int, str] = {}
+
+    def write(self, batch: list[_Pending]) -> None:
+        """Insert and commit ``batch`` (``stored`` set on each append that was stored); on any error
+        the transaction is rolled back, the connection closed (the store takes a new one next time), and
+        the error raised (the committer then writes each append alone through SQLAlchemy)."""
+        values: list[Any] = []
+        keys = set()
+        for pending in batch:
+            pending.stored = False
+            row = pending.row
+            key = (row["table_id"], row["seq"])
+            if key in keys:
+                continue  # the same (table, seq) twice in the batch: the second is a lost race
+            keys.add(key)
+            for name, process in zip(self.columns, self.process):
+                value = row[name]
+                values.append(process(value) if process is not None else value)
+        n = len(keys)
+        sql = self.sql.get(n)
+        if sql is None:
+            sql = self.sql[n] = self.head + ", ".join([self.one] * n) + self.tail
+        try:
+            cursor = self.conn.cursor()
+            stored = set(cursor.execute(sql, values).fetchall())
+            cursor.close()
+            self.conn.commit()
+        except BaseException:
+            try:
+                self.conn.rollback()
+            finally:
+                self.fairy.invalidate()
+            raise
+        for pending in batch:
+            key = (pending.row["table_id"], pending.row["seq"])
+            if key in stored:
+                pending.stored = True
+                stored.discard(key)
+
+    def close(self) -> None:
+        """Give the connection back to the engine's pool."""
+        self.fairy.close()
 
 
 def options_text(options: dict) -> str:

@@ -35,6 +35,7 @@ deleted, so the record no longer holds it.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -45,10 +46,10 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from dicetable.engine import (
-    DicetableError, GameConfigError, IllegalActionError, get_game, new_game, seat_name,
+    DicetableError, GameConfigError, GameState, IllegalActionError, get_game, new_game, seat_name,
 )
 
 from .accounts import seats_of_player
@@ -59,7 +60,7 @@ from .bots import (
 )
 from .clock import Timers
 from .errors import ApiError
-from .identity import player_for_token
+from .identity import Player, player_for_token
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
 from .leases import ADOPT_EVERY, Leases, to_drive
 from .live import LiveTable, Seat, Snapshot, Subscriber, apply_on, record_of
@@ -78,6 +79,27 @@ __all__ = [
 ]
 
 log = logging.getLogger("dicetable.server")
+
+#: Why an action that lost the race to the store is refused (409).
+LOST_RACE = ("another move was stored first (the table changed since your view); fetch the view and try "
+             "again")
+
+
+class Tried(NamedTuple):
+    """An action tried on a clone of a table's state, before it is stored: the new ``state``, who acted
+    (``seat``, ``by``), what :func:`apply_on` gave, the table's new ``status`` (None: unchanged), the
+    results ``finish`` writer of a game it ends, and ``row``: the store's append arguments."""
+
+    state: GameState
+    seat: int
+    by: str
+    events: list
+    undoable: bool
+    label: str
+    status: str | None
+    finish: Callable[[Any], None] | None
+    row: tuple[str, int, int, str, str, bool]
+
 
 #: Default seconds a table with no connection and no action stays in memory (``DICETABLE_IDLE_EVICT``).
 IDLE_EVICT = 600.0
@@ -121,6 +143,7 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self.guard = threading.Lock()
         self.load_locks: dict[str, threading.Lock] = {}
+        self.committing: set[str] = set()  # tables whose action waits for its commit on the loop (act_soon)
         self.views = Views()
         self.pushes = Pushes(self.views)
         self.bots = Bots(lambda table_id: self.tables.get(table_id), lambda *a, **kw: self.act(*a, **kw),
@@ -382,8 +405,10 @@ class TableManager:
         Accounts: a human seat's ``player_id`` (with its ``player`` name) gives the seat to that account
         (it acts with its session cookie or API token); ``token_too`` False leaves such a seat without a
         token or invite in the answer (it is someone else's). ``rated``: every human seat must name an
-        account (at a listed table only the host's: its open seats go to signed-in players only), the
-        options must be the game's standard ones and the seed not chosen (ApiError 422).
+        account (at a listed table only the host's: its open seats have an invite and no token, and go
+        to signed-in players only: :meth:`claim`, the lobby), the options must be the game's standard
+        ones and the seed not chosen (ApiError 422). Its results rate the players only if every human
+        seat's player joined it (:func:`~dicetable.server.ratings.finish_table`).
         """
         wrong = check_bank(bank, increment, bank_max, clock)
         if wrong:
@@ -408,7 +433,7 @@ class TableManager:
         chosen = seed is not None
         if rated:
             # a listed table's human seats after the host's are open: whoever takes one must be signed in
-            # (lobby.take_seat), so only the host's seat must name a player now
+            # (lobby.take_seat, claim), so only the host's seat must name a player now
             humans = [n for n, s in enumerate(seats) if s["kind"] == "human"]
             named_now = humans[:1] if listed else humans
             unnamed = [n for n in named_now if seats[n].get("player_id") is None]
@@ -442,8 +467,9 @@ class TableManager:
             name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
             player_id = seat.get("player_id") if kind == "human" else None
             handed = kind == "human" and (player_id is None or seat.get("token_too", True))
-            token = new_token() if handed else None
-            invite = new_token() if handed and player_id is None else None  # an account's seat is not given away
+            # an account's seat is not given away; a rated table's open seat is, only by its invite
+            invite = new_token() if handed and player_id is None else None
+            token = new_token() if handed and not (rated and player_id is None) else None
             rows.append(SeatRow(table_id=table_id, seat=n, kind=kind, level=level,
                                 token_hash=hash_token(token) if token else None, name=name,
                                 autoplay=False, joined=n == host, claimed=False,
@@ -455,7 +481,9 @@ class TableManager:
             if player_id is not None:
                 entry["player"] = seat.get("player")
             out.append(entry)
-        banks = TimeBank.new(players, bank, increment or 0, bank_max, on_time_out) if bank is not None else None
+        # the rule when a bank runs out, as the table will apply it: the default is decided now
+        rule = on_time_out or ("forfeit" if rated else "bot")
+        banks = TimeBank.new(players, bank, increment or 0, bank_max, rule) if bank is not None else None
         row = TableRow(id=table_id, game=spec.id, players=players, options=options_text(state.options),
                        seed=seed, created=now(), status="over" if state.is_over else "running", clock=clock,
                        seed_chosen=chosen, time_bank=banks.to_text() if banks is not None else None,
@@ -481,13 +509,25 @@ class TableManager:
 
     # -------------------------------------------------------------- seats
     def seat_of(self, lt: LiveTable, token: str | None) -> int | None:
-        """The seat ``token`` holds at ``lt`` (None for no token: a spectator); ApiError 403 for a wrong token."""
+        """The seat ``token`` holds at ``lt``; None for no token, or an account's token holding no seat
+        here (a spectator, as with the account's sign-in cookie); ApiError 403 for any other token."""
         if token is None:
             return None
-        return self._holder(lt, token)
+        return self._holder(lt, token, watch=True)
 
-    def _holder(self, lt: LiveTable, token: str) -> int:
-        """The seat ``token`` holds at ``lt`` (marked joined); ApiError 403 when it holds none."""
+    def known_seat(self, lt: LiveTable, token: str) -> int | None:
+        """The seat ``token`` holds at ``lt`` when that is known without the store: a joined seat's own
+        token (as :meth:`seat_of` finds it). None otherwise (ask :meth:`seat_of`, which may read or write
+        the store: an account's token, a first use, or a token holding no seat)."""
+        digest = hash_token(token)
+        for seat in lt.seats:
+            if seat.joined and seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def _holder(self, lt: LiveTable, token: str, watch: bool = False) -> int | None:
+        """The seat ``token`` holds at ``lt`` (marked joined). An account's token holding no seat here gives
+        None with ``watch`` (a spectator); otherwise ApiError 403 when it holds none."""
         digest = hash_token(token)
         for seat in lt.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
@@ -498,8 +538,10 @@ class TableManager:
         held = self.account_seat(lt, token)
         if held is not None:
             return held
-        raise ApiError(403, f"this token holds no seat at table {lt.id}; use the link of your seat, "
-                            "or no token to watch as a spectator")
+        if watch and player_for_token(self.store.engine, token) is not None:
+            return None
+        raise ApiError(403, f"this token holds no seat at table {lt.id} (or it was revoked, or signed out); use "
+                            "the link of your seat, or no token to watch as a spectator")
 
     def account_seat(self, lt: LiveTable, token: str) -> int | None:
         """The seat the account of ``token`` (a session or API token) acts for at ``lt``: of the seats it
@@ -521,15 +563,16 @@ class TableManager:
             self.store.update_seat(lt.id, seat.seat, joined=True)
         return seat.seat
 
-    def claim(self, table_id: str, invite: str) -> dict[str, Any]:
+    def claim(self, table_id: str, invite: str, player: Player | None = None) -> dict[str, Any]:
         """Claim a seat with its invite (the ``link`` of the creation answer, ``#invite=<seat>.<code>``).
 
         The claimer gets a fresh token, the invite is used up, and the seat's earlier token (the
         creator's copy) stops working, so the creator can neither act for the seat nor see its secrets.
+        A signed-in claimer (``player``) also makes the seat their account's, shown by their name.
         Returns ``{"seat", "token", "link"}`` (``link`` opens the seat's page with the new token in
         the address's fragment, which servers never see). ApiError 403 for an invite that is not, or
-        no longer, valid; 409 when the table's seed was chosen by its creator (who could then know
-        every hidden card and future die).
+        no longer, valid, or a guest at a rated table; 409 when the table's seed was chosen by its
+        creator (who could then know every hidden card and future die), or the player sits there already.
         """
         lt = self.get(table_id)
         number, _, code = invite.partition(".")
@@ -544,20 +587,31 @@ class TableManager:
                 raise ApiError(409, "this table's seed was chosen by whoever created it, so they could know "
                                     "every hidden card and future die: its invites cannot be claimed; play it "
                                     "at one screen, or create a table without a seed")
+            if player is None and self.store.is_rated(lt.id):
+                raise ApiError(403, "this table is rated: sign in (or sign up) to take this seat, then open "
+                                    "the link again; tables that are not rated take guests")
+            if player is not None and any(s.player_id == player.id for s in lt.seats):
+                raise ApiError(409, f"{player.name} sits at this table already; one seat per player")
             token = new_token()
-            if not self.store.claim(lt.id, seat, digest, hash_token(token)):
+            if not self.store.claim(lt.id, seat, digest, hash_token(token),
+                                    player_id=None if player is None else player.id,
+                                    name=None if player is None else player.name):
                 self._reload(lt)
                 raise ApiError(403, "this invite was used already: the seat is claimed")
             info.token_hash, info.invite_hash, info.claimed, info.joined = hash_token(token), None, True, True
+            if player is not None:
+                info.player_id, info.name = player.id, player.name
             self.pushes.publish(lt)
         return {"seat": seat, "token": token, "link": f"/tables/{lt.id}#token={token}"}
 
     def need_seat(self, lt: LiveTable, token: str | None) -> int:
-        """Like :meth:`seat_of` but a token is required (ApiError 401 without one)."""
+        """Like :meth:`seat_of` but a seat is required (ApiError 401 without a token, 403 when it holds none)."""
         if token is None:
             raise ApiError(401, "this needs your seat's token: send the header 'Authorization: Bearer <token>' "
                                 "(the token is in your seat's link)")
-        return self._holder(lt, token)
+        seat = self._holder(lt, token)
+        assert seat is not None  # without watch, a token holding no seat raised
+        return seat
 
     # -------------------------------------------------------------- actions
     def act(self, table_id: str, seat: int, action_id: str, version: int, by: str = "seat",
@@ -572,38 +626,109 @@ class TableManager:
         """
         lt = self.get(table_id)
         with self.changing(lt):
-            if version != lt.version:
-                raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
-                                    "changed since your view (someone moved first); fetch the view and try again")
-            if by == "seat" and lt.seats[seat].autoplay:
-                raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
-                                    f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
-            self._refuse_if_finished(lt)
-            state = lt.state.clone()
+            tried = self._try_action(lt, seat, action_id, version, by)
             try:
-                events, undoable, label = apply_on(state, seat, action_id)
-            except IllegalActionError as exc:
-                raise ApiError(422, str(exc)) from None
-            if by != "seat":
-                undoable = False
-            try:
-                self.store.append(lt.id, lt.version + 1, seat, action_id, by, undoable,
-                                  status="over" if state.is_over else None,
-                                  finish=results_writer(lt.id, state, lt.bank.forfeited if lt.bank else ())
-                                  if state.is_over else None)
+                self.store.append(*tried.row, status=tried.status, finish=tried.finish)
             except Conflict:
                 self._reload(lt)
-                raise ApiError(409, "another move was stored first (the table changed since your view); "
-                                    "fetch the view and try again") from None
-            lt.state = state
-            self._book(lt, seat, by, events, undoable, label)
-            if by == "seat":
-                lt.timed_out.discard(seat)
-            self._kick(lt)  # first: a chess clock's turn changes are in the view
-            self.pushes.publish(lt)
-            if minimal:
-                return {"version": lt.version, "undos": lt.undos}
-            return self.view(lt, seat)
+                raise ApiError(409, LOST_RACE) from None
+            return self._acted(lt, tried, minimal)
+
+    async def act_soon(self, table_id: str, seat: int, action_id: str, version: int,
+                       minimal: bool = False) -> dict | None:
+        """:meth:`act` for ``seat``'s holder, run on the calling event loop: only the commit is awaited
+        (:meth:`Store.append_soon`), no thread waits for it. The same answer and errors as :meth:`act`.
+
+        None (nothing done: call :meth:`act` in a worker thread instead) when it cannot run on the
+        loop without waiting: the table is not in memory, its lock is held (by a thread, or by
+        another action of this loop waiting for its commit), it has a chess clock (whose turn
+        changes are written at once), or the tables are shared with other processes (PostgreSQL:
+        their leases are asked for at once). While the commit is awaited the table's lock stays held
+        by the loop's thread, so threads wait for it as they wait for :meth:`act`; a cancelled
+        caller does not cut that short (the action is stored, cached and pushed all the same).
+        """
+        lt = self.tables.get(table_id)
+        if lt is None or lt.bank is not None or self.leases.shared or table_id in self.committing:
+            return None
+        if not lt.lock.acquire(blocking=False):
+            return None
+        if table_id in self.committing:  # the loop's thread holds it (an action waiting for its commit)
+            lt.lock.release()
+            return None
+        lt.used = time.monotonic()
+        try:
+            tried = self._try_action(lt, seat, action_id, version, "seat")
+            waiting = self.store.append_soon(*tried.row, status=tried.status, finish=tried.finish)
+        except BaseException:
+            lt.lock.release()
+            self.pushes.deliver(lt)
+            raise
+        self.committing.add(table_id)
+        finishing = asyncio.ensure_future(self._finish_soon(lt, tried, waiting, minimal))
+        answer = await asyncio.shield(finishing)
+        if answer is None:  # a lost race: the table was reloaded in a worker thread
+            raise ApiError(409, LOST_RACE)
+        return answer
+
+    async def _finish_soon(self, lt: LiveTable, tried: Tried, waiting: asyncio.Future,
+                           minimal: bool) -> dict | None:
+        """Await the commit of :meth:`act_soon`'s action, then cache and push it and release the lock
+        (the loop's thread holds it); None for a lost race, after reloading the table."""
+        try:
+            try:
+                await waiting
+            except Conflict:
+                lost = True
+            else:
+                lost = False
+                return self._acted(lt, tried, minimal)
+        finally:
+            self.committing.discard(lt.id)
+            lt.lock.release()
+            self.pushes.deliver(lt)
+        if lost:
+            await asyncio.to_thread(self.reload, lt)
+        return None
+
+    def reload(self, lt: LiveTable) -> None:
+        """Rebuild ``lt`` from the store under its lock (after a lost race), pushing the result."""
+        with self.changing(lt):
+            self._reload(lt)
+
+    def _try_action(self, lt: LiveTable, seat: int, action_id: str, version: int, by: str) -> Tried:
+        """Check ``seat``'s action at ``version`` and try it on a clone of ``lt``'s state (lock held);
+        nothing of ``lt`` changes. ApiError as :meth:`act` says."""
+        if version != lt.version:
+            raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
+                                "changed since your view (someone moved first); fetch the view and try again")
+        if by == "seat" and lt.seats[seat].autoplay:
+            raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
+                                f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
+        self._refuse_if_finished(lt)
+        state = lt.state.clone()
+        try:
+            events, undoable, label = apply_on(state, seat, action_id)
+        except IllegalActionError as exc:
+            raise ApiError(422, str(exc)) from None
+        if by != "seat":
+            undoable = False
+        over = state.is_over
+        finish = results_writer(lt.id, state, lt.bank.forfeited if lt.bank else ()) if over else None
+        return Tried(state, seat, by, events, undoable, label, "over" if over else None, finish,
+                     (lt.id, lt.version + 1, seat, action_id, by, undoable))
+
+    def _acted(self, lt: LiveTable, tried: Tried, minimal: bool) -> dict:
+        """Make the stored action ``tried`` the table's state, start what comes next, push it (lock
+        held); the seat's new view (``minimal``: ``{"version", "undos"}``)."""
+        lt.state = tried.state
+        self._book(lt, tried.seat, tried.by, tried.events, tried.undoable, tried.label)
+        if tried.by == "seat":
+            lt.timed_out.discard(tried.seat)
+        self._kick(lt)  # first: a chess clock's turn changes are in the view
+        self.pushes.publish(lt)
+        if minimal:
+            return {"version": lt.version, "undos": lt.undos}
+        return self.view(lt, tried.seat)
 
     def _refuse_if_finished(self, lt: LiveTable) -> None:
         """ApiError 422 when the game is over, 409 when the table was abandoned (lock held)."""
@@ -672,6 +797,29 @@ class TableManager:
             self.pushes.publish(lt)
             return self.view(lt, caller)
 
+    def account_left(self, table_id: str, player_id: int, name: str) -> list[int]:
+        """A deleted account's seats at ``table_id``: shown as ``name`` and, while the game runs, handed to
+        their bots, which play them to the end (the account can no longer take them back); the seats.
+
+        Nothing else changes: the moves stay, and a rated table is rated as it ends. ApiError 404 for an
+        unknown table."""
+        lt = self.get(table_id)
+        with self.changing(lt):
+            seats = [s for s in lt.seats if s.player_id == player_id]
+            running = lt.status == "running" and not lt.state.is_over
+            for seat in seats:
+                seat.name = name
+                if running and seat.kind == "human" and not seat.autoplay:
+                    self.store.update_seat(lt.id, seat.seat, autoplay=True)
+                    seat.autoplay = True
+            if running:
+                self._kick(lt)
+            if self.store.is_postgres:  # the other server processes reload the seats' new names
+                with self.store.engine.begin() as conn:
+                    self.store.notify_seats(conn, lt.id)
+            self.pushes.publish(lt)
+        return [s.seat for s in seats]
+
     def take_back(self, table_id: str, seat: int, caller: int) -> dict:
         """``seat``'s holder takes it back from its bot. ApiError 403 for another seat's token."""
         lt = self.get(table_id)
@@ -715,6 +863,20 @@ class TableManager:
     def view(self, lt: LiveTable, seat: int | None) -> dict:
         """What ``seat`` (None: a spectator) may see of ``lt`` now (:meth:`Views.view`)."""
         return self.views.view(lt, seat)
+
+    def view_soon(self, lt: LiveTable, seat: int | None) -> dict | None:
+        """:meth:`view` when ``lt``'s lock is free at once (for a caller on the event loop, which must not
+        wait for it); None when it is held (by a thread, or by an action of this loop waiting for its
+        commit): ask :meth:`view` in a worker thread instead."""
+        if lt.id in self.committing or not lt.lock.acquire(blocking=False):
+            return None
+        try:
+            if lt.id in self.committing:
+                return None
+            lt.used = time.monotonic()
+            return self.view(lt, seat)
+        finally:
+            lt.lock.release()
 
     def live_view(self, lt: LiveTable, seat: int | None) -> dict:
         """``seat``'s full view of the wire, built from scratch now (:meth:`Views.live_view`)."""

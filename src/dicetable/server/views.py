@@ -15,12 +15,15 @@ the table's lock held by its caller, or takes it itself (it is reentrant).
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
+from typing import Iterator
 
-from dicetable.engine import get_game
+from dicetable.engine import GameState, get_game, places
 from dicetable.engine.markup import as_parts, assemble
 
-from .delta import diff, same
-from .live import LiveTable, Snapshot, compact
+from .banks import places_with_forfeits
+from .delta import diff, exact, same, share_patch
+from .live import LiveTable, Round, Snapshot, compact
 
 log = logging.getLogger("dicetable.server")
 
@@ -57,7 +60,11 @@ class Views:
             return view
 
     def fields(self, lt: LiveTable, seat: int | None) -> tuple[dict, dict | None]:
-        """The view's fields but the log (set to None, in its place) and the board's parts (lock held)."""
+        """The view's fields but the log (set to None, in its place) and the board's parts (lock held).
+
+        The fields that are the same for every viewer are made once per
+        :meth:`sharing` round and the same objects put in every viewer's view.
+        """
         state = lt.state
         over = state.is_over
         actions = []
@@ -66,6 +73,11 @@ class Views:
             actions = [a.to_json() for a in state.legal_actions(seat)]
             decision = state.decision(seat)  # never None for a seat to move (the engine's promise)
         obs = state.observation(seat)
+        rnd = lt.round
+        common = rnd.common if rnd is not None and rnd.common is not None else self.common(lt)
+        if rnd is not None:
+            rnd.common = common
+        to_move, scores, winners, seats, bank, undo_seat = common
         view = {
             "table_id": lt.id,
             "game": lt.game,
@@ -73,26 +85,60 @@ class Views:
             "undos": lt.undos,
             "over": over,
             "status": lt.status,
-            "to_move": list(state.to_move),
+            "to_move": to_move,
             "decision": decision.to_json() if decision is not None else None,
             "legal_actions": actions,
             "observation": obs,
             "log": None,
-            "scores": list(state.visible_scores(None)),
-            "own_score": state.own_score(seat),
-            "winners": list(state.winners) if over else [],
+            "scores": scores,
+            "own_score": self.own_score(lt, seat, scores),
+            "winners": winners,
             "seat": seat,
             "players": lt.players,
             "options": lt.options,
-            "seats": self.seats_view(lt),
+            "seats": seats,
             "clock": lt.clock,
-            "time_bank": lt.bank.to_view() if lt.bank is not None else None,
+            "time_bank": bank,
             "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
                              and not over),
-            "undo_seat": lt.actions[-1][0] if lt.actions and lt.actions[-1][1:] == ("seat", True) and not over
-            else None,
+            "undo_seat": undo_seat,
         }
         return view, self.parts(lt, obs, actions, seat)
+
+    @staticmethod
+    def own_score(lt: LiveTable, seat: int | None, public: list) -> dict | None:
+        """``state.own_score(seat)``, given ``public`` (``visible_scores(None)``, already made for the view):
+        ``GameState.own_score`` asks for it again per seat, which some games compute from scratch."""
+        state = lt.state
+        if type(state).own_score is not GameState.own_score:
+            return state.own_score(seat)
+        if seat is None or state.is_over:  # what GameState.own_score does, with public given
+            return None
+        total = state.visible_scores(seat)[seat]
+        if not isinstance(total, (int, float)) or total == public[seat]:
+            return None
+        hidden = total - public[seat] if isinstance(public[seat], (int, float)) else total
+        return {"seat": seat, "total": total, "hidden": hidden}
+
+    def common(self, lt: LiveTable) -> tuple:
+        """The view fields that are the same for every viewer: ``(to_move, scores, winners, seats, time_bank,
+        undo_seat)`` (lock held)."""
+        state = lt.state
+        over = state.is_over
+        return (list(state.to_move), list(state.visible_scores(None)), table_winners(lt) if over else [],
+                self.seats_view(lt), lt.bank.to_view() if lt.bank is not None else None,
+                lt.actions[-1][0] if lt.actions and lt.actions[-1][1:] == ("seat", True) and not over else None)
+
+    @contextmanager
+    def sharing(self, lt: LiveTable) -> Iterator[None]:
+        """Build the snapshots of one revision inside this: what is the same for several viewers (the
+        common fields, observation parts and their patches, board parts, events) is made once and
+        shared (lock held). Nothing is kept past the block, so a later view sees the table afresh."""
+        lt.round = Round()
+        try:
+            yield
+        finally:
+            lt.round = None
 
     def seats_view(self, lt: LiveTable) -> list[dict]:
         """The ``seats`` field, the same for every viewer: made once per revision (every change of a seat,
@@ -164,7 +210,11 @@ class Views:
                 prev = None
             tail = len(lt.notes.get(lt.log_len, ()))
             if prev is None:
-                snap = Snapshot(lt.rev, lt.epoch, self.live_view(lt, seat), lt.log_len, tail)
+                view = self.live_view(lt, seat)
+                other = next((o for k, o in lt.live.items() if k != seat and o.epoch == lt.epoch), None)
+                if other is not None:
+                    share_equal(view, other.view)
+                snap = Snapshot(lt.rev, lt.epoch, view, lt.log_len, tail)
             else:
                 view, parts = self.fields(lt, seat)
                 old = prev.view
@@ -179,18 +229,46 @@ class Views:
             return snap
 
     def change(self, lt: LiveTable, seat: int | None, prev: Snapshot, view: dict, lines: list[str]) -> str:
-        """The change message from ``prev`` to ``view`` ("" when nothing ``seat`` sees changed)."""
+        """The change message from ``prev`` to ``view`` ("" when nothing ``seat`` sees changed).
+
+        Within a :meth:`sharing` round, what another viewer's message already
+        made is reused: an event's JSON, the patch of an observation entry
+        that was and is the same object or value, a part's HTML. ``view``'s
+        observation and parts then hold the shared objects (equal values), and
+        an unchanged part keeps the object of ``prev``, so snapshots share
+        memory and the next comparison is by identity.
+        """
         old = prev.view
+        rnd = lt.round
         events = []
-        for event in lt.events[prev.log_len:lt.log_len]:
+        for i in range(prev.log_len, lt.log_len):
+            event = lt.events[i]
             if event.visible_to(seat):
-                shown = event.to_json()
-                shown.pop("visible", None)
+                shown = rnd.events.get(i) if rnd is not None else None
+                if shown is None:
+                    shown = event.to_json()
+                    shown.pop("visible", None)
+                    if rnd is not None:
+                        rnd.events[i] = shown
                 events.append(shown)
         changed = {k: v for k, v in view.items() if k not in _NOT_SET and not same(old.get(k), v)}
-        patch = diff(old["observation"], view["observation"])
+        patch, view["observation"] = share_patch(rnd.observation if rnd is not None else None,
+                                                 old["observation"], view["observation"])
         new_parts, old_parts = view["parts"] or {}, old["parts"] or {}
-        parts: dict[str, str | None] = {k: html for k, html in new_parts.items() if old_parts.get(k) != html}
+        shared = rnd.parts if rnd is not None else None
+        parts: dict[str, str | None] = {}
+        for k, html in new_parts.items():
+            was = old_parts.get(k)
+            if was is html:
+                continue
+            if was == html:
+                new_parts[k] = was  # the same text: keep one object
+                continue
+            if shared is not None:
+                other = shared.setdefault(k, html)
+                if other is not html and other == html:
+                    new_parts[k] = html = other
+            parts[k] = html
         parts.update((k, None) for k in old_parts if k not in new_parts)  # a part no longer drawn
         if not (events or lines or changed or patch or parts):
             return ""
@@ -211,6 +289,24 @@ class Views:
 
 
 
+def share_equal(view: dict, other: dict) -> None:
+    """Put in ``view`` (a live view) the objects of ``other`` (another viewer's) where they hold the same:
+    observation entries exactly equal (``delta.exact``), board parts with the same HTML; one copy is kept."""
+    obs, theirs = view["observation"], other["observation"]
+    if type(obs) is dict and type(theirs) is dict:
+        shared = {}
+        for k, v in obs.items():
+            mine = exact(v) if k in theirs else None
+            shared[k] = theirs[k] if mine is not None and mine == exact(theirs[k]) else v
+        view["observation"] = shared
+    parts, their_parts = view["parts"], other["parts"]
+    if parts and their_parts:
+        for k, html in parts.items():
+            shared = their_parts.get(k)
+            if shared is not None and shared is not html and shared == html:
+                parts[k] = shared
+
+
 def assembled(game: str, parts: dict | None) -> str | None:
     """The board's parts assembled into one HTML string (None without parts, or when they do not fit)."""
     if parts is None:
@@ -220,3 +316,14 @@ def assembled(game: str, parts: dict | None) -> str | None:
     except ValueError:  # a drawing bug must not take the table down: the page falls back to buttons
         log.exception("the board parts of %s do not assemble", game)
         return None
+
+
+def table_winners(lt: LiveTable) -> list[int]:
+    """The seats that won ``lt``'s finished game: the rulebook's winners, unless a seat forfeited (its
+    time bank ran out under the forfeit rule: docs/lobby.md), when the winners are the seats placed
+    first once every forfeit is placed last (:func:`~dicetable.server.banks.places_with_forfeits`)."""
+    state = lt.state
+    if lt.bank is None or not lt.bank.forfeited:
+        return list(state.winners)
+    final = places_with_forfeits(places(state), lt.bank.forfeited)
+    return [seat for seat, place in enumerate(final) if place == 1]

@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import LEGEND, ROOT, attr, die_svg, legend, slot, text
+from dicetable.engine.markup import LEGEND, ROOT, attr, die_svg, legend, memo, slot, text
 
 from .keys import die_face, marker_key
 from .rules.common import Marker
@@ -241,20 +241,34 @@ def _track_space(t: int, space: int, markers: tuple, vp_left: tuple | None, toke
 
 def _tracks(obs: Observation, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
     targets = _advance_targets(obs, seat, actions)
-    stacks = {b["space"]: (b["count"], tuple(b["tokens_left"])) for b in obs["bishop_stacks"]}
+    parts.update(_track_parts(obs["tracks"], obs["vp_stacks"], obs["bishop_stacks"], obs["value_dice"],
+                              sorted(targets.items()), [_value_act(sym, actions) for sym in SYMBOLS[:NRES]]))
+
+
+@memo(512)
+def _track_parts(tracks: dict, vp_stacks: dict, bishop_stacks: list, value_dice: dict, targets: list,
+                 value_acts: list) -> dict[str, str]:
+    """The parts of the tracks (``sp-<sym>-<space>``, ``value-<sym>``): the same for every viewer who has
+    the same ``targets`` (``[((track, space), (action id, label))]``) and ``value_acts`` (per Resource
+    Track, its Value Die's action or None), so drawn once for them all."""
+    parts: dict[str, str] = {}
+    at = dict(targets)
+    stacks = {b["space"]: (b["count"], tuple(b["tokens_left"])) for b in bishop_stacks}
     for t, sym in enumerate(SYMBOLS):
-        spaces = obs["tracks"][sym]
+        spaces = tracks[sym]
         for space in range(1, TOP[t] + 1):
             vp_left = None
             if t < NRES:
                 k = _VP_STACK_AT.get(space)
                 if k is not None:
-                    vp_left = tuple(obs["vp_stacks"][sym][k])
+                    vp_left = tuple(vp_stacks[sym][k])
             parts[f"sp-{sym}-{space}"] = _track_space(
                 t, space, tuple(spaces[space - 1]), vp_left, stacks.get(space) if t == NRES else None,
-                targets.get((t, space)))
+                at.get((t, space)))
         if t < NRES:
-            parts[f"value-{sym}"] = _value_die(t, obs["value_dice"][sym], _value_act(sym, actions))
+            act = value_acts[t]
+            parts[f"value-{sym}"] = _value_die(t, value_dice[sym], tuple(act) if act is not None else None)
+    return parts
 
 
 @lru_cache(maxsize=64)
@@ -361,6 +375,7 @@ def _buttons(actions: dict, ids: Sequence[str]) -> str:
                    for aid in ids if aid in actions)
 
 
+@lru_cache(maxsize=8)
 def _pool_slots(prefix: str) -> str:
     kinds = "".join(slot(f"{prefix}-{k}", "span", "bd-kind") for k in _POOL_KINDS)
     return f'<div class="row" data-key="dice">{kinds}</div>'
@@ -486,8 +501,13 @@ def _public(standing: Standing, key: str) -> str:
 
 
 def _player_line(obs: Observation, p: PlayerRow) -> str:
+    return _line(p, space_of(obs, "bishop", p["seat"]), obs["hidden_objectives"], obs["standing"][p["seat"]])
+
+
+@memo(1024)
+def _line(p: PlayerRow, bishop: int, hidden_objectives: bool, standing: Standing) -> str:
+    """A player's line: Bishop space, shield (Gold, VP tokens, objective when shown) and public score."""
     s = p["seat"]
-    bishop = space_of(obs, "bishop", s)
     ratio = ratio_at(bishop)
     shield = []
     if p["gold"] is not None:
@@ -500,13 +520,13 @@ def _player_line(obs: Observation, p: PlayerRow) -> str:
                           f'objective {text(_NAME[p["objective"]])}</span>')
     else:
         shield.append('<span class="hidden" title="Behind the shield: Gold, VP tokens'
-                      + (' and a Hidden Objective' if obs["hidden_objectives"] else '')
+                      + (' and a Hidden Objective' if hidden_objectives else '')
                       + ', hidden from you (every gain and payment is in the log).">shield</span>')
     return (f'<div class="line"><span title="Bishop Track space'
             f'{"; Gold converts at " + str(ratio) + ":1" if ratio else ""}">'
             f'Bishop {bishop}{" (" + str(ratio) + ":1)" if ratio else ""}</span>'
             f'<span class="shield" data-key="p-{s}-shield">{"".join(shield)}</span>'
-            f'{_public(obs["standing"][s], f"p-{s}-places")}</div>')
+            f'{_public(standing, f"p-{s}-places")}</div>')
 
 
 def _player_hand(obs: Observation, p: PlayerRow, seat: int | None, actions: dict) -> str:
@@ -529,12 +549,18 @@ def _player_hand(obs: Observation, p: PlayerRow, seat: int | None, actions: dict
             + (' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else "") + '</div>')
 
 
+@lru_cache(maxsize=64)
+def _player_shell(s: int, to_move: bool) -> str:
+    """Part ``p-<s>``: seat ``s``'s panel with the slots of its pieces."""
+    classes = f"bd-player c-{_colour(s)}" + (" to-move" if to_move else "")
+    pieces = "".join(slot(f"p-{s}-{piece}") for piece in ("head", "line", "bids", "hand"))
+    return f'<div class="{classes}" data-seat="{s}" data-key="p-{s}">{pieces}</div>'
+
+
 def _players(obs: Observation, seat: int | None, actions: dict, parts: dict[str, str]) -> None:
     for p in obs["players"]:
         s = p["seat"]
-        classes = f"bd-player c-{_colour(s)}" + (" to-move" if s in obs["to_move"] else "")
-        pieces = "".join(slot(f"p-{s}-{piece}") for piece in ("head", "line", "bids", "hand"))
-        parts[f"p-{s}"] = f'<div class="{classes}" data-seat="{s}" data-key="p-{s}">{pieces}</div>'
+        parts[f"p-{s}"] = _player_shell(s, s in obs["to_move"])
         parts[f"p-{s}-head"] = _player_head(obs, s, seat)
         parts[f"p-{s}-line"] = _player_line(obs, p)
         parts[f"p-{s}-bids"] = _bids(p, seat, obs["phase"])
@@ -647,12 +673,34 @@ def board_view(obs: Mapping[str, Any], actions: list, seat: int | None) -> dict[
     labels = {a["id"]: a["label"] for a in actions}
     parts: dict[str, str] = {ROOT: _root(len(obs["players"]), "cadfael" in obs, seat),
                              "status": _status(obs, seat)}
+    if labels:
+        _middle(obs, seat, labels, parts)
+    else:  # the same for every viewer without actions: it reads nothing of the players but their number
+        parts.update(_middle_without_actions({k: v for k, v in obs.items() if k not in _PER_VIEWER},
+                                             len(obs["players"])))
+    _players(obs, seat, labels, parts)
+    return parts
+
+
+#: Observation entries that differ between viewers (the players' rows show the viewer's own secrets).
+_PER_VIEWER = frozenset({"seat", "players", "my_score", "my_gold", "my_vp_tokens"})
+
+
+def _middle(obs: Observation, seat: int | None, labels: dict, parts: dict[str, str]) -> None:
+    """The parts between the status and the players: tracks, Mule, last auction, legend, dice."""
     _tracks(obs, seat, labels, parts)
     parts["mule"] = _mule(obs["mule"], obs["mule_die"])
     parts["last"] = _last_auction(obs)
     parts[LEGEND] = _LEGEND
     _dice(obs, labels, parts)
-    _players(obs, seat, labels, parts)
+
+
+@memo(256)
+def _middle_without_actions(public: dict[str, Any], players: int) -> dict[str, str]:
+    """:func:`_middle`'s parts for a viewer without actions, from the observation without the entries
+    of :data:`_PER_VIEWER` (``players``: how many players there are)."""
+    parts: dict[str, str] = {}
+    _middle(observation({**public, "players": [{}] * players}), None, {}, parts)
     return parts
 
 

@@ -8,14 +8,18 @@ positions count Cadfael as one more marker when he plays (2 players). See
 
 from __future__ import annotations
 
+from array import array
+from functools import lru_cache
 from typing import Any, Callable
 
-from dicetable.engine.encoding import Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, seat_order
+from dicetable.engine.encoding import (
+    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, seat_order, shared_memo,
+)
 
 from .components import (
-    ADJ_FACES, CARD_VALUES, MULE_FINAL, NRES, RESOURCES, SYMBOLS, TOKEN_SPOTS, TOP,
+    ADJ_FACES, ADJUST, CARD_VALUES, GOLD, MULE_FINAL, NRES, NTRACKS, RESOURCES, SYMBOLS, TOKEN_SPOTS, TOP,
 )
-from .rules import GOLD_VALUES, MARK_KINDS, PHASES
+from .rules import GOLD_VALUES, MARK_KINDS, OVER, PHASES
 from .viewdata import own_row
 _DICE_KINDS = SYMBOLS
 _GOLD_SCALE = 30.0
@@ -97,4 +101,114 @@ def observation_encoding(players: int, options: dict) -> Encoding:
     if cadfael:
         feats.append(scalar("cadfael_revealed", lambda o: sum(o["cadfael"]["revealed"]), _GOLD_SCALE,
                             "sum of Cadfael's revealed cards / 30"))
-    return Encoding(feats)
+    return Encoding(feats, direct=lambda offsets: _direct(players, cadfael, offsets))
+
+
+def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
+    """The same vector as the features above, written from the state.
+
+    Reads another seat's hand and face-down card only as the observation shows them (together,
+    as cards not yet revealed); its Gold, VP tokens and objective never.
+    """
+    markers = players + (1 if cadfael else 0)
+    phase_index = {p: i for i, p in enumerate(PHASES)}
+    card_index = {v: i for i, v in enumerate(CARD_VALUES)}
+    n_cards = len(CARD_VALUES)
+    n_gold, n_adj = len(GOLD_VALUES), len(ADJ_FACES)
+    dice_at = [(at[name], at[f"{name}_gold"], at[f"{name}_adjustment"])
+               for name in ("pool", "small_group", "group_large", "group_small")]
+    o = at
+
+    def dice(values: Any, where: tuple[int, int, int], out: Any) -> None:
+        kinds, gold, adjustment = where
+        for k in range(NTRACKS):
+            if values[k]:
+                out[kinds + k] = values[k] / 6
+        if 0 <= values[GOLD] < n_gold:
+            out[gold + values[GOLD]] = 1.0
+        if 0 <= values[ADJUST] < n_adj:
+            out[adjustment + values[ADJUST]] = 1.0
+
+    # the Value Dice, tracks, VP and Bishop stacks and the Mule are one run of the vector
+    o_board = o["value_dice"]
+    board_size = o["mule"] + 1 - o_board
+    boards: dict[tuple[Any, ...], memoryview] = shared_memo("biblios-dice", "board", players)
+
+    def board_block(state: Any, key: tuple[Any, ...]) -> memoryview:
+        """The board's slices seen from seat ``key[-1]`` on (memoised on the public board)."""
+        if len(boards) > 4096:  # bound the memory of long runs
+            boards.clear()
+        value, pos, stacks, bishops, mule, first = key
+        n = state.players
+        block = array("d", bytes(8 * board_size))
+        for d in range(NRES):
+            block[o["value_dice"] - o_board + d] = value[d] / 6
+        nm, cad = state.nm, state.cad
+        for t in range(NTRACKS):
+            row = o["tracks"] - o_board + t * markers
+            for m in range(nm):
+                block[row + (players if m == cad else (m - first) % n)] = pos[t * nm + m] / TOP[t]
+        for i in range(NRES * 2):
+            block[o["vp_stacks"] - o_board + i] = sum(stacks[i]) / 10
+        for g, count in enumerate(bishops):
+            block[o["bishop_stacks"] - o_board + g] = count / 3
+        block[o["mule"] - o_board] = mule / MULE_FINAL
+        got = boards[key] = memoryview(block)
+        return got
+
+    @lru_cache(maxsize=None)
+    def card_slots(bits: int) -> tuple[int, ...]:
+        """Slots among CARD_VALUES of the cards in a bit mask (bit v: the card of value v)."""
+        return tuple(i for i, v in enumerate(CARD_VALUES) if bits >> v & 1)
+
+    def fill(state: Any, seat: int | None, out: Any) -> None:
+        n = state.players
+        over = state.phase == OVER
+        out[o["phase"] + phase_index[state.phase]] = 1.0
+        out[o["round"]] = state.round_no / 20
+        first = seat if seat is not None else 0
+        rel = [(s - first) % n for s in range(n)]
+        out[o["is_first"] + rel[state.first]] = 1.0
+        for s in state.to_move:
+            out[o["to_move"] + rel[s]] = 1.0
+        key = (tuple(state.value), tuple(state.pos), tuple(state.vp_stacks),
+               tuple(map(len, state.bishop_stacks)), state.mule, first)
+        block = boards.get(key)
+        if block is None:
+            block = board_block(state, key)
+        out[o_board:o_board + board_size] = block
+        dice(state.pool, dice_at[0], out)
+        for k, c in enumerate(state.marks):
+            if c:
+                out[o["marked"] + k] = c / 6
+        dice(state.small, dice_at[1], out)
+        for g, group in enumerate(state.groups[:2]):
+            dice(group, dice_at[2 + g], out)
+        hands, facedown = state.hands, state.facedown
+        for s in range(n):
+            k = rel[s]
+            if facedown[s] >= 0:
+                out[o["face_down_placed"] + k] = 1.0
+            if state.active >> s & 1:
+                out[o["bidding"] + k] = 1.0
+            if state.sitting >> s & 1:
+                out[o["sitting_out"] + k] = 1.0
+            out[o["revealed_total"] + k] = sum(state.played[s]) / _GOLD_SCALE
+            unrevealed = hands[s] | (1 << facedown[s] if facedown[s] >= 0 else 0)
+            row = o["cards_not_revealed"] + k * n_cards
+            for i in card_slots(unrevealed):
+                out[row + i] = 1.0
+        if seat is not None:
+            if not over:
+                out[o["my_gold"]] = state.gold[seat] / _GOLD_SCALE
+                out[o["my_vp_tokens"]] = state.vp[seat] / 30
+                for i in card_slots(hands[seat]):
+                    out[o["my_hand"] + i] = 1.0
+                if facedown[seat] >= 0:
+                    out[o["my_face_down"] + card_index[facedown[seat]]] = 1.0
+            if state.objectives[seat] >= 0:
+                out[o["my_objective"] + state.objectives[seat]] = 1.0
+        out[o["auctions_held"]] = state.auctions / 10
+        if cadfael:
+            out[o["cadfael_revealed"]] = sum(state.cad_played) / _GOLD_SCALE
+    return fill

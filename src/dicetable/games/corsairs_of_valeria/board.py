@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import LEGEND, ROOT, attr, legend, slot, text
+from dicetable.engine.markup import LEGEND, ROOT, attr, legend, memo, slot, text
 
 from .components import COLOURS, DICE, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
 from .rules.common import DICE_KEY, ISLAND_KEY, SUPPLY_KEY, counter_key, ship_key, space_key
@@ -336,14 +336,28 @@ def _die_part(obs: dict[str, Any], i: int, by_id: dict[str, dict[str, Any]], pla
     marked = marked_dice(obs)[i - 1]
     task = pending(obs)
     given = task.given if task else ()
-    cls = f"cov-die cov-face-{face}" + (" cov-marked" if marked else "")
-    inner = _die_face(face) + ('<span class="cov-rerolltag">re-roll</span>' if marked else "")
-    if i <= len(given):
-        inner += f'<span class="cov-giventag">to {text(seat_name(given[i - 1]))}</span>'
+    to = given[i - 1] if i <= len(given) else None
     act = by_id.get(f"mark:{i}")
     if act is not None:
         placed.add(act["id"])
+        cls, inner = _die_look(face, marked, to)
         return _act(act, cls, inner, extra=f' data-die="{attr(face)}"')
+    return _die_shown(i, face, marked, to)
+
+
+def _die_look(face: str, marked: bool, to: int | None) -> tuple[str, str]:
+    """A die's classes and inner HTML: its face, a re-roll tag when marked, to whom it goes (5 Skulls)."""
+    cls = f"cov-die cov-face-{face}" + (" cov-marked" if marked else "")
+    inner = _die_face(face) + ('<span class="cov-rerolltag">re-roll</span>' if marked else "")
+    if to is not None:
+        inner += f'<span class="cov-giventag">to {text(seat_name(to))}</span>'
+    return cls, inner
+
+
+@memo(256)
+def _die_shown(i: int, face: str, marked: bool, to: int | None) -> str:
+    """Die ``i`` as rolled, not a button (see :func:`_die_part`)."""
+    cls, inner = _die_look(face, marked, to)
     state = " (marked for a re-roll)" if marked else ""
     return (f'<div class="{cls}" data-die="{attr(face)}" role="img" '
             f'aria-label="Die {i}: {attr(FACE_NAME[face])}{state}" title="{attr(FACE_TEXT[face])}">{inner}</div>')
@@ -404,20 +418,24 @@ def _pips(n: int, of: int, cls: str, what: str) -> str:
 
 def _ship_part(obs: dict[str, Any], ship: dict[str, Any], seat: int | None) -> str:
     """The ``p-<n>`` part: a Ship Board's frame, name and distance, with the slots of its other parts."""
-    s = ship["seat"]
-    colour = ship["colour"]
-    mover = deciding_seat(obs)
-    to_move = s == mover and not obs["is_over"]
-    cls = "cov-shipboard" + (" cov-tomove" if to_move else "") + (" cov-you" if s == seat else "")
+    return _ship_frame(ship["seat"], ship["colour"], ship["space"], ship["to_skull_island"],
+                       ship["seat"] == deciding_seat(obs) and not obs["is_over"], ship["seat"] == seat)
+
+
+@memo(1024)
+def _ship_frame(s: int, colour: str, space: str, to_skull: int, to_move: bool, you: bool) -> str:
+    """Seat ``s``'s Ship Board frame (see :func:`_ship_part`); ``you``: the viewer's own."""
+    cls = "cov-shipboard" + (" cov-tomove" if to_move else "") + (" cov-you" if you else "")
     return (f'<article class="{cls}" aria-label="{attr(seat_name(s))}\'s Ship Board">'
             f'<header><span class="cov-swatch cov-col-{attr(colour)}"></span>'
             f'<b>{text(seat_name(s))}</b> <span class="cov-colour">{text(colour)}</span>'
-            + (' <span class="cov-youtag">you</span>' if s == seat else "")
+            + (' <span class="cov-youtag">you</span>' if you else "")
             + (' <span class="cov-movetag">to move</span>' if to_move else "")
-            + f'<span class="cov-where" title="{attr(ship["space"])}">{ship["to_skull_island"]} to Skull Island'
+            + f'<span class="cov-where" title="{attr(space)}">{to_skull} to Skull Island'
             f'</span></header>' + slot(f"p-{s}-stats") + slot(f"p-{s}-cap") + slot(f"p-{s}-act") + '</article>')
 
 
+@memo(1024)
 def _stats_part(ship: dict[str, Any]) -> str:
     """The ``p-<n>-stats`` part: a Ship Board's Treasure and Grog dials and its Silver coins."""
     s = ship["seat"]
@@ -492,6 +510,7 @@ def _legend() -> str:
 _LEGEND = _legend()
 
 
+@lru_cache(maxsize=64)
 def _root(track: RaceTrack, players: int) -> str:
     """The root part: the frame with every other part's slot (depends on the layout and player count only)."""
     _, height = _layout(track)
@@ -523,6 +542,24 @@ def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | N
     Dice Actions, Captain Cards.
     """
     check_seat(obs, seat)
+    if seat is None or not actions:  # drawn as the spectator's board, the same for every viewer but one frame
+        parts = dict(_board_without_actions({k: v for k, v in obs.items() if k != "seat"}))
+        for ship in obs["ships"]:
+            if ship["seat"] == seat:
+                parts[f"p-{seat}"] = _ship_part(obs, ship, seat)
+        return parts
+    return _board(obs, actions, seat)
+
+
+@memo(256)
+def _board_without_actions(obs: dict[str, Any]) -> dict[str, str]:
+    """The parts of a viewer without actions, but for its own Ship Board's frame (``obs`` without its
+    ``seat``: the board reads nothing else of the viewer)."""
+    return _board(obs, [], None)
+
+
+def _board(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | None) -> dict[str, str]:
+    """The parts of :func:`board_view` (``seat`` checked)."""
     track = track_of(obs)
     by_id = {} if seat is None else {a["id"]: a for a in actions}
     placed: set[str] = set()

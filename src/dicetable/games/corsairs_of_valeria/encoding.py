@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicetable.engine.encoding import Encoding, Feature, counts, numbers, one_hot, per_seat, scalar
+from dicetable.engine.encoding import DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar
 
 from .components import CAPTAINS, COMPONENTS, DIE_FACES, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
 from .rules import GROUP_IDS, OVER, TASK_KINDS
+from .rules.fields import race_number
 from .viewdata import marked_dice
 
 _PHASES = ("A", "B", "C", "D", OVER)
@@ -51,4 +52,66 @@ def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
                 "Grog, Silver, Map and Cannon faces still to execute (count / 5)"),
         one_hot("waiting_for", lambda o: o["waiting_for"], TASK_KINDS, "the task the game is waiting on"),
     ]
-    return Encoding(feats)
+    return Encoding(feats, direct=lambda offsets: _direct(players, offsets))
+
+
+def _direct(players: int, at: dict[str, int]) -> DirectFill:
+    """The same vector as the features above, written from the state's public fields (all public here)."""
+    dice = COMPONENTS.dice.count
+    n_captains = len(CAPTAINS)
+    phase_index = {p: i for i, p in enumerate(_PHASES)}
+    task_index = {k: i for i, k in enumerate(TASK_KINDS)}
+    o_phase, o_race, o_visits, o_island, o_supply = (at[k] for k in (
+        "phase", "race", "skull_island_visits", "skull_island_silver", "supply"))
+    o_current, o_captain, o_dist, o_grog, o_silver, o_treasure = (at[k] for k in (
+        "is_current", "captain", "to_skull_island", "grog", "silver", "treasure"))
+    o_dice, o_marked, o_rerolls, o_left, o_waiting = (at[k] for k in (
+        "dice", "marked", "rerolls", "to_execute", "waiting_for"))
+
+    def fill(state: Any, seat: int | None, out: Any) -> None:
+        i = phase_index.get(state.phase)
+        if i is not None:
+            out[o_phase + i] = 1.0
+        out[o_race] = race_number(state) / 2
+        if state.visits:
+            out[o_visits] = state.visits / 2
+        if state.island:
+            out[o_island] = state.island / _SILVER_SCALE
+        out[o_supply] = state.supply / 100
+        first = seat if seat is not None else 0
+        out[o_current + (state.current - first) % players] = 1.0
+        dist, captains, pos, grog, silver, treasure = (state.track.dist, state.captain, state.pos, state.grog,
+                                                       state.silver, state.treasure)
+        for k in range(players):
+            s = (first + k) % players
+            if captains[s] >= 0:
+                out[o_captain + k * n_captains + captains[s]] = 1.0
+            out[o_dist + k] = dist[pos[s]] / _FARTHEST
+            if grog[s]:
+                out[o_grog + k] = grog[s] / GROG_MAX
+            if silver[s]:
+                out[o_silver + k] = silver[s] / SILVER_PER_TREASURE
+            if treasure[s]:
+                out[o_treasure + k] = treasure[s] / TREASURE_TO_WIN
+        dice_faces = state.dice
+        if dice_faces:
+            faces = [0] * len(DIE_FACES)
+            for f in dice_faces:
+                faces[f] += 1
+            for f, n in enumerate(faces):
+                if n:
+                    out[o_dice + f] = n / dice
+            marked = state.marked
+            if marked:
+                for d in range(len(dice_faces)):
+                    if (marked >> d) & 1:
+                        out[o_marked + d] = 1.0
+        if state.rerolls:
+            out[o_rerolls] = state.rerolls / 3
+        for g, n in enumerate(state.left):
+            if n:
+                out[o_left + g] = n / dice
+        i = task_index.get(state.waiting_for)
+        if i is not None:
+            out[o_waiting + i] = 1.0
+    return fill

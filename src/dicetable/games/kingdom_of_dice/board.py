@@ -36,7 +36,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import LEGEND, attr, die_svg, legend, slot, text
+from dicetable.engine.markup import LEGEND, attr, die_svg, legend, memo, slot, text
 
 from . import viewdata as vd
 from .components import COMPONENTS, FACE_INDEX, FACE_ORDER, SPACES
@@ -315,21 +315,28 @@ def _won(key: str, cards: tuple) -> str:
 def _player(obs: Observation, s: int, seat: int | None) -> str:
     """Part ``p-<seat>``: a player's panel (name, badges, points) with the slots of its markers and cards."""
     over = obs["is_over"]
+    return _panel(s, not over and s == obs["current"], s == seat, not over and s == obs["first_player"],
+                  over and s in obs["winners"], obs["scores"][s])
+
+
+@lru_cache(maxsize=1024)
+def _panel(s: int, to_move: bool, you: bool, first: bool, winner: bool, points: int) -> str:
+    """Seat ``s``'s panel with these badges and points (see :func:`_player`)."""
     classes = ["kod-player", _owner_class(s)]
     badges = []
-    if not over and s == obs["current"]:
+    if to_move:
         classes.append("to-move")
         badges.append('<span class="badge move">to move</span>')
-    if s == seat:
+    if you:
         badges.append('<span class="badge you">you</span>')
-    if not over and s == obs["first_player"]:
+    if first:
         badges.append('<span class="badge first" title="First player of this round">first</span>')
-    if over and s in obs["winners"]:
+    if winner:
         badges.append('<span class="badge win">winner</span>')
     return (f'<div class="{" ".join(classes)}" data-seat="{s}">'
             f'<div class="head"><span class="swatch"></span><b>{text(seat_name(s))}</b>{"".join(badges)}'
             f'<span class="pts" title="Points: the total of the Influence cards won">'
-            f'{_counter(f"p-{s}-pts", obs["scores"][s])} pts</span></div>'
+            f'{_counter(f"p-{s}-pts", points)} pts</span></div>'
             + slot(f"p-{s}-markers") + slot(f"p-{s}-won") + '</div>')
 
 
@@ -403,11 +410,61 @@ def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, s
     accessible name. Pure: the same arguments give the same parts.
     Rulebook: Components, How to Play, End of a Round, Solo Mode.
     """
+    if not actions:  # drawn once for every viewer without actions; the viewer's own parts drawn for it
+        shared = _board_without_actions({k: v for k, v in obs.items() if k != "seat"})
+        if seat is None:
+            return dict(shared)
+        parts = _in_order(shared, vd.seat_order(obs, seat))
+        parts.update(_viewer_parts(obs, seat))
+        return parts
+    parts = _board(obs, actions, seat)
+    parts.update(_viewer_parts(obs, seat))
+    return parts
+
+
+def _in_order(parts: dict[str, str], order: list[int]) -> dict[str, str]:
+    """``parts`` with the players' parts in the viewer's ``order`` (as :func:`_board` puts them)."""
+    out = {}
+    for key, html in parts.items():
+        if key == "players":
+            break
+        out[key] = html
+    out["players"] = parts["players"]
+    for s in order:
+        for key in (f"p-{s}", f"p-{s}-markers", f"p-{s}-won"):
+            out[key] = parts[key]
+    for key in ("cat", "cat-won"):
+        if key in parts:
+            out[key] = parts[key]
+    return out
+
+
+@memo(256)
+def _board_without_actions(obs: Observation) -> dict[str, str]:
+    """The parts of a spectator's board (``obs`` without its ``seat``, which the board does not read)."""
+    parts = _board(obs, [], None)
+    parts.update(_viewer_parts(obs, None))
+    return parts
+
+
+def _viewer_parts(obs: Observation, seat: int | None) -> dict[str, str]:
+    """The parts that depend on the viewer: ``status``, ``players`` (the viewer's order) and ``p-<seat>``."""
+    order = vd.seat_order(obs, seat)
+    parts = {"status": _status(obs, seat),
+             "players": ("".join(slot(f"p-{s}") for s in order)) + (slot("cat") if "cat" in obs and
+                                                                    obs["cat"] is not None else "")}
+    for s in order:
+        parts[f"p-{s}"] = _player(obs, s, seat)
+    return parts
+
+
+def _board(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
+    """The parts of :func:`board_view` but those of :func:`_viewer_parts`."""
     labels = {a["id"]: a["label"] for a in actions}
     target = vd.target_space(obs)
     preview = vd.preview_space(obs)
     owners = vd.owners(obs)
-    parts = {"board": _ROOT, "status": _status(obs, seat), "road": _road(), LEGEND: _LEGEND}
+    parts = {"board": _ROOT, "status": "", "road": _road(), LEGEND: _LEGEND}
     place_label = labels.get("place")
     for i, space in enumerate(SPACES):
         parts[f"sp-{space}"] = _space(i, owners[i], space == target, space == preview,
@@ -427,9 +484,9 @@ def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, s
     parts["turn-actions"] = _turn_actions(labels)
     order = vd.seat_order(obs, seat)
     cat = obs.get("cat")
-    parts["players"] = ("".join(slot(f"p-{s}") for s in order)) + (slot("cat") if cat is not None else "")
+    parts["players"] = ""
     for s in order:
-        parts[f"p-{s}"] = _player(obs, s, seat)
+        parts[f"p-{s}"] = ""
         parts[f"p-{s}-markers"] = _markers(s, obs["markers_left"][s])
         parts[f"p-{s}-won"] = _won(f"p-{s}-won", tuple(obs["won"][s]))
     if cat is not None:

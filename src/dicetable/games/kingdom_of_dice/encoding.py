@@ -6,12 +6,15 @@ Drawn from ``observation(seat)`` only; seat slices start from the observer. See
 
 from __future__ import annotations
 
-from typing import cast
+from array import array
+from typing import Any, cast
 
-from dicetable.engine.encoding import Encoding, Feature, counts, one_hot, per_seat, scalar, seat_order
+from dicetable.engine.encoding import (
+    DirectFill, Encoding, Feature, counts, one_hot, per_seat, put_counts, scalar, seat_order, shared_memo,
+)
 
-from .components import CAT_LEVELS, CARDS, FACE_ORDER, SPACES
-from .rules import DICE, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE
+from .components import CAT_LEVELS, CARD_VALUE, CARDS, FACE_ORDER, SPACES
+from .rules import CAT, DICE, EMPTY, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE, result_value
 from .viewdata import Observation, market_ids, owners
 
 _CARD_IDS = tuple(c.id for c in CARDS)
@@ -66,4 +69,91 @@ def observation_encoding(players: int, options: dict) -> Encoding:
             counts("cat_won", lambda o: o["cat"]["won"], _CARD_IDS, 1, "Influence cards the Cat has won"),
             scalar("cat_score", lambda o: o["cat"]["score"], _SCORE_SCALE, "the Cat's points / 200"),
         ]
-    return Encoding(feats)
+    return Encoding(feats, direct=lambda offsets: _direct(players, offsets))
+
+
+def _direct(players: int, at: dict[str, int]) -> DirectFill:
+    """The same vector as the features above, written from the state (only the draw pile's
+    order is hidden in this game, and only its size is read)."""
+    width = players + 2
+    phase_index = {SET_ASIDE: 0, PLACE: 1, OVER: 2}
+    n_cards = len(_CARD_IDS)
+    solo = players == 1
+    cat_levels = sorted(CAT_LEVELS)
+    o_round, o_phase, o_current, o_first, o_roll, o_kept = (at[k] for k in (
+        "round", "phase", "is_current", "is_first", "roll", "kept"))
+    o_picked, o_value, o_target, o_board, o_markers, o_market = (at[k] for k in (
+        "picked_since_roll", "result_value", "target_space", "board", "markers_left", "market"))
+    o_won, o_score, o_pile = at["won"], at["score"], at["draw_pile"]
+
+    board_size = len(SPACES) * width
+    blocks: dict[tuple[tuple[int, ...], int], memoryview] = shared_memo("kingdom-of-dice", "board", players)
+
+    def board_block(board: tuple[int, ...], first: int) -> memoryview:
+        """The board slice for ``board`` seen from seat ``first`` on (memoised: a board changes once a turn)."""
+        got = blocks.get((board, first))
+        if got is None:
+            if len(blocks) > 4096:  # bound the memory of long runs
+                blocks.clear()
+            block = array("d", bytes(8 * board_size))
+            for i, owner in enumerate(board):
+                block[i * width + (0 if owner == EMPTY else players + 1 if owner == CAT
+                                   else 1 + (owner - first) % players)] = 1.0
+            got = blocks[board, first] = memoryview(block)
+        return got
+
+    # the market, each seat's cards won and score are one run of the vector, changed once a round
+    if o_won != o_market + n_cards or o_score != o_won + players * n_cards:
+        raise ValueError("the market, won and score features must follow one another")
+    cards_size = n_cards * (1 + players) + players
+    cards_blocks: dict[tuple[Any, ...], memoryview] = shared_memo("kingdom-of-dice", "cards", players)
+
+    def cards_block(market: tuple[int, ...], won: tuple[tuple[int, ...], ...], first: int) -> memoryview:
+        """The market, cards-won and score slices, seats from ``first`` on (memoised)."""
+        key = (market, won, first)
+        got = cards_blocks.get(key)
+        if got is None:
+            if len(cards_blocks) > 4096:  # bound the memory of long runs
+                cards_blocks.clear()
+            block = array("d", bytes(8 * cards_size))
+            put_counts(block, 0, market)
+            for s, cards in enumerate(won):
+                k = (s - first) % players
+                put_counts(block, n_cards * (1 + k), cards)
+                block[n_cards * (1 + players) + k] = sum(CARD_VALUE[c] for c in cards) / _SCORE_SCALE
+            got = cards_blocks[key] = memoryview(block)
+        return got
+
+    def fill(state: Any, seat: int | None, out: Any) -> None:
+        if 1 <= state.round_no <= ROUNDS:
+            out[o_round + state.round_no - 1] = 1.0
+        out[o_phase + phase_index[state.phase]] = 1.0
+        first = seat if seat is not None else 0
+        rel = [(s - first) % players for s in range(players)]
+        out[o_current + rel[state.current]] = 1.0
+        out[o_first + rel[state.first]] = 1.0
+        for i, n in enumerate(state.rolled):
+            if n:
+                out[o_roll + i] = n / DICE
+        kept = state.kept
+        for i, n in enumerate(kept):
+            if n:
+                out[o_kept + i] = n / DICE
+        out[o_picked] = state.picked / DICE
+        value = result_value(kept)
+        if value is not None:
+            out[o_value] = value / 100
+        target = state.target
+        if target >= 0:
+            out[o_target] = SPACES[target] / SPACES[-1]
+        out[o_board:o_board + board_size] = board_block(tuple(state.board), first)
+        spent = state.spent if solo else 0
+        for s, placed in enumerate(state.placed):
+            out[o_markers + rel[s]] = (MARKERS - placed - spent) / MARKERS
+        out[o_market:o_market + cards_size] = cards_block(tuple(state.market), tuple(map(tuple, state.won)), first)
+        out[o_pile] = len(state.deck) / len(CARDS)
+        if solo:
+            out[at["cat_level"] + cat_levels.index(state.options["cat_level"])] = 1.0
+            put_counts(out, at["cat_won"], state.cat_won)
+            out[at["cat_score"]] = state.cat_score / _SCORE_SCALE
+    return fill

@@ -42,7 +42,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import LEGEND, ROOT, attr, die_svg, legend, slot, text
+from dicetable.engine.markup import LEGEND, ROOT, attr, die_svg, legend, memo, slot, text
 
 from .viewdata import (
     Observation, exhausted_goal, exhausted_words, player_tags, shown_vp, PHASE_WORDS, RESOURCE_OF, activated, card_slug,
@@ -402,10 +402,10 @@ def _token_box(s: int, res: str, value: int) -> str:
             f'{_counter(f"p-{s}-{res}", value, f"vck-token vck-t-{res}")}</span>')
 
 
-def _head(obs: Observation, s: int) -> str:
-    """Part ``p-<s>-head``: the player's Roles and VP (counter ``p-<s>-score``)."""
+def _head(obs: Observation, s: int, vp: int | None = None) -> str:
+    """Part ``p-<s>-head``: the player's Roles and VP (counter ``p-<s>-score``; ``vp`` when known)."""
     p = obs["player"][s]
-    vp = shown_vp(obs, s)
+    vp = shown_vp(obs, s) if vp is None else vp
     vp_title = ("Final score, Duke included" if obs["is_over"] else
                 "VP everyone can see: slain Monsters, built Domains and VP tokens (the Dukes stay secret)")
     return (f'{_roles(tuple(role_counts(p["citizens"])))}'
@@ -535,14 +535,16 @@ def _duke(obs: Observation, acts: _Actions, s: int, seat) -> str:
             f'<small>{text(duke_words(duke))}</small></div>')
 
 
-def _player(obs: Observation, acts: _Actions, s: int, seat, parts: dict) -> str:
-    """Part ``p-<s>``: the panel (key ``p-<s>``): name and tags, the slots of its pieces; fills their parts."""
-    marks = player_tags(obs, s)
+def _player(obs: Observation, acts: _Actions, s: int, seat, parts: dict, marks: dict | None = None,
+            vp: int | None = None) -> str:
+    """Part ``p-<s>``: the panel (key ``p-<s>``): name and tags, the slots of its pieces; fills their parts.
+    ``marks`` and ``vp``: the player's tags and shown VP when known (else read from ``obs``)."""
+    marks = player_tags(obs, s) if marks is None else marks
     cls = f"vck-player vck-p{s}" + (" vck-active" if marks["active"] else "") + (" vck-me" if s == seat else "")
     tags = [word for word, mark in TAG_WORDS if marks[mark]]
     name = seat_name(s) + (" (you)" if s == seat else "")
     k = f"p-{s}"
-    parts[f"{k}-head"] = _head(obs, s)
+    parts[f"{k}-head"] = _head(obs, s, vp)
     parts[f"{k}-res"] = _res_slots(k)
     for res in RESOURCES:
         parts[f"{k}-{res}"] = _resource(obs, acts, s, seat, res)
@@ -605,7 +607,61 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
     Part ids and element keys: see the module docstring.
     """
     acts = _Actions(actions if seat is not None else ())
+    if acts.by_id:
+        parts: dict[str, str] = {ROOT: ""}
+        _center(obs, acts, parts)
+    else:  # no actions: the centre is the same for every such viewer (it reads no player but the Dukes chosen)
+        chosen = [p["duke_chosen"] for p in obs["player"]]
+        parts = dict(_center_without_actions({k: v for k, v in obs.items() if k not in ("seat", "player")}, chosen))
+    order = list(range(obs["players"]))
+    if seat is not None and 0 <= seat < len(order):
+        order = order[seat:] + order[:seat]  # the viewer's own tableau first
+    last: Mapping[str, Any] = obs.get("last_move") or {}
+    for s in order:
+        if acts.by_id:
+            parts[f"p-{s}"] = _player(obs, acts, s, seat, parts)
+        else:  # every viewer without actions sees a player's panel alike (its own only with "you")
+            panel, pieces = _player_without_actions(obs["player"][s], s, s == seat, player_tags(obs, s),
+                                                    shown_vp(obs, s), obs["is_over"], last)
+            parts.update(pieces)
+            parts[f"p-{s}"] = panel
+    parts[LEGEND] = _LEGEND
+    stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
+    players = "".join(_slot(f"p-{s}") for s in order)
+    parts[ROOT] = (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}">'
+                   f'<div class="vck-top"><div class="vck-status">{_slot("turn")}{_slot("dice", cls="vck-dslot")}'
+                   f'{_slot("info", cls="vck-islot")}{_slot("harvest", cls="vck-harvslot")}</div>'
+                   f'{_slot("dark-lord")}{_slot("over")}</div>'
+                   f'<div class="vck-main"><div class="vck-center" role="group" '
+                   f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
+                   f'<div class="vck-players">{players}</div></div>{_slot(LEGEND)}</div>')
+    return parts
+
+
+@memo(256)
+def _center_without_actions(obs: Observation, chosen: list) -> dict[str, str]:
+    """The centre's parts for a viewer without actions: ``obs`` without ``seat`` and ``player`` (of the
+    players the centre reads only ``chosen``, whether each has kept a Duke)."""
     parts: dict[str, str] = {ROOT: ""}
+    _center({**obs, "player": [{"duke_chosen": c} for c in chosen]}, _Actions(()), parts)
+    return parts
+
+
+@memo(1024)
+def _player_without_actions(p: Mapping[str, Any], s: int, you: bool, marks: dict, vp: int, is_over: bool,
+                            last: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    """Player ``s``'s panel and its pieces' parts for a viewer without actions (``you``: its own), from
+    what :func:`_player` reads: the player ``p``, its tags, shown VP, whether the game is over and the
+    last move."""
+    # what the panel's pieces read of the observation besides marks and vp: this player, over, last move
+    obs: Any = {"player": [{}] * s + [p], "is_over": is_over, "last_move": last}
+    pieces: dict[str, str] = {}
+    panel = _player(obs, _Actions(()), s, s if you else None, pieces, marks=marks, vp=vp)
+    return panel, pieces
+
+
+def _center(obs: Observation, acts: _Actions, parts: dict[str, str]) -> None:
+    """The parts of the status and the Center Stacks (every part but the players' and the root)."""
     parts["turn"] = _turn(obs)
     parts["dice"] = _dice(obs, acts)
     parts["info"] = _info(obs)
@@ -619,19 +675,3 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
         parts[f"c-{i}"] = _citizen_stack(obs, acts, i, parts, hits)
     for i in range(5):
         parts[f"d-{i}"] = _domain_stack(obs, acts, i, parts)
-    order = list(range(obs["players"]))
-    if seat is not None and 0 <= seat < len(order):
-        order = order[seat:] + order[:seat]  # the viewer's own tableau first
-    for s in order:
-        parts[f"p-{s}"] = _player(obs, acts, s, seat, parts)
-    parts[LEGEND] = _LEGEND
-    stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
-    players = "".join(_slot(f"p-{s}") for s in order)
-    parts[ROOT] = (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}">'
-                   f'<div class="vck-top"><div class="vck-status">{_slot("turn")}{_slot("dice", cls="vck-dslot")}'
-                   f'{_slot("info", cls="vck-islot")}{_slot("harvest", cls="vck-harvslot")}</div>'
-                   f'{_slot("dark-lord")}{_slot("over")}</div>'
-                   f'<div class="vck-main"><div class="vck-center" role="group" '
-                   f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
-                   f'<div class="vck-players">{players}</div></div>{_slot(LEGEND)}</div>')
-    return parts

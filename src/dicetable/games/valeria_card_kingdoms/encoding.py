@@ -7,10 +7,16 @@ Citizens are not in it. Seat slices start from the observer. See
 
 from __future__ import annotations
 
-from dicetable.engine.encoding import Encoding, counts, numbers, one_hot, per_seat, scalar
+from array import array
+from typing import Any
+
+from dicetable.engine.encoding import (
+    DirectFill, Encoding, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally, vocab_slots,
+)
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
 from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME
+from .rules.tables import CIT0, DOM0, N_POS, NT, P_DUKES, P_OVER
 from .viewdata import own_player
 
 _RES_SCALE = 20.0
@@ -68,4 +74,148 @@ def observation_encoding(players: int, options: dict) -> Encoding:
             counts("dark_lord_domains", lambda o: o["dark_lord"]["captured_domains"], DOM_NAME, 1,
                    "solo: Domains the Dark Lord captured"),
         ]
-    return Encoding(feats)
+    return Encoding(feats, direct=lambda offsets: _direct(players, offsets))
+
+
+def _direct(players: int, at: dict[str, int]) -> DirectFill:
+    """The same vector as the features above, written from the state.
+
+    Reads the Center Stacks only as the observation shows them (counts, and the top card where it
+    is face up) and the Dukes only of the observing seat.
+    """
+    n_areas, n_mon = len(AREAS), len(MON_NAME)
+    area_slot = [AREAS.index(name) for name in AREAS]
+    mon_tops = [[j for j, other in enumerate(MON_NAME) if other == name] for name in MON_NAME]
+    n_top_names = len(set(CIT_NAME))
+    cit_tops = [[j for j, other in enumerate(CIT_NAME[:n_top_names]) if other == name] for name in CIT_NAME]
+    dom_slot = vocab_slots(DOM_NAME, DOM_NAME)
+    mon_slot = vocab_slots(MON_NAME, MON_NAME)
+    duke_slot = vocab_slots(DUKE_NAME, DUKE_NAME)
+    tableau_slot = vocab_slots(CIT_DISPLAY, CIT_DISPLAY)
+    cit_slot = vocab_slots(CIT_NAME, CIT_NAME)
+    task_slot = {name: i for i, name in enumerate(TASK_NAME)}
+    n_display, n_dom = len(CIT_DISPLAY), len(DOM_NAME)
+    o = at
+
+    # the Center Stacks (monster_areas .. domain_counts) are one run of the vector
+    o_centre = o["monster_areas"]
+    centre_size = o["exhausted"] - o_centre
+    centre_blocks: dict[tuple[Any, ...], memoryview] = shared_memo("valeria-card-kingdoms", "centre", players)
+
+    def centre_block(stacks: tuple[tuple[int, ...], ...], cit_down: tuple[int, ...],
+                     areas: tuple[int, ...]) -> memoryview:
+        """The Center Stacks' slices as the observation shows them (memoised on the stacks)."""
+        if len(centre_blocks) > 4096:  # bound the memory of long runs
+            centre_blocks.clear()
+        block = array("d", bytes(8 * centre_size))
+        at_ = {name: o[name] - o_centre for name in ("monster_areas", "monster_counts", "monster_tops",
+                                                    "citizen_counts", "citizen_tops", "domain_tops",
+                                                    "domain_counts")}
+        for p in range(N_MON_POS):
+            block[at_["monster_areas"] + p * n_areas + area_slot[areas[p]]] = 1.0
+            stack = stacks[p]
+            block[at_["monster_counts"] + p] = len(stack) / 6
+            if stack:
+                for j in mon_tops[stack[-1]]:
+                    block[at_["monster_tops"] + p * n_mon + j] = 1.0
+        for i in range(N_CIT_POS):
+            stack, down = stacks[CIT0 + i], cit_down[i]
+            shown = len(stack) - down if len(stack) > down else 0
+            block[at_["citizen_counts"] + i] = (down + shown) / 5
+            if shown:
+                for j in cit_tops[stack[-1]]:
+                    block[at_["citizen_tops"] + i * n_top_names + j] = 1.0
+        put_counts(block, at_["domain_tops"], [stacks[p][-1] for p in range(DOM0, N_POS) if stacks[p]], 1, dom_slot)
+        for k, p in enumerate(range(DOM0, N_POS)):
+            if stacks[p]:
+                block[at_["domain_counts"] + k] = (len(stacks[p]) - 1) / 3
+        got = centre_blocks[stacks, cit_down, areas] = memoryview(block)
+        return got
+
+    seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = shared_memo(
+        "valeria-card-kingdoms", "seat", players)
+
+    def seat_row(state: Any, s: int, key: tuple[Any, ...]) -> list[tuple[int, int, float]]:
+        """(position for the seat in slot 0, stride per slot, value) of seat ``s``'s non-zero
+        resources, tableau, Domains, Monsters and public VP (memoised on them)."""
+        if len(seat_rows) > 4096:  # bound the memory of long runs
+            seat_rows.clear()
+        res, own, doms, victory = key
+        row: list[tuple[int, int, float]] = []
+        for r in range(4):
+            if res[r]:
+                row.append((o["resources"] + r, 4, res[r] / _RES_SCALE))
+        for t in range(NT):
+            if own[t]:
+                row.append((o["tableau"] + tableau_slot[t], n_display, tally(own[t], 3)))  # type: ignore[operator]
+        scratch = [0.0] * (n_dom + n_mon)
+        put_counts(scratch, 0, doms, 1, dom_slot)
+        put_counts(scratch, n_dom, victory, 2, mon_slot)
+        row += [(o["owned_domains"] + j, n_dom, v) for j, v in enumerate(scratch[:n_dom]) if v]
+        row += [(o["slain"] + j, n_mon, v) for j, v in enumerate(scratch[n_dom:]) if v]
+        vp = state.public_vp(s)
+        if vp:
+            row.append((o["public_vp"], 1, vp / _VP_SCALE))
+        seat_rows[key] = row
+        return row
+
+    def fill(state: Any, seat: int | None, out: Any) -> None:
+        n = state.players
+        phase = state.phase
+        out[o["phase"] + phase] = 1.0
+        out[o["turn"]] = state.turn / 40
+        first = seat if seat is not None else 0
+        rel = [(s - first) % n for s in range(n)]
+        out[o["is_active"] + rel[state.active]] = 1.0
+        out[o["is_first"] + rel[state.first]] = 1.0
+        for i, d in enumerate(state.dice):
+            if d:
+                out[o["dice"] + i] = d / 6
+        centre = (tuple(state.stacks), tuple(state.cit_down), state.areas)
+        block = centre_blocks.get(centre)
+        if block is None:
+            block = centre_block(*centre)
+        out[o_centre:o_centre + centre_size] = block
+        out[o["exhausted"]] = state.exhausted.bit_count() / 5
+        if phase not in (P_DUKES, P_OVER) and state.tasks:
+            task = state.tasks[-1]
+            slot = task_slot.get(task[0])
+            if slot is not None:
+                out[o["pending"] + slot] = 1.0
+            if task[0] == "action" and task[2] is not None:
+                out[o["actions_left"]] = task[2] / 2
+        res, own, doms, victory = state.res, state.own, state.doms, state.victory
+        for s in range(n):
+            key = (tuple(res[s * 4:s * 4 + 4]), tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
+            values = seat_rows.get(key)
+            if values is None:
+                values = seat_row(state, s, key)
+            k = rel[s]
+            for base, stride, value in values:
+                out[base + k * stride] = value
+        if seat is not None:
+            duke = state.dukes[seat]
+            if duke >= 0:
+                slot = duke_slot[duke]
+                if slot is not None:
+                    out[o["my_duke"] + slot] = 1.0
+                out[o["my_duke_vp"]] = state.duke_vp(seat) / 30
+            if phase == P_DUKES:
+                for d in state.offers[seat]:
+                    slot = duke_slot[d]
+                    if slot is not None:
+                        out[o["my_duke_offer"] + slot] += 1.0
+        if players == 1:
+            captured = [0] * len(CIT_NAME)
+            for t in state.cap_cit:
+                slot = cit_slot[t]
+                if slot is not None:
+                    captured[slot] += 1
+            for j, c in enumerate(captured):
+                if c:
+                    out[o["dark_lord_citizens"] + j] = tally(c, 3)
+            for d in state.cap_dom:
+                slot = dom_slot[d]
+                if slot is not None:
+                    out[o["dark_lord_domains"] + slot] += 1.0
+    return fill

@@ -10,6 +10,8 @@
 ``POST   /api/account/tokens``              a new personal API token ``{"token"}`` (shown once)
 ``DELETE /api/account/tokens``              revoke every API token of the account
 ``POST   /api/account/seats``               ``{"tokens": [seat tokens]}``: the account takes those seats
+``GET    /api/account/notices``             ``{"email", "notify_email", "mail_on"}``: move notices by e-mail
+``PUT    /api/account/notices``             ``{"email", "notify_email"}``: set them (422: an address not allowed)
 ``DELETE /api/account``                     ``{"password"}``: delete the account (docs/accounts.md)
 =========================================  ====================================================
 
@@ -23,14 +25,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from starlette.responses import Response
 
-from ..accounts import NAME_MAX, PASSWORD_MAX, Accounts, SignInThrottle, csrf_token
+from ..accounts import DELETED_NAME, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, Accounts, SignInThrottle, csrf_token
 from ..errors import ApiError
 from ..identity import SESSION_COOKIE, Player, request_player, request_token
 from ..jsonio import JSONAnswer
-from ..live import LiveTable
 from .common import ErrorOut, client_address, manager_of
 
 router = APIRouter()
@@ -47,7 +48,7 @@ REFUSALS = {
     409: "the name is taken (names count as one whatever their letter case)",
     413: "the request body is larger than the server's limit",
     415: "the body was not sent as Content-Type: application/json",
-    422: "a name or password that is not allowed, or a bad field; 'detail' says what is allowed",
+    422: "a name, password or e-mail address that is not allowed, or a bad field; 'detail' says what is allowed",
     429: "too many wrong passwords for this name or from this address; Retry-After says when to try again",
 }
 
@@ -77,6 +78,14 @@ class SeatTokensIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     tokens: list[StrictStr] = Field(max_length=200)
+
+
+class NoticesIn(BaseModel):
+    """Move notices by e-mail: the address (None or blank: none) and whether to send them."""
+
+    model_config = ConfigDict(extra="forbid")
+    email: StrictStr | None = Field(max_length=EMAIL_MAX * 4)
+    notify_email: StrictBool
 
 
 def accounts_of(request: Request) -> Accounts:
@@ -181,23 +190,41 @@ def keep_seats(body: SeatTokensIn, request: Request) -> dict:
     return {"seats": [{"table_id": t, "seat": s} for t, s in kept]}
 
 
+def _notices_out(request: Request, email: str | None, notify_email: bool) -> dict:
+    lobby = getattr(request.app.state, "lobby", None)
+    mail_on = lobby is not None and lobby.notices.mail.host is not None
+    return {"email": email, "notify_email": notify_email, "mail_on": mail_on}
+
+
+@router.get("/api/account/notices", responses=refusals(400, 401, 403))
+def get_notices(request: Request) -> dict:
+    """``{"email", "notify_email", "mail_on"}``: the account's address for move notices (None: none), whether
+    it wants them at turn-based tables, and whether this server sends e-mail at all; needs a browser sign-in."""
+    player = signed_in(request, ("session",))
+    return _notices_out(request, *accounts_of(request).notices(player.id))
+
+
+@router.put("/api/account/notices", responses=refusals(400, 401, 403, 413, 415, 422))
+def set_notices(body: NoticesIn, request: Request) -> dict:
+    """Set the account's e-mail for move notices and whether it wants them; answers as the GET does.
+    422 for an address that is not allowed or notices asked without one; needs a browser sign-in."""
+    player = signed_in(request, ("session",))
+    return _notices_out(request, *accounts_of(request).set_notices(player.id, body.email, body.notify_email))
+
+
 @router.delete("/api/account", responses=refusals(400, 401, 403, 413, 415, 422))
 def delete_account(body: PasswordIn, request: Request) -> Response:
     """Delete the caller's account after checking its password (403 for a wrong one): password, tokens and
-    e-mail removed, its seats shown as "deleted player"; finished tables still replay."""
+    e-mail removed, its seats shown as "deleted player", those of running tables handed to their bots;
+    finished tables still replay."""
     player = signed_in(request, ("session",))
     accounts = accounts_of(request)
     if accounts.verify(player.name, body.password) is None:
         raise ApiError(403, "that is not this account's password; nothing was deleted")
     m = manager_of(request)
-    for table_id in accounts.delete(player.id):
-        lt: LiveTable | None = m.tables.get(table_id)
-        if lt is not None:
-            with m.changing(lt):
-                for seat in lt.seats:
-                    if seat.player_id == player.id:
-                        seat.name = accounts.name_of(player.id)
-                m.pushes.publish(lt)
+    for table_id, running in accounts.delete(player.id):
+        if running or table_id in m.tables:  # a finished table out of memory has nothing live to change
+            m.account_left(table_id, player.id, DELETED_NAME)
     response = JSONAnswer({"deleted": player.name})
     _clear_cookie(request, response)
     return response

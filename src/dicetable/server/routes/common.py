@@ -90,7 +90,7 @@ def acting_seat(request: Request, authorization: str | None, lt: LiveTable) -> i
     seat = caller_seat(request, authorization, lt)
     if seat is not None:
         return seat
-    if authorization is None and request.cookies.get(SESSION_COOKIE):
+    if authorization is None and request.cookies.get(SESSION_COOKIE) or bearer_token(authorization) is not None:
         raise ApiError(403, f"you hold no seat at table {lt.id} (signed in, or not any more); use your seat's "
                             "link, or sign in with the account that holds it")
     return manager_of(request).need_seat(lt, None)

@@ -89,7 +89,8 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> JSONRespo
     if exc.status_code == 404 and detail == "Not Found":
         detail = f"there is no {request.method} {request.url.path}; the API is described at /api/openapi.json"
     elif detail == "There was an error parsing the body":
-        detail = "the body is not JSON text (UTF-8); send a JSON object"
+        detail = ("the body is not JSON text (UTF-8), or it nests arrays and objects deeper than the server "
+                  "reads; send a JSON object")
     headers = getattr(exc, "headers", None)
     if exc.status_code == 405:  # every method of the path (routing names only the first route's)
         allowed = sorted({method for route in routes_of(request.app.router.routes)

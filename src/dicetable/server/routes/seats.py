@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from ..bots import HINT_RETRY, HINT_TIMEOUT, hint_answer
 from ..errors import ApiError
 from ..hints import BUSY, PendingHints
+from ..identity import request_player
 from .common import CHANGE, CLAIM, HINT, Auth, acting_seat, client_address, errors, manager_of
 
 router = APIRouter()
@@ -42,8 +43,9 @@ class BotIn(BaseModel):
 
 @router.post("/api/tables/{table_id}/claim", responses=errors(CLAIM))
 def post_claim(table_id: str, body: ClaimIn, request: Request) -> dict:
-    """Claim a seat with its invite: a fresh token for the claimer, the creator's copy revoked."""
-    return manager_of(request).claim(table_id, body.invite)
+    """Claim a seat with its invite: a fresh token for the claimer, the creator's copy revoked; signed in,
+    the seat becomes the account's (a rated table's seats go only to signed-in players: 403 for a guest)."""
+    return manager_of(request).claim(table_id, body.invite, request_player(request))
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/bot", responses=errors(CHANGE))

@@ -131,15 +131,21 @@ def create_table(body: NewTable, request: Request) -> dict:
 def seat_players(request: Request, seats: list[dict]) -> None:
     """Resolve the seats' ``player`` names to accounts (in place: ``player_id``, ``player``, ``name``,
     ``token_too``). Naming players needs a signed-in creator (ApiError 401); an unknown name, or a
-    player on a bot seat, is refused (422). The creator's own seat gets its token as before; another
-    player's seat gets none (that player acts for it with their own sign-in or API token)."""
+    player on a bot seat, is refused (422), and so is a seat's free ``name`` that is a registered
+    player's name (any letter case), so a seat cannot pass for someone else's. The creator's own seat
+    gets its token as before; another player's seat gets none (that player acts for it with their own
+    sign-in or API token)."""
+    accounts = Accounts(manager_of(request).store.engine)
+    for n, seat in enumerate(seats):  # a seat's free name never passes for a registered player's
+        if seat.get("player") is None and seat.get("name") and accounts.player_id(seat["name"].strip()) is not None:
+            raise ApiError(422, f"seat {n}: {seat['name']!r} is a registered player's name; give another name, or "
+                                "(signed in as that player) name the seat with \"player\" instead")
     if not any(s.get("player") is not None for s in seats):
         return
     caller = request_player(request)
     if caller is None:
         raise ApiError(401, "naming players at seats needs you signed in (POST /api/session, or your API "
                             "token as 'Authorization: Bearer <token>')")
-    accounts = Accounts(manager_of(request).store.engine)
     for n, seat in enumerate(seats):
         name = seat.get("player")
         if name is None:

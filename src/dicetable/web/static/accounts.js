@@ -1,5 +1,5 @@
 // The account bar of every page (sign in, sign up, sign out) and the account page (/account):
-// sign-up, sign-in, API tokens, deleting the account. Names are put in the page as text, never markup.
+// sign-up, sign-in, API tokens, move notices by e-mail, deleting the account. Names are put in the page as text, never markup.
 
 import { $, store } from "./dom.js";
 import { api, session } from "./api.js";
@@ -45,7 +45,19 @@ function show(me) {
   const signedIn = Boolean(me.name);
   $("#signed-out").hidden = signedIn;
   $("#signed-in").hidden = !signedIn;
-  if (signedIn) say("#me-name", me.name);
+  if (signedIn) { say("#me-name", me.name); loadNotices(); }
+}
+
+// The move-notice settings: the address, the box, and whether this server sends mail at all.
+function showNotices(data) {
+  $("#notice-email").value = data.email || "";
+  $("#notice-on").checked = Boolean(data.notify_email);
+  $("#mail-off").hidden = Boolean(data.mail_on);
+}
+
+async function loadNotices() {
+  const r = await api("GET", "/api/account/notices");
+  if (r.status === 200) showNotices(r.data);
 }
 
 async function signIn(name, password, errorSel) {
@@ -72,7 +84,12 @@ export async function accountPage() {
     const password = $("#sign-up-password").value;
     const r = await api("POST", "/api/accounts", { body: { name, password } });
     if (r.status !== 201) { say("#sign-up-error", r.message); return; }
-    if (!(await signIn(name, password, "#sign-up-error"))) return;
+    if (!(await signIn(name, password, "#sign-up-error"))) {
+      // the account exists now; only signing in was refused (e.g. too many wrong passwords from here)
+      say("#sign-up-error", `Your account ${name} was made, but signing in was refused: ${$("#sign-up-error").textContent} `
+        + "Sign in with it (on the left) once that allows.");
+      return;
+    }
     const tokens = heldSeatTokens();
     if (tokens.length) {
       const kept = await api("POST", "/api/account/seats", { body: { tokens } });
@@ -95,6 +112,18 @@ export async function accountPage() {
     $("#api-token").hidden = true;
     say("#token-note", r.status === 200 ? `${r.data.revoked} API token(s) revoked.` : r.message);
   });
+  $("#notices-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    say("#notices-error", "");
+    say("#notices-note", "");
+    const email = $("#notice-email").value.trim();
+    const body = { email: email || null, notify_email: $("#notice-on").checked };
+    const r = await api("PUT", "/api/account/notices", { body });
+    if (r.status !== 200) { say("#notices-error", r.message); return; }
+    showNotices(r.data);
+    say("#notices-note", r.data.notify_email ? "Saved: you get an e-mail when it is your move."
+      : "Saved: no move notices by e-mail.");
+  });
   const confirmBox = $("#delete-confirm");
   $("#delete-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -110,6 +139,6 @@ export async function accountPage() {
     await session(true);
     await wireAccountBar();
     show({ name: null });
-    say("#sign-in-error", "Your account was deleted.");
+    say("#signed-out-note", "Your account was deleted.");
   });
 }

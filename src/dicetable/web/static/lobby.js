@@ -103,9 +103,10 @@ export async function lobbyPage() {
       else if (input.value.trim() !== "") body.options[input.dataset.option] = input._number ? Number(input.value) : input.value.trim();
     }
     const away = [];
-    // rated: listed, the first human seat is the signed-in host's, the other human seats go to signed-in players
+    // signed in, the first human seat is the host's account's (My tables finds it from any browser);
+    // rated: listed, and the other human seats go to signed-in players
     const rated = $("#rated").checked;
-    const me = rated ? await session() : null;
+    const me = await session();
     if (rated && !me.name) { err.textContent = "sign in to create a rated table"; return; }
     const listed = rated || $("#listed").checked;  // listed: every human seat but the first (the host's) is open to anyone
     for (const sel of $$("[data-seat]")) {
@@ -113,7 +114,7 @@ export async function lobbyPage() {
       const open = listed && sel.value.startsWith("human") && !host;
       if (sel.value === "human:away" || open) away.push(Number(sel.dataset.seat));
       const seat = sel.value.startsWith("human") ? { kind: "human" } : { kind: "bot", level: sel.value.slice(4) };
-      if (rated && host) seat.player = me.name;
+      if (host && me.name) seat.player = me.name;
       body.seats.push(seat);
     }
     const seed = $("#seed").value.trim();

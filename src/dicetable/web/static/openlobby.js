@@ -96,6 +96,12 @@ async function takeSeat(id, button) {
 
 let shown = null;  // the tables last shown as "your move" (null: not asked yet)
 
+// " vs Ada, easy bot": the other seats of a My tables entry, by name (names are put in as text)
+function vs(t) {
+  const others = (t.names || []).filter((_, s) => s !== t.seat);
+  return others.length ? ` vs ${others.join(", ")}` : "";
+}
+
 async function drawMine() {
   const held = heldTokens();
   const tokens = [];
@@ -113,7 +119,7 @@ async function drawMine() {
     const url = `/tables/${t.table_id}${token ? `#token=${token}` : ""}`;
     const state = t.status !== "running" ? t.status
       : t.your_move ? `your move, waiting ${ago(now - t.waiting_since)}${t.deadline ? ` · ${ago(t.deadline - now)} left` : ""}`
-        : `waiting for ${t.to_move.map(seatName).join(", ") || "the next move"}`;
+        : `waiting for ${t.to_move.map((s) => (t.names && t.names[s]) || seatName(s)).join(", ") || "the next move"}`;
     const links = el("div", { class: "links" }, el("a", { class: `button${t.your_move ? " primary" : ""}`, href: url, text: t.your_move ? "Play" : "Open" }));
     if (t.host && t.open_seats > 0 && token) {
       const start = el("button", { type: "button", "data-start": t.table_id, text: `Start now: bots in ${t.open_seats} open ${t.open_seats === 1 ? "seat" : "seats"}` });
@@ -127,7 +133,7 @@ async function drawMine() {
     }
     if (t.your_move) yours.add(t.table_id);
     list.append(el("li", { class: `mine-row${t.your_move ? " your-move" : ""}`, "data-my-table": t.table_id, "data-your-move": t.your_move ? "1" : "0" },
-      el("div", {}, el("strong", { text: names[t.game] || t.game }), ` · ${t.name || seatName(t.seat)}${t.turn_based ? " · turn-based" : ""}${t.forfeited ? " · forfeited" : ""}`),
+      el("div", {}, el("strong", { text: names[t.game] || t.game }), ` · ${t.name || seatName(t.seat)}${vs(t)}${t.rated ? " · rated" : ""}${t.turn_based ? " · turn-based" : ""}${t.forfeited ? " · forfeited" : ""}`),
       el("div", { class: "small", text: state }), links));
     if (shown !== null && t.your_move && !shown.has(t.table_id)) {
       notify("Your move", `${names[t.game] || t.game}: it is your move`, `${t.table_id}:${t.seat}`, url);

@@ -383,7 +383,11 @@ function drawStatus(view) {
     const w = (view.winners || []).map(whoIs);
     // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
     const none = playerCount(view) === 1 ? `${whoIs(0)} did not win (see how it ended)` : "No winner (see how it ended)";
-    st.textContent = `Game over. ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : none}`;
+    // a seat whose time bank ran out under the forfeit rule is placed last whatever its score (the view's
+    // winners count that already): say so, or the scores would seem to contradict the winner
+    const lost = (view.time_bank?.forfeited || []).map(whoIs);
+    const forfeits = lost.length ? ` ${lost.join(", ")} forfeited (time ran out; placed last).` : "";
+    st.textContent = `Game over.${forfeits} ${w.length ? `Winner${w.length > 1 ? "s" : ""}: ${w.join(", ")}` : none}`;
     return;
   }
   if (mine && view.decision) {
@@ -436,7 +440,8 @@ function drawPlayers(view) {
     if (last) panel.append(el("p", { class: "last", title: "this player's last move", text: `last: ${last}` }));
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
     if (view.time_bank && k && k.kind === "human") panel.append(el("p", { class: "meta bank-line", "data-bank-seat": s }));
-    if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: "clock ran out: its bot chose" }));
+    const forfeited = (view.time_bank?.forfeited || []).includes(s);
+    if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: forfeited ? "forfeited: its time ran out; its bot plays on" : "clock ran out: its bot chose" }));
     if (k && k.kind === "human" && !view.over && T.seat !== null) {
       // A seat's holder may let its bot play it and take it back; a seat whose clock ran out may be handed to its bot by anyone seated.
       if (s === T.seat) {
@@ -447,9 +452,10 @@ function drawPlayers(view) {
         panel.append(el("button", { type: "button", class: "small seat-btn", "data-seat-bot": s, text: "hand this seat to its bot" }));
       }
     }
-    if (T.tokens[s] !== undefined && s !== T.seat && k && k.kind === "human") {
-      // an unclaimed seat's invite goes to a friend (claimed once); else the held token, for hot-seat play
-      const invite = !k.claimed && store.invites(T.id)[s];
+    if (T.tokens[s] !== undefined && s !== T.seat && k && k.kind === "human" && !k.claimed) {
+      // an unclaimed seat's invite goes to a friend (claimed once); else the held token, for hot-seat play;
+      // once someone claimed the seat, the token kept here was revoked: no link
+      const invite = store.invites(T.id)[s];
       panel.append(el("a", invite
         ? { class: "small invite", href: invite, title: "this seat's invite: send it to a friend (it works once; then only they hold the seat)", text: "invite link" }
         : { class: "small invite", href: `/tables/${T.id}#token=${T.tokens[s]}`, title: "this seat's link: keep playing it here (hot-seat)", text: "seat link" }));
@@ -668,8 +674,10 @@ function drawFinal(view) {
   const order = [...Array(n).keys()].sort((a, b) => (view.scores?.[b] ?? 0) - (view.scores?.[a] ?? 0));
   for (const s of order) {
     const won = (view.winners || []).includes(s);
+    const lost = (view.time_bank?.forfeited || []).includes(s);
     rows.append(el("tr", { class: won ? "winner" : "", "data-seat": String(s) }, el("th", { scope: "row", text: whoIs(s) }),
-      el("td", { "data-total": "", text: String(view.scores?.[s] ?? "?") }), el("td", { text: won ? "wins" : "" })));
+      el("td", { "data-total": "", text: String(view.scores?.[s] ?? "?") }),
+      el("td", { text: won ? "wins" : lost ? "forfeited" : "" })));
   }
   const why = $("#final-why");
   why.replaceChildren();

@@ -1,0 +1,193 @@
+"""Batched environments: N games of one configuration stepped together, with auto-reset.
+
+:class:`BatchEnv` is the one batched API, for solo and multiplayer configurations alike. Each of
+its ``num_envs`` games has, at every step, one *acting seat* (the lowest seat in ``to_move``, as in
+the AEC environment: simultaneous decisions are asked one seat after another, each seeing only its
+own observation). The batch keeps preallocated arrays and fills them in place:
+
+- ``obs``: float32 ``[num_envs, observation_size]``, each row the acting seat's feature vector
+  (written straight from the state by the game's direct fill, no observation dictionary);
+- ``mask``: int8 ``[num_envs, num_actions]``, the acting seat's legal actions;
+- ``seat``: int64 ``[num_envs]``, the acting seat of each game.
+
+``step(actions)`` takes one catalogue index per game, for its acting seat, and returns
+``(obs, mask, seat, rewards, terminated)``: ``rewards`` is float32 ``[num_envs, players]``, zero
+except on the step a game ends, when it holds every seat's final reward
+(:func:`~dicetable.rl.spaces.placing_rewards`; the score in solo), and ``terminated`` is bool
+``[num_envs]``. A game that ended is reset at once with its next seed (auto-reset), so the row of
+``obs`` already shows the new game's first decision. The returned arrays are the batch's own
+buffers, overwritten by the next step: copy them to keep them.
+
+Seeds: ``reset(seed=S)`` gives game ``i`` its own reproducible stream of game seeds (spawned from
+``S``; a list gives one seed per game), so the same seed and actions replay the same games, and
+every auto-reset takes that game's next seed. Moves are made with the engine's quiet step (no event
+text, no log), which is what search and training need; ``events=True`` uses ``apply`` instead.
+
+:class:`DicetableVectorEnv` puts a solo configuration (one seat) behind Gymnasium's vector API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ._extra import require_rl
+
+require_rl("numpy", "gymnasium")
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from dicetable.engine import Action, GameState
+
+from .spaces import GameSpaces, placing_rewards
+
+#: What ``BatchEnv.reset`` returns: (obs, mask, seat).
+Batch = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: What ``BatchEnv.step`` returns: (obs, mask, seat, rewards, terminated).
+BatchStep = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class BatchEnv:
+    """``num_envs`` games of ``game_id`` at ``players`` seats with ``options`` (see the module docstring).
+
+    Raises :class:`dicetable.GameConfigError` for an unknown game, player count or option, and
+    ValueError when ``num_envs`` is not a whole number of at least 1.
+    """
+
+    def __init__(self, game_id: str, num_envs: int, players: int = 2, options: dict[str, Any] | None = None,
+                 events: bool = False) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs {num_envs!r} is not a whole number of games, at least 1")
+        self.spaces = GameSpaces(game_id, players, options)
+        self.num_envs = num_envs
+        self.players = players
+        self.events = events
+        self.obs = np.zeros((num_envs, self.spaces.observation_size), dtype=np.float32)
+        self.mask = np.zeros((num_envs, self.spaces.num_actions), dtype=np.int8)
+        self.seat = np.zeros(num_envs, dtype=np.int64)
+        self.rewards = np.zeros((num_envs, players), dtype=np.float32)
+        self.terminated = np.zeros(num_envs, dtype=bool)
+        self.states: list[GameState] = []
+        self._streams: list[np.random.SeedSequence] = []
+        self._legal: list[dict[int, Action]] = [{} for _ in range(num_envs)]
+
+    # -- seeds and games
+    def _new_game(self, i: int) -> GameState:
+        seed = int(self._streams[i].spawn(1)[0].generate_state(1, np.uint64)[0])
+        return self.spaces.new_game(seed)
+
+    def _show(self, i: int) -> None:
+        """Fill row ``i`` of obs, mask and seat from game ``i``'s acting seat."""
+        state = self.states[i]
+        seat = min(state.to_move)
+        self.seat[i] = seat
+        row = self.obs[i]
+        row.fill(0.0)
+        self.spaces.encoding.encode_state(state, seat, row)
+        mask = self.mask[i]
+        for k in self._legal[i]:  # clear the previous decision's ones: cheaper than a fill
+            mask[k] = 0
+        index = self.spaces.index
+        legal = {}
+        for action in state.legal_actions(seat):
+            k = index[action.id]
+            mask[k] = 1
+            legal[k] = action
+        self._legal[i] = legal
+
+    def reset(self, seed: int | Sequence[int] | None = None) -> Batch:
+        """Start every game afresh; returns (obs, mask, seat).
+
+        ``seed``: an int (each game gets its own stream spawned from it), one int per game, or
+        None (fresh random streams). Raises ValueError when a list has the wrong length.
+        """
+        if seed is None or isinstance(seed, (int, np.integer)):
+            self._streams = list(np.random.SeedSequence(None if seed is None else int(seed)).spawn(self.num_envs))
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed lists {len(seeds)} seeds for {self.num_envs} games: give one per game")
+            self._streams = [np.random.SeedSequence(int(s)) for s in seeds]
+        self.states = [self._new_game(i) for i in range(self.num_envs)]
+        for i in range(self.num_envs):
+            self._show(i)
+        return self.obs, self.mask, self.seat
+
+    def step(self, actions: Sequence[int] | np.ndarray) -> BatchStep:
+        """Play ``actions[i]`` (a catalogue index) for game ``i``'s acting seat, for every game.
+
+        Returns (obs, mask, seat, rewards, terminated); ended games are reset at once (see the
+        module docstring). Raises ValueError, before any game moves, naming the first game whose
+        action is not legal (or not an index), and RuntimeError before the first ``reset()``.
+        """
+        if not self.states:
+            raise RuntimeError("this batch has no games yet: call reset() before step()")
+        if len(actions) != self.num_envs:
+            raise ValueError(f"step got {len(actions)} actions for {self.num_envs} games: give one per game")
+        chosen = []
+        for i, a in enumerate(actions):
+            action = self._legal[i].get(int(a)) if isinstance(a, (int, np.integer)) and not isinstance(a, bool) else None
+            if action is None:
+                legal = sorted(self._legal[i])
+                raise ValueError(f"game {i}: action {a!r} is not legal for seat {int(self.seat[i])} now; "
+                                 f"legal indices: {legal[:12]}{' ...' if len(legal) > 12 else ''}")
+            chosen.append(action)
+        self.rewards.fill(0.0)
+        self.terminated.fill(False)
+        for i, action in enumerate(chosen):
+            state = self.states[i]
+            seat = int(self.seat[i])
+            if self.events:
+                state.apply(action, seat)
+            else:
+                state.step(action, seat)
+            if state.is_over:
+                self.rewards[i] = placing_rewards(state)
+                self.terminated[i] = True
+                self.states[i] = self._new_game(i)
+            self._show(i)
+        return self.obs, self.mask, self.seat, self.rewards, self.terminated
+
+
+class DicetableVectorEnv(VectorEnv):
+    """A solo configuration's :class:`BatchEnv` behind Gymnasium's vector API (auto-reset in the same step).
+
+    Observations are ``{"observation": float32 [num_envs, size], "action_mask": int8 [num_envs,
+    num_actions]}``; the reward is the final score on the step a game ends (zero before);
+    ``infos["action_mask"]`` repeats the mask. The arrays are the batch's buffers (copy to keep).
+    Raises :class:`dicetable.GameConfigError` when the game has no solo mode.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, game_id: str, num_envs: int, options: dict[str, Any] | None = None) -> None:
+        self.batch = BatchEnv(game_id, num_envs, players=1, options=options)
+        self.num_envs = num_envs
+        single_obs, single_act = self.batch.spaces.gym_spaces()
+        self.single_observation_space = single_obs
+        self.single_action_space = single_act
+        self.observation_space = gymnasium.vector.utils.batch_space(single_obs, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(single_act, num_envs)
+
+    def reset(self, *, seed: int | list[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every game (``seed``: an int or one per game); returns (observations, infos)."""
+        obs, mask, _ = self.batch.reset(seed)
+        return {"observation": obs, "action_mask": mask}, {"action_mask": mask}
+
+    def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
+                                                 dict[str, Any]]:
+        """One action per game; returns (observations, rewards, terminations, truncations, infos).
+
+        Raises ValueError as :meth:`BatchEnv.step` does for an action outside a game's mask.
+        """
+        obs, mask, _, rewards, terminated = self.batch.step(actions)
+        return ({"observation": obs, "action_mask": mask}, rewards[:, 0].astype(np.float64), terminated.copy(),
+                np.zeros(self.num_envs, dtype=bool), {"action_mask": mask})
+
+
+def batch_env(game_id: str, num_envs: int, players: int = 2, options: dict[str, Any] | None = None,
+              events: bool = False) -> BatchEnv:
+    """``num_envs`` games of ``game_id`` stepped together (see :class:`BatchEnv`)."""
+    return BatchEnv(game_id, num_envs, players, options, events)

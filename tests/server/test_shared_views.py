@@ -1,0 +1,118 @@
+"""Work shared between the viewers of one table revision (docs/web.md, "Live updates"): observation patches
+made once (``delta.share_patch``), board parts drawn once (``engine.markup.Memo``), snapshots sharing
+their equal parts. Sharing must never change a byte of what any viewer receives."""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+from copy import deepcopy
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicetable.engine.markup import Memo, memo
+from dicetable.server.delta import apply_patch, diff, share_patch
+from dicetable.server.store import Store
+from dicetable.server.tables import Subscriber, TableManager
+
+KEYS = st.sampled_from(["a", "b", "c", "d", "dice"])
+SCALARS = st.none() | st.booleans() | st.integers(-2, 2) | st.floats(-2, 2, allow_nan=False) | st.text(max_size=2)
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+                    max_leaves=20)
+OBS = st.dictionaries(KEYS, JSON, max_size=5)
+
+
+def _text(value) -> str:
+    return json.dumps(value)  # key order and 1 / 1.0 / true all show in the text
+
+
+@settings(max_examples=200, deadline=None)
+@given(OBS, OBS, st.lists(st.tuples(JSON, JSON), min_size=1, max_size=4), OBS)
+def test_shared_patches_are_each_viewers_own_diff_exactly(public, public2, seats, public3):
+    """Viewers whose observations share a public part (built as copies, as the engine does) and differ in
+    "seat": over three revisions, each viewer's shared patch is its own diff, to the byte, and the kept
+    observation is its own, to the byte; nothing passed in is changed."""
+    revisions = [public, public2, public3]
+    olds = [dict(deepcopy(public), seat=own[0]) for own in seats]
+    for n, pub in enumerate(revisions[1:], start=1):
+        seen: dict = {}
+        kept = []
+        for v, own in enumerate(seats):
+            new = dict(deepcopy(pub), seat=own[n % 2])
+            before_old, before_new = _text(olds[v]), _text(new)
+            ops, obs = share_patch(seen, olds[v], new)
+            assert _text(ops) == _text(diff(olds[v], new))
+            assert _text(obs) == before_new
+            assert _text(olds[v]) == before_old and _text(new) == before_new
+            assert apply_patch(json.loads(_text(olds[v])), json.loads(_text(ops))) == new
+            kept.append(obs)
+        olds = kept
+
+
+def test_a_value_of_another_type_or_key_order_is_not_shared():
+    seen: dict = {}
+    share_patch(seen, {"x": 0, "o": {"a": 1, "b": 2}}, {"x": 1, "o": {"a": 1, "b": 3}})
+    ops, obs = share_patch(seen, {"x": 0, "o": {"a": 1, "b": 2}}, {"x": True, "o": {"b": 3, "a": 1}})
+    assert _text(obs) == '{"x": true, "o": {"b": 3, "a": 1}}'
+    assert ops == [["s", ["x"], True], ["s", ["o", "b"], 3]]
+
+
+def test_a_memo_draws_equal_values_once_and_tells_types_apart():
+    calls = []
+
+    @memo(size=3)
+    def draw(value, flag=None):
+        calls.append((value, flag))
+        return f"<b>{value!r}</b>"
+
+    assert draw({"a": [1, 2]}) == "<b>{'a': [1, 2]}</b>"
+    assert draw({"a": [1, 2]}) == "<b>{'a': [1, 2]}</b>" and len(calls) == 1  # equal values: drawn once
+    assert draw(1) == "<b>1</b>" and draw(True) == "<b>True</b>" and draw(1.0) == "<b>1.0</b>"
+    assert len(calls) == 4  # 1, True and 1.0 are three drawings
+    big = {"k": list(range(200))}
+    assert draw(big) == draw(dict(big)) and calls[-1] == (big, None) and len(calls) == 5  # a digest key
+    assert len(draw.got) <= 3  # bounded: started again when full
+    assert draw.__name__ == "draw"  # a wrapper of the function
+
+
+def test_a_memo_draws_every_time_what_is_not_plain_data():
+    calls = []
+    made = Memo(lambda v: calls.append(v) or "x")
+    thing = object()
+    assert made(thing) == "x" and made(thing) == "x" and len(calls) == 2
+
+
+def test_viewers_of_one_revision_share_board_parts_and_observation_entries(tmp_path):
+    """After a change seen by four seats and a spectator, their snapshots hold one object for each board
+    part and observation entry they have alike, and every connection got its message."""
+    m = TableManager(Store(f"sqlite:///{tmp_path / 'share.db'}"), bot_threads=1, search_processes=0,
+                     id_factory=lambda: "sharetable", idle_evict=0)
+    try:
+        m.create("dice-kingdoms-of-valeria", 4, {}, 3, [{"kind": "human"}] * 4, None)
+        lt = m.get("sharetable")
+
+        class Inline:
+            def call_soon_threadsafe(self, fn, *args):
+                fn(*args)
+
+        subs = [Subscriber(key, Inline(), queue.SimpleQueue()) for key in (0, 1, 2, 3, None)]
+        for sub in subs:
+            m.subscribe(lt, sub)
+        rng = random.Random(2)
+        for _ in range(6):
+            seat = lt.state.to_move[0]
+            m.act(lt.id, seat, rng.choice(lt.state.legal_actions(seat)).id, lt.version, minimal=True)
+        views = [lt.live[key].view for key in (0, 1, 2, 3, None)]
+        spectator = views[-1]
+        for view in views[:-1]:
+            same_parts = [k for k, html in view["parts"].items() if spectator["parts"].get(k) == html]
+            assert len(same_parts) > len(view["parts"]) // 2
+            assert all(view["parts"][k] is spectator["parts"][k] for k in same_parts)
+            board = view["observation"]["players"]
+            assert board == spectator["observation"]["players"] and board is spectator["observation"]["players"]
+        assert all(not sub.queue.empty() for sub in subs)
+    finally:
+        m.close()
+        m.store.close()
