@@ -4,10 +4,10 @@ Rulebook sections implemented: Game Setup, Player Sheets (marking rules),
 Game Flow (Roll, Harvest, Action), Dice Actions, Reward Pips, Statue Cards,
 Domain Powers, Scoring, Solo Rules and the Winter Rules.
 
-Modules, by phase: ``fields`` (the declared fields, in the base class of
-every phase mixin, so each mixin sees every field with its type),
-``state`` (set-up, public queries and views; the class assembling the
-others), ``turn`` (Roll Phase, end of a turn and of the game), ``harvest``
+Modules, by phase: ``fields`` (the declared fields, in the root class of
+the one chain of phase classes, so each sees every field with its type),
+``state`` (set-up, public queries and views; the class extending the
+last of the chain), ``turn`` (Roll Phase, end of a turn and of the game), ``harvest``
 (Harvest Phase, Statue draft), ``actions`` (Action Phase menu and actions),
 ``rewards`` (Reward chains and marking, shared by every phase), ``solo``
 (Events), ``scoring`` (Score Tally and sheet views) and ``tables`` (phases,

@@ -15,7 +15,7 @@ from dicetable.engine.flow import Task
 
 from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM, Layout
 from ..dicemath import build_reach, reach
-from .fields import DiceKingdomsFields
+from .rewards import RewardMixin
 from .tables import PASS, _NAME, _ends, _reward_note
 
 
@@ -128,7 +128,7 @@ def _build_table(lay: Layout) -> tuple:
 _BUILDS = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
 
 
-class ActionMixin(DiceKingdomsFields):
+class ActionMixin(RewardMixin):
     """Action Phase task handlers and the action menu. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()

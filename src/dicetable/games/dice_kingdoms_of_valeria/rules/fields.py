@@ -1,17 +1,20 @@
-"""Dice Kingdoms of Valeria state fields: the one declaration every phase mixin builds on.
+"""Dice Kingdoms of Valeria state fields: the root of the chain of phase classes.
 
-:class:`DiceKingdomsFields` declares the state's fields (the engine's
-:class:`~dicetable.engine.Field`, from which clone, save and restore are
-generated); the phase mixins (``turn``, ``harvest``, ``actions``,
-``rewards``, ``solo``) subclass it, so each sees every field with its type,
-and :class:`~.state.DiceKingdomsState` combines them.
+:class:`DiceKingdomsFields` declares the state's fields (annotated
+attributes and an ``OWN_FIELDS`` table of the engine's
+:class:`~dicetable.engine.Field`, which save and restore follow; clone is
+written out in :meth:`DiceKingdomsFields._copy_into`). The phase classes
+extend one another in one chain of single inheritance, so that each is a
+native class in the compiled build: ``solo`` on the fields, then
+``rewards``, ``actions``, ``harvest`` and ``turn``, which
+:class:`~.state.DiceKingdomsState` extends; each sees every field with its type.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from dicetable.engine import Action, Field, FlowState, StateMeta, LIST, ROWS, int_list, int_rows, int_tuple
+from dicetable.engine import LIST, ROWS, Action, Field, FlowState, GameState, declare, int_list, int_rows, int_tuple
 from dicetable.engine.flow import Task
 
 from ..components import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX, Layout
@@ -43,7 +46,7 @@ def _events_out(value: tuple[int, ...]) -> list[str]:
     return [EVENT_IDS[e] for e in value]
 
 
-class DiceKingdomsFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
+class DiceKingdomsFields(FlowState):
     """The fields of a Dice Kingdoms of Valeria state (see :class:`~.state.DiceKingdomsState`).
 
     ``phase``; ``stage`` (event, 1st Harvest, action, 2nd Harvest);
@@ -57,37 +60,94 @@ class DiceKingdomsFields(FlowState, metaclass=StateMeta):  # fields declared the
     during a Harvest, one lane per seat (``lanes``).
     """
 
-    __slots__ = ()
+    lay: Layout                  # the season's sheet layout (from the options)
+    acts: _Actions               # the season's precomputed reward-choice Actions
+    phase: str
+    stage: int
+    active: int
+    first: int
+    round_no: int
+    turn_no: int
+    dice: tuple[int, ...]
+    sheets: list[list[int]]
+    line: tuple[int, ...]
+    deck: tuple[int, ...]
+    lair_first: list[int]
+    last_round: bool
+    acted: bool
+    drafter: int
+    trees: int
+    ships: int
+    event_deck: tuple[int, ...]
+    events_drawn: tuple[int, ...]
+    no_blue: bool
+    drought: bool
+    harvest_no: int
+    menu: tuple[Action, ...] | None  # the Action-phase menu once built (until the next action)
 
-    lay: Field[Layout] = Field(save=False)           # the season's sheet layout (from the options)
-    acts: Field[_Actions] = Field(save=False)        # the season's precomputed reward-choice Actions
-    phase = Field(_phase)
-    stage = Field(int)
-    active = Field(int)
-    first = Field(int)
-    round_no = Field(int, save="round")
-    turn_no = Field(int, save="turn")
-    dice = Field(int_tuple)
-    sheets = Field(int_rows, copy=ROWS)
-    line = Field(_cards_in, encode=_cards_out)
-    deck = Field(_cards_in, encode=_cards_out)
-    lair_first = Field(int_list, copy=LIST)
-    last_round = Field(bool)
-    acted = Field(bool)
-    drafter = Field(int)
-    trees = Field(int)
-    ships = Field(int)
-    event_deck = Field(_events_in, encode=_events_out)
-    events_drawn = Field(_events_in, encode=_events_out)
-    no_blue = Field(bool)
-    drought = Field(bool)
-    harvest_no = Field(int)
-    # The Action-phase menu once built (until the next action).
-    menu: Field[tuple[Action, ...] | None] = Field(save=False)
+    OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
+        lay=Field(save=False),
+        acts=Field(save=False),
+        phase=Field(_phase),
+        stage=Field(int),
+        active=Field(int),
+        first=Field(int),
+        round_no=Field(int, save="round"),
+        turn_no=Field(int, save="turn"),
+        dice=Field(int_tuple),
+        sheets=Field(int_rows, copy=ROWS),
+        line=Field(_cards_in, encode=_cards_out),
+        deck=Field(_cards_in, encode=_cards_out),
+        lair_first=Field(int_list, copy=LIST),
+        last_round=Field(bool),
+        acted=Field(bool),
+        drafter=Field(int),
+        trees=Field(int),
+        ships=Field(int),
+        event_deck=Field(_events_in, encode=_events_out),
+        events_drawn=Field(_events_in, encode=_events_out),
+        no_blue=Field(bool),
+        drought=Field(bool),
+        harvest_no=Field(int),
+        menu=Field(save=False),
+    )
 
-    # What the phase mixins call in one another, each written in the module named. Declared here
-    # so that every mixin sees them with their types without importing the others; the mixins
-    # come before this class in DiceKingdomsState's method order, so these bodies never run.
+    def _copy_into(self, other: GameState) -> None:
+        """Every declared field (FlowState's and these) into ``other`` (``clone``), written out:
+        the bots' look-ahead clones for every candidate, and direct copies cost a fraction of the
+        engine's loop over its plan (tests/engine/test_flow.py checks no field is missed or shared)."""
+        assert isinstance(other, DiceKingdomsFields)
+        other.tasks = self.tasks.copy()
+        lanes = self.lanes
+        other.lanes = None if lanes is None else [lane.copy() for lane in lanes]
+        other.lay = self.lay
+        other.acts = self.acts
+        other.phase = self.phase
+        other.stage = self.stage
+        other.active = self.active
+        other.first = self.first
+        other.round_no = self.round_no
+        other.turn_no = self.turn_no
+        other.dice = self.dice
+        other.sheets = [row.copy() for row in self.sheets]
+        other.line = self.line
+        other.deck = self.deck
+        other.lair_first = self.lair_first.copy()
+        other.last_round = self.last_round
+        other.acted = self.acted
+        other.drafter = self.drafter
+        other.trees = self.trees
+        other.ships = self.ships
+        other.event_deck = self.event_deck
+        other.events_drawn = self.events_drawn
+        other.no_blue = self.no_blue
+        other.drought = self.drought
+        other.harvest_no = self.harvest_no
+        other.menu = self.menu
+
+    # What the phase classes call in one another, each written in the module named. Declared here
+    # so that every phase class sees them with their types, whatever its place in the chain; every
+    # phase class extends this one, so these bodies never run.
     # (Real methods, not a TYPE_CHECKING block: the compiled build needs them declared.)
     # turn
     def _start_turn(self, seat: int) -> None:

@@ -13,7 +13,7 @@ from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import BLACK_DIE, CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP, TRK
-from .fields import DiceKingdomsFields
+from .actions import ActionMixin
 from .fx import scored, trk_key
 from .scoring import score_total
 from .tables import (
@@ -23,7 +23,7 @@ from .tables import (
 )
 
 
-class HarvestMixin(DiceKingdomsFields):
+class HarvestMixin(ActionMixin):
     """Harvest Phase and Statue draft task handlers. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()

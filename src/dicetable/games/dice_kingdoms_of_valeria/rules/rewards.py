@@ -18,7 +18,7 @@ from ..components import (
     LAIR_PENDING, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLAIN, PLP, RECRUIT, ROAD, SLAY, STAR, STAT,
     STATUES, STATUE_INSTANT, STATUE_TIMES, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
-from .fields import DiceKingdomsFields
+from .solo import SoloEventMixin
 from .fx import cit_key, lair_key, road_key, scored, statue_key, trk_key
 from .scoring import score_total
 from .tables import (
@@ -59,7 +59,7 @@ _RECRUIT_OPTIONS: dict[str, dict[tuple[int, ...], list[Action]]] = {season: {} f
 _lt = operator.lt
 
 
-class RewardMixin(DiceKingdomsFields):
+class RewardMixin(SoloEventMixin):
     """Reward-chain task handlers and the marking rules. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()

@@ -1,8 +1,8 @@
 """Dice Kingdoms of Valeria state: set-up, public queries and views.
 
 The fields are declared in ``fields`` (:class:`~.fields.DiceKingdomsFields`);
-the turn's rules live in the mixins this class assembles, one module per
-phase: ``turn`` (Roll Phase, end of turn and game), ``harvest``,
+the turn's rules live in the phase classes this class extends (one chain),
+one module per phase: ``turn`` (Roll Phase, end of turn and game), ``harvest``,
 ``actions``, ``rewards`` (Reward chains and marking) and ``solo`` (Events).
 """
 
@@ -22,21 +22,17 @@ from .tables import (
     STAGE_HARVEST2, TASK_NAMES, _NAME,
 )
 from .scoring import score_sheet, sheet_view, solo_result
-from .rewards import RewardMixin
-from .solo import SoloEventMixin
 from .turn import TurnMixin
-from .harvest import HarvestMixin
-from .actions import ActionMixin
 
 
 _WHERE = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase", EVENT: "Event phase"}
 
 
-class DiceKingdomsState(TurnMixin, HarvestMixin, ActionMixin, RewardMixin, SoloEventMixin):
+class DiceKingdomsState(TurnMixin):
     """A game of Dice Kingdoms of Valeria (1-5 players; 1 = the solo game).
 
-    The fields are declared in :class:`~.fields.DiceKingdomsFields` (the base
-    of every phase mixin). Pending work is the engine's task stack (``tasks``)
+    The fields are declared in :class:`~.fields.DiceKingdomsFields` (the root
+    of the chain of phase classes). Pending work is the engine's task stack (``tasks``)
     and, during a Harvest, one lane per seat (``lanes``); see :meth:`seat_tasks`.
     """
 

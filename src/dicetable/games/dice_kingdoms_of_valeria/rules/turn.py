@@ -11,12 +11,12 @@ from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
 from ..components import BLACK_DIE, COLOURS, COLOUR_DIE, END_TRACKS, TRK
-from .fields import DiceKingdomsFields
+from .harvest import HarvestMixin
 from .tables import EVENT, OVER, STAGE_EVENT, STAGE_HARVEST1, STAGE_HARVEST2, _NAME, _ROLL_TEXT
 from .scoring import solo_result
 
 
-class TurnMixin(DiceKingdomsFields):
+class TurnMixin(HarvestMixin):
     """Roll Phase, end of a turn and of the game. Methods of :class:`DiceKingdomsState`."""
 
     __slots__ = ()
