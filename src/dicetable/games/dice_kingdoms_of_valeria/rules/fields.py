@@ -163,10 +163,6 @@ class DiceKingdomsFields(FlowState):
     def _start_harvest(self, stage: int) -> None:
         raise NotImplementedError
 
-    # actions
-    def _action_phase(self, task: Task) -> None:
-        raise NotImplementedError
-
     # rewards
     def _mark_track(self, seat: int, g: int, n: int, rewards: list[Reward]) -> int:
         raise NotImplementedError

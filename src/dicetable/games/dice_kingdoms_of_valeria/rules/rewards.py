@@ -57,6 +57,7 @@ _ROAD_DIRS = tuple(((r, 0), (r, 1), (r, 2)) for r in range(64))
 _RECRUIT_OPTIONS: dict[str, dict[tuple[int, ...], list[Action]]] = {season: {} for season in LAYOUTS}
 
 _lt = operator.lt
+_payload = operator.attrgetter("payload")  # a sort key (a lambda in a method is a closure, which compiled methods avoid)
 
 
 class RewardMixin(SoloEventMixin):
@@ -178,7 +179,7 @@ class RewardMixin(SoloEventMixin):
                 if not (held & bit) and not (seen & bit):
                     seen |= bit
                     out.append(acts.statue[k])
-            out.sort(key=lambda a: a.payload)
+            out.sort(key=_payload)
             return out
         if code == T_FALLBACK:
             return [acts.fallback[g] for g in range(4) if sh[TRK + g] < 24]
