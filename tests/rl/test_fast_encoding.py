@@ -106,6 +106,7 @@ def test_direct_fill_refuses_a_seat_that_is_not_one() -> None:
             enc.encode_state(state, bad)
 
 
+@pytest.mark.pure_build
 @pytest.mark.parametrize("game_id", sorted(CONFIGS))
 def test_environments_step_without_building_observation_dictionaries(game_id: str, monkeypatch) -> None:
     """The AEC, batched and OpenSpiel paths encode from the state: observation() is never called
