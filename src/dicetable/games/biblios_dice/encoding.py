@@ -140,7 +140,8 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
             boards.clear()
         value, pos, stacks, bishops, mule, first = key
         n = state.players
-        block = array("d", bytes(8 * board_size))
+        # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+        block = array("f", bytes(4 * board_size))
         for d in range(NRES):
             block[o["value_dice"] - o_board + d] = value[d] / 6
         nm, cad = state.nm, state.cad

@@ -95,7 +95,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         if got is None:
             if len(blocks) > 4096:  # bound the memory of long runs
                 blocks.clear()
-            block = array("d", bytes(8 * board_size))
+            # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+            block = array("f", bytes(4 * board_size))
             for i, owner in enumerate(board):
                 block[i * width + (0 if owner == EMPTY else players + 1 if owner == CAT
                                    else 1 + (owner - first) % players)] = 1.0
@@ -115,7 +116,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         if got is None:
             if len(cards_blocks) > 4096:  # bound the memory of long runs
                 cards_blocks.clear()
-            block = array("d", bytes(8 * cards_size))
+            # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+            block = array("f", bytes(4 * cards_size))
             put_counts(block, 0, market)
             for s, cards in enumerate(won):
                 k = (s - first) % players

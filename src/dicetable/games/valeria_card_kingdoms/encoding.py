@@ -107,7 +107,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         """The Center Stacks' slices as the observation shows them (memoised on the stacks)."""
         if len(centre_blocks) > 4096:  # bound the memory of long runs
             centre_blocks.clear()
-        block = array("d", bytes(8 * centre_size))
+        # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+        block = array("f", bytes(4 * centre_size))
         at_ = {name: o[name] - o_centre for name in ("monster_areas", "monster_counts", "monster_tops",
                                                     "citizen_counts", "citizen_tops", "domain_tops",
                                                     "domain_counts")}
@@ -159,6 +160,10 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         seat_rows[key] = row
         return row
 
+    # the observing seat's Duke VP / 30, memoised on its Duke and the holdings it counts (the seat
+    # key below: resources, tableau, Domains, Monsters): duke_vp is a fifth of an uncached fill
+    duke_values: dict[tuple[Any, ...], float] = shared_memo("valeria-card-kingdoms", "duke", players)
+
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players
         phase = state.phase
@@ -185,8 +190,11 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if task[0] == "action" and task[2] is not None:
                 out[o["actions_left"]] = task[2] / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
+        own_key: tuple[Any, ...] = ()
         for s in range(n):
             key = (tuple(res[s * 4:s * 4 + 4]), tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
+            if s == seat:
+                own_key = key
             values = seat_rows.get(key)
             if values is None:
                 values = seat_row(state, s, key)
@@ -199,7 +207,13 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 slot = duke_slot[duke]
                 if slot is not None:
                     out[o["my_duke"] + slot] = 1.0
-                out[o["my_duke_vp"]] = state.duke_vp(seat) / 30
+                duke_key = (duke, own_key)
+                vp = duke_values.get(duke_key)
+                if vp is None:
+                    if len(duke_values) > 4096:  # bound the memory of long runs
+                        duke_values.clear()
+                    vp = duke_values[duke_key] = state.duke_vp(seat) / 30
+                out[o["my_duke_vp"]] = vp
             if phase == P_DUKES:
                 for d in state.offers[seat]:
                     slot = duke_slot[d]
