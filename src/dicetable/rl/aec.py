@@ -88,8 +88,9 @@ class DicetableAEC(AECEnv):
         legal = state.legal_actions(seat)
         index = spaces.index
         ks = [index[action.id] for action in legal]
+        view = memoryview(mask) if len(ks) > 6 else mask  # a view costs six numpy item writes, saves half of each
         for k in ks:
-            mask[k] = 1
+            view[k] = 1
         self._offered = (seat, legal, ks)
         return {"observation": spaces.observe(state, seat), "action_mask": mask}
 

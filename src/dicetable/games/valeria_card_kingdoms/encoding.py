@@ -164,31 +164,37 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # key below: resources, tableau, Domains, Monsters): duke_vp is a fifth of an uncached fill
     duke_values: dict[tuple[Any, ...], float] = shared_memo("valeria-card-kingdoms", "duke", players)
 
+    # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
+    o_phase, o_turn, o_is_active, o_is_first, o_dice, o_exhausted, o_pending, o_actions_left = (o[k] for k in (
+        "phase", "turn", "is_active", "is_first", "dice", "exhausted", "pending", "actions_left"))
+    o_my_duke, o_my_duke_vp, o_my_duke_offer = o["my_duke"], o["my_duke_vp"], o["my_duke_offer"]
+    o_dark_lord_citizens, o_dark_lord_domains = o.get("dark_lord_citizens", -1), o.get("dark_lord_domains", -1)
+
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players
         phase = state.phase
-        out[o["phase"] + phase] = 1.0
-        out[o["turn"]] = state.turn / 40
+        out[o_phase + phase] = 1.0
+        out[o_turn] = state.turn / 40
         first = seat if seat is not None else 0
         rel = [(s - first) % n for s in range(n)]
-        out[o["is_active"] + rel[state.active]] = 1.0
-        out[o["is_first"] + rel[state.first]] = 1.0
+        out[o_is_active + rel[state.active]] = 1.0
+        out[o_is_first + rel[state.first]] = 1.0
         for i, d in enumerate(state.dice):
             if d:
-                out[o["dice"] + i] = d / 6
+                out[o_dice + i] = d / 6
         centre = (tuple(state.stacks), tuple(state.cit_down), state.areas)
         block = centre_blocks.get(centre)
         if block is None:
             block = centre_block(*centre)
         out[o_centre:o_centre + centre_size] = block
-        out[o["exhausted"]] = state.exhausted.bit_count() / 5
+        out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
             slot = task_slot.get(task[0])
             if slot is not None:
-                out[o["pending"] + slot] = 1.0
+                out[o_pending + slot] = 1.0
             if task[0] == "action" and task[2] is not None:
-                out[o["actions_left"]] = task[2] / 2
+                out[o_actions_left] = task[2] / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
         own_key: tuple[Any, ...] = ()
         for s in range(n):
@@ -206,19 +212,19 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if duke >= 0:
                 slot = duke_slot[duke]
                 if slot is not None:
-                    out[o["my_duke"] + slot] = 1.0
+                    out[o_my_duke + slot] = 1.0
                 duke_key = (duke, own_key)
                 vp = duke_values.get(duke_key)
                 if vp is None:
                     if len(duke_values) > 4096:  # bound the memory of long runs
                         duke_values.clear()
                     vp = duke_values[duke_key] = state.duke_vp(seat) / 30
-                out[o["my_duke_vp"]] = vp
+                out[o_my_duke_vp] = vp
             if phase == P_DUKES:
                 for d in state.offers[seat]:
                     slot = duke_slot[d]
                     if slot is not None:
-                        out[o["my_duke_offer"] + slot] += 1.0
+                        out[o_my_duke_offer + slot] += 1.0
         if players == 1:
             captured = [0] * len(CIT_NAME)
             for t in state.cap_cit:
@@ -227,9 +233,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                     captured[slot] += 1
             for j, c in enumerate(captured):
                 if c:
-                    out[o["dark_lord_citizens"] + j] = tally(c, 3)
+                    out[o_dark_lord_citizens + j] = tally(c, 3)
             for d in state.cap_dom:
                 slot = dom_slot[d]
                 if slot is not None:
-                    out[o["dark_lord_domains"] + slot] += 1.0
+                    out[o_dark_lord_domains + slot] += 1.0
     return fill
