@@ -35,6 +35,8 @@ from .spaces import GameSpaces, placing_rewards, research_games
 #: A generous bound on actions in one game (random play stays far below it).
 MAX_GAME_LENGTH = 20_000
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 
 def short_name(game_id: str) -> str:
     """The pyspiel name of a dicetable game: ``python_dicetable_<id with underscores>``."""
@@ -72,6 +74,9 @@ class DicetableSpielState(pyspiel.State):
         super().__init__(game)
         self._shared = _Shared(game.spaces)
         self._held = _Held(state)
+        # current_player() until the next action (pyspiel asks it several times a step); the
+        # engine state underneath changes only through _apply_action
+        self._player: int | None = None
 
     @property
     def spaces(self) -> GameSpaces:
@@ -80,27 +85,32 @@ class DicetableSpielState(pyspiel.State):
 
     @property
     def state(self) -> GameState:
-        """The dicetable engine state underneath."""
+        """The dicetable engine state underneath (read it; change it only through ``apply_action``,
+        which keeps this state's answers in step)."""
         return self._held.state
 
     def current_player(self) -> int:
-        """The lowest seat to move, or TERMINAL."""
-        to_move = self.state.to_move
-        return min(to_move) if to_move else pyspiel.PlayerId.TERMINAL
+        """The lowest seat to move, or TERMINAL (worked out once per position)."""
+        player = self._player
+        if player is None:
+            to_move = self._held.state.to_move
+            player = self._player = min(to_move) if to_move else _TERMINAL
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        index = self.spaces.index
-        return sorted(index[a.id] for a in self.state.legal_actions(player))
+        index = self._shared.spaces.index
+        return sorted([index[a.id] for a in self._held.state.legal_actions(player)])
 
     def _apply_action(self, action: int) -> None:
-        self.state.apply(self.spaces.action_id(action), self.current_player())
+        self._held.state.apply(self._shared.spaces.action_id(action), self.current_player())
+        self._player = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.spaces.action_id(action)
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
-        return self.state.is_over
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """Final placing rewards (zeros before the end)."""
@@ -115,9 +125,8 @@ class DicetableSpielState(pyspiel.State):
         that is no seat of this game.
         """
         seat = self.current_player() if player is None else player
-        # a list of Python floats written by the game's direct fill (no float32 array to convert);
-        # the values are the observer's before its float32 rounding
-        return self.spaces.encoding.encode_state(self.state, seat)
+        # a list of Python floats written by the game's direct fill (no float32 array to convert)
+        return self._shared.spaces.encoding.encode_state(self._held.state, seat)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s feature vector (see :meth:`information_state_tensor`: the same here)."""
