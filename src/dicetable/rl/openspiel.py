@@ -28,7 +28,7 @@ import numpy as np
 import pyspiel
 
 import dicetable
-from dicetable.engine import GameState
+from dicetable.engine import Action, GameState
 
 from .spaces import GameSpaces, placing_rewards, research_games
 
@@ -44,12 +44,17 @@ def short_name(game_id: str) -> str:
 
 
 class _Held:
-    """Holds the engine state so that OpenSpiel's deep copy of a state is the engine's cheap clone."""
+    """Holds the engine state so that OpenSpiel's deep copy of a state is the engine's cheap clone,
+    with what is worked out once per position: ``player`` (current_player(), None until asked) and
+    ``offered`` (the mover's legal Actions and their catalogue indices, None until asked). A copy
+    starts without them."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "player", "offered")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self.player: int | None = None
+        self.offered: tuple[tuple[Action, ...], list[int]] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "_Held":
         return _Held(self.state.clone())
@@ -73,10 +78,7 @@ class DicetableSpielState(pyspiel.State):
     def __init__(self, game: "DicetableSpielGame", state: GameState) -> None:
         super().__init__(game)
         self._shared = _Shared(game.spaces)
-        self._held = _Held(state)
-        # current_player() until the next action (pyspiel asks it several times a step); the
-        # engine state underneath changes only through _apply_action
-        self._player: int | None = None
+        self._held = _Held(state)  # the engine state changes only through _apply_action, which clears the rest
 
     @property
     def spaces(self) -> GameSpaces:
@@ -91,19 +93,34 @@ class DicetableSpielState(pyspiel.State):
 
     def current_player(self) -> int:
         """The lowest seat to move, or TERMINAL (worked out once per position)."""
-        player = self._player
-        if player is None:
-            to_move = self._held.state.to_move
-            player = self._player = min(to_move) if to_move else _TERMINAL
+        held = self._held
+        player = held.player
+        if player is None:  # pyspiel asks several times a step: worked out once per position
+            to_move = held.state.to_move
+            player = held.player = min(to_move) if to_move else _TERMINAL
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
         index = self._shared.spaces.index
-        return sorted([index[a.id] for a in self._held.state.legal_actions(player)])
+        legal = self._held.state.legal_actions(player)
+        ks = [index[a.id] for a in legal]
+        if player == self.current_player():
+            self._held.offered = (legal, ks)
+        return sorted(ks)
 
     def _apply_action(self, action: int) -> None:
-        self._held.state.apply(self._shared.spaces.action_id(action), self.current_player())
-        self._player = None
+        held = self._held
+        chosen: Action | str | None = None
+        offered = held.offered
+        if offered is not None and type(action) is int:
+            try:
+                chosen = offered[0][offered[1].index(action)]
+            except ValueError:  # not offered: apply below refuses it by id, saying what is legal
+                pass
+        held.state.apply(chosen if chosen is not None else self._shared.spaces.action_id(action),
+                         self.current_player())
+        held.player = None
+        held.offered = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.spaces.action_id(action)
