@@ -161,3 +161,21 @@ def test_aec_step_without_an_action_names_the_agent():
     agent = aec.agent_selection
     with pytest.raises(ValueError, match=f"{agent} is to move and gave no action"):
         aec.step(None)
+
+
+@pytest.mark.parametrize("game_id", ["kingdom-of-dice", "valeria-card-kingdoms"])
+def test_aec_refuses_an_unoffered_action_and_takes_numpy_indices(game_id: str) -> None:
+    """An index outside the mask raises, naming the legal actions, and changes nothing; an offered
+    index as a numpy integer plays the same move as the int."""
+    env = rl.env(game_id, 2)
+    env.reset(seed=9)
+    obs, *_ = env.last()
+    agent = env.agent_selection
+    before = env.state_.history
+    unoffered = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="is not a legal action .* legal actions: "):
+        env.step(unoffered)
+    assert env.state_.history == before and env.agent_selection == agent
+    offered = np.flatnonzero(obs["action_mask"])[0]  # a numpy int64
+    env.step(offered)
+    assert env.state_.history == [(int(agent[-1]), env.spaces.catalogue[int(offered)])]
