@@ -81,14 +81,14 @@ class DicetableAEC(AECEnv):
         """
         state = self.state_
         if state is None:
-            started(state)  # raises ResetNeeded
+            state = started(state)  # raises ResetNeeded
         seat = self._seat[agent]
         spaces = self.spaces
         mask = np.zeros(spaces.num_actions, dtype=np.int8)
         legal = state.legal_actions(seat)
         index = spaces.index
         ks = [index[action.id] for action in legal]
-        view = memoryview(mask) if len(ks) > 6 else mask  # a view costs six numpy item writes, saves half of each
+        view = mask.data if len(ks) > 6 else mask  # a view costs six numpy item writes, saves half of each
         for k in ks:
             view[k] = 1
         self._offered = (seat, legal, ks)
@@ -102,7 +102,7 @@ class DicetableAEC(AECEnv):
         """
         state = self.state_
         if state is None:
-            started(state)  # raises ResetNeeded
+            state = started(state)  # raises ResetNeeded
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

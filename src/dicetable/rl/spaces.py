@@ -109,10 +109,12 @@ class GameSpaces:
             out.fill(0.0)
         direct = self.encoding.direct
         if direct is not None and (seat is None or type(seat) is int and 0 <= seat < state.players):
-            # through a memoryview: its item and slice writes cost half of numpy's (the values are
-            # the same float32 roundings)
-            direct(state, seat, memoryview(out))
-            return out
+            view = out.data
+            if view.format == "f":
+                # through a memoryview: its item and slice writes cost half of numpy's (the values
+                # are the same float32 roundings)
+                direct(state, seat, view)
+                return out
         return self.encoding.encode_state(state, seat, out)  # checks the seat, or encodes the dictionary
 
     def gym_spaces(self) -> tuple[gspaces.Dict, gspaces.Discrete]:

@@ -73,9 +73,9 @@ class BatchEnv:
         # each game's offered Actions and their catalogue indices (what its mask row shows)
         self._legal: list[tuple[tuple[Action, ...], list[int]]] = [((), []) for _ in range(num_envs)]
         # memoryviews of the rows, made once: their item and slice writes cost half of numpy's
-        self._obs_rows = [memoryview(row) for row in self.obs]
-        self._mask_rows = [memoryview(row) for row in self.mask]
-        self._zero_row = memoryview(np.zeros(self.spaces.observation_size, dtype=np.float32))
+        self._obs_rows = [row.data for row in self.obs]
+        self._mask_rows = [row.data for row in self.mask]
+        self._zero_row = np.zeros(self.spaces.observation_size, dtype=np.float32).data
         direct = self.spaces.encoding.direct
         encode = self.spaces.encoding.encode_state
         # the game's direct fill (the acting seat is always a seat, so no check is needed); else the dictionary
