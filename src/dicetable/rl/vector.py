@@ -72,6 +72,7 @@ class BatchEnv:
         self._streams: list[np.random.SeedSequence] = []
         # each game's offered Actions and their catalogue indices (what its mask row shows)
         self._legal: list[tuple[tuple[Action, ...], list[int]]] = [((), []) for _ in range(num_envs)]
+        self._ended = False  # some game ended in the last step (its rewards and terminated are set)
         # memoryviews of the rows, made once: their item and slice writes cost half of numpy's
         self._obs_rows = [row.data for row in self.obs]
         self._mask_rows = [row.data for row in self.mask]
@@ -115,6 +116,9 @@ class BatchEnv:
         self.states = [self._new_game(i) for i in range(self.num_envs)]
         self.obs.fill(0.0)
         self.mask.fill(0)
+        self.rewards.fill(0.0)
+        self.terminated.fill(False)
+        self._ended = False
         self.seat[:] = [self._show(i, state) for i, state in enumerate(self.states)]
         return self.obs, self.mask, self.seat
 
@@ -143,24 +147,39 @@ class BatchEnv:
                 shown = sorted(ks)
                 raise ValueError(f"game {i}: action {a!r} is not legal for seat {int(self.seat[i])} now; "
                                  f"legal indices: {shown[:12]}{' ...' if len(shown) > 12 else ''}") from None
-        self.rewards.fill(0.0)
-        self.terminated.fill(False)
+        if self._ended:  # the last step's rewards and ends: cleared only when some game ended
+            self.rewards.fill(0.0)
+            self.terminated.fill(False)
+            self._ended = False
         self.mask.fill(0)
-        zero = self._zero_row
+        # the loop of _show, written out with locals: this is the batch's per-game cost
+        zero, fill, index = self._zero_row, self._fill, self.spaces.index
+        obs_rows, mask_rows, offered, states = self._obs_rows, self._mask_rows, self._legal, self.states
         seats = self.seat.tolist()
         events = self.events
         for i, action in enumerate(chosen):
-            state = self.states[i]
+            state = states[i]
             if events:
                 state.apply(action, seats[i])
             else:
                 state.step(action, seats[i])
-            if state.is_over:
+            to_move = state.to_move
+            if not to_move:  # over (to_move is empty only then)
                 self.rewards[i] = placing_rewards(state)
                 self.terminated[i] = True
-                state = self.states[i] = self._new_game(i)
-            self._obs_rows[i][:] = zero
-            seats[i] = self._show(i, state)
+                self._ended = True
+                state = states[i] = self._new_game(i)
+                to_move = state.to_move
+            seat = seats[i] = min(to_move)
+            row = obs_rows[i]
+            row[:] = zero
+            fill(state, seat, row)
+            legal = state.legal_actions(seat)
+            ks = [index[a.id] for a in legal]
+            mask_row = mask_rows[i]
+            for k in ks:
+                mask_row[k] = 1
+            offered[i] = (legal, ks)
         self.seat[:] = seats
         return self.obs, self.mask, self.seat, self.rewards, self.terminated
 
