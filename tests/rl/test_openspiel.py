@@ -117,3 +117,23 @@ def test_answers_kept_per_position_follow_every_action_and_copy(game_id):
         with pytest.raises(ValueError, match="is not an index of this game's actions"):
             state.apply_action(game.num_distinct_actions() + 5)
         assert state.serialize() == before and state.legal_actions() == legal
+
+
+@pytest.mark.parametrize("game_id,players", CONFIGS)
+def test_python_answers_equal_pyspiels_own(game_id, players):
+    """legal_actions, rewards and is_chance_node answered in Python give what pyspiel's C++ path
+    gives, for every player, along a random game to its end."""
+    game = pyspiel.load_game(short_name(game_id), {"players": players, "seed": 2})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        for p in [*range(players), None]:
+            ours = state.legal_actions() if p is None else state.legal_actions(p)
+            theirs = pyspiel.State.legal_actions(state) if p is None else pyspiel.State.legal_actions(state, p)
+            assert ours == theirs
+        assert state.rewards() == pyspiel.State.rewards(state)
+        assert state.is_chance_node() is pyspiel.State.is_chance_node(state) is False
+        if state.is_terminal():
+            assert state.legal_actions() == [] and state.rewards() == state.returns()
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))

@@ -108,6 +108,30 @@ class DicetableSpielState(pyspiel.State):
             self._held.offered = (legal, ks)
         return sorted(ks)
 
+    # pyspiel's own answers to the next three reach Python again through its C++ trampolines
+    # (several calls a step); answered here for Python callers such as rl_environment, with the
+    # same values (tests compare them with pyspiel.State's)
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted catalogue indices of ``player``'s legal actions (default: the player to move);
+        empty once over and for a player who is not the one to move, as pyspiel answers."""
+        current = self.current_player()
+        if current == _TERMINAL or (player is not None and player != current):
+            return []
+        offered = self._held.offered
+        if offered is None:
+            return self._legal_actions(current)
+        return sorted(offered[1])
+
+    def rewards(self) -> list[float]:
+        """The rewards of the last action: the returns once over (the rewards come at the end), else zeros."""
+        if self.current_player() == _TERMINAL:
+            return self.returns()
+        return [0.0] * self._shared.spaces.players
+
+    def is_chance_node(self) -> bool:
+        """False: dice are sampled inside the engine's step (the games have no chance nodes)."""
+        return False
+
     def _apply_action(self, action: int) -> None:
         held = self._held
         chosen: Action | str | None = None
