@@ -24,8 +24,9 @@ the separate environments start the same games; the separate side draws each env
 action from its mask in turn, the batch draws for all its games in one numpy call, as a batched
 policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed.
 Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N]``; prints a
-table and writes benchmarks/results/rl-speed.json. OpenSpiel is skipped (and said so) when
-``pyspiel`` is not installed.
+table and writes benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and
+rules are the compiled build, docs/compiled.md: the raw step is then faster and every ratio
+larger). OpenSpiel is skipped (and said so) when ``pyspiel`` is not installed.
 """
 
 from __future__ import annotations
@@ -371,9 +372,11 @@ def main() -> None:
             print(f"{r['game']:26} OpenSpiel step {r['openspiel_us']:5.1f} us = raw {r['raw_us']:5.1f} "
                   f"+ rl_environment's floor {r['rl_environment_floor_us']:5.1f} "
                   f"+ ours {r['openspiel_us'] - r['raw_us'] - r['rl_environment_floor_us']:5.1f}")
-    out = pathlib.Path(__file__).parent / "results" / "rl-speed.json"
+    build = dicetable.build_kind()
+    print(f"build: {build} (dicetable.build_kind())")
+    out = pathlib.Path(__file__).parent / "results" / ("rl-speed.json" if build == "pure" else f"rl-speed-{build}.json")
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"args": vars(args), "rows": rows}, indent=1))
+    out.write_text(json.dumps({"args": vars(args), "build": build, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":
