@@ -100,10 +100,13 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # the Center Stacks (monster_areas .. domain_counts) are one run of the vector
     o_centre = o["monster_areas"]
     centre_size = o["exhausted"] - o_centre
-    centre_blocks: dict[tuple[Any, ...], memoryview] = shared_memo("valeria-card-kingdoms", "centre", players)
+    # each block twice: a float32 memoryview (copied into a buffer in one slice) and its values as
+    # Python floats (a list output takes them without making new float objects)
+    centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
+        "valeria-card-kingdoms", "centre", players)
 
     def centre_block(stacks: tuple[tuple[int, ...], ...], cit_down: tuple[int, ...],
-                     areas: tuple[int, ...]) -> memoryview:
+                     areas: tuple[int, ...]) -> tuple[memoryview, tuple[float, ...]]:
         """The Center Stacks' slices as the observation shows them (memoised on the stacks)."""
         if len(centre_blocks) > 4096:  # bound the memory of long runs
             centre_blocks.clear()
@@ -130,7 +133,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         for k, p in enumerate(range(DOM0, N_POS)):
             if stacks[p]:
                 block[at_["domain_counts"] + k] = (len(stacks[p]) - 1) / 3
-        got = centre_blocks[stacks, cit_down, areas] = memoryview(block)
+        got = centre_blocks[stacks, cit_down, areas] = (memoryview(block), tuple(block))
         return got
 
     seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = shared_memo(
@@ -186,7 +189,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         block = centre_blocks.get(centre)
         if block is None:
             block = centre_block(*centre)
-        out[o_centre:o_centre + centre_size] = block
+        out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
         out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
