@@ -79,8 +79,9 @@ class BatchEnv:
         self._zero_row = np.zeros(self.spaces.observation_size, dtype=np.float32).data
         direct = self.spaces.encoding.direct
         encode = self.spaces.encoding.encode_state
-        # the game's direct fill (the acting seat is always a seat, so no check is needed); else the dictionary
-        self._fill = direct if direct is not None else (lambda state, seat, row: encode(state, seat, row))
+        # the game's direct fill (the acting seat is always a seat, so no check is needed); else the
+        # dictionary's encoding, written through a numpy view of the row
+        self._fill = direct if direct is not None else (lambda state, seat, row: encode(state, seat, np.asarray(row)))
 
     # -- seeds and games
     def _new_game(self, i: int) -> GameState:
