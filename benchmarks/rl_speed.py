@@ -22,7 +22,9 @@ seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The
 Raw, AEC and OpenSpiel replay the same recorded game of each seed (random actions). The batch and
 the separate environments start the same games; the separate side draws each environment's
 action from its mask in turn, the batch draws for all its games in one numpy call, as a batched
-policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed.
+policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed,
+and a unit's time is this process's CPU time (``time.process_time``): on a shared machine the
+time the process waits for a core while others run is no part of either side's step.
 Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N]``; prints a
 table and writes benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and
 rules are the compiled build, docs/compiled.md: the raw step is then faster and every ratio
@@ -48,13 +50,13 @@ from dicetable.rl.spaces import research_games
 
 
 def timed(run: Callable[[], int]) -> tuple[int, float]:
-    """(steps, seconds) of ``run()`` with the garbage collector paused."""
+    """(steps, CPU seconds of this process) of ``run()`` with the garbage collector paused."""
     gc.disable()
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         steps = run()
     finally:
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         gc.enable()
     return steps, elapsed
 

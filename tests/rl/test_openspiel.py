@@ -103,7 +103,8 @@ def test_answers_kept_per_position_follow_every_action_and_copy(game_id):
         copy = state.clone()
         copy.apply_action(legal[-1])  # the copy moves on; the original still answers for its own position
         assert state.current_player() == seat and state.legal_actions() == legal
-        assert copy.state.history[:-1] == engine.history and copy.state.history[-1][1] == game.spaces.catalogue[legal[-1]]
+        assert copy.state.history[:-1] == engine.history
+        assert copy.state.history[-1][1] == game.spaces.catalogue[legal[-1]]
         action = int(rng.choice(legal))
         state.apply_action(action)
         assert state.state.history[-1] == (seat, game.spaces.catalogue[action])

@@ -157,7 +157,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         spent = state.spent if solo else 0
         for s, placed in enumerate(state.placed):
             out[o_markers + rel[s]] = (MARKERS - placed - spent) / MARKERS
-        out[o_market:o_market + cards_size] = cards_block(tuple(state.market), tuple(map(tuple, state.won)), first)[pick]
+        cards = cards_block(tuple(state.market), tuple(map(tuple, state.won)), first)
+        out[o_market:o_market + cards_size] = cards[pick]
         out[o_pile] = len(state.deck) / len(CARDS)
         if solo:
             out[at["cat_level"] + cat_levels.index(state.options["cat_level"])] = 1.0
