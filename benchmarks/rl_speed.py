@@ -155,10 +155,11 @@ def register_floor_game() -> None:
     """Register a trivial 2-player pyspiel Python game: rl_environment's own cost per step.
 
     Each state answers from one counter (two legal actions, a constant one-number tensor, zero
-    returns, over after ``FLOOR_LENGTH`` actions), so timing ``rl_environment`` on it, less the
-    same game's bare ``apply_action(legal_actions()[0])`` loop, leaves what rl_environment and
-    pyspiel's Python-game calls cost whatever the game: the floor under every title's
-    OpenSpiel column.
+    returns, over after ``FLOOR_LENGTH`` actions; the same Python answers to ``legal_actions``,
+    ``rewards`` and ``is_chance_node`` as the dicetable states), so timing ``rl_environment`` on
+    it, less the same game's bare ``apply_action(legal_actions()[0])`` loop, leaves what
+    rl_environment and pyspiel's Python-game calls cost whatever the game: the floor under
+    every title's OpenSpiel column.
     """
     import pyspiel
 
@@ -186,6 +187,18 @@ def register_floor_game() -> None:
 
         def _legal_actions(self, player: int) -> list[int]:
             return [0, 1]
+
+        # answered in Python as the dicetable states answer them (no C++ trampoline), so that
+        # the floor is rl_environment's own work, not pyspiel's default path
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            current = self.current_player()
+            return [] if current < 0 or (player is not None and player != current) else [0, 1]
+
+        def rewards(self) -> list[float]:
+            return [0.0, 0.0]
+
+        def is_chance_node(self) -> bool:
+            return False
 
         def _apply_action(self, action: int) -> None:
             self.moves += 1
