@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Iterable, Self
 from mypy_extensions import mypyc_attr
 
 from .core import Action, Decision, Die, Event, seat_name
+from .eventlog import EventLog, pack, unpack
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import COPY_CODE, Field, collect_fields, default_encode
 from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
@@ -147,7 +148,7 @@ class GameState:
     _script: tuple[Any, ...]
     _script_pos: int
     _history: Any  # a (head, tail) chain of (seat, action id), newest first; None when empty
-    _log: Any  # a (head, tail) chain of Events, newest first; None when empty
+    _log: Any  # a (head, tail) chain of events as eventlog.pack records, newest first; None when empty
     _legal: dict[int, tuple[Action, ...]]
     _emitted: list[Event]
 
@@ -474,7 +475,7 @@ class GameState:
         events = self._emitted
         log = self._log
         for event in events:
-            log = (event, log)
+            log = (pack(event), log)
         self._log = log
         self._legal = {}
         return events
@@ -511,7 +512,21 @@ class GameState:
     @property
     def log(self) -> list[Event]:
         """Every event since set-up, oldest first (all of them: filter with ``visible_to``)."""
-        return _cons_to_list(self._log)
+        return [unpack(r) for r in _cons_to_list(self._log)]
+
+    def event_log(self, last: int | None = None) -> EventLog:
+        """The log (or its newest ``last`` events) as an :class:`~dicetable.engine.eventlog.EventLog`, oldest first.
+
+        The EventLog shares this state's compact records, so a holder of the whole log (a server's
+        table) keeps no second copy of it; it reads as the list :attr:`log` gives.
+        """
+        records: list[Any] = []
+        cell = self._log
+        while cell is not None and (last is None or len(records) < last):
+            records.append(cell[0])
+            cell = cell[1]
+        records.reverse()
+        return EventLog(records)
 
     def log_for(self, seat: Seat) -> list[Event]:
         """The events ``seat`` may see (None: a spectator), oldest first.
@@ -519,7 +534,7 @@ class GameState:
         Raises :class:`SeatError` when ``seat`` is neither a seat nor None.
         """
         self.check_seat(seat, spectator=True)
-        return [e for e in _cons_to_list(self._log) if e.visible_to(seat)]
+        return [e for e in map(unpack, _cons_to_list(self._log)) if e.visible_to(seat)]
 
     @property
     def history(self) -> list[tuple[int, str]]:
@@ -617,7 +632,7 @@ class GameState:
         """
         state = cls._kernel(players, seed, options, seed_state(seed), tuple(dice), 0, None, None)
         state._setup()
-        state._log = _list_to_cons(state._emitted)
+        state._log = _list_to_cons(map(pack, state._emitted))
         state._emitted = []
         return state
 
@@ -634,7 +649,7 @@ class GameState:
                 int(d["players"]), int(d["seed"]), dict(d["options"]), int(d["rng"]),
                 tuple(d.get("dice", ())), int(d.get("dice_used", 0)),
                 _list_to_cons((int(s), str(a)) for s, a in d.get("history", [])),
-                _list_to_cons(Event.from_json(e) for e in d.get("log", [])),
+                _list_to_cons(pack(Event.from_json(e)) for e in d.get("log", [])),
             )
             state._restore(d["state"])
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
