@@ -86,3 +86,10 @@ def test_a_states_event_log_is_its_log_and_its_tail_the_newest_events():
     assert list(state.event_log(5)) == log[-5:]
     assert list(state.event_log(len(log) + 10)) == log
     assert [e.to_json() for e in log] == state.to_dict()["log"]
+
+
+def test_an_unpacked_event_keeps_the_very_text_so_views_of_the_log_share_it():
+    event = Event("harvest", 1, "Player 2 harvests 2 Holy Guild Track pips.", {"marked": [0, 2, 0, 0]})
+    record = pack(event)
+    assert unpack(record).text is event.text
+    assert unpack(record).data is not event.data and unpack(record).data == event.data

@@ -1,14 +1,16 @@
-"""The event log kept compactly: an :class:`~dicetable.engine.core.Event` stored as one bytes record.
+"""The event log kept compactly: an :class:`~dicetable.engine.core.Event` stored as its text and bytes.
 
 A live server holds every table's whole log; as objects an event with its
 ``data`` dict and its effects' dicts takes 0.5-1 KiB, as ``marshal`` bytes
-of its five fields a fifth of that. :func:`pack` makes the record,
-:func:`unpack` gives back an equal Event (same field values, same types,
-same dict key order, so its JSON is byte-identical). An event whose fields
-``marshal`` cannot give back exactly (an object of a subclass of a built-in
-type, such as a NamedTuple or an enum in ``data``) is kept as the Event
-itself. :class:`EventLog` is a read-only sequence of Events over such
-records, which a state and a server share (``GameState.event_log``).
+of its fields a fifth of that. :func:`pack` makes the record (the text
+kept as the very str object, which a server's views of the log share, and
+the other fields as marshal bytes), :func:`unpack` gives back an equal Event
+(same field values, same types, same dict key order, so its JSON is
+byte-identical). An event whose fields ``marshal`` cannot give back
+exactly (an object of a subclass of a built-in type, such as a NamedTuple
+or an enum in ``data``) is kept as the Event itself. :class:`EventLog` is a
+sequence of Events over such records, growing only at its end, which a
+state and a server share (``GameState.event_log``).
 """
 
 from __future__ import annotations
@@ -21,16 +23,20 @@ from .core import Event
 
 def pack(event: Event) -> Any:
     """The record the log keeps for ``event``: bytes, or ``event`` itself when marshal cannot keep it exactly."""
+    text = event.text
+    if type(text) is not str:
+        return event
     try:
-        return marshal.dumps((event.kind, event.seat, event.text, event.data, event.visible))
+        return (text, marshal.dumps((event.kind, event.seat, event.data, event.visible)))
     except ValueError:  # an object marshal does not write (a subclass of a built-in type)
         return event
 
 
 def unpack(record: Any) -> Event:
-    """The Event a :func:`pack` record stands for (a new Event equal to the packed one)."""
-    if type(record) is bytes:
-        return Event(*marshal.loads(record))
+    """The Event a :func:`pack` record stands for (a new Event equal to the packed one, its very text)."""
+    if type(record) is tuple:
+        kind, seat, data, visible = marshal.loads(record[1])
+        return Event(kind, seat, record[0], data, visible)
     return record  # type: ignore[no-any-return]
 
 
