@@ -8,7 +8,9 @@ the other fields as marshal bytes), :func:`unpack` gives back an equal Event
 (same field values, same types, same dict key order, so its JSON is
 byte-identical). An event whose fields ``marshal`` cannot give back
 exactly (an object of a subclass of a built-in type, such as a NamedTuple
-or an enum in ``data``) is kept as the Event itself. :class:`EventLog` is a
+or an enum in ``data``) is kept as the Event itself. The record is also the
+cell of the log's chain (newest first), so a state's log costs one tuple an
+event. :class:`EventLog` is a
 sequence of Events over such records, growing only at its end, which a
 state and a server share (``GameState.event_log``).
 """
@@ -21,30 +23,45 @@ from typing import Any, Iterable, Iterator, Sequence, overload
 from .core import Event
 
 
-def pack(event: Event) -> Any:
-    """The record the log keeps for ``event``: bytes, or ``event`` itself when marshal cannot keep it exactly."""
+def pack(event: Event, older: Any = None) -> Any:
+    """The log's cell for ``event`` after the cell ``older`` (None: the first event).
+
+    The cell is ``(text, bytes, older)``: the very text, the other fields as marshal bytes and the
+    chain of older cells; ``(event, None, older)`` when marshal cannot keep the fields exactly.
+    """
     text = event.text
-    if type(text) is not str:
-        return event
-    try:
-        return (text, marshal.dumps((event.kind, event.seat, event.data, event.visible)))
-    except ValueError:  # an object marshal does not write (a subclass of a built-in type)
-        return event
+    if type(text) is str:
+        try:
+            return (text, marshal.dumps((event.kind, event.seat, event.data, event.visible)), older)
+        except ValueError:  # an object marshal does not write (a subclass of a built-in type)
+            pass
+    return (event, None, older)
 
 
-def unpack(record: Any) -> Event:
-    """The Event a :func:`pack` record stands for (a new Event equal to the packed one, its very text)."""
-    if type(record) is tuple:
-        kind, seat, data, visible = marshal.loads(record[1])
-        return Event(kind, seat, record[0], data, visible)
-    return record  # type: ignore[no-any-return]
+def unpack(cell: Any) -> Event:
+    """The Event a :func:`pack` cell stands for (a new Event equal to the packed one, its very text)."""
+    blob = cell[1]
+    if blob is None:
+        return cell[0]  # type: ignore[no-any-return]
+    kind, seat, data, visible = marshal.loads(blob)
+    return Event(kind, seat, cell[0], data, visible)
+
+
+def cells(chain: Any, last: int | None = None) -> list[Any]:
+    """The cells of the chain whose newest cell is ``chain`` (its newest ``last`` when given), oldest first."""
+    out: list[Any] = []
+    while chain is not None and (last is None or len(out) < last):
+        out.append(chain)
+        chain = chain[2]
+    out.reverse()
+    return out
 
 
 class EventLog(Sequence[Event]):
-    """Events, oldest first, stored as :func:`pack` records and made Events when read.
+    """Events, oldest first, stored as :func:`pack` cells and made Events when read.
 
     Reads as a list of Events does (``len``, indexes, slices (a list), iteration both ways);
-    grows with :meth:`extend` by Events or by another EventLog, whose records it shares.
+    grows with :meth:`extend` by Events or by another EventLog, whose cells it shares.
     """
 
     __slots__ = ("_records",)
@@ -77,7 +94,7 @@ class EventLog(Sequence[Event]):
         if isinstance(events, EventLog):
             self._records.extend(events._records)
         else:
-            self._records.extend(map(pack, events))
+            self._records.extend(pack(e) for e in events)
 
     def __repr__(self) -> str:
         return f"EventLog({len(self._records)} events)"

@@ -85,6 +85,10 @@ LOST_RACE = ("another move was stored first (the table changed since your view);
              "again")
 
 
+#: The ``(seat, by, undoable)`` rows of ``LiveTable.actions``, one object each (a few dozen in all).
+_ACTION_ROWS: dict[tuple[int, str, bool], tuple[int, str, bool]] = {}
+
+
 class Tried(NamedTuple):
     """An action tried on a clone of a table's state, before it is stored: the new ``state``, who acted
     (``seat``, ``by``), what :func:`apply_on` gave, the table's new ``status`` (None: unchanged), the
@@ -319,7 +323,8 @@ class TableManager:
                 f"{seat_name(seat)}'s clock ran out: the {lt.seats[seat].level} bot chose for them: {label}")
         lt.log_len += len(events)
         lt.events.extend(lt.state.event_log(len(events)))  # shares the state's records
-        lt.actions.append((seat, by, undoable))
+        row = (seat, by, undoable)
+        lt.actions.append(_ACTION_ROWS.setdefault(row, row))  # one tuple per kind of row, shared by tables
         lt.version += 1
         if lt.state.is_over:
             lt.status = "over"
