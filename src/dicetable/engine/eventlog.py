@@ -10,9 +10,8 @@ byte-identical). An event whose fields ``marshal`` cannot give back
 exactly (an object of a subclass of a built-in type, such as a NamedTuple
 or an enum in ``data``) is kept as the Event itself. The record is also the
 cell of the log's chain (newest first), so a state's log costs one tuple an
-event. :class:`EventLog` is a
-sequence of Events over such records, growing only at its end, which a
-state and a server share (``GameState.event_log``).
+event. :class:`EventLog` is a sequence of Events over such cells, growing
+only at its end, which a state and a server share (``GameState.event_log``).
 """
 
 from __future__ import annotations
@@ -90,7 +89,7 @@ class EventLog(Sequence[Event]):
         return map(unpack, reversed(self._records))
 
     def extend(self, events: Iterable[Event]) -> None:
-        """Append ``events`` (Events, or an EventLog whose records are then shared), oldest first."""
+        """Append ``events`` (Events, or an EventLog whose cells are then shared), oldest first."""
         if isinstance(events, EventLog):
             self._records.extend(events._records)
         else:

@@ -61,7 +61,6 @@ as it is and refuses it with :class:`SeatError`: a parameter typed ``int`` would
 and raise TypeError for a float before the check runs."""
 
 
-
 def _chain_history(moves: Iterable[tuple[int, str]]) -> Any:
     """The ``(seat, action id, tail)`` chain of ``moves`` (oldest first), newest first."""
     cell: Any = None
@@ -517,7 +516,7 @@ class GameState:
     def event_log(self, last: int | None = None) -> EventLog:
         """The log (or its newest ``last`` events) as an :class:`~dicetable.engine.eventlog.EventLog`, oldest first.
 
-        The EventLog shares this state's compact records, so a holder of the whole log (a server's
+        The EventLog shares this state's compact cells, so a holder of the whole log (a server's
         table) keeps no second copy of it; it reads as the list :attr:`log` gives.
         """
         return EventLog(cells(self._log, last))

@@ -150,7 +150,7 @@ class LiveTable:
     the table), so ``(undos, version)`` orders the table's views even across
     an undo; ``lock`` serialises every change and every view.
 
-    Live pushes: ``events`` is the whole log, an EventLog sharing the state's records (``log_len`` long);
+    Live pushes: ``events`` is the whole log, an EventLog sharing the state's cells (``log_len`` long);
     ``rev`` counts the changes any viewer could see (actions, seats, clocks,
     connections) and ``epoch`` the rebuilds (a reload: the log may differ,
     so every connection gets a full view); ``live`` holds the current

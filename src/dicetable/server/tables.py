@@ -322,7 +322,7 @@ class TableManager:
             lt.notes.setdefault(lt.log_len, []).append(
                 f"{seat_name(seat)}'s clock ran out: the {lt.seats[seat].level} bot chose for them: {label}")
         lt.log_len += len(events)
-        lt.events.extend(lt.state.event_log(len(events)))  # shares the state's records
+        lt.events.extend(lt.state.event_log(len(events)))  # shares the state's cells
         row = (seat, by, undoable)
         lt.actions.append(_ACTION_ROWS.setdefault(row, row))  # one tuple per kind of row, shared by tables
         lt.version += 1
