@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Iterable, Self
 from mypy_extensions import mypyc_attr
 
 from .core import Action, Decision, Die, Event, seat_name
-from .eventlog import EventLog, cells, pack, unpack
+from .eventlog import EventLog, cell_visible_to, cells, pack, unpack
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import COPY_CODE, Field, collect_fields, default_encode
 from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
@@ -527,12 +527,12 @@ class GameState:
         Raises :class:`SeatError` when ``seat`` is neither a seat nor None.
         """
         self.check_seat(seat, spectator=True)
-        return [e for e in map(unpack, cells(self._log)) if e.visible_to(seat)]
+        return [unpack(c) for c in cells(self._log) if cell_visible_to(c, seat)]
 
     @property
     def history(self) -> list[tuple[int, str]]:
         """Every applied action as ``(seat, action_id)``, oldest first."""
-        return [(c[0], c[1]) for c in cells(self._history)]
+        return [(c[0], c[1]) for c in cells(self._history, link=2)]
 
     def clone(self) -> Self:
         """An independent copy; applying to either never changes the other."""
