@@ -71,6 +71,9 @@ class Drop:
         pass
 
 
+#: The type of a function wrapped by ``functools.lru_cache`` (got from one, not by its private name).
+_LRU_WRAPPER = type(functools.lru_cache(maxsize=1)(len))
+
 def rss_kib() -> int:
     """The resident set of this process now, in KiB (Linux /proc)."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -130,7 +133,7 @@ def empty_bounded_caches() -> int:
             if isinstance(value, Memo):
                 value.got.clear()
                 emptied += 1
-            elif isinstance(value, functools._lru_cache_wrapper) and value.cache_info().maxsize is not None:
+            elif isinstance(value, _LRU_WRAPPER) and value.cache_info().maxsize is not None:
                 value.cache_clear()
                 emptied += 1
         try:
