@@ -74,6 +74,7 @@ class Drop:
 #: The type of a function wrapped by ``functools.lru_cache`` (got from one, not by its private name).
 _LRU_WRAPPER = type(functools.lru_cache(maxsize=1)(len))
 
+
 def rss_kib() -> int:
     """The resident set of this process now, in KiB (Linux /proc)."""
     for line in Path("/proc/self/status").read_text().splitlines():
