@@ -54,8 +54,8 @@ postgres-binaries:
 ## the terminal, the bots and `make run`'s server from it (DICETABLE_BASE_PYTHON).
 ## It is the compiled build when a C compiler is present (setup.py, docs/compiled.md: a few
 ## minutes of compiling), else the pure one; tests/build checks it plays the pure build's games.
-## The editable .venv of `make run` and `make dev` stays pure: it starts at once and an edited
-## .py file takes effect without compiling again.
+## The editable .venv of `make dev` and `make test` stays pure: an edited .py file takes effect
+## without compiling again.
 BASE_VENV := $(CURDIR)/.venv-base
 base-venv:
 	rm -rf $(BASE_VENV)
