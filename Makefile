@@ -10,8 +10,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+## make run's install is what a new user's `pip install .` gives (tests/install checks that very
+## install): the compiled build when a C compiler works, else pure (docs/compiled.md). Any change
+## under src/ installs again. A .venv made by `make dev` or `make test` is the editable pure
+## install, which already runs every edit: it is used as it is.
+SOURCES := setup.py $(shell find src -type f -not -path '*/__pycache__/*' -not -path '*.egg-info*')
+$(VENV)/.installed: pyproject.toml $(SOURCES) | $(BIN)/python
+	@if [ -f $(VENV)/.dev-installed ]; then \
+	  echo "dicetable: .venv is the editable development install (make dev): it runs the sources as they are"; \
+	else \
+	  echo "dicetable: installing (compiling the rules with mypyc when a C compiler works: a few minutes the first time)"; \
+	  $(BIN)/python -m pip install --quiet . && $(BIN)/dicetable --version; \
+	fi
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
@@ -44,8 +54,8 @@ postgres-binaries:
 ## the terminal, the bots and `make run`'s server from it (DICETABLE_BASE_PYTHON).
 ## It is the compiled build when a C compiler is present (setup.py, docs/compiled.md: a few
 ## minutes of compiling), else the pure one; tests/build checks it plays the pure build's games.
-## The editable .venv of `make run` and `make dev` stays pure: it starts at once and an edited
-## .py file takes effect without compiling again.
+## The editable .venv of `make dev` and `make test` stays pure: an edited .py file takes effect
+## without compiling again.
 BASE_VENV := $(CURDIR)/.venv-base
 base-venv:
 	rm -rf $(BASE_VENV)
@@ -57,13 +67,21 @@ base-venv:
 ## make test: create .venv, install dev extras (and Debian's chromium for the browser tests), run the whole suite.
 ## Ray is needed only by the Ray backend's tests (marked `ray`): they run, with the
 ## `ray` extra installed, only when the environment variable CI is set.
+## The whole suite runs on the compiled build when .venv-base is one (PYTHONPATH puts its
+## package first, tests/build/compiled_path.py); the tests marked pure_build, which replace a
+## rules method and so cannot run compiled, run again on the editable pure build, and
+## tests/build plays the same 1,000 games in both builds byte for byte.
+COMPILED_PATH := $(BASE_VENV)/compiled-path
 ifdef CI
+SUITE_MARKS :=
 test: dev $(VENV)/.ray-installed postgres-binaries chromium base-venv
-	DICETABLE_BASE_PYTHON=$(BASE_VENV)/bin/python $(BIN)/python -m pytest -n auto -q
 else
+SUITE_MARKS := -m "not ray"
 test: dev postgres-binaries chromium base-venv
-	DICETABLE_BASE_PYTHON=$(BASE_VENV)/bin/python $(BIN)/python -m pytest -n auto -q -m "not ray"
 endif
+	$(BASE_VENV)/bin/python tests/build/compiled_path.py $(COMPILED_PATH)
+	DICETABLE_BASE_PYTHON=$(BASE_VENV)/bin/python PYTHONPATH=$(COMPILED_PATH) $(BIN)/python -m pytest -n auto -q $(SUITE_MARKS)
+	$(BIN)/python -m pytest -q -m pure_build
 
 # The browser tests (tests/web) drive Debian's chromium; Playwright's own browser download is not used.
 chromium:

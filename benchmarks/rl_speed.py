@@ -11,6 +11,10 @@ seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The
   observation vector and the mask, then ``step`` with the recorded action's index);
 - **OpenSpiel**: the same game through ``open_spiel.python.rl_environment.Environment`` (every
   step builds every player's information-state tensor and legal actions, as that API does);
+- **OpenSpiel floor**: rl_environment on a trivial pyspiel Python game against that game's bare
+  loop (:func:`register_floor_game`): rl_environment's own cost per step, which no game can
+  avoid. "OS floor" is the cost an OpenSpiel step would have if our part (tensors, legal
+  actions, the trampolines' Python methods) cost nothing: (raw step + floor) / raw step;
 - **batched vs separate**: ``--envs`` games stepped together by :class:`dicetable.rl.BatchEnv`
   against as many separate AEC environments stepped one after another, in agent steps per second
   (40 steps per game in the batch, from ``reset(seed)``).
@@ -18,10 +22,13 @@ seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The
 Raw, AEC and OpenSpiel replay the same recorded game of each seed (random actions). The batch and
 the separate environments start the same games; the separate side draws each environment's
 action from its mask in turn, the batch draws for all its games in one numpy call, as a batched
-policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed.
+policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed,
+and a unit's time is this process's CPU time (``time.process_time``): on a shared machine the
+time the process waits for a core while others run is no part of either side's step.
 Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N]``; prints a
-table and writes benchmarks/results/rl-speed.json. OpenSpiel is skipped (and said so) when
-``pyspiel`` is not installed.
+table and writes benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and
+rules are the compiled build, docs/compiled.md: the raw step is then faster and every ratio
+larger). OpenSpiel is skipped (and said so) when ``pyspiel`` is not installed.
 """
 
 from __future__ import annotations
@@ -43,13 +50,13 @@ from dicetable.rl.spaces import research_games
 
 
 def timed(run: Callable[[], int]) -> tuple[int, float]:
-    """(steps, seconds) of ``run()`` with the garbage collector paused."""
+    """(steps, CPU seconds of this process) of ``run()`` with the garbage collector paused."""
     gc.disable()
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         steps = run()
     finally:
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         gc.enable()
     return steps, elapsed
 
@@ -140,6 +147,122 @@ def spiel_unit(game_id: str, players: int, seed: int) -> Unit:
     return run
 
 
+FLOOR_NAME = "python_dicetable_rl_floor"
+FLOOR_LENGTH = 200  # actions in one game of the floor game
+
+
+def register_floor_game() -> None:
+    """Register a trivial 2-player pyspiel Python game: rl_environment's own cost per step.
+
+    Each state answers from one counter (two legal actions, a constant one-number tensor, zero
+    returns, over after ``FLOOR_LENGTH`` actions; the same Python answers to ``legal_actions``,
+    ``rewards`` and ``is_chance_node`` as the dicetable states), so timing ``rl_environment`` on
+    it, less the same game's bare ``apply_action(legal_actions()[0])`` loop, leaves what
+    rl_environment and pyspiel's Python-game calls cost whatever the game: the floor under
+    every title's OpenSpiel column.
+    """
+    import pyspiel
+
+    if FLOOR_NAME in pyspiel.registered_names():
+        return
+    game_type = pyspiel.GameType(
+        short_name=FLOOR_NAME, long_name="rl_environment floor", dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2, provides_information_state_string=False,
+        provides_information_state_tensor=True, provides_observation_string=False,
+        provides_observation_tensor=True, parameter_specification={})
+    info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=0, num_players=2, min_utility=-1.0,
+                            max_utility=1.0, utility_sum=0.0, max_game_length=FLOOR_LENGTH)
+    tensor = [0.5]
+
+    class FloorState(pyspiel.State):
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.moves = 0
+
+        def current_player(self) -> int:
+            return self.moves % 2 if self.moves < FLOOR_LENGTH else -4  # pyspiel.PlayerId.TERMINAL
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return [0, 1]
+
+        # answered in Python as the dicetable states answer them (no C++ trampoline), so that
+        # the floor is rl_environment's own work, not pyspiel's default path
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            current = self.current_player()
+            return [] if current < 0 or (player is not None and player != current) else [0, 1]
+
+        def rewards(self) -> list[float]:
+            return [0.0, 0.0]
+
+        def is_chance_node(self) -> bool:
+            return False
+
+        def _apply_action(self, action: int) -> None:
+            self.moves += 1
+
+        def is_terminal(self) -> bool:
+            return self.moves >= FLOOR_LENGTH
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+        def information_state_tensor(self, player: int | None = None) -> list[float]:
+            return tensor
+
+        observation_tensor = information_state_tensor
+
+        def __str__(self) -> str:
+            return str(self.moves)
+
+    class FloorObserver:
+        def __init__(self) -> None:
+            self.tensor = np.zeros(1, np.float32)
+            self.dict = {"observation": self.tensor}
+
+        def set_from(self, state: Any, player: int) -> None:
+            self.tensor[0] = 0.5
+
+        def string_from(self, state: Any, player: int) -> str:
+            return str(state)
+
+    class FloorGame(pyspiel.Game):
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> FloorState:
+            return FloorState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> FloorObserver:
+            return FloorObserver()
+
+    pyspiel.register_game(game_type, FloorGame)
+
+
+def floor_units() -> dict[str, Unit]:
+    """The floor game's bare loop and its rl_environment loop (one game each, ``FLOOR_LENGTH`` steps)."""
+    import pyspiel
+    from open_spiel.python import rl_environment
+
+    game = pyspiel.load_game(FLOOR_NAME)
+
+    def bare() -> int:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+        return FLOOR_LENGTH
+
+    def environment() -> int:
+        env = rl_environment.Environment(game)
+        time_step = env.reset()
+        while not time_step.last():
+            time_step = env.step([0])
+        return FLOOR_LENGTH
+    return {"floor_bare": bare, "floor_env": environment}
+
+
 def separate_unit(game_id: str, players: int, seed: int, envs: int, total: int) -> Unit:
     """``total`` agent steps of ``envs`` separate AEC environments stepped in turn."""
     es = [env(game_id, players) for _ in range(envs)]
@@ -191,6 +314,7 @@ def main() -> None:
         from dicetable.rl.openspiel import register_openspiel, short_name
 
         register_openspiel()
+        register_floor_game()
     except ImportError:
         pyspiel = None
         print("pyspiel is not installed: the OpenSpiel column is skipped")
@@ -206,9 +330,12 @@ def main() -> None:
         }
         if pyspiel is not None:
             sides["openspiel"] = lambda seed: spiel_unit(spec.id, players, seed)
+            # the floor game's two loops, timed beside each title's (see register_floor_game)
+            sides["floor_bare"] = lambda seed: floor_units()["floor_bare"]
+            sides["floor_env"] = lambda seed: floor_units()["floor_env"]
         steps = dict.fromkeys(sides, 0)
         seconds = dict.fromkeys(sides, 0.0)
-        ratios: dict[str, list[float]] = {"aec": [], "openspiel": [], "batch": []}
+        ratios: dict[str, list[float]] = {"aec": [], "openspiel": [], "batch": [], "floor": []}
         for make in sides.values():  # warm the code paths on a seed that is not measured
             make(10_000)()
         for seed in range(args.games):
@@ -231,24 +358,40 @@ def main() -> None:
             ratios["batch"].append(rate["batched"] / rate["separate"])
             if "openspiel" in rate:
                 ratios["openspiel"].append(rate["raw"] / rate["openspiel"])
+                # what an OpenSpiel step would cost if our part were free: a raw step plus
+                # rl_environment's own work per step (the floor game's environment step less its bare step)
+                floor = 1 / rate["floor_env"] - 1 / rate["floor_bare"]
+                ratios["floor"].append((1 / rate["raw"] + floor) * rate["raw"])
         row: dict[str, Any] = {"game": spec.id, "players": players,
                                **{f"{k}_steps_per_s": steps[k] / seconds[k] for k in sides},
                                "aec_cost": statistics.median(ratios["aec"]),
                                "batch_speedup": statistics.median(ratios["batch"])}
         if ratios["openspiel"]:
             row["openspiel_cost"] = statistics.median(ratios["openspiel"])
+            row["openspiel_floor_cost"] = statistics.median(ratios["floor"])
+            row["raw_us"] = 1e6 * seconds["raw"] / steps["raw"]
+            row["openspiel_us"] = 1e6 * seconds["openspiel"] / steps["openspiel"]
+            row["rl_environment_floor_us"] = 1e6 * (seconds["floor_env"] / steps["floor_env"]
+                                                    - seconds["floor_bare"] / steps["floor_bare"])
         rows.append(row)
     print(f"{'game':26} {'raw/s':>8} {'AEC/s':>8} {'AEC cost':>8} {'OpenSpiel/s':>11} {'OS cost':>7} "
-          f"{'separate/s':>10} {'batched/s':>9} {'speed-up':>8}")
+          f"{'OS floor':>8} {'separate/s':>10} {'batched/s':>9} {'speed-up':>8}")
     for r in rows:
-        os_rate = f"{r['openspiel_steps_per_s']:11,.0f} {r['openspiel_cost']:6.2f}x" if "openspiel_cost" in r \
-            else f"{'-':>11} {'-':>7}"
+        os_rate = f"{r['openspiel_steps_per_s']:11,.0f} {r['openspiel_cost']:6.2f}x {r['openspiel_floor_cost']:7.2f}x" \
+            if "openspiel_cost" in r else f"{'-':>11} {'-':>7} {'-':>8}"
         print(f"{r['game']:26} {r['raw_steps_per_s']:8,.0f} {r['aec_steps_per_s']:8,.0f} {r['aec_cost']:7.2f}x "
               f"{os_rate} {r['separate_steps_per_s']:10,.0f} {r['batched_steps_per_s']:9,.0f} "
               f"{r['batch_speedup']:7.2f}x")
-    out = pathlib.Path(__file__).parent / "results" / "rl-speed.json"
+    for r in rows:
+        if "openspiel_cost" in r:
+            print(f"{r['game']:26} OpenSpiel step {r['openspiel_us']:5.1f} us = raw {r['raw_us']:5.1f} "
+                  f"+ rl_environment's floor {r['rl_environment_floor_us']:5.1f} "
+                  f"+ ours {r['openspiel_us'] - r['raw_us'] - r['rl_environment_floor_us']:5.1f}")
+    build = dicetable.build_kind()
+    print(f"build: {build} (dicetable.build_kind())")
+    out = pathlib.Path(__file__).parent / "results" / ("rl-speed.json" if build == "pure" else f"rl-speed-{build}.json")
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"args": vars(args), "rows": rows}, indent=1))
+    out.write_text(json.dumps({"args": vars(args), "build": build, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":

@@ -18,16 +18,29 @@ by file.
 With ``--after connect`` no action follows the connections: the tables are
 measured as they idle with viewers connected (their full views were sent).
 
-    python benchmarks/table_memory.py [GAME ...] [--tables N] [--players N] [--actions N] [--seed N]
-                                      [--after push|connect]
+That figure divides by N what a bounded process-wide cache holds (a game's
+memo of scored sheets, full after a few tables), so it is too high for few
+tables. ``--slope M`` opens M more tables after the N and reports the slope
+(mem(N+M) - mem(N)) / M as well: what one more table costs once such caches
+are warm, the per-table cost at scale. The allocation sites are then those
+of the slope. With ``--empty-caches`` the process-wide bounded caches (see
+:func:`empty_bounded_caches`) are emptied before both snapshots of the
+slope, so what they hold (a fixed cost of the process, at most their bound)
+is not counted as the tables' even while they are still filling.
+
+    python benchmarks/table_memory.py [GAME ...] [--tables N] [--slope M [--empty-caches]] [--players N]
+                                      [--actions N] [--seed N] [--after push|connect]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
+import inspect
 import itertools
 import random
+import re
 import resource
 import sys
 import tempfile
@@ -37,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from dicetable.engine import get_game, list_games
+from dicetable.engine.markup import Memo
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 
@@ -55,6 +69,10 @@ class Drop:
 
     def put_nowait(self, message: str) -> None:
         pass
+
+
+#: The type of a function wrapped by ``functools.lru_cache`` (got from one, not by its private name).
+_LRU_WRAPPER = type(functools.lru_cache(maxsize=1)(len))
 
 
 def rss_kib() -> int:
@@ -96,19 +114,77 @@ def open_tables(manager: TableManager, game: str, players: int, count: int, acti
     return kept
 
 
+#: A module-level memo emptied when it reaches its bound: ``if len(_NAME) > bound: ... _NAME.clear()``.
+_BOUNDED = re.compile(r"if len\((_[A-Z][A-Z_]*)\) >=? \w+.*\n(?:.*\n)?\s*\1\.clear\(\)")
+
+
+def empty_bounded_caches() -> int:
+    """Empty the project's process-wide bounded caches; return how many were emptied.
+
+    They are: every board-part :class:`Memo`, every ``functools.lru_cache`` with a ``maxsize``, and
+    every module-level dict the module empties at a bound (found in its source). Caches made inside
+    functions and the unbounded ``lru_cache(maxsize=None)`` ones (of finite domains) are left.
+    """
+    emptied = 0
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("dicetable.") or module is None:
+            continue
+        found = vars(module)
+        for value in list(found.values()):
+            if isinstance(value, Memo):
+                value.got.clear()
+                emptied += 1
+            elif isinstance(value, _LRU_WRAPPER) and value.cache_info().maxsize is not None:
+                value.cache_clear()
+                emptied += 1
+        try:
+            source = inspect.getsource(module)
+        except (OSError, TypeError):
+            continue
+        for memo in set(_BOUNDED.findall(source)):
+            if isinstance(found.get(memo), dict):
+                found[memo].clear()
+                emptied += 1
+    return emptied
+
+
+def snapshot() -> tracemalloc.Snapshot:
+    """The Python allocations now, less tracemalloc's own (an earlier snapshot held for the slope)."""
+    return tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+
+
 def measure(manager: TableManager, game: str, args: argparse.Namespace) -> dict:
     spec = get_game(game)
     players = max(spec.min_players, min(spec.max_players, args.players))
     open_tables(manager, game, players, 1, args.actions, 10_000)  # what the title loads once
     gc.collect()
     before_rss = rss_kib()
-    before = tracemalloc.take_snapshot()
-    kept = open_tables(manager, game, players, args.tables, args.actions, args.seed, push=args.after == "push")
+    before = snapshot()
+    push = args.after == "push"
+    kept = open_tables(manager, game, players, args.tables, args.actions, args.seed, push=push)
     gc.collect()
-    after = tracemalloc.take_snapshot()
+    after = snapshot()
     after_rss = rss_kib()
     stats = after.compare_to(before, "traceback")
     grown = sum(s.size_diff for s in stats)
+    grown_rss = after_rss - before_rss
+    slope = slope_rss = None
+    if args.slope:
+        if args.empty_caches:
+            empty_bounded_caches()
+            gc.collect()
+            after = snapshot()
+            after_rss = rss_kib()
+        more = open_tables(manager, game, players, args.slope, args.actions, args.seed + args.tables, push=push)
+        if args.empty_caches:
+            empty_bounded_caches()
+        gc.collect()
+        last = snapshot()
+        last_rss = rss_kib()
+        stats = last.compare_to(after, "traceback")  # the sites of the slope
+        slope = sum(s.size_diff for s in stats) / len(more) / KIB
+        slope_rss = (last_rss - after_rss) / len(more)
+        del more
     sites: dict[str, int] = defaultdict(int)
     for s in stats:
         frame = next((f for f in reversed(s.traceback) if "dicetable" in f.filename), s.traceback[-1])  # innermost
@@ -117,8 +193,9 @@ def measure(manager: TableManager, game: str, args: argparse.Namespace) -> dict:
     snaps = sum(len(lt.live) for lt, _ in kept)
     return {"game": game, "players": players, "tables": len(kept),
             "version": sum(lt.version for lt, _ in kept) / len(kept),
-            "kib": grown / len(kept) / KIB, "rss_kib": (after_rss - before_rss) / len(kept),
-            "snapshots": snaps / len(kept),
+            "kib": grown / len(kept) / KIB, "rss_kib": grown_rss / len(kept),
+            "snapshots": snaps / len(kept), "slope": slope, "slope_rss": slope_rss,
+            "per": args.slope or len(kept),
             "sites": sorted(sites.items(), key=lambda kv: -kv[1])[: args.top]}
 
 
@@ -126,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", help="titles (default: all)")
     parser.add_argument("--tables", type=int, default=100, help="live tables per title (default 100)")
+    parser.add_argument("--slope", type=int, default=0, metavar="M",
+                        help="open M more tables and report the cost of one more table (default: no slope)")
+    parser.add_argument("--empty-caches", action="store_true",
+                        help="empty the process-wide bounded caches before both snapshots of the slope")
     parser.add_argument("--players", type=int, default=4, help="seats per table, within each title's range")
     parser.add_argument("--actions", type=int, default=60, help="random actions before connecting (default 60)")
     parser.add_argument("--seed", type=int, default=1)
@@ -145,14 +226,17 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             tracemalloc.stop()
             manager.close()
-    print(f"{'title':28} {'seats':>5} {'tables':>6} {'actions':>7} {'KiB/table':>9} {'RSS KiB/table':>13} {'snapshots':>9}")
+    print(f"{'title':28} {'seats':>5} {'tables':>6} {'actions':>7} {'KiB/table':>9} {'RSS KiB/table':>13} "
+          f"{'snapshots':>9}" + (f" {'slope KiB':>9} {'slope RSS':>9}" if args.slope else ""))
     for r in rows:
         print(f"{r['game']:28} {r['players']:5} {r['tables']:6} {r['version']:7.0f} {r['kib']:9.1f} "
-              f"{r['rss_kib']:13.1f} {r['snapshots']:9.1f}")
+              f"{r['rss_kib']:13.1f} {r['snapshots']:9.1f}"
+              + (f" {r['slope']:9.1f} {r['slope_rss']:9.1f}" if args.slope else ""))
     for r in rows:
-        print(f"\n{r['game']}: largest growth by allocation site (KiB per table)")
+        what = f"one more table, over {args.slope} more" if args.slope else f"per table, over {r['tables']}"
+        print(f"\n{r['game']}: largest growth by allocation site (KiB {what})")
         for site, size in r["sites"]:
-            print(f"  {size / r['tables'] / KIB:8.1f}  {site}")
+            print(f"  {size / r['per'] / KIB:8.1f}  {site}")
     return 0
 
 

@@ -64,3 +64,23 @@ def test_without_a_c_compiler_auto_falls_back_to_pure_and_1_fails_loudly(setup_p
     with pytest.raises(SystemExit, match="DICETABLE_COMPILE=1 but no working C compiler"):
         setup_py["_extensions"]("compiled")
     assert setup_py["_extensions"]("pure") == []
+
+
+def test_the_base_install_is_compiled_wherever_a_c_compiler_works(setup_py):
+    """`make test`'s `pip install .` (DICETABLE_BASE_PYTHON) must not fall back to pure on a machine that
+    can compile: a fallback there means mypyc refused our source or its build environment, which is ours to fix."""
+    import os
+    import subprocess
+
+    base = os.environ.get("DICETABLE_BASE_PYTHON")
+    if not base:
+        pytest.skip("no base install named (make test sets DICETABLE_BASE_PYTHON)")
+    pytest.importorskip("mypyc.build", reason="mypyc (from mypy, a build requirement) is not installed here")
+    problem = setup_py["_compiler_works"]()
+    if problem:
+        pytest.skip(f"this machine cannot compile: {problem}")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DICETABLE_BUILD")}
+    done = subprocess.run([base, "-c", "import dicetable; print(dicetable.build_kind())"],
+                          capture_output=True, text=True, env=env, cwd="/")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "compiled", "pip install . fell back to the pure build: see its -v output"

@@ -192,6 +192,7 @@ def test_rules_without_help_data_falls_back_to_the_decisions_own_help(tmp_path, 
     assert "After each roll you must set aside at least one die" in flat(out.getvalue())
 
 
+@pytest.mark.pure_build
 def test_scores_shows_the_public_scores_and_the_viewers_hidden_part_apart(tmp_path, monkeypatch):
     """Every seat's public score (the spectator's, so they compare), then what only the viewer
     knows of its own, labelled; the other seat's hidden score stays hidden."""

@@ -161,3 +161,43 @@ def test_aec_step_without_an_action_names_the_agent():
     agent = aec.agent_selection
     with pytest.raises(ValueError, match=f"{agent} is to move and gave no action"):
         aec.step(None)
+
+
+@pytest.mark.parametrize("game_id", ["kingdom-of-dice", "valeria-card-kingdoms"])
+def test_aec_refuses_an_unoffered_action_and_takes_numpy_indices(game_id: str) -> None:
+    """An index outside the mask raises, naming the legal actions, and changes nothing; an offered
+    index as a numpy integer plays the same move as the int."""
+    env = rl.env(game_id, 2)
+    env.reset(seed=9)
+    obs, *_ = env.last()
+    agent = env.agent_selection
+    before = env.state_.history
+    unoffered = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="is not a legal action .* legal actions: "):
+        env.step(unoffered)
+    assert env.state_.history == before and env.agent_selection == agent
+    offered = np.flatnonzero(obs["action_mask"])[0]  # a numpy int64
+    env.step(offered)
+    assert env.state_.history == [(int(agent[-1]), env.spaces.catalogue[int(offered)])]
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
+def test_aec_observation_is_the_dictionary_encoding_and_the_mask_the_legal_actions(game_id: str) -> None:
+    """Every agent's observation, at every step of a random game, is the game's encoding of
+    ``observation(seat)`` (as float32) and its mask marks exactly that seat's legal actions."""
+    env = rl.env(game_id, 2)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(120):
+        if not env.agents:
+            break
+        state = env.state_
+        for agent in env.possible_agents:
+            seat = int(agent[-1])
+            obs = env.observe(agent)
+            want = np.asarray(env.spaces.encoding.encode(state.observation(seat)), dtype=np.float32)
+            assert obs["observation"].dtype == np.float32 and np.array_equal(obs["observation"], want)
+            legal = {env.spaces.index[a.id] for a in state.legal_actions(seat)}
+            assert set(np.flatnonzero(obs["action_mask"])) == legal
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -2,10 +2,10 @@
 
 For every title with an encoding: 1,000 states reached by seeded random play (several player
 counts and option sets), each encoded for every seat and the spectator both ways
-(:meth:`Encoding.encode_state` into a reused float32 buffer and :meth:`Encoding.encode` of
-``observation(seat)``) must give the same float32 vector. Two determinized copies of a state for
-a seat look the same to that seat, so the direct fill must give that seat the same vector for both
-(it may read only what the observation shows).
+(:meth:`Encoding.encode_state` into a reused float32 buffer, and every seventh also as a new
+list, and :meth:`Encoding.encode` of ``observation(seat)``) must give the same float32 vector.
+Two determinized copies of a state for a seat look the same to that seat, so the direct fill
+must give that seat the same vector for both (it may read only what the observation shows).
 """
 
 from __future__ import annotations
@@ -77,6 +77,9 @@ def test_direct_fill_equals_dictionary_encoding(game_id: str) -> None:
                 bad = [name for name, a, b, _ in enc.slices if not np.array_equal(fast[a:b], slow[a:b])]
                 pytest.fail(f"{game_id} {state.players}p seat {seat} after {len(state.history)} actions: "
                             f"features {bad} differ")
+            if checked % 7 == 0:  # the list the OpenSpiel tensors are (no buffer given): the same values
+                listed = enc.encode_state(state, seat)
+                assert type(listed) is list and np.array_equal(np.asarray(listed, dtype=np.float32), slow)
             checked += 1
     assert checked >= STATES * 2
 
@@ -106,6 +109,7 @@ def test_direct_fill_refuses_a_seat_that_is_not_one() -> None:
             enc.encode_state(state, bad)
 
 
+@pytest.mark.pure_build
 @pytest.mark.parametrize("game_id", sorted(CONFIGS))
 def test_environments_step_without_building_observation_dictionaries(game_id: str, monkeypatch) -> None:
     """The AEC, batched and OpenSpiel paths encode from the state: observation() is never called

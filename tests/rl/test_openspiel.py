@@ -82,3 +82,59 @@ def test_options_parameter_reaches_the_game():
     game = pyspiel.load_game(short_name("dice-kingdoms-of-valeria"),
                              {"players": 2, "options": json.dumps({"sheets": "winter"})})
     assert json.loads(str(game.new_initial_state()))["sheets"] == "winter"
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
+def test_answers_kept_per_position_follow_every_action_and_copy(game_id):
+    """current_player, is_terminal and the legal actions are worked out once per position: after
+    each action (on the state or on a clone) they are the engine's answers for the new position."""
+    game = pyspiel.load_game(short_name(game_id), {"seed": 4})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    for _ in range(80):
+        engine = state.state
+        if engine.is_over:
+            assert state.is_terminal() and state.current_player() == pyspiel.PlayerId.TERMINAL
+            break
+        seat = min(engine.to_move)
+        assert state.current_player() == seat and not state.is_terminal()
+        legal = state.legal_actions()
+        assert legal == sorted(game.spaces.index[a.id] for a in engine.legal_actions(seat))
+        copy = state.clone()
+        copy.apply_action(legal[-1])  # the copy moves on; the original still answers for its own position
+        assert state.current_player() == seat and state.legal_actions() == legal
+        assert copy.state.history[:-1] == engine.history
+        assert copy.state.history[-1][1] == game.spaces.catalogue[legal[-1]]
+        action = int(rng.choice(legal))
+        state.apply_action(action)
+        assert state.state.history[-1] == (seat, game.spaces.catalogue[action])
+    if not state.is_terminal():
+        from dicetable.engine import IllegalActionError
+
+        before, legal = state.serialize(), state.legal_actions()
+        unoffered = next(k for k in range(game.num_distinct_actions()) if k not in legal)
+        with pytest.raises(IllegalActionError, match="is not a legal action"):
+            state.apply_action(unoffered)
+        with pytest.raises(ValueError, match="is not an index of this game's actions"):
+            state.apply_action(game.num_distinct_actions() + 5)
+        assert state.serialize() == before and state.legal_actions() == legal
+
+
+@pytest.mark.parametrize("game_id,players", CONFIGS)
+def test_python_answers_equal_pyspiels_own(game_id, players):
+    """legal_actions, rewards and is_chance_node answered in Python give what pyspiel's C++ path
+    gives, for every player, along a random game to its end."""
+    game = pyspiel.load_game(short_name(game_id), {"players": players, "seed": 2})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        for p in [*range(players), None]:
+            ours = state.legal_actions() if p is None else state.legal_actions(p)
+            theirs = pyspiel.State.legal_actions(state) if p is None else pyspiel.State.legal_actions(state, p)
+            assert ours == theirs
+        assert state.rewards() == pyspiel.State.rewards(state)
+        assert state.is_chance_node() is pyspiel.State.is_chance_node(state) is False
+        if state.is_terminal():
+            assert state.legal_actions() == [] and state.rewards() == state.returns()
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))

@@ -149,3 +149,28 @@ def test_gymnasium_vector_env_for_solo_modes(game_id: str) -> None:
         if len(scores) >= 4:
             break
     assert len(scores) >= 4 and all(s >= 0 for s in scores)  # a solo reward is the final score
+
+
+def test_a_game_without_a_direct_fill_is_encoded_from_its_observation(monkeypatch) -> None:
+    """The batch and the AEC environment fall back to encoding ``observation(seat)`` when a game
+    gives no direct fill, with the same vectors."""
+    from dicetable.engine import encoding as engine_encoding
+
+    real_init = engine_encoding.Encoding.__init__
+    monkeypatch.setattr(engine_encoding.Encoding, "__init__",
+                        lambda self, features, direct=None: real_init(self, features, None))
+    batch = rl.batch_env("kingdom-of-dice", 2, 2)
+    assert batch.spaces.encoding.direct is None
+    obs, mask, seat = batch.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        for i, state in enumerate(batch.states):
+            want = np.asarray(batch.spaces.encoding.encode(state.observation(int(seat[i]))), dtype=np.float32)
+            assert want.any() and np.array_equal(obs[i], want)
+        obs, mask, seat, *_ = batch.step(_random_actions(mask, rng))
+    env = rl.env("kingdom-of-dice", 2)
+    env.reset(seed=3)
+    first, *_ = env.last()
+    state = env.state_
+    assert np.array_equal(first["observation"], np.asarray(
+        env.spaces.encoding.encode(state.observation(min(state.to_move))), dtype=np.float32))

@@ -137,3 +137,18 @@ def test_a_bad_idle_evict_names_the_variable_and_what_is_allowed(monkeypatch, te
     monkeypatch.setenv("DICETABLE_IDLE_EVICT", text)
     with pytest.raises(ValueError, match="DICETABLE_IDLE_EVICT=.*a number 0 or more"):
         idle_evict_from_env()
+
+
+@pytest.mark.parametrize("game", ["dice-kingdoms-of-valeria", "valeria-card-kingdoms"])
+def test_a_live_tables_log_is_its_states_log_with_the_same_texts(manager, game):
+    manager.create(game, 3, {}, 7, [{"kind": "human"}] * 3, None)
+    _play(manager, random.Random(7), 20)
+    for lt in (manager.get("memtable"), None):
+        if lt is None:  # and once more after the table left memory and was rebuilt from the store
+            assert manager.evict_idle(older=0) == ["memtable"]
+            lt = manager.get("memtable")
+        log = lt.state.log
+        assert len(log) > 20 and lt.log_len == len(lt.events) == len(log)
+        assert list(lt.events) == log
+        # the very text objects of the state's log: no copy of a text is made for the table or its views
+        assert all(a.text is b.text for a, b in zip(lt.events, lt.state.event_log()))

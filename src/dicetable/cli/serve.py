@@ -82,9 +82,9 @@ def register(app: typer.Typer) -> None:
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                  "check --host, or choose another port with --port (make run PORT=...)")
-        console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it")
+        console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it", soft_wrap=True)
         if workers > 1:
-            console.print(f"{workers} server processes share the port and the database")
+            console.print(f"{workers} server processes share the port and the database", soft_wrap=True)
             os.environ[DATABASE_VARIABLE] = url  # each worker process opens it (processes.app_from_env)
         target = create_app(url, settings=settings) if workers == 1 else "dicetable.server.processes:app_from_env"
         try:

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Iterable, Self
 from mypy_extensions import mypyc_attr
 
 from .core import Action, Decision, Die, Event, seat_name
+from .eventlog import EventLog, cell_visible_to, cells, pack, unpack
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import COPY_CODE, Field, collect_fields, default_encode
 from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
@@ -53,16 +54,6 @@ their moves again (see :func:`dicetable.engine.replay.verified_state`)."""
 READABLE_FORMATS = (1, SAVE_FORMAT)
 
 
-def _cons_to_list(cell: Any) -> list[Any]:
-    """Turn a ``(head, tail)`` chain (newest first) into a list, oldest first."""
-    out = []
-    while cell is not None:
-        out.append(cell[0])
-        cell = cell[1]
-    out.reverse()
-    return out
-
-
 Seat = Any
 """The type of the ``seat`` argument of the public methods that check it: an ``int`` seat (or None
 where said), declared Any so that compiled code receives a wrong value (``True``, ``0.0``, ``"0"``)
@@ -70,10 +61,19 @@ as it is and refuses it with :class:`SeatError`: a parameter typed ``int`` would
 and raise TypeError for a float before the check runs."""
 
 
-def _list_to_cons(items: Iterable[Any]) -> Any:
+def _chain_history(moves: Iterable[tuple[int, str]]) -> Any:
+    """The ``(seat, action id, tail)`` chain of ``moves`` (oldest first), newest first."""
     cell: Any = None
-    for item in items:
-        cell = (item, cell)
+    for seat, aid in moves:
+        cell = (seat, aid, cell)
+    return cell
+
+
+def _pack_all(events: Iterable[Event]) -> Any:
+    """The log chain of ``events`` (oldest first): :func:`~dicetable.engine.eventlog.pack` cells, newest first."""
+    cell: Any = None
+    for event in events:
+        cell = pack(event, cell)
     return cell
 
 
@@ -146,8 +146,8 @@ class GameState:
     _rng: int
     _script: tuple[Any, ...]
     _script_pos: int
-    _history: Any  # a (head, tail) chain of (seat, action id), newest first; None when empty
-    _log: Any  # a (head, tail) chain of Events, newest first; None when empty
+    _history: Any  # a (seat, action id, tail) chain, newest first; None when empty
+    _log: Any  # a chain of eventlog.pack cells, newest first; None when empty
     _legal: dict[int, tuple[Action, ...]]
     _emitted: list[Event]
 
@@ -470,11 +470,11 @@ class GameState:
             )
         self._emitted = []
         self._apply(chosen, seat)
-        self._history = ((seat, chosen.id), self._history)
+        self._history = (seat, chosen.id, self._history)
         events = self._emitted
         log = self._log
         for event in events:
-            log = (event, log)
+            log = pack(event, log)
         self._log = log
         self._legal = {}
         return events
@@ -496,7 +496,7 @@ class GameState:
             self._apply(action, seat)
         finally:
             self.quiet = False
-        self._history = ((seat, action.id), self._history)
+        self._history = (seat, action.id, self._history)
         self._legal = {}
 
     def child(self, action: Action, seat: int) -> Self:
@@ -511,7 +511,15 @@ class GameState:
     @property
     def log(self) -> list[Event]:
         """Every event since set-up, oldest first (all of them: filter with ``visible_to``)."""
-        return _cons_to_list(self._log)
+        return [unpack(c) for c in cells(self._log)]
+
+    def event_log(self, last: int | None = None) -> EventLog:
+        """The log (or its newest ``last`` events) as an :class:`~dicetable.engine.eventlog.EventLog`, oldest first.
+
+        The EventLog shares this state's compact cells, so a holder of the whole log (a server's
+        table) keeps no second copy of it; it reads as the list :attr:`log` gives.
+        """
+        return EventLog(cells(self._log, last))
 
     def log_for(self, seat: Seat) -> list[Event]:
         """The events ``seat`` may see (None: a spectator), oldest first.
@@ -519,12 +527,12 @@ class GameState:
         Raises :class:`SeatError` when ``seat`` is neither a seat nor None.
         """
         self.check_seat(seat, spectator=True)
-        return [e for e in _cons_to_list(self._log) if e.visible_to(seat)]
+        return [unpack(c) for c in cells(self._log) if cell_visible_to(c, seat)]
 
     @property
     def history(self) -> list[tuple[int, str]]:
         """Every applied action as ``(seat, action_id)``, oldest first."""
-        return _cons_to_list(self._history)
+        return [(c[0], c[1]) for c in cells(self._history, link=2)]
 
     def clone(self) -> Self:
         """An independent copy; applying to either never changes the other."""
@@ -617,7 +625,7 @@ class GameState:
         """
         state = cls._kernel(players, seed, options, seed_state(seed), tuple(dice), 0, None, None)
         state._setup()
-        state._log = _list_to_cons(state._emitted)
+        state._log = _pack_all(state._emitted)
         state._emitted = []
         return state
 
@@ -633,8 +641,8 @@ class GameState:
             state = cls._kernel(
                 int(d["players"]), int(d["seed"]), dict(d["options"]), int(d["rng"]),
                 tuple(d.get("dice", ())), int(d.get("dice_used", 0)),
-                _list_to_cons((int(s), str(a)) for s, a in d.get("history", [])),
-                _list_to_cons(Event.from_json(e) for e in d.get("log", [])),
+                _chain_history((int(s), str(a)) for s, a in d.get("history", [])),
+                _pack_all(Event.from_json(e) for e in d.get("log", [])),
             )
             state._restore(d["state"])
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

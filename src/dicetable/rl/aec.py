@@ -42,9 +42,14 @@ class DicetableAEC(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._obs_space, self._act_space = self.spaces.gym_spaces()
+        # the game's direct fill, called straight from observe (the agent's seat is always a seat)
+        self._fill = self.spaces.encoding.direct
+        self._sizes = (self.spaces.observation_size, self.spaces.num_actions)
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         self.state_: GameState | None = None  # None until the first reset()
-        self._offered: tuple[int, dict[int, Action]] | None = None  # (seat, index -> Action) of the last mask
+        # (seat, legal Actions, their catalogue indices) of the last mask: step finds the chosen
+        # Action there (the engine then needs no look-up by id)
+        self._offered: tuple[int, tuple[Action, ...], list[int]] | None = None
 
     # -- spaces
     def observation_space(self, agent: str) -> gspaces.Dict:
@@ -77,17 +82,25 @@ class DicetableAEC(AECEnv):
 
         Before the first ``reset()`` raises ``gymnasium.error.ResetNeeded``.
         """
-        state = started(self.state_)
+        state = self.state_
+        if state is None:
+            state = started(state)  # raises ResetNeeded
         seat = self._seat[agent]
-        mask = np.zeros(self.spaces.num_actions, dtype=np.int8)
-        offered = {}
+        size, actions = self._sizes
+        mask = np.zeros(actions, dtype=np.int8)
+        legal = state.legal_actions(seat)
         index = self.spaces.index
-        for action in state.legal_actions(seat):
-            k = index[action.id]
-            mask[k] = 1
-            offered[k] = action
-        self._offered = (seat, offered)
-        return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
+        ks = [index[action.id] for action in legal]
+        view = mask.data if len(ks) > 6 else mask  # a view costs six numpy item writes, saves half of each
+        for k in ks:
+            view[k] = 1
+        self._offered = (seat, legal, ks)
+        fill = self._fill
+        if fill is None:
+            return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
+        vector = np.zeros(size, dtype=np.float32)
+        fill(state, seat, vector.data)  # through a memoryview, as GameSpaces.observe does
+        return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
@@ -95,7 +108,9 @@ class DicetableAEC(AECEnv):
         Raises ValueError naming the action when it is not legal for that agent now, and
         ``gymnasium.error.ResetNeeded`` before the first ``reset()``.
         """
-        state = started(self.state_)
+        state = self.state_
+        if state is None:
+            state = started(state)  # raises ResetNeeded
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -103,12 +118,20 @@ class DicetableAEC(AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
+        chosen: Action | str | None = None
         offered = self._offered
-        chosen = offered[1].get(action) if offered is not None and offered[0] == seat and \
-            type(action) is int else None  # the Action the mask showed: apply finds it at once
+        if offered is not None and offered[0] == seat and type(action) is int:
+            try:  # the Action the mask showed: apply finds it at once
+                chosen = offered[1][offered[2].index(action)]
+            except ValueError:  # not offered: apply below refuses it by id, saying what is legal
+                pass
         self._offered = None
         state.apply(chosen if chosen is not None else self.spaces.action_id(action), seat)
-        self._clear_rewards()
+        # the rewards stay zero until the step that ends the game (no clearing before then)
+        to_move = state.to_move
+        if to_move:
+            self.agent_selection = self.possible_agents[min(to_move)]
+            return
         if state.is_over:
             for a, r in zip(self.possible_agents, placing_rewards(state)):
                 self.rewards[a] = r

@@ -28,12 +28,14 @@ import numpy as np
 import pyspiel
 
 import dicetable
-from dicetable.engine import GameState
+from dicetable.engine import Action, GameState
 
 from .spaces import GameSpaces, placing_rewards, research_games
 
 #: A generous bound on actions in one game (random play stays far below it).
 MAX_GAME_LENGTH = 20_000
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game_id: str) -> str:
@@ -42,12 +44,17 @@ def short_name(game_id: str) -> str:
 
 
 class _Held:
-    """Holds the engine state so that OpenSpiel's deep copy of a state is the engine's cheap clone."""
+    """Holds the engine state so that OpenSpiel's deep copy of a state is the engine's cheap clone,
+    with what is worked out once per position: ``player`` (current_player(), None until asked) and
+    ``offered`` (the mover's legal Actions and their catalogue indices, None until asked). A copy
+    starts without them."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "player", "offered")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self.player: int | None = None
+        self.offered: tuple[tuple[Action, ...], list[int]] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "_Held":
         return _Held(self.state.clone())
@@ -71,7 +78,7 @@ class DicetableSpielState(pyspiel.State):
     def __init__(self, game: "DicetableSpielGame", state: GameState) -> None:
         super().__init__(game)
         self._shared = _Shared(game.spaces)
-        self._held = _Held(state)
+        self._held = _Held(state)  # the engine state changes only through _apply_action, which clears the rest
 
     @property
     def spaces(self) -> GameSpaces:
@@ -80,27 +87,71 @@ class DicetableSpielState(pyspiel.State):
 
     @property
     def state(self) -> GameState:
-        """The dicetable engine state underneath."""
+        """The dicetable engine state underneath (read it; change it only through ``apply_action``,
+        which keeps this state's answers in step)."""
         return self._held.state
 
     def current_player(self) -> int:
-        """The lowest seat to move, or TERMINAL."""
-        to_move = self.state.to_move
-        return min(to_move) if to_move else pyspiel.PlayerId.TERMINAL
+        """The lowest seat to move, or TERMINAL (worked out once per position)."""
+        held = self._held
+        player = held.player
+        if player is None:  # pyspiel asks several times a step: worked out once per position
+            to_move = held.state.to_move
+            player = held.player = min(to_move) if to_move else _TERMINAL
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        index = self.spaces.index
-        return sorted(index[a.id] for a in self.state.legal_actions(player))
+        index = self._shared.spaces.index
+        legal = self._held.state.legal_actions(player)
+        ks = [index[a.id] for a in legal]
+        if player == self.current_player():
+            self._held.offered = (legal, ks)
+        return sorted(ks)
+
+    # pyspiel's own answers to the next three reach Python again through its C++ trampolines
+    # (several calls a step); answered here for Python callers such as rl_environment, with the
+    # same values (tests compare them with pyspiel.State's)
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted catalogue indices of ``player``'s legal actions (default: the player to move);
+        empty once over and for a player who is not the one to move, as pyspiel answers."""
+        current = self.current_player()
+        if current == _TERMINAL or (player is not None and player != current):
+            return []
+        offered = self._held.offered
+        if offered is None:
+            return self._legal_actions(current)
+        return sorted(offered[1])
+
+    def rewards(self) -> list[float]:
+        """The rewards of the last action: the returns once over (the rewards come at the end), else zeros."""
+        if self.current_player() == _TERMINAL:
+            return self.returns()
+        return [0.0] * self._shared.spaces.players
+
+    def is_chance_node(self) -> bool:
+        """False: dice are sampled inside the engine's step (the games have no chance nodes)."""
+        return False
 
     def _apply_action(self, action: int) -> None:
-        self.state.apply(self.spaces.action_id(action), self.current_player())
+        held = self._held
+        chosen: Action | str | None = None
+        offered = held.offered
+        if offered is not None and type(action) is int:
+            try:
+                chosen = offered[0][offered[1].index(action)]
+            except ValueError:  # not offered: apply below refuses it by id, saying what is legal
+                pass
+        held.state.apply(chosen if chosen is not None else self._shared.spaces.action_id(action),
+                         self.current_player())
+        held.player = None
+        held.offered = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.spaces.action_id(action)
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
-        return self.state.is_over
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """Final placing rewards (zeros before the end)."""
@@ -115,9 +166,8 @@ class DicetableSpielState(pyspiel.State):
         that is no seat of this game.
         """
         seat = self.current_player() if player is None else player
-        # a list of Python floats written by the game's direct fill (no float32 array to convert);
-        # the values are the observer's before its float32 rounding
-        return self.spaces.encoding.encode_state(self.state, seat)
+        # a list of Python floats written by the game's direct fill (no float32 array to convert)
+        return self._shared.spaces.encoding.encode_state(self._held.state, seat)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s feature vector (see :meth:`information_state_tensor`: the same here)."""

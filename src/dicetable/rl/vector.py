@@ -70,31 +70,36 @@ class BatchEnv:
         self.terminated = np.zeros(num_envs, dtype=bool)
         self.states: list[GameState] = []
         self._streams: list[np.random.SeedSequence] = []
-        self._legal: list[dict[int, Action]] = [{} for _ in range(num_envs)]
+        # each game's offered Actions and their catalogue indices (what its mask row shows)
+        self._legal: list[tuple[tuple[Action, ...], list[int]]] = [((), []) for _ in range(num_envs)]
+        self._ended = False  # some game ended in the last step (its rewards and terminated are set)
+        # memoryviews of the rows, made once: their item and slice writes cost half of numpy's
+        self._obs_rows = [row.data for row in self.obs]
+        self._mask_rows = [row.data for row in self.mask]
+        self._zero_row = np.zeros(self.spaces.observation_size, dtype=np.float32).data
+        direct = self.spaces.encoding.direct
+        encode = self.spaces.encoding.encode_state
+        # the game's direct fill (the acting seat is always a seat, so no check is needed); else the
+        # dictionary's encoding, written through a numpy view of the row
+        self._fill = direct if direct is not None else (lambda state, seat, row: encode(state, seat, np.asarray(row)))
 
     # -- seeds and games
     def _new_game(self, i: int) -> GameState:
         seed = int(self._streams[i].spawn(1)[0].generate_state(1, np.uint64)[0])
         return self.spaces.new_game(seed)
 
-    def _show(self, i: int) -> None:
-        """Fill row ``i`` of obs, mask and seat from game ``i``'s acting seat."""
-        state = self.states[i]
+    def _show(self, i: int, state: GameState) -> int:
+        """Fill row ``i`` of obs and mask (both zeroed before) from ``state``'s acting seat; returns the seat."""
         seat = min(state.to_move)
-        self.seat[i] = seat
-        row = self.obs[i]
-        row.fill(0.0)
-        self.spaces.encoding.encode_state(state, seat, row)
-        mask = self.mask[i]
-        for k in self._legal[i]:  # clear the previous decision's ones: cheaper than a fill
-            mask[k] = 0
+        self._fill(state, seat, self._obs_rows[i])
+        legal = state.legal_actions(seat)
         index = self.spaces.index
-        legal = {}
-        for action in state.legal_actions(seat):
-            k = index[action.id]
-            mask[k] = 1
-            legal[k] = action
-        self._legal[i] = legal
+        ks = [index[action.id] for action in legal]
+        row = self._mask_rows[i]
+        for k in ks:
+            row[k] = 1
+        self._legal[i] = (legal, ks)
+        return seat
 
     def reset(self, seed: int | Sequence[int] | None = None) -> Batch:
         """Start every game afresh; returns (obs, mask, seat).
@@ -110,8 +115,12 @@ class BatchEnv:
                 raise ValueError(f"seed lists {len(seeds)} seeds for {self.num_envs} games: give one per game")
             self._streams = [np.random.SeedSequence(int(s)) for s in seeds]
         self.states = [self._new_game(i) for i in range(self.num_envs)]
-        for i in range(self.num_envs):
-            self._show(i)
+        self.obs.fill(0.0)
+        self.mask.fill(0)
+        self.rewards.fill(0.0)
+        self.terminated.fill(False)
+        self._ended = False
+        self.seat[:] = [self._show(i, state) for i, state in enumerate(self.states)]
         return self.obs, self.mask, self.seat
 
     def step(self, actions: Sequence[int] | np.ndarray) -> BatchStep:
@@ -125,28 +134,54 @@ class BatchEnv:
             raise RuntimeError("this batch has no games yet: call reset() before step()")
         if len(actions) != self.num_envs:
             raise ValueError(f"step got {len(actions)} actions for {self.num_envs} games: give one per game")
+        wanted = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         chosen = []
-        for i, a in enumerate(actions):
-            action = self._legal[i].get(int(a)) if isinstance(a, (int, np.integer)) and not isinstance(a, bool) else None
-            if action is None:
-                legal = sorted(self._legal[i])
+        for i, a in enumerate(wanted):
+            legal, ks = self._legal[i]
+            try:
+                if type(a) is not int:  # numpy integers pass; a bool, a float or text does not
+                    if isinstance(a, bool) or not isinstance(a, np.integer):
+                        raise ValueError
+                    a = int(a)
+                chosen.append(legal[ks.index(a)])
+            except ValueError:
+                shown = sorted(ks)
                 raise ValueError(f"game {i}: action {a!r} is not legal for seat {int(self.seat[i])} now; "
-                                 f"legal indices: {legal[:12]}{' ...' if len(legal) > 12 else ''}")
-            chosen.append(action)
-        self.rewards.fill(0.0)
-        self.terminated.fill(False)
+                                 f"legal indices: {shown[:12]}{' ...' if len(shown) > 12 else ''}") from None
+        if self._ended:  # the last step's rewards and ends: cleared only when some game ended
+            self.rewards.fill(0.0)
+            self.terminated.fill(False)
+            self._ended = False
+        self.mask.fill(0)
+        # the loop of _show, written out with locals: this is the batch's per-game cost
+        zero, fill, index = self._zero_row, self._fill, self.spaces.index
+        obs_rows, mask_rows, offered, states = self._obs_rows, self._mask_rows, self._legal, self.states
+        seats = self.seat.tolist()
+        events = self.events
         for i, action in enumerate(chosen):
-            state = self.states[i]
-            seat = int(self.seat[i])
-            if self.events:
-                state.apply(action, seat)
+            state = states[i]
+            if events:
+                state.apply(action, seats[i])
             else:
-                state.step(action, seat)
-            if state.is_over:
+                state.step(action, seats[i])
+            to_move = state.to_move
+            if not to_move:  # over (to_move is empty only then)
                 self.rewards[i] = placing_rewards(state)
                 self.terminated[i] = True
-                self.states[i] = self._new_game(i)
-            self._show(i)
+                self._ended = True
+                state = states[i] = self._new_game(i)
+                to_move = state.to_move
+            seat = seats[i] = min(to_move)
+            row = obs_rows[i]
+            row[:] = zero
+            fill(state, seat, row)
+            legal = state.legal_actions(seat)
+            ks = [index[a.id] for a in legal]
+            mask_row = mask_rows[i]
+            for k in ks:
+                mask_row[k] = 1
+            offered[i] = (legal, ks)
+        self.seat[:] = seats
         return self.obs, self.mask, self.seat, self.rewards, self.terminated
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from dicetable.engine import GameState
+from dicetable.engine.eventlog import EventLog
 
 from .banks import TimeBank
 from .clock import Handle
@@ -149,7 +150,7 @@ class LiveTable:
     the table), so ``(undos, version)`` orders the table's views even across
     an undo; ``lock`` serialises every change and every view.
 
-    Live pushes: ``events`` is the whole log as a list (``log_len`` long);
+    Live pushes: ``events`` is the whole log, an EventLog sharing the state's cells (``log_len`` long);
     ``rev`` counts the changes any viewer could see (actions, seats, clocks,
     connections) and ``epoch`` the rebuilds (a reload: the log may differ,
     so every connection gets a full view); ``live`` holds the current
@@ -177,7 +178,7 @@ class LiveTable:
     notes: dict = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     subscribers: set = field(default_factory=set)
-    events: list = field(default_factory=list)
+    events: EventLog = field(default_factory=EventLog)
     rev: int = 0
     epoch: int = 0
     live: dict = field(default_factory=dict)

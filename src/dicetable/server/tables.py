@@ -85,6 +85,10 @@ LOST_RACE = ("another move was stored first (the table changed since your view);
              "again")
 
 
+#: The ``(seat, by, undoable)`` rows of ``LiveTable.actions``, one object each (a few dozen in all).
+_ACTION_ROWS: dict[tuple[int, str, bool], tuple[int, str, bool]] = {}
+
+
 class Tried(NamedTuple):
     """An action tried on a clone of a table's state, before it is stored: the new ``state``, who acted
     (``seat``, ``by``), what :func:`apply_on` gave, the table's new ``status`` (None: unchanged), the
@@ -297,7 +301,7 @@ class TableManager:
                        [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
                        seed_chosen=bool(t.seed_chosen),
                        bank=TimeBank.from_text(t.time_bank) if t.time_bank else None)
-        lt.events = state.log
+        lt.events = state.event_log()
         lt.log_len = len(lt.events)  # the set-up's events: notes are placed by log position
         for row in record.actions:
             self._replay_row(lt, row.seq, row.seat, row.action, row.by)
@@ -318,8 +322,9 @@ class TableManager:
             lt.notes.setdefault(lt.log_len, []).append(
                 f"{seat_name(seat)}'s clock ran out: the {lt.seats[seat].level} bot chose for them: {label}")
         lt.log_len += len(events)
-        lt.events.extend(events)
-        lt.actions.append((seat, by, undoable))
+        lt.events.extend(lt.state.event_log(len(events)))  # shares the state's cells
+        row = (seat, by, undoable)
+        lt.actions.append(_ACTION_ROWS.setdefault(row, row))  # one tuple per kind of row, shared by tables
         lt.version += 1
         if lt.state.is_over:
             lt.status = "over"
@@ -491,7 +496,7 @@ class TableManager:
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen, bank=banks)
-        lt.events = state.log
+        lt.events = state.event_log()
         lt.log_len = len(lt.events)
         if client is not None:
             self.bots.owners[table_id] = client

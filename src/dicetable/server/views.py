@@ -167,14 +167,14 @@ class Views:
     def log_lines(self, lt: LiveTable, seat: int | None, start: int = 0, skip: int = 0) -> list[str]:
         """The log lines ``seat`` may see from log position ``start`` on (server notes included), leaving
         out the first ``skip`` notes at ``start`` (those a view up to ``start`` showed already)."""
+        events = lt.events  # an EventLog: text and audience read without decoding an event
         if not lt.notes:
-            return [e.text for e in lt.events[start:] if e.visible_to(seat)]
+            return [events.text(i) for i in range(start, len(events)) if events.visible_to(i, seat)]
         out: list[str] = []
         for i in range(start, lt.log_len):
             out.extend(lt.notes.get(i, ())[skip if i == start else 0:])
-            event = lt.events[i]
-            if event.visible_to(seat):
-                out.append(event.text)
+            if events.visible_to(i, seat):
+                out.append(events.text(i))
         out.extend(lt.notes.get(lt.log_len, ())[skip if start == lt.log_len else 0:])
         return out
 
@@ -182,16 +182,19 @@ class Views:
         """``{"<seat>": text}``: each seat's latest event ``seat`` may see, from ``last`` (up to log
         position ``start``) and the events after it."""
         out = dict(last or {})
+        events = lt.events
         if start == 0 and not out:  # from scratch: look back until every seat is found
-            for event in reversed(lt.events):
-                if event.seat is not None and str(event.seat) not in out and event.visible_to(seat):
-                    out[str(event.seat)] = event.text
+            for i in range(len(events) - 1, -1, -1):
+                by = events.seat(i)
+                if by is not None and str(by) not in out and events.visible_to(i, seat):
+                    out[str(by)] = events.text(i)
                     if len(out) == lt.players:
                         break
             return {str(s): out[str(s)] for s in range(lt.players) if str(s) in out}
-        for event in lt.events[start:]:
-            if event.seat is not None and event.visible_to(seat):
-                out[str(event.seat)] = event.text
+        for i in range(start, len(events)):
+            by = events.seat(i)
+            if by is not None and events.visible_to(i, seat):
+                out[str(by)] = events.text(i)
         return {str(s): out[str(s)] for s in range(lt.players) if str(s) in out}
 
     def snapshot(self, lt: LiveTable, seat: int | None) -> Snapshot:
@@ -242,11 +245,10 @@ class Views:
         rnd = lt.round
         events = []
         for i in range(prev.log_len, lt.log_len):
-            event = lt.events[i]
-            if event.visible_to(seat):
+            if lt.events.visible_to(i, seat):
                 shown = rnd.events.get(i) if rnd is not None else None
                 if shown is None:
-                    shown = event.to_json()
+                    shown = lt.events[i].to_json()
                     shown.pop("visible", None)
                     if rnd is not None:
                         rnd.events[i] = shown

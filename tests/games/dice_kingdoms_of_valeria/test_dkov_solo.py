@@ -156,6 +156,7 @@ def test_solo_track_trigger_option_ends_the_game_after_that_turn():
         assert s.trees == (1 if over else 2)
 
 
+@pytest.mark.pure_build
 @pytest.mark.parametrize("total,won", [(59, False), (60, True)])
 def test_solo_counts_as_won_from_60(total, won):
     s = new(1, dice=[*CALM, 1, 1, 1, 1])

@@ -132,15 +132,18 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
     # the Value Dice, tracks, VP and Bishop stacks and the Mule are one run of the vector
     o_board = o["value_dice"]
     board_size = o["mule"] + 1 - o_board
-    boards: dict[tuple[Any, ...], memoryview] = shared_memo("biblios-dice", "board", players)
+    # each block twice: a float32 memoryview (copied into a buffer in one slice) and its values as
+    # Python floats (a list output takes them without making new float objects)
+    boards: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo("biblios-dice", "board", players)
 
-    def board_block(state: Any, key: tuple[Any, ...]) -> memoryview:
+    def board_block(state: Any, key: tuple[Any, ...]) -> tuple[memoryview, tuple[float, ...]]:
         """The board's slices seen from seat ``key[-1]`` on (memoised on the public board)."""
         if len(boards) > 4096:  # bound the memory of long runs
             boards.clear()
         value, pos, stacks, bishops, mule, first = key
         n = state.players
-        block = array("d", bytes(8 * board_size))
+        # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+        block = array("f", bytes(4 * board_size))
         for d in range(NRES):
             block[o["value_dice"] - o_board + d] = value[d] / 6
         nm, cad = state.nm, state.cad
@@ -153,7 +156,7 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         for g, count in enumerate(bishops):
             block[o["bishop_stacks"] - o_board + g] = count / 3
         block[o["mule"] - o_board] = mule / MULE_FINAL
-        got = boards[key] = memoryview(block)
+        got = boards[key] = (memoryview(block), tuple(block))
         return got
 
     @lru_cache(maxsize=None)
@@ -176,7 +179,7 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         block = boards.get(key)
         if block is None:
             block = board_block(state, key)
-        out[o_board:o_board + board_size] = block
+        out[o_board:o_board + board_size] = block[1 if type(out) is list else 0]
         dice(state.pool, dice_at[0], out)
         for k, c in enumerate(state.marks):
             if c:

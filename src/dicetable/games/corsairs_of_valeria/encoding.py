@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicetable.engine.encoding import DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar
+from dicetable.engine.encoding import (
+    DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, shared_memo,
+)
 
 from .components import CAPTAINS, COMPONENTS, DIE_FACES, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
 from .rules import GROUP_IDS, OVER, TASK_KINDS
@@ -68,6 +70,28 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     o_dice, o_marked, o_rerolls, o_left, o_waiting = (at[k] for k in (
         "dice", "marked", "rerolls", "to_execute", "waiting_for"))
 
+    n_faces = len(DIE_FACES)
+    # the dice slices (faces rolled, marked dice) of one roll, as (position, value) pairs: a
+    # roll is read at several decisions (reroll, mark, execute), so it is worked out once
+    dice_memo: dict[tuple[tuple[int, ...], int], tuple[tuple[int, float], ...]] = shared_memo(
+        "corsairs-of-valeria", "dice", o_dice, o_marked)  # the pairs' positions depend on these alone
+
+    def dice_pairs(key: tuple[tuple[int, ...], int]) -> tuple[tuple[int, float], ...]:
+        if len(dice_memo) > 4096:  # bound the memory of long runs
+            dice_memo.clear()
+        faces_rolled, marked = key
+        faces = [0] * n_faces
+        for f in faces_rolled:
+            faces[f] += 1
+        pairs = [(o_dice + f, n / dice) for f, n in enumerate(faces) if n]
+        pairs += [(o_marked + d, 1.0) for d in range(len(faces_rolled)) if (marked >> d) & 1]
+        got = dice_memo[key] = tuple(pairs)
+        return got
+
+    # each ship's slices for the seat in slot k: (captain row, distance, grog, silver, treasure)
+    ship_at = [(o_captain + k * n_captains, o_dist + k, o_grog + k, o_silver + k, o_treasure + k)
+               for k in range(players)]
+
     def fill(state: Any, seat: int | None, out: Any) -> None:
         i = phase_index.get(state.phase)
         if i is not None:
@@ -84,28 +108,24 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                                                        state.silver, state.treasure)
         for k in range(players):
             s = (first + k) % players
+            at_captain, at_dist, at_grog, at_silver, at_treasure = ship_at[k]
             if captains[s] >= 0:
-                out[o_captain + k * n_captains + captains[s]] = 1.0
-            out[o_dist + k] = dist[pos[s]] / _FARTHEST
+                out[at_captain + captains[s]] = 1.0
+            out[at_dist] = dist[pos[s]] / _FARTHEST
             if grog[s]:
-                out[o_grog + k] = grog[s] / GROG_MAX
+                out[at_grog] = grog[s] / GROG_MAX
             if silver[s]:
-                out[o_silver + k] = silver[s] / SILVER_PER_TREASURE
+                out[at_silver] = silver[s] / SILVER_PER_TREASURE
             if treasure[s]:
-                out[o_treasure + k] = treasure[s] / TREASURE_TO_WIN
+                out[at_treasure] = treasure[s] / TREASURE_TO_WIN
         dice_faces = state.dice
         if dice_faces:
-            faces = [0] * len(DIE_FACES)
-            for f in dice_faces:
-                faces[f] += 1
-            for f, n in enumerate(faces):
-                if n:
-                    out[o_dice + f] = n / dice
-            marked = state.marked
-            if marked:
-                for d in range(len(dice_faces)):
-                    if (marked >> d) & 1:
-                        out[o_marked + d] = 1.0
+            key = (tuple(dice_faces), state.marked)
+            pairs = dice_memo.get(key)
+            if pairs is None:
+                pairs = dice_pairs(key)
+            for p, v in pairs:
+                out[p] = v
         if state.rerolls:
             out[o_rerolls] = state.rerolls / 3
         for g, n in enumerate(state.left):

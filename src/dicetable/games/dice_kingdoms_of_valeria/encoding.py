@@ -108,13 +108,15 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
     # where each value of a sheet's row (the sheet features' slices one after another) goes
     # for the seat in slot k: at[name] + k * size + i
     layout = [(at[f.name], f.size, i) for f in sheet_features for i in range(f.size)]
-    cache: dict[tuple[int, ...], tuple[list[int], array[float], list[Any]]] = shared_memo(
+    # the values as an array (for numpy's put) and as Python floats (read item by item into a
+    # memoryview or a list without making new objects), likewise the positions per seat slot
+    cache: dict[tuple[int, ...], tuple[list[int], array[float], tuple[float, ...], list[Any]]] = shared_memo(
         "dice-kingdoms-of-valeria", "sheet", players, lay.season)
 
-    def sheet_row(sheet: list[int]) -> tuple[list[int], array[float], list[Any]]:
-        """(places in the row, values) of the non-zero values of one seat's sheet slices, worked
-        out from the sheet's ints as the features above read them from its view, and room for
-        their positions in each seat slot; memoised on those ints."""
+    def sheet_row(sheet: list[int]) -> tuple[list[int], array[float], tuple[float, ...], list[Any]]:
+        """(places in the row, values twice) of the non-zero values of one seat's sheet slices,
+        worked out from the sheet's ints as the features above read them from its view, and room
+        for their positions in each seat slot; memoised on those ints."""
         key = tuple(sheet)
         got = cache.get(key)
         if got is not None:
@@ -145,16 +147,19 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
             score_total(lay, sheet) / _SCORE_SCALE,
         ]
         nonzero = [j for j, v in enumerate(row) if v]
-        got = cache[key] = (nonzero, array("d", [row[j] for j in nonzero]), [None] * players)
+        values = [row[j] for j in nonzero]
+        got = cache[key] = (nonzero, array("d", values), tuple(values), [None] * players)
         return got
 
-    def placed(sheet: list[int], k: int) -> tuple[array[int], array[float]]:
-        """(positions, values) of a sheet's non-zero values for the seat in slot ``k`` (memoised)."""
-        nonzero, values, where = sheet_row(sheet)
+    def placed(sheet: list[int], k: int) -> tuple[array[int], array[float], tuple[int, ...], tuple[float, ...]]:
+        """(positions, values) of a sheet's non-zero values for the seat in slot ``k`` as arrays,
+        then as Python numbers (memoised)."""
+        nonzero, values, floats, where = sheet_row(sheet)
         got = where[k]
         if got is None:
-            got = where[k] = array("q", [slots[k][j] for j in nonzero])
-        return got, values
+            positions = [slots[k][j] for j in nonzero]
+            got = where[k] = (array("q", positions), tuple(positions))
+        return got[0], values, got[1], floats
 
     slots = [[start + k * size + i for start, size, i in layout] for k in range(players)]
 
@@ -195,9 +200,15 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
             for i, c in enumerate(tasks):
                 if c:
                     out[at["my_tasks"] + i] = tally(c, 4)
-        for s, sheet in enumerate(state.sheets):
-            positions, values = placed(sheet, rel[s])
-            scatter(out, positions, values)
+        if hasattr(out, "put"):  # numpy: one put per sheet
+            for s, sheet in enumerate(state.sheets):
+                positions, values, _, _ = placed(sheet, rel[s])
+                scatter(out, positions, values)
+        else:
+            for s, sheet in enumerate(state.sheets):
+                _, _, at_, values_ = placed(sheet, rel[s])
+                for p, v in zip(at_, values_):
+                    out[p] = v
         if n == 1:
             out[at["trees"]] = state.trees / 10
             out[at["ships"]] = state.ships / 10

@@ -18,6 +18,8 @@ from .rules import CAT, DICE, EMPTY, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE, re
 from .viewdata import Observation, market_ids, owners
 
 _CARD_IDS = tuple(c.id for c in CARDS)
+#: A memoised slice of the vector: as a float32 memoryview and as Python floats.
+Block = tuple[memoryview, tuple[float, ...]]
 _SCORE_SCALE = 200.0
 
 
@@ -87,41 +89,45 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     o_won, o_score, o_pile = at["won"], at["score"], at["draw_pile"]
 
     board_size = len(SPACES) * width
-    blocks: dict[tuple[tuple[int, ...], int], memoryview] = shared_memo("kingdom-of-dice", "board", players)
+    # each memoised block twice: a float32 memoryview (copied into a buffer in one slice) and
+    # its values as Python floats (a list output takes them without making new float objects)
+    blocks: dict[tuple[tuple[int, ...], int], Block] = shared_memo("kingdom-of-dice", "board", players)
 
-    def board_block(board: tuple[int, ...], first: int) -> memoryview:
+    def board_block(board: tuple[int, ...], first: int) -> Block:
         """The board slice for ``board`` seen from seat ``first`` on (memoised: a board changes once a turn)."""
         got = blocks.get((board, first))
         if got is None:
             if len(blocks) > 4096:  # bound the memory of long runs
                 blocks.clear()
-            block = array("d", bytes(8 * board_size))
+            # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+            block = array("f", bytes(4 * board_size))
             for i, owner in enumerate(board):
                 block[i * width + (0 if owner == EMPTY else players + 1 if owner == CAT
                                    else 1 + (owner - first) % players)] = 1.0
-            got = blocks[board, first] = memoryview(block)
+            got = blocks[board, first] = (memoryview(block), tuple(block))
         return got
 
     # the market, each seat's cards won and score are one run of the vector, changed once a round
     if o_won != o_market + n_cards or o_score != o_won + players * n_cards:
         raise ValueError("the market, won and score features must follow one another")
     cards_size = n_cards * (1 + players) + players
-    cards_blocks: dict[tuple[Any, ...], memoryview] = shared_memo("kingdom-of-dice", "cards", players)
+    cards_blocks: dict[tuple[Any, ...], Block] = shared_memo("kingdom-of-dice", "cards", players)
 
-    def cards_block(market: tuple[int, ...], won: tuple[tuple[int, ...], ...], first: int) -> memoryview:
+    def cards_block(market: tuple[int, ...], won: tuple[tuple[int, ...], ...], first: int) -> Block:
         """The market, cards-won and score slices, seats from ``first`` on (memoised)."""
         key = (market, won, first)
         got = cards_blocks.get(key)
         if got is None:
             if len(cards_blocks) > 4096:  # bound the memory of long runs
                 cards_blocks.clear()
-            block = array("d", bytes(8 * cards_size))
+            # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+            block = array("f", bytes(4 * cards_size))
             put_counts(block, 0, market)
             for s, cards in enumerate(won):
                 k = (s - first) % players
                 put_counts(block, n_cards * (1 + k), cards)
                 block[n_cards * (1 + players) + k] = sum(CARD_VALUE[c] for c in cards) / _SCORE_SCALE
-            got = cards_blocks[key] = memoryview(block)
+            got = cards_blocks[key] = (memoryview(block), tuple(block))
         return got
 
     def fill(state: Any, seat: int | None, out: Any) -> None:
@@ -146,11 +152,13 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         target = state.target
         if target >= 0:
             out[o_target] = SPACES[target] / SPACES[-1]
-        out[o_board:o_board + board_size] = board_block(tuple(state.board), first)
+        pick = 1 if type(out) is list else 0  # which form of a memoised block (see above)
+        out[o_board:o_board + board_size] = board_block(tuple(state.board), first)[pick]
         spent = state.spent if solo else 0
         for s, placed in enumerate(state.placed):
             out[o_markers + rel[s]] = (MARKERS - placed - spent) / MARKERS
-        out[o_market:o_market + cards_size] = cards_block(tuple(state.market), tuple(map(tuple, state.won)), first)
+        cards = cards_block(tuple(state.market), tuple(map(tuple, state.won)), first)
+        out[o_market:o_market + cards_size] = cards[pick]
         out[o_pile] = len(state.deck) / len(CARDS)
         if solo:
             out[at["cat_level"] + cat_levels.index(state.options["cat_level"])] = 1.0

@@ -100,14 +100,18 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # the Center Stacks (monster_areas .. domain_counts) are one run of the vector
     o_centre = o["monster_areas"]
     centre_size = o["exhausted"] - o_centre
-    centre_blocks: dict[tuple[Any, ...], memoryview] = shared_memo("valeria-card-kingdoms", "centre", players)
+    # each block twice: a float32 memoryview (copied into a buffer in one slice) and its values as
+    # Python floats (a list output takes them without making new float objects)
+    centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
+        "valeria-card-kingdoms", "centre", players)
 
     def centre_block(stacks: tuple[tuple[int, ...], ...], cit_down: tuple[int, ...],
-                     areas: tuple[int, ...]) -> memoryview:
+                     areas: tuple[int, ...]) -> tuple[memoryview, tuple[float, ...]]:
         """The Center Stacks' slices as the observation shows them (memoised on the stacks)."""
         if len(centre_blocks) > 4096:  # bound the memory of long runs
             centre_blocks.clear()
-        block = array("d", bytes(8 * centre_size))
+        # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
+        block = array("f", bytes(4 * centre_size))
         at_ = {name: o[name] - o_centre for name in ("monster_areas", "monster_counts", "monster_tops",
                                                     "citizen_counts", "citizen_tops", "domain_tops",
                                                     "domain_counts")}
@@ -129,7 +133,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         for k, p in enumerate(range(DOM0, N_POS)):
             if stacks[p]:
                 block[at_["domain_counts"] + k] = (len(stacks[p]) - 1) / 3
-        got = centre_blocks[stacks, cit_down, areas] = memoryview(block)
+        got = centre_blocks[stacks, cit_down, areas] = (memoryview(block), tuple(block))
         return got
 
     seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = shared_memo(
@@ -159,34 +163,47 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         seat_rows[key] = row
         return row
 
+    # the observing seat's Duke VP / 30, memoised on its Duke and the holdings it counts (the seat
+    # key below: resources, tableau, Domains, Monsters): duke_vp is a fifth of an uncached fill
+    duke_values: dict[tuple[Any, ...], float] = shared_memo("valeria-card-kingdoms", "duke", players)
+
+    # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
+    o_phase, o_turn, o_is_active, o_is_first, o_dice, o_exhausted, o_pending, o_actions_left = (o[k] for k in (
+        "phase", "turn", "is_active", "is_first", "dice", "exhausted", "pending", "actions_left"))
+    o_my_duke, o_my_duke_vp, o_my_duke_offer = o["my_duke"], o["my_duke_vp"], o["my_duke_offer"]
+    o_dark_lord_citizens, o_dark_lord_domains = o.get("dark_lord_citizens", -1), o.get("dark_lord_domains", -1)
+
     def fill(state: Any, seat: int | None, out: Any) -> None:
         n = state.players
         phase = state.phase
-        out[o["phase"] + phase] = 1.0
-        out[o["turn"]] = state.turn / 40
+        out[o_phase + phase] = 1.0
+        out[o_turn] = state.turn / 40
         first = seat if seat is not None else 0
         rel = [(s - first) % n for s in range(n)]
-        out[o["is_active"] + rel[state.active]] = 1.0
-        out[o["is_first"] + rel[state.first]] = 1.0
+        out[o_is_active + rel[state.active]] = 1.0
+        out[o_is_first + rel[state.first]] = 1.0
         for i, d in enumerate(state.dice):
             if d:
-                out[o["dice"] + i] = d / 6
+                out[o_dice + i] = d / 6
         centre = (tuple(state.stacks), tuple(state.cit_down), state.areas)
         block = centre_blocks.get(centre)
         if block is None:
             block = centre_block(*centre)
-        out[o_centre:o_centre + centre_size] = block
-        out[o["exhausted"]] = state.exhausted.bit_count() / 5
+        out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
+        out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
             slot = task_slot.get(task[0])
             if slot is not None:
-                out[o["pending"] + slot] = 1.0
+                out[o_pending + slot] = 1.0
             if task[0] == "action" and task[2] is not None:
-                out[o["actions_left"]] = task[2] / 2
+                out[o_actions_left] = task[2] / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
+        own_key: tuple[Any, ...] = ()
         for s in range(n):
             key = (tuple(res[s * 4:s * 4 + 4]), tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
+            if s == seat:
+                own_key = key
             values = seat_rows.get(key)
             if values is None:
                 values = seat_row(state, s, key)
@@ -198,13 +215,19 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if duke >= 0:
                 slot = duke_slot[duke]
                 if slot is not None:
-                    out[o["my_duke"] + slot] = 1.0
-                out[o["my_duke_vp"]] = state.duke_vp(seat) / 30
+                    out[o_my_duke + slot] = 1.0
+                duke_key = (duke, own_key)
+                vp = duke_values.get(duke_key)
+                if vp is None:
+                    if len(duke_values) > 4096:  # bound the memory of long runs
+                        duke_values.clear()
+                    vp = duke_values[duke_key] = state.duke_vp(seat) / 30
+                out[o_my_duke_vp] = vp
             if phase == P_DUKES:
                 for d in state.offers[seat]:
                     slot = duke_slot[d]
                     if slot is not None:
-                        out[o["my_duke_offer"] + slot] += 1.0
+                        out[o_my_duke_offer + slot] += 1.0
         if players == 1:
             captured = [0] * len(CIT_NAME)
             for t in state.cap_cit:
@@ -213,9 +236,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                     captured[slot] += 1
             for j, c in enumerate(captured):
                 if c:
-                    out[o["dark_lord_citizens"] + j] = tally(c, 3)
+                    out[o_dark_lord_citizens + j] = tally(c, 3)
             for d in state.cap_dom:
                 slot = dom_slot[d]
                 if slot is not None:
-                    out[o["dark_lord_domains"] + slot] += 1.0
+                    out[o_dark_lord_domains + slot] += 1.0
     return fill

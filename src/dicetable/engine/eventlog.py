@@ -1,0 +1,122 @@
+"""The event log kept compactly: an :class:`~dicetable.engine.core.Event` stored as its text and bytes.
+
+A live server holds every table's whole log; as objects an event with its
+``data`` dict and its effects' dicts takes 0.5-1 KiB, as ``marshal`` bytes
+of its fields a fifth of that. :func:`pack` makes the record (the text
+kept as the very str object, which a server's views of the log share, the
+seat and audience as they are, and the kind and data as marshal bytes), :func:`unpack` gives back an equal Event
+(same field values, same types, same dict key order, so its JSON is
+byte-identical). An event whose fields ``marshal`` cannot give back
+exactly (an object of a subclass of a built-in type, such as a NamedTuple
+or an enum in ``data``) is kept as the Event itself. The record is also the
+cell of the log's chain (newest first), so a state's log costs one tuple an
+event. :class:`EventLog` is a sequence of Events over such cells, growing
+only at its end, which a state and a server share (``GameState.event_log``).
+"""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any, Iterable, Iterator, Sequence, overload
+
+from .core import Event
+
+
+def pack(event: Event, older: Any = None) -> Any:
+    """The log's cell for ``event`` after the cell ``older`` (None: the first event).
+
+    The cell is ``(text, seat, visible, payload, older)``: the very text, seat and audience (read
+    as they are, so a log's lines and who sees them need no decoding), ``payload`` the marshal
+    bytes of ``(kind, data)`` (or the Event itself when marshal cannot keep them exactly), and
+    the chain of older cells.
+    """
+    if type(event.text) is str:
+        try:
+            return (event.text, event.seat, event.visible, marshal.dumps((event.kind, event.data)), older)
+        except ValueError:  # an object marshal does not write (a subclass of a built-in type)
+            pass
+    return (event.text, event.seat, event.visible, event, older)
+
+
+def unpack(cell: Any) -> Event:
+    """The Event a :func:`pack` cell stands for (a new Event equal to the packed one, its very text)."""
+    payload = cell[3]
+    if type(payload) is not bytes:
+        return payload  # type: ignore[no-any-return]
+    kind, data = marshal.loads(payload)
+    return Event(kind, cell[1], cell[0], data, cell[2])
+
+
+def cell_visible_to(cell: Any, seat: int | None) -> bool:
+    """:meth:`Event.visible_to` of a cell's event, read without decoding it."""
+    visible = cell[2]
+    return visible is None or (seat is not None and seat in visible)
+
+
+def cells(chain: Any, last: int | None = None, link: int = 4) -> list[Any]:
+    """The cells of the chain whose newest cell is ``chain`` (its newest ``last`` when given), oldest first.
+
+    ``link`` is the index of a cell's older cell: 4 in the log's cells, 2 in the history's
+    ``(seat, action id, older)`` cells.
+    """
+    out: list[Any] = []
+    while chain is not None and (last is None or len(out) < last):
+        out.append(chain)
+        chain = chain[link]
+    out.reverse()
+    return out
+
+
+class EventLog(Sequence[Event]):
+    """Events, oldest first, stored as :func:`pack` cells and made Events when read.
+
+    Reads as a list of Events does (``len``, indexes, slices (a list), iteration both ways);
+    grows with :meth:`extend` by Events or by another EventLog, whose cells it shares.
+    """
+
+    __slots__ = ("_records",)
+
+    def __init__(self, records: Iterable[Any] = ()) -> None:
+        self._records: list[Any] = list(records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            return [unpack(r) for r in self._records[index]]
+        return unpack(self._records[index])
+
+    def __iter__(self) -> Iterator[Event]:
+        return map(unpack, self._records)
+
+    def __reversed__(self) -> Iterator[Event]:
+        return map(unpack, reversed(self._records))
+
+    def text(self, index: int) -> str:
+        """The text of the event at ``index`` (the very str object), without decoding the event."""
+        return self._records[index][0]  # type: ignore[no-any-return]
+
+    def seat(self, index: int) -> int | None:
+        """The seat of the event at ``index`` (None: no seat's), without decoding the event."""
+        return self._records[index][1]  # type: ignore[no-any-return]
+
+    def visible_to(self, index: int, seat: int | None) -> bool:
+        """Whether ``seat`` (None: a spectator) may see the event at ``index``, without decoding it."""
+        return cell_visible_to(self._records[index], seat)
+
+    def extend(self, events: Iterable[Event]) -> None:
+        """Append ``events`` (Events, or an EventLog whose cells are then shared), oldest first."""
+        if isinstance(events, EventLog):
+            self._records.extend(events._records)
+        else:
+            self._records.extend(pack(e) for e in events)
+
+    def __repr__(self) -> str:
+        return f"EventLog({len(self._records)} events)"

@@ -1,0 +1,99 @@
+"""The compact event log gives back events equal to those emitted, with byte-identical JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+from enum import IntEnum
+from typing import NamedTuple
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dicetable import new_game
+from dicetable.engine.core import Event
+from dicetable.engine.eventlog import EventLog, pack, unpack
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+_events = st.builds(
+    Event, st.text(min_size=1, max_size=12), st.none() | st.integers(0, 5), st.text(max_size=80),
+    st.none() | st.dictionaries(st.text(max_size=8), _json, max_size=5),
+    st.none() | st.tuples(st.integers(0, 5)) | st.tuples(st.integers(0, 5), st.integers(0, 5)),
+)
+
+
+def _types(value):
+    """The value with every container's and scalar's exact type, in order (equality alone ignores 1 == 1.0 == True)."""
+    if isinstance(value, dict):
+        return ("dict", [(_types(k), _types(v)) for k, v in value.items()])
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_types(v) for v in value])
+    return (type(value).__name__, value)
+
+
+@given(_events)
+def test_an_unpacked_event_is_the_packed_one_field_for_field_and_type_for_type(event):
+    back = unpack(pack(event))
+    assert type(back) is Event
+    assert back == event
+    assert _types(tuple(back)) == _types(tuple(event))
+    assert json.dumps(back.to_json()) == json.dumps(event.to_json())
+
+
+class _Point(NamedTuple):
+    x: int
+
+
+class _Level(IntEnum):
+    HIGH = 2
+
+
+def test_an_event_marshal_cannot_keep_exactly_is_kept_as_itself():
+    for data in ({"at": _Point(1)}, {"level": _Level.HIGH}):
+        event = Event("odd", 0, "An odd event.", data)
+        assert pack(event)[3] is event
+        assert unpack(pack(event)) is event
+
+
+def test_an_event_log_reads_as_the_list_of_its_events():
+    events = [Event("roll", s % 3, f"Roll {s}.", {"effects": [{"type": "turn", "seat": s % 3}]},
+                    None if s % 2 else (s % 3,)) for s in range(7)]
+    log = EventLog()
+    log.extend(events[:3])
+    log.extend(EventLog(pack(e) for e in events[3:]))
+    assert len(log) == 7
+    assert list(log) == events
+    assert list(reversed(log)) == events[::-1]
+    assert log[2] == events[2] and log[-1] == events[-1]
+    assert log[4:] == events[4:] and log[:0] == []
+    assert [e.text for e in log if e.visible_to(1)] == [e.text for e in events if e.visible_to(1)]
+
+
+def test_a_states_event_log_is_its_log_and_its_tail_the_newest_events_and_its_history_the_moves():
+    state = new_game("valeria-card-kingdoms", 3, seed=4)
+    rng = random.Random(4)
+    moves = []
+    for _ in range(30):
+        seat = state.to_move[0]
+        action = rng.choice(state.legal_actions(seat))
+        events = state.apply(action, seat)
+        moves.append((seat, action.id))
+        assert list(state.event_log(len(events))) == events
+    assert state.history == moves and all(type(m) is tuple for m in state.history)
+    log = state.log
+    assert len(log) > 30
+    assert list(state.event_log()) == log
+    assert list(state.event_log(5)) == log[-5:]
+    assert list(state.event_log(len(log) + 10)) == log
+    assert [e.to_json() for e in log] == state.to_dict()["log"]
+
+
+def test_an_unpacked_event_keeps_the_very_text_so_views_of_the_log_share_it():
+    event = Event("harvest", 1, "Player 2 harvests 2 Holy Guild Track pips.", {"marked": [0, 2, 0, 0]})
+    record = pack(event)
+    assert unpack(record).text is event.text
+    assert unpack(record).data is not event.data and unpack(record).data == event.data
