@@ -101,7 +101,7 @@ class ActionsMixin(PowersMixin):
         return span[0], span[1], cost
 
     # ------------------------------------------------------------ the menu (R5.16)
-    def _slay_actions(self, seat: int, out: list) -> None:
+    def _slay_actions(self, seat: int, out: list[Action]) -> None:
         """Append the slay actions the seat can afford (R6.1-R6.3; ``pay_range`` then has a way to pay)."""
         b = seat * 4
         magic = self.res[b + 2]
