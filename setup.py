@@ -55,6 +55,8 @@ COMPILED: list[str] = [
     "dicetable.games.biblios_dice.policy",
     "dicetable.games.dice_kingdoms_of_valeria.rules.*",
     "dicetable.games.dice_kingdoms_of_valeria.policy",
+    "dicetable.games.valeria_card_kingdoms.rules.*",
+    "dicetable.games.valeria_card_kingdoms.policy",
 ]
 
 

@@ -59,10 +59,6 @@ from ..components import (
     AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DOM_VP, DUKES, DUKE_NAME, DUKE_SLUG, MON_NAME,
     MON_VP, N_CIT, N_DOM, RES_ID, RULES, SLOT_TYPES, STARTER_TYPES, TIERS, duke_text, monster_stack, step_text,
 )
-from .actions import ActionsMixin
-from .end import EndMixin
-from .harvest import HarvestMixin
-from .powers import PowersMixin
 from .roll import RollMixin
 from .tables import (
     ACT, CIT0, DOM0, LAST_BUILD, LAST_CAPTURE, LAST_MOVE, LAST_SLAY, NT, N_CIT_POS, N_MON_POS, N_POS,
@@ -79,12 +75,12 @@ __all__ = [
 _TEXT: dict[tuple[object, ...], str] = {}  # set-up texts, built once
 
 
-class ValeriaState(RollMixin, HarvestMixin, ActionsMixin, PowersMixin, EndMixin):
+class ValeriaState(RollMixin):
     """A game of Valeria: Card Kingdoms for 1-5 players.
 
     The fields (all plain data) and the queries on them (positions, scoring) are declared in
-    :class:`~.fields.ValeriaFields`, which every phase mixin subclasses; ``tasks``/``lanes``
-    are the pending tasks (the engine's turn flow). This class adds set-up, the Dukes, the
+    :class:`~.fields.ValeriaFields`, the root of the chain of phase classes this one extends;
+    ``tasks``/``lanes`` are the pending tasks (the engine's turn flow). This class adds set-up, the Dukes, the
     views and determinization.
     """
 

@@ -19,7 +19,8 @@ from ..components import (
     MON_VP, DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
     W_SLAY,
 )
-from .fields import DOM_KEY, MON_KEY, ValeriaFields, stack_key
+from .fields import DOM_KEY, MON_KEY, stack_key
+from .powers import PowersMixin
 from .tables import (
     BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
     PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
@@ -33,8 +34,8 @@ _PAY_OPTIONS: dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]] = {}  
 _TEXT: dict[tuple[int, int, int, int], str] = {}  # recruit event texts, built once
 
 
-class ActionsMixin(ValeriaFields):
-    """The Action Phase; mixed into ``ValeriaState``."""
+class ActionsMixin(PowersMixin):
+    """The Action Phase; a link of the chain ``ValeriaState`` extends."""
 
     __slots__ = ()
 
@@ -100,7 +101,7 @@ class ActionsMixin(ValeriaFields):
         return span[0], span[1], cost
 
     # ------------------------------------------------------------ the menu (R5.16)
-    def _slay_actions(self, seat: int, out: list) -> None:
+    def _slay_actions(self, seat: int, out: list[Action]) -> None:
         """Append the slay actions the seat can afford (R6.1-R6.3; ``pay_range`` then has a way to pay)."""
         b = seat * 4
         magic = self.res[b + 2]

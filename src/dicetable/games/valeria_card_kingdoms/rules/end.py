@@ -17,7 +17,7 @@ from .tables import (
 
 
 class EndMixin(ValeriaFields):
-    """The End Phase, game end and solo Monsters; mixed into ``ValeriaState``."""
+    """The End Phase, game end and solo Monsters; a link of the chain ``ValeriaState`` extends."""
 
     __slots__ = ()
 

@@ -1,19 +1,22 @@
 """Valeria: Card Kingdoms state fields and the queries every phase reads.
 
-:class:`ValeriaFields` declares every field of the game state once (the engine makes
-clone, save and restore from the declarations, :mod:`dicetable.engine.fields`), with the
-read-only queries on them (positions, the Rest token, scoring). The phase mixins (``roll``,
-``harvest``, ``actions``, ``powers``, ``end``) subclass it, so each sees every field with its
-type, and ``ValeriaState`` (``rules/__init__.py``) combines them. The steps one phase calls
-in another are declared at the end of the class (stubs the mixins override).
+:class:`ValeriaFields` declares every field of the game state once (annotated attributes and
+an ``OWN_FIELDS`` table of the engine's :class:`~dicetable.engine.Field`, which save and
+restore follow; clone is written out in :meth:`ValeriaFields._copy_into`), with the read-only
+queries on them (positions, the Rest token, scoring). The phase classes extend one another in
+one chain of single inheritance, so that each is a native class in the compiled build: ``end``
+on the fields, then ``powers``, ``actions``, ``harvest`` and ``roll``, which ``ValeriaState``
+(``rules/__init__.py``) extends; each sees every field with its type. The steps one phase
+calls in another are declared at the end of the class (stubs the phase classes override).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Sequence
 
 from dicetable.engine import (
-    LIST, Action, Field, FlowState, ScoreLine, StateMeta, ScoreSheet, TieMeasure, int_list, int_tuple, outcome_text, seat_name,
+    LIST, Action, Field, FlowState, GameState, ScoreLine, ScoreSheet, TieMeasure, declare, int_list, int_tuple,
+    outcome_text, seat_name,
 )
 from dicetable.engine import effects as fx
 
@@ -63,72 +66,138 @@ def _rows_out(value: Any) -> list[list[int]]:
     return [list(row) for row in value]
 
 
-class ValeriaFields(FlowState, metaclass=StateMeta):  # fields declared the older way (engine.fields)
+class ValeriaFields(FlowState):
     """The fields of a Valeria: Card Kingdoms game (all plain data) and the queries on them.
 
     Seats are 0-based; a seat's resources are ``res[4 * seat:4 * seat + 4]``. Center Stack
     positions: 0-4 Monsters, 5-14 Citizens in slot order, 15-19 Domains (``CIT0``, ``DOM0``).
     """
 
-    __slots__ = ()
-
-    phase = Field(int)
+    phase: int
     """The phase (``P_DUKES`` ... ``P_OVER``, ``PHASE_NAME``)."""
-    active = Field(int)
+    active: int
     """The Active player's seat."""
-    first = Field(int)
+    first: int
     """The first player's seat (R3.16); the round ends with the seat to its right (R8.1)."""
-    turn = Field(int)
+    turn: int
     """Turns started so far (1 in the first turn)."""
-    dice = Field(int_tuple)
+    dice: tuple[int, ...]
     """The two dice of the current Roll Phase (after any changes); ``()`` before the first roll."""
-    res = Field(int_list, copy=LIST)
+    res: list[int]
     """4 ints per seat: Gold, Strength, Magic, VP tokens."""
-    own = Field(int_list, copy=LIST)
+    own: list[int]
     """``NT`` counts per seat: Citizen types, then the Starters."""
-    doms = Field(_tuples, copy=LIST, encode=_rows_out)
+    doms: list[tuple[int, ...]]
     """Per seat, the Domains built (indices), in the order built."""
-    victory = Field(_tuples, copy=LIST, encode=_rows_out)
+    victory: list[tuple[int, ...]]
     """Per seat, the Monsters in its Victory stack (indices)."""
-    stacks = Field(_tuples, copy=LIST, encode=_rows_out)
+    stacks: list[tuple[int, ...]]
     """The 20 Center Stacks, each a tuple of card indices, bottom first, top last."""
-    exhausted = Field(int)
+    exhausted: int
     """A bitmask of the positions holding an Exhausted card (R7.1)."""
-    cit_down = Field(int_list, copy=LIST)
+    cit_down: list[int]
     """Per Citizen stack, its face-down cards at the bottom (Mixed stacks, R13)."""
-    dom_box = Field(int_tuple)
+    dom_box: tuple[int, ...]
     """The Domains left in the box at set-up (face down, R3.10)."""
-    cit_box = Field(_tuple_rows, encode=_rows_out)
+    cit_box: tuple[tuple[int, ...], ...]
     """Per Citizen stack, the Mixed-stack cards left in the box (R13)."""
-    dukes = Field(int_list, copy=LIST)
+    dukes: list[int]
     """Per seat, the Duke kept (secret until the end), -1 before the choice (R3.14)."""
-    offers = Field(_tuples, copy=LIST, encode=_rows_out)
+    offers: list[tuple[int, ...]]
     """Per seat, the two Dukes dealt (secret)."""
-    dark_lord = Field(int)
+    dark_lord: int
     """Solo: the Dark Lord's Duke (face down until the end), -1 otherwise (R12.2)."""
-    cap_cit = Field(int_tuple)
+    cap_cit: tuple[int, ...]
     """Solo: the Citizen types the Dark Lord captured (R12.12)."""
-    cap_dom = Field(int_tuple)
+    cap_dom: tuple[int, ...]
     """Solo: the Domains the Dark Lord captured (R12.11)."""
-    roll_used = Field(int)
+    roll_used: int
     """A bitmask of the Domains whose die change was used this Roll Phase (R5.5)."""
-    hbase = Field(int_tuple)
+    hbase: tuple[int, ...]
     """``res`` at the start of the current Harvest."""
-    payouts = Field(_tuple_rows, encode=_rows_out)
+    payouts: tuple[tuple[int, ...], ...]
     """The last Harvest that ended: per seat the net change (Gold, Strength, Magic, VP)."""
-    result = Field(str)
+    result: str
     """``""`` while the game runs; then ``"end"``, or solo ``"win"``/``"loss"``."""
-    areas = Field(int_tuple)
+    areas: tuple[int, ...]
     """The Monster Area of each Monster stack, left to right (indices into ``AREAS``)."""
-    cit_types = Field(int_tuple)
+    cit_types: tuple[int, ...]
     """The Citizen type of each Citizen stack (one-type stacks)."""
-    hsteals = Field(_steals, encode=_rows_out)
+    hsteals: tuple[HarvestSteal, ...]
     """The current Harvest's steals between players so far."""
-    steals = Field(_steals, encode=_rows_out)
+    steals: tuple[HarvestSteal, ...]
     """The steals of the last Harvest that ended."""
-    last = Field(int_tuple)
+    last: tuple[int, ...]
     """The last card that left the Center Stacks: ``(seat or -1 for the Dark Lord, LAST_* move,
     position, card index)``, or ``()``, so the views can mark the last move."""
+
+    OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
+        phase=Field(int),
+        active=Field(int),
+        first=Field(int),
+        turn=Field(int),
+        dice=Field(int_tuple),
+        res=Field(int_list, copy=LIST),
+        own=Field(int_list, copy=LIST),
+        doms=Field(_tuples, copy=LIST, encode=_rows_out),
+        victory=Field(_tuples, copy=LIST, encode=_rows_out),
+        stacks=Field(_tuples, copy=LIST, encode=_rows_out),
+        exhausted=Field(int),
+        cit_down=Field(int_list, copy=LIST),
+        dom_box=Field(int_tuple),
+        cit_box=Field(_tuple_rows, encode=_rows_out),
+        dukes=Field(int_list, copy=LIST),
+        offers=Field(_tuples, copy=LIST, encode=_rows_out),
+        dark_lord=Field(int),
+        cap_cit=Field(int_tuple),
+        cap_dom=Field(int_tuple),
+        roll_used=Field(int),
+        hbase=Field(int_tuple),
+        payouts=Field(_tuple_rows, encode=_rows_out),
+        result=Field(str),
+        areas=Field(int_tuple),
+        cit_types=Field(int_tuple),
+        hsteals=Field(_steals, encode=_rows_out),
+        steals=Field(_steals, encode=_rows_out),
+        last=Field(int_tuple),
+    )
+
+    def _copy_into(self, other: GameState) -> None:
+        """Every declared field (FlowState's and these) into ``other`` (``clone``), written out:
+        the bots' look-ahead clones for every candidate, and direct copies cost a fraction of the
+        engine's loop over its plan (tests/engine/test_flow.py checks no field is missed or shared)."""
+        assert isinstance(other, ValeriaFields)
+        other.tasks = self.tasks.copy()
+        lanes = self.lanes
+        other.lanes = None if lanes is None else [lane.copy() for lane in lanes]
+        other.phase = self.phase
+        other.active = self.active
+        other.first = self.first
+        other.turn = self.turn
+        other.dice = self.dice
+        other.res = self.res.copy()
+        other.own = self.own.copy()
+        other.doms = self.doms.copy()
+        other.victory = self.victory.copy()
+        other.stacks = self.stacks.copy()
+        other.exhausted = self.exhausted
+        other.cit_down = self.cit_down.copy()
+        other.dom_box = self.dom_box
+        other.cit_box = self.cit_box
+        other.dukes = self.dukes.copy()
+        other.offers = self.offers.copy()
+        other.dark_lord = self.dark_lord
+        other.cap_cit = self.cap_cit
+        other.cap_dom = self.cap_dom
+        other.roll_used = self.roll_used
+        other.hbase = self.hbase
+        other.payouts = self.payouts
+        other.result = self.result
+        other.areas = self.areas
+        other.cit_types = self.cit_types
+        other.hsteals = self.hsteals
+        other.steals = self.steals
+        other.last = self.last
 
     # ------------------------------------------------------------ queries
     @property
@@ -293,7 +362,7 @@ class ValeriaFields(FlowState, metaclass=StateMeta):  # fields declared the olde
                           source + "; solo R12.17-R12.18", measures)
 
     # ------------------------------------------------------------ effects (engine.effects; keys of board.py)
-    def res_effects(self, seat: int, deltas, harvest: bool = False) -> list[dict[str, Any]]:
+    def res_effects(self, seat: int, deltas: Sequence[int], harvest: bool = False) -> list[dict[str, Any]]:
         """``count`` effects of ``seat``'s tokens changed by ``deltas`` (Gold, Strength, Magic, VP tokens),
         with their new values; VP tokens also change the score (``score_effects``).
 
@@ -329,10 +398,10 @@ class ValeriaFields(FlowState, metaclass=StateMeta):  # fields declared the olde
             out.append(fx.reveal(f"c-{i}-top", stack_key(p)))
         return out
 
-    # ------------------------------------------------------------ declared for the mixins
-    # Steps written in one phase mixin that another calls, declared here so that each mixin sees
-    # the others' with their types; the mixins come before this class in ValeriaState's method
-    # order, so these bodies never run. (Real methods, not a TYPE_CHECKING block: the compiled
+    # ------------------------------------------------------------ declared for the phase classes
+    # Steps written in one phase class that another calls, declared here so that each sees the
+    # others' with their types, whatever its place in the chain; every phase class extends this
+    # one, so these bodies never run. (Real methods, not a TYPE_CHECKING block: the compiled
     # build needs them declared.)
     def _start_turn(self, seat: int) -> None:  # roll.py
         raise NotImplementedError

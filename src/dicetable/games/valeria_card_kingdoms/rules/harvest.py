@@ -18,7 +18,7 @@ from dicetable.engine.flow import Task
 from ..components import (
     CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS, amount_text,
 )
-from .fields import ValeriaFields
+from .actions import ActionsMixin
 from .tables import (
     ACT_COUNTS, ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
     SEAT, SEAT_TASKS, harvest_text, src_name,
@@ -27,8 +27,8 @@ from .tables import (
 _TEXT: dict[tuple[object, ...], str] = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
 
 
-class HarvestMixin(ValeriaFields):
-    """The Harvest Phase; mixed into ``ValeriaState``."""
+class HarvestMixin(ActionsMixin):
+    """The Harvest Phase; a link of the chain ``ValeriaState`` extends."""
 
     __slots__ = ()
 

@@ -21,7 +21,8 @@ from ..components import (
     DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, MON_VP, N_CIT, PER, RESOURCE_WORD, RES_ID,
     RETURN, RET_MONSTER, SLAY, STEAL, STEAL_MON, STEPS, TAKE_CIT, amount_text, effect_text, step_text,
 )
-from .fields import MON_KEY, ValeriaFields, stack_key
+from .fields import MON_KEY, stack_key
+from .end import EndMixin
 from .tables import (
     BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
@@ -31,8 +32,8 @@ _CACHE: dict[tuple[object, ...], Action] = {}  # labelled actions of card powers
 _TEXT: dict[tuple[object, ...], str] = {}  # event texts of gains, built once
 
 
-class PowersMixin(ValeriaFields):
-    """Resolving card powers (R4.3, R5.14, R6.5, R6.16, C-*); mixed into ``ValeriaState``."""
+class PowersMixin(EndMixin):
+    """Resolving card powers (R4.3, R5.14, R6.5, R6.16, C-*); a link of the chain ``ValeriaState`` extends."""
 
     __slots__ = ()
 

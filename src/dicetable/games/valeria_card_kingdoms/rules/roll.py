@@ -9,7 +9,7 @@ from dicetable.engine.flow import Task
 from ..components import (
     DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL, amount_text,
 )
-from .fields import ValeriaFields
+from .harvest import HarvestMixin
 from .tables import (
     DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,
 )
@@ -17,8 +17,8 @@ from .tables import (
 _CACHE: dict[tuple[int, int, int, int, int], Action] = {}  # die-change actions, built once per (Domain, die, from, to, times)
 
 
-class RollMixin(ValeriaFields):
-    """The Roll Phase; mixed into ``ValeriaState``."""
+class RollMixin(HarvestMixin):
+    """The Roll Phase; a link of the chain ``ValeriaState`` extends."""
 
     __slots__ = ()
 
