@@ -246,7 +246,6 @@ def _lair_xy(li: int) -> tuple:
     return 6 + (slot_ % 2) * 256, 268 + (slot_ // 2) * 58
 
 
-@lru_cache(maxsize=None)  # finite: at most 20: season x seat x solo
 def _castle_base(season: str, seat: int, solo: bool) -> str:
     """The unchanging layer of ``seat``'s Castle sheet, with the slots of its changing parts."""
     lay = LAYOUTS[season]
@@ -484,7 +483,6 @@ def _solo(season: str, trees: int, ships: int, events: tuple) -> str:
 
 # ---------------------------------------------------------------- Forest sheet
 
-@lru_cache(maxsize=None)  # finite: at most 10
 def _forest_base(season: str, seat: int) -> str:
     """The unchanging layer of ``seat``'s Forest sheet, with the slots of its Roads and Domains."""
     lay = LAYOUTS[season]
@@ -799,7 +797,9 @@ def _root(season: str, n: int) -> str:
 
 @lru_cache(maxsize=None)  # finite: at most 20: season x seat x solo
 def _panel(season: str, s: int, solo: bool) -> str:
-    """Seat ``s``'s panel: its Castle sheet left of its Forest sheet (unchanging; its parts fill it)."""
+    """Seat ``s``'s panel: its Castle sheet left of its Forest sheet (unchanging; its parts fill it).
+
+    Only the panel is kept (its two halves are drawn once each and let go)."""
     return _castle_base(season, s, solo) + _forest_base(season, s)
 
 
