@@ -921,8 +921,8 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
     deciding = obs["deciding"]
     shown = focus_seat(obs, seat, None)
     for s in range(n):
-        parts[_keys(season, s).tab] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"], s in deciding,
-                                 s == shown)
+        parts[_keys(season, s).tab] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"],
+                                           s in deciding, s == shown)
     solo_key = (solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:])) if solo else None
     for s in range(n):
         keys = _keys(season, s)
