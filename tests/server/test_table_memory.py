@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from dicetable.server.live import record_of
+from dicetable.server.live import compact, record_of
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 
@@ -38,7 +38,8 @@ def _play(m: TableManager, rng: random.Random, actions: int) -> None:
         m.act("memtable", seat, rng.choice(lt.state.legal_actions(seat)).id, lt.version, minimal=True)
 
 
-@pytest.mark.parametrize("game", ["biblios-dice", "kingdom-of-dice", "valeria-card-kingdoms"])
+@pytest.mark.parametrize("game", ["biblios-dice", "kingdom-of-dice", "valeria-card-kingdoms",
+                                  "dice-kingdoms-of-valeria"])
 def test_an_evicted_idle_table_comes_back_the_same_and_its_subscribers_get_a_full_view(manager, game):
     manager.create(game, 3, {}, 5, [{"kind": "human"}] * 3, None)
     _play(manager, random.Random(1), 25)
@@ -152,3 +153,30 @@ def test_a_live_tables_log_is_its_states_log_with_the_same_texts(manager, game):
         assert list(lt.events) == log
         # the very text objects of the state's log: no copy of a text is made for the table or its views
         assert all(a.text is b.text for a, b in zip(lt.events, lt.state.event_log()))
+
+
+def test_dice_kingdoms_views_are_the_same_bytes_when_built_with_every_memo_empty(manager):
+    """The shared sheet views and the board's parts made once per process change no byte of a view: a
+    viewer's full view message equals one built after every memo of the title was emptied."""
+    from dicetable.games.dice_kingdoms_of_valeria import board
+    from dicetable.games.dice_kingdoms_of_valeria.rules import scoring
+
+    manager.create("dice-kingdoms-of-valeria", 4, {}, 11, [{"kind": "human"}] * 4, None)
+    _play(manager, random.Random(11), 50)
+    lt = manager.get("memtable")
+    sent = {}
+    for seat in (0, 3, None):
+        sub = Subscriber(seat, Inline(), queue.SimpleQueue())
+        manager.subscribe(lt, sub)
+        sent[seat] = sub.queue.get_nowait()
+    connected = {seat: json.loads(text)["seats"] for seat, text in sent.items()}
+    for memo in (scoring._VIEWS, scoring._CITIZENS, scoring._ROADS, scoring._BLOCKS, scoring._LAIRS, board._SHEETS):
+        memo.clear()
+    for cached in (board._panel, board._root, board._citizen, board._road, board._lair, board._keys):
+        cached.cache_clear()
+    for seat, text in sent.items():
+        fresh = manager.live_view(lt, seat)
+        fresh["seats"] = connected[seat]  # as it was when that viewer's message was made
+        assert compact({"type": "view", **fresh}) == text
+    first = {seat: json.loads(text) for seat, text in sent.items()}
+    assert first[0]["observation"]["players"] == first[None]["observation"]["players"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from html.parser import HTMLParser
 from importlib import resources
@@ -118,7 +119,10 @@ def test_text_view_fits_120x26_and_80x12_for_every_viewer_and_focus(players, she
 
 
 def _maxed(obs: dict) -> dict:
-    """``obs`` with every sheet as full as the rules allow and every seat deciding: the widest table."""
+    """A copy of ``obs`` with every sheet as full as the rules allow and every seat deciding: the widest table.
+
+    Copied first: an observation's sheet views are shared (``rules.sheet_view``) and never to be changed."""
+    obs = copy.deepcopy(obs)
     lay = LAYOUTS[obs["sheets"]]
     for pl in obs["players"]:
         for c in pl["citizens"].values():

@@ -246,7 +246,6 @@ def _lair_xy(li: int) -> tuple:
     return 6 + (slot_ % 2) * 256, 268 + (slot_ // 2) * 58
 
 
-@lru_cache(maxsize=64)
 def _castle_base(season: str, seat: int, solo: bool) -> str:
     """The unchanging layer of ``seat``'s Castle sheet, with the slots of its changing parts."""
     lay = LAYOUTS[season]
@@ -316,7 +315,7 @@ def _castle_base(season: str, seat: int, solo: bool) -> str:
 _TALLY = ("Stars", "Domains", "Lairs", "Statues", "Total")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=None)  # finite: at most 1,200: season x seat x section x marked x voided
 def _citizen(season: str, seat: int, s: int, marked: int, void: tuple) -> str:
     """Citizen section ``s``'s two pips as marked, and the actions on them."""
     lay = LAYOUTS[season]
@@ -363,7 +362,7 @@ def _track(season: str, seat: int, g: int, n: int, void: tuple) -> str:
     return "".join(o)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=None)  # finite: at most 130: season x seat x pips
 def _wall(season: str, seat: int, n: int) -> str:
     """The Wall's marks and count."""
     lay = LAYOUTS[season]
@@ -373,7 +372,7 @@ def _wall(season: str, seat: int, n: int) -> str:
     return "".join(o)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=None)  # finite: at most 210: season x seat x pips
 def _gold(season: str, seat: int, n: int) -> str:
     """The Gold Chart's marks and count."""
     lay = LAYOUTS[season]
@@ -484,7 +483,6 @@ def _solo(season: str, trees: int, ships: int, events: tuple) -> str:
 
 # ---------------------------------------------------------------- Forest sheet
 
-@lru_cache(maxsize=64)
 def _forest_base(season: str, seat: int) -> str:
     """The unchanging layer of ``seat``'s Forest sheet, with the slots of its Roads and Domains."""
     lay = LAYOUTS[season]
@@ -518,7 +516,7 @@ def _forest_base(season: str, seat: int) -> str:
     return "".join(o)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=None)  # finite: at most 2
 def _road_pips(season: str) -> tuple:
     """Per Road: its ends and, per pip, (x, y, Bridge index or -1); then every pip centre (for the labels)."""
     lay = LAYOUTS[season]
@@ -572,7 +570,7 @@ def _road(season: str, seat: int, r: int, marked: int, origin: int, done: tuple,
     return "".join(o)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=None)  # finite: at most 104: season x Domain x claimed x voided
 def _domain(season: str, d: int, claimed: bool, void: bool) -> str:
     """Domain ``d``: its power, its Trailhead, and whether it is claimed or voided."""
     lay = LAYOUTS[season]
@@ -659,7 +657,7 @@ def _die(v) -> str:
     return die_svg(None, '<text x="20" y="27" text-anchor="middle" font-size="20">–</text>', 26)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)  # finite: at most 1
 def _die_faces() -> str:
     """The six faces of a die (``markup.die_svg``), drawn once, hidden, for the dice to refer to."""
     faces = "".join(die_svg(f, size=40).replace("<svg ", f'<svg id="dkv-face-{f}" ', 1)
@@ -668,7 +666,7 @@ def _die_faces() -> str:
     return f'<svg class="dkv-faces" width="0" height="0" aria-hidden="true" focusable="false">{faces}</svg>'
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=None)  # finite: at most 4
 def _dice(second: bool, heavy_rain: bool) -> str:
     """The dice's frame: the black pair for the Harvest, then the Yellow, Red, Green and Blue action
     dice with what each does; each die (``die-0``..``die-5``) and the sum (``dice-sum``) are parts."""
@@ -691,9 +689,10 @@ def _dice(second: bool, heavy_rain: bool) -> str:
 
 
 _DIE_COLOURS = ("black", "black", "yellow", "red", "green", "blue")
+_DIE_KEYS = tuple(f"die-{i}" for i in range(len(_DIE_COLOURS)))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=None)  # finite: at most 70: colour x face x faded
 def _one_die(colour: str, v: int, off: bool) -> str:
     """One die showing ``v`` (``data-die``), faded when it may not be used."""
     return (f'<span class="die {colour}{" off" if off else ""}" data-die="{v}" role="img" '
@@ -756,7 +755,7 @@ def _status(obs: ObsLike) -> str:
     return '<div class="dkv-status">' + " · ".join(f"<span>{text(b)}</span>" for b in bits) + "</div>"
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=None)  # finite: at most 30: seats x seat shown
 def _radios(n: int, shown: int) -> str:
     """The seat tabs' radio inputs (pure CSS tabs); ``shown`` is checked. They are hidden from the
     keyboard and screen readers: the labels are the tabs (role ``tab``, kept in step by the page)."""
@@ -780,7 +779,7 @@ def _tab(s: int, you: bool, total: int, active: bool, deciding: bool, shown: boo
             f'{" ▶" if active else ""}<span class="sr-only">{text(said)}</span></label>')
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=None)  # finite: at most 10: season x seats
 def _root(season: str, n: int) -> str:
     """The root part: the table strip's slots, the seat tabs and one panel slot per seat."""
     return "".join([
@@ -796,47 +795,72 @@ def _root(season: str, n: int) -> str:
         "</div></div>", slot(LEGEND), "</div>"])
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=None)  # finite: at most 20: season x seat x solo
 def _panel(season: str, s: int, solo: bool) -> str:
-    """Seat ``s``'s panel: its Castle sheet left of its Forest sheet (unchanging; its parts fill it)."""
+    """Seat ``s``'s panel: its Castle sheet left of its Forest sheet (unchanging; its parts fill it).
+
+    Only the panel is kept (its two halves are drawn once each and let go)."""
     return _castle_base(season, s, solo) + _forest_base(season, s)
+
+
+class _Keys:
+    """Seat ``s``'s part ids on one season's sheets (``p-<s>``, ``p-<s>-cit-<section>``, ...), made once."""
+
+    def __init__(self, season: str, s: int) -> None:
+        lay = LAYOUTS[season]
+        p = f"p-{s}"
+        self.panel = p
+        self.tab = f"tab-{s}"
+        self.cit = tuple(cit_key(s, cname) for cname in lay.cit_names)
+        self.trk = tuple(trk_key(s, gname) for gname in GUILDS)
+        self.wall, self.gold, self.statues, self.score, self.solo = (
+            f"{p}-wall", f"{p}-gold", f"{p}-statues", f"{p}-score", f"{p}-solo")
+        self.lair = tuple(lair_key(s, lid) for lid in lay.lair_ids)
+        self.road = tuple(road_key(s, rid) for rid in lay.road_ids)
+        self.dom = tuple(f"{p}-dom-{did}" for did in lay.dom_ids)
+        self.acts_c, self.acts_f = f"{p}-acts-c", f"{p}-acts-f"
+
+
+@lru_cache(maxsize=None)  # finite: at most 10: season x seat
+def _keys(season: str, s: int) -> _Keys:
+    """Seat ``s``'s part ids (:class:`_Keys`): one str object per id for every table of the process."""
+    return _Keys(season, s)
 
 
 def _sheet_parts(season: str, s: int, pl: Mapping[str, Any], obs: ObsLike) -> dict:
     """The changing parts of seat ``s``'s two sheets (its actions are parts of their own: :func:`_act_parts`)."""
     lay = LAYOUTS[season]
-    p = f"p-{s}"
+    keys = _keys(season, s)
     out = {}
     sheet = Sheet(lay, pl)
-    for i, cname in enumerate(lay.cit_names):
+    for i in range(len(lay.cit_names)):
         marked, crossed = sheet.citizen(i)
-        out[cit_key(s, cname)] = _citizen(season, s, i, marked, tuple(sorted(crossed)))
-    for g, gname in enumerate(GUILDS):
+        out[keys.cit[i]] = _citizen(season, s, i, marked, tuple(sorted(crossed)))
+    for g in range(len(GUILDS)):
         n, struck = sheet.track(g)
-        out[trk_key(s, gname)] = _track(season, s, g, n, tuple(sorted(struck)))
-    out[f"{p}-wall"] = _wall(season, s, pl["wall"])
-    out[f"{p}-gold"] = _gold(season, s, pl["gold"])
+        out[keys.trk[g]] = _track(season, s, g, n, tuple(sorted(struck)))
+    out[keys.wall] = _wall(season, s, pl["wall"])
+    out[keys.gold] = _gold(season, s, pl["gold"])
     for li in (3, 2, 1, 0):
-        lid = lay.lair_ids[li]
         lr = sheet.lair(li)
-        out[lair_key(s, lid)] = _lair(season, s, li, tuple(lr["blocks"].values()), lair_vp_state(obs, sheet, li, s),
-                                      lr["access"], lair_first_note(obs, li, s))
+        out[keys.lair[li]] = _lair(season, s, li, tuple(lr["blocks"].values()), lair_vp_state(obs, sheet, li, s),
+                                   lr["access"], lair_first_note(obs, li, s))
     sc = pl["score"]
-    out[f"{p}-statues"] = _statues(s, tuple((n, sc["statue_vp"].get(str(n), 0)) for n in pl["statues"]),
-                                   pl["plinths_to_draft"])
-    out[f"{p}-score"] = _score(s, (sc["stars"], sc["domains"], sc["lairs"], sc["statues"], sc["total"]))
+    out[keys.statues] = _statues(s, tuple((n, sc["statue_vp"].get(str(n), 0)) for n in pl["statues"]),
+                                 pl["plinths_to_draft"])
+    out[keys.score] = _score(s, (sc["stars"], sc["domains"], sc["lairs"], sc["statues"], sc["total"]))
     solo = obs.get("solo")
     if solo:
-        out[f"{p}-solo"] = _solo(season, solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:]))
+        out[keys.solo] = _solo(season, solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:]))
     roads = pl["roads"]
     for r, rid in enumerate(lay.road_ids):
         marked = roads[rid]["marked"]
         mine = _ROAD_BRIDGES[season][r]
         done = tuple(bi for bi in mine if sheet.bridge_complete(bi)) if marked >= 3 else ()
         void = tuple(bi for bi in mine if sheet.bridge_voided(bi))
-        out[road_key(s, rid)] = _road(season, s, r, marked, sheet.road_dir(r), done, void)
-    for d, did in enumerate(lay.dom_ids):
-        out[f"{p}-dom-{did}"] = _domain(season, d, sheet.claimed(d), sheet.dom_voided(d))
+        out[keys.road[r]] = _road(season, s, r, marked, sheet.road_dir(r), done, void)
+    for d in range(len(lay.dom_ids)):
+        out[keys.dom[d]] = _domain(season, d, sheet.claimed(d), sheet.dom_voided(d))
     return out
 
 
@@ -893,16 +917,16 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
              "draft": _draft(obs["statue_line"], obs["statue_deck"], places.on),
              "radios": _radios(n, focus_seat(obs, seat, None)), LEGEND: _LEGEND}
     for i, (colour, v) in enumerate(zip(_DIE_COLOURS, faces)):
-        parts[f"die-{i}"] = _one_die(colour, v, rain and i == 5)
+        parts[_DIE_KEYS[i]] = _one_die(colour, v, rain and i == 5)
     deciding = obs["deciding"]
     shown = focus_seat(obs, seat, None)
     for s in range(n):
-        parts[f"tab-{s}"] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"], s in deciding,
-                                 s == shown)
+        parts[_keys(season, s).tab] = _tab(s, s == viewer, players[s]["score"]["total"], s == obs["active"],
+                                           s in deciding, s == shown)
     solo_key = (solo["trees"], solo["ships"], tuple(solo["events_drawn"][-3:])) if solo else None
     for s in range(n):
-        p = f"p-{s}"
-        parts[p] = _panel(season, s, bool(solo))
+        keys = _keys(season, s)
+        parts[keys.panel] = _panel(season, s, bool(solo))
         pl = players[s]
         key = (season, s, solo_key, _sheet_key(pl, obs, s))
         got = _SHEETS.get(key)
@@ -912,8 +936,8 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
             got = _SHEETS[key] = _sheet_parts(season, s, pl, obs)
         parts.update(got)
         mine = s == viewer and places.on
-        parts[f"{p}-acts-c"] = _act_parts(season, places.castle) if mine else ""
-        parts[f"{p}-acts-f"] = _act_parts(season, places.forest) if mine else ""
+        parts[keys.acts_c] = _act_parts(season, places.castle) if mine else ""
+        parts[keys.acts_f] = _act_parts(season, places.forest) if mine else ""
     return parts
 
 
@@ -935,7 +959,7 @@ def _act_parts(season: str, acts: tuple) -> str:
     return "".join(o)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=None)  # finite: at most 2
 def _block_xy(season: str) -> tuple:
     """Per Range Block, the centre of its first pip (see :func:`_lair`)."""
     lay = LAYOUTS[season]

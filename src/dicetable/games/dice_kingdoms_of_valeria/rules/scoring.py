@@ -7,7 +7,6 @@ JSON-able sheet view of the observation.
 
 from __future__ import annotations
 
-import marshal
 import operator
 
 from ..components import (
@@ -198,43 +197,90 @@ def marked_pips(lay: Layout, sh: list[int]) -> dict:
     return out
 
 
-#: Sheet views already built, as marshal bytes by (season, sheet): see :func:`sheet_view`.
+#: Sheet views already built, by (season, sheet ints): see :func:`sheet_view`. Emptied at 4,096 views.
 _VIEWS: dict = {}
 
 
 def sheet_view(lay: Layout, sh: list[int]) -> dict:
-    """A JSON-able view of one seat's sheets (a new dict each call: the caller may change it).
+    """A JSON-able view of one seat's sheets: shared, never to be changed by its caller.
 
-    Memoised on the season and the sheet's ints (every seat and spectator observes every sheet,
-    so one version's sheets are viewed many times); the copy is made with ``marshal``.
+    Memoised on the season and the sheet's ints: every seat and spectator
+    observes every sheet, and a sheet is unchanged over most versions, so
+    one object serves every observation of it (the server's snapshots of
+    all viewers and versions hold one copy). Its small parts (a Citizen
+    section's, a Road's, a Lair's entry) are interned once per process
+    (:func:`_citizen_entry`, :func:`_road_entry`, :func:`_lair_entry`),
+    so even views of different sheets share most of their objects. A
+    caller that wants to change a view copies it first.
     """
     key = (lay.season, *sh)
     got = _VIEWS.get(key)
     if got is None:
         if len(_VIEWS) > 4096:  # bound the memory of long simulations
             _VIEWS.clear()
-        got = _VIEWS[key] = marshal.dumps(_sheet_view(lay, sh))
-    return marshal.loads(got)
+        got = _VIEWS[key] = _sheet_view(lay, sh)
+    return got
+
+
+#: Interned entries of sheet views (finite domains, filled as met, never emptied; each at most the size
+#: given): Citizen sections by (marked, voided bits) (12), Roads by (season, road, marked, direction) (579),
+#: Range Block maps by (season, lair, blocks) (184), Lairs by (season, lair, blocks, result, access) (1,472).
+_CITIZENS: dict = {}
+_ROADS: dict = {}
+_BLOCKS: dict = {}
+_LAIRS: dict = {}
+
+#: Per season, the view's name of each Range Block ("<lo>-<hi>"), made once.
+_BLOCK_NAMES: dict = {}
+
+_RESULTS = ("open", "high", "low", "pending")
+
+
+def _citizen_entry(marked: int, void: int) -> dict:
+    """``{"marked": marked, "voided": [1-based pips voided]}`` of a Citizen section (interned)."""
+    got = _CITIZENS.get((marked, void))
+    if got is None:
+        got = _CITIZENS[(marked, void)] = {"marked": marked, "voided": [i + 1 for i in range(2) if void >> i & 1]}
+    return got
+
+
+def _road_entry(lay: Layout, r: int, marked: int, way: int) -> dict:
+    """``{"marked": pips, "from": end name or None}`` of Road ``r`` (interned)."""
+    key = (lay.season, r, marked, way)
+    got = _ROADS.get(key)
+    if got is None:
+        got = _ROADS[key] = {"marked": marked, "from": (None, lay.road_a_name[r], lay.road_b_name[r])[way]}
+    return got
+
+
+def _lair_entry(lay: Layout, li: int, sh: list[int]) -> dict:
+    """``{"blocks": {range: pips}, "result": ..., "access": ...}`` of Lair ``li`` (interned, its blocks too)."""
+    blocks = lay.lair_blocks[li]
+    marks = tuple([sh[LB0 + b] for b in blocks])
+    key = (lay.season, li, marks, sh[LST + li], bool(sh[ACC] >> li & 1))
+    got = _LAIRS.get(key)
+    if got is None:
+        names = _BLOCK_NAMES.get(lay.season)
+        if names is None:
+            names = _BLOCK_NAMES[lay.season] = tuple(f"{lo}-{hi}" for lo, hi in lay.block_range)
+        held = _BLOCKS.get(key[:3])
+        if held is None:
+            held = _BLOCKS[key[:3]] = {names[b]: sh[LB0 + b] for b in blocks}
+        got = _LAIRS[key] = {"blocks": held, "result": _RESULTS[key[3]], "access": key[4]}
+    return got
 
 
 def _sheet_view(lay: Layout, sh: list[int]) -> dict:
+    ro0, rc0 = lay.ro0, lay.rc0
     return {
-        "citizens": {lay.cit_names[s]: {"marked": sh[CIT + s], "voided": [i + 1 for i in range(2)
-                                                                          if sh[CITV + s] >> i & 1]}
-                     for s in range(10)},
+        "citizens": {lay.cit_names[s]: _citizen_entry(sh[CIT + s], sh[CITV + s]) for s in range(10)},
         "guild_tracks": {GUILDS[g]: sh[TRK + g] for g in range(4)},
         "voided_track_rewards": {GUILDS[g]: [i + 1 for i in range(24) if sh[VTRK + g] >> i & 1]
                                  for g in range(4) if sh[VTRK + g]},
         "gold": sh[GOLDC],
         "wall": sh[WALLC],
-        "lairs": {lay.lair_ids[li]: {
-            "blocks": {f"{lay.block_range[b][0]}-{lay.block_range[b][1]}": sh[LB0 + b]
-                       for b in lay.lair_blocks[li]},
-            "result": ("open", "high", "low", "pending")[sh[LST + li]],
-            "access": bool(sh[ACC] >> li & 1)} for li in range(len(lay.lair_ids))},
-        "roads": {lay.road_ids[r]: {"marked": sh[lay.rc0 + r],
-                                    "from": (None, lay.road_a_name[r], lay.road_b_name[r])[sh[lay.ro0 + r]]}
-                  for r in range(lay.nr)},
+        "lairs": {lay.lair_ids[li]: _lair_entry(lay, li, sh) for li in range(len(lay.lair_ids))},
+        "roads": {lay.road_ids[r]: _road_entry(lay, r, sh[rc0 + r], sh[ro0 + r]) for r in range(lay.nr)},
         "domains": [lay.dom_ids[d] for d in range(len(lay.dom_ids)) if sh[DOM] >> d & 1],
         "voided_domains": [lay.dom_ids[d] for d in range(len(lay.dom_ids)) if sh[VDOM] >> d & 1],
         "voided_bridges": [lay.bridge_ids[b] for b in range(len(lay.bridge_ids)) if sh[VBRIDGE] >> b & 1],
