@@ -8,9 +8,9 @@ Two parts, per title at its largest player count, one greedy-bot game each:
    seat is handed to its greedy bot and the game plays itself. Reported per
    change message (both connections): bytes uncompressed (median, p95, max)
    and compressed as permessage-deflate sends it (zlib raw deflate, 12-bit
-   window, default level, memLevel 5, context kept across the connection's
-   messages, sync flush, the 4-byte tail dropped: what uvicorn's websockets
-   protocol sets, whatever the client offers); the bytes the client's
+   window, the server's level ``wsdeflate.DEFLATE_LEVEL``, memLevel 5, context
+   kept across the connection's messages, sync flush, the 4-byte tail dropped:
+   what ``dicetable serve``'s WebSocket protocol sets, whatever the client offers); the bytes the client's
    sockets really received, over the sum of the emulated frames, checks the
    emulation. A message's bytes beside its parts' HTML (events, log lines,
    changed fields, the observation patch, the JSON around) are reported apart:
@@ -55,6 +55,7 @@ import httpx
 
 from dicetable.bots import make_bot
 from dicetable.engine import get_game, list_games
+from dicetable.server.wsdeflate import DEFLATE_LEVEL
 
 KB = 1024
 
@@ -67,7 +68,7 @@ def _q(values: list[float], q: float) -> float:
 class Deflate:
     """permessage-deflate of one connection, as the server's websockets compresses (see the docstring)."""
 
-    def __init__(self, level: int = zlib.Z_DEFAULT_COMPRESSION) -> None:
+    def __init__(self, level: int = DEFLATE_LEVEL) -> None:
         self.z = zlib.compressobj(level, zlib.DEFLATED, -12, 5)
 
     def frame(self, text: str) -> int:
@@ -279,7 +280,7 @@ def deflate_levels(sent: list[list[str]], levels: tuple[int, ...], actions: int)
     """Each zlib level's (CPU ms per action, median frame bytes, p95 frame bytes, total bytes) of deflating
     every connection's messages ``sent`` (two connections a viewer, as :func:`cpu` times), alternated."""
     spent = {level: 0.0 for level in levels}
-    frames: dict[int, list[int]] = {level: [] for level in levels}
+    frames: dict[int, list[float]] = {level: [] for level in levels}
     encoded = [[t.encode() for t in texts] for texts in sent]
     for rep in range(5):
         for level in levels:
