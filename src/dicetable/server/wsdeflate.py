@@ -7,7 +7,7 @@ at a busy table deflate is one of the server's largest costs per action.
 
 Level 4 keeps the window, the memory level and everything the client sees
 (the extension's parameters), and compresses this project's messages with
-15-20% less CPU for 3-5% more bytes (docs/load.md, "Server CPU per
+12-21% less CPU for 3-5% more bytes (docs/load.md, "Server CPU per
 action"): a change message's median stays near one kilobyte, within one TCP
 segment, so a phone on a slow network gets its messages as fast, and its
 inflate work does not depend on the level. Levels 1-3 (zlib's fast
