@@ -10,7 +10,7 @@ Level 4 keeps the window, the memory level and everything the client sees
 12-21% less CPU for 3-5% more bytes (docs/load.md, "Server CPU per
 action"): a change message's median stays near one kilobyte, within one TCP
 segment, so a phone on a slow network gets its messages as fast, and its
-inflate work does not depend on the level. Levels 1-3 (zlib's fast
+inflate work does not depend on the level. Level 1 (zlib's fastest
 strategy) would save a third of the CPU for 17-40% more bytes.
 """
 
