@@ -8,9 +8,9 @@ Two parts, per title at its largest player count, one greedy-bot game each:
    seat is handed to its greedy bot and the game plays itself. Reported per
    change message (both connections): bytes uncompressed (median, p95, max)
    and compressed as permessage-deflate sends it (zlib raw deflate, 12-bit
-   window, default level, memLevel 5, context kept across the connection's
-   messages, sync flush, the 4-byte tail dropped: what uvicorn's websockets
-   protocol sets, whatever the client offers); the bytes the client's
+   window, the server's level ``wsdeflate.DEFLATE_LEVEL``, memLevel 5, context
+   kept across the connection's messages, sync flush, the 4-byte tail dropped:
+   what ``dicetable serve``'s WebSocket protocol sets, whatever the client offers); the bytes the client's
    sockets really received, over the sum of the emulated frames, checks the
    emulation. A message's bytes beside its parts' HTML (events, log lines,
    changed fields, the observation patch, the JSON around) are reported apart:
@@ -55,6 +55,7 @@ import httpx
 
 from dicetable.bots import make_bot
 from dicetable.engine import get_game, list_games
+from dicetable.server.wsdeflate import DEFLATE_LEVEL
 
 KB = 1024
 
@@ -67,8 +68,8 @@ def _q(values: list[float], q: float) -> float:
 class Deflate:
     """permessage-deflate of one connection, as the server's websockets compresses (see the docstring)."""
 
-    def __init__(self) -> None:
-        self.z = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -12, 5)
+    def __init__(self, level: int = DEFLATE_LEVEL) -> None:
+        self.z = zlib.compressobj(level, zlib.DEFLATED, -12, 5)
 
     def frame(self, text: str) -> int:
         """Bytes of the frame that carries ``text`` (payload plus the 2-10 byte header)."""
@@ -197,8 +198,15 @@ def wire(base: str, game: str, seed: int) -> dict:
 
 
 # -------------------------------------------------------------------- CPU
-def cpu(game: str, seed: int, players: int | None = None) -> dict:
-    """Server CPU per action of building and handing over the pushes, in process (see the docstring)."""
+def cpu(game: str, seed: int, players: int | None = None, levels: tuple[int, ...] = ()) -> dict:
+    """Server CPU per action of building and handing over the pushes, in process (see the docstring).
+
+    With ``levels`` (zlib levels) the messages each connection received are
+    deflated again afterwards, each level in turn over every connection, one
+    context a connection kept across its messages, A and B alternated
+    five times: ``deflate_levels`` maps a level to (CPU ms per action for
+    every connection, median frame bytes, p95, total bytes).
+    """
     import queue
 
     from dicetable.server.store import Store
@@ -234,6 +242,7 @@ def cpu(game: str, seed: int, players: int | None = None) -> dict:
         for sub in subs:
             m.subscribe(lt, sub)
         zips = [Deflate() for _ in subs]
+        sent: list[list[str]] = [[] for _ in subs]  # each connection's messages, in order
         build, send, draw, engine, deflate = [], [], [], [], []
         bot = make_bot("greedy", seed=seed)
         while not lt.state.is_over:
@@ -249,20 +258,43 @@ def cpu(game: str, seed: int, players: int | None = None) -> dict:
             draw.append(spent["draw"] * 1000)
             engine.append((spent["fields"] - spent["draw"]) * 1000)
             t0 = clock()
-            for sub, z in zip(subs, zips):  # two connections per viewer deflate their copy each
+            for sub, z, texts in zip(subs, zips, sent):  # two connections per viewer deflate their copy each
                 while not sub.queue.empty():
                     text = sub.queue.get_nowait()
+                    texts.append(text)
                     z.frame(text)
                     Deflate().frame(text)
             deflate.append((clock() - t0) * 1000)
         m.close()
         m.store.close()
     push = [b + s for b, s in zip(build, send)]
-    return {"players": players, "actions": len(build), "push": statistics.median(push),
+    return {"deflate_levels": deflate_levels(sent, levels, len(build)) if levels else {},
+            "players": players, "actions": len(build), "push": statistics.median(push),
             "push_p95": _q(push, 0.95), "draw": statistics.median(draw), "engine": statistics.median(engine),
             "overhead": statistics.median([p - d for p, d in zip(push, draw)]),
             "wire": statistics.median([p - d - e for p, d, e in zip(push, draw, engine)]),
             "send": statistics.median(send), "deflate": statistics.median(deflate)}
+
+
+def deflate_levels(sent: list[list[str]], levels: tuple[int, ...], actions: int) -> dict:
+    """Each zlib level's (CPU ms per action, median frame bytes, p95 frame bytes, total bytes) of deflating
+    every connection's messages ``sent`` (two connections a viewer, as :func:`cpu` times), alternated."""
+    spent = {level: 0.0 for level in levels}
+    frames: dict[int, list[float]] = {level: [] for level in levels}
+    encoded = [[t.encode() for t in texts] for texts in sent]
+    for rep in range(5):
+        for level in levels:
+            t0 = time.thread_time()
+            for _ in range(2):
+                for datas in encoded:
+                    z = zlib.compressobj(level, zlib.DEFLATED, -12, 5)
+                    for data in datas:
+                        out = z.compress(data) + z.flush(zlib.Z_SYNC_FLUSH)
+                        if rep == 0:
+                            frames[level].append(len(out) - 4)
+            spent[level] += time.thread_time() - t0
+    return {level: (spent[level] / 5 * 1000 / max(1, actions), statistics.median(frames[level]),
+                    _q(frames[level], 0.95), sum(frames[level]) // 2) for level in levels}
 
 
 def main() -> None:
@@ -274,6 +306,8 @@ def main() -> None:
     parser.add_argument("--no-cpu", action="store_true", help="skip the in-process CPU part")
     parser.add_argument("--cpu-players", type=int, default=4,
                         help="players of the CPU part (default 4, the issue's target; clamped to each game's range)")
+    parser.add_argument("--deflate-levels", default="",
+                        help="zlib levels to compare on the CPU part's messages, e.g. 6,1 (CPU and bytes per level)")
     args = parser.parse_args()
     games = args.games or [s.id for s in list_games()]
     if not args.no_wire:
@@ -301,10 +335,14 @@ def main() -> None:
               "board drawing | other view fields (engine) | wire (diff, messages, JSON) | of which hand-over | "
               "deflate, 2 connections per viewer")
         for game in games:
-            r = cpu(game, args.seed, args.cpu_players)
+            levels = tuple(int(v) for v in args.deflate_levels.split(",") if v)
+            r = cpu(game, args.seed, args.cpu_players, levels)
             print(f"{game:26} {r['players']}p {r['actions']:5} actions  {r['push']:.2f} ({r['push_p95']:.2f}) | "
                   f"{r['draw']:.2f} | {r['engine']:.2f} | {r['wire']:.2f} | {r['send']:.3f} | "
                   f"{r['deflate']:.2f}", flush=True)
+            for level, (ms, med, p95, total) in r["deflate_levels"].items():
+                print(f"    deflate level {level}: {ms:.3f} ms per action, frame median {med} B, p95 {p95:.0f} B, "
+                      f"all {total / KB:.1f} KiB over the game (one connection a viewer)", flush=True)
 
 
 if __name__ == "__main__":

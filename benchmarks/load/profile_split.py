@@ -1,7 +1,13 @@
 """Split a py-spy profile of the server into the parts of issue 26: percent of the sampled server CPU.
 
-    py-spy record --pid <server pid> --duration 45 --rate 100 --format raw -o /tmp/server.txt
+    py-spy record --pid <server pid> --duration 45 --rate 100 --gil --format raw -o /tmp/server.txt
     python benchmarks/load/profile_split.py /tmp/server.txt
+
+``--gil`` keeps only the samples of the thread holding the GIL, which is what
+bounds one server process. Without it py-spy also counts threads waiting
+inside C as running (SQLite's commit and fsync, a lock, a condition): on
+the saturation run most samples were such waits, shown as the store and the
+hand-off between threads.
 
 Each sample (a stack, from the program's entry to the running function) is
 given to the part of the innermost frame that belongs to one: the function

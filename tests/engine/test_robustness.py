@@ -561,3 +561,27 @@ def test_first_registry_lookups_from_many_threads_all_find_the_game():
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith("0 "), out.stdout
+
+
+@pytest.mark.parametrize("game, public", [
+    ("dice-kingdoms-of-valeria", True),  # the player sheets lie open on the table
+    ("corsairs-of-valeria", True),  # Treasure and Silver are on each open Ship Board
+    ("kingdom-of-dice", True),  # Influence cards are won in the open (docs/games: perfect recall)
+    ("biblios-dice", False),  # VP tokens, Gold and a Hidden Objective behind the shield
+    ("valeria-card-kingdoms", False),  # each player's Duke is secret
+])
+def test_scores_all_public_says_whether_any_viewer_could_see_more(game, public):
+    """``scores_all_public`` holds exactly for the games that keep every score in the open: for them
+    every viewer's ``visible_scores`` is the one list and ``own_score`` is None, along a whole game."""
+    state = new_game(game, 2, seed=5)
+    assert state.scores_all_public() is public
+    if not public:
+        return
+    rng = Rng(5)
+    while not state.is_over:
+        seen = state.visible_scores(None)
+        assert seen == state.scores
+        for seat in range(2):
+            assert state.visible_scores(seat) == seen
+            assert state.own_score(seat) is None
+        random_step(state, rng)

@@ -7,6 +7,8 @@ every answer, compressed or not, and on a 304.
 from __future__ import annotations
 
 import gzip
+import socket
+import zlib
 from pathlib import Path
 
 import httpx
@@ -15,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from dicetable.server import create_app
 from dicetable.server.security import CSP, HEADERS
+from dicetable.server.wsdeflate import DEFLATE_LEVEL
 
 from .helpers import ServerProcess, create
 
@@ -75,6 +78,7 @@ def test_small_answers_and_errors_are_sent_as_they_are(client):
 
 
 def test_a_real_server_gzips_over_the_network_and_the_websocket_keeps_permessage_deflate(sqlite_url):
+    """Gzip over a real socket; the live WebSocket deflates at ``DEFLATE_LEVEL`` (``dicetable serve``'s protocol)."""
     from websockets.sync.client import connect
 
     server = ServerProcess(sqlite_url).start()
@@ -90,5 +94,47 @@ def test_a_real_server_gzips_over_the_network_and_the_websocket_keeps_permessage
             with connect(server.ws_url(made["table_id"])) as ws:
                 assert "permessage-deflate" in (ws.response.headers.get("Sec-WebSocket-Extensions") or "")
                 assert b'"type":"view"' in ws.recv(timeout=10).encode()
+            extensions, payload = _first_frame(server.port, f"/api/tables/{made['table_id']}/live")
     finally:
         server.stop()
+    # the first message, compressed as the server's own context starts: zlib level DEFLATE_LEVEL, a 12-bit
+    # window, memLevel 5 (uvicorn's window and memory level, docs/load.md); at zlib's default level it differs
+    assert "server_max_window_bits=12" in extensions
+    text = zlib.decompressobj(-12).decompress(payload + b"\x00\x00\xff\xff")
+    assert text.startswith(b'{"type":"view"')
+
+    def deflated(level: int) -> bytes:
+        z = zlib.compressobj(level, zlib.DEFLATED, -12, 5)
+        return (z.compress(text) + z.flush(zlib.Z_SYNC_FLUSH))[:-4]
+
+    assert DEFLATE_LEVEL == 4 and payload == deflated(DEFLATE_LEVEL) != deflated(zlib.Z_DEFAULT_COMPRESSION)
+
+
+def _first_frame(port: int, path: str) -> tuple[str, bytes]:
+    """Open ``path``'s WebSocket by hand offering permessage-deflate (as Chromium does); the extensions
+    the server answered and the payload of its first frame as sent (compressed, RSV1 set)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\n"
+                      "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n").encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += sock.recv(65536)
+        head, data = data.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+        extensions = next(line.split(b":", 1)[1].decode() for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"sec-websocket-extensions:"))
+
+        def take(n: int) -> bytes:
+            nonlocal data
+            while len(data) < n:
+                data += sock.recv(65536)
+            out, data = data[:n], data[n:]
+            return out
+
+        first, second = take(2)
+        assert first == 0xC1, hex(first)  # FIN, RSV1 (compressed), a text frame
+        size = second & 0x7F
+        size = int.from_bytes(take(2 if size == 126 else 8), "big") if size >= 126 else size
+        return extensions, take(size)

@@ -61,6 +61,7 @@ def register(app: typer.Typer) -> None:
 
         from dicetable.server import create_app
         from dicetable.server.processes import DATABASE_VARIABLE, check_workers
+        from dicetable.server.wsdeflate import PROTOCOL as WS_PROTOCOL
 
         if not 1 <= port <= 65535:
             fail(f"--port takes a TCP port from 1 to 65535, got {port}")
@@ -89,7 +90,7 @@ def register(app: typer.Typer) -> None:
         target = create_app(url, settings=settings) if workers == 1 else "dicetable.server.processes:app_from_env"
         try:
             uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None, host=host, port=port,
-                        log_level=log_level, ws="websockets-sansio", ws_max_size=settings.max_frame,
+                        log_level=log_level, ws=WS_PROTOCOL, ws_max_size=settings.max_frame,
                         timeout_graceful_shutdown=SHUTDOWN_GRACE)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "

@@ -391,6 +391,15 @@ class GameState:
             return list(self.scores)
         return list(self._visible_scores(seat))
 
+    def scores_all_public(self) -> bool:
+        """True when every seat's whole running score is public: the game keeps the default
+        ``_visible_scores`` (its :attr:`scores`), so :meth:`visible_scores` is the same list for
+        every viewer and :meth:`own_score` is None for every seat. A front end that draws many
+        viewers' views of one position asks for the scores once when this holds. False for a
+        game with hidden scoring (one that overrides ``_visible_scores``).
+        """
+        return type(self)._visible_scores is GameState._visible_scores
+
     def own_score(self, seat: Seat) -> dict[str, Any] | None:
         """``seat``'s running score with the part only it sees: ``{"seat", "total", "hidden"}``.
 
@@ -404,7 +413,7 @@ class GameState:
         :class:`SeatError` when ``seat`` is neither a seat nor None.
         """
         self.check_seat(seat, spectator=True)
-        if seat is None or self.is_over:
+        if seat is None or self.is_over or self.scores_all_public():
             return None
         total = self.visible_scores(seat)[seat]
         public = self.visible_scores(None)[seat]

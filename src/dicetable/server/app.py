@@ -57,11 +57,11 @@ from typing import Any, AsyncIterator, Callable
 
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware.gzip import GZipMiddleware
 
 from .accounts import SignInThrottle
 from .chat import Chat
 from .csrf import CsrfGuard
+from .gzipping import SmallFirstGZip
 from .hints import HintGate, PendingHints
 from .jsonio import JSONAnswer
 from .limits import BodyLimit, ClientLimits
@@ -153,7 +153,7 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     # HTTP answers of 500 bytes or more are gzipped for clients that accept it (the WebSocket is not
     # touched: it keeps permessage-deflate); level 6 costs a third of level 9's time for ~1% more bytes
     app.add_middleware(ActionLane)  # the innermost: a table's common action answered on the loop (routes/lane.py)
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
+    app.add_middleware(SmallFirstGZip, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)  # gzipping.py
     app.add_middleware(HintGate, pending=app.state.hints)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(TokenInAddress)

@@ -112,7 +112,7 @@ class Views:
         state = lt.state
         if type(state).own_score is not GameState.own_score:
             return state.own_score(seat)
-        if seat is None or state.is_over:  # what GameState.own_score does, with public given
+        if seat is None or state.is_over or state.scores_all_public():  # GameState.own_score, public given
             return None
         total = state.visible_scores(seat)[seat]
         if not isinstance(total, (int, float)) or total == public[seat]:
