@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/bot_ratings.py --games 4 --no-write # a smoke run
 
 For every game (``--game`` to pick), ``--games`` games are played by the ladder's machinery
-(``dicetable.bots.ladder.run_jobs``: in this process with ``--workers 1``, else a process
+(``dicetable.ladder.run_jobs``: in this process with ``--workers 1``, else a process
 pool). Game ``i`` has seed ``seed * 1_000_003 + i``, 2 to 4 players (within the game's range)
 and that many different levels drawn from ``--levels``, both drawn from a generator seeded
 with the game's seed, so every level meets every other at every seat. The places come from
@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from dicetable.bots import make_bot, play_out
-from dicetable.bots.ladder import run_jobs
+from dicetable.ladder import run_jobs
 from dicetable.engine import list_games, new_game, places
 from dicetable.server.bots import LEVELS
 from dicetable.server.ratings import BOT_RATINGS_FILE, MODEL, check_bot_ratings, display

@@ -23,7 +23,7 @@ import time
 from dataclasses import replace
 
 from dicetable.bots import make_bot
-from dicetable.bots.ladder import percentile
+from dicetable.ladder import percentile
 from dicetable.bots.mcts import MCTSBot, level_params
 from dicetable.engine import new_game
 from dicetable.simulate import make_jobs, run_game, wilson

@@ -200,6 +200,29 @@ def test_the_package_has_no_import_cycle():
     assert not found, "\n".join(lines)
 
 
+def parts_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph folded onto the package's parts: its top-level modules and subpackages
+    (``dicetable.bots.mcts`` belongs to ``dicetable.bots``; the package's own ``__init__`` is the
+    part ``dicetable``). An edge from a part to itself is left out."""
+    def part(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        out.setdefault(part(module), set()).update(part(t) for t in targets if part(t) != part(module))
+    return out
+
+
+def test_the_packages_parts_are_layered():
+    """No two parts of the package import each other, even through different modules (a part is
+    a top-level module or subpackage): each part stands above all it uses, so it can be read,
+    tested and compiled without the parts above it."""
+    assert cycles(parts_graph({"p.a.x": {"p.b.y"}, "p.b.z": {"p.a"}, "p.c": {"p.c.w"}})) == [["p.a", "p.b"]]
+    graph = parts_graph(import_graph())
+    found = cycles(graph)
+    assert not found, "parts that import each other: " + "; ".join(
+        " <-> ".join(component) for component in found)
+
+
 def test_the_engine_imports_nothing_built_on_it():
     graph = import_graph()
     above = tuple(f"{PACKAGE}.{part}" for part in ABOVE_ENGINE)

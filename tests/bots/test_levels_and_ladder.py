@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from dicetable import new_game
 from dicetable.bots import make_bot
-from dicetable.bots.ladder import Row, ladder_rows, percentile, run_ladder, table
+from dicetable.ladder import Row, ladder_rows, percentile, run_ladder, table
 from dicetable.bots.mcts import (LEVELS, MCTS, MCTSBot, SearchParams, hint_rows, level_params,
                                  macro_actions)
 from dicetable.bots.value import Evaluator, parse_value

@@ -13,7 +13,7 @@ Two ways to play, one result:
   bots in bot seats and each policy an :class:`Agent` over HTTP and the live WebSocket.
 
 The result (:func:`round_robin`) gives per entrant its win rate with the 95% Wilson interval and
-its mean score with a 95% interval (as the ladder reports them, :mod:`dicetable.bots.ladder`),
+its mean score with a 95% interval (as the ladder reports them, :mod:`dicetable.ladder`),
 per pair the first entrant's win rate with its interval, and Bradley-Terry ratings on the Elo
 scale (see :func:`ratings`).
 """
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from dicetable.bots import BOT_NAMES, make_bot
-from dicetable.bots.ladder import pct, run_jobs
+from dicetable.ladder import pct, run_jobs
 from dicetable.engine import Action, GameConfigError, GameState, new_game
 from dicetable.simulate import Job, seat_rotation, summarize, wilson
 

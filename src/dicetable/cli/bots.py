@@ -1,7 +1,7 @@
 """``dicetable train-eval`` and ``dicetable ladder``: the bots' learned values and strength ladder.
 
 Registered on the ``dicetable`` app by importing this module (cli/main.py does); the work is
-done by :mod:`dicetable.bots.train` and :mod:`dicetable.bots.ladder`.
+done by :mod:`dicetable.bots.train` and :mod:`dicetable.ladder`.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def ladder(
 ) -> None:
     """Run the strength ladder of docs/bots.md: hard vs greedy and medium vs easy at 2 and 4 players,
     hard and greedy solo; seats rotated, seeded, 95% intervals, hard's time per decision and turn."""
-    from dicetable.bots.ladder import (append_jsonl, default_workers, ladder_rows, run_ladder, table, write_doc,
+    from dicetable.ladder import (append_jsonl, default_workers, ladder_rows, run_ladder, table, write_doc,
                                        write_jsonl)
 
     if games_n < 1:

@@ -28,11 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from dicetable.bots import make_bot
+from dicetable.bots.mcts import MCTSBot
 from dicetable.engine import GameConfigError, list_games, new_game
 from dicetable.simulate import Job, make_jobs, simulate, simulate_ray, summarize
-
-from . import make_bot
-from .mcts import MCTSBot
 
 BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 
