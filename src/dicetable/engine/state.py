@@ -368,8 +368,11 @@ class GameState:
         """A JSON-able dict of what ``seat`` may see (None: a spectator).
 
         Never another seat's secret; every view of the game (terminal, page,
-        API, log) is drawn from it. Raises :class:`SeatError` when ``seat`` is
-        neither a seat of this game nor None.
+        API, log) is drawn from it. Read-only: a game may hand the same inner
+        objects to several calls and viewers (Dice Kingdoms of Valeria shares
+        an unchanged sheet's view), so a caller that changes it copies it
+        first. Raises :class:`SeatError` when ``seat`` is neither a seat of
+        this game nor None.
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
             self.check_seat(seat, spectator=True)
