@@ -55,6 +55,12 @@ COMPILED: list[str] = [
     "dicetable.games.biblios_dice.policy",
     "dicetable.games.dice_kingdoms_of_valeria.rules.*",
     "dicetable.games.dice_kingdoms_of_valeria.policy",
+    # the research observation fills (each game's direct encoding: no numpy in them)
+    "dicetable.games.kingdom_of_dice.encoding",
+    "dicetable.games.corsairs_of_valeria.encoding",
+    "dicetable.games.biblios_dice.encoding",
+    "dicetable.games.dice_kingdoms_of_valeria.encoding",
+    "dicetable.games.valeria_card_kingdoms.encoding",
 ]
 
 

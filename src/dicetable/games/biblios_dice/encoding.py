@@ -59,7 +59,7 @@ def _player(key: str) -> Callable[[Obs], Any]:
     return lambda v: v["obs"]["players"][v["seat"]][key]
 
 
-def observation_encoding(players: int, options: dict) -> Encoding:
+def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
     """The feature layout for ``players`` seats (rulebook sections: Phase I-III, the Market,
     Bidding, End of the game)."""
     cadfael = players == 2
