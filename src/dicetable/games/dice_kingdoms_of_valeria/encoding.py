@@ -17,7 +17,7 @@ from dicetable.engine.encoding import (
 )
 
 from .components import CARD_BACK, CARD_ID, EVENT_IDS, GUILDS, LAYOUTS, MAX_STATUES, N_KINDS
-from .rules import PHASES, TASK_NAMES
+from .rules import PHASES, TASK_NAMES, DiceKingdomsState
 from .components import ACC, CIT, DOM, GOLDC, LB0, LST, PLP, STAT, TRK, VDOM, WALLC
 from .rules.scoring import score_total
 from .rules.tables import KIND_CODE
@@ -168,7 +168,7 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
 
     day_cards: dict[tuple[int, ...], int] = shared_memo("dice-kingdoms-of-valeria", "day cards")
 
-    def fill(state: Any, seat: int | None, out: Any) -> None:
+    def fill(state: DiceKingdomsState, seat: int | None, out: Any) -> None:
         n = state.players
         out[at["phase"] + phase_index[state.phase]] = 1.0
         out[at["round"]] = state.round_no / 10
