@@ -11,7 +11,8 @@ from array import array
 from typing import Any
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally, vocab_slots,
+    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally,
+    vocab_slots,
 )
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
