@@ -57,6 +57,12 @@ COMPILED: list[str] = [
     "dicetable.games.dice_kingdoms_of_valeria.policy",
     "dicetable.games.valeria_card_kingdoms.rules.*",
     "dicetable.games.valeria_card_kingdoms.policy",
+    # the research observation fills (each game's direct encoding: no numpy in them)
+    "dicetable.games.kingdom_of_dice.encoding",
+    "dicetable.games.corsairs_of_valeria.encoding",
+    "dicetable.games.biblios_dice.encoding",
+    "dicetable.games.dice_kingdoms_of_valeria.encoding",
+    "dicetable.games.valeria_card_kingdoms.encoding",
 ]
 
 

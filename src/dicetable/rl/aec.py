@@ -45,6 +45,7 @@ class DicetableAEC(AECEnv):
         # the game's direct fill, called straight from observe (the agent's seat is always a seat)
         self._fill = self.spaces.encoding.direct
         self._sizes = (self.spaces.observation_size, self.spaces.num_actions)
+        self._index = self.spaces.index
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         self.state_: GameState | None = None  # None until the first reset()
         # (seat, legal Actions, their catalogue indices) of the last mask: step finds the chosen
@@ -89,7 +90,7 @@ class DicetableAEC(AECEnv):
         size, actions = self._sizes
         mask = np.zeros(actions, dtype=np.int8)
         legal = state.legal_actions(seat)
-        index = self.spaces.index
+        index = self._index
         ks = [index[action.id] for action in legal]
         view = mask.data if len(ks) > 6 else mask  # a view costs six numpy item writes, saves half of each
         for k in ks:
@@ -101,6 +102,13 @@ class DicetableAEC(AECEnv):
         vector = np.zeros(size, dtype=np.float32)
         fill(state, seat, vector.data)  # through a memoryview, as GameSpaces.observe does
         return {"observation": vector, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """(observation, cumulative reward, terminated, truncated, info) of the selected agent, as
+        PettingZoo's ``last`` (written out here: it runs once per step of every training loop)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).

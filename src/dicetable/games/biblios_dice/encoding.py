@@ -19,7 +19,7 @@ from dicetable.engine.encoding import (
 from .components import (
     ADJ_FACES, ADJUST, CARD_VALUES, GOLD, MULE_FINAL, NRES, NTRACKS, RESOURCES, SYMBOLS, TOKEN_SPOTS, TOP,
 )
-from .rules import GOLD_VALUES, MARK_KINDS, OVER, PHASES
+from .rules import GOLD_VALUES, MARK_KINDS, OVER, PHASES, BibliosDiceState
 from .viewdata import own_row
 _DICE_KINDS = SYMBOLS
 _GOLD_SCALE = 30.0
@@ -59,7 +59,7 @@ def _player(key: str) -> Callable[[Obs], Any]:
     return lambda v: v["obs"]["players"][v["seat"]][key]
 
 
-def observation_encoding(players: int, options: dict) -> Encoding:
+def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
     """The feature layout for ``players`` seats (rulebook sections: Phase I-III, the Market,
     Bidding, End of the game)."""
     cadfael = players == 2
@@ -136,7 +136,7 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
     # Python floats (a list output takes them without making new float objects)
     boards: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo("biblios-dice", "board", players)
 
-    def board_block(state: Any, key: tuple[Any, ...]) -> tuple[memoryview, tuple[float, ...]]:
+    def board_block(state: BibliosDiceState, key: tuple[Any, ...]) -> tuple[memoryview, tuple[float, ...]]:
         """The board's slices seen from seat ``key[-1]`` on (memoised on the public board)."""
         if len(boards) > 4096:  # bound the memory of long runs
             boards.clear()
@@ -164,7 +164,7 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         """Slots among CARD_VALUES of the cards in a bit mask (bit v: the card of value v)."""
         return tuple(i for i, v in enumerate(CARD_VALUES) if bits >> v & 1)
 
-    def fill(state: Any, seat: int | None, out: Any) -> None:
+    def fill(state: BibliosDiceState, seat: int | None, out: Any) -> None:
         n = state.players
         over = state.phase == OVER
         out[o["phase"] + phase_index[state.phase]] = 1.0

@@ -15,7 +15,7 @@ from dicetable.engine.encoding import (
 )
 
 from .components import CAPTAINS, COMPONENTS, DIE_FACES, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN
-from .rules import GROUP_IDS, OVER, TASK_KINDS
+from .rules import GROUP_IDS, OVER, TASK_KINDS, CorsairsState
 from .rules.fields import race_number
 from .viewdata import marked_dice
 
@@ -62,7 +62,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     dice = COMPONENTS.dice.count
     n_captains = len(CAPTAINS)
     phase_index = {p: i for i, p in enumerate(_PHASES)}
-    task_index = {k: i for i, k in enumerate(TASK_KINDS)}
+    task_index: dict[str | None, int] = {k: i for i, k in enumerate(TASK_KINDS)}
     o_phase, o_race, o_visits, o_island, o_supply = (at[k] for k in (
         "phase", "race", "skull_island_visits", "skull_island_silver", "supply"))
     o_current, o_captain, o_dist, o_grog, o_silver, o_treasure = (at[k] for k in (
@@ -92,7 +92,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     ship_at = [(o_captain + k * n_captains, o_dist + k, o_grog + k, o_silver + k, o_treasure + k)
                for k in range(players)]
 
-    def fill(state: Any, seat: int | None, out: Any) -> None:
+    def fill(state: CorsairsState, seat: int | None, out: Any) -> None:
         i = phase_index.get(state.phase)
         if i is not None:
             out[o_phase + i] = 1.0

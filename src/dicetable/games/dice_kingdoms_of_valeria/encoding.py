@@ -12,11 +12,12 @@ from array import array
 from typing import Any
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, scatter, shared_memo, tally, vocab_slots,
+    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, scatter, shared_memo, tally,
+    vocab_slots,
 )
 
 from .components import CARD_BACK, CARD_ID, EVENT_IDS, GUILDS, LAYOUTS, MAX_STATUES, N_KINDS
-from .rules import PHASES, TASK_NAMES
+from .rules import PHASES, TASK_NAMES, DiceKingdomsState
 from .components import ACC, CIT, DOM, GOLDC, LB0, LST, PLP, STAT, TRK, VDOM, WALLC
 from .rules.scoring import score_total
 from .rules.tables import KIND_CODE
@@ -27,11 +28,13 @@ _SCORE_SCALE = 100.0
 _TASK_VOCAB = tuple(TASK_NAMES.values())
 
 
-def _sheet(v: dict) -> dict:
-    return v["obs"]["players"][v["seat"]]
+def _sheet(v: Obs) -> Obs:
+    """The seat's sheet in a ``per_seat`` view."""
+    sheet: Obs = v["obs"]["players"][v["seat"]]
+    return sheet
 
 
-def observation_encoding(players: int, options: dict) -> Encoding:
+def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
     """The feature layout for ``players`` seats and the season's sheets (rulebook sections: the
     Castle and Forest sheets, Harvest, Actions, Reward Pips, Statues, Solo game)."""
     lay = LAYOUTS[options.get("sheets", "summer")]
@@ -165,7 +168,7 @@ def _direct(players: int, lay: Any, blocks: list[tuple[str, str, int]], sheet_fe
 
     day_cards: dict[tuple[int, ...], int] = shared_memo("dice-kingdoms-of-valeria", "day cards")
 
-    def fill(state: Any, seat: int | None, out: Any) -> None:
+    def fill(state: DiceKingdomsState, seat: int | None, out: Any) -> None:
         n = state.players
         out[at["phase"] + phase_index[state.phase]] = 1.0
         out[at["round"]] = state.round_no / 10

@@ -10,11 +10,11 @@ from array import array
 from typing import Any, cast
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, counts, one_hot, per_seat, put_counts, scalar, seat_order, shared_memo,
+    DirectFill, Encoding, Feature, Obs, counts, one_hot, per_seat, put_counts, scalar, seat_order, shared_memo,
 )
 
 from .components import CAT_LEVELS, CARD_VALUE, CARDS, FACE_ORDER, SPACES
-from .rules import CAT, DICE, EMPTY, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE, result_value
+from .rules import CAT, DICE, EMPTY, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE, KingdomOfDiceState, result_value
 from .viewdata import Observation, market_ids, owners
 
 _CARD_IDS = tuple(c.id for c in CARDS)
@@ -27,9 +27,9 @@ def _board(players: int) -> Feature:
     """Each board space: empty, a seat's Crown marker (from the observer on), or the Cat's."""
     width = players + 2
 
-    def fill(obs, out, start):
+    def fill(obs: Obs, out: list[float], start: int) -> None:
         rel = {s: k for k, s in enumerate(seat_order(obs, players))}
-        for i, owner in enumerate(owners(obs)):
+        for i, owner in enumerate(owners(cast(Observation, obs))):
             offset = start + i * width
             if owner is None:
                 out[offset] = 1.0
@@ -40,7 +40,7 @@ def _board(players: int) -> Feature:
                    "marker from the observer on, the Cat's marker", fill)
 
 
-def observation_encoding(players: int, options: dict) -> Encoding:
+def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
     """The feature layout for ``players`` seats (rulebook sections: Setting dice aside, Placing a
     Crown marker, End of a round; solo: the Mischievous Cat)."""
     feats = [
@@ -130,7 +130,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             got = cards_blocks[key] = (memoryview(block), tuple(block))
         return got
 
-    def fill(state: Any, seat: int | None, out: Any) -> None:
+    def fill(state: KingdomOfDiceState, seat: int | None, out: Any) -> None:
         if 1 <= state.round_no <= ROUNDS:
             out[o_round + state.round_no - 1] = 1.0
         out[o_phase + phase_index[state.phase]] = 1.0

@@ -11,7 +11,8 @@ from array import array
 from typing import Any
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally, vocab_slots,
+    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally,
+    vocab_slots,
 )
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
@@ -23,14 +24,17 @@ _RES_SCALE = 20.0
 _VP_SCALE = 60.0
 
 
-def _p(v: dict) -> dict:
-    return v["obs"]["player"][v["seat"]]
+def _p(v: Obs) -> Obs:
+    """The seat's part of the observation in a ``per_seat`` view."""
+    player: Obs = v["obs"]["player"][v["seat"]]
+    return player
 
 
-def observation_encoding(players: int, options: dict) -> Encoding:
+def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
     """The feature layout for ``players`` seats (rulebook sections: Roll, Harvest, Actions,
     Game end, Dukes; solo: the Dark Lord)."""
-    seat = lambda f: per_seat(players, f)  # noqa: E731 - a short alias for the list below
+    def seat(f: Feature) -> Feature:  # a short alias for the list below
+        return per_seat(players, f)
     feats = [
         one_hot("phase", lambda o: o["phase"], PHASE_NAME, "the phase of the turn"),
         scalar("turn", lambda o: o["turn"], 40, "turn / 40"),
