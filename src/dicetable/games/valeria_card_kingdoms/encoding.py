@@ -16,7 +16,7 @@ from dicetable.engine.encoding import (
 )
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
-from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME
+from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME, ValeriaState
 from .rules.tables import CIT0, DOM0, N_POS, NT, P_DUKES, P_OVER
 from .viewdata import own_player
 
@@ -143,7 +143,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = shared_memo(
         "valeria-card-kingdoms", "seat", players)
 
-    def seat_row(state: Any, s: int, key: tuple[Any, ...]) -> list[tuple[int, int, float]]:
+    def seat_row(state: ValeriaState, s: int, key: tuple[Any, ...]) -> list[tuple[int, int, float]]:
         """(position for the seat in slot 0, stride per slot, value) of seat ``s``'s non-zero
         resources, tableau, Domains, Monsters and public VP (memoised on them)."""
         if len(seat_rows) > 4096:  # bound the memory of long runs
@@ -177,7 +177,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     o_my_duke, o_my_duke_vp, o_my_duke_offer = o["my_duke"], o["my_duke_vp"], o["my_duke_offer"]
     o_dark_lord_citizens, o_dark_lord_domains = o.get("dark_lord_citizens", -1), o.get("dark_lord_domains", -1)
 
-    def fill(state: Any, seat: int | None, out: Any) -> None:
+    def fill(state: ValeriaState, seat: int | None, out: Any) -> None:
         n = state.players
         phase = state.phase
         out[o_phase + phase] = 1.0
