@@ -39,6 +39,7 @@ COMPILED: list[str] = [
     "dicetable.engine.core",
     "dicetable.engine.effects",
     "dicetable.engine.errors",
+    "dicetable.engine.eventlog",
     "dicetable.engine.flow",
     "dicetable.engine.rng",
     "dicetable.engine.scoresheet",

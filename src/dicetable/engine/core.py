@@ -87,6 +87,25 @@ class Event(NamedTuple):
         return self.visible is None or (seat is not None and seat in self.visible)
 
 
+_TUPLE_NEW: Any = tuple.__new__
+
+
+def new_event(kind: str, seat: int | None, text: str, data: dict[str, Any] | None = None,
+              visible: tuple[Any, ...] | None = None) -> Event:
+    """``Event(kind, seat, text, data, visible)``, built without the named tuple's ``__new__``.
+
+    The same object (type, fields, equality, pickling): the named tuple's generated ``__new__``
+    is an interpreted function, which the engine's hot path (:meth:`GameState.emit`) spares.
+    """
+    event: Event = _TUPLE_NEW(Event, (kind, seat, text, data, visible))
+    return event
+
+
+_SEAT_NAMES: tuple[str, ...] = tuple(f"Player {seat + 1}" for seat in range(8))
+
+
 def seat_name(seat: int) -> str:
     """The name a person reads for a seat: seat 0 is "Player 1"."""
+    if 0 <= seat < 8:  # every event's text names a seat: the usual names are made once
+        return _SEAT_NAMES[seat]
     return f"Player {seat + 1}"

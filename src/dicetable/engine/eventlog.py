@@ -19,7 +19,9 @@ from __future__ import annotations
 import marshal
 from typing import Any, Iterable, Iterator, Sequence, overload
 
-from .core import Event
+from .core import Event, new_event
+
+_dumps = marshal.dumps
 
 
 def pack(event: Event, older: Any = None) -> Any:
@@ -30,12 +32,13 @@ def pack(event: Event, older: Any = None) -> Any:
     bytes of ``(kind, data)`` (or the Event itself when marshal cannot keep them exactly), and
     the chain of older cells.
     """
-    if type(event.text) is str:
+    text = event[2]
+    if type(text) is str:
         try:
-            return (event.text, event.seat, event.visible, marshal.dumps((event.kind, event.data)), older)
+            return (text, event[1], event[4], _dumps((event[0], event[3])), older)
         except ValueError:  # an object marshal does not write (a subclass of a built-in type)
             pass
-    return (event.text, event.seat, event.visible, event, older)
+    return (text, event[1], event[4], event, older)
 
 
 def unpack(cell: Any) -> Event:
@@ -44,7 +47,7 @@ def unpack(cell: Any) -> Event:
     if type(payload) is not bytes:
         return payload  # type: ignore[no-any-return]
     kind, data = marshal.loads(payload)
-    return Event(kind, cell[1], cell[0], data, cell[2])
+    return new_event(kind, cell[1], cell[0], data, cell[2])
 
 
 def cell_visible_to(cell: Any, seat: int | None) -> bool:

@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Iterable, Self
 
 from mypy_extensions import mypyc_attr
 
-from .core import Action, Decision, Die, Event, seat_name
+from .core import Action, Decision, Die, Event, new_event, seat_name
 from .eventlog import EventLog, cell_visible_to, cells, pack, unpack
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import COPY_CODE, Field, collect_fields, default_encode
@@ -695,7 +695,7 @@ class GameState:
         if not self.quiet:
             if effects:
                 data = {**(data or {}), "effects": effects}
-            self._emitted.append(Event(kind, seat, text, data, visible))
+            self._emitted.append(new_event(kind, seat, text, data, visible))
 
     def randbelow(self, n: int) -> int:
         """A uniform int in ``[0, n)`` from the state's seeded generator (n > 0)."""

@@ -82,6 +82,8 @@ _KEEP_ACTIONS = tuple(
 _REROLL = Action("reroll", "Reroll the remaining dice")
 _STOP = Action("stop", "Stop rolling and check the result")
 _DECLINE = Action("decline", "Decline: place no Crown marker this turn")
+# The place step's actions, one pair per target space (built once: a playout asks at every result)
+_PLACE_ACTIONS = tuple((Action("place", f"Place a Crown marker on space {space}"), _DECLINE) for space in SPACES)
 
 
 def result_value(kept) -> int | None:
@@ -103,9 +105,30 @@ def result_value(kept) -> int | None:
     return (kept[1] + 2 * kept[2] + 3 * kept[3] + 4 * kept[4] + 5 * kept[5]) * crowns
 
 
+def _counts_code(counts: Sequence[int]) -> int:
+    """The six counts by face as one int, 4 bits each: the key of the caches below (no tuple to
+    build and hash); -1 for a count outside 0-15, which the callers then work out uncached."""
+    a, b, c, d, e, f = counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]
+    if not 0 <= (a | b | c | d | e | f) < 16:
+        return -1
+    return a | b << 4 | c << 8 | d << 12 | e << 16 | f << 20
+
+
+#: counts code -> _dice_needed (inf as _NEVER), filled as asked
+_NEEDED: dict[int, int] = {}
+_NEVER = 1 << 62
+
+
 def can_still_be_valid(kept, dice_left: int) -> bool:
     """True if some faces on the ``dice_left`` dice not yet set aside could make ``kept`` valid."""
-    return _dice_needed(tuple(kept)) <= dice_left
+    code = _counts_code(kept)
+    need = _NEEDED.get(code)
+    if need is None or code < 0:
+        needed = _dice_needed(tuple(kept))
+        if code < 0:
+            return needed <= dice_left
+        need = _NEEDED[code] = _NEVER if needed == float("inf") else int(needed)
+    return need <= dice_left
 
 
 @lru_cache(maxsize=None)
@@ -127,9 +150,17 @@ def _dice_needed(kept: tuple) -> float:
     return need
 
 
+#: counts code -> faces_text, filled as asked
+_TEXTS: dict[int, str] = {}
+
+
 def faces_text(counts) -> str:
     """``[1, 0, 2, 0, 0, 0]`` -> ``"crown, 2, 2"`` (crowns first, then numbers rising)."""
-    return _faces_text(tuple(counts))
+    code = _counts_code(counts)
+    text = _TEXTS.get(code)
+    if text is None or code < 0:
+        text = _TEXTS[code] = _faces_text(tuple(counts))
+    return text
 
 
 @lru_cache(maxsize=None)
@@ -392,7 +423,12 @@ class KingdomOfDiceState(FlowState):
 
     @choices(SET_ASIDE)
     def _set_aside_choices(self, task: tuple) -> tuple:
-        return _set_aside_actions(tuple(self.rolled), self.picked > 0)
+        rolled = self.rolled
+        code = 2 * _counts_code(rolled) + (self.picked > 0)
+        acts = _SET_ASIDE_MENUS.get(code)
+        if acts is None or code < 0:
+            acts = _SET_ASIDE_MENUS[code] = _set_aside_actions(tuple(rolled), self.picked > 0)
+        return acts
 
     @resolve(SET_ASIDE)
     def _set_aside(self, task: tuple, action: Action) -> None:
@@ -453,8 +489,8 @@ class KingdomOfDiceState(FlowState):
                         "free space if that one is taken. You may decline a result you do not like.")
 
     @choices(PLACE)
-    def _place_choices(self, task: tuple) -> list:
-        return [Action("place", f"Place a Crown marker on space {SPACES[task[2]]}"), _DECLINE]
+    def _place_choices(self, task: tuple) -> tuple:
+        return _PLACE_ACTIONS[task[2]]
 
     @resolve(PLACE)
     def _place(self, task: tuple, action: Action) -> None:
@@ -660,6 +696,10 @@ class KingdomOfDiceState(FlowState):
         # Only the order of the draw pile is hidden from every seat.
         self.deck.sort()
         self.shuffle(self.deck)
+
+
+#: 2 * counts code + may_stop -> _set_aside_actions, filled as asked
+_SET_ASIDE_MENUS: dict[int, tuple] = {}
 
 
 @lru_cache(maxsize=None)
