@@ -4,7 +4,7 @@
     PYTHONPATH=src python benchmarks/action_path.py --actions 2000 --baseline main --profile
     PYTHONPATH=src python benchmarks/action_path.py --actions 2000 --baseline main --together
 
-Builds ``create_app`` on a fresh SQLite file in a temporary folder, runs its
+Builds ``create_site`` on a fresh SQLite file in a temporary folder, runs its
 lifespan, and drives it with ``httpx.AsyncClient`` over ``ASGITransport`` (no
 socket, no uvicorn): tables of the five titles with two human seats each, and
 for every action the mover's ``GET /api/tables/{id}`` (to pick one of its legal
@@ -231,11 +231,11 @@ async def drive(app, actions: int, rng: random.Random, profile: cProfile.Profile
 def measure(actions: int, seed: int, with_profile: bool, raw: bool = False) -> dict:
     """Build the app on a fresh SQLite file and :func:`drive` it; the figures (and the profile breakdown)."""
     os.environ.setdefault("DICETABLE_LIMITS", "off")
-    from dicetable.server.app import create_app
+    from dicetable.web import create_site
 
     profile = cProfile.Profile(time.thread_time) if with_profile else None
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(f"sqlite:///{tmp}/bench.db", bot_threads=1)
+        app = create_site(f"sqlite:///{tmp}/bench.db", bot_threads=1)
         out = asyncio.run(drive(app, actions, random.Random(seed), profile, raw))
     out["client_ms"] = 0.0 if raw else asyncio.run(client_cost(1000))
     out["post_server_ms"] = out["post_ms"] - out["client_ms"]

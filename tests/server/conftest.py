@@ -53,7 +53,7 @@ def client(db_url):
     """An in-process client of a server on ``db_url`` (its lifespan runs: store opened, bots on)."""
     from fastapi.testclient import TestClient
 
-    from dicetable.server import create_app
+    from dicetable.web import create_site
 
-    with TestClient(create_app(db_url)) as c:
+    with TestClient(create_site(db_url)) as c:
         yield c

@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings, strategies as st
 from sqlalchemy import select
 
-from dicetable.server import accounts, create_app, store
+from dicetable.server import accounts, store
+from dicetable.web import create_site
 from dicetable.server.accounts import (
     ADDRESS_FAILURES, DELETED_NAME, NAME_FAILURES, THROTTLE_WINDOW, SignInThrottle, check_name, csrf_token,
 )
@@ -144,7 +145,7 @@ def test_sign_in_sets_the_session_cookie_and_sign_out_revokes_it(client):
 
 
 def test_the_cookie_is_secure_over_https(sqlite_url):
-    with TestClient(create_app(sqlite_url), base_url="https://testserver") as c:
+    with TestClient(create_site(sqlite_url), base_url="https://testserver") as c:
         sign_up(c, "Alice")
         r = c.post("/api/session", json={"name": "Alice", "password": PASSWORD})
         assert r.status_code == 200 and "Secure" in r.headers["set-cookie"]
@@ -184,7 +185,7 @@ def test_the_throttle_counts_per_address_too_and_forgets_after_its_window(sqlite
 
 def test_two_server_processes_share_the_throttle(db_url):
     """Two apps on one database (two worker processes): wrong passwords sent to either count together."""
-    with TestClient(create_app(db_url)) as one, TestClient(create_app(db_url)) as two:
+    with TestClient(create_site(db_url)) as one, TestClient(create_site(db_url)) as two:
         sign_up(one, "Alice")
         codes = [(one if n % 2 else two).post("/api/session", json={"name": "Alice", "password": f"wrong {n}"})
                  .status_code for n in range(NAME_FAILURES + 2)]
@@ -462,7 +463,7 @@ def test_a_deleted_accounts_seat_at_a_running_table_is_played_by_its_bot(client,
 
 # ---------------------------------------------------------------- a database from before accounts
 def test_a_database_from_before_accounts_upgrades_and_its_tables_play_and_replay(db_url):
-    with TestClient(create_app(db_url)) as c:  # tables made by the server of that release (no account columns)
+    with TestClient(create_site(db_url)) as c:  # tables made by the server of that release (no account columns)
         running = create(c, GAME, ["human", "random"])
         over = create(c, GAME, ["human", "random"])
         drive(c, over["table_id"], tokens_of(over))
@@ -471,7 +472,7 @@ def test_a_database_from_before_accounts_upgrades_and_its_tables_play_and_replay
         _run(engine, command.downgrade, BEFORE_PLAYERS)  # the database as the release before accounts left it
     finally:
         engine.dispose()
-    with TestClient(create_app(db_url)) as c:  # upgrades on start
+    with TestClient(create_site(db_url)) as c:  # upgrades on start
         final, _ = drive(c, running["table_id"], tokens_of(running))
         assert final["over"]
         for made in (running, over):

@@ -10,7 +10,7 @@ import threading
 import httpx
 import pytest
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.live import LiveTable
 from dicetable.server.routes.lane import action_body, action_table
 from dicetable.server.store import Conflict, Store
@@ -73,7 +73,7 @@ def _run(db: str, body, monkeypatch=None, lane: bool = True):
 
     monkeypatch.setattr(TableManager, "act", act)
     monkeypatch.setattr(TableManager, "act_soon", act_soon)
-    app = create_app(db)
+    app = create_site(db)
 
     async def main():
         async with app.router.lifespan_context(app):

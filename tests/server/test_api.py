@@ -229,10 +229,10 @@ def test_hand_a_seat_to_its_bot_and_take_it_back(client):
 def test_clock_runs_out_and_the_bot_plays_and_the_log_says_so(sqlite_url):
     from fastapi.testclient import TestClient
 
-    from dicetable.server import create_app
+    from dicetable.web import create_site
     from dicetable.server import tables as tables_mod
 
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         made = create(client, "kingdom-of-dice", ["human", "human"], seed=6, clock=5)
         tid, tokens = made["table_id"], tokens_of(made)
         manager = client.app.state.manager
@@ -266,9 +266,9 @@ def test_search_bot_moves_from_its_worker_process_and_hint_ranks_legal_actions(s
     """An ``easy`` (search) bot seat moves on its own; the hint lists at most three of the seat's legal actions."""
     from fastapi.testclient import TestClient
 
-    from dicetable.server import create_app
+    from dicetable.web import create_site
 
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         made = create(client, "valeria-card-kingdoms", ["easy", "human"], seed=12)
         tid, tok = made["table_id"], made["seats"][1]["token"]
         deadline = time.monotonic() + 90
@@ -296,9 +296,9 @@ def test_the_count_of_undos_survives_a_restart(sqlite_url):
     reports the same (undos, version) as the one that took the move back."""
     from fastapi.testclient import TestClient
 
-    from dicetable.server import create_app
+    from dicetable.web import create_site
 
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         tid, tokens, seat, view = _corsairs_at_a_mark(client)
         tok = tokens[seat]
         mark = next(a["id"] for a in view["legal_actions"] if a["id"].startswith("mark:"))
@@ -308,7 +308,7 @@ def test_the_count_of_undos_survives_a_restart(sqlite_url):
             view = client.post(f"/api/tables/{tid}/undo", headers=auth(tok),
                                json={"version": after["version"]}).json()
         assert view["undos"] == 2
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         again = client.get(f"/api/tables/{tid}", headers=auth(tok)).json()
         assert (again["undos"], again["version"]) == (2, view["version"])
 
@@ -322,10 +322,10 @@ def test_scores_are_public_and_own_score_adds_what_only_the_seat_sees(sqlite_url
 
     from fastapi.testclient import TestClient
 
-    from dicetable.server import create_app
+    from dicetable.web import create_site
 
     rng = random.Random(seed)
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         made = create(client, game, ["human"] * 3, seed=seed)
         tid, tokens = made["table_id"], tokens_of(made)
         hidden_seen = 0

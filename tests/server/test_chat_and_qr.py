@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from fastapi.testclient import TestClient
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.chat import MAX_CHARS, RATE, WINDOW, Rate, clean_text
 from dicetable.server.store import Store
 from dicetable.server.tables import ApiError
@@ -19,13 +19,13 @@ from .helpers import auth, create, tokens_of
 
 @pytest.fixture
 def client(db_url):
-    with TestClient(create_app(db_url)) as c:
+    with TestClient(create_site(db_url)) as c:
         yield c
 
 
 @pytest.fixture
 def lite(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         yield c
 
 
@@ -52,10 +52,10 @@ def test_a_seat_and_a_spectator_chat_and_the_messages_are_stored_in_order(client
 
 
 def test_chat_is_stored_with_the_table_and_survives_a_restart(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         tid, toks = _table(c)
         assert c.post(f"/api/tables/{tid}/chat", json={"text": "gg"}, headers=auth(toks[0])).status_code == 200
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         texts = [m["text"] for m in c.get(f"/api/tables/{tid}/chat").json()["messages"]]
     assert texts == ["gg"]
 

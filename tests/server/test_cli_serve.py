@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from dicetable.cli.main import app as cli
 from dicetable.engine import read_json, run_replay
-from dicetable.server import create_app
+from dicetable.web import create_site
 
 from .helpers import auth, create
 
@@ -22,7 +22,7 @@ def _words(output: str) -> str:
 
 
 def test_tables_and_export(sqlite_url, tmp_path):
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         done = create(client, "kingdom-of-dice", ["human"], seed=9, options={"cat_level": 2})
         running = create(client, "corsairs-of-valeria", ["human", "human"], seed=4)
         tok = done["seats"][0]["token"]
@@ -57,7 +57,7 @@ def test_serve_refuses_a_bad_database_url():
 
 def test_tables_listing_at_80_columns_cuts_no_word(sqlite_url):
     """The rich listing in an 80-column terminal wraps long cells instead of cutting them short."""
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         create(client, "dice-kingdoms-of-valeria", ["human", "greedy", "random"], seed=3)
     result = CliRunner().invoke(cli, ["tables", "--database", sqlite_url], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.security import CSP, HEADERS
 from dicetable.server.wsdeflate import DEFLATE_LEVEL
 
@@ -28,7 +28,7 @@ SCRIPT = next(p.name for p in sorted(STATIC.iterdir()) if p.suffix == ".js")
 
 @pytest.fixture
 def client(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         yield c
 
 

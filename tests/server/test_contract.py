@@ -9,7 +9,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.settings import Settings
 
 TWO = {"game": "corsairs-of-valeria", "players": 2}
@@ -45,7 +45,7 @@ REFUSALS = {
 
 @pytest.fixture
 def client(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         yield c
 
 
@@ -100,7 +100,7 @@ def test_names_with_something_visible_are_kept(client, name):
 
 
 def test_a_creation_that_fails_after_storing_leaves_nothing(sqlite_url, monkeypatch):
-    with TestClient(create_app(sqlite_url, settings=Settings(create_rate=2)), raise_server_exceptions=False) as c:
+    with TestClient(create_site(sqlite_url, settings=Settings(create_rate=2)), raise_server_exceptions=False) as c:
         manager = c.app.state.manager
 
         def broken(lt):

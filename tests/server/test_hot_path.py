@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 from opentelemetry import trace
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.routes.common import minimal_answer, view_answer
 from dicetable.server.settings import Settings, SettingsError
 
@@ -34,7 +34,7 @@ def test_requests_ask_opentelemetry_for_its_provider_only_with_telemetry_on(tmp_
         return real()
 
     monkeypatch.setattr(trace, "get_tracer_provider", counting)
-    app = create_app(f"sqlite:///{tmp_path}/t.db", settings=Settings(telemetry=telemetry))
+    app = create_site(f"sqlite:///{tmp_path}/t.db", settings=Settings(telemetry=telemetry))
     with TestClient(app) as client:
         calls.clear()
         for _ in range(3):
@@ -60,7 +60,7 @@ def test_view_answer_keeps_every_value_and_non_ascii_text():
 
 
 def test_full_and_minimal_action_answers_agree_with_the_view(tmp_path):
-    with TestClient(create_app(f"sqlite:///{tmp_path}/t.db")) as client:
+    with TestClient(create_site(f"sqlite:///{tmp_path}/t.db")) as client:
         made = create(client, "biblios-dice", ["human", "human"], seed=4)
         tid, toks = made["table_id"], tokens_of(made)
         seat, view = mover_view(client, tid, toks)

@@ -27,7 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicetable.engine import load_state
-from dicetable.server import create_app
+from dicetable.web import create_site
 
 from .helpers import auth, tokens_of
 
@@ -48,7 +48,7 @@ def _graft(state, viewer_seat: int, k: int):
 
 @pytest.mark.parametrize("game,options", HIDDEN)
 def test_views_are_byte_identical_when_only_hidden_parts_differ(tmp_path, game, options):
-    apps = [create_app(f"sqlite:///{tmp_path / f'{n}.db'}", id_factory=lambda: "leaktable") for n in (0, 1)]
+    apps = [create_site(f"sqlite:///{tmp_path / f'{n}.db'}", id_factory=lambda: "leaktable") for n in (0, 1)]
     body = {"game": game, "players": 2, "seed": 77, "options": options,
             "seats": [{"kind": "human"}, {"kind": "human"}]}
     with TestClient(apps[0]) as a, TestClient(apps[1]) as b:

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.settings import LIMITS_OFF_WARNING, Settings, SettingsError
 
 from .helpers import ServerProcess, auth, create
@@ -42,7 +42,7 @@ def by_address(app):
 
 
 def client_of(url: str, **settings) -> TestClient:
-    return TestClient(by_address(create_app(url, settings=Settings(**settings))))
+    return TestClient(by_address(create_site(url, settings=Settings(**settings))))
 
 
 def frm(address: str) -> dict:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from dicetable.bots import make_bot
 from dicetable.engine.testing import shipped_games
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.delta import PatchError, apply_patch, diff, same
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
@@ -66,7 +66,7 @@ def manager(tmp_path):
 @pytest.fixture
 def client(sqlite_url):
     """An in-process client of a server on SQLite (the wire does not depend on the database)."""
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         yield c
 
 

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from dicetable.bots import make_bot
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.accounts import EMAIL_MAX, check_email
 from dicetable.server.banks import PRESETS
 from dicetable.server.errors import ApiError
@@ -89,7 +89,7 @@ def test_notices_need_the_csrf_token_and_a_browser_sign_in(client):
 def test_turn_notices_go_to_the_address_set_and_stop_when_turned_off(sqlite_url, smtp, monkeypatch):  # noqa: F811
     monkeypatch.setenv("DICETABLE_SMTP_HOST", "127.0.0.1")
     monkeypatch.setenv("DICETABLE_SMTP_PORT", str(smtp.server_address[1]))
-    with TestClient(create_app(sqlite_url)) as ada, TestClient(ada.app) as bo:
+    with TestClient(create_site(sqlite_url)) as ada, TestClient(ada.app) as bo:
         sign_up(ada, "Ada")
         sign_up(bo, "Bob")
         ada_headers = sign_in(ada, "Ada")

@@ -9,7 +9,7 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.app import MAX_PAGE, PAGE
 from dicetable.server.models import SeatRow, TableRow
 from dicetable.server.settings import Settings
@@ -21,7 +21,7 @@ TWO = {"game": "corsairs-of-valeria", "players": 2}
 
 
 def test_pages_of_tables_cover_every_table_once_newest_first(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         made = [create(c, "corsairs-of-valeria", ["human", "human"])["table_id"] for _ in range(7)]
         seen, offset = [], 0
         while offset is not None:
@@ -39,7 +39,7 @@ def test_pages_of_tables_cover_every_table_once_newest_first(sqlite_url):
 
 
 def test_the_default_page_is_bounded(sqlite_url):
-    with TestClient(create_app(sqlite_url, settings=Settings(per_client=False))) as c:
+    with TestClient(create_site(sqlite_url, settings=Settings(per_client=False))) as c:
         for _ in range(PAGE + 5):
             assert c.post("/api/tables", json=TWO).status_code == 201
         page = c.get("/api/tables?all=true").json()  # what the lobby asks

@@ -16,7 +16,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import func, insert, select, update
 
 from dicetable.engine import places, run_replay
-from dicetable.server import create_app, ratings
+from dicetable.server import ratings
+from dicetable.web import create_site
 from dicetable.server import store as store_mod
 from dicetable.server.bots import LEVELS
 from dicetable.server.ids import hash_token
@@ -245,7 +246,7 @@ def play_rated(client, names: list[str], game: str = "dice-kingdoms-of-valeria",
 
 def test_a_rated_three_player_table_updates_three_ratings_and_the_leaderboard(db_url, monkeypatch):
     monkeypatch.setattr(ratings, "MIN_GAMES", 1)
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_site(db_url)) as client:
         engine = client.app.state.manager.store.engine
         for name in ("Ada", "Bea", "Cyd"):
             add_player(engine, name, token=f"tok-{name}")
@@ -296,7 +297,7 @@ def test_unknown_players_and_games_are_404(client):
 
 
 def test_a_deleted_player_shows_in_old_results_under_its_new_name(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         engine = client.app.state.manager.store.engine
         pid = add_player(engine, "Gone")
         add_table(engine, "old1", "kingdom-of-dice", [("human", pid), ("bot", "greedy")])
@@ -318,7 +319,7 @@ def test_a_deleted_player_shows_in_old_results_under_its_new_name(sqlite_url):
 def test_a_name_with_markup_shows_as_text(sqlite_url, monkeypatch):
     monkeypatch.setattr(ratings, "MIN_GAMES", 1)
     name = '<b onmouseover="x()">Eve&co'  # no "/": a name is one segment of the page's address
-    with TestClient(create_app(sqlite_url)) as client:
+    with TestClient(create_site(sqlite_url)) as client:
         engine = client.app.state.manager.store.engine
         pid = add_player(engine, name)
         add_table(engine, "m1", "kingdom-of-dice", [("human", pid), ("bot", "greedy")])

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from dicetable.engine import list_games
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.limits import ClientLimits
 from dicetable.server.routes import handlers, meta, tables
 from dicetable.server.settings import Settings
@@ -67,7 +67,7 @@ def test_the_tables_router_alone_creates_shows_and_refuses(tables_alone):
     ("/", "GET"),  # a page (dicetable.web's router)
 ])
 def test_a_refused_method_lists_the_methods_of_routes_in_included_routers(sqlite_url, path, allowed):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         r = c.request("PUT", path)
         assert r.status_code == 405
         assert r.headers["allow"] == allowed

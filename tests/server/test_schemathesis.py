@@ -22,11 +22,11 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis.config import SchemathesisConfig  # noqa: E402
 
-from dicetable.server import create_app  # noqa: E402
+from dicetable.web import create_site  # noqa: E402
 from dicetable.server.settings import Settings  # noqa: E402
 
 FOLDER = Path(tempfile.mkdtemp(prefix="dicetable-schema-"))
-APP = create_app(f"sqlite:///{FOLDER / 'api.db'}", settings=Settings(per_client=False))
+APP = create_site(f"sqlite:///{FOLDER / 'api.db'}", settings=Settings(per_client=False))
 # invalid data may also be refused for its size before it is read (413: a body over the server's limit,
 # e.g. a list longer than its maxItems of long strings); that is a refusal, as 400 or 422 would be
 CONFIG = SchemathesisConfig.from_dict({"checks": {

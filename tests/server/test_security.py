@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from dicetable.engine import get_game, new_game
 from dicetable.engine.markup import as_parts, assemble
 from dicetable.engine.testing import shipped_games
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.settings import Settings
 
 from .helpers import auth, create, tokens_of
@@ -27,7 +27,7 @@ def _directives(csp: str) -> dict[str, list[str]]:
 
 @pytest.fixture
 def app_client(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         yield c
 
 
@@ -84,23 +84,23 @@ def test_json_content_types_and_bodiless_calls_still_work(app_client):
 
 
 def test_api_docs_page_is_off_by_default_and_the_schema_stays(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         assert c.get("/api/docs").status_code == 404
         assert "cdn" not in c.get("/api/nothing").text
         schema = c.get("/api/openapi.json")
         assert schema.status_code == 200 and "/api/tables" in schema.json()["paths"]
-    with TestClient(create_app(sqlite_url, settings=Settings(api_docs=True))) as c:
+    with TestClient(create_site(sqlite_url, settings=Settings(api_docs=True))) as c:
         page = c.get("/api/docs")
         assert page.status_code == 200 and "swagger" in page.text.lower()
         assert _directives(page.headers["content-security-policy"])["frame-ancestors"] == ["'none'"]
 
 
 def test_redirects_never_name_the_host_the_request_gave(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         r = c.get("/api/tables/", headers={"Host": "evil.example"}, follow_redirects=False)
         assert r.status_code in (301, 302, 307, 308)
         assert r.headers["location"] == "/api/tables", r.headers["location"]
-    with TestClient(create_app(sqlite_url, settings=Settings(allowed_hosts=("dice.example",)))) as c:
+    with TestClient(create_site(sqlite_url, settings=Settings(allowed_hosts=("dice.example",)))) as c:
         r = c.get("/api/tables/", headers={"Host": "dice.example"}, follow_redirects=False)
         assert r.headers["location"] == "http://dice.example/api/tables"
         r = c.get("/api/tables/", headers={"Host": "evil.example"}, follow_redirects=False)

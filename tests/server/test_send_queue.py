@@ -19,7 +19,7 @@ import uvicorn
 from hypothesis import given, settings as hsettings, strategies as st
 from websockets.sync.client import connect
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.sendqueue import SendQueue
 from dicetable.server.settings import Settings
 from dicetable.server.store import Store
@@ -176,7 +176,7 @@ def _quiet(c: httpx.Client, table_id: str, token: str) -> dict:
 
 def test_a_client_that_stops_reading_is_owed_at_most_the_bound_then_gets_a_full_view_and_changes(tmp_path):
     limits = Settings(send_queue=16, send_queue_bytes=64 * 1024)
-    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}", settings=limits, bot_threads=2)
+    app = create_site(f"sqlite:///{tmp_path / 'tables.db'}", settings=limits, bot_threads=2)
     with _Server(app) as server, httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=60) as c:
         made = create(c, "kingdom-of-dice", ["human", "greedy", "greedy", "greedy"], seed=11)
         tid, token = made["table_id"], tokens_of(made)[0]

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from dicetable.server import create_app
+from dicetable.web import create_site
 
 from .helpers import create
 
 
 @pytest.fixture
 def app_client(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         yield c
 
 

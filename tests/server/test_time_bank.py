@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicetable.bots import make_bot
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.server.banks import DAY, PRESETS, TimeBank
 from dicetable.server.store import Store
 from dicetable.server.tables import TableManager
@@ -161,7 +161,7 @@ def test_turns_charge_once_the_cap_holds_and_the_bank_is_kept_as_text():
 
 
 def test_the_api_takes_a_bank_shows_it_and_refuses_mixed_or_partial_clocks(sqlite_url):
-    with TestClient(create_app(sqlite_url)) as c:
+    with TestClient(create_site(sqlite_url)) as c:
         games = c.get("/api/games").json()
         presets = {p["id"]: p for p in games["clock_presets"]}
         assert (presets["fast"]["bank"], presets["fast"]["increment"]) == (180, 10)

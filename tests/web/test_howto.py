@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicetable.engine import list_games
-from dicetable.server import create_app
+from dicetable.web import create_site
 from dicetable.web import howto
 from dicetable.web.routes import game_ids
 
@@ -16,7 +16,7 @@ from dicetable.web.routes import game_ids
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     db = tmp_path_factory.mktemp("howto") / "t.db"
-    with TestClient(create_app(f"sqlite:///{db}")) as c:
+    with TestClient(create_site(f"sqlite:///{db}")) as c:
         yield c
 
 

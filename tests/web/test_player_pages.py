@@ -9,7 +9,8 @@ from urllib.parse import quote
 
 import pytest
 
-from dicetable.server import create_app, ratings
+from dicetable.server import ratings
+from dicetable.web import create_site
 from dicetable.server.pgtemp import free_port
 
 from ..server.test_ratings import add_player, add_table, finish
@@ -21,7 +22,7 @@ NAME = '<i onmouseover="x()">Zoë Quartermaine-Longname'  # markup, no "/" (one 
 def site(tmp_path_factory):
     """A uvicorn serving a fresh SQLite store with one player who finished 6 rated tables and a solo one."""
     uvicorn = pytest.importorskip("uvicorn")
-    app = create_app(f"sqlite:///{tmp_path_factory.mktemp('players') / 'tables.db'}")
+    app = create_site(f"sqlite:///{tmp_path_factory.mktemp('players') / 'tables.db'}")
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

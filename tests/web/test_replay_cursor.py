@@ -88,9 +88,9 @@ def client(tmp_path):
     pytest.importorskip("dicetable.server", reason="the server package (issue 11) is not installed")
     from fastapi.testclient import TestClient
 
-    from dicetable.server import create_app
+    from dicetable.web import create_site
 
-    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}")) as c:
+    with TestClient(create_site(f"sqlite:///{tmp_path / 't.db'}")) as c:
         yield c
 
 

@@ -59,9 +59,9 @@ def register(app: typer.Typer) -> None:
         """Run the game server (tables, seats, bots, live updates) with its HTTP API on HOST:PORT."""
         import uvicorn
 
-        from dicetable.server import create_app
         from dicetable.server.processes import DATABASE_VARIABLE, check_workers
         from dicetable.server.wsdeflate import PROTOCOL as WS_PROTOCOL
+        from dicetable.web import create_site
 
         if not 1 <= port <= 65535:
             fail(f"--port takes a TCP port from 1 to 65535, got {port}")
@@ -86,8 +86,8 @@ def register(app: typer.Typer) -> None:
         console.print(f"dicetable server on http://{host}:{port} (database {_shown(url)}); Ctrl-C stops it", soft_wrap=True)
         if workers > 1:
             console.print(f"{workers} server processes share the port and the database", soft_wrap=True)
-            os.environ[DATABASE_VARIABLE] = url  # each worker process opens it (processes.app_from_env)
-        target = create_app(url, settings=settings) if workers == 1 else "dicetable.server.processes:app_from_env"
+            os.environ[DATABASE_VARIABLE] = url  # each worker process opens it (web.site_from_env)
+        target = create_site(url, settings=settings) if workers == 1 else "dicetable.web.site:site_from_env"
         try:
             uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None, host=host, port=port,
                         log_level=log_level, ws=WS_PROTOCOL, ws_max_size=settings.max_frame,

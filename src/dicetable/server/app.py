@@ -42,14 +42,12 @@ limit and protection is in ``settings``, ``limits``, ``security`` and
 ``tokens`` (docs/security.md). The routes are in ``routes``, one router
 per job (``meta``, ``tables``, ``seats``, ``live``, ``chat``, ``qr``), the error answers in
 ``routes.handlers``. The pages (``GET /``, ``GET /tables/{id}``, static
-files) come from ``dicetable.web`` when it is installed: its ``router`` (a
-FastAPI ``APIRouter``) is included, and its ``mount(app)`` is called if it
-has one (e.g. for static files).
+files) are not the server's: :func:`dicetable.web.create_site`, which stands
+above the server, builds this app and includes them.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import logging
 from contextlib import asynccontextmanager
@@ -165,20 +163,5 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
         app.include_router(router)
     app.include_router(players_routes.router)  # results, ratings, leaderboards (server/ratings.py)
     app.include_router(account_routes.router)  # sign-up, sign-in, tokens, account deletion
-
-    _include_web(app)
     return app
-
-
-def _include_web(app: FastAPI) -> None:
-    """Add the pages of ``dicetable.web`` (its ``router`` and ``mount(app)``) when that package exists."""
-    if importlib.util.find_spec("dicetable.web") is None:
-        return
-    web = importlib.import_module("dicetable.web")
-    router = getattr(web, "router", None)
-    if router is not None:
-        app.include_router(router)
-    mount = getattr(web, "mount", None)
-    if callable(mount):
-        mount(app)
 

@@ -2,8 +2,8 @@
 
 uvicorn starts ``N`` worker processes that accept connections on one
 listening socket (any of them may take any request) and restarts a worker
-that dies. Each worker builds its app with :func:`app_from_env` and has its
-own :class:`~dicetable.server.tables.TableManager`; they share the tables
+that dies. Each worker builds its app with :func:`dicetable.web.site_from_env`
+(the site: this server's app and the pages) and has its own :class:`~dicetable.server.tables.TableManager`; they share the tables
 through the database:
 
 * an action is appended by whichever worker receives it; the store's
@@ -21,8 +21,6 @@ more than one worker needs PostgreSQL: :func:`check_workers` says so.
 from __future__ import annotations
 
 import os
-
-from fastapi import FastAPI
 
 from .store import make_engine
 
@@ -46,12 +44,3 @@ def check_workers(workers: int, url: str) -> str | None:
         finally:
             engine.dispose()
     return None
-
-
-def app_from_env() -> FastAPI:
-    """One worker's app (uvicorn's factory): the database from ``$DICETABLE_DATABASE``, the settings from
-    the environment (:meth:`Settings.from_env`). KeyError when the variable is missing."""
-    from . import create_app
-    from .settings import Settings
-
-    return create_app(os.environ[DATABASE_VARIABLE], settings=Settings.from_env())
