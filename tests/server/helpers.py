@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import httpx
@@ -181,3 +183,22 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def in_fresh_loop(main):
+    """``asyncio.run(main())`` in a thread of its own, its result or its exception: the test worker's own
+    thread may hold a running event loop already (Playwright's sync API, from an earlier browser test)."""
+    out: dict = {}
+
+    def target() -> None:
+        try:
+            out["value"] = asyncio.run(main())
+        except BaseException as exc:  # handed to the test's thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")

@@ -16,7 +16,7 @@ from dicetable.server.routes.lane import action_body, action_table
 from dicetable.server.store import Conflict, Store
 from dicetable.server.tables import TableManager
 
-from .helpers import auth
+from .helpers import auth, in_fresh_loop
 from .test_store import _table
 
 GAME = "kingdom-of-dice"
@@ -32,25 +32,6 @@ async def _started(app, client: httpx.AsyncClient) -> tuple[str, dict]:
     for token in tokens.values():
         assert (await client.get(f"/api/tables/{made['table_id']}", headers=auth(token))).status_code == 200
     return made["table_id"], tokens
-
-
-def _in_fresh_loop(main):
-    """``asyncio.run(main())`` in a thread of its own, its result or its exception: the test worker's own
-    thread may hold a running event loop already (Playwright's sync API, from an earlier browser test)."""
-    out: dict = {}
-
-    def target() -> None:
-        try:
-            out["value"] = asyncio.run(main())
-        except BaseException as exc:  # handed to the test's thread
-            out["error"] = exc
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in out:
-        raise out["error"]
-    return out.get("value")
 
 
 def _run(db: str, body, monkeypatch=None, lane: bool = True):
@@ -80,7 +61,7 @@ def _run(db: str, body, monkeypatch=None, lane: bool = True):
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
                 return await body(app, client, calls)
 
-    return _in_fresh_loop(main)
+    return in_fresh_loop(main)
 
 
 def _first_move(app, table_id: str) -> tuple[TableManager, LiveTable, int, str]:
@@ -233,7 +214,7 @@ def test_append_soon_resolves_at_the_commit_and_a_lost_race_is_a_conflict(tmp_pa
         assert sum(isinstance(o, Conflict) for o in outcomes) == 1
 
     try:
-        _in_fresh_loop(main)
+        in_fresh_loop(main)
         store.append("t1", 3, 1, "last", "bot", False, status="over")  # through SQLAlchemy (a status to set)
         rows = store.actions_after("t1", 0)
         assert [(r.seq, r.seat, r.action, r.by) for r in rows][0] == (1, 0, "roll", "seat")

@@ -8,7 +8,6 @@ Starlette's middleware, whatever the request accepts and the answer is.
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 
 from hypothesis import given, settings, strategies as st
@@ -16,6 +15,8 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from dicetable.server.app import GZIP_LEVEL, GZIP_MINIMUM
 from dicetable.server.gzipping import SmallFirstGZip
+
+from .helpers import in_fresh_loop
 
 
 def _answer(messages: list[dict]):
@@ -42,7 +43,7 @@ def _sent(middleware, messages: list[dict], accept: bytes | None) -> list[dict]:
         out.append(message)
 
     app = middleware(_answer(messages), minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
-    asyncio.run(app(scope, receive, send))
+    in_fresh_loop(lambda: app(scope, receive, send))
     return out
 
 
@@ -122,5 +123,5 @@ def test_other_scopes_pass_through():
     async def nothing():
         return {}
 
-    asyncio.run(SmallFirstGZip(app)({"type": "lifespan"}, nothing, nothing))
+    in_fresh_loop(lambda: SmallFirstGZip(app)({"type": "lifespan"}, nothing, nothing))
     assert seen == ["lifespan"]
