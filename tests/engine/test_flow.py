@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dicetable.engine import (
-    LIST, ROWS, Action, Decision, Field, FlowState, Rng, SaveFormatError, StateMeta, auto, choices, declare, int_list,
+    LIST, ROWS, Action, Decision, Field, FlowState, Rng, SaveFormatError, auto, choices, declare, int_list,
     load_state, new_game, prompt, resolve,
 )
 from dicetable.engine.state import SAVE_FORMAT
@@ -164,11 +164,9 @@ def test_a_public_attribute_without_a_field_is_refused_and_a_private_one_allowed
     assert [f.name for f in cls.FIELDS] == ["tasks", "lanes", "a"]
 
 
-def test_a_field_left_as_a_class_attribute_is_refused_without_the_older_metaclass():
+def test_a_field_left_as_a_class_attribute_is_refused():
     with pytest.raises(TypeError, match="a is a Field outside OWN_FIELDS"):
         _tiny({"a": "int"}, a=Field(int))
-    older = StateMeta("Older", (FlowState,), {"__module__": __name__, "a": Field(int, save="n")})
-    assert [f.key for f in older.FIELDS] == ["tasks", "lanes", "n"]
 
 
 def test_an_unknown_copy_rule_is_refused():

@@ -24,7 +24,7 @@ from .registry import (
 from .replay import (
     MAX_FILE_BYTES, load_game_file, load_saved_game, load_state, new_file_path, read_json, run_replay, write_json,
 )
-from .fields import LIST, ROWS, VALUE, Field, StateMeta, declare, int_list, int_rows, int_tuple
+from .fields import LIST, ROWS, VALUE, Field, declare, int_list, int_rows, int_tuple
 from .flow import FlowState, Task, auto, choices, prompt, resolve, task_list
 from .rng import SEED_LIMIT, Rng
 from .scoresheet import ScoreLine, ScoreSheet, TieMeasure, outcome_text, places
@@ -38,7 +38,7 @@ __all__ = [
     "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "check_save_header", "games", "get_game",
     "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
     "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",
-    "Field", "FlowState", "StateMeta", "declare", "LIST", "ROWS", "VALUE", "auto", "choices", "int_list", "int_rows", "int_tuple",
+    "Field", "FlowState", "declare", "LIST", "ROWS", "VALUE", "auto", "choices", "int_list", "int_rows", "int_tuple",
     "prompt", "resolve", "task_list", "Task", "counted", "plural_of",
     "ScoreLine", "ScoreSheet", "TieMeasure", "outcome_text", "places",
 ]

@@ -36,18 +36,11 @@ string); ``encode`` turns the value into JSON-able data (default: lists for
 lists and tuples, the value itself otherwise). A field that is not saved at
 all (a cache rebuilt on restore) is declared with ``save=False`` and must be
 rebuilt by the game's ``_after_restore`` hook.
-
-The older form, ``board = Field(int_list, copy=LIST)`` as a class attribute, still works
-for a class created by :class:`StateMeta` (``class X(FlowState, metaclass=StateMeta)``),
-which turns those attributes into slots and writes the three methods as straight-line
-Python; such a class is not a native class in the compiled build (docs/compiled.md).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
-
-from mypy_extensions import mypyc_attr
+from typing import Any, Callable, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -82,17 +75,6 @@ class Field(Generic[T]):
         self.save = save
         self.encode = encode
         self.name = ""
-
-    if TYPE_CHECKING:  # at run time the metaclass replaces a Field by a slot holding a T
-        @overload
-        def __get__(self, obj: None, owner: type) -> "Field[T]": ...
-
-        @overload
-        def __get__(self, obj: object, owner: type) -> T: ...
-
-        def __get__(self, obj: object | None, owner: type) -> "T | Field[T]": ...
-
-        def __set__(self, obj: object, value: T) -> None: ...
 
     @property
     def key(self) -> str | None:
@@ -175,70 +157,3 @@ def _encode_rows(value: Any) -> Any:
 
 def _json_default(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
-
-
-# ---------------------------------------------------------------- generation
-@mypyc_attr(native_class=False)  # a metaclass: mypyc compiles its methods, not a C type
-class StateMeta(type):
-    """Metaclass of game states: collects :class:`Field` attributes and writes their methods.
-
-    The older declaration (see the module docstring): fields are inherited from
-    every base class, in method resolution order (a subclass adds to its bases'
-    fields; a mixin may sit before or after the state class it mixes into), and
-    ``_copy_into``/``_dump``/``_restore`` are written as straight-line Python for
-    the class, unless its own body writes them.
-    """
-
-    def __new__(mcls, name: str, bases: tuple[Any, ...], ns: dict[str, Any], **kw: Any) -> "StateMeta":
-        own = [(k, v) for k, v in ns.items() if isinstance(v, Field)]
-        for k, f in own:
-            del ns[k]
-            f.name = k
-        if own:
-            ns["__slots__"] = tuple(ns.get("__slots__", ())) + tuple(k for k, _ in own)
-        # set before the class exists, so that GameState.__init_subclass__ (run inside type.__new__)
-        # finds the fields and builds its plans from them as for any declared class
-        ns["OWN_FIELDS"] = tuple(f for _, f in own)
-        cls = super().__new__(mcls, name, bases, ns, **kw)
-        fields = collect_fields(cls)
-        if fields:
-            _generate(cls, fields, ns)
-        return cls
-
-
-def _generate(cls: type, fields: tuple[Field[Any], ...], ns: dict[str, Any]) -> None:
-    """Write ``_copy_into``, ``_dump`` and ``_restore`` for ``fields`` on ``cls``.
-
-    A method the class writes itself (in its own body) is kept: a game with
-    an older save layout may keep its own ``_dump``/``_restore``.
-    """
-    env: dict[str, Any] = {}
-    copy_lines = ["def _copy_into(self, other):"]
-    dump_lines = ["def _dump(self):", "    return {"]
-    restore_lines = ["def _restore(self, p):"]
-    for i, f in enumerate(fields):
-        n = f.name
-        if f.copy == VALUE:
-            copy_lines.append(f"    other.{n} = self.{n}")
-        elif f.copy == LIST:
-            copy_lines.append(f"    other.{n} = self.{n}.copy()")
-        else:
-            copy_lines.append(f"    v = self.{n}")
-            copy_lines.append(f"    other.{n} = None if v is None else [r.copy() for r in v]")
-        if f.key is None:
-            continue
-        env[f"enc{i}"] = default_encode(f)
-        env[f"dec{i}"] = f.decode
-        dump_lines.append(f"        {f.key!r}: enc{i}(self.{n}),")
-        restore_lines.append(f"    self.{n} = dec{i}(p[{f.key!r}])")
-    dump_lines.append("    }")
-    restore_lines.append("    self._after_restore()")
-    for lines in (copy_lines, dump_lines, restore_lines):
-        exec("\n".join(lines), env)  # noqa: S102 - our own generated code, from declared names
-    for name in ("_copy_into", "_dump", "_restore"):
-        if name in ns:
-            continue
-        fn = env[name]
-        fn.__qualname__ = f"{cls.__name__}.{name}"
-        fn.__doc__ = f"Generated from {cls.__name__}.FIELDS (dicetable.engine.fields)."
-        setattr(cls, name, fn)

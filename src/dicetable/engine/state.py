@@ -181,8 +181,7 @@ class GameState:
                     f"every game; " + (f"implement the hook {hook} instead" if hook else "it is the same for every game")
                 )
         own: tuple[Field[Any], ...] = vars(cls).get("OWN_FIELDS", ())
-        if type(cls) is type:  # StateMeta checks and generates the older declaration itself
-            _check_declaration(cls, own)
+        _check_declaration(cls, own)
         fields = collect_fields(cls)
         cls.FIELDS = fields
         # The plans the base class's _copy_into, _dump and _restore follow (a class may write its own).
