@@ -48,6 +48,7 @@ from .common import (
     count_faces,
     counter_key,
     faces_text,
+    order_key,
     order_menu,
     seat_id,
     ship_key,
@@ -235,10 +236,11 @@ class DiceActions(Sailing):
 
     @choices("order?")
     def _order_choices(self, task: Task) -> tuple[Action, ...]:
-        key = (*self.left, self.flags & (F_GROG5 | F_MAP5 | F_JAXN))
+        flags = self.flags & (F_GROG5 | F_MAP5 | F_JAXN)
+        key = order_key(self.left, flags)
         menu = ORDER_MENUS.get(key)
         if menu is None:
-            menu = ORDER_MENUS[key] = order_menu(self.left, key[-1])
+            menu = ORDER_MENUS[key] = order_menu(self.left, flags)
         return menu
 
     @resolve("order?")
