@@ -35,8 +35,7 @@ class ScoringRules(BibliosFields):
         track_vp = [[0] * NRES for _ in range(nm)]
         firsts = [-1] * NRES
         for t in range(NRES):
-            ranked = [m for _, _, m in sorted([(-self.pos[t * nm + m], self.stamp[t * nm + m], m)
-                                               for m in range(nm) if self.pos[t * nm + m] >= PLACES_FROM])]
+            ranked = self._ranked(t)
             for place, m in enumerate(ranked[:len(SCORING.place_multipliers)]):
                 track_vp[m][t] = place_points(place, self.value[t])
             if ranked:
@@ -59,9 +58,22 @@ class ScoringRules(BibliosFields):
                         "total": sum(tracks) - penalty + tokens + gold_vp + objective})
         return out
 
+    def _ranked(self, t: int) -> list[int]:
+        """The markers on Resource Track ``t`` that score a place, best first (further up, then arrived earlier)."""
+        nm = self.nm
+        pos = self.pos
+        return [m for _, _, m in sorted([(-pos[t * nm + m], self.stamp[t * nm + m], m)
+                                         for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])]
+
     def places(self) -> list[int]:
-        """Each marker's public places score now: the VPs of its Resource Track places (rulebook Scoring)."""
-        return [sum(row["tracks"]) for row in self.breakdown()]
+        """Each marker's public places score now: the VPs of its Resource Track places (rulebook Scoring),
+        the sum of :meth:`breakdown`'s ``tracks`` without the rest of the breakdown."""
+        out = [0] * self.nm
+        scored = len(SCORING.place_multipliers)
+        for t in range(NRES):
+            for place, m in enumerate(self._ranked(t)[:scored]):
+                out[m] += place_points(place, self.value[t])
+        return out
 
     def places_effects(self, before: list[int]) -> list[dict[str, Any]]:
         """``count`` effects for every marker whose places score differs from ``before`` (:meth:`places`)."""
