@@ -10,7 +10,7 @@ from dicetable.engine import effects as fx
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
 from ..components import (
-    BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING, place_points, ratio_at,
+    BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING, TOP, place_points, ratio_at,
 )
 from ..keys import places_key
 from .common import OVER
@@ -59,21 +59,43 @@ class ScoringRules(BibliosFields):
         return out
 
     def _ranked(self, t: int) -> list[int]:
-        """The markers on Resource Track ``t`` that score a place, best first (further up, then arrived earlier)."""
+        """The markers on Resource Track ``t`` that score a place, best first (further up, then arrived
+        earlier). Sorted by one int per marker, ``(spaces below the top, stamp, marker)`` packed (a stamp
+        counts the game's moves, far below 2**40), instead of a tuple each."""
         nm = self.nm
         pos = self.pos
-        return [m for _, _, m in sorted([(-pos[t * nm + m], self.stamp[t * nm + m], m)
-                                         for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])]
+        stamp = self.stamp
+        top = TOP[t]
+        keys = sorted([((top - pos[t * nm + m]) << 48) + (stamp[t * nm + m] << 8) + m
+                       for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])
+        return [k & 255 for k in keys]
+
+    def _track_points(self, t: int) -> list[int]:
+        """Each marker's VPs for its place on Resource Track ``t`` now (rulebook Scoring)."""
+        out = [0] * self.nm
+        pips = self.value[t]
+        for place, m in enumerate(self._ranked(t)[:len(SCORING.place_multipliers)]):
+            out[m] = place_points(place, pips)
+        return out
 
     def places(self) -> list[int]:
         """Each marker's public places score now: the VPs of its Resource Track places (rulebook Scoring),
         the sum of :meth:`breakdown`'s ``tracks`` without the rest of the breakdown."""
         out = [0] * self.nm
-        scored = len(SCORING.place_multipliers)
         for t in range(NRES):
-            for place, m in enumerate(self._ranked(t)[:scored]):
-                out[m] += place_points(place, self.value[t])
+            for m, vp in enumerate(self._track_points(t)):
+                out[m] += vp
         return out
+
+    def _track_effects(self, t: int, before: list[int]) -> list[dict[str, Any]]:
+        """:meth:`places_effects` after a change to Resource Track ``t`` alone (``before``: its
+        :meth:`_track_points` then): the other tracks' places are not ranked again unless one changed."""
+        after = self._track_points(t)
+        if after == before:
+            return []
+        now = self.places()
+        return [fx.count(places_key(self.marker_id(m)), after[m] - before[m], now[m])
+                for m in range(self.nm) if after[m] != before[m]]
 
     def places_effects(self, before: list[int]) -> list[dict[str, Any]]:
         """``count`` effects for every marker whose places score differs from ``before`` (:meth:`places`)."""
