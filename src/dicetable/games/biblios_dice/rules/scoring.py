@@ -10,7 +10,7 @@ from dicetable.engine import effects as fx
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
 from ..components import (
-    BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING, TOP, place_points, ratio_at,
+    BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING, place_points, ratio_at,
 )
 from ..keys import places_key
 from .common import OVER
@@ -59,16 +59,12 @@ class ScoringRules(BibliosFields):
         return out
 
     def _ranked(self, t: int) -> list[int]:
-        """The markers on Resource Track ``t`` that score a place, best first (further up, then arrived
-        earlier). Sorted by one int per marker, ``(spaces below the top, stamp, marker)`` packed (a stamp
-        counts the game's moves, far below 2**40), instead of a tuple each."""
+        """The markers on Resource Track ``t`` that score a place, best first (further up, then arrived earlier)."""
         nm = self.nm
         pos = self.pos
         stamp = self.stamp
-        top = TOP[t]
-        keys = sorted([((top - pos[t * nm + m]) << 48) + (stamp[t * nm + m] << 8) + m
-                       for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])
-        return [k & 255 for k in keys]
+        return [m for _, _, m in sorted([(-pos[t * nm + m], stamp[t * nm + m], m)
+                                         for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])]
 
     def _track_points(self, t: int) -> list[int]:
         """Each marker's VPs for its place on Resource Track ``t`` now (rulebook Scoring)."""
