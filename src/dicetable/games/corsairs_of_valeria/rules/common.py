@@ -150,6 +150,8 @@ REROLL_MENUS: dict[int, tuple[Action, ...]] = {}
 def reroll_key(dice: Sequence[int], marked: int, grog: bool, silver: bool) -> int:
     """:func:`reroll_menu`'s arguments packed into one int (``marked`` has 5 bits, one per die)."""
     return (dice_key(dice) << 7) | (marked << 2) | (2 if grog else 0) | (1 if silver else 0)
+
+
 ACT_ROLL = Action("roll", "Roll all 5 dice")
 ACT_SET_CANNON = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
 ACT_SET_MAP = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
