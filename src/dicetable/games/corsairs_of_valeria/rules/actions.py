@@ -48,7 +48,6 @@ from .common import (
     count_faces,
     counter_key,
     faces_text,
-    order_key,
     order_menu,
     seat_id,
     ship_key,
@@ -236,11 +235,10 @@ class DiceActions(Sailing):
 
     @choices("order?")
     def _order_choices(self, task: Task) -> tuple[Action, ...]:
-        flags = self.flags & (F_GROG5 | F_MAP5 | F_JAXN)
-        key = order_key(self.left, flags)
+        key = (*self.left, self.flags & (F_GROG5 | F_MAP5 | F_JAXN))
         menu = ORDER_MENUS.get(key)
         if menu is None:
-            menu = ORDER_MENUS[key] = order_menu(self.left, flags)
+            menu = ORDER_MENUS[key] = order_menu(self.left, key[-1])
         return menu
 
     @resolve("order?")

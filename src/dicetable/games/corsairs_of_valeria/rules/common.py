@@ -70,26 +70,15 @@ def faces_text(dice: Sequence[int]) -> str:
     return ", ".join(FACE_WORD[f] for f in dice) if dice else "no dice"
 
 
-def dice_key(dice: Iterable[int]) -> int:
-    """A roll packed into one int, 3 bits a die (its face code + 1, the first die lowest): equal
-    rolls, and only they, give equal keys (the menu and text caches below are keyed by it)."""
-    key = 0
-    shift = 0
-    for f in dice:
-        key |= (f + 1) << shift
-        shift += 3
-    return key
+_DICE_INFO: dict[tuple[int, ...], tuple[str, list[str]]] = {}
 
 
-_DICE_INFO: dict[int, tuple[str, list[str]]] = {}  # dice_key(dice) -> (text, names)
-
-
-def dice_info(dice: Sequence[int]) -> tuple[str, list[str]]:
+def dice_info(dice: Iterable[int]) -> tuple[str, list[str]]:
     """``(text, names)`` of a roll, cached: names is a shared list that nobody mutates."""
-    key = dice_key(dice)
+    key = tuple(dice)
     info = _DICE_INFO.get(key)
     if info is None:
-        info = _DICE_INFO[key] = (faces_text(dice), [DIE_FACES[f] for f in dice])
+        info = _DICE_INFO[key] = (faces_text(key), [DIE_FACES[f] for f in key])
     return info
 
 
@@ -128,7 +117,7 @@ ACT_REROLL_SILVER = tuple(Action("reroll-silver", f"Re-roll the {k} marked {'die
 ACT_LOCK = Action("lock", "Lock the dice: this is your last roll")
 
 
-def reroll_menu(dice: Sequence[int], marked: int, grog: bool, silver: bool) -> tuple[Action, ...]:
+def reroll_menu(dice: tuple[int, ...], marked: int, grog: bool, silver: bool) -> tuple[Action, ...]:
     """Phase B's choices (rulebook: B Re-roll Dice): toggle each die's mark, re-roll the marked dice
     for 1 Grog (``grog``: the seat has Grog) or 1 Silver (``silver``: Prince of Bella Ire with
     Silver), or lock. ``marked`` has bit ``i`` set for die ``i``; re-rolls need a marked die."""
@@ -143,15 +132,8 @@ def reroll_menu(dice: Sequence[int], marked: int, grog: bool, silver: bool) -> t
     return tuple(acts)
 
 
-#: reroll_key(dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
-REROLL_MENUS: dict[int, tuple[Action, ...]] = {}
-
-
-def reroll_key(dice: Sequence[int], marked: int, grog: bool, silver: bool) -> int:
-    """:func:`reroll_menu`'s arguments packed into one int (``marked`` has 5 bits, one per die)."""
-    return (dice_key(dice) << 7) | (marked << 2) | (2 if grog else 0) | (1 if silver else 0)
-
-
+#: (dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
+REROLL_MENUS: dict[tuple[tuple[int, ...], int, bool, bool], tuple[Action, ...]] = {}
 ACT_ROLL = Action("roll", "Roll all 5 dice")
 ACT_SET_CANNON = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
 ACT_SET_MAP = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
@@ -182,12 +164,7 @@ def order_menu(left: Sequence[int], flags: int) -> tuple[Action, ...]:
     return tuple(acts)
 
 
-ORDER_MENUS: dict[int, tuple[Action, ...]] = {}  # order_key(left, flags) -> order_menu(left, flags)
-
-
-def order_key(left: Sequence[int], flags: int) -> int:
-    """:func:`order_menu`'s arguments packed into one int: 3 bits per group count (0-5), then ``flags``."""
-    return left[0] | (left[1] << 3) | (left[2] << 6) | (left[3] << 9) | (flags << 12)
+ORDER_MENUS: dict[tuple[int, ...], tuple[Action, ...]] = {}  # (*left, flags) -> order_menu(...)
 
 
 def _group_action(g: int, n: int, flags: int) -> Action:

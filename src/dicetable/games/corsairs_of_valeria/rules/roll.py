@@ -42,7 +42,6 @@ from .common import (
     counter_key,
     dice_info,
     faces_text,
-    reroll_key,
     reroll_menu,
 )
 from .actions import DiceActions
@@ -163,11 +162,10 @@ class Rolling(DiceActions):
     @choices("reroll?")
     def _reroll_choices(self, task: Task) -> tuple[Action, ...]:
         seat = task[1]
-        grog, silver = self.reroll_payments(seat)
-        key = reroll_key(self.dice, self.marked, grog, silver)
+        key = (tuple(self.dice), self.marked, *self.reroll_payments(seat))
         menu = REROLL_MENUS.get(key)
         if menu is None:
-            menu = REROLL_MENUS[key] = reroll_menu(self.dice, self.marked, grog, silver)
+            menu = REROLL_MENUS[key] = reroll_menu(*key)
         return menu
 
     @resolve("reroll?")
