@@ -121,7 +121,7 @@ class DiceRules(ScoringRules):
         if new == old:
             return 0
         quiet = self.quiet
-        before = self.places() if not quiet and t < BISHOP else None
+        before = self._track_points(t) if not quiet and t < BISHOP else None
         self.pos[i] = new
         self.clock += 1
         self.stamp[i] = self.clock
@@ -133,7 +133,7 @@ class DiceRules(ScoringRules):
                       f"{self.who(m)} moves up {new - old} on the {TRACK_NAMES[t]} to space {new}"
                       + (" (the top)." if new == TOP[t] else "."),
                       {"marker": m, "track": sym, "from": old, "to": new},
-                      effects=moved + (self.places_effects(before) if before is not None else []))
+                      effects=moved + (self._track_effects(t, before) if before is not None else []))
         if new == TOP[t]:
             self.topped |= 1 << t
         if t < BISHOP:
@@ -270,14 +270,14 @@ class DiceRules(ScoringRules):
         d = action.payload
         old = self.value[d]
         new = adjusted(ADJ_STEPS[face][step], old)
-        before = self.places() if not self.quiet and new != old else None
+        before = self._track_points(d) if not self.quiet and new != old else None
         self.value[d] = new
         if not self.quiet:
             self.emit("adjust", seat, f"{seat_name(seat)} turns the {SYMBOL_NAMES[d]} Value Die from {old} to {new}."
                       if old != new else f"{seat_name(seat)} keeps the {SYMBOL_NAMES[d]} Value Die at {new}.",
                       {"resource": RESOURCES[d], "from": old, "to": new},
                       effects=None if before is None else
-                      [fx.count(f"value-{RESOURCES[d]}", new - old, new), *self.places_effects(before)])
+                      [fx.count(f"value-{RESOURCES[d]}", new - old, new), *self._track_effects(d, before)])
         if step + 1 < len(ADJ_STEPS[face]):
             self._ask_adjust(seat, face, step + 1, used | 1 << d)
         else:

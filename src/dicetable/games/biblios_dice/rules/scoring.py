@@ -35,8 +35,7 @@ class ScoringRules(BibliosFields):
         track_vp = [[0] * NRES for _ in range(nm)]
         firsts = [-1] * NRES
         for t in range(NRES):
-            ranked = [m for _, _, m in sorted([(-self.pos[t * nm + m], self.stamp[t * nm + m], m)
-                                               for m in range(nm) if self.pos[t * nm + m] >= PLACES_FROM])]
+            ranked = self._ranked(t)
             for place, m in enumerate(ranked[:len(SCORING.place_multipliers)]):
                 track_vp[m][t] = place_points(place, self.value[t])
             if ranked:
@@ -59,9 +58,40 @@ class ScoringRules(BibliosFields):
                         "total": sum(tracks) - penalty + tokens + gold_vp + objective})
         return out
 
+    def _ranked(self, t: int) -> list[int]:
+        """The markers on Resource Track ``t`` that score a place, best first (further up, then arrived earlier)."""
+        nm = self.nm
+        pos = self.pos
+        stamp = self.stamp
+        return [m for _, _, m in sorted([(-pos[t * nm + m], stamp[t * nm + m], m)
+                                         for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])]
+
+    def _track_points(self, t: int) -> list[int]:
+        """Each marker's VPs for its place on Resource Track ``t`` now (rulebook Scoring)."""
+        out = [0] * self.nm
+        pips = self.value[t]
+        for place, m in enumerate(self._ranked(t)[:len(SCORING.place_multipliers)]):
+            out[m] = place_points(place, pips)
+        return out
+
     def places(self) -> list[int]:
-        """Each marker's public places score now: the VPs of its Resource Track places (rulebook Scoring)."""
-        return [sum(row["tracks"]) for row in self.breakdown()]
+        """Each marker's public places score now: the VPs of its Resource Track places (rulebook Scoring),
+        the sum of :meth:`breakdown`'s ``tracks`` without the rest of the breakdown."""
+        out = [0] * self.nm
+        for t in range(NRES):
+            for m, vp in enumerate(self._track_points(t)):
+                out[m] += vp
+        return out
+
+    def _track_effects(self, t: int, before: list[int]) -> list[dict[str, Any]]:
+        """:meth:`places_effects` after a change to Resource Track ``t`` alone (``before``: its
+        :meth:`_track_points` then): the other tracks' places are not ranked again unless one changed."""
+        after = self._track_points(t)
+        if after == before:
+            return []
+        now = self.places()
+        return [fx.count(places_key(self.marker_id(m)), after[m] - before[m], now[m])
+                for m in range(self.nm) if after[m] != before[m]]
 
     def places_effects(self, before: list[int]) -> list[dict[str, Any]]:
         """``count`` effects for every marker whose places score differs from ``before`` (:meth:`places`)."""
