@@ -16,6 +16,10 @@ unset/auto   compiled when mypyc and a working C compiler are present, the pure
              point is that an edited ``.py`` file takes effect at once, which a
              compiled module next to it would hide.
 
+mypyc writes one C file per module and :class:`BuildExt` compiles them side by side, one compiler
+process per core this process may use (docs/compiled.md, "Installing": a third of the time of one
+large file, and the same speed).
+
 At run time :func:`dicetable.build_kind` says which build is running.
 """
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from setuptools import setup
@@ -141,7 +146,8 @@ def _extensions(mode: str) -> list:
         # pyproject's mypy overrides name modules outside this list: not an error here
         paths = module_paths(COMPILED)
         return mypycify(["--no-warn-unused-configs", *paths], only_compile_paths=paths,
-                        opt_level="3", debug_level="0", group_name="dicetable_compiled")
+                        opt_level="3", debug_level="0", group_name="dicetable_compiled",
+                        multi_file=True)
     except BaseException as exc:  # a type error stops mypyc with SystemExit
         if mode == "compiled":
             raise
@@ -150,7 +156,29 @@ def _extensions(mode: str) -> list:
 
 
 class BuildExt(build_ext):
-    """``build_ext`` that falls back to the pure build in auto mode when a C file fails to compile."""
+    """``build_ext`` that compiles an extension's C files side by side (one compiler process per core)
+    and falls back to the pure build in auto mode when a C file fails to compile."""
+
+    def build_extension(self, ext) -> None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        jobs = min(len(ext.sources), cores)
+        if jobs < 2:
+            super().build_extension(ext)
+            return
+        compile_one = self.compiler.compile
+
+        def compile_all(sources, *args, **kwargs):
+            # the largest files first, so that no long compile starts last; objects in the sources' order
+            order = sorted(sources, key=lambda s: -os.path.getsize(s) if os.path.exists(s) else 0)
+            with ThreadPoolExecutor(jobs) as pool:
+                done = dict(zip(order, pool.map(lambda s: compile_one([s], *args, **kwargs), order)))
+            return [obj for source in sources for obj in done[source]]
+
+        self.compiler.compile = compile_all
+        try:
+            super().build_extension(ext)
+        finally:
+            del self.compiler.compile  # the compiler's own method again
 
     def run(self) -> None:
         try:
