@@ -58,7 +58,8 @@ COMPILED: list[str] = [
     "dicetable.games.dice_kingdoms_of_valeria.policy",
     "dicetable.games.valeria_card_kingdoms.rules.*",
     "dicetable.games.valeria_card_kingdoms.policy",
-    # the search's learned leaf value (a dot product per seat and leaf)
+    # the search (its tree and rollouts) and its learned leaf value (a dot product per seat and leaf)
+    "dicetable.bots.mcts",
     "dicetable.bots.value",
     # the research observation fills (each game's direct encoding: no numpy in them)
     "dicetable.games.kingdom_of_dice.encoding",

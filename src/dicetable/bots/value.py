@@ -1,7 +1,8 @@
 """Learned position values: a small linear model per game and player count, read from a data file.
 
-A value model turns ``state.observation(seat)`` into the game's fixed-length feature vector
-(``GameSpec.observation_encoding``) and maps it to
+A value model turns what ``seat`` observes into the game's fixed-length feature vector
+(``GameSpec.observation_encoding``, written by the game's direct fill where it has one, so no
+observation dictionary is built: :func:`features`) and maps it to
 
 * with 2 or more players: the chance that ``seat`` wins (logistic regression; a shared win
   counts as its share), renormalised over the seats so the chances sum to 1;
@@ -10,7 +11,8 @@ A value model turns ``state.observation(seat)`` into the game's fixed-length fea
 The parameters are fitted by ``dicetable train-eval`` (:mod:`dicetable.bots.train`) and live in
 the game package's data folder, ``games/<package>/data/value_<players>p.json``, with their
 provenance (games, seeds, date, command). Only this module reads them: a game's rules never do.
-Evaluation is plain Python (no numpy at play time): one observation and one dot product per seat.
+Evaluation needs no numpy: one feature vector and one dot product per seat. This module is in
+the compiled build (setup.py's ``COMPILED``), as the search calls it at every leaf.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from functools import lru_cache
 from importlib import import_module, resources
 from pathlib import Path
 from typing import Callable
+
+from mypy_extensions import mypyc_attr
 
 from dicetable.engine import GameConfigError, GameState, get_game
 from dicetable.engine.encoding import Encoding
@@ -72,6 +76,7 @@ def features(state: GameState, seat: int, encoding: Encoding,
     return out
 
 
+@mypyc_attr(native_class=False)  # a plain class: a compiled frozen dataclass cannot be unpickled
 @dataclass(frozen=True)
 class LinearValue:
     """A fitted model for one game and player count.
