@@ -63,6 +63,9 @@ COMPILED: list[str] = [
     "dicetable.games.dice_kingdoms_of_valeria.policy",
     "dicetable.games.valeria_card_kingdoms.rules.*",
     "dicetable.games.valeria_card_kingdoms.policy",
+    # the search (its tree and rollouts) and its learned leaf value (a dot product per seat and leaf)
+    "dicetable.bots.mcts",
+    "dicetable.bots.value",
     # the research observation fills (each game's direct encoding: no numpy in them)
     "dicetable.games.kingdom_of_dice.encoding",
     "dicetable.games.corsairs_of_valeria.encoding",

@@ -41,7 +41,7 @@ statistics are summed.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import json
 import math
@@ -50,11 +50,14 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
 
+from mypy_extensions import mypyc_attr
+
 from dicetable.engine import Action, GameConfigError, GameState, Rng, load_state, spec_of
 
 from .value import Evaluator
 
 
+@mypyc_attr(native_class=False)  # pickled to the search workers: a compiled frozen dataclass cannot be unpickled
 @dataclass(frozen=True)
 class SearchParams:
     """Search settings.
@@ -119,6 +122,7 @@ class SearchParams:
 _FIELD_TYPES = {f.name: f.type for f in fields(SearchParams)}
 
 
+@mypyc_attr(native_class=False)  # a plain class, as SearchParams whose fields it mirrors
 @dataclass(frozen=True)
 class SearchTuning:
     """A game's adjustments to every level's :class:`SearchParams` (None: keep the level's).
@@ -702,6 +706,7 @@ def root_statistics(state: GameState, seat: int, params: SearchParams, seed: int
     return {aid: (int(v), total / v if v else 0.0) for aid, (v, total) in merged.items()}
 
 
+@mypyc_attr(native_class=False)  # a plain dataclass: made once a decision and read by callers
 @dataclass
 class Choice:
     """What the bot did for one decision: for the terminal's "thinking" line and benchmarks.
@@ -818,7 +823,8 @@ class MCTSBot:
         self._plan = list(ids[1:])
         return next((a for a in legal if a.id == ids[0]), legal[0])
 
-    def _planned(self, state, seat, params, deadline=None):
+    def _planned(self, state: GameState, seat: int, params: SearchParams,
+                 deadline: float | None = None) -> tuple[Action, float, str, int]:
         """The game's turn planner with the leaf evaluator's values of the turn's endings.
 
         The endings' values depend only on the public position outside the dice (board,
@@ -831,16 +837,21 @@ class MCTSBot:
         evaluator = Evaluator(state.game_id, state.players, state.options, params.value)
         key = extras["turn_key"](state, seat)
         if self._outcomes[0] != key:
-            def value(st):
+            def learned(st: GameState) -> float:
                 return (evaluator.terminal(st) if st.is_over else evaluator.rewards(st))[seat]
-            if params.value == "hand":  # the game's own scoring of a turn's endings
-                value = None
-            more: dict = {} if params.plan_worlds is None else {"seeds": tuple(range(1, params.plan_worlds + 1))}
+            # "hand": the game's own scoring of a turn's endings
+            value: Callable[[GameState], float] | None = None if params.value == "hand" else learned
+            more: dict[str, Any] = ({} if params.plan_worlds is None
+                                    else {"seeds": tuple(range(1, params.plan_worlds + 1))})
             self._outcomes = (key, extras["turn_outcomes"](state, seat, value, **more))
         action, expected = extras["plan_turn"](state, seat, self._outcomes[1], deadline)
         return action, evaluator.shown(expected), evaluator.kind, 0
 
-    def _search(self, state, seat, params, legal, deadline):
+    def _search(self, state: GameState, seat: int, params: SearchParams, legal: Sequence[Action],
+                deadline: float | None) -> tuple[Action, float, str, int]:
+        """An ISMCTS search of ``seat``'s decision (whole choices where ``params.macro``), until
+        ``deadline`` (``time.perf_counter`` seconds) or the iterations; (action, value shown, kind,
+        iterations)."""
         seed = self.rng.next64()
         macros = None
         if params.macro:
@@ -864,6 +875,7 @@ class MCTSBot:
         return action, evaluator.shown(stats[best_key][1]), evaluator.kind, iterations
 
 
+@mypyc_attr(native_class=False)  # a plain dataclass: a few a hint, unpacked by callers as before
 @dataclass(frozen=True)
 class HintRow:
     """One hint: ``action``, its ``share`` of the search's visits, and ``value``: the

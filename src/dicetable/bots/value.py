@@ -1,7 +1,8 @@
 """Learned position values: a small linear model per game and player count, read from a data file.
 
-A value model turns ``state.observation(seat)`` into the game's fixed-length feature vector
-(``GameSpec.observation_encoding``) and maps it to
+A value model turns what ``seat`` observes into the game's fixed-length feature vector
+(``GameSpec.observation_encoding``, written by the game's direct fill where it has one, so no
+observation dictionary is built: :func:`features`) and maps it to
 
 * with 2 or more players: the chance that ``seat`` wins (logistic regression; a shared win
   counts as its share), renormalised over the seats so the chances sum to 1;
@@ -10,7 +11,8 @@ A value model turns ``state.observation(seat)`` into the game's fixed-length fea
 The parameters are fitted by ``dicetable train-eval`` (:mod:`dicetable.bots.train`) and live in
 the game package's data folder, ``games/<package>/data/value_<players>p.json``, with their
 provenance (games, seeds, date, command). Only this module reads them: a game's rules never do.
-Evaluation is plain Python (no numpy at play time): one observation and one dot product per seat.
+Evaluation needs no numpy: one feature vector and one dot product per seat. This module is in
+the compiled build (setup.py's ``COMPILED``), as the search calls it at every leaf.
 """
 
 from __future__ import annotations
@@ -22,8 +24,12 @@ from datetime import datetime
 from functools import lru_cache
 from importlib import import_module, resources
 from pathlib import Path
+from typing import Callable
+
+from mypy_extensions import mypyc_attr
 
 from dicetable.engine import GameConfigError, GameState, get_game
+from dicetable.engine.encoding import Encoding
 
 FORMAT = 1
 """Version of the value file layout (the ``format`` field)."""
@@ -38,7 +44,7 @@ def value_path(game_id: str, players: int) -> Path:
     GameConfigError for an unknown game.
     """
     spec = get_game(game_id)
-    module = spec.state_class.__module__
+    module: str = getattr(spec.state_class, "__module__")  # compiled code reads a class's module this way
     parts = module.split(".")
     if parts[:2] == ["dicetable", "games"] and len(parts) > 3:
         package = ".".join(parts[:3])
@@ -54,14 +60,23 @@ def hand_feature(value: float) -> float:
     return math.log(v / (1.0 - v))
 
 
-def features(state: GameState, seat: int, encoding, evaluate=None) -> list:
-    """The model's input for ``seat``: the game's feature vector of ``observation(seat)``, then
-    :func:`hand_feature` of ``evaluate(state, seat)`` (0 when the game has no ``evaluate``)."""
-    out = encoding.encode(state.observation(seat))
+def features(state: GameState, seat: int, encoding: Encoding,
+             evaluate: Callable[[GameState, int], float] | None = None) -> list[float]:
+    """The model's input for ``seat`` (``encoding.size + 1`` floats): the game's feature vector of
+    ``observation(seat)``, then :func:`hand_feature` of ``evaluate(state, seat)`` (0 when the game has
+    no ``evaluate``).
+
+    The vector comes from the game's direct fill where it has one
+    (:meth:`~dicetable.engine.encoding.Encoding.encode_state`: no observation dictionary is built),
+    which gives the dictionary encoding's values as float32 numbers: the same up to float32 rounding
+    (a relative 6e-8), far finer than anything the fitted weights resolve.
+    """
+    out: list[float] = encoding.encode_state(state, seat)
     out.append(hand_feature(float(evaluate(state, seat))) if evaluate is not None else 0.0)
     return out
 
 
+@mypyc_attr(native_class=False)  # a plain class: a compiled frozen dataclass cannot be unpickled
 @dataclass(frozen=True)
 class LinearValue:
     """A fitted model for one game and player count.
@@ -75,22 +90,25 @@ class LinearValue:
     game: str
     players: int
     kind: str
-    weights: tuple
+    weights: tuple[float, ...]
     bias: float
     scale: float
     size: int
     provenance: dict
 
     # ------------------------------------------------------------ evaluation
-    def raw(self, features: list) -> float:
-        """``w . x + b`` for one feature vector (length ``size``)."""
+    def raw(self, features: list[float]) -> float:
+        """``w . x + b`` for one feature vector (length ``size``), summed in the features' order."""
         total = self.bias
-        for w, x in zip(self.weights, features):
+        weights = self.weights
+        for i in range(min(len(weights), len(features))):
+            x = features[i]
             if x:
-                total += w * x
+                total += weights[i] * x
         return total
 
-    def seat_value(self, state: GameState, seat: int, encoding, evaluate=None) -> float:
+    def seat_value(self, state: GameState, seat: int, encoding: Encoding,
+                   evaluate: Callable[[GameState, int], float] | None = None) -> float:
         """Win chance (``kind == "win"``, in (0, 1)) or expected score (``"score"``) of ``seat``.
 
         ``evaluate`` is the game's hand-written evaluation, the model's last feature.
@@ -100,7 +118,8 @@ class LinearValue:
             return z
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def rewards(self, state: GameState, encoding, evaluate=None) -> list[float]:
+    def rewards(self, state: GameState, encoding: Encoding,
+                evaluate: Callable[[GameState, int], float] | None = None) -> list[float]:
         """Search rewards of every seat: win chances summing to 1, or solo ``score / scale``."""
         if self.kind == "score":
             return [self.seat_value(state, 0, encoding, evaluate) / self.scale]
@@ -213,7 +232,7 @@ class Evaluator:
 
     def rewards(self, state: GameState) -> list[float]:
         """Every seat's value in about [0, 1] for a position that is not over."""
-        if self.model is not None:
+        if self.model is not None and self.encoding is not None:  # a model is kept only with its encoding
             return self.model.rewards(state, self.encoding, self.evaluate)
         if self.evaluate is None:
             return [0.5] * state.players
