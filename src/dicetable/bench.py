@@ -39,9 +39,10 @@ def paused_gc() -> Iterator[None]:
 
 
 def _random_game(game: str, players: int, seed: int, options: dict[str, Any] | None, every: int = 0,
-                 samples: list[GameState] | None = None, limit: int = 0) -> int:
+                 samples: list[GameState] | None = None, limit: int = 0, quiet: bool = False) -> int:
     """Play one seeded random game; return its actions. Given ``samples``, keep a clone of every
-    ``every``-th state in it until it holds ``limit``."""
+    ``every``-th state in it until it holds ``limit``. ``quiet``: each action by the quiet trusted
+    ``step`` of search (no event built or logged) instead of ``apply``; the same game either way."""
     state = new_game(game, players, seed=seed, options=options)
     rng = Rng(seed)
     steps = 0
@@ -49,7 +50,10 @@ def _random_game(game: str, players: int, seed: int, options: dict[str, Any] | N
         seats = state.to_move
         seat = seats[rng.randbelow(len(seats))]
         acts = state.legal_actions(seat)
-        state.apply(acts[rng.randbelow(len(acts))], seat)
+        if quiet:
+            state.step(acts[rng.randbelow(len(acts))], seat)
+        else:
+            state.apply(acts[rng.randbelow(len(acts))], seat)
         steps += 1
         if samples is not None and every and steps % every == 0 and len(samples) < limit:
             samples.append(state.clone())
@@ -57,19 +61,20 @@ def _random_game(game: str, players: int, seed: int, options: dict[str, Any] | N
 
 
 def time_random_games(game: str, players: int, games: int, seed: int,
-                      options: dict | None = None) -> tuple[int, float]:
+                      options: dict | None = None, quiet: bool = False) -> tuple[int, float]:
     """Play ``games`` seeded random games (seeds ``seed``...); return ``(actions, seconds)``.
 
     One untimed game first (seed ``seed - 1``) warms the interpreter and the
     games' text and menu caches, so the figure is the steady rate of a long
-    simulation. Nothing is kept between games.
+    simulation. Nothing is kept between games. ``quiet``: every action by the
+    quiet ``step`` (the step of search, which builds no events), as :func:`_random_game`.
     """
-    _random_game(game, players, seed - 1, options)
+    _random_game(game, players, seed - 1, options, quiet=quiet)
     steps = 0
     with paused_gc():
         t0 = time.perf_counter()
         for g in range(games):
-            steps += _random_game(game, players, seed + g, options)
+            steps += _random_game(game, players, seed + g, options, quiet=quiet)
         return steps, time.perf_counter() - t0
 
 
