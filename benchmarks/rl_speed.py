@@ -6,9 +6,12 @@ sides and set up afresh each time (no cache kept from an earlier run of the same
 fastest run counts. The table shows steps per second over all seeds and the median of the
 seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The sides:
 
-- **raw**: a seeded random game on the engine alone (``legal_actions`` + ``apply``);
+- **raw**: a seeded random game on the engine alone (``legal_actions`` + ``apply``); **raw
+  quiet**: the same with the quiet ``step`` of search instead of ``apply`` (no event built);
 - **AEC**: the same game through the PettingZoo AEC environment (``last()`` gives the
-  observation vector and the mask, then ``step`` with the recorded action's index);
+  observation vector and the mask, then ``step`` with the recorded action's index), which
+  moves by the quiet step (its default); "AEC cost" is against the raw step, "v quiet" against
+  the raw quiet step;
 - **OpenSpiel**: the same game through ``open_spiel.python.rl_environment.Environment`` (every
   step builds every player's information-state tensor and legal actions, as that API does);
 - **OpenSpiel floor**: rl_environment on a trivial pyspiel Python game against that game's bare
@@ -85,8 +88,9 @@ def recorded_game(game_id: str, players: int, seed: int) -> tuple[int, list[tupl
     return engine_seed, moves
 
 
-def raw_unit(game_id: str, players: int, seed: int) -> Unit:
-    """The seed's game on the raw engine: ``legal_actions`` + ``apply`` of an offered Action."""
+def raw_unit(game_id: str, players: int, seed: int, quiet: bool = False) -> Unit:
+    """The seed's game on the raw engine: ``legal_actions`` + ``apply`` of an offered Action
+    (``quiet``: + the quiet ``step`` of search instead, which builds no event)."""
     engine_seed, moves = recorded_game(game_id, players, seed)
     state = dicetable.new_game(game_id, players, seed=engine_seed)
     positions = []
@@ -97,9 +101,10 @@ def raw_unit(game_id: str, players: int, seed: int) -> Unit:
 
     def run() -> int:
         state = dicetable.new_game(game_id, players, seed=engine_seed)
+        go = state.step if quiet else state.apply
         for position in positions:
             seat = min(state.to_move)
-            state.apply(state.legal_actions(seat)[position], seat)
+            go(state.legal_actions(seat)[position], seat)
         return len(positions)
     return run
 
@@ -324,6 +329,7 @@ def main() -> None:
         total = 40 * args.envs
         sides: dict[str, Callable[[int], Unit]] = {
             "raw": lambda seed: raw_unit(spec.id, players, seed),
+            "raw_quiet": lambda seed: raw_unit(spec.id, players, seed, quiet=True),
             "aec": lambda seed: aec_unit(spec.id, players, seed),
             "separate": lambda seed: separate_unit(spec.id, players, seed, args.envs, total),
             "batched": lambda seed: batched_unit(spec.id, players, seed, args.envs, total),
@@ -335,7 +341,7 @@ def main() -> None:
             sides["floor_env"] = lambda seed: floor_units()["floor_env"]
         steps = dict.fromkeys(sides, 0)
         seconds = dict.fromkeys(sides, 0.0)
-        ratios: dict[str, list[float]] = {"aec": [], "openspiel": [], "batch": [], "floor": []}
+        ratios: dict[str, list[float]] = {"aec": [], "aec_quiet": [], "openspiel": [], "batch": [], "floor": []}
         for make in sides.values():  # warm the code paths on a seed that is not measured
             make(10_000)()
         for seed in range(args.games):
@@ -355,6 +361,7 @@ def main() -> None:
                 steps[name] += counted[name]
                 seconds[name] += fastest[name]
             ratios["aec"].append(rate["raw"] / rate["aec"])
+            ratios["aec_quiet"].append(rate["raw_quiet"] / rate["aec"])
             ratios["batch"].append(rate["batched"] / rate["separate"])
             if "openspiel" in rate:
                 ratios["openspiel"].append(rate["raw"] / rate["openspiel"])
@@ -365,6 +372,7 @@ def main() -> None:
         row: dict[str, Any] = {"game": spec.id, "players": players,
                                **{f"{k}_steps_per_s": steps[k] / seconds[k] for k in sides},
                                "aec_cost": statistics.median(ratios["aec"]),
+                               "aec_cost_quiet": statistics.median(ratios["aec_quiet"]),
                                "batch_speedup": statistics.median(ratios["batch"])}
         if ratios["openspiel"]:
             row["openspiel_cost"] = statistics.median(ratios["openspiel"])
@@ -374,12 +382,13 @@ def main() -> None:
             row["rl_environment_floor_us"] = 1e6 * (seconds["floor_env"] / steps["floor_env"]
                                                     - seconds["floor_bare"] / steps["floor_bare"])
         rows.append(row)
-    print(f"{'game':26} {'raw/s':>8} {'AEC/s':>8} {'AEC cost':>8} {'OpenSpiel/s':>11} {'OS cost':>7} "
-          f"{'OS floor':>8} {'separate/s':>10} {'batched/s':>9} {'speed-up':>8}")
+    print(f"{'game':26} {'raw/s':>8} {'quiet/s':>8} {'AEC/s':>8} {'AEC cost':>8} {'v quiet':>7} {'OpenSpiel/s':>11} "
+          f"{'OS cost':>7} {'OS floor':>8} {'separate/s':>10} {'batched/s':>9} {'speed-up':>8}")
     for r in rows:
         os_rate = f"{r['openspiel_steps_per_s']:11,.0f} {r['openspiel_cost']:6.2f}x {r['openspiel_floor_cost']:7.2f}x" \
             if "openspiel_cost" in r else f"{'-':>11} {'-':>7} {'-':>8}"
-        print(f"{r['game']:26} {r['raw_steps_per_s']:8,.0f} {r['aec_steps_per_s']:8,.0f} {r['aec_cost']:7.2f}x "
+        print(f"{r['game']:26} {r['raw_steps_per_s']:8,.0f} {r['raw_quiet_steps_per_s']:8,.0f} "
+              f"{r['aec_steps_per_s']:8,.0f} {r['aec_cost']:7.2f}x {r['aec_cost_quiet']:6.2f}x "
               f"{os_rate} {r['separate_steps_per_s']:10,.0f} {r['batched_steps_per_s']:9,.0f} "
               f"{r['batch_speedup']:7.2f}x")
     for r in rows:

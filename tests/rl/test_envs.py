@@ -201,3 +201,31 @@ def test_aec_observation_is_the_dictionary_encoding_and_the_mask_the_legal_actio
             assert set(np.flatnonzero(obs["action_mask"])) == legal
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
+def test_aec_quiet_steps_play_the_games_of_apply(game_id: str) -> None:
+    """The default environment moves by the quiet step, ``events=True`` by ``apply``: every
+    observation, mask, reward and ending of a whole seeded game is the same; only the events'
+    environment logs the moves (the quiet one keeps the set-up's events alone)."""
+    quiet, loud = rl.env(game_id, 2), rl.env(game_id, 2, events=True)
+    quiet.reset(seed=8)
+    loud.reset(seed=8)
+    set_up = len(quiet.state_.log)
+    rng = np.random.default_rng(8)
+    steps = 0
+    for agent in quiet.agent_iter(max_iter=5000):
+        assert loud.agent_selection == agent
+        obs, reward, term, trunc, _ = quiet.last()
+        obs2, reward2, term2, trunc2, _ = loud.last()
+        assert np.array_equal(obs["observation"], obs2["observation"])
+        assert np.array_equal(obs["action_mask"], obs2["action_mask"])
+        assert (reward, term, trunc) == (reward2, term2, trunc2)
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        quiet.step(action)
+        loud.step(action)
+        steps += action is not None
+    assert not quiet.agents and not loud.agents  # both games ended, together
+    assert quiet.state_.history == loud.state_.history and len(quiet.state_.history) == steps
+    assert quiet.state_.scores == loud.state_.scores
+    assert len(quiet.state_.log) == set_up < len(loud.state_.log)

@@ -8,6 +8,11 @@ simultaneous Harvest) they are asked one after another in seat order, and each s
 own observation, so nothing passes between them. Rewards come once, at the end, by final
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
+
+Moves are made with the engine's quiet step, as :class:`~dicetable.rl.vector.BatchEnv` makes
+them: the same game, but no event is built, so ``state_``'s log holds only the set-up's events
+(no observation, mask, reward or rendering reads the log). ``events=True`` makes every move with
+``apply`` instead, which logs each event with its text.
 """
 
 from __future__ import annotations
@@ -33,8 +38,9 @@ class DicetableAEC(AECEnv):
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game_id: str, players: int, options: dict[str, Any] | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, events: bool = False) -> None:
         super().__init__()
+        self.events = events  # True: moves by apply, the log kept (see the module docstring)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not offered; allowed: None, 'ansi'")
         self.spaces = GameSpaces(game_id, players, options)
@@ -134,7 +140,10 @@ class DicetableAEC(AECEnv):
             except ValueError:  # not offered: apply below refuses it by id, saying what is legal
                 pass
         self._offered = None
-        state.apply(chosen if chosen is not None else self.spaces.action_id(action), seat)
+        if chosen is not None and not self.events:
+            state.step(chosen, seat)  # the very Action legal_actions(seat) offered: the trusted quiet step
+        else:  # apply looks the id up and refuses an illegal one, naming what is legal
+            state.apply(chosen if chosen is not None else self.spaces.action_id(action), seat)
         # the rewards stay zero until the step that ends the game (no clearing before then)
         to_move = state.to_move
         if to_move:
@@ -159,6 +168,7 @@ class DicetableAEC(AECEnv):
 
 
 def env(game_id: str, players: int = 2, options: dict[str, Any] | None = None,
-        render_mode: str | None = None) -> DicetableAEC:
-    """A PettingZoo AEC environment of ``game_id`` (see :class:`DicetableAEC`)."""
-    return DicetableAEC(game_id, players, options, render_mode)
+        render_mode: str | None = None, events: bool = False) -> DicetableAEC:
+    """A PettingZoo AEC environment of ``game_id`` (see :class:`DicetableAEC`; ``events=True``: moves by
+    ``apply``, every event logged)."""
+    return DicetableAEC(game_id, players, options, render_mode, events)
