@@ -35,7 +35,9 @@ def _options(game: str, draw) -> dict:
 def _compare_game(game: str, players: int, seed: int, options: dict) -> int:
     """Play one random game, comparing both drawings for every viewer at every step; return the boards seen."""
     spec = get_game(game)
-    whole = sys.modules[spec.board_view.__module__].whole_board_view
+    draw = spec.board_view
+    assert draw is not None
+    whole = sys.modules[draw.__module__].whole_board_view
     try:
         state = new_game(game, players, seed=seed, options=options)
     except Exception:  # an option value that does not fit this player count (the game's own check)
@@ -47,7 +49,7 @@ def _compare_game(game: str, players: int, seed: int, options: dict) -> int:
             actions = ([a.to_json() for a in state.legal_actions(viewer)]
                        if viewer is not None and not state.is_over and viewer in state.to_move else [])
             obs = state.observation(viewer)
-            got = list(spec.board_view(obs, actions, viewer).items())
+            got = list(draw(obs, actions, viewer).items())
             want = list(whole(obs, actions, viewer).items())
             where = f"{game} {players}p seed {seed} options {options} viewer {viewer} step {seen}"
             assert [k for k, _ in got] == [k for k, _ in want], f"part order differs: {where}"
