@@ -871,16 +871,36 @@ _ROAD_BRIDGES = {season: tuple(tuple(bi for bi in range(len(lay.bridge_ids)) if 
 
 def _sheet_key(pl: Mapping[str, Any], obs: ObsLike, s: int) -> tuple:
     """Everything :func:`_sheet_parts` reads for seat ``s`` (without actions), as a hashable key."""
+    return tuple(obs["lair_first"]), _player_key(pl)
+
+
+def _player_key(pl: Mapping[str, Any]) -> tuple:
+    """What :func:`_sheet_parts` reads of the player view ``pl`` (the rest of its key is the table's).
+
+    The rules' sheet views are shared objects never changed (``rules.scoring.sheet_view``): every
+    viewer of a version and most versions hold the same ``pl``, so its key is remembered by the
+    object (kept in :data:`_PLAYER_KEYS`, so its id is not reused while there) and made once."""
+    got = _PLAYER_KEYS.get(id(pl))
+    if got is not None and got[0] is pl:
+        return got[1]
     lairs = pl["lairs"]
-    return (tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
-            tuple(pl["guild_tracks"].values()), tuple((g, *v) for g, v in pl["voided_track_rewards"].items()),
-            pl["gold"], pl["wall"],
-            tuple((tuple(lr["blocks"].values()), lr["result"], lr["access"]) for lr in lairs.values()),
-            tuple(obs["lair_first"]), tuple(pl["statues"]), pl["plinths_to_draft"],
-            tuple(pl["score"]["statue_vp"].values()), pl["score"]["total"], pl["score"]["stars"],
-            pl["score"]["domains"], pl["score"]["lairs"],
-            tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
-            tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"]))
+    key = (tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
+           tuple(pl["guild_tracks"].values()), tuple((g, *v) for g, v in pl["voided_track_rewards"].items()),
+           pl["gold"], pl["wall"],
+           tuple((tuple(lr["blocks"].values()), lr["result"], lr["access"]) for lr in lairs.values()),
+           tuple(pl["statues"]), pl["plinths_to_draft"],
+           tuple(pl["score"]["statue_vp"].values()), pl["score"]["total"], pl["score"]["stars"],
+           pl["score"]["domains"], pl["score"]["lairs"],
+           tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
+           tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"]))
+    if len(_PLAYER_KEYS) > 4096:
+        _PLAYER_KEYS.clear()
+    _PLAYER_KEYS[id(pl)] = (pl, key)
+    return key
+
+
+#: Player views' keys by the view object's id: ``{id(pl): (pl, key)}`` (:func:`_player_key`); bounded.
+_PLAYER_KEYS: dict = {}
 
 
 #: Seats' sheet parts without actions, by (season, seat, solo key, sheet key); bounded.
