@@ -94,7 +94,7 @@ class _Places:
         self.left: list = []
         self.castle: tuple = ()
         self.forest: tuple = ()
-        if seat is None or not 0 <= seat < len(obs["players"]):
+        if not actions or seat is None or not 0 <= seat < len(obs["players"]):
             return
         lay = layout(obs)
         sheet = Sheet(lay, obs["players"][seat])
@@ -701,6 +701,18 @@ def _one_die(colour: str, v: int, off: bool) -> str:
 
 def _draft(line: list, deck: Mapping[str, Any], acts: dict) -> str:
     """The Statue draft line (a card that may be taken is a button) and the deck's counts."""
+    if not any(key[0] == "statue" for key in acts):  # as every viewer without a Statue to take sees it
+        return _plain_draft(tuple(line), deck["day"], deck["night"])
+    return _draw_draft(line, deck, acts)
+
+
+@lru_cache(maxsize=1024)
+def _plain_draft(line: tuple, day: int, night: int) -> str:
+    """:func:`_draft` without a Statue to take: the line's cards and the deck's ``day`` and ``night`` counts."""
+    return _draw_draft(line, {"day": day, "night": night}, {})
+
+
+def _draw_draft(line, deck: Mapping[str, Any], acts: dict) -> str:
     o = ['<div class="dkv-draft" role="group" aria-label="Statue draft line" data-key="draft">'
          '<span class="dlabel">Statue draft line</span>']
     for i in range(DRAFT_LINE):
