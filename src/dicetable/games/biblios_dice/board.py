@@ -545,16 +545,25 @@ def _player_hand(obs: Observation, p: PlayerRow, seat: int | None, actions: dict
     if obs["is_over"]:
         return ""
     if s == seat and "hand" in p:
-        cards = []
-        for v in p["hand"]:
-            aid = f"bid:{'pass' if v == 0 else v}"
-            act = (aid, actions[aid]) if aid in actions else None
-            cards.append(_card(v, "hand", act,
-                               "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more.",
-                               key=f"hand-{s}-{v}"))
-        aside = ' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else ""
-        return f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{aside}</div>'
+        hand = tuple(p["hand"])
+        bids = tuple((aid, actions[aid]) for aid in (f"bid:{'pass' if v == 0 else v}" for v in hand) if aid in actions)
+        return _own_hand(s, hand, p["pass_card_aside"], bids)
     return _other_hand(tuple(p["cards_not_revealed"]), p["pass_card_aside"])
+
+
+@lru_cache(maxsize=1024)
+def _own_hand(s: int, hand: tuple[int, ...], aside: bool, bids: tuple[tuple[str, str], ...]) -> str:
+    """Seat ``s``'s own Bidding Cards ``hand``, those it may bid now (``bids``: (id, label)) as buttons."""
+    actions = dict(bids)
+    cards = []
+    for v in hand:
+        aid = f"bid:{'pass' if v == 0 else v}"
+        act = (aid, actions[aid]) if aid in actions else None
+        cards.append(_card(v, "hand", act,
+                           "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more.",
+                           key=f"hand-{s}-{v}"))
+    note = ' <span class="bd-note">pass card aside</span>' if aside else ""
+    return f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{note}</div>'
 
 
 @lru_cache(maxsize=1024)
