@@ -417,9 +417,38 @@ def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, s
         parts = _in_order(shared, vd.seat_order(obs, seat))
         parts.update(_viewer_parts(obs, seat))
         return parts
+    # the pieces no action lands on are every viewer's (shared); the few that carry one drawn with it
+    shared = _board_without_actions({k: v for k, v in obs.items() if k != "seat"})
+    parts = _in_order(shared, vd.seat_order(obs, seat)) if seat is not None else dict(shared)
+    _place_actions(obs, {a["id"]: a["label"] for a in actions}, parts)
+    parts.update(_viewer_parts(obs, seat))
+    return parts
+
+
+def whole_board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
+    """:func:`board_view` drawn the plain way, every piece with the actions: the reference its parts
+    (values and order) must equal."""
     parts = _board(obs, actions, seat)
     parts.update(_viewer_parts(obs, seat))
     return parts
+
+
+def _place_actions(obs: Observation, labels: dict[str, str], parts: dict[str, str]) -> None:
+    """Draw again in ``parts`` (a board without actions) the pieces that carry one of ``labels``
+    (``{id: label}``): the target space (``place``), the rolled dice of each face (``keep:<face>``) and
+    the turn's buttons, as :func:`_board` draws them."""
+    place = labels.get("place")
+    target = vd.target_space(obs)
+    if place is not None and target is not None:
+        i = SPACES.index(target)
+        parts[f"sp-{target}"] = _space(i, vd.owners(obs)[i], True, target == vd.preview_space(obs), place,
+                                       obs["current"])
+    counts = vd.dice_counts(obs, "roll")
+    for i, face in enumerate(FACE_ORDER):
+        label = labels.get(f"keep:{face}")
+        if label is not None:
+            parts[f"roll-{_face_word(face)}"] = _dice_group(face, counts[i], "roll", label)
+    parts["turn-actions"] = _turn_actions(labels)
 
 
 def _in_order(parts: dict[str, str], order: list[int]) -> dict[str, str]:
