@@ -495,9 +495,10 @@ def _board(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
     owners = vd.owners(obs)
     parts = {"board": _ROOT, "status": "", "road": _road(), LEGEND: _LEGEND}
     place_label = labels.get("place")
-    for i, space in enumerate(SPACES):
+    for i, space in enumerate(SPACES):  # only the target space reads whose marker is next (``current``)
         parts[f"sp-{space}"] = _space(i, owners[i], space == target, space == preview,
-                                      place_label if space == target else None, obs["current"])
+                                      place_label if space == target else None,
+                                      obs["current"] if space == target else 0)
     parts["market"] = _market(obs)
     claims = vd.claims(obs)
     for rank in range(len(obs["market"])):
