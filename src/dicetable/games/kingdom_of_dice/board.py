@@ -34,6 +34,7 @@ and ``cat-pts`` (points), ``on-board`` (markers on the board), ``round`` and
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import islice
 
 from dicetable.engine import counted, seat_name
 from dicetable.engine.markup import LEGEND, attr, die_svg, legend, memo, slot, text
@@ -181,6 +182,7 @@ def _die_picture(face) -> str:
     return die_svg(None, _CROWN_FACE) if face == "crown" else die_svg(face)
 
 
+@lru_cache(maxsize=8)
 def _dice_row(where: str, empty: bool) -> str:
     """Part ``dice-roll`` or ``dice-kept``: the dice area, one slot per face (``roll-<face>``,
     ``kept-<face>``) so that setting a die aside changes only the groups of its face."""
@@ -453,12 +455,7 @@ def _place_actions(obs: Observation, labels: dict[str, str], parts: dict[str, st
 
 def _in_order(parts: dict[str, str], order: list[int]) -> dict[str, str]:
     """``parts`` with the players' parts in the viewer's ``order`` (as :func:`_board` puts them)."""
-    out = {}
-    for key, html in parts.items():
-        if key == "players":
-            break
-        out[key] = html
-    out["players"] = parts["players"]
+    out = dict(islice(parts.items(), list(parts).index("players") + 1))  # the parts up to the players'
     for s in order:
         for key in (f"p-{s}", f"p-{s}-markers", f"p-{s}-won"):
             out[key] = parts[key]
@@ -480,11 +477,16 @@ def _viewer_parts(obs: Observation, seat: int | None) -> dict[str, str]:
     """The parts that depend on the viewer: ``status``, ``players`` (the viewer's order) and ``p-<seat>``."""
     order = vd.seat_order(obs, seat)
     parts = {"status": _status(obs, seat),
-             "players": ("".join(slot(f"p-{s}") for s in order)) + (slot("cat") if "cat" in obs and
-                                                                    obs["cat"] is not None else "")}
+             "players": _player_slots(tuple(order), "cat" in obs and obs["cat"] is not None)}
     for s in order:
         parts[f"p-{s}"] = _player(obs, s, seat)
     return parts
+
+
+@lru_cache(maxsize=64)
+def _player_slots(order: tuple[int, ...], cat: bool) -> str:
+    """Part ``players``: the slots of the players' panels in the viewer's ``order``, then the Cat's."""
+    return "".join(slot(f"p-{s}") for s in order) + (slot("cat") if cat else "")
 
 
 def _board(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
