@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicetable.engine.markup import Memo, memo
-from dicetable.server.delta import apply_patch, diff, share_patch
+from dicetable.server.delta import apply_patch, diff, same_items, share_patch
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 
@@ -57,6 +57,50 @@ def test_a_value_of_another_type_or_key_order_is_not_shared():
     ops, obs = share_patch(seen, {"x": 0, "o": {"a": 1, "b": 2}}, {"x": True, "o": {"b": 3, "a": 1}})
     assert _text(obs) == '{"x": true, "o": {"b": 3, "a": 1}}'
     assert ops == [["s", ["x"], True], ["s", ["o", "b"], 3]]
+
+
+def _shallow(value):
+    """A new list or dict holding the same objects as ``value`` (how Dice Kingdoms lists its shared sheet
+    views for each viewer); anything else as it is."""
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(OBS, OBS, st.lists(st.tuples(JSON, JSON, st.booleans()), min_size=1, max_size=4), OBS)
+def test_shared_items_are_shared_and_each_viewers_patch_is_its_own(public, public2, seats, public3):
+    """Viewers whose public entries are new lists or dicts of the same objects (or deep copies, for
+    some): each viewer's shared patch and kept observation are its own to the byte, and an entry of the
+    same objects is kept as the first viewer's object."""
+    revisions = [public, public2, public3]
+    olds = [dict(deepcopy(public), seat=own[0]) for own in seats]
+    for n, pub in enumerate(revisions[1:], start=1):
+        seen: dict = {}
+        kept = []
+        for v, own in enumerate(seats):
+            new = {k: (deepcopy(x) if own[2] else _shallow(x)) for k, x in pub.items()}
+            new["seat"] = own[n % 2]
+            before_old, before_new = _text(olds[v]), _text(new)
+            ops, obs = share_patch(seen, olds[v], new)
+            assert _text(ops) == _text(diff(olds[v], new))
+            assert _text(obs) == before_new
+            assert _text(olds[v]) == before_old and _text(new) == before_new
+            for k, x in new.items():
+                if k != "seat" and k in seen and same_items(seen[k][1], x):
+                    assert obs[k] is seen[k][1]
+            kept.append(obs)
+        olds = kept
+
+
+def test_same_items_means_the_same_objects_in_the_same_order():
+    a, b = [1], {"x": 1}
+    assert same_items([a, b], [a, b]) and same_items({"p": a, "q": b}, {"p": a, "q": b})
+    assert not same_items([a, b], [a, dict(b)])  # equal, but another object
+    assert not same_items({"p": a, "q": b}, {"q": b, "p": a})  # another key order: another JSON text
+    assert not same_items([a], (a,)) and not same_items([a], [a, b]) and not same_items(1, 1)
 
 
 def test_a_memo_draws_equal_values_once_and_tells_types_apart():
