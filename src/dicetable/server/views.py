@@ -259,10 +259,9 @@ class Views:
         new_parts, old_parts = view["parts"] or {}, old["parts"] or {}
         shared = rnd.parts if rnd is not None else None
         parts: dict[str, str | None] = {}
-        for k, html in new_parts.items():
-            was = old_parts.get(k)
-            if was is html:
-                continue
+        was_of = old_parts.get
+        for k in [k for k, html in new_parts.items() if was_of(k) is not html]:  # most parts are the same object
+            html, was = new_parts[k], was_of(k)
             if was == html:
                 new_parts[k] = was  # the same text: keep one object
                 continue
