@@ -650,16 +650,22 @@ def _draw(obs: Observation, actions, seat: int | None, whole: bool) -> dict[str,
             parts.update(pieces)
             parts[f"p-{s}"] = panel
     parts[LEGEND] = _LEGEND
-    stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
-    players = "".join(_slot(f"p-{s}") for s in order)
-    parts[ROOT] = (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}">'
-                   f'<div class="vck-top"><div class="vck-status">{_slot("turn")}{_slot("dice", cls="vck-dslot")}'
-                   f'{_slot("info", cls="vck-islot")}{_slot("harvest", cls="vck-harvslot")}</div>'
-                   f'{_slot("dark-lord")}{_slot("over")}</div>'
-                   f'<div class="vck-main"><div class="vck-center" role="group" '
-                   f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
-                   f'<div class="vck-players">{players}</div></div>{_slot(LEGEND)}</div>')
+    parts[ROOT] = _root(obs["players"], tuple(order))
     return parts
+
+
+@lru_cache(maxsize=64)
+def _root(players: int, order: tuple[int, ...]) -> str:
+    """The root part: the status, the Center Stacks' slots and the players' slots in the viewer's ``order``."""
+    stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
+    panels = "".join(_slot(f"p-{s}") for s in order)
+    return (f'<div class="board board-{GAME_ID} vck-n{players}">'
+            f'<div class="vck-top"><div class="vck-status">{_slot("turn")}{_slot("dice", cls="vck-dslot")}'
+            f'{_slot("info", cls="vck-islot")}{_slot("harvest", cls="vck-harvslot")}</div>'
+            f'{_slot("dark-lord")}{_slot("over")}</div>'
+            f'<div class="vck-main"><div class="vck-center" role="group" '
+            f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
+            f'<div class="vck-players">{panels}</div></div>{_slot(LEGEND)}</div>')
 
 
 #: The last move as the panels of the players who did not make it see it: none.
