@@ -127,14 +127,15 @@ def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
         was = a.get(key, _MISSING)
         first = seen.get(key)
         if first is not None and first[1] is not value and first[1] == value:  # equal: exactly so?
-            if first[3] is None:
-                first[3] = exact(first[1]) or b""
-                first[4] = type(value) in _CONTAINERS and len(first[3]) > _LARGE
+            known = first[3]
+            if known is None:
+                known = first[3] = exact(first[1]) or b""
+                first[4] = type(value) in _CONTAINERS and len(known) > _LARGE
             if first[4] and same_items(first[1], value):  # a large text not written again
                 value = first[1]
             else:
                 first[4] = False  # not made of the first viewer's objects: do not look again this revision
-                if first[3] and first[3] == exact(value):
+                if known and known == exact(value):
                     value = first[1]
         out[key] = value
         if first is not None and first[1] is value and first[0] is was:
