@@ -16,6 +16,7 @@ from dicetable.engine.markup import Memo, memo
 from dicetable.server.delta import apply_patch, diff, same_items, share_patch
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
+from dicetable.server.views import not_same_object
 
 KEYS = st.sampled_from(["a", "b", "c", "d", "dice"])
 SCALARS = st.none() | st.booleans() | st.integers(-2, 2) | st.floats(-2, 2, allow_nan=False) | st.text(max_size=2)
@@ -101,6 +102,19 @@ def test_same_items_means_the_same_objects_in_the_same_order():
     assert not same_items([a, b], [a, dict(b)])  # equal, but another object
     assert not same_items({"p": a, "q": b}, {"q": b, "p": a})  # another key order: another JSON text
     assert not same_items([a], (a,)) and not same_items([a], [a, b]) and not same_items(1, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(KEYS, st.integers(0, 3)), max_size=8), st.lists(st.tuples(KEYS, st.integers(0, 3)), max_size=8))
+def test_parts_not_the_same_object_are_found_in_order(old_items, new_items):
+    """``not_same_object`` gives the keys whose value is not the old object (equal texts made apart count),
+    in the new board's order, whether the keys come in the same order or not."""
+    texts = [f"<p>{n}</p>" for n in range(4)]
+    old = {k: texts[n] for k, n in old_items}
+    new = {k: (texts[n] if n % 2 else "".join(["<p>", str(n), "</p>"])) for k, n in new_items}
+    want = [k for k, v in new.items() if k not in old or old[k] is not v]
+    assert not_same_object(new, old) == want
+    assert not_same_object(old, dict(old)) == []
 
 
 def test_a_memo_draws_equal_values_once_and_tells_types_apart():
