@@ -60,7 +60,7 @@ def test_shared_patches_are_each_viewers_own_diff_exactly(public, public2, seats
     "seat": over three revisions, each viewer's shared patch is its own diff, to the byte, and the kept
     observation is its own, to the byte; nothing passed in is changed."""
     steps = list(_patch_revisions([public, public2, public3], seats,
-                                 lambda pub, own, n: dict(deepcopy(pub), seat=own[n % 2])))
+                                  lambda pub, own, n: dict(deepcopy(pub), seat=own[n % 2])))
     assert len(steps) == 2 * len(seats)
 
 
