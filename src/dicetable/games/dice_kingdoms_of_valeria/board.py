@@ -905,7 +905,7 @@ def _player_key(pl: Mapping[str, Any]) -> tuple:
            pl["score"]["domains"], pl["score"]["lairs"],
            tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
            tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"]))
-    if len(_PLAYER_KEYS) > 4096:
+    if len(_PLAYER_KEYS) > 1024:  # at most a thousand views kept alive here
         _PLAYER_KEYS.clear()
     _PLAYER_KEYS[id(pl)] = (pl, key)
     return key

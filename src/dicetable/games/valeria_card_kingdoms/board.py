@@ -685,7 +685,7 @@ _NO_PIECE = frozenset({"choose", "decline"})
 
 def _claims(obs: Observation, ids, seat: int | None) -> tuple[frozenset | None, frozenset | None]:
     """``(centre pieces, player panels)`` that actions ``ids`` may be placed on: the dice and stack keys
-    (:data:`STACK_KEYS`), the seats whose panels. Every piece that takes an action in
+    (:data:`STACK_KEYS`) and the seats whose panels they may land on. Every piece that takes an action in
     :func:`whole_board_view` is among them (more may be, drawn alike with or without the actions); an id
     of a kind not known here gives ``(None, None)``: draw every piece with the actions."""
     center: set[str] = set()
