@@ -4,10 +4,10 @@ Boards that draw the pieces no action lands on from the memo every viewer
 shares, and only the pieces the actions may concern with them, keep the
 plain drawing as ``whole_board_view`` in their board module: every piece
 drawn with the actions, as each board was drawn before. For every such
-title, along seeded random games with every option value worth playing and greedy
-games at every player count, every
-viewer's parts (values and their order, which the change messages follow)
-must be the whole drawing's, and so must the assembled board.
+title, along seeded random games with every option value worth playing and
+greedy games at every player count, every viewer's parts (values and their
+order, which the change messages follow) must be the whole drawing's, and so
+must the assembled board.
 """
 
 from __future__ import annotations
@@ -69,9 +69,10 @@ def _compare_game(game: str, players: int, seed: int, options: dict, bot: str = 
         state.apply(chooser.choose(state, seat).id, seat)
 
 
-def test_some_title_draws_from_shared_pieces():
-    """Card Kingdoms draws its mover's board from the shared pieces (so the properties below run)."""
-    assert "valeria-card-kingdoms" in SPLIT
+def test_the_titles_drawing_from_shared_pieces_are_checked():
+    """Card Kingdoms, Corsairs and Kingdom of Dice draw their mover's board from the shared pieces, so the
+    properties below run for each of them."""
+    assert {"valeria-card-kingdoms", "corsairs-of-valeria", "kingdom-of-dice"} <= set(SPLIT)
 
 
 @pytest.mark.parametrize("game", SPLIT)
