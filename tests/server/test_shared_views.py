@@ -8,14 +8,17 @@ import json
 import queue
 import random
 from copy import deepcopy
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicetable.engine.markup import Memo, memo
-from dicetable.server.delta import apply_patch, diff, share_patch
+from dicetable.server import delta
+from dicetable.server.delta import apply_patch, diff, same_items, share_patch
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
+from dicetable.server.views import not_same_object
 
 KEYS = st.sampled_from(["a", "b", "c", "d", "dice"])
 SCALARS = st.none() | st.booleans() | st.integers(-2, 2) | st.floats(-2, 2, allow_nan=False) | st.text(max_size=2)
@@ -28,19 +31,17 @@ def _text(value) -> str:
     return json.dumps(value)  # key order and 1 / 1.0 / true all show in the text
 
 
-@settings(max_examples=200, deadline=None)
-@given(OBS, OBS, st.lists(st.tuples(JSON, JSON), min_size=1, max_size=4), OBS)
-def test_shared_patches_are_each_viewers_own_diff_exactly(public, public2, seats, public3):
-    """Viewers whose observations share a public part (built as copies, as the engine does) and differ in
-    "seat": over three revisions, each viewer's shared patch is its own diff, to the byte, and the kept
-    observation is its own, to the byte; nothing passed in is changed."""
-    revisions = [public, public2, public3]
-    olds = [dict(deepcopy(public), seat=own[0]) for own in seats]
+def _patch_revisions(revisions, seats, build):
+    """Patch each viewer's observation from one revision to the next, all viewers of a revision sharing
+    one ``seen`` (``build(public, own, n)`` makes a viewer's observation of revision ``n``); asserts that
+    every shared patch is the viewer's own diff and every kept observation its own, to the byte, and
+    that nothing passed in is changed. Yields ``(seen, new, kept)`` for each viewer and revision."""
+    olds = [dict(deepcopy(revisions[0]), seat=own[0]) for own in seats]
     for n, pub in enumerate(revisions[1:], start=1):
         seen: dict = {}
         kept = []
         for v, own in enumerate(seats):
-            new = dict(deepcopy(pub), seat=own[n % 2])
+            new = build(pub, own, n)
             before_old, before_new = _text(olds[v]), _text(new)
             ops, obs = share_patch(seen, olds[v], new)
             assert _text(ops) == _text(diff(olds[v], new))
@@ -48,7 +49,19 @@ def test_shared_patches_are_each_viewers_own_diff_exactly(public, public2, seats
             assert _text(olds[v]) == before_old and _text(new) == before_new
             assert apply_patch(json.loads(_text(olds[v])), json.loads(_text(ops))) == new
             kept.append(obs)
+            yield seen, new, obs
         olds = kept
+
+
+@settings(max_examples=200, deadline=None)
+@given(OBS, OBS, st.lists(st.tuples(JSON, JSON), min_size=1, max_size=4), OBS)
+def test_shared_patches_are_each_viewers_own_diff_exactly(public, public2, seats, public3):
+    """Viewers whose observations share a public part (built as copies, as the engine does) and differ in
+    "seat": over three revisions, each viewer's shared patch is its own diff, to the byte, and the kept
+    observation is its own, to the byte; nothing passed in is changed."""
+    steps = list(_patch_revisions([public, public2, public3], seats,
+                                  lambda pub, own, n: dict(deepcopy(pub), seat=own[n % 2])))
+    assert len(steps) == 2 * len(seats)
 
 
 def test_a_value_of_another_type_or_key_order_is_not_shared():
@@ -57,6 +70,54 @@ def test_a_value_of_another_type_or_key_order_is_not_shared():
     ops, obs = share_patch(seen, {"x": 0, "o": {"a": 1, "b": 2}}, {"x": True, "o": {"b": 3, "a": 1}})
     assert _text(obs) == '{"x": true, "o": {"b": 3, "a": 1}}'
     assert ops == [["s", ["x"], True], ["s", ["o", "b"], 3]]
+
+
+def _shallow(value):
+    """A new list or dict holding the same objects as ``value`` (how Dice Kingdoms lists its shared sheet
+    views for each viewer); anything else as it is."""
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(OBS, OBS, st.lists(st.tuples(JSON, JSON, st.booleans()), min_size=1, max_size=4), OBS)
+def test_shared_items_are_shared_and_each_viewers_patch_is_its_own(public, public2, seats, public3):
+    """Viewers whose public entries are new lists or dicts of the same objects (or deep copies, for
+    some), every entry counted large (so ``same_items`` is tried on each): each viewer's shared patch and
+    kept observation are its own to the byte, and an entry of the same objects is kept as the first
+    viewer's object."""
+    def build(pub, own, n):
+        return dict({k: (deepcopy(x) if own[2] else _shallow(x)) for k, x in pub.items()}, seat=own[n % 2])
+
+    with patch.object(delta, "_LARGE", -1):
+        for seen, new, obs in _patch_revisions([public, public2, public3], seats, build):
+            for k, x in new.items():
+                if k != "seat" and k in seen and same_items(seen[k][1], x):
+                    assert obs[k] is seen[k][1]
+
+
+def test_same_items_means_the_same_objects_in_the_same_order():
+    a, b = [1], {"x": 1}
+    assert same_items([a, b], [a, b]) and same_items({"p": a, "q": b}, {"p": a, "q": b})
+    assert not same_items([a, b], [a, dict(b)])  # equal, but another object
+    assert not same_items({"p": a, "q": b}, {"q": b, "p": a})  # another key order: another JSON text
+    assert not same_items([a], (a,)) and not same_items([a], [a, b]) and not same_items(1, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(KEYS, st.integers(0, 3)), max_size=8), st.lists(st.tuples(KEYS, st.integers(0, 3)), max_size=8))
+def test_parts_not_the_same_object_are_found_in_order(old_items, new_items):
+    """``not_same_object`` gives the keys whose value is not the old object (equal texts made apart count),
+    in the new board's order, whether the keys come in the same order or not."""
+    texts = [f"<p>{n}</p>" for n in range(4)]
+    old = {k: texts[n] for k, n in old_items}
+    new = {k: (texts[n] if n % 2 else "".join(["<p>", str(n), "</p>"])) for k, n in new_items}
+    want = [k for k, v in new.items() if k not in old or old[k] is not v]
+    assert not_same_object(new, old) == want
+    assert not_same_object(old, dict(old)) == []
 
 
 def test_a_memo_draws_equal_values_once_and_tells_types_apart():

@@ -25,6 +25,7 @@ exact in any case.
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 import orjson
@@ -87,16 +88,36 @@ def exact(value: Any) -> bytes | None:
         return None
 
 
+#: The types :func:`same_items` may find made of the same objects.
+_CONTAINERS = (list, dict)
+#: Bytes of JSON above which :func:`share_patch` looks for the same objects before writing a value's text
+#: (writing a small value is quicker than looking).
+_LARGE = 1024
+
+
+def same_items(a: Any, b: Any) -> bool:
+    """True when ``a`` and ``b`` are lists of the same objects, or dicts with the same keys in the same
+    order holding the same objects: then their JSON texts are the same (:func:`exact` need not write
+    them). A game's observations of one version often share their entries' objects (Dice Kingdoms'
+    sheet views) in a list or dict made for each viewer."""
+    if type(a) is list and type(b) is list:
+        return len(a) == len(b) and all(map(is_, a, b))
+    if type(a) is dict and type(b) is dict:
+        return len(a) == len(b) and all(map(is_, a, b)) and all(map(is_, a.values(), b.values()))
+    return False
+
+
 def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
     """``diff(a, b)`` for two observations of one viewer, sharing work with the other viewers of the same
     revision; returns ``(patch, b2)``, ``b2`` the same JSON as ``b`` (to keep in ``b``'s place).
 
     ``seen`` maps an entry of the top-level object to ``[a's value, b's value, its operations, b's value's
-    exact form]`` of the first viewer diffed in this revision (filled here; None: share nothing, plain
-    :func:`diff`). An entry whose new value is exactly the first viewer's (:func:`exact`: same values,
-    types and key order) is taken as that viewer's object in ``b2``; when its old value was that viewer's
-    object too (shared the revision before), its operations are reused instead of compared again. The
-    patch is the one :func:`diff` gives.
+    exact form, whether to try same_items]`` of the first viewer diffed in this revision (filled here;
+    None: share nothing, plain :func:`diff`). An entry whose new value is exactly the first viewer's
+    (:func:`exact`: same values, types and key order; or a list or dict of the same objects,
+    :func:`same_items`, tried for a large entry until it fails once in a revision) is taken as that viewer's object in
+    ``b2``; when its old value was that viewer's object too (shared the revision before), its operations
+    are reused instead of compared again. The patch is the one :func:`diff` gives.
     """
     if seen is None or type(a) is not dict or type(b) is not dict or a == b:
         return diff(a, b), b
@@ -106,10 +127,16 @@ def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
         was = a.get(key, _MISSING)
         first = seen.get(key)
         if first is not None and first[1] is not value and first[1] == value:  # equal: exactly so?
-            if first[3] is None:
-                first[3] = exact(first[1]) or b""
-            if first[3] and first[3] == exact(value):
+            known = first[3]
+            if known is None:
+                known = first[3] = exact(first[1]) or b""
+                first[4] = type(value) in _CONTAINERS and len(known) > _LARGE
+            if first[4] and same_items(first[1], value):  # a large text not written again
                 value = first[1]
+            else:
+                first[4] = False  # not made of the first viewer's objects: do not look again this revision
+                if known and known == exact(value):
+                    value = first[1]
         out[key] = value
         if first is not None and first[1] is value and first[0] is was:
             ops.extend(first[2])
@@ -120,7 +147,7 @@ def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
         else:
             _diff(was, value, [key], own)
         if first is None:
-            seen[key] = [was, value, own, None]
+            seen[key] = [was, value, own, None, False]
         ops.extend(own)
     for key in a:
         if key not in b:

@@ -440,11 +440,19 @@ def _card(value: int, cls: str = "", act: tuple[str, str] | None = None, tip: st
 
 
 def _bids(p: PlayerRow, seat: int | None, phase: str) -> str:
-    s = p["seat"]
+    """Part ``p-<s>-bid``: the player's cards of this auction (its face-down card shown to itself only)."""
+    own = p.get("face_down") if p["seat"] == seat and p["face_down_placed"] else None
+    return _bids_of(p["seat"], tuple(p["revealed"]), p["face_down_placed"], own, phase, p["sitting_out"],
+                    p["bidding"])
+
+
+@lru_cache(maxsize=2048)
+def _bids_of(s: int, revealed: tuple[int, ...], placed: bool, own: int | None, phase: str, sitting_out: bool,
+             bidding: bool) -> str:
+    """:func:`_bids` from what it reads of the player (``own``: its face-down card when the viewer may see it)."""
     out = [_card(v, "up", tip=f"Revealed Bidding Card: {'pass' if v == 0 else v}.", key=f"card-{s}-{i}")
-           for i, v in enumerate(p["revealed"])]
-    if p["face_down_placed"]:
-        own = p.get("face_down") if p["seat"] == seat else None
+           for i, v in enumerate(revealed)]
+    if placed:
         if own is not None:
             out.append(_card(own, "down mine", tip="Your card, face down: only you see it until all are revealed.",
                              key=f"card-{s}-down"))
@@ -452,15 +460,15 @@ def _bids(p: PlayerRow, seat: int | None, phase: str) -> str:
             out.append(f'<span class="bd-card down" data-key="card-{s}-down" title="A Bidding Card placed face down: '
                        'hidden until all bidders have placed theirs.">?</span>')
     if phase == "bid":
-        if p["sitting_out"]:
+        if sitting_out:
             out.append('<span class="bd-note">sits out (overbid)</span>')
-        elif not p["bidding"]:
+        elif not bidding:
             out.append('<span class="bd-note">passed</span>')
-        elif not p["face_down_placed"]:
+        elif not placed:
             out.append('<span class="bd-note">choosing</span>')
     if not out:
         return f'<div class="bids" data-key="p-{s}-bid"></div>'
-    total = f' = <b>{sum(p["revealed"])}</b>' if p["revealed"] else ""
+    total = f' = <b>{sum(revealed)}</b>' if revealed else ""
     return f'<div class="bids" data-key="p-{s}-bid">Bid: {"".join(out)}{total}</div>'
 
 
@@ -501,23 +509,26 @@ def _public(standing: Standing, key: str) -> str:
 
 
 def _player_line(obs: Observation, p: PlayerRow) -> str:
-    return _line(p, space_of(obs, "bishop", p["seat"]), obs["hidden_objectives"], obs["standing"][p["seat"]])
+    standing = obs["standing"][p["seat"]]
+    return _line(p["seat"], p["gold"], p["vp_tokens"], p["objective"], space_of(obs, "bishop", p["seat"]),
+                 obs["hidden_objectives"], tuple(standing["tracks"]), standing["penalty"])
 
 
-@memo(1024)
-def _line(p: PlayerRow, bishop: int, hidden_objectives: bool, standing: Standing) -> str:
-    """A player's line: Bishop space, shield (Gold, VP tokens, objective when shown) and public score."""
-    s = p["seat"]
+@lru_cache(maxsize=1024)
+def _line(s: int, gold: int | None, vp_tokens: int | None, objective: str | None, bishop: int,
+          hidden_objectives: bool, tracks: tuple[int, ...], penalty: int) -> str:
+    """Seat ``s``'s line: Bishop space, shield (Gold, VP tokens, objective when shown: ``gold`` not None) and
+    public score (its ``tracks`` places and ``penalty``)."""
     ratio = ratio_at(bishop)
     shield = []
-    if p["gold"] is not None:
+    if gold is not None:
         shield.append(f'<span class="gold" title="Gold behind the shield"><span data-key="p-{s}-gold" '
-                      f'data-count="{p["gold"]}">{p["gold"]}</span> Gold</span>')
+                      f'data-count="{gold}">{gold}</span> Gold</span>')
         shield.append(f'<span class="vp" title="VP tokens behind the shield"><span data-key="p-{s}-vp" '
-                      f'data-count="{p["vp_tokens"]}">{p["vp_tokens"]}</span> VP</span>')
-        if p["objective"]:
+                      f'data-count="{vp_tokens}">{vp_tokens}</span> VP</span>')
+        if objective:
             shield.append(f'<span class="obj" title="Hidden Objective: first place on this track scores 3 VP more">'
-                          f'objective {text(_NAME[p["objective"]])}</span>')
+                          f'objective {text(_NAME[objective])}</span>')
     else:
         shield.append('<span class="hidden" title="Behind the shield: Gold, VP tokens'
                       + (' and a Hidden Objective' if hidden_objectives else '')
@@ -526,7 +537,7 @@ def _line(p: PlayerRow, bishop: int, hidden_objectives: bool, standing: Standing
             f'{"; Gold converts at " + str(ratio) + ":1" if ratio else ""}">'
             f'Bishop {bishop}{" (" + str(ratio) + ":1)" if ratio else ""}</span>'
             f'<span class="shield" data-key="p-{s}-shield">{"".join(shield)}</span>'
-            f'{_public(standing, f"p-{s}-places")}</div>')
+            f'{_public({"tracks": list(tracks), "penalty": penalty}, f"p-{s}-places")}</div>')
 
 
 def _player_hand(obs: Observation, p: PlayerRow, seat: int | None, actions: dict) -> str:
@@ -534,19 +545,33 @@ def _player_hand(obs: Observation, p: PlayerRow, seat: int | None, actions: dict
     if obs["is_over"]:
         return ""
     if s == seat and "hand" in p:
-        cards = []
-        for v in p["hand"]:
-            aid = f"bid:{'pass' if v == 0 else v}"
-            act = (aid, actions[aid]) if aid in actions else None
-            cards.append(_card(v, "hand", act,
-                               "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more.",
-                               key=f"hand-{s}-{v}"))
-        aside = ' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else ""
-        return f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{aside}</div>'
-    left = p["cards_not_revealed"]
+        hand = tuple(p["hand"])
+        bids = tuple((aid, actions[aid]) for aid in (f"bid:{'pass' if v == 0 else v}" for v in hand) if aid in actions)
+        return _own_hand(s, hand, p["pass_card_aside"], bids)
+    return _other_hand(tuple(p["cards_not_revealed"]), p["pass_card_aside"])
+
+
+@lru_cache(maxsize=1024)
+def _own_hand(s: int, hand: tuple[int, ...], aside: bool, bids: tuple[tuple[str, str], ...]) -> str:
+    """Seat ``s``'s own Bidding Cards ``hand``, those it may bid now (``bids``: (id, label)) as buttons."""
+    actions = dict(bids)
+    cards = []
+    for v in hand:
+        aid = f"bid:{'pass' if v == 0 else v}"
+        act = (aid, actions[aid]) if aid in actions else None
+        cards.append(_card(v, "hand", act,
+                           "The pass card: stop bidding." if v == 0 else f"Bidding Card {v}: bid {v} Gold more.",
+                           key=f"hand-{s}-{v}"))
+    note = ' <span class="bd-note">pass card aside</span>' if aside else ""
+    return f'<div class="hand" aria-label="Your Bidding Cards">Cards: {"".join(cards)}{note}</div>'
+
+
+@lru_cache(maxsize=1024)
+def _other_hand(left: tuple[int, ...], aside: bool) -> str:
+    """A hand the viewer may not see: the values of the cards ``left`` unrevealed, the pass card ``aside``."""
     return ('<div class="hand other" title="Bidding Cards not revealed">Cards: '
             + " ".join("pass" if v == 0 else str(v) for v in left)
-            + (' <span class="bd-note">pass card aside</span>' if p["pass_card_aside"] else "") + '</div>')
+            + (' <span class="bd-note">pass card aside</span>' if aside else "") + '</div>')
 
 
 @lru_cache(maxsize=64)

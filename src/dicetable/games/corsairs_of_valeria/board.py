@@ -542,13 +542,78 @@ def board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | N
     Dice Actions, Captain Cards.
     """
     check_seat(obs, seat)
-    if seat is None or not actions:  # drawn as the spectator's board, the same for every viewer but one frame
-        parts = dict(_board_without_actions({k: v for k, v in obs.items() if k != "seat"}))
-        for ship in obs["ships"]:
-            if ship["seat"] == seat:
-                parts[f"p-{seat}"] = _ship_part(obs, ship, seat)
-        return parts
+    claims = _claims(obs, actions) if seat is not None and actions else frozenset()
+    if claims is None:  # an action of a kind not known to _claims: every piece drawn with the actions
+        return _board(obs, actions, seat)
+    # drawn as the spectator's board, the same for every viewer but one frame; the pieces the seat's
+    # actions may land on are drawn again with them
+    parts = dict(_board_without_actions({k: v for k, v in obs.items() if k != "seat"}))
+    for ship in obs["ships"]:
+        if ship["seat"] == seat:
+            parts[f"p-{seat}"] = _ship_part(obs, ship, seat)
+    if claims:
+        _place_actions(obs, actions, claims, parts)
+    return parts
+
+
+def whole_board_view(obs: dict[str, Any], actions: list[dict[str, Any]], seat: int | None) -> dict[str, str]:
+    """:func:`board_view` drawn the plain way, every piece with the actions: the reference its parts
+    (values and order) must equal."""
+    check_seat(obs, seat)
     return _board(obs, actions, seat)
+
+
+def _claims(obs: dict[str, Any], actions: list[dict[str, Any]]) -> frozenset | None:
+    """The parts the ``actions`` may be placed on (every part that takes one in :func:`_board` is among
+    them); None when an action is of a kind not known here."""
+    out: set[str] = set()
+    decider = deciding_seat(obs)
+    cap = f"p-{decider}-cap" if decider is not None else None
+    for action in actions:
+        aid = action["id"]
+        kind, _, rest = aid.partition(":")
+        if kind == "mark":
+            out.add(f"die-{rest}")
+        elif aid in TRAY_IDS or aid == "keep":  # the tray's choices (a Captain's "keep" too)
+            out.add("choices")
+            if aid == "keep" and cap is not None:
+                out.add(cap)
+        elif any(aid == c or (c.endswith(":") and aid.startswith(c)) for c in CAPTAIN_IDS):
+            if cap is not None:
+                out.add(cap)
+        elif kind in ("attack", "steal", "give") and rest[:1] == "p" and rest[1:].isdigit():
+            out.add(f"p-{int(rest[1:]) - 1}-act")
+        elif aid == "merchant" or kind in ("forward", "backward"):
+            out.add("moves")
+        elif kind == "hook":
+            out.add("ships")
+        else:
+            return None
+    return frozenset(out)
+
+
+def _place_actions(obs: dict[str, Any], actions: list[dict[str, Any]], claims: frozenset,
+                   parts: dict[str, str]) -> None:
+    """Draw again in ``parts`` the parts named in ``claims`` with the ``actions``, in :func:`_board`'s order
+    (an action goes to the first part that takes it)."""
+    by_id = {a["id"]: a for a in actions}
+    placed: set[str] = set()
+    for i in range(1, DICE + 1):
+        if f"die-{i}" in claims:
+            parts[f"die-{i}"] = _die_part(obs, i, by_id, placed)
+    if "choices" in claims:
+        parts["choices"] = _choices_part(obs, by_id, placed)
+    for ship in obs["ships"]:
+        s = ship["seat"]
+        if f"p-{s}-cap" in claims:
+            parts[f"p-{s}-cap"] = _captain_part(obs, ship, by_id, placed)
+        if f"p-{s}-act" in claims:
+            parts[f"p-{s}-act"] = _targets_part(ship, by_id, placed)
+    track = track_of(obs)
+    if "moves" in claims:
+        parts["moves"] = _moves_part(obs, track, by_id, placed)
+    if "ships" in claims:
+        parts["ships"] = _ships_part(obs, track, by_id, placed)
 
 
 @memo(256)

@@ -94,7 +94,7 @@ class _Places:
         self.left: list = []
         self.castle: tuple = ()
         self.forest: tuple = ()
-        if seat is None or not 0 <= seat < len(obs["players"]):
+        if not actions or seat is None or not 0 <= seat < len(obs["players"]):
             return
         lay = layout(obs)
         sheet = Sheet(lay, obs["players"][seat])
@@ -701,6 +701,18 @@ def _one_die(colour: str, v: int, off: bool) -> str:
 
 def _draft(line: list, deck: Mapping[str, Any], acts: dict) -> str:
     """The Statue draft line (a card that may be taken is a button) and the deck's counts."""
+    if not any(key[0] == "statue" for key in acts):  # as every viewer without a Statue to take sees it
+        return _plain_draft(tuple(line), deck["day"], deck["night"])
+    return _draw_draft(line, deck, acts)
+
+
+@lru_cache(maxsize=1024)
+def _plain_draft(line: tuple, day: int, night: int) -> str:
+    """:func:`_draft` without a Statue to take: the line's cards and the deck's ``day`` and ``night`` counts."""
+    return _draw_draft(line, {"day": day, "night": night}, {})
+
+
+def _draw_draft(line, deck: Mapping[str, Any], acts: dict) -> str:
     o = ['<div class="dkv-draft" role="group" aria-label="Statue draft line" data-key="draft">'
          '<span class="dlabel">Statue draft line</span>']
     for i in range(DRAFT_LINE):
@@ -871,16 +883,36 @@ _ROAD_BRIDGES = {season: tuple(tuple(bi for bi in range(len(lay.bridge_ids)) if 
 
 def _sheet_key(pl: Mapping[str, Any], obs: ObsLike, s: int) -> tuple:
     """Everything :func:`_sheet_parts` reads for seat ``s`` (without actions), as a hashable key."""
+    return tuple(obs["lair_first"]), _player_key(pl)
+
+
+def _player_key(pl: Mapping[str, Any]) -> tuple:
+    """What :func:`_sheet_parts` reads of the player view ``pl`` (the rest of its key is the table's).
+
+    The rules' sheet views are shared objects never changed (``rules.scoring.sheet_view``): every
+    viewer of a version and most versions hold the same ``pl``, so its key is remembered by the
+    object (kept in :data:`_PLAYER_KEYS`, so its id is not reused while there) and made once."""
+    got = _PLAYER_KEYS.get(id(pl))
+    if got is not None and got[0] is pl:
+        return got[1]
     lairs = pl["lairs"]
-    return (tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
-            tuple(pl["guild_tracks"].values()), tuple((g, *v) for g, v in pl["voided_track_rewards"].items()),
-            pl["gold"], pl["wall"],
-            tuple((tuple(lr["blocks"].values()), lr["result"], lr["access"]) for lr in lairs.values()),
-            tuple(obs["lair_first"]), tuple(pl["statues"]), pl["plinths_to_draft"],
-            tuple(pl["score"]["statue_vp"].values()), pl["score"]["total"], pl["score"]["stars"],
-            pl["score"]["domains"], pl["score"]["lairs"],
-            tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
-            tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"]))
+    key = (tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
+           tuple(pl["guild_tracks"].values()), tuple((g, *v) for g, v in pl["voided_track_rewards"].items()),
+           pl["gold"], pl["wall"],
+           tuple((tuple(lr["blocks"].values()), lr["result"], lr["access"]) for lr in lairs.values()),
+           tuple(pl["statues"]), pl["plinths_to_draft"],
+           tuple(pl["score"]["statue_vp"].values()), pl["score"]["total"], pl["score"]["stars"],
+           pl["score"]["domains"], pl["score"]["lairs"],
+           tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
+           tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"]))
+    if len(_PLAYER_KEYS) > 1024:  # at most a thousand views kept alive here
+        _PLAYER_KEYS.clear()
+    _PLAYER_KEYS[id(pl)] = (pl, key)
+    return key
+
+
+#: Player views' keys by the view object's id: ``{id(pl): (pl, key)}`` (:func:`_player_key`); bounded.
+_PLAYER_KEYS: dict = {}
 
 
 #: Seats' sheet parts without actions, by (season, seat, solo key, sheet key); bounded.

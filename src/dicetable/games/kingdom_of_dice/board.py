@@ -34,6 +34,7 @@ and ``cat-pts`` (points), ``on-board`` (markers on the board), ``round`` and
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import islice
 
 from dicetable.engine import counted, seat_name
 from dicetable.engine.markup import LEGEND, attr, die_svg, legend, memo, slot, text
@@ -181,6 +182,7 @@ def _die_picture(face) -> str:
     return die_svg(None, _CROWN_FACE) if face == "crown" else die_svg(face)
 
 
+@lru_cache(maxsize=8)
 def _dice_row(where: str, empty: bool) -> str:
     """Part ``dice-roll`` or ``dice-kept``: the dice area, one slot per face (``roll-<face>``,
     ``kept-<face>``) so that setting a die aside changes only the groups of its face."""
@@ -417,19 +419,43 @@ def board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, s
         parts = _in_order(shared, vd.seat_order(obs, seat))
         parts.update(_viewer_parts(obs, seat))
         return parts
+    # the pieces no action lands on are every viewer's (shared); the few that carry one drawn with it
+    shared = _board_without_actions({k: v for k, v in obs.items() if k != "seat"})
+    parts = _in_order(shared, vd.seat_order(obs, seat)) if seat is not None else dict(shared)
+    _place_actions(obs, {a["id"]: a["label"] for a in actions}, parts)
+    parts.update(_viewer_parts(obs, seat))
+    return parts
+
+
+def whole_board_view(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
+    """:func:`board_view` drawn the plain way, every piece with the actions: the reference its parts
+    (values and order) must equal."""
     parts = _board(obs, actions, seat)
     parts.update(_viewer_parts(obs, seat))
     return parts
 
 
+def _place_actions(obs: Observation, labels: dict[str, str], parts: dict[str, str]) -> None:
+    """Draw again in ``parts`` (a board without actions) the pieces that carry one of ``labels``
+    (``{id: label}``): the target space (``place``), the rolled dice of each face (``keep:<face>``) and
+    the turn's buttons, as :func:`_board` draws them."""
+    place = labels.get("place")
+    target = vd.target_space(obs)
+    if place is not None and target is not None:
+        i = SPACES.index(target)
+        parts[f"sp-{target}"] = _space(i, vd.owners(obs)[i], True, target == vd.preview_space(obs), place,
+                                       obs["current"])
+    counts = vd.dice_counts(obs, "roll")
+    for i, face in enumerate(FACE_ORDER):
+        label = labels.get(f"keep:{face}")
+        if label is not None:
+            parts[f"roll-{_face_word(face)}"] = _dice_group(face, counts[i], "roll", label)
+    parts["turn-actions"] = _turn_actions(labels)
+
+
 def _in_order(parts: dict[str, str], order: list[int]) -> dict[str, str]:
     """``parts`` with the players' parts in the viewer's ``order`` (as :func:`_board` puts them)."""
-    out = {}
-    for key, html in parts.items():
-        if key == "players":
-            break
-        out[key] = html
-    out["players"] = parts["players"]
+    out = dict(islice(parts.items(), list(parts).index("players") + 1))  # the parts up to the players'
     for s in order:
         for key in (f"p-{s}", f"p-{s}-markers", f"p-{s}-won"):
             out[key] = parts[key]
@@ -451,11 +477,16 @@ def _viewer_parts(obs: Observation, seat: int | None) -> dict[str, str]:
     """The parts that depend on the viewer: ``status``, ``players`` (the viewer's order) and ``p-<seat>``."""
     order = vd.seat_order(obs, seat)
     parts = {"status": _status(obs, seat),
-             "players": ("".join(slot(f"p-{s}") for s in order)) + (slot("cat") if "cat" in obs and
-                                                                    obs["cat"] is not None else "")}
+             "players": _player_slots(tuple(order), "cat" in obs and obs["cat"] is not None)}
     for s in order:
         parts[f"p-{s}"] = _player(obs, s, seat)
     return parts
+
+
+@lru_cache(maxsize=64)
+def _player_slots(order: tuple[int, ...], cat: bool) -> str:
+    """Part ``players``: the slots of the players' panels in the viewer's ``order``, then the Cat's."""
+    return "".join(slot(f"p-{s}") for s in order) + (slot("cat") if cat else "")
 
 
 def _board(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
@@ -466,9 +497,10 @@ def _board(obs: Observation, actions: list, seat: int | None) -> dict[str, str]:
     owners = vd.owners(obs)
     parts = {"board": _ROOT, "status": "", "road": _road(), LEGEND: _LEGEND}
     place_label = labels.get("place")
-    for i, space in enumerate(SPACES):
+    for i, space in enumerate(SPACES):  # only the target space reads whose marker is next (``current``)
         parts[f"sp-{space}"] = _space(i, owners[i], space == target, space == preview,
-                                      place_label if space == target else None, obs["current"])
+                                      place_label if space == target else None,
+                                      obs["current"] if space == target else 0)
     parts["market"] = _market(obs)
     claims = vd.claims(obs)
     for rank in range(len(obs["market"])):

@@ -605,37 +605,114 @@ def board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
     same parts; ``dicetable.engine.markup.assemble`` joins them into the whole board. Layout:
     the rulebook's Table layout (4 rows of 5 Center Stacks) with the players' tableaus beside it.
     Part ids and element keys: see the module docstring.
+
+    Every piece no action can land on is the one every viewer without actions
+    draws (shared, memoised); only the pieces the actions may concern
+    (:func:`_claims`) are drawn with them. The parts are those of
+    :func:`whole_board_view`, which draws every piece with the actions.
     """
+    return _draw(obs, actions, seat, whole=False)
+
+
+def whole_board_view(obs: Observation, actions, seat: int | None) -> dict[str, str]:
+    """:func:`board_view` drawn the plain way, every piece with the actions: the reference its parts
+    (values and order) must equal."""
+    return _draw(obs, actions, seat, whole=True)
+
+
+def _draw(obs: Observation, actions, seat: int | None, whole: bool) -> dict[str, str]:
     acts = _Actions(actions if seat is not None else ())
+    center: frozenset | None = frozenset()
+    panels: frozenset | None = frozenset()
     if acts.by_id:
+        center, panels = (None, None) if whole else _claims(obs, acts.by_id, seat)
+    if center is None:
         parts: dict[str, str] = {ROOT: ""}
         _center(obs, acts, parts)
-    else:  # no actions: the centre is the same for every such viewer (it reads no player but the Dukes chosen)
+    else:  # no actions on the centre's status: it is the same for every viewer (it reads no player but the
+        # Dukes chosen); the stacks and dice the actions concern are drawn again with them
         chosen = [p["duke_chosen"] for p in obs["player"]]
         parts = dict(_center_without_actions({k: v for k, v in obs.items() if k not in ("seat", "player")}, chosen))
+        if center:
+            _center(obs, acts, parts, center)
     order = list(range(obs["players"]))
     if seat is not None and 0 <= seat < len(order):
         order = order[seat:] + order[:seat]  # the viewer's own tableau first
     last: Mapping[str, Any] = obs.get("last_move") or {}
     for s in order:
-        if acts.by_id:
+        if panels is None or s in panels:
             parts[f"p-{s}"] = _player(obs, acts, s, seat, parts)
-        else:  # every viewer without actions sees a player's panel alike (its own only with "you")
+        else:  # every viewer without actions on it sees a player's panel alike (its own only with "you");
+            # the last move matters to the panel of the player who made it only (``_fresh``)
             panel, pieces = _player_without_actions(obs["player"][s], s, s == seat, player_tags(obs, s),
-                                                    shown_vp(obs, s), obs["is_over"], last)
+                                                    shown_vp(obs, s), obs["is_over"],
+                                                    last if last.get("seat") == s else _NO_MOVE)
             parts.update(pieces)
             parts[f"p-{s}"] = panel
     parts[LEGEND] = _LEGEND
-    stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
-    players = "".join(_slot(f"p-{s}") for s in order)
-    parts[ROOT] = (f'<div class="board board-{GAME_ID} vck-n{obs["players"]}">'
-                   f'<div class="vck-top"><div class="vck-status">{_slot("turn")}{_slot("dice", cls="vck-dslot")}'
-                   f'{_slot("info", cls="vck-islot")}{_slot("harvest", cls="vck-harvslot")}</div>'
-                   f'{_slot("dark-lord")}{_slot("over")}</div>'
-                   f'<div class="vck-main"><div class="vck-center" role="group" '
-                   f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
-                   f'<div class="vck-players">{players}</div></div>{_slot(LEGEND)}</div>')
+    parts[ROOT] = _root(obs["players"], tuple(order))
     return parts
+
+
+@lru_cache(maxsize=64)
+def _root(players: int, order: tuple[int, ...]) -> str:
+    """The root part: the status, the Center Stacks' slots and the players' slots in the viewer's ``order``."""
+    stacks = "".join(_slot(k, "div", "vck-sslot") for k in STACK_KEYS)
+    panels = "".join(_slot(f"p-{s}") for s in order)
+    return (f'<div class="board board-{GAME_ID} vck-n{players}">'
+            f'<div class="vck-top"><div class="vck-status">{_slot("turn")}{_slot("dice", cls="vck-dslot")}'
+            f'{_slot("info", cls="vck-islot")}{_slot("harvest", cls="vck-harvslot")}</div>'
+            f'{_slot("dark-lord")}{_slot("over")}</div>'
+            f'<div class="vck-main"><div class="vck-center" role="group" '
+            f'aria-label="Center Stacks: Monsters, Citizens, Domains">{stacks}</div>'
+            f'<div class="vck-players">{panels}</div></div>{_slot(LEGEND)}</div>')
+
+
+#: The last move as the panels of the players who did not make it see it: none.
+_NO_MOVE: Mapping[str, Any] = {}
+
+#: The Center Stacks each kind of action may be placed on (by the prefix of its id, before the first ":").
+_STACKS_OF = {"slay": STACK_KEYS[:5], "attack": STACK_KEYS[:5], "recruit": STACK_KEYS[5:15],
+              "take": STACK_KEYS[5:15], "capture": STACK_KEYS[5:15], "build": STACK_KEYS[15:],
+              "die": ("dice",), "dice": ("dice",)}
+#: The prefixes of the actions placed on the viewer's own panel (tokens to gain, tableau cards, Dukes).
+_OWN_PANEL = frozenset({"gain", "free", "exchange", "return", "duke"})
+#: The prefixes of the actions placed on the panel of the player their id names (``steal:p2:...``, ``target:p2``).
+_NAMED_PANEL = frozenset({"steal", "target"})
+#: The prefixes of the actions no piece carries (the page's action bar offers them).
+_NO_PIECE = frozenset({"choose", "decline"})
+
+
+def _claims(obs: Observation, ids, seat: int | None) -> tuple[frozenset | None, frozenset | None]:
+    """``(centre pieces, player panels)`` that actions ``ids`` may be placed on: the dice and stack keys
+    (:data:`STACK_KEYS`) and the seats whose panels they may land on. Every piece that takes an action in
+    :func:`whole_board_view` is among them (more may be, drawn alike with or without the actions); an id
+    of a kind not known here gives ``(None, None)``: draw every piece with the actions."""
+    center: set[str] = set()
+    panels: set[int] = set()
+    for aid in ids:
+        kind, _, rest = aid.partition(":")
+        if kind in _STACKS_OF:
+            center.update(_STACKS_OF[kind])
+        elif kind == "pay":  # paid for beside the card being paid for (``_pay_buttons``)
+            pend = obs.get("pending") or {}
+            row, index = pend.get("row"), pend.get("index")
+            if row in ("monsters", "citizens", "domains") and isinstance(index, int):
+                center.add(f"{row[0]}-{index}")
+            else:
+                center.update(STACK_KEYS)
+        elif kind in _OWN_PANEL:
+            if seat is not None:
+                panels.add(seat)
+        elif kind in _NAMED_PANEL:
+            who = rest.split(":", 1)[0]
+            if who[:1] == "p" and who[1:].isdigit():
+                panels.add(int(who[1:]) - 1)
+            else:
+                return None, None
+        elif kind not in _NO_PIECE:
+            return None, None
+    return frozenset(center), frozenset(panels)
 
 
 @memo(256)
@@ -660,18 +737,25 @@ def _player_without_actions(p: Mapping[str, Any], s: int, you: bool, marks: dict
     return panel, pieces
 
 
-def _center(obs: Observation, acts: _Actions, parts: dict[str, str]) -> None:
-    """The parts of the status and the Center Stacks (every part but the players' and the root)."""
-    parts["turn"] = _turn(obs)
-    parts["dice"] = _dice(obs, acts)
-    parts["info"] = _info(obs)
-    parts["harvest"] = _harvest(obs)
-    parts["dark-lord"] = _dark_lord(obs)
-    parts["over"] = _verdict(obs)
+def _center(obs: Observation, acts: _Actions, parts: dict[str, str], only: frozenset | None = None) -> None:
+    """The parts of the status and the Center Stacks (every part but the players' and the root); with
+    ``only``, just the dice and stacks named there (their parts are in ``parts`` already), in the same order."""
+    if only is None:
+        parts["turn"] = _turn(obs)
+    if only is None or "dice" in only:
+        parts["dice"] = _dice(obs, acts)
+    if only is None:
+        parts["info"] = _info(obs)
+        parts["harvest"] = _harvest(obs)
+        parts["dark-lord"] = _dark_lord(obs)
+        parts["over"] = _verdict(obs)
     for p in range(5):
-        parts[f"m-{p}"] = _monster_stack(obs, acts, p, parts)
+        if only is None or STACK_KEYS[p] in only:
+            parts[f"m-{p}"] = _monster_stack(obs, acts, p, parts)
     hits = frozenset(activated(obs["dice"]))
     for i in range(10):
-        parts[f"c-{i}"] = _citizen_stack(obs, acts, i, parts, hits)
+        if only is None or STACK_KEYS[5 + i] in only:
+            parts[f"c-{i}"] = _citizen_stack(obs, acts, i, parts, hits)
     for i in range(5):
-        parts[f"d-{i}"] = _domain_stack(obs, acts, i, parts)
+        if only is None or STACK_KEYS[15 + i] in only:
+            parts[f"d-{i}"] = _domain_stack(obs, acts, i, parts)
