@@ -132,7 +132,7 @@ class DicetableAEC(AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
-        chosen: Action | str | None = None
+        chosen: Action | None = None
         offered = self._offered
         if offered is not None and offered[0] == seat and type(action) is int:
             try:  # the Action the mask showed: apply finds it at once
