@@ -69,7 +69,7 @@ def features(state: GameState, seat: int, encoding: Encoding,
     The vector comes from the game's direct fill where it has one
     (:meth:`~dicetable.engine.encoding.Encoding.encode_state`: no observation dictionary is built),
     which gives the dictionary encoding's values as float32 numbers: the same up to float32 rounding
-    (a relative 6e-8), far finer than anything the fitted weights resolve.
+    (a relative 6e-8; a search may then break a near-tie the other way).
     """
     out: list[float] = encoding.encode_state(state, seat)
     out.append(hand_feature(float(evaluate(state, seat))) if evaluate is not None else 0.0)

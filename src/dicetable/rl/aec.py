@@ -135,7 +135,7 @@ class DicetableAEC(AECEnv):
         chosen: Action | None = None
         offered = self._offered
         if offered is not None and offered[0] == seat and type(action) is int:
-            try:  # the Action the mask showed: apply finds it at once
+            try:  # the Action the mask showed: the quiet step takes it, apply finds it at once
                 chosen = offered[1][offered[2].index(action)]
             except ValueError:  # not offered: apply below refuses it by id, saying what is legal
                 pass
