@@ -8,7 +8,8 @@ Install with the ``rl`` extra (``pip install 'dicetable[rl]'``); without it impo
 - :func:`gym_env` — a Gymnasium environment for one learning seat against dicetable bots
   (solo modes as plain single-agent environments), registered as ``dicetable/<game-id>-v0``;
 - :func:`batch_env` — N games of one configuration stepped together with auto-reset and per-game
-  seeds (:class:`BatchEnv`; :class:`DicetableVectorEnv` is Gymnasium's vector API for solo modes);
+  seeds (:class:`BatchEnv`; with ``workers=k`` a :class:`ShardedBatchEnv` on ``k`` processes;
+  :class:`DicetableVectorEnv` is Gymnasium's vector API for solo modes);
 - :func:`register_openspiel` — every game as a pyspiel Python game ``python_dicetable_<game>``;
 - :class:`GameSpaces` — the fixed action catalogue, masks and feature vectors underneath.
 """
@@ -26,10 +27,11 @@ from .aec import DicetableAEC, env
 from .gym import DicetableGym, gym_env
 from .parallel import DicetableParallel, parallel_env
 from .spaces import GameSpaces, placing_rewards, research_games
+from .sharded import ShardedBatchEnv
 from .vector import BatchEnv, DicetableVectorEnv, batch_env
 
 __all__ = ["BatchEnv", "DicetableAEC", "DicetableGym", "DicetableParallel", "DicetableVectorEnv", "GameSpaces",
-           "batch_env", "env", "gym_env", "parallel_env", "placing_rewards", "register_openspiel"]
+           "ShardedBatchEnv", "batch_env", "env", "gym_env", "parallel_env", "placing_rewards", "register_openspiel"]
 
 
 def register_openspiel() -> list[str]:

@@ -28,7 +28,7 @@ text, no log), which is what search and training need; ``events=True`` uses ``ap
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from ._extra import require_rl
 
@@ -42,32 +42,86 @@ from dicetable.engine import Action, GameState
 
 from .spaces import GameSpaces, placing_rewards
 
+if TYPE_CHECKING:
+    from .sharded import ShardedBatchEnv
+
 #: What ``BatchEnv.reset`` returns: (obs, mask, seat).
 Batch = tuple[np.ndarray, np.ndarray, np.ndarray]
 #: What ``BatchEnv.step`` returns: (obs, mask, seat, rewards, terminated).
 BatchStep = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
+def check_num_envs(num_envs: object) -> None:
+    """Raise ValueError unless ``num_envs`` is a whole number of games, at least 1."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs {num_envs!r} is not a whole number of games, at least 1")
+
+
+def seed_streams(seed: int | Sequence[int] | None, num_envs: int) -> list[np.random.SeedSequence]:
+    """Each game's stream of game seeds for :meth:`BatchEnv.reset`'s ``seed``: an int spawns
+    ``num_envs`` child streams from it, None fresh random ones, a list one stream per given seed.
+    Raises ValueError when a list does not hold exactly ``num_envs`` seeds."""
+    if seed is None or isinstance(seed, (int, np.integer)):
+        return list(np.random.SeedSequence(None if seed is None else int(seed)).spawn(num_envs))
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"seed lists {len(seeds)} seeds for {num_envs} games: give one per game")
+    return [np.random.SeedSequence(int(s)) for s in seeds]
+
+
+class BatchBuffers(NamedTuple):
+    """The five arrays a :class:`BatchEnv` fills in place (shapes as in the module docstring).
+
+    A batch allocates its own (:meth:`allocate`); a sharded batch's worker is given rows of arrays
+    in shared memory instead (:mod:`dicetable.rl.sharded`), so its games write where the caller reads.
+    """
+
+    obs: np.ndarray  #: float32 [num_envs, observation_size]
+    mask: np.ndarray  #: int8 [num_envs, num_actions]
+    seat: np.ndarray  #: int64 [num_envs]
+    rewards: np.ndarray  #: float32 [num_envs, players]
+    terminated: np.ndarray  #: bool [num_envs]
+
+    @staticmethod
+    def shapes(num_envs: int, spaces: GameSpaces, players: int) -> list[tuple[tuple[int, ...], type]]:
+        """(shape, dtype) of each array, in field order."""
+        return [((num_envs, spaces.observation_size), np.float32), ((num_envs, spaces.num_actions), np.int8),
+                ((num_envs,), np.int64), ((num_envs, players), np.float32), ((num_envs,), np.bool_)]
+
+    @classmethod
+    def allocate(cls, num_envs: int, spaces: GameSpaces, players: int) -> BatchBuffers:
+        """Fresh zeroed arrays for ``num_envs`` games of ``spaces``' configuration."""
+        return cls(*(np.zeros(shape, dtype=dtype) for shape, dtype in cls.shapes(num_envs, spaces, players)))
+
+    def check(self, num_envs: int, spaces: GameSpaces, players: int) -> BatchBuffers:
+        """These buffers, after checking each array's shape and dtype and that it is C-contiguous
+        (rows are written through memoryviews); ValueError naming the first that is not."""
+        for name, array, (shape, dtype) in zip(self._fields, self, self.shapes(num_envs, spaces, players)):
+            if array.shape != shape or array.dtype != dtype or not array.flags.c_contiguous:
+                raise ValueError(f"buffer {name} is {array.dtype}{list(array.shape)}, not a C-contiguous "
+                                 f"{np.dtype(dtype)}{list(shape)}")
+        return self
+
+
 class BatchEnv:
     """``num_envs`` games of ``game_id`` at ``players`` seats with ``options`` (see the module docstring).
 
     Raises :class:`dicetable.GameConfigError` for an unknown game, player count or option, and
-    ValueError when ``num_envs`` is not a whole number of at least 1.
+    ValueError when ``num_envs`` is not a whole number of at least 1 (or ``buffers``, arrays to fill
+    instead of its own, do not have the shapes of :class:`BatchBuffers`).
     """
 
     def __init__(self, game_id: str, num_envs: int, players: int = 2, options: dict[str, Any] | None = None,
-                 events: bool = False) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs {num_envs!r} is not a whole number of games, at least 1")
+                 events: bool = False, *, buffers: BatchBuffers | None = None) -> None:
+        check_num_envs(num_envs)
         self.spaces = GameSpaces(game_id, players, options)
         self.num_envs = num_envs
         self.players = players
         self.events = events
-        self.obs = np.zeros((num_envs, self.spaces.observation_size), dtype=np.float32)
-        self.mask = np.zeros((num_envs, self.spaces.num_actions), dtype=np.int8)
-        self.seat = np.zeros(num_envs, dtype=np.int64)
-        self.rewards = np.zeros((num_envs, players), dtype=np.float32)
-        self.terminated = np.zeros(num_envs, dtype=bool)
+        if buffers is None:
+            buffers = BatchBuffers.allocate(num_envs, self.spaces, players)
+        # obs, mask, seat, rewards, terminated: the arrays every step fills (a worker's are shared, sharded.py)
+        self.obs, self.mask, self.seat, self.rewards, self.terminated = buffers.check(num_envs, self.spaces, players)
         self.states: list[GameState] = []
         self._streams: list[np.random.SeedSequence] = []
         # each game's offered Actions and their catalogue indices (what its mask row shows)
@@ -107,13 +161,15 @@ class BatchEnv:
         ``seed``: an int (each game gets its own stream spawned from it), one int per game, or
         None (fresh random streams). Raises ValueError when a list has the wrong length.
         """
-        if seed is None or isinstance(seed, (int, np.integer)):
-            self._streams = list(np.random.SeedSequence(None if seed is None else int(seed)).spawn(self.num_envs))
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"seed lists {len(seeds)} seeds for {self.num_envs} games: give one per game")
-            self._streams = [np.random.SeedSequence(int(s)) for s in seeds]
+        return self.start(seed_streams(seed, self.num_envs))
+
+    def start(self, streams: Sequence[np.random.SeedSequence]) -> Batch:
+        """Start every game afresh, game ``i`` drawing its game seeds from ``streams[i]`` (one per game,
+        as :func:`seed_streams` makes them); returns (obs, mask, seat). :meth:`reset` with a seed is
+        this with the seed's streams; a sharded batch hands each worker its games' streams."""
+        if len(streams) != self.num_envs:
+            raise ValueError(f"{len(streams)} seed streams for {self.num_envs} games: give one per game")
+        self._streams = list(streams)
         self.states = [self._new_game(i) for i in range(self.num_envs)]
         self.obs.fill(0.0)
         self.mask.fill(0)
@@ -191,13 +247,15 @@ class DicetableVectorEnv(VectorEnv):
     Observations are ``{"observation": float32 [num_envs, size], "action_mask": int8 [num_envs,
     num_actions]}``; the reward is the final score on the step a game ends (zero before);
     ``infos["action_mask"]`` repeats the mask. The arrays are the batch's buffers (copy to keep).
+    ``workers`` above 1 splits the games among that many processes (a
+    :class:`~dicetable.rl.sharded.ShardedBatchEnv`; ``close()`` stops them).
     Raises :class:`dicetable.GameConfigError` when the game has no solo mode.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, game_id: str, num_envs: int, options: dict[str, Any] | None = None) -> None:
-        self.batch = BatchEnv(game_id, num_envs, players=1, options=options)
+    def __init__(self, game_id: str, num_envs: int, options: dict[str, Any] | None = None, workers: int = 1) -> None:
+        self.batch = batch_env(game_id, num_envs, players=1, options=options, workers=workers)
         self.num_envs = num_envs
         single_obs, single_act = self.batch.spaces.gym_spaces()
         self.single_observation_space = single_obs
@@ -222,7 +280,20 @@ class DicetableVectorEnv(VectorEnv):
                 np.zeros(self.num_envs, dtype=bool), {"action_mask": mask})
 
 
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop a sharded batch's worker processes (Gymnasium's ``close()`` calls this)."""
+        close = getattr(self.batch, "close", None)
+        if close is not None:
+            close()
+
+
 def batch_env(game_id: str, num_envs: int, players: int = 2, options: dict[str, Any] | None = None,
-              events: bool = False) -> BatchEnv:
-    """``num_envs`` games of ``game_id`` stepped together (see :class:`BatchEnv`)."""
-    return BatchEnv(game_id, num_envs, players, options, events)
+              events: bool = False, workers: int = 1) -> BatchEnv | ShardedBatchEnv:
+    """``num_envs`` games of ``game_id`` stepped together: a :class:`BatchEnv` in this process, or with
+    ``workers`` above 1 a :class:`~dicetable.rl.sharded.ShardedBatchEnv` splitting them among that
+    many processes (the same games for the same seed). Raises as those classes do."""
+    if workers == 1:
+        return BatchEnv(game_id, num_envs, players, options, events)
+    from .sharded import ShardedBatchEnv
+
+    return ShardedBatchEnv(game_id, num_envs, players, options, events, workers=workers)
