@@ -102,13 +102,14 @@ def test_bad_arguments_and_use_after_close_are_named() -> None:
         batch.step([0, 0, 0])
     obs, mask, _ = batch.reset(seed=1)
     pid = batch.worker_pids[0]
+    assert os.path.exists(batch.shared_file)
     batch.close()
     with pytest.raises(RuntimeError, match="closed"):
         batch.step(_policy(mask, np.random.default_rng(0)))
     with pytest.raises(RuntimeError, match="closed"):
         batch.reset(seed=1)
     assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
-    assert not [f for f in os.listdir("/dev/shm") if f.startswith("dicetable-batch-")] if os.path.isdir("/dev/shm") else True
+    assert not os.path.exists(batch.shared_file)
     batch.close()  # a second close does nothing
 
 

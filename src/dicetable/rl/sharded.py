@@ -158,6 +158,7 @@ class ShardedBatchEnv:
         self._conns: list[tuple[Connection, Connection]] = []  # each worker's (reader, writer)
         self._procs: list[subprocess.Popen[bytes]] = []
         self._started = False
+        self.shared_file = path  #: the file backing the shared arrays (removed by close())
         self._finalizer = weakref.finalize(self, _stop, self._conns, self._procs, path)
         if workers > 1:
             self._launch(path, options)
