@@ -223,10 +223,11 @@ class Evaluator:
                 raise GameConfigError(f"no learned value for {game_id} at {players} player(s): "
                                       f"run dicetable train-eval {game_id} --players {players}")
         layout = spec.observation_encoding
-        if model is not None and (layout is None or layout(players, options).size + 1 != model.size):
-            model = None  # options that change the feature layout: the model does not apply
+        encoding = layout(players, options) if model is not None and layout is not None else None
+        if model is not None and (encoding is None or encoding.size + 1 != model.size):
+            model, encoding = None, None  # options that change the feature layout: the model does not apply
         self.model = model
-        self.encoding = layout(players, options) if model is not None and layout is not None else None
+        self.encoding = encoding  # the layout is built once (a search makes one Evaluator)
         self.kind = model.kind if model is not None else ("win" if players > 1 else "hand")
         self.scale = model.scale if model is not None else 1.0
 

@@ -34,7 +34,7 @@ Greedy, one step deep on that margin:
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
 from dicetable.engine import Action
 
@@ -48,6 +48,36 @@ _PLACES = len(SCORING.place_multipliers)
 BID_SHARE = 0.6
 
 
+def _ranked(pos: list[int], stamp: list[int], base: int, nm: int) -> list[int]:
+    """The markers ``0..nm-1`` of the track whose slots start at ``base``, furthest first, on one space
+    the earlier arrival (lower stamp) first: the order ``sorted`` gives by ``(-pos, stamp)``, ties
+    kept in marker order. An insertion sort of native ints (at most five markers), which the compiled
+    build runs without making a key tuple per marker."""
+    order: list[int] = []
+    for m in range(nm):
+        p = pos[base + m]
+        s = stamp[base + m]
+        i = len(order)
+        while i > 0:
+            o = order[i - 1]
+            po = pos[base + o]
+            if po > p or (po == p and stamp[base + o] <= s):
+                break
+            i -= 1
+        order.insert(i, m)
+    return order
+
+
+#: Spaces covered by the look-up tables below (every track is shorter; a space beyond reads the rule).
+_SPACES = 64
+#: Each Resource Track's end-game penalty by space (``PENALTY[t].get(space, 0)``) and the
+#: Gold-per-VP ratio by Bishop Track space (``ratio_at``), as lists indexed by the space.
+_PENALTY_AT: Final = [[pen.get(p, 0) for p in range(_SPACES)] for pen in PENALTY]
+_RATIO_AT: Final = [ratio_at(p) for p in range(_SPACES)]
+#: ``float(place_points(place, pips))`` for each scoring place and Value Die pips 0-12.
+_POINTS: Final = [[float(place_points(r, v)) for v in range(13)] for r in range(_PLACES)]
+
+
 def marker_values(state: BibliosDiceState) -> list[float]:
     """Heuristic VPs of every marker (seats, then Cadfael); see the module docstring."""
     nm = state.nm
@@ -56,25 +86,30 @@ def marker_values(state: BibliosDiceState) -> list[float]:
     vals = [0.0] * nm
     for t in range(NRES):
         base = t * nm
-        order = sorted(range(nm), key=lambda m: (-pos[base + m], stamp[base + m]))
+        order = _ranked(pos, stamp, base, nm)
         pips = state.value[t]
-        pen = PENALTY[t]
-        for r, m in enumerate(order):
+        pen = _PENALTY_AT[t]
+        for r in range(nm):
+            m = order[r]
             p = pos[base + m]
-            pts = float(place_points(r, pips)) if r < _PLACES else 0.0
+            if r < _PLACES:
+                pts = _POINTS[r][pips] if 0 <= pips < 13 else float(place_points(r, pips))
+            else:
+                pts = 0.0
             if p < PLACES_FROM:
                 pts *= 0.25 + 0.25 * (p - 1) / (PLACES_FROM - 1)
-            vals[m] += pts - pen.get(p, 0) + 0.25 * (p - 1)
+            vals[m] += pts - (pen[p] if 0 <= p < _SPACES else PENALTY[t].get(p, 0)) + 0.25 * (p - 1)
     base = BISHOP * nm
     for m in range(nm):
         vals[m] += 0.6 * (pos[base + m] - 1)
     for s in range(state.players):
-        ratio = ratio_at(pos[base + s])
+        space = pos[base + s]
+        ratio = _RATIO_AT[space] if 0 <= space < _SPACES else ratio_at(space)
         vals[s] += state.vp[s] + state.gold[s] / (ratio if ratio else 7.0)
         obj = state.objectives[s]
         if obj >= 0:
             ob = obj * nm
-            lead = min(range(nm), key=lambda m: (-pos[ob + m], stamp[ob + m]))
+            lead = _ranked(pos, stamp, ob, nm)[0]
             if lead == s and pos[ob + s] >= PLACES_FROM:
                 vals[s] += SCORING.objective_bonus
     return vals
