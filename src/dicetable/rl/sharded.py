@@ -128,18 +128,18 @@ class ShardedBatchEnv:
     (``reset``, ``step``, ``spaces``, ``num_envs``, ``players`` and the five arrays) without ``states``.
 
     Raises :class:`dicetable.GameConfigError` for an unknown game, player count or option, and
-    ValueError when ``num_envs`` is not a whole number of at least 1 or ``workers`` is not one from 1
-    to ``num_envs``.
+    ValueError when ``num_envs`` is not a whole number of at least 1, ``workers`` is not one from 1
+    to ``num_envs``, or ``workers`` is above 1 on a system that is not POSIX.
     """
 
     def __init__(self, game_id: str, num_envs: int, players: int = 2, options: dict[str, Any] | None = None,
                  events: bool = False, *, workers: int = 2) -> None:
         check_num_envs(num_envs)
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= num_envs:
+            raise ValueError(f"workers {workers!r} is not a number of processes from 1 to num_envs ({num_envs})")
         if workers > 1 and os.name != "posix":
             raise ValueError(f"workers {workers}: a batch on several processes needs a POSIX system "
                              "(its workers talk over pipes); use workers=1 here")
-        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= num_envs:
-            raise ValueError(f"workers {workers!r} is not a number of processes from 1 to num_envs ({num_envs})")
         self.spaces = GameSpaces(game_id, players, options)
         self.num_envs, self.players, self.events, self.workers = num_envs, players, events, workers
         layout = _layout(num_envs, self.spaces, players)
@@ -196,7 +196,12 @@ class ShardedBatchEnv:
             try:
                 answer = reader.recv()
             except (EOFError, OSError):
-                answer = ("error", f"the worker process stopped (exit code {proc.poll()})")
+                try:
+                    code: int | None = proc.wait(STOP_WAIT)
+                except subprocess.TimeoutExpired:  # its pipe closed but it runs on: stop it
+                    proc.kill()
+                    code = proc.wait()
+                answer = ("error", f"the worker process stopped (exit code {code})")
             if answer is not None and failed is None:
                 failed = f"the worker of games {start}-{stop - 1}: {answer[1]}"
         if failed is not None:
