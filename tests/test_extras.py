@@ -17,7 +17,8 @@ from dicetable.cli.main import app
 from dicetable.extras import MissingExtra, require
 
 RL_MODULES = ("dicetable.rl", "dicetable.rl.aec", "dicetable.rl.gym", "dicetable.rl.parallel",
-              "dicetable.rl.spaces", "dicetable.rl.openspiel", "dicetable.rl.vector")
+              "dicetable.rl.spaces", "dicetable.rl.openspiel", "dicetable.rl.vector",
+              "dicetable.rl.batch", "dicetable.rl.sharded")
 
 
 def test_require_returns_an_installed_module():

@@ -9,7 +9,7 @@ own observation, so nothing passes between them. Rewards come once, at the end, 
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
 
-Moves are made with the engine's quiet step, as :class:`~dicetable.rl.vector.BatchEnv` makes
+Moves are made with the engine's quiet step, as :class:`~dicetable.rl.batch.BatchEnv` makes
 them: the same game, but no event is built, so ``state_``'s log holds only the set-up's events
 (no observation, mask, reward or rendering reads the log). ``events=True`` makes every move with
 ``apply`` instead, which logs each event with its text.

@@ -1,6 +1,6 @@
 """A batch of games split among worker processes: :class:`ShardedBatchEnv`, :class:`BatchEnv`'s API on several cores.
 
-One Python process steps its games one after another, so a :class:`~dicetable.rl.vector.BatchEnv`
+One Python process steps its games one after another, so a :class:`~dicetable.rl.batch.BatchEnv`
 uses one core whatever the machine has. ``ShardedBatchEnv(game_id, num_envs, players, workers=k)``
 splits the ``num_envs`` games into ``k`` contiguous shards (sizes differing by at most one): the
 calling process steps the first shard itself, and each of the others is a ``BatchEnv`` in a worker
@@ -43,7 +43,7 @@ import numpy as np
 import dicetable
 
 from .spaces import GameSpaces
-from .vector import Batch, BatchBuffers, BatchEnv, BatchStep, check_num_envs, seed_streams
+from .batch import Batch, BatchBuffers, BatchEnv, BatchStep, check_num_envs, seed_streams
 
 #: How long ``close()`` waits for a worker to stop before it is terminated, in seconds.
 STOP_WAIT = 5.0
@@ -124,7 +124,7 @@ def serve() -> None:
 
 class ShardedBatchEnv:
     """``num_envs`` games of ``game_id`` at ``players`` seats split among ``workers`` processes (the
-    caller's and ``workers - 1`` started ones); the API of :class:`~dicetable.rl.vector.BatchEnv`
+    caller's and ``workers - 1`` started ones); the API of :class:`~dicetable.rl.batch.BatchEnv`
     (``reset``, ``step``, ``spaces``, ``num_envs``, ``players`` and the five arrays) without ``states``.
 
     Raises :class:`dicetable.GameConfigError` for an unknown game, player count or option, and

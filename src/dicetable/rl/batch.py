@@ -1,0 +1,237 @@
+"""Batched environments: N games of one configuration stepped together, with auto-reset.
+
+:class:`BatchEnv` is the one batched API, for solo and multiplayer configurations alike. Each of
+its ``num_envs`` games has, at every step, one *acting seat* (the lowest seat in ``to_move``, as in
+the AEC environment: simultaneous decisions are asked one seat after another, each seeing only its
+own observation). The batch keeps preallocated arrays and fills them in place:
+
+- ``obs``: float32 ``[num_envs, observation_size]``, each row the acting seat's feature vector
+  (written straight from the state by the game's direct fill, no observation dictionary);
+- ``mask``: int8 ``[num_envs, num_actions]``, the acting seat's legal actions;
+- ``seat``: int64 ``[num_envs]``, the acting seat of each game.
+
+``step(actions)`` takes one catalogue index per game, for its acting seat, and returns
+``(obs, mask, seat, rewards, terminated)``: ``rewards`` is float32 ``[num_envs, players]``, zero
+except on the step a game ends, when it holds every seat's final reward
+(:func:`~dicetable.rl.spaces.placing_rewards`; the score in solo), and ``terminated`` is bool
+``[num_envs]``. A game that ended is reset at once with its next seed (auto-reset), so the row of
+``obs`` already shows the new game's first decision. The returned arrays are the batch's own
+buffers, overwritten by the next step: copy them to keep them.
+
+Seeds: ``reset(seed=S)`` gives game ``i`` its own reproducible stream of game seeds (spawned from
+``S``; a list gives one seed per game), so the same seed and actions replay the same games, and
+every auto-reset takes that game's next seed. Moves are made with the engine's quiet step (no event
+text, no log), which is what search and training need; ``events=True`` uses ``apply`` instead.
+
+:mod:`dicetable.rl.vector` builds on it: :func:`~dicetable.rl.vector.batch_env` (one batch, or a
+:class:`~dicetable.rl.sharded.ShardedBatchEnv` on several processes) and Gymnasium's vector API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+from ._extra import require_rl
+
+require_rl("numpy", "gymnasium")
+
+import numpy as np
+
+from dicetable.engine import Action, GameState
+
+from .spaces import GameSpaces, placing_rewards
+
+#: What ``BatchEnv.reset`` returns: (obs, mask, seat).
+Batch = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: What ``BatchEnv.step`` returns: (obs, mask, seat, rewards, terminated).
+BatchStep = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def check_num_envs(num_envs: object) -> None:
+    """Raise ValueError unless ``num_envs`` is a whole number of games, at least 1."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs {num_envs!r} is not a whole number of games, at least 1")
+
+
+def seed_streams(seed: int | Sequence[int] | None, num_envs: int) -> list[np.random.SeedSequence]:
+    """Each game's stream of game seeds for :meth:`BatchEnv.reset`'s ``seed``: an int spawns
+    ``num_envs`` child streams from it, None fresh random ones, a list one stream per given seed.
+    Raises ValueError when a list does not hold exactly ``num_envs`` seeds."""
+    if seed is None or isinstance(seed, (int, np.integer)):
+        return list(np.random.SeedSequence(None if seed is None else int(seed)).spawn(num_envs))
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"seed lists {len(seeds)} seeds for {num_envs} games: give one per game")
+    return [np.random.SeedSequence(int(s)) for s in seeds]
+
+
+class BatchBuffers(NamedTuple):
+    """The five arrays a :class:`BatchEnv` fills in place (shapes as in the module docstring).
+
+    A batch allocates its own (:meth:`allocate`); a sharded batch's worker is given rows of arrays
+    in shared memory instead (:mod:`dicetable.rl.sharded`), so its games write where the caller reads.
+    """
+
+    obs: np.ndarray  #: float32 [num_envs, observation_size]
+    mask: np.ndarray  #: int8 [num_envs, num_actions]
+    seat: np.ndarray  #: int64 [num_envs]
+    rewards: np.ndarray  #: float32 [num_envs, players]
+    terminated: np.ndarray  #: bool [num_envs]
+
+    @staticmethod
+    def shapes(num_envs: int, spaces: GameSpaces, players: int) -> list[tuple[tuple[int, ...], type]]:
+        """(shape, dtype) of each array, in field order."""
+        return [((num_envs, spaces.observation_size), np.float32), ((num_envs, spaces.num_actions), np.int8),
+                ((num_envs,), np.int64), ((num_envs, players), np.float32), ((num_envs,), np.bool_)]
+
+    @classmethod
+    def allocate(cls, num_envs: int, spaces: GameSpaces, players: int) -> BatchBuffers:
+        """Fresh zeroed arrays for ``num_envs`` games of ``spaces``' configuration."""
+        return cls(*(np.zeros(shape, dtype=dtype) for shape, dtype in cls.shapes(num_envs, spaces, players)))
+
+    def check(self, num_envs: int, spaces: GameSpaces, players: int) -> BatchBuffers:
+        """These buffers, after checking each array's shape and dtype and that it is C-contiguous
+        (rows are written through memoryviews); ValueError naming the first that is not."""
+        for name, array, (shape, dtype) in zip(self._fields, self, self.shapes(num_envs, spaces, players)):
+            if array.shape != shape or array.dtype != dtype or not array.flags.c_contiguous:
+                raise ValueError(f"buffer {name} is {array.dtype}{list(array.shape)}, not a C-contiguous "
+                                 f"{np.dtype(dtype)}{list(shape)}")
+        return self
+
+
+class BatchEnv:
+    """``num_envs`` games of ``game_id`` at ``players`` seats with ``options`` (see the module docstring).
+
+    Raises :class:`dicetable.GameConfigError` for an unknown game, player count or option, and
+    ValueError when ``num_envs`` is not a whole number of at least 1 (or ``buffers``, arrays to fill
+    instead of its own, do not have the shapes of :class:`BatchBuffers`).
+    """
+
+    def __init__(self, game_id: str, num_envs: int, players: int = 2, options: dict[str, Any] | None = None,
+                 events: bool = False, *, buffers: BatchBuffers | None = None) -> None:
+        check_num_envs(num_envs)
+        self.spaces = GameSpaces(game_id, players, options)
+        self.num_envs = num_envs
+        self.players = players
+        self.events = events
+        if buffers is None:
+            buffers = BatchBuffers.allocate(num_envs, self.spaces, players)
+        # obs, mask, seat, rewards, terminated: the arrays every step fills (a worker's are shared, sharded.py)
+        self.obs, self.mask, self.seat, self.rewards, self.terminated = buffers.check(num_envs, self.spaces, players)
+        self.states: list[GameState] = []
+        self._streams: list[np.random.SeedSequence] = []
+        # each game's offered Actions and their catalogue indices (what its mask row shows)
+        self._legal: list[tuple[tuple[Action, ...], list[int]]] = [((), []) for _ in range(num_envs)]
+        self._ended = False  # some game ended in the last step (its rewards and terminated are set)
+        # memoryviews of the rows, made once: their item and slice writes cost half of numpy's
+        self._obs_rows = [row.data for row in self.obs]
+        self._mask_rows = [row.data for row in self.mask]
+        self._zero_row = np.zeros(self.spaces.observation_size, dtype=np.float32).data
+        direct = self.spaces.encoding.direct
+        encode = self.spaces.encoding.encode_state
+        # the game's direct fill (the acting seat is always a seat, so no check is needed); else the
+        # dictionary's encoding, written through a numpy view of the row
+        self._fill = direct if direct is not None else (lambda state, seat, row: encode(state, seat, np.asarray(row)))
+
+    # -- seeds and games
+    def _new_game(self, i: int) -> GameState:
+        seed = int(self._streams[i].spawn(1)[0].generate_state(1, np.uint64)[0])
+        return self.spaces.new_game(seed)
+
+    def _show(self, i: int, state: GameState) -> int:
+        """Fill row ``i`` of obs and mask (both zeroed before) from ``state``'s acting seat; returns the seat."""
+        seat = min(state.to_move)
+        self._fill(state, seat, self._obs_rows[i])
+        legal = state.legal_actions(seat)
+        index = self.spaces.index
+        ks = [index[action.id] for action in legal]
+        row = self._mask_rows[i]
+        for k in ks:
+            row[k] = 1
+        self._legal[i] = (legal, ks)
+        return seat
+
+    def reset(self, seed: int | Sequence[int] | None = None) -> Batch:
+        """Start every game afresh; returns (obs, mask, seat).
+
+        ``seed``: an int (each game gets its own stream spawned from it), one int per game, or
+        None (fresh random streams). Raises ValueError when a list has the wrong length.
+        """
+        return self.start(seed_streams(seed, self.num_envs))
+
+    def start(self, streams: Sequence[np.random.SeedSequence]) -> Batch:
+        """Start every game afresh, game ``i`` drawing its game seeds from ``streams[i]`` (one per game,
+        as :func:`seed_streams` makes them); returns (obs, mask, seat). :meth:`reset` with a seed is
+        this with the seed's streams; a sharded batch hands each worker its games' streams."""
+        if len(streams) != self.num_envs:
+            raise ValueError(f"{len(streams)} seed streams for {self.num_envs} games: give one per game")
+        self._streams = list(streams)
+        self.states = [self._new_game(i) for i in range(self.num_envs)]
+        self.obs.fill(0.0)
+        self.mask.fill(0)
+        self.rewards.fill(0.0)
+        self.terminated.fill(False)
+        self._ended = False
+        self.seat[:] = [self._show(i, state) for i, state in enumerate(self.states)]
+        return self.obs, self.mask, self.seat
+
+    def step(self, actions: Sequence[int] | np.ndarray) -> BatchStep:
+        """Play ``actions[i]`` (a catalogue index) for game ``i``'s acting seat, for every game.
+
+        Returns (obs, mask, seat, rewards, terminated); ended games are reset at once (see the
+        module docstring). Raises ValueError, before any game moves, naming the first game whose
+        action is not legal (or not an index), and RuntimeError before the first ``reset()``.
+        """
+        if not self.states:
+            raise RuntimeError("this batch has no games yet: call reset() before step()")
+        if len(actions) != self.num_envs:
+            raise ValueError(f"step got {len(actions)} actions for {self.num_envs} games: give one per game")
+        wanted = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
+        chosen = []
+        for i, a in enumerate(wanted):
+            legal, ks = self._legal[i]
+            try:
+                if type(a) is not int:  # numpy integers pass; a bool, a float or text does not
+                    if isinstance(a, bool) or not isinstance(a, np.integer):
+                        raise ValueError
+                    a = int(a)
+                chosen.append(legal[ks.index(a)])
+            except ValueError:
+                shown = sorted(ks)
+                raise ValueError(f"game {i}: action {a!r} is not legal for seat {int(self.seat[i])} now; "
+                                 f"legal indices: {shown[:12]}{' ...' if len(shown) > 12 else ''}") from None
+        if self._ended:  # the last step's rewards and ends: cleared only when some game ended
+            self.rewards.fill(0.0)
+            self.terminated.fill(False)
+            self._ended = False
+        self.mask.fill(0)
+        # the loop of _show, written out with locals: this is the batch's per-game cost
+        zero, fill, index = self._zero_row, self._fill, self.spaces.index
+        obs_rows, mask_rows, offered, states = self._obs_rows, self._mask_rows, self._legal, self.states
+        seats = self.seat.tolist()
+        events = self.events
+        for i, action in enumerate(chosen):
+            state = states[i]
+            if events:
+                state.apply(action, seats[i])
+            else:
+                state.step(action, seats[i])
+            to_move = state.to_move
+            if not to_move:  # over (to_move is empty only then)
+                self.rewards[i] = placing_rewards(state)
+                self.terminated[i] = True
+                self._ended = True
+                state = states[i] = self._new_game(i)
+                to_move = state.to_move
+            seat = seats[i] = min(to_move)
+            row = obs_rows[i]
+            row[:] = zero
+            fill(state, seat, row)
+            legal = state.legal_actions(seat)
+            ks = [index[a.id] for a in legal]
+            mask_row = mask_rows[i]
+            for k in ks:
+                mask_row[k] = 1
+            offered[i] = (legal, ks)
+        self.seat[:] = seats
+        return self.obs, self.mask, self.seat, self.rewards, self.terminated
