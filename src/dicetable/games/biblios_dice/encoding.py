@@ -164,16 +164,35 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         """Slots among CARD_VALUES of the cards in a bit mask (bit v: the card of value v)."""
         return tuple(i for i, v in enumerate(CARD_VALUES) if bits >> v & 1)
 
+    # the fill's slots, looked up once here rather than by name at every write (a dict access each)
+    at_auctions_held = o["auctions_held"]
+    at_bidding = o["bidding"]
+    at_cadfael_revealed = o.get("cadfael_revealed", -1)  # -1: not in this layout (never written then)
+    at_cards_not_revealed = o["cards_not_revealed"]
+    at_face_down_placed = o["face_down_placed"]
+    at_is_first = o["is_first"]
+    at_marked = o["marked"]
+    at_my_face_down = o["my_face_down"]
+    at_my_gold = o["my_gold"]
+    at_my_hand = o["my_hand"]
+    at_my_objective = o["my_objective"]
+    at_my_vp_tokens = o["my_vp_tokens"]
+    at_phase = o["phase"]
+    at_revealed_total = o["revealed_total"]
+    at_round = o["round"]
+    at_sitting_out = o["sitting_out"]
+    at_to_move = o["to_move"]
+
     def fill(state: BibliosDiceState, seat: int | None, out: Any) -> None:
         n = state.players
         over = state.phase == OVER
-        out[o["phase"] + phase_index[state.phase]] = 1.0
-        out[o["round"]] = state.round_no / 20
+        out[at_phase + phase_index[state.phase]] = 1.0
+        out[at_round] = state.round_no / 20
         first = seat if seat is not None else 0
         rel = [(s - first) % n for s in range(n)]
-        out[o["is_first"] + rel[state.first]] = 1.0
+        out[at_is_first + rel[state.first]] = 1.0
         for s in state.to_move:
-            out[o["to_move"] + rel[s]] = 1.0
+            out[at_to_move + rel[s]] = 1.0
         key = (tuple(state.value), tuple(state.pos), tuple(state.vp_stacks),
                tuple(map(len, state.bishop_stacks)), state.mule, first)
         block = boards.get(key)
@@ -183,7 +202,7 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         dice(state.pool, dice_at[0], out)
         for k, c in enumerate(state.marks):
             if c:
-                out[o["marked"] + k] = c / 6
+                out[at_marked + k] = c / 6
         dice(state.small, dice_at[1], out)
         for g, group in enumerate(state.groups[:2]):
             dice(group, dice_at[2 + g], out)
@@ -191,27 +210,27 @@ def _direct(players: int, cadfael: bool, at: dict[str, int]) -> DirectFill:
         for s in range(n):
             k = rel[s]
             if facedown[s] >= 0:
-                out[o["face_down_placed"] + k] = 1.0
+                out[at_face_down_placed + k] = 1.0
             if state.active >> s & 1:
-                out[o["bidding"] + k] = 1.0
+                out[at_bidding + k] = 1.0
             if state.sitting >> s & 1:
-                out[o["sitting_out"] + k] = 1.0
-            out[o["revealed_total"] + k] = sum(state.played[s]) / _GOLD_SCALE
+                out[at_sitting_out + k] = 1.0
+            out[at_revealed_total + k] = sum(state.played[s]) / _GOLD_SCALE
             unrevealed = hands[s] | (1 << facedown[s] if facedown[s] >= 0 else 0)
-            row = o["cards_not_revealed"] + k * n_cards
+            row = at_cards_not_revealed + k * n_cards
             for i in card_slots(unrevealed):
                 out[row + i] = 1.0
         if seat is not None:
             if not over:
-                out[o["my_gold"]] = state.gold[seat] / _GOLD_SCALE
-                out[o["my_vp_tokens"]] = state.vp[seat] / 30
+                out[at_my_gold] = state.gold[seat] / _GOLD_SCALE
+                out[at_my_vp_tokens] = state.vp[seat] / 30
                 for i in card_slots(hands[seat]):
-                    out[o["my_hand"] + i] = 1.0
+                    out[at_my_hand + i] = 1.0
                 if facedown[seat] >= 0:
-                    out[o["my_face_down"] + card_index[facedown[seat]]] = 1.0
+                    out[at_my_face_down + card_index[facedown[seat]]] = 1.0
             if state.objectives[seat] >= 0:
-                out[o["my_objective"] + state.objectives[seat]] = 1.0
-        out[o["auctions_held"]] = state.auctions / 10
+                out[at_my_objective + state.objectives[seat]] = 1.0
+        out[at_auctions_held] = state.auctions / 10
         if cadfael:
-            out[o["cadfael_revealed"]] = sum(state.cad_played) / _GOLD_SCALE
+            out[at_cadfael_revealed] = sum(state.cad_played) / _GOLD_SCALE
     return fill
