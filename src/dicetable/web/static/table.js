@@ -51,10 +51,18 @@ export async function tablePage() {
 function connect() {
   if (T.live) T.live.close();
   let refused = null;
+  let subscribed = false;
   const live = new Live(T.id, T.token, {
-    onOpen: () => { document.body.dataset.live = "open"; catchUp(); },
     onMessage: (msg) => {
       if (msg.type === "error" || (msg.error && msg.version === undefined)) { refused = msg; return; }
+      if (!subscribed) {
+        // The server sends a socket's first view once it has joined the table's pushes: only then
+        // is the socket "open" for the page, and the chat fetched (one posted between the socket's
+        // handshake and its joining would come neither way).
+        subscribed = true;
+        document.body.dataset.live = "open";
+        catchUp();
+      }
       if (msg.type === "chat") { chatMessage(msg.message); return; }  // not a version: beside the queue
       if (msg.type === "view" && (typeof msg.seat === "number" ? msg.seat : null) !== T.seat) {
         // The first view tells which seat a token is (a seat link opened here), or, without a token,
