@@ -58,19 +58,17 @@ export function unwrapView(data) {
 }
 
 // The live connection of one viewer (a seat's token, or none: a spectator) to a table.
-// ``onMessage(msg)`` gets each parsed message; ``onOpen()``; ``onClose(delivered)`` once, with
+// ``onMessage(msg)`` gets each parsed message; ``onClose(delivered)`` once, with
 // whether any message had come (false: the socket could not open or brought nothing, and the
 // caller falls back to HTTP).
 // Nothing is delivered after close().
 export class Live {
-  constructor(tableId, token, { onMessage, onOpen, onClose }) {
+  constructor(tableId, token, { onMessage, onClose }) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const q = token ? `?token=${encodeURIComponent(token)}` : "";
     this.closed = false;
-    this.opened = false;
     this.delivered = false;
     this.ws = new WebSocket(`${proto}://${location.host}/api/tables/${encodeURIComponent(tableId)}/live${q}`);
-    this.ws.onopen = () => { if (!this.closed) { this.opened = true; onOpen && onOpen(); } };
     this.ws.onmessage = (ev) => {
       if (this.closed) return;
       let msg;
