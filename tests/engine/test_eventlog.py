@@ -10,9 +10,10 @@ from typing import NamedTuple
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicetable import new_game
+from dicetable import load_state, new_game
 from dicetable.engine.core import Event
 from dicetable.engine.eventlog import EventLog, pack, unpack
+from dicetable.engine.testing import snapshot
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -97,3 +98,30 @@ def test_an_unpacked_event_keeps_the_very_text_so_views_of_the_log_share_it():
     record = pack(event)
     assert unpack(record).text is event.text
     assert unpack(record).data is not event.data and unpack(record).data == event.data
+
+
+@given(st.lists(_events, max_size=6), st.lists(_events, max_size=6))
+def test_two_event_logs_are_equal_exactly_when_their_events_are(first, second):
+    a, b = EventLog(), EventLog()
+    a.extend(first)
+    b.extend(second)
+    assert (a == b) is (first == second)
+    assert (a == second) is (first == second)  # a list of Events compares too
+    shared = EventLog()
+    shared.extend(a)  # the same cells: equal without decoding
+    assert shared == a and (shared != b) is (first != second)
+
+
+def test_a_snapshot_is_the_saved_dict_less_its_log_and_compares_as_the_whole_does():
+    state = new_game("kingdom-of-dice", 3, seed=8)
+    rng = random.Random(8)
+    for _ in range(40):
+        seat = state.to_move[0]
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    whole = state.to_dict()
+    assert state.to_dict(log=False) == {k: v for k, v in whole.items() if k != "log"}
+    clone, loaded = state.clone(), load_state(whole)
+    assert snapshot(clone) == snapshot(state) == snapshot(loaded)  # shared cells, then decoded ones
+    seat = clone.to_move[0]
+    clone.apply(clone.legal_actions(seat)[0], seat)
+    assert snapshot(clone) != snapshot(state) and clone.to_dict() != whole

@@ -84,8 +84,13 @@ def _command(args: list[str]) -> str:
 
 
 def test_playing_one_game_loads_that_game_alone(tmp_path):
-    """`dicetable play kingdom-of-dice` (bots only, to the end) imports no other game's rules."""
-    got = _fresh(_command(["play", "kingdom-of-dice", "--players", "2", "--human", "0", "--bot", "random",
+    """`dicetable play kingdom-of-dice` (bots only, to the end) imports no other game's rules.
+
+    Greedy bots, not random ones: a random game of Kingdom of Dice lasts thousands of actions,
+    each drawn on the terminal (40 s), a greedy one a few hundred (1.5 s), and it loads the
+    bots' own code as well.
+    """
+    got = _fresh(_command(["play", "kingdom-of-dice", "--players", "2", "--human", "0", "--bot", "greedy",
                            "--seed", "3"]), cwd=tmp_path)
     assert got == {"code": 0, "loaded": ["dicetable.games.kingdom_of_dice"]}
 

@@ -70,6 +70,10 @@ def cells(chain: Any, last: int | None = None, link: int = 4) -> list[Any]:
     return out
 
 
+def _same_event(cell: Any, event: Any) -> bool:
+    return bool(unpack(cell) == event)
+
+
 class EventLog(Sequence[Event]):
     """Events, oldest first, stored as :func:`pack` cells and made Events when read.
 
@@ -101,6 +105,20 @@ class EventLog(Sequence[Event]):
 
     def __reversed__(self) -> Iterator[Event]:
         return map(unpack, reversed(self._records))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to an EventLog or a list holding equal Events in the same order.
+
+        Two EventLogs compare cell by cell: a cell both share (a clone's log, a server's view of
+        its state's) is equal without being decoded.
+        """
+        if isinstance(other, EventLog):
+            mine, theirs = self._records, other._records
+            return len(mine) == len(theirs) and all(
+                a is b or unpack(a) == unpack(b) for a, b in zip(mine, theirs))
+        if isinstance(other, list):
+            return len(other) == len(self._records) and all(map(_same_event, self._records, other))
+        return NotImplemented
 
     def text(self, index: int) -> str:
         """The text of the event at ``index`` (the very str object), without decoding the event."""

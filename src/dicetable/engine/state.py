@@ -590,9 +590,15 @@ class GameState:
         other._legal = {}
         return other
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict from which :func:`dicetable.load_state` rebuilds this state exactly."""
-        return {
+    def to_dict(self, *, log: bool = True) -> dict[str, Any]:
+        """A JSON-able dict from which :func:`dicetable.load_state` rebuilds this state exactly.
+
+        ``log=False`` leaves out the ``"log"`` key: a snapshot of everything else, which costs a
+        small part of the whole late in a long game (the log is most of it, each event decoded).
+        Compare the log apart with :meth:`event_log` (EventLogs compare shared events without
+        decoding them). ``load_state`` needs the whole dict.
+        """
+        d: dict[str, Any] = {
             "format": SAVE_FORMAT,
             "game": self.game_id,
             "players": self.players,
@@ -602,9 +608,11 @@ class GameState:
             "dice": list(self._script),
             "dice_used": self._script_pos,
             "history": [list(h) for h in self.history],
-            "log": [e.to_json() for e in self.log],
-            "state": self._dump(),
         }
+        if log:
+            d["log"] = [e.to_json() for e in self.log]
+        d["state"] = self._dump()
+        return d
 
     # ------------------------------------------------------------- kernel
     @classmethod
