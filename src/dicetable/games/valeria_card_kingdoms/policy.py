@@ -33,9 +33,7 @@ offered), which keeps the most Magic.
 
 from __future__ import annotations
 
-from itertools import compress
 from math import inf
-from operator import mul
 
 from dicetable.engine import Action
 
@@ -116,10 +114,10 @@ def rounds_left(state: ValeriaState) -> float:
     return float(max(1, TYPICAL_ROUNDS - played))
 
 
-_COEF: dict = {}
+_COEF: dict[tuple[int, int, float], tuple[float, ...]] = {}
 
 
-def _card_coef(duke: int, players: int, rounds: float) -> tuple:
+def _card_coef(duke: int, players: int, rounds: float) -> tuple[float, ...]:
     """Per card type, the value of one copy: income per round x rounds left x ``r``, plus Roles.
 
     Cached per (Duke, players, rounds); each term is computed as the formula writes it.
@@ -147,7 +145,7 @@ def value(state: ValeriaState, seat: int) -> float:
     res = state.res
     duke = state.dukes[seat]
     base = seat * NT
-    mine = state.own[base:base + NT]
+    own = state.own
     doms = state.doms[seat]
     victory = state.victory[seat]
     # public VP (Monsters, Domains, VP tokens) plus the Duke on the cards: exact integers
@@ -157,7 +155,11 @@ def value(state: ValeriaState, seat: int) -> float:
     else:
         cit_w, dom_w, mon_w = NO_DUKE_CIT, NO_DUKE_DOM, NO_DUKE_MON
         r = 1 / 3
-    vp = res[b + 3] + sum(map(mul, mine, cit_w))
+    vp = res[b + 3]
+    for t in range(NT):  # index loops (not map/zip): the compiled build runs them as C
+        n = own[base + t]
+        if n:
+            vp += n * cit_w[t]
     for m in victory:
         vp += mon_w[m]
     for d in doms:
@@ -165,8 +167,10 @@ def value(state: ValeriaState, seat: int) -> float:
     v = float(vp)
     v += r * (res[b] + res[b + 1] + 1.1 * res[b + 2])
     coef = _COEF.get((duke, players, rounds)) or _card_coef(duke, players, rounds)
-    for c, k in compress(zip(mine, coef), mine):
-        v += c * k
+    for t in range(NT):  # the owned card types in index order: the float sum's order is fixed
+        n = own[base + t]
+        if n:
+            v += n * coef[t]
     if doms:
         per = 0.3 * rounds
         for d in doms:
