@@ -255,8 +255,8 @@ def test_replay_viewer_steps_through_a_finished_game(context, server):
 
 
 def _finished_bot_table(server, game: str, seats: int, seed: int) -> tuple[str, dict, dict]:
-    """A table of random bots played to its end: (table id, its final view, its record)."""
-    made = server.create(game, [{"kind": "bot", "level": "random"}] * seats, seed=seed)
+    """A table of greedy bots played to its end: (table id, its final view, its record)."""
+    made = server.create(game, [{"kind": "bot", "level": "greedy"}] * seats, seed=seed)
     tid = made["table_id"]
     deadline = time.time() + 60
     while not (view := server.call("GET", f"/api/tables/{tid}")[1])["over"]:
