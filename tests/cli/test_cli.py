@@ -99,11 +99,13 @@ def test_simulate_prints_win_rates_and_writes_jsonl(tmp_path):
 
 
 def test_bench_json_reports_per_operation_costs():
-    result = run("bench", "kingdom-of-dice", "-n", "3", "--json")
+    # Corsairs: its random games are short (Kingdom of Dice's run to thousands of actions, and the
+    # bench plays one out from every sampled state: 40 s against 3 s)
+    result = run("bench", "corsairs-of-valeria", "-n", "3", "--json")
     assert result.exit_code == 0
     report = json.loads(result.output)
     rows = report["rows"]
-    assert rows[0]["game"] == "kingdom-of-dice"
+    assert rows[0]["game"] == "corsairs-of-valeria"
     # both builds side by side when a compiled build is installed, else the pure one alone
     from dicetable.compiled import compiled_available
 
@@ -377,8 +379,8 @@ def test_corsairs_help_example_re_rolls_as_it_says(tmp_path, monkeypatch):
 def test_bench_isolated_measures_each_game_in_a_fresh_process():
     from dicetable.bench import bench_isolated
 
-    rows = bench_isolated([("kingdom-of-dice", 2, 2, 1), ("biblios-dice", 2, 2, 1)])
-    assert [r["game"] for r in rows] == ["kingdom-of-dice", "biblios-dice"]
+    rows = bench_isolated([("corsairs-of-valeria", 2, 2, 1), ("biblios-dice", 2, 2, 1)])
+    assert [r["game"] for r in rows] == ["corsairs-of-valeria", "biblios-dice"]
     assert all(r["steps_per_s"] > 0 and r["clone_us"] > 0 for r in rows)
 
 
