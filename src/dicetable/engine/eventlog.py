@@ -70,8 +70,9 @@ def cells(chain: Any, last: int | None = None, link: int = 4) -> list[Any]:
     return out
 
 
-def _same_json(cell: Any, event: Event) -> bool:
-    return unpack(cell).to_json() == event.to_json()
+def _saved(cell: Any) -> dict[str, Any]:
+    """The cell's event as a saved game keeps it (``Event.to_json``)."""
+    return unpack(cell).to_json()
 
 
 class EventLog(Sequence[Event]):
@@ -110,7 +111,7 @@ class EventLog(Sequence[Event]):
         """Equal to an EventLog, or a list of Events, whose events save the same, in the same order.
 
         Events are compared as a saved game keeps them (``Event.to_json``: no ``data`` and empty
-        ``data`` are the same, so are a tuple and a list of seats), so two logs are equal exactly
+        ``data`` are the same), so two logs are equal exactly
         when the ``"log"`` of their states' ``to_dict()`` is. Two EventLogs compare cell by cell:
         a cell both share (a clone's log, a server's view of its state's) is equal without being
         decoded.
@@ -118,9 +119,10 @@ class EventLog(Sequence[Event]):
         if isinstance(other, EventLog):
             mine, theirs = self._records, other._records
             return len(mine) == len(theirs) and all(
-                a is b or unpack(a).to_json() == unpack(b).to_json() for a, b in zip(mine, theirs))
+                a is b or _saved(a) == _saved(b) for a, b in zip(mine, theirs))
         if isinstance(other, list):
-            return len(other) == len(self._records) and all(map(_same_json, self._records, other))
+            return len(other) == len(self._records) and all(
+                _saved(a) == b.to_json() for a, b in zip(self._records, other))
         return NotImplemented
 
     def text(self, index: int) -> str:
