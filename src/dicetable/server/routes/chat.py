@@ -34,7 +34,9 @@ class ChatIn(BaseModel):
     """``POST /api/tables/{id}/chat``: the message (one line, 1 to 300 characters once trimmed)."""
 
     model_config = ConfigDict(extra="forbid")
-    text: StrictStr = Field(max_length=4 * MAX_CHARS, description=f"one line of 1 to {MAX_CHARS} characters")
+    # no max_length here: a schema bound would answer long messages with its own limit, not MAX_CHARS
+    # (clean_text refuses them, naming the limit; the body limit bounds what is read at all)
+    text: StrictStr = Field(description=f"one line of 1 to {MAX_CHARS} characters")
 
 
 class ChatMessage(BaseModel):
