@@ -48,6 +48,11 @@ def _cases(s: dict) -> list:
     table = {"game": "corsairs-of-valeria", "players": 2}
     return [
         ("bad JSON", "POST", "/api/tables", {}, "{bad", 422, ["not valid JSON", "a table is"]),
+        # a long value in the path is named by its length, not echoed back whole
+        ("a 5000-character table id", "GET", "/api/tables/" + "t" * 5000, {}, None, 404,
+         ["there is no table 'ttt", "… (5000 characters)"]),
+        ("a 3000-character player name", "GET", "/api/players/" + "p" * 3000, {}, None, 404,
+         ["there is no player named 'ppp", "… (3000 characters)"]),
         ("a list, not an object", "POST", "/api/tables", {}, [], 422, ["object", "a table is"]),
         ("players as text", "POST", "/api/tables", {}, {**table, "players": "2"}, 422, ["players", "integer"]),
         ("players as a fraction", "POST", "/api/tables", {}, {**table, "players": 2.5}, 422, ["players"]),
@@ -65,7 +70,9 @@ def _cases(s: dict) -> list:
          {"game": "kingdom-of-dice", "players": 2, "options": {"cat_level": 2}}, 422, ["applies only", "1"]),
         ("options not an object", "POST", "/api/tables", {}, {**table, "options": [1]}, 422, ["options"]),
         ("option value an object", "POST", "/api/tables", {}, {**table, "options": {"captains": {}}}, 422,
-         ["options.captains"]),
+         ["options.captains: must be text, true or false, or a whole number (got an object)"]),
+        ("option value null", "POST", "/api/tables", {}, {**table, "options": {"captains": None}}, 422,
+         ["options.captains: must be text, true or false, or a whole number (got null)"]),
         ("seat list too short", "POST", "/api/tables", {}, {**table, "seats": [{"kind": "human"}]}, 422,
          ["1 seat(s) for 2 players"]),
         ("seat kind unknown", "POST", "/api/tables", {}, {**table, "seats": [{"kind": "robot"}, {"kind": "human"}]},
@@ -173,6 +180,7 @@ def test_every_malformed_request_gets_a_clear_4xx_and_changes_nothing(client):
         assert r.status_code == status, f"{name}: {r.status_code} {r.text}"
         detail = r.json()["detail"]
         assert isinstance(detail, str) and "Traceback" not in detail, name
+        assert "t" * 100 not in detail and "p" * 100 not in detail, f"{name}: a long value echoed: {detail[:200]}"
         for word in words:
             assert word in detail, f"{name}: {word!r} not in {detail!r}"
         if not (method == "POST" and path == "/api/tables"):  # the new table's shape belongs to its POST only

@@ -32,7 +32,7 @@ from typing import Any
 
 from sqlalchemy import func, insert, select
 
-from .errors import ApiError
+from .errors import ApiError, quoted
 from .limits import LimitError
 from .live import LiveTable
 from .models import ChatRow
@@ -148,7 +148,7 @@ class Chat:
         """The messages of ``table_id`` with an id above ``after``, oldest first (the newest :data:`PAGE`
         of them); ApiError 404 for an unknown table."""
         if self.store.status(table_id) is None:
-            raise ApiError(404, f"there is no table {table_id}")
+            raise ApiError(404, f"there is no table {quoted(table_id)}")
         with self.store.engine.connect() as conn:
             rows = conn.execute(select(ChatRow.id, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created)
                                 .where(ChatRow.table_id == table_id, ChatRow.id > after)

@@ -14,3 +14,17 @@ class ApiError(Exception):
         self.status = status
         self.detail = detail
         self.retry_after = retry_after
+
+
+#: The most characters of a client's value an error message repeats (:func:`quoted`).
+QUOTED_MAX = 60
+
+
+def quoted(value: object, limit: int = QUOTED_MAX) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters with its full length named, so a
+    long value sent in a path or a body is not echoed back whole (``'xxxx…' (5000 characters)``)."""
+    shown = repr(value)
+    if len(shown) <= limit:
+        return shown
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return shown[:limit] + "…" + size

@@ -44,7 +44,7 @@ from sqlalchemy import and_, func, or_, select, update
 from dicetable.engine import list_games, seat_name
 
 from .banks import PRESETS, TimeBank
-from .errors import ApiError
+from .errors import ApiError, quoted
 from .identity import Player
 from .ids import hash_token, new_token
 from .live import LiveTable
@@ -149,7 +149,7 @@ def _listed_row(conn: Any, table_id: str) -> Any:
     t = conn.execute(select(TableRow.listed, TableRow.status, TableRow.seed_chosen, TableRow.rated)
                      .where(TableRow.id == table_id)).first()
     if t is None:
-        raise ApiError(404, f"there is no table {table_id!r}; GET /api/lobby lists the open ones")
+        raise ApiError(404, f"there is no table {quoted(table_id)}; GET /api/lobby lists the open ones")
     if not t.listed:
         raise ApiError(403, "this table is not in the open lobby: only its host's invite links give its seats")
     if t.status != "running":

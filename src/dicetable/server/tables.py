@@ -59,7 +59,7 @@ from .bots import (
     SEARCH_LEVELS, Bots, _choose, _choose_remote, _hint_remote, _warm_up, hint_answer,
 )
 from .clock import Timers
-from .errors import ApiError
+from .errors import ApiError, quoted
 from .identity import Player, player_for_token
 from .ids import MAX_SEED, TABLE_ID_ALPHABET, TABLE_ID_SHAPE, hash_token, new_table_id, new_token
 from .leases import ADOPT_EVERY, Leases, to_drive
@@ -278,7 +278,7 @@ class TableManager:
             lt.used = time.monotonic()
             return lt
         if not isinstance(table_id, str) or not TABLE_ID_SHAPE.fullmatch(table_id):
-            raise ApiError(404, f"there is no table {table_id!r}; table ids are letters, digits, - and _")
+            raise ApiError(404, f"there is no table {quoted(table_id)}; table ids are letters, digits, - and _")
         with self.guard:
             lock = self.load_locks.setdefault(table_id, threading.Lock())
         with lock:
@@ -286,7 +286,7 @@ class TableManager:
             if lt is None:
                 record = self.store.load(table_id)
                 if record is None:
-                    raise ApiError(404, f"there is no table {table_id!r}; GET /api/tables lists the open ones")
+                    raise ApiError(404, f"there is no table {quoted(table_id)}; GET /api/tables lists the open ones")
                 lt = self._rebuild(record)
                 self._evict()
                 self.tables[table_id] = lt

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from dicetable.engine import list_games
 
 from .. import ratings
-from ..errors import ApiError
+from ..errors import ApiError, quoted
 from .common import errors
 
 router = APIRouter()
@@ -67,14 +67,14 @@ def known_game(game: str) -> None:
     """ApiError 404 naming the games when ``game`` is not a registered game id."""
     ids = [g.id for g in list_games()]
     if game not in ids:
-        raise ApiError(404, f"unknown game {game!r}; games: {', '.join(ids)}")
+        raise ApiError(404, f"unknown game {quoted(game)}; games: {', '.join(ids)}")
 
 
 def player_named(request: Request, name: str) -> Any:
     """The ``players`` row named ``name`` (case-insensitive); ApiError 404 when there is none."""
     row = ratings.find_player(request.app.state.manager.store.engine, name)
     if row is None:
-        raise ApiError(404, f"there is no player named {name!r}")
+        raise ApiError(404, f"there is no player named {quoted(name)}")
     return row
 
 
