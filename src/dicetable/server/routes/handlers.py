@@ -31,10 +31,34 @@ HINTS = {
 }
 
 
+#: The members of a union field as pydantic tags their errors (the last part of ``loc``), in words.
+_MEMBERS = {"str": "text", "bool": "true or false", "int": "a whole number", "float": "a number"}
+
+
+def _unions_merged(errors: Sequence[Any]) -> list[Any]:
+    """``errors`` with the errors of one union field (one per member: ``options.x.str``, ``options.x.bool``,
+    ...) merged into one error at the field, saying what the field may be."""
+    out: list[Any] = []
+    for err in errors:
+        loc = tuple(err.get("loc", ()))
+        last = out[-1] if out else None
+        if loc and loc[-1] in _MEMBERS and last is not None and last.get("members") \
+                and tuple(last["loc"]) == loc[:-1]:
+            last["members"].append(_MEMBERS[loc[-1]])
+            *first, final = last["members"]
+            last["msg"] = "must be " + ", ".join(first) + ", or " + final if len(first) > 1 else \
+                "must be " + " or ".join(last["members"])
+            continue
+        if len(loc) > 1 and loc[-1] in _MEMBERS:
+            err = {**err, "loc": loc[:-1], "members": [_MEMBERS[loc[-1]]]}
+        out.append(err)
+    return out
+
+
 def readable(errors: Sequence[Any]) -> str:
     """Pydantic's errors as one sentence: where, what was wrong, and what is allowed."""
     parts = []
-    for err in errors[:5]:
+    for err in _unions_merged(errors)[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
         msg = err.get("msg", "invalid")
         if err.get("type") == "json_invalid":
