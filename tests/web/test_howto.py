@@ -85,7 +85,10 @@ def test_the_guide_explains_every_bot_level_the_server_offers_and_serves_every_c
     assert all(v["what"] and v["strength"] for v in guide["bots"].values())
     assert set(guide["howto"]) >= set(RULEBOOK_FACTS)  # every title; a toy game a test registers has none
     assert client.get("/web/howto/kingdom-of-dice").json() == howto.card("kingdom-of-dice")
-    assert client.get("/web/howto/no-such-game").status_code == 404
+    missing = client.get("/web/howto/no-such-game")
+    assert missing.status_code == 404
+    assert missing.json()["detail"].startswith("unknown game 'no-such-game'; known games: ")
+    assert "kingdom-of-dice" in missing.json()["detail"] and "howto.toml" not in missing.json()["detail"]
 
 
 def test_a_registered_game_without_a_card_is_left_out_of_the_guide(client):

@@ -181,9 +181,14 @@ def test_pages_and_static_files(client):
     lobby = client.get("/")
     assert lobby.status_code == 200 and 'data-page="lobby"' in lobby.text
     assert '<script type="module" src="/static/web/dicetable.js">' in lobby.text
+    # no table "abc": the page still comes (its script shows the API's answer), with status 404
     table = client.get("/tables/abc?token=xyz")
-    assert table.status_code == 200 and 'data-table="abc"' in table.text and "data-version" in table.text
-    assert client.get("/tables/abc/replay").status_code == 200
+    assert table.status_code == 404 and 'data-table="abc"' in table.text and "data-version" in table.text
+    assert client.get("/tables/abc/replay").status_code == 404
+    made = client.post("/api/tables", json={"game": "corsairs-of-valeria", "players": 2}).json()["table_id"]
+    table = client.get(f"/tables/{made}")
+    assert table.status_code == 200 and f'data-table="{made}"' in table.text
+    assert client.get(f"/tables/{made}/replay").status_code == 200
     for module in ("dicetable", "api", "queue", "animate", "board", "dom", "lobby", "table", "replay"):
         js = client.get(f"/static/web/{module}.js")
         assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript"), module

@@ -80,16 +80,26 @@ def lobby(request: Request) -> HTMLResponse:
     return _page(request, "lobby.html", title="dicetable")
 
 
+def _table_page(request: Request, name: str, title: str, table_id: str) -> HTMLResponse:
+    """Page ``name`` of table ``table_id``; status 404 when this server's store has no such table (the
+    page is the same: its script asks the API, which says there is no such table)."""
+    response = _page(request, name, title=title, table_id=table_id)
+    manager = getattr(request.app.state, "manager", None)
+    if manager is not None and manager.store.status(table_id) is None:
+        response.status_code = 404
+    return response
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
 def table_page(request: Request, table_id: str) -> HTMLResponse:
     """The table page; the JS reads ``token`` from the address and talks to ``/api/tables/{id}``."""
-    return _page(request, "table.html", title="dicetable table", table_id=table_id)
+    return _table_page(request, "table.html", "dicetable table", table_id)
 
 
 @router.get("/tables/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_page(request: Request, table_id: str) -> HTMLResponse:
     """The replay viewer of a finished table (its record is public once the table is over)."""
-    return _page(request, "replay.html", title="dicetable replay", table_id=table_id)
+    return _table_page(request, "replay.html", "dicetable replay", table_id)
 
 
 @router.get("/account", response_class=HTMLResponse, include_in_schema=False)
@@ -142,7 +152,10 @@ def web_help(request: Request, game_id: str, table: str | None = None, players: 
 @router.get("/web/howto/{game_id}", include_in_schema=False)
 def web_howto(game_id: str) -> dict:
     """A game's "how to play" card: ``{"goal", "turn": [lines], "end", "source"}`` and its solo or
-    two-player line when it has one (``games/<pkg>/data/howto.toml``, checked on load)."""
+    two-player line when it has one (``games/<pkg>/data/howto.toml``, checked on load). 404 for an unknown
+    game, naming the known ones."""
+    if not any(g.id == game_id for g in list_games()):
+        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in list_games()))
     try:
         return howto.card(game_id)
     except DicetableError as exc:
