@@ -276,6 +276,20 @@ def test_captains_option_is_checked():
         game(captains="hook,blackbeard")
     with pytest.raises(GameConfigError, match="exists once"):
         game(captains="hook,hook")
+    # a misspelt Captain is named even when the count is wrong too (the name is the likelier slip)
+    with pytest.raises(GameConfigError, match="unknown Captain 'nonsense'"):
+        game(captains="nonsense")
+
+
+def test_tracks_option_names_a_misspelt_track_before_counting():
+    """Set-up: three Tracks, each on a side; a part that is no Track and side is named as such."""
+    with pytest.raises(GameConfigError, match="'T9Z' is not a Track and side"):
+        new_game("corsairs-of-valeria", 2, seed=1, options={"tracks": "T9Z"})
+    with pytest.raises(GameConfigError, match="uses 3 Tracks, got 2"):
+        new_game("corsairs-of-valeria", 2, seed=1, options={"tracks": "T1A,T2B"})
+    with pytest.raises(GameConfigError, match="each Track can be used once"):
+        new_game("corsairs-of-valeria", 2, seed=1, options={"tracks": "T1A,T1B,T2A"})
+    assert new_game("corsairs-of-valeria", 2, seed=1, options={"tracks": "T1A,T3B,T2A"}).options["tracks"] == "T1A,T3B,T2A"
     with pytest.raises(IllegalActionError):
         game(dice=[SK] * 5).apply("set-cannon")
 

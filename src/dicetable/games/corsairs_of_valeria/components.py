@@ -476,9 +476,7 @@ def parse_layout(text: str) -> Layout:
     """
     out = []
     parts = [p.strip() for p in text.split(",") if p.strip()]
-    if len(parts) != TRACKS_USED:
-        raise ValueError(f"the race track uses {TRACKS_USED} Tracks, got {len(parts)} in {text!r}")
-    for p in parts:
+    for p in parts:  # each part first: a misspelt Track is named, whatever the count
         tid, side = p[:-1], p[-1:]
         if tid not in TRACK_INDEX or side not in SIDE_NAMES:
             raise ValueError(
@@ -486,6 +484,8 @@ def parse_layout(text: str) -> Layout:
                 f"sides: {', '.join(SIDE_NAMES)} (e.g. {TRACKS[0].id}{SIDE_NAMES[0]})"
             )
         out.append((TRACK_INDEX[tid], SIDE_NAMES.index(side)))
+    if len(parts) != TRACKS_USED:
+        raise ValueError(f"the race track uses {TRACKS_USED} Tracks, got {len(parts)} in {text!r}")
     if len({t for t, _ in out}) != len(out):
         raise ValueError(f"each Track can be used once, got {text!r}")
     return tuple(out)

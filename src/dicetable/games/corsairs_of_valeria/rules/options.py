@@ -26,12 +26,8 @@ def parse_captains(text: str, n: int) -> tuple[int, ...] | None:
     if text == "none":
         return (NO_CAPTAIN,) * n
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != n:
-        raise GameConfigError(
-            f"option 'captains' needs one Captain per player ({n}), got {len(parts)}: "
-            "use 'random', 'none', or ids like " + ",".join(c.id for c in CAPTAINS[:n]))
     out = []
-    for p in parts:
+    for p in parts:  # each part first: a misspelt Captain is named, whatever the count
         if p in ("none", "-", ""):
             out.append(NO_CAPTAIN)
         elif p in CAPTAIN_INDEX:
@@ -39,7 +35,11 @@ def parse_captains(text: str, n: int) -> tuple[int, ...] | None:
         else:
             raise GameConfigError(
                 f"option 'captains': unknown Captain {p!r}; Captains: "
-                + ", ".join(c.id for c in CAPTAINS) + " (or 'none')")
+                + ", ".join(c.id for c in CAPTAINS) + " (or 'none', or the whole option 'random')")
+    if len(parts) != n:
+        raise GameConfigError(
+            f"option 'captains' needs one Captain per player ({n}), got {len(parts)}: "
+            "use 'random', 'none', or ids like " + ",".join(c.id for c in CAPTAINS[:n]))
     real = [c for c in out if c >= 0]
     if len(set(real)) != len(real):
         raise GameConfigError("option 'captains': each Captain card exists once")
