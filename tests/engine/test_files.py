@@ -33,8 +33,11 @@ def test_writing_to_a_folder_or_an_impossible_path_is_a_clear_error(tmp_path):
         write_json("/proc/x", {})
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(DicetableError, match="cannot save to"):
+    with pytest.raises(DicetableError, match=f"^cannot save to {blocker / 'inside.json'}: {blocker} is a file, "
+                                             "not a folder; give a file path in a folder you can write to$"):
         write_json(blocker / "inside.json", {})
+    with pytest.raises(DicetableError, match="file is a file, not a folder"):
+        write_json(blocker / "deeper" / "inside.json", {})
     ok = write_json(tmp_path / "new" / "dir" / "a.json", {"a": 1})
     assert read_json(ok) == {"a": 1}
 

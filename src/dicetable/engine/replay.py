@@ -189,6 +189,14 @@ def write_json(path: str | Path, data: dict[str, Any], *, backup: bool = True) -
     path = Path(path)
     if path.is_dir():
         raise SaveFormatError(f"cannot save to {path}: it is a folder; give a file name such as {path / 'game.json'}")
+    # missing folders are made; a file where a folder should be is named (mkdir would say "File exists")
+    try:
+        nearest = next((p for p in path.parents if p.exists()), None)
+    except ValueError:  # a NUL byte: refused below with the reason
+        nearest = None
+    if nearest is not None and not nearest.is_dir():
+        raise SaveFormatError(f"cannot save to {path!s}: {nearest!s} is a file, not a folder; "
+                              "give a file path in a folder you can write to")
     text = json.dumps(data, indent=1) + "\n"
     tmp = None
     try:
