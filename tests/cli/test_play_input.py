@@ -147,3 +147,18 @@ def test_human_seats_must_be_seats_or_zero_alone():
         result = runner.invoke(app, ["play", "kingdom-of-dice", "--players", "2", "--human", text])
         assert result.exit_code == 2
         assert message in " ".join(result.output.split())
+
+
+def test_the_seat_question_says_what_to_type_without_naming_the_command_line_option(tmp_path, monkeypatch):
+    """Asked in the menu, a bad seat list gets the menu's words (the --human option was not used) and the
+    question again; the game then starts with the seat typed next."""
+    monkeypatch.chdir(tmp_path)
+    from dicetable.engine import get_game
+
+    options = [o for o in get_game("kingdom-of-dice").options if o.players is None or 2 in o.players]
+    result = run("play", "--players", "2", input="kingdom-of-dice\n" + "\n" * len(options) + "5\n1\n\nquit\n")
+    out = flat(result)
+    assert "Type seat numbers 1 to 2 separated by commas (0: no humans), got '5'." in out
+    assert "--human" not in out and "error:" not in out
+    assert out.count("Which seats do people play") == 2
+    assert "Game saved to saves/kingdom-of-dice-" in out

@@ -55,26 +55,34 @@ def parse_options(pairs: List[str]) -> dict[str, Any]:
     return out
 
 
-def parse_seats(text: str, players: int) -> set[int]:
+def seats_of(text: str, players: int) -> set[int]:
     """``"1,3"`` -> ``{0, 2}`` (people count seats from 1); ``"0"`` -> no humans.
 
-    Fails (exit 2) on anything else: an empty list, a seat outside 1..players,
-    or 0 together with seats.
+    Raises DicetableError saying what is allowed and what was given for anything else: an empty
+    list, a seat outside 1..players, or 0 together with seats.
     """
-    allowed = f"--human takes seat numbers 1 to {players} separated by commas (0: no humans)"
+    allowed = f"seat numbers 1 to {players} separated by commas (0: no humans)"
     parts = [part for part in text.replace(" ", "").split(",") if part]
     if not parts:
-        fail(f"{allowed}, got nothing")
+        raise DicetableError(f"{allowed}, got nothing")
     if parts == ["0"]:
         return set()
     seats = set()
     for part in parts:
         if part == "0":
-            fail(f"{allowed}; 0 cannot go with other seats, got {text!r}")
+            raise DicetableError(f"{allowed}; 0 cannot go with other seats, got {text!r}")
         if not is_number(part) or not 1 <= int(part) <= players:
-            fail(f"{allowed}, got {text!r}")
+            raise DicetableError(f"{allowed}, got {text!r}")
         seats.add(int(part) - 1)
     return seats
+
+
+def parse_seats(text: str, players: int) -> set[int]:
+    """:func:`seats_of` for the ``--human`` option: fails (exit 2) naming the option on a bad list."""
+    try:
+        return seats_of(text, players)
+    except DicetableError as exc:
+        fail(f"--human takes {exc}")
 
 
 def set_up(game: str, players: int, seed: Optional[int], options: dict[str, Any]) -> GameState:
@@ -221,10 +229,11 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
 
 
 def _seats_or_raise(text: str, players: int) -> set[int]:
+    """:func:`seats_of` for the set-up menu's question (its DicetableError is shown and asked again)."""
     try:
-        return parse_seats(text, players)
-    except typer.Exit:
-        raise DicetableError(f"Type seat numbers from 1 to {players} separated by commas, or 0.") from None
+        return seats_of(text, players)
+    except DicetableError as exc:
+        raise DicetableError(f"Type {exc}.") from None
 
 
 @app.command()
