@@ -76,6 +76,10 @@ PHONE_PROBLEMS = """() => {
 }"""
 
 
+#: JS: true when no piece tooltip is shown.
+TIP_HIDDEN = "() => { const t = document.querySelector('#piece-tip'); return !t || t.hidden; }"
+
+
 class BoardNotPhoneReady(AssertionError):
     """A board (the game's own markup and board.css, not the page) fails a phone check."""
 
@@ -166,6 +170,8 @@ def test_a_whole_game_by_tapping_on_a_phone(browser, server, game, players):
                 break
             problems = page.evaluate(PHONE_PROBLEMS)
             assert [p for where, p in problems if where == "page"] == [], f"after {taps} taps"
+            # a piece's tooltip is for keyboard focus: the focus the page moves to after a tap shows none
+            assert page.evaluate(TIP_HIDDEN), f"a tooltip covers the board after {taps} taps"
             board_problems.update(p for where, p in problems if where == "board")
             if take_turn(page, rng, tap=True):
                 taps += 1

@@ -41,7 +41,8 @@ function wireBoardTabs(board) {
 }
 
 // ---------------------------------------------------------------- tooltips
-// A piece's tooltip (its title, or an SVG <title>) is shown while the piece has the keyboard focus,
+// A piece's tooltip (its title, or an SVG <title>) is shown while the piece has the keyboard focus
+// (:focus-visible; not the focus a click or a tap leaves, nor the page's after one),
 // in one tooltip element. Pieces that are not actions are reached with the arrow keys: with the
 // focus in the board, Down and Up move to the next and previous piece that has a tooltip or an
 // action (each focusable then, out of the Tab order), so every tooltip can be read without a mouse.
@@ -72,7 +73,10 @@ function wireTips(board) {
   board.addEventListener("focusin", (ev) => {
     hide();
     const piece = ev.target instanceof Element ? ev.target : null;
-    const text = piece ? tipOf(piece) : "";
+    // keyboard focus only: after a click or a tap the page moves the focus to the next decision's first
+    // action, and its tooltip would cover the board for someone who is not using the keyboard
+    if (!piece || !piece.matches(":focus-visible")) return;
+    const text = tipOf(piece);
     if (!text) return;
     // A piece reached with the arrows that has no role of its own is a named group (its tooltip names it).
     if (!piece.getAttribute("role") && GENERIC.has(piece.tagName.toLowerCase())) piece.setAttribute("role", "group");
