@@ -179,3 +179,33 @@ def test_without_a_socket_the_page_shows_the_table_over_http(context, server):
     page.wait_for_function(_advanced_or_over(before), timeout=10_000)
     status, view = server.call("GET", f"/api/tables/{tid}", token=token)
     assert view["version"] == before + 1 == version(page)
+
+
+def test_a_move_that_reaches_the_table_second_is_said_so_and_the_page_goes_on(context, server):
+    """Corsairs of Valeria, two people. The page's action is held until the same seat has moved through
+    the API: the server refuses the page's with 409, and the page says its move was not made (a tap
+    that looks ignored is a bug), then shows the newer version."""
+    made = server.create("corsairs-of-valeria", [{"kind": "human"}, {"kind": "human"}], seed=7)
+    tid, tokens = made["table_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    status, view = server.call("GET", f"/api/tables/{tid}", token=tokens[0])
+    seat = view["to_move"][0]
+    page = context.new_page()
+    posted = []
+
+    def first_elsewhere(route):
+        _, mine = server.call("GET", f"/api/tables/{tid}", token=tokens[seat])
+        status, _ = server.call("POST", f"/api/tables/{tid}/actions", token=tokens[seat],
+                                body={"action": mine["legal_actions"][0]["id"], "version": mine["version"]})
+        posted.append(status)
+        route.continue_()
+
+    page.route("**/actions", first_elsewhere)
+    _open(page, server, tid, tokens[seat])
+    wait_ready(page)
+    shown = version(page)
+    page.locator(":is(#board [data-action], #actionbar [data-action]) >> visible=true").first.click()
+    page.wait_for_selector("#error:not([hidden])")
+    assert posted == [200]
+    assert "Another move reached the table first, so yours was not made" in page.inner_text("#error")
+    page.wait_for_function(f"() => Number(document.querySelector('[data-version]').dataset.version) > {shown}")
+    assert server.call("GET", f"/api/tables/{tid}")[1]["version"] == shown + 1  # the page's move was not made

@@ -211,7 +211,10 @@ async function act(actionId) {
       if (unwrapView(res.data)) offerAnswer(res.data);
       else if (!socketOpen()) await refresh();
     } else if (res.status === 409) {
-      // Someone moved first: the socket brings (or has brought) that; without one, ask again.
+      // Someone moved first: the socket brings (or has brought) that; without one, ask again. Say so,
+      // or the tap looks ignored (the next action hides the line).
+      T.own.delete(keyText([undos, version + 1]));
+      showError("Another move reached the table first, so yours was not made: look at the table and choose again.");
       if (!socketOpen()) await refresh();
     } else {
       showError(res.message);
