@@ -209,3 +209,17 @@ def test_a_move_that_reaches_the_table_second_is_said_so_and_the_page_goes_on(co
     assert "Another move reached the table first, so yours was not made" in page.inner_text("#error")
     page.wait_for_function(f"() => Number(document.querySelector('[data-version]').dataset.version) > {shown}")
     assert server.call("GET", f"/api/tables/{tid}")[1]["version"] == shown + 1  # the page's move was not made
+
+
+def test_a_seat_link_with_a_wrong_token_says_so_in_one_sentence_and_watches(context, server):
+    """A link whose token holds no seat: the page watches the table as a spectator (no actions) and says
+    why in the page's own short words, not the API's answer with the table id."""
+    made = server.create("kingdom-of-dice", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=4)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?token=bad&pace=0")
+    page.wait_for_selector("#error:not([hidden])")
+    text = page.inner_text("#error")
+    assert text.startswith("This seat link holds no seat here") and "you are watching as a spectator" in text
+    assert made["table_id"] not in text
+    page.wait_for_selector("[data-version]")
+    assert page.locator("#board [data-action], #actionbar [data-action]").count() == 0

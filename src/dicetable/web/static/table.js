@@ -88,7 +88,9 @@ function connect() {
 function liveRefused(msg) {
   const status = msg.status || 0;
   if ((status === 401 || status === 403) && T.token) {
-    showError(`This seat link is not valid for table ${T.id} (${errorText(msg, status)}); you are watching as a spectator.`);
+    // the page's own words: the API's answer names the table and the token's cases, too long for a phone
+    showError("This seat link holds no seat here (it may have been revoked): you are watching as a spectator. "
+      + "Open your seat's own link to play.");
     T.token = null;
     T.seat = null;
     connect();
