@@ -34,7 +34,8 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from dicetable.engine import DicetableError, list_games
+from dicetable.engine import DicetableError, GameSpec, list_games
+from dicetable.server.errors import quoted
 
 from . import howto, players, render, replays
 from .gamefiles import game_file
@@ -68,6 +69,15 @@ def _static(request: Request, body: bytes, media_type: str) -> Response:
         if "*" in tags or etag.removeprefix("W/") in tags:
             return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
+
+
+def _known_game(game_id: str) -> GameSpec:
+    """The registered game ``game_id``; HTTPException 404 naming the known games otherwise."""
+    games = list_games()
+    spec = next((g for g in games if g.id == game_id), None)
+    if spec is None:
+        raise HTTPException(404, f"unknown game {quoted(game_id)}; known games: " + ", ".join(g.id for g in games))
+    return spec
 
 
 def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
@@ -120,8 +130,7 @@ def web_static(request: Request, name: str) -> Response:
 @router.get("/static/games/{game_id}/board.css", include_in_schema=False)
 def game_css(request: Request, game_id: str) -> Response:
     """A game's board stylesheet; an empty sheet when the game ships none yet; 404 for unknown games."""
-    if not any(g.id == game_id for g in list_games()):
-        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in list_games()))
+    _known_game(game_id)
     css = _game_css(game_id) or b"/* this game ships no board.css */\n"
     return _static(request, css, _STATIC_TYPES[".css"])
 
@@ -131,9 +140,7 @@ def web_help(request: Request, game_id: str, table: str | None = None, players: 
     """A game's rules sections (with the Decision kinds each explains) and component reference; with
     ``?table=ID`` only those that apply to that table's player count and options, with ``?players=N``
     those for N players with the default options. 404 for an unknown game or table, 422 for a bad count."""
-    spec = next((g for g in list_games() if g.id == game_id), None)
-    if spec is None:
-        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in list_games()))
+    spec = _known_game(game_id)
     options = None
     if table is not None:
         manager = getattr(request.app.state, "manager", None)
@@ -154,8 +161,7 @@ def web_howto(game_id: str) -> dict:
     """A game's "how to play" card: ``{"goal", "turn": [lines], "end", "source"}`` and its solo or
     two-player line when it has one (``games/<pkg>/data/howto.toml``, checked on load). 404 for an unknown
     game, naming the known ones."""
-    if not any(g.id == game_id for g in list_games()):
-        raise HTTPException(404, f"unknown game {game_id!r}; known games: " + ", ".join(g.id for g in list_games()))
+    _known_game(game_id)
     try:
         return howto.card(game_id)
     except DicetableError as exc:
