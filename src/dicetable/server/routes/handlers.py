@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..bots import LEVELS
-from ..errors import ApiError
+from ..errors import QUOTED_MAX, ApiError
 
 log = logging.getLogger("dicetable.server")
 
@@ -44,10 +44,10 @@ def _unions_merged(errors: Sequence[Any]) -> list[Any]:
         last = out[-1] if out else None
         if loc and loc[-1] in _MEMBERS and last is not None and last.get("members") \
                 and tuple(last["loc"]) == loc[:-1]:
-            last["members"].append(_MEMBERS[loc[-1]])
-            *first, final = last["members"]
-            last["msg"] = "must be " + ", ".join(first) + ", or " + final if len(first) > 1 else \
-                "must be " + " or ".join(last["members"])
+            members = last["members"]
+            members.append(_MEMBERS[loc[-1]])
+            listed = ", ".join(members[:-1]) + ", or " + members[-1] if len(members) > 2 else " or ".join(members)
+            last["msg"] = "must be " + listed
             continue
         if len(loc) > 1 and loc[-1] in _MEMBERS:
             err = {**err, "loc": loc[:-1], "members": [_MEMBERS[loc[-1]]]}
@@ -72,7 +72,7 @@ def readable(errors: Sequence[Any]) -> str:
             continue
         got = err.get("input")
         if isinstance(got, (str, int, float, bool)):
-            shown = json.dumps(got)[:60]
+            shown = json.dumps(got)[:QUOTED_MAX]  # the most of a client's value an error repeats
         else:
             shown = {dict: "an object", list: "a list", type(None): "null"}.get(type(got), "something else")
         parts.append(f"{where}: {msg} (got {shown})")
