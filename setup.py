@@ -59,6 +59,8 @@ COMPILED: list[str] = [
     "dicetable.games.corsairs_of_valeria.planner",
     "dicetable.games.biblios_dice.rules.*",
     "dicetable.games.biblios_dice.policy",
+    "dicetable.games.dice_kingdoms_of_valeria.sheet",
+    "dicetable.games.dice_kingdoms_of_valeria.layout",
     "dicetable.games.dice_kingdoms_of_valeria.rules.*",
     "dicetable.games.dice_kingdoms_of_valeria.policy",
     "dicetable.games.valeria_card_kingdoms.rules.*",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dicetable.engine import new_game
 from dicetable.games.dice_kingdoms_of_valeria import components as C
+from dicetable.games.dice_kingdoms_of_valeria import sheet as S
 from dicetable.games.dice_kingdoms_of_valeria.rules import (
     ACTION, DRAFT, HARVEST, marked_pips,
 )
@@ -34,7 +35,7 @@ def sec(state, name: str) -> int:
 
 
 def guild(name: str) -> int:
-    return C.GUILDS.index(name)
+    return S.GUILDS.index(name)
 
 
 def road(state, rid: str) -> int:
@@ -65,7 +66,7 @@ def set_citizens(state, seat: int, **marked) -> None:
     sh = state.sheets[seat]
     for key, n in marked.items():
         name = key[1:].replace("_", "/")
-        sh[C.CIT + sec(state, name)] = n
+        sh[S.CIT + sec(state, name)] = n
 
 
 def claim(state, seat: int, *domains: str) -> None:
@@ -73,8 +74,8 @@ def claim(state, seat: int, *domains: str) -> None:
     sh = state.sheets[seat]
     for d in domains:
         i = dom(state, d)
-        sh[C.DOM] |= 1 << i
-        sh[C.ACC] |= state.lay.dom_trail[i]
+        sh[S.DOM] |= 1 << i
+        sh[S.ACC] |= state.lay.dom_trail[i]
 
 
 def set_road(state, seat: int, rid: str, count: int, origin: int = 1) -> None:
@@ -133,42 +134,42 @@ def invariant(state) -> None:
                         want.reverse()
                     assert marks == want, f"seat {seat} {key} skips a pip: {marks}"
                     start = L.road_a[r] if origin == 1 else L.road_b[r]
-                    assert start == -1 or sh[C.DOM] >> start & 1, f"{key} begun from an unclaimed Domain"
+                    assert start == -1 or sh[S.DOM] >> start & 1, f"{key} begun from an unclaimed Domain"
                     if L.road_kind[r] == "start":
                         assert origin == 1, f"{key}: a start Road runs from its starting pip"
             else:
                 assert marks == [True] * n + [False] * (len(marks) - n), f"seat {seat} {key} skips: {marks}"
         assert len(pmap["gold"]) == L.gold_len and len(pmap["wall"]) == L.wall_len
-        for g in C.GUILDS:
+        for g in S.GUILDS:
             assert len(pmap[f"track:{g}"]) == 24
         # Nothing beyond a section's end (the pip maps above are cut to the printed length).
         for s in range(10):
-            assert L.cit_start[s] <= sh[C.CIT + s] <= 2
+            assert L.cit_start[s] <= sh[S.CIT + s] <= 2
         for g in range(4):
-            assert 0 <= sh[C.TRK + g] <= 24
-        assert 0 <= sh[C.GOLDC] <= L.gold_len and 0 <= sh[C.WALLC] <= L.wall_len
+            assert 0 <= sh[S.TRK + g] <= 24
+        assert 0 <= sh[S.GOLDC] <= L.gold_len and 0 <= sh[S.WALLC] <= L.wall_len
         for r in range(L.nr):
             assert 0 <= sh[L.rc0 + r] <= L.road_len[r]
         for b in range(L.nb):
-            assert 0 <= sh[C.LB0 + b] <= L.block_len[b]
+            assert 0 <= sh[S.LB0 + b] <= L.block_len[b]
         for d in range(13):
-            if sh[C.DOM] >> d & 1:
+            if sh[S.DOM] >> d & 1:
                 reached = any(
                     sh[L.rc0 + r] == L.road_len[r]
                     and ((L.road_b[r] == d and sh[L.ro0 + r] == 1) or (L.road_a[r] == d and sh[L.ro0 + r] == 2))
                     for r in range(L.nr))
                 assert reached, f"seat {seat}: Domain {L.dom_ids[d]} claimed without a complete Road"
-        assert sh[C.NSTAT] == bin(sh[C.STAT]).count("1") <= C.MAX_STATUES
+        assert sh[S.NSTAT] == bin(sh[S.STAT]).count("1") <= C.MAX_STATUES
         for li in range(4):
-            full = all(sh[C.LB0 + b] == L.block_len[b] for b in L.lair_blocks[li])
-            assert full == (sh[C.LST + li] != C.LAIR_OPEN), f"lair {L.lair_ids[li]} result out of step"
-            if sh[C.LST + li] == C.LAIR_PENDING:
+            full = all(sh[S.LB0 + b] == L.block_len[b] for b in L.lair_blocks[li])
+            assert full == (sh[S.LST + li] != S.LAIR_OPEN), f"lair {L.lair_ids[li]} result out of step"
+            if sh[S.LST + li] == S.LAIR_PENDING:
                 assert state.phase == HARVEST
             if state.lair_first[li] == seat:
-                assert sh[C.LST + li] == C.LAIR_HIGH
+                assert sh[S.LST + li] == S.LAIR_HIGH
     assert len(state.line) <= C.DRAFT_LINE
     if state.phase not in (HARVEST, DRAFT):
-        assert all(sh[C.PLP] == 0 for sh in state.sheets)
+        assert all(sh[S.PLP] == 0 for sh in state.sheets)
 
 
 def grew(before: dict, after: dict) -> None:

@@ -2,19 +2,20 @@
 
 from dicetable.engine import Rng
 from dicetable.engine.testing import random_playout
-from dicetable.games.dice_kingdoms_of_valeria.components import CARD_KIND, LAIR_HIGH, LAIR_LOW
+from dicetable.games.dice_kingdoms_of_valeria.components import CARD_KIND
+from dicetable.games.dice_kingdoms_of_valeria.sheet import LAIR_HIGH, LAIR_LOW
 from dicetable.games.dice_kingdoms_of_valeria.rules import solo_result
 
 from dkov_helpers import (
-    ACTION, C, CALM, DRAFT, HALT, HARVEST, act, block, claim, dom, guild, ids, lair, new, resolve_all, road,
-    sec, set_citizens, set_road, refresh,
+    ACTION, CALM, DRAFT, HALT, HARVEST, S, act, block, claim, dom, guild, ids, lair, new, refresh,
+    resolve_all, road, sec, set_citizens, set_road,
 )
 
 WORKER, SOLDIER, SHADOW, HOLY = guild("Worker"), guild("Soldier"), guild("Shadow"), guild("Holy")
 
 
 def _tracks(state, seat=0):
-    return {g: state.sheets[seat][C.TRK + i] for i, g in enumerate(C.GUILDS)}
+    return {g: state.sheets[seat][S.TRK + i] for i, g in enumerate(S.GUILDS)}
 
 
 def test_DKV_1_harvest_counts_marked_pips_per_activated_citizen():
@@ -23,7 +24,7 @@ def test_DKV_1_harvest_counts_marked_pips_per_activated_citizen():
     sh = s.sheets[0]
     set_citizens(s, 0, c4=1, c5=2)
     for g in range(4):
-        sh[C.TRK + g] = 0
+        sh[S.TRK + g] = 0
     act(s, "green:R01@S1:1")
     assert [e.data["black"] for e in s.log if e.kind == "roll" and "black" in (e.data or {})] == [[4, 5]]
     assert _tracks(s) == {"Holy": 0, "Worker": 2, "Shadow": 0, "Soldier": 1}
@@ -33,10 +34,10 @@ def test_DKV_2_doubles_on_full_tracks_give_one_pip_of_your_choice():
     s = new(1, dice=[*CALM, 1, 1, 1, 1, 3, 3, *HALT])
     sh = s.sheets[0]
     set_citizens(s, 0, c3=2, c6=2)
-    sh[C.TRK + SHADOW] = 24
-    sh[C.TRK + SOLDIER] = 24
-    sh[C.TRK + HOLY] = 0
-    sh[C.TRK + WORKER] = 0
+    sh[S.TRK + SHADOW] = 24
+    sh[S.TRK + SOLDIER] = 24
+    sh[S.TRK + HOLY] = 0
+    sh[S.TRK + WORKER] = 0
     act(s, "green:R01@S1:1")
     assert s.phase == HARVEST and s.to_move == (0,)
     assert ids(s) == ["harvest:Holy", "harvest:Worker"]
@@ -51,20 +52,20 @@ def test_DKV_3_recruit_with_yellow_or_yellow_plus_blue():
     assert recruits == ["yellow:2", "yellow:8"]
     act(s, "yellow:8")
     sh = s.sheets[0]
-    assert sh[C.CIT + sec(s, "8")] == 1
-    assert sh[C.WALLC] == 1  # the 8's left pip is a Knight Reward Pip
+    assert sh[S.CIT + sec(s, "8")] == 1
+    assert sh[S.WALLC] == 1  # the 8's left pip is a Knight Reward Pip
 
 
 def test_DKV_4_slay_red_or_red_plus_blue_with_gold_reward_and_slay_gold():
     s = new(1, dice=[*CALM, 1, 4, 1, 6])
     sh = s.sheets[0]
-    sh[C.LB0 + block(s, "L5", "7-12")] = 1
+    sh[S.LB0 + block(s, "L5", "7-12")] = 1
     slays = {a for a in ids(s) if a.startswith("red:")}
     assert slays == {"red:L5:1-6", "red:L5:7-12", "red:L6:1-4", "red:L6:9-12", "red:L7:2-5",
                      "red:L7:9-12", "red:L8:4-6", "red:L8:10-12"}
     act(s, "red:L5:7-12")
-    assert sh[C.LB0 + block(s, "L5", "7-12")] == 2
-    assert sh[C.GOLDC] == 2  # the Gold Reward Pip, then the Slay action's 1 Gold
+    assert sh[S.LB0 + block(s, "L5", "7-12")] == 2
+    assert sh[S.GOLDC] == 2  # the Gold Reward Pip, then the Slay action's 1 Gold
 
 
 def test_DKV_5_first_to_complete_a_lair_circles_the_higher_value():
@@ -73,15 +74,15 @@ def test_DKV_5_first_to_complete_a_lair_circles_the_higher_value():
     other = 1 - first
     for seat in (first, other):
         sh = s.sheets[seat]
-        sh[C.LB0 + block(s, "L5", "1-6")] = 2
-        sh[C.LB0 + block(s, "L5", "7-12")] = 2
+        sh[S.LB0 + block(s, "L5", "1-6")] = 2
+        sh[S.LB0 + block(s, "L5", "7-12")] = 2
     act(s, "red:L5:1-6")  # the final Star pip
     L5 = lair(s, "L5")
-    assert s.sheets[first][C.LST + L5] == LAIR_HIGH and s.lair_first[L5] == first
+    assert s.sheets[first][S.LST + L5] == LAIR_HIGH and s.lair_first[L5] == first
     assert s.score_parts(first)["lairs"] == 5
     assert s.active == other and s.phase == ACTION
     act(s, "red:L5:1-6")
-    assert s.sheets[other][C.LST + L5] == LAIR_LOW
+    assert s.sheets[other][S.LST + L5] == LAIR_LOW
     assert s.score_parts(other)["lairs"] == 3
     assert s.score_parts(first)["lairs"] == 5
 
@@ -99,7 +100,7 @@ def test_DKV_6_build_stops_at_the_domain_and_never_splits():
     act(s, "green:R01@S1:2")
     sh = s.sheets[0]
     assert sh[s.lay.rc0 + road(s, "R01")] == 2
-    assert sh[C.DOM] >> dom(s, "D1") & 1
+    assert sh[S.DOM] >> dom(s, "D1") & 1
     assert sum(sh[s.lay.rc0 + r] for r in range(s.lay.nr)) == 2  # the rest of the Green die is lost
 
 
@@ -122,8 +123,8 @@ def test_DKV_7_manipulation_flip_then_plus_one_claims_the_soldier_domain():
     assert "flip → 4" in label and "+1 → 5" in label and "Blue 1 = 6" in label
     act(s, "green:R09@D3:6")
     sh = s.sheets[0]
-    assert sh[C.DOM] >> dom(s, "D8") & 1
-    assert sh[C.CIT + sec(s, "4")] == 1  # the instant Soldier Citizen: the first pip on the 4
+    assert sh[S.DOM] >> dom(s, "D8") & 1
+    assert sh[S.CIT + sec(s, "4")] == 1  # the instant Soldier Citizen: the first pip on the 4
     # Without Flip Green the most is 3 + 1 + 1 = 5 pips.
     s2 = _kira(with_flip=False)
     assert "green:R09@D3:6" not in ids(s2) and "green:R09@D3:5" in ids(s2)
@@ -134,20 +135,20 @@ def test_DKV_8_score_tally_kira_80():
     sh = s.sheets[0]
     L = s.lay
     for g in range(4):
-        sh[C.TRK + g] = 24                       # 8 Star pips (18 and 24 on each track)
+        sh[S.TRK + g] = 24                       # 8 Star pips (18 and 24 on each track)
     set_citizens(s, 0, c4=2, c6=2, c8=2)         # 6 Soldier pips; the 8's Star
-    sh[C.WALLC] = 12                              # 4 Star pips
-    sh[C.GOLDC] = 10                              # 1 Star pip (the 10th)
+    sh[S.WALLC] = 12                              # 4 Star pips
+    sh[S.GOLDC] = 10                              # 1 Star pip (the 10th)
     for lid in ("L6", "L7", "L8"):                # 3 Star pips; 6 + 7 + 8 = 21 VP
         li = lair(s, lid)
         for b in L.lair_blocks[li]:
-            sh[C.LB0 + b] = L.block_len[b]
-        sh[C.LST + li] = LAIR_HIGH
+            sh[S.LB0 + b] = L.block_len[b]
+        sh[S.LST + li] = LAIR_HIGH
     for d in ("D1", "D2", "D3", "D4", "D5", "D6", "D7", "D9", "D10"):
-        sh[C.DOM] |= 1 << dom(s, d)
+        sh[S.DOM] |= 1 << dom(s, d)
     for k in (2, 5, 10, 13):
-        sh[C.STAT] |= 1 << (k - 1)
-    sh[C.NSTAT] = 4
+        sh[S.STAT] |= 1 << (k - 1)
+    sh[S.NSTAT] = 4
     parts = s.score_parts(0)
     assert parts["stars"] == 17 and parts["domains"] == 9 and parts["lairs"] == 21
     assert parts["statue_vp"] == {"2": 9, "5": 12, "10": 12, "13": 0}
@@ -167,14 +168,14 @@ def test_DKV_9_statues_in_the_harvest_in_turn_order_refilled_after_the_phase():
     b = (a + 1) % 3
     for seat in (a, b):
         sh = s.sheets[seat]
-        sh[C.TRK + WORKER] = 5
-        sh[C.GOLDC] = 3
+        sh[S.TRK + WORKER] = 5
+        sh[S.GOLDC] = 3
     deck_before = len(s.deck)
     act(s, "green:R01@S1:1")
     # Turn 2: b is the Active Player; both a and b marked a Plinth during the Harvest.
     assert s.active == b and s.phase == DRAFT
     assert s.to_move == (b,)
-    assert s.sheets[a][C.GOLDC] == 4 and s.sheets[b][C.GOLDC] == 4
+    assert s.sheets[a][S.GOLDC] == 4 and s.sheets[b][S.GOLDC] == 4
     first_pick = ids(s)[0]
     act(s, first_pick)
     assert s.phase == DRAFT and s.to_move == (a,)
@@ -183,16 +184,16 @@ def test_DKV_9_statues_in_the_harvest_in_turn_order_refilled_after_the_phase():
     act(s, ids(s)[0])
     assert s.phase == ACTION
     assert len(s.line) == 6 and len(s.deck) == deck_before - 2  # refilled after the phase
-    assert s.sheets[b][C.STAT] >> (kind_b - 1) & 1
+    assert s.sheets[b][S.STAT] >> (kind_b - 1) & 1
 
 
 def test_DKV_9_statues_at_most_four_and_never_two_copies():
     s = new(1, dice=[*CALM, 1, 1, 1, 1])
     sh = s.sheets[0]
-    sh[C.GOLDC] = 3
+    sh[S.GOLDC] = 3
     kinds = [CARD_KIND[c] for c in s.line]
-    sh[C.STAT] = 1 << kinds[0]
-    sh[C.NSTAT] = 1
+    sh[S.STAT] = 1 << kinds[0]
+    sh[S.NSTAT] = 1
     act(s, "red:L5:1-6")  # +1 Gold: pip 4 is a Plinth, taken at once in the Action phase
     offered = {int(a.split(":")[1]) - 1 for a in ids(s)}
     assert kinds[0] not in offered and offered == set(kinds) - {kinds[0]}
@@ -201,12 +202,12 @@ def test_DKV_9_statues_at_most_four_and_never_two_copies():
     # With 4 Statues a Plinth gives nothing (the pip is still marked).
     s2 = new(1, dice=[*CALM, 1, 1, 1, 1])
     sh2 = s2.sheets[0]
-    sh2[C.GOLDC] = 3
-    sh2[C.STAT] = 0b1111 << 10
-    sh2[C.NSTAT] = 4
+    sh2[S.GOLDC] = 3
+    sh2[S.STAT] = 0b1111 << 10
+    sh2[S.NSTAT] = 4
     line = s2.line
     act(s2, "red:L5:1-6")
-    assert sh2[C.GOLDC] == 4 and sh2[C.NSTAT] == 4 and s2.line == line
+    assert sh2[S.GOLDC] == 4 and sh2[S.NSTAT] == 4 and s2.line == line
     assert any(e.kind == "lost" and "Statue pick" in e.text for e in s2.log)
 
 
@@ -241,10 +242,10 @@ def test_DKV_10_no_event_once_six_ships_are_marked_nor_in_the_second_harvest():
 def test_DKV_10_second_harvest_rolls_the_black_dice_again():
     s = new(1, dice=[*CALM, 1, 1, 1, 1, 3, 5, 1, 1, 1, 1, 1, 1])
     set_citizens(s, 0, c3=1)
-    before = s.sheets[0][C.TRK + SHADOW]
+    before = s.sheets[0][S.TRK + SHADOW]
     act(s, "green:R01@S1:1")
     assert [e.data["black"] for e in s.log if e.kind == "roll" and "black" in (e.data or {})] == [[3, 5]]
-    assert s.sheets[0][C.TRK + SHADOW] == before + 1  # the 3 (Shadow) harvested by the fresh roll
+    assert s.sheets[0][S.TRK + SHADOW] == before + 1  # the 3 (Shadow) harvested by the fresh roll
 
 
 def test_DKV_11_winter_slay_needs_access_and_gives_road_then_gold():
@@ -255,10 +256,10 @@ def test_DKV_11_winter_slay_needs_access_and_gives_road_then_gold():
     assert "red:L6:9-12" in ids(s)
     act(s, "red:L6:9-12")
     sh = s.sheets[0]
-    assert sh[C.LB0 + block(s, "L6", "9-12")] == 1
-    assert s.decision(0).kind == "road" and sh[C.GOLDC] == 0  # the Road Reward first...
+    assert sh[S.LB0 + block(s, "L6", "9-12")] == 1
+    assert s.decision(0).kind == "road" and sh[S.GOLDC] == 0  # the Road Reward first...
     act(s, ids(s)[0])
-    assert sh[C.GOLDC] == 1  # ...then the Slay action's Gold
+    assert sh[S.GOLDC] == 1  # ...then the Slay action's Gold
 
 
 def test_DKV_11_winter_slay_reward_without_accessible_open_pip_is_lost():
@@ -266,12 +267,12 @@ def test_DKV_11_winter_slay_reward_without_accessible_open_pip_is_lost():
     sh = s.sheets[0]
     L5 = lair(s, "L5")
     for b in s.lay.lair_blocks[L5]:
-        sh[C.LB0 + b] = s.lay.block_len[b]
-    sh[C.LST + L5] = LAIR_HIGH
-    sh[C.TRK + SOLDIER] = 2   # Winter Soldier pip 3 is a Slay Reward
+        sh[S.LB0 + b] = s.lay.block_len[b]
+    sh[S.LST + L5] = LAIR_HIGH
+    sh[S.TRK + SOLDIER] = 2   # Winter Soldier pip 3 is a Slay Reward
     act(s, "green:V01@T1:1")
-    lairs_after = [sh[C.LB0 + b] for b in range(s.lay.nb)]
-    assert sh[C.TRK + SOLDIER] == 3
+    lairs_after = [sh[S.LB0 + b] for b in range(s.lay.nb)]
+    assert sh[S.TRK + SOLDIER] == 3
     assert lairs_after[:3] == [3, 2, 0] and sum(lairs_after[3:]) == 0
     assert any(e.kind == "lost" and "Slay Reward" in e.text for e in s.log)
 
@@ -281,9 +282,9 @@ def test_DKV_12_third_track_ends_the_round_with_equal_turns():
     first = s.active
     late = (first + 2) % 3  # not the Active Player when it happens
     sh = s.sheets[late]
-    sh[C.TRK + HOLY] = 24
-    sh[C.TRK + WORKER] = 24
-    sh[C.TRK + SOLDIER] = 23
+    sh[S.TRK + HOLY] = 24
+    sh[S.TRK + WORKER] = 24
+    sh[S.TRK + SOLDIER] = 23
     act(s, "green:R01@S1:1")
     assert s.last_round  # completed in the 2nd player's turn, by the 3rd player
     assert not s.is_over
@@ -299,13 +300,13 @@ def test_DKV_12_third_track_ends_the_round_with_equal_turns():
 def test_DKV_12_ties_go_to_most_star_pips_then_are_shared():
     s = new(2, dice=[*CALM, 1, 1, 1, 1])
     a, b = s.sheets
-    a[C.WALLC] = 3                    # 1 Star pip
-    a[C.DOM] = 1                      # + 1 Domain = 2 VP
-    b[C.WALLC] = 3
-    b[C.GOLDC] = 10                   # 2 Star pips = 2 VP
+    a[S.WALLC] = 3                    # 1 Star pip
+    a[S.DOM] = 1                      # + 1 Domain = 2 VP
+    b[S.WALLC] = 3
+    b[S.GOLDC] = 10                   # 2 Star pips = 2 VP
     s.phase = "over"
     assert s.scores == [s.score_parts(0)["total"], s.score_parts(1)["total"]] and s.scores[0] == s.scores[1]
     assert s.winners == (1,)
-    a[C.DOM] = 0
-    a[C.GOLDC] = 10
+    a[S.DOM] = 0
+    a[S.GOLDC] = 10
     assert s.winners == (0, 1)

@@ -9,6 +9,8 @@ from pydantic import BaseModel, ValidationError
 
 from dicetable.engine import GameConfigError, Sourced, new_game
 from dicetable.games.dice_kingdoms_of_valeria import components as C
+from dicetable.games.dice_kingdoms_of_valeria import layout as Lay
+from dicetable.games.dice_kingdoms_of_valeria import sheet as S
 
 PKG = "dicetable.games.dice_kingdoms_of_valeria"
 
@@ -37,7 +39,7 @@ def sourced_items(model):
 @pytest.mark.parametrize("season", ["summer", "winter"])
 def test_sheets_meet_the_rulebook_counts(season):
     s = C.SHEETS[season]
-    L = C.LAYOUTS[season]
+    L = Lay.LAYOUTS[season]
     assert len(s.castle.citizens) == 10 and all(len(c.pips) == 2 for c in s.castle.citizens)
     assert [c.section for c in s.castle.citizens] == ["1", "2", "3", "4", "5", "6", "7", "8", "9/10", "11/12"]
     assert [L.cit_start[i] for i in range(10)] == [0, 0, 0, 0, 1, 1, 0, 0, 0, 0]
@@ -47,7 +49,7 @@ def test_sheets_meet_the_rulebook_counts(season):
     assert s.castle.trees.count == 20 and s.castle.ships.count == 6
     assert "Plinth" in s.castle.gold_chart.pips and "Star" in s.castle.wall.pips
     # The Guilds the rulebook's examples fix.
-    assert [C.GUILDS[L.cit_guild[i]] for i in (2, 3, 4, 5)] == ["Shadow", "Soldier", "Worker", "Soldier"]
+    assert [S.GUILDS[L.cit_guild[i]] for i in (2, 3, 4, 5)] == ["Shadow", "Soldier", "Worker", "Soldier"]
 
 
 def test_winter_specifics():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dkov_helpers import C, CALM, HALT, act, claim, dom, ids, new, road, sec, set_citizens, set_road, refresh
+from dkov_helpers import CALM, HALT, S, act, claim, dom, ids, new, refresh, road, sec, set_citizens, set_road
 
 
 def action_phase(yellow=1, red=1, green=1, blue=1, sheets="summer", domains=()):
@@ -94,7 +94,7 @@ def test_powers_are_optional_the_plain_value_stays_offered():
 
 def test_voided_domain_gives_no_power():
     s = action_phase(yellow=2, blue=1, domains=["D9"])
-    s.sheets[0][C.VDOM] |= 1 << dom(s, "D9")
+    s.sheets[0][S.VDOM] |= 1 << dom(s, "D9")
     refresh(s)
     assert recruits(s) == ["2", "3"]
 
@@ -114,7 +114,7 @@ def test_instant_citizen_domain_marks_the_leftmost_open_pip_of_its_guild(guild, 
     start = origin or s.lay.road_a_name[r]
     act(s, f"green:{rid}@{start}:1")
     sh = s.sheets[0]
-    assert sh[C.CIT + sec(s, section)] == 1
+    assert sh[S.CIT + sec(s, section)] == 1
     assert s.score_parts(0)["domains"] == 1 + (1 if origin else 0)
 
 
@@ -124,7 +124,7 @@ def test_instant_citizen_goes_to_the_next_section_of_the_guild_or_is_lost():
     set_road(s, 0, "R09", 5)
     refresh(s)
     act(s, "green:R09@D3:1")
-    assert s.sheets[0][C.CIT + sec(s, "6")] == 2   # the 4 is full: the 6's open pip
+    assert s.sheets[0][S.CIT + sec(s, "6")] == 2   # the 4 is full: the 6's open pip
     s = action_phase(green=1, blue=1, domains=["D3"])
     set_citizens(s, 0, c4=2, c6=2, c8=2)
     set_road(s, 0, "R09", 5)
@@ -171,7 +171,7 @@ def test_spur_to_a_dead_end_stops_and_claims_nothing():
     act(s, "green:R16@D5:2")
     sh = s.sheets[0]
     assert sh[s.lay.rc0 + road(s, "R16")] == 2
-    assert sh[C.WALLC] == 1   # the Knight pip; the Star pip scores at the end
+    assert sh[S.WALLC] == 1   # the Knight pip; the Star pip scores at the end
     assert s.score_parts(0)["stars"] == 1 and s.score_parts(0)["domains"] == 1
 
 

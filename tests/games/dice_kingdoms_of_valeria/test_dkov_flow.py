@@ -6,13 +6,13 @@ from rich.console import Console
 
 from dicetable.bots import make_bot, play_out
 from dicetable.engine import IllegalActionError, load_state
-from dicetable.games.dice_kingdoms_of_valeria.components import LAIR_HIGH, LAIR_LOW
+from dicetable.games.dice_kingdoms_of_valeria.sheet import LAIR_HIGH, LAIR_LOW
 from dicetable.games.dice_kingdoms_of_valeria.policy import evaluate, greedy
 from dicetable.games.dice_kingdoms_of_valeria.rules import T_FALLBACK
 from dicetable.games.dice_kingdoms_of_valeria.text import render
 
 from dkov_helpers import (
-    ACTION, C, CALM, HALT, HARVEST, act, block, guild, lair, new, sec, set_citizens, refresh,
+    ACTION, CALM, HALT, HARVEST, S, act, block, guild, lair, new, refresh, sec, set_citizens,
 )
 
 HOLY, SHADOW = guild("Holy"), guild("Shadow")
@@ -25,7 +25,7 @@ def _two_seats_with_harvest_choices(players=3):
     seats = [a, (a + 2) % players]
     for seat in seats:
         set_citizens(s, seat, c1=1)
-        s.sheets[seat][C.TRK + HOLY] = 2
+        s.sheets[seat][S.TRK + HOLY] = 2
     act(s, "green:R01@S1:1")
     return s, seats
 
@@ -51,10 +51,10 @@ def test_harvest_counts_citizens_as_they_were_at_its_start():
     s, seats = _two_seats_with_harvest_choices()
     seat = seats[0]
     # Black 1, 1 (sum 2): the 1 (1 pip) activates twice -> Holy pips 3 and 4; pip 3 is a Recruit.
-    assert s.sheets[seat][C.TRK + HOLY] == 4
+    assert s.sheets[seat][S.TRK + HOLY] == 4
     act(s, "recruit:1", seat)
-    assert s.sheets[seat][C.CIT + sec(s, "1")] == 2
-    assert s.sheets[seat][C.TRK + HOLY] == 4   # the new pip harvests from the next Harvest on
+    assert s.sheets[seat][S.CIT + sec(s, "1")] == 2
+    assert s.sheets[seat][S.TRK + HOLY] == 4   # the new pip harvests from the next Harvest on
 
 
 def test_a_seat_may_not_answer_for_another_or_out_of_turn():
@@ -77,9 +77,9 @@ def test_harvest_first_lair_priority_follows_turn_order_not_decision_order():
     for seat in range(2):
         sh = s.sheets[seat]
         set_citizens(s, seat, c3=1)
-        sh[C.TRK + SHADOW] = 2                       # Shadow pip 3 is a Slay Reward
-        sh[C.LB0 + block(s, "L5", "1-6")] = 3
-        sh[C.LB0 + block(s, "L5", "7-12")] = 1       # one pip left in the 5/3 lair
+        sh[S.TRK + SHADOW] = 2                       # Shadow pip 3 is a Slay Reward
+        sh[S.LB0 + block(s, "L5", "1-6")] = 3
+        sh[S.LB0 + block(s, "L5", "7-12")] = 1       # one pip left in the 5/3 lair
     act(s, "green:R01@S1:1")
     active = s.active
     other = 1 - active
@@ -87,8 +87,8 @@ def test_harvest_first_lair_priority_follows_turn_order_not_decision_order():
     act(s, "slay:L5", other)                          # the other seat completes it first...
     act(s, "slay:L5", active)
     L5 = lair(s, "L5")
-    assert s.sheets[active][C.LST + L5] == LAIR_HIGH  # ...but the Active Player has priority
-    assert s.sheets[other][C.LST + L5] == LAIR_LOW
+    assert s.sheets[active][S.LST + L5] == LAIR_HIGH  # ...but the Active Player has priority
+    assert s.sheets[other][S.LST + L5] == LAIR_LOW
     assert s.lair_first[L5] == active
 
 
@@ -96,9 +96,9 @@ def test_reward_chain_is_followed_to_its_end_before_the_next_task():
     # Recruit action on the 4: its right pip is a Knight -> Wall pip 2 is a Road Reward.
     s = new(1, dice=[*CALM, 4, 1, 1, 1, *HALT])
     set_citizens(s, 0, c4=1)
-    s.sheets[0][C.WALLC] = 1
+    s.sheets[0][S.WALLC] = 1
     act(s, "yellow:4")
-    assert s.sheets[0][C.WALLC] == 2 and s.decision(0).kind == "road"
+    assert s.sheets[0][S.WALLC] == 2 and s.decision(0).kind == "road"
     act(s, "road:R04@S4")
     assert s.phase == HARVEST or s.trees == 2
 
@@ -106,9 +106,9 @@ def test_reward_chain_is_followed_to_its_end_before_the_next_task():
 def test_nothing_is_marked_past_a_completed_section():
     s = new(1, dice=[*CALM, 1, 1, 1, 1, *HALT])
     sh = s.sheets[0]
-    sh[C.GOLDC] = s.lay.gold_len
+    sh[S.GOLDC] = s.lay.gold_len
     act(s, "red:L5:1-6")
-    assert sh[C.GOLDC] == s.lay.gold_len
+    assert sh[S.GOLDC] == s.lay.gold_len
 
 
 def test_no_possible_action_is_skipped():
@@ -118,7 +118,7 @@ def test_no_possible_action_is_skipped():
     sh = s.sheets[0]
     set_citizens(s, 0, c1=2, c2=2)
     for b in range(s.lay.nb):
-        sh[C.LB0 + b] = s.lay.block_len[b]
+        sh[S.LB0 + b] = s.lay.block_len[b]
     for r in range(s.lay.nr):
         sh[s.lay.rc0 + r] = s.lay.road_len[r]
         sh[s.lay.ro0 + r] = 1
@@ -149,8 +149,8 @@ def test_observation_hides_deck_orders():
 
 def test_greedy_completes_a_lair_for_its_higher_value():
     s = new(1, dice=[*CALM, 1, 6, 1, 1, *HALT])
-    s.sheets[0][C.LB0 + block(s, "L5", "1-6")] = 2
-    s.sheets[0][C.LB0 + block(s, "L5", "7-12")] = 2
+    s.sheets[0][S.LB0 + block(s, "L5", "1-6")] = 2
+    s.sheets[0][S.LB0 + block(s, "L5", "7-12")] = 2
     s.trees = 19  # late in the game a new Citizen has little time to harvest
     refresh(s)
     assert greedy(s, 0).id == "red:L5:1-6"
@@ -187,7 +187,7 @@ def test_preview_follows_only_the_seats_own_reward_chain_and_changes_nothing():
     action = next(a for a in s.legal_actions(seat) if a.id == "recruit:2")
     twin = s.preview(action, seat)
     assert s.to_dict() == before                                   # the state itself is unchanged
-    assert twin.sheets[seat][C.CIT + sec(s, "2")] == s.sheets[seat][C.CIT + sec(s, "2")] + 1
+    assert twin.sheets[seat][S.CIT + sec(s, "2")] == s.sheets[seat][S.CIT + sec(s, "2")] + 1
     assert twin.phase == HARVEST and set(twin.to_move) >= {other}  # the Harvest goes on for the others
     assert all(twin.seat_tasks(x) == lanes[x] for x in range(3) if x != seat)
     assert twin.log == s.log                                       # quiet: no event was built
@@ -214,5 +214,5 @@ def test_pending_rewards_and_my_tasks_name_each_seats_own_chain():
     assert s.pending_rewards(third) == [T_FALLBACK]
     assert s.observation(third)["my_tasks"] == ["Harvest fallback pip"]
     for seat in seats:
-        assert s.pending_rewards(seat)[-1] == C.RECRUIT            # the choice on top of its chain
+        assert s.pending_rewards(seat)[-1] == S.RECRUIT            # the choice on top of its chain
         assert s.observation(seat)["my_tasks"][-1] == "Recruit Reward"

@@ -17,7 +17,7 @@ from rich.console import Console
 
 import dicetable
 from dicetable.engine import Rng
-from dicetable.games.dice_kingdoms_of_valeria.components import DOM, VDOM
+from dicetable.games.dice_kingdoms_of_valeria.sheet import DOM, VDOM
 from dicetable.games.dice_kingdoms_of_valeria.rules import ACTIONS, HARVEST, STAGE_HARVEST2
 from dicetable.games.dice_kingdoms_of_valeria.text import text_view
 

@@ -4,7 +4,7 @@ a tie that persists is shared. Solo: 60 VP or more wins (Solo Rules), less is no
 from __future__ import annotations
 
 from dicetable.engine import places
-from dicetable.games.dice_kingdoms_of_valeria import components as C
+from dicetable.games.dice_kingdoms_of_valeria import sheet as S
 
 from dkov_helpers import CALM, new
 
@@ -12,15 +12,15 @@ from dkov_helpers import CALM, new
 def test_vps_then_star_pips_then_shared():
     s = new(3, dice=[*CALM, 1, 1, 1, 1])
     a, b, c = s.sheets
-    a[C.WALLC] = 3                    # 1 Star pip
-    a[C.DOM] = 1                      # + 1 Domain = 2 VP
-    b[C.WALLC] = 3
-    b[C.GOLDC] = 10                   # 2 Star pips = 2 VP
+    a[S.WALLC] = 3                    # 1 Star pip
+    a[S.DOM] = 1                      # + 1 Domain = 2 VP
+    b[S.WALLC] = 3
+    b[S.GOLDC] = 10                   # 2 Star pips = 2 VP
     s.phase = "over"
     assert s.scores[0] == s.scores[1] > s.scores[2]
     assert places(s) == (2, 1, 3)
-    a[C.DOM] = 0
-    a[C.GOLDC] = 10                   # the same VPs and Star pips: a shared 1st place
+    a[S.DOM] = 0
+    a[S.GOLDC] = 10                   # the same VPs and Star pips: a shared 1st place
     assert places(s) == (1, 1, 3)
 
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from dicetable.engine import Rng
 from dicetable.engine.testing import random_step
 from dicetable.games.dice_kingdoms_of_valeria import components as C
+from dicetable.games.dice_kingdoms_of_valeria import sheet as S
 from dicetable.games.dice_kingdoms_of_valeria.policy import (
     ACTIVATION, LAIR_OPTION, REWARD_VALUE, action_values, actions_left, evaluate, greedy,
     harvests_left, sheet_value,
@@ -20,11 +21,11 @@ from dkov_helpers import new
 def _domain_worth(state, sh, d, acts):
     lay = state.lay
     worth = 0.0
-    if not sh[C.VDOM] >> d & 1:
+    if not sh[S.VDOM] >> d & 1:
         worth += 1.0 + (1.0 if lay.dom_power[d][0] == "instant_citizen" else 0.12 * min(acts, 12))
-    opens = lay.dom_trail[d] & ~sh[C.ACC]
+    opens = lay.dom_trail[d] & ~sh[S.ACC]
     for li, (hi, lo) in enumerate(lay.lair_vp):
-        if opens >> li & 1 and sh[C.LST + li] == C.LAIR_OPEN:
+        if opens >> li & 1 and sh[S.LST + li] == S.LAIR_OPEN:
             worth += LAIR_OPTION * (hi if state.lair_first[li] == -1 else lo)
     return worth
 
@@ -37,27 +38,27 @@ def sheet_value_by_hand(state, seat, harvests):
     value = float(score_sheet(lay, sh)["total"])
     if state.phase == OVER:
         return value
-    can_statue = sh[C.NSTAT] < C.MAX_STATUES
+    can_statue = sh[S.NSTAT] < C.MAX_STATUES
     recruit_value = 0.3 + 0.06 * harvests
     rates = [0.0] * 4
     for s in range(10):
-        n = sh[C.CIT + s] - bin(sh[C.CITV + s]).count("1")
+        n = sh[S.CIT + s] - bin(sh[S.CITV + s]).count("1")
         if n:
             rates[lay.cit_guild[s]] += n * sum(ACTIVATION[v] for v in lay.cit_values[s])
     for g in range(4):  # Guild Tracks
-        have = sh[C.TRK + g]
+        have = sh[S.TRK + g]
         m = min(24 - have, rates[g] * harvests)
         if m <= 0:
             continue
         for i in range(have, have + int(m)):
             code = lay.trk_pips[g][i]
-            if code and not sh[C.VTRK + g] >> i & 1:
-                value += recruit_value if code == C.RECRUIT else REWARD_VALUE[code]
+            if code and not sh[S.VTRK + g] >> i & 1:
+                value += recruit_value if code == S.RECRUIT else REWARD_VALUE[code]
         value += 0.1 * m
     for li, (hi, lo) in enumerate(lay.lair_vp):  # lairs
-        if sh[C.LST + li] != C.LAIR_OPEN or not sh[C.ACC] >> li & 1:
+        if sh[S.LST + li] != S.LAIR_OPEN or not sh[S.ACC] >> li & 1:
             continue
-        share = sum(sh[C.LB0 + b] for b in lay.lair_blocks[li]) / lay.lair_len[li]
+        share = sum(sh[S.LB0 + b] for b in lay.lair_blocks[li]) / lay.lair_len[li]
         vp = hi if state.lair_first[li] == -1 else lo
         value += 0.8 * vp * share * share + 0.15 * vp * share + LAIR_OPTION * vp
     for r in range(lay.nr):  # Roads toward an unclaimed Domain
@@ -65,31 +66,31 @@ def sheet_value_by_hand(state, seat, harvests):
         if not k or k >= lay.road_len[r]:
             continue
         far = lay.road_b[r] if sh[lay.ro0 + r] == 1 else lay.road_a[r]
-        if far >= 0 and not sh[C.DOM] >> far & 1:
+        if far >= 0 and not sh[S.DOM] >> far & 1:
             value += 0.7 * (k / lay.road_len[r]) * _domain_worth(state, sh, far, acts)
     for d in range(len(lay.dom_ids)):  # manipulation powers held
-        if sh[C.DOM] >> d & 1 and not sh[C.VDOM] >> d & 1 and lay.dom_power[d][0] != "instant_citizen":
+        if sh[S.DOM] >> d & 1 and not sh[S.VDOM] >> d & 1 and lay.dom_power[d][0] != "instant_citizen":
             value += 0.12 * min(acts, 12)
-    gold = sh[C.GOLDC]
+    gold = sh[S.GOLDC]
     for i in range(gold, min(gold + 4, lay.gold_len)):  # the next Plinth
-        if lay.gold_pips[i] == C.PLINTH:
+        if lay.gold_pips[i] == S.PLINTH:
             if can_statue:
                 value += 3.0 * (1 - (i - gold) / 4) * 0.5
             break
-    wall = sh[C.WALLC]
+    wall = sh[S.WALLC]
     for i in range(wall, min(wall + 4, lay.wall_len)):  # the next Wall Star
-        if lay.wall_pips[i] == C.STAR:
+        if lay.wall_pips[i] == S.STAR:
             value += 0.5 * (1 - (i - wall) / 4)
             break
     for code in state.pending_rewards(seat):  # pending Rewards
-        if code == C.RECRUIT:
+        if code == S.RECRUIT:
             value += recruit_value
-        elif code in (C.PLINTH, T_PICK):
+        elif code in (S.PLINTH, T_PICK):
             value += REWARD_VALUE[code] if can_statue else 0.0
         else:
             value += REWARD_VALUE.get(code, 0.0)
-    if sh[C.PLP] and can_statue:
-        value += REWARD_VALUE[T_PICK] * sh[C.PLP]
+    if sh[S.PLP] and can_statue:
+        value += REWARD_VALUE[T_PICK] * sh[S.PLP]
     return value
 
 

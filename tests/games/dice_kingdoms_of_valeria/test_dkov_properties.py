@@ -38,25 +38,25 @@ def test_no_skipped_pip_and_nothing_beyond_a_section_after_every_action(players,
 
 def _stars_by_hand(L, sh) -> int:
     """Marked, not crossed-out Star pips read from the printed sheets (no tables)."""
-    from dicetable.games.dice_kingdoms_of_valeria import components as C
+    from dicetable.games.dice_kingdoms_of_valeria import sheet as S
 
     pmap = marked_pips(L, sh)
     stars = 0
     for s in range(10):
         for i, marked in enumerate(pmap[f"citizen:{L.cit_names[s]}"]):
-            stars += marked and L.cit_pips[s][i] == C.STAR and not sh[C.CITV + s] >> i & 1
-    for g, name in enumerate(C.GUILDS):
+            stars += marked and L.cit_pips[s][i] == S.STAR and not sh[S.CITV + s] >> i & 1
+    for g, name in enumerate(S.GUILDS):
         for i, marked in enumerate(pmap[f"track:{name}"]):
-            stars += marked and L.trk_pips[g][i] == C.STAR and not sh[C.VTRK + g] >> i & 1
-    stars += sum(m and p == C.STAR for m, p in zip(pmap["gold"], L.gold_pips))
-    stars += sum(m and p == C.STAR for m, p in zip(pmap["wall"], L.wall_pips))
+            stars += marked and L.trk_pips[g][i] == S.STAR and not sh[S.VTRK + g] >> i & 1
+    stars += sum(m and p == S.STAR for m, p in zip(pmap["gold"], L.gold_pips))
+    stars += sum(m and p == S.STAR for m, p in zip(pmap["wall"], L.wall_pips))
     for b in range(L.nb):
         lo, hi = L.block_range[b]
         key = f"lair:{L.lair_ids[L.block_lair[b]]}:{lo}-{hi}"
-        stars += sum(m and p == C.STAR for m, p in zip(pmap[key], L.block_pips[b]))
+        stars += sum(m and p == S.STAR for m, p in zip(pmap[key], L.block_pips[b]))
     for r in range(L.nr):
         printed = L.road_pips[r][1]  # reward codes in the listed a -> b order
-        stars += sum(m and p == C.STAR for m, p in zip(pmap[f"road:{L.road_ids[r]}"], printed))
+        stars += sum(m and p == S.STAR for m, p in zip(pmap[f"road:{L.road_ids[r]}"], printed))
     return stars
 
 

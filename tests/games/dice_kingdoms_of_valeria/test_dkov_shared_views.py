@@ -15,7 +15,7 @@ from rich.console import Console
 
 from dicetable.engine import new_game
 from dicetable.games.dice_kingdoms_of_valeria.board import board_view
-from dicetable.games.dice_kingdoms_of_valeria.components import LAYOUTS
+from dicetable.games.dice_kingdoms_of_valeria.layout import LAYOUTS
 from dicetable.games.dice_kingdoms_of_valeria.rules import scoring
 from dicetable.games.dice_kingdoms_of_valeria.text import text_view
 

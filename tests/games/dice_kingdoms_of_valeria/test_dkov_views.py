@@ -18,7 +18,8 @@ from dicetable.engine import Rng, new_game
 from dicetable.engine.help import load_help
 from dicetable.engine.markup import as_parts, assemble, check_key
 from dicetable.games.dice_kingdoms_of_valeria.board import board_view as board_parts
-from dicetable.games.dice_kingdoms_of_valeria.components import EVENTS, LAYOUTS
+from dicetable.games.dice_kingdoms_of_valeria.components import EVENTS
+from dicetable.games.dice_kingdoms_of_valeria.layout import LAYOUTS
 from dicetable.games.dice_kingdoms_of_valeria.text import render, text_view
 
 GAME = "dice-kingdoms-of-valeria"

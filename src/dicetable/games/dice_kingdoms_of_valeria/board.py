@@ -26,9 +26,9 @@ from dicetable.engine import seat_name
 from dicetable.engine.data import Sourced, load_data
 from dicetable.engine.markup import LEGEND, PIPS, ROOT, attr, die_svg, legend, slot, text
 
-from .components import (
-    DRAFT_LINE, EVENTS, GOLD, GUILDS, KNIGHT, LAYOUTS, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR, STATUES,
-)
+from .components import DRAFT_LINE, EVENTS, STATUES
+from .layout import LAYOUTS
+from .sheet import GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
 from .rules.fx import cit_key, lair_key, road_key, statue_key, trk_key
 from .viewdata import (
     ObsLike, Sheet, dice_faces, focus_seat, lair_first_note, lair_vp_state, layout, phase_name, power_long,

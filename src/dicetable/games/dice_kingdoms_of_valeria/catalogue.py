@@ -8,7 +8,9 @@ road), fallback and Guild Strike pips, Statue picks, and passing.
 
 from __future__ import annotations
 
-from .components import GUILDS, LAYOUTS, N_KINDS
+from .components import N_KINDS
+from .layout import LAYOUTS
+from .sheet import GUILDS
 
 
 def action_catalogue(players: int, options: dict) -> tuple[str, ...]:

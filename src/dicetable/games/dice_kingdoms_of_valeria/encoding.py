@@ -16,9 +16,11 @@ from dicetable.engine.encoding import (
     vocab_slots,
 )
 
-from .components import CARD_BACK, CARD_ID, EVENT_IDS, GUILDS, LAYOUTS, MAX_STATUES, N_KINDS
+from .components import CARD_BACK, CARD_ID, EVENT_IDS, MAX_STATUES, N_KINDS
+from .layout import LAYOUTS
+from .sheet import GUILDS
 from .rules import PHASES, TASK_NAMES, DiceKingdomsState
-from .components import ACC, CIT, DOM, GOLDC, LB0, LST, PLP, STAT, TRK, VDOM, WALLC
+from .sheet import ACC, CIT, DOM, GOLDC, LB0, LST, PLP, STAT, TRK, VDOM, WALLC
 from .rules.scoring import score_total
 from .rules.tables import KIND_CODE
 from .viewdata import dice_faces

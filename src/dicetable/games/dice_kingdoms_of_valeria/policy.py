@@ -30,9 +30,11 @@ import functools
 import itertools
 import operator
 
-from .components import (
-    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LAYOUTS, LB0, LST, Layout, MAX_STATUES, NSTAT, PLINTH,
-    PLP, RECRUIT, ROAD, SLAY, STAR, STAT, STATUE_STARS, TRK, VDOM, VTRK, WALLC,
+from .components import MAX_STATUES, STATUE_STARS
+from .layout import Layout, LAYOUTS
+from .sheet import (
+    ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LB0, LST, NSTAT, PLINTH, PLP, RECRUIT, ROAD, SLAY, STAR,
+    STAT, TRK, VDOM, VTRK, WALLC,
 )
 from .rules import (
     OVER, STATUE_SCORING, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,

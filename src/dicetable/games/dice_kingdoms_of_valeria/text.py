@@ -19,7 +19,8 @@ from rich.text import Text
 
 from dicetable.engine import seat_name
 
-from .components import EVENTS, GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
+from .components import EVENTS
+from .sheet import GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
 from .rules import DRAFT, HARVEST, OVER, solo_result
 from .viewdata import (
     ObsLike, Sheet, dice_faces, focus_seat, lair_first_note, lair_vp_state, layout, phase_name, power_short, solo_flags,

@@ -4,7 +4,7 @@
 is public: rulebook, Player Sheets; the decks appear as counts), documented
 field by field; the helpers below read it, so the views do not each decode
 the dict again. Everything here is computed from the observation and the
-season's public sheet layout (``components.LAYOUTS``), never from a state.
+season's public sheet layout (``layout.LAYOUTS``), never from a state.
 Positions are 0-based; a Road's pips are counted in the layout's listed
 a -> b order.
 """
@@ -15,7 +15,9 @@ from typing import Any, Literal, Mapping, Optional, TypedDict, Union
 
 from dicetable.engine import seat_name
 
-from .components import GUILDS, LAYOUTS, PLAIN, STATUES
+from .components import STATUES
+from .layout import LAYOUTS
+from .sheet import GUILDS, PLAIN
 
 class Dice(TypedDict):
     """The six dice as last rolled (rulebook: Roll Phase): pips 1-6 (0 before the first roll)."""
@@ -177,7 +179,7 @@ _COUNT_WORD = {
 
 
 def layout(obs: ObsLike):
-    """The season's sheet layout (``components.Layout``) named by ``obs["sheets"]``.
+    """The season's sheet layout (``layout.Layout``) named by ``obs["sheets"]``.
 
     Raises KeyError for an unknown season (an observation of another game).
     """

@@ -16,7 +16,7 @@ task kinds, per-season tables).
 State in brief
 --------------
 Each seat's two sheets are one flat list of ints (``sheets[seat]``; offsets in
-``components``): pips marked per section, counted from the section's start
+``sheet``, per-season tables in ``layout``): pips marked per section, counted from the section's start
 (so a pip can never be skipped), claimed Domains and Statues as bit masks,
 and each Road's marked count and direction. Pending work is the engine's
 stack of plain ``(kind, seat, arg)`` tasks (``tasks``): the steps of the turn

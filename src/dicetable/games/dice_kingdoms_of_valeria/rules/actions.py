@@ -13,7 +13,8 @@ from functools import lru_cache
 from dicetable.engine import Action, auto, choices, counted, Decision, prompt, resolve
 from dicetable.engine.flow import Task
 
-from ..components import ACC, CIT, DOM, GUILDS, LAYOUTS, LB0, VDOM, Layout
+from ..layout import Layout, LAYOUTS
+from ..sheet import ACC, CIT, DOM, GUILDS, LB0, VDOM
 from ..dicemath import build_reach, reach
 from .rewards import RewardMixin
 from .tables import PASS, _NAME, _ends, _reward_note

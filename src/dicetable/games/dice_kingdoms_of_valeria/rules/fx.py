@@ -22,7 +22,7 @@ from typing import Any
 
 from dicetable.engine import effects as fx
 
-from ..components import Layout
+from ..layout import Layout
 from .scoring import score_total
 
 

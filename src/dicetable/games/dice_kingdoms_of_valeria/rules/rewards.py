@@ -13,10 +13,11 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    ACC, CARD_ID, CARD_KIND, CIT, DOM, DRAFT_LINE, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN,
-    LAIR_PENDING, LAYOUTS, LB0, LST, MAX_STATUES, NSTAT, PLAIN, PLP, RECRUIT, ROAD, SLAY, STAR, STAT,
-    STATUES, STATUE_INSTANT, STATUE_TIMES, TRK, VBRIDGE, VDOM, VTRK, WALLC,
+from ..components import CARD_ID, CARD_KIND, DRAFT_LINE, MAX_STATUES, STATUE_INSTANT, STATUE_TIMES, STATUES
+from ..layout import LAYOUTS
+from ..sheet import (
+    ACC, CIT, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LAIR_PENDING, LB0, LST, NSTAT, PLAIN, PLP,
+    RECRUIT, ROAD, SLAY, STAR, STAT, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
 from .solo import SoloEventMixin
 from .fx import cit_key, lair_key, road_key, scored, statue_key, trk_key

@@ -1,17 +1,17 @@
 """Dice Kingdoms of Valeria scoring and sheet views (rulebook: Scoring; Statue Cards 1-14).
 
 Pure functions of a season layout and one seat's flat sheet (offsets in
-``components``): the Score Tally, Star pips, the marked-pip map and the
+``sheet``): the Score Tally, Star pips, the marked-pip map and the
 JSON-able sheet view of the observation.
 """
 
 from __future__ import annotations
 
-import operator
-
-from ..components import (
-    ACC, CIT, CITV, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LB0, LST, N_KINDS, PLP,
-    SOLO_RESULTS, STAT, STATUES, STATUE_STARS, TRK, VBRIDGE, VDOM, VTRK, WALLC, Layout,
+from ..components import N_KINDS, SOLO_RESULTS, STATUE_STARS, STATUES
+from ..layout import Layout
+from ..sheet import (
+    ACC, CIT, CITV, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LB0, LST, PLP, STAT, TRK, VBRIDGE,
+    VDOM, VTRK, WALLC,
 )
 
 
@@ -48,28 +48,36 @@ def citizen_pips(lay: Layout, sh: list[int], guild: int | None = None) -> int:
 
 
 def star_pips(lay: Layout, sh: list[int]) -> int:
-    """Marked Star pips on both sheets (voided ones excluded), without Statue 14."""
-    if any(sh[CITV:CITV + 10]):  # solo Exodus voids
-        stars = 0
-        for s, table in enumerate(lay.cit_star):
-            stars += table[sh[CIT + s]][sh[CITV + s]]
-    else:
-        stars = sum(map(_at, lay.cit_star_plain, sh[CIT:CIT + 10]))
-    if any(sh[VTRK:VTRK + 4]):  # solo Guild Strike voids
-        for g in range(4):
-            have = sh[TRK + g]
-            void = sh[VTRK + g]
-            stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
-    else:
-        stars += sum(map(_at, lay.trk_star_prefix, sh[TRK:TRK + 4]))
-    stars += lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
-    stars += sum(map(_at, lay.block_star_prefix, sh[LB0:LB0 + lay.nb]))
+    """Marked Star pips on both sheets (voided ones excluded), without Statue 14.
+
+    Index loops over the layout's prefix tables (one lookup per section): the
+    compiled build runs them natively, where ``sum(map(...))`` would call back
+    into the interpreter for every section.
+    """
+    stars = lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
+    cit_star = lay.cit_star
+    for s in range(10):  # a solo Exodus voids Citizen pips (CITV)
+        stars += cit_star[s][sh[CIT + s]][sh[CITV + s]]
+    trk_star_prefix = lay.trk_star_prefix
+    for g in range(4):
+        have = sh[TRK + g]
+        void = sh[VTRK + g]
+        if void:  # a solo Guild Strike voids Reward Pips
+            for i in lay.trk_star_pos[g]:
+                if i < have and not void >> i & 1:
+                    stars += 1
+        else:
+            stars += trk_star_prefix[g][have]
+    block_star_prefix = lay.block_star_prefix
+    for b in range(lay.nb):
+        stars += block_star_prefix[b][sh[LB0 + b]]
     # road_star_dir[r][direction][marked]; direction 0 (not begun) has nothing marked.
+    road_star_dir = lay.road_star_dir
+    rc0 = lay.rc0
     ro0 = lay.ro0
-    return stars + sum(map(_at, map(_at, lay.road_star_dir, sh[ro0:ro0 + lay.nr]), sh[lay.rc0:ro0]))
-
-
-_at = operator.getitem
+    for r in range(lay.nr):
+        stars += road_star_dir[r][sh[ro0 + r]][sh[rc0 + r]]
+    return stars
 
 
 def _statue_count(lay: Layout, sh: list[int], what: int, stars: int, domains: int, completed: int) -> int:
@@ -145,8 +153,14 @@ def _score_total(lay: Layout, sh: list[int]) -> int:
     """:func:`score_total` worked out (no memo)."""
     stars = star_pips(lay, sh)
     domains = (sh[DOM] & ~sh[VDOM]).bit_count()
-    results = sh[LST:LST + len(lay.lair_points)]
-    lairs = sum(map(_at, lay.lair_points, results))
+    lair_points = lay.lair_points
+    lairs = 0
+    completed = 0
+    for li in range(len(lair_points)):
+        result = sh[LST + li]
+        if result != LAIR_OPEN:
+            completed += 1
+            lairs += lair_points[li][result]
     held = sh[STAT]
     if not held:
         return stars + domains + lairs
@@ -158,7 +172,6 @@ def _score_total(lay: Layout, sh: list[int]) -> int:
         stars += STATUE_STARS[k]
         held ^= low
     total = stars + domains + lairs
-    completed = len(results) - results.count(LAIR_OPEN)
     for k in kinds:
         what, per, vp = STATUE_SCORING[k]
         if what:

@@ -14,9 +14,8 @@ from dicetable.engine import Action, ScoreLine, ScoreSheet, TieMeasure, outcome_
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    CARD_BACK, CARD_ID, CARD_KIND, DRAFT_LINE, EVENTS, EVENT_IDS, LAYOUTS, N_CARDS,
-)
+from ..components import CARD_BACK, CARD_ID, CARD_KIND, DRAFT_LINE, EVENT_IDS, EVENTS, N_CARDS
+from ..layout import LAYOUTS
 from .tables import (
     ACTION, ACTIONS, DRAFT, EVENT, HARVEST, KIND_CODE, OVER, REWARD_AUTOS, STAGE_ACTION,
     STAGE_HARVEST2, TASK_NAMES, _NAME,

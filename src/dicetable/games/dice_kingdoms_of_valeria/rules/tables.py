@@ -13,7 +13,9 @@ from __future__ import annotations
 from dicetable.engine import Action, counted, seat_name
 from dicetable.engine.flow import Task
 
-from ..components import DOM, GUILDS, LAYOUTS, N_KINDS, Layout, PLAIN, REWARD_NAME, STAR, STATUES, VDOM
+from ..components import N_KINDS, STATUES
+from ..layout import Layout, LAYOUTS
+from ..sheet import DOM, GUILDS, PLAIN, REWARD_NAME, STAR, VDOM
 
 
 EVENT = "event"
@@ -50,7 +52,7 @@ KIND_CODE.update({CHOOSE[k]: KIND_CODE[k] for k in CHOOSE})
 REWARD_AUTOS = frozenset(k for k in KIND_CODE if not k.startswith("choose-"))
 
 Reward = int | tuple[int, int]
-"""A Reward Pip just reached: its reward code (``components.RECRUIT``..``STAR``), or
+"""A Reward Pip just reached: its reward code (``sheet.RECRUIT``..``STAR``), or
 ``(T_CITIZEN, guild)`` for the instant Citizen of a claimed Domain."""
 
 STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
