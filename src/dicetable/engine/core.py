@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 
 class Die(NamedTuple):
@@ -87,7 +87,7 @@ class Event(NamedTuple):
         return self.visible is None or (seat is not None and seat in self.visible)
 
 
-_TUPLE_NEW: Any = tuple.__new__
+_TUPLE_NEW: Final[Any] = tuple.__new__
 
 
 def new_event(kind: str, seat: int | None, text: str, data: dict[str, Any] | None = None,
@@ -101,7 +101,7 @@ def new_event(kind: str, seat: int | None, text: str, data: dict[str, Any] | Non
     return event
 
 
-_SEAT_NAMES: tuple[str, ...] = tuple(f"Player {seat + 1}" for seat in range(8))
+_SEAT_NAMES: Final[tuple[str, ...]] = tuple(f"Player {seat + 1}" for seat in range(8))
 
 
 def seat_name(seat: int) -> str:

@@ -27,12 +27,12 @@ Every effect is ``{"type": <one of EFFECT_TYPES>, ...}``:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Final, Iterable
 
 from .markup import check_key
 
 #: The effect types and the fields each carries beside ``type``.
-EFFECT_TYPES: dict[str, tuple[str, ...]] = {
+EFFECT_TYPES: Final[dict[str, tuple[str, ...]]] = {
     "roll": ("key", "faces", "seat"),
     "set_aside": ("key", "faces", "seat"),
     "move": ("key", "from", "to"),
@@ -44,7 +44,7 @@ EFFECT_TYPES: dict[str, tuple[str, ...]] = {
     "round": ("round",),
 }
 
-_KEYED = ("key", "from", "to", "at")
+_KEYED: Final = ("key", "from", "to", "at")
 
 
 def check_effect(effect: Any) -> dict[str, Any]:

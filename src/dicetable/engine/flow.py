@@ -48,7 +48,7 @@ order, bids and end-of-round scoring are ordinary tasks.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Final, Sequence, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -59,8 +59,8 @@ from .state import GameState
 Task = tuple[Any, ...]
 """A pending task: ``(kind, seat, *arguments)``, JSON-able values only."""
 
-_ROLES = ("auto", "prompt", "choices", "resolve")
-_ONE = tuple((s,) for s in range(16))
+_ROLES: Final = ("auto", "prompt", "choices", "resolve")
+_ONE: Final = tuple((s,) for s in range(16))
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -69,7 +69,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 # The roles of every marked handler, by id of the function (with the function, so that an id
 # reused by another object never matches). Kept here rather than as an attribute of the
 # function: a compiled function takes no new attributes.
-_MARKED: dict[int, tuple[object, tuple[tuple[str, str], ...]]] = {}
+_MARKED: Final[dict[int, tuple[object, tuple[tuple[str, str], ...]]]] = {}
 
 
 def _roles_of(fn: object) -> tuple[tuple[str, str], ...]:

@@ -16,8 +16,8 @@ from mypy_extensions import i64
 
 T = TypeVar("T")
 
-MASK64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+MASK64: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 # The compiled build runs the generator on mypyc's native 64-bit integers (``i64``: C arithmetic,
 # wrapping on overflow) instead of Python's arbitrary-precision ones, whose 64-bit values fall off
@@ -56,7 +56,7 @@ def _mix(state: i64) -> i64:
 def _scale(out: i64, n: i64) -> i64:
     """``(out * n) >> 64`` for the unsigned 64 bits of ``out`` and ``0 < n < 2**31``, without overflow."""
     return ((out >> 32 & _LOW32) * n + ((out & _LOW32) * n >> 32)) >> 32
-SEED_LIMIT = 1 << 64
+SEED_LIMIT: Final = 1 << 64
 """Seeds are ints in ``0 <= seed < SEED_LIMIT`` (64 bits): every seed gives a different game."""
 
 

@@ -36,7 +36,7 @@ seed and actions always replay the same game.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable, Self
+from typing import Any, ClassVar, Final, Iterable, Self
 
 from mypy_extensions import mypyc_attr
 
@@ -47,11 +47,11 @@ from .fields import COPY_CODE, Field, collect_fields, default_encode
 from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
 from .scoresheet import ScoreSheet, simple_sheet
 
-SAVE_FORMAT = 2
+SAVE_FORMAT: Final = 2
 """Format of ``to_dict``. Format 1 (before the turn-flow redesign) stored the game fields in each
 game's own layout; such saves are still read by the checked path of ``load_state``, which plays
 their moves again (see :func:`dicetable.engine.replay.verified_state`)."""
-READABLE_FORMATS = (1, SAVE_FORMAT)
+READABLE_FORMATS: Final = (1, SAVE_FORMAT)
 
 
 Seat = Any

@@ -23,8 +23,10 @@ Every game writes counts into sentences; one helper keeps "1 dice" and
 
 from __future__ import annotations
 
+from typing import Final
+
 #: Nouns whose plural is not the singular plus "s" (the last word of a phrase is looked up).
-IRREGULAR: dict[str, str] = {
+IRREGULAR: Final[dict[str, str]] = {
     "die": "dice",
     "Die": "Dice",
     "mouse": "mice",
@@ -33,7 +35,7 @@ IRREGULAR: dict[str, str] = {
 }
 
 #: Words the rulebooks use as mass nouns or units: the same for one or many ("2 Gold", "1 VP").
-UNCOUNTED: frozenset[str] = frozenset({
+UNCOUNTED: Final[frozenset[str]] = frozenset({
     "Gold", "Silver", "Magic", "Strength", "VP", "VPs", "Ink", "Quills", "Scrolls", "Pigments",
     "Manuscripts", "Bishop", "Wisdom", "Influence",
 })

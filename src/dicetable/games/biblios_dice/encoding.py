@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from dicetable.engine.encoding import (
     DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, seat_order, shared_memo,
@@ -21,8 +21,8 @@ from .components import (
 )
 from .rules import GOLD_VALUES, MARK_KINDS, OVER, PHASES, BibliosDiceState
 from .viewdata import own_row
-_DICE_KINDS = SYMBOLS
-_GOLD_SCALE = 30.0
+_DICE_KINDS: Final = SYMBOLS
+_GOLD_SCALE: Final = 30.0
 
 
 def _tracks(players: int, cadfael: bool) -> Feature:

@@ -43,9 +43,9 @@ from .components import (
 )
 from .rules import BID, CHOOSE, REROLL, RESOLVE, SELECT, SPLIT, BibliosDiceState, dice_count
 
-_PLACES = len(SCORING.place_multipliers)
+_PLACES: Final = len(SCORING.place_multipliers)
 #: Share of a group's value (in Gold at the seat's ratio) the greedy seat is willing to bid.
-BID_SHARE = 0.6
+BID_SHARE: Final = 0.6
 
 
 def _ranked(pos: list[int], stamp: list[int], base: int, nm: int) -> list[int]:
@@ -69,7 +69,7 @@ def _ranked(pos: list[int], stamp: list[int], base: int, nm: int) -> list[int]:
 
 
 #: Spaces covered by the look-up tables below (every track is shorter; a space beyond reads the rule).
-_SPACES = 64
+_SPACES: Final = 64
 #: Each Resource Track's end-game penalty by space (``PENALTY[t].get(space, 0)``) and the
 #: Gold-per-VP ratio by Bishop Track space (``ratio_at``), as lists indexed by the space.
 _PENALTY_AT: Final = [[pen.get(p, 0) for p in range(_SPACES)] for pen in PENALTY]

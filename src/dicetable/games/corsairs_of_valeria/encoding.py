@@ -8,7 +8,7 @@ position.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine.encoding import (
     DirectFill, Encoding, Feature, counts, numbers, one_hot, per_seat, scalar, shared_memo,
@@ -19,10 +19,10 @@ from .rules import GROUP_IDS, OVER, TASK_KINDS, CorsairsState
 from .rules.fields import race_number
 from .viewdata import marked_dice
 
-_PHASES = ("A", "B", "C", "D", OVER)
+_PHASES: Final = ("A", "B", "C", "D", OVER)
 #: Longest way from Start Island to Skull Island on any Tracks (a scale, not a rule).
-_FARTHEST = 24.0
-_SILVER_SCALE = 30.0
+_FARTHEST: Final = 24.0
+_SILVER_SCALE: Final = 30.0
 
 
 def _ship(key: str, scale: float, meaning: str) -> Feature:

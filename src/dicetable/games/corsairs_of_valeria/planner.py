@@ -37,7 +37,7 @@ import statistics
 import time
 from itertools import combinations_with_replacement
 from math import exp
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from dicetable.engine import Action
 
@@ -45,7 +45,7 @@ from .components import CANNON, DICE, GROG, MAP, MISTRESS, PRINCE, REO, SILVER, 
 from .policy import GROG_VALUE, _Ctx, _mask_for, greedy, lead, material, outcomes, pack, packed_value, unpack
 from .rules import CorsairsState, count_faces
 
-_FACES = 6
+_FACES: Final = 6
 
 
 def _all_multisets(n: int) -> tuple[int, ...]:
@@ -59,8 +59,8 @@ def _all_multisets(n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-_ROLLS = _all_multisets(DICE)                                    # the 252 rolls of five dice
-_KEPT = tuple(k for n in range(DICE) for k in _all_multisets(n))  # what may stay when at least one die is re-rolled
+_ROLLS: Final = _all_multisets(DICE)                                    # the 252 rolls of five dice
+_KEPT: Final = tuple(k for n in range(DICE) for k in _all_multisets(n))  # what may stay when at least one die is re-rolled
 
 
 def _proper_subs(key: int) -> tuple[int, ...]:
@@ -72,24 +72,24 @@ def _proper_subs(key: int) -> tuple[int, ...]:
     return tuple(s for s in subs if s != key)
 
 
-_SUBS = {key: _proper_subs(key) for key in _ROLLS}
+_SUBS: Final = {key: _proper_subs(key) for key in _ROLLS}
 
 
 def _size(key: int) -> int:
     return sum(unpack(key))
 
 
-_SIZES = {key: _size(key) for key in _KEPT}
+_SIZES: Final = {key: _size(key) for key in _KEPT}
 
 
 #: How :class:`TurnPlan` values an ending: ``"play"`` (lock the dice, play the rest of the turn
 #: with the greedy policy, take the material lead, or the value given) or ``"roll"`` (greedy's
 #: ``roll_value`` estimate plus the Grog and Silver kept).
-ENDINGS = "play"
+ENDINGS: Final = "play"
 
 #: Whom a played ending's material is measured against: ``"best"`` (the best opponent, greedy's
 #: ``lead``) or ``"mean"`` (the other seats' mean).
-AGAINST = "best"
+AGAINST: Final = "best"
 
 
 def _margin(state: CorsairsState, seat: int) -> float:

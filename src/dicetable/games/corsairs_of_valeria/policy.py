@@ -27,6 +27,8 @@ Greedy (documented in docs/games/corsairs-of-valeria.md):
 
 from __future__ import annotations
 
+from typing import Final
+
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -52,13 +54,13 @@ from .components import (
 )
 from .rules import OVER, CorsairsState, count_faces
 
-GROG_VALUE = 0.45       # one Grog, in Silver
-TREASURE_VALUE = 5.0    # one Treasure = 5 Silver
-PROGRESS_VALUE = 3.0    # the whole way from Start to Skull Island
-ISLAND_SHARE = 0.5      # weight of Skull Island's Silver times progress
-EXTRA_TURN = 2.5        # a 5-Grog restart
-SEARCH_NODES = 3000     # cap on the phase C search per decision
-WIN = 1000.0
+GROG_VALUE: Final = 0.45       # one Grog, in Silver
+TREASURE_VALUE: Final = 5.0    # one Treasure = 5 Silver
+PROGRESS_VALUE: Final = 3.0    # the whole way from Start to Skull Island
+ISLAND_SHARE: Final = 0.5      # weight of Skull Island's Silver times progress
+EXTRA_TURN: Final = 2.5        # a 5-Grog restart
+SEARCH_NODES: Final = 3000     # cap on the phase C search per decision
+WIN: Final = 1000.0
 
 
 # ---------------------------------------------------------------- material
@@ -274,7 +276,7 @@ def expected_value(kept: tuple[int, ...], k: int, ctx: _Ctx) -> float:
 RerollChoice = tuple[tuple[int, ...] | None, str]
 """``(sub_counts or None, pay)``: what :func:`best_reroll` answers."""
 
-_LAST_REROLL: list[tuple[tuple[object, ...], RerollChoice] | None] = [None]
+_LAST_REROLL: Final[list[tuple[tuple[object, ...], RerollChoice] | None]] = [None]
 """``(key, answer)`` of the last :func:`best_reroll` call."""
 
 
@@ -329,7 +331,7 @@ def _mask_for(dice: list[int], sub: tuple[int, ...]) -> int:
 
 
 # ---------------------------------------------------------------- phase C search
-_LEAF_TASKS = ("roll", "reroll", "captain-b")
+_LEAF_TASKS: Final = ("roll", "reroll", "captain-b")
 
 
 def _key(state: CorsairsState) -> tuple[object, ...]:

@@ -9,7 +9,7 @@ season's layout (the ``sheets`` option). See :mod:`dicetable.engine.encoding`;
 from __future__ import annotations
 
 from array import array
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine.encoding import (
     DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, scalar, scatter, shared_memo, tally,
@@ -25,9 +25,9 @@ from .rules.scoring import score_total
 from .rules.tables import KIND_CODE
 from .viewdata import dice_faces
 
-_RESULTS = ("open", "high", "low", "pending")
-_SCORE_SCALE = 100.0
-_TASK_VOCAB = tuple(TASK_NAMES.values())
+_RESULTS: Final = ("open", "high", "low", "pending")
+_SCORE_SCALE: Final = 100.0
+_TASK_VOCAB: Final = tuple(TASK_NAMES.values())
 
 
 def _sheet(v: Obs) -> Obs:

@@ -11,7 +11,7 @@ field of a native class and indexes its tuples without a generic lookup
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from .components import Forest, GuildTrack, SHEETS, Sheets
 from .sheet import ACC, CIT, COLOURS, GUILDS, LB0, PLINTH, REWARD_CODE, STAR
@@ -285,4 +285,4 @@ def _node(forest: Forest, dom_index: dict[str, int], name: str) -> int:
 
 
 #: The layout of each season ("summer", "winter").
-LAYOUTS: dict[str, Layout] = {s: Layout(SHEETS[s]) for s in SHEETS}
+LAYOUTS: Final[dict[str, Layout]] = {s: Layout(SHEETS[s]) for s in SHEETS}

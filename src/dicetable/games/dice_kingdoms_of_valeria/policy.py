@@ -24,6 +24,8 @@ plus an estimate of what the sheet will still earn:
 
 from __future__ import annotations
 
+from typing import Final
+
 from dicetable.engine import Action
 
 import functools
@@ -42,18 +44,18 @@ from .rules import (
 
 _at = operator.getitem
 _compress = itertools.compress
-_RANGE = range(64)
+_RANGE: Final = range(64)
 _add = operator.add
 _sum = functools.reduce  # reduce(add, [a, b], v) is (v + a) + b: the adds in order
 
 #: Activation chance per Harvest of each Citizen value 1..12 (two black dice and their sum).
-_P_SUM = {v: (6 - abs(v - 7)) / 36 if 2 <= v <= 12 else 0.0 for v in range(13)}
-ACTIVATION = tuple((2 / 6 if 1 <= v <= 6 else 0.0) + _P_SUM[v] for v in range(13))
+_P_SUM: Final = {v: (6 - abs(v - 7)) / 36 if 2 <= v <= 12 else 0.0 for v in range(13)}
+ACTIVATION: Final = tuple((2 / 6 if 1 <= v <= 6 else 0.0) + _P_SUM[v] for v in range(13))
 
-REWARD_VALUE = {0: 0.0, RECRUIT: 0.9, GOLD: 0.8, ROAD: 0.7, KNIGHT: 0.7, SLAY: 0.9, PLINTH: 3.5,
-                STAR: 1.0, T_CITIZEN: 1.0, T_FALLBACK: 0.3, T_PICK: 3.5, T_STRIKE: 0.0}
+REWARD_VALUE: Final = {0: 0.0, RECRUIT: 0.9, GOLD: 0.8, ROAD: 0.7, KNIGHT: 0.7, SLAY: 0.9, PLINTH: 3.5,
+                       STAR: 1.0, T_CITIZEN: 1.0, T_FALLBACK: 0.3, T_PICK: 3.5, T_STRIKE: 0.0}
 #: Worth of being able to slay in a lair, as a share of the VP it still offers.
-LAIR_OPTION = 0.3
+LAIR_OPTION: Final = 0.3
 
 
 def harvests_left(state: DiceKingdomsState) -> float:
@@ -296,7 +298,7 @@ class _Valuer:
 
 
 #: Per held-Statues mask: (Star pips of Statue 14, (count code, per, VP) of each scoring Statue).
-_HELD: dict = {}
+_HELD: Final[dict] = {}
 
 
 def _held(held: int) -> tuple:
@@ -430,7 +432,7 @@ def _domain_worth(lair_first: list[int], lay: Layout, sh: list[int], d: int, pow
     return worth
 
 
-_TABLES = {season: _Tables(lay) for season, lay in LAYOUTS.items()}
+_TABLES: Final = {season: _Tables(lay) for season, lay in LAYOUTS.items()}
 
 
 def action_values(state: DiceKingdomsState, seat: int) -> list[tuple[Action, float]]:

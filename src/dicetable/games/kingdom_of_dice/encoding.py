@@ -7,7 +7,7 @@ Drawn from ``observation(seat)`` only; seat slices start from the observer. See
 from __future__ import annotations
 
 from array import array
-from typing import Any, cast
+from typing import Any, cast, Final
 
 from dicetable.engine.encoding import (
     DirectFill, Encoding, Feature, Obs, counts, one_hot, per_seat, put_counts, scalar, seat_order, shared_memo,
@@ -17,10 +17,10 @@ from .components import CAT_LEVELS, CARD_VALUE, CARDS, FACE_ORDER, SPACES
 from .rules import CAT, DICE, EMPTY, MARKERS, OVER, PLACE, ROUNDS, SET_ASIDE, KingdomOfDiceState, result_value
 from .viewdata import Observation, market_ids, owners
 
-_CARD_IDS = tuple(c.id for c in CARDS)
+_CARD_IDS: Final = tuple(c.id for c in CARDS)
 #: A memoised slice of the vector: as a float32 memoryview and as Python floats.
 Block = tuple[memoryview, tuple[float, ...]]
-_SCORE_SCALE = 200.0
+_SCORE_SCALE: Final = 200.0
 
 
 def _board(players: int) -> Feature:

@@ -17,6 +17,8 @@ a card at the round's end, so declining only ever wastes the turn).
 
 from __future__ import annotations
 
+from typing import Final
+
 import json
 from functools import lru_cache
 
@@ -30,7 +32,7 @@ from .rules import (
     free_space_at_or_below, result_value,
 )
 
-KEEP_IDS = tuple(f"keep:{face}" for face in FACE_ORDER)
+KEEP_IDS: Final = tuple(f"keep:{face}" for face in FACE_ORDER)
 
 
 def _add(a: tuple, b) -> tuple:
@@ -128,7 +130,7 @@ def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
 # result, no free space, or a decline) and ``outcomes[r]`` (r = 1..TOP_SPACE) that of a result
 # worth ``r`` (or more, for r = TOP_SPACE), already the better of placing and declining.
 
-_PLANS: dict[tuple, "_TurnTable"] = {}
+_PLANS: Final[dict[tuple, "_TurnTable"]] = {}
 
 
 class _TurnTable:
@@ -209,7 +211,7 @@ class _TurnTable:
 
 #: Greedy's table: a turn's ending is worth its result's value (no marker: 0), so the DP
 #: maximises the expected result value, ``S``, ``V`` and ``W`` of the module notes.
-RESULT_TABLE = _TurnTable(tuple(float(r) for r in range(TOP_SPACE + 1)))
+RESULT_TABLE: Final = _TurnTable(tuple(float(r) for r in range(TOP_SPACE + 1)))
 
 
 def _turn_table(outcomes: tuple) -> _TurnTable:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Final, Sequence
 
 from dicetable.engine import (
     LIST, ROWS, Action, Decision, Field, FlowState, GameState, auto, choices, counted, declare, int_list, prompt,
@@ -61,29 +61,29 @@ from .components import (
     SPECIAL_BY_ROUND,
 )
 
-EMPTY = -1
-CAT = -2
-SET_ASIDE = "set-aside"
-PLACE = "place"
-OVER = "over"
-ROUND_START = "round-start"
-ROUND_END = "round-end"
+EMPTY: Final = -1
+CAT: Final = -2
+SET_ASIDE: Final = "set-aside"
+PLACE: Final = "place"
+OVER: Final = "over"
+ROUND_START: Final = "round-start"
+ROUND_END: Final = "round-end"
 
-DICE = COMPONENTS.dice.count
-MARKERS = COMPONENTS.markers.per_player
-ROUNDS = COMPONENTS.round.rounds
-CARDS_DRAWN = COMPONENTS.round.cards_drawn
-MARKERS_TO_END = COMPONENTS.round.markers_to_end
+DICE: Final = COMPONENTS.dice.count
+MARKERS: Final = COMPONENTS.markers.per_player
+ROUNDS: Final = COMPONENTS.round.rounds
+CARDS_DRAWN: Final = COMPONENTS.round.cards_drawn
+MARKERS_TO_END: Final = COMPONENTS.round.markers_to_end
 
-_FACE_WORD = {"crown": "crown", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
-_KEEP_ACTIONS = tuple(
+_FACE_WORD: Final = {"crown": "crown", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
+_KEEP_ACTIONS: Final = tuple(
     Action(f"keep:{face}", f"Set aside a {_FACE_WORD[face]}", i) for i, face in enumerate(FACE_ORDER)
 )
-_REROLL = Action("reroll", "Reroll the remaining dice")
-_STOP = Action("stop", "Stop rolling and check the result")
-_DECLINE = Action("decline", "Decline: place no Crown marker this turn")
+_REROLL: Final = Action("reroll", "Reroll the remaining dice")
+_STOP: Final = Action("stop", "Stop rolling and check the result")
+_DECLINE: Final = Action("decline", "Decline: place no Crown marker this turn")
 # The place step's actions, one pair per target space (built once: a playout asks at every result)
-_PLACE_ACTIONS = tuple((Action("place", f"Place a Crown marker on space {space}"), _DECLINE) for space in SPACES)
+_PLACE_ACTIONS: Final = tuple((Action("place", f"Place a Crown marker on space {space}"), _DECLINE) for space in SPACES)
 
 
 def result_value(kept) -> int | None:
@@ -115,8 +115,8 @@ def _counts_code(counts: Sequence[int]) -> int:
 
 
 #: counts code -> _dice_needed (inf as _NEVER), filled as asked
-_NEEDED: dict[int, int] = {}
-_NEVER = 1 << 62
+_NEEDED: Final[dict[int, int]] = {}
+_NEVER: Final = 1 << 62
 
 
 def can_still_be_valid(kept, dice_left: int) -> bool:
@@ -151,7 +151,7 @@ def _dice_needed(kept: tuple) -> float:
 
 
 #: counts code -> faces_text, filled as asked
-_TEXTS: dict[int, str] = {}
+_TEXTS: Final[dict[int, str]] = {}
 
 
 def faces_text(counts) -> str:
@@ -237,7 +237,7 @@ def _ordinal(i: int) -> str:
     return f"{n}{suffix} "
 
 
-_CARD_ID = tuple(c.id for c in CARDS)
+_CARD_ID: Final = tuple(c.id for c in CARDS)
 
 
 def _cards_in(value) -> list[int]:
@@ -699,7 +699,7 @@ class KingdomOfDiceState(FlowState):
 
 
 #: 2 * counts code + may_stop -> _set_aside_actions, filled as asked
-_SET_ASIDE_MENUS: dict[int, tuple] = {}
+_SET_ASIDE_MENUS: Final[dict[int, tuple]] = {}
 
 
 @lru_cache(maxsize=None)

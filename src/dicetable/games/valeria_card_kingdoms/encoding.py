@@ -8,7 +8,7 @@ Citizens are not in it. Seat slices start from the observer. See
 from __future__ import annotations
 
 from array import array
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine.encoding import (
     DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally,
@@ -20,8 +20,8 @@ from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME, ValeriaState
 from .rules.tables import CIT0, DOM0, N_POS, NT, P_DUKES, P_OVER
 from .viewdata import own_player
 
-_RES_SCALE = 20.0
-_VP_SCALE = 60.0
+_RES_SCALE: Final = 20.0
+_VP_SCALE: Final = 60.0
 
 
 def _p(v: Obs) -> Obs:

@@ -33,6 +33,8 @@ offered), which keeps the most Magic.
 
 from __future__ import annotations
 
+from typing import Final
+
 from math import inf
 
 from dicetable.engine import Action
@@ -45,7 +47,7 @@ from .rules import NT, P_DUKES, P_OVER, ValeriaState, duke_score
 
 #: Decision tasks that finish what the seat started (pay, choose, take, trade, change dice...):
 #: the look-ahead follows them; the next Action is not one.
-CONTINUATIONS = frozenset(("pay", "step", "exchange", "roll", "attack", "free-resource"))
+CONTINUATIONS: Final = frozenset(("pay", "step", "exchange", "roll", "attack", "free-resource"))
 
 
 def _activation_chance(t: int) -> float:
@@ -73,35 +75,35 @@ def _step_yield(sid: int) -> float:
     return 0.0
 
 
-_CHANCE = tuple(_activation_chance(t) for t in range(NT))
-_YIELD_ON = tuple(sum(_step_yield(s) for s in CIT_ON[t]) for t in range(NT))
-_YIELD_OFF = tuple(sum(_step_yield(s) for s in CIT_OFF[t]) for t in range(NT))
+_CHANCE: Final = tuple(_activation_chance(t) for t in range(NT))
+_YIELD_ON: Final = tuple(sum(_step_yield(s) for s in CIT_ON[t]) for t in range(NT))
+_YIELD_OFF: Final = tuple(sum(_step_yield(s) for s in CIT_OFF[t]) for t in range(NT))
 
 
 #: Rounds a game between sensible players lasts, for the income estimate.
-TYPICAL_ROUNDS = 12
+TYPICAL_ROUNDS: Final = 12
 
 # ---- precomputed terms of ``value`` (each computed exactly as the formula does, so the
 # values, and hence greedy's choices, are bit for bit those of the plain formula)
 #: INCOME[others][t]: expected Harvest resources per round of one card of type t.
-INCOME = tuple(tuple(_CHANCE[t] * (_YIELD_ON[t] + others * _YIELD_OFF[t]) for t in range(NT)) for others in range(5))
+INCOME: Final = tuple(tuple(_CHANCE[t] * (_YIELD_ON[t] + others * _YIELD_OFF[t]) for t in range(NT)) for others in range(5))
 #: ROLE_BONUS[t]: 0.4 VP per Role icon (Starters have none).
-ROLE_BONUS = tuple(0.4 if CIT_ROLE[t] >= 0 else 0.0 for t in range(NT))
+ROLE_BONUS: Final = tuple(0.4 if CIT_ROLE[t] >= 0 else 0.0 for t in range(NT))
 #: R_END[duke]: the Duke's end-game VP per Gold or Strength token.
-R_END = tuple((1 / d.per_resource["g"] + 1 / d.per_resource["s"] + 1 / d.per_resource["m"]) / 3 for d in DUKES)
+R_END: Final = tuple((1 / d.per_resource["g"] + 1 / d.per_resource["s"] + 1 / d.per_resource["m"]) / 3 for d in DUKES)
 #: Per Duke, the VP of each card beyond its resources (``duke_score`` without resources, plus
 #: the card's own VP): DUKE_CIT[duke][t], DUKE_DOM[duke][d], DUKE_MON[duke][m].
-DUKE_CIT = tuple(tuple(role_vp[CIT_ROLE[t]] + per_cit if t < N_CIT else 0 for t in range(NT))
-                 for _, role_vp, _, per_cit, _, _ in DUKE_SCORING)
-DUKE_DOM = tuple(tuple(DOM_VP[d] + per_dom + sum(role_vp[r] * DOM_REQ[d][r] for r in range(4)) for d in range(len(DOM_VP)))
-                 for _, role_vp, per_dom, _, _, _ in DUKE_SCORING)
-DUKE_MON = tuple(tuple(MON_VP[m] + per_mon + per_type[MON_TYPE[m]] for m in range(len(MON_VP)))
-                 for _, _, _, _, per_mon, per_type in DUKE_SCORING)
-NO_DUKE_CIT = (0,) * NT
-NO_DUKE_DOM = tuple(DOM_VP)
-NO_DUKE_MON = tuple(MON_VP)
+DUKE_CIT: Final = tuple(tuple(role_vp[CIT_ROLE[t]] + per_cit if t < N_CIT else 0 for t in range(NT))
+                        for _, role_vp, _, per_cit, _, _ in DUKE_SCORING)
+DUKE_DOM: Final = tuple(tuple(DOM_VP[d] + per_dom + sum(role_vp[r] * DOM_REQ[d][r] for r in range(4)) for d in range(len(DOM_VP)))
+                        for _, role_vp, per_dom, _, _, _ in DUKE_SCORING)
+DUKE_MON: Final = tuple(tuple(MON_VP[m] + per_mon + per_type[MON_TYPE[m]] for m in range(len(MON_VP)))
+                        for _, _, _, _, per_mon, per_type in DUKE_SCORING)
+NO_DUKE_CIT: Final = (0,) * NT
+NO_DUKE_DOM: Final = tuple(DOM_VP)
+NO_DUKE_MON: Final = tuple(MON_VP)
 #: ONGOING[d]: the Domain has a power beyond the moment it is built.
-ONGOING = tuple(w != W_BUILD for w in DOM_WHEN)
+ONGOING: Final = tuple(w != W_BUILD for w in DOM_WHEN)
 
 
 def rounds_left(state: ValeriaState) -> float:
@@ -114,7 +116,7 @@ def rounds_left(state: ValeriaState) -> float:
     return float(max(1, TYPICAL_ROUNDS - played))
 
 
-_COEF: dict[tuple[int, int, float], tuple[float, ...]] = {}
+_COEF: Final[dict[tuple[int, int, float], tuple[float, ...]]] = {}
 
 
 def _card_coef(duke: int, players: int, rounds: float) -> tuple[float, ...]:

@@ -7,7 +7,7 @@ Gold Die's and the Adjustment Die's face index, -1 when absent).
 from __future__ import annotations
 
 import re
-from typing import Literal, Sequence, TypeVar
+from typing import Final, Literal, Sequence, TypeVar
 
 from dicetable.engine import Action, counted, seat_name
 
@@ -19,35 +19,35 @@ from ..components import (
 
 # Phases of a round (shown in observations as ``phase``); the decision tasks of the
 # same names (see :mod:`.`) ask for the choices of that phase.
-REROLL = "reroll"
-SELECT = "select"
-SPLIT = "split"
-BID = "bid"
-CHOOSE = "choose-group"
-RESOLVE = "resolve"
-OVER = "over"
-PHASES = (REROLL, SELECT, SPLIT, BID, CHOOSE, RESOLVE, OVER)
+REROLL: Final = "reroll"
+SELECT: Final = "select"
+SPLIT: Final = "split"
+BID: Final = "bid"
+CHOOSE: Final = "choose-group"
+RESOLVE: Final = "resolve"
+OVER: Final = "over"
+PHASES: Final = (REROLL, SELECT, SPLIT, BID, CHOOSE, RESOLVE, OVER)
 
 #: Follow-up decisions of a take, asked before the turn goes on (rulebook: Adjustment Die,
 #: Bishop Tokens, the Conversion Rule); ``observation["pending"]`` shows them.
-FOLLOW_UPS = frozenset(("adjust", "advance", "convert"))
+FOLLOW_UPS: Final = frozenset(("adjust", "advance", "convert"))
 
-DISCARD = -1                 # a market group nobody takes
+DISCARD: Final = -1                 # a market group nobody takes
 
 Marker = int | Literal["cadfael"]
 """A marker as observations show it on the tracks: a seat, or ``"cadfael"``."""
 
 T = TypeVar("T")
 
-GOLD_VALUES = tuple(dict.fromkeys(GOLD_DIE.faces))
-GOLD_VALUE_INDEX = {f: i for i, f in enumerate(GOLD_VALUES)}
-MARK_KINDS = SYMBOLS + ("gold", "adjustment", "mule")
+GOLD_VALUES: Final = tuple(dict.fromkeys(GOLD_DIE.faces))
+GOLD_VALUE_INDEX: Final = {f: i for i, f in enumerate(GOLD_VALUES)}
+MARK_KINDS: Final = SYMBOLS + ("gold", "adjustment", "mule")
 MARK_GOLD, MARK_ADJUST, MARK_MULE = NTRACKS, NTRACKS + 1, NTRACKS + 2
-NSTACKS = len(VP_STACKS)
-REROLL_COST = SCORING.reroll_cost_vp
-CARDS_PER_BID = CADFAEL.cards_per_bid
-RESHUFFLE_AT = CADFAEL.cards_per_bid * CADFAEL.reshuffle_after_auctions
-GROUP_NAMES = ("large", "small")
+NSTACKS: Final = len(VP_STACKS)
+REROLL_COST: Final = SCORING.reroll_cost_vp
+CARDS_PER_BID: Final = CADFAEL.cards_per_bid
+RESHUFFLE_AT: Final = CADFAEL.cards_per_bid * CADFAEL.reshuffle_after_auctions
+GROUP_NAMES: Final = ("large", "small")
 
 
 def card_name(value: int) -> str:
@@ -110,20 +110,20 @@ def a_or_an(word: str) -> str:
 
 
 # ------------------------------------------------------------ fixed actions (built once)
-MARK_ACTIONS = tuple(Action(f"mark:{k}", f"Mark {a_or_an(SYMBOL_NAMES[i])} die to re-roll" if i < NTRACKS
-                            else f"Mark the {k.capitalize()} Die to re-roll", i) for i, k in enumerate(MARK_KINDS))
-REROLL_ACTION = Action("reroll", f"Pay {REROLL_COST} VP and re-roll the marked dice (once per round)")
-CLEAR_ACTION = Action("clear", "Unmark all dice")
-KEEP_ACTION = Action("keep", "Keep the dice as they are (end Phase I)")
-SMALL_ACTIONS = tuple(Action(f"small:{k}", (f"Put {a_or_an(SYMBOL_NAMES[i])} die" if i < NTRACKS
-                                            else f"Put the {k.capitalize()} Die")
+MARK_ACTIONS: Final = tuple(Action(f"mark:{k}", f"Mark {a_or_an(SYMBOL_NAMES[i])} die to re-roll" if i < NTRACKS
+                                   else f"Mark the {k.capitalize()} Die to re-roll", i) for i, k in enumerate(MARK_KINDS))
+REROLL_ACTION: Final = Action("reroll", f"Pay {REROLL_COST} VP and re-roll the marked dice (once per round)")
+CLEAR_ACTION: Final = Action("clear", "Unmark all dice")
+KEEP_ACTION: Final = Action("keep", "Keep the dice as they are (end Phase I)")
+SMALL_ACTIONS: Final = tuple(Action(f"small:{k}", (f"Put {a_or_an(SYMBOL_NAMES[i])} die" if i < NTRACKS
+                                                   else f"Put the {k.capitalize()} Die")
                              + f" into the group of {SMALL_GROUP}", i)
                       for i, k in enumerate(KINDS))
-BID_ACTIONS = {v: Action(f"bid:{card_name(v)}",
-                         "Play the pass card face down (stop bidding)" if v == PASS
-                         else f"Play your {v} Bidding Card face down", v) for v in CARD_VALUES}
-CONVERT_ACTION = Action("convert", "Re-roll each die until it shows another resource and move up there")
-FORGO_ACTION = Action("forgo", "Forgo the conversion (the dice have no effect)")
+BID_ACTIONS: Final = {v: Action(f"bid:{card_name(v)}",
+                                "Play the pass card face down (stop bidding)" if v == PASS
+                                else f"Play your {v} Bidding Card face down", v) for v in CARD_VALUES}
+CONVERT_ACTION: Final = Action("convert", "Re-roll each die until it shows another resource and move up there")
+FORGO_ACTION: Final = Action("forgo", "Forgo the conversion (the dice have no effect)")
 
 def adjusted(op: str, pips: int) -> int:
     """The pips a Value Die showing ``pips`` shows after the Adjustment step ``op`` (raise, lower, set3)."""
@@ -131,7 +131,7 @@ def adjusted(op: str, pips: int) -> int:
 
 
 #: Adjustment actions by step (``raise``/``lower``/``set3``), Value Die and the pips it shows now.
-ADJ_ACTIONS = {
+ADJ_ACTIONS: Final = {
     op: [[Action(f"{op}:{RESOURCES[d]}",
                  f"Turn the {SYMBOL_NAMES[d]} Value Die from {old} to {adjusted(op, old)}" if adjusted(op, old) != old
                  else f"Keep the {SYMBOL_NAMES[d]} Value Die at {old}", d)
@@ -139,13 +139,13 @@ ADJ_ACTIONS = {
     for op in ("raise", "lower", "set3")
 }
 #: Bishop Token moves by Resource Track and the space reached.
-ADVANCE_ACTIONS = [[Action(f"advance:{RESOURCES[t]}", f"Move up 1 space on the {TRACK_NAMES[t]} (to space {s})", t)
-                    for s in range(TOP[t] + 2)] for t in range(NRES)]
-SECRET_BID_TEXT = [{v: f"{seat_name(s)} secretly places the Bidding Card {card_name(v)} face down."
-                    for v in CARD_VALUES} for s in range(8)]
-BID_TEXT = [f"{seat_name(s)} places a Bidding Card face down." for s in range(8)]
+ADVANCE_ACTIONS: Final = [[Action(f"advance:{RESOURCES[t]}", f"Move up 1 space on the {TRACK_NAMES[t]} (to space {s})", t)
+                           for s in range(TOP[t] + 2)] for t in range(NRES)]
+SECRET_BID_TEXT: Final = [{v: f"{seat_name(s)} secretly places the Bidding Card {card_name(v)} face down."
+                           for v in CARD_VALUES} for s in range(8)]
+BID_TEXT: Final = [f"{seat_name(s)} places a Bidding Card face down." for s in range(8)]
 
-_TAKE_CACHE: dict[tuple[int, ...], Action] = {}
+_TAKE_CACHE: Final[dict[tuple[int, ...], Action]] = {}
 
 
 def take_action(kind: int, dice: Sequence[int], players: int) -> Action:

@@ -5,7 +5,7 @@ modules share (rulebook: Phase B, Phase C).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine import Action, counted, seat_name
 
@@ -23,31 +23,31 @@ from ..components import (
     RaceTrack,
 )
 
-OVER = "over"
-ASK = "?"
+OVER: Final = "over"
+ASK: Final = "?"
 """The last character of every decision task kind (``"reroll?"``); observations show kinds without it."""
-PLAYER = tuple(seat_name(i) for i in range(len(COLOURS)))   # "Player 1".. for event texts
+PLAYER: Final = tuple(seat_name(i) for i in range(len(COLOURS)))   # "Player 1".. for event texts
 
 # flag bits of the current turn
-F_MAP5 = 1          # 5 Maps: move forward or backward at will
-F_CANNON5 = 2       # 5 Cannons: may steal a Treasure
-F_GROG5 = 4         # 5 Grog-type faces: the turn begins again after phase C
-F_ARRIVED = 8       # the current ship reached Skull Island this turn
-F_HOOK_USED = 16    # Captain Hook jumped during this Cannon action
-F_JAXN = 32         # Lucky Jax'n's move is still available this phase C
+F_MAP5: Final = 1          # 5 Maps: move forward or backward at will
+F_CANNON5: Final = 2       # 5 Cannons: may steal a Treasure
+F_GROG5: Final = 4         # 5 Grog-type faces: the turn begins again after phase C
+F_ARRIVED: Final = 8       # the current ship reached Skull Island this turn
+F_HOOK_USED: Final = 16    # Captain Hook jumped during this Cannon action
+F_JAXN: Final = 32         # Lucky Jax'n's move is still available this phase C
 
 # symbol groups of phase C, in the order they are listed
 G_GROG, G_SILVER, G_MAP, G_CANNON = range(4)
-GROUP_IDS = ("grog", "silver", "maps", "cannons")
+GROUP_IDS: Final = ("grog", "silver", "maps", "cannons")
 
 
 # ---------------------------------------------------------------- board keys the effects name
 
 #: The dice area on the board (docs/web.md: effects name board elements by ``data-key``).
-DICE_KEY = "dice"
+DICE_KEY: Final = "dice"
 #: Skull Island's Silver and the general supply, as board counters.
-ISLAND_KEY = "skull-silver"
-SUPPLY_KEY = "supply"
+ISLAND_KEY: Final = "skull-silver"
+SUPPLY_KEY: Final = "supply"
 
 
 def ship_key(seat: int) -> str:
@@ -70,7 +70,7 @@ def faces_text(dice: Sequence[int]) -> str:
     return ", ".join(FACE_WORD[f] for f in dice) if dice else "no dice"
 
 
-_DICE_INFO: dict[tuple[int, ...], tuple[str, list[str]]] = {}
+_DICE_INFO: Final[dict[tuple[int, ...], tuple[str, list[str]]]] = {}
 
 
 def dice_info(dice: Iterable[int]) -> tuple[str, list[str]]:
@@ -102,7 +102,7 @@ def captain_name(index: int) -> str:
 
 # ---------------------------------------------------------------- static actions
 
-ACT_MARK = tuple(
+ACT_MARK: Final = tuple(
     tuple(
         (Action(f"mark:{i + 1}", f"Mark die {i + 1} ({FACE_WORD[f]}) to re-roll it", i),
          Action(f"mark:{i + 1}", f"Unmark die {i + 1} ({FACE_WORD[f]}): keep it", i))
@@ -110,11 +110,11 @@ ACT_MARK = tuple(
     )
     for i in range(DICE)
 )
-ACT_REROLL_GROG = tuple(Action("reroll", f"Re-roll the {k} marked {'die' if k == 1 else 'dice'} for 1 Grog")
+ACT_REROLL_GROG: Final = tuple(Action("reroll", f"Re-roll the {k} marked {'die' if k == 1 else 'dice'} for 1 Grog")
                      for k in range(DICE + 1))
-ACT_REROLL_SILVER = tuple(Action("reroll-silver", f"Re-roll the {k} marked {'die' if k == 1 else 'dice'} "
+ACT_REROLL_SILVER: Final = tuple(Action("reroll-silver", f"Re-roll the {k} marked {'die' if k == 1 else 'dice'} "
                               "for 1 Silver (Prince of Bella Ire)") for k in range(DICE + 1))
-ACT_LOCK = Action("lock", "Lock the dice: this is your last roll")
+ACT_LOCK: Final = Action("lock", "Lock the dice: this is your last roll")
 
 
 def reroll_menu(dice: tuple[int, ...], marked: int, grog: bool, silver: bool) -> tuple[Action, ...]:
@@ -133,23 +133,23 @@ def reroll_menu(dice: tuple[int, ...], marked: int, grog: bool, silver: bool) ->
 
 
 #: (dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
-REROLL_MENUS: dict[tuple[tuple[int, ...], int, bool, bool], tuple[Action, ...]] = {}
-ACT_ROLL = Action("roll", "Roll all 5 dice")
-ACT_SET_CANNON = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
-ACT_SET_MAP = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
-ACT_MISTRESS = Action("mistress", "Mistress of the Skull: turn all Skull-and-Grog faces into Grog faces")
-ACT_KEEP = Action("keep", "Keep the dice as they are")
-ACT_REO = tuple(Action(f"reo:{k}", f"Reo the Cartographer: change {counted(k, 'Map')} into Silver faces", k)
+REROLL_MENUS: Final[dict[tuple[tuple[int, ...], int, bool, bool], tuple[Action, ...]]] = {}
+ACT_ROLL: Final = Action("roll", "Roll all 5 dice")
+ACT_SET_CANNON: Final = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
+ACT_SET_MAP: Final = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
+ACT_MISTRESS: Final = Action("mistress", "Mistress of the Skull: turn all Skull-and-Grog faces into Grog faces")
+ACT_KEEP: Final = Action("keep", "Keep the dice as they are")
+ACT_REO: Final = tuple(Action(f"reo:{k}", f"Reo the Cartographer: change {counted(k, 'Map')} into Silver faces", k)
              for k in range(4))
-ACT_GIVE_ALL = Action("give", "5-of-a-kind: hand the 5 dice out to the other players")
-ACT_KEEP_SKULLS = Action("keep", "Keep the dice: lose 1 Silver for each of the 5 Skulls")
-ACT_BONES_IGNORE = Action("bones:ignore", "Mister Bones: ignore one Skull and keep that Silver")
-ACT_BONES_PAY = Action("bones:pay", "Lose 1 Silver for every Skull")
-ACT_JAXN = Action("jaxn", "Lucky Jax'n: move 1 space forward and gain 1 Grog")
-ACT_PASS = Action("pass", "Do not use Lucky Jax'n; finish the Dice Actions")
-ACT_HOLD = Action("hold", "Hold your fire: attack nobody")
-ACT_JAGER_MOVE = Action("jager:move", "Jäger Knot: move 1 space forward (as with a Map)")
-ACT_JAGER_STAY = Action("jager:stay", "Stay where you are")
+ACT_GIVE_ALL: Final = Action("give", "5-of-a-kind: hand the 5 dice out to the other players")
+ACT_KEEP_SKULLS: Final = Action("keep", "Keep the dice: lose 1 Silver for each of the 5 Skulls")
+ACT_BONES_IGNORE: Final = Action("bones:ignore", "Mister Bones: ignore one Skull and keep that Silver")
+ACT_BONES_PAY: Final = Action("bones:pay", "Lose 1 Silver for every Skull")
+ACT_JAXN: Final = Action("jaxn", "Lucky Jax'n: move 1 space forward and gain 1 Grog")
+ACT_PASS: Final = Action("pass", "Do not use Lucky Jax'n; finish the Dice Actions")
+ACT_HOLD: Final = Action("hold", "Hold your fire: attack nobody")
+ACT_JAGER_MOVE: Final = Action("jager:move", "Jäger Knot: move 1 space forward (as with a Map)")
+ACT_JAGER_STAY: Final = Action("jager:stay", "Stay where you are")
 
 
 def order_menu(left: Sequence[int], flags: int) -> tuple[Action, ...]:
@@ -164,7 +164,7 @@ def order_menu(left: Sequence[int], flags: int) -> tuple[Action, ...]:
     return tuple(acts)
 
 
-ORDER_MENUS: dict[tuple[int, ...], tuple[Action, ...]] = {}  # (*left, flags) -> order_menu(...)
+ORDER_MENUS: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}  # (*left, flags) -> order_menu(...)
 
 
 def _group_action(g: int, n: int, flags: int) -> Action:

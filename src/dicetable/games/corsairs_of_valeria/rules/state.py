@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine import GameConfigError, ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
@@ -213,6 +213,6 @@ class CorsairsState(Rolling):
 
 
 #: The task kinds as observations name them (``waiting_for``, ``pending``), in a fixed order (encodings use it).
-TASK_KINDS = ("turn", "roll", "reroll", "captain-b", "execute", "skull5", "give", "skulls", "gain-grog", "order",
-              "jaxn-grog", "end-c", "move", "back", "cannons", "jager", "end-turn")
+TASK_KINDS: Final = ("turn", "roll", "reroll", "captain-b", "execute", "skull5", "give", "skulls", "gain-grog", "order",
+                     "jaxn-grog", "end-c", "move", "back", "cannons", "jager", "end-turn")
 assert {shown_kind(k) for k in CorsairsState.TASK_KINDS} == set(TASK_KINDS)

@@ -8,6 +8,8 @@ by dice and powers because they recur millions of times in simulations.
 
 from __future__ import annotations
 
+from typing import Final
+
 from functools import lru_cache
 
 from dicetable.engine import Action, auto, choices, counted, Decision, prompt, resolve
@@ -21,10 +23,10 @@ from .tables import PASS, _NAME, _ends, _reward_note
 
 
 #: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
-_MENU_PARTS: dict = {}
+_MENU_PARTS: Final[dict] = {}
 
 #: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
-_BUILD_CACHE: dict = {season: {} for season in LAYOUTS}
+_BUILD_CACHE: Final[dict] = {season: {} for season in LAYOUTS}
 
 
 def _cheapest(vals: dict, values) -> int:
@@ -126,7 +128,7 @@ def _build_table(lay: Layout) -> tuple:
     return tuple(table)
 
 
-_BUILDS = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
+_BUILDS: Final = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
 
 
 class ActionMixin(RewardMixin):

@@ -7,6 +7,8 @@ Monster Lairs, Gold, Knights on the Wall and Statue Cards.
 
 from __future__ import annotations
 
+from typing import Final
+
 import operator
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
@@ -29,7 +31,7 @@ from .tables import (
 )
 
 #: What each Reward-chain decision asks: (Decision kind, prompt).
-_PROMPTS = {
+_PROMPTS: Final = {
     "choose-recruit": ("recruit", "Recruit Reward: mark the leftmost open pip of a Citizen section."),
     "choose-road": ("road", "Road Reward: mark a pip to continue a Road or start one from a claimed Domain."),
     "choose-slay": ("slay", "Slay Reward: mark the next pip of the leftmost incomplete Range Block of a lair."),
@@ -40,22 +42,22 @@ _PROMPTS = {
                       "choose the one that loses its next Reward Pip."),
 }
 
-_LOST_WHY = {"recruit": "no Citizen section has an open pip",
-             "road": "no Road can be continued",
-             "slay": "no lair you may slay in has an open pip",
-             "pick": "you hold 4 Statues or the draft line has only Statues you own",
-             "fallback": "every Guild Track is full"}
+_LOST_WHY: Final = {"recruit": "no Citizen section has an open pip",
+                    "road": "no Road can be continued",
+                    "slay": "no lair you may slay in has an open pip",
+                    "pick": "you hold 4 Statues or the draft line has only Statues you own",
+                    "fallback": "every Guild Track is full"}
 
 
 # ---------------------------------------------------------------- Action-phase tables
 #: Per season, usable (road, direction) lists by (claimed Domains, Road directions, Roads not full).
-_ROADS_CACHE: dict[str, dict[tuple[int, ...], list[tuple[int, int]]]] = {season: {} for season in LAYOUTS}
+_ROADS_CACHE: Final[dict[str, dict[tuple[int, ...], list[tuple[int, int]]]]] = {season: {} for season in LAYOUTS}
 
 #: _ROAD_DIRS[r][d] == (r, d).
-_ROAD_DIRS = tuple(((r, 0), (r, 1), (r, 2)) for r in range(64))
+_ROAD_DIRS: Final = tuple(((r, 0), (r, 1), (r, 2)) for r in range(64))
 
 #: Per season, the Recruit Reward options by the Citizen sections' marked pips.
-_RECRUIT_OPTIONS: dict[str, dict[tuple[int, ...], list[Action]]] = {season: {} for season in LAYOUTS}
+_RECRUIT_OPTIONS: Final[dict[str, dict[tuple[int, ...], list[Action]]]] = {season: {} for season in LAYOUTS}
 
 _lt = operator.lt
 _payload = operator.attrgetter("payload")  # a sort key (a lambda in a method is a closure, which compiled methods avoid)

@@ -7,6 +7,8 @@ JSON-able sheet view of the observation.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..components import N_KINDS, SOLO_RESULTS, STATUE_STARS, STATUES
 from ..layout import Layout
 from ..sheet import (
@@ -99,13 +101,13 @@ def _statue_count(lay: Layout, sh: list[int], what: int, stars: int, domains: in
     return citizen_pips(lay, sh, what - 8)
 
 
-_COUNT_CODE = {None: 0, "stars": 1, "domains": 2, "lairs_completed": 3, "gold_pips": 4, "wall_stars": 5,
-               "plinths": 6, "complete_bridges": 7, "holy_citizens": 8, "worker_citizens": 9,
-               "shadow_citizens": 10, "soldier_citizens": 11}
+_COUNT_CODE: Final = {None: 0, "stars": 1, "domains": 2, "lairs_completed": 3, "gold_pips": 4, "wall_stars": 5,
+                      "plinths": 6, "complete_bridges": 7, "holy_citizens": 8, "worker_citizens": 9,
+                      "shadow_citizens": 10, "soldier_citizens": 11}
 
 
 #: Per Statue kind: (count code, per, vp).
-STATUE_SCORING = tuple((_COUNT_CODE[st.count], st.per, st.vp) for st in STATUES)
+STATUE_SCORING: Final = tuple((_COUNT_CODE[st.count], st.per, st.vp) for st in STATUES)
 
 
 def score_sheet(lay: Layout, sh: list[int]) -> dict:
@@ -134,8 +136,8 @@ def score_sheet(lay: Layout, sh: list[int]) -> dict:
 #: Memo of :func:`score_total` by (layout, sheet as a tuple). ``apply`` asks for a sheet's score
 #: before and after every mark (the board effects), and one mark's "after" is often the next
 #: one's "before"; emptied when it holds ``_TOTALS_MAX`` sheets.
-_TOTALS: dict[tuple[Layout, tuple[int, ...]], int] = {}
-_TOTALS_MAX = 4096
+_TOTALS: Final[dict[tuple[Layout, tuple[int, ...]], int]] = {}
+_TOTALS_MAX: Final = 4096
 
 
 def score_total(lay: Layout, sh: list[int]) -> int:
@@ -211,7 +213,7 @@ def marked_pips(lay: Layout, sh: list[int]) -> dict:
 
 
 #: Sheet views already built, by (season, sheet ints): see :func:`sheet_view`. Emptied at 4,096 views.
-_VIEWS: dict = {}
+_VIEWS: Final[dict] = {}
 
 
 def sheet_view(lay: Layout, sh: list[int]) -> dict:
@@ -238,15 +240,15 @@ def sheet_view(lay: Layout, sh: list[int]) -> dict:
 #: Interned entries of sheet views (finite domains, filled as met, never emptied; each at most the size
 #: given): Citizen sections by (marked, voided bits) (12), Roads by (season, road, marked, direction) (579),
 #: Range Block maps by (season, lair, blocks) (184), Lairs by (season, lair, blocks, result, access) (1,472).
-_CITIZENS: dict = {}
-_ROADS: dict = {}
-_BLOCKS: dict = {}
-_LAIRS: dict = {}
+_CITIZENS: Final[dict] = {}
+_ROADS: Final[dict] = {}
+_BLOCKS: Final[dict] = {}
+_LAIRS: Final[dict] = {}
 
 #: Per season, the view's name of each Range Block ("<lo>-<hi>"), made once.
-_BLOCK_NAMES: dict = {}
+_BLOCK_NAMES: Final[dict] = {}
 
-_RESULTS = ("open", "high", "low", "pending")
+_RESULTS: Final = ("open", "high", "low", "pending")
 
 
 def _citizen_entry(marked: int, void: int) -> dict:

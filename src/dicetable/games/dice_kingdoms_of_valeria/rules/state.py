@@ -8,7 +8,7 @@ one module per phase: ``turn`` (Roll Phase, end of turn and game), ``harvest``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine import Action, ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 from dicetable.engine import effects as fx
@@ -24,7 +24,7 @@ from .scoring import score_sheet, sheet_view, solo_result
 from .turn import TurnMixin
 
 
-_WHERE = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase", EVENT: "Event phase"}
+_WHERE: Final = {HARVEST: "Harvest", DRAFT: "Harvest Statue draft", ACTION: "Action phase", EVENT: "Event phase"}
 
 
 class DiceKingdomsState(TurnMixin):

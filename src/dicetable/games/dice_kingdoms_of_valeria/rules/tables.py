@@ -10,6 +10,8 @@ here once.
 
 from __future__ import annotations
 
+from typing import Final
+
 from dicetable.engine import Action, counted, seat_name
 from dicetable.engine.flow import Task
 
@@ -18,38 +20,38 @@ from ..layout import Layout, LAYOUTS
 from ..sheet import DOM, GUILDS, PLAIN, REWARD_NAME, STAR, VDOM
 
 
-EVENT = "event"
-HARVEST = "harvest"
-DRAFT = "draft"
-ACTION = "action"
-OVER = "over"
-PHASES = (EVENT, HARVEST, DRAFT, ACTION, OVER)
+EVENT: Final = "event"
+HARVEST: Final = "harvest"
+DRAFT: Final = "draft"
+ACTION: Final = "action"
+OVER: Final = "over"
+PHASES: Final = (EVENT, HARVEST, DRAFT, ACTION, OVER)
 
 # Codes of the pending work a seat may have (the reward codes 1..6 are RECRUIT, GOLD, ROAD,
 # KNIGHT, SLAY, PLINTH); the policy values pending work by these codes.
-T_CITIZEN = 10   # instant Citizen of a guild
-T_FALLBACK = 11  # Harvest: nothing marked, mark 1 pip on a Guild Track of your choice
-T_PICK = 12      # take a Statue from the draft line (arg 1: refill at once)
-T_STRIKE = 13    # Guild Strike: choose among the tied tracks (arg: bit mask)
-TASK_NAMES = {1: "Recruit Reward", 2: "Gold Reward", 3: "Road Reward", 4: "Knight Reward",
-              5: "Slay Reward", 6: "Plinth Reward", T_CITIZEN: "instant Citizen",
-              T_FALLBACK: "Harvest fallback pip", T_PICK: "Statue pick", T_STRIKE: "Guild Strike"}
+T_CITIZEN: Final = 10   # instant Citizen of a guild
+T_FALLBACK: Final = 11  # Harvest: nothing marked, mark 1 pip on a Guild Track of your choice
+T_PICK: Final = 12      # take a Statue from the draft line (arg 1: refill at once)
+T_STRIKE: Final = 13    # Guild Strike: choose among the tied tracks (arg: bit mask)
+TASK_NAMES: Final = {1: "Recruit Reward", 2: "Gold Reward", 3: "Road Reward", 4: "Knight Reward",
+                     5: "Slay Reward", 6: "Plinth Reward", T_CITIZEN: "instant Citizen",
+                     T_FALLBACK: "Harvest fallback pip", T_PICK: "Statue pick", T_STRIKE: "Guild Strike"}
 
 # Task kinds (engine turn flow: a task is ``(kind, seat, arg)``).
 # A seat's pending work (its Reward chain) is automatic tasks, one kind per Reward; those that may
 # need a choice resolve on their own when there is one way (or none: the Reward is lost) and
 # otherwise become the decision task ``"choose-" + kind``.
 #: The automatic task kind of each reward code (index = code; Plain and Star pips are no task).
-REWARD_KIND = (None, "recruit", "gold", "road", "knight", "slay", "plinth", None)
+REWARD_KIND: Final = (None, "recruit", "gold", "road", "knight", "slay", "plinth", None)
 #: Reward kinds that may ask the seat to choose, and the decision task each becomes.
-CHOOSE = {"recruit": "choose-recruit", "road": "choose-road", "slay": "choose-slay",
-          "pick": "choose-pick", "fallback": "choose-fallback", "strike": "choose-strike"}
+CHOOSE: Final = {"recruit": "choose-recruit", "road": "choose-road", "slay": "choose-slay",
+                 "pick": "choose-pick", "fallback": "choose-fallback", "strike": "choose-strike"}
 #: The code (``TASK_NAMES`` key) of every Reward-chain task kind, automatic or decision.
-KIND_CODE = {"recruit": 1, "gold": 2, "road": 3, "knight": 4, "slay": 5, "plinth": 6,
-             "citizen": T_CITIZEN, "fallback": T_FALLBACK, "pick": T_PICK, "strike": T_STRIKE}
+KIND_CODE: Final = {"recruit": 1, "gold": 2, "road": 3, "knight": 4, "slay": 5, "plinth": 6,
+                    "citizen": T_CITIZEN, "fallback": T_FALLBACK, "pick": T_PICK, "strike": T_STRIKE}
 KIND_CODE.update({CHOOSE[k]: KIND_CODE[k] for k in CHOOSE})
 #: The automatic Reward-chain kinds (what a one-step look-ahead resolves: see ``preview``).
-REWARD_AUTOS = frozenset(k for k in KIND_CODE if not k.startswith("choose-"))
+REWARD_AUTOS: Final = frozenset(k for k in KIND_CODE if not k.startswith("choose-"))
 
 Reward = int | tuple[int, int]
 """A Reward Pip just reached: its reward code (``sheet.RECRUIT``..``STAR``), or
@@ -57,12 +59,12 @@ Reward = int | tuple[int, int]
 
 STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
 
-_BITS = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
+_BITS: Final = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
 #: "Player 1".. "Player 5" (the kernel's ``seat_name``).
-_NAME = tuple(seat_name(s) for s in range(5))
+_NAME: Final = tuple(seat_name(s) for s in range(5))
 #: Event texts already written: roll texts by dice, Harvest texts by what was marked.
-_ROLL_TEXT: dict = {}
-_HARVEST_TEXT: dict = {}
+_ROLL_TEXT: Final[dict] = {}
+_HARVEST_TEXT: Final[dict] = {}
 
 
 class _Actions:
@@ -135,7 +137,7 @@ def _ends(lay: Layout, r: int, d: int) -> tuple[str, str]:
     return (a, b) if d == 1 else (b, a)
 
 
-PASS = Action("pass", "Take no action (no die can mark a pip)")
+PASS: Final = Action("pass", "Take no action (no die can mark a pip)")
 
 
 # ---------------------------------------------------------------- helpers
@@ -154,10 +156,10 @@ def _rewards_note(rewards: list[Reward]) -> str:
     return note
 
 
-_NOTES: dict[tuple[Reward, ...], str] = {}
+_NOTES: Final[dict[tuple[Reward, ...], str]] = {}
 
 #: The Reward tasks of a seat's list of reached Reward Pips, in the order they resolve, by (seat, list).
-_PUSH: dict[tuple[Reward, ...], tuple[Task, ...]] = {}
+_PUSH: Final[dict[tuple[Reward, ...], tuple[Task, ...]]] = {}
 
 
 def _reward_tasks(seat: int, rewards: list[Reward]) -> tuple[Task, ...]:
@@ -215,8 +217,8 @@ def power_text(lay: Layout, d: int) -> str:
     return f"Flip {die.capitalize()}"
 
 
-ACTIONS = {s: _Actions(lay) for s, lay in LAYOUTS.items()}
+ACTIONS: Final = {s: _Actions(lay) for s, lay in LAYOUTS.items()}
 
-_ROAD_MARKS = {s: _road_marks(lay) for s, lay in LAYOUTS.items()}
+_ROAD_MARKS: Final = {s: _road_marks(lay) for s, lay in LAYOUTS.items()}
 
-_TEXTS = {s: _Texts(lay) for s, lay in LAYOUTS.items()}
+_TEXTS: Final = {s: _Texts(lay) for s, lay in LAYOUTS.items()}

@@ -50,7 +50,7 @@ Decisions where the rulebook is silent (each tested; see docs/games/valeria-card
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
@@ -72,7 +72,7 @@ __all__ = [
     "SLOT_TYPES", "TASK_NAME", "ValeriaState", "duke_score",
 ]
 
-_TEXT: dict[tuple[object, ...], str] = {}  # set-up texts, built once
+_TEXT: Final[dict[tuple[object, ...], str]] = {}  # set-up texts, built once
 
 
 class ValeriaState(RollMixin):

@@ -8,7 +8,7 @@ check; the next Action).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
@@ -27,11 +27,11 @@ from .tables import (
     article, pay_action, pay_span, pay_text, spendable,
 )
 
-CITIZEN_COST = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
-CHEAPEST_CITIZEN = min(CITIZEN_COST)  # no recruit is affordable with less
-ALL_CITIZENS = range(N_CIT)
-_PAY_OPTIONS: dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]] = {}  # (lo, hi, total, slay) -> the payment actions
-_TEXT: dict[tuple[int, int, int, int], str] = {}  # recruit event texts, built once
+CITIZEN_COST: Final = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
+CHEAPEST_CITIZEN: Final = min(CITIZEN_COST)  # no recruit is affordable with less
+ALL_CITIZENS: Final = range(N_CIT)
+_PAY_OPTIONS: Final[dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]]] = {}  # (lo, hi, total, slay) -> the payment actions
+_TEXT: Final[dict[tuple[int, int, int, int], str]] = {}  # recruit event texts, built once
 
 
 class ActionsMixin(PowersMixin):

@@ -12,7 +12,7 @@ calls in another are declared at the end of the class (stubs the phase classes o
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Final, Sequence
 
 from dicetable.engine import (
     LIST, Action, Field, FlowState, GameState, ScoreLine, ScoreSheet, TieMeasure, declare, int_list, int_tuple,
@@ -29,12 +29,12 @@ from .tables import (
 )
 
 #: The board's keys (``board.py``) of a player's tokens, by resource index (Gold, Strength, Magic, VP tokens).
-RES_KEY = ("gold", "strength", "magic", "vp")
+RES_KEY: Final = ("gold", "strength", "magic", "vp")
 #: Card keys on the board: a Citizen or Starter (by type), a Monster, a Domain, as the tableau names them.
-CIT_KEY = tuple(slug(n) for n in CIT_DISPLAY)
-CIT_CAPTURED_KEY = tuple(slug(n) for n in CIT_NAME)
-MON_KEY = tuple(slug(n) for n in MON_NAME)
-DOM_KEY = tuple(slug(n) for n in DOM_NAME)
+CIT_KEY: Final = tuple(slug(n) for n in CIT_DISPLAY)
+CIT_CAPTURED_KEY: Final = tuple(slug(n) for n in CIT_NAME)
+MON_KEY: Final = tuple(slug(n) for n in MON_NAME)
+DOM_KEY: Final = tuple(slug(n) for n in DOM_NAME)
 
 
 def stack_key(p: int) -> str:

@@ -9,6 +9,8 @@ everything (R5.10). ``harvest-end`` records the payouts and steals for the summa
 
 from __future__ import annotations
 
+from typing import Final
+
 from itertools import compress
 from operator import sub
 
@@ -24,7 +26,7 @@ from .tables import (
     SEAT, SEAT_TASKS, harvest_text, src_name,
 )
 
-_TEXT: dict[tuple[object, ...], str] = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
+_TEXT: Final[dict[tuple[object, ...], str]] = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
 
 
 class HarvestMixin(ActionsMixin):

@@ -10,7 +10,7 @@ plain data on the task stack. Sources: a Citizen/Starter type, ``SRC_MON`` + Mon
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
@@ -28,8 +28,8 @@ from .tables import (
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
 )
 
-_CACHE: dict[tuple[object, ...], Action] = {}  # labelled actions of card powers, built once per (step, source, ...)
-_TEXT: dict[tuple[object, ...], str] = {}  # event texts of gains, built once
+_CACHE: Final[dict[tuple[object, ...], Action]] = {}  # labelled actions of card powers, built once per (step, source, ...)
+_TEXT: Final[dict[tuple[object, ...], str]] = {}  # event texts of gains, built once
 
 
 class PowersMixin(EndMixin):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from dicetable.engine import Action, Decision, choices, prompt, resolve, auto
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
@@ -14,7 +16,7 @@ from .tables import (
     DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,
 )
 
-_CACHE: dict[tuple[int, int, int, int, int], Action] = {}  # die-change actions, built once per (Domain, die, from, to, times)
+_CACHE: Final[dict[tuple[int, int, int, int, int], Action]] = {}  # die-change actions, built once per (Domain, die, from, to, times)
 
 
 class RollMixin(HarvestMixin):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
-from typing import Callable
+from typing import Callable, Final
 
 from dicetable.engine import Action, seat_name
 
@@ -19,31 +19,31 @@ from ..components import (
     N_DOM, PER, RES_ID, RESOURCE_WORD, RULES, SETUPS, STEAL, STEPS, W_ROLL, amount_text, effect_text,
 )
 
-NT = N_CARDTYPES
+NT: Final = N_CARDTYPES
 N_MON_POS, N_CIT_POS = 5, 10
 CIT0, DOM0 = 5, 15  # first Citizen and Domain positions of the Center Stacks
-N_POS = 20
+N_POS: Final = 20
 
 # phases (for display and observation)
 P_DUKES, P_ROLL, P_HARVEST, P_ACTION, P_MONSTERS, P_HARVEST2, P_END, P_OVER = range(8)
-PHASE_NAME = ("choose-duke", "roll", "harvest", "action", "monsters", "second-harvest", "end", "over")
+PHASE_NAME: Final = ("choose-duke", "roll", "harvest", "action", "monsters", "second-harvest", "end", "over")
 
 #: Names a pending task may have in the observation (``pending.task``), for the feature
 #: encoding: the decision tasks (roll, step, exchange, free-resource, action, pay, attack) and
 #: the automatic phase tasks of the same names. The automatic tasks that decide whether to ask
 #: (``dice-changes``, ``effect``, ``trades``, ``payment``, ``monster-attack``) never wait, so
 #: they never show.
-TASK_NAME = ("roll", "harvest", "seat-harvest", "step", "exchange", "free-resource",
-             "harvest-end", "action-start", "action", "pay", "action-done", "action-end",
-             "monsters", "attack", "end")
+TASK_NAME: Final = ("roll", "harvest", "seat-harvest", "step", "exchange", "free-resource",
+                    "harvest-end", "action-start", "action", "pay", "action-done", "action-end",
+                    "monsters", "attack", "end")
 PAY_SLAY, PAY_RECRUIT, PAY_BUILD = 0, 1, 2
 # the last card moved out of the Center Stacks (``ValeriaState.last``), for the views
 LAST_SLAY, LAST_CITIZEN, LAST_BUILD, LAST_CAPTURE = range(4)
-LAST_MOVE = ("slay", "citizen", "build", "capture")
+LAST_MOVE: Final = ("slay", "citizen", "build", "capture")
 
 # sources of a step, for labels: a Citizen/Starter type, 100 + Monster, 200 + Domain
 SRC_MON, SRC_DOM = 100, 200
-BANK = -1
+BANK: Final = -1
 
 
 def src_name(src: int) -> str:
@@ -80,7 +80,7 @@ def _activations(a: int, b: int) -> Activations:
     return tuple(out)
 
 
-ACT: dict[Dice, Activations] = {(a, b): _activations(a, b) for a in range(1, 7) for b in range(1, 7)}
+ACT: Final[dict[Dice, Activations]] = {(a, b): _activations(a, b) for a in range(1, 7) for b in range(1, 7)}
 
 
 def _side(effect: tuple[int, ...]) -> Side:
@@ -106,24 +106,24 @@ def _side(effect: tuple[int, ...]) -> Side:
     return (tuple(fixed) if any(fixed) else None, tuple(pers), tuple(decide), tuple(exch), first)
 
 
-SIDE_ON = tuple(_side(CIT_ON[t]) for t in range(NT))
-SIDE_OFF = tuple(_side(CIT_OFF[t]) for t in range(NT))
+SIDE_ON: Final = tuple(_side(CIT_ON[t]) for t in range(NT))
+SIDE_OFF: Final = tuple(_side(CIT_OFF[t]) for t in range(NT))
 #: FIRST[dice] = (on-turn, off-turn) activations whose power resolves before all others (R5.10).
-FIRST: dict[Dice, tuple[Activations, Activations]] = {d: (tuple((t, k) for t, k in acts if SIDE_ON[t][4]), tuple((t, k) for t, k in acts if SIDE_OFF[t][4]))
+FIRST: Final[dict[Dice, tuple[Activations, Activations]]] = {d: (tuple((t, k) for t, k in acts if SIDE_ON[t][4]), tuple((t, k) for t, k in acts if SIDE_OFF[t][4]))
          for d, acts in ACT.items()}
-ROLE_TYPES = tuple(tuple(t for t in range(N_CIT) if CIT_ROLE[t] == r) for r in range(4))
-NAME_TYPES = {k: tuple(t for t in range(NT) if CIT_NAMEKEY[t] == k) for k in set(CIT_NAMEKEY)}
-GAIN_ACTS = tuple(Action(f"gain:{RES_ID[r]}", f"Gain a Resource: take 1 {RESOURCE_WORD[r]}", r) for r in range(3))
-FREE_ACTS = tuple(Action(f"free:{RES_ID[r]}", f"Take 1 {RESOURCE_WORD[r]} (nothing activated)", r) for r in range(3))
-DONE_DICE = Action("dice:done", "Announce the final dice")
-EXCH_DONE = Action("exchange:done", "Finish your Harvest (skip the remaining trades)")
-DECLINE = Action("decline", "Decline")
-STEAL_NONE = Action("steal:none", "Take nothing")
+ROLE_TYPES: Final = tuple(tuple(t for t in range(N_CIT) if CIT_ROLE[t] == r) for r in range(4))
+NAME_TYPES: Final = {k: tuple(t for t in range(NT) if CIT_NAMEKEY[t] == k) for k in set(CIT_NAMEKEY)}
+GAIN_ACTS: Final = tuple(Action(f"gain:{RES_ID[r]}", f"Gain a Resource: take 1 {RESOURCE_WORD[r]}", r) for r in range(3))
+FREE_ACTS: Final = tuple(Action(f"free:{RES_ID[r]}", f"Take 1 {RESOURCE_WORD[r]} (nothing activated)", r) for r in range(3))
+DONE_DICE: Final = Action("dice:done", "Announce the final dice")
+EXCH_DONE: Final = Action("exchange:done", "Finish your Harvest (skip the remaining trades)")
+DECLINE: Final = Action("decline", "Decline")
+STEAL_NONE: Final = Action("steal:none", "Take nothing")
 #: The other card types sharing a name with each type (the Starter for Peasant and Knight), R6.6.
-SAME_NAME = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
-N_MON = len(MON_NAME)
+SAME_NAME: Final = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
+N_MON: Final = len(MON_NAME)
 #: TWIN[t]: the one other card type sharing the name of Citizen type t (its Starter), or -1.
-TWIN = tuple(SAME_NAME[t][0] if SAME_NAME[t] else -1 for t in range(N_CIT))
+TWIN: Final = tuple(SAME_NAME[t][0] if SAME_NAME[t] else -1 for t in range(N_CIT))
 if any(len(SAME_NAME[t]) > 1 for t in range(N_CIT)):
     raise ValueError("a Citizen shares its name with at most one Starter (R6.6)")
 
@@ -139,10 +139,10 @@ def _counts_getter(indices: tuple[int, ...]) -> Callable[[list[int]], tuple[int,
 
 
 #: ROLE_GET[seat][role](own): the seat's counts of the Citizen types of that Role.
-ROLE_GET = tuple(tuple(_counts_getter(tuple(s * NT + t for t in ROLE_TYPES[r])) for r in range(4))
-                 for s in range(5))
+ROLE_GET: Final = tuple(tuple(_counts_getter(tuple(s * NT + t for t in ROLE_TYPES[r])) for r in range(4))
+                        for s in range(5))
 #: Domains with a Roll-Phase (die-changing) power.
-ROLL_DOMS = frozenset(d for d in range(N_DOM) if DOM_WHEN[d] == W_ROLL)
+ROLL_DOMS: Final = frozenset(d for d in range(N_DOM) if DOM_WHEN[d] == W_ROLL)
 
 
 def pay_action(w: str, x: int, mag: int) -> Action:
@@ -158,9 +158,9 @@ def _slay_action(p: int, m: int) -> Action:
 
 
 #: SLAY_ACT[p * N_MON + m]: the action slaying Monster m on top of Monster stack p.
-SLAY_ACT = tuple(_slay_action(p, m) for p in range(5) for m in range(N_MON))
+SLAY_ACT: Final = tuple(_slay_action(p, m) for p in range(5) for m in range(N_MON))
 #: SLAY_AT[p][m]: the same, one row per Monster stack.
-SLAY_AT = tuple(SLAY_ACT[p * N_MON:(p + 1) * N_MON] for p in range(5))
+SLAY_AT: Final = tuple(SLAY_ACT[p * N_MON:(p + 1) * N_MON] for p in range(5))
 
 
 class _Actions(dict):
@@ -191,11 +191,11 @@ def _build_table(p: int) -> _Actions:
 
 
 #: RECRUIT_AT[type][cost]: the action recruiting the top Citizen of that type for ``cost`` Gold.
-RECRUIT_AT = tuple(_recruit_table(ct) for ct in range(N_CIT))
+RECRUIT_AT: Final = tuple(_recruit_table(ct) for ct in range(N_CIT))
 #: BUILD_AT[position][domain * 64 + cost]: the action building that Domain from that stack.
-BUILD_AT = {p: _build_table(p) for p in range(DOM0, N_POS)}
+BUILD_AT: Final = {p: _build_table(p) for p in range(DOM0, N_POS)}
 #: TWIN0[t]: index of the other card sharing type t's name in ``counts + [0]`` (``NT``: the 0).
-TWIN0 = tuple(TWIN[t] if TWIN[t] >= 0 else NT for t in range(N_CIT))
+TWIN0: Final = tuple(TWIN[t] if TWIN[t] >= 0 else NT for t in range(N_CIT))
 
 
 def _turn_tasks(seat: int, solo: bool) -> tuple:
@@ -211,10 +211,10 @@ def _turn_tasks(seat: int, solo: bool) -> tuple:
 
 #: TURN_TASKS[(seat, solo)]: the tasks of a turn; the first, ``dice-changes``, only matters to a
 #: seat with a die-changing Domain.
-TURN_TASKS = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (False, True)}
+TURN_TASKS: Final = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (False, True)}
 
 
-SEAT = tuple(seat_name(s) for s in range(5))
+SEAT: Final = tuple(seat_name(s) for s in range(5))
 
 
 def _participants_of(n: int, active: int) -> tuple:
@@ -224,10 +224,10 @@ def _participants_of(n: int, active: int) -> tuple:
 
 
 #: PARTICIPANTS[n][active]: who harvests (R5.7, R11.6).
-PARTICIPANTS = tuple(tuple(_participants_of(n, a) for a in range(n)) if n else () for n in range(6))
+PARTICIPANTS: Final = tuple(tuple(_participants_of(n, a) for a in range(n)) if n else () for n in range(6))
 #: SEAT_TASKS[n][active][second]: the per-seat Harvest tasks, in the order they run.
-SEAT_TASKS = tuple(tuple(tuple(tuple(("seat-harvest", q, second) for q in PARTICIPANTS[n][a]) for second in (0, 1))
-                         for a in range(n)) if n else () for n in range(6))
+SEAT_TASKS: Final = tuple(tuple(tuple(tuple(("seat-harvest", q, second) for q in PARTICIPANTS[n][a]) for second in (0, 1))
+                                for a in range(n)) if n else () for n in range(6))
 #: ACT_SIDE[on][dice]: the activations of ``ACT[dice]`` with the on-turn (1) or off-turn (0)
 #: power split as in ``_side``:
 #: ``(type, activations, packed fixed gain, per steps, decision steps, exchanges, first)``.
@@ -239,16 +239,16 @@ def _packed(fixed: tuple[int, ...] | None, k: int) -> int:
     return sum((k * x) << (16 * i) for i, x in enumerate(fixed)) if fixed else 0
 
 
-ACT_SIDE: tuple[dict[Dice, tuple[SideAt, ...]], ...] = tuple(
+ACT_SIDE: Final[tuple[dict[Dice, tuple[SideAt, ...]], ...]] = tuple(
     {d: tuple((ct, k, _packed(side[ct][0], k), *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
     for side in (SIDE_OFF, SIDE_ON))
 #: ACT_COUNTS[dice](counts): a seat's counts of the types ``ACT[dice]`` activates, in its order.
-ACT_COUNTS: dict[Dice, Callable[[list[int]], tuple[int, ...]]] = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
+ACT_COUNTS: Final[dict[Dice, Callable[[list[int]], tuple[int, ...]]]] = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
 #: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
-SETUP_TABLE = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
-                   tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
-EXHAUSTED_PER_PLAYER = RULES.exhausted_per_player
-GAIN_TEXT = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
+SETUP_TABLE: Final = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
+                          tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
+EXHAUSTED_PER_PLAYER: Final = RULES.exhausted_per_player
+GAIN_TEXT: Final = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
 
 
 def _exchange_action(key: tuple) -> Action:
@@ -259,7 +259,7 @@ def _exchange_action(key: tuple) -> Action:
 
 
 #: EXCHANGE_AT[(step, type)]: the Harvest exchange of that step of a Citizen type.
-EXCHANGE_AT = _Actions(_exchange_action)
+EXCHANGE_AT: Final = _Actions(_exchange_action)
 
 
 def article(name: str) -> str:
