@@ -1,5 +1,6 @@
 """The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
-without hunting for them. Each test measures the page (boxes, scroll offsets); a few seconds each.
+without hunting for them, the +n score badge kept below the top line. Each test measures the page
+(boxes, scroll offsets); a few seconds each.
 """
 
 from __future__ import annotations
@@ -193,5 +194,64 @@ def test_a_laptop_with_the_controls_in_sight_is_not_scrolled(browser, server, ga
         assert page.evaluate(IN_SIGHT)
         assert page.evaluate(OFFSETS)[:2] == [0, 0]
         assert page.evaluate("window.__scrolls") == []
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------- 3. the +n badge below the top line
+
+#: JS (argument: a data-key): play a +2 count effect on that element with the page's animate.js and
+#: return the badge's boxes [top, bottom, left, right] along its animation (none when no badge is shown).
+BADGE_BOXES = """async (key) => {
+  const fx = await import('/static/web/animate.js');
+  for (const b of document.querySelectorAll('.fx-badge')) b.remove();
+  fx.play([{type: 'count', key, delta: 2}], new Map(), {ms: 400, motion: true});
+  const b = document.querySelector('.fx-badge');
+  if (!b) return [];
+  const a = b.getAnimations()[0];
+  a.pause();
+  const out = [];
+  for (const f of [0, 0.25, 0.5, 0.75, 0.99]) {
+    a.currentTime = f * a.effect.getTiming().duration;
+    const r = b.getBoundingClientRect();
+    out.push([r.top, r.bottom, r.left, r.right]);
+  }
+  a.cancel();
+  return out;
+}"""
+
+
+def test_the_score_badge_stays_below_the_top_line(browser, server):
+    """A +2 badge for a counter scrolled up under the phone's top line is not drawn over the top
+    line (at no point of its float); one for a counter in sight floats over the counter, inside the
+    board's column."""
+    ctx, page, _ = _open(browser, server, "corsairs-of-valeria", [HUMAN, BOT], seed=5, size=PHONE,
+                         motion="no-preference")
+    try:
+        wait_ready(page)
+        page.wait_for_timeout(300)
+        key = page.evaluate("() => document.querySelector('#board [data-key]').dataset.key")
+        main = page.locator(".table-main").bounding_box()
+        line = page.locator(".statusbar .topline").bounding_box()
+        assert line["y"] + line["height"] <= main["y"] + 0.5
+        # the counter scrolled 40 px above the column's top: out of sight, under the top line
+        page.evaluate("""(key) => { const m = document.querySelector('.table-main');
+          const e = document.querySelector(`[data-key="${key}"]`);
+          m.scrollTop += e.getBoundingClientRect().bottom - m.getBoundingClientRect().top + 40; }""", key)
+        page.wait_for_timeout(100)
+        for top, bottom, left, right in page.evaluate(BADGE_BOXES, key):
+            assert top >= main["y"], f"the badge reaches {top:.0f} px, over the top line (ends at {main['y']:.0f})"
+        # the counter in sight, in the middle of the column: its badge is shown there
+        page.evaluate("""(key) => { const m = document.querySelector('.table-main');
+          const e = document.querySelector(`[data-key="${key}"]`);
+          m.scrollTop += e.getBoundingClientRect().top - m.getBoundingClientRect().top - 300; }""", key)
+        page.wait_for_timeout(100)
+        e = page.locator(f'[data-key="{key}"]').first.bounding_box()
+        boxes = page.evaluate(BADGE_BOXES, key)
+        assert boxes, "no badge for a counter in sight"
+        for top, bottom, left, right in boxes:
+            assert main["y"] <= top and bottom <= main["y"] + main["height"]
+            assert e["y"] - 40 <= top <= e["y"] + e["height"]
+            assert 0 <= left and right <= 390
     finally:
         ctx.close()
