@@ -1,6 +1,6 @@
 """The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
-without hunting for them, the +n score badge kept below the top line. Each test measures the page
-(boxes, scroll offsets); a few seconds each.
+without hunting for them, the +n score badge kept below the top line, and "Key to the symbols" a
+44 px touch target. Each test measures the page (boxes, scroll offsets); a few seconds each.
 """
 
 from __future__ import annotations
@@ -255,3 +255,28 @@ def test_the_score_badge_stays_below_the_top_line(browser, server):
             assert 0 <= left and right <= 390
     finally:
         ctx.close()
+
+
+# ---------------------------------------------------------------- 4. the key to the symbols
+
+@pytest.mark.parametrize("game", ["dice-kingdoms-of-valeria", "kingdom-of-dice"])
+def test_the_key_to_the_symbols_is_a_44px_touch_target(browser, server, game):
+    """Its summary is at least 44x44 px on a touch phone; on a laptop it stays one compact line."""
+    made = server.create(game, [HUMAN, BOT], seed=3)
+    url = f"{server.url}/tables/{made['table_id']}?token={made['seats'][0]['token']}&pace=0"
+    heights = {}
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        ctx = browser.new_context(**size)
+        try:
+            page = ctx.new_page()
+            page.goto(url)
+            wait_ready(page)
+            box = page.locator("#board .board-legend summary").bounding_box()
+            assert box and box["width"] >= 44, box
+            heights[name] = box["height"]
+            # the arrow (the summary's list-item marker) is kept
+            assert page.evaluate("() => getComputedStyle(document.querySelector('#board .board-legend summary')).display") == "list-item"
+        finally:
+            ctx.close()
+    assert heights["phone"] >= 44, heights
+    assert heights["desktop"] <= 24, heights
