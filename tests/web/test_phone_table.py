@@ -1,6 +1,7 @@
 """The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
-without hunting for them, the +n score badge kept below the top line, and "Key to the symbols" a
-44 px touch target. Each test measures the page (boxes, scroll offsets); a few seconds each.
+without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways, the +n score badge
+kept below the top line, and "Key to the symbols" a 44 px touch target. Each test measures the page
+(boxes, scroll offsets, pixels); a few seconds each.
 """
 
 from __future__ import annotations
@@ -194,6 +195,48 @@ def test_a_laptop_with_the_controls_in_sight_is_not_scrolled(browser, server, ga
         assert page.evaluate(IN_SIGHT)
         assert page.evaluate(OFFSETS)[:2] == [0, 0]
         assert page.evaluate("window.__scrolls") == []
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------- 2. sheets that scroll sideways
+
+def _strip(page, panel, side: str, bare: bool) -> bytes:
+    """A screenshot of the panel's 14 px strip on ``side`` (left/right) in sight; ``bare``: without its mask."""
+    if bare:
+        panel.evaluate("p => { p.style.setProperty('mask-image', 'none', 'important'); p.style.setProperty('-webkit-mask-image', 'none', 'important'); }")
+    box = panel.bounding_box()
+    main = page.locator(".table-main").bounding_box()
+    top = max(box["y"], main["y"]) + 4
+    height = min(box["y"] + box["height"], main["y"] + main["height"]) - top - 4
+    x = box["x"] if side == "left" else box["x"] + box["width"] - 14
+    shot = page.screenshot(clip={"x": x, "y": top, "width": 14, "height": height})
+    if bare:
+        panel.evaluate("p => { p.style.removeProperty('mask-image'); p.style.removeProperty('-webkit-mask-image'); }")
+    return shot
+
+
+def test_dice_kingdoms_sheets_show_that_they_scroll_sideways(browser, server):
+    """On a phone the sheet panel (Castle and Forest sheets, 780 px wide) scrolls sideways inside the
+    board: the edge with more content beyond it fades (its pixels differ from the panel drawn without
+    the cue), the other edge does not; the cue follows the scroll."""
+    ctx, page, _ = _open(browser, server, "dice-kingdoms-of-valeria", [HUMAN, BOT], seed=2, size=PHONE)
+    try:
+        wait_ready(page)
+        panel = page.locator("#board .dkv-panel:visible").first
+        sizes = panel.evaluate("p => [p.scrollWidth, p.clientWidth]")
+        assert sizes[0] > sizes[1] + 200, sizes
+        page.wait_for_timeout(300)
+        assert _strip(page, panel, "right", False) != _strip(page, panel, "right", True), "no cue on the right"
+        assert _strip(page, panel, "left", False) == _strip(page, panel, "left", True), "a cue on the left at the start"
+        panel.evaluate("p => { p.scrollLeft = p.scrollWidth; }")
+        page.wait_for_timeout(300)
+        assert _strip(page, panel, "left", False) != _strip(page, panel, "left", True), "no cue on the left at the end"
+        assert _strip(page, panel, "right", False) == _strip(page, panel, "right", True), "a cue on the right at the end"
+        panel.evaluate("p => { p.scrollLeft = (p.scrollWidth - p.clientWidth) / 2; }")
+        page.wait_for_timeout(300)
+        assert _strip(page, panel, "left", False) != _strip(page, panel, "left", True)
+        assert _strip(page, panel, "right", False) != _strip(page, panel, "right", True)
     finally:
         ctx.close()
 
