@@ -189,7 +189,7 @@ def test_pages_and_static_files(client):
     table = client.get(f"/tables/{made}")
     assert table.status_code == 200 and f'data-table="{made}"' in table.text
     assert client.get(f"/tables/{made}/replay").status_code == 200
-    for module in ("dicetable", "api", "queue", "animate", "board", "dom", "lobby", "table", "replay"):
+    for module in ("dicetable", "api", "queue", "animate", "board", "dom", "reach", "lobby", "table", "replay"):
         js = client.get(f"/static/web/{module}.js")
         assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript"), module
     assert client.get("/static/web/dicetable.css").headers["content-type"].startswith("text/css")

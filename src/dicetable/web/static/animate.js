@@ -5,6 +5,8 @@
 // count with a +n/-n badge, revealed things flip, a new turn or round is highlighted.
 // With reduced motion (or no time to animate) the same elements are only highlighted.
 
+import { clipBox } from "./dom.js";
+
 const reduced = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 export const motionAllowed = () => !reduced.matches;
 
@@ -42,19 +44,27 @@ export function clearMarks(root = document) {
   for (const e of root.querySelectorAll("[data-hit]")) e.removeAttribute("data-hit");
 }
 
-// A +n/-n badge over an element's box, floating up and fading out (removed when done).
+// A +n/-n badge over an element's box, floating up and fading out (removed when done). It stays
+// inside what shows of the element's boxes (the board area, the phone's column, the players panel),
+// its whole float included, so it never covers the top line; none for an element scrolled out of sight.
+const FLOAT = 18;  // px the badge rises (its keyframes below)
 function badge(e, delta, ms) {
   const r = e.getBoundingClientRect();
   if (!r.width && !r.height) return;
+  const c = clipBox(e);
+  if (r.bottom <= c.top || r.top >= c.bottom || r.right <= c.left || r.left >= c.right) return;
   const b = document.createElement("span");
   b.className = `fx-badge ${delta < 0 ? "minus" : "plus"}`;
   b.textContent = `${delta > 0 ? "+" : "−"}${Math.abs(delta)}`;
   b.setAttribute("aria-hidden", "true");
-  b.style.left = `${Math.max(0, Math.min(innerWidth - 40, r.left + r.width / 2 - 14))}px`;
-  b.style.top = `${Math.max(0, r.top - 6)}px`;
   document.body.append(b);
+  const w = b.offsetWidth;
+  const h = b.offsetHeight;
+  const within = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+  b.style.left = `${within(r.left + r.width / 2 - w / 2, c.left, c.right - w)}px`;
+  b.style.top = `${within(r.top - 6, c.top + FLOAT, c.bottom - h - 4)}px`;
   const a = b.animate([{ transform: "translateY(4px)", opacity: 0 }, { transform: "translateY(-6px)", opacity: 1, offset: 0.25 },
-    { transform: "translateY(-18px)", opacity: 0 }], { duration: Math.max(ms, 600) * 1.4, easing: "ease-out" });
+    { transform: `translateY(-${FLOAT}px)`, opacity: 0 }], { duration: Math.max(ms, 600) * 1.4, easing: "ease-out" });
   a.onfinish = () => b.remove();
   a.oncancel = () => b.remove();
 }

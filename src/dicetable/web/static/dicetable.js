@@ -1,6 +1,7 @@
 // dicetable's pages: this entry module starts the page the document names (body data-page).
 // The modules, by job: api.js (HTTP and the table's WebSocket), queue.js (the version queue),
-// animate.js (effects), board.js (parts and fitting), dom.js (shared helpers), a11y.js (keyboard and
+// animate.js (effects), board.js (parts and fitting), dom.js (shared helpers), reach.js (a new
+// decision's controls scrolled into sight), a11y.js (keyboard and
 // screen-reader additions of the table and replay pages), and one per page:
 // lobby.js, table.js, replay.js. They hold no rule and no secret (docs/web.md).
 

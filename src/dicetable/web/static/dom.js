@@ -136,3 +136,20 @@ export const store = {
   fast() { return localStorage.getItem("dicetable.fast") === "1"; },
   setFast(on) { localStorage.setItem("dicetable.fast", on ? "1" : "0"); },
 };
+
+// The part of the window where ``e`` can show: the window cut by the inner box (without borders and
+// scroll bars) of every element around it that clips its overflow (a scrolling panel, a board area).
+export function clipBox(e) {
+  let c = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+  for (let a = e.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+    if (!(a instanceof HTMLElement)) continue;
+    const cs = getComputedStyle(a);
+    if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
+    const b = a.getBoundingClientRect();
+    const left = b.left + a.clientLeft;
+    const top = b.top + a.clientTop;
+    c = { left: Math.max(c.left, left), top: Math.max(c.top, top),
+      right: Math.min(c.right, left + a.clientWidth), bottom: Math.min(c.bottom, top + a.clientHeight) };
+  }
+  return c;
+}

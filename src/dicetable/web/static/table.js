@@ -12,6 +12,7 @@ import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
 import { drawHowto, howtoOf } from "./howto.js";
 import { turnNotice } from "./notify.js";
+import { bringInSight, decisionShown, watchGestures } from "./reach.js";
 
 const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
@@ -22,6 +23,8 @@ const T = {
 
 const currentKey = () => (T.view ? keyOf(T.view) : [0, -1]);
 const shownVersion = () => (T.view ? T.view.version : -1);
+// The viewer's seat is to move in ``view`` (a game not over).
+const isMine = (view) => T.seat !== null && (view.to_move || []).includes(T.seat) && !view.over;
 
 export async function tablePage() {
   T.id = document.body.dataset.table;
@@ -40,6 +43,7 @@ export async function tablePage() {
     fast: () => T.fast,
   });
   wireTable();
+  watchGestures();
   startChat(T.id, () => T.token);
   connect();
 }
@@ -285,6 +289,9 @@ async function show(entry, advanced) {
     const firstAction = document.querySelector("#board [data-action], #actionbar [data-action]");
     if (firstAction && $("#handover").hidden && $("#final").hidden) firstAction.focus({ preventScroll: true });
   }
+  // A new decision for this viewer: its controls brought in sight when none is (reach.js).
+  decisionShown(isMine(view) && (view.legal_actions || []).length
+    ? `${T.seat}:${keyOf(view)[0]}:${(view.decision && view.decision.kind) || ""}` : null);
   if (T.firstView && view.seat === T.firstView.seat) { T.firstView.resolve(); T.firstView = null; }
   if (!T.queue.items.length) setTimeout(maybeHandOver, 0);
   return true;
@@ -299,7 +306,7 @@ function startGame(view) {
   const href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
   if (css.getAttribute("href") !== href) {
     document.body.dataset.styling = "1";
-    const styled = () => { delete document.body.dataset.styling; fitBoard(); };
+    const styled = () => { delete document.body.dataset.styling; fitBoard(); bringInSight(); };
     css.addEventListener("load", styled, { once: true });
     css.addEventListener("error", styled, { once: true });
     css.href = href;
@@ -836,6 +843,7 @@ async function maybeHandOver() {
     $("#handover").hidden = true;
     delete document.body.dataset.handover;
     $("#board").classList.remove("covered");
+    bringInSight();
   } finally { T.switching = false; }
 }
 

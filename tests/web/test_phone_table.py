@@ -1,0 +1,325 @@
+"""The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
+without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways, the +n score badge
+kept below the top line, and "Key to the symbols" a 44 px touch target. Each test measures the page
+(boxes, scroll offsets, pixels); a few seconds each.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .helpers import wait_ready
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+HUMAN = {"kind": "human"}
+BOT = {"kind": "bot", "level": "greedy"}
+
+#: Installed before the page's scripts: every scrollTo/scrollBy/scrollIntoView the page calls, as
+#: [method, behavior] in window.__scrolls.
+RECORD_SCROLLS = """(() => {
+  window.__scrolls = [];
+  for (const name of ['scrollTo', 'scrollBy', 'scrollIntoView']) {
+    const was = Element.prototype[name];
+    Element.prototype[name] = function (...args) {
+      const o = args[0];
+      window.__scrolls.push([name, o && typeof o === 'object' ? (o.behavior || 'auto') : 'auto']);
+      return was.apply(this, args);
+    };
+  }
+})()"""
+
+#: JS: the data-action elements of the decision at least 90% in sight: inside the window, below the
+#: top line, above the docked decision, and not cut off by any box that clips or scrolls them.
+IN_SIGHT = """() => {
+  const top = document.querySelector('.statusbar .topline').getBoundingClientRect().bottom;
+  const dock = document.querySelector('.dock').getBoundingClientRect();
+  const bottom = getComputedStyle(document.querySelector('.dock')).order === '3' ? dock.top : innerHeight;
+  const out = [];
+  for (const e of document.querySelectorAll('#board [data-action], #actionbar [data-action]')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    let c = {l: 0, t: e.closest('#actionbar') ? 0 : top, r: innerWidth, b: e.closest('#actionbar') ? innerHeight : bottom};
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      c = {l: Math.max(c.l, b.left + a.clientLeft), t: Math.max(c.t, b.top + a.clientTop),
+           r: Math.min(c.r, b.left + a.clientLeft + a.clientWidth), b: Math.min(c.b, b.top + a.clientTop + a.clientHeight)};
+    }
+    const w = Math.min(r.right, c.r) - Math.max(r.left, c.l), h = Math.min(r.bottom, c.b) - Math.max(r.top, c.t);
+    if (w > 0 && h > 0 && w * h >= 0.9 * r.width * r.height) out.push(e.dataset.action);
+  }
+  return out;
+}"""
+
+#: JS: the scroll offsets of the page's scroll boxes (the phone's column, the board area, a sheet panel).
+OFFSETS = """() => [document.querySelector('.table-main').scrollTop, document.querySelector('#board-wrap').scrollTop,
+  ...[...document.querySelectorAll('#board .dkv-panel')].map(p => p.scrollLeft)]"""
+
+
+#: JS: where the side tabs (log, rules, chat) begin in the phone's column, as a share of its height
+#: (under 0.5: they fill most of it).
+SIDE_TOP = """() => { const m = document.querySelector('.table-main').getBoundingClientRect();
+  return (document.querySelector('.side').getBoundingClientRect().top - m.top) / m.height; }"""
+
+
+def _settled(page) -> list:
+    """The scroll offsets once they stopped changing (a smooth scroll has ended)."""
+    last = None
+    for _ in range(40):
+        now = page.evaluate(OFFSETS)
+        if now == last:
+            return now
+        last = now
+        page.wait_for_timeout(120)
+    raise AssertionError(f"the page kept scrolling: {last}")
+
+
+def _open(browser, server, game: str, seats: list[dict], seed: int, size: dict, motion: str = "no-preference",
+          seat: int = 0):
+    """A context and a page on a new table's seat ``seat`` (pace 0), its scroll calls recorded."""
+    made = server.create(game, seats, seed=seed)
+    ctx = browser.new_context(**size, reduced_motion=motion)
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    page.add_init_script(RECORD_SCROLLS)
+    token = made["seats"][seat]["token"]
+    page.goto(f"{server.url}/tables/{made['table_id']}?token={token}&pace=0")
+    return ctx, page, made
+
+
+# ---------------------------------------------------------------- 1. the decision's controls in sight
+
+@pytest.mark.parametrize("game, motion", [("corsairs-of-valeria", "no-preference"),
+                                          ("valeria-card-kingdoms", "reduce")])
+def test_the_first_decisions_controls_come_into_sight_on_a_phone(browser, server, game, motion):
+    """At the first decision (the dice of Corsairs, the two Dukes of Card Kingdoms, below the fold at
+    the top of the page) the controls are brought into sight between the top line and the docked
+    decision: smoothly, or at once with reduced motion. A push for the same decision (Corsairs: a die
+    marked from another screen) after the player scrolled back up does not scroll the page again."""
+    ctx, page, made = _open(browser, server, game, [HUMAN, BOT], seed=5, size=PHONE, motion=motion)
+    try:
+        wait_ready(page)
+        page.wait_for_function(f"() => ({IN_SIGHT})().length > 0", timeout=5_000)
+        offsets = _settled(page)
+        assert offsets[0] > 100, f"the column was not scrolled: {offsets}"
+        assert len(page.evaluate(IN_SIGHT)) >= 2
+        behaviours = {b for _, b in page.evaluate("window.__scrolls")}
+        assert behaviours == ({"smooth"} if motion == "no-preference" else {"instant"}), behaviours
+        if game != "corsairs-of-valeria":
+            return
+        # the player scrolls back up to read the board; a die marked elsewhere is the same decision
+        page.mouse.move(200, 300)
+        page.mouse.wheel(0, -3000)
+        page.wait_for_function("() => document.querySelector('.table-main').scrollTop === 0")
+        page.wait_for_timeout(1_500)  # no longer scrolling
+        calls = len(page.evaluate("window.__scrolls"))
+        tid, token = made["table_id"], made["seats"][0]["token"]
+        view = server.call("GET", f"/api/tables/{tid}", token=token)[1]
+        assert server.call("POST", f"/api/tables/{tid}/actions", {"action": "mark:1", "version": view["version"]},
+                           token=token)[0] == 200
+        page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version === '{view['version'] + 1}'")
+        page.wait_for_timeout(600)
+        assert page.evaluate(OFFSETS)[0] == 0
+        assert len(page.evaluate("window.__scrolls")) == calls
+    finally:
+        ctx.close()
+
+
+def test_a_new_decision_after_a_tap_comes_into_sight_and_a_visible_one_stays_put(browser, server):
+    """Dice Kingdoms (seed 2): the first decision has a Recruit pip in sight, so nothing scrolls; the
+    player taps the Worker pip, whose Road Reward is marked on the Forest sheet, far below: that
+    decision's pips are brought into sight."""
+    ctx, page, _ = _open(browser, server, "dice-kingdoms-of-valeria", [HUMAN, BOT], seed=2, size=PHONE)
+    try:
+        wait_ready(page)
+        page.wait_for_timeout(500)
+        assert "yellow:1" in page.evaluate(IN_SIGHT)
+        assert page.evaluate(OFFSETS)[0] == 0 and page.evaluate("window.__scrolls") == []
+        before = int(page.get_attribute("[data-version]", "data-version"))
+        page.locator('[data-action="yellow:5"]').tap()
+        page.wait_for_function(f"() => document.querySelector('[data-version]').dataset.version !== '{before}'")
+        page.wait_for_function("() => /Road Reward/.test(document.querySelector('#status').textContent)")
+        page.wait_for_function(f"() => ({IN_SIGHT})().length > 0", timeout=5_000)
+        _settled(page)
+        assert all(a.startswith("green:") or ":R" in a or "@" in a for a in page.evaluate(IN_SIGHT))
+        assert page.evaluate(OFFSETS)[0] > 300
+    finally:
+        ctx.close()
+
+
+def test_a_decision_does_not_pull_a_reader_away_from_the_rules(browser, server):
+    """Two humans at Corsairs of Valeria: Player 2's phone is scrolled down to the rules (the side
+    tabs under the board: log, rules, chat) while Player 1 plays; when the decision comes to Player 2
+    (its dice out of sight), the page stays where it is."""
+    ctx, page, made = _open(browser, server, "corsairs-of-valeria", [HUMAN, HUMAN], seed=5, size=PHONE, seat=1)
+    try:
+        page.wait_for_selector("#log li")
+        page.wait_for_function("() => document.body.dataset.styling === undefined")
+        page.tap("#tab-rules")
+        page.wait_for_selector("#rules-now .rule")
+        page.evaluate("() => { const m = document.querySelector('.table-main'); m.scrollTop = m.scrollHeight; }")
+        page.wait_for_timeout(1_500)
+        assert page.evaluate(OFFSETS)[0] > 200 and page.evaluate(SIDE_TOP) < 0.5
+        tid, token = made["table_id"], made["seats"][0]["token"]
+        deadline = time.time() + 20
+        while True:
+            view = server.call("GET", f"/api/tables/{tid}", token=token)[1]
+            if 1 in view["to_move"]:
+                break
+            assert time.time() < deadline
+            pick = next((a for a in view["legal_actions"] if a["id"] == "lock"), view["legal_actions"][0])
+            server.call("POST", f"/api/tables/{tid}/actions", {"action": pick["id"], "version": view["version"]}, token=token)
+        wait_ready(page)
+        page.wait_for_timeout(800)
+        assert page.evaluate(IN_SIGHT) == []  # the decision's dice are out of sight: kept so
+        # still reading: the side tabs fill the column (the rules shrink to the decision's own sections)
+        assert page.evaluate(SIDE_TOP) < 0.5
+        assert page.evaluate("window.__scrolls") == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("game", ["corsairs-of-valeria", "valeria-card-kingdoms"])
+def test_a_laptop_with_the_controls_in_sight_is_not_scrolled(browser, server, game):
+    """At 1366x768 the first decision's controls are in sight already: nothing is scrolled."""
+    ctx, page, _ = _open(browser, server, game, [HUMAN, BOT], seed=5, size=DESKTOP)
+    try:
+        wait_ready(page)
+        page.wait_for_timeout(600)
+        assert page.evaluate(IN_SIGHT)
+        assert page.evaluate(OFFSETS)[:2] == [0, 0]
+        assert page.evaluate("window.__scrolls") == []
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------- 2. sheets that scroll sideways
+
+def _strip(page, panel, side: str, bare: bool) -> bytes:
+    """A screenshot of the panel's 14 px strip on ``side`` (left/right) in sight; ``bare``: without its mask."""
+    if bare:
+        panel.evaluate("p => { p.style.setProperty('mask-image', 'none', 'important'); p.style.setProperty('-webkit-mask-image', 'none', 'important'); }")
+    box = panel.bounding_box()
+    main = page.locator(".table-main").bounding_box()
+    top = max(box["y"], main["y"]) + 4
+    height = min(box["y"] + box["height"], main["y"] + main["height"]) - top - 4
+    x = box["x"] if side == "left" else box["x"] + box["width"] - 14
+    shot = page.screenshot(clip={"x": x, "y": top, "width": 14, "height": height})
+    if bare:
+        panel.evaluate("p => { p.style.removeProperty('mask-image'); p.style.removeProperty('-webkit-mask-image'); }")
+    return shot
+
+
+def test_dice_kingdoms_sheets_show_that_they_scroll_sideways(browser, server):
+    """On a phone the sheet panel (Castle and Forest sheets, 780 px wide) scrolls sideways inside the
+    board: the edge with more content beyond it fades (its pixels differ from the panel drawn without
+    the cue), the other edge does not; the cue follows the scroll."""
+    ctx, page, _ = _open(browser, server, "dice-kingdoms-of-valeria", [HUMAN, BOT], seed=2, size=PHONE)
+    try:
+        wait_ready(page)
+        panel = page.locator("#board .dkv-panel:visible").first
+        sizes = panel.evaluate("p => [p.scrollWidth, p.clientWidth]")
+        assert sizes[0] > sizes[1] + 200, sizes
+        page.wait_for_timeout(300)
+        assert _strip(page, panel, "right", False) != _strip(page, panel, "right", True), "no cue on the right"
+        assert _strip(page, panel, "left", False) == _strip(page, panel, "left", True), "a cue on the left at the start"
+        panel.evaluate("p => { p.scrollLeft = p.scrollWidth; }")
+        page.wait_for_timeout(300)
+        assert _strip(page, panel, "left", False) != _strip(page, panel, "left", True), "no cue on the left at the end"
+        assert _strip(page, panel, "right", False) == _strip(page, panel, "right", True), "a cue on the right at the end"
+        panel.evaluate("p => { p.scrollLeft = (p.scrollWidth - p.clientWidth) / 2; }")
+        page.wait_for_timeout(300)
+        assert _strip(page, panel, "left", False) != _strip(page, panel, "left", True)
+        assert _strip(page, panel, "right", False) != _strip(page, panel, "right", True)
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------- 3. the +n badge below the top line
+
+#: JS (argument: a data-key): play a +2 count effect on that element with the page's animate.js and
+#: return the badge's boxes [top, bottom, left, right] along its animation (none when no badge is shown).
+BADGE_BOXES = """async (key) => {
+  const fx = await import('/static/web/animate.js');
+  for (const b of document.querySelectorAll('.fx-badge')) b.remove();
+  fx.play([{type: 'count', key, delta: 2}], new Map(), {ms: 400, motion: true});
+  const b = document.querySelector('.fx-badge');
+  if (!b) return [];
+  const a = b.getAnimations()[0];
+  a.pause();
+  const out = [];
+  for (const f of [0, 0.25, 0.5, 0.75, 0.99]) {
+    a.currentTime = f * a.effect.getTiming().duration;
+    const r = b.getBoundingClientRect();
+    out.push([r.top, r.bottom, r.left, r.right]);
+  }
+  a.cancel();
+  return out;
+}"""
+
+
+def test_the_score_badge_stays_below_the_top_line(browser, server):
+    """A +2 badge for a counter scrolled up under the phone's top line is not drawn over the top
+    line (at no point of its float); one for a counter in sight floats over the counter, inside the
+    board's column."""
+    ctx, page, _ = _open(browser, server, "corsairs-of-valeria", [HUMAN, BOT], seed=5, size=PHONE,
+                         motion="no-preference")
+    try:
+        wait_ready(page)
+        page.wait_for_timeout(300)
+        key = page.evaluate("() => document.querySelector('#board [data-key]').dataset.key")
+        main = page.locator(".table-main").bounding_box()
+        line = page.locator(".statusbar .topline").bounding_box()
+        assert line["y"] + line["height"] <= main["y"] + 0.5
+        # the counter scrolled 40 px above the column's top: out of sight, under the top line
+        page.evaluate("""(key) => { const m = document.querySelector('.table-main');
+          const e = document.querySelector(`[data-key="${key}"]`);
+          m.scrollTop += e.getBoundingClientRect().bottom - m.getBoundingClientRect().top + 40; }""", key)
+        page.wait_for_timeout(100)
+        for top, bottom, left, right in page.evaluate(BADGE_BOXES, key):
+            assert top >= main["y"], f"the badge reaches {top:.0f} px, over the top line (ends at {main['y']:.0f})"
+        # the counter in sight, in the middle of the column: its badge is shown there
+        page.evaluate("""(key) => { const m = document.querySelector('.table-main');
+          const e = document.querySelector(`[data-key="${key}"]`);
+          m.scrollTop += e.getBoundingClientRect().top - m.getBoundingClientRect().top - 300; }""", key)
+        page.wait_for_timeout(100)
+        e = page.locator(f'[data-key="{key}"]').first.bounding_box()
+        boxes = page.evaluate(BADGE_BOXES, key)
+        assert boxes, "no badge for a counter in sight"
+        for top, bottom, left, right in boxes:
+            assert main["y"] <= top and bottom <= main["y"] + main["height"]
+            assert e["y"] - 40 <= top <= e["y"] + e["height"]
+            assert 0 <= left and right <= 390
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------- 4. the key to the symbols
+
+@pytest.mark.parametrize("game", ["dice-kingdoms-of-valeria", "kingdom-of-dice"])
+def test_the_key_to_the_symbols_is_a_44px_touch_target(browser, server, game):
+    """Its summary is at least 44x44 px on a touch phone; on a laptop it stays one compact line."""
+    made = server.create(game, [HUMAN, BOT], seed=3)
+    url = f"{server.url}/tables/{made['table_id']}?token={made['seats'][0]['token']}&pace=0"
+    heights = {}
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        ctx = browser.new_context(**size)
+        try:
+            page = ctx.new_page()
+            page.goto(url)
+            wait_ready(page)
+            box = page.locator("#board .board-legend summary").bounding_box()
+            assert box and box["width"] >= 44, box
+            heights[name] = box["height"]
+            # the arrow (the summary's list-item marker) is kept
+            assert page.evaluate("() => getComputedStyle(document.querySelector('#board .board-legend summary')).display") == "list-item"
+        finally:
+            ctx.close()
+    assert heights["phone"] >= 44, heights
+    assert heights["desktop"] <= 24, heights
