@@ -298,10 +298,11 @@ class _Valuer:
 
 
 #: Per held-Statues mask: (Star pips of Statue 14, (count code, per, VP) of each scoring Statue).
-_HELD: Final[dict] = {}
+_HELD: Final[dict[int, tuple[int, tuple[tuple[int, int, int], ...]]]] = {}
 
 
-def _held(held: int) -> tuple:
+def _held(held: int) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """The :data:`_HELD` entry of the held-Statues mask ``held`` (bit k: Statue k + 1)."""
     kinds = [k for k in range(len(STATUE_STARS)) if held >> k & 1]
     return (sum(STATUE_STARS[k] for k in kinds),
             tuple(STATUE_SCORING[k] for k in kinds if STATUE_SCORING[k][0]))

@@ -22,11 +22,23 @@ from .rewards import RewardMixin
 from .tables import PASS, _NAME, _ends, _reward_note
 
 
+#: A Recruit target: (Citizen section, its Action).
+RecruitTarget = tuple[int, Action]
+#: A Slay target: (lair, Range Block, its Actions by the block's next pip (made when first offered),
+#: how the die makes it, the payload).
+SlayTarget = tuple[int, int, list[Action | None], str, tuple[str, int, int]]
+#: (Recruit targets, Slay targets, Build ``how`` texts): see ``ActionMixin._menu_parts``.
+MenuParts = tuple[tuple[RecruitTarget, ...], tuple[SlayTarget, ...], tuple[str, ...]]
+#: (the longest Build, the shorter ones) on one Road: see ``_builds``.
+Builds = tuple[Action, tuple[Action, ...]]
+#: A die's key for ``reach``: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed).
+ReachKey = tuple[int, bool, bool, int, bool, bool, bool, bool]
+
 #: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
-_MENU_PARTS: Final[dict] = {}
+_MENU_PARTS: Final[dict[tuple[str, int, tuple[int, ...], bool], MenuParts]] = {}
 
 #: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
-_BUILD_CACHE: Final[dict] = {season: {} for season in LAYOUTS}
+_BUILD_CACHE: Final[dict[str, dict[tuple[int, int, int, int], Builds]]] = {season: {} for season in LAYOUTS}
 
 
 def _cheapest(vals: dict, values) -> int:
@@ -41,7 +53,7 @@ def _cheapest(vals: dict, values) -> int:
 
 
 @lru_cache(maxsize=None)
-def _recruit_targets(season: str, key: tuple) -> tuple:
+def _recruit_targets(season: str, key: ReachKey) -> tuple[RecruitTarget, ...]:
     """(section, Action) for each Citizen section the Yellow die (+Blue, powers) reaches.
 
     ``key``: see ``DiceKingdomsState._reach_keys`` (at most 2,304 keys a season).
@@ -59,11 +71,11 @@ def _recruit_targets(season: str, key: tuple) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def _slay_targets(season: str, key: tuple) -> tuple:
+def _slay_targets(season: str, key: ReachKey) -> tuple[SlayTarget, ...]:
     """(lair, block, Actions by the block's next pip, how, payload) for each Range Block the Red die reaches."""
     lay = LAYOUTS[season]
     vals = reach("red", *key)
-    out = []
+    out: list[SlayTarget] = []
     for li, blocks in enumerate(lay.lair_blocks):
         for bi in blocks:
             lo, hi = lay.block_range[bi]
@@ -71,11 +83,12 @@ def _slay_targets(season: str, key: tuple) -> tuple:
             if not v:
                 continue
             # Actions by the block's next pip, made when first offered (see ``_slay_action``).
-            out.append((li, bi, [None] * lay.block_len[bi], f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
+            by_pip: list[Action | None] = [None] * lay.block_len[bi]
+            out.append((li, bi, by_pip, f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
     return tuple(out)
 
 
-def _slay_action(lay: Layout, target: tuple, i: int) -> Action:
+def _slay_action(lay: Layout, target: SlayTarget, i: int) -> Action:
     """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
     li, bi, by_pip, how, payload = target
     action = by_pip[i]
@@ -88,7 +101,7 @@ def _slay_action(lay: Layout, target: tuple, i: int) -> Action:
 
 
 @lru_cache(maxsize=None)
-def _build_how(key: tuple) -> tuple:
+def _build_how(key: ReachKey) -> tuple[str, ...]:
     """``how[k] + ")"``: how the Green die makes a Build of at least ``k`` pips (index 0 unused).
 
     ``len(result) - 1`` is the longest Build the die allows.
@@ -96,7 +109,7 @@ def _build_how(key: tuple) -> tuple:
     return tuple(h + ")" for h in build_reach("green", *key))
 
 
-def _builds(lay: Layout, how: tuple, r: int, dr: int, left: int) -> tuple:
+def _builds(lay: Layout, how: tuple[str, ...], r: int, dr: int, left: int) -> Builds:
     """(the longest Build, the shorter ones) on Road ``r`` from direction ``dr`` with ``left`` pips open."""
     parts = _BUILDS[lay.season][r][dr]
     new = tuple.__new__
@@ -137,7 +150,7 @@ class ActionMixin(RewardMixin):
     __slots__ = ()
 
     # ------------------------------------------------------------ the Action phase
-    def _reach_keys(self, seat: int) -> tuple:
+    def _reach_keys(self, seat: int) -> tuple[ReachKey, ReachKey, ReachKey]:
         """Per-colour cache keys: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
         sh = self.sheets[seat]
         claimed = sh[DOM] & ~sh[VDOM]
@@ -146,7 +159,7 @@ class ActionMixin(RewardMixin):
         blue = (d[5], ba, bf, anyp, not self.no_blue)
         return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
 
-    def _menu_parts(self, seat: int) -> tuple:
+    def _menu_parts(self, seat: int) -> MenuParts:
         """(Recruit targets, Slay targets, Build ``how`` texts) for the dice and ``seat``'s powers.
 
         Memoised by (season, usable powers, dice, Heavy Rain); see :func:`_recruit_targets`,
@@ -206,7 +219,7 @@ class ActionMixin(RewardMixin):
         if roads:
             rc0 = lay.rc0
             road_len = lay.road_len
-            shorter = []
+            shorter: list[Action] = []
             hid = id(how)  # ``how`` lives as long as the process (``_build_how`` keeps it)
             cache = _BUILD_CACHE[lay.season]
             for r, dr in roads:

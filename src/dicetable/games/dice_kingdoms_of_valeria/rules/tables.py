@@ -63,8 +63,8 @@ _BITS: Final = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask
 #: "Player 1".. "Player 5" (the kernel's ``seat_name``).
 _NAME: Final = tuple(seat_name(s) for s in range(5))
 #: Event texts already written: roll texts by dice, Harvest texts by what was marked.
-_ROLL_TEXT: Final[dict] = {}
-_HARVEST_TEXT: Final[dict] = {}
+_ROLL_TEXT: Final[dict[tuple[int, ...], str]] = {}
+_HARVEST_TEXT: Final[dict[tuple[int | tuple[int, int], ...], str]] = {}
 
 
 class _Actions:
