@@ -56,6 +56,56 @@ def test_search_refuses_a_seat_not_to_move():
         MCTS(SMALL).search(state, 1)
 
 
+def _collections_during_search(in_thread: bool) -> tuple[int, bool]:
+    """(garbage collections started while a search ran, gc enabled afterwards), with the
+    collector's thresholds at 1 so that any enabled collector runs many times."""
+    import gc
+    import threading
+
+    state = new_game("kingdom-of-dice", 2, seed=3)
+    searcher = MCTS(SMALL, seed=1)
+    started = []
+
+    def note(phase, info):
+        if phase == "start":
+            started.append(info["generation"])
+
+    def run():
+        searcher.search(state, 0)
+
+    thresholds = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)
+    gc.callbacks.append(note)
+    try:
+        if in_thread:
+            worker = threading.Thread(target=run)
+            worker.start()
+            worker.join()
+        else:
+            run()
+    finally:
+        gc.callbacks.remove(note)
+        gc.set_threshold(*thresholds)
+    return len(started), gc.isenabled()
+
+
+def test_search_pauses_the_garbage_collector_on_the_main_thread_only():
+    import gc
+
+    assert gc.isenabled()
+    count, enabled = _collections_during_search(in_thread=False)
+    assert count == 0 and enabled  # paused while the tree grew, restored after
+    count, enabled = _collections_during_search(in_thread=True)
+    assert count > 0 and enabled  # a bot thread beside a server's event loop pauses nothing
+    gc.disable()
+    try:
+        state = new_game("kingdom-of-dice", 2, seed=3)
+        MCTS(SMALL, seed=1).search(state, 0)
+        assert not gc.isenabled()  # a caller's own pause is left as it was
+    finally:
+        gc.enable()
+
+
 def test_same_seed_same_choice_and_search_leaves_state_untouched():
     state = new_game("kingdom-of-dice", 3, seed=8)
     before = state.to_dict()
