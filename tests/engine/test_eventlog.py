@@ -93,6 +93,29 @@ def test_a_states_event_log_is_its_log_and_its_tail_the_newest_events_and_its_hi
     assert [e.to_json() for e in log] == state.to_dict()["log"]
 
 
+def test_apply_logs_its_events_loose_and_compact_log_packs_them_reading_the_same():
+    state = new_game("biblios-dice", 3, seed=6)
+    rng = random.Random(6)
+    setup = state.event_log()
+    assert len(setup) > 0 and setup.loose_count() == 0  # the set-up's events are packed
+    applied = 0
+    for _ in range(12):
+        seat = state.to_move[0]
+        applied += len(state.apply(rng.choice(state.legal_actions(seat)), seat))
+    before = state.event_log()
+    saved = state.to_dict()
+    assert applied > 12 and before.loose_count() == applied  # no marshal on apply's path
+    twin = state.clone()
+    state.compact_log()
+    after = state.event_log()
+    assert after.loose_count() == 0
+    assert after == before and list(after) == list(before) and state.to_dict() == saved
+    assert all(a.text is b.text for a, b in zip(after, before))  # the very texts, not copies
+    assert twin.event_log().loose_count() == applied and twin.to_dict() == saved  # a clone is untouched
+    state.compact_log()  # nothing loose: nothing changes
+    assert state.event_log() == after and state.event_log().loose_count() == 0
+
+
 def test_an_unpacked_event_keeps_the_very_text_so_views_of_the_log_share_it():
     event = Event("harvest", 1, "Player 2 harvests 2 Holy Guild Track pips.", {"marked": [0, 2, 0, 0]})
     record = pack(event)

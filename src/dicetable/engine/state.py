@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Final, Iterable, Self
 from mypy_extensions import mypyc_attr
 
 from .core import Action, Decision, Die, Event, new_event, seat_name
-from .eventlog import EventLog, cell_visible_to, cells, pack, unpack
+from .eventlog import EventLog, cell_visible_to, cells, compact, loose, pack, unpack
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import COPY_CODE, Field, collect_fields, default_encode
 from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
@@ -147,7 +147,7 @@ class GameState:
     _script: tuple[Any, ...]
     _script_pos: int
     _history: Any  # a (seat, action id, tail) chain, newest first; None when empty
-    _log: Any  # a chain of eventlog.pack cells, newest first; None when empty
+    _log: Any  # a chain of eventlog cells (pack, or loose until compact_log), newest first; None when empty
     _legal: dict[int, tuple[Action, ...]]
     _emitted: list[Event]
 
@@ -485,10 +485,20 @@ class GameState:
         events = self._emitted
         log = self._log
         for event in events:
-            log = pack(event, log)
+            log = loose(event, log)  # packed when a holder of the log asks (compact_log)
         self._log = log
         self._legal = {}
         return events
+
+    def compact_log(self) -> None:
+        """Pack the events :meth:`apply` logged since the last call into the log's compact form.
+
+        :meth:`apply` keeps the events it logs as they are (Event objects, about five times the
+        memory of the packed form), so a playout or a simulation, which never keeps its log, does
+        not pay for packing them. A holder of many long-lived logs (a server's tables) calls this
+        after each apply; the log reads the same either way. Returns None.
+        """
+        self._log = compact(self._log)
 
     def step(self, action: Action, seat: int) -> None:
         """The quiet, trusted step of search and evaluation: carry out ``action`` for ``seat``.

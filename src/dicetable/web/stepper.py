@@ -133,6 +133,7 @@ class ReplayCursor:
                 events = state.apply(action_id, seat)
             except DicetableError as exc:
                 raise SaveFormatError(f"record step {i} ({seat}, {action_id!r}) failed: {exc}") from None
+            state.compact_log()  # the cursor and its checkpoints live on in the server's cache
             self.applied += 1
             if new:
                 self._lines.extend(e.text for e in events if e.visible_to(None))
