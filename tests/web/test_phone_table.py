@@ -1,5 +1,6 @@
 """The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
-without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways, the +n score badge
+without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways (and on its final
+score sheet), the +n score badge
 kept below the top line, and "Key to the symbols" a 44 px touch target. Each test measures the page
 (boxes, scroll offsets, pixels); a few seconds each.
 """
@@ -237,6 +238,57 @@ def test_dice_kingdoms_sheets_show_that_they_scroll_sideways(browser, server):
         page.wait_for_timeout(300)
         assert _strip(page, panel, "left", False) != _strip(page, panel, "left", True)
         assert _strip(page, panel, "right", False) != _strip(page, panel, "right", True)
+    finally:
+        ctx.close()
+
+
+def _finished(server, game: str, seed: int) -> str:
+    """A table of two greedy bots played to its end; its id."""
+    tid = server.create(game, [BOT, BOT], seed=seed)["table_id"]
+    deadline = time.time() + 60
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.3)
+    return tid
+
+
+def test_dice_kingdoms_final_score_sheet_shows_that_it_scrolls_sideways(browser, server):
+    """The final score sheet of Dice Kingdoms (six columns and the result) is wider than a phone: its
+    box fades at the edge with more beyond it, as the live sheets do (the page's .scroll-cue), and
+    follows the scroll; at 1366x768 it fits and nothing fades."""
+    tid = _finished(server, "dice-kingdoms-of-valeria", seed=4)
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        ctx = browser.new_context(**size)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}/tables/{tid}?pace=0")
+            page.wait_for_selector("#final-sheet[data-ready]")
+            wrap = page.locator("#final .sheet-wrap")
+            sizes = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+            page.wait_for_timeout(300)
+            if name == "desktop":
+                assert sizes[0] == sizes[1], sizes
+                assert _strip(page, wrap, "right", False) == _strip(page, wrap, "right", True), "a cue with nothing beyond"
+                assert _strip(page, wrap, "left", False) == _strip(page, wrap, "left", True), "a cue with nothing beyond"
+                continue
+            assert sizes[0] > sizes[1] + 20, sizes
+            assert _strip(page, wrap, "right", False) != _strip(page, wrap, "right", True), "no cue on the right"
+            assert _strip(page, wrap, "left", False) == _strip(page, wrap, "left", True), "a cue on the left at the start"
+            wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+            page.wait_for_timeout(300)
+            assert _strip(page, wrap, "left", False) != _strip(page, wrap, "left", True), "no cue on the left at the end"
+            assert _strip(page, wrap, "right", False) == _strip(page, wrap, "right", True), "a cue on the right at the end"
+        finally:
+            ctx.close()
+
+
+def test_dice_kingdoms_sheets_do_not_fade_on_a_laptop(browser, server):
+    """At 1366x768 the Castle and Forest sheets stand side by side and do not scroll: no mask on them."""
+    ctx, page, _ = _open(browser, server, "dice-kingdoms-of-valeria", [HUMAN, BOT], seed=2, size=DESKTOP)
+    try:
+        wait_ready(page)
+        panel = page.locator("#board .dkv-panel:visible").first
+        assert panel.evaluate("p => [p.scrollWidth <= p.clientWidth, getComputedStyle(p).maskImage]") == [True, "none"]
     finally:
         ctx.close()
 
