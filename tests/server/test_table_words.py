@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 
 from dicetable.web import create_site
 
-from .helpers import create
+from .helpers import auth, create
 
 
 @pytest.fixture
@@ -71,3 +71,35 @@ def test_a_bot_seat_is_named_once(app_client):
     view = app_client.get(f"/api/tables/{created['table_id']}").json()
     assert [(s["name"], s["kind"]) for s in view["seats"]] == [
         ("Player 1", "human"), ("Player 2", "bot"), ("Player 3", "bot")]
+
+
+def test_the_view_names_the_duke_choice_and_no_stage_once_turns_are_counted(app_client):
+    # Card Kingdoms, "Choosing Your Duke": while the players keep one of their two Dukes no turn is
+    # counted yet (the observation's turn is 0); the view names that step for the table's top line.
+    made = create(app_client, "valeria-card-kingdoms", ["human", "human"], seed=5)
+    tid, tokens = made["table_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    view = app_client.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()
+    assert view["observation"]["turn"] == 0 and view["stage"] == "Choosing Dukes"
+    assert app_client.get(f"/api/tables/{tid}").json()["stage"] == "Choosing Dukes"   # a spectator too
+    for seat in (0, 1):
+        view = app_client.get(f"/api/tables/{tid}", headers=auth(tokens[seat])).json()
+        duke = next(a["id"] for a in view["legal_actions"] if a["id"].startswith("duke:"))
+        r = app_client.post(f"/api/tables/{tid}/actions", json={"action": duke, "version": view["version"]},
+                            headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+    view = app_client.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()
+    assert view["observation"]["turn"] == 1 and view["stage"] is None
+    # solo: the player's own Duke, in the heading's words
+    solo = create(app_client, "valeria-card-kingdoms", ["human"], seed=5)
+    token = solo["seats"][0]["token"]
+    assert app_client.get(f"/api/tables/{solo['table_id']}", headers=auth(token)).json()["stage"] == "Choosing your Duke"
+    assert app_client.get(f"/api/tables/{solo['table_id']}").json()["stage"] == "Choosing a Duke"
+
+
+@pytest.mark.parametrize("game", ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice"])
+def test_the_other_titles_count_from_their_first_decision(app_client, game):
+    # Their set-up is done before the first decision: the first view already counts a round or a turn.
+    made = create(app_client, game, ["human", "human"], seed=5)
+    view = app_client.get(f"/api/tables/{made['table_id']}", headers=auth(made["seats"][0]["token"])).json()
+    obs = view["observation"]
+    assert view["stage"] is None and (obs.get("round") or 0) + (obs.get("turn") or 0) >= 1, obs

@@ -292,6 +292,44 @@ def test_every_tooltip_reaches_the_keyboard(context, server, tables, game):
     assert page.evaluate("() => document.querySelector('#piece-tip').hidden")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_focus_the_page_moves_before_any_key_shows_no_tooltip(browser, server, size):
+    """Corsairs, two humans: Player 2's page is open and untouched when the decision comes to it
+    (Player 1 plays through the API). The page moves the focus to the decision's first die, a piece
+    with a tooltip; no tooltip covers the board, since nobody used the keyboard (nor a mouse or a
+    finger). A keyboard user still gets it: Shift+Tab and Tab back to that die show its tooltip."""
+    made = server.create("corsairs-of-valeria", [{"kind": "human"}, {"kind": "human"}], seed=5)
+    tid, first, second = made["table_id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    ctx = browser.new_context(**SIZES[size])
+    ctx.set_default_timeout(15_000)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/tables/{tid}?token={second}&pace=0")
+        page.wait_for_selector("#log li")
+        page.wait_for_function("() => document.body.dataset.styling === undefined")
+        assert page.evaluate("() => document.activeElement === document.body")
+        deadline = time.time() + 20
+        while True:  # Player 1 locks their dice at once: the decision passes to Player 2
+            view = server.call("GET", f"/api/tables/{tid}", token=first)[1]
+            if 1 in view["to_move"]:
+                break
+            assert time.time() < deadline
+            pick = next((a for a in view["legal_actions"] if a["id"] == "lock"), view["legal_actions"][0])
+            server.call("POST", f"/api/tables/{tid}/actions", {"action": pick["id"], "version": view["version"]}, token=first)
+        wait_ready(page)
+        page.wait_for_function("() => Boolean(document.activeElement.dataset.action)")
+        page.wait_for_timeout(300)
+        got = page.evaluate(TIP)
+        assert got["inBoard"] and got["action"] and got["own"], got  # a piece with a tooltip has the focus
+        assert got["tip"] is None, f"a tooltip nobody asked for: {got}"
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        again = page.evaluate(TIP)
+        assert again["action"] == got["action"] and again["tip"] == got["own"], again
+    finally:
+        ctx.close()
+
+
 def test_the_clock_is_announced_politely_at_low_time(context, server):
     """A 30 s clock: after 21 s (the page's time, fast-forwarded) the polite live region says 10 s are left."""
     made = server.call("POST", "/api/tables", {"game": "kingdom-of-dice", "players": 1, "options": {},

@@ -165,6 +165,20 @@ def test_the_page_modules_import_only_each_other_and_no_template_has_inline_scri
         assert not re.search(r"<script\b[^>]*>\s*[^<\s]", path.read_text()), path.name
 
 
+def test_the_sideways_scroll_cue_is_defined_once_in_the_page_stylesheet():
+    """The edge fade of a box that scrolls sideways (a scroll-driven animation of the box's own scroll)
+    is the page's .scroll-cue, defined in dicetable.css only: boards and the final score sheet use the
+    class rather than a copy of the mechanism."""
+    timeline = re.compile(r"animation-timeline:\s*scroll\(self inline\)")
+    page_css = (WEB / "static" / "dicetable.css").read_text()
+    assert len(timeline.findall(page_css)) == 1 and "@keyframes scroll-cue" in page_css
+    boards = list((Path(dicetable.__file__).parent / "games").glob("*/static/*.css"))
+    assert boards
+    for path in boards:
+        assert not timeline.search(path.read_text()), path
+    assert 'class="sheet-wrap scroll-cue"' in (WEB / "templates" / "table.html").read_text()
+
+
 # ------------------------------------------------------------------ routes, in process
 @pytest.fixture
 def client(tmp_path):

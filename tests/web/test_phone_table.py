@@ -1,7 +1,8 @@
 """The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
-without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways, the +n score badge
-kept below the top line, and "Key to the symbols" a 44 px touch target. Each test measures the page
-(boxes, scroll offsets, pixels); a few seconds each.
+without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways (and on its final
+score sheet), the +n score badge kept below the top line, and "Key to the symbols" and every other
+disclosure's summary a 44 px touch target. Each test measures the page (boxes, scroll offsets,
+pixels); a few seconds each.
 """
 
 from __future__ import annotations
@@ -241,6 +242,57 @@ def test_dice_kingdoms_sheets_show_that_they_scroll_sideways(browser, server):
         ctx.close()
 
 
+def _finished(server, game: str, seed: int) -> str:
+    """A table of two greedy bots played to its end; its id."""
+    tid = server.create(game, [BOT, BOT], seed=seed)["table_id"]
+    deadline = time.time() + 60
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.3)
+    return tid
+
+
+def test_dice_kingdoms_final_score_sheet_shows_that_it_scrolls_sideways(browser, server):
+    """The final score sheet of Dice Kingdoms (six columns and the result) is wider than a phone: its
+    box fades at the edge with more beyond it, as the live sheets do (the page's .scroll-cue), and
+    follows the scroll; at 1366x768 it fits and nothing fades."""
+    tid = _finished(server, "dice-kingdoms-of-valeria", seed=4)
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        ctx = browser.new_context(**size)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}/tables/{tid}?pace=0")
+            page.wait_for_selector("#final-sheet[data-ready]")
+            wrap = page.locator("#final .sheet-wrap")
+            sizes = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+            page.wait_for_timeout(300)
+            if name == "desktop":
+                assert sizes[0] == sizes[1], sizes
+                assert _strip(page, wrap, "right", False) == _strip(page, wrap, "right", True), "a cue with nothing beyond"
+                assert _strip(page, wrap, "left", False) == _strip(page, wrap, "left", True), "a cue with nothing beyond"
+                continue
+            assert sizes[0] > sizes[1] + 20, sizes
+            assert _strip(page, wrap, "right", False) != _strip(page, wrap, "right", True), "no cue on the right"
+            assert _strip(page, wrap, "left", False) == _strip(page, wrap, "left", True), "a cue on the left at the start"
+            wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+            page.wait_for_timeout(300)
+            assert _strip(page, wrap, "left", False) != _strip(page, wrap, "left", True), "no cue on the left at the end"
+            assert _strip(page, wrap, "right", False) == _strip(page, wrap, "right", True), "a cue on the right at the end"
+        finally:
+            ctx.close()
+
+
+def test_dice_kingdoms_sheets_do_not_fade_on_a_laptop(browser, server):
+    """At 1366x768 the Castle and Forest sheets stand side by side and do not scroll: no mask on them."""
+    ctx, page, _ = _open(browser, server, "dice-kingdoms-of-valeria", [HUMAN, BOT], seed=2, size=DESKTOP)
+    try:
+        wait_ready(page)
+        panel = page.locator("#board .dkv-panel:visible").first
+        assert panel.evaluate("p => [p.scrollWidth <= p.clientWidth, getComputedStyle(p).maskImage]") == [True, "none"]
+    finally:
+        ctx.close()
+
+
 # ---------------------------------------------------------------- 3. the +n badge below the top line
 
 #: JS (argument: a data-key): play a +2 count effect on that element with the page's animate.js and
@@ -300,7 +352,7 @@ def test_the_score_badge_stays_below_the_top_line(browser, server):
         ctx.close()
 
 
-# ---------------------------------------------------------------- 4. the key to the symbols
+# ---------------------------------------------------------------- 4. the key to the symbols and every summary
 
 @pytest.mark.parametrize("game", ["dice-kingdoms-of-valeria", "kingdom-of-dice"])
 def test_the_key_to_the_symbols_is_a_44px_touch_target(browser, server, game):
@@ -323,3 +375,42 @@ def test_the_key_to_the_symbols_is_a_44px_touch_target(browser, server, game):
             ctx.close()
     assert heights["phone"] >= 44, heights
     assert heights["desktop"] <= 24, heights
+
+
+#: JS: every summary in sight on the page: [its text, its height, its display].
+SUMMARIES = """() => [...document.querySelectorAll('summary')].filter(s => s.getClientRects().length)
+  .map(s => [s.textContent.trim(), s.getBoundingClientRect().height, getComputedStyle(s).display])"""
+
+
+def test_every_disclosure_summary_is_a_44px_touch_target(browser, server):
+    """How to play, the rules sections (a spectator has nothing to decide: every section folded),
+    Component reference and the Key to the symbols on the table page, the bot levels in the lobby and
+    the account page's note: each summary at least 44 px tall on a touch phone, still a list item (its
+    arrow kept); on a laptop each stays one compact line."""
+    made = server.create("kingdom-of-dice", [HUMAN, BOT], seed=3)
+    seen = {}
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        ctx = browser.new_context(**size)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}/tables/{made['table_id']}?pace=0")
+            page.wait_for_selector("#log li")
+            page.locator("#tab-rules").tap() if name == "phone" else page.click("#tab-rules")
+            page.wait_for_selector("#rules-now details.rule summary")
+            rows = page.evaluate(SUMMARIES)
+            page.goto(f"{server.url}/")
+            page.wait_for_selector("#bot-levels summary")
+            rows += page.evaluate(SUMMARIES)
+            page.goto(f"{server.url}/account")
+            page.wait_for_selector("details.account-intro summary")
+            rows += page.evaluate(SUMMARIES)
+            seen[name] = rows
+        finally:
+            ctx.close()
+    names = [r[0] for r in seen["phone"]]
+    for must in ("How to play", "Component reference", "Key to the symbols", "Goal of the Game",
+                 "What the bot levels do", "What this server keeps about you"):
+        assert must in names, names
+    assert len(names) >= 9 and names == [r[0] for r in seen["desktop"]]
+    assert all(h >= 44 and d == "list-item" for _, h, d in seen["phone"]), seen["phone"]
+    assert all(h <= 24 and d == "list-item" for _, h, d in seen["desktop"]), seen["desktop"]

@@ -35,3 +35,19 @@ def test_seat_names_counter_and_log_numbers(browser, server):
         assert values == list(range(len(view["log"]) - len(values) + 1, len(view["log"]) + 1))
     finally:
         context.close()
+
+
+def test_the_counter_names_the_duke_choice_then_counts_turns(browser, server):
+    # Card Kingdoms, "Choosing Your Duke": no turn is counted while the Dukes are chosen; the top line
+    # says what is happening, then counts the turns once the first one begins.
+    made = server.create("valeria-card-kingdoms", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=5)
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/tables/{made['table_id']}?pace=0#token={made['seats'][0]['token']}")
+        page.wait_for_selector('#board [data-action^="duke:"]')
+        assert page.locator("#version").inner_text() == "Choosing Dukes"
+        page.locator('#board [data-action^="duke:"]').first.click()
+        page.wait_for_function("() => /^Turn \\d+$/.test(document.querySelector('#version').textContent)")
+    finally:
+        context.close()

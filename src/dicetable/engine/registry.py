@@ -126,7 +126,11 @@ class GameSpec:
     full, e.g. ``show 3``); ``board_view(obs, actions, seat)`` returns the
     browser board as keyed parts ``{part id: HTML}`` with the root ``"board"``
     (:mod:`dicetable.engine.markup`; a single HTML string is the root alone),
-    ``actions`` being the seat's legal actions as ``[{"id", "label"}]``; ``help`` is the game's rules help and
+    ``actions`` being the seat's legal actions as ``[{"id", "label"}]``; ``stage_words(obs)`` (optional)
+    names, in the rulebook's words, a step of the game that the observation's ``round`` and ``turn`` do
+    not count, such as a choice made while setting up (Card Kingdoms' Dukes: "Choosing Dukes"), and
+    answers None at every other time: the table page's top line shows it instead of the round and turn
+    (the view's ``stage``); ``help`` is the game's rules help and
     component reference (:mod:`dicetable.engine.help`). ``render(state,
     seat)`` is the older terminal view, used only where ``text_view`` is
     missing.
@@ -158,6 +162,7 @@ class GameSpec:
     render: Callable[..., Any] | None = None
     text_view: Callable[..., Any] | None = None
     board_view: Callable[..., Any] | None = None
+    stage_words: Callable[..., str | None] | None = None
     help: GameHelp = EMPTY_HELP
     action_catalogue: Callable[..., Any] | None = None
     observation_encoding: Callable[..., Any] | None = None

@@ -47,7 +47,9 @@ class Views:
         taken back at this table; views are ordered by ``(undos, version)``), ``own_score`` (``GameState.own_score``; ``scores`` is the public
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``,
         ``options`` (the game's options, defaults filled in), ``undo_seat`` (the seat that may take back the table's last move now, for every viewer: a
-        hot-seat page holding that seat's token offers its undo; None when no move can be taken back)
+        hot-seat page holding that seat's token offers its undo; None when no move can be taken back),
+        ``stage`` (the game's ``stage_words(obs)``: a step its round and turn do not count, such as
+        Card Kingdoms' "Choosing Dukes"; None at other times)
         and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
         """
         with lt.lock:
@@ -80,6 +82,7 @@ class Views:
         if rnd is not None:
             rnd.common = common
         to_move, scores, winners, seats, bank, undo_seat = common
+        stage_words = get_game(lt.game).stage_words
         view = {
             "table_id": lt.id,
             "game": lt.game,
@@ -91,6 +94,7 @@ class Views:
             "decision": decision.to_json() if decision is not None else None,
             "legal_actions": actions,
             "observation": obs,
+            "stage": stage_words(obs) if stage_words is not None else None,
             "log": None,
             "scores": scores,
             "own_score": self.own_score(lt, seat, scores),

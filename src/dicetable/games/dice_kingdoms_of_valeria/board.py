@@ -802,7 +802,7 @@ def _root(season: str, n: int) -> str:
         '<div class="dkv-tabs" role="tablist" aria-label="Player sheets">',
         *(slot(f"tab-{s}", "span", "", 'role="presentation"') for s in range(n)), "</div>",
         '<div class="dkv-panels">',
-        *(slot(f"p-{s}", "div", f"dkv-panel dkv-panel-{s}",
+        *(slot(f"p-{s}", "div", f"dkv-panel dkv-panel-{s} scroll-cue",
                f'id="dkv-panel-{s}" role="tabpanel" aria-labelledby="dkv-tabl-{s}" tabindex="0"') for s in range(n)),
         "</div></div>", slot(LEGEND), "</div>"])
 

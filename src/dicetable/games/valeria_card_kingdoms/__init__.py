@@ -16,6 +16,7 @@ from .balance import balance_facts
 from .policy import evaluate, greedy
 from .rules import ValeriaState
 from .text import render, text_view
+from .viewdata import stage_words
 
 SPEC = GameSpec(
     id="valeria-card-kingdoms",
@@ -41,6 +42,7 @@ SPEC = GameSpec(
     render=render,
     text_view=text_view,
     board_view=board_view,
+    stage_words=stage_words,
     help=load_help(__name__),
     action_catalogue=action_catalogue,
     observation_encoding=observation_encoding,

@@ -148,6 +148,17 @@ def is_live(obs: Observation) -> bool:
     return obs["phase"] not in ("choose-duke", "over")
 
 
+def stage_words(obs: Observation | Mapping[str, Any]) -> str | None:
+    """The table page's top line while Dukes are chosen (turn 0, nothing to count yet): the rulebook's
+    "Choosing Your Duke" (Setup), "Choosing Dukes" when several players choose; None once turns are
+    played (the page counts the turns)."""
+    if obs.get("phase") != "choose-duke":
+        return None
+    if obs.get("players") != 1:
+        return "Choosing Dukes"
+    return "Choosing your Duke" if obs.get("seat") == 0 else "Choosing a Duke"
+
+
 def exhausted_goal(obs: Observation) -> int:
     """Exhausted stacks that end the game: 2 per player, 5 in solo (R8.1, R12.16)."""
     n = obs["players"]

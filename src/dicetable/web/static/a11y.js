@@ -46,7 +46,21 @@ function wireBoardTabs(board) {
 // in one tooltip element. Pieces that are not actions are reached with the arrow keys: with the
 // focus in the board, Down and Up move to the next and previous piece that has a tooltip or an
 // action (each focusable then, out of the Tab order), so every tooltip can be read without a mouse.
+//
+// Keyboard focus means the last thing the user did on the page was a key press: a focus the page
+// moves before the user did anything (a decision's first action, on load) matches :focus-visible
+// too, and its tooltip would cover the board for someone who has not touched the keyboard. The
+// focus ring stays (a keyboard user sees where they are); the tooltip comes with the first key.
 const GENERIC = new Set(["div", "span", "b", "small", "p", "g", "rect", "circle", "path", "polygon", "text", "ellipse"]);
+const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock", "OS"]);
+
+// "key" once a key other than a lone modifier was pressed, "pointer" once a mouse button, a pen or
+// a finger went down, whichever came last; null before either.
+let lastInput = null;
+function watchInput() {
+  document.addEventListener("keydown", (ev) => { if (!MODIFIERS.has(ev.key)) lastInput = "key"; }, true);
+  document.addEventListener("pointerdown", () => { lastInput = "pointer"; }, true);
+}
 
 export function tipOf(piece) {
   const own = piece.getAttribute("title") || [...piece.children].find((c) => c.tagName.toLowerCase() === "title")?.textContent;
@@ -73,9 +87,10 @@ function wireTips(board) {
   board.addEventListener("focusin", (ev) => {
     hide();
     const piece = ev.target instanceof Element ? ev.target : null;
-    // keyboard focus only: after a click or a tap the page moves the focus to the next decision's first
-    // action, and its tooltip would cover the board for someone who is not using the keyboard
-    if (!piece || !piece.matches(":focus-visible")) return;
+    // keyboard focus only: after a click or a tap, or before the user did anything, the page moves the
+    // focus to the decision's first action, and its tooltip would cover the board for someone who is
+    // not using the keyboard
+    if (!piece || lastInput !== "key" || !piece.matches(":focus-visible")) return;
     const text = tipOf(piece);
     if (!text) return;
     // A piece reached with the arrows that has no role of its own is a named group (its tooltip names it).
@@ -137,6 +152,7 @@ export function wireAccess() {
   const board = $("#board");
   if (board) {
     wireBoardTabs(board);
+    watchInput();
     wireTips(board);
     let pending = false;
     new MutationObserver(() => {

@@ -372,7 +372,8 @@ function nameOf(seat) {
 
 // The header's counter: the round and turn as the players count them (the game's own observation
 // says them), never the table's version, which counts every sub-step; the version stays in
-// ``data-version`` for tests and tools.
+// ``data-version`` for tests and tools. A step that no round or turn counts (Card Kingdoms' Duke
+// choice) is named by the game, in the view's ``stage``.
 function drawMoveCounter(view) {
   const ver = $("#version");
   ver.dataset.version = String(view.version);
@@ -380,7 +381,8 @@ function drawMoveCounter(view) {
   const words = [];
   if (typeof obs.round === "number" && obs.round > 0) words.push(`Round ${obs.round}`);
   if (typeof obs.turn === "number" && obs.turn > 0) words.push(`Turn ${obs.turn}`);
-  ver.textContent = words.length ? words.join(" · ") : (view.over ? "game over" : "setting up");
+  const stage = typeof view.stage === "string" ? view.stage : "";
+  ver.textContent = stage || (words.length ? words.join(" · ") : (view.over ? "game over" : "setting up"));
   ver.title = `table version ${view.version} (every step of every decision counts one)`;
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
