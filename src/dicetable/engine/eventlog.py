@@ -12,6 +12,9 @@ or an enum in ``data``) is kept as the Event itself. The record is also the
 cell of the log's chain (newest first), so a state's log costs one tuple an
 event. :class:`EventLog` is a sequence of Events over such cells, growing
 only at its end, which a state and a server share (``GameState.event_log``).
+``apply`` first chains its events :func:`loose` (the Event itself, no marshal: a
+playout never keeps its log); :func:`compact` packs them for a holder of the log
+(``GameState.compact_log``).
 """
 
 from __future__ import annotations
@@ -46,9 +49,9 @@ def loose(event: Event, older: Any = None) -> Any:
 
     What :meth:`GameState.apply <dicetable.engine.state.GameState.apply>` makes: a playout or a
     simulation, which never keeps its log, then skips :func:`pack`'s marshal (13-23% of a
-    compiled random game's time). The cell ``(text, seat, visible, event, older, None)`` reads as a
-    packed one does (:func:`unpack`, :func:`cells`, :func:`cell_visible_to`); its sixth entry marks
-    it loose for :func:`compact`.
+    compiled random game's ``apply``). The cell ``(text, seat, visible, event, older, None)``
+    reads as a packed one does (:func:`unpack`, :func:`cells`, :func:`cell_visible_to`); its sixth
+    entry marks it loose for :func:`compact`.
     """
     return (event[2], event[1], event[4], event, older, None)
 
