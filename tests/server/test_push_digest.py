@@ -24,11 +24,11 @@ from dicetable.server.tables import Subscriber, TableManager
 
 #: Per title: sha256 of every viewer's received messages and of the HTTP views, in order (see the module).
 DIGESTS: dict[str, str] = {
-    "biblios-dice": "1e7fee511affa8375b67927e9cae3346a3c1d751da02c67e9054779b3e29d7b5",
-    "corsairs-of-valeria": "3854c17f209392ab7a12d0cc1a0f190aef9cb89e81313cefb8979b50a9e4fd0f",
-    "dice-kingdoms-of-valeria": "c0c83437746f3d8cf1710f033dea2d9cfacf1dd6d194bbf90a78eeedef0c976b",
-    "kingdom-of-dice": "afb0f9472d6e195c443acad538b1eeccd95cf7f7dcb692ae19bc2e02f5b96705",
-    "valeria-card-kingdoms": "346fdb5ee4755cf4ed3165650f553cdf58e972806ab438dc2a022b365c918f52",
+    "biblios-dice": "a735cf095cb46a48a55660279f9eec85b194b9f628e882e1649f8185c18a33cf",
+    "corsairs-of-valeria": "4e2993864c5a7ac3b8a11703485fa7dc0b0257915c31155f09fc62562b5d0898",
+    "dice-kingdoms-of-valeria": "137e3ae6c187a73ff31a42f56cbb6ffbb0644f6aecaba922bad49d11e59995d9",
+    "kingdom-of-dice": "0498536d3997859f7c87f6bb10d7bb145e067762b9f2b0f42c8e1de31c898c50",
+    "valeria-card-kingdoms": "3aff961a73c320567029ca235ae51d241c08aaaf4ce3b5ecdc3a9da552576d10",
 }
 
 #: Actions played per title (random legal actions from a seeded generator): about a third of a game.
