@@ -45,6 +45,19 @@ def wait_ready(page, timeout: float = 20_000) -> None:
     page.wait_for_function(READY, timeout=timeout)
 
 
+def api_until_to_move(server, tid: str, token: str, seat: int, prefer: str = "lock", seconds: float = 20) -> None:
+    """Play the token's seat through the API (its ``prefer`` action when offered, else its first) until
+    ``seat`` is to move; fails after ``seconds``."""
+    deadline = time.time() + seconds
+    while True:
+        view = server.call("GET", f"/api/tables/{tid}", token=token)[1]
+        if seat in view["to_move"]:
+            return
+        assert time.time() < deadline, f"seat {seat} never came to move"
+        pick = next((a for a in view["legal_actions"] if a["id"] == prefer), view["legal_actions"][0])
+        server.call("POST", f"/api/tables/{tid}/actions", {"action": pick["id"], "version": view["version"]}, token=token)
+
+
 def take_turn(page, rng: random.Random, keyboard: bool = False, tap: bool = False) -> bool:
     """Take one legal action by clicking, tapping (``tap``: a touch screen) or with Tab and
     Enter/Space only; False when none was shown.

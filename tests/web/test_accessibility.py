@@ -16,7 +16,7 @@ import time
 import pytest
 
 from tests.web.a11y import axe_problems
-from tests.web.helpers import OVER, accessible_problems, wait_ready
+from tests.web.helpers import OVER, accessible_problems, api_until_to_move, wait_ready
 
 GAMES = ("kingdom-of-dice", "biblios-dice", "valeria-card-kingdoms", "dice-kingdoms-of-valeria",
          "corsairs-of-valeria")
@@ -308,14 +308,7 @@ def test_the_focus_the_page_moves_before_any_key_shows_no_tooltip(browser, serve
         page.wait_for_selector("#log li")
         page.wait_for_function("() => document.body.dataset.styling === undefined")
         assert page.evaluate("() => document.activeElement === document.body")
-        deadline = time.time() + 20
-        while True:  # Player 1 locks their dice at once: the decision passes to Player 2
-            view = server.call("GET", f"/api/tables/{tid}", token=first)[1]
-            if 1 in view["to_move"]:
-                break
-            assert time.time() < deadline
-            pick = next((a for a in view["legal_actions"] if a["id"] == "lock"), view["legal_actions"][0])
-            server.call("POST", f"/api/tables/{tid}/actions", {"action": pick["id"], "version": view["version"]}, token=first)
+        api_until_to_move(server, tid, first, 1)  # Player 1 locks their dice at once: Player 2 decides
         wait_ready(page)
         page.wait_for_function("() => Boolean(document.activeElement.dataset.action)")
         page.wait_for_timeout(300)

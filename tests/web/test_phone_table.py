@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from .helpers import wait_ready
+from .helpers import api_until_to_move, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -168,14 +168,7 @@ def test_a_decision_does_not_pull_a_reader_away_from_the_rules(browser, server):
         page.wait_for_timeout(1_500)
         assert page.evaluate(OFFSETS)[0] > 200 and page.evaluate(SIDE_TOP) < 0.5
         tid, token = made["table_id"], made["seats"][0]["token"]
-        deadline = time.time() + 20
-        while True:
-            view = server.call("GET", f"/api/tables/{tid}", token=token)[1]
-            if 1 in view["to_move"]:
-                break
-            assert time.time() < deadline
-            pick = next((a for a in view["legal_actions"] if a["id"] == "lock"), view["legal_actions"][0])
-            server.call("POST", f"/api/tables/{tid}/actions", {"action": pick["id"], "version": view["version"]}, token=token)
+        api_until_to_move(server, tid, token, 1)
         wait_ready(page)
         page.wait_for_timeout(800)
         assert page.evaluate(IN_SIGHT) == []  # the decision's dice are out of sight: kept so
@@ -217,6 +210,21 @@ def _strip(page, panel, side: str, bare: bool) -> bytes:
     return shot
 
 
+def _faded(page, box, side: str) -> bool:
+    """Whether ``box``'s strip on ``side`` differs from the same strip drawn without its mask (a cue shows)."""
+    return _strip(page, box, side, False) != _strip(page, box, side, True)
+
+
+def _assert_cue_follows_the_scroll(page, box) -> None:
+    """At the start only the right edge of ``box`` fades, at the end only the left one."""
+    assert _faded(page, box, "right"), "no cue on the right"
+    assert not _faded(page, box, "left"), "a cue on the left at the start"
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    page.wait_for_timeout(300)
+    assert _faded(page, box, "left"), "no cue on the left at the end"
+    assert not _faded(page, box, "right"), "a cue on the right at the end"
+
+
 def test_dice_kingdoms_sheets_show_that_they_scroll_sideways(browser, server):
     """On a phone the sheet panel (Castle and Forest sheets, 780 px wide) scrolls sideways inside the
     board: the edge with more content beyond it fades (its pixels differ from the panel drawn without
@@ -228,16 +236,10 @@ def test_dice_kingdoms_sheets_show_that_they_scroll_sideways(browser, server):
         sizes = panel.evaluate("p => [p.scrollWidth, p.clientWidth]")
         assert sizes[0] > sizes[1] + 200, sizes
         page.wait_for_timeout(300)
-        assert _strip(page, panel, "right", False) != _strip(page, panel, "right", True), "no cue on the right"
-        assert _strip(page, panel, "left", False) == _strip(page, panel, "left", True), "a cue on the left at the start"
-        panel.evaluate("p => { p.scrollLeft = p.scrollWidth; }")
-        page.wait_for_timeout(300)
-        assert _strip(page, panel, "left", False) != _strip(page, panel, "left", True), "no cue on the left at the end"
-        assert _strip(page, panel, "right", False) == _strip(page, panel, "right", True), "a cue on the right at the end"
+        _assert_cue_follows_the_scroll(page, panel)
         panel.evaluate("p => { p.scrollLeft = (p.scrollWidth - p.clientWidth) / 2; }")
         page.wait_for_timeout(300)
-        assert _strip(page, panel, "left", False) != _strip(page, panel, "left", True)
-        assert _strip(page, panel, "right", False) != _strip(page, panel, "right", True)
+        assert _faded(page, panel, "left") and _faded(page, panel, "right"), "both edges fade mid-way"
     finally:
         ctx.close()
 
@@ -268,16 +270,10 @@ def test_dice_kingdoms_final_score_sheet_shows_that_it_scrolls_sideways(browser,
             page.wait_for_timeout(300)
             if name == "desktop":
                 assert sizes[0] == sizes[1], sizes
-                assert _strip(page, wrap, "right", False) == _strip(page, wrap, "right", True), "a cue with nothing beyond"
-                assert _strip(page, wrap, "left", False) == _strip(page, wrap, "left", True), "a cue with nothing beyond"
+                assert not _faded(page, wrap, "right") and not _faded(page, wrap, "left"), "a cue with nothing beyond"
                 continue
             assert sizes[0] > sizes[1] + 20, sizes
-            assert _strip(page, wrap, "right", False) != _strip(page, wrap, "right", True), "no cue on the right"
-            assert _strip(page, wrap, "left", False) == _strip(page, wrap, "left", True), "a cue on the left at the start"
-            wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
-            page.wait_for_timeout(300)
-            assert _strip(page, wrap, "left", False) != _strip(page, wrap, "left", True), "no cue on the left at the end"
-            assert _strip(page, wrap, "right", False) == _strip(page, wrap, "right", True), "a cue on the right at the end"
+            _assert_cue_follows_the_scroll(page, wrap)
         finally:
             ctx.close()
 
