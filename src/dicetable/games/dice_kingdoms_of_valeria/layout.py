@@ -1,8 +1,8 @@
 """Dice Kingdoms of Valeria: one season's sheets as tables of plain ints, the rules' hot path.
 
 :class:`Layout` turns a season's validated :class:`~.components.Sheets` into tuples
-of ints indexed by section, pip and count (rulebook: The Castle Sheet, The
-Forest Sheet, Scoring), built once at import (:data:`LAYOUTS`). The rules,
+of ints indexed by section, pip and count (rulebook: Player Sheets,
+Scoring), built once at import (:data:`LAYOUTS`). The rules,
 the bots and the encoding read these tables, never the data models. Every
 attribute is declared with its type, so the compiled build reads it as a
 field of a native class and indexes its tuples without a generic lookup
