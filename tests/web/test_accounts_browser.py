@@ -85,6 +85,35 @@ def test_sign_up_in_and_out_from_the_pages_and_a_guest_keeps_their_seat(context,
     assert errors == []
 
 
+def test_signing_up_before_the_session_is_known_signs_up_and_never_puts_the_password_in_the_address(context, server):
+    """The forms are wired before the page asks who is signed in: a fast user (or a slow server) must not
+    send the form as a plain GET, which reloads the page with the password in its address."""
+    page = context.new_page()
+    held = []
+
+    def hold_first(route):
+        if not held and route.request.method == "GET":
+            held.append(route)  # answered only after the click below
+        else:
+            route.continue_()
+
+    page.route("**/api/session", hold_first)
+    page.goto(server.url + "/account")
+    page.wait_for_function("() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/accounts.js'))")
+    name = _name("Fast")
+    page.fill("#sign-up-name", name)
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#create-account")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for the session"
+    held[0].continue_()
+    page.wait_for_selector("#signed-in:not([hidden])")
+    assert page.locator("#me-name").inner_text() == name
+    assert page.url == server.url + "/account"  # no form fields in the address
+
+
 def test_an_api_token_and_deleting_the_account_from_the_page(context, server):
     page = context.new_page()
     name = _name("Del")

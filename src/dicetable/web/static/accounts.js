@@ -69,9 +69,9 @@ async function signIn(name, password, errorSel) {
   return me;
 }
 
-// The account page.
+// The account page. Its forms are wired before anything is awaited: a form sent before its
+// listener is there would go as a plain GET, with the password in the address.
 export async function accountPage() {
-  show(await session());
   $("#sign-in-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     say("#sign-in-error", "");
@@ -141,4 +141,5 @@ export async function accountPage() {
     show({ name: null });
     say("#signed-out-note", "Your account was deleted.");
   });
+  show(await session());
 }
