@@ -1,9 +1,10 @@
 """The live table in a real browser: every version shown in order at the table's pace, and a whole
 game of each title played by tapping on a phone-sized screen.
 
-Slow (a full game per title and test): marked ``slow`` and run once each by ``make test``. Each
-game is the shortest the title offers: two seats (the page's and a greedy bot) for the pace, the
-solo mode where there is one (else a bot) on the phone.
+Slow: marked ``slow`` and run once each by ``make test``. The pace is checked over the first turns
+of a table of two seats (the page's and a greedy bot); the phone plays a whole game, the shortest
+the title offers (the solo mode where there is one, else against a bot). A whole game at the
+desktop's size is tests/web/test_browser.py's.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 #: ms: the ``pace`` URL parameter of these tables. Short, so a whole game is quick (about a third of the
 #: test's time at 150), yet four frames: a page that did not pace would draw a bot's moves back to back.
 PACE = 60
+#: The pace test plays until the page has drawn this many versions besides its own clicks' (the bot's
+#: moves and dice rolls), or to the end of the game.
+PACED_VERSIONS = 12
 
 #: Installed before the page's scripts: every value the data-version element shows, with the time
 #: (performance.now(), ms) it was drawn, and the version on screen at each click on an action.
@@ -105,9 +109,10 @@ TWO_SEATS = [(spec.id, max(2, spec.min_players)) for spec in shipped_games()]
 
 @pytest.mark.parametrize("game,players", TWO_SEATS, ids=[g for g, _ in TWO_SEATS])
 def test_every_version_is_shown_at_the_pace(context, server, game, players):
-    """A full game against a greedy bot at pace ``PACE``: the data-version element shows every version
-    from the first to the last, none skipped, none twice apart, and each version that is not the
-    viewer's own (the one after each click) stays on screen at least 80% of the pace."""
+    """Turns against a greedy bot at pace ``PACE`` until ``PACED_VERSIONS`` of its versions were drawn: the data-version element shows every
+    version from the first to the server's current one, none skipped, none twice apart, and each
+    version that is not the viewer's own (the one after each click) stays on screen at least 80% of
+    the pace."""
     tid, token = _table(server, game, players, seed=3)
     page = context.new_page()
     errors: list[str] = []
@@ -115,16 +120,16 @@ def test_every_version_is_shown_at_the_pace(context, server, game, players):
     page.add_init_script(RECORD)
     page.goto(f"{server.url}/tables/{tid}?token={token}&pace={PACE}")
     rng = random.Random(7)
-    deadline = time.time() + 240
-    while not is_over(page):
-        assert time.time() < deadline, "the game did not end in 240 s"
+    others = "() => new Set(window.__shown.map((s) => s[0])).size - window.__clicked.length"
+    while True:
         wait_ready(page, timeout=30_000)
-        if not is_over(page):
-            take_turn(page, rng)
+        if is_over(page) or page.evaluate(others) >= PACED_VERSIONS:
+            break
+        take_turn(page, rng)
     final = server.call("GET", f"/api/tables/{tid}")[1]
-    assert final["over"]
     page.wait_for_function(f"() => Number(document.querySelector('[data-version]').dataset.version) === {final['version']}")
-    shown = page.evaluate("window.__shown")
+    # a bot's move in flight when the version was asked may be drawn since: the check ends at that version
+    shown = [(v, t) for v, t in page.evaluate("window.__shown") if v <= final["version"]]
     own = {v + 1 for v in page.evaluate("window.__clicked")}
     runs: list[list[float]] = []  # [version, first drawn, last drawn] per run of equal values
     for v, t in shown:
