@@ -163,3 +163,49 @@ def open_lobby_table(page, server_url: str, game: str, seats: list[str], options
         page.click("#open-table")
     page.wait_for_url("**/tables/**")
     page.wait_for_selector("[data-version]")
+
+
+#: The scoring categories of each title's rulebook, as the final dialog's columns name them.
+SHEET_CATEGORIES = {
+    "kingdom-of-dice": ["Influence cards"],
+    "corsairs-of-valeria": ["Treasure"],
+    "biblios-dice": ["Scrolls Track", "Manuscripts Track", "Pigments Track", "Quills Track", "Ink Track", "Gold",
+                     "Losing VPs", "VP tokens"],
+    "dice-kingdoms-of-valeria": ["Star pips", "Claimed Domains", "Monster Lairs", "Statue Cards"],
+    "valeria-card-kingdoms": ["Monsters", "Domains", "VP tokens", "Duke"],
+}
+#: The solo opponent (or Cadfael at 2 players) that has its own row: (game, players) -> its name.
+OPPONENTS = {("kingdom-of-dice", 1): "The Mischievous Cat", ("valeria-card-kingdoms", 1): "The Dark Lord",
+             ("biblios-dice", 2): "Cadfael"}
+
+
+def check_score_sheet(page, game: str, view: dict) -> None:
+    """The final dialog's table: every rulebook category per seat, summing to the engine's final score."""
+    heads = [h.strip() for h in page.locator("#final-head th").all_inner_texts()]
+    assert heads[:2] == ["player", "score"] and heads[2:2 + len(SHEET_CATEGORIES[game])] == SHEET_CATEGORIES[game]
+    rows = page.locator("#final-scores tr[data-seat]")
+    assert rows.count() == view["players"]
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        seat = int(row.get_attribute("data-seat"))
+        points = [int(t) for t in row.locator("td[data-category]").all_inner_texts()]
+        total = int(row.locator("td[data-total]").inner_text())
+        assert len(points) == len(SHEET_CATEGORIES[game])
+        assert sum(points) == total == view["scores"][seat]
+    opponent = OPPONENTS.get((game, view["players"]))
+    others = page.locator("#final-scores tr[data-opponent]")
+    assert others.count() == (1 if opponent else 0)
+    if opponent:
+        assert others.locator("th").inner_text().startswith(opponent)
+    assert page.locator("#final-outcome").inner_text().strip()
+
+
+def check_final_table(page, game: str, view: dict) -> None:
+    """The page of a game that is over (``view``: the API's final view): the score sheet (see
+    :func:`check_score_sheet`), its winners marked, why it ended, "Game over" and no action left."""
+    page.wait_for_selector("#final-sheet[data-ready]")
+    check_score_sheet(page, game, view)
+    assert page.locator("#final-scores tr.winner[data-seat]").count() == len(view["winners"])
+    assert page.locator("#final-why li").count() >= 1
+    assert page.locator("#status").inner_text().startswith("Game over")
+    assert page.locator("#board [data-action], #actionbar [data-action]").count() == 0

@@ -16,7 +16,7 @@ import pytest
 
 from dicetable.engine.testing import shipped_games
 
-from .helpers import is_over, take_turn, wait_ready
+from .helpers import check_final_table, is_over, take_turn, wait_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -154,7 +154,9 @@ def test_a_whole_game_by_tapping_on_a_phone(browser, server, game, players):
     no horizontal page scroll, every action inside the screen's width and at least 32x32 px, no
     visible text under 12 px (an action in a board area that scrolls sideways is measured once scrolled
     to). The page's own problems fail at once; a board's are reported as BoardNotPhoneReady (the game's
-    board.css) after the game has been played to its end."""
+    board.css) after the game has been played to its end. At the end, the final score sheet as at the
+    desktop (tests/web/test_browser.py plays every title's two-seat game whole there; the solo modes are
+    played whole here only)."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                               device_scale_factor=2)
     ctx.set_default_timeout(15_000)
@@ -180,7 +182,9 @@ def test_a_whole_game_by_tapping_on_a_phone(browser, server, game, players):
             board_problems.update(p for where, p in problems if where == "board")
             if take_turn(page, rng, tap=True):
                 taps += 1
-        assert taps > 0 and server.call("GET", f"/api/tables/{tid}")[1]["over"]
+        final = server.call("GET", f"/api/tables/{tid}", token=token)[1]
+        assert taps > 0 and final["over"]
+        check_final_table(page, game, final)
         problems = page.evaluate(PHONE_PROBLEMS)
         assert [p for where, p in problems if where == "page"] == [], "with the final scores up"
         assert errors == []
