@@ -744,7 +744,8 @@ async function drawSheet() {
     ...ln.points.map((p, i) => el("td", { "data-category": sheet.categories[i], text: String(p) })),
     ...shown.map(([, i]) => el("td", { text: ln.ties[i] === null || ln.ties[i] === undefined ? "–" : String(ln.ties[i]) })),
     el("td", { text: ln.won ? "wins" : "" }))));
-  $("#final-source").textContent = `Scoring: ${sheet.source}`;
+  // titled as the terminal titles it (cli/play.py): "Score sheet (rulebook: Scoring)", the section named once
+  $("#final-source").textContent = `Score sheet (${sheet.source})`;
   const out = $("#final-outcome");
   out.textContent = sheet.outcome; out.hidden = false;
   $("#final-sheet").dataset.ready = "1";
