@@ -7,7 +7,7 @@ import { $, $$, el, fmtSecs, hasSecrets, logText, morph, params, sameJSON, seatN
 import { Live, api, errorText, unwrapView } from "./api.js";
 import { VersionQueue, keyOf, keyText } from "./queue.js";
 import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
-import { boardFor, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from "./board.js";
+import { boardFor, counterText, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from "./board.js";
 import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
 import { drawHowto, howtoOf } from "./howto.js";
@@ -370,19 +370,13 @@ function nameOf(seat) {
   return `${own} · ${name}`;
 }
 
-// The header's counter: the round and turn as the players count them (the game's own observation
-// says them), never the table's version, which counts every sub-step; the version stays in
-// ``data-version`` for tests and tools. A step that no round or turn counts (Card Kingdoms' Duke
-// choice) is named by the game, in the view's ``stage``.
+// The header's counter: the round and turn, or the game's stage (board.js counterText), never the
+// table's version, which counts every sub-step; the version stays in ``data-version`` for tests
+// and tools.
 function drawMoveCounter(view) {
   const ver = $("#version");
   ver.dataset.version = String(view.version);
-  const obs = view.observation || {};
-  const words = [];
-  if (typeof obs.round === "number" && obs.round > 0) words.push(`Round ${obs.round}`);
-  if (typeof obs.turn === "number" && obs.turn > 0) words.push(`Turn ${obs.turn}`);
-  const stage = typeof view.stage === "string" ? view.stage : "";
-  ver.textContent = stage || (words.length ? words.join(" · ") : (view.over ? "game over" : "setting up"));
+  ver.textContent = counterText(view);
   ver.title = `table version ${view.version} (every step of every decision counts one)`;
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
