@@ -285,16 +285,21 @@ async function show(entry, advanced) {
   // Keep keyboard users where they were, or on the first action of a new decision.
   const again = focusedAction && document.querySelector(`[data-action="${CSS.escape(focusedAction)}"]`);
   if (again) again.focus({ preventScroll: true });
-  else if (!hadFocus || !document.activeElement || document.activeElement === document.body) {
-    const firstAction = document.querySelector("#board [data-action], #actionbar [data-action]");
-    if (firstAction && $("#handover").hidden && $("#final").hidden) firstAction.focus({ preventScroll: true });
-  }
+  else if (!hadFocus || !document.activeElement || document.activeElement === document.body) focusFirstAction();
   // A new decision for this viewer: its controls brought in sight when none is (reach.js).
   decisionShown(isMine(view) && (view.legal_actions || []).length
     ? `${T.seat}:${keyOf(view)[0]}:${(view.decision && view.decision.kind) || ""}` : null);
   if (T.firstView && view.seat === T.firstView.seat) { T.firstView.resolve(); T.firstView = null; }
   if (!T.queue.items.length) setTimeout(maybeHandOver, 0);
   return true;
+}
+
+// The focus on the decision's first action (its first control on the page), unless a hand-over or
+// the final scores cover the table. A control on the board cannot take the focus while the board is
+// hidden for its styles (the first view): the board's styles call this again once it shows.
+function focusFirstAction() {
+  const firstAction = document.querySelector("#board [data-action], #actionbar [data-action]");
+  if (firstAction && $("#handover").hidden && $("#final").hidden) firstAction.focus({ preventScroll: true });
 }
 
 // The first view of a game: its board styles and rules help.
@@ -306,7 +311,14 @@ function startGame(view) {
   const href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
   if (css.getAttribute("href") !== href) {
     document.body.dataset.styling = "1";
-    const styled = () => { delete document.body.dataset.styling; fitBoard(); bringInSight(); };
+    const styled = () => {
+      delete document.body.dataset.styling;
+      fitBoard();
+      // the decision that came with the page: its first action takes the focus now that it can, unless
+      // the user has put the focus somewhere already
+      if (!document.activeElement || document.activeElement === document.body) focusFirstAction();
+      bringInSight();
+    };
     css.addEventListener("load", styled, { once: true });
     css.addEventListener("error", styled, { once: true });
     css.href = href;
