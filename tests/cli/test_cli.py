@@ -436,6 +436,15 @@ def test_play_takes_the_largest_seed_a_server_table_takes(tmp_path, monkeypatch)
     assert json.loads(only_file(tmp_path / "replays").read_text())["seed"] == 2**63 - 1
 
 
+def test_help_lists_version_as_a_plain_flag():
+    """`dicetable --help` shows --version as the flag it is, with its help right after it: no value
+    placeholder such as "<bool>" (it takes none)."""
+    result = run("--help")
+    assert result.exit_code == 0
+    line = next(row for row in result.output.splitlines() if "--version" in row)
+    assert re.search(r"--version +print the version and the build", line), line
+
+
 def test_version_names_the_build_that_runs():
     import dicetable
 
