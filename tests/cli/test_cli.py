@@ -412,6 +412,39 @@ def test_end_screen_prints_the_score_sheet(tmp_path, monkeypatch):
     assert f"{winner} win" in _output(result)
 
 
+@pytest.mark.parametrize("seed", [2**63, 2**64 - 1, -1])
+def test_play_refuses_a_seed_a_server_table_would_refuse(seed, tmp_path, monkeypatch):
+    """`play --seed` takes 0..2**63-1, what the server takes (its MAX_SEED): beyond that, or below 0, one
+    line names the range and nothing is played."""
+    from dicetable.server.ids import MAX_SEED
+
+    monkeypatch.chdir(tmp_path)  # a game that were played would write its replay here
+
+    assert MAX_SEED == 2**63 - 1
+    result = run("play", "kingdom-of-dice", "--human", "0", "--seed", str(seed))
+    assert result.exit_code == 2
+    assert result.output.strip() == ("error: --seed takes a whole number from 0 to 9223372036854775807 "
+                                     f"(2**63-1, the largest seed a server table takes), got {seed}")
+    assert not (tmp_path / "replays").exists()
+
+
+def test_play_takes_the_largest_seed_a_server_table_takes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "kingdom-of-dice", "--human", "0", "--seed", str(2**63 - 1))
+    assert result.exit_code == 0, result.output
+    assert "Final scores" in result.output
+    assert json.loads(only_file(tmp_path / "replays").read_text())["seed"] == 2**63 - 1
+
+
+def test_help_lists_version_as_a_plain_flag():
+    """`dicetable --help` shows --version as the flag it is, with its help right after it: no value
+    placeholder such as "<bool>" (it takes none)."""
+    result = run("--help")
+    assert result.exit_code == 0
+    line = next(row for row in result.output.splitlines() if "--version" in row)
+    assert re.search(r"--version +print the version and the build", line), line
+
+
 def test_version_names_the_build_that_runs():
     import dicetable
 

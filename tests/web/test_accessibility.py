@@ -1,8 +1,8 @@
 """No accessibility barriers (issue 25 item 8): axe-core finds no critical or serious violation on the
 lobby, a mid-game and a finished table of each title and the replay viewer, at 1366x768 and on a phone
 (390x844, touch), nor a missing landmark or h1; plus the keyboard behaviour axe cannot see (tabs with
-arrow keys, scrollable panels in the Tab order, piece tooltips given to the keyboard, the clock's
-polite announcement).
+arrow keys, scrollable panels in the Tab order, piece tooltips given to the keyboard, the focus on
+the first action of a decision that waits at load, the clock's polite announcement).
 
 One server and one browser for the module; the tables are made once: the mid-game one by playing a
 human seat through the API with random legal actions, the finished one with greedy bots in every seat.
@@ -319,6 +319,33 @@ def test_the_focus_the_page_moves_before_any_key_shows_no_tooltip(browser, serve
         page.keyboard.press("Tab")
         again = page.evaluate(TIP)
         assert again["action"] == got["action"] and again["tip"] == got["own"], again
+    finally:
+        ctx.close()
+
+
+#: JS: [the focused element's data-action, whether it is the decision's first control on the page].
+FOCUS_ON_FIRST = """() => { const first = document.querySelector('#board [data-action], #actionbar [data-action]');
+  return [document.activeElement.dataset.action || null, Boolean(first) && document.activeElement === first]; }"""
+
+
+@pytest.mark.parametrize("game", ["kingdom-of-dice", "dice-kingdoms-of-valeria"])
+def test_a_decision_there_at_load_puts_the_focus_on_its_first_action(browser, server, game):
+    """A seat whose decision is already waiting when its page opens: once the board shows (it is hidden
+    while its styles load), the focus is on the decision's first action, a control on the board, as
+    it is for a decision that comes later (before, it stayed on the page, and Tab went to the skip link)."""
+    made = server.create(game, [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=5)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    assert 0 in server.call("GET", f"/api/tables/{tid}", token=token)[1]["to_move"]
+    ctx = browser.new_context(**SIZES["desktop"])
+    ctx.set_default_timeout(15_000)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/tables/{tid}?token={token}&pace=0")
+        wait_ready(page)
+        page.wait_for_timeout(200)
+        action, first = page.evaluate(FOCUS_ON_FIRST)
+        assert first and action is not None, (action, first)
+        assert page.evaluate("() => Boolean(document.activeElement.closest('#board'))")
     finally:
         ctx.close()
 

@@ -1,7 +1,7 @@
 """The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
 without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways (and on its final
-score sheet), the +n score badge kept below the top line, and "Key to the symbols" and every other
-disclosure's summary a 44 px touch target. Each test measures the page (boxes, scroll offsets,
+score sheet), the +n score badge kept below the top line, and "Key to the symbols", every other
+disclosure's summary and the lobby's "How to play" link a 44 px touch target. Each test measures the page (boxes, scroll offsets,
 pixels); a few seconds each.
 """
 
@@ -410,3 +410,24 @@ def test_every_disclosure_summary_is_a_44px_touch_target(browser, server):
     assert len(names) >= 9 and names == [r[0] for r in seen["desktop"]]
     assert all(h >= 44 and d == "list-item" for _, h, d in seen["phone"]), seen["phone"]
     assert all(h <= 24 and d == "list-item" for _, h, d in seen["desktop"]), seen["desktop"]
+
+
+def test_the_lobbys_how_to_play_link_is_a_44px_touch_target(browser, server):
+    """The lobby's "How to play <game>" link stands alone on its line as a control: at least 44 px tall
+    on a touch phone, as every summary is (the same rule), its words still spaced; on a laptop it stays
+    one compact line."""
+    heights, texts = {}, {}
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        ctx = browser.new_context(**size)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}/")
+            link = page.locator(".howto-link a")
+            page.wait_for_function("() => document.querySelector('#howto-game-link').textContent !== ''")
+            heights[name] = link.bounding_box()["height"]
+            texts[name] = link.inner_text()
+        finally:
+            ctx.close()
+    assert heights["phone"] >= 44, heights
+    assert heights["desktop"] <= 24, heights
+    assert texts == {"phone": "How to play Biblios Dice", "desktop": "How to play Biblios Dice"}

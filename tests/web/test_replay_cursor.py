@@ -83,6 +83,15 @@ def test_the_index_lists_every_round_and_turn_start():
         assert cursor.view(mark["step"])["observation"]["current"] == mark["seat"]
 
 
+def test_a_step_names_the_stage_the_live_view_names():
+    """Card Kingdoms, two players: while the Dukes are chosen a step's ``stage`` is "Choosing Dukes", as
+    the live view's is (the rulebook's Setup, "Choosing Your Duke"); once turns are counted it is None."""
+    cursor = ReplayCursor(_played("valeria-card-kingdoms", 2, seed=3).replay_record())
+    assert cursor.view(0)["stage"] == "Choosing Dukes"
+    end = cursor.view(cursor.total)
+    assert end["observation"]["turn"] > 0 and end["stage"] is None
+
+
 @pytest.fixture
 def client(tmp_path):
     pytest.importorskip("dicetable.server", reason="the server package (issue 11) is not installed")

@@ -1,9 +1,10 @@
-"""The table page's own words (issue 25): a seat named once, the counter in rounds and turns, the log
-numbered as in the whole log."""
+"""The table page's own words (issue 25): a seat named once, the counter in rounds and turns (the
+replay viewer's too), the log numbered as in the whole log."""
 
 from __future__ import annotations
 
 import re
+import time
 
 from .helpers import version
 
@@ -49,5 +50,26 @@ def test_the_counter_names_the_duke_choice_then_counts_turns(browser, server):
         assert page.locator("#version").inner_text() == "Choosing Dukes"
         page.locator('#board [data-action^="duke:"]').first.click()
         page.wait_for_function("() => /^Turn \\d+$/.test(document.querySelector('#version').textContent)")
+    finally:
+        context.close()
+
+
+def test_the_replay_viewer_names_the_duke_choice_as_the_table_page_does(browser, server):
+    # The replay of a finished Card Kingdoms table: at its first steps the Dukes are chosen, and the
+    # step line's counter says so, in the table page's words; a step of the game counts its turn.
+    tid = server.create("valeria-card-kingdoms", [{"kind": "bot", "level": "greedy"}] * 2, seed=5)["table_id"]
+    deadline = time.time() + 60
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.3)
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/tables/{tid}/replay#step=0")
+        page.wait_for_function("() => document.querySelector('#counter').textContent !== ''")
+        assert page.locator("#counter").inner_text() == "Choosing Dukes"
+        page.goto(f"{server.url}/tables/{tid}/replay#step=20")
+        page.wait_for_function("() => document.querySelector('#step').textContent === '20'")
+        assert re.fullmatch(r"Turn \d+", page.locator("#counter").inner_text())
     finally:
         context.close()

@@ -34,6 +34,9 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                          # a flag takes no value: no "<bool>" after it in --help (typer
+                                          # 0.29 prints one for every bool option without a metavar)
+                                          metavar="",
                                           help="print the version and the build (compiled or pure), then exit")) -> None:
     """Five tabletop dice games on one rules engine."""
 

@@ -20,6 +20,7 @@ from rich.table import Table
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.cli.app import app, console, fail, guarded
 from dicetable.engine import (
+    TABLE_SEED_MAX,
     DicetableError,
     GameSpec,
     GameState,
@@ -111,6 +112,14 @@ def short_number(x: float) -> str:
     if x < 1_000_000:
         return f"{x / 1000:.0f}k"
     return f"{x / 1_000_000:.1f}M"
+
+
+def check_seed(seed: Optional[int]) -> None:
+    """``--seed`` of a new game: fail (exit 2) unless it is None or 0..TABLE_SEED_MAX, the seeds a server
+    table takes, so a seed chosen here can be given to a table and the other way round."""
+    if seed is not None and not 0 <= seed <= TABLE_SEED_MAX:
+        fail(f"--seed takes a whole number from 0 to {TABLE_SEED_MAX} (2**63-1, the largest seed a server "
+             f"table takes), got {seed}")
 
 
 def check_seat(seat: Optional[int], players: int) -> Optional[int]:
@@ -243,7 +252,7 @@ def play(
     players: Optional[int] = typer.Option(None, "--players", "-p", help="number of seats"),
     human: Optional[str] = typer.Option(None, "--human", help="seats played by people, e.g. 1 or 1,2 (0: none); default 1"),
     bot: Optional[str] = typer.Option(None, "--bot", help=f"bot for the other seats: {', '.join(BOT_NAMES)}; default greedy"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="seed for a reproducible game"),
+    seed: Optional[int] = typer.Option(None, "--seed", help=f"seed for a reproducible game, 0 to {TABLE_SEED_MAX}"),
     option: List[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE (repeatable)"),
     load: Optional[Path] = typer.Option(None, "--load", help="continue a saved game"),
     layout: str = typer.Option("auto", "--layout", help="auto (by window size), wide (120x40) or compact (80x24)"),
@@ -270,6 +279,7 @@ def play(
             save_path = load
             console.print(f"Loaded {escape(str(load))}: {escape(describe_table(state, humans, level))}.")
         else:
+            check_seed(seed)
             options, humans, level = None, None, bot or "greedy"
             if game is None:  # the menu asks for everything not given on the command line
                 game, players, options, humans, level = _ask_setup(None, players, human, bot)

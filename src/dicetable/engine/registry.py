@@ -129,9 +129,9 @@ class GameSpec:
     ``actions`` being the seat's legal actions as ``[{"id", "label"}]``; ``stage_words(obs)`` (optional)
     names, in the rulebook's words, a step of the game that the observation's ``round`` and ``turn`` do
     not count, such as a choice made while setting up (Card Kingdoms' Dukes: "Choosing Dukes"), and
-    answers None at every other time: the table page's top line shows it instead of the round and turn
-    (the view's ``stage``); ``help`` is the game's rules help and
-    component reference (:mod:`dicetable.engine.help`). ``render(state,
+    answers None at every other time: the table page's top line and the replay viewer's step line show
+    it instead of the round and turn (the view's ``stage``, :meth:`stage`); ``help`` is the game's
+    rules help and component reference (:mod:`dicetable.engine.help`). ``render(state,
     seat)`` is the older terminal view, used only where ``text_view`` is
     missing.
 
@@ -170,6 +170,10 @@ class GameSpec:
     evaluate: Callable[..., Any] | None = None
     balance_facts: Callable[..., Any] | None = None
     extras: dict[str, Any] = field(default_factory=dict)
+
+    def stage(self, obs: Any) -> str | None:
+        """The view's ``stage`` of observation ``obs``: :attr:`stage_words` of it, None when the game has none."""
+        return self.stage_words(obs) if self.stage_words is not None else None
 
     def option(self, name: str) -> OptionSpec:
         """The option called ``name``; GameConfigError listing the options otherwise."""

@@ -58,6 +58,11 @@ def _scale(out: i64, n: i64) -> i64:
     return ((out >> 32 & _LOW32) * n + ((out & _LOW32) * n >> 32)) >> 32
 SEED_LIMIT: Final = 1 << 64
 """Seeds are ints in ``0 <= seed < SEED_LIMIT`` (64 bits): every seed gives a different game."""
+TABLE_SEED_MAX: Final = (1 << 63) - 1
+"""The largest seed a player may choose for a table: 63 bits, as the server keeps a table's seed in a
+signed 64-bit column. The server's API and the terminal's ``dicetable play --seed`` both take
+``0..TABLE_SEED_MAX``, so a seed chosen in one can be given to the other; :func:`new_game` itself
+takes any seed below :data:`SEED_LIMIT` (a replay record's)."""
 
 
 def seed_problem(seed: object) -> str | None:

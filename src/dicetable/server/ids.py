@@ -6,6 +6,8 @@ import hashlib
 import re
 import secrets
 
+from dicetable.engine import TABLE_SEED_MAX
+
 
 def hash_token(token: str) -> str:
     """The hex SHA-256 of a seat token (what the store keeps)."""
@@ -17,8 +19,9 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-#: Largest seed a table accepts (seeds are 63-bit).
-MAX_SEED = 2**63 - 1
+#: Largest seed a table accepts (seeds are 63-bit): the engine's one bound, which the terminal's
+#: ``play --seed`` takes too.
+MAX_SEED = TABLE_SEED_MAX
 
 TABLE_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 #: What any table id looks like (older servers made URL-safe base64 ids): anything else is no table.

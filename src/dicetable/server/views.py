@@ -48,7 +48,7 @@ class Views:
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``,
         ``options`` (the game's options, defaults filled in), ``undo_seat`` (the seat that may take back the table's last move now, for every viewer: a
         hot-seat page holding that seat's token offers its undo; None when no move can be taken back),
-        ``stage`` (the game's ``stage_words(obs)``: a step its round and turn do not count, such as
+        ``stage`` (``GameSpec.stage(obs)``: a step its round and turn do not count, such as
         Card Kingdoms' "Choosing Dukes"; None at other times)
         and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
         """
@@ -82,7 +82,6 @@ class Views:
         if rnd is not None:
             rnd.common = common
         to_move, scores, winners, seats, bank, undo_seat = common
-        stage_words = get_game(lt.game).stage_words
         view = {
             "table_id": lt.id,
             "game": lt.game,
@@ -94,7 +93,7 @@ class Views:
             "decision": decision.to_json() if decision is not None else None,
             "legal_actions": actions,
             "observation": obs,
-            "stage": stage_words(obs) if stage_words is not None else None,
+            "stage": get_game(lt.game).stage(obs),
             "log": None,
             "scores": scores,
             "own_score": self.own_score(lt, seat, scores),

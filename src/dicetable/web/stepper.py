@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from dicetable.engine import DicetableError, GameState, new_game, seat_name
+from dicetable.engine import DicetableError, GameState, get_game, new_game, seat_name
 from dicetable.engine.effects import effects_of
 from dicetable.engine.errors import SaveFormatError
 
@@ -162,10 +162,11 @@ class ReplayCursor:
     def view(self, step: int, log_tail: int | None = None) -> dict:
         """The table as a spectator saw it after ``step`` actions (clamped to 0..total).
 
-        Returns ``{"step", "total", "game", "board", "observation", "log",
-        "log_from", "log_total", "to_move", "prompt", "last", "scores",
-        "winners", "over"}``: ``log`` is the spectator's log by then, only its
-        last ``log_tail`` lines when given (``log_from`` is the number of the
+        Returns ``{"step", "total", "game", "board", "observation", "stage",
+        "log", "log_from", "log_total", "to_move", "prompt", "last", "scores",
+        "winners", "over"}``: ``stage`` is what the live view says
+        (``GameSpec.stage``: Card Kingdoms' "Choosing Dukes", else None);
+        ``log`` is the spectator's log by then, only its last ``log_tail`` lines when given (``log_from`` is the number of the
         lines left out before them, ``log_total`` all lines by then);
         ``board`` is None for a game without a ``board_view``. Raises
         SaveFormatError when a recorded action fails, TypeError for a step
@@ -192,6 +193,7 @@ class ReplayCursor:
                 "game": state.game_id,
                 "board": board_or_none(state.game_id, obs),
                 "observation": obs,
+                "stage": get_game(state.game_id).stage(obs),
                 "log": self._lines[start:n],
                 "log_from": start,
                 "log_total": n,

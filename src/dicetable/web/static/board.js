@@ -1,5 +1,6 @@
 // The board area shared by the table page and the replay viewer: keyed parts filled into their
-// slots, the generic board of a game that draws none, and fitting a board to its place.
+// slots, the generic board of a game that draws none, fitting a board to its place, and the words
+// that say where in the game the board is (the round and turn, or the game's stage).
 
 import { $, escapeHtml } from "./dom.js";
 
@@ -9,6 +10,20 @@ export function boardFor(view) {
   if (view.parts && typeof view.parts.board === "string" && view.parts.board) return view.parts.board;
   if (typeof view.board === "string" && view.board) return view.board;
   return `<div class="board board-${escapeHtml(view.game || "")} board-generic">${genericHtml(view.observation || {}, 0)}</div>`;
+}
+
+// Where in the game a view is, as the players count it: "Round 2 · Turn 5" from the game's own
+// observation (never the table's version, which counts every sub-step); a step that no round or
+// turn counts (Card Kingdoms' Duke choice) is named by the game in the view's ``stage``
+// ("Choosing Dukes"); "game over" or "setting up" when nothing is counted yet. The table page's top
+// line and the replay viewer's step line show it.
+export function counterText(view) {
+  const obs = view.observation || {};
+  if (typeof view.stage === "string" && view.stage) return view.stage;
+  const words = [];
+  if (typeof obs.round === "number" && obs.round > 0) words.push(`Round ${obs.round}`);
+  if (typeof obs.turn === "number" && obs.turn > 0) words.push(`Turn ${obs.turn}`);
+  return words.length ? words.join(" · ") : (view.over ? "game over" : "setting up");
 }
 
 // Fill every empty slot (an element with data-part) under ``root`` with its part's HTML,

@@ -5,7 +5,7 @@
 
 import { $, el, params, seatName } from "./dom.js";
 import { api } from "./api.js";
-import { boardFor, fitBoard, watchFit } from "./board.js";
+import { boardFor, counterText, fitBoard, watchFit } from "./board.js";
 
 const R = { id: null, step: 0, total: 0, busy: false, want: null, cssSet: false, marks: [], timer: null };
 
@@ -123,6 +123,7 @@ function draw(v) {
   fitBoard();
   const st = $("#step");
   st.textContent = String(v.step); st.dataset.version = String(v.step);
+  $("#counter").textContent = counterText(v);  // the round and turn, or the game's stage, as the table page says them
   $("#step-range").value = String(v.step);
   $("#last-move").textContent = v.last ? `Step ${v.step}: ${v.last.player} — ${v.last.label}` : "The table as set up.";
   $("#status").textContent = v.over ? `Game over. Scores: ${v.scores.map((x, i) => `${seatName(i)} ${x}`).join(", ")}` : (v.prompt || "");

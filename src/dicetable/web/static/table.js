@@ -7,7 +7,7 @@ import { $, $$, el, fmtSecs, hasSecrets, logText, morph, params, sameJSON, seatN
 import { Live, api, errorText, unwrapView } from "./api.js";
 import { VersionQueue, keyOf, keyText } from "./queue.js";
 import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
-import { boardFor, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from "./board.js";
+import { boardFor, counterText, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from "./board.js";
 import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
 import { drawHowto, howtoOf } from "./howto.js";
@@ -285,16 +285,21 @@ async function show(entry, advanced) {
   // Keep keyboard users where they were, or on the first action of a new decision.
   const again = focusedAction && document.querySelector(`[data-action="${CSS.escape(focusedAction)}"]`);
   if (again) again.focus({ preventScroll: true });
-  else if (!hadFocus || !document.activeElement || document.activeElement === document.body) {
-    const firstAction = document.querySelector("#board [data-action], #actionbar [data-action]");
-    if (firstAction && $("#handover").hidden && $("#final").hidden) firstAction.focus({ preventScroll: true });
-  }
+  else if (!hadFocus || !document.activeElement || document.activeElement === document.body) focusFirstAction();
   // A new decision for this viewer: its controls brought in sight when none is (reach.js).
   decisionShown(isMine(view) && (view.legal_actions || []).length
     ? `${T.seat}:${keyOf(view)[0]}:${(view.decision && view.decision.kind) || ""}` : null);
   if (T.firstView && view.seat === T.firstView.seat) { T.firstView.resolve(); T.firstView = null; }
   if (!T.queue.items.length) setTimeout(maybeHandOver, 0);
   return true;
+}
+
+// The focus on the decision's first action (its first control on the page), unless a hand-over or
+// the final scores cover the table. A control on the board cannot take the focus while the board is
+// hidden for its styles (the first view): the board's styles call this again once it shows.
+function focusFirstAction() {
+  const firstAction = document.querySelector("#board [data-action], #actionbar [data-action]");
+  if (firstAction && $("#handover").hidden && $("#final").hidden) firstAction.focus({ preventScroll: true });
 }
 
 // The first view of a game: its board styles and rules help.
@@ -306,7 +311,14 @@ function startGame(view) {
   const href = `/static/games/${encodeURIComponent(view.game)}/board.css`;
   if (css.getAttribute("href") !== href) {
     document.body.dataset.styling = "1";
-    const styled = () => { delete document.body.dataset.styling; fitBoard(); bringInSight(); };
+    const styled = () => {
+      delete document.body.dataset.styling;
+      fitBoard();
+      // the decision that came with the page: its first action takes the focus now that it can, unless
+      // the user has put the focus somewhere already
+      if (!document.activeElement || document.activeElement === document.body) focusFirstAction();
+      bringInSight();
+    };
     css.addEventListener("load", styled, { once: true });
     css.addEventListener("error", styled, { once: true });
     css.href = href;
@@ -370,19 +382,13 @@ function nameOf(seat) {
   return `${own} · ${name}`;
 }
 
-// The header's counter: the round and turn as the players count them (the game's own observation
-// says them), never the table's version, which counts every sub-step; the version stays in
-// ``data-version`` for tests and tools. A step that no round or turn counts (Card Kingdoms' Duke
-// choice) is named by the game, in the view's ``stage``.
+// The header's counter: the round and turn, or the game's stage (board.js counterText), never the
+// table's version, which counts every sub-step; the version stays in ``data-version`` for tests
+// and tools.
 function drawMoveCounter(view) {
   const ver = $("#version");
   ver.dataset.version = String(view.version);
-  const obs = view.observation || {};
-  const words = [];
-  if (typeof obs.round === "number" && obs.round > 0) words.push(`Round ${obs.round}`);
-  if (typeof obs.turn === "number" && obs.turn > 0) words.push(`Turn ${obs.turn}`);
-  const stage = typeof view.stage === "string" ? view.stage : "";
-  ver.textContent = stage || (words.length ? words.join(" · ") : (view.over ? "game over" : "setting up"));
+  ver.textContent = counterText(view);
   ver.title = `table version ${view.version} (every step of every decision counts one)`;
 }
 function whoIs(seat) { return seat === T.seat ? `${nameOf(seat)} (you)` : nameOf(seat); }
@@ -744,7 +750,8 @@ async function drawSheet() {
     ...ln.points.map((p, i) => el("td", { "data-category": sheet.categories[i], text: String(p) })),
     ...shown.map(([, i]) => el("td", { text: ln.ties[i] === null || ln.ties[i] === undefined ? "–" : String(ln.ties[i]) })),
     el("td", { text: ln.won ? "wins" : "" }))));
-  $("#final-source").textContent = `Scoring: ${sheet.source}`;
+  // titled as the terminal titles it (cli/play.py): "Score sheet (rulebook: Scoring)", the section named once
+  $("#final-source").textContent = `Score sheet (${sheet.source})`;
   const out = $("#final-outcome");
   out.textContent = sheet.outcome; out.hidden = false;
   $("#final-sheet").dataset.ready = "1";
