@@ -202,9 +202,15 @@ def check_score_sheet(page, game: str, view: dict) -> None:
 
 def check_final_table(page, game: str, view: dict) -> None:
     """The page of a game that is over (``view``: the API's final view): the score sheet (see
-    :func:`check_score_sheet`), its winners marked, why it ended, "Game over" and no action left."""
+    :func:`check_score_sheet`) and its caption, its winners marked, why it ended, "Game over" and no
+    action left."""
     page.wait_for_selector("#final-sheet[data-ready]")
     check_score_sheet(page, game, view)
+    # titled as the terminal titles it, the rulebook's section named once (not "Scoring: rulebook: Scoring")
+    caption = page.locator("#final-sheet caption").inner_text()
+    assert caption.startswith("Score sheet (") and caption.endswith(")") and caption.count("Scoring") <= 1, caption
+    if game == "dice-kingdoms-of-valeria":
+        assert caption == "Score sheet (rulebook: Scoring)"
     assert page.locator("#final-scores tr.winner[data-seat]").count() == len(view["winners"])
     assert page.locator("#final-why li").count() >= 1
     assert page.locator("#status").inner_text().startswith("Game over")

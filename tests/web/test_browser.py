@@ -64,20 +64,6 @@ def test_full_game_by_clicking_actions(context, server, game, seats, options):
     assert errors == []
 
 
-def test_the_final_score_sheet_names_its_rulebook_section_once(context, server):
-    """Dice Kingdoms' final score sheet is captioned "Score sheet (rulebook: Scoring)", as the terminal's
-    end screen titles it, not "Scoring: rulebook: Scoring" (a label on a label)."""
-    tid = server.create("dice-kingdoms-of-valeria", [{"kind": "bot", "level": "greedy"}] * 2, seed=4)["table_id"]
-    deadline = time.time() + 60
-    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
-        assert time.time() < deadline, "the bots did not finish"
-        time.sleep(0.3)
-    page = context.new_page()
-    page.goto(f"{server.url}/tables/{tid}?pace=0")
-    page.wait_for_selector("#final-sheet[data-ready]")
-    assert page.locator("#final-sheet caption").inner_text() == "Score sheet (rulebook: Scoring)"
-
-
 def test_two_players_in_two_browsers_and_a_spectator(browser, server):
     """Two contexts hold the two seats of one Card Kingdoms table and play it in turn, each seeing the
     other's moves live; a third context watches. After ten moves each both seats are handed to their
