@@ -33,6 +33,8 @@ import json
 import sys
 from pathlib import Path
 
+import orjson
+
 from dicetable.engine import Rng, new_game
 from dicetable.engine.testing import configurations, shipped_games
 
@@ -44,7 +46,9 @@ GREEDY_GAMES = 4
 """Greedy games per configuration (a few dozen per game)."""
 
 def _update(h, obj) -> None:
-    h.update(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode())
+    # orjson (a base dependency): the same keys sorted, at a fraction of json.dumps' cost, which was
+    # over half of the digest's time
+    h.update(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS))
 
 
 def play(game: str, players: int, options: dict, seed: int, greedy: bool, words: bool = True) -> str:
