@@ -87,8 +87,8 @@ def test_shared_pieces_equal_whole_drawing(game, data, seed):
 
 @pytest.mark.parametrize("game", SPLIT)
 def test_many_seeds_every_player_count(game):
-    """Three greedy games at every player count, default options: thousands of boards, none different."""
+    """Two greedy games at every player count, default options: thousands of boards, none different."""
     spec = get_game(game)
     seen = sum(_compare_game(game, players, seed, {}, "greedy")
-               for seed in range(3) for players in range(spec.min_players, spec.max_players + 1))
+               for seed in range(2) for players in range(spec.min_players, spec.max_players + 1))
     assert seen > 1000
