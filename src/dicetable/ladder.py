@@ -12,10 +12,10 @@ Rows, for every registered game:
 Every row plays ``games`` seeded games, or ``games_at[players]`` for a player count given
 there (an interval narrows only with the square root of the games; docs/bots.md says why the
 full ladder plays more solo and 4-player games). Game ``i`` of a row has seed
-``seed * 1_000_003 + i`` and the line-up rotated by ``i`` seats, so each seat is played
-equally. The games are spread over processes (``workers``) or Ray tasks. The search bots'
-wall time is recorded per decision and per turn (a seat's consecutive decisions): the table
-reports hard's mean and 95th percentile.
+``series_seed(seed, i)`` (``seed * 1_000_003 + i``, modulo 2**64) and the line-up rotated by
+``i`` seats, so each seat is played equally. The games are spread over processes (``workers``)
+or Ray tasks. The search bots' wall time is recorded per decision and per turn (a seat's
+consecutive decisions): the table reports hard's mean and 95th percentile.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from dicetable.bots import make_bot, play_out
-from dicetable.engine import GameConfigError, GameState, get_game, new_game
+from dicetable.engine import GameConfigError, GameState, get_game, new_game, series_seed
 from dicetable.extras import require
 
 
@@ -44,7 +44,7 @@ def make_jobs(game: str, players: int, bot_names: list[str], games: int, seed: i
     for name in set(bot_names):
         make_bot(name)
     new_game(game, players, seed=seed, options=options)   # checks game, player count and options
-    return [Job(game, players, i, seed * 1_000_003 + i, seat_rotation(bot_names, players, i),
+    return [Job(game, players, i, series_seed(seed, i), seat_rotation(bot_names, players, i),
                 dict(options or {})) for i in range(games)]
 
 

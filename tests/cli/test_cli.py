@@ -98,6 +98,16 @@ def test_simulate_prints_win_rates_and_writes_jsonl(tmp_path):
     assert [r["bots"] for r in rows[:2]] == [["greedy", "random"], ["random", "greedy"]]
 
 
+def test_simulate_takes_the_largest_seed_and_plays_every_game(tmp_path):
+    """A base seed near 2**64 gave game seeds past 64 bits partway through a run; every game is played now."""
+    out = tmp_path / "games.jsonl"
+    result = run("simulate", "kingdom-of-dice", "-n", "3", "--bots", "greedy,random", "--workers", "1",
+                 "--seed", str(2**64 - 1), "--jsonl", str(out))
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 3
+
+
 def test_bench_json_reports_per_operation_costs():
     # Corsairs: its random games are short (Kingdom of Dice's run to thousands of actions, and the
     # bench plays one out from every sampled state: 40 s against 3 s)

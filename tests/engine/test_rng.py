@@ -62,3 +62,16 @@ def test_the_compiled_builds_halves_scale_exactly_like_the_multiply_shift(state,
 def test_splitmix64_below_is_splitmix64_then_multiply_shift(state, n):
     after, out = splitmix64(state)
     assert splitmix64_below(state, n) == (after, (out * n) >> 64)
+
+
+def test_series_seeds_are_the_old_scheme_below_the_bound_and_always_game_seeds():
+    from dicetable.engine import SEED_LIMIT, new_game, series_seed
+
+    # the numbering the ladders and tournaments have used: seed * 1_000_003 + index
+    assert [series_seed(1, i) for i in range(3)] == [1_000_003, 1_000_004, 1_000_005]
+    assert series_seed(0, 7) == 7
+    top = SEED_LIMIT - 1
+    seeds = [series_seed(top, i) for i in range(50)]
+    assert all(0 <= s < SEED_LIMIT for s in seeds) and len(set(seeds)) == 50
+    assert seeds[0] == (top * 1_000_003) % SEED_LIMIT
+    new_game("kingdom-of-dice", 2, seed=seeds[-1])  # a game takes every one

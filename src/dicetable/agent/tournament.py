@@ -3,7 +3,8 @@
 Entrants are dicetable bots (a level: ``"greedy"``, ``"hard"``...) or policies (anything an
 :class:`~dicetable.agent.Agent` takes: ``policy(decision) -> catalogue index``). Every pair of
 entrants plays ``games`` games of one title, seats alternating, game ``i`` of a pair seeded
-``seed * 1_000_003 + i`` (the ladder's scheme, :func:`dicetable.simulate.make_jobs`).
+``series_seed(seed, i)`` (``seed * 1_000_003 + i``, modulo 2**64: the ladder's scheme,
+:func:`dicetable.simulate.make_jobs`).
 
 Two ways to play, one result:
 
@@ -29,7 +30,7 @@ from typing import Any, Callable
 
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.ladder import pct, run_jobs
-from dicetable.engine import Action, GameConfigError, GameState, new_game
+from dicetable.engine import Action, GameConfigError, GameState, new_game, series_seed
 from dicetable.simulate import Job, seat_rotation, summarize, wilson
 
 from .client import Agent, Decision, Encoder, modules, run_sync
@@ -164,7 +165,7 @@ def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026
     jobs: list[Job] = []
     for a, b in itertools.combinations(names, 2):
         for i in range(games):
-            jobs.append(Job(game, PLAYERS, len(jobs), seed * 1_000_003 + i, seat_rotation([a, b], PLAYERS, i),
+            jobs.append(Job(game, PLAYERS, len(jobs), series_seed(seed, i), seat_rotation([a, b], PLAYERS, i),
                             dict(options or {})))
     if server is None:
         encoder = Encoder(game, PLAYERS, options)

@@ -2,7 +2,7 @@
 
 1. **Self-play**: ``games`` seeded games of the greedy bot against itself, each move
    replaced with probability ``epsilon`` by a uniformly random legal one so the data covers
-   more than greedy's own lines. Game ``i`` uses seed ``seed * 1_000_003 + i``.
+   more than greedy's own lines. Game ``i`` uses seed ``series_seed(seed, i)`` (``seed * 1_000_003 + i``, modulo 2**64).
 2. **Positions**: the first decision of every turn (the seat to move changed; search
    evaluates its leaves there) and ``extra`` of the other decisions, drawn at random. For each
    position and each seat: the feature vector of ``observation(seat)``
@@ -29,7 +29,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from dicetable.engine import GameConfigError, Rng, get_game, new_game
+from dicetable.engine import GameConfigError, Rng, get_game, new_game, series_seed
 from dicetable.extras import require
 
 from .value import FORMAT, LinearValue, features, value_path
@@ -54,7 +54,7 @@ def self_play(game_id: str, players: int, games: int, seed: int, epsilon: float 
     xs, ys, hand, index = [], [], [], []
     decisions = 0
     for g in range(games):
-        state = new_game(game_id, players, seed=seed * 1_000_003 + g)
+        state = new_game(game_id, players, seed=series_seed(seed, g))
         encoding = spec.observation_encoding(players, state.options)
         rng = Rng(seed * 7_919 + g)
         rows = []

@@ -65,6 +65,17 @@ signed 64-bit column. The server's API and the terminal's ``dicetable play --see
 takes any seed below :data:`SEED_LIMIT` (a replay record's)."""
 
 
+def series_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` (0, 1, ...) of a series of games started from ``seed``.
+
+    ``(seed * 1_000_003 + index) % SEED_LIMIT``: the series of nearby base seeds do not overlap for a
+    million games, and any base seed a game takes (``0..2**64-1``) gives game seeds that a game takes
+    too (without the remainder a base seed above about 1.8e13 gave seeds past 64 bits partway
+    through a run). The tournaments, ladders and training runs all number their games this way.
+    """
+    return (seed * 1_000_003 + index) % SEED_LIMIT
+
+
 def seed_problem(seed: object) -> str | None:
     """Why ``seed`` is not a game seed (an int in ``0..2**64-1``, not a bool), or None if it is one.
 
