@@ -38,23 +38,19 @@ def test_seat_names_counter_and_log_numbers(browser, server):
         context.close()
 
 
-def test_the_counter_names_the_duke_choice_then_counts_turns(browser, server):
+def test_the_counter_names_the_duke_choice_then_counts_turns(context, server):
     # Card Kingdoms, "Choosing Your Duke": no turn is counted while the Dukes are chosen; the top line
     # says what is happening, then counts the turns once the first one begins.
     made = server.create("valeria-card-kingdoms", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=5)
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    try:
-        page = context.new_page()
-        page.goto(f"{server.url}/tables/{made['table_id']}?pace=0#token={made['seats'][0]['token']}")
-        page.wait_for_selector('#board [data-action^="duke:"]')
-        assert page.locator("#version").inner_text() == "Choosing Dukes"
-        page.locator('#board [data-action^="duke:"]').first.click()
-        page.wait_for_function("() => /^Turn \\d+$/.test(document.querySelector('#version').textContent)")
-    finally:
-        context.close()
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?pace=0#token={made['seats'][0]['token']}")
+    page.wait_for_selector('#board [data-action^="duke:"]')
+    assert page.locator("#version").inner_text() == "Choosing Dukes"
+    page.locator('#board [data-action^="duke:"]').first.click()
+    page.wait_for_function("() => /^Turn \\d+$/.test(document.querySelector('#version').textContent)")
 
 
-def test_the_replay_viewer_names_the_duke_choice_as_the_table_page_does(browser, server):
+def test_the_replay_viewer_names_the_duke_choice_as_the_table_page_does(context, server):
     # The replay of a finished Card Kingdoms table: at its first steps the Dukes are chosen, and the
     # step line's counter says so, in the table page's words; a step of the game counts its turn.
     tid = server.create("valeria-card-kingdoms", [{"kind": "bot", "level": "greedy"}] * 2, seed=5)["table_id"]
@@ -62,14 +58,10 @@ def test_the_replay_viewer_names_the_duke_choice_as_the_table_page_does(browser,
     while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
         assert time.time() < deadline, "the bots did not finish"
         time.sleep(0.3)
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    try:
-        page = context.new_page()
-        page.goto(f"{server.url}/tables/{tid}/replay#step=0")
-        page.wait_for_function("() => document.querySelector('#counter').textContent !== ''")
-        assert page.locator("#counter").inner_text() == "Choosing Dukes"
-        page.goto(f"{server.url}/tables/{tid}/replay#step=20")
-        page.wait_for_function("() => document.querySelector('#step').textContent === '20'")
-        assert re.fullmatch(r"Turn \d+", page.locator("#counter").inner_text())
-    finally:
-        context.close()
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}/replay#step=0")
+    page.wait_for_function("() => document.querySelector('#counter').textContent !== ''")
+    assert page.locator("#counter").inner_text() == "Choosing Dukes"
+    page.goto(f"{server.url}/tables/{tid}/replay#step=20")
+    page.wait_for_function("() => document.querySelector('#step').textContent === '20'")
+    assert re.fullmatch(r"Turn \d+", page.locator("#counter").inner_text())
