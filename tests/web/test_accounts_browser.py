@@ -221,7 +221,8 @@ def test_the_account_bar_and_page_fit_both_screens(browser, server, size, tmp_pa
         wait_ready(page)
         page.screenshot(path=str(shots / f"table-{size[0]}.png"))
         bar = page.locator("#account-bar").bounding_box()
-        assert bar is not None and bar["height"] <= 40 and bar["width"] <= size[0]
+        # one line: on the phone, of 44 px touch targets (test_phone_table) and the bar's 2 px padding
+        assert bar is not None and bar["height"] <= (48 if size[0] < 760 else 40) and bar["width"] <= size[0]
         assert page.locator("#sign-out").is_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     finally:

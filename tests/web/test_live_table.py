@@ -249,15 +249,15 @@ def test_reduced_motion_and_fast_show_moves_without_moving_anything(browser, ser
         ctx.close()
 
 
-#: JS: the page's own controls (outside the board) smaller than 32 px either way, and its own
-#: visible text under 12 px; a page wider than the screen.
+#: JS: the page's own controls (outside the board) smaller than 32 px either way (a checkbox by its
+#: label, the target a finger taps), and its own visible text under 12 px; a page wider than the screen.
 CHROME_PROBLEMS = """() => {
   const out = [];
   if (document.documentElement.scrollWidth > innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
   const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest('[hidden], #board'); };
   for (const e of document.querySelectorAll('button, a[href], select, input')) {
     if (!seen(e) || e.matches('.skip-link') || e.closest('.log, .rule, #rules-now, #component-list')) continue;  // the skip link shows on focus
-    const r = e.getBoundingClientRect();
+    const r = (e.matches('input[type=checkbox], input[type=radio]') && e.closest('label') || e).getBoundingClientRect();
     if (r.width < 31.5 || r.height < 31.5) out.push(`${e.tagName} "${(e.textContent || e.id).trim().slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
     if (r.right > innerWidth + 0.5 || r.left < -0.5) out.push(`${e.tagName} "${(e.textContent || e.id).trim().slice(0, 20)}" outside the width`);
   }

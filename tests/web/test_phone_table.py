@@ -1,8 +1,9 @@
 """The table page on a phone (390x844, touch), as a tester found it: the decision's controls in sight
 without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways (and on its final
 score sheet), the +n score badge kept below the top line, and "Key to the symbols", every other
-disclosure's summary and the lobby's "How to play" link a 44 px touch target. Each test measures the page (boxes, scroll offsets,
-pixels); a few seconds each.
+disclosure's summary, the lobby's "How to play" link and every other control of the pages' own (lobby,
+table, replay, account) a 44 px touch target, while a laptop keeps its compact controls. Each test
+measures the page (boxes, scroll offsets, pixels); a few seconds each.
 """
 
 from __future__ import annotations
@@ -431,3 +432,125 @@ def test_the_lobbys_how_to_play_link_is_a_44px_touch_target(browser, server):
     assert heights["phone"] >= 44, heights
     assert heights["desktop"] <= 24, heights
     assert texts == {"phone": "How to play Biblios Dice", "desktop": "How to play Biblios Dice"}
+
+
+# ---------------------------------------------------------------- 5. every control of the pages' own
+
+#: JS: the page's own controls in sight (outside the board; the skip link shows on focus only) as
+#: [name, width, height, tall_only]: a checkbox or radio by its label's box (the label is what a
+#: finger taps), a text field or the replay's slider by its height alone (as wide as the line is);
+#: and whether the page scrolls sideways.
+PAGE_CONTROLS = """() => {
+  const rows = [];
+  for (const e of document.querySelectorAll('button, a[href], select, summary, input')) {
+    const r0 = e.getBoundingClientRect();
+    if (!r0.width || !r0.height || e.closest('#board') || e.matches('.skip-link')
+        || getComputedStyle(e).visibility === 'hidden') continue;
+    const check = e.matches('input[type=checkbox], input[type=radio]');
+    const box = check ? (e.closest('label') || document.querySelector(`label[for="${e.id}"]`) || e) : e;
+    const r = box.getBoundingClientRect();
+    const text = (e.textContent || e.getAttribute('aria-label') || '').trim().replace(/\\s+/g, ' ').slice(0, 24);
+    const name = `${e.tagName.toLowerCase()}${e.type && e.tagName !== 'BUTTON' && e.tagName !== 'SELECT' ? `[${e.type}]` : ''}`
+      + (e.id ? `#${e.id}` : ` "${text}"`) + (check ? ' (its label)' : '');
+    rows.push([name, Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10, e.matches('input') && !check]);
+  }
+  return {wide: document.documentElement.scrollWidth > innerWidth, rows};
+}"""
+
+#: Controls the walk through the pages must have met (the check measures what it is meant to).
+MUST_MEET = ("a#account-link", "a#sign-up-link", "button#sign-out", "button#create", "input[checkbox]#listed (its label)",
+             "input[text]#seed",
+             "summary", "select#game", "button#watch-copy", "input[text]#watch-link", "a#open-table",
+             'a "invite link"', 'button "let a bot play for me"', "button#tab-rules", "input[text]#chat-text",
+             "button#chat-send", "a#replay-link", "button#final-close", "button#step-fwd", "select#speed",
+             "a#step-link", "input[range]#step-range", "input[password]#sign-in-password", "button#new-token",
+             "input[email]#notice-email", "input[checkbox]#notice-on (its label)", 'a "dicetable"')
+
+
+def _walk_the_pages(page, server, solo: str, phone: bool) -> dict[str, list]:
+    """Every page and its states a player meets, measured (PAGE_CONTROLS) at each: the lobby, with a
+    table just created (an invite to copy), that table (its players, its rules), a finished table's final
+    scores, its replay, the account page signed out and signed in. ``{where: rows}``."""
+    tap = page.tap if phone else page.click
+    seen = {}
+
+    def measure(where: str) -> None:
+        got = page.evaluate(PAGE_CONTROLS)
+        assert not got["wide"], f"{where}: the page scrolls sideways"
+        seen[where] = got["rows"]
+
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#open-tables [data-table-row]", state="attached")
+    page.wait_for_function("() => document.querySelector('#howto-game-link').textContent !== ''")
+    measure("lobby")
+    page.select_option("#seat-1", "human:away")
+    tap("#create")
+    page.wait_for_selector("#created:not([hidden]) .invite .copy")
+    measure("lobby, a table created")
+    tap("#open-table")
+    wait_ready(page)
+    measure("table")
+    if phone:
+        tap("#tab-players")
+    page.wait_for_selector("#players .seat-btn")
+    measure("table, players")
+    tap("#tab-rules")
+    page.wait_for_selector("#rules-pane #howto summary")
+    measure("table, rules")
+    page.goto(f"{server.url}/tables/{solo}?pace=0")
+    page.wait_for_selector("#final:not([hidden])")
+    measure("final scores")
+    page.goto(f"{server.url}/tables/{solo}/replay?step=5")
+    page.wait_for_function("() => document.querySelector('#step').dataset.version === '5'")
+    measure("replay")
+    page.goto(f"{server.url}/account")
+    page.wait_for_selector("#sign-in-form")
+    measure("account, signed out")
+    page.fill("#sign-up-name", f"touch{time.time_ns() % 10**9}")
+    page.fill("#sign-up-password", "a few good words here")
+    tap("#create-account")
+    page.wait_for_selector("#signed-in:not([hidden])")
+    measure("account, signed in")
+    return seen
+
+
+@pytest.fixture(scope="module")
+def finished_solo(server) -> str:
+    """A finished solo table (a random bot's game of Kingdom of Dice)."""
+    tid = server.create("kingdom-of-dice", [{"kind": "bot", "level": "random"}], seed=6)["table_id"]
+    deadline = time.time() + 60
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "the bot did not finish its solo game"
+        time.sleep(0.2)
+    return tid
+
+
+@pytest.mark.parametrize("name", ["phone", "desktop"])
+def test_every_control_of_the_pages_is_a_44px_touch_target(browser, server, finished_solo, name):
+    """On a touch phone every control of the pages' own (outside the board, whose pieces each game's
+    board.css sizes) is at least 44x44 px (WCAG 2.5.5 target size): buttons, links, menus, summaries,
+    a checkbox by its label; a text field or the slider at least 44 px tall. Walked through the lobby
+    (a table created), the table (players, rules), the final scores, the replay and the account page
+    (signed out and in), none scrolling sideways. A laptop with a mouse keeps the compact look: no
+    control taller than 36 px, a summary or a checkbox's label one line (24 px)."""
+    ctx = browser.new_context(**(PHONE if name == "phone" else DESKTOP))
+    ctx.set_default_timeout(15_000)
+    try:
+        seen = _walk_the_pages(ctx.new_page(), server, finished_solo, phone=name == "phone")
+    finally:
+        ctx.close()
+    met = {row[0] for rows in seen.values() for row in rows}
+    missing = [m for m in MUST_MEET if not any(n.startswith(m) for n in met)]
+    assert not missing, f"never met: {missing}"
+    offenders = {}  # a control's name and size: the pages it is met on
+    for where, rows in seen.items():
+        for what, w, h, tall_only in rows:
+            if name == "phone":
+                bad = h < 44 or (not tall_only and w < 44)
+            else:
+                bad = h > (24 if what.startswith("summary") or what.endswith("(its label)") else 36)
+            if bad:
+                offenders.setdefault(f"{what} {w:g}x{h:g}", []).append(where)
+    size = "under 44x44 px on a touch phone" if name == "phone" else "taller than the laptop's compact look"
+    assert not offenders, f"{len(offenders)} controls {size}:\n" + "\n".join(
+        f"{what} ({'; '.join(wheres)})" for what, wheres in offenders.items())
