@@ -173,3 +173,28 @@ def test_the_agent_takes_the_tables_options_from_its_view(server):
     winter = GameSpaces("dice-kingdoms-of-valeria", 2, {"sheets": "winter"})
     assert policy.decisions and all(d.mask.shape == (winter.num_actions,) for d in policy.decisions)
     assert all(d.observation.shape == (winter.observation_size,) for d in policy.decisions)
+
+
+def test_a_move_whose_post_failed_is_chosen_again_after_the_reconnection(server):
+    # The server goes away while the agent posts its move (the POST never reaches it): after the
+    # reconnection the same decision is still the table's, so the agent must answer it again
+    # (it waited forever, holding the decision as answered).
+    table, token = _table(server, "kingdom-of-dice", seed=5)
+    policy = Recording()
+    failed: list[int] = []
+
+    class Flaky(Agent):
+        async def _request(self, http, method, path, body=None):
+            if body is not None and "action" in body and not failed:
+                failed.append(body["version"])
+                self.connection.transport.abort()
+                raise ConnectionError(f"{method} {path} failed: the server went away")
+            return await super()._request(http, method, path, body)
+
+    agent = Flaky(server.url, table, policy, token=token, idle=20, backoff=0.1, on_move=policy.accepted)
+    final = agent.play()
+    assert final["over"] is True and agent.reconnects == 1
+    assert failed and failed[0] in [d.version for d in policy.decisions[1:]]
+    status, record = server.call("GET", f"/api/tables/{table}/record")
+    assert status == 200
+    assert [aid for seat, aid in record["actions"] if seat == 0] == policy.moves

@@ -287,8 +287,14 @@ class Agent:
             raise AgentError(f"the policy chose {choice!r}, not an index of the catalogue "
                              f"(0..{len(decision.catalogue) - 1})") from None
         self._acted = (self.view["undos"], self.view["version"])
-        answer = await self._request(http, "POST", f"/api/tables/{self.table}/actions",
-                                     {"action": action, "version": decision.version})
+        try:
+            answer = await self._request(http, "POST", f"/api/tables/{self.table}/actions",
+                                         {"action": action, "version": decision.version})
+        except ConnectionError:
+            # the move may not have reached the table: after the reconnection the full view says
+            # whether it did (a later version) or the same decision is still to be answered
+            self._acted = None
+            raise
         if answer is not None:
             self.moves += 1
             if self.on_move is not None:
