@@ -8,6 +8,7 @@ as it was; a connection dropped mid-turn is reopened and the game goes on to its
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -198,3 +199,16 @@ def test_a_move_whose_post_failed_is_chosen_again_after_the_reconnection(server)
     status, record = server.call("GET", f"/api/tables/{table}/record")
     assert status == 200
     assert [aid for seat, aid in record["actions"] if seat == 0] == policy.moves
+
+
+@pytest.mark.parametrize("choice", [-1, -10, 2.0, True, None, "reroll"])
+def test_a_policy_answer_that_is_no_catalogue_index_is_refused_before_posting(server, choice):
+    # -1 used to be read from the catalogue's end (Python's negative index) and posted as that action.
+    table, token = _table(server, "kingdom-of-dice", seed=5)
+    agent = Agent(server.url, table, lambda decision: choice, token=token, idle=20)
+    with pytest.raises(AgentError, match=rf"the policy chose {re.escape(repr(choice))}, not an index of the "
+                                         r"catalogue \(0\.\.9\)"):
+        agent.play()
+    assert agent.moves == 0
+    status, view = server.call("GET", f"/api/tables/{table}", token=token)
+    assert status == 200 and view["version"] == 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import operator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Coroutine, Protocol, TypeVar
@@ -282,10 +283,13 @@ class Agent:
         decision = self.encoder().decision(self.view)
         choice = self.policy(decision)
         try:
-            action = decision.catalogue[int(choice)]
-        except (IndexError, TypeError, ValueError):
+            index = operator.index(choice)  # an int or a numpy integer; not a float, a string or None
+        except TypeError:
+            index = -1
+        if isinstance(choice, bool) or not 0 <= index < len(decision.catalogue):
             raise AgentError(f"the policy chose {choice!r}, not an index of the catalogue "
-                             f"(0..{len(decision.catalogue) - 1})") from None
+                             f"(0..{len(decision.catalogue) - 1})")
+        action = decision.catalogue[index]
         self._acted = (self.view["undos"], self.view["version"])
         try:
             answer = await self._request(http, "POST", f"/api/tables/{self.table}/actions",
