@@ -229,3 +229,48 @@ def test_aec_quiet_steps_play_the_games_of_apply(game_id: str) -> None:
     assert quiet.state_.history == loud.state_.history and len(quiet.state_.history) == steps
     assert quiet.state_.scores == loud.state_.scores
     assert len(quiet.state_.log) == set_up < len(loud.state_.log)
+
+
+SEED_MESSAGE = r"^seed must be an integer 0\.\.2\*\*64-1"
+
+
+@pytest.mark.parametrize("seed", [-1, "x", 1.5, 2**64, True])
+@pytest.mark.parametrize("make", ["aec", "parallel", "batch"])
+def test_a_bad_seed_is_named_and_changes_nothing(make, seed):
+    # numpy's own words reached the caller: "expected non-negative integer", "'float' object is not
+    # iterable"; a batch read the string "x" as a list of one seed.
+    if make == "aec":
+        env = rl.env("kingdom-of-dice", 2)
+        env.reset(seed=1)
+        before = env.state_.to_dict()
+        with pytest.raises(ValueError, match=SEED_MESSAGE):
+            env.reset(seed=seed)
+        assert env.state_.to_dict() == before
+    elif make == "parallel":
+        env = rl.parallel_env("kingdom-of-dice", 2)
+        env.reset(seed=1)
+        before = env.state.to_dict()
+        with pytest.raises(ValueError, match=SEED_MESSAGE):
+            env.reset(seed=seed)
+        assert env.state.to_dict() == before
+    else:
+        batch = rl.batch_env("kingdom-of-dice", 4)
+        obs, _, _ = batch.reset(seed=1)
+        obs = obs.copy()
+        with pytest.raises(ValueError, match=SEED_MESSAGE):
+            batch.reset(seed=seed)
+        with pytest.raises(ValueError, match=SEED_MESSAGE):
+            batch.reset(seed=[1, 2, 3, seed])
+        assert np.array_equal(batch.obs, obs)
+
+
+def test_numpy_seeds_are_taken_as_their_ints():
+    a = rl.batch_env("kingdom-of-dice", 3)
+    b = rl.batch_env("kingdom-of-dice", 3)
+    assert np.array_equal(a.reset(seed=np.int64(7))[0], b.reset(seed=7)[0])
+    assert np.array_equal(a.reset(seed=np.array([1, 2, 3]))[0], b.reset(seed=[1, 2, 3])[0])
+    env = rl.env("kingdom-of-dice", 2)
+    env.reset(seed=np.uint32(5))
+    first = env.state_.to_dict()
+    env.reset(seed=5)
+    assert env.state_.to_dict() == first

@@ -39,7 +39,7 @@ import numpy as np
 
 from dicetable.engine import Action, GameState
 
-from .spaces import GameSpaces, placing_rewards
+from .spaces import GameSpaces, checked_seed, placing_rewards
 
 #: What ``BatchEnv.reset`` returns: (obs, mask, seat).
 Batch = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -56,13 +56,16 @@ def check_num_envs(num_envs: object) -> None:
 def seed_streams(seed: int | Sequence[int] | None, num_envs: int) -> list[np.random.SeedSequence]:
     """Each game's stream of game seeds for :meth:`BatchEnv.reset`'s ``seed``: an int spawns
     ``num_envs`` child streams from it, None fresh random ones, a list one stream per given seed.
-    Raises ValueError when a list does not hold exactly ``num_envs`` seeds."""
-    if seed is None or isinstance(seed, (int, np.integer)):
-        return list(np.random.SeedSequence(None if seed is None else int(seed)).spawn(num_envs))
-    seeds = list(seed)
+    Raises ValueError when a list does not hold exactly ``num_envs`` seeds, or for a seed that is not
+    an int 0..2**64-1 (:func:`~dicetable.rl.spaces.checked_seed`)."""
+    if isinstance(seed, np.ndarray):
+        seed = seed.tolist()  # a 1-d array: a list of ints; a 0-d one: an int
+    if not isinstance(seed, (list, tuple)):  # one seed (a string too: not a list of seeds)
+        return list(np.random.SeedSequence(checked_seed(seed)).spawn(num_envs))
+    seeds = [checked_seed(s) for s in seed]
     if len(seeds) != num_envs:
         raise ValueError(f"seed lists {len(seeds)} seeds for {num_envs} games: give one per game")
-    return [np.random.SeedSequence(int(s)) for s in seeds]
+    return [np.random.SeedSequence(s) for s in seeds]
 
 
 class BatchBuffers(NamedTuple):

@@ -18,6 +18,7 @@ import numpy as np
 
 import dicetable
 from dicetable.engine import GameConfigError, GameSpec, GameState, registry
+from dicetable.engine.rng import seed_problem
 
 if TYPE_CHECKING:
     from gymnasium import spaces as gspaces
@@ -34,6 +35,21 @@ def started(state: GameState | None) -> GameState:
 
         raise ResetNeeded("this environment has no game yet: call reset() before step(), observe() or last()")
     return state
+
+
+def checked_seed(seed: object) -> int | None:
+    """``seed`` as a game seed (an int 0..2**64-1; a numpy integer is taken as its int), or None
+    (a fresh random one). ValueError saying what a seed is otherwise (numpy's own messages named
+    no seed, and a string was read as a list of seeds)."""
+    if seed is None:
+        return None
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise ValueError(f"{problem} (or None for a random game)")
+    assert isinstance(seed, int)
+    return seed
 
 
 class GameSpaces:
@@ -132,6 +148,7 @@ class GameSpaces:
     def next_seed(self, seed: int | None) -> int:
         """The next game's seed: ``seed`` restarts a reproducible stream; None continues it
         (a fresh random stream the first time)."""
+        seed = checked_seed(seed)
         if seed is not None or self._stream is None:
             self._stream = np.random.SeedSequence(seed)
         return int(self._stream.spawn(1)[0].generate_state(1, np.uint64)[0])
