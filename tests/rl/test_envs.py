@@ -231,6 +231,94 @@ def test_aec_quiet_steps_play_the_games_of_apply(game_id: str) -> None:
     assert len(quiet.state_.log) == set_up < len(loud.state_.log)
 
 
+def _aec_to_the_end(env, seed: int = 4):
+    env.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.agents == [] and env.state_.is_over
+
+
+def test_aec_steps_after_the_end_ask_for_a_reset():
+    # They raised KeyError: 'player_0' (the finished agents are removed).
+    from gymnasium.error import ResetNeeded
+
+    env = rl.env("kingdom-of-dice", 2)
+    _aec_to_the_end(env)
+    history = list(env.state_.history)
+    with pytest.raises(ResetNeeded, match=r"^the game is over: call reset\(\) to start the next one$"):
+        env.step(0)
+    with pytest.raises(ResetNeeded, match="the game is over"):
+        env.step(None)
+    with pytest.raises(ResetNeeded, match="the game is over"):
+        env.last()
+    assert env.state_.history == history
+    env.reset(seed=5)
+    assert env.agents == ["player_0", "player_1"] and env.last()[0]["action_mask"].any()
+
+
+def test_aec_observe_names_an_unknown_agent():
+    env = rl.env("kingdom-of-dice", 2)
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"^'player_9' is not an agent of this game: player_0, player_1$"):
+        env.observe("player_9")
+
+
+def test_gym_step_after_the_end_asks_for_a_reset():
+    # It answered terminated=False with the illegal-action penalty, as if the game went on.
+    from gymnasium.error import ResetNeeded
+
+    env = rl.gym_env("kingdom-of-dice", 2, opponents="random")
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    terminated = False
+    while not terminated:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    before = env.state.to_dict()
+    with pytest.raises(ResetNeeded, match=r"^the game is over: call reset\(\) to start the next one$"):
+        env.step(0)
+    assert env.state.to_dict() == before
+
+
+def _parallel_at_a_simultaneous_decision(seed: int = 1):
+    env = rl.parallel_env("biblios-dice", 3)
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    while True:
+        movers = [a for a in env.agents if obs[a]["action_mask"].any()]
+        if len(movers) == 3:
+            return env, obs
+        obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in movers})
+
+
+def test_parallel_step_with_one_illegal_action_moves_no_seat():
+    # The seats before the illegal one were moved, then the step was refused half done.
+    env, obs = _parallel_at_a_simultaneous_decision()
+    before = env.state.to_dict()
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents}
+    actions["player_2"] = int(np.flatnonzero(obs["player_2"]["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="is not a legal action for Player 3 now"):
+        env.step(actions)
+    assert env.state.to_dict() == before and sorted(env.state.to_move) == [0, 1, 2]
+    actions["player_2"] = int(np.flatnonzero(obs["player_2"]["action_mask"])[0])
+    env.step(actions)
+    assert [seat for seat, _ in env.state.history[-3:]] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("actions,message", [
+    ([0, 1, 2], r"^step takes a dict of agent name: action, got list$"),
+    ({"player_9": 0}, r"^'player_9' is not an agent of this game: player_0, player_1, player_2$"),
+])
+def test_parallel_step_names_a_wrong_argument(actions, message):
+    env = rl.parallel_env("biblios-dice", 3)
+    env.reset(seed=1)
+    before = env.state.to_dict()
+    with pytest.raises(ValueError, match=message):
+        env.step(actions)
+    assert env.state.to_dict() == before
+
+
 SEED_MESSAGE = r"^seed must be an integer 0\.\.2\*\*64-1"
 
 

@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 
 from dicetable.engine import Action, GameState
 
-from .spaces import GameSpaces, placing_rewards, started
+from .spaces import GameSpaces, game_over, placing_rewards, started
 
 
 class DicetableAEC(AECEnv):
@@ -92,7 +92,10 @@ class DicetableAEC(AECEnv):
         state = self.state_
         if state is None:
             state = started(state)  # raises ResetNeeded
-        seat = self._seat[agent]
+        try:
+            seat = self._seat[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"{agent!r} is not an agent of this game: {', '.join(self.possible_agents)}") from None
         size, actions = self._sizes
         mask = np.zeros(actions, dtype=np.int8)
         legal = state.legal_actions(seat)
@@ -113,6 +116,8 @@ class DicetableAEC(AECEnv):
         """(observation, cumulative reward, terminated, truncated, info) of the selected agent, as
         PettingZoo's ``last`` (written out here: it runs once per step of every training loop)."""
         agent = self.agent_selection
+        if agent not in self.terminations:  # every agent is done and was removed
+            raise game_over()
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
@@ -120,13 +125,17 @@ class DicetableAEC(AECEnv):
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
 
         Raises ValueError naming the action when it is not legal for that agent now, and
-        ``gymnasium.error.ResetNeeded`` before the first ``reset()``.
+        ``gymnasium.error.ResetNeeded`` before the first ``reset()`` and once every agent is done.
         """
         state = self.state_
         if state is None:
             state = started(state)  # raises ResetNeeded
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent is done and was removed
+            raise game_over() from None
+        if done:
             self._was_dead_step(action)
             return
         seat = self._seat[agent]

@@ -25,7 +25,7 @@ import numpy as np
 from dicetable.bots import Bot, make_bot
 from dicetable.engine import GameState
 
-from .spaces import GameSpaces, placing_rewards, started
+from .spaces import GameSpaces, game_over, placing_rewards, started
 
 #: The observation: ``{"observation": float32 features, "action_mask": int8 mask}``.
 Observation = dict[str, Any]
@@ -84,9 +84,11 @@ class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
         Returns (observation, reward, terminated, truncated, info). An action outside the mask
         changes nothing: with ``on_illegal="penalize"`` (the default) it earns ``illegal_reward``
         and ``info["illegal_action"]`` says why; with ``"raise"`` it raises ValueError naming it.
-        Before the first ``reset()`` raises ``gymnasium.error.ResetNeeded``.
+        Before the first ``reset()`` and after the game ended raises ``gymnasium.error.ResetNeeded``.
         """
         state = started(self.state)
+        if state.is_over:  # not an illegal action of a game going on: no game goes on
+            raise game_over()
         try:
             state.apply(self.spaces.action_id(action), self.seat)
         except ValueError as exc:

@@ -22,7 +22,7 @@ from pettingzoo import ParallelEnv
 
 from dicetable.engine import GameState
 
-from .spaces import GameSpaces, placing_rewards, started
+from .spaces import GameSpaces, game_over, placing_rewards, started
 
 #: Per-agent observations (``{"observation", "action_mask"}``) and infos (``{"to_move": bool}``).
 Observations = dict[str, dict[str, np.ndarray]]
@@ -69,18 +69,32 @@ class DicetableParallel(ParallelEnv):
                                                              dict[str, bool], Infos]:
         """Apply the actions of the agents to move; returns (obs, rewards, terminations, truncations, infos).
 
-        Raises ValueError naming the agent when an agent to move gives no action or an illegal one,
-        and ``gymnasium.error.ResetNeeded`` before the first ``reset()``.
+        Raises ValueError naming the agent when an agent to move gives no action or an illegal one
+        (before any seat moves: a refused step changes nothing), and ``gymnasium.error.ResetNeeded``
+        before the first ``reset()`` and after the game ended.
         """
         state = started(self.state)
-        for s in sorted(state.to_move):
+        if state.is_over:
+            raise game_over()
+        if not isinstance(actions, dict):
+            raise ValueError(f"step takes a dict of agent name: action, got {type(actions).__name__}")
+        unknown = [a for a in actions if a not in self.possible_agents]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not an agent of this game: {', '.join(self.possible_agents)}")
+        chosen = []
+        for s in sorted(state.to_move):  # every action is checked before any seat moves
             agent = self.possible_agents[s]
             action = actions.get(agent)
             if action is None:
                 raise ValueError(f"{agent} is to move and gave no action")
-            state.apply(self.spaces.action_id(action), s)
+            aid = self.spaces.action_id(action)
+            if not any(a.id == aid for a in state.legal_actions(s)):
+                state.clone().apply(aid, s)  # raises the engine's refusal, naming what is legal
+            chosen.append((s, aid))
+        for s, aid in chosen:
+            state.apply(aid, s)
         obs, infos = self._observe(state)
-        over = state.is_over
+        over: bool = state.is_over  # this step may have ended it
         rewards = dict(zip(self.possible_agents, placing_rewards(state)))
         terminations = {a: over for a in self.agents}
         truncations = {a: False for a in self.agents}

@@ -37,6 +37,13 @@ def started(state: GameState | None) -> GameState:
     return state
 
 
+def game_over() -> Exception:
+    """``gymnasium.error.ResetNeeded`` for a step (or ``last()``) after the game ended."""
+    from gymnasium.error import ResetNeeded
+
+    return ResetNeeded("the game is over: call reset() to start the next one")
+
+
 def checked_seed(seed: object) -> int | None:
     """``seed`` as a game seed (an int 0..2**64-1; a numpy integer is taken as its int), or None
     (a fresh random one). ValueError saying what a seed is otherwise (numpy's own messages named
