@@ -138,3 +138,50 @@ def test_python_answers_equal_pyspiels_own(game_id, players):
             assert state.legal_actions() == [] and state.rewards() == state.returns()
             break
         state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_deserialize_refuses_a_save_of_another_configuration_or_no_save():
+    # A Dice Kingdoms save loaded into a Biblios game as a Biblios state; a 3-player save into a
+    # 2-player game failed later with IndexError; text that is no JSON raised JSONDecodeError.
+    kod3 = pyspiel.load_game(short_name("kingdom-of-dice"), {"players": 3})
+    saved = kod3.new_initial_state().serialize()
+    kod2 = pyspiel.load_game(short_name("kingdom-of-dice"), {"players": 2})
+    with pytest.raises(ValueError, match=r"^a 3-player kingdom-of-dice state does not fit 2-player kingdom-of-dice$"):
+        kod2.deserialize_state(saved)
+    biblios = pyspiel.load_game(short_name("biblios-dice"), {"players": 3})
+    with pytest.raises(ValueError, match=r"^a 3-player kingdom-of-dice state does not fit 3-player biblios-dice$"):
+        biblios.deserialize_state(saved)
+    for text in ("", "garbage", '{"game": "kingdom-of-dice"'):
+        with pytest.raises(ValueError, match=r"^not a serialized dicetable state \(the engine's save as JSON\): "):
+            kod3.deserialize_state(text)
+    assert kod3.deserialize_state(saved).serialize() == saved
+
+
+def test_deserialize_refuses_a_save_with_other_options():
+    winter = pyspiel.load_game(short_name("dice-kingdoms-of-valeria"), {"options": '{"sheets": "winter"}'})
+    plain = pyspiel.load_game(short_name("dice-kingdoms-of-valeria"))
+    with pytest.raises(ValueError, match=r"options .*sheets.*winter.* do not fit"):
+        plain.deserialize_state(winter.new_initial_state().serialize())
+
+
+@pytest.mark.parametrize("params,message", [
+    ({"options": "{bad"}, r"^options must be a JSON object as text, e.g. '\{\"sheets\": \"winter\"\}', got '\{bad'$"),
+    ({"options": "[1]"}, r"^options must be a dict of NAME: VALUE, got \[1\]"),
+    ({"seed": -1}, r"^seed must be an integer 0\.\.2\*\*64-1 .*got -1"),
+])
+def test_bad_parameters_are_named_when_the_game_is_loaded(params, message):
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game(short_name("dice-kingdoms-of-valeria"), params)
+
+
+def test_an_action_after_the_end_says_the_game_is_over():
+    # It raised SeatError "there is no seat -4" (pyspiel's TERMINAL player id taken as a seat).
+    game = pyspiel.load_game(short_name("kingdom-of-dice"), {"players": 2})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    saved = state.serialize()
+    with pytest.raises(ValueError, match=r"^the game is over: no player may act$"):
+        state.apply_action(0)
+    assert state.serialize() == saved and state.is_terminal()

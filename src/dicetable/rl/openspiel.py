@@ -30,7 +30,7 @@ import pyspiel
 import dicetable
 from dicetable.engine import Action, GameState
 
-from .spaces import GameSpaces, placing_rewards, research_games
+from .spaces import GameSpaces, checked_seed, placing_rewards, research_games
 
 #: A generous bound on actions in one game (random play stays far below it).
 MAX_GAME_LENGTH = 20_000
@@ -133,6 +133,8 @@ class DicetableSpielState(pyspiel.State):
         return False
 
     def _apply_action(self, action: int) -> None:
+        if self.current_player() == _TERMINAL:  # the TERMINAL id is no seat to apply for
+            raise ValueError("the game is over: no player may act")
         held = self._held
         chosen: Action | str | None = None
         offered = held.offered
@@ -208,9 +210,15 @@ class DicetableSpielGame(pyspiel.Game):
         params = dict(params or {})
         spec = dicetable.get_game(self.game_id)
         players = int(params.get("players", max(2, spec.min_players) if spec.max_players > 1 else 1))
-        options = json.loads(params.get("options", "{}") or "{}")
+        text = params.get("options", "{}") or "{}"
+        try:
+            options = json.loads(text)
+        except (TypeError, ValueError):
+            raise ValueError(f"options must be a JSON object as text, e.g. '{{\"sheets\": \"winter\"}}', "
+                             f"got {text!r}") from None
         self.spaces = GameSpaces(self.game_id, players, options)
         self.next_seed = int(params.get("seed", 0))
+        checked_seed(self.next_seed)  # the first game's seed: refused now, not at new_initial_state
         score_bound = 1000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spaces.num_actions, max_chance_outcomes=0, num_players=players,
@@ -231,11 +239,21 @@ class DicetableSpielGame(pyspiel.Game):
         if state.game_id != self.game_id or state.players != self.spaces.players:
             raise ValueError(f"a {state.players}-player {state.game_id} state does not fit "
                              f"{self.spaces.players}-player {self.game_id}")
+        if dict(state.options) != self.spaces.options:  # the catalogue and encoding depend on them
+            raise ValueError(f"the state's options {dict(state.options)} do not fit this game's "
+                             f"{self.spaces.options}")
         return DicetableSpielState(self, state)
 
     def deserialize_state(self, text: str) -> DicetableSpielState:
-        """A state from :meth:`DicetableSpielState.serialize` (validated by ``load_state``)."""
-        return DicetableSpielState(self, dicetable.load_state(json.loads(text)))
+        """A state from :meth:`DicetableSpielState.serialize` (validated by ``load_state``).
+
+        Raises ValueError for text that is no such save, or a save of another game, player count
+        or options (as :meth:`from_engine_state`)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not a serialized dicetable state (the engine's save as JSON): {exc}") from None
+        return self.from_engine_state(dicetable.load_state(data))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> DicetableObserver:
         """The observer (the same tensor for observation and information state)."""
