@@ -163,3 +163,13 @@ def test_gymnasium_vector_env_on_two_processes() -> None:
         two.close()
     with pytest.raises(RuntimeError, match="closed"):
         two.step(np.zeros(4, dtype=np.int64))
+
+
+def test_a_batch_of_one_process_closes_as_a_sharded_one() -> None:
+    # research.md's `with rl.batch_env(..., workers=2) as batch:` failed with workers=1:
+    # TypeError: 'BatchEnv' object does not support the context manager protocol.
+    with rl.batch_env("kingdom-of-dice", 3, workers=1) as batch:
+        obs, mask, _ = batch.reset(seed=1)
+        batch.step(_policy(mask, np.random.default_rng(0)))
+    batch.close()
+    assert batch.step(_policy(batch.mask, np.random.default_rng(1)))[0].shape == obs.shape

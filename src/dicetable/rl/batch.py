@@ -238,3 +238,13 @@ class BatchEnv:
             offered[i] = (legal, ks)
         self.seat[:] = seats
         return self.obs, self.mask, self.seat, self.rewards, self.terminated
+
+    def close(self) -> None:
+        """Nothing to stop (the games are in this process); there so that code written for
+        ``batch_env(..., workers=k)`` (:class:`~dicetable.rl.sharded.ShardedBatchEnv`) runs with ``workers=1``."""
+
+    def __enter__(self) -> BatchEnv:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
