@@ -173,3 +173,16 @@ def test_a_batch_of_one_process_closes_as_a_sharded_one() -> None:
         batch.step(_policy(mask, np.random.default_rng(0)))
     batch.close()
     assert batch.step(_policy(batch.mask, np.random.default_rng(1)))[0].shape == obs.shape
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("actions", [None, 0, np.int64(3)])
+def test_a_step_given_no_list_of_actions_says_one_per_game(workers: int, actions) -> None:
+    # TypeError "object of type 'NoneType' has no len()" reached the caller.
+    with rl.batch_env("kingdom-of-dice", 3, workers=workers) as batch:
+        obs, _, _ = batch.reset(seed=1)
+        obs = obs.copy()
+        with pytest.raises(ValueError, match=r"^step takes one catalogue index per game \(3 of them, a list or "
+                                             r"array\), got "):
+            batch.step(actions)
+        assert np.array_equal(batch.obs, obs)

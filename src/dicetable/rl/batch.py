@@ -53,6 +53,18 @@ def check_num_envs(num_envs: object) -> None:
         raise ValueError(f"num_envs {num_envs!r} is not a whole number of games, at least 1")
 
 
+def check_action_count(actions: object, num_envs: int) -> None:
+    """Raise ValueError unless ``actions`` holds one action per game (a list or a 1-d array of
+    ``num_envs`` catalogue indices): a single int or None raised TypeError "has no len()"."""
+    try:
+        count = len(actions)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"step takes one catalogue index per game ({num_envs} of them, a list or array), "
+                         f"got {type(actions).__name__} {actions!r}"[:200]) from None
+    if count != num_envs:
+        raise ValueError(f"step got {count} actions for {num_envs} games: give one per game")
+
+
 def seed_streams(seed: int | Sequence[int] | None, num_envs: int) -> list[np.random.SeedSequence]:
     """Each game's stream of game seeds for :meth:`BatchEnv.reset`'s ``seed``: an int spawns
     ``num_envs`` child streams from it, None fresh random ones, a list one stream per given seed.
@@ -187,8 +199,7 @@ class BatchEnv:
         """
         if not self.states:
             raise RuntimeError("this batch has no games yet: call reset() before step()")
-        if len(actions) != self.num_envs:
-            raise ValueError(f"step got {len(actions)} actions for {self.num_envs} games: give one per game")
+        check_action_count(actions, self.num_envs)
         wanted = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         chosen = []
         for i, a in enumerate(wanted):

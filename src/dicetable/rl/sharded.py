@@ -43,7 +43,7 @@ import numpy as np
 import dicetable
 
 from .spaces import GameSpaces
-from .batch import Batch, BatchBuffers, BatchEnv, BatchStep, check_num_envs, seed_streams
+from .batch import Batch, BatchBuffers, BatchEnv, BatchStep, check_action_count, check_num_envs, seed_streams
 
 #: How long ``close()`` waits for a worker to stop before it is terminated, in seconds.
 STOP_WAIT = 5.0
@@ -236,8 +236,7 @@ class ShardedBatchEnv:
             raise RuntimeError("this batch has no games yet: call reset() before step()")
         if not self._finalizer.alive:
             raise RuntimeError("this sharded batch is closed")
-        if len(actions) != self.num_envs:
-            raise ValueError(f"step got {len(actions)} actions for {self.num_envs} games: give one per game")
+        check_action_count(actions, self.num_envs)
         chosen = np.asarray(actions)
         if chosen.dtype.kind not in "iu" or chosen.shape != (self.num_envs,) \
                 or not ((chosen >= 0) & (chosen < self.spaces.num_actions)).all() \
