@@ -79,3 +79,14 @@ def test_an_entrant_is_a_known_bot_or_a_policy():
         Entrant("x", bot="clever")
     with pytest.raises(GameConfigError, match="either a bot level or a policy"):
         Entrant("x")
+
+
+def test_a_round_robin_at_a_server_that_cannot_be_reached_names_it():
+    # httpx's ConnectError "All connection attempts failed" reached the caller, naming no server.
+    from dicetable.agent import AgentError
+    from tests.web.conftest import _free_port
+
+    url = f"http://127.0.0.1:{_free_port()}"
+    entrants = [Entrant("greedy", bot="greedy"), Entrant("mine", policy=random_policy(1))]
+    with pytest.raises(AgentError, match=rf"^cannot reach the server {url}: "):
+        round_robin("kingdom-of-dice", entrants, games=1, server=url)

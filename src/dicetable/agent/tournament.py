@@ -33,7 +33,7 @@ from dicetable.ladder import pct, run_jobs
 from dicetable.engine import Action, GameConfigError, GameState, new_game, series_seed
 from dicetable.simulate import Job, seat_rotation, summarize, wilson
 
-from .client import Agent, Decision, Encoder, modules, run_sync
+from .client import Agent, AgentError, Decision, Encoder, modules, run_sync
 
 PLAYERS = 2
 
@@ -99,9 +99,12 @@ async def _play_remote(job: Job, entrants: dict[str, Entrant], server: str, idle
     seats = [{"kind": "bot", "level": entrants[n].bot} if entrants[n].bot else {"kind": "human"}
              for n in job.seats]
     async with httpx.AsyncClient() as http:
-        made = await http.post(server + "/api/tables", json={"game": job.game, "players": job.players,
-                                                             "options": job.options, "seed": job.seed,
-                                                             "seats": seats}, timeout=30)
+        try:
+            made = await http.post(server + "/api/tables", json={"game": job.game, "players": job.players,
+                                                                 "options": job.options, "seed": job.seed,
+                                                                 "seats": seats}, timeout=30)
+        except httpx.HTTPError as exc:  # httpx's own words ("All connection attempts failed") name no server
+            raise AgentError(f"cannot reach the server {server}: {exc}") from None
         if made.status_code != 201:
             raise GameConfigError(f"the server refused the table: HTTP {made.status_code}: {made.text[:300]}")
         table = made.json()
