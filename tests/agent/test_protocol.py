@@ -212,3 +212,15 @@ def test_a_policy_answer_that_is_no_catalogue_index_is_refused_before_posting(se
     assert agent.moves == 0
     status, view = server.call("GET", f"/api/tables/{table}", token=token)
     assert status == 200 and view["version"] == 0
+
+
+def test_an_agent_that_never_connects_says_so_and_a_bad_address_at_once():
+    # Both said "the connection ... dropped and 5 reconnections failed", a bad address after 15 s.
+    from tests.web.conftest import _free_port
+
+    url = f"http://127.0.0.1:{_free_port()}"
+    agent = Agent(url, "sometable", random_policy(1), token="t", retries=1, backoff=0.05)
+    with pytest.raises(AgentError, match=rf"^cannot connect to {re.escape(url)} \(2 tries\): "):
+        agent.play()
+    with pytest.raises(ValueError, match=r"^server 'not a url' is not a server's address: give http\(s\)://host:port$"):
+        Agent("not a url", "sometable", random_policy(1), token="t")

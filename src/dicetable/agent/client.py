@@ -193,6 +193,12 @@ class Agent:
     _encoder: Encoder | None = field(default=None, repr=False)
     _acted: tuple[int, int] | None = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.server)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            # it was retried for seconds as a dropped connection ("isn't a valid URI")
+            raise ValueError(f"server {self.server!r} is not a server's address: give http(s)://host:port")
+
     @classmethod
     def from_link(cls, link: str, policy: Callable[[Decision], int], **kw: Any) -> "Agent":
         """An agent for a seat link (``.../tables/<id>#invite=<seat>.<code>``: the invite is claimed
@@ -329,6 +335,9 @@ class Agent:
                 except (ConnectionError, OSError) as exc:
                     failures += 1
                     if failures > self.retries:
+                        if self.reconnects == failures - 1:  # every try failed: it never connected
+                            raise AgentError(f"cannot connect to {self.server} ({self.retries + 1} tries): "
+                                             f"{exc}") from None
                         raise AgentError(f"the connection to {self.server} dropped and {self.retries} "
                                          f"reconnections failed: {exc}") from None
                     await asyncio.sleep(self.backoff * 2 ** (failures - 1))
