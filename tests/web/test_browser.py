@@ -14,6 +14,7 @@ import time
 import pytest
 
 from dicetable import get_game, new_game
+from dicetable.engine import TABLE_SEED_MAX
 from dicetable.engine.testing import shipped_games
 
 from .helpers import (
@@ -537,6 +538,34 @@ def test_the_lobby_keeps_a_63_bit_seed_exact_and_refuses_a_larger_one(context, s
         time.sleep(0.2)
     status, record = server.call("GET", f"/api/tables/{tid}/record")
     assert status == 200 and record["seed"] == seed
+
+
+def test_the_lobby_checks_a_seed_against_the_bound_the_server_gives_it(context, server):
+    """The largest seed comes with the page (the seed field's data-max: the server's MAX_SEED, which is
+    the engine's TABLE_SEED_MAX), not from a number written in lobby.js: served as the engine's, and
+    when the page is served another bound (1000 here), the lobby refuses 1001 with that bound in its
+    message and asks the server nothing."""
+    page = context.new_page()
+    page.goto(server.url + "/?pace=0")
+    assert page.locator("#seed").get_attribute("data-max") == str(TABLE_SEED_MAX) == str(2**63 - 1)
+
+    def smaller_bound(route):
+        html = route.fetch().text()
+        assert f'data-max="{TABLE_SEED_MAX}"' in html
+        route.fulfill(body=html.replace(f'data-max="{TABLE_SEED_MAX}"', 'data-max="1000"'),
+                      headers={"content-type": "text/html; charset=utf-8"})
+
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.route(server.url + "/?pace=0", smaller_bound)
+    page.goto(server.url + "/?pace=0")
+    page.select_option("#game", "kingdom-of-dice")
+    page.fill("#seed", "1001")
+    page.click("#create")
+    page.wait_for_function("() => document.querySelector('#create-error').textContent !== ''")
+    assert page.locator("#create-error").inner_text() == (
+        "the seed is a whole number from 0 to 1000 (or leave it empty for a random one)")
+    assert "/tables/" not in page.url and not [u for u in posts if u.endswith("/api/tables")]
 
 
 def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(context):
