@@ -248,9 +248,9 @@ def test_a_step_link_opens_that_step_and_auto_play_reaches_the_end(context, serv
     assert page.locator("#board").inner_html() == expected
     assert page.locator("#step-link").get_attribute("href") == f"#step={n}"
     assert page.url.endswith(f"#step={n}")
-    # Jump to the start of round 3 from the list built from the record's round events.
+    # Jump to the start of round 3: the first position of its group in the list.
     page.wait_for_function("() => document.querySelectorAll('#jump option').length > 3")
-    value = page.locator("#jump option", has_text="Round 3 begins").get_attribute("value")
+    value = page.locator('#jump optgroup[label="Round 3"] option').first.get_attribute("value")
     page.select_option("#jump", value=value)
     page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{value}'")
     assert "Round 3" in page.locator("#jump option:checked").inner_text()
@@ -269,6 +269,36 @@ def test_a_step_link_opens_that_step_and_auto_play_reaches_the_end(context, serv
                   "window.scrollTo(0, document.body.scrollHeight)")
     box = page.locator("#step").bounding_box()
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert errors == []
+
+
+#: JS: the jump list's positions as [step, text, the label of its group or null].
+JUMPS = """() => [...document.querySelectorAll('#jump option')].filter(o => o.value !== '')
+  .map(o => [Number(o.value), o.textContent, o.parentElement.tagName === 'OPTGROUP' ? o.parentElement.label : null])"""
+
+
+@pytest.mark.parametrize("game, rounds", [("dice-kingdoms-of-valeria", True), ("valeria-card-kingdoms", False)])
+def test_the_jump_list_names_each_position_as_the_counter_does(context, server, game, rounds):
+    """Each position of the replay's jump list is named by the words the page's counter shows once
+    there (the table page's top line: Dice Kingdoms "Round 2 · Turn 4", Card Kingdoms "Turn 4": it
+    counts turns, not rounds), then whose turn begins and the step; grouped by round only for a title
+    whose counter has rounds, each position in its own round's group (a Dice Kingdoms round's first
+    turn too)."""
+    tid, _, record = _finished_bot_table(server, game, 2, seed=4)
+    page = context.new_page()
+    errors = _errors(page)
+    page.goto(f"{server.url}/tables/{tid}/replay")
+    page.wait_for_function("() => document.querySelectorAll('#jump option').length > 5")
+    jumps = page.evaluate(JUMPS)
+    for step, text, group in jumps[:4] + jumps[len(jumps) // 2:len(jumps) // 2 + 2] + jumps[-2:]:
+        page.select_option("#jump", value=str(step))
+        page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{step}'")
+        counter = page.locator("#counter").inner_text()
+        assert re.fullmatch(re.escape(counter) + rf": Player [1-2] \(step {step}\)", text), (text, counter)
+        assert counter.startswith("Round ") == rounds and "Turn " in counter, counter
+        assert group == (counter.split(" · ")[0] if rounds else None), (group, counter)
+    # one position a step, in order (a round and its first turn begin at the same step)
+    assert [j[0] for j in jumps] == sorted({j[0] for j in jumps})
     assert errors == []
 
 
