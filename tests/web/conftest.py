@@ -30,10 +30,13 @@ def _free_port() -> int:
 
 
 class Server:
-    """A running ``dicetable`` server: ``url``, and small JSON helpers for the HTTP contract."""
+    """A running ``dicetable`` server: ``url``, its ``database`` (a SQLAlchemy URL: a test may write rows a
+    page needs, such as finished rated tables, as the server's own code does) and small JSON helpers for
+    the HTTP contract."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, database: str) -> None:
         self.url = url
+        self.database = database
 
     def call(self, method: str, path: str, body: dict | None = None, token: str | None = None):
         """``(status, json)`` of one request to the API."""
@@ -64,8 +67,9 @@ def server(tmp_path_factory):
     pytest.importorskip("dicetable.server", reason="the server package (issue 11) is not installed")
     db = tmp_path_factory.mktemp("db") / "tables.sqlite"
     port = _free_port()
+    database = f"sqlite:///{db}"
     cmd = [sys.executable, "-c", "from dicetable.cli.main import app; app()", "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--database", f"sqlite:///{db}", "--log-level", "warning"]
+           "--port", str(port), "--database", database, "--log-level", "warning"]
     log = tmp_path_factory.mktemp("log") / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
@@ -82,7 +86,7 @@ def server(tmp_path_factory):
             proc.kill()
             raise RuntimeError("the server did not start:\n" + log.read_text())
         time.sleep(0.2)
-    yield Server(url)
+    yield Server(url, database)
     proc.terminate()
     try:
         proc.wait(10)

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from dicetable import get_game, new_game
+from dicetable.engine import TABLE_SEED_MAX
 from dicetable.engine.testing import shipped_games
 
 from .helpers import (
@@ -247,9 +248,9 @@ def test_a_step_link_opens_that_step_and_auto_play_reaches_the_end(context, serv
     assert page.locator("#board").inner_html() == expected
     assert page.locator("#step-link").get_attribute("href") == f"#step={n}"
     assert page.url.endswith(f"#step={n}")
-    # Jump to the start of round 3 from the list built from the record's round events.
+    # Jump to the start of round 3: the first position of its group in the list.
     page.wait_for_function("() => document.querySelectorAll('#jump option').length > 3")
-    value = page.locator("#jump option", has_text="Round 3 begins").get_attribute("value")
+    value = page.locator('#jump optgroup[label="Round 3"] option').first.get_attribute("value")
     page.select_option("#jump", value=value)
     page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{value}'")
     assert "Round 3" in page.locator("#jump option:checked").inner_text()
@@ -268,6 +269,36 @@ def test_a_step_link_opens_that_step_and_auto_play_reaches_the_end(context, serv
                   "window.scrollTo(0, document.body.scrollHeight)")
     box = page.locator("#step").bounding_box()
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert errors == []
+
+
+#: JS: the jump list's positions as [step, text, the label of its group or null].
+JUMPS = """() => [...document.querySelectorAll('#jump option')].filter(o => o.value !== '')
+  .map(o => [Number(o.value), o.textContent, o.parentElement.tagName === 'OPTGROUP' ? o.parentElement.label : null])"""
+
+
+@pytest.mark.parametrize("game, rounds", [("dice-kingdoms-of-valeria", True), ("valeria-card-kingdoms", False)])
+def test_the_jump_list_names_each_position_as_the_counter_does(context, server, game, rounds):
+    """Each position of the replay's jump list is named by the words the page's counter shows once
+    there (the table page's top line: Dice Kingdoms "Round 2 · Turn 4", Card Kingdoms "Turn 4": it
+    counts turns, not rounds), then whose turn begins and the step; grouped by round only for a title
+    whose counter has rounds, each position in its own round's group (a Dice Kingdoms round's first
+    turn too)."""
+    tid, _, record = _finished_bot_table(server, game, 2, seed=4)
+    page = context.new_page()
+    errors = _errors(page)
+    page.goto(f"{server.url}/tables/{tid}/replay")
+    page.wait_for_function("() => document.querySelectorAll('#jump option').length > 5")
+    jumps = page.evaluate(JUMPS)
+    for step, text, group in jumps[:4] + jumps[len(jumps) // 2:len(jumps) // 2 + 2] + jumps[-2:]:
+        page.select_option("#jump", value=str(step))
+        page.wait_for_function(f"() => document.querySelector('#step').dataset.version === '{step}'")
+        counter = page.locator("#counter").inner_text()
+        assert re.fullmatch(re.escape(counter) + rf": Player [1-2] \(step {step}\)", text), (text, counter)
+        assert counter.startswith("Round ") == rounds and "Turn " in counter, counter
+        assert group == (counter.split(" · ")[0] if rounds else None), (group, counter)
+    # one position a step, in order (a round and its first turn begin at the same step)
+    assert [j[0] for j in jumps] == sorted({j[0] for j in jumps})
     assert errors == []
 
 
@@ -537,6 +568,34 @@ def test_the_lobby_keeps_a_63_bit_seed_exact_and_refuses_a_larger_one(context, s
         time.sleep(0.2)
     status, record = server.call("GET", f"/api/tables/{tid}/record")
     assert status == 200 and record["seed"] == seed
+
+
+def test_the_lobby_checks_a_seed_against_the_bound_the_server_gives_it(context, server):
+    """The largest seed comes with the page (the seed field's data-max: the server's MAX_SEED, which is
+    the engine's TABLE_SEED_MAX), not from a number written in lobby.js: served as the engine's, and
+    when the page is served another bound (1000 here), the lobby refuses 1001 with that bound in its
+    message and asks the server nothing."""
+    page = context.new_page()
+    page.goto(server.url + "/?pace=0")
+    assert page.locator("#seed").get_attribute("data-max") == str(TABLE_SEED_MAX) == str(2**63 - 1)
+
+    def smaller_bound(route):
+        html = route.fetch().text()
+        assert f'data-max="{TABLE_SEED_MAX}"' in html
+        route.fulfill(body=html.replace(f'data-max="{TABLE_SEED_MAX}"', 'data-max="1000"'),
+                      headers={"content-type": "text/html; charset=utf-8"})
+
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.route(server.url + "/?pace=0", smaller_bound)
+    page.goto(server.url + "/?pace=0")
+    page.select_option("#game", "kingdom-of-dice")
+    page.fill("#seed", "1001")
+    page.click("#create")
+    page.wait_for_function("() => document.querySelector('#create-error').textContent !== ''")
+    assert page.locator("#create-error").inner_text() == (
+        "the seed is a whole number from 0 to 1000 (or leave it empty for a random one)")
+    assert "/tables/" not in page.url and not [u for u in posts if u.endswith("/api/tables")]
 
 
 def test_every_card_kingdoms_monster_name_shows_whole_on_top_of_its_stack(context):

@@ -220,6 +220,26 @@ def test_pages_and_static_files(client):
     assert "sections" in client.get("/web/help/biblios-dice").json()
 
 
+def test_the_lobbys_seed_field_carries_the_largest_seed_the_server_takes(client):
+    """One source for the largest seed: the engine's TABLE_SEED_MAX, which the server's MAX_SEED is and
+    POST /api/tables checks; the lobby's seed field carries it (data-max) for the page's own check and
+    message, and lobby.js writes no seed bound of its own."""
+    from dicetable.engine import TABLE_SEED_MAX
+    from dicetable.server.ids import MAX_SEED
+
+    field = re.search(r'<input id="seed"[^>]*>', client.get("/").text)
+    assert field, "no seed field in the lobby"
+    bound = re.search(r'data-max="(\d+)"', field.group(0))
+    assert bound and bound.group(1) == str(TABLE_SEED_MAX), field.group(0)
+    assert MAX_SEED == TABLE_SEED_MAX == 2**63 - 1
+    lobby_js = (WEB / "static" / "lobby.js").read_text()
+    assert str(TABLE_SEED_MAX) not in lobby_js and not re.search(r"2n\s*\*\*\s*63n", lobby_js)
+    # the bound is the API's: the largest seed is taken, one more is refused
+    ok = {"game": "kingdom-of-dice", "players": 2, "seats": [{"kind": "bot", "level": "random"}] * 2}
+    assert client.post("/api/tables", json={**ok, "seed": TABLE_SEED_MAX}).status_code in (200, 201)
+    assert client.post("/api/tables", json={**ok, "seed": TABLE_SEED_MAX + 1}).status_code == 422
+
+
 def test_replay_route_refuses_a_running_table_and_steps_a_finished_one(client):
     running = client.post("/api/tables", json={"game": "kingdom-of-dice", "players": 1,
                                                 "seats": [{"kind": "human"}]}).json()

@@ -2,8 +2,8 @@
 without hunting for them, a cue on the Dice Kingdoms sheets that scroll sideways (and on its final
 score sheet), the +n score badge kept below the top line, and "Key to the symbols", every other
 disclosure's summary, the lobby's "How to play" link and every other control of the pages' own (lobby,
-table, replay, account) a 44 px touch target, while a laptop keeps its compact controls. Each test
-measures the page (boxes, scroll offsets, pixels); a few seconds each.
+table, replay, account, leaderboard, player) a 44 px touch target, while a laptop keeps its compact
+controls. Each test measures the page (boxes, scroll offsets, pixels); a few seconds each.
 """
 
 from __future__ import annotations
@@ -11,7 +11,12 @@ from __future__ import annotations
 import time
 
 import pytest
+import sqlalchemy
 
+from dicetable.server import ratings
+from dicetable.server.models import TableRow
+
+from ..server.test_ratings import add_player, add_table, finish
 from .helpers import api_until_to_move, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -439,9 +444,10 @@ def test_the_lobbys_how_to_play_link_is_a_44px_touch_target(browser, server):
 #: JS: the page's own controls in sight (outside the board; the skip link shows on focus only) as
 #: [name, width, height, tall_only]: a checkbox or radio by its label's box (the label is what a
 #: finger taps), a text field or the replay's slider by its height alone (as wide as the line is);
-#: and whether the page scrolls sideways.
+#: whether the page scrolls sideways; and, apart (``inline``: their names), the links inside a sentence
+#: (a paragraph with words besides the link's), which WCAG 2.5.5 leaves at the size of their text.
 PAGE_CONTROLS = """() => {
-  const rows = [];
+  const rows = [], inline = [];
   for (const e of document.querySelectorAll('button, a[href], select, summary, input')) {
     const r0 = e.getBoundingClientRect();
     if (!r0.width || !r0.height || e.closest('#board') || e.matches('.skip-link')
@@ -449,13 +455,19 @@ PAGE_CONTROLS = """() => {
     const check = e.matches('input[type=checkbox], input[type=radio]');
     const box = check ? (e.closest('label') || document.querySelector(`label[for="${e.id}"]`) || e) : e;
     const r = box.getBoundingClientRect();
-    const text = (e.textContent || e.getAttribute('aria-label') || '').trim().replace(/\\s+/g, ' ').slice(0, 24);
+    const words = (n) => (n.textContent || '').trim().replace(/\\s+/g, ' ');
+    const text = (words(e) || e.getAttribute('aria-label') || '').trim().slice(0, 24);
     const name = `${e.tagName.toLowerCase()}${e.type && e.tagName !== 'BUTTON' && e.tagName !== 'SELECT' ? `[${e.type}]` : ''}`
       + (e.id ? `#${e.id}` : ` "${text}"`) + (check ? ' (its label)' : '');
+    const p = e.tagName === 'A' && e.closest('p');
+    if (p && words(p) !== words(e)) { inline.push(name); continue; }
     rows.push([name, Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10, e.matches('input') && !check]);
   }
-  return {wide: document.documentElement.scrollWidth > innerWidth, rows};
+  return {wide: document.documentElement.scrollWidth > innerWidth, rows, inline};
 }"""
+
+#: The first letters of the account whose rated tables put it on a leaderboard (see ``rated_player``).
+RATED = "rated"
 
 #: Controls the walk through the pages must have met (the check measures what it is meant to).
 MUST_MEET = ("a#account-link", "a#sign-up-link", "button#sign-out", "button#create", "input[checkbox]#listed (its label)",
@@ -464,20 +476,28 @@ MUST_MEET = ("a#account-link", "a#sign-up-link", "button#sign-out", "button#crea
              'a "invite link"', 'button "let a bot play for me"', "button#tab-rules", "input[text]#chat-text",
              "button#chat-send", "a#replay-link", "button#final-close", "button#step-fwd", "select#speed",
              "a#step-link", "input[range]#step-range", "input[password]#sign-in-password", "button#new-token",
-             "input[email]#notice-email", "input[checkbox]#notice-on (its label)", 'a "dicetable"')
+             "input[email]#notice-email", "input[checkbox]#notice-on (its label)", 'a "dicetable"',
+             # the leaderboard and a player's page: the leaderboards bar, a player's name and a replay in a table
+             'a "Corsairs of Valeria"', f'a "{RATED}', 'a "replay"')
+#: The links inside a sentence the walk meets (measured apart: WCAG's inline exception), each on purpose:
+#: a player's rating line ("6 rated games, 2 won · mu 25.3, sigma 6.8 · leaderboard").
+INLINE = {'a "leaderboard"'}
 
 
-def _walk_the_pages(page, server, solo: str, phone: bool) -> dict[str, list]:
+def _walk_the_pages(page, server, solo: str, rated: str, phone: bool) -> tuple[dict[str, list], set[str]]:
     """Every page and its states a player meets, measured (PAGE_CONTROLS) at each: the lobby, with a
     table just created (an invite to copy), that table (its players, its rules), a finished table's final
-    scores, its replay, the account page signed out and signed in. ``{where: rows}``."""
+    scores, its replay, the account page signed out and signed in, a game's leaderboard and the profile
+    of ``rated``, a player on it. ``({where: rows}, the names of the links met inside a sentence)``."""
     tap = page.tap if phone else page.click
-    seen = {}
+    seen: dict[str, list] = {}
+    inline: set[str] = set()
 
     def measure(where: str) -> None:
         got = page.evaluate(PAGE_CONTROLS)
         assert not got["wide"], f"{where}: the page scrolls sideways"
         seen[where] = got["rows"]
+        inline.update(got["inline"])
 
     page.goto(f"{server.url}/")
     page.wait_for_selector("#open-tables [data-table-row]", state="attached")
@@ -511,7 +531,13 @@ def _walk_the_pages(page, server, solo: str, phone: bool) -> dict[str, list]:
     tap("#create-account")
     page.wait_for_selector("#signed-in:not([hidden])")
     measure("account, signed in")
-    return seen
+    page.goto(f"{server.url}/leaderboard/corsairs-of-valeria")
+    page.wait_for_selector(f'table.plain a[href="/players/{rated}"]')
+    measure("leaderboard")
+    page.goto(f"{server.url}/players/{rated}")
+    page.wait_for_selector("svg.rating-chart")
+    measure("player page")
+    return seen, inline
 
 
 @pytest.fixture(scope="module")
@@ -525,23 +551,47 @@ def finished_solo(server) -> str:
     return tid
 
 
+@pytest.fixture(scope="module")
+def rated_player(server) -> str:
+    """An account with :data:`~dicetable.server.ratings.MIN_GAMES` finished rated tables of Corsairs of
+    Valeria against another account, so that it is on that game's leaderboard and its page shows a
+    rating, its chart and its recent tables; the rows are written into the server's database, as
+    test_player_pages.py does (playing that many rated games would cost a minute). Its name."""
+    stamp = time.time_ns() % 10**9
+    engine = sqlalchemy.create_engine(server.database)
+    try:
+        me, other = add_player(engine, f"{RATED}{stamp}"), add_player(engine, f"other{stamp}")
+        for n in range(ratings.MIN_GAMES):
+            tid = f"rated{stamp}x{n}"
+            add_table(engine, tid, "corsairs-of-valeria", [("human", me), ("human", other)])
+            finish(engine, tid, "corsairs-of-valeria", [1 + n % 2, 2 - n % 2], [10, 8])
+            with engine.begin() as conn:  # over, as a finished table is: no lobby lists it as running
+                conn.execute(sqlalchemy.update(TableRow).where(TableRow.id == tid).values(status="over"))
+    finally:
+        engine.dispose()
+    return f"{RATED}{stamp}"
+
+
 @pytest.mark.parametrize("name", ["phone", "desktop"])
-def test_every_control_of_the_pages_is_a_44px_touch_target(browser, server, finished_solo, name):
+def test_every_control_of_the_pages_is_a_44px_touch_target(browser, server, finished_solo, rated_player, name):
     """On a touch phone every control of the pages' own (outside the board, whose pieces each game's
     board.css sizes) is at least 44x44 px (WCAG 2.5.5 target size): buttons, links, menus, summaries,
-    a checkbox by its label; a text field or the slider at least 44 px tall. Walked through the lobby
-    (a table created), the table (players, rules), the final scores, the replay and the account page
-    (signed out and in), none scrolling sideways. A laptop with a mouse keeps the compact look: no
-    control taller than 36 px, a summary or a checkbox's label one line (24 px)."""
+    a checkbox by its label; a text field or the slider at least 44 px tall; a link that stands alone
+    (in a bar, a table cell, on its line), a link inside a sentence left at its text's size (WCAG's
+    inline exception). Walked through the lobby (a table created), the table (players, rules), the
+    final scores, the replay, the account page (signed out and in), a leaderboard and a player's page,
+    none scrolling sideways. A laptop with a mouse keeps the compact look: no control taller than
+    36 px, a summary or a checkbox's label one line (24 px)."""
     ctx = browser.new_context(**(PHONE if name == "phone" else DESKTOP))
     ctx.set_default_timeout(15_000)
     try:
-        seen = _walk_the_pages(ctx.new_page(), server, finished_solo, phone=name == "phone")
+        seen, inline = _walk_the_pages(ctx.new_page(), server, finished_solo, rated_player, phone=name == "phone")
     finally:
         ctx.close()
     met = {row[0] for rows in seen.values() for row in rows}
     missing = [m for m in MUST_MEET if not any(n.startswith(m) for n in met)]
     assert not missing, f"never met: {missing}"
+    assert inline == INLINE, f"links inside a sentence: {sorted(inline)}"
     offenders = {}  # a control's name and size: the pages it is met on
     for where, rows in seen.items():
         for what, w, h, tall_only in rows:

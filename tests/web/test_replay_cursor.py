@@ -66,21 +66,44 @@ def test_jumps_and_steps_back_cost_less_than_a_checkpoint_interval():
 
 
 def test_the_index_lists_every_round_and_turn_start():
-    """Kingdom of Dice: one mark per round (rulebook: the game lasts as many rounds as its Influence
-    cards allow; the observation's round number at the end is the last), turns in order, and the
-    table at a round mark's step is in that round."""
+    """Kingdom of Dice: a mark at every turn start, in step order, one a step (a round begins with its
+    first turn); every round of the game (rulebook: as many as its Influence cards allow; the
+    observation's round number at the end is the last) has its marks, and the table at a turn mark's
+    step is that seat's turn."""
     final = _played("kingdom-of-dice", 2, seed=4)
     cursor = ReplayCursor(final.replay_record())
     marks = cursor.index()["marks"]
-    rounds = [m for m in marks if m["kind"] == "round"]
-    assert [m["round"] for m in rounds] == list(range(1, final.observation(None)["round"] + 1))
-    assert [m["step"] for m in marks] == sorted(m["step"] for m in marks)
-    turns = [m for m in marks if m["kind"] == "turn"]
-    assert turns and all(m["label"].startswith(f"Turn {i + 1}: Player ") for i, m in enumerate(turns))
-    for mark in rounds:
-        assert cursor.view(mark["step"])["observation"]["round"] == mark["round"]
-    for mark in turns[:10]:
+    steps = [m["step"] for m in marks]
+    assert steps == sorted(set(steps))
+    assert marks and all(m["kind"] == "turn" for m in marks)
+    assert sorted({m["round"] for m in marks}) == list(range(1, final.observation(None)["round"] + 1))
+    for mark in marks[:10]:
         assert cursor.view(mark["step"])["observation"]["current"] == mark["seat"]
+
+
+#: Each title's counter (the table page's top line) as the observation carries it: the round, the turn,
+#: both or neither (Card Kingdoms' Duke choice is its stage before turn 1).
+COUNTS = {"biblios-dice": {"round"}, "corsairs-of-valeria": {"turn"}, "dice-kingdoms-of-valeria": {"round", "turn"},
+          "kingdom-of-dice": {"round"}, "valeria-card-kingdoms": {"turn"}}
+
+
+@pytest.mark.parametrize("game,players", [(spec.id, n) for spec in shipped_games()
+                                          for n in sorted({spec.min_players, min(3, spec.max_players)})])
+def test_each_mark_carries_the_counter_the_page_shows_at_its_step(game, players):
+    """The jump list names a position as the page's counter names it there (board.js counterText of the
+    view's ``stage`` and its observation's ``round`` and ``turn``), not by a count of its own: each mark
+    has exactly the view's values at its step. Card Kingdoms and Corsairs count turns, no rounds (a
+    Corsairs "round" effect is its second race); Dice Kingdoms counts both, and a round's first turn
+    is in that round (its turn effect comes before the round's); solo games too."""
+    cursor = ReplayCursor(_played(game, players, seed=5).replay_record())
+    marks = cursor.index()["marks"]
+    assert len(marks) >= 3
+    for mark in marks:
+        view = cursor.view(mark["step"])
+        obs = view["observation"]
+        assert (mark["stage"], mark["round"], mark["turn"]) == (view["stage"], obs.get("round"), obs.get("turn")), mark
+    counted = {key for key in ("round", "turn") if any(m[key] for m in marks)}
+    assert counted == COUNTS[game]
 
 
 def test_a_step_names_the_stage_the_live_view_names():

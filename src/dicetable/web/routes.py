@@ -36,6 +36,7 @@ from fastapi.templating import Jinja2Templates
 
 from dicetable.engine import DicetableError, GameSpec, list_games
 from dicetable.server.errors import quoted
+from dicetable.server.ids import MAX_SEED
 
 from . import howto, players, render, replays
 from .gamefiles import game_file
@@ -86,8 +87,10 @@ def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def lobby(request: Request) -> HTMLResponse:
-    """The lobby: new table (game, options, seats, clock) and the open tables."""
-    return _page(request, "lobby.html", title="dicetable")
+    """The lobby: new table (game, options, seats, clock) and the open tables. Its seed field carries the
+    largest seed ``POST /api/tables`` takes (``data-max``: the server's ``MAX_SEED``), which its script
+    checks a typed seed against."""
+    return _page(request, "lobby.html", title="dicetable", seed_max=MAX_SEED)
 
 
 def _table_page(request: Request, name: str, title: str, table_id: str) -> HTMLResponse:

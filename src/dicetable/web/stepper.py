@@ -17,6 +17,7 @@ spectator may see (docs/views.md).
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from dicetable.engine import DicetableError, GameState, get_game, new_game, seat_name
@@ -87,9 +88,8 @@ class ReplayCursor:
         self._log_len = [len(self._lines)]       # per step reached: the spectator's log lines by then
         self._last: list[dict | None] = [None]   # per step reached: the action just taken
         self._marks: list[dict] = []             # round and turn starts found so far
-        self._round = 0
-        self._turns = 0
-        self._note_marks(self._state.log, 0)
+        self._spec = get_game(self._state.game_id)
+        self._note_marks(self._state, self._state.log, 0)
 
     @property
     def total(self) -> int:
@@ -106,18 +106,25 @@ class ReplayCursor:
         self.rebuilds += 1
         return state
 
-    def _note_marks(self, events: list, step: int) -> None:
+    def _note_marks(self, state: GameState, events: list, step: int) -> None:
+        """A mark for ``step`` (``state`` is the table after it) when ``events`` begin a round or a turn: the
+        words the page's counter says there come from the view's own fields (see :meth:`index`)."""
+        seat: int | None = None
+        begins = False
         for event in events:
             for effect in effects_of(event.data):
                 if effect.get("type") == "round":
-                    self._round = int(effect.get("round") or self._round + 1)
-                    self._marks.append({"step": step, "kind": "round", "round": self._round,
-                                        "label": f"Round {self._round}"})
+                    begins = True
                 elif effect.get("type") == "turn" and isinstance(effect.get("seat"), int):
-                    self._turns += 1
-                    where = f"round {self._round}, " if self._round else ""
-                    self._marks.append({"step": step, "kind": "turn", "round": self._round, "seat": effect["seat"],
-                                        "label": f"Turn {self._turns}: {seat_name(effect['seat'])} ({where}step {step})"})
+                    begins, seat = True, effect["seat"]
+        if not begins:
+            return
+        obs = state.observation(None)
+        mark: dict[str, Any] = {"step": step, "kind": "round" if seat is None else "turn",
+                                "stage": self._spec.stage(obs), "round": _count(obs, "round"), "turn": _count(obs, "turn")}
+        if seat is not None:
+            mark["seat"] = seat
+        self._marks.append(mark)
 
     def _forward(self, to: int) -> None:
         """Apply the recorded actions from the cursor's step up to step ``to``, noting what is new."""
@@ -139,7 +146,7 @@ class ReplayCursor:
                 self._lines.extend(e.text for e in events if e.visible_to(None))
                 self._log_len.append(len(self._lines))
                 self._last.append({"seat": seat, "player": seat_name(seat), "action": action_id, "label": label})
-                self._note_marks(events, i + 1)
+                self._note_marks(state, events, i + 1)
             if (i + 1) % self.every == 0 and i + 1 not in self._checkpoints:
                 self._checkpoints[i + 1] = state.clone()
         self._at = to
@@ -208,9 +215,14 @@ class ReplayCursor:
     def index(self) -> dict:
         """``{"total", "marks"}``: every round and turn start of the record (one pass to the end, once).
 
-        ``marks`` are ``{"step", "kind" ("round" or "turn"), "round", "label"}``
-        (a turn also has its ``seat``), in step order; step N is the table
-        right after the action that began it. Raises SaveFormatError as
+        ``marks`` are one per step where a turn or a round begins (the record's ``turn`` and ``round``
+        effects), in step order; step N is the table right after the action that began it:
+        ``{"step", "kind" ("turn", or "round" when no turn begins there), "seat" (a turn's), "stage",
+        "round", "turn"}``. ``stage``, ``round`` and ``turn`` are what the page's counter is drawn from
+        at that step, the same as :meth:`view` gives (``GameSpec.stage`` of the observation, and the
+        observation's ``round`` and ``turn``, None when it has none): the page words them with
+        board.js's ``counterText``, as the table page's top line, so a title that counts turns and no
+        rounds (Corsairs, Card Kingdoms) is listed by its turns. Raises SaveFormatError as
         :meth:`view` does.
         """
         with self._lock:
@@ -226,6 +238,12 @@ class ReplayCursor:
         does not reach the end of the game (an abandoned table)."""
         end = self.state_at(self.total)
         return end.score_sheet().to_json() if end.is_over else None
+
+
+def _count(obs: Any, key: str) -> int | None:
+    """The observation's whole number ``key`` (its ``round`` or ``turn``), None when it has none."""
+    value = obs.get(key) if isinstance(obs, Mapping) else None
+    return value if type(value) is int else None
 
 
 def replay_step(record: Any, step: int) -> dict:

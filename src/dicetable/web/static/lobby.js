@@ -119,9 +119,11 @@ export async function lobbyPage() {
     }
     const seed = $("#seed").value.trim();
     if (seed) {
-      // Seeds are 63-bit (the server's limit); a larger number would also lose digits in a JS Number.
-      if (!/^\d+$/.test(seed) || BigInt(seed) > 2n ** 63n - 1n) {
-        err.textContent = "the seed is a whole number from 0 to 9223372036854775807 (or leave it empty for a random one)";
+      // The largest seed the server takes comes with the page (the field's data-max: its MAX_SEED, 2**63-1);
+      // a seed past 2**53 stays a BigInt, as a JS Number would lose its last digits.
+      const max = $("#seed").dataset.max;
+      if (!/^\d+$/.test(seed) || BigInt(seed) > BigInt(max)) {
+        err.textContent = `the seed is a whole number from 0 to ${max} (or leave it empty for a random one)`;
         return;
       }
       body.seed = BigInt(seed) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : BigInt(seed);

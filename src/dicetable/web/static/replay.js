@@ -66,19 +66,26 @@ function stop() {
   b.setAttribute("aria-pressed", "false");
 }
 
-// The round and turn starts of the record, as a select grouped by round.
+// The round and turn starts of the record, as a select: each named as the counter names that step
+// (counterText: the table page's words, its round and turn or its stage) with whose turn begins, and
+// grouped by round when the game counts rounds (Card Kingdoms and Corsairs count turns only).
 async function loadIndex() {
   const res = await api("GET", `/web/tables/${R.id}/replay-index`);
   if (res.status !== 200 || !Array.isArray(res.data.marks)) return;
   R.marks = res.data.marks;
   const sel = $("#jump");
+  const roundOf = (m) => (typeof m.round === "number" && m.round > 0 ? m.round : 0);
+  const grouped = R.marks.some(roundOf);
   let group = null;
   for (const m of R.marks) {
-    if (m.kind === "round" || group === null) {
-      group = el("optgroup", { label: m.kind === "round" ? m.label : "Before the first round" });
+    if (grouped && (group === null || roundOf(m) !== group.round)) {
+      group = el("optgroup", { label: roundOf(m) ? counterText({ observation: { round: roundOf(m) } }) : "Before the first round" });
+      group.round = roundOf(m);
       sel.append(group);
     }
-    group.append(el("option", { value: String(m.step), text: m.kind === "round" ? `${m.label} begins (step ${m.step})` : m.label }));
+    const where = counterText({ observation: { round: m.round, turn: m.turn }, stage: m.stage });
+    const what = typeof m.seat === "number" ? `${where}: ${seatName(m.seat)}` : `${where} begins`;
+    (group || sel).append(el("option", { value: String(m.step), text: `${what} (step ${m.step})` }));
   }
   syncJump();
 }
