@@ -59,6 +59,7 @@ def register(app: typer.Typer) -> None:
         """Run the game server (tables, seats, bots, live updates) with its HTTP API on HOST:PORT."""
         import uvicorn
 
+        from dicetable.server.collector import settle_collector
         from dicetable.server.processes import DATABASE_VARIABLE, check_workers
         from dicetable.server.wsdeflate import PROTOCOL as WS_PROTOCOL
         from dicetable.web import create_site
@@ -88,6 +89,8 @@ def register(app: typer.Typer) -> None:
             console.print(f"{workers} server processes share the port and the database", soft_wrap=True)
             os.environ[DATABASE_VARIABLE] = url  # each worker process opens it (web.site_from_env)
         target = create_site(url, settings=settings) if workers == 1 else "dicetable.web.site:site_from_env"
+        if workers == 1:  # this process serves, its app built; each of N workers settles its own (site_from_env)
+            settle_collector()
         try:
             uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None, host=host, port=port,
                         log_level=log_level, ws=WS_PROTOCOL, ws_max_size=settings.max_frame,

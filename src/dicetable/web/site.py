@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from dicetable.server import DEFAULT_DATABASE, create_app
+from dicetable.server.collector import settle_collector
 from dicetable.server.processes import DATABASE_VARIABLE
 from dicetable.server.settings import Settings
 
@@ -36,5 +37,8 @@ def create_site(database_url: str = DEFAULT_DATABASE, **options: Any) -> FastAPI
 def site_from_env() -> FastAPI:
     """One worker's site (uvicorn's factory for ``dicetable serve --workers N``): the database from
     ``$DICETABLE_DATABASE``, the settings from the environment (:meth:`Settings.from_env`). KeyError
-    when the variable is missing."""
-    return create_site(os.environ[DATABASE_VARIABLE], settings=Settings.from_env())
+    when the variable is missing. The worker is a server process: its garbage collector is settled
+    once the site is built (:func:`dicetable.server.collector.settle_collector`)."""
+    site = create_site(os.environ[DATABASE_VARIABLE], settings=Settings.from_env())
+    settle_collector()
+    return site
