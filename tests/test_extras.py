@@ -90,8 +90,9 @@ def test_train_eval_without_numpy_says_how_to_install_before_playing(monkeypatch
     out = tmp_path / "value.json"
     result = _run("train-eval", "kingdom-of-dice", "--games", "5", "--out", str(out))
     assert result.exit_code == 2
+    assert result.output.startswith("error: train-eval"), result.output  # alone: no bar, no blank line before it
     text = " ".join(result.output.split())
-    assert text.startswith("error: train-eval") and "needs numpy (the 'rl' extra)" in text
+    assert "needs numpy (the 'rl' extra)" in text
     assert "dicetable[rl]" in text and "Traceback" not in text
     assert not out.exists()
 
@@ -104,3 +105,14 @@ def test_simulate_on_ray_without_ray_says_how_to_install(monkeypatch, tmp_path):
     text = " ".join(result.output.split())
     assert "needs ray (the 'ray' extra), which is not installed" in text and "dicetable[ray]" in text
     assert "Traceback" not in text
+    assert result.output.startswith("error:") and len(result.output.strip().splitlines()) == 1 \
+        and "0/" not in result.output, result.output  # the error alone, with no progress bar left after it
+
+
+def test_ladder_on_ray_without_ray_says_so_alone(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    result = CliRunner().invoke(app, ["ladder", "--backend", "ray", "--games", "1", "--game", "kingdom-of-dice",
+                                      "--players", "1"], env={"COLUMNS": "300"}, catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.output.startswith("error:") and len(result.output.strip().splitlines()) == 1, result.output
+    assert "needs ray (the 'ray' extra), which is not installed" in result.output and "ladder:" not in result.output

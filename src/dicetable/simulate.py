@@ -113,6 +113,12 @@ def simulate(jobs: list[Job], workers: int | None = None,
     return results
 
 
+def ray_module() -> Any:
+    """The ``ray`` module; :class:`~dicetable.extras.MissingExtra` naming the ``ray`` extra when it is
+    not installed (the commands ask before their progress bar shows, so the error comes out alone)."""
+    return require("ray", "ray", "the ray backend (--backend ray)")
+
+
 def simulate_ray(jobs: Sequence[Job], on_result: Callable[[dict], None] | None = None,
                  address: str | None = None, play: Callable[[Job], dict] | None = None) -> list[dict]:
     """Run ``jobs`` as Ray tasks (one per game, played by ``play``, default :func:`run_game`);
@@ -122,7 +128,7 @@ def simulate_ray(jobs: Sequence[Job], on_result: Callable[[dict], None] | None =
     starts or joins a local instance. Raises :class:`~dicetable.extras.MissingExtra` when Ray
     is not installed (``pip install 'dicetable[ray]'``).
     """
-    ray = require("ray", "ray", "the ray backend of simulate")
+    ray = ray_module()
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, include_dashboard=False, log_to_driver=False,

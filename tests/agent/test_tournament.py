@@ -90,3 +90,28 @@ def test_a_round_robin_at_a_server_that_cannot_be_reached_names_it():
     entrants = [Entrant("greedy", bot="greedy"), Entrant("mine", policy=random_policy(1))]
     with pytest.raises(AgentError, match=rf"^cannot reach the server {url}: "):
         round_robin("kingdom-of-dice", entrants, games=1, server=url)
+
+
+@pytest.mark.parametrize("choice", [None, "reroll", 2.0, True, -1, 10**6])
+def test_a_local_policy_answer_that_is_no_catalogue_index_is_refused_as_an_agent_would_be(choice):
+    # None or a string reached int(...) as a bare TypeError; 2.0 and True were read as 2 and 1,
+    # -1 was said to be "not legal now" rather than no index at all.
+    import re
+
+    from dicetable.agent import AgentError
+    from dicetable.agent.client import Encoder
+
+    size = len(Encoder("kingdom-of-dice", 2, None).catalogue)
+    entrants = [Entrant("greedy", bot="greedy"), Entrant("mine", policy=lambda decision: choice)]
+    with pytest.raises(AgentError, match=rf"^policy 'mine' chose {re.escape(repr(choice))}, not an index of the "
+                                         rf"catalogue \(0\.\.{size - 1}\)$"):
+        round_robin("kingdom-of-dice", entrants, games=1)
+
+
+def test_a_local_policy_may_answer_a_numpy_integer():
+    import numpy as np
+
+    entrants = [Entrant("greedy", bot="greedy"),
+                Entrant("mine", policy=lambda decision: np.int64(np.flatnonzero(decision.mask)[0]))]
+    result = round_robin("kingdom-of-dice", entrants, games=1)
+    assert len(result["records"]) == 1

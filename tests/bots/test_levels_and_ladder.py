@@ -201,9 +201,13 @@ def test_a_damaged_value_file_is_refused_naming_the_field():
         parse_value(good, "kingdom-of-dice", 4)
 
 
-def test_train_eval_refuses_too_few_games():
-    result = CliRunner().invoke(app, ["train-eval", "kingdom-of-dice", "--games", "2"])
-    assert result.exit_code == 2 and "at least 5 games" in result.output
+@pytest.mark.parametrize("games", ["2", "-1"])
+def test_train_eval_refuses_too_few_games(games):
+    """The error comes out alone: checked before the progress bar opens (rich's bar, stopped on an output that
+    is no terminal, printed a blank line before it)."""
+    result = CliRunner().invoke(app, ["train-eval", "kingdom-of-dice", "--games", games], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert result.output == f"error: train-eval needs at least 5 games (4 to fit, 1 to check), got {games}\n"
 
 
 def test_percentile_interpolates():

@@ -362,3 +362,38 @@ def test_numpy_seeds_are_taken_as_their_ints():
     first = env.state_.to_dict()
     env.reset(seed=5)
     assert env.state_.to_dict() == first
+
+
+def test_gym_env_takes_one_opponent_level_per_other_seat():
+    """opponents is one level for every other seat, or a list of players - 1 levels in seat order."""
+    from dicetable.bots import GreedyBot, RandomBot
+
+    env = rl.gym_env("corsairs-of-valeria", players=3, opponents=["greedy", "random"])
+    obs, info = env.reset(seed=3)
+    assert isinstance(env.bots[1], GreedyBot) and isinstance(env.bots[2], RandomBot) and 0 not in env.bots
+    middle = rl.gym_env("corsairs-of-valeria", players=3, opponents=("random", "greedy"), seat=1)
+    middle.reset(seed=3)
+    assert isinstance(middle.bots[0], RandomBot) and isinstance(middle.bots[2], GreedyBot)
+    done, rng = False, np.random.default_rng(0)
+    for _ in range(2000):
+        obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if done:
+            break
+    assert done and env.state.is_over
+    solo = rl.gym_env("kingdom-of-dice", players=1, opponents=[])  # no other seat: no level
+    solo.reset(seed=1)
+    assert solo.bots == {}
+
+
+@pytest.mark.parametrize("opponents,words", [
+    (["greedy"], "a list of 2 levels, one per other seat in seat order (seats 1, 2); got 1 levels"),
+    (["greedy", "random", "easy"], "got 3 levels"),
+    ({"greedy"}, "opponents is a bot level for every other seat (e.g. 'greedy') or a list of 2 levels"),
+    (None, "got None"),
+    (["greedy", "nosuch"], "unknown bot 'nosuch'; bots: random, greedy"),
+    (["greedy", ["random"]], "a bot is named by one string, got ['random']"),
+])
+def test_gym_env_refuses_opponents_it_cannot_seat(opponents, words):
+    with pytest.raises(ValueError) as info:
+        rl.gym_env("corsairs-of-valeria", players=3, opponents=opponents)
+    assert words in str(info.value)

@@ -174,3 +174,16 @@ def test_a_game_without_a_direct_fill_is_encoded_from_its_observation(monkeypatc
     state = env.state_
     assert np.array_equal(first["observation"], np.asarray(
         env.spaces.encoding.encode(state.observation(min(state.to_move))), dtype=np.float32))
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games() if spec.min_players > 1])
+def test_the_vector_env_of_a_game_without_solo_says_it_takes_solo_games_and_what_to_use(game_id: str) -> None:
+    spec = dicetable.get_game(game_id)
+    with pytest.raises(dicetable.GameConfigError) as info:
+        rl.DicetableVectorEnv(game_id, 3)
+    message = str(info.value)
+    assert message.startswith("DicetableVectorEnv takes solo games only"), message
+    assert "kingdom-of-dice (Kingdom of Dice)" in message and "dice-kingdoms-of-valeria" in message
+    assert f"{spec.name} is for {spec.min_players}-{spec.max_players} players" in message
+    assert f"dicetable.rl.batch_env({game_id!r}, num_envs, players={spec.min_players})" in message
+    assert "not 1" not in message  # the engine's "2-5 players, not 1" named a player count nobody gave

@@ -92,3 +92,34 @@ def test_table_ids_can_be_typed_on_the_command_line():
     assert len(ids) == 2000
     for table_id in ids:
         assert re.fullmatch(r"[a-z0-9]{14}", table_id), table_id
+
+
+def test_reading_commands_refuse_a_database_file_that_is_not_there(tmp_path):
+    """`tables` and `export` only read: a mistyped SQLite path is named as missing (not listed as an
+    empty database), and neither the file nor its folder is made; `serve` still creates its database."""
+    missing = tmp_path / "no" / "such" / "dir" / "x.db"
+    url = f"sqlite:///{missing}"
+    runner = CliRunner()
+    for args in (["tables", "--database", url], ["tables", "--database", url, "--json"],
+                 ["export", "sometable", "--database", url]):
+        result = runner.invoke(cli, args, env={"COLUMNS": "200"})
+        assert result.exit_code == 2, result.output
+        words = _words(result.output)
+        assert f"no database at {missing}" in words and "does not exist" in words, words
+        assert "no tables yet" not in words and "Traceback" not in result.output
+    assert not (tmp_path / "no").exists()
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # serve opens its database, then stops at the port
+        served = runner.invoke(cli, ["serve", "--port", str(busy.getsockname()[1]), "--database", url])
+    assert "cannot listen" in served.output and missing.is_file(), served.output  # made, folders and all
+    listed = runner.invoke(cli, ["tables", "--database", url])
+    assert listed.exit_code == 0 and "no tables yet" in listed.output, listed.output
+
+
+def test_tables_with_no_database_named_refuses_the_default_file_that_is_not_there(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DICETABLE_DATABASE", raising=False)
+    result = CliRunner().invoke(cli, ["tables"], env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and "dicetable.db" in result.output and "does not exist" in result.output
+    assert not (tmp_path / "dicetable.db").exists()

@@ -478,7 +478,9 @@ MUST_MEET = ("a#account-link", "a#sign-up-link", "button#sign-out", "button#crea
              "a#step-link", "input[range]#step-range", "input[password]#sign-in-password", "button#new-token",
              "input[email]#notice-email", "input[checkbox]#notice-on (its label)", 'a "dicetable"',
              # the leaderboard and a player's page: the leaderboards bar, a player's name and a replay in a table
-             'a "Corsairs of Valeria"', f'a "{RATED}', 'a "replay"')
+             'a "Corsairs of Valeria"', f'a "{RATED}', 'a "replay"',
+             # the 404 pages: no such table (its status line's link), no such player (a link on its own line)
+             'a "Go to the lobby"', 'a "Back to the lobby"')
 #: The links inside a sentence the walk meets (measured apart: WCAG's inline exception), each on purpose:
 #: a player's rating line ("6 rated games, 2 won · mu 25.3, sigma 6.8 · leaderboard").
 INLINE = {'a "leaderboard"'}
@@ -487,8 +489,8 @@ INLINE = {'a "leaderboard"'}
 def _walk_the_pages(page, server, solo: str, rated: str, phone: bool) -> tuple[dict[str, list], set[str]]:
     """Every page and its states a player meets, measured (PAGE_CONTROLS) at each: the lobby, with a
     table just created (an invite to copy), that table (its players, its rules), a finished table's final
-    scores, its replay, the account page signed out and signed in, a game's leaderboard and the profile
-    of ``rated``, a player on it. ``({where: rows}, the names of the links met inside a sentence)``."""
+    scores, its replay, the account page signed out and signed in, a game's leaderboard, the profile
+    of ``rated``, a player on it, and the 404 pages of a table and of a player that do not exist. ``({where: rows}, the names of the links met inside a sentence)``."""
     tap = page.tap if phone else page.click
     seen: dict[str, list] = {}
     inline: set[str] = set()
@@ -537,6 +539,12 @@ def _walk_the_pages(page, server, solo: str, rated: str, phone: bool) -> tuple[d
     page.goto(f"{server.url}/players/{rated}")
     page.wait_for_selector("svg.rating-chart")
     measure("player page")
+    page.goto(f"{server.url}/tables/nosuchtable")  # the table page of no table: its status line's way out
+    page.wait_for_selector('#status a[href="/"]')
+    measure("no such table (404)")
+    page.goto(f"{server.url}/players/nosuchplayer")  # the 404 page: a link on a line of its own
+    page.wait_for_selector('main a[href="/"]')
+    measure("no such player (404)")
     return seen, inline
 
 
@@ -579,8 +587,8 @@ def test_every_control_of_the_pages_is_a_44px_touch_target(browser, server, fini
     a checkbox by its label; a text field or the slider at least 44 px tall; a link that stands alone
     (in a bar, a table cell, on its line), a link inside a sentence left at its text's size (WCAG's
     inline exception). Walked through the lobby (a table created), the table (players, rules), the
-    final scores, the replay, the account page (signed out and in), a leaderboard and a player's page,
-    none scrolling sideways. A laptop with a mouse keeps the compact look: no control taller than
+    final scores, the replay, the account page (signed out and in), a leaderboard, a player's page and
+    the 404 pages (no such table, no such player), none scrolling sideways. A laptop with a mouse keeps the compact look: no control taller than
     36 px, a summary or a checkbox's label one line (24 px)."""
     ctx = browser.new_context(**(PHONE if name == "phone" else DESKTOP))
     ctx.set_default_timeout(15_000)

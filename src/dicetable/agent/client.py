@@ -83,6 +83,19 @@ class Decision:
         """The table's version this decision is at (actions applied so far)."""
         return int(self.view["version"])
 
+    def check_choice(self, choice: Any, who: str = "the policy") -> int:
+        """A policy's answer as an index of :attr:`catalogue`: an int or a numpy integer from 0 to
+        N-1; AgentError "``who`` chose ..., not an index of the catalogue (0..N-1)" for anything
+        else (a bool, a float, a string, None, a negative or too large number). Whether the action
+        is legal now is the game's to say."""
+        try:
+            index = operator.index(choice)  # an int or a numpy integer; not a float, a string or None
+        except TypeError:
+            index = -1
+        if isinstance(choice, bool) or not 0 <= index < len(self.catalogue):
+            raise AgentError(f"{who} chose {choice!r}, not an index of the catalogue (0..{len(self.catalogue) - 1})")
+        return index
+
 
 class Policy(Protocol):
     """Chooses an action: ``policy(decision)`` returns an index into ``decision.catalogue`` (a legal
@@ -287,14 +300,7 @@ class Agent:
         """Ask the policy for the decision held and post its action with the view's version."""
         assert self.view is not None
         decision = self.encoder().decision(self.view)
-        choice = self.policy(decision)
-        try:
-            index = operator.index(choice)  # an int or a numpy integer; not a float, a string or None
-        except TypeError:
-            index = -1
-        if isinstance(choice, bool) or not 0 <= index < len(decision.catalogue):
-            raise AgentError(f"the policy chose {choice!r}, not an index of the catalogue "
-                             f"(0..{len(decision.catalogue) - 1})")
+        index = decision.check_choice(self.policy(decision))
         action = decision.catalogue[index]
         self._acted = (self.view["undos"], self.view["version"])
         try:

@@ -64,16 +64,17 @@ class PolicyBot:
         self.encoder = encoder
 
     def choose(self, state: GameState, seat: int) -> Action:
-        """The policy's action; ValueError naming it when the policy picks an illegal one."""
+        """The policy's action; AgentError (as a remote :class:`Agent` gives) when the policy answers no
+        catalogue index, ValueError naming the action when it picks one that is not legal now."""
         legal = state.legal_actions(seat)
         view = {"observation": state.observation(seat), "legal_actions": [a.to_json() for a in legal],
                 "seat": seat, "version": 0}
-        index = int(self.policy(self.encoder.decision(view)))
-        chosen = self.encoder.catalogue[index] if 0 <= index < len(self.encoder.catalogue) else None
+        decision = self.encoder.decision(view)
+        chosen = decision.catalogue[decision.check_choice(self.policy(decision), f"policy {self.name!r}")]
         for action in legal:
             if action.id == chosen:
                 return action
-        raise ValueError(f"policy {self.name!r} chose {chosen or index!r}, which is not legal now")
+        raise ValueError(f"policy {self.name!r} chose {chosen!r}, which is not legal now")
 
 
 def _play_local(job: Job, entrants: dict[str, Entrant], encoder: Encoder) -> dict:

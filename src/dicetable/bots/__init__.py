@@ -72,8 +72,10 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
     GameConfigError listing the names otherwise.
     """
-    base, _, mode = name.partition("@") if isinstance(name, str) else (name, "", "")
     factories = _factories()
+    if not isinstance(name, str):  # a list or None would reach the dict lookup as a bare TypeError
+        raise GameConfigError(f"a bot is named by one string, got {name!r}; bots: {', '.join(factories)}")
+    base, _, mode = name.partition("@")
     if base not in factories or (mode and (base in ("random", "greedy") or mode not in VALUE_MODES)):
         raise GameConfigError(f"unknown bot {name!r}; bots: {', '.join(factories)} "
                               f"(search levels may end in @hand or @learned, e.g. hard@hand)")

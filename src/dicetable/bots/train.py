@@ -40,6 +40,14 @@ def _numpy():
     return require("numpy", "rl", "train-eval (fitting a learned value)")
 
 
+def check_train(games: int) -> None:
+    """What :func:`train` refuses before it plays: MissingExtra without numpy, GameConfigError for
+    fewer than 5 games (no held-out part). The command calls it before its progress bar shows."""
+    _numpy()
+    if games < 5:
+        raise GameConfigError(f"train-eval needs at least 5 games (4 to fit, 1 to check), got {games}")
+
+
 def self_play(game_id: str, players: int, games: int, seed: int, epsilon: float = 0.1,
               extra: float = 0.15, on_game=None) -> dict:
     """Play ``games`` greedy self-play games; return the recorded positions.
@@ -179,9 +187,8 @@ def train(game_id: str, players: int, games: int, seed: int, command: str, epsil
     for fewer than 5 games (no held-out part) or a bad game or player count, MissingExtra
     (before any game is played) without numpy (the ``rl`` extra).
     """
+    check_train(games)
     np = _numpy()
-    if games < 5:
-        raise GameConfigError(f"train-eval needs at least 5 games (4 to fit, 1 to check), got {games}")
     t0 = time.perf_counter()
     data = self_play(game_id, players, games, seed, epsilon, on_game=on_game)
     X = np.asarray(data["x"], dtype=float)

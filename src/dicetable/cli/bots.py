@@ -40,8 +40,9 @@ def train_eval(
     Search (the easy..expert bots) uses it at its leaves when it is the game's shipped file.
     Needs numpy (the rl extra).
     """
-    from dicetable.bots.train import train, write_model
+    from dicetable.bots.train import check_train, train, write_model
 
+    check_train(games_n)  # before the progress bar: an error comes out alone, with no bar or blank line before it
     spec = get_game(game)
     if not spec.min_players <= players <= spec.max_players:
         fail(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}")
@@ -111,6 +112,10 @@ def ladder(
         fail(f"--workers takes a number of processes (0: one per core), got {workers}")
     if backend not in ("local", "ray"):
         fail(f"--backend is local or ray, not {backend!r}")
+    if backend == "ray":
+        from dicetable.simulate import ray_module
+
+        ray_module()  # missing: the error now, not under a progress bar already drawn
     bad = [p for p in players if p not in (1, 2, 4)]
     if bad:
         fail(f"--players is 1, 2 or 4 (the ladder's player counts), got {bad[0]}")

@@ -370,10 +370,12 @@ def simulate(
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster to join"),
 ) -> None:
     """Run a seeded, seat-rotated bot tournament and print win rates and scores."""
-    from dicetable.simulate import make_jobs, simulate as run, simulate_ray, summarize
+    from dicetable.simulate import make_jobs, ray_module, simulate as run, simulate_ray, summarize
 
     if backend not in ("local", "ray"):
         fail(f"--backend is local or ray, not {backend!r}")
+    if backend == "ray":
+        ray_module()  # missing: the error now, not under a progress bar already drawn
     if games_n < 1:
         fail(f"--games takes a number of games of at least 1, got {games_n}")
     if workers < 0:

@@ -34,11 +34,13 @@ def database_url(given: Optional[str]) -> str:
     return given or os.environ.get("DICETABLE_DATABASE") or DEFAULT_DATABASE
 
 
-def _open_store(url: str, fail: Callable[[str], NoReturn]) -> Store:
+def _open_store(url: str, fail: Callable[[str], NoReturn], *, create: bool) -> Store:
+    """The store at ``url``; ``create``: make a SQLite file that is not there (``serve``), else refuse
+    it naming the path (the commands that only read: a mistyped path is no empty database)."""
     from dicetable.server.store import Store, StoreError
 
     try:
-        return Store(url)
+        return Store(url, create=create)
     except StoreError as exc:
         fail(str(exc))
 
@@ -75,7 +77,7 @@ def register(app: typer.Typer) -> None:
         except SettingsError as exc:
             fail(str(exc))
         url = database_url(database)
-        _open_store(url, fail).close()  # a bad URL fails here with a clear message, before uvicorn starts
+        _open_store(url, fail, create=True).close()  # a bad URL fails here with a clear message, before uvicorn starts
         refused = check_workers(workers, url)
         if refused:
             fail(refused)
@@ -108,7 +110,7 @@ def register(app: typer.Typer) -> None:
         from rich.markup import escape
         from rich.table import Table
 
-        store = _open_store(database_url(database), fail)
+        store = _open_store(database_url(database), fail, create=False)
         try:
             rows = store.list_tables()
         finally:
@@ -137,7 +139,7 @@ def register(app: typer.Typer) -> None:
         from dicetable.engine import DicetableError, write_json
         from dicetable.server.tables import ApiError, TableManager, record_of
 
-        store = _open_store(database_url(database), fail)
+        store = _open_store(database_url(database), fail, create=False)
         try:
             manager = TableManager(store, bot_threads=1)
             manager.closed = True  # read only: no bot may move while exporting

@@ -2,8 +2,9 @@
 
 ``gym_env(game_id, players=2, options=None, opponents="greedy", seat=0)``: the learner plays
 ``seat``; every other seat is a bot of the named level (``random``, ``greedy``, ``easy``,
-``medium``, ``hard``...), which decides on a determinized copy and never reads the learner's
-secrets. With ``players=1`` (Kingdom of Dice against the Cat, Dice Kingdoms solo, Card Kingdoms
+``medium``, ``hard``...), or ``opponents`` is a list of ``players - 1`` levels, one for each other
+seat in seat order (``["greedy", "random"]``: the first seat that is not the learner's is greedy);
+a bot decides on a determinized copy and never reads the learner's secrets. With ``players=1`` (Kingdom of Dice against the Cat, Dice Kingdoms solo, Card Kingdoms
 against the Dark Lord) it is a plain single-agent environment. The observation is
 ``{"observation", "action_mask"}`` and ``info["action_mask"]`` repeats the mask; the reward comes
 at the end, by placing (the final score in solo); an action outside the mask changes nothing and
@@ -13,7 +14,7 @@ Registered ids: ``dicetable/<game-id>-v0``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from ._extra import require_rl
 
@@ -37,14 +38,14 @@ class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game_id: str, players: int = 2, options: dict[str, Any] | None = None,
-                 opponents: str = "greedy", seat: int = 0, render_mode: str | None = None,
+                 opponents: str | Sequence[str] = "greedy", seat: int = 0, render_mode: str | None = None,
                  on_illegal: str = "penalize", illegal_reward: float = -1.0) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not offered; allowed: None, 'ansi'")
         self.spaces = GameSpaces(game_id, players, options)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat {seat!r} is not a seat of a {players}-player game: 0..{players - 1}")
-        make_bot(opponents, 0)  # refuses an unknown level now, not at the first step
+        self.levels = opponent_levels(opponents, players, seat)  # an unknown level refused now, not at a step
         if on_illegal not in ("penalize", "raise"):
             raise ValueError(f"on_illegal {on_illegal!r} is not offered; allowed: 'penalize', 'raise'")
         self.on_illegal = on_illegal
@@ -73,7 +74,7 @@ class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self.state = self.spaces.new_game(game_seed)
-        self.bots = {s: make_bot(self.opponents, game_seed + s) for s in range(self.spaces.players) if s != self.seat}
+        self.bots = {s: make_bot(level, game_seed + s) for s, level in self.levels.items()}
         self._play_bots()
         obs, mask = self._obs()
         return obs, {"action_mask": mask}
@@ -109,8 +110,29 @@ class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
         return self.spaces.text(self.state, self.seat)
 
 
-def gym_env(game_id: str, players: int = 2, options: dict[str, Any] | None = None, opponents: str = "greedy",
-            seat: int = 0, render_mode: str | None = None, **kwargs: Any) -> DicetableGym:
+def opponent_levels(opponents: str | Sequence[str], players: int, seat: int) -> dict[int, str]:
+    """The bot level of every seat but the learner's ``seat``: ``opponents`` is one level for all of them,
+    or a list or tuple of ``players - 1`` levels in seat order; ValueError (GameConfigError for an
+    unknown level) naming what is taken otherwise."""
+    others = [s for s in range(players) if s != seat]
+    takes = (f"opponents is a bot level for every other seat (e.g. 'greedy') or a list of {len(others)} "
+             f"levels, one per other seat in seat order (seats {', '.join(map(str, others)) or 'none'})")
+    if isinstance(opponents, str):
+        names = [opponents] * len(others)
+        make_bot(opponents, 0)  # an unknown level is refused even in a solo game, which has no other seat
+    elif isinstance(opponents, (list, tuple)):
+        if len(opponents) != len(others):
+            raise ValueError(f"{takes}; got {len(opponents)} levels: {list(opponents)!r}")
+        names = list(opponents)
+    else:
+        raise ValueError(f"{takes}; got {opponents!r}")
+    for name in names:
+        make_bot(name, 0)
+    return dict(zip(others, names))
+
+
+def gym_env(game_id: str, players: int = 2, options: dict[str, Any] | None = None,
+            opponents: str | Sequence[str] = "greedy", seat: int = 0, render_mode: str | None = None, **kwargs: Any) -> DicetableGym:
     """A Gymnasium environment of ``game_id`` for one learning seat (see :class:`DicetableGym`;
     ``kwargs``: ``on_illegal``, ``illegal_reward``)."""
     return DicetableGym(game_id, players, options, opponents, seat, render_mode, **kwargs)

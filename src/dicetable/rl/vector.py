@@ -20,8 +20,11 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from dicetable.engine import GameConfigError, get_game
+
 from .batch import Batch, BatchBuffers, BatchEnv, BatchStep, check_num_envs, seed_streams
 from .sharded import ShardedBatchEnv
+from .spaces import research_games
 
 __all__ = ["Batch", "BatchBuffers", "BatchEnv", "BatchStep", "DicetableVectorEnv", "ShardedBatchEnv", "batch_env",
            "check_num_envs", "seed_streams"]
@@ -41,6 +44,7 @@ class DicetableVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, game_id: str, num_envs: int, options: dict[str, Any] | None = None, workers: int = 1) -> None:
+        check_solo(game_id)
         self.batch = batch_env(game_id, num_envs, players=1, options=options, workers=workers)
         self.num_envs = num_envs
         single_obs, single_act = self.batch.spaces.gym_spaces()
@@ -71,6 +75,20 @@ class DicetableVectorEnv(VectorEnv):
         close = getattr(self.batch, "close", None)
         if close is not None:
             close()
+
+
+def check_solo(game_id: str) -> None:
+    """GameConfigError unless ``game_id`` has a solo mode: the message says :class:`DicetableVectorEnv`
+    takes solo games only, names them, and points a multiplayer game to :func:`batch_env`."""
+    spec = get_game(game_id)
+    if spec.min_players == 1:
+        return
+    solo = ", ".join(f"{s.id} ({s.name})" for s in research_games() if s.min_players == 1)
+    raise GameConfigError(
+        f"DicetableVectorEnv takes solo games only (one seat; its reward is the final score): {solo}. "
+        f"{spec.name} is for {spec.min_players}-{spec.max_players} players: step its games together with "
+        f"dicetable.rl.batch_env({game_id!r}, num_envs, players={spec.min_players}) "
+        f"(players {spec.min_players}-{spec.max_players})")
 
 
 def batch_env(game_id: str, num_envs: int, players: int = 2, options: dict[str, Any] | None = None,

@@ -127,10 +127,11 @@ def iso_utc(when: datetime | None) -> str | None:
     return None if when is None else as_utc(when).isoformat()
 
 
-def normalize_url(url: str) -> str:
+def normalize_url(url: str, *, create: bool = True) -> str:
     """A database URL as SQLAlchemy wants it; StoreError naming the accepted forms otherwise.
 
-    ``sqlite:///path`` (a file; parents are created), ``postgresql+psycopg://...``;
+    ``sqlite:///path`` (a file; with ``create`` its parents are created, without it a file
+    that does not exist is a StoreError naming it), ``postgresql+psycopg://...``;
     a bare ``postgresql://`` or ``postgres://`` is read as psycopg.
     """
     allowed = "use sqlite:///path/to/file.db or postgresql+psycopg://user@host/dbname"
@@ -143,7 +144,12 @@ def normalize_url(url: str) -> str:
     elif parsed.drivername == "sqlite":
         if parsed.database in (None, "", ":memory:"):
             raise StoreError(f"an in-memory SQLite database cannot hold tables across requests; {allowed}")
-        Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        path = Path(parsed.database).expanduser().resolve()
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        elif not path.is_file():
+            raise StoreError(f"no database at {path}: the file does not exist; check the path "
+                             "(`dicetable serve --database URL` creates a new one)")
     else:
         raise StoreError(f"unsupported database {parsed.drivername!r}; {allowed}")
     return parsed.render_as_string(hide_password=False)
@@ -166,9 +172,9 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:  # a DB-API connecti
     cur.close()
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, create: bool = True) -> Engine:
     """An SQLAlchemy engine for ``url`` (see :func:`normalize_url`); StoreError if unusable."""
-    url = normalize_url(url)
+    url = normalize_url(url, create=create)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10},
                                pool_size=8, max_overflow=16)
@@ -201,11 +207,12 @@ class Store:
     """All reads and writes of tables, seats and actions (thread-safe; one short transaction each).
 
     ``origin`` is a random id of this process, sent with every notification
-    so a process can ignore its own.
+    so a process can ignore its own. ``create=False`` opens only a database that exists: a
+    SQLite file that does not is a StoreError naming its path (for the commands that only read).
     """
 
-    def __init__(self, url: str) -> None:
-        self.engine = make_engine(url)
+    def __init__(self, url: str, *, create: bool = True) -> None:
+        self.engine = make_engine(url, create=create)
         self.url = self.engine.url
         self.is_postgres = self.engine.dialect.name == "postgresql"
         self.origin = os.urandom(6).hex()

@@ -936,13 +936,15 @@ class TableManager:
             self.leases.release(lt.id)
             return
         drives = to_drive(lt) and self.leases.holds(lt.id)  # one process drives a table (leases.py)
-        humans = []
-        for seat in lt.state.to_move:
-            info = lt.seats[seat]
-            if not info.by_bot:
-                humans.append(seat)
-            elif drives:
-                self.bots.start(lt, seat, info.level, "bot")
+        humans = [seat for seat in lt.state.to_move if not lt.seats[seat].by_bot]
+        bots = sorted(seat for seat in lt.state.to_move if lt.seats[seat].by_bot)
+        if bots and drives:
+            # One bot at a time, the first in seat order; its move kicks the next. Bots started together on
+            # a simultaneous decision (Biblios's bids, the Dice Kingdoms Harvest) raced: whichever thread
+            # finished first moved, the others were refused (a stale version) and chose again at the next
+            # version with another seed, so a table of bots with a fixed seed played different games.
+            seat = bots[0]
+            self.bots.start(lt, seat, lt.seats[seat].level, "bot")
         if humans and lt.clock:
             lt.deadline = time.time() + lt.clock
             if drives:
