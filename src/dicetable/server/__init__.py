@@ -7,7 +7,8 @@ job, and the error answers), ``tables`` (the table manager: cache, writes,
 undo, seats, clocks), ``views`` (what each viewer sees, what changed),
 ``pushes`` (live connections and their messages), ``bots`` (bot moves,
 search processes, hints), ``live`` (a table in memory), ``store`` (SQLAlchemy
-store, migrations, PostgreSQL LISTEN/NOTIFY), ``models`` (the schema).
+store, migrations, PostgreSQL LISTEN/NOTIFY), ``models`` (the schema); beside
+them ``collector`` (the garbage collector's settings of a serving process).
 """
 
 from .app import MAX_BODY, create_app
