@@ -327,20 +327,15 @@ SEED_MESSAGE = r"^seed must be an integer 0\.\.2\*\*64-1"
 def test_a_bad_seed_is_named_and_changes_nothing(make, seed):
     # numpy's own words reached the caller: "expected non-negative integer", "'float' object is not
     # iterable"; a batch read the string "x" as a list of one seed.
-    if make == "aec":
-        env = rl.env("kingdom-of-dice", 2)
+    if make in ("aec", "parallel"):
+        # the AEC environment keeps its game as ``state_``, the Parallel one as ``state``
+        env, held = (rl.env("kingdom-of-dice", 2), "state_") if make == "aec" else \
+            (rl.parallel_env("kingdom-of-dice", 2), "state")
         env.reset(seed=1)
-        before = env.state_.to_dict()
+        before = getattr(env, held).to_dict()
         with pytest.raises(ValueError, match=SEED_MESSAGE):
             env.reset(seed=seed)
-        assert env.state_.to_dict() == before
-    elif make == "parallel":
-        env = rl.parallel_env("kingdom-of-dice", 2)
-        env.reset(seed=1)
-        before = env.state.to_dict()
-        with pytest.raises(ValueError, match=SEED_MESSAGE):
-            env.reset(seed=seed)
-        assert env.state.to_dict() == before
+        assert getattr(env, held).to_dict() == before
     else:
         batch = rl.batch_env("kingdom-of-dice", 4)
         obs, _, _ = batch.reset(seed=1)
