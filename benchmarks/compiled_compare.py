@@ -15,25 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
-from dataclasses import replace
 
 from dicetable import build_kind
-from dicetable.bench import in_fresh_process, sample_states, time_random_games
+from dicetable.bench import in_fresh_process, mcts_iterations_per_s, sample_states, time_random_games
 from dicetable.compiled import compiled_available
 
 
 def measure(game: str, games: int) -> dict:
     """Random decisions/s and MCTS iterations/s of ``game`` (2 players) in this process."""
-    from dicetable.bots.mcts import MCTS, level_params
-
     steps, elapsed = time_random_games(game, 2, games, seed=1)
     probes = [s for s in sample_states(game, 2, 3, seed=1, every=7, limit=30) if not s.is_over][::10][:3]
-    params = replace(level_params(game, "medium", 2), iterations=100, time_ms=None, workers=1)
-    t0 = time.perf_counter()
-    for i, s in enumerate(probes):
-        MCTS(params, seed=i).search(s, s.to_move[0])
-    mcts = len(probes) * params.iterations / (time.perf_counter() - t0)
+    mcts = mcts_iterations_per_s(game, 2, probes, seed=1)  # after three untimed searches, as `dicetable bench`
     return {"build": build_kind(), "steps_per_s": steps / elapsed, "mcts_iterations_per_s": mcts}
 
 

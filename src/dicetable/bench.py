@@ -78,6 +78,31 @@ def time_random_games(game: str, players: int, games: int, seed: int,
         return steps, time.perf_counter() - t0
 
 
+def mcts_iterations_per_s(game: str, players: int, probes: list[GameState], seed: int,
+                          options: dict | None = None) -> float:
+    """MCTS iterations per second: the game's ``medium`` settings, 100 iterations from each of ``probes``.
+
+    As :func:`time_random_games` plays one untimed game first, three untimed searches from states
+    of another game (seed ``seed - 1``) first fill the games' memo tables and the interpreter's
+    caches, so the figure is the steady rate of a bot that has searched before (a first search
+    alone ran 1.4-6 times slower than the next ones); the
+    collector is paused in the timed part, as in every timing here.
+    """
+    from dataclasses import replace
+
+    from dicetable.bots.mcts import MCTS, level_params
+
+    params = replace(level_params(game, "medium", players), iterations=100, time_ms=None, workers=1)
+    warm = [s for s in sample_states(game, players, 1, seed - 1, options, every=7) if not s.is_over]
+    for i, s in enumerate(warm[:: max(1, len(warm) // 3)][:3]):
+        MCTS(params, seed=i).search(s, s.to_move[0])
+    with paused_gc():
+        t0 = time.perf_counter()
+        for i, s in enumerate(probes):
+            MCTS(params, seed=i).search(s, s.to_move[0])
+        return len(probes) * params.iterations / (time.perf_counter() - t0)
+
+
 def sample_states(game: str, players: int, games: int, seed: int, options: dict | None = None,
                   every: int = 17, limit: int = 4000) -> list:
     """Clones of states every ``every`` actions along the same seeded random games (untimed).
@@ -162,17 +187,12 @@ def bench_game(game: str, players: int = 2, games: int = 200, seed: int = 1,
     playouts = samples[:: max(1, len(samples) // 200)][:200]
     playout_apply_us = playout_costs_us(playouts, seed, quiet=False)
     playout_quiet_us = playout_costs_us(playouts, seed, quiet=True)
-    # MCTS iterations per second (medium settings of this game, 100 iterations from a few states)
+    probes = samples[:: max(1, len(samples) // 3)][:3]
+    mcts_its = mcts_iterations_per_s(game, players, probes, seed, options)
     from dataclasses import replace
 
     from dicetable.bots.mcts import MCTS, level_params
 
-    params = replace(level_params(game, "medium", players), iterations=100, time_ms=None, workers=1)
-    probes = samples[:: max(1, len(samples) // 3)][:3]
-    t0 = time.perf_counter()
-    for i, s in enumerate(probes):
-        MCTS(params, seed=i).search(s, s.to_move[0])
-    mcts_its = len(probes) * params.iterations / (time.perf_counter() - t0)
     # the hard bot's decisions: wall time and iterations completed within its budget
     hard = replace(level_params(game, "hard", players), workers=1)
     hard_iterations = 0
