@@ -85,8 +85,8 @@ def mcts_iterations_per_s(game: str, players: int, probes: list[GameState], seed
     As :func:`time_random_games` plays one untimed game first, three untimed searches from states
     of another game (seed ``seed - 1``) first fill the games' memo tables and the interpreter's
     caches, so the figure is the steady rate of a bot that has searched before (a first search
-    alone ran 1.4-6 times slower than the next ones); the
-    collector is paused in the timed part, as in every timing here.
+    alone ran 1.4-6 times slower than the next ones); the collector is paused in the timed part,
+    as in every timing here.
     """
     from dataclasses import replace
 
