@@ -5,7 +5,7 @@
 Each round measures every game in both builds, one after the other, each in a fresh process
 (``dicetable.bench.in_fresh_process``; the pure build with ``DICETABLE_BUILD=pure``):
 random decisions per second over ``--games`` seeded random games, and MCTS iterations per
-second (the game's ``medium`` settings, 100 iterations from three sampled states). Prints,
+second (the game's ``medium`` settings, ``bench.MCTS_ITERATIONS`` from three sampled states). Prints,
 per game, the medians and the ratio of the medians (compiled / pure). Needs a compiled
 install (``pip install .`` with a C compiler; see docs/compiled.md).
 """

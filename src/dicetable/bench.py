@@ -78,9 +78,14 @@ def time_random_games(game: str, players: int, games: int, seed: int,
         return steps, time.perf_counter() - t0
 
 
+#: Iterations of each timed MCTS search: 400 (100 before 2026-12-06 made a window of 15-100 ms of
+#: compiled search from three states, in which the compiled/pure ratio moved by half between runs).
+MCTS_ITERATIONS = 400
+
+
 def mcts_iterations_per_s(game: str, players: int, probes: list[GameState], seed: int,
                           options: dict | None = None) -> float:
-    """MCTS iterations per second: the game's ``medium`` settings, 100 iterations from each of ``probes``.
+    """MCTS iterations per second: the game's ``medium`` settings, :data:`MCTS_ITERATIONS` from each of ``probes``.
 
     As :func:`time_random_games` plays one untimed game first, three untimed searches from states
     of another game (seed ``seed - 1``) first fill the games' memo tables and the interpreter's
@@ -92,7 +97,7 @@ def mcts_iterations_per_s(game: str, players: int, probes: list[GameState], seed
 
     from dicetable.bots.mcts import MCTS, level_params
 
-    params = replace(level_params(game, "medium", players), iterations=100, time_ms=None, workers=1)
+    params = replace(level_params(game, "medium", players), iterations=MCTS_ITERATIONS, time_ms=None, workers=1)
     warm = [s for s in sample_states(game, players, 1, seed - 1, options, every=7) if not s.is_over]
     for i, s in enumerate(warm[:: max(1, len(warm) // 3)][:3]):
         MCTS(params, seed=i).search(s, s.to_move[0])
