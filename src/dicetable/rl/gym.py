@@ -4,8 +4,9 @@
 ``seat``; every other seat is a bot of the named level (``random``, ``greedy``, ``easy``,
 ``medium``, ``hard``...), or ``opponents`` is a list of ``players - 1`` levels, one for each other
 seat in seat order (``["greedy", "random"]``: the first seat that is not the learner's is greedy);
-a bot decides on a determinized copy and never reads the learner's secrets. With ``players=1`` (Kingdom of Dice against the Cat, Dice Kingdoms solo, Card Kingdoms
-against the Dark Lord) it is a plain single-agent environment. The observation is
+a bot decides on a determinized copy and never reads the learner's secrets. With ``players=1``
+(Kingdom of Dice against the Cat, Dice Kingdoms solo, Card Kingdoms against the Dark Lord) it is a
+plain single-agent environment. The observation is
 ``{"observation", "action_mask"}`` and ``info["action_mask"]`` repeats the mask; the reward comes
 at the end, by placing (the final score in solo); an action outside the mask changes nothing and
 earns ``illegal_reward`` (or raises, with ``on_illegal="raise"``); see :func:`~dicetable.rl.spaces.placing_rewards`.
@@ -118,21 +119,22 @@ def opponent_levels(opponents: str | Sequence[str], players: int, seat: int) -> 
     takes = (f"opponents is a bot level for every other seat (e.g. 'greedy') or a list of {len(others)} "
              f"levels, one per other seat in seat order (seats {', '.join(map(str, others)) or 'none'})")
     if isinstance(opponents, str):
-        names = [opponents] * len(others)
-        make_bot(opponents, 0)  # an unknown level is refused even in a solo game, which has no other seat
+        given = [opponents]  # checked even in a solo game, which has no other seat
+        names = given * len(others)
     elif isinstance(opponents, (list, tuple)):
         if len(opponents) != len(others):
             raise ValueError(f"{takes}; got {len(opponents)} levels: {list(opponents)!r}")
-        names = list(opponents)
+        given = names = list(opponents)
     else:
         raise ValueError(f"{takes}; got {opponents!r}")
-    for name in names:
+    for name in given:  # an unknown level: GameConfigError naming the levels
         make_bot(name, 0)
     return dict(zip(others, names))
 
 
 def gym_env(game_id: str, players: int = 2, options: dict[str, Any] | None = None,
-            opponents: str | Sequence[str] = "greedy", seat: int = 0, render_mode: str | None = None, **kwargs: Any) -> DicetableGym:
+            opponents: str | Sequence[str] = "greedy", seat: int = 0, render_mode: str | None = None,
+            **kwargs: Any) -> DicetableGym:
     """A Gymnasium environment of ``game_id`` for one learning seat (see :class:`DicetableGym`;
     ``kwargs``: ``on_illegal``, ``illegal_reward``)."""
     return DicetableGym(game_id, players, options, opponents, seat, render_mode, **kwargs)
