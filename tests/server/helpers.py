@@ -126,9 +126,11 @@ def follow(view: dict | None, message: dict) -> dict:
 class ServerProcess:
     """``dicetable serve`` in a child process on 127.0.0.1 and a free port; ``kill()`` sends SIGKILL."""
 
-    def __init__(self, database: str, port: int | None = None, log_level: str = "warning", workers: int = 1) -> None:
+    def __init__(self, database: str, port: int | None = None, log_level: str = "warning", workers: int = 1,
+                 access_log: bool = False) -> None:
         self.database = database
         self.log_level = log_level
+        self.access_log = access_log
         self.workers = workers
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
@@ -141,7 +143,8 @@ class ServerProcess:
         self.output = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would stall the server
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "dicetable.cli.main", "serve", "--port", str(self.port),
-             "--database", self.database, "--log-level", self.log_level, "--workers", str(self.workers)],
+             "--database", self.database, "--log-level", self.log_level, "--workers", str(self.workers)]
+            + (["--access-log"] if self.access_log else []),
             stdout=self.output, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + 30 * self.workers
         while time.monotonic() < deadline:

@@ -155,10 +155,25 @@ def test_two_processes_share_a_postgresql_table_live(pg):
         b.kill()
 
 
-def test_the_access_log_never_shows_a_seat_token(sqlite_url):
-    """uvicorn logs every request line (at --log-level info, `make run`'s): the seat link's page, the
-    API and the live WebSocket are logged with the token masked, since the token alone takes the seat."""
+def test_the_server_logs_no_request_line_unless_asked(sqlite_url):
+    """`make run`'s server (--log-level info, no --access-log) says it started but writes no line per
+    request: at a live table that would be a line per move."""
     server = ServerProcess(sqlite_url, log_level="info").start()
+    try:
+        with server.client() as c:
+            made = create(c, "kingdom-of-dice", ["human", "greedy"], seed=3)
+            assert c.get(f"/api/tables/{made['table_id']}").status_code == 200
+        log = server.log()
+    finally:
+        server.kill()
+    assert "Uvicorn running on" in log, log
+    assert "/api/tables" not in log and '" 200' not in log, log
+
+
+def test_the_access_log_never_shows_a_seat_token(sqlite_url):
+    """With --access-log uvicorn logs every request line: the seat link's page, the API and the live
+    WebSocket are logged with the token masked, since the token alone takes the seat."""
+    server = ServerProcess(sqlite_url, log_level="info", access_log=True).start()
     try:
         with server.client() as c:
             made = create(c, "kingdom-of-dice", ["human", "greedy"], seed=3)

@@ -62,7 +62,7 @@ def test_the_filter_rewrites_uvicorn_records():
 
 
 def test_a_token_sent_in_any_spelling_appears_nowhere_in_the_server_log(sqlite_url):
-    server = ServerProcess(sqlite_url, log_level="debug").start()
+    server = ServerProcess(sqlite_url, log_level="debug", access_log=True).start()
     try:
         with server.client() as c:
             made = create(c, "corsairs-of-valeria", ["human", "human"], seed=3)

@@ -57,8 +57,16 @@ def register(app: typer.Typer) -> None:
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: warning, info, debug"),
         workers: int = typer.Option(1, "--workers", help="server processes on the one port (more than 1 needs "
                                                           "PostgreSQL; docs/deploy.md)"),
+        access_log: bool = typer.Option(False, "--access-log/--no-access-log",
+                                        help="log a line per HTTP request and WebSocket (seat tokens masked); "
+                                             "off by default: a reverse proxy logs requests (docs/deploy.md)"),
     ) -> None:
-        """Run the game server (tables, seats, bots, live updates) with its HTTP API on HOST:PORT."""
+        """Run the game server (tables, seats, bots, live updates) with its HTTP API on HOST:PORT.
+
+        Logs what the server does (start, stop, errors, at ``--log-level``); a line per request only
+        with ``--access-log``: at a busy table that is a line per move, and writing it cost 3.5% of the
+        server's CPU (docs/load.md, "The access log").
+        """
         import uvicorn
 
         from dicetable.server.collector import settle_collector
@@ -95,7 +103,7 @@ def register(app: typer.Typer) -> None:
             settle_collector()
         try:
             uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None, host=host, port=port,
-                        log_level=log_level, ws=WS_PROTOCOL, ws_max_size=settings.max_frame,
+                        log_level=log_level, access_log=access_log, ws=WS_PROTOCOL, ws_max_size=settings.max_frame,
                         timeout_graceful_shutdown=SHUTDOWN_GRACE)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
