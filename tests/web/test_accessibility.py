@@ -144,6 +144,18 @@ def test_invite_panel_has_no_axe_violations(sized, server):
     _assert_clean(page, "the invite panel")
 
 
+def test_no_such_table_page_has_no_axe_violations(sized, server):
+    """A table link that leads nowhere: the dark status line says so and ends with a link to the lobby,
+    which must be readable on that bar (axe's color-contrast, the serious rule it broke)."""
+    page = _open(sized, f"{server.url}/tables/no-such-table")
+    page.wait_for_selector(".status > a[href='/']")
+    # nothing of a table is offered for no table: no empty board, tabs, chat box or Fast button
+    for part in ("#board-wrap", "#side-tabs", "#chat-text", "#fast-btn"):
+        assert not page.locator(part).is_visible(), part
+    assert page.locator("#status").bounding_box()["y"] < 200  # read first, a phone's dock included
+    _assert_clean(page, "the no-such-table page")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_mid_game_table_has_no_axe_violations(sized, server, tables, game):
     t = tables[game]["mid"]

@@ -103,6 +103,7 @@ function liveRefused(msg) {
     const why = status === 404 ? `There is no table ${T.id} here: check the link, or pick a table in the lobby.`
       : `This table cannot be shown now (${errorText(msg, status)}).`;
     $("#status").replaceChildren(why, " ", el("a", { href: "/", text: "Go to the lobby" }));
+    if (status === 404) document.body.dataset.missing = "";  // no board, tabs, chat or tools for no table
     if (status !== 404) setTimeout(connect, 1000 * Math.max(2, Number(msg.retry_after) || 5));
   } else {
     showError(errorText(msg, status));
