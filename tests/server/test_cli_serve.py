@@ -123,3 +123,52 @@ def test_tables_with_no_database_named_refuses_the_default_file_that_is_not_ther
     result = CliRunner().invoke(cli, ["tables"], env={"COLUMNS": "200"})
     assert result.exit_code == 2 and "dicetable.db" in result.output and "does not exist" in result.output
     assert not (tmp_path / "dicetable.db").exists()
+
+
+def _revision(path) -> str | None:
+    """The schema revision Alembic recorded in the SQLite file ``path`` (None: no dicetable schema)."""
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'alembic_version'").fetchone():
+            return None
+        return conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+
+
+def test_the_reading_commands_change_no_database(tmp_path):
+    """`tables` and `export` only read: a database an older dicetable made is not upgraded under a
+    server that may still run on it, and a file that is no dicetable database is not given the schema;
+    each is refused, saying what it is and what to do."""
+    from alembic import command
+
+    from dicetable.server.store import _alembic_config, make_engine
+
+    old = tmp_path / "old.db"
+    engine = make_engine(f"sqlite:///{old}")
+    with engine.begin() as conn:  # the schema as the sixth migration left it
+        cfg = _alembic_config()
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006_players")
+    engine.dispose()
+    other = tmp_path / "other.db"
+    import sqlite3
+
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (x TEXT)")
+    runner = CliRunner()
+    for path, said in ((old, "has schema 0006_players, not this dicetable's 0007_sign_in_failures"),
+                       (other, "holds no dicetable tables")):
+        before = path.read_bytes()
+        for args in (["tables"], ["tables", "--json"], ["export", "sometable"]):
+            result = runner.invoke(cli, args + ["--database", f"sqlite:///{path}"], env={"COLUMNS": "200"})
+            assert result.exit_code == 2, result.output
+            assert said in _words(result.output) and "Traceback" not in result.output, result.output
+        assert path.read_bytes() == before
+    assert _revision(old) == "0006_players" and _revision(other) is None
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # serve opens its database, then stops at the port
+        served = runner.invoke(cli, ["serve", "--port", str(busy.getsockname()[1]), "--database", f"sqlite:///{old}"])
+    assert _revision(old) == "0007_sign_in_failures", served.output  # the server upgrades it
+    listed = runner.invoke(cli, ["tables", "--database", f"sqlite:///{old}"])
+    assert listed.exit_code == 0 and "no tables yet" in listed.output, listed.output

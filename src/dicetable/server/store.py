@@ -37,6 +37,8 @@ from typing import Any, Callable, NamedTuple
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import bindparam, create_engine, delete, event, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -165,7 +167,13 @@ SQLITE_SYNC = os.environ.get("DICETABLE_SQLITE_SYNC", "FULL").upper()
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:  # a DB-API connection (sqlite3)
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA journal_mode=WAL")  # written into the file: only for a database the server keeps
+    cur.close()
+    _sqlite_session(dbapi_conn, _record)
+
+
+def _sqlite_session(dbapi_conn: Any, _record: Any) -> None:  # a connection's own settings, not the file's
+    cur = dbapi_conn.cursor()
     cur.execute(f"PRAGMA synchronous={'NORMAL' if SQLITE_SYNC == 'NORMAL' else 'FULL'}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=10000")
@@ -173,15 +181,45 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:  # a DB-API connecti
 
 
 def make_engine(url: str, *, create: bool = True) -> Engine:
-    """An SQLAlchemy engine for ``url`` (see :func:`normalize_url`); StoreError if unusable."""
+    """An SQLAlchemy engine for ``url`` (see :func:`normalize_url`); StoreError if unusable. A SQLite
+    file is put in WAL mode (written into the file) only with ``create`` (the server's own database)."""
     url = normalize_url(url, create=create)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10},
                                pool_size=8, max_overflow=16)
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas if create else _sqlite_session)
     else:
         engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
     return engine
+
+
+def _alembic_config() -> Config:
+    """Alembic's configuration for the migrations shipped in ``dicetable.server.migrations``."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("dicetable.server") / "migrations"))
+    return cfg
+
+
+def check_schema(engine: Engine) -> None:
+    """Check, changing nothing, that the database at ``engine`` has this version's schema (the newest
+    migration shipped), for the commands that only read. StoreError naming what to do when it is not a
+    dicetable database, or one an older or newer dicetable made; also when it cannot be reached."""
+    shown = engine.url.render_as_string()
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    try:
+        with engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_revision()
+    except (OperationalError, ProgrammingError) as exc:
+        raise StoreError(f"cannot open the database {shown}: "
+                         f"{str(exc.orig).strip().splitlines()[0] if exc.orig else exc}") from None
+    if current is None:
+        raise StoreError(f"the database {shown} holds no dicetable tables: check --database "
+                         "(`dicetable serve --database URL` makes a new one)")
+    if current != head:
+        raise StoreError(f"the database {shown} has schema {current}, not this dicetable's {head}: "
+                         f"this command only reads and changes nothing. A newer server upgrades it when "
+                         f"it starts on it (`dicetable serve --database ...`); a database a newer "
+                         f"dicetable made needs that version")
 
 
 def migrate(engine: Engine) -> None:
@@ -190,8 +228,7 @@ def migrate(engine: Engine) -> None:
     On PostgreSQL an advisory lock keeps two starting processes from
     migrating at once. Raises StoreError when the database cannot be reached.
     """
-    cfg = Config()
-    cfg.set_main_option("script_location", str(resources.files("dicetable.server") / "migrations"))
+    cfg = _alembic_config()
     try:
         with engine.begin() as conn:
             if conn.dialect.name == "postgresql":
@@ -207,8 +244,10 @@ class Store:
     """All reads and writes of tables, seats and actions (thread-safe; one short transaction each).
 
     ``origin`` is a random id of this process, sent with every notification
-    so a process can ignore its own. ``create=False`` opens only a database that exists: a
-    SQLite file that does not is a StoreError naming its path (for the commands that only read).
+    so a process can ignore its own. ``create=False`` (for the commands that only read) opens only
+    a database that exists and has this version's schema, and changes nothing: a SQLite file that
+    does not exist, or a schema an older or newer dicetable made, is a StoreError saying so
+    (:func:`check_schema`); with ``create=True`` (the server) the schema is created or upgraded.
     """
 
     def __init__(self, url: str, *, create: bool = True) -> None:
@@ -216,7 +255,10 @@ class Store:
         self.url = self.engine.url
         self.is_postgres = self.engine.dialect.name == "postgresql"
         self.origin = os.urandom(6).hex()
-        migrate(self.engine)
+        if create:
+            migrate(self.engine)
+        else:
+            check_schema(self.engine)
         dialect_insert = postgresql.insert if self.is_postgres else sqlite.insert
         # statements built once (SQLAlchemy caches their compiled form): the action path's SQL
         self._insert_action = (dialect_insert(ActionRow).on_conflict_do_nothing()  # a lost race: no row back
