@@ -66,8 +66,9 @@ def stop(proc: subprocess.Popen | None) -> None:
         pass
 
 
-def serve_command(port: int, database: str | None, workers: int) -> list[str]:
-    """The server's command line: ``dicetable serve --port P`` (the console script beside this Python)."""
+def serve_command(port: int, database: str | None, workers: int, access_log: bool = False) -> list[str]:
+    """The server's command line: ``dicetable serve --port P`` (the console script beside this Python),
+    with ``--access-log`` when asked (a line per request, as the server wrote before it was opt-in)."""
     script = Path(sys.executable).with_name("dicetable")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dicetable.cli.main"]
     command += ["serve", "--port", str(port)]
@@ -75,6 +76,8 @@ def serve_command(port: int, database: str | None, workers: int) -> list[str]:
         command += ["--database", database]
     if workers != 1:
         command += ["--workers", str(workers)]
+    if access_log:
+        command += ["--access-log"]
     return command
 
 
@@ -145,7 +148,7 @@ def run(args: argparse.Namespace) -> dict:
         log = folder / "server.log"
         env = dict(os.environ, DICETABLE_LIMITS="off", PYTHONUNBUFFERED="1")
         with log.open("wb") as out:
-            server = subprocess.Popen(serve_command(port, args.database, args.workers), cwd=folder, env=env,
+            server = subprocess.Popen(serve_command(port, args.database, args.workers, args.access_log), cwd=folder, env=env,
                                       stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         raw_path = folder / "raw.json"
         config = {"tables": args.tables, "think": think, "seconds": args.seconds, "grace": args.grace,
@@ -174,7 +177,7 @@ def run(args: argparse.Namespace) -> dict:
         result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
                   "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
                   "database": shown(args.database) if args.database else "sqlite (make run's default, a temp folder)",
-                  "command": " ".join(sys.argv),
+                  "command": " ".join(sys.argv), "access_log": args.access_log,
                   "settings": {k: v for k, v in os.environ.items() if k.startswith("DICETABLE_")}}
         result.update(figures(raw, args.tables))
         result["push_stamped"] = stamped
@@ -204,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=None, help="the server's port (default: a free one)")
     ap.add_argument("--out", type=Path, default=RESULTS, help="JSON lines file the result is appended to")
     ap.add_argument("--keep", action="store_true", help="keep the server's and locust's logs")
+    ap.add_argument("--access-log", action="store_true",
+                    help="start the server with --access-log (a line per request; off in make run)")
     args = ap.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.workers < 1:
         ap.error("--tables and --workers take 1 or more, --seconds a positive number")
