@@ -38,6 +38,7 @@ require_rl("numpy", "gymnasium")
 import numpy as np
 
 from dicetable.engine import Action, GameState
+from dicetable.engine.batchstep import show, step_and_show
 
 from .spaces import GameSpaces, checked_seed, placing_rewards
 
@@ -155,14 +156,7 @@ class BatchEnv:
     def _show(self, i: int, state: GameState) -> int:
         """Fill row ``i`` of obs and mask (both zeroed before) from ``state``'s acting seat; returns the seat."""
         seat = min(state.to_move)
-        self._fill(state, seat, self._obs_rows[i])
-        legal = state.legal_actions(seat)
-        index = self.spaces.index
-        ks = [index[action.id] for action in legal]
-        row = self._mask_rows[i]
-        for k in ks:
-            row[k] = 1
-        self._legal[i] = (legal, ks)
+        self._legal[i] = show(state, seat, self._fill, self._obs_rows[i], self._mask_rows[i], self.spaces.index)
         return seat
 
     def reset(self, seed: int | Sequence[int] | None = None) -> Batch:
@@ -221,32 +215,17 @@ class BatchEnv:
         # cost a slice copy per game)
         self.obs.fill(0.0)
         self.mask.fill(0)
-        # the loop of _show, written out with locals: this is the batch's per-game cost
-        fill, index = self._fill, self.spaces.index
-        obs_rows, mask_rows, offered, states = self._obs_rows, self._mask_rows, self._legal, self.states
         seats = self.seat.tolist()
-        events = self.events
-        for i, action in enumerate(chosen):
-            state = states[i]
-            if events:
-                state.apply(action, seats[i])
-            else:
-                state.step(action, seats[i])
-            to_move = state.to_move
-            if not to_move:  # over (to_move is empty only then)
-                self.rewards[i] = placing_rewards(state)
+        # the per-game loop (the batch's own cost) is the engine's, compiled with it in the compiled build
+        ended = step_and_show(self.states, chosen, seats, self.events, self._fill, self._obs_rows,
+                              self._mask_rows, self.spaces.index, self._legal)
+        if ended:
+            self._ended = True
+            for i in ended:  # over: its rewards, and its next game shown in its row at once
+                self.rewards[i] = placing_rewards(self.states[i])
                 self.terminated[i] = True
-                self._ended = True
-                state = states[i] = self._new_game(i)
-                to_move = state.to_move
-            seat = seats[i] = min(to_move)
-            fill(state, seat, obs_rows[i])
-            legal = state.legal_actions(seat)
-            ks = [index[a.id] for a in legal]
-            mask_row = mask_rows[i]
-            for k in ks:
-                mask_row[k] = 1
-            offered[i] = (legal, ks)
+                state = self.states[i] = self._new_game(i)
+                seats[i] = self._show(i, state)
         self.seat[:] = seats
         return self.obs, self.mask, self.seat, self.rewards, self.terminated
 
