@@ -38,6 +38,27 @@ def show(state: GameState, seat: int, fill: Fill, row: Any, mask_row: Any, index
     return legal, ks
 
 
+def pick(offered: list[Offered], wanted: list[Any]) -> tuple[list[Action], int]:
+    """The Actions chosen by catalogue index: ``wanted[i]`` among ``offered[i]``, for every game.
+
+    Returns (the Actions, -1), or (those before it, ``i``) at the first game ``i`` whose
+    ``wanted[i]`` is not an int (exactly: a bool, a numpy integer or a float is not) its offer
+    holds: the caller then converts or refuses it, saying why.
+    """
+    chosen: list[Action] = []
+    for i in range(len(wanted)):
+        a = wanted[i]
+        legal, ks = offered[i]
+        if type(a) is not int:
+            return chosen, i
+        try:
+            k = ks.index(a)
+        except ValueError:  # not offered
+            return chosen, i
+        chosen.append(legal[k])
+    return chosen, -1
+
+
 def step_and_show(states: list[GameState], chosen: list[Action], seats: list[int], events: bool, fill: Fill,
                   obs_rows: list[Any], mask_rows: list[Any], index: dict[str, int],
                   offered: list[Offered]) -> list[int]:

@@ -38,7 +38,7 @@ require_rl("numpy", "gymnasium")
 import numpy as np
 
 from dicetable.engine import Action, GameState
-from dicetable.engine.batchstep import show, step_and_show
+from dicetable.engine.batchstep import pick, show, step_and_show
 
 from .spaces import GameSpaces, checked_seed, placing_rewards
 
@@ -194,8 +194,9 @@ class BatchEnv:
             raise RuntimeError("this batch has no games yet: call reset() before step()")
         check_action_count(actions, self.num_envs)
         wanted = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        chosen = []
-        for i, a in enumerate(wanted):
+        chosen, bad = pick(self._legal, wanted)  # the common case: every action an offered int
+        for i in range(len(chosen) if bad >= 0 else self.num_envs, self.num_envs):
+            a = wanted[i]
             legal, ks = self._legal[i]
             try:
                 if type(a) is not int:  # numpy integers pass; a bool, a float or text does not
