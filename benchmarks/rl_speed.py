@@ -171,7 +171,7 @@ def register_floor_game() -> None:
 
     if FLOOR_NAME in pyspiel.registered_names():
         return
-    game_type = pyspiel.GameType(
+    fields: dict[str, Any] = dict(
         short_name=FLOOR_NAME, long_name="rl_environment floor", dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -179,6 +179,8 @@ def register_floor_game() -> None:
         max_num_players=2, min_num_players=2, provides_information_state_string=False,
         provides_information_state_tensor=True, provides_observation_string=False,
         provides_observation_tensor=True, parameter_specification={})
+    # a GameType whose fields read as plain values, as the dicetable games' (dicetable.rl.openspiel)
+    game_type = type("FloorGameType", (pyspiel.GameType,), fields)(**fields)
     info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=0, num_players=2, min_utility=-1.0,
                             max_utility=1.0, utility_sum=0.0, max_game_length=FLOOR_LENGTH)
     tensor = [0.5]

@@ -296,7 +296,7 @@ def register_openspiel() -> list[str]:
         if name in pyspiel.registered_names():
             continue
         default_players = max(2, spec.min_players) if spec.max_players > 1 else 1
-        game_type = pyspiel.GameType(
+        fields: dict[str, Any] = dict(
             short_name=name, long_name=f"dicetable {spec.name}",
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
             chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
@@ -308,6 +308,11 @@ def register_openspiel() -> list[str]:
             provides_observation_string=True, provides_observation_tensor=True,
             parameter_specification={"players": default_players, "options": "{}", "seed": 0, "events": False},
         )
+        # a GameType whose fields read as plain values: pyspiel's properties make a new Python
+        # object (an enum, a dict) on every read, and rl_environment reads the type's dynamics
+        # twice a step (its is_turn_based)
+        plain = type(f"GameType_{spec.id.replace('-', '_')}", (pyspiel.GameType,), fields)
+        game_type = plain(**fields)
         cls = type(f"Spiel_{spec.id.replace('-', '_')}", (DicetableSpielGame,),
                    {"game_id": spec.id, "game_type": game_type})
         pyspiel.register_game(game_type, cls)
