@@ -20,8 +20,9 @@ buffers, overwritten by the next step: copy them to keep them.
 
 Seeds: ``reset(seed=S)`` gives game ``i`` its own reproducible stream of game seeds (spawned from
 ``S``; a list gives one seed per game), so the same seed and actions replay the same games, and
-every auto-reset takes that game's next seed. Moves are made with the engine's quiet step (no event
-text, no log), which is what search and training need; ``events=True`` uses ``apply`` instead.
+every auto-reset takes that game's next seed. Games are set up and moved the engine's quiet way (no
+event text, no log), which is what search and training need; ``events=True`` sets them up with
+their events and moves by ``apply`` instead.
 
 :mod:`dicetable.rl.vector` builds on it: :func:`~dicetable.rl.vector.batch_env` (one batch, or a
 :class:`~dicetable.rl.sharded.ShardedBatchEnv` on several processes) and Gymnasium's vector API.
@@ -151,7 +152,7 @@ class BatchEnv:
     # -- seeds and games
     def _new_game(self, i: int) -> GameState:
         seed = int(self._streams[i].spawn(1)[0].generate_state(1, np.uint64)[0])
-        return self.spaces.new_game(seed)
+        return self.spaces.new_game(seed, quiet=not self.events)  # quiet: no set-up event built either
 
     def _show(self, i: int, state: GameState) -> int:
         """Fill row ``i`` of obs and mask (both zeroed before) from ``state``'s acting seat; returns the seat."""

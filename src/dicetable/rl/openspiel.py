@@ -256,7 +256,8 @@ class DicetableSpielGame(pyspiel.Game):
     def new_initial_state(self) -> DicetableSpielState:
         """A new game with the next seed of this game's stream."""
         seed, self.next_seed = self.next_seed, self.next_seed + 1
-        return DicetableSpielState(self, self.spaces.new_game(seed))
+        # set up quietly too unless events are wanted: no set-up event built (the same game)
+        return DicetableSpielState(self, self.spaces.new_game(seed, quiet=not self.shared.events))
 
     def from_engine_state(self, state: GameState) -> DicetableSpielState:
         """Wrap a dicetable state of this game's configuration (e.g. a position to analyse).
