@@ -32,6 +32,16 @@ def test_every_encoding_is_listed_for_compiling() -> None:
         assert _encoding_module(game_id) in compiled, game_id
 
 
+def test_the_batch_loop_is_listed_for_compiling_and_needs_no_numpy() -> None:
+    compiled = runpy.run_path(str(ROOT / "setup.py"), run_name="setup_under_test")["COMPILED"]
+    assert "dicetable.engine.batchstep" in compiled
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "import dicetable.engine.batchstep as b; print(b.pick([((), [])], [0])[1])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"  # index 0 is not offered by an empty offer: game 0 is named
+
+
 # Run in a fresh interpreter where importing numpy fails, as in a base install: every title's
 # direct fill writes a float32 array and a list, and both equal the dictionary encoding.
 _WITHOUT_NUMPY = r"""

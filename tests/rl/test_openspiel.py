@@ -185,3 +185,52 @@ def test_an_action_after_the_end_says_the_game_is_over():
     with pytest.raises(ValueError, match=r"^the game is over: no player may act$"):
         state.apply_action(0)
     assert state.serialize() == saved and state.is_terminal()
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
+def test_quiet_and_logged_games_are_the_same_game(game_id):
+    """By default a state moves by the engine's quiet step (no event logged); ``events=True`` by
+    ``apply``. The same seed and actions give the same positions, tensors and saves either way."""
+    quiet_game = pyspiel.load_game(short_name(game_id), {"seed": 6})
+    loud_game = pyspiel.load_game(short_name(game_id), {"seed": 6, "events": True})
+    quiet, loud = quiet_game.new_initial_state(), loud_game.new_initial_state()
+    set_up = len(quiet.state.log)
+    rng = np.random.default_rng(4)
+    moves = 0
+    while not quiet.is_terminal() and moves < 300:
+        player = quiet.current_player()
+        assert player == loud.current_player()
+        assert quiet.information_state_tensor(player) == loud.information_state_tensor(player)
+        legal = quiet.legal_actions()
+        assert legal == loud.legal_actions()
+        action = int(rng.choice(legal))
+        quiet.apply_action(action)
+        loud.apply_action(action)
+        moves += 1
+    assert quiet.state.to_dict(log=False) == loud.state.to_dict(log=False)
+    assert quiet.serialize() == loud.serialize()
+    assert quiet.returns() == loud.returns()
+    assert len(quiet.state.log) == set_up < len(loud.state.log)
+
+
+def test_an_action_without_legal_actions_asked_first_is_carried_out():
+    """apply_action on a fresh copy (its legal actions never asked) moves as after asking them."""
+    game = pyspiel.load_game(short_name("corsairs-of-valeria"), {"seed": 2})
+    state = game.new_initial_state()
+    asked = state.clone()
+    action = asked.legal_actions()[-1]
+    asked.apply_action(action)
+    state.apply_action(action)  # nothing asked on this one
+    assert state.serialize() == asked.serialize()
+    assert state.state.history[-1] == asked.state.history[-1]
+
+
+@pytest.mark.parametrize("game_id,players", CONFIGS)
+def test_game_type_and_player_count_answered_in_python_equal_pyspiels(game_id, players):
+    game = pyspiel.load_game(short_name(game_id), {"players": players})
+    ours, theirs = game.get_type(), pyspiel.Game.get_type(game)
+    for field in ("short_name", "long_name", "dynamics", "chance_mode", "information", "utility",
+                  "reward_model", "max_num_players", "min_num_players", "provides_information_state_tensor",
+                  "provides_observation_tensor", "parameter_specification"):
+        assert getattr(ours, field) == getattr(theirs, field), field
+    assert game.num_players() == pyspiel.Game.num_players(game) == players

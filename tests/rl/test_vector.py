@@ -118,6 +118,21 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
         env.step(actions[:2])
     with pytest.raises(ValueError, match="is not legal"):
         env.step([True, 0, 0])
+    assert [s.history for s in env.states] == histories
+
+
+def test_numpy_integers_in_a_list_choose_as_ints_do() -> None:
+    """A list holding numpy integers (not an array) takes the conversion path after the first of
+    them and plays the same moves as plain ints."""
+    plain, mixed = rl.batch_env("kingdom-of-dice", 3, 2), rl.batch_env("kingdom-of-dice", 3, 2)
+    _, mask, _ = plain.reset(seed=4)
+    mixed.reset(seed=4)
+    for _ in range(30):
+        choice = [int(np.flatnonzero(m)[-1]) for m in mask]
+        obs_a, mask, *_ = plain.step(choice)
+        obs_b, mask_b, *_ = mixed.step([choice[0], np.int64(choice[1]), np.int32(choice[2])])
+        assert np.array_equal(obs_a, obs_b) and np.array_equal(mask, mask_b)
+    assert [s.history for s in plain.states] == [s.history for s in mixed.states]
 
 
 def test_bad_arguments_are_named() -> None:

@@ -311,6 +311,8 @@ def new_game(
     seed: int | None = None,
     options: dict[str, Any] | None = None,
     dice: Iterable[Any] | None = None,
+    *,
+    quiet: bool = False,
 ) -> GameState:
     """Set up a new game and return its state.
 
@@ -320,7 +322,10 @@ def new_game(
     hidden card and every future die, so front ends never show it while the
     game runs. ``options`` are checked against the game's options;
     ``dice`` scripts the next die rolls (each value a face of the die rolled
-    then), after which the seed continues. Raises :class:`GameConfigError`.
+    then), after which the seed continues. ``quiet=True`` sets it up as the
+    engine's quiet ``step`` moves (no event is built: the log starts empty;
+    the game is the same), for games that are played by quiet steps and never
+    shown or saved, as training batches are. Raises :class:`GameConfigError`.
     """
     spec = get_game(game_id)
     if isinstance(players, bool) or not isinstance(players, int):
@@ -346,7 +351,7 @@ def new_game(
                     f"scripted die value {_short(value)} (position {pos}) is not a face of any "
                     f"{spec.name} die; faces: {list(spec.dice_faces)}"
                 )
-    return spec.state_class.start(players, seed, resolved, script)
+    return spec.state_class.start(players, seed, resolved, script, quiet=quiet)
 
 
 def check_save_header(data: dict[str, Any]) -> GameSpec:

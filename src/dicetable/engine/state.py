@@ -645,15 +645,24 @@ class GameState:
         return state
 
     @classmethod
-    def start(cls, players: int, seed: int, options: dict[str, Any], dice: tuple[Any, ...] = ()) -> "GameState":
+    def start(cls, players: int, seed: int, options: dict[str, Any], dice: tuple[Any, ...] = (),
+              quiet: bool = False) -> "GameState":
         """Lay out a new game: the kernel fields, then the game's ``_setup`` and its events.
 
         Trusted: :func:`dicetable.new_game` checks the player count, options,
         seed (an int in ``0..2**64-1``) and scripted ``dice`` first and is
-        what callers use.
+        what callers use. ``quiet``: ``_setup`` runs as a quiet :meth:`step`
+        does, building no event, so the log starts empty; the game is the same.
         """
         state = cls._kernel(players, seed, options, seed_state(seed), tuple(dice), 0, None, None)
-        state._setup()
+        if quiet:
+            state.quiet = True
+            try:
+                state._setup()
+            finally:
+                state.quiet = False
+        else:
+            state._setup()
         state._log = _pack_all(state._emitted)
         state._emitted = []
         return state

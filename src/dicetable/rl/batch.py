@@ -20,8 +20,9 @@ buffers, overwritten by the next step: copy them to keep them.
 
 Seeds: ``reset(seed=S)`` gives game ``i`` its own reproducible stream of game seeds (spawned from
 ``S``; a list gives one seed per game), so the same seed and actions replay the same games, and
-every auto-reset takes that game's next seed. Moves are made with the engine's quiet step (no event
-text, no log), which is what search and training need; ``events=True`` uses ``apply`` instead.
+every auto-reset takes that game's next seed. Games are set up and moved the engine's quiet way (no
+event text, no log), which is what search and training need; ``events=True`` sets them up with
+their events and moves by ``apply`` instead.
 
 :mod:`dicetable.rl.vector` builds on it: :func:`~dicetable.rl.vector.batch_env` (one batch, or a
 :class:`~dicetable.rl.sharded.ShardedBatchEnv` on several processes) and Gymnasium's vector API.
@@ -38,6 +39,7 @@ require_rl("numpy", "gymnasium")
 import numpy as np
 
 from dicetable.engine import Action, GameState
+from dicetable.engine.batchstep import pick, show, step_and_show
 
 from .spaces import GameSpaces, checked_seed, placing_rewards
 
@@ -141,7 +143,6 @@ class BatchEnv:
         # memoryviews of the rows, made once: their item and slice writes cost half of numpy's
         self._obs_rows = [row.data for row in self.obs]
         self._mask_rows = [row.data for row in self.mask]
-        self._zero_row = np.zeros(self.spaces.observation_size, dtype=np.float32).data
         direct = self.spaces.encoding.direct
         encode = self.spaces.encoding.encode_state
         # the game's direct fill (the acting seat is always a seat, so no check is needed); else the
@@ -151,19 +152,12 @@ class BatchEnv:
     # -- seeds and games
     def _new_game(self, i: int) -> GameState:
         seed = int(self._streams[i].spawn(1)[0].generate_state(1, np.uint64)[0])
-        return self.spaces.new_game(seed)
+        return self.spaces.new_game(seed, quiet=not self.events)  # quiet: no set-up event built either
 
     def _show(self, i: int, state: GameState) -> int:
         """Fill row ``i`` of obs and mask (both zeroed before) from ``state``'s acting seat; returns the seat."""
         seat = min(state.to_move)
-        self._fill(state, seat, self._obs_rows[i])
-        legal = state.legal_actions(seat)
-        index = self.spaces.index
-        ks = [index[action.id] for action in legal]
-        row = self._mask_rows[i]
-        for k in ks:
-            row[k] = 1
-        self._legal[i] = (legal, ks)
+        self._legal[i] = show(state, seat, self._fill, self._obs_rows[i], self._mask_rows[i], self.spaces.index)
         return seat
 
     def reset(self, seed: int | Sequence[int] | None = None) -> Batch:
@@ -201,8 +195,9 @@ class BatchEnv:
             raise RuntimeError("this batch has no games yet: call reset() before step()")
         check_action_count(actions, self.num_envs)
         wanted = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        chosen = []
-        for i, a in enumerate(wanted):
+        chosen, bad = pick(self._legal, wanted)  # the common case: every action an offered int
+        for i in range(len(chosen) if bad >= 0 else self.num_envs, self.num_envs):
+            a = wanted[i]
             legal, ks = self._legal[i]
             try:
                 if type(a) is not int:  # numpy integers pass; a bool, a float or text does not
@@ -218,35 +213,21 @@ class BatchEnv:
             self.rewards.fill(0.0)
             self.terminated.fill(False)
             self._ended = False
+        # every row is written again below: the whole arrays are zeroed at once (a row at a time
+        # cost a slice copy per game)
+        self.obs.fill(0.0)
         self.mask.fill(0)
-        # the loop of _show, written out with locals: this is the batch's per-game cost
-        zero, fill, index = self._zero_row, self._fill, self.spaces.index
-        obs_rows, mask_rows, offered, states = self._obs_rows, self._mask_rows, self._legal, self.states
         seats = self.seat.tolist()
-        events = self.events
-        for i, action in enumerate(chosen):
-            state = states[i]
-            if events:
-                state.apply(action, seats[i])
-            else:
-                state.step(action, seats[i])
-            to_move = state.to_move
-            if not to_move:  # over (to_move is empty only then)
-                self.rewards[i] = placing_rewards(state)
+        # the per-game loop (the batch's own cost) is the engine's, compiled with it in the compiled build
+        ended = step_and_show(self.states, chosen, seats, self.events, self._fill, self._obs_rows,
+                              self._mask_rows, self.spaces.index, self._legal)
+        if ended:
+            self._ended = True
+            for i in ended:  # over: its rewards, and its next game shown in its row at once
+                self.rewards[i] = placing_rewards(self.states[i])
                 self.terminated[i] = True
-                self._ended = True
-                state = states[i] = self._new_game(i)
-                to_move = state.to_move
-            seat = seats[i] = min(to_move)
-            row = obs_rows[i]
-            row[:] = zero
-            fill(state, seat, row)
-            legal = state.legal_actions(seat)
-            ks = [index[a.id] for a in legal]
-            mask_row = mask_rows[i]
-            for k in ks:
-                mask_row[k] = 1
-            offered[i] = (legal, ks)
+                state = self.states[i] = self._new_game(i)
+                seats[i] = self._show(i, state)
         self.seat[:] = seats
         return self.obs, self.mask, self.seat, self.rewards, self.terminated
 

@@ -2,14 +2,16 @@
 
 ``register_openspiel()`` registers ``python_dicetable_<game>`` (dashes as underscores) with
 parameters ``players`` (int), ``options`` (a JSON object as a string, e.g.
-``'{"sheets": "winter"}'``) and ``seed`` (int: the first game's seed; each new initial state
-takes the next one). Dice and shuffles happen inside the engine's seeded ``apply``, so the games
+``'{"sheets": "winter"}'``), ``seed`` (int: the first game's seed; each new initial state
+takes the next one) and ``events`` (bool, default false: moves by the engine's quiet step, as the
+AEC environment and ``BatchEnv`` make them, so no event is built or logged; true: by ``apply``,
+every event logged). Dice and shuffles happen inside the engine's seeded step, so the games
 are declared ``SAMPLED_STOCHASTIC``: no explicit chance nodes, and a state's future is fixed by
 its seed. Simultaneous decisions (secret bids, the simultaneous Harvest) are asked one seat
 after another in seat order, each seat seeing only its own observation. Observation and
 information-state tensors are the game's feature vector of ``observation(seat)``; strings are
 its JSON. Returns are the final placing rewards (the score in solo). States serialize to the
-engine's save (``to_dict``) as JSON, and load back through ``load_state``'s full check
+engine's save (``to_dict``, its log left empty) as JSON, and load back through ``load_state``'s full check
 (OpenSpiel's own serializing simulation test needs the game's random-number state, which
 pyspiel does not let a Python game provide; ``serialize``/``deserialize_state`` are tested
 directly instead).
@@ -61,12 +63,14 @@ class _Held:
 
 
 class _Shared:
-    """Holds what every state of a game shares (never copied)."""
+    """Holds what every state of a game shares (never copied): the spaces, and ``events`` (moves by
+    ``apply``, every event logged; False: by the engine's quiet step)."""
 
-    __slots__ = ("spaces",)
+    __slots__ = ("spaces", "events")
 
-    def __init__(self, spaces: GameSpaces) -> None:
+    def __init__(self, spaces: GameSpaces, events: bool) -> None:
         self.spaces = spaces
+        self.events = events
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "_Shared":
         return self
@@ -77,7 +81,7 @@ class DicetableSpielState(pyspiel.State):
 
     def __init__(self, game: "DicetableSpielGame", state: GameState) -> None:
         super().__init__(game)
-        self._shared = _Shared(game.spaces)
+        self._shared = game.shared
         self._held = _Held(state)  # the engine state changes only through _apply_action, which clears the rest
 
     @property
@@ -133,18 +137,25 @@ class DicetableSpielState(pyspiel.State):
         return False
 
     def _apply_action(self, action: int) -> None:
-        if self.current_player() == _TERMINAL:  # the TERMINAL id is no seat to apply for
+        player = self.current_player()
+        if player == _TERMINAL:  # the TERMINAL id is no seat to apply for
             raise ValueError("the game is over: no player may act")
         held = self._held
-        chosen: Action | str | None = None
+        shared = self._shared
         offered = held.offered
+        if offered is None and type(action) is int:  # legal actions not asked since the last action
+            self._legal_actions(player)
+            offered = held.offered
+        chosen: Action | None = None
         if offered is not None and type(action) is int:
             try:
                 chosen = offered[0][offered[1].index(action)]
             except ValueError:  # not offered: apply below refuses it by id, saying what is legal
                 pass
-        held.state.apply(chosen if chosen is not None else self._shared.spaces.action_id(action),
-                         self.current_player())
+        if chosen is not None and not shared.events:
+            held.state.step(chosen, player)  # the very Action legal_actions(player) offered: the quiet step
+        else:  # apply looks the id up and refuses an illegal one, naming what is legal
+            held.state.apply(chosen if chosen is not None else shared.spaces.action_id(action), player)
         held.player = None
         held.offered = None
 
@@ -179,8 +190,10 @@ class DicetableSpielState(pyspiel.State):
         return json.dumps(self.state.observation(None), sort_keys=True)
 
     def serialize(self) -> str:
-        """The engine's save of this state as JSON."""
-        return json.dumps(self.state.to_dict(), sort_keys=True)
+        """The engine's save of this state as JSON, its log left empty: loading plays the moves
+        again and draws the log afresh (``load_state`` does not compare it), and the quiet step
+        these states move by (unless the game's ``events`` is true) logs no event."""
+        return json.dumps({**self.state.to_dict(log=False), "log": []}, sort_keys=True)
 
 
 class DicetableObserver:
@@ -217,6 +230,8 @@ class DicetableSpielGame(pyspiel.Game):
             raise ValueError(f"options must be a JSON object as text, e.g. '{{\"sheets\": \"winter\"}}', "
                              f"got {text!r}") from None
         self.spaces = GameSpaces(self.game_id, players, options)
+        # pyspiel refuses an events parameter that is not a bool before it reaches here
+        self.shared = _Shared(self.spaces, bool(params.get("events", False)))  # what every state of this game holds
         self.next_seed = int(params.get("seed", 0))
         checked_seed(self.next_seed)  # the first game's seed: refused now, not at new_initial_state
         score_bound = 1000.0
@@ -225,11 +240,24 @@ class DicetableSpielGame(pyspiel.Game):
             min_utility=-1.0 if players > 1 else -score_bound, max_utility=1.0 if players > 1 else score_bound,
             utility_sum=None, max_game_length=MAX_GAME_LENGTH)
         super().__init__(self.game_type, info, params)
+        self._players = players
+
+    # rl_environment asks the game's type two or three times a step and its player count once;
+    # pyspiel's answers copy the C++ GameType (with its parameter specification) into a new Python
+    # object each time (about 1.5 microseconds), these give the registered one
+    def get_type(self) -> Any:
+        """The registered ``pyspiel.GameType`` of this game (the one object: read it, do not change it)."""
+        return self.game_type
+
+    def num_players(self) -> int:
+        """The number of players (seats) of this configuration."""
+        return self._players
 
     def new_initial_state(self) -> DicetableSpielState:
         """A new game with the next seed of this game's stream."""
         seed, self.next_seed = self.next_seed, self.next_seed + 1
-        return DicetableSpielState(self, self.spaces.new_game(seed))
+        # set up quietly too unless events are wanted: no set-up event built (the same game)
+        return DicetableSpielState(self, self.spaces.new_game(seed, quiet=not self.shared.events))
 
     def from_engine_state(self, state: GameState) -> DicetableSpielState:
         """Wrap a dicetable state of this game's configuration (e.g. a position to analyse).
@@ -269,7 +297,7 @@ def register_openspiel() -> list[str]:
         if name in pyspiel.registered_names():
             continue
         default_players = max(2, spec.min_players) if spec.max_players > 1 else 1
-        game_type = pyspiel.GameType(
+        fields: dict[str, Any] = dict(
             short_name=name, long_name=f"dicetable {spec.name}",
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
             chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
@@ -279,8 +307,13 @@ def register_openspiel() -> list[str]:
             max_num_players=spec.max_players, min_num_players=spec.min_players,
             provides_information_state_string=False, provides_information_state_tensor=True,
             provides_observation_string=True, provides_observation_tensor=True,
-            parameter_specification={"players": default_players, "options": "{}", "seed": 0},
+            parameter_specification={"players": default_players, "options": "{}", "seed": 0, "events": False},
         )
+        # a GameType whose fields read as plain values: pyspiel's properties make a new Python
+        # object (an enum, a dict) on every read, and rl_environment reads the type's dynamics
+        # twice a step (its is_turn_based)
+        plain = type(f"GameType_{spec.id.replace('-', '_')}", (pyspiel.GameType,), fields)
+        game_type = plain(**fields)
         cls = type(f"Spiel_{spec.id.replace('-', '_')}", (DicetableSpielGame,),
                    {"game_id": spec.id, "game_type": game_type})
         pyspiel.register_game(game_type, cls)

@@ -88,9 +88,11 @@ class GameSpaces:
         """Length of the feature vector."""
         return self.encoding.size
 
-    def new_game(self, seed: int | None) -> GameState:
-        """A new game of this configuration (seed None: a fresh random one)."""
-        return dicetable.new_game(self.spec.id, self.players, seed=seed, options=self.options)
+    def new_game(self, seed: int | None, quiet: bool = False) -> GameState:
+        """A new game of this configuration (seed None: a fresh random one); ``quiet``: set up
+        without building its events (the log starts empty; the same game), for games moved by
+        the engine's quiet step."""
+        return dicetable.new_game(self.spec.id, self.players, seed=seed, options=self.options, quiet=quiet)
 
     def legal_indices(self, state: GameState, seat: int) -> list[int]:
         """Catalogue indices of ``seat``'s legal actions, in the engine's order (empty if it is not to move).

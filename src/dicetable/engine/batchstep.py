@@ -1,0 +1,95 @@
+"""The per-game loop of a batched environment: many games of one configuration stepped in one call.
+
+A batch (:class:`dicetable.rl.batch.BatchEnv`) moves each of its games one step and then shows
+each game's next decision: the acting seat's feature vector written into the game's row of the
+batch's observation array, and its legal actions as ones in its row of the mask. That loop runs
+once per game per step, so it is the batch's own cost; it lives here, numpy-free and beside the
+kernel, so that the compiled build compiles it with the engine (docs/compiled.md; the research
+package stays pure Python). It reads each game only through the State protocol (``step`` or
+``apply``, ``to_move``, ``legal_actions``) and the encoding's direct fill.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .core import Action
+from .state import GameState
+
+#: A direct fill ``(state, seat, out)`` (:data:`dicetable.engine.encoding.DirectFill`).
+Fill = Callable[[Any, Any, Any], None]
+#: What a shown game offers: its acting seat's legal Actions and their catalogue indices, in the same order.
+Offered = tuple[tuple[Action, ...], list[int]]
+
+
+def show(state: GameState, seat: int, fill: Fill, row: Any, mask_row: Any, index: dict[str, int]) -> Offered:
+    """Write ``seat``'s feature vector of ``state`` into ``row`` and its legal actions into ``mask_row``.
+
+    ``row``: a zeroed float buffer of the encoding's size (a memoryview of a float32 row, say);
+    ``mask_row``: a zeroed buffer of the catalogue's size, set to 1 at each legal action's
+    catalogue index (``index``: action id -> catalogue index). Returns (legal Actions, their
+    indices). Raises KeyError for an offered id outside the catalogue (a game's bug).
+    """
+    fill(state, seat, row)
+    legal = state.legal_actions(seat)
+    ks = [index[action.id] for action in legal]
+    for k in ks:
+        mask_row[k] = 1
+    return legal, ks
+
+
+def pick(offered: list[Offered], wanted: list[Any]) -> tuple[list[Action], int]:
+    """The Actions chosen by catalogue index: ``wanted[i]`` among ``offered[i]``, for every game.
+
+    Returns (the Actions, -1), or (those before it, ``i``) at the first game ``i`` whose
+    ``wanted[i]`` is not an int (exactly: a bool, a numpy integer or a float is not) its offer
+    holds: the caller then converts or refuses it, saying why.
+    """
+    chosen: list[Action] = []
+    for i in range(len(wanted)):
+        a = wanted[i]
+        legal, ks = offered[i]
+        if type(a) is not int:
+            return chosen, i
+        try:
+            k = ks.index(a)
+        except ValueError:  # not offered
+            return chosen, i
+        chosen.append(legal[k])
+    return chosen, -1
+
+
+def step_and_show(states: list[GameState], chosen: list[Action], seats: list[int], events: bool, fill: Fill,
+                  obs_rows: list[Any], mask_rows: list[Any], index: dict[str, int],
+                  offered: list[Offered]) -> list[int]:
+    """Play ``chosen[i]`` for seat ``seats[i]`` of game ``states[i]``, for every game, and show each
+    game that goes on (:func:`show` into ``obs_rows[i]`` and ``mask_rows[i]``, zeroed before).
+
+    ``chosen[i]`` must be an Action of ``offered[i]`` (what ``legal_actions`` gave for that seat):
+    ``events`` False moves by the trusted quiet ``step``, True by ``apply`` (every event logged).
+    Updates in place ``seats[i]`` (the next acting seat: the lowest seat to move) and
+    ``offered[i]`` of each game that goes on. Returns the indices of the games that ended, in
+    order: their rows, seats and offers are left for the caller, which starts their next games.
+    """
+    ended: list[int] = []
+    for i in range(len(states)):
+        state = states[i]
+        if events:
+            state.apply(chosen[i], seats[i])
+        else:
+            state.step(chosen[i], seats[i])
+        to_move = state.to_move
+        if not to_move:  # over (to_move is empty only then)
+            ended.append(i)
+            continue
+        seat = min(to_move)
+        seats[i] = seat
+        # show(), written out: a call per game is a tenth of this loop's own cost in the pure build
+        fill(state, seat, obs_rows[i])
+        legal = state.legal_actions(seat)
+        ks = [index[action.id] for action in legal]
+        mask_row = mask_rows[i]
+        for k in ks:
+            mask_row[k] = 1
+        offered[i] = (legal, ks)
+    return ended
