@@ -28,7 +28,7 @@ from typing import Final
 
 from dicetable.engine import Action
 
-from .components import MAX_STATUES, STATUE_STARS
+from .rules.consts import MAX_STATUES, STATUE_STARS
 from .layout import Layout, LAYOUTS
 from .sheet import (
     ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LB0, LST, NSTAT, PLINTH, PLP, RECRUIT, ROAD, SLAY, STAR,

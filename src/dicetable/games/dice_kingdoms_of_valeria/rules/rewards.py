@@ -15,7 +15,7 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import CARD_ID, CARD_KIND, DRAFT_LINE, MAX_STATUES, STATUE_INSTANT, STATUE_TIMES, STATUES
+from .consts import CARD_ID, CARD_KIND, DRAFT_LINE, MAX_STATUES, STATUES, STATUE_INSTANT, STATUE_TIMES
 from ..layout import LAYOUTS
 from ..sheet import (
     ACC, CIT, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LAIR_PENDING, LB0, LST, NSTAT, PLAIN, PLP,

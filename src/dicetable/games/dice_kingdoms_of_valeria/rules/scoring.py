@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..components import N_KINDS, SOLO_RESULTS, STATUE_STARS, STATUES
+from ..components import STATUES
+from .consts import N_KINDS, SOLO_RESULTS, STATUE_STARS
 from ..layout import Layout
 from ..sheet import (
     ACC, CIT, CITV, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LB0, LST, PLP, STAT, TRK, VBRIDGE,
