@@ -38,9 +38,8 @@ from typing import Final, Sequence
 
 from dicetable.engine import Action
 
-from .components import (
-    ADJUST, BISHOP, GOLD, NRES, NTRACKS, PENALTY, PLACES_FROM, SCORING, place_points, ratio_at,
-)
+from .components import place_points, ratio_at
+from .rules.consts import ADJUST, BISHOP, GOLD, NRES, NTRACKS, PENALTY, PLACES_FROM, SCORING
 from .rules import BID, CHOOSE, REROLL, RESOLVE, SELECT, SPLIT, BibliosDiceState, dice_count
 
 _PLACES: Final = len(SCORING.place_multipliers)

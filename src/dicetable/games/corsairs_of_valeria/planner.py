@@ -41,7 +41,7 @@ from typing import Any, Callable, Final
 
 from dicetable.engine import Action
 
-from .components import CANNON, DICE, GROG, MAP, MISTRESS, PRINCE, REO, SILVER, SKULL_GROG
+from .rules.consts import CANNON, DICE, GROG, MAP, MISTRESS, PRINCE, REO, SILVER, SKULL_GROG
 from .policy import GROG_VALUE, _Ctx, _mask_for, greedy, lead, material, outcomes, pack, packed_value, unpack
 from .rules import CorsairsState, count_faces
 

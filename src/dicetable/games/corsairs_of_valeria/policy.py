@@ -36,21 +36,9 @@ from math import exp, factorial
 
 from dicetable.engine import Action
 
-from .components import (
-    BONES,
-    CANNON,
-    CUTTHROAT,
-    DICE,
-    GROG,
-    GROG_MAX,
-    JAXN,
-    MAP,
-    SEA_MONSTER,
-    SILVER,
-    SILVER_PER_TREASURE,
-    SKULL,
-    SKULL_GROG,
-    WHIRLPOOL,
+from .rules.consts import (
+    BONES, CANNON, CUTTHROAT, DICE, GROG, GROG_MAX, JAXN, MAP, SEA_MONSTER, SILVER, SILVER_PER_TREASURE,
+    SKULL, SKULL_GROG, WHIRLPOOL,
 )
 from .rules import OVER, CorsairsState, count_faces
 

@@ -28,11 +28,7 @@ from typing import Final
 
 from dicetable.engine import Action
 
-import functools
-import itertools
-import operator
-
-from .components import MAX_STATUES, STATUE_STARS
+from .rules.consts import MAX_STATUES, STATUE_STARS
 from .layout import Layout, LAYOUTS
 from .sheet import (
     ACC, CIT, DOM, GOLD, GOLDC, KNIGHT, LAIR_OPEN, LB0, LST, NSTAT, PLINTH, PLP, RECRUIT, ROAD, SLAY, STAR,
@@ -42,11 +38,10 @@ from .rules import (
     OVER, STATUE_SCORING, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE, DiceKingdomsState, bridge_complete,
 )
 
-_at = operator.getitem
-_compress = itertools.compress
-_RANGE: Final = range(64)
-_add = operator.add
-_sum = functools.reduce  # reduce(add, [a, b], v) is (v + a) + b: the adds in order
+#: True in the compiled build (this module loaded from its C extension): there the Citizens' and
+#: the Roads' parts of :func:`sheet_value` are worked out at every call (native loops over a few ints)
+#: instead of memoised by a tuple key, which costs more to build and hash than the loops.
+_NATIVE: Final = not __file__.endswith(".py")
 
 #: Activation chance per Harvest of each Citizen value 1..12 (two black dice and their sum).
 _P_SUM: Final = {v: (6 - abs(v - 7)) / 36 if 2 <= v <= 12 else 0.0 for v in range(13)}
@@ -230,12 +225,16 @@ class _Valuer:
         if k3 == self.k3 and d3 == self.d3 and lair_first == self.f3 and acts == self.a3:
             stars3, domains, roads = self.r3
         else:
-            key = (*k3, *d3, *lair_first, acts)
-            r3 = tables.roads_memo.get(key)
-            if r3 is None:
-                if len(tables.roads_memo) > 20_000:  # bound the memory of long searches
-                    tables.roads_memo.clear()
-                r3 = tables.roads_memo[key] = _group3(lay, tables, sh, lair_first, acts)
+            if _NATIVE:  # the compiled build works the Roads out rather than build and hash the key
+                r3 = _group3(lay, tables, sh, lair_first, acts)
+            else:
+                key = (*k3, *d3, *lair_first, acts)
+                memo = tables.roads_memo.get(key)
+                if memo is None:
+                    if len(tables.roads_memo) > 20_000:  # bound the memory of long searches
+                        tables.roads_memo.clear()
+                    memo = tables.roads_memo[key] = _group3(lay, tables, sh, lair_first, acts)
+                r3 = memo
             stars3, domains, roads = r3
             if self.k3 is None:
                 self.k3, self.d3, self.f3, self.a3, self.r3 = k3, d3, lair_first[:], acts, r3
@@ -274,9 +273,12 @@ class _Valuer:
             return value
         # The estimate: tracks, lairs, Roads and powers (added one by one, in the order of the
         # module docstring, so the sum is the same to the last bit), Gold and Wall, pending Rewards.
-        value = _sum(_add, tracks, value)
-        value = _sum(_add, lairs, value)
-        value = _sum(_add, roads, value)
+        for term in tracks:
+            value += term
+        for term in lairs:
+            value += term
+        for term in roads:
+            value += term
         can_statue = sh[NSTAT] < MAX_STATUES
         add = tables.gold[gold]
         if add is not None and can_statue:
@@ -312,15 +314,23 @@ def _group1(lay: Layout, tables: _Tables, k1: list[int], void_tracks: list[int],
             recruit_value: float) -> tuple[int, list[float], tuple[int, ...]]:
     """Citizens and Guild Tracks (``k1`` = sheet entries CIT..TRK+3, ``void_tracks`` = VTRK..+3):
     (Star pips, the tracks' estimated worth as its terms in order, marked Citizen pips per guild)."""
-    citizens = tuple(k1[CIT:TRK])
-    cached = tables.citizens.get(citizens)
-    if cached is None:
-        cached = _citizens(lay, tables, citizens)
-    stars, rates, guilds = cached
+    if _NATIVE:  # the compiled build works the Citizens out (ten sections) rather than hash their key
+        stars, rates, guilds = _citizens(lay, tables, k1)
+    else:
+        citizens = tuple(k1[CIT:TRK])
+        cached = tables.citizens.get(citizens)
+        if cached is None:
+            if len(tables.citizens) > 20_000:
+                tables.citizens.clear()
+            cached = tables.citizens[citizens] = _citizens(lay, tables, k1)
+        stars, rates, guilds = cached
     rv = REWARD_VALUE
     adds: list[float] = []
     track_memo = tables.tracks
-    for g, have, void, rate in zip(range(4), k1[TRK:TRK + 4], void_tracks, rates):
+    for g in range(4):
+        have = k1[TRK + g]
+        void = void_tracks[g]
+        rate = rates[g]
         if void:
             stars += sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
         else:
@@ -347,44 +357,57 @@ def _group1(lay: Layout, tables: _Tables, k1: list[int], void_tracks: list[int],
 
 
 def _citizens(lay: Layout, tables: _Tables,
-              citizens: tuple[int, ...]) -> tuple[int, tuple[float, ...], tuple[int, ...]]:
+              citizens: list[int]) -> tuple[int, tuple[float, ...], tuple[int, ...]]:
     """(Star pips, Harvest activations per guild, marked pips per guild) of the Citizens Tableau
-    (``citizens`` = pips marked then void masks of the 10 sections); memoised in ``tables``."""
-    cit = citizens[:10]
-    cit_void = citizens[10:]
+    (``citizens`` = the sheet from CIT on: pips marked then void masks of the 10 sections); the pure
+    build memoises it in ``tables`` (see :func:`_group1`)."""
     rates = [0.0, 0.0, 0.0, 0.0]
     guilds = [0, 0, 0, 0]
     cit_count = lay.cit_count
-    for g, row, n, void in zip(lay.cit_guild, tables.rate, cit, cit_void):
-        n = cit_count[n][void]
+    cit_guild = lay.cit_guild
+    rate = tables.rate
+    cit_star = lay.cit_star
+    stars = 0
+    for s in range(10):
+        marked = citizens[s]
+        void = citizens[10 + s]
+        n = cit_count[marked][void]
         if n:
-            rates[g] += row[n]
+            g = cit_guild[s]
+            rates[g] += rate[s][n]
             guilds[g] += n
-    if any(cit_void):
-        stars = 0
-        for table, n, void in zip(lay.cit_star, cit, cit_void):
-            stars += table[n][void]
-    else:
-        stars = sum(map(_at, lay.cit_star_plain, cit))
-    if len(tables.citizens) > 20_000:
-        tables.citizens.clear()
-    out = tables.citizens[citizens] = (stars, tuple(rates), tuple(guilds))
-    return out
+        stars += cit_star[s][marked][void]  # cit_star[s][n][0] is cit_star_plain[s][n]
+    return stars, tuple(rates), tuple(guilds)
 
 
 def _group2(lay: Layout, tables: _Tables, k2: list[int], lair_first: list[int]) -> tuple[int, int, int, list[float]]:
     """Lairs (``k2`` = sheet entries LST..the Roads): (lair VP, lairs completed, Range Block Star
     pips, the lairs' estimated worth as its terms in order)."""
     nl = len(lair_first)
-    results = k2[:nl]
     acc = k2[nl]
-    blocks = k2[nl + 1:]
-    vp = sum(map(_at, lay.lair_points, results))
-    completed = nl - results.count(LAIR_OPEN)
-    stars = sum(map(_at, lay.block_star_prefix, blocks))
-    adds = [tables.lair[li][sum(blocks[first:last])][lair_first[li] == -1]
-            for li, (first, last) in enumerate(tables.lair_slices)
-            if results[li] == LAIR_OPEN and acc >> li & 1]
+    b0 = nl + 1  # the first Range Block's entry
+    lair_points = lay.lair_points
+    vp = 0
+    completed = 0
+    for li in range(nl):
+        result = k2[li]
+        vp += lair_points[li][result]
+        if result != LAIR_OPEN:
+            completed += 1
+    block_star_prefix = lay.block_star_prefix
+    stars = 0
+    for b in range(len(block_star_prefix)):
+        stars += block_star_prefix[b][k2[b0 + b]]
+    adds: list[float] = []
+    lair = tables.lair
+    lair_slices = tables.lair_slices
+    for li in range(len(lair_slices)):
+        if k2[li] == LAIR_OPEN and acc >> li & 1:
+            first, last = lair_slices[li]
+            marked = 0
+            for b in range(b0 + first, b0 + last):
+                marked += k2[b]
+            adds.append(lair[li][marked][lair_first[li] == -1])
     return vp, completed, stars, adds
 
 
@@ -396,15 +419,20 @@ def _group3(lay: Layout, tables: _Tables, sh: list[int], lair_first: list[int],
     ro0 = lay.ro0
     counts = sh[rc0:ro0]
     origins = sh[ro0:ro0 + lay.nr]
-    stars = sum(map(_at, map(_at, lay.road_star_dir, origins), counts))
+    road_star_dir = lay.road_star_dir
+    stars = 0
+    for r in range(lay.nr):
+        stars += road_star_dir[r][origins[r]][counts[r]]
     claimed = sh[DOM]
     voided = sh[VDOM]
     domains = (claimed & ~voided).bit_count()
     power = 0.12 * min(acts, 12)
     adds = []
     roads = tables.roads
-    for r in _compress(_RANGE, counts):  # the Roads begun, in order
+    for r in range(len(counts)):  # the Roads begun, in order
         k = counts[r]
+        if not k:
+            continue
         a, b, length = roads[r]
         if k >= length:
             continue

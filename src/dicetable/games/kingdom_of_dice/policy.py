@@ -24,7 +24,8 @@ from functools import lru_cache
 
 from dicetable.engine import Action
 
-from .components import FACE_ORDER, SPACES, TOP_SPACE
+from .components import FACE_ORDER
+from .consts import SPACES, TOP_SPACE
 from .rolls import roll_outcomes, sub_vectors
 from .solo_round import round_endings
 from .rules import (

@@ -46,19 +46,10 @@ from dicetable.engine import (
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text
 from dicetable.engine import effects as fx
 
-from .components import (
-    CARD_INDEX,
-    CARD_NAME,
-    CARD_VALUE,
-    CARDS,
-    CAT_LEVELS,
-    COMPONENTS,
-    FACE_INDEX,
-    FACE_ORDER,
-    KINGDOM_DIE,
-    REGULAR_CARDS,
-    SPACES,
-    SPECIAL_BY_ROUND,
+from .components import COMPONENTS
+from .consts import (
+    CARDS, CARD_INDEX, CARD_NAME, CARD_VALUE, CAT_LEVELS, FACE_INDEX, FACE_ORDER, KINGDOM_DIE, REGULAR_CARDS,
+    SPACES, SPECIAL_BY_ROUND,
 )
 
 EMPTY: Final = -1

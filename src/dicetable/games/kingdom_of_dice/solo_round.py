@@ -36,7 +36,7 @@ from functools import lru_cache
 from itertools import product
 from operator import itemgetter, mul
 
-from .components import TOP_SPACE
+from .consts import TOP_SPACE
 from .rolls import roll_outcomes, sub_vectors
 from .rules import (
     CARD_VALUE, CAT, DICE, EMPTY, MARKERS, MARKERS_TO_END, KingdomOfDiceState, can_still_be_valid,

@@ -40,9 +40,9 @@ from math import inf
 from dicetable.engine import Action
 
 from .components import (
-    CHOOSE, CIT_OFF, CIT_ON, CIT_ROLE, CIT_SLOTS, DOM_REQ, DOM_VP, DOM_WHEN, DUKE_SCORING, DUKES,
-    EXCHANGE, GAIN, MON_TYPE, MON_VP, N_CIT, PER, STEAL, STEPS, W_BUILD,
+    CIT_OFF, CIT_ON, CIT_ROLE, DOM_REQ, DOM_VP, DOM_WHEN, DUKE_SCORING, DUKES, MON_TYPE, MON_VP, W_BUILD,
 )
+from .rules.consts import CHOOSE, CIT_SLOTS, EXCHANGE, GAIN, N_CIT, PER, STEAL, STEPS
 from .rules import NT, P_DUKES, P_OVER, ValeriaState, duke_score
 
 #: Decision tasks that finish what the seat started (pay, choose, take, trade, change dice...):

@@ -12,9 +12,11 @@ from typing import Final, Literal, Sequence, TypeVar
 from dicetable.engine import Action, counted, seat_name
 
 from ..components import (
-    ADJ_FACES, ADJUST, CADFAEL, CARD_VALUES, GOLD, GOLD_DIE, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, PASS,
-    RESOURCES, SCORING, SMALL_GROUP, SYMBOL_NAMES, SYMBOLS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_RESET,
-    VP_STACKS,
+    CADFAEL, CARD_VALUES, GOLD_DIE, NRES, RESOURCES, SCORING, SMALL_GROUP, TOP, VALUE_MAX, VP_STACKS,
+)
+from .consts import (
+    ADJUST, ADJ_FACES, GOLD, GOLD_FOR_ALL, KINDS, NTRACKS, PASS, SYMBOLS, SYMBOL_NAMES, TRACK_NAMES,
+    VALUE_RESET,
 )
 
 # Phases of a round (shown in observations as ``phase``); the decision tasks of the
@@ -42,7 +44,9 @@ T = TypeVar("T")
 GOLD_VALUES: Final = tuple(dict.fromkeys(GOLD_DIE.faces))
 GOLD_VALUE_INDEX: Final = {f: i for i, f in enumerate(GOLD_VALUES)}
 MARK_KINDS: Final = SYMBOLS + ("gold", "adjustment", "mule")
-MARK_GOLD, MARK_ADJUST, MARK_MULE = NTRACKS, NTRACKS + 1, NTRACKS + 2
+MARK_GOLD: Final = NTRACKS
+MARK_ADJUST: Final = NTRACKS + 1
+MARK_MULE: Final = NTRACKS + 2
 NSTACKS: Final = len(VP_STACKS)
 REROLL_COST: Final = SCORING.reroll_cost_vp
 CARDS_PER_BID: Final = CADFAEL.cards_per_bid

@@ -22,9 +22,9 @@ from dicetable.engine import Action, Decision, auto, choices, counted, prompt, r
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    ADJ_FACES, ADJ_STEPS, ADJUST, BISHOP, GOLD, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, RESOURCE_DIE, RESOURCES,
-    SYMBOL_INDEX, SYMBOL_NAMES, SYMBOLS, TOKEN_SPOTS, TOKENS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_MIN,
+from .consts import (
+    ADJUST, ADJ_FACES, ADJ_STEPS, BISHOP, GOLD, GOLD_FOR_ALL, KINDS, NRES, NTRACKS, RESOURCES, RESOURCE_DIE,
+    SYMBOLS, SYMBOL_INDEX, SYMBOL_NAMES, TOKENS, TOKEN_SPOTS, TOP, TRACK_NAMES, VALUE_MAX, VALUE_MIN,
     VALUE_RESET, VP_STACKS,
 )
 from ..keys import marker_key, panel_key

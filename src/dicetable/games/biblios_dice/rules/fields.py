@@ -12,7 +12,7 @@ from typing import Any, ClassVar, TypedDict
 
 from dicetable.engine import LIST, Field, FlowState, GameState, declare, int_list, seat_name
 
-from ..components import BISHOP, TOKEN_INDEX, TOKENS
+from .consts import BISHOP, TOKENS, TOKEN_INDEX
 
 
 class ScoreRow(TypedDict):

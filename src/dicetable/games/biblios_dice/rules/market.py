@@ -29,9 +29,9 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, s
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    ADJUST, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, GOLD, GOLD_DIE, GOLD_FOR_ALL, MULE_FINAL, NTRACKS, PASS,
-    SMALL_GROUP,
+from .consts import (
+    ADJUST, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, GOLD, GOLD_DIE, GOLD_FOR_ALL, MULE_FINAL,
+    NTRACKS, PASS, SMALL_GROUP,
 )
 from ..keys import dice_faces
 from .common import (

@@ -22,9 +22,10 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, s
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    ADJ_DIE, ADJ_INDEX, ADJUST, BISHOP, CADFAEL, GOLD, GOLD_DIE, MULE_DIE, MULE_FINAL, NRES, NTRACKS,
-    RESOURCE_DIE, SCORING, SYMBOL_INDEX, SYMBOL_NAMES, TOP, resource_dice_for,
+from ..components import resource_dice_for
+from .consts import (
+    ADJUST, ADJ_DIE, ADJ_INDEX, BISHOP, CADFAEL, GOLD, GOLD_DIE, MULE_DIE, MULE_FINAL, NRES, NTRACKS,
+    RESOURCE_DIE, SCORING, SYMBOL_INDEX, SYMBOL_NAMES, TOP,
 )
 from ..keys import dice_faces
 from .common import (

@@ -9,9 +9,8 @@ from typing import Any
 from dicetable.engine import effects as fx
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
-from ..components import (
-    BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING, place_points, ratio_at,
-)
+from ..components import place_points, ratio_at
+from .consts import BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING
 from ..keys import places_key
 from .common import OVER
 from .fields import BibliosFields, ScoreRow

@@ -9,10 +9,10 @@ from typing import Any, Sequence
 
 from dicetable.engine import seat_name
 
-from ..components import (
+from ..components import resource_dice_for
+from .consts import (
     BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, RESOURCES, START,
-    SYMBOL_NAMES, SYMBOLS, TOKEN_GROUPS, TOKEN_SPOTS, TOKENS, TOP, TRACK_NAMES, VALUE_START, VP_STACKS,
-    resource_dice_for,
+    SYMBOLS, SYMBOL_NAMES, TOKENS, TOKEN_GROUPS, TOKEN_SPOTS, TOP, TRACK_NAMES, VALUE_START, VP_STACKS,
 )
 from .common import FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json, ordinal
 from .round import RoundRules

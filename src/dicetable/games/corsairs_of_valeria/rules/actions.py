@@ -8,20 +8,8 @@ from dicetable.engine import Action, Decision, auto, choices, counted, prompt, r
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    BONES,
-    CANNON,
-    CAPTAINS,
-    DICE,
-    FACE_WORD,
-    GROG,
-    HOOK,
-    JAGER,
-    JAXN,
-    MAP,
-    SILVER,
-    SKULL,
-    SKULL_GROG,
+from .consts import (
+    BONES, CANNON, CAPTAINS, DICE, FACE_WORD, GROG, HOOK, JAGER, JAXN, MAP, SILVER, SKULL, SKULL_GROG,
     TREASURE_TO_WIN,
 )
 from .common import (

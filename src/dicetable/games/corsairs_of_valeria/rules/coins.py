@@ -9,12 +9,7 @@ from typing import Any
 from dicetable.engine import counted
 from dicetable.engine import effects as fx
 
-from ..components import (
-    GROG_MAX,
-    SILVER_PER_TREASURE,
-    SILVER_TOTAL,
-    TREASURE_TO_WIN,
-)
+from .consts import GROG_MAX, SILVER_PER_TREASURE, SILVER_TOTAL, TREASURE_TO_WIN
 from .common import (
     PLAYER,
     SUPPLY_KEY,

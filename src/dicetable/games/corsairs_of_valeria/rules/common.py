@@ -9,18 +9,9 @@ from typing import Any, Final
 
 from dicetable.engine import Action, counted, seat_name
 
-from ..components import (
-    CAPTAIN_INDEX,
-    CAPTAINS,
-    COLOURS,
-    DICE,
-    DIE_FACES,
-    FACE_INDEX,
-    FACE_WORD,
-    GROG_MAX,
-    HAZARD_WORD,
-    NO_CAPTAIN,
-    RaceTrack,
+from ..components import COLOURS, DICE, RaceTrack
+from .consts import (
+    CAPTAINS, CAPTAIN_INDEX, DIE_FACES, FACE_INDEX, FACE_WORD, GROG_MAX, HAZARD_WORD, NO_CAPTAIN,
 )
 
 OVER: Final = "over"
@@ -37,7 +28,10 @@ F_HOOK_USED: Final = 16    # Captain Hook jumped during this Cannon action
 F_JAXN: Final = 32         # Lucky Jax'n's move is still available this phase C
 
 # symbol groups of phase C, in the order they are listed
-G_GROG, G_SILVER, G_MAP, G_CANNON = range(4)
+G_GROG: Final = 0
+G_SILVER: Final = 1
+G_MAP: Final = 2
+G_CANNON: Final = 3
 GROUP_IDS: Final = ("grog", "silver", "maps", "cannons")
 
 

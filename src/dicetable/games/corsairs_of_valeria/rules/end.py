@@ -9,13 +9,8 @@ from dicetable.engine import auto, seat_name
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    HASAN,
-    ISLAND_REFILL,
-    TREASURE_TO_WIN,
-    flipped,
-    layout_name,
-)
+from ..components import flipped, layout_name
+from .consts import HASAN, ISLAND_REFILL, TREASURE_TO_WIN
 from .common import (
     F_ARRIVED,
     ISLAND_KEY,

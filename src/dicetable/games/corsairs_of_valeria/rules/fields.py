@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 
 from dicetable.engine import LIST, Field, FlowState, GameState, declare, int_list
 
-from ..components import SILVER_TOTAL, Layout, RaceTrack, layout_name, parse_layout, race_track
+from ..components import Layout, RaceTrack, layout_name, parse_layout, race_track
+from .consts import SILVER_TOTAL
 from .common import F_ARRIVED, captains_in, captains_out, dice_in, dice_out
 
 

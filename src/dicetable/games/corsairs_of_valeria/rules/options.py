@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from dicetable.engine import GameConfigError
 
-from ..components import (
-    CAPTAIN_INDEX,
-    CAPTAINS,
-    NO_CAPTAIN,
-    parse_layout,
-)
+from ..components import parse_layout
+from .consts import CAPTAINS, CAPTAIN_INDEX, NO_CAPTAIN
 
 
 # ================================================================ options (checked by GameSpec.resolve_options)

@@ -8,23 +8,9 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    CANNON,
-    CAPTAINS,
-    CORSAIRS_DIE,
-    DICE,
-    DIE_FACES,
-    FACE_INDEX,
-    FACE_WORD,
-    GROG,
-    LUTHOR,
-    MAP,
-    MISTRESS,
-    PRINCE,
-    REO,
-    SILVER,
-    SKULL_GROG,
-    WILLEM,
+from .consts import (
+    CANNON, CAPTAINS, CORSAIRS_DIE, DICE, DIE_FACES, FACE_INDEX, FACE_WORD, GROG, LUTHOR, MAP, MISTRESS,
+    PRINCE, REO, SILVER, SKULL_GROG, WILLEM,
 )
 from .common import (
     ACT_KEEP,

@@ -8,11 +8,7 @@ from dicetable.engine import Action, Decision, auto, choices, counted, prompt, r
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    CUTTHROAT,
-    SEA_MONSTER,
-    WHIRLPOOL,
-)
+from .consts import CUTTHROAT, SEA_MONSTER, WHIRLPOOL
 from .common import (
     F_ARRIVED,
     F_JAXN,

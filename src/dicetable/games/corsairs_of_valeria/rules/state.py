@@ -8,21 +8,10 @@ from typing import Any, Final
 
 from dicetable.engine import GameConfigError, ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
-from ..components import (
-    CAPTAINS,
-    COLOURS,
-    DIE_FACES,
-    GROG_START,
-    ISLAND_START,
-    SILVER_START,
-    SILVER_TOTAL,
-    TRACKS,
-    TRACKS_USED,
+from ..components import Layout, layout_name, parse_layout, race_track
+from .consts import (
+    CAPTAINS, COLOURS, DIE_FACES, GROG_START, ISLAND_START, SILVER_START, SILVER_TOTAL, TRACKS, TRACKS_USED,
     TREASURE_START,
-    Layout,
-    layout_name,
-    parse_layout,
-    race_track,
 )
 from .common import (
     GROUP_IDS,

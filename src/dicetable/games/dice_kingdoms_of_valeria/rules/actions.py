@@ -37,8 +37,16 @@ ReachKey = tuple[int, bool, bool, int, bool, bool, bool, bool]
 #: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
 _MENU_PARTS: Final[dict[tuple[str, int, tuple[int, ...], bool], MenuParts]] = {}
 
-#: Per season, Build Actions by (id of the ``_build_how`` texts, road, direction, pips left).
-_BUILD_CACHE: Final[dict[str, dict[tuple[int, int, int, int], Builds]]] = {season: {} for season in LAYOUTS}
+#: Per season, by the id of the ``_build_how`` texts: Build Actions by (road, direction, pips left),
+#: at :func:`_build_slot` (one dict look-up per menu, then list reads, native in the compiled build).
+_BUILD_CACHE: Final[dict[str, dict[int, list[Builds | None]]]] = {season: {} for season in LAYOUTS}
+#: Per season, the pips-left values a Road can have (its longest Road's length + 1).
+_BUILD_WIDTH: Final[dict[str, int]] = {season: max(lay.road_len) + 1 for season, lay in LAYOUTS.items()}
+
+
+def _build_slot(width: int, r: int, dr: int, left: int) -> int:
+    """The index of (road ``r``, direction ``dr``, ``left`` pips open) in a :data:`_BUILD_CACHE` list."""
+    return (r * 3 + dr) * width + left
 
 
 def _cheapest(vals: dict, values) -> int:
@@ -222,15 +230,18 @@ class ActionMixin(RewardMixin):
             shorter: list[Action] = []
             hid = id(how)  # ``how`` lives as long as the process (``_build_how`` keeps it)
             cache = _BUILD_CACHE[lay.season]
+            width = _BUILD_WIDTH[lay.season]
+            rows = cache.get(hid)
+            if rows is None:
+                if len(cache) > 1_000:  # bound the memory of long simulations
+                    cache.clear()
+                rows = cache[hid] = [None] * (lay.nr * 3 * width)
             for r, dr in roads:
                 left = road_len[r] - sh[rc0 + r]
-                key = (hid, r, dr, left)
-                builds = cache.get(key)
+                slot = _build_slot(width, r, dr, left)
+                builds = rows[slot]
                 if builds is None:
-                    builds = _builds(lay, how, r, dr, left)
-                    if len(cache) > 10_000:  # bound the memory of long simulations
-                        cache.clear()
-                    cache[key] = builds
+                    builds = rows[slot] = _builds(lay, how, r, dr, left)
                 out.append(builds[0])
                 if builds[1]:
                     shorter += builds[1]

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from dicetable.engine import LIST, ROWS, Action, Field, FlowState, GameState, declare, int_list, int_rows, int_tuple
 from dicetable.engine.flow import Task
 
-from ..components import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX
+from .consts import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX
 from ..layout import Layout
 from .tables import PHASES, Reward, _Actions
 

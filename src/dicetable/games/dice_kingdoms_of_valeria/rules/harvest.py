@@ -12,7 +12,7 @@ from dicetable.engine import auto
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import BLACK_DIE
+from .consts import BLACK_DIE
 from ..sheet import CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP, TRK
 from .actions import ActionMixin
 from .fx import scored, trk_key

@@ -15,7 +15,7 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import CARD_ID, CARD_KIND, DRAFT_LINE, MAX_STATUES, STATUE_INSTANT, STATUE_TIMES, STATUES
+from .consts import CARD_ID, CARD_KIND, DRAFT_LINE, MAX_STATUES, STATUES, STATUE_INSTANT, STATUE_TIMES
 from ..layout import LAYOUTS
 from ..sheet import (
     ACC, CIT, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LAIR_PENDING, LB0, LST, NSTAT, PLAIN, PLP,
@@ -60,6 +60,11 @@ _ROAD_DIRS: Final = tuple(((r, 0), (r, 1), (r, 2)) for r in range(64))
 _RECRUIT_OPTIONS: Final[dict[str, dict[tuple[int, ...], list[Action]]]] = {season: {} for season in LAYOUTS}
 
 _lt = operator.lt
+
+#: True in the compiled build (this module loaded from its C extension): there the Road menu is
+#: worked out at every call instead of memoised (see ``RewardMixin._usable_roads``).
+_NATIVE: Final = not __file__.endswith(".py")
+
 _payload = operator.attrgetter("payload")  # a sort key (a lambda in a method is a closure, which compiled methods avoid)
 
 
@@ -354,31 +359,49 @@ class RewardMixin(SoloEventMixin):
                           {"lair": lay.lair_ids[li], "vp": lo}, effects=scored(seat, lay, sh, before))
 
     def _usable_roads(self, sh: list[int]) -> list[tuple[int, int]]:
-        """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains)."""
+        """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains).
+
+        The pure build memoises the list; the compiled build works it out at every call
+        (a loop over the Roads' ints, cheaper there than building and hashing the memo's key).
+        """
+        if _NATIVE:
+            return self._find_usable_roads(sh)
         lay = self.lay
-        rc0 = lay.rc0
-        ro0 = lay.ro0
-        claimed = sh[DOM]
         # What decides it: claimed Domains, each Road's direction and whether it has open pips
         # (this changes only when a Road is begun or finished or a Domain claimed).
-        key = (claimed, *sh[ro0:], *map(_lt, sh[rc0:ro0], lay.road_len))
+        key = (sh[DOM], *sh[lay.ro0:], *map(_lt, sh[lay.rc0:lay.ro0], lay.road_len))
         cache = _ROADS_CACHE[lay.season]
         out = cache.get(key)
         if out is not None:
             return out
         if len(cache) > 20_000:  # bound the memory of long simulations
             cache.clear()
-        out = cache[key] = []
-        for (r, a, b, length), k, d, pair in zip(lay.road_info, sh[rc0:ro0], sh[ro0:], _ROAD_DIRS):
-            if k >= length:
+        out = cache[key] = self._find_usable_roads(sh)
+        return out
+
+    def _find_usable_roads(self, sh: list[int]) -> list[tuple[int, int]]:
+        """:meth:`_usable_roads` worked out (no memo): the Roads in order, a begun one in its
+        direction, an unbegun one from each claimed Domain at its ends (``a`` first)."""
+        lay = self.lay
+        rc0 = lay.rc0
+        ro0 = lay.ro0
+        claimed = sh[DOM]
+        road_info = lay.road_info
+        out: list[tuple[int, int]] = []
+        for r in range(lay.nr):
+            info = road_info[r]
+            if sh[rc0 + r] >= info[3]:
                 continue
+            d = sh[ro0 + r]
             if d:
-                out.append(pair[d])
+                out.append(_ROAD_DIRS[r][d])
                 continue
+            a = info[1]
+            b = info[2]
             if a >= 0 and claimed >> a & 1:
-                out.append(pair[1])
+                out.append(_ROAD_DIRS[r][1])
             if b >= 0 and claimed >> b & 1:
-                out.append(pair[2])
+                out.append(_ROAD_DIRS[r][2])
         return out
 
     def _mark_road(self, seat: int, r: int, d: int, n: int, why: str) -> None:

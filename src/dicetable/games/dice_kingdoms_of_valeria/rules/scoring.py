@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..components import N_KINDS, SOLO_RESULTS, STATUE_STARS, STATUES
+from ..components import STATUES
+from .consts import N_KINDS, SOLO_RESULTS, STATUE_STARS
 from ..layout import Layout
 from ..sheet import (
     ACC, CIT, CITV, DOM, GOLDC, GUILDS, LAIR_HIGH, LAIR_LOW, LAIR_OPEN, LB0, LST, PLP, STAT, TRK, VBRIDGE,
@@ -139,9 +140,16 @@ def score_sheet(lay: Layout, sh: list[int]) -> dict:
 _TOTALS: Final[dict[tuple[Layout, tuple[int, ...]], int]] = {}
 _TOTALS_MAX: Final = 4096
 
+#: True in the compiled build (this module loaded from its C extension), where :func:`_score_total`
+#: (about 1 us) costs no more than the memo's key (the sheet's ints made a tuple, hashed and compared),
+#: so :func:`score_total` skips the memo there.
+_NATIVE: Final = not __file__.endswith(".py")
+
 
 def score_total(lay: Layout, sh: list[int]) -> int:
     """``score_sheet(lay, sh)["total"]``, without building the tally (the bots' hot path)."""
+    if _NATIVE:
+        return _score_total(lay, sh)
     key = (lay, tuple(sh))
     total = _TOTALS.get(key)
     if total is None:

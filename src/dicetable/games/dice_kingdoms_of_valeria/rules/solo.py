@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dicetable.engine import effects as fx
 
-from ..components import EVENTS
+from .consts import EVENTS
 from ..sheet import CIT, CITV, DOM, GUILDS, LAIR_OPEN, LB0, LST, REWARD_NAME, TRK, VBRIDGE, VDOM, VTRK
 from .fields import DiceKingdomsFields
 from .tables import Reward, _reward_tasks

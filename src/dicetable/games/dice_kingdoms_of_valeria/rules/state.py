@@ -14,7 +14,7 @@ from dicetable.engine import Action, ScoreLine, ScoreSheet, TieMeasure, outcome_
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import CARD_BACK, CARD_ID, CARD_KIND, DRAFT_LINE, EVENT_IDS, EVENTS, N_CARDS
+from .consts import CARD_BACK, CARD_ID, CARD_KIND, DRAFT_LINE, EVENTS, EVENT_IDS, N_CARDS
 from ..layout import LAYOUTS
 from .tables import (
     ACTION, ACTIONS, DRAFT, EVENT, HARVEST, KIND_CODE, OVER, REWARD_AUTOS, STAGE_ACTION,

@@ -15,7 +15,7 @@ from typing import Final
 from dicetable.engine import Action, counted, seat_name
 from dicetable.engine.flow import Task
 
-from ..components import N_KINDS, STATUES
+from .consts import N_KINDS, STATUES
 from ..layout import Layout, LAYOUTS
 from ..sheet import DOM, GUILDS, PLAIN, REWARD_NAME, STAR, VDOM
 
@@ -57,7 +57,10 @@ Reward = int | tuple[int, int]
 """A Reward Pip just reached: its reward code (``sheet.RECRUIT``..``STAR``), or
 ``(T_CITIZEN, guild)`` for the instant Citizen of a claimed Domain."""
 
-STAGE_EVENT, STAGE_HARVEST1, STAGE_ACTION, STAGE_HARVEST2 = range(4)
+STAGE_EVENT: Final = 0
+STAGE_HARVEST1: Final = 1
+STAGE_ACTION: Final = 2
+STAGE_HARVEST2: Final = 3
 
 _BITS: Final = (0, 1, 1, 2)  # pips crossed out in a Citizen section (2-bit mask)
 #: "Player 1".. "Player 5" (the kernel's ``seat_name``).

@@ -10,7 +10,7 @@ from dicetable.engine import auto
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import BLACK_DIE, COLOUR_DIE, END_TRACKS
+from .consts import BLACK_DIE, COLOUR_DIE, END_TRACKS
 from ..sheet import COLOURS, TRK
 from .harvest import HarvestMixin
 from .tables import EVENT, OVER, STAGE_EVENT, STAGE_HARVEST1, STAGE_HARVEST2, _NAME, _ROLL_TEXT

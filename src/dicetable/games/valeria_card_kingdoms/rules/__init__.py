@@ -55,9 +55,10 @@ from typing import Any, Final
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
 
-from ..components import (
-    AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DOM_VP, DUKES, DUKE_NAME, DUKE_SLUG, MON_NAME,
-    MON_VP, N_CIT, N_DOM, RES_ID, RULES, SLOT_TYPES, STARTER_TYPES, TIERS, duke_text, monster_stack, step_text,
+from ..components import DOM_VP, MON_VP, N_CIT, duke_text, monster_stack, step_text
+from .consts import (
+    AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DUKES, DUKE_NAME, DUKE_SLUG, MON_NAME, N_DOM,
+    RES_ID, RULES, SLOT_TYPES, STARTER_TYPES, TIERS,
 )
 from .roll import RollMixin
 from .tables import (

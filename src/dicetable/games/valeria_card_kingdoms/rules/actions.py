@@ -14,16 +14,18 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    AREAS, CIT_COST, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ, DOM_VP,
-    MON_VP, DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, RES_ID, W_AEND, W_ASTART, W_BUILD, W_GAINCIT,
-    W_SLAY,
+from ..components import CIT_COST
+from .consts import (
+    AREAS, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ, DOM_VP,
+    DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP, RES_ID, W_AEND, W_ASTART, W_BUILD,
+    W_GAINCIT, W_SLAY,
 )
 from .fields import DOM_KEY, MON_KEY, stack_key
 from .powers import PowersMixin
 from .tables import (
     BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
-    PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, SEAT, SLAY_AT, SRC_DOM, SRC_MON, TWIN0,
+    PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, ROLE_INDEX, SEAT, SLAY_AT, SRC_DOM, SRC_MON,
+    TWIN0,
     article, pay_action, pay_span, pay_text, spendable,
 )
 
@@ -32,6 +34,8 @@ CHEAPEST_CITIZEN: Final = min(CITIZEN_COST)  # no recruit is affordable with les
 ALL_CITIZENS: Final = range(N_CIT)
 _PAY_OPTIONS: Final[dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]]] = {}  # (lo, hi, total, slay) -> the payment actions
 _TEXT: Final[dict[tuple[int, int, int, int], str]] = {}  # recruit event texts, built once
+#: True in the compiled build (this module loaded from its C extension): see ``ActionsMixin.roles``.
+_NATIVE: Final = not __file__.endswith(".py")
 
 
 class ActionsMixin(PowersMixin):
@@ -43,6 +47,14 @@ class ActionsMixin(PowersMixin):
     def roles(self, seat: int) -> list[int]:
         """Citizens of each Role the seat owns (Worker, Soldier, Shadow, Holy); Starters have none."""
         own = self.own
+        if _NATIVE:  # index loops, native when compiled (the getters and sum are calls into the interpreter)
+            out = []
+            for indices in ROLE_INDEX[seat]:
+                n = 0
+                for i in indices:
+                    n += own[i]
+                out.append(n)
+            return out
         w, so, sh, h = ROLE_GET[seat]
         return [sum(w(own)), sum(so(own)), sum(sh(own)), sum(h(own))]
 

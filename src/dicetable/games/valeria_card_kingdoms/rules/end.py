@@ -6,9 +6,7 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    AREAS, AREA_SLUG, CIT_NAME, CIT_SLUG, DOM_NAME, DUKE_NAME, RULES,
-)
+from .consts import AREAS, AREA_SLUG, CIT_NAME, CIT_SLUG, DOM_NAME, DUKE_NAME, RULES
 from .fields import DOM_KEY, ValeriaFields, stack_key
 from .tables import (
     BANK, CIT0, DOM0, EXHAUSTED_PER_PLAYER, LAST_CAPTURE, N_MON_POS, N_POS, P_END, P_MONSTERS, P_OVER, SEAT,

@@ -20,9 +20,9 @@ from dicetable.engine import (
 )
 from dicetable.engine import effects as fx
 
-from ..components import (
-    AREAS, CIT_DISPLAY, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_NAME, DOM_VP, DUKE_NAME, MON_AREA, MON_NAME, MON_VP,
-    N_CIT, RULES, SLOT_TYPES, slug,
+from ..components import CIT_DISPLAY, DOM_NAME, MON_NAME, slug
+from .consts import (
+    AREAS, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_VP, DUKE_NAME, MON_AREA, MON_VP, N_CIT, RULES, SLOT_TYPES,
 )
 from .tables import (
     CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_HARVEST, P_HARVEST2, P_OVER, ROLE_TYPES, duke_score,

@@ -17,9 +17,8 @@ from operator import sub
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
 
-from ..components import (
-    CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS, amount_text,
-)
+from ..components import amount_text
+from .consts import CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS
 from .actions import ActionsMixin
 from .tables import (
     ACT_COUNTS, ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,

@@ -16,10 +16,11 @@ from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    AREAS, CHOOSE, CIT_COST, CIT_NAME, CIT_NAMEKEY, CIT_POSITION, CIT_ROLE, CIT_SLUG, C_DOMAINS, C_NAME, C_ROLE,
-    DOM_EFFECT, DOM_WHEN, EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, MON_VP, N_CIT, PER, RESOURCE_WORD, RES_ID,
-    RETURN, RET_MONSTER, SLAY, STEAL, STEAL_MON, STEPS, TAKE_CIT, amount_text, effect_text, step_text,
+from ..components import C_DOMAINS, C_NAME, C_ROLE, amount_text, effect_text, step_text
+from .consts import (
+    AREAS, CHOOSE, CIT_COST, CIT_NAME, CIT_NAMEKEY, CIT_POSITION, CIT_ROLE, CIT_SLUG, DOM_EFFECT, DOM_WHEN,
+    EXCHANGE, GAIN, MON_AREA, MON_NAME, MON_SLUG, MON_VP, N_CIT, PER, RESOURCE_WORD, RES_ID, RETURN,
+    RET_MONSTER, SLAY, STEAL, STEAL_MON, STEPS, TAKE_CIT,
 )
 from .fields import MON_KEY, stack_key
 from .end import EndMixin

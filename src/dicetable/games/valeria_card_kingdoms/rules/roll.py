@@ -8,9 +8,8 @@ from dicetable.engine import Action, Decision, choices, prompt, resolve, auto
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
-from ..components import (
-    DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL, amount_text,
-)
+from ..components import amount_text
+from .consts import DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL
 from .harvest import HarvestMixin
 from .tables import (
     DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,

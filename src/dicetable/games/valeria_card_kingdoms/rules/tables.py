@@ -13,19 +13,32 @@ from typing import Callable, Final
 from dicetable.engine import Action, seat_name
 
 from ..components import (
-    AREA_SLUG, AREAS, CIT_DISPLAY, CIT_INDEX, CIT_NAME, CIT_NAMEKEY, CIT_OFF, CIT_ON, CIT_POSITION, CIT_ROLE,
-    CIT_SLOTS, CIT_SLUG, DOM_INDEX, DOM_NAME, DOM_ROLE_ICONS, DOM_SLUG, DOM_VP, DOM_WHEN, DUKE_SCORING,
-    EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_TYPE, MON_VP, N_CARDTYPES, N_CIT,
-    N_DOM, PER, RES_ID, RESOURCE_WORD, RULES, SETUPS, STEAL, STEPS, W_ROLL, amount_text, effect_text,
+    AREAS, CIT_INDEX, CIT_NAMEKEY, CIT_OFF, CIT_ON, DOM_INDEX, DOM_WHEN, N_CARDTYPES, N_CIT, N_DOM, RES_ID,
+    SETUPS, W_ROLL, amount_text, effect_text,
+)
+from .consts import (
+    AREA_SLUG, CIT_DISPLAY, CIT_NAME, CIT_POSITION, CIT_ROLE, CIT_SLOTS, CIT_SLUG, DOM_NAME, DOM_ROLE_ICONS,
+    DOM_SLUG, DOM_VP, DUKE_SCORING, EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR,
+    MON_TYPE, MON_VP, PER, RESOURCE_WORD, RULES, STEAL, STEPS,
 )
 
 NT: Final = N_CARDTYPES
-N_MON_POS, N_CIT_POS = 5, 10
-CIT0, DOM0 = 5, 15  # first Citizen and Domain positions of the Center Stacks
+N_MON_POS: Final = 5
+N_CIT_POS: Final = 10
+# first Citizen and Domain positions of the Center Stacks
+CIT0: Final = 5
+DOM0: Final = 15
 N_POS: Final = 20
 
 # phases (for display and observation)
-P_DUKES, P_ROLL, P_HARVEST, P_ACTION, P_MONSTERS, P_HARVEST2, P_END, P_OVER = range(8)
+P_DUKES: Final = 0
+P_ROLL: Final = 1
+P_HARVEST: Final = 2
+P_ACTION: Final = 3
+P_MONSTERS: Final = 4
+P_HARVEST2: Final = 5
+P_END: Final = 6
+P_OVER: Final = 7
 PHASE_NAME: Final = ("choose-duke", "roll", "harvest", "action", "monsters", "second-harvest", "end", "over")
 
 #: Names a pending task may have in the observation (``pending.task``), for the feature
@@ -36,13 +49,19 @@ PHASE_NAME: Final = ("choose-duke", "roll", "harvest", "action", "monsters", "se
 TASK_NAME: Final = ("roll", "harvest", "seat-harvest", "step", "exchange", "free-resource",
                     "harvest-end", "action-start", "action", "pay", "action-done", "action-end",
                     "monsters", "attack", "end")
-PAY_SLAY, PAY_RECRUIT, PAY_BUILD = 0, 1, 2
+PAY_SLAY: Final = 0
+PAY_RECRUIT: Final = 1
+PAY_BUILD: Final = 2
 # the last card moved out of the Center Stacks (``ValeriaState.last``), for the views
-LAST_SLAY, LAST_CITIZEN, LAST_BUILD, LAST_CAPTURE = range(4)
+LAST_SLAY: Final = 0
+LAST_CITIZEN: Final = 1
+LAST_BUILD: Final = 2
+LAST_CAPTURE: Final = 3
 LAST_MOVE: Final = ("slay", "citizen", "build", "capture")
 
 # sources of a step, for labels: a Citizen/Starter type, 100 + Monster, 200 + Domain
-SRC_MON, SRC_DOM = 100, 200
+SRC_MON: Final = 100
+SRC_DOM: Final = 200
 BANK: Final = -1
 
 
@@ -138,9 +157,10 @@ def _counts_getter(indices: tuple[int, ...]) -> Callable[[list[int]], tuple[int,
     return itemgetter(*indices)
 
 
+#: ROLE_INDEX[seat][role]: the indices in ``own`` of the seat's counts of the Citizen types of that Role.
+ROLE_INDEX: Final = tuple(tuple(tuple(s * NT + t for t in ROLE_TYPES[r]) for r in range(4)) for s in range(5))
 #: ROLE_GET[seat][role](own): the seat's counts of the Citizen types of that Role.
-ROLE_GET: Final = tuple(tuple(_counts_getter(tuple(s * NT + t for t in ROLE_TYPES[r])) for r in range(4))
-                        for s in range(5))
+ROLE_GET: Final = tuple(tuple(_counts_getter(indices) for indices in by_role) for by_role in ROLE_INDEX)
 #: Domains with a Roll-Phase (die-changing) power.
 ROLL_DOMS: Final = frozenset(d for d in range(N_DOM) if DOM_WHEN[d] == W_ROLL)
 
