@@ -259,6 +259,9 @@ class TerminalTable:
         self.reloaded = False  # set by ``load``: the turn in progress is over
         self.seen_by: dict[int, int] = {}  # hot seat: log length when each seat last decided
         self.last_human: int | None = None
+        # hot seat: a continued game (a save: --load, or load in play) asks for the seat to move before
+        # its private view is drawn, as a hand-off does; nobody has said who sits at the keyboard
+        self.resumed = bool(state.history)
         self.page = 0  # the first choice shown when the list needs pages
         self.shown_until = 0  # one past the last choice shown
         self.narration: list[tuple[int, str]] = []  # bot choices not yet printed: (seat, label)
@@ -602,6 +605,7 @@ class TerminalTable:
         """
         state, settings = load_table_file(path)
         before = describe_table(self.state, self.humans, self.bot_level)
+        was_hot_seat = len(self.humans) > 1
         if settings is not None:
             humans, level = settings["humans"], settings["bot"] or self.bot_level
         else:
@@ -613,10 +617,13 @@ class TerminalTable:
         self.seen = len(state.log)
         self.seen_by = {}
         self.last_human = None
+        self.resumed = True
         self.page = 0
         self.reloaded = True
         after = describe_table(state, humans, level)
         switched = "" if after == before else f" (this table was {before})"
+        if was_hot_seat or len(humans) > 1:  # the seat on screen may not be the one to move in the save
+            self.clear_screen()
         self.console.print(f"Loaded {escape(typed)}: {escape(after)}{escape(switched)}.")
 
     def clear_screen(self) -> None:
@@ -664,9 +671,12 @@ class TerminalTable:
         raises :class:`Quit` or EOFError when the person leaves.
         """
         hot_seat = len(self.humans) > 1
-        handed_over = hot_seat and self.last_human not in (None, seat)
+        resumed = hot_seat and self.last_human is None and self.resumed
+        self.resumed = False
+        handed_over = hot_seat and (self.last_human not in (None, seat) or resumed)
         if handed_over:
-            self.clear_screen()
+            if not resumed:  # a continued game has drawn no seat's view yet: keep the "Loaded" line
+                self.clear_screen()
             self.console.rule(f"Hand the keyboard to {seat_name(seat)}")
             answer = self.read(f"{seat_name(seat)}, press Enter when only you can see the screen "
                                "(or type quit). ")
