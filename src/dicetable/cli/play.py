@@ -97,7 +97,7 @@ INPUT_RULES = (
     "The rest of a line is dropped when new dice come up, when your decision is complete, "
     "or when a choice is refused.",
     "When only one choice is possible it is made for you, and a line says what was done.",
-    "A choice that throws your turn away (a Kingdom of Dice stop whose result is not valid) "
+    "A choice that throws your turn away (a Kingdom of Dice stop, or a die set aside, that leaves no valid result) "
     "asks you to type yes first.",
 )
 COMMANDS = (
