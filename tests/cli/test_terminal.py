@@ -509,3 +509,16 @@ def test_the_table_is_drawn_again_after_a_line_that_changed_it(tmp_path, monkeyp
     table, out = make_table(state, ["keep:crown", "quit"], tmp_path)
     table.run()
     assert len(drawn) >= 2 and drawn[-1] == table.state.observation(0) != drawn[0]
+
+
+def test_a_window_narrower_than_the_compact_table_is_told_once(tmp_path):
+    # README: the table fits 120x40, a smaller window gets the compact table (80x24). At 60 columns
+    # the compact table's lines are cut ("…") or fold: the player is told once, not on every redraw.
+    state = new_game("dice-kingdoms-of-valeria", 1, seed=3)
+    table, out = make_table(state, ["show", "show", "quit"], tmp_path, width=60, height=20)
+    table.run()
+    text = flat(out.getvalue())
+    assert text.count("This window is 60 columns wide: the table is drawn for 80 or more") == 1
+    table, out = make_table(state, ["show", "quit"], tmp_path, width=80, height=24)
+    table.run()
+    assert "columns wide" not in out.getvalue()

@@ -87,6 +87,7 @@ def hint_line(row: Any) -> str:
     return f"  {share:6.1%}  {estimate:>11}  {escape(action.label)} [dim]({escape(action.id)})[/dim]"
 MIN_CHOICE_ROWS = 4  # fewer rows than this for the choices: the table is too tall to keep in view
 WIDE = (120, 40)  # the full table needs this window (columns, lines); below it: compact
+COMPACT_WIDTH = 80  # the compact table is drawn for 80x24; a narrower window cuts or folds its lines
 
 # How input is read, one rule a line: ``help`` prints these and the README's Commands
 # section repeats them word for word (tests/cli/test_docs.py checks it).
@@ -259,6 +260,7 @@ class TerminalTable:
         self.reloaded = False  # set by ``load``: the turn in progress is over
         self.seen_by: dict[int, int] = {}  # hot seat: log length when each seat last decided
         self.last_human: int | None = None
+        self.narrow_noted = 0  # the window width last said to be too narrow for the table
         # hot seat: a continued game (a save: --load, or load in play) asks for the seat to move before
         # its private view is drawn, as a hand-off does; nobody has said who sits at the keyboard
         self.resumed = bool(state.history)
@@ -367,6 +369,12 @@ class TerminalTable:
         table = self.table_renderable(seat, focus)
         if table is None:
             return 0
+        width = self.console.width
+        if width < COMPACT_WIDTH and self.narrow_noted != width:  # said once per window width
+            self.narrow_noted = width
+            self.console.print(f"[yellow]This window is {width} columns wide: the table is drawn for "
+                               f"{COMPACT_WIDTH} or more, so some of its lines are cut. Widen the window "
+                               "and type show.[/yellow]")
         self.console.print(table)
         return self.lines_of(table)
 
