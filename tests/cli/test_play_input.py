@@ -178,3 +178,13 @@ def test_a_hot_seat_save_asks_for_the_seat_to_move_before_showing_its_view(tmp_p
     assert "Loaded" in before
     assert not re.search(r"Gold:? 16\b", before), before       # Player 2's private view: after the prompt only
     assert "Game saved to saves/biblios-dice-" in after and not re.search(r"Gold:? 16\b", after)
+
+
+def test_hot_seat_opening_events_are_printed_once(tmp_path, monkeypatch):
+    # Two people at Card Kingdoms: the set-up line is public and already on the screen when Player 1
+    # first decides; only what Player 1 alone may see (the two Dukes dealt) is added, not the set-up again.
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "valeria-card-kingdoms", "--players", "2", "--human", "1,2", "--seed", "4", input="quit\n")
+    before_prompt = flat(result).split("> ", 1)[0]
+    assert before_prompt.count("Set-up: First game.") == 1
+    assert "Player 1 is dealt Reese the Firebrand and El'syn, Saint of Shadows." in before_prompt

@@ -341,13 +341,15 @@ class TerminalTable:
                 labels.append(self.narration.pop(0)[1])
             self.console.print(f"  [dim]▸[/dim] {escape(seat_name(seat))}: " + escape(" · ".join(labels)))
 
-    def show_since_last_turn(self, seat: int) -> None:
-        """Hot-seat: what ``seat`` may see of what happened since its last decision."""
+    def show_since_last_turn(self, seat: int, private_only: bool = False) -> None:
+        """Hot-seat: what ``seat`` may see of what happened since its last decision (``private_only``:
+        only what the public lines already on the screen left out)."""
         log = self.state.log
         start = self.seen_by.get(seat, self.seen_at_start)
-        events = [e for e in log[start:] if e.visible_to(seat)]
+        events = [e for e in log[start:] if e.visible_to(seat) and not (private_only and e.visible_to(None))]
         if events:
-            self.console.print(f"[bold]Since {escape(seat_name(seat))}'s last turn:[/bold]")
+            heading = f"Only {seat_name(seat)} sees:" if private_only else f"Since {seat_name(seat)}'s last turn:"
+            self.console.print(f"[bold]{escape(heading)}[/bold]")
             if len(events) > SINCE_LAST_TURN_MAX:
                 self.console.print(f"  [dim]... {len(events) - SINCE_LAST_TURN_MAX} earlier events (type log)[/dim]")
             for event in events[-SINCE_LAST_TURN_MAX:]:
@@ -622,7 +624,7 @@ class TerminalTable:
         self.bots = make_bots(state, humans, level)
         self.state, self.humans, self.bot_level = state, humans, level
         self.save_path = path
-        self.seen = len(state.log)
+        self.seen = self.seen_at_start = len(state.log)
         self.seen_by = {}
         self.last_human = None
         self.resumed = True
@@ -691,9 +693,12 @@ class TerminalTable:
             if answer.strip().lower() in ("quit", "exit"):
                 raise Quit
         self.last_human = seat
-        if handed_over or (hot_seat and seat not in self.seen_by):
+        if handed_over:
             # The clear wiped what happened meanwhile; show what this seat may see of it.
             self.show_since_last_turn(seat)
+        elif hot_seat and seat not in self.seen_by:
+            # Nothing was wiped: the public events are on the screen; add what only this seat may see.
+            self.show_since_last_turn(seat, private_only=True)
         if self.forced(seat) is not None:
             self.seen_by[seat] = len(self.state.log)
             return  # the run loop comes back here if the seat still decides
