@@ -188,3 +188,14 @@ def test_hot_seat_opening_events_are_printed_once(tmp_path, monkeypatch):
     before_prompt = flat(result).split("> ", 1)[0]
     assert before_prompt.count("Set-up: First game.") == 1
     assert "Player 1 is dealt Reese the Firebrand and El'syn, Saint of Shadows." in before_prompt
+
+
+def test_the_menu_shows_a_switch_as_it_is_typed(tmp_path, monkeypatch):
+    # README: -o hidden_objectives=true; the menu listed Python's "False"/"True" and its default [False].
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "--players", "2", input="biblios-dice\n2\n\n\nquit\n")
+    out = result.output
+    assert "1 false" in out and "2 true" in out and "[false]:" in out
+    assert "False" not in out and "True" not in out
+    saved = next((tmp_path / "saves").glob("*.json"))
+    assert json.loads(saved.read_text())["options"]["hidden_objectives"] is True   # "2" chose true
