@@ -31,6 +31,13 @@ def test_games_lists_every_game_with_players_and_options():
     assert "cat_level" in result.output
 
 
+def test_games_shows_a_switch_as_it_is_typed():
+    # -o hidden_objectives=true (README): the list showed Python's "False (False|True)"
+    out = "".join(run("games").output.replace("│", "").split())   # the cells' text, folded lines joined
+    assert "hidden_objectives=false(false|true)" in out and "solo_track_trigger=false" in out
+    assert "False" not in out and "True" not in out
+
+
 def test_bots_only_game_finishes_and_writes_a_replay_that_replays(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("play", "kingdom-of-dice", "--players", "3", "--human", "0", "--seed", "5")

@@ -150,7 +150,7 @@ def games_cmd() -> None:
     table.add_column("options", overflow="fold")
     for spec in list_games():
         opts = "\n".join(
-            f"{o.name}={o.default}" + (f" ({'|'.join(map(str, o.choices))})" if o.choices else "")
+            f"{o.name}={_as_typed(o.default)}" + (f" ({'|'.join(map(_as_typed, o.choices))})" if o.choices else "")
             + (f" [{'/'.join(map(str, o.players))}p]" if o.players else "")
             for o in spec.options) or "-"  # one option a line: a narrow terminal folds less
         table.add_row(spec.id, spec.name, f"{spec.min_players}-{spec.max_players}", escape(opts))
