@@ -469,3 +469,24 @@ def test_version_names_the_build_that_runs():
     assert result.exit_code == 0
     assert result.output.strip() == f"dicetable {dicetable.__version__} ({dicetable.build_kind()})"
     assert dicetable.build_kind() in ("compiled", "pure")
+
+
+def test_output_paths_that_cannot_be_written_are_refused_before_the_work(tmp_path, monkeypatch):
+    # ladder --jsonl and train-eval --out: a folder, or a path under a file, is one clear sentence at
+    # once (not "[Errno 21] Is a directory" from the ladder, nor an errno after train-eval's self-play).
+    monkeypatch.chdir(tmp_path)
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    for args, message in [
+        (("ladder", "-n", "1", "--game", "kingdom-of-dice", "-p", "1", "--jsonl", str(tmp_path)),
+         f"--jsonl {tmp_path} is a folder; give a file name such as"),
+        (("ladder", "-n", "1", "--game", "kingdom-of-dice", "-p", "1", "--jsonl", str(blocker / "x.jsonl")),
+         f"cannot write --jsonl {blocker / 'x.jsonl'}: {blocker} is a file, not a folder"),
+        (("train-eval", "kingdom-of-dice", "-n", "5", "-o", str(blocker / "v.json")),
+         f"cannot write --out {blocker / 'v.json'}: {blocker} is a file, not a folder"),
+    ]:
+        result = run(*args)
+        out = _output(result)
+        assert result.exit_code == 2, (args, out)
+        assert message in out, (args, out)
+        assert "Errno" not in out and "rows from" not in out, (args, out)   # refused before any game
