@@ -31,6 +31,13 @@ def test_games_lists_every_game_with_players_and_options():
     assert "cat_level" in result.output
 
 
+def test_games_shows_a_switch_as_it_is_typed():
+    # -o hidden_objectives=true (README): the list showed Python's "False (False|True)"
+    out = "".join(run("games").output.replace("│", "").split())   # the cells' text, folded lines joined
+    assert "hidden_objectives=false(false|true)" in out and "solo_track_trigger=false" in out
+    assert "False" not in out and "True" not in out
+
+
 def test_bots_only_game_finishes_and_writes_a_replay_that_replays(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("play", "kingdom-of-dice", "--players", "3", "--human", "0", "--seed", "5")
@@ -462,3 +469,24 @@ def test_version_names_the_build_that_runs():
     assert result.exit_code == 0
     assert result.output.strip() == f"dicetable {dicetable.__version__} ({dicetable.build_kind()})"
     assert dicetable.build_kind() in ("compiled", "pure")
+
+
+def test_output_paths_that_cannot_be_written_are_refused_before_the_work(tmp_path, monkeypatch):
+    # ladder --jsonl and train-eval --out: a folder, or a path under a file, is one clear sentence at
+    # once (not "[Errno 21] Is a directory" from the ladder, nor an errno after train-eval's self-play).
+    monkeypatch.chdir(tmp_path)
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    for args, message in [
+        (("ladder", "-n", "1", "--game", "kingdom-of-dice", "-p", "1", "--jsonl", str(tmp_path)),
+         f"--jsonl {tmp_path} is a folder; give a file name such as"),
+        (("ladder", "-n", "1", "--game", "kingdom-of-dice", "-p", "1", "--jsonl", str(blocker / "x.jsonl")),
+         f"cannot write --jsonl {blocker / 'x.jsonl'}: {blocker} is a file, not a folder"),
+        (("train-eval", "kingdom-of-dice", "-n", "5", "-o", str(blocker / "v.json")),
+         f"cannot write --out {blocker / 'v.json'}: {blocker} is a file, not a folder"),
+    ]:
+        result = run(*args)
+        out = _output(result)
+        assert result.exit_code == 2, (args, out)
+        assert message in out, (args, out)
+        assert "Errno" not in out and "rows from" not in out, (args, out)   # refused before any game

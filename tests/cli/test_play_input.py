@@ -162,3 +162,40 @@ def test_the_seat_question_says_what_to_type_without_naming_the_command_line_opt
     assert "--human" not in out and "error:" not in out
     assert out.count("Which seats do people play") == 2
     assert "Game saved to saves/kingdom-of-dice-" in out
+
+
+def test_a_hot_seat_save_asks_for_the_seat_to_move_before_showing_its_view(tmp_path, monkeypatch):
+    # Saved at the hand-off to Player 2 (Player 1 typed quit there): whoever runs --load next may be
+    # Player 1, so Player 2's own Gold (16 in Biblios Dice at seed 7) must wait for the hand-off prompt.
+    monkeypatch.chdir(tmp_path)
+    first = run("play", "biblios-dice", "--players", "3", "--human", "1,2", "--seed", "7",
+                input="keep\ntake:bishop\nadvance:scrolls\nquit\n")
+    saved = re.search(r"--load (saves/\S+\.json)", flat(first)).group(1)
+    result = run("play", "--load", saved, input="quit\n")
+    out = flat(result)
+    assert "Hand the keyboard to Player 2" in out
+    before, after = out.split("press Enter when only you can see the screen", 1)
+    assert "Loaded" in before
+    assert not re.search(r"Gold:? 16\b", before), before       # Player 2's private view: after the prompt only
+    assert "Game saved to saves/biblios-dice-" in after and not re.search(r"Gold:? 16\b", after)
+
+
+def test_hot_seat_opening_events_are_printed_once(tmp_path, monkeypatch):
+    # Two people at Card Kingdoms: the set-up line is public and already on the screen when Player 1
+    # first decides; only what Player 1 alone may see (the two Dukes dealt) is added, not the set-up again.
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "valeria-card-kingdoms", "--players", "2", "--human", "1,2", "--seed", "4", input="quit\n")
+    before_prompt = flat(result).split("> ", 1)[0]
+    assert before_prompt.count("Set-up: First game.") == 1
+    assert "Player 1 is dealt Reese the Firebrand and El'syn, Saint of Shadows." in before_prompt
+
+
+def test_the_menu_shows_a_switch_as_it_is_typed(tmp_path, monkeypatch):
+    # README: -o hidden_objectives=true; the menu listed Python's "False"/"True" and its default [False].
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "--players", "2", input="biblios-dice\n2\n\n\nquit\n")
+    out = result.output
+    assert "1 false" in out and "2 true" in out and "[false]:" in out
+    assert "False" not in out and "True" not in out
+    saved = next((tmp_path / "saves").glob("*.json"))
+    assert json.loads(saved.read_text())["options"]["hidden_objectives"] is True   # "2" chose true

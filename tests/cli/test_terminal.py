@@ -347,6 +347,31 @@ def test_a_stop_that_scores_nothing_asks_first(tmp_path):
     assert text.count("Stopping now scores nothing") == 2
 
 
+def test_a_second_five_set_aside_asks_first(tmp_path):
+    # Rulebook, "Checking the result": one 5 at most. After a first 5, a second one leaves no roll
+    # that makes the result valid, and the turn ends with no marker: the same throw-away as a stop
+    # that scores nothing, asked the same way ("5 5" on one line once ended the turn unasked).
+    state = new_game("kingdom-of-dice", 1, seed=1, dice=["crown", 2, 3, 4, 5, 5])
+    table, out = make_table(state, ["keep:5 keep:5", "no", "keep:crown", "quit"], tmp_path)
+    table.run()
+    text = flat(out.getvalue())
+    assert "Setting aside this die scores nothing: no roll can make 5, 5 a valid result" in text
+    assert "Not done: choose again." in text
+    assert [a for _, a in table.state.history][:2] == ["keep:5", "keep:crown"]
+
+
+def test_a_set_aside_that_every_choice_dooms_asks_nothing(tmp_path):
+    # Crown, 1, 5 and a lone 2 set aside, then 5 and 4 rolled on the last two dice: a second 5 can
+    # never be valid, nor a 4 with one die left for the 2 and three 4s: either choice ends the turn,
+    # so there is nothing to warn about.
+    state = new_game("kingdom-of-dice", 1, seed=1, dice=["crown", 1, 5, 2, 3, 4, 5, 4])
+    table, out = make_table(state, ["keep:crown keep:1 keep:5 keep:2 reroll", "keep:5", "quit"], tmp_path)
+    table.run()
+    assert "scores nothing" not in out.getvalue()
+    assert [a for _, a in table.state.history][:6] == ["keep:crown", "keep:1", "keep:5", "keep:2", "reroll",
+                                                      "keep:5"]
+
+
 def test_a_valid_stop_asks_nothing(tmp_path):
     state = new_game("kingdom-of-dice", 1, seed=1, dice=["crown", 1, 3, 4, 5, 5])
     table, out = make_table(state, ["keep:crown keep:1", "stop", "quit"], tmp_path)
@@ -484,3 +509,16 @@ def test_the_table_is_drawn_again_after_a_line_that_changed_it(tmp_path, monkeyp
     table, out = make_table(state, ["keep:crown", "quit"], tmp_path)
     table.run()
     assert len(drawn) >= 2 and drawn[-1] == table.state.observation(0) != drawn[0]
+
+
+def test_a_window_narrower_than_the_compact_table_is_told_once(tmp_path):
+    # README: the table fits 120x40, a smaller window gets the compact table (80x24). At 60 columns
+    # the compact table's lines are cut ("…") or fold: the player is told once, not on every redraw.
+    state = new_game("dice-kingdoms-of-valeria", 1, seed=3)
+    table, out = make_table(state, ["show", "show", "quit"], tmp_path, width=60, height=20)
+    table.run()
+    text = flat(out.getvalue())
+    assert text.count("This window is 60 columns wide: the table is drawn for 80 or more") == 1
+    table, out = make_table(state, ["show", "quit"], tmp_path, width=80, height=24)
+    table.run()
+    assert "columns wide" not in out.getvalue()

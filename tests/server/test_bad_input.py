@@ -197,3 +197,19 @@ def test_websocket_refuses_a_wrong_token_or_table_with_a_message(client, token):
     assert message["type"] == "error"
     assert message["status"] == (403 if token else 404)
     assert ("holds no seat" if token else "no table") in message["detail"]
+
+
+@pytest.mark.parametrize("path", ["/nosuchpage", "/table/abc", "/tables/abc/replays", "/<b>x</b>"])
+def test_a_browser_asking_for_a_page_that_does_not_exist_gets_a_page(client, path):
+    # A mistyped address in a browser: a page in the site's look that names the address (escaped)
+    # and links back to the lobby, not the API's JSON sentence about /api/openapi.json.
+    page = client.get(path, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<meta name="viewport"' in page.text and '<a href="/">Back to the lobby</a>' in page.text
+    assert "There is no page at" in page.text and "<b>x</b>" not in page.text
+    # the API and programs (no text/html in Accept) keep the JSON answer of docs/web.md
+    plain = client.get(path)
+    assert plain.status_code == 404 and "there is no GET" in plain.json()["detail"]
+    api = client.get("/api/nothing", headers={"Accept": "text/html"})
+    assert api.status_code == 404 and "no GET /api/nothing" in api.json()["detail"]

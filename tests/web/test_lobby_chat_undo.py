@@ -166,3 +166,22 @@ def test_hot_seat_undo_takes_back_the_last_move_of_the_seat_that_moved(context, 
     assert page.locator("#handover-undo").is_hidden()  # nothing of Player 2's to take back
     page.click("#handover-btn")
     back_at_player_1(2)
+
+
+def test_a_seat_link_followed_on_the_table_page_opens_that_seat(context, server):
+    # The players panel links the other seat ("invite link" for a friend's seat): following it on the
+    # same page changes only the address's fragment, which browsers do not load again; the page must
+    # then play that seat as a fresh visit to the link does, not stay Player 1 under Player 2's address.
+    from .helpers import open_lobby_table
+    page = context.new_page()
+    open_lobby_table(page, server.url, "kingdom-of-dice", ["human", "human:away"])
+    # the table's own address as the lobby links it for a player (no ?pace=): the panel's link then
+    # differs only in its fragment
+    page.goto(page.url.replace("?pace=0", ""))
+    assert "?" not in page.url
+    wait_ready(page)
+    page.wait_for_function("() => document.body.innerText.includes('Player 1 (you)')")
+    page.click("a.invite")
+    page.wait_for_function("() => document.body.innerText.includes('Player 2 (you)')", timeout=15_000)
+    assert "Player 1 (you)" not in page.evaluate("document.body.innerText")
+    assert "#token=" in page.url and "invite=" not in page.url   # claimed: this screen's token kept

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -52,6 +53,8 @@ def train_eval(
         fail(f"--l2 must be above 0, got {l2}")
     if out is not None and out.is_dir():
         fail(f"--out {out} is a folder; give a file name such as {out / 'value.json'}")
+    if out is not None:
+        _check_writable("--out", out)  # before the self-play: a bad path fails at once, not after minutes
     command = "dicetable train-eval " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else \
         f"dicetable train-eval {game} --players {players} --games {games_n} --seed {seed}"
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -74,8 +77,26 @@ def train_eval(
     if only_if_better and not better:
         console.print("  not written: the hand-written evaluate fits the held-out games better")
         return
-    path = write_model(model, out)
+    try:
+        path = write_model(model, out)
+    except OSError as exc:
+        fail(f"cannot write {out or 'the value file'}: {exc.strerror or exc}")
     console.print(f"  written to {escape(str(path))}")
+
+
+def _check_writable(flag: str, path: Path) -> None:
+    """Fail with a sentence unless a file can be created in ``path``'s folder (made when missing)."""
+    for folder in (path.parent, *path.parent.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                fail(f"cannot write {flag} {path}: {folder} is a file, not a folder")
+            break
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".dicetable-check-"):
+            pass
+    except OSError as exc:
+        fail(f"cannot write {flag} {path}: {exc.strerror or exc}")
 
 
 @app.command()
@@ -125,8 +146,13 @@ def ladder(
     if not rows:
         fail("no ladder rows for that choice of games and player counts")
     if jsonl:  # rows are added as they finish (kept if the run is stopped), then rewritten in order
-        jsonl.parent.mkdir(parents=True, exist_ok=True)
-        jsonl.write_text("", encoding="utf-8")
+        if jsonl.is_dir():
+            fail(f"--jsonl {jsonl} is a folder; give a file name such as {jsonl / 'ladder.jsonl'}")
+        _check_writable("--jsonl", jsonl)
+        try:
+            jsonl.write_text("", encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write --jsonl {jsonl}: {exc.strerror or exc}")
 
     def row_done(r: dict) -> None:
         progress.console.print(f"  done: {r['game']} {r['players']}p {' vs '.join(dict.fromkeys(r['lineup']))}")

@@ -37,6 +37,11 @@ from dicetable.extras import MissingExtra
 T = TypeVar("T")
 
 
+def _as_typed(value: Any) -> str:
+    """An option value as it is typed (``-o NAME=VALUE``, the menu): ``true``/``false`` for a switch."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 def is_number(text: str) -> bool:
     """True for a plain ASCII whole number ("12"); ``str.isdigit`` also accepts "²", which int() refuses."""
     return text.isascii() and text.isdigit()
@@ -145,7 +150,7 @@ def games_cmd() -> None:
     table.add_column("options", overflow="fold")
     for spec in list_games():
         opts = "\n".join(
-            f"{o.name}={o.default}" + (f" ({'|'.join(map(str, o.choices))})" if o.choices else "")
+            f"{o.name}={_as_typed(o.default)}" + (f" ({'|'.join(map(_as_typed, o.choices))})" if o.choices else "")
             + (f" [{'/'.join(map(str, o.players))}p]" if o.players else "")
             for o in spec.options) or "-"  # one option a line: a narrow terminal folds less
         table.add_row(spec.id, spec.name, f"{spec.min_players}-{spec.max_players}", escape(opts))
@@ -206,16 +211,17 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
         console.print(f"[bold]{escape(opt.name)}[/bold]: {escape(opt.description)}")
         choices = list(opt.choices) if opt.choices else []
         for i, value in enumerate(choices, start=1):
-            console.print(f"  [cyan]{i}[/cyan] {escape(str(value))}")
+            console.print(f"  [cyan]{i}[/cyan] {escape(_as_typed(value))}")
 
         def pick_option(answer: str, opt: OptionSpec = opt, choices: list[Any] = choices) -> Any:
             if choices and is_number(answer) and 1 <= int(answer) <= len(choices) and opt.type is not int:
-                answer = str(choices[int(answer) - 1])
+                answer = _as_typed(choices[int(answer) - 1])
             value = opt.coerce(answer)
             set_up(spec.id, players, 0, {**options, opt.name: value})  # the game's own checks
             return value
         hint_text = "number or value" if choices and opt.type is not int else "value"
-        options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{opt.default}]: ", pick_option, str(opt.default))
+        default_text = _as_typed(opt.default)
+        options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{escape(default_text)}]: ", pick_option, default_text)
     if human is not None:
         seats = parse_seats(human, players)
     else:

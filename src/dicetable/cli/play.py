@@ -87,6 +87,7 @@ def hint_line(row: Any) -> str:
     return f"  {share:6.1%}  {estimate:>11}  {escape(action.label)} [dim]({escape(action.id)})[/dim]"
 MIN_CHOICE_ROWS = 4  # fewer rows than this for the choices: the table is too tall to keep in view
 WIDE = (120, 40)  # the full table needs this window (columns, lines); below it: compact
+COMPACT_WIDTH = 80  # the compact table is drawn for 80x24; a narrower window cuts or folds its lines
 
 # How input is read, one rule a line: ``help`` prints these and the README's Commands
 # section repeats them word for word (tests/cli/test_docs.py checks it).
@@ -97,7 +98,7 @@ INPUT_RULES = (
     "The rest of a line is dropped when new dice come up, when your decision is complete, "
     "or when a choice is refused.",
     "When only one choice is possible it is made for you, and a line says what was done.",
-    "A choice that throws your turn away (a Kingdom of Dice stop whose result is not valid) "
+    "A choice that throws your turn away (a Kingdom of Dice stop, or a die set aside, that leaves no valid result) "
     "asks you to type yes first.",
 )
 COMMANDS = (
@@ -259,6 +260,10 @@ class TerminalTable:
         self.reloaded = False  # set by ``load``: the turn in progress is over
         self.seen_by: dict[int, int] = {}  # hot seat: log length when each seat last decided
         self.last_human: int | None = None
+        self.narrow_noted = 0  # the window width last said to be too narrow for the table
+        # hot seat: a continued game (a save: --load, or load in play) asks for the seat to move before
+        # its private view is drawn, as a hand-off does; nobody has said who sits at the keyboard
+        self.resumed = bool(state.history)
         self.page = 0  # the first choice shown when the list needs pages
         self.shown_until = 0  # one past the last choice shown
         self.narration: list[tuple[int, str]] = []  # bot choices not yet printed: (seat, label)
@@ -336,13 +341,15 @@ class TerminalTable:
                 labels.append(self.narration.pop(0)[1])
             self.console.print(f"  [dim]▸[/dim] {escape(seat_name(seat))}: " + escape(" · ".join(labels)))
 
-    def show_since_last_turn(self, seat: int) -> None:
-        """Hot-seat: what ``seat`` may see of what happened since its last decision."""
+    def show_since_last_turn(self, seat: int, private_only: bool = False) -> None:
+        """Hot-seat: what ``seat`` may see of what happened since its last decision (``private_only``:
+        only what the public lines already on the screen left out)."""
         log = self.state.log
         start = self.seen_by.get(seat, self.seen_at_start)
-        events = [e for e in log[start:] if e.visible_to(seat)]
+        events = [e for e in log[start:] if e.visible_to(seat) and not (private_only and e.visible_to(None))]
         if events:
-            self.console.print(f"[bold]Since {escape(seat_name(seat))}'s last turn:[/bold]")
+            heading = f"Only {seat_name(seat)} sees:" if private_only else f"Since {seat_name(seat)}'s last turn:"
+            self.console.print(f"[bold]{escape(heading)}[/bold]")
             if len(events) > SINCE_LAST_TURN_MAX:
                 self.console.print(f"  [dim]... {len(events) - SINCE_LAST_TURN_MAX} earlier events (type log)[/dim]")
             for event in events[-SINCE_LAST_TURN_MAX:]:
@@ -364,6 +371,12 @@ class TerminalTable:
         table = self.table_renderable(seat, focus)
         if table is None:
             return 0
+        width = self.console.width
+        if width < COMPACT_WIDTH and self.narrow_noted != width:  # said once per window width
+            self.narrow_noted = width
+            self.console.print(f"[yellow]This window is {width} columns wide: the table is drawn for "
+                               f"{COMPACT_WIDTH} or more, so some of its lines are cut. Widen the window "
+                               "and type show.[/yellow]")
         self.console.print(table)
         return self.lines_of(table)
 
@@ -602,6 +615,7 @@ class TerminalTable:
         """
         state, settings = load_table_file(path)
         before = describe_table(self.state, self.humans, self.bot_level)
+        was_hot_seat = len(self.humans) > 1
         if settings is not None:
             humans, level = settings["humans"], settings["bot"] or self.bot_level
         else:
@@ -610,13 +624,16 @@ class TerminalTable:
         self.bots = make_bots(state, humans, level)
         self.state, self.humans, self.bot_level = state, humans, level
         self.save_path = path
-        self.seen = len(state.log)
+        self.seen = self.seen_at_start = len(state.log)
         self.seen_by = {}
         self.last_human = None
+        self.resumed = True
         self.page = 0
         self.reloaded = True
         after = describe_table(state, humans, level)
         switched = "" if after == before else f" (this table was {before})"
+        if was_hot_seat or len(humans) > 1:  # the seat on screen may not be the one to move in the save
+            self.clear_screen()
         self.console.print(f"Loaded {escape(typed)}: {escape(after)}{escape(switched)}.")
 
     def clear_screen(self) -> None:
@@ -664,18 +681,24 @@ class TerminalTable:
         raises :class:`Quit` or EOFError when the person leaves.
         """
         hot_seat = len(self.humans) > 1
-        handed_over = hot_seat and self.last_human not in (None, seat)
+        resumed = hot_seat and self.last_human is None and self.resumed
+        self.resumed = False
+        handed_over = hot_seat and (self.last_human not in (None, seat) or resumed)
         if handed_over:
-            self.clear_screen()
+            if not resumed:  # a continued game has drawn no seat's view yet: keep the "Loaded" line
+                self.clear_screen()
             self.console.rule(f"Hand the keyboard to {seat_name(seat)}")
             answer = self.read(f"{seat_name(seat)}, press Enter when only you can see the screen "
                                "(or type quit). ")
             if answer.strip().lower() in ("quit", "exit"):
                 raise Quit
         self.last_human = seat
-        if handed_over or (hot_seat and seat not in self.seen_by):
+        if handed_over:
             # The clear wiped what happened meanwhile; show what this seat may see of it.
             self.show_since_last_turn(seat)
+        elif hot_seat and seat not in self.seen_by:
+            # Nothing was wiped: the public events are on the screen; add what only this seat may see.
+            self.show_since_last_turn(seat, private_only=True)
         if self.forced(seat) is not None:
             self.seen_by[seat] = len(self.state.log)
             return  # the run loop comes back here if the seat still decides

@@ -355,3 +355,14 @@ def test_BIB_11_cadfael_deck_is_reshuffled_after_three_auctions():
         if s.phase == OVER:
             break
     assert seen == [(5, 2), (3, 4), (7, 0)]
+
+
+@pytest.mark.parametrize("face, words", [("+1", "Adjustment +1"), ("-1", "Adjustment −1"),
+                                         ("+1+1", "Adjustment +1 and +1"), ("-1-1", "Adjustment −1 and −1"),
+                                         ("+1-1", "Adjustment +1 and −1"), ("=3", "Adjustment =3")])
+def test_the_roll_names_every_adjustment_face(face, words):
+    # The six Adjustment Die faces (docs/games/biblios-dice.md); the "=3" face (set a Value Die to 3)
+    # was logged as "Adjustment ;" with nothing after the word.
+    s = game(3, dice=phase_one(SIX, adjustment=face))
+    roll = next(e for e in s.log if e.kind == "roll")
+    assert f"{words}; Mule Die" in roll.text, roll.text

@@ -279,3 +279,27 @@ def test_COR_10_sixth_treasure_stops_the_payment_that_made_it():
     assert s.grog[0] == 2                    # the Grog faces were never executed
     assert kinds(s)[-3:] == ["skull-island", "treasure", "game-over"]
     assert s.observation(0)["pending"] == [] and s.observation(0)["waiting_for"] is None
+
+
+def test_COR_10_the_log_counts_only_the_coins_taken_before_the_sixth_treasure():
+    # Rulebook, Ending the Game: the 6th Treasure ends the game at once, so only one of Skull Island's
+    # 8 Silver is taken (test above); the log must not say all 8 were, when the board then shows 7 there.
+    s = game(dice=[MP, GR, GR, GR, CN])
+    s.pos[0] = 13
+    s.island = 8
+    s.treasure[0], s.silver[0] = 5, 4
+    play(s, "lock", "maps")
+    arrival = next(e for e in s.log if e.kind == "skull-island")
+    assert "takes 1 of its 8 Silver" in arrival.text, arrival.text
+    assert s.island == 7
+
+
+def test_COR_10_the_log_counts_only_the_silver_faces_paid_before_the_sixth_treasure():
+    # 3 Silver faces with 4 Silver and 5 Treasures: the first coin makes the 6th Treasure, the game ends.
+    s = game(dice=[SI, SI, SI, GR, CN])
+    s.treasure[0], s.silver[0] = 5, 4
+    play(s, "lock", "silver")
+    assert s.is_over and s.treasure[0] == 6 and s.silver[0] == 0
+    paid = next(e for e in s.log if e.kind == "silver")
+    assert "+1 of 3 Silver" in paid.text, paid.text
+    assert "+3 Silver" not in paid.text

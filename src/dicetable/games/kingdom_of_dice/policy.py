@@ -101,22 +101,49 @@ def evaluate(state: KingdomOfDiceState, seat: int) -> float:
 
 
 def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
-    """A warning when ``action_id`` would throw the turn away, else None (front ends ask first).
+    """A warning when ``action_id`` would throw the turn away while another choice would not, else
+    None (front ends ask first).
 
     Rulebook, "Checking the result": a result is valid only with a crown, a
     number, 2s in twos or more, 3s in threes, 4s in fours and one 5 at most,
     and its Crown marker needs a free space at or below its value. A ``stop``
-    with a result that fails either test ends the turn with no marker placed.
+    with a result that fails either test ends the turn with no marker placed, and so
+    does setting aside a die after which no roll can make the result valid (a second
+    5, a 4 with too few dice left for three more) or the last die of a result that fails them.
     """
-    if action_id != "stop" or state.phase == PLACE or seat != state.current:
+    if state.phase == PLACE or seat != state.current:
         return None
-    value = result_value(state.kept)
-    kept = faces_text(state.kept)
+    warning = _throws_turn_away(state, action_id)
+    if warning is None:
+        return None
+    if all(_throws_turn_away(state, a.id) for a in state.legal_actions(seat)):
+        return None  # every choice ends the turn with nothing: nothing to warn about
+    return warning
+
+
+def _throws_turn_away(state: KingdomOfDiceState, action_id: str) -> str | None:
+    """Why ``action_id`` (``stop`` or ``keep:<face>``) would end the turn with no Crown marker, or None."""
+    if action_id in KEEP_IDS:
+        after = list(state.kept)
+        after[KEEP_IDS.index(action_id)] += 1
+        left = sum(state.rolled) - 1
+        if left > 0:
+            if can_still_be_valid(after, left):
+                return None
+            return (f"Setting aside this die scores nothing: no roll can make {faces_text(after)} a valid "
+                    "result (it needs a crown and a number; 2s in twos, 3s in threes, 4s in fours, one 5 at most).")
+        doing = "Setting aside the last die"
+    elif action_id == "stop":
+        after = list(state.kept)
+        doing = "Stopping now"
+    else:
+        return None
+    value = result_value(after)
     if value is None:
-        return (f"Stopping now scores nothing: {kept} is not a valid result (it needs a crown and a "
+        return (f"{doing} scores nothing: {faces_text(after)} is not a valid result (it needs a crown and a "
                 "number; 2s in twos, 3s in threes, 4s in fours, one 5 at most).")
     if free_space_at_or_below(state.board, value) < 0:
-        return f"Stopping now scores nothing: no space at or below {value} is free for a Crown marker."
+        return f"{doing} scores nothing: no space at or below {value} is free for a Crown marker."
     return None
 
 

@@ -46,6 +46,13 @@ export async function tablePage() {
   watchGestures();
   startChat(T.id, () => T.token);
   connect();
+  // A seat link or invite of this table followed from this page (the panel's "seat link" or "invite
+  // link", or one pasted in the address bar) only changes the address's fragment: the browser does
+  // not load the page again, so do it, and the page plays (or claims) that seat as on a fresh visit.
+  window.addEventListener("hashchange", () => {
+    const next = new URLSearchParams(location.hash.slice(1));
+    if (next.get("invite") || (next.get("token") && next.get("token") !== T.token)) location.reload();
+  });
 }
 
 // ---------------------------------------------------------------- the live connection

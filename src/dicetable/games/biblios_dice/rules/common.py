@@ -70,8 +70,8 @@ def dice_count(dice: Sequence[int]) -> int:
 
 
 def adjustment_words(face: str) -> str:
-    """An Adjustment Die face as read aloud: ``"+1-1"`` -> ``"+1 and −1"``, ``"+1"`` stays."""
-    return " and ".join(re.findall(r"[+-]\d+", face)).replace("-", "−")
+    """An Adjustment Die face as read aloud: ``"+1-1"`` -> ``"+1 and −1"``, ``"+1"`` and ``"=3"`` stay."""
+    return " and ".join(re.findall(r"[+=-]\d+", face)).replace("-", "−")
 
 
 def ordinal(n: int) -> str:

@@ -43,6 +43,11 @@ class Coins(Ending):
                 return True
         return False
 
+    def _coins_taken(self, seat: int, n: int) -> int:
+        """How many of ``n`` coins coming one at a time reach ``seat`` before its 6th Treasure ends the game
+        (rulebook: Ending the Game; the rest are never taken). The supply running dry is not counted."""
+        return max(0, min(n, (TREASURE_TO_WIN - self.treasure[seat]) * SILVER_PER_TREASURE - self.silver[seat]))
+
     def _coins_effects(self, seat: int, n: int, source: str, source_now: int) -> list[dict[str, Any]]:
         """The effects of ``n`` Silver coming to ``seat``'s Ship Board one coin at a time, as the coin loops do.
 
@@ -82,8 +87,11 @@ class Coins(Ending):
             if faces:
                 why = f"{why} {counted(n, faces)}"
             short = self.supply < n
-            self.emit("silver", seat, f"{PLAYER[seat]} {why}: +{n} Silver"
-                      + (f" (the supply holds only {self.supply} now)" if short else "") + ".",
+            taken = self._coins_taken(seat, n)
+            cut = taken < n and not short
+            self.emit("silver", seat, f"{PLAYER[seat]} {why}: +{f'{taken} of {n}' if cut else n} Silver"
+                      + (f" (the supply holds only {self.supply} now)" if short else "")
+                      + (" (the 6th Treasure ends the game)" if cut else "") + ".",
                       {"silver": n}, effects=self._coins_effects(seat, n, SUPPLY_KEY, self.supply))
         silver = self.silver
         for got in range(n):

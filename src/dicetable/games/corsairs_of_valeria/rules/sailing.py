@@ -63,8 +63,11 @@ class Sailing(Coins):
         self.left[G_MAP] = 0
         loot = self.island
         if not self.quiet:
+            taken = self._coins_taken(seat, loot)
             self.emit("skull-island", seat, f"{PLAYER[seat]} reaches Skull Island "
-                      f"({'first' if self.visits == 1 else 'second'} time) and takes its {loot} Silver"
+                      f"({'first' if self.visits == 1 else 'second'} time) and takes "
+                      + (f"its {loot} Silver" if taken == loot else
+                         f"{taken} of its {loot} Silver (the 6th Treasure ends the game; the rest stay there)")
                       + ("; the remaining Maps are ignored" if ignored else "") + ".",
                       {"visit": self.visits, "silver": loot},
                       effects=self._coins_effects(seat, loot, ISLAND_KEY, loot))
