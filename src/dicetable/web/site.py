@@ -18,7 +18,8 @@ from dicetable.server.collector import settle_collector
 from dicetable.server.processes import DATABASE_VARIABLE
 from dicetable.server.settings import Settings
 
-from .routes import router
+from . import missing
+from .routes import router, templates
 
 __all__ = ["create_site", "site_from_env"]
 
@@ -31,6 +32,7 @@ def create_site(database_url: str = DEFAULT_DATABASE, **options: Any) -> FastAPI
     """
     app = create_app(database_url, **options)
     app.include_router(router)
+    missing.install(app, templates)  # a browser's unknown address: a page, not the API's JSON
     return app
 
 

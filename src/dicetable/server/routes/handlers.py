@@ -9,14 +9,13 @@ short sentence, never a traceback).
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 from typing import Any, Iterable, Iterator, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..bots import LEVELS
@@ -108,41 +107,9 @@ async def bad_body(request: Request, exc: RequestValidationError) -> JSONRespons
     return JSONResponse({"detail": text + (f"; {hint}" if hint else "")}, 422)
 
 
-#: The page a browser gets for an address that is no page of the site (a mistyped link): the lobby's
-#: look, the address, a way back. Only for a GET asking for HTML outside /api/ and /static/.
-MISSING_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>No such page</title>
-<link rel="stylesheet" href="/static/web/dicetable.css">
-<link rel="stylesheet" href="/static/web/players.css">
-</head>
-<body data-page="missing">
-<header class="topbar"><p class="brand"><a href="/">dicetable</a></p></header>
-<main class="players-page"><h1>No such page</h1><p>There is no page at {path} on this server.</p>
-<p class="lone-link"><a href="/">Back to the lobby</a></p></main>
-</body>
-</html>
-"""
-
-
-def _wants_page(request: Request) -> bool:
-    """True for a browser's page request (GET/HEAD accepting HTML) outside the API and static files."""
-    path = request.url.path
-    return (request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/"))
-            and "text/html" in request.headers.get("accept", ""))
-
-
-async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse | HTMLResponse:
-    """Starlette's refusals in the API's words (404 names the route, 405 lists every allowed method);
-    a browser asking for a page that does not exist gets a page saying so, with a link to the lobby."""
+async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    """Starlette's refusals in the API's words (404 names the route, 405 lists every allowed method)."""
     detail = exc.detail
-    if exc.status_code == 404 and detail == "Not Found" and _wants_page(request):
-        path = request.url.path
-        shown = path if len(path) <= QUOTED_MAX else path[:QUOTED_MAX] + "…"
-        return HTMLResponse(MISSING_PAGE.format(path=html.escape(shown)), 404)
     if exc.status_code == 404 and detail == "Not Found":
         detail = f"there is no {request.method} {request.url.path}; the API is described at /api/openapi.json"
     elif detail == "There was an error parsing the body":
