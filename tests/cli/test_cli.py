@@ -100,9 +100,16 @@ def test_simulate_prints_win_rates_and_writes_jsonl(tmp_path):
                  "--workers", "1", "--jsonl", str(out))
     assert result.exit_code == 0, result.output
     assert "win rate" in result.output and "greedy" in result.output
+    assert "6 games, 2 seats, seats rotated" in result.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 6
     assert [r["bots"] for r in rows[:2]] == [["greedy", "random"], ["random", "greedy"]]
+
+
+def test_simulate_of_one_bot_is_a_solo_game():
+    result = run("simulate", "kingdom-of-dice", "-n", "2", "--bots", "greedy", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "2 games, solo" in result.output and "1 seats" not in result.output, result.output
 
 
 def test_simulate_takes_the_largest_seed_and_plays_every_game(tmp_path):

@@ -420,7 +420,8 @@ def simulate(
             fail(str(exc))
     if out:
         out.close()
-    table = Table(title=f"{game}: {games_n} games, {len(names)} seats, seats rotated")
+    seating = "solo" if len(names) == 1 else f"{len(names)} seats, seats rotated"
+    table = Table(title=f"{game}: {games_n} games, {seating}")
     for col in ("bot", "seats", "wins", "win rate", "95% CI", "mean score", "sd"):
         table.add_column(col, justify="right")
     for row in summarize(results):
