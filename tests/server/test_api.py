@@ -352,3 +352,12 @@ def test_scores_are_public_and_own_score_adds_what_only_the_seat_sees(sqlite_url
                             json={"action": rng.choice(view["legal_actions"])["id"], "version": view["version"]})
             assert r.status_code == 200, r.text
         assert hidden_seen > 0
+
+
+def test_a_table_made_without_seats_has_every_seat_human(client):
+    """README: ``seats`` is optional in ``POST /api/tables``; without it every seat is a person's."""
+    r = client.post("/api/tables", json={"game": "corsairs-of-valeria", "players": 3})
+    assert r.status_code == 201, r.text
+    seats = r.json()["seats"]
+    assert [s["seat"] for s in seats] == [0, 1, 2]
+    assert all(s["kind"] == "human" and s["token"] for s in seats)
