@@ -11,7 +11,7 @@ keep the JSON answer.
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -36,7 +36,6 @@ def install(app: FastAPI, templates: Jinja2Templates) -> None:
             return templates.TemplateResponse(request, "missing.html", {
                 "title": "no such page", "message": f"There is no page at {shown} on this server."},
                 status_code=404)
-        answer: JSONResponse = await http_error(request, exc)
-        return answer
+        return await http_error(request, exc)
 
     app.add_exception_handler(StarletteHTTPException, page_or_api_error)  # type: ignore[arg-type]

@@ -43,20 +43,11 @@ class Coins(Ending):
                 return True
         return False
 
-    def _coins_taken(self, seat: int, n: int) -> int:
-        """How many of ``n`` coins coming one at a time reach ``seat`` before its 6th Treasure ends the game
-        (rulebook: Ending the Game; the rest are never taken). The supply running dry is not counted."""
-        return max(0, min(n, (TREASURE_TO_WIN - self.treasure[seat]) * SILVER_PER_TREASURE - self.silver[seat]))
-
-    def _coins_effects(self, seat: int, n: int, source: str, source_now: int) -> list[dict[str, Any]]:
-        """The effects of ``n`` Silver coming to ``seat``'s Ship Board one coin at a time, as the coin loops do.
-
-        ``source`` is the key of the counter the coins leave (the supply, Skull Island, another ship's
-        Silver) and ``source_now`` its value; only the supply can run dry. Counts the coins that arrive
-        before the supply is empty or a 6th Treasure ends the game; the new values of the Ship Board's
-        Silver and of the supply are given only when no 5-Silver exchange (an event of its own, which
-        returns coins to the supply) happens on the way. Read-only.
-        """
+    def _coins_arriving(self, seat: int, n: int, source: str) -> tuple[int, bool]:
+        """(How many of ``n`` Silver coming to ``seat``'s Ship Board one coin at a time arrive, whether a
+        5-Silver exchange happens on the way), as the coin loops take them: until the supply is empty
+        (``source`` the supply's key) or a 6th Treasure ends the game (rulebook: Ending the Game; the
+        rest are never taken). Read-only."""
         silver, supply, treasure = self.silver[seat], self.supply, self.treasure[seat]
         got = 0
         exchanged = False
@@ -70,6 +61,18 @@ class Coins(Ending):
                 supply += SILVER_PER_TREASURE
                 treasure += 1
                 exchanged = True
+        return got, exchanged
+
+    def _coins_effects(self, seat: int, n: int, source: str, source_now: int) -> list[dict[str, Any]]:
+        """The effects of ``n`` Silver coming to ``seat``'s Ship Board one coin at a time, as the coin loops do.
+
+        ``source`` is the key of the counter the coins leave (the supply, Skull Island, another ship's
+        Silver) and ``source_now`` its value; only the supply can run dry. Counts the coins that arrive
+        before the supply is empty or a 6th Treasure ends the game; the new values of the Ship Board's
+        Silver and of the supply are given only when no 5-Silver exchange (an event of its own, which
+        returns coins to the supply) happens on the way. Read-only.
+        """
+        got, exchanged = self._coins_arriving(seat, n, source)
         if not got:
             return []
         out = [fx.count(counter_key(seat, "silver"), got, None if exchanged else self.silver[seat] + got)]
@@ -87,8 +90,8 @@ class Coins(Ending):
             if faces:
                 why = f"{why} {counted(n, faces)}"
             short = self.supply < n
-            taken = self._coins_taken(seat, n)
-            cut = taken < n and not short
+            taken = self._coins_arriving(seat, n, SUPPLY_KEY)[0]
+            cut = taken < n and not short  # short: the supply's words say it
             self.emit("silver", seat, f"{PLAYER[seat]} {why}: +{f'{taken} of {n}' if cut else n} Silver"
                       + (f" (the supply holds only {self.supply} now)" if short else "")
                       + (" (the 6th Treasure ends the game)" if cut else "") + ".",

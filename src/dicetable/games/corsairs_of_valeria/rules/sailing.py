@@ -63,7 +63,7 @@ class Sailing(Coins):
         self.left[G_MAP] = 0
         loot = self.island
         if not self.quiet:
-            taken = self._coins_taken(seat, loot)
+            taken = self._coins_arriving(seat, loot, ISLAND_KEY)[0]
             self.emit("skull-island", seat, f"{PLAYER[seat]} reaches Skull Island "
                       f"({'first' if self.visits == 1 else 'second'} time) and takes "
                       + (f"its {loot} Silver" if taken == loot else
