@@ -17,8 +17,8 @@ socket and lasts ``seconds``: the client actions accepted, their round trip,
 when the first and the last subscriber of the table (the seats' sockets and
 the spectator's) held each action's version (``run.py`` turns that into the
 push delay with the server's stamp of the action), the actions applied
-(versions the spectators saw, bots included), the server's and this
-process's CPU time (``/proc/<pid>/stat``) and the server's memory. The
+(versions the spectators saw, bots included), how late this process runs
+what is ready (``watch_lag``), the server's and this process's CPU time (``/proc/<pid>/stat``) and the server's memory. The
 users wait until the server answers ``/api/health`` (it starts while locust
 does). After the window nobody posts; the sockets are read ``grace`` seconds
 more, then the raw record is written to ``out`` and locust stops.
@@ -56,6 +56,8 @@ SEATS: list["Seat"] = []
 STALL = 60.0
 #: How often a dropped socket is opened again.
 RECONNECTS = 3
+#: The sleep of the greenlet that measures how late this process runs what is ready (seconds).
+LAG_TICK = 0.01
 
 
 class Run:
@@ -72,6 +74,7 @@ class Run:
     cpu: list[float] = []  # the server's CPU seconds at the window's start and end
     own_cpu: list[float] = []  # this (locust) process's, to tell whether the clients kept up
     rss: list[int] = []  # the server's resident memory in KiB once it answers and after the window
+    lag_ms: list[float] = []  # how late this process woke a greenlet that slept LAG_TICK, in the window
 
     @classmethod
     def inside(cls, t: float) -> bool:
@@ -366,7 +369,7 @@ def dump(path: str) -> None:
         if during:
             applied += during[-1] - (before[-1] if before else 0)
     raw = {"window_s": Run.end - Run.start, "client_actions": len(Run.rtt_ms), "applied_actions": applied,
-           "rtt_ms": Run.rtt_ms, "pushed": pushed, "missing_pushes": missing, "pushes": pushes,
+           "rtt_ms": Run.rtt_ms, "client_lag_ms": Run.lag_ms, "pushed": pushed, "missing_pushes": missing, "pushes": pushes,
            "conflicts": Run.conflicts, "resent": Run.resent, "failures": Run.failures,
            "tables_created": len(Run.tables),
            "server_cpu_s": Run.cpu[1] - Run.cpu[0], "client_cpu_s": Run.own_cpu[1] - Run.own_cpu[0],
@@ -398,6 +401,21 @@ def await_server(environment: Environment) -> None:
     SERVER_UP.set()
 
 
+def watch_lag() -> None:
+    """Sleep ``LAG_TICK`` again and again, noting in the window how much later than asked each sleep ended.
+
+    Every greenlet of this process waits its turn on one thread: when a post's answer has arrived but
+    the greenlet that sent it is not run yet, its round trip is counted late by about this much. A
+    client lag near the round trip's percentiles says the clients, not the server, set them.
+    """
+    while not Run.stopping:
+        asked = time.perf_counter()
+        gevent.sleep(LAG_TICK)
+        late = time.perf_counter() - asked - LAG_TICK
+        if Run.inside(time.time()):
+            Run.lag_ms.append(1000 * max(0.0, late))
+
+
 def conduct(environment: Environment) -> None:
     """Open the window once every seat plays its first table, close it after ``seconds``, then stop."""
     pid = int(CONFIG["server_pid"])
@@ -410,6 +428,7 @@ def conduct(environment: Environment) -> None:
     Run.cpu.append(cpu_s(pid))
     Run.own_cpu.append(cpu_s(os.getpid()))
     Run.start = time.time()
+    gevent.spawn(watch_lag)
     gevent.sleep(float(CONFIG["seconds"]))
     Run.end = time.time()
     Run.cpu.append(cpu_s(pid))

@@ -82,7 +82,8 @@ def figures(raw: dict, tables: int) -> dict:
 
     ``raw`` holds the window's length in seconds, the client actions accepted,
     the actions applied (a spectator's count of versions, bots included), the
-    round trips and push delays (``push_delays``) in ms, the server's and the
+    round trips and push delays (``push_delays``) in ms, how late the locust
+    process woke a sleeping greenlet (``client_lag_ms``, optional), the server's and the
     locust process's CPU seconds over the window, and the server's resident
     memory in KiB when it first answered and after the run (``rss_kib``).
     Memory per live table is how much that grew, divided by ``tables`` (the
@@ -91,6 +92,7 @@ def figures(raw: dict, tables: int) -> dict:
     window = raw["window_s"]
     rss_before_kib, rss_after_kib = raw["rss_kib"]
     applied = raw["applied_actions"]
+    lag = raw.get("client_lag_ms", [])
 
     def ms(values: Sequence[float], p: float) -> float | None:
         value = percentile(values, p)
@@ -103,6 +105,7 @@ def figures(raw: dict, tables: int) -> dict:
         "applied_per_s": round(applied / window, 1) if window > 0 else None,
         "rtt_ms": {"p50": ms(raw["rtt_ms"], 50), "p95": ms(raw["rtt_ms"], 95), "p99": ms(raw["rtt_ms"], 99)},
         "push_ms": {"p50": ms(raw["push_ms"], 50), "p99": ms(raw["push_ms"], 99)},
+        "client_lag_ms": {"p50": ms(lag, 50), "p99": ms(lag, 99)},
         "cpu_ms_per_action": round(1000 * raw["server_cpu_s"] / applied, 2) if applied else None,
         "server_cpu_share": round(raw["server_cpu_s"] / window, 2) if window > 0 else None,
         "client_cpu_share": round(raw["client_cpu_s"] / window, 2) if window > 0 else None,
@@ -130,6 +133,8 @@ def render(result: dict) -> str:
                                f"{result['applied_per_s']} / s with the bots')"),
         ("round trip ms", "p50 {p50}  p95 {p95}  p99 {p99}".format(**result["rtt_ms"])),
         ("push delay ms", "p50 {p50}  p99 {p99}".format(**result["push_ms"])),
+        ("client lag ms", "p50 {p50}  p99 {p99}  (how late locust ran a ready greenlet)".format(
+            **result.get("client_lag_ms", {"p50": None, "p99": None}))),
         ("server CPU / action", f"{result['cpu_ms_per_action']} ms (server busy {result['server_cpu_share']} "
                                 f"cores, locust {result['client_cpu_share']})"),
         ("memory / live table", f"{result['kib_per_table']} KiB"),

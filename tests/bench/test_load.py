@@ -51,8 +51,10 @@ def test_percentiles_are_nearest_rank():
 def test_figures_divide_by_the_window_the_actions_and_the_tables():
     raw = {"window_s": 10.0, "client_actions": 40, "applied_actions": 50, "rtt_ms": [10.0] * 40,
            "push_ms": [2.0] * 40, "missing_pushes": 0, "pushes": 160, "conflicts": 1, "failures": [],
-           "tables_created": 5, "server_cpu_s": 0.25, "client_cpu_s": 1.0, "rss_kib": [100_000, 102_000]}
+           "tables_created": 5, "server_cpu_s": 0.25, "client_cpu_s": 1.0, "rss_kib": [100_000, 102_000],
+           "client_lag_ms": [0.5] * 98 + [30.0, 40.0]}
     got = figures(raw, tables=4)
+    assert got["client_lag_ms"] == {"p50": 0.5, "p99": 30.0}  # nearest rank: the 99th of 100 values
     assert got["actions_per_s"] == 4.0 and got["applied_per_s"] == 5.0
     assert got["cpu_ms_per_action"] == 5.0  # 250 ms of CPU over 50 applied actions
     assert got["kib_per_table"] == 500.0  # 2,000 KiB grown over 4 live tables
@@ -110,3 +112,5 @@ def test_a_short_load_run_plays_pushes_and_reports(tmp_path):
     assert 0 < rtt["p50"] <= rtt["p95"] <= rtt["p99"]
     assert 0 <= result["push_ms"]["p50"] <= result["push_ms"]["p99"] and result["push_ms"]["p99"] > 0
     assert "round trip ms" in done.stdout and "push delay ms" in done.stdout  # the printed table
+    lag = result["client_lag_ms"]  # the probe slept through the window
+    assert lag["p50"] is not None and 0 <= lag["p50"] <= lag["p99"]

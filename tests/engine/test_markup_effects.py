@@ -8,6 +8,8 @@ from hypothesis import given, strategies as st
 from dicetable.engine import effects as fx
 from dicetable.engine.markup import PIPS, as_parts, assemble, attr, check_key, die_svg, slot, text
 
+from ..cycles import cyclic_garbage
+
 
 def test_escaping_covers_markup_and_quotes() -> None:
     assert attr('a"b\'<c>&') == "a&quot;b&#x27;&lt;c&gt;&amp;"
@@ -34,6 +36,15 @@ def test_slots_are_filled_recursively_and_missing_ones_stay_empty() -> None:
 def test_svg_group_slots() -> None:
     parts = {"board": '<svg viewBox="0 0 9 9">' + slot("pip", "g") + "</svg>", "pip": '<circle r="1"/>'}
     assert assemble(parts) == '<svg viewBox="0 0 9 9"><g data-part="pip"><circle r="1"/></g></svg>'
+
+
+def test_assembling_a_board_leaves_no_reference_cycle() -> None:
+    # a server assembles a board for every view it answers; a cycle per board is work for the collector
+    parts = {"board": "<main>" + slot("dice", "section") + "</main>", "dice": slot("d1", "span"), "d1": "6"}
+    with cyclic_garbage() as left:
+        for _ in range(20):
+            assert assemble(parts) == '<main><section data-part="dice"><span data-part="d1">6</span></section></main>'
+    assert left == []
 
 
 def test_a_part_holding_its_own_slot_and_a_missing_root_are_refused() -> None:

@@ -87,19 +87,23 @@ def assemble(parts: Mapping[str, str], root: str = ROOT) -> str:
     """
     if root not in parts:
         raise ValueError(f"the board has no root part {root!r}; parts: {', '.join(sorted(parts)) or 'none'}")
+    return _filled(parts, root, ())
 
-    def fill(key: str, seen: tuple[str, ...]) -> str:
-        if key in seen:
-            raise ValueError(f"part {key!r} holds its own slot (through {' > '.join(seen)})")
 
-        def one(m: re.Match[str]) -> str:
-            tag, child, rest = m.group(1), m.group(2), m.group(3)
-            inner = fill(child, seen + (key,)) if child in parts else ""
-            return f'<{tag} data-part="{child}"{rest}>{inner}</{tag}>'
+def _filled(parts: Mapping[str, str], key: str, seen: tuple[str, ...]) -> str:
+    """Part ``key`` with its slots filled from ``parts``; ``seen``: the parts it lies in (ValueError when
+    it is one of them). A function of the module, not a closure over itself: a self-referring closure
+    is a reference cycle, left for the garbage collector at every board assembled."""
+    if key in seen:
+        raise ValueError(f"part {key!r} holds its own slot (through {' > '.join(seen)})")
+    inside = seen + (key,)
 
-        return _SLOT.sub(one, parts[key])
+    def one(m: re.Match[str]) -> str:
+        tag, child, rest = m.group(1), m.group(2), m.group(3)
+        inner = _filled(parts, child, inside) if child in parts else ""
+        return f'<{tag} data-part="{child}"{rest}>{inner}</{tag}>'
 
-    return fill(root, ())
+    return _SLOT.sub(one, parts[key])
 
 
 class Memo:

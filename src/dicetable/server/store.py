@@ -29,7 +29,7 @@ import logging
 import os
 import queue
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
@@ -94,23 +94,61 @@ class Record:
 
 @dataclass(eq=False)
 class _Pending:
-    """One append waiting for the committer: the row, the status to set, and how it ended."""
+    """One append waiting for the committer: the row, the status to set, how it ended, and who waits.
+
+    :meth:`Store.append` waits on ``done``; :meth:`Store.append_soon` gives ``loop`` and ``future``,
+    which :meth:`wake` settles on that loop. Nothing here refers back to the pending append (no
+    closure over it, no raised exception kept), so once settled it is freed by its reference count
+    alone: an action in flight leaves no garbage cycle for the collector (docs/load.md, "Cycles").
+    """
 
     row: dict[str, Any]
     status: str | None
+    action: StoredAction
     finish: Callable[[Connection], None] | None = None  # run in the append's transaction once it is stored
-    done: threading.Event = field(default_factory=threading.Event)
     stored: bool = False
     error: BaseException | None = None
-    then: Callable[[], None] | None = None  # called by the committer once ``done`` is set (append_soon)
+    done: threading.Event | None = None  # append(): set by the committer once it is written
+    loop: asyncio.AbstractEventLoop | None = None  # append_soon(): the loop of ``future``
+    future: asyncio.Future[StoredAction] | None = None
 
-    def outcome(self, stored: StoredAction) -> StoredAction:
-        """``stored`` once this append was committed; its error, or :class:`Conflict` for a lost race."""
+    def failure(self) -> BaseException | None:
+        """The error of this append once written: its own, :class:`Conflict` for a lost race, else None."""
         if self.error is not None:
-            raise self.error
+            return self.error
         if not self.stored:
-            raise Conflict(f"action {stored.seq} of table {stored.table_id} exists already")
-        return stored
+            action = self.action
+            return Conflict(f"action {action.seq} of table {action.table_id} exists already")
+        return None
+
+    def outcome(self) -> StoredAction:
+        """The stored action once this append was committed; raises its :meth:`failure`."""
+        failure = self.failure()
+        if failure is not None:
+            raise failure
+        return self.action
+
+    def wake(self) -> None:
+        """Tell whoever waits that this append is written (in the committer thread)."""
+        if self.done is not None:
+            self.done.set()
+        if self.loop is not None:
+            try:
+                self.loop.call_soon_threadsafe(self.settle)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                pass
+
+    def settle(self) -> None:
+        """Resolve ``future`` with the stored action or the failure (on its loop); a cancelled waiter
+        is left alone (the append is committed all the same)."""
+        future = self.future
+        if future is None or future.cancelled():
+            return
+        failure = self.failure()
+        if failure is None:
+            future.set_result(self.action)
+        else:
+            future.set_exception(failure)
 
 
 def now() -> datetime:
@@ -396,11 +434,12 @@ class Store:
         Database errors (``sqlalchemy.exc.DBAPIError``) reach the caller as they are.
         """
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
-        pending = _Pending(dict(zip(ACTION_FIELDS, stored)), status, finish)
+        done = threading.Event()
+        pending = _Pending(dict(zip(ACTION_FIELDS, stored)), status, stored, finish, done=done)
         self._start_committer()
         self._waiting.put(pending)
-        pending.done.wait()
-        return pending.outcome(stored)
+        done.wait()
+        return pending.outcome()
 
     def append_soon(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
                     status: str | None = None, finish: Callable[[Connection], None] | None = None
@@ -415,25 +454,9 @@ class Store:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[StoredAction] = loop.create_future()
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
-        pending = _Pending(dict(zip(ACTION_FIELDS, stored)), status, finish)
-
-        def settle() -> None:  # on the loop
-            if future.cancelled():
-                return
-            try:
-                future.set_result(pending.outcome(stored))
-            except BaseException as exc:  # handed to the waiter
-                future.set_exception(exc)
-
-        def then() -> None:  # in the committer thread
-            try:
-                loop.call_soon_threadsafe(settle)
-            except RuntimeError:  # the loop is closed: nobody waits any more
-                pass
-
-        pending.then = then
         self._start_committer()
-        self._waiting.put(pending)
+        self._waiting.put(_Pending(dict(zip(ACTION_FIELDS, stored)), status, stored, finish,
+                                   loop=loop, future=future))
         return future
 
     def _start_committer(self) -> None:
@@ -482,9 +505,7 @@ class Store:
                     pending.error = exc
         finally:
             for pending in batch:
-                pending.done.set()
-                if pending.then is not None:
-                    pending.then()
+                pending.wake()
 
     def _write_alone(self, pending: _Pending) -> None:
         """Write one append in its own transaction; if that fails while it carries results to write
