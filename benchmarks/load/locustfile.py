@@ -368,7 +368,7 @@ def dump(path: str) -> None:
         during = [v for v, t in zip(spec.versions, spec.times) if Run.inside(t)]
         if during:
             applied += during[-1] - (before[-1] if before else 0)
-    raw = {"window_s": Run.end - Run.start, "client_actions": len(Run.rtt_ms), "applied_actions": applied,
+    raw = {"window_s": Run.end - Run.start, "window": [Run.start, Run.end], "client_actions": len(Run.rtt_ms), "applied_actions": applied,
            "rtt_ms": Run.rtt_ms, "client_lag_ms": Run.lag_ms, "pushed": pushed, "missing_pushes": missing, "pushes": pushes,
            "conflicts": Run.conflicts, "resent": Run.resent, "failures": Run.failures,
            "tables_created": len(Run.tables),

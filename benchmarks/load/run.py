@@ -12,6 +12,9 @@ own process (its gevent monkey-patching stays there; its users wait until
 ``/api/health`` answers, and so does this runner), then stops both, also on Ctrl-C. The figures (docs/load.md says what
 each one means) are appended as one JSON line to
 ``benchmarks/results/load.jsonl`` (``--out``) and printed as a table.
+``--probe`` has the server load ``probe/sitecustomize.py``: the result then holds its
+collector's work in the window and its action requests' time in the app, and a census of
+its cyclic garbage is printed (docs/load.md, "Cycles and the collector's thresholds").
 Exit status 1 when the server or locust failed.
 """
 
@@ -33,9 +36,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from plan import THINK, figures, mix, push_delays, render, seat_users  # noqa: E402
+from plan import THINK, figures, mix, percentile, push_delays, render, seat_users  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+#: The folder of the probe the server loads with --probe (its sitecustomize.py).
+PROBE = HERE / "probe"
 RESULTS = HERE.parent / "results" / "load.jsonl"
 #: Seconds to wait for the server's /api/health before giving up.
 START_PATIENCE = 60.0
@@ -136,6 +141,30 @@ def stamps(url: str, table_ids: set[str]) -> dict[tuple[str, int], float]:
     return out
 
 
+def probe_figures(folder: Path, window: list[float], server_cpu_s: float, thresholds: str | None) -> dict:
+    """What ``probe/sitecustomize.py`` wrote in ``folder`` during ``window`` (``[start, end]``, time.time()):
+    per generation the collections, their CPU ms in all and the longest one's wall ms; the collector's
+    share of the server's CPU; the ms from a ``POST .../actions`` reaching the app to its answer
+    (p50/p99, answers 200 only)."""
+    start, end = window
+    per: dict[str, dict] = {}
+    for line in (folder / "gc.txt").read_text().splitlines():
+        at, generation, wall, cpu, _freed = line.split()
+        if start <= float(at) <= end:
+            g = per.setdefault(f"gen{generation}", {"collections": 0, "cpu_ms": 0.0, "longest_ms": 0.0})
+            g["collections"] += 1
+            g["cpu_ms"] += float(cpu)
+            g["longest_ms"] = max(g["longest_ms"], float(wall))
+    for g in per.values():
+        g["cpu_ms"], g["longest_ms"] = round(g["cpu_ms"]), round(g["longest_ms"], 1)
+    app = sorted(float(ms) for at, ms, status in (line.split() for line in (folder / "app.txt").read_text().splitlines())
+                 if status == "200" and start <= float(at) <= end)
+    gc_cpu = sum(g["cpu_ms"] for g in per.values()) / 1000
+    return {"thresholds": thresholds or "the server's", "collections": per,
+            "gc_cpu_share": round(gc_cpu / server_cpu_s, 3) if server_cpu_s else None,
+            "app_ms": {"p50": percentile(app, 50), "p99": percentile(app, 99)}}
+
+
 def run(args: argparse.Namespace) -> dict:
     """Start the server, run locust, stop both; the result (one line of load.jsonl)."""
     think = THINK[args.profile] if args.think is None else args.think
@@ -147,9 +176,15 @@ def run(args: argparse.Namespace) -> dict:
         base = f"http://127.0.0.1:{port}"
         log = folder / "server.log"
         env = dict(os.environ, DICETABLE_LIMITS="off", PYTHONUNBUFFERED="1")
+        server_env = dict(env)
+        if args.probe:  # the server imports probe/sitecustomize.py at start-up
+            server_env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROBE), env.get("PYTHONPATH")) if p)
+            server_env["DICETABLE_PROBE"] = str(folder / "probe")
+            if args.probe_gc:
+                server_env["DICETABLE_PROBE_GC"] = args.probe_gc
         with log.open("wb") as out:
-            server = subprocess.Popen(serve_command(port, args.database, args.workers, args.access_log), cwd=folder, env=env,
-                                      stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            server = subprocess.Popen(serve_command(port, args.database, args.workers, args.access_log), cwd=folder,
+                                      env=server_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         raw_path = folder / "raw.json"
         config = {"tables": args.tables, "think": think, "seconds": args.seconds, "grace": args.grace,
                   "server_pid": server.pid, "out": str(raw_path)}
@@ -172,6 +207,9 @@ def run(args: argparse.Namespace) -> dict:
             raise LoadError(f"locust ended (status {locust.returncode}) without its record:\n"
                             f"{locust_log.read_text()[-3000:]}")
         raw = json.loads(raw_path.read_text())
+        if args.probe and server.poll() is None:
+            server.send_signal(signal.SIGUSR2)  # the probe's census of what only the collector would free
+            time.sleep(3)
         url = args.database or f"sqlite:///{folder / 'dicetable.db'}"
         raw["push_ms"], stamped = push_delays(raw["pushed"], stamps(url, {row[0] for row in raw["pushed"]}))
         result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
@@ -182,6 +220,11 @@ def run(args: argparse.Namespace) -> dict:
         result.update(figures(raw, args.tables))
         result["push_stamped"] = stamped
         result["server_errors"] = logged_errors(log.read_text(errors="replace"))
+        if args.probe:
+            result["probe"] = probe_figures(folder / "probe", raw["window"], raw["server_cpu_s"], args.probe_gc)
+            census = folder / "probe" / "garbage.txt"
+            if census.exists():
+                print(census.read_text(), file=sys.stderr)
         return result
     finally:
         stop(locust)
@@ -195,6 +238,11 @@ def run(args: argparse.Namespace) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run, append the JSON line, print the table; 1 on failure."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--probe", action="store_true",
+                    help="load probe/sitecustomize.py in the server: its collections, its action requests' time in "
+                         "the app, and a census of its cyclic garbage after the run (in the result's 'probe')")
+    ap.add_argument("--probe-gc", metavar="off|YOUNG,MIDDLE,OLD",
+                    help="with --probe: the collector's thresholds once the server settled it ('off': none run)")
     ap.add_argument("--profile", choices=sorted(THINK), required=True,
                     help="evening: think time 1 s; saturation: think time 0")
     ap.add_argument("--tables", type=int, default=50, help="tables live at once (default 50)")
@@ -212,6 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.workers < 1:
         ap.error("--tables and --workers take 1 or more, --seconds a positive number")
+    if args.probe_gc is not None:
+        parts = args.probe_gc.split(",")
+        if not args.probe:
+            ap.error("--probe-gc needs --probe (the probe sets the thresholds in the server)")
+        if args.probe_gc != "off" and (len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts)):
+            ap.error(f"--probe-gc takes 'off' or three positive whole numbers YOUNG,MIDDLE,OLD, got {args.probe_gc!r}")
     try:
         result = run(args)
     except LoadError as exc:

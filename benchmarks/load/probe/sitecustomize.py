@@ -1,0 +1,126 @@
+"""The load benchmark's probe inside the server process (``run.py --probe``): what its collector and its
+action requests do, written to files in ``$DICETABLE_PROBE`` (a folder).
+
+Python imports a ``sitecustomize`` module at start-up from the path; ``run.py --probe`` puts this
+folder first on the server's ``PYTHONPATH``. In a process started as ``dicetable serve`` (any other
+process, such as a search process, is left alone) it writes:
+
+- ``gc.txt``: a line per collection of the cyclic garbage collector: when it ended (``time.time()``),
+  its generation, its wall time and its CPU time (ms, ``time.thread_time``) and how many objects
+  it freed;
+- ``app.txt``: a line per ``POST .../actions`` request: when it reached the app, the ms from
+  there to the start of its answer, and the status;
+- ``garbage.txt``, when the process is sent ``SIGUSR2``: every object that only the collector
+  would free at that moment, counted by type, with the functions and code of the frames among them.
+  Run with ``$DICETABLE_PROBE_GC=off`` (no automatic collection) the count covers everything since
+  the server settled its collector.
+
+``$DICETABLE_PROBE_GC`` (``off``, or ``young,middle,old``) sets the collector's thresholds once
+``settle_collector`` has run, so thresholds are compared on the same code.
+"""
+
+from __future__ import annotations
+
+import collections
+import gc
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+_FOLDER = os.environ.get("DICETABLE_PROBE")
+
+
+def _collections(out) -> None:
+    started: list[float] = [0.0, 0.0]
+
+    def note(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0], started[1] = time.perf_counter(), time.thread_time()
+            return
+        wall, cpu = time.perf_counter() - started[0], time.thread_time() - started[1]
+        out.write(f"{time.time():.3f} {info['generation']} {1000 * wall:.2f} {1000 * cpu:.2f} {info['collected']}\n")
+
+    gc.callbacks.append(note)
+
+
+def _thresholds() -> None:
+    wanted = os.environ.get("DICETABLE_PROBE_GC")
+    if not wanted:
+        return
+    import dicetable.server.collector as collector
+
+    settle = collector.settle_collector
+
+    def settle_then_set() -> None:
+        settle()
+        gc.set_threshold(*((10**9, 10**9, 10**9) if wanted == "off" else map(int, wanted.split(","))))
+
+    collector.settle_collector = settle_then_set
+
+
+def _app_times(out) -> None:
+    import dicetable.web as web
+
+    create_site = web.create_site
+
+    def timed_site(*args, **kwargs):
+        app = create_site(*args, **kwargs)
+        build = app.build_middleware_stack
+
+        def stack():
+            inner = build()
+
+            async def timed(scope, receive, send):
+                if scope["type"] != "http" or not scope["path"].endswith("/actions"):
+                    return await inner(scope, receive, send)
+                reached, at = time.time(), time.perf_counter()
+                answer: list = [at, None]
+
+                async def send_noting(message):
+                    if message["type"] == "http.response.start":
+                        answer[0], answer[1] = time.perf_counter(), message["status"]
+                    await send(message)
+
+                await inner(scope, receive, send_noting)
+                out.write(f"{reached:.4f} {1000 * (answer[0] - at):.2f} {answer[1]}\n")
+
+            return timed
+
+        app.build_middleware_stack = stack
+        return app
+
+    web.create_site = timed_site
+
+
+def _garbage_census(path: Path) -> None:
+    def census(_signum, _frame) -> None:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            gc.collect()
+            found = list(gc.garbage)
+        finally:
+            gc.garbage.clear()
+            gc.set_debug(0)
+        kinds = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in found)
+        functions = collections.Counter(o.__qualname__ for o in found if type(o).__name__ == "function")
+        frames = collections.Counter(f"{o.f_code.co_filename.rsplit('site-packages/', 1)[-1]}:{o.f_code.co_name}"
+                                     for o in found if type(o).__name__ == "frame")
+        with path.open("a") as out:
+            out.write(f"== {time.time():.1f}: {len(found)} objects only the collector would free\n")
+            out.writelines(f"  {n:8d} {kind}\n" for kind, n in kinds.most_common(30))
+            out.writelines(f"  {n:8d} function {name}\n" for name, n in functions.most_common(10))
+            out.writelines(f"  {n:8d} frame {name}\n" for name, n in frames.most_common(10))
+        del found
+
+    signal.signal(signal.SIGUSR2, census)
+
+
+if _FOLDER and "serve" in sys.argv[1:3]:
+    _dir = Path(_FOLDER)
+    _dir.mkdir(parents=True, exist_ok=True)
+    _collections(open(_dir / "gc.txt", "a", buffering=1))
+    _thresholds()
+    _app_times(open(_dir / "app.txt", "a", buffering=1))
+    _garbage_census(_dir / "garbage.txt")
