@@ -71,9 +71,11 @@ def stop(proc: subprocess.Popen | None) -> None:
         pass
 
 
-def serve_command(port: int, database: str | None, workers: int, access_log: bool = False) -> list[str]:
+def serve_command(port: int, database: str | None, workers: int, access_log: bool = False,
+                  keep_alive: int | None = None) -> list[str]:
     """The server's command line: ``dicetable serve --port P`` (the console script beside this Python),
-    with ``--access-log`` when asked (a line per request, as the server wrote before it was opt-in)."""
+    with ``--access-log`` when asked (a line per request, as the server wrote before it was opt-in) and
+    ``--keep-alive`` when given (else the server's default)."""
     script = Path(sys.executable).with_name("dicetable")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dicetable.cli.main"]
     command += ["serve", "--port", str(port)]
@@ -83,6 +85,8 @@ def serve_command(port: int, database: str | None, workers: int, access_log: boo
         command += ["--workers", str(workers)]
     if access_log:
         command += ["--access-log"]
+    if keep_alive is not None:
+        command += ["--keep-alive", str(keep_alive)]
     return command
 
 
@@ -183,7 +187,8 @@ def run(args: argparse.Namespace) -> dict:
             if args.probe_gc:
                 server_env["DICETABLE_PROBE_GC"] = args.probe_gc
         with log.open("wb") as out:
-            server = subprocess.Popen(serve_command(port, args.database, args.workers, args.access_log), cwd=folder,
+            server = subprocess.Popen(serve_command(port, args.database, args.workers, args.access_log,
+                                                    args.keep_alive), cwd=folder,
                                       env=server_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         raw_path = folder / "raw.json"
         config = {"tables": args.tables, "think": think, "seconds": args.seconds, "grace": args.grace,
@@ -215,7 +220,7 @@ def run(args: argparse.Namespace) -> dict:
         result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
                   "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
                   "database": shown(args.database) if args.database else "sqlite (make run's default, a temp folder)",
-                  "command": " ".join(sys.argv), "access_log": args.access_log,
+                  "command": " ".join(sys.argv), "access_log": args.access_log, "keep_alive": args.keep_alive,
                   "settings": {k: v for k, v in os.environ.items() if k.startswith("DICETABLE_")}}
         result.update(figures(raw, args.tables))
         result["push_stamped"] = stamped
@@ -238,6 +243,8 @@ def run(args: argparse.Namespace) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run, append the JSON line, print the table; 1 on failure."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--keep-alive", type=int, metavar="SECONDS",
+                    help="passed on to dicetable serve (default: the server's own)")
     ap.add_argument("--probe", action="store_true",
                     help="load probe/sitecustomize.py in the server: its collections, its action requests' time in "
                          "the app, and a census of its cyclic garbage after the run (in the result's 'probe')")

@@ -127,8 +127,9 @@ class ServerProcess:
     """``dicetable serve`` in a child process on 127.0.0.1 and a free port; ``kill()`` sends SIGKILL."""
 
     def __init__(self, database: str, port: int | None = None, log_level: str = "warning", workers: int = 1,
-                 access_log: bool = False) -> None:
+                 access_log: bool = False, options: tuple[str, ...] = ()) -> None:
         self.database = database
+        self.options = options  # more of serve's options, as on its command line
         self.log_level = log_level
         self.access_log = access_log
         self.workers = workers
@@ -144,7 +145,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "dicetable.cli.main", "serve", "--port", str(self.port),
              "--database", self.database, "--log-level", self.log_level, "--workers", str(self.workers)]
-            + (["--access-log"] if self.access_log else []),
+            + (["--access-log"] if self.access_log else []) + list(self.options),
             stdout=self.output, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + 30 * self.workers
         while time.monotonic() < deadline:

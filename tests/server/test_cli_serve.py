@@ -83,6 +83,14 @@ def test_serve_on_a_busy_port_says_so_and_how_to_pick_another(sqlite_url):
     assert "dicetable server on" not in result.output  # it never claimed to be serving
 
 
+def test_serve_refuses_a_keep_alive_out_of_range(sqlite_url):
+    for seconds in ("0", "3601"):
+        result = CliRunner().invoke(cli, ["serve", "--keep-alive", seconds, "--database", sqlite_url])
+        assert result.exit_code == 2, result.output
+        assert f"--keep-alive takes seconds from 1 to 3600, got {seconds}" in _words(result.output)
+        assert "dicetable server on" not in result.output
+
+
 def test_table_ids_can_be_typed_on_the_command_line():
     # A table id is passed to `dicetable export ID`: one starting with "-" would be read as an
     # option (CI once drew "-W..." and the export failed), so ids are letters and digits only.

@@ -155,6 +155,45 @@ def test_two_processes_share_a_postgresql_table_live(pg):
         b.kill()
 
 
+def _asks_twice(base: str, pause: float) -> tuple[int, int | None]:
+    """Two GET /api/health on one HTTP/1.1 connection, ``pause`` seconds apart: the first answer's status and
+    the second's (None when the server had closed the connection in between)."""
+    import http.client
+    import time
+
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        conn.request("GET", "/api/health")
+        first = conn.getresponse()
+        first.read()
+        time.sleep(pause)
+        try:
+            conn.request("GET", "/api/health")
+            second = conn.getresponse()
+            second.read()
+        except (http.client.RemoteDisconnected, ConnectionError):
+            return first.status, None
+        return first.status, second.status
+    finally:
+        conn.close()
+
+
+def test_an_idle_connection_is_kept_for_the_seats_next_move(sqlite_url):
+    """A seat posts its moves on one connection, often more than uvicorn's 5 seconds apart: `make run`'s
+    server keeps it open (65 s), and --keep-alive is what decides (1 s: closed after 2)."""
+    server = ServerProcess(sqlite_url).start()
+    try:
+        assert _asks_twice(server.base, 6.0) == (200, 200)
+    finally:
+        server.kill()
+    short = ServerProcess(sqlite_url, options=("--keep-alive", "1")).start()
+    try:
+        assert _asks_twice(short.base, 2.5) == (200, None)
+    finally:
+        short.kill()
+
+
 def test_the_server_logs_no_request_line_unless_asked(sqlite_url):
     """`make run`'s server (--log-level info, no --access-log) says it started but writes no line per
     request: at a live table that would be a line per move."""

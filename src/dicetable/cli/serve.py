@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 
 #: Seconds a stopping server (SIGTERM, Ctrl-C) waits for requests in flight (a hint) before it ends them.
 SHUTDOWN_GRACE = 2
+#: Seconds an idle HTTP connection is kept open for the client's next request (uvicorn's own default is 5).
+#: A seat posts its moves on one connection, often more than 5 seconds apart: a connection closed between
+#: them costs a new one per move, on both sides (docs/load.md, "Keep-alive").
+KEEP_ALIVE = 65
 
 DATABASE_HELP = ("database URL: sqlite:///path/file.db or postgresql+psycopg://user@host/db "
                  "(default: $DICETABLE_DATABASE, else sqlite:///dicetable.db in this folder)")
@@ -57,6 +61,8 @@ def register(app: typer.Typer) -> None:
         log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: warning, info, debug"),
         workers: int = typer.Option(1, "--workers", help="server processes on the one port (more than 1 needs "
                                                           "PostgreSQL; docs/deploy.md)"),
+        keep_alive: int = typer.Option(KEEP_ALIVE, "--keep-alive", metavar="SECONDS",
+                                       help="seconds an idle HTTP connection stays open for its client's next request"),
         access_log: bool = typer.Option(False, "--access-log/--no-access-log",
                                         help="log a line per HTTP request and WebSocket (seat tokens masked); "
                                              "off by default: a reverse proxy logs requests (docs/deploy.md)"),
@@ -76,6 +82,8 @@ def register(app: typer.Typer) -> None:
 
         if not 1 <= port <= 65535:
             fail(f"--port takes a TCP port from 1 to 65535, got {port}")
+        if not 1 <= keep_alive <= 3600:
+            fail(f"--keep-alive takes seconds from 1 to 3600, got {keep_alive}")
         if log_level not in ("critical", "error", "warning", "info", "debug"):
             fail(f"--log-level is one of critical, error, warning, info, debug; got {log_level!r}")
         from dicetable.server.settings import Settings, SettingsError
@@ -104,7 +112,7 @@ def register(app: typer.Typer) -> None:
         try:
             uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None, host=host, port=port,
                         log_level=log_level, access_log=access_log, ws=WS_PROTOCOL, ws_max_size=settings.max_frame,
-                        timeout_graceful_shutdown=SHUTDOWN_GRACE)
+                        timeout_keep_alive=keep_alive, timeout_graceful_shutdown=SHUTDOWN_GRACE)
         except OSError as exc:
             fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                  "check --host, or choose another port with --port (make run PORT=...)")
