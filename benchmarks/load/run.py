@@ -148,8 +148,8 @@ def stamps(url: str, table_ids: set[str]) -> dict[tuple[str, int], float]:
 def probe_figures(folder: Path, window: list[float], server_cpu_s: float, thresholds: str | None) -> dict:
     """What ``probe/sitecustomize.py`` wrote in ``folder`` during ``window`` (``[start, end]``, time.time()):
     per generation the collections, their CPU ms in all and the longest one's wall ms; the collector's
-    share of the server's CPU; the ms from a ``POST .../actions`` reaching the app to its answer
-    (p50/p99, answers 200 only)."""
+    share of the server's CPU; the HTTP connections opened (WebSockets included); the ms from a
+    ``POST .../actions`` reaching the app to its answer (p50/p99, answers 200 only)."""
     start, end = window
     per: dict[str, dict] = {}
     for line in (folder / "gc.txt").read_text().splitlines():
@@ -164,7 +164,8 @@ def probe_figures(folder: Path, window: list[float], server_cpu_s: float, thresh
     app = sorted(float(ms) for at, ms, status in (line.split() for line in (folder / "app.txt").read_text().splitlines())
                  if status == "200" and start <= float(at) <= end)
     gc_cpu = sum(g["cpu_ms"] for g in per.values()) / 1000
-    return {"thresholds": thresholds or "the server's", "collections": per,
+    opened = sum(start <= float(at) <= end for at in (folder / "connections.txt").read_text().split())
+    return {"thresholds": thresholds or "the server's", "collections": per, "http_connections_opened": opened,
             "gc_cpu_share": round(gc_cpu / server_cpu_s, 3) if server_cpu_s else None,
             "app_ms": {"p50": percentile(app, 50), "p99": percentile(app, 99)}}
 

@@ -10,6 +10,7 @@ process, such as a search process, is left alone) it writes:
   it freed;
 - ``app.txt``: a line per ``POST .../actions`` request: when it reached the app, the ms from
   there to the start of its answer, and the status;
+- ``connections.txt``: when each HTTP connection was opened (``time.time()``; WebSockets start as one);
 - ``garbage.txt``, when the process is sent ``SIGUSR2``: every object that only the collector
   would free at that moment, counted by type, with the functions and code of the frames among them.
   Run with ``$DICETABLE_PROBE_GC=off`` (no automatic collection) the count covers everything since
@@ -94,6 +95,18 @@ def _app_times(out) -> None:
     web.create_site = timed_site
 
 
+def _connections(out) -> None:
+    from uvicorn.protocols.http import httptools_impl
+
+    made = httptools_impl.HttpToolsProtocol.connection_made
+
+    def noted(self, transport):
+        out.write(f"{time.time():.4f}\n")
+        return made(self, transport)
+
+    httptools_impl.HttpToolsProtocol.connection_made = noted
+
+
 def _garbage_census(path: Path) -> None:
     def census(_signum, _frame) -> None:
         gc.set_debug(gc.DEBUG_SAVEALL)
@@ -123,4 +136,5 @@ if _FOLDER and "serve" in sys.argv[1:3]:
     _collections(open(_dir / "gc.txt", "a", buffering=1))
     _thresholds()
     _app_times(open(_dir / "app.txt", "a", buffering=1))
+    _connections(open(_dir / "connections.txt", "a", buffering=1))
     _garbage_census(_dir / "garbage.txt")
