@@ -170,25 +170,8 @@ def face_counts(faces) -> list:
     return counts
 
 
-#: counts code -> _faces_tuple, filled as asked (an int key: the lru_cache's tuple key cost more than the work)
-_FACES: Final[dict[int, tuple]] = {}
-
-
 def _counts_to_faces(counts) -> list:
-    """The 6-list of counts by face as a new list of faces (crowns first, then numbers rising)."""
-    code = _counts_code(counts)
-    faces = _FACES.get(code)
-    if faces is None or code < 0:
-        faces = _FACES[code] = _faces_tuple(tuple(counts))
-    return list(faces)
-
-
-def _dice_in(counts: list[int]) -> int:
-    """How many dice the 6-list of counts by face holds (``sum(counts)``, as a loop compiled code runs natively)."""
-    n = 0
-    for c in counts:
-        n += c
-    return n
+    return list(_faces_tuple(tuple(counts)))
 
 
 @lru_cache(maxsize=None)
@@ -443,12 +426,12 @@ class KingdomOfDiceState(FlowState):
         seat = task[1]
         aid = action.id
         if aid == "reroll":
-            self._roll_dice(seat, _dice_in(self.rolled))
+            self._roll_dice(seat, sum(self.rolled))
             return
         if aid == "stop":
             self._check_result(seat)
             return
-        face: int = action.payload
+        face = action.payload
         self.rolled[face] -= 1
         self.kept[face] += 1
         self.picked += 1
@@ -456,7 +439,7 @@ class KingdomOfDiceState(FlowState):
             self.emit("keep", seat, f"{seat_name(seat)} sets aside a {_FACE_WORD[FACE_ORDER[face]]}.",
                       {"face": FACE_ORDER[face]},
                       effects=[fx.set_aside("dice-kept", [FACE_ORDER[face]], seat)])
-        left = _dice_in(self.rolled)
+        left = sum(self.rolled)
         if not can_still_be_valid(self.kept, left):
             if not self.quiet:
                 self.emit("invalid", seat, f"{seat_name(seat)} has set aside {faces_text(self.kept)}: "
