@@ -29,8 +29,8 @@ from .consts import SPACES, TOP_SPACE
 from .rolls import roll_outcomes, sub_vectors
 from .solo_round import round_endings
 from .rules import (
-    CAT, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, can_still_be_valid, claim_order, faces_text,
-    free_space_at_or_below, result_value,
+    CAT, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, _counts_code, can_still_be_valid, claim_order,
+    faces_text, free_space_at_or_below, result_value,
 )
 
 KEEP_IDS: Final = tuple(f"keep:{face}" for face in FACE_ORDER)
@@ -46,11 +46,26 @@ def greedy(state: KingdomOfDiceState, seat: int) -> Action:
     """The greedy bot's choice: the legal action with the highest one-step value (first on ties)."""
     if state.phase == PLACE:
         return state.legal_actions(seat)[0]
-    best_id = _best_set_aside(tuple(state.kept), tuple(state.rolled), state.picked > 0)
+    kept, rolled, may_stop = state.kept, state.rolled, state.picked > 0
+    kept_code, rolled_code = _counts_code(kept), _counts_code(rolled)
+    if kept_code < 0 or rolled_code < 0:  # a count past 15: no code, worked out uncached
+        best_id = _best_set_aside(tuple(kept), tuple(rolled), may_stop)
+    else:
+        key = (kept_code << 24 | rolled_code) << 1 | (1 if may_stop else 0)
+        found = _BEST.get(key)
+        if found is None:
+            found = _BEST[key] = _best_set_aside(tuple(kept), tuple(rolled), may_stop)
+        best_id = found
     for action in state.legal_actions(seat):
         if action.id == best_id:
             return action
     raise AssertionError(f"greedy chose {best_id!r}, not legal")  # pragma: no cover
+
+
+#: the counts codes of (kept, rolled) and may_stop, as one int -> _best_set_aside's id, filled as
+#: asked (search asks at every set-aside of a rollout: the lru_cache's key of two tuples, built,
+#: hashed and compared each time, cost more than the look-up)
+_BEST: Final[dict[int, str]] = {}
 
 
 @lru_cache(maxsize=None)

@@ -126,8 +126,18 @@ def reroll_menu(dice: tuple[int, ...], marked: int, grog: bool, silver: bool) ->
     return tuple(acts)
 
 
-#: (dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
-REROLL_MENUS: Final[dict[tuple[tuple[int, ...], int, bool, bool], tuple[Action, ...]]] = {}
+def reroll_key(dice: list[int], marked: int, grog: bool, silver: bool) -> int:
+    """The key of ``reroll_menu(tuple(dice), marked, grog, silver)`` in ``REROLL_MENUS``: one int (a
+    leading 1, then 4 bits per die's face code, 8 bits of marks, then ``grog`` and ``silver``), which a
+    dict hashes and compares faster than the tuple of the four (a search asks at every re-roll step)."""
+    code = 1
+    for f in dice:
+        code = code << 4 | f
+    return (code << 8 | marked) << 2 | (2 if grog else 0) | (1 if silver else 0)
+
+
+#: reroll_key(dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
+REROLL_MENUS: Final[dict[int, tuple[Action, ...]]] = {}
 ACT_ROLL: Final = Action("roll", "Roll all 5 dice")
 ACT_SET_CANNON: Final = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
 ACT_SET_MAP: Final = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")

@@ -28,6 +28,7 @@ from .common import (
     counter_key,
     dice_info,
     faces_text,
+    reroll_key,
     reroll_menu,
 )
 from .actions import DiceActions
@@ -148,10 +149,13 @@ class Rolling(DiceActions):
     @choices("reroll?")
     def _reroll_choices(self, task: Task) -> tuple[Action, ...]:
         seat = task[1]
-        key = (tuple(self.dice), self.marked, *self.reroll_payments(seat))
+        grog, silver = self.reroll_payments(seat)
+        dice = self.dice
+        marked = self.marked
+        key = reroll_key(dice, marked, grog, silver)
         menu = REROLL_MENUS.get(key)
         if menu is None:
-            menu = REROLL_MENUS[key] = reroll_menu(*key)
+            menu = REROLL_MENUS[key] = reroll_menu(tuple(dice), marked, grog, silver)
         return menu
 
     @resolve("reroll?")

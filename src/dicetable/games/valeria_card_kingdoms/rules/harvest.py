@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from itertools import compress
-from operator import sub
-
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
 
@@ -21,7 +18,7 @@ from ..components import amount_text
 from .consts import CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS
 from .actions import ActionsMixin
 from .tables import (
-    ACT_COUNTS, ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
+    ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
     SEAT, SEAT_TASKS, harvest_text, src_name,
 )
 
@@ -59,18 +56,20 @@ class HarvestMixin(ActionsMixin):
     def _seat_harvest(self, task: Task) -> None:
         """One player's Harvest: fixed gains now, then choices, then trades (R5.9-R5.12)."""
         seat = task[1]
-        dice = self.dice
+        own = self.own
         base = seat * NT
-        counts = ACT_COUNTS[dice](self.own[base:base + NT])
-        if not any(counts):
-            self.tasks.append(("free-resource", seat))
-            return
+        activated = False  # a Citizen of the seat's is activated (R5.7); else it takes a free resource
         packed = 0
         g = s = m = vp = 0
         exch: list[int] | None = None  # (step, Citizen type) pairs, flat
         dec: list[tuple[int, int]] | None = None  # (step, Citizen type)
-        for (ct, k, fixed, pers, decide, exchs, first), c in compress(
-                zip(ACT_SIDE[seat == self.active and not task[2]][dice], counts), counts):
+        # the activations of the roll, each with the seat's count of its Citizen type (none: skipped);
+        # an index loop, not compress/zip, which compiled code calls into the interpreter for
+        for ct, k, fixed, pers, decide, exchs, first in ACT_SIDE[seat == self.active and not task[2]][self.dice]:
+            c = own[base + ct]
+            if not c:
+                continue
+            activated = True
             if first:
                 continue
             packed += c * fixed
@@ -93,6 +92,9 @@ class HarvestMixin(ActionsMixin):
                     dec = []
                 for sid in decide:
                     dec.extend([(sid, ct)] * (c * k))
+        if not activated:
+            self.tasks.append(("free-resource", seat))
+            return
         if packed:  # the fixed gains, 16 bits per resource (see ACT_SIDE)
             g += packed & 0xFFFF
             s += packed >> 16 & 0xFFFF
@@ -191,8 +193,11 @@ class HarvestMixin(ActionsMixin):
         base = self.hbase
         res = self.res
         n = self.players
-        d = list(map(sub, res, base))
-        self.payouts = pay = tuple(zip(d[0::4], d[1::4], d[2::4], d[3::4]))
+        # each seat's (Gold, Strength, Magic, VP tokens) now less at the Harvest's start
+        rows: list[tuple[int, ...]] = []
+        for b in range(0, len(res) - 3, 4):
+            rows.append((res[b] - base[b], res[b + 1] - base[b + 1], res[b + 2] - base[b + 2], res[b + 3] - base[b + 3]))
+        self.payouts = pay = tuple(rows)
         self.steals = steals = self.hsteals
         if self.quiet:
             return

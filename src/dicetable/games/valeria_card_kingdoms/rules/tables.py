@@ -262,8 +262,6 @@ def _packed(fixed: tuple[int, ...] | None, k: int) -> int:
 ACT_SIDE: Final[tuple[dict[Dice, tuple[SideAt, ...]], ...]] = tuple(
     {d: tuple((ct, k, _packed(side[ct][0], k), *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
     for side in (SIDE_OFF, SIDE_ON))
-#: ACT_COUNTS[dice](counts): a seat's counts of the types ``ACT[dice]`` activates, in its order.
-ACT_COUNTS: Final[dict[Dice, Callable[[list[int]], tuple[int, ...]]]] = {d: _counts_getter(tuple(ct for ct, _ in acts)) for d, acts in ACT.items()}
 #: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
 SETUP_TABLE: Final = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
                           tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
