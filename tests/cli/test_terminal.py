@@ -440,6 +440,22 @@ def test_cli_paths_never_print_the_seed_unless_it_was_given(tmp_path, monkeypatc
 
 
 # ------------------------------------------------------------------ menu and loading
+def test_the_menu_offers_a_first_player_among_the_seats_that_exist_and_refuses_another():
+    from typer.testing import CliRunner
+    from dicetable.cli.main import app
+
+    number = [s.id for s in list_games()].index("corsairs-of-valeria") + 1
+    lines = [str(number), "2", "none", "random", "3", "2", "1", "random"]  # first player 3 at 2 players, then 2
+    result = CliRunner().invoke(app, ["play", "--seed", "1"], input="\n".join(lines) + "\nquit\n")
+    out = flat(result.output)
+    assert result.exit_code == 0, out
+    asked = out[out.index("first_player:"):out.index("Which seats")]
+    assert "random, 1, 2 first_player (value) [random]:" in asked   # the choices at 2 players, typed as they are
+    assert "5" not in asked and "1-5" not in asked
+    assert "option 'first_player' cannot be '3' with 2 players; allowed: random, 1, 2" in asked
+    assert "Player 2 starts." in out
+
+
 def test_the_menu_offers_every_option_seats_and_bot_level_and_the_save_remembers(tmp_path, monkeypatch):
     from typer.testing import CliRunner
     from dicetable.cli.main import app

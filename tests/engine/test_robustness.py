@@ -325,7 +325,7 @@ def test_public_names_survive_loading_every_game():
 
 # ------------------------------------------------------------------ options
 def test_first_player_superscript_two_is_a_clear_config_error():
-    with pytest.raises(GameConfigError, match="option 'first_player': must be 'random' or a player number 1..2"):
+    with pytest.raises(GameConfigError, match="option 'first_player' cannot be '²' with 2 players; allowed: random, 1, 2"):
         new_game("corsairs-of-valeria", 2, options={"first_player": "²"})
     assert new_game("corsairs-of-valeria", 2, seed=1, options={"first_player": "2"}).to_move == (1,)
 

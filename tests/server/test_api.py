@@ -32,6 +32,10 @@ def test_registry_lists_every_game_with_players_and_options(client):
     assert (by_id["kingdom-of-dice"]["min_players"], by_id["kingdom-of-dice"]["max_players"]) == (1, 4)
     cat = next(o for o in by_id["kingdom-of-dice"]["options"] if o["name"] == "cat_level")
     assert cat["players"] == [1] and cat["type"] == "int"
+    first = next(o for o in by_id["corsairs-of-valeria"]["options"] if o["name"] == "first_player")
+    assert first["choices_by_players"]["2"] == ["random", "1", "2"]   # the lobby offers only seats that exist
+    assert first["choices_by_players"]["5"] == ["random", "1", "2", "3", "4", "5"]
+    assert cat["choices_by_players"] is None
     assert set(body["bot_levels"]) >= {"easy", "medium", "hard", "greedy", "random"}
     assert "mcts" not in body["bot_levels"], "mcts is medium under another name: listed once"
 

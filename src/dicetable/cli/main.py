@@ -139,6 +139,16 @@ def seat_index(seat: int, players: int) -> int:
     return seat - 1
 
 
+def _choices_text(opt: OptionSpec, most: int) -> str:
+    """`` (a|b|c)``: an option's allowed values for ``dicetable games``, "" for any value; an option whose
+    values depend on the player count (a first player) lists them at ``most`` players and says so."""
+    allowed = opt.allowed(most)
+    if not allowed:
+        return ""
+    at = f" at {most} players; fewer with fewer" if opt.choices_for is not None else ""
+    return f" ({'|'.join(map(_as_typed, allowed))}{at})"
+
+
 @app.command("games")
 @guarded
 def games_cmd() -> None:
@@ -150,7 +160,7 @@ def games_cmd() -> None:
     table.add_column("options", overflow="fold")
     for spec in list_games():
         opts = "\n".join(
-            f"{o.name}={_as_typed(o.default)}" + (f" ({'|'.join(map(_as_typed, o.choices))})" if o.choices else "")
+            f"{o.name}={_as_typed(o.default)}" + _choices_text(o, spec.max_players)
             + (f" [{'/'.join(map(str, o.players))}p]" if o.players else "")
             for o in spec.options) or "-"  # one option a line: a narrow terminal folds less
         table.add_row(spec.id, spec.name, f"{spec.min_players}-{spec.max_players}", escape(opts))
@@ -209,17 +219,23 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
         if opt.players is not None and players not in opt.players:
             continue
         console.print(f"[bold]{escape(opt.name)}[/bold]: {escape(opt.description)}")
-        choices = list(opt.choices) if opt.choices else []
-        for i, value in enumerate(choices, start=1):
-            console.print(f"  [cyan]{i}[/cyan] {escape(_as_typed(value))}")
+        choices = list(opt.allowed(players) or ())  # at this many players (a first player: only seats that exist)
+        # numbered unless a value is itself a number (a cat level, a player number): what is typed is the value
+        numbered = not any(is_number(_as_typed(value)) for value in choices)
+        if numbered:
+            for i, value in enumerate(choices, start=1):
+                console.print(f"  [cyan]{i}[/cyan] {escape(_as_typed(value))}")
+        elif choices:
+            console.print("  " + ", ".join(f"[cyan]{escape(_as_typed(value))}[/cyan]" for value in choices))
 
-        def pick_option(answer: str, opt: OptionSpec = opt, choices: list[Any] = choices) -> Any:
-            if choices and is_number(answer) and 1 <= int(answer) <= len(choices) and opt.type is not int:
+        def pick_option(answer: str, opt: OptionSpec = opt, choices: list[Any] = choices,
+                        numbered: bool = numbered) -> Any:
+            if numbered and choices and is_number(answer) and 1 <= int(answer) <= len(choices):
                 answer = _as_typed(choices[int(answer) - 1])
-            value = opt.coerce(answer)
+            value = opt.coerce(answer, players)
             set_up(spec.id, players, 0, {**options, opt.name: value})  # the game's own checks
             return value
-        hint_text = "number or value" if choices and opt.type is not int else "value"
+        hint_text = "number or value" if numbered and choices else "value"
         default_text = _as_typed(opt.default)
         options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{escape(default_text)}]: ", pick_option, default_text)
     if human is not None:

@@ -19,7 +19,8 @@ from .errors import (
     SeatError,
 )
 from .registry import (
-    GameSpec, OptionSpec, check_save_header, games, get_game, list_games, new_game, register, spec_of,
+    GameSpec, OptionSpec, check_save_header, first_player_choices, first_player_option, games, get_game,
+    list_games, new_game, register, spec_of,
 )
 from .replay import (
     MAX_FILE_BYTES, load_game_file, load_saved_game, load_state, new_file_path, read_json, run_replay, write_json,
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_FILE_BYTES", "SEED_LIMIT", "TABLE_SEED_MAX", "SeatError", "list_games", "series_seed",
     "Action", "ComponentDataError", "Decision", "DicetableError", "Die", "Event",
     "GameConfigError", "GameSpec", "GameState", "IllegalActionError", "OptionSpec",
+    "first_player_choices", "first_player_option",
     "Rng", "SaveFormatError", "ScriptedDiceError", "Sourced", "check_save_header", "games", "get_game",
     "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
     "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",

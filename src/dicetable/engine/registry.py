@@ -35,7 +35,10 @@ class OptionSpec:
     """One game option.
 
     ``choices`` lists the allowed values (None: any value of ``type``);
-    ``players`` restricts the option to those player counts (None: all);
+    ``choices_for(players)`` (optional) lists them instead for an option whose
+    allowed values depend on the number of players, such as a first player
+    (:func:`first_player_option`: "random" or a seat that exists), see
+    :meth:`allowed`; ``players`` restricts the option to those player counts (None: all);
     ``check(value, players)`` (optional) is the game's own test of a value
     that ``choices`` cannot list (e.g. Corsairs' ``captains`` "T1A,T3B,T2A"):
     it returns the value to keep (normalised) or raises ``ValueError`` /
@@ -63,6 +66,15 @@ class OptionSpec:
     label: str = ""
     explanation: str = ""
     source: str = ""
+    choices_for: Callable[[int], tuple[Any, ...]] | None = None
+
+    def allowed(self, players: int | None = None) -> tuple[Any, ...] | None:
+        """The values allowed with ``players`` players: ``choices_for(players)`` when the option
+        has it (None when ``players`` is not given: no count is assumed), else ``choices``.
+        None means any value of ``type``."""
+        if self.choices_for is not None:
+            return self.choices_for(players) if players is not None else None
+        return self.choices
 
     def values(self) -> tuple[Any, ...]:
         """Every value tools should try: ``choices``, both truth values of a bool, else the default and ``examples``."""
@@ -72,13 +84,14 @@ class OptionSpec:
             return (False, True)
         return (self.default, *self.examples)
 
-    def coerce(self, value: Any) -> Any:
+    def coerce(self, value: Any, players: int | None = None) -> Any:
         """Return ``value`` converted to this option's type, or raise GameConfigError.
 
         Text from a command line is read strictly: a whole number is ASCII
         digits with an optional sign (not "²" or "٣", which ``str.isdigit``
         accepts), a truth value is ``true`` or ``false``; text options are
-        printable and at most 200 characters.
+        printable and at most 200 characters. The value must be one of
+        :meth:`allowed` with ``players`` players (the error lists them).
         """
         if isinstance(value, str) and self.type is not str:
             text = value.strip()
@@ -91,10 +104,12 @@ class OptionSpec:
         if isinstance(value, str) and (len(value) > _MAX_TEXT or not value.isprintable()):
             raise GameConfigError(
                 f"option {self.name!r} needs printable text of at most {_MAX_TEXT} characters, got {_short(value)}")
-        if self.choices is not None and value not in self.choices:
+        allowed = self.allowed(players)
+        if allowed is not None and value not in allowed:
+            with_players = f" with {players} players" if self.choices_for is not None else ""
             raise GameConfigError(
-                f"option {self.name!r} cannot be {value!r}; allowed: "
-                + ", ".join(map(str, self.choices))
+                f"option {self.name!r} cannot be {_short(value)}{with_players}; allowed: "
+                + ", ".join(map(str, allowed))
             )
         return value
 
@@ -106,6 +121,23 @@ class OptionSpec:
         else:  # no fixed list: the description says what the option takes
             allowed = f"; {self.description}" if self.type is not bool and self.description else ""
         return f"option {self.name!r} needs {kind}, got {_short(value)}{allowed}"
+
+
+def first_player_choices(players: int) -> tuple[str, ...]:
+    """The values of a first-player option with ``players`` players: ``"random"``, then the
+    player numbers ``"1"`` .. ``str(players)`` (only seats that exist)."""
+    return ("random", *(str(n) for n in range(1, players + 1)))
+
+
+def first_player_option(explanation: str, source: str) -> OptionSpec:
+    """The option ``first_player`` (who takes the first turn), the same for every game that has one:
+    ``"random"`` (the default) or a player number from 1 to the number of players
+    (:func:`first_player_choices`); a number beyond the players is refused by
+    :meth:`GameSpec.resolve_options` with the allowed values named. The state reads
+    ``options["first_player"]``, a text: "random" or the player number."""
+    return OptionSpec("first_player", "random", "who starts: 'random' or a player number (1 to the number of players)",
+                      examples=("1",), label="First player", explanation=explanation, source=source,
+                      choices_for=first_player_choices)
 
 
 @dataclass(frozen=True)
@@ -204,7 +236,7 @@ class GameSpec:
                     f"option {name!r} applies only with "
                     + " or ".join(map(str, opt.players)) + f" player(s), not {players}"
                 )
-            value = opt.coerce(value)
+            value = opt.coerce(value, players)
             if opt.check is not None:
                 try:
                     value = opt.check(value, players)

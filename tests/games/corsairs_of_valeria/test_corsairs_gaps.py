@@ -143,6 +143,19 @@ def test_first_player_option():
         game(players=2, first=3)
 
 
+def test_first_player_offers_only_the_seats_that_exist():
+    """At 2 players a first player is 'random', 1 or 2; 3 is refused with those named (rulebook: Game Setup)."""
+    from dicetable.engine import get_game, new_game
+
+    opt = get_game("corsairs-of-valeria").option("first_player")
+    assert opt.allowed(2) == ("random", "1", "2")
+    assert opt.allowed(5) == ("random", "1", "2", "3", "4", "5")
+    assert "5" not in opt.description           # the text no longer promises five seats at any count
+    with pytest.raises(GameConfigError, match=r"'first_player' cannot be '3' with 2 players; allowed: random, 1, 2$"):
+        new_game("corsairs-of-valeria", 2, seed=1, options={"first_player": "3"})
+    assert new_game("corsairs-of-valeria", 5, seed=1, options={"first_player": "5"}).to_move == (4,)
+
+
 @pytest.mark.parametrize("bad, message", [
     ("T1A,T2A", "uses 3 Tracks"),
     ("T1A,T1B,T2A", "once"),

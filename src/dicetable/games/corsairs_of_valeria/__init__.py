@@ -4,10 +4,10 @@ their Ships to Skull Island with five dice; the first to 6 Treasure wins.
 Game id ``corsairs-of-valeria``. Options: ``captains`` ("random", "none", or
 one Captain id per seat, e.g. "hook,bones"), ``tracks`` ("random" or three
 Tracks with sides from Start Island upwards, e.g. "T1A,T3B,T2A"),
-``first_player`` ("random" or 1..5). See docs/games/corsairs-of-valeria.md.
+``first_player`` ("random" or a player number, 1 to the number of players). See docs/games/corsairs-of-valeria.md.
 """
 
-from dicetable.engine import GameSpec, OptionSpec
+from dicetable.engine import GameSpec, OptionSpec, first_player_option
 from dicetable.engine.help import load_help
 
 from .board import board_view
@@ -17,7 +17,7 @@ from .components import CAPTAINS, CORSAIRS_DIE
 from .balance import balance_facts
 from .planner import plan_turn, turn_key, turn_outcomes
 from .policy import evaluate, greedy
-from .rules import CorsairsState, check_captains, check_first_player, check_tracks
+from .rules import CorsairsState, check_captains, check_tracks
 from .text import render, text_view
 
 SPEC = GameSpec(
@@ -44,11 +44,9 @@ SPEC = GameSpec(
                    explanation="Which 3 of the 4 double-sided Tracks form the race from Start Island to Skull Island, "
                                "and in what order.",
                    source="rulebook: Game Setup"),
-        OptionSpec("first_player", "random", "who starts: 'random' or a player number 1-5",
-                   check=check_first_player, examples=("1",),
-                   label="First player",
-                   explanation="Who takes the first turn; the rulebook gives it to whoever lost a game most recently.",
-                   source="rulebook: Game Setup (first player); dicetable: random or a chosen player"),
+        first_player_option(
+            explanation="Who takes the first turn; the rulebook gives it to whoever lost a game most recently.",
+            source="rulebook: Game Setup (first player); dicetable: random or a chosen player"),
     ),
     dice_faces=CORSAIRS_DIE.faces,
     render=render,

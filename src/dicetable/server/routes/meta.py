@@ -14,7 +14,11 @@ router = APIRouter()
 
 
 def games() -> list[dict]:
-    """Every registered game as ``GET /api/games`` lists it: id, name, summary, player range, options, board."""
+    """Every registered game as ``GET /api/games`` lists it: id, name, summary, player range, options, board.
+
+    An option's ``choices`` are its allowed values (None: any); ``choices_by_players`` (None for most
+    options) gives them per player count, ``{"2": [...], ...}``, for an option such as ``first_player``
+    whose values depend on the count."""
     out = []
     for spec in engine.list_games():
         out.append({
@@ -24,6 +28,10 @@ def games() -> list[dict]:
                          "label": o.label or o.name.replace("_", " "), "explanation": o.explanation,
                          "source": o.source,
                          "choices": list(o.choices) if o.choices is not None else None,
+                         # an option whose values depend on the player count (a first player): {count: values}
+                         "choices_by_players": {str(n): list(o.allowed(n))
+                                                for n in range(spec.min_players, spec.max_players + 1)}
+                         if o.choices_for is not None else None,
                          "type": {bool: "bool", int: "int"}.get(o.type, "str"),
                          "players": list(o.players) if o.players is not None else None}
                         for o in spec.options],

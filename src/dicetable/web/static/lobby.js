@@ -50,10 +50,12 @@ export async function lobbyPage() {
     for (const o of opts) {
       const id = `opt-${o.name}`;
       let input;
-      if (Array.isArray(o.choices) && o.choices.length) {
+      // the values allowed at this player count (a first player: only seats that exist), else the fixed ones
+      const choices = (o.choices_by_players && o.choices_by_players[String(n)]) || o.choices;
+      if (Array.isArray(choices) && choices.length) {
         input = el("select", { id, "data-option": o.name });
-        o.choices.forEach((c, i) => input.append(el("option", { value: i, text: String(c), selected: sameJSON(c, o.default) })));
-        input._choices = o.choices;
+        choices.forEach((c, i) => input.append(el("option", { value: i, text: String(c), selected: sameJSON(c, o.default) })));
+        input._choices = choices;
       } else if (typeof o.default === "boolean") {
         input = el("select", { id, "data-option": o.name });
         [false, true].forEach((c, i) => input.append(el("option", { value: i, text: String(c), selected: c === o.default })));

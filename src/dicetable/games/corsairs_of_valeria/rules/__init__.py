@@ -100,11 +100,11 @@ from .common import (
     shown_kind,
 )
 from .fields import race_number
-from .options import check_captains, check_first_player, check_tracks, parse_captains
+from .options import check_captains, check_tracks, parse_captains
 from .state import TASK_KINDS, CorsairsState
 
 __all__ = [
     "F_ARRIVED", "F_CANNON5", "F_GROG5", "F_HOOK_USED", "F_JAXN", "F_MAP5", "GROUP_IDS", "OVER", "TASK_KINDS",
-    "CorsairsState", "check_captains", "check_first_player", "check_tracks", "count_faces", "faces_text",
+    "CorsairsState", "check_captains", "check_tracks", "count_faces", "faces_text",
     "parse_captains", "race_number", "shown_kind",
 ]

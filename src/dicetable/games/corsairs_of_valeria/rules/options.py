@@ -1,5 +1,5 @@
-"""The game options ``captains``, ``tracks`` and ``first_player`` (rulebook: Game Setup), checked by
-``GameSpec.resolve_options``.
+"""The game options ``captains`` and ``tracks`` (rulebook: Game Setup), checked by
+``GameSpec.resolve_options`` (``first_player`` is the engine's ``first_player_option``).
 """
 
 from __future__ import annotations
@@ -54,12 +54,3 @@ def check_tracks(value: str, players: int) -> str:
         parse_layout(value.strip())
     return value
 
-
-def check_first_player(value: str, players: int) -> str:
-    """Option ``first_player``: 'random' or a player number 1..players in ASCII digits (ValueError otherwise)."""
-    text = value.strip()
-    if text == "random":
-        return text
-    if text.isascii() and text.isdigit() and 1 <= int(text) <= players:
-        return str(int(text))
-    raise ValueError(f"must be 'random' or a player number 1..{players}, got {value!r}")
