@@ -188,6 +188,21 @@ def test_text_view_shows_the_table_and_only_the_own_duke():
     assert "Player 4's Citizens" in shown
 
 
+def test_the_end_names_the_winner_and_every_score_whole_in_an_80_column_terminal():
+    """At the end (rules R8.4-R8.6) the compact view says who won and every seat's score with its
+    cards in the tableau (the tie-break), wrapped within 80 columns, never cut off with an ellipsis."""
+    for n in range(2, 6):
+        final = next(s for m, _, s in SAMPLES if m == n and s.is_over)
+        obs = final.observation(None)
+        lines = _check_fits(obs, None, 80)
+        start = next(i for i, line in enumerate(lines) if line.startswith("Winner"))
+        verdict = " ".join(line.strip() for line in lines[start:start + 2])
+        assert "…" not in verdict, "\n".join(lines)
+        assert verdict.startswith(("Winners: " if len(final.winners) > 1 else "Winner: ") + ", ".join(f"Player {s + 1}" for s in final.winners))
+        for s in range(n):
+            assert f"Player {s + 1} {obs['scores'][s]} ({obs['player'][s]['tableau_cards']} cards)" in verdict
+
+
 def test_text_view_rejects_a_focus_that_is_no_seat():
     obs = SAMPLES[0][2].observation(0)
     for bad in (1, -1, True, "1", 1.0):

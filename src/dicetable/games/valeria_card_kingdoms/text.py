@@ -331,7 +331,10 @@ def _duke_lines(obs: Observation, f: int, seat: int | None, w: int, compact: boo
     return [text]
 
 
-def _verdict(obs: Observation, w: int) -> Text:
+def _verdict(obs: Observation, w: int) -> list[Text]:
+    """Who won, then every seat's score and cards in the tableau (the tie-break, R8.6), over at most
+    two lines of ``w``: the winners come first and are never cut; the scores wrap to a second line
+    rather than run past the width."""
     if obs["players"] == 1:
         won = bool(obs["winners"])
         text = Text("You win!" if won else "The Dark Lord wins.", style="bold green" if won else "bold red")
@@ -341,14 +344,18 @@ def _verdict(obs: Observation, w: int) -> Text:
             if dl.get("score") is not None:
                 text.append(f", the Dark Lord's {dl['score']}")
         text.truncate(w, overflow="ellipsis")
-        return text
-    text = Text("Winner: " + ", ".join(seat_name(s) for s in obs["winners"]), style="bold green")
-    if obs["scores"]:
-        text.append("  Scores: " + ", ".join(
-            f"{seat_name(s)} {v} ({obs['player'][s]['tableau_cards']} cards)" for s, v in enumerate(obs["scores"])))
-        text.append("; a tie goes to the fewest cards", style="dim")
-    text.truncate(w, overflow="ellipsis")
-    return text
+        return [text]
+    text = Text("Winner" + ("s" if len(obs["winners"]) > 1 else "") + ": "
+                + ", ".join(seat_name(s) for s in obs["winners"]), style="bold green")
+    if not obs["scores"]:
+        return [text]
+    text.append("  Scores: ")
+    scores = [f"{seat_name(s)} {v} ({obs['player'][s]['tableau_cards']} cards)" for s, v in enumerate(obs["scores"])]
+    lines = _wrap_items(text, scores, w, 2, sep=", ")
+    tie = "a tie goes to the fewest cards"
+    if len(lines[-1]) + 2 + len(tie) <= w:
+        lines[-1].append("; " + tie, style="dim")
+    return lines
 
 
 # ---------------------------------------------------------------- the view
@@ -396,7 +403,7 @@ def _wide(obs: Observation, seat: int | None, f: int, width: int) -> list[Text]:
     lines += [_domain_line(i, d, width, False) for i, d in enumerate(obs["domains"])]
     lines += _focus_lines(obs, f, seat, width, False)
     if obs["is_over"]:
-        lines.append(_verdict(obs, width))
+        lines += _verdict(obs, width)
     for line in lines:
         line.rstrip()
     return lines
@@ -411,7 +418,7 @@ def _compact(obs: Observation, seat: int | None, f: int, width: int) -> list[Tex
     lines.append(_row_of_five([_citizen_line(c, cw, True) for c in obs["citizens"][5:]]))
     lines.append(_row_of_five([_domain_line(i, d, cw, True) for i, d in enumerate(obs["domains"])]))
     if obs["is_over"]:
-        lines.append(_verdict(obs, width))
+        lines += _verdict(obs, width)
     else:
         lines += _harvest_lines(obs, width, 1)
     lines += [_player_line(obs, s, seat, width, True) for s in range(obs["players"])]
