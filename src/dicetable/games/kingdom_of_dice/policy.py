@@ -29,7 +29,7 @@ from .consts import SPACES, TOP_SPACE
 from .rolls import roll_outcomes, sub_vectors
 from .solo_round import round_endings
 from .rules import (
-    CAT, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, _counts_code, can_still_be_valid, claim_order,
+    CAT, OVER, PLACE, CARD_VALUE, DICE, KingdomOfDiceState, counts_code, can_still_be_valid, claim_order,
     faces_text, free_space_at_or_below, result_value,
 )
 
@@ -47,7 +47,7 @@ def greedy(state: KingdomOfDiceState, seat: int) -> Action:
     if state.phase == PLACE:
         return state.legal_actions(seat)[0]
     kept, rolled, may_stop = state.kept, state.rolled, state.picked > 0
-    kept_code, rolled_code = _counts_code(kept), _counts_code(rolled)
+    kept_code, rolled_code = counts_code(kept), counts_code(rolled)
     if kept_code < 0 or rolled_code < 0:  # a count past 15: no code, worked out uncached
         best_id = _best_set_aside(tuple(kept), tuple(rolled), may_stop)
     else:

@@ -96,7 +96,7 @@ def result_value(kept) -> int | None:
     return (kept[1] + 2 * kept[2] + 3 * kept[3] + 4 * kept[4] + 5 * kept[5]) * crowns
 
 
-def _counts_code(counts: Sequence[int]) -> int:
+def counts_code(counts: Sequence[int]) -> int:
     """The six counts by face as one int, 4 bits each: the key of the caches below (no tuple to
     build and hash); -1 for a count outside 0-15, which the callers then work out uncached."""
     a, b, c, d, e, f = counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]
@@ -112,7 +112,7 @@ _NEVER: Final = 1 << 62
 
 def can_still_be_valid(kept, dice_left: int) -> bool:
     """True if some faces on the ``dice_left`` dice not yet set aside could make ``kept`` valid."""
-    code = _counts_code(kept)
+    code = counts_code(kept)
     need = _NEEDED.get(code)
     if need is None or code < 0:
         needed = _dice_needed(tuple(kept))
@@ -147,7 +147,7 @@ _TEXTS: Final[dict[int, str]] = {}
 
 def faces_text(counts) -> str:
     """``[1, 0, 2, 0, 0, 0]`` -> ``"crown, 2, 2"`` (crowns first, then numbers rising)."""
-    code = _counts_code(counts)
+    code = counts_code(counts)
     text = _TEXTS.get(code)
     if text is None or code < 0:
         text = _TEXTS[code] = _faces_text(tuple(counts))
@@ -415,7 +415,7 @@ class KingdomOfDiceState(FlowState):
     @choices(SET_ASIDE)
     def _set_aside_choices(self, task: tuple) -> tuple:
         rolled = self.rolled
-        code = 2 * _counts_code(rolled) + (self.picked > 0)
+        code = 2 * counts_code(rolled) + (self.picked > 0)
         acts = _SET_ASIDE_MENUS.get(code)
         if acts is None or code < 0:
             acts = _SET_ASIDE_MENUS[code] = _set_aside_actions(tuple(rolled), self.picked > 0)
