@@ -12,7 +12,7 @@ Measured on the load benchmark (docs/load.md, "The garbage collector"): with
 CPython's defaults (700, 10, 10) the collector took 13-16% of the server's
 CPU, and a full collection held the process for 190 ms at 50 live tables
 (310 ms at 300), which was most of the action round trip's p99. Two changes
-take it to 3-4% of the CPU and make full collections rare:
+take it to about 1% of the CPU and make full collections rare:
 
 - :func:`settle_collector` freezes (``gc.freeze``) what the process holds
   once it is started: the modules and what they built, the app, the store and
@@ -20,9 +20,16 @@ take it to 3-4% of the CPU and make full collections rare:
   then (tables are rebuilt from the store when first used), so nothing a
   table holds is frozen: a table evicted later is freed as before.
 - A young collection waits for :data:`YOUNG` net allocations instead of 700.
-  At most that many container objects (about a megabyte) of cyclic garbage
-  wait a little longer to be freed; the two older generations keep CPython's
-  ratios (10 and 10).
+  What a move makes (the table's new state, views and snapshots) lives until
+  the table's next move, about a second at a table of people; a collection
+  walks whatever young objects are alive, so frequent ones walked most of
+  those again and again. At 100,000 few collections run and most of what they
+  would have walked is gone by then (docs/load.md, "Cycles and the collector's
+  thresholds": at 300 live tables the collector's share fell from 5.5% to
+  about 1%, the server's CPU per action by a fifth, the round trip's p99 by a
+  third). The server makes little cyclic garbage (a cycle per connection
+  closed, none per move), so little waits longer to be freed; the two older
+  generations keep CPython's ratios (10 and 10).
 
 Only a server process settles its collector (``dicetable serve``, and each
 worker of ``--workers N``): tests, simulations and a program that builds an
@@ -34,7 +41,7 @@ from __future__ import annotations
 import gc
 
 #: Net allocations of container objects between two young collections (CPython's default: 700).
-YOUNG = 10_000
+YOUNG = 100_000
 
 
 def settle_collector() -> None:
