@@ -18,7 +18,8 @@ when the first and the last subscriber of the table (the seats' sockets and
 the spectator's) held each action's version (``run.py`` turns that into the
 push delay with the server's stamp of the action), the actions applied
 (versions the spectators saw, bots included), how late this process runs
-what is ready (``watch_lag``), the server's and this process's CPU time (``/proc/<pid>/stat``) and the server's memory. The
+what is ready (``watch_lag``), the server's and this process's CPU time
+(``/proc/<pid>/stat``) and the server's memory. The
 users wait until the server answers ``/api/health`` (it starts while locust
 does). After the window nobody posts; the sockets are read ``grace`` seconds
 more, then the raw record is written to ``out`` and locust stops.
@@ -368,8 +369,9 @@ def dump(path: str) -> None:
         during = [v for v, t in zip(spec.versions, spec.times) if Run.inside(t)]
         if during:
             applied += during[-1] - (before[-1] if before else 0)
-    raw = {"window_s": Run.end - Run.start, "window": [Run.start, Run.end], "client_actions": len(Run.rtt_ms), "applied_actions": applied,
-           "rtt_ms": Run.rtt_ms, "client_lag_ms": Run.lag_ms, "pushed": pushed, "missing_pushes": missing, "pushes": pushes,
+    raw = {"window_s": Run.end - Run.start, "window": [Run.start, Run.end], "client_actions": len(Run.rtt_ms),
+           "applied_actions": applied, "rtt_ms": Run.rtt_ms, "client_lag_ms": Run.lag_ms, "pushed": pushed,
+           "missing_pushes": missing, "pushes": pushes,
            "conflicts": Run.conflicts, "resent": Run.resent, "failures": Run.failures,
            "tables_created": len(Run.tables),
            "server_cpu_s": Run.cpu[1] - Run.cpu[0], "client_cpu_s": Run.own_cpu[1] - Run.own_cpu[0],

@@ -161,8 +161,8 @@ def probe_figures(folder: Path, window: list[float], server_cpu_s: float, thresh
             g["longest_ms"] = max(g["longest_ms"], float(wall))
     for g in per.values():
         g["cpu_ms"], g["longest_ms"] = round(g["cpu_ms"]), round(g["longest_ms"], 1)
-    app = sorted(float(ms) for at, ms, status in (line.split() for line in (folder / "app.txt").read_text().splitlines())
-                 if status == "200" and start <= float(at) <= end)
+    rows = (line.split() for line in (folder / "app.txt").read_text().splitlines())
+    app = sorted(float(ms) for at, ms, status in rows if status == "200" and start <= float(at) <= end)
     gc_cpu = sum(g["cpu_ms"] for g in per.values()) / 1000
     opened = sum(start <= float(at) <= end for at in (folder / "connections.txt").read_text().split())
     return {"thresholds": thresholds or "the server's", "collections": per, "http_connections_opened": opened,

@@ -99,7 +99,8 @@ class _Pending:
     :meth:`Store.append` waits on ``done``; :meth:`Store.append_soon` gives ``loop`` and ``future``,
     which :meth:`wake` settles on that loop. Nothing here refers back to the pending append (no
     closure over it, no raised exception kept), so once settled it is freed by its reference count
-    alone: an action in flight leaves no garbage cycle for the collector (docs/load.md, "Cycles").
+    alone: an action in flight leaves no garbage cycle for the collector (docs/load.md, "Cycles and the
+    collector's thresholds").
     """
 
     row: dict[str, Any]
