@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import Final
 
 import json
-from functools import lru_cache
 
 from dicetable.engine import Action
 
@@ -63,14 +62,13 @@ def greedy(state: KingdomOfDiceState, seat: int) -> Action:
 
 
 #: the counts codes of (kept, rolled) and may_stop, as one int -> _best_set_aside's id, filled as
-#: asked (search asks at every set-aside of a rollout: the lru_cache's key of two tuples, built,
-#: hashed and compared each time, cost more than the look-up)
+#: asked: greedy's one memo (search asks at every set-aside of a rollout; an lru_cache's key of two
+#: tuples, built, hashed and compared each time, cost more than the look-up)
 _BEST: Final[dict[int, str]] = {}
 
 
-@lru_cache(maxsize=None)
 def _best_set_aside(kept: tuple, rolled: tuple, may_stop: bool) -> str:
-    """Id of the best set-aside step for dice ``kept`` and ``rolled`` (cached: few positions)."""
+    """Id of the best set-aside step for dice ``kept`` and ``rolled`` (``greedy`` memoises it in ``_BEST``)."""
     return RESULT_TABLE.choose(kept, rolled, may_stop)[0]
 
 
