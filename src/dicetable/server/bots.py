@@ -150,7 +150,7 @@ class Bots:
         lt = self.table_of(table_id)
         try:
             action_id = fut.result()
-            self.act(table_id, seat, action_id, version, by=by)
+            self.act(table_id, seat, action_id, version, by=by, minimal=True)  # nobody reads a bot's view
         except ApiError:
             pass  # someone moved first (or the table ended): the new state kicked its own bots
         except Exception:
