@@ -149,7 +149,8 @@ def probe_figures(folder: Path, window: list[float], server_cpu_s: float, thresh
     """What ``probe/sitecustomize.py`` wrote in ``folder`` during ``window`` (``[start, end]``, time.time()):
     per generation the collections, their CPU ms in all and the longest one's wall ms; the collector's
     share of the server's CPU; the HTTP connections opened (WebSockets included); the ms from a
-    ``POST .../actions`` reaching the app to its answer (p50/p99, answers 200 only)."""
+    ``POST .../actions`` reaching the app to its answer (p50/p99, answers 200 only); the ms from an append
+    queued on the event loop to its commit (p50/p99)."""
     start, end = window
     per: dict[str, dict] = {}
     for line in (folder / "gc.txt").read_text().splitlines():
@@ -163,11 +164,14 @@ def probe_figures(folder: Path, window: list[float], server_cpu_s: float, thresh
         g["cpu_ms"], g["longest_ms"] = round(g["cpu_ms"]), round(g["longest_ms"], 1)
     rows = (line.split() for line in (folder / "app.txt").read_text().splitlines())
     app = sorted(float(ms) for at, ms, status in rows if status == "200" and start <= float(at) <= end)
+    commits = sorted(float(ms) for at, ms in (line.split() for line in (folder / "commits.txt").read_text().splitlines())
+                     if start <= float(at) <= end)
     gc_cpu = sum(g["cpu_ms"] for g in per.values()) / 1000
     opened = sum(start <= float(at) <= end for at in (folder / "connections.txt").read_text().split())
     return {"thresholds": thresholds or "the server's", "collections": per, "http_connections_opened": opened,
             "gc_cpu_share": round(gc_cpu / server_cpu_s, 3) if server_cpu_s else None,
-            "app_ms": {"p50": percentile(app, 50), "p99": percentile(app, 99)}}
+            "app_ms": {"p50": percentile(app, 50), "p99": percentile(app, 99)},
+            "commit_ms": {"p50": percentile(commits, 50), "p99": percentile(commits, 99)}}
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -187,6 +191,8 @@ def run(args: argparse.Namespace) -> dict:
             server_env["DICETABLE_PROBE"] = str(folder / "probe")
             if args.probe_gc:
                 server_env["DICETABLE_PROBE_GC"] = args.probe_gc
+            if args.probe_switch is not None:
+                server_env["DICETABLE_PROBE_SWITCH"] = str(args.probe_switch)
         with log.open("wb") as out:
             server = subprocess.Popen(serve_command(port, args.database, args.workers, args.access_log,
                                                     args.keep_alive), cwd=folder,
@@ -249,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--probe", action="store_true",
                     help="load probe/sitecustomize.py in the server: its collections, its action requests' time in "
                          "the app, and a census of its cyclic garbage after the run (in the result's 'probe')")
+    ap.add_argument("--probe-switch", type=float, metavar="MS",
+                    help="with --probe: the server's switch interval in milliseconds (CPython's: 5)")
     ap.add_argument("--probe-gc", metavar="off|YOUNG,MIDDLE,OLD",
                     help="with --probe: the collector's thresholds once the server settled it ('off': none run)")
     ap.add_argument("--profile", choices=sorted(THINK), required=True,
@@ -268,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.workers < 1:
         ap.error("--tables and --workers take 1 or more, --seconds a positive number")
+    if args.probe_switch is not None and (not args.probe or not 0 < args.probe_switch <= 100):
+        ap.error(f"--probe-switch needs --probe and takes milliseconds above 0 and at most 100, got {args.probe_switch}")
     if args.probe_gc is not None:
         parts = args.probe_gc.split(",")
         if not args.probe:

@@ -114,3 +114,46 @@ def test_a_short_load_run_plays_pushes_and_reports(tmp_path):
     assert "round trip ms" in done.stdout and "push delay ms" in done.stdout  # the printed table
     lag = result["client_lag_ms"]  # the probe slept through the window
     assert lag["p50"] is not None and 0 <= lag["p50"] <= lag["p99"]
+
+
+def test_a_short_probed_run_reports_the_servers_collections_app_and_commit_times(tmp_path):
+    """``--probe`` (with ``--probe-switch``): the server notes its collections, its action requests'
+    time in the app and each append's wait for its commit; the result holds their figures."""
+    out = tmp_path / "load.jsonl"
+    command = [sys.executable, str(LOAD / "run.py"), "--profile", "evening", "--think", "0.2", "--tables", "3",
+               "--seconds", "5", "--grace", "1", "--probe", "--probe-switch", "1", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(out.read_text().splitlines()[0])
+    assert result["failures"] == 0 and result["server_errors"] == 0
+    probe = result["probe"]
+    assert probe["thresholds"] == "the server's"
+    for name in ("app_ms", "commit_ms"):  # every client action was appended on the loop and answered
+        assert 0 < probe[name]["p50"] <= probe[name]["p99"], (name, probe)
+    assert probe["commit_ms"]["p50"] <= probe["app_ms"]["p99"]  # the commit is waited for inside the app
+    assert 1 <= probe["http_connections_opened"] <= result["client_actions"] + 20  # kept alive, not one a move
+    assert "objects only the collector would free (the full collection that found them:" in done.stderr
+
+
+def test_the_clients_pool_reuses_a_kept_connection_whatever_its_descriptor_number():
+    """geventhttpclient's own check (``select``) takes any descriptor at or above 1024 for a dead
+    connection; the locustfile's check (``poll``) tells open and idle from readable or closed at any."""
+    code = (
+        "import socket, sys\n"
+        f"sys.path.insert(0, {str(LOAD)!r})\n"
+        "import locustfile\n"
+        "from geventhttpclient.connectionpool import ConnectionPool\n"
+        "hold = [socket.socket() for _ in range(1100)]\n"
+        "a, b = socket.socketpair()\n"
+        "alive = ConnectionPool._is_socket_alive(None, a)\n"
+        "b.send(b'x')\n"
+        "dirty = ConnectionPool._is_socket_alive(None, a)\n"
+        "c, d = socket.socketpair()\n"
+        "d.close()\n"
+        "hung_up = ConnectionPool._is_socket_alive(None, c)\n"
+        "c.close()\n"
+        "print(a.fileno() >= 1024, alive, dirty, hung_up, ConnectionPool._is_socket_alive(None, c))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "False", "False", "False"]

@@ -11,13 +11,19 @@ process, such as a search process, is left alone) it writes:
 - ``app.txt``: a line per ``POST .../actions`` request: when it reached the app, the ms from
   there to the start of its answer, and the status;
 - ``connections.txt``: when each HTTP connection was opened (``time.time()``; WebSockets start as one);
+- ``commits.txt``: a line per append queued on the event loop (``Store.append_soon``): when it was
+  queued (``time.time()``) and the ms until its future was resolved, the transaction committed;
 - ``garbage.txt``, when the process is sent ``SIGUSR2``: every object that only the collector
-  would free at that moment, counted by type, with the functions and code of the frames among them.
-  Run with ``$DICETABLE_PROBE_GC=off`` (no automatic collection) the count covers everything since
+  would free at that moment, counted by type, with the functions and code of the frames among them,
+  and the wall time of the full collection that found them (everything unfrozen first: what a
+  sweep of ``server/collector.py`` costs). Run with ``$DICETABLE_PROBE_GC=off`` (no automatic collection) the count covers everything since
   the server settled its collector.
 
 ``$DICETABLE_PROBE_GC`` (``off``, or ``young,middle,old``) sets the collector's thresholds once
 ``settle_collector`` has run, so thresholds are compared on the same code.
+``$DICETABLE_PROBE_SWITCH`` (milliseconds) sets the interpreter's switch interval
+(``sys.setswitchinterval``; CPython's is 5 ms): how long a thread that wants the GIL waits
+before the thread holding it is asked to let go.
 """
 
 from __future__ import annotations
@@ -107,11 +113,34 @@ def _connections(out) -> None:
     httptools_impl.HttpToolsProtocol.connection_made = noted
 
 
+def _commit_times(out) -> None:
+    from dicetable.server.store import Store
+
+    queue_append = Store.append_soon
+
+    def timed(self, *args, **kwargs):
+        queued, at = time.time(), time.perf_counter()
+        future = queue_append(self, *args, **kwargs)
+        future.add_done_callback(lambda _f: out.write(f"{queued:.4f} {1000 * (time.perf_counter() - at):.2f}\n"))
+        return future
+
+    Store.append_soon = timed
+
+
+def _switch_interval() -> None:
+    wanted = os.environ.get("DICETABLE_PROBE_SWITCH")
+    if wanted:
+        sys.setswitchinterval(float(wanted) / 1000)
+
+
 def _garbage_census(path: Path) -> None:
     def census(_signum, _frame) -> None:
+        gc.unfreeze()  # what the server froze (server/collector.py) is walked too: a sweep's collection
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
+            started = time.perf_counter()
             gc.collect()
+            took = 1000 * (time.perf_counter() - started)
             found = list(gc.garbage)
         finally:
             gc.garbage.clear()
@@ -121,7 +150,8 @@ def _garbage_census(path: Path) -> None:
         frames = collections.Counter(f"{o.f_code.co_filename.rsplit('site-packages/', 1)[-1]}:{o.f_code.co_name}"
                                      for o in found if type(o).__name__ == "frame")
         with path.open("a") as out:
-            out.write(f"== {time.time():.1f}: {len(found)} objects only the collector would free\n")
+            out.write(f"== {time.time():.1f}: {len(found)} objects only the collector would free "
+                      f"(the full collection that found them: {took:.0f} ms)\n")
             out.writelines(f"  {n:8d} {kind}\n" for kind, n in kinds.most_common(30))
             out.writelines(f"  {n:8d} function {name}\n" for name, n in functions.most_common(10))
             out.writelines(f"  {n:8d} frame {name}\n" for name, n in frames.most_common(10))
@@ -137,4 +167,6 @@ if _FOLDER and "serve" in sys.argv[1:3]:
     _thresholds()
     _app_times(open(_dir / "app.txt", "a", buffering=1))
     _connections(open(_dir / "connections.txt", "a", buffering=1))
+    _commit_times(open(_dir / "commits.txt", "a", buffering=1))
+    _switch_interval()
     _garbage_census(_dir / "garbage.txt")
