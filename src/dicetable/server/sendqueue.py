@@ -45,6 +45,7 @@ class SendQueue:
         self.bytes = 0
         self.behind = False
         self.asked = False  # get() said None for the current fall behind
+        self.closed = False  # close() was called: get() answers None from now on
         self.dropped = 0
         self.overflows = 0
         self.peak = 0
@@ -79,10 +80,18 @@ class SendQueue:
         self.peak_bytes = max(self.peak_bytes, self.bytes)
         self._ready.set()
 
+    def close(self) -> None:
+        """No more messages will be sent: a :meth:`get` waiting now or later answers None (``closed`` True)."""
+        self.closed = True
+        self._ready.set()
+
     async def get(self) -> str | None:
         """The next message to send, waiting for one; None (once per fall behind) when the backlog was
-        dropped and everything held since is sent: the connection needs the current full view."""
+        dropped and everything held since is sent: the connection needs the current full view. None
+        as well once the queue is closed (:meth:`close`; ``closed`` tells the two apart)."""
         while True:
+            if self.closed:
+                return None
             if self.items:
                 message, size = self.items.popleft()
                 self.bytes -= size

@@ -94,19 +94,20 @@ async def serve_connection(websocket: WebSocket, m: TableManager, table_id: str,
     sub = Subscriber(seat, asyncio.get_running_loop(), queue)
     await run_in_threadpool(m.subscribe, lt, sub)
 
-    async def sender(scope: anyio.CancelScope) -> None:
+    async def sender() -> None:
         try:
             while True:
                 message = await queue.get()
-                if message is None:  # it fell behind (its backlog was dropped) and has caught up
-                    await run_in_threadpool(m.resync, lt, sub)
+                if message is None:
+                    if queue.closed:  # the client left: nothing more to send
+                        return
+                    await run_in_threadpool(m.resync, lt, sub)  # it fell behind and has caught up
                     continue
                 await websocket.send_text(message)
         except Exception:  # the client went away while a view was being sent
             pass
-        scope.cancel()
 
-    async def receiver(scope: anyio.CancelScope) -> None:
+    async def receiver() -> None:
         try:
             while True:  # {"type": "resync"} is the one message expected; this also notices the close
                 message = await websocket.receive()
@@ -120,12 +121,19 @@ async def serve_connection(websocket: WebSocket, m: TableManager, table_id: str,
                     await run_in_threadpool(m.resync, lt, sub)
         except Exception:  # a close while sending
             pass
-        scope.cancel()
 
+    # Both end without being cancelled when the client leaves (the receiver sees the close, the closed
+    # queue ends the sender): a cancelled task keeps its CancelledError, whose traceback holds the
+    # task's frames, a reference cycle that kept the whole connection (its deflate contexts
+    # included) until a collection. Only a sender that failed first cancels the receiver.
+    receiving = asyncio.ensure_future(receiver())
+    sending = asyncio.ensure_future(sender())
     try:
-        async with anyio.create_task_group() as group:
-            group.start_soon(sender, group.cancel_scope)
-            group.start_soon(receiver, group.cancel_scope)
+        await asyncio.wait((receiving, sending), return_when=asyncio.FIRST_COMPLETED)
     finally:
+        queue.close()
+        if not receiving.done():
+            receiving.cancel()
         with anyio.CancelScope(shield=True):
+            await asyncio.wait((receiving, sending))
             await run_in_threadpool(m.unsubscribe, lt, sub)
