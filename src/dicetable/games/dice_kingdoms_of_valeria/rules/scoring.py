@@ -53,15 +53,16 @@ def citizen_pips(lay: Layout, sh: list[int], guild: int | None = None) -> int:
 def star_pips(lay: Layout, sh: list[int]) -> int:
     """Marked Star pips on both sheets (voided ones excluded), without Statue 14.
 
-    Index loops over the layout's prefix tables (one lookup per section): the
-    compiled build runs them natively, where ``sum(map(...))`` would call back
-    into the interpreter for every section.
+    Index loops over the layout's flattened prefix tables (one tuple read per section): the
+    compiled build runs them natively, where ``sum(map(...))`` would call back into the
+    interpreter for every section, and a table of tuples costs a read and its checks per level.
     """
     stars = lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
-    cit_star = lay.cit_star
+    cit_star = lay.cit_star_flat  # [12 * section + 4 * marked + void mask]
     for s in range(10):  # a solo Exodus voids Citizen pips (CITV)
-        stars += cit_star[s][sh[CIT + s]][sh[CITV + s]]
-    trk_star_prefix = lay.trk_star_prefix
+        stars += cit_star[12 * s + 4 * sh[CIT + s] + sh[CITV + s]]
+    trk_star = lay.trk_star_flat  # [trk_stride * guild + marked]
+    trk_stride = lay.trk_stride
     for g in range(4):
         have = sh[TRK + g]
         void = sh[VTRK + g]
@@ -70,16 +71,19 @@ def star_pips(lay: Layout, sh: list[int]) -> int:
                 if i < have and not void >> i & 1:
                     stars += 1
         else:
-            stars += trk_star_prefix[g][have]
-    block_star_prefix = lay.block_star_prefix
+            stars += trk_star[trk_stride * g + have]
+    block_star = lay.block_star_flat  # [block_stride * block + marked]
+    block_stride = lay.block_stride
     for b in range(lay.nb):
-        stars += block_star_prefix[b][sh[LB0 + b]]
-    # road_star_dir[r][direction][marked]; direction 0 (not begun) has nothing marked.
-    road_star_dir = lay.road_star_dir
+        stars += block_star[block_stride * b + sh[LB0 + b]]
+    # road_star_flat[road_stride * (3 * road + direction) + marked]; direction 0 (not begun) has
+    # nothing marked.
+    road_star = lay.road_star_flat
+    road_stride = lay.road_stride
     rc0 = lay.rc0
     ro0 = lay.ro0
     for r in range(lay.nr):
-        stars += road_star_dir[r][sh[ro0 + r]][sh[rc0 + r]]
+        stars += road_star[road_stride * (3 * r + sh[ro0 + r]) + sh[rc0 + r]]
     return stars
 
 
