@@ -61,6 +61,7 @@ COMPILED: list[str] = [
     "dicetable.games.corsairs_of_valeria.planner",
     "dicetable.games.biblios_dice.rules.*",
     "dicetable.games.biblios_dice.policy",
+    "dicetable.games.biblios_dice.keys",  # the board keys the rules' effects name, built at every event
     "dicetable.games.dice_kingdoms_of_valeria.sheet",
     "dicetable.games.dice_kingdoms_of_valeria.layout",
     "dicetable.games.dice_kingdoms_of_valeria.rules.*",

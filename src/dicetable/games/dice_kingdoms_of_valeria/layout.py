@@ -101,6 +101,13 @@ class Layout:
     block_star_prefix: tuple[tuple[int, ...], ...]
     cit_star_plain: tuple[tuple[int, ...], ...]
     road_star_dir: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    cit_star_flat: tuple[int, ...]
+    trk_stride: int
+    trk_star_flat: tuple[int, ...]
+    block_stride: int
+    block_star_flat: tuple[int, ...]
+    road_stride: int
+    road_star_flat: tuple[int, ...]
     bridge_span: tuple[tuple[int, int, int], ...]
 
     def __init__(self, sheets: Sheets) -> None:
@@ -255,6 +262,21 @@ class Layout:
         #: road_star_dir[r][d][k]: Star pips among the first k marked from direction d (0: none).
         self.road_star_dir = tuple(((0,) * (len(p[1]) + 1), _prefix(p[1], STAR), _prefix(p[2], STAR))
                                    for p in self.road_pips)
+        # The same Star tables flattened for scoring.star_pips, which reads one entry per section (one
+        # tuple read, where a table of tuples costs two or three reads and their checks in compiled
+        # code): rows padded with 0 to one stride (a padded entry is never read: a count is at most
+        # its row's length).
+        #: cit_star_flat[12 * s + 4 * n + void] = cit_star[s][n][void]
+        self.cit_star_flat = _flat([row for sec in self.cit_star for row in sec], 4)
+        #: trk_star_flat[trk_stride * g + k] = trk_star_prefix[g][k]
+        self.trk_stride = max(len(row) for row in self.trk_star_prefix)
+        self.trk_star_flat = _flat(list(self.trk_star_prefix), self.trk_stride)
+        #: block_star_flat[block_stride * b + k] = block_star_prefix[b][k]
+        self.block_stride = max([len(row) for row in self.block_star_prefix], default=1)
+        self.block_star_flat = _flat(list(self.block_star_prefix), self.block_stride)
+        #: road_star_flat[road_stride * (3 * r + d) + k] = road_star_dir[r][d][k]
+        self.road_stride = max([len(row) for dirs in self.road_star_dir for row in dirs], default=1)
+        self.road_star_flat = _flat([row for dirs in self.road_star_dir for row in dirs], self.road_stride)
         #: (road, first a-order position, last a-order position) of each Bridge.
         self.bridge_span = tuple((self.bridge_road[bi], min(p), max(p)) for bi, p in enumerate(self.bridge_pos))
 
@@ -265,6 +287,15 @@ def _rewards_after(pips: tuple[int, ...]) -> RewardsAfter:
     n = len(pips)
     return tuple(tuple(tuple(c for c in pips[have:have + k] if c) for k in range(n - have + 1))
                  for have in range(n + 1))
+
+
+def _flat(rows: list[tuple[int, ...]], stride: int) -> tuple[int, ...]:
+    """``rows`` one after the other, each padded with 0 to ``stride`` entries."""
+    out: list[int] = []
+    for row in rows:
+        out.extend(row)
+        out.extend([0] * (stride - len(row)))
+    return tuple(out)
 
 
 def _prefix(pips: tuple[int, ...], kind: int) -> tuple[int, ...]:

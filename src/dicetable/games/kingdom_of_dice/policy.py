@@ -192,7 +192,7 @@ class _TurnTable:
         key = (kept, left)
         got = self.pos.get(key)
         if got is None:
-            if not can_still_be_valid(kept, left):
+            if not can_still_be_valid(list(kept), left):
                 got = self.outcomes[0]
             elif left == 0:
                 got = self.stop(kept)

@@ -96,9 +96,12 @@ def result_value(kept) -> int | None:
     return (kept[1] + 2 * kept[2] + 3 * kept[3] + 4 * kept[4] + 5 * kept[5]) * crowns
 
 
-def counts_code(counts: Sequence[int]) -> int:
+def counts_code(counts: list[int]) -> int:
     """The six counts by face as one int, 4 bits each: the key of the caches below (no tuple to
-    build and hash); -1 for a count outside 0-15, which the callers then work out uncached."""
+    build and hash); -1 for a count outside 0-15, which the callers then work out uncached.
+
+    ``counts`` is a list at every caller (the state's ``kept`` and ``rolled`` are): compiled, each
+    read is then a native list read, where a ``Sequence`` was a generic subscript and an unbox."""
     a, b, c, d, e, f = counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]
     if not 0 <= (a | b | c | d | e | f) < 16:
         return -1
@@ -110,8 +113,9 @@ _NEEDED: Final[dict[int, int]] = {}
 _NEVER: Final = 1 << 62
 
 
-def can_still_be_valid(kept, dice_left: int) -> bool:
-    """True if some faces on the ``dice_left`` dice not yet set aside could make ``kept`` valid."""
+def can_still_be_valid(kept: list[int], dice_left: int) -> bool:
+    """True if some faces on the ``dice_left`` dice not yet set aside could make ``kept`` (a 6-list of
+    counts by face) valid."""
     code = counts_code(kept)
     need = _NEEDED.get(code)
     if need is None or code < 0:
@@ -145,7 +149,7 @@ def _dice_needed(kept: tuple) -> float:
 _TEXTS: Final[dict[int, str]] = {}
 
 
-def faces_text(counts) -> str:
+def faces_text(counts: list[int]) -> str:
     """``[1, 0, 2, 0, 0, 0]`` -> ``"crown, 2, 2"`` (crowns first, then numbers rising)."""
     code = counts_code(counts)
     text = _TEXTS.get(code)
@@ -170,11 +174,18 @@ def face_counts(faces) -> list:
     return counts
 
 
-def _counts_to_faces(counts) -> list:
-    return list(_faces_tuple(tuple(counts)))
+#: counts code -> _faces_tuple, filled as asked (as _TEXTS: an lru_cache's tuple key cost more)
+_FACES: Final[dict[int, tuple]] = {}
 
 
-@lru_cache(maxsize=None)
+def _counts_to_faces(counts: list[int]) -> list:
+    code = counts_code(counts)
+    faces = _FACES.get(code)
+    if faces is None or code < 0:
+        faces = _FACES[code] = _faces_tuple(tuple(counts))
+    return list(faces)
+
+
 def _faces_tuple(counts: tuple) -> tuple:
     out = []
     for i, face in enumerate(FACE_ORDER):

@@ -68,7 +68,7 @@ class TurnDP:
         index = {k: i for i, k in enumerate(kept)}
         #: per set-aside (``kept`` order): the table entry its result stops on, and whether it is dead
         self.stop_index = [min(result_value(k) or 0, TOP_SPACE) for k in kept]
-        self.dead = [not can_still_be_valid(k, DICE - sum(k)) for k in kept]
+        self.dead = [not can_still_be_valid(list(k), DICE - sum(k)) for k in kept]
         #: per row: (row, probability of a roll reaching only dead set-asides, the single
         #: set-asides each reached alone, their probabilities, the getters of groups of
         #: several set-asides, their probabilities); a row's groups lie in earlier rows or

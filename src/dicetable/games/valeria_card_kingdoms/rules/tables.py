@@ -302,6 +302,8 @@ def harvest_text(seat: int, payout: tuple, steals: tuple, resting: bool = False)
     of the payout, so the parts add up to the net change. A resting player (5 players, R11.6)
     "rests", and still loses what a Thief took from them.
     """
+    if not steals and not resting:  # the usual Harvest: nothing stolen, the payout says it all
+        return payout_text(tuple(payout))
     moves: dict = {}
     rest = list(payout)
     for thief, victim, r, k, src in steals:
