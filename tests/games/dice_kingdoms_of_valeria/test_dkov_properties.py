@@ -64,8 +64,10 @@ def _stars_by_hand(L, sh) -> int:
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_fast_scoring_tables_agree_with_the_sheets(players, sheets, seed):
-    """The bots' table-driven score equals the Score Tally, and Star pips equal a count by hand."""
+    """The bots' table-driven score equals the Score Tally, and Star pips equal a count by hand, by the
+    flattened tables (the compiled build's way) and by the nested ones (the pure build's) alike."""
     from dicetable.games.dice_kingdoms_of_valeria.rules import score_sheet, score_total, star_pips
+    from dicetable.games.dice_kingdoms_of_valeria.rules.scoring import _star_pips_flat, _star_pips_nested
 
     state = new(players, sheets, seed=seed)
     rng = Rng(seed)
@@ -73,7 +75,9 @@ def test_fast_scoring_tables_agree_with_the_sheets(players, sheets, seed):
     while not state.is_over:
         random_step(state, rng)
         for sh in state.sheets:
-            assert star_pips(state.lay, sh) == _stars_by_hand(state.lay, sh)
+            by_hand = _stars_by_hand(state.lay, sh)
+            assert star_pips(state.lay, sh) == _star_pips_flat(state.lay, sh) == by_hand
+            assert _star_pips_nested(state.lay, sh) == by_hand
             assert score_total(state.lay, sh) == score_sheet(state.lay, sh)["total"]
             checked += 1
     assert checked > 0
