@@ -63,6 +63,11 @@ def star_pips(lay: Layout, sh: list[int]) -> int:
     return _star_pips_flat(lay, sh) if _NATIVE else _star_pips_nested(lay, sh)
 
 
+def _unvoided_track_stars(lay: Layout, g: int, have: int, void: int) -> int:
+    """Star pips among the first ``have`` marked on Guild Track ``g`` that the mask ``void`` leaves."""
+    return sum(1 for i in lay.trk_star_pos[g] if i < have and not void >> i & 1)
+
+
 def _star_pips_flat(lay: Layout, sh: list[int]) -> int:
     """:func:`star_pips` by the layout's flattened tables (the compiled build's way: see there)."""
     stars = lay.gold_star_prefix[sh[GOLDC]] + lay.wall_star_prefix[sh[WALLC]]
@@ -75,9 +80,7 @@ def _star_pips_flat(lay: Layout, sh: list[int]) -> int:
         have = sh[TRK + g]
         void = sh[VTRK + g]
         if void:  # a solo Guild Strike voids Reward Pips
-            for i in lay.trk_star_pos[g]:
-                if i < have and not void >> i & 1:
-                    stars += 1
+            stars += _unvoided_track_stars(lay, g, have, void)
         else:
             stars += trk_star[trk_stride * g + have]
     block_star = lay.block_star_flat  # [block_stride * block + marked]
@@ -106,9 +109,7 @@ def _star_pips_nested(lay: Layout, sh: list[int]) -> int:
         have = sh[TRK + g]
         void = sh[VTRK + g]
         if void:  # a solo Guild Strike voids Reward Pips
-            for i in lay.trk_star_pos[g]:
-                if i < have and not void >> i & 1:
-                    stars += 1
+            stars += _unvoided_track_stars(lay, g, have, void)
         else:
             stars += trk_star_prefix[g][have]
     block_star_prefix = lay.block_star_prefix
