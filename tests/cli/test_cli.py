@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -424,8 +425,8 @@ def test_end_screen_prints_the_score_sheet(tmp_path, monkeypatch):
     assert "Score sheet (rulebook: Scoring)" in out
     for category in ("Scrolls Track", "Ink Track", "Gold", "Losing VPs", "VP tokens", "tie-break: Gold left"):
         assert category in out
-    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
-            for line in out.splitlines() if line.startswith("│")}
+    cells = [re.split(r"\s{2,}", line.strip()) for line in out.splitlines()]
+    rows = {c[0]: c[1:] for c in cells if re.fullmatch(r"Player \d|Cadfael", c[0])}
     assert set(rows) == {"Player 1", "Player 2", "Cadfael"}
     for seat in (0, 1):
         cells = rows[f"Player {seat + 1}"]
@@ -497,3 +498,28 @@ def test_output_paths_that_cannot_be_written_are_refused_before_the_work(tmp_pat
         assert result.exit_code == 2, (args, out)
         assert message in out, (args, out)
         assert "Errno" not in out and "rows from" not in out, (args, out)   # refused before any game
+
+
+@pytest.mark.parametrize("players", [1, 2, 5])
+def test_card_kingdoms_score_sheet_heading_fits_an_80_column_terminal(players):
+    """Valeria: Card Kingdoms' end screen (R8.4-R8.6) in an 80x24 terminal: every line within 80
+    columns, the column heading two rows high (it once wrapped "tie-break: cards in the tableau"
+    over four rows), the tie-break named under the table."""
+    from rich.console import Console
+
+    from dicetable.cli.play import sheet_table
+    from dicetable.engine import Rng, new_game
+    from dicetable.engine.testing import random_step
+
+    state, rng = new_game("valeria-card-kingdoms", players, seed=3), Rng(3)
+    while not state.is_over:
+        random_step(state, rng)
+    console = Console(width=80, record=True, file=open(os.devnull, "w"), color_system=None)
+    console.print(sheet_table(state.score_sheet()))
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert all(len(line) <= 80 for line in lines)
+    rule = next(i for i, line in enumerate(lines) if set(line.strip()) <= {"─", "━", "┡", "╇", "┩"} and line.strip())
+    heading = [line for line in lines[1:rule] if line.strip() and not set(line.strip()) <= set("┏┳━┓")]
+    assert len(heading) == 2, "\n".join(lines)
+    assert "player" in heading[-1] and "Monsters" in heading[-1] and "score" in heading[-1]
+    assert "tie-break: cards in the tableau (fewer wins)" in [line.strip() for line in lines]

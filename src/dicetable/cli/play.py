@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TypedDict
 
+from rich import box
 from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.table import Table
@@ -847,13 +848,18 @@ def sheet_table(sheet: ScoreSheet) -> Table:
     """The end screen's score sheet: a row per seat and solo opponent, a column per rulebook
     category, the total and the shown tie-break measures; the outcome sentence as its caption."""
     shown = [i for i, m in enumerate(sheet.measures) if m.shown]
-    table = Table(title=f"Score sheet ({sheet.source})", caption=sheet.outcome, caption_justify="left")
+    # a tie-break column is headed by its measure alone and explained under the table, so the
+    # heading stays two rows high in an 80-column terminal
+    notes = [f"tie-break: {sheet.measures[i].name} ({'more' if sheet.measures[i].higher_wins else 'fewer'} wins)"
+             for i in shown]
+    table = Table(title=f"Score sheet ({sheet.source})", caption="\n".join([sheet.outcome, *notes]),
+                  caption_justify="left", box=box.SIMPLE_HEAD, show_edge=False, collapse_padding=True)
     table.add_column("player")
     for name in sheet.categories:
         table.add_column(name, justify="right")
     table.add_column("score", justify="right", style="bold")
     for i in shown:
-        table.add_column(f"tie-break: {sheet.measures[i].name}", justify="right")
+        table.add_column(sheet.measures[i].name, justify="right")
     table.add_column("")
     for line in sorted(sheet.lines, key=lambda ln: -ln.total):
         ties = [("-" if line.ties[i] is None else str(line.ties[i])) if i < len(line.ties) else "-" for i in shown]

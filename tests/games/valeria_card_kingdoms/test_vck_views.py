@@ -400,3 +400,18 @@ def test_the_last_move_is_marked_on_its_stack_and_card():
     assert re.search(r'class="vck-chip vck-holy vck-lastcard"[^>]*>.*?Cleric', html)
     text = "\n".join(_lines(text_view(s.observation(1), 1), 120))
     assert "Last: Player 1 took a Cleric" in text
+
+
+def test_the_first_player_mark_shows_during_play_and_not_at_the_end():
+    """"1st" marks who started (R3) while the game runs; at the end it would read like a final
+    placing, so the player lines drop it there (the verdict line says who won)."""
+    for n in range(2, 6):
+        states = [s for m, _, s in SAMPLES if m == n]
+        live = next(s for s in states if not s.is_over and s.observation(None)["phase"] != "choose-duke")
+        final = next(s for s in states if s.is_over)
+        first = live.observation(None)["first_player"]
+        for width in (80, 120):
+            during = _lines(text_view(live.observation(None), None, width=width), width)
+            assert any(re.search(rf"Player {first + 1} 1st\b", line) for line in during), "\n".join(during)
+            after = _lines(text_view(final.observation(None), None, width=width), width)
+            assert not any(re.search(r"Player \d 1st\b", line) for line in after), "\n".join(after)

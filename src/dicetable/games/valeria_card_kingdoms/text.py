@@ -191,8 +191,10 @@ def _row_of_five(cells: list[Text]) -> Text:
 
 # ---------------------------------------------------------------- players
 def _tags(obs: Observation, s: int) -> str:
+    # "1st" marks who started; at the end it would read like a final placing, so it goes there
     marks = player_tags(obs, s)
-    return " ".join(word for word, on in (("1st", marks["first"]), ("rests", marks["resting"])) if on)
+    first = marks["first"] and not obs["is_over"]
+    return " ".join(word for word, on in (("1st", first), ("rests", marks["resting"])) if on)
 
 
 def _player_line(obs: Observation, s: int, seat: int | None, w: int, compact: bool) -> Text:
