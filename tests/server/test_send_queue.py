@@ -25,7 +25,7 @@ from dicetable.server.settings import Settings
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 
-from .helpers import auth, create, tokens_of
+from .helpers import auth, create, in_fresh_loop, tokens_of
 
 VIEW = '{"type":"view","version":%d}'
 CHANGE = '{"type":"change","version":%d,"pad":"%s"}'
@@ -83,7 +83,7 @@ def test_closing_wakes_a_waiting_get_and_every_later_one_with_none():
         q.put_nowait(VIEW % 1)  # a push that came after the client left is never sent
         assert await asyncio.wait_for(q.get(), 5) is None
 
-    asyncio.run(main())
+    in_fresh_loop(main)
 
 
 #: One step of a connection: put a change (pad length), put a full view, or send what is ready.
