@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 import re
 from html.parser import HTMLParser
+from importlib import resources
+from pathlib import Path
 
 from rich.console import Console
 
@@ -16,6 +18,15 @@ from dicetable import get_game, new_game
 from dicetable.engine import Rng
 from dicetable.engine.markup import as_parts, assemble
 from dicetable.engine.testing import random_step
+
+def page_and_board_css(package: str) -> str:
+    """The page's stylesheet followed by game ``package``'s board stylesheet (``static/board.css``), as the
+    table page links them: for a board drawn alone in a browser test."""
+    import dicetable.web
+
+    page = (Path(dicetable.web.__file__).parent / "static" / "dicetable.css").read_text(encoding="utf-8")
+    return page + resources.files(package).joinpath("static", "board.css").read_text(encoding="utf-8")
+
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 

@@ -8,14 +8,12 @@ text of the board at least 12 CSS px (SVG text as drawn, its viewBox scaled).
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 import pytest
 
-import dicetable.web
 from dicetable.engine.markup import assemble
 from dicetable.games.corsairs_of_valeria.board import board_view
+
+from ..viewkit import page_and_board_css
 
 from .corsairs_views_kit import actions_of, find_state
 
@@ -43,9 +41,7 @@ MEASURE = """() => {
 
 
 def _css() -> str:
-    page = (Path(dicetable.web.__file__).parent / "static" / "dicetable.css").read_text(encoding="utf-8")
-    game = resources.files("dicetable.games.corsairs_of_valeria").joinpath("static", "board.css").read_text()
-    return page + game
+    return page_and_board_css("dicetable.games.corsairs_of_valeria")
 
 
 STATES = {

@@ -6,14 +6,12 @@ its spaces (or its text shrinks), never mid-word with or without a hyphen.
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 import pytest
 
-import dicetable.web
 from dicetable.engine.markup import assemble
 from dicetable.games.valeria_card_kingdoms.board import board_view
+
+from tests.games.viewkit import page_and_board_css
 
 from vck_preview import mid_game
 
@@ -42,9 +40,7 @@ SPLIT_WORDS = """() => {
 
 
 def _css() -> str:
-    page = (Path(dicetable.web.__file__).parent / "static" / "dicetable.css").read_text(encoding="utf-8")
-    game = resources.files("dicetable.games.valeria_card_kingdoms").joinpath("static", "board.css").read_text()
-    return page + game
+    return page_and_board_css("dicetable.games.valeria_card_kingdoms")
 
 
 @pytest.mark.parametrize("width,height,mobile", [(390, 844, True), (1366, 768, False)])
