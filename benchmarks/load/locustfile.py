@@ -40,7 +40,7 @@ from pathlib import Path
 import gevent
 from gevent.event import Event
 from gevent.monkey import get_original
-from geventhttpclient.connectionpool import ConnectionPool
+from geventhttpclient import connectionpool
 from locust import FastHttpUser, events, task
 from locust.env import Environment
 from websockets.exceptions import ConnectionClosed, WebSocketException
@@ -66,29 +66,32 @@ _poll = get_original("select", "poll")
 _POLLIN, _POLLERR, _POLLHUP = get_original("select", ["POLLIN", "POLLERR", "POLLHUP"])
 
 
-def _kept_connection_usable(self: ConnectionPool, sock: object) -> bool:
-    """True when a pooled connection is open and idle: nothing to read, no hang-up (a poll, no wait).
+class PollSelect:
+    """What locust's connection pool (geventhttpclient 2.6) sees as its ``select`` module: ``select`` by ``poll``.
 
-    Replaces geventhttpclient's own check, which asks ``select.select``: that
-    refuses any descriptor at or above 1024 with ValueError, which the check
-    takes for a dead connection. With a thousand sockets open (300 tables'
-    seats, spectators and WebSockets) nearly every kept-alive connection was
-    thrown away and a new one opened for each action, so the benchmark
-    measured a connection set-up per move that a browser never makes
-    (docs/load.md, "The clients' lost connections").
+    The pool checks that a kept connection is still idle before it reuses
+    it, by ``select.select([sock], [], [], 0.0)``: a connection it can read
+    from (a hang-up, or stray bytes) is dropped. ``select`` refuses any
+    descriptor at or above 1024 with ValueError, which the check takes for a
+    dead connection. With a thousand sockets open (300 tables' seats,
+    spectators and WebSockets) nearly every kept connection was thrown away
+    and a new one opened for each action, so the benchmark measured a
+    connection set-up per move that a browser never makes (docs/load.md,
+    "The clients' lost connections"). ``poll`` takes any descriptor.
     """
-    try:
-        fd = sock.fileno() if sock is not None else -1  # type: ignore[attr-defined]
-    except (OSError, ValueError):
-        return False
-    if fd < 0:
-        return False
-    poller = _poll()
-    poller.register(fd, _POLLIN | _POLLERR | _POLLHUP)
-    return not poller.poll(0)
+
+    @staticmethod
+    def select(rlist: list, wlist: list, xlist: list, timeout: float | None = None) -> tuple[list, list, list]:
+        """``select.select`` for the pool's one use, a check that does not wait: the ``rlist`` entries that
+        are readable or hung up now (``wlist`` and ``xlist`` are not watched; ``timeout`` is not waited)."""
+        poller = _poll()
+        for item in rlist:
+            poller.register(item, _POLLIN | _POLLERR | _POLLHUP)
+        ready = {fd for fd, _events in poller.poll(0)}
+        return [item for item in rlist if item.fileno() in ready], [], []
 
 
-ConnectionPool._is_socket_alive = _kept_connection_usable
+connectionpool.select = PollSelect  # the pool's only use of select is that check
 
 
 class Run:
