@@ -15,9 +15,10 @@ process, such as a search process, is left alone) it writes:
   queued (``time.time()``) and the ms until its future was resolved, the transaction committed;
 - ``garbage.txt``, when the process is sent ``SIGUSR2``: every object that only the collector
   would free at that moment, counted by type, with the functions and code of the frames among them,
-  and the wall time of the full collection that found them (everything unfrozen first: what a
-  sweep of ``server/collector.py`` costs). Run with ``$DICETABLE_PROBE_GC=off`` (no automatic collection) the count covers everything since
-  the server settled its collector.
+  and the wall time of the full collection that found them (what the server froze at start-up is
+  unfrozen first, so it walks every object: what a full collection costs at this size). Run with
+  ``$DICETABLE_PROBE_GC=off`` (no automatic collection) the count covers everything since the
+  server settled its collector.
 
 ``$DICETABLE_PROBE_GC`` (``off``, or ``young,middle,old``) sets the collector's thresholds once
 ``settle_collector`` has run, so thresholds are compared on the same code.
@@ -135,7 +136,7 @@ def _switch_interval() -> None:
 
 def _garbage_census(path: Path) -> None:
     def census(_signum, _frame) -> None:
-        gc.unfreeze()  # what the server froze (server/collector.py) is walked too: a sweep's collection
+        gc.unfreeze()  # what settle_collector froze is walked too: a full collection of everything
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
             started = time.perf_counter()
