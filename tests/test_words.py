@@ -27,7 +27,7 @@ import re
 
 import pytest
 
-from dicetable.engine import Rng, counted, new_game, plural_of
+from dicetable.engine import Rng, asked_of, counted, names_text, new_game, plural_of
 from dicetable.engine.markup import assemble
 from dicetable.engine.testing import configurations, random_step, shipped_games
 from dicetable.web.render import components_of
@@ -125,6 +125,23 @@ def test_counted_agrees_with_its_number():
     assert counted(2, "box") == "2 boxes" and counted(2, "Bounty") == "2 Bounties" and counted(2, "day") == "2 days"
     assert counted(2, "die", word_only=True) == "dice" and counted(1, "pip", word_only=True) == "pip"
     assert counted(2, "person", "people") == "2 people"
+
+
+def test_a_decision_shown_to_someone_else_is_the_question_its_player_was_asked():
+    """A replay's reader is not the seat asked: the game's words to that seat are quoted after its name,
+    never rewritten (the seat's own table keeps "Player 1: You won the auction...")."""
+    won = "You won the auction: choose a group of dice."
+    assert asked_of([(0, won)]) == "Player 1 is asked: “You won the auction: choose a group of dice.”"
+    assert asked_of([(2, "Who gets die 1 (Skull)?")]) == "Player 3 is asked: “Who gets die 1 (Skull)?”"
+    duke = "Keep one of your two Dukes; it stays secret until the end."
+    assert asked_of([(0, duke), (1, duke)]) == f"Player 1 and Player 2 are asked: “{duke}”"
+    bids = [(s, f"Place a Bidding Card face down (your Gold: {g}).") for s, g in ((0, 3), (1, 5), (2, 4))]
+    assert asked_of(bids) == ("Player 1, Player 2 and Player 3 must decide; "
+                              "Player 1 is asked: “Place a Bidding Card face down (your Gold: 3).”")
+    assert asked_of([(1, None)]) == "Player 2 must decide"
+    assert asked_of([]) == ""
+    assert names_text([0]) == "Player 1" and names_text([0, 3]) == "Player 1 and Player 4"
+    assert names_text([]) == ""
 
 
 @pytest.mark.parametrize("text,problem", [

@@ -192,6 +192,9 @@ def test_replay_viewer_steps_through_a_finished_game(context, server):
     assert int(page.locator("#total").inner_text()) == total == view["version"]
     assert version(page) == 0
     assert "as set up" in page.locator("#last-move").inner_text()
+    # The decision is put to the reader as the question Player 1 was asked, never as "You ..." to them.
+    asked = page.locator("#status").inner_text()
+    assert asked.startswith("Player 1 is asked: “") and asked.endswith("”"), asked
     start_board = page.locator("#board").inner_html()
     log0 = page.locator("#log li").count()
     page.click("#step-fwd")
@@ -213,6 +216,10 @@ def test_replay_viewer_steps_through_a_finished_game(context, server):
     running = server.create("kingdom-of-dice", [{"kind": "human"}])
     page.goto(f"{server.url}/tables/{running['table_id']}/replay")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('still running')")
+    # The live seat keeps the game's words to it: "Player 1 (you): You rolled ...".
+    page.goto(f"{server.url}/tables/{running['table_id']}?token={running['seats'][0]['token']}")
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('You rolled')")
+    assert page.locator("#status").inner_text().startswith("Player 1 (you): You rolled ")
     assert errors == []
 
 

@@ -6,10 +6,12 @@ web routes use one cursor per table straight from the table manager; the final s
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
 
+from dicetable.engine import new_game, seat_name
 from dicetable.engine.testing import shipped_games
 from dicetable.web import render
 from dicetable.web.stepper import CHECKPOINT_EVERY, ReplayCursor
@@ -40,6 +42,35 @@ def test_stepping_forward_applies_one_action_per_step(game, players):
             assert view["scores"] == state.visible_scores(None)
     assert cursor.rebuilds == 1
     assert cursor.applied == total
+
+
+#: A prompt the game writes to the deciding player: "You won the auction...", "Keep one of your two Dukes...".
+SECOND_PERSON = re.compile(r"\b[Yy]ou(r)?\b")
+
+
+@pytest.mark.parametrize("game,players", [(spec.id, max(2, spec.min_players)) for spec in shipped_games()])
+def test_a_replay_puts_a_decision_as_the_question_its_player_was_asked(game, players):
+    """At the first step of each title where the seat to move is asked in the second person ("You
+    won the auction...", "Keep one of your two Dukes..."), the replay's line names that player and
+    quotes the game's words: it never opens with a bare "You" meant for someone else."""
+    record = _played(game, players, seed=3).replay_record()
+    cursor = ReplayCursor(record)
+    state = new_game(game, players, seed=record["seed"], options=record.get("options") or {})
+    for step, (seat, action) in enumerate(record["actions"]):
+        decision = state.decision(state.to_move[0])
+        if decision is not None and SECOND_PERSON.search(decision.prompt):
+            break
+        state.apply(action, seat)
+    else:
+        pytest.fail(f"{game}: no decision in the second person in the whole game")
+    shown = cursor.view(step)["prompt"]
+    first = seat_name(state.to_move[0])
+    assert shown.startswith(first + " ") and f"“{decision.prompt}”" in shown, shown
+    assert not re.match(r"(?i)(you|your)\b", shown), shown
+    if len(state.to_move) == 1:
+        assert shown == f"{first} is asked: “{decision.prompt}”"
+    # the game's own words to the seat are unchanged: its live prompt is still in the second person
+    assert state.decision(state.to_move[0]) == decision and SECOND_PERSON.search(decision.prompt)
 
 
 def test_jumps_and_steps_back_cost_less_than_a_checkpoint_interval():
@@ -154,6 +185,22 @@ def test_routes_keep_one_cursor_per_table_and_step_linearly(client):
     index = client.get(f"/web/tables/{tid}/replay-index").json()
     assert index["total"] == total and index["marks"] and all(0 <= m["step"] <= total for m in index["marks"])
     assert cursor.rebuilds == 1
+
+
+def test_the_replay_route_words_the_prompt_for_its_reader_and_the_live_seat_keeps_its_own(client):
+    """The replay step's ``prompt`` (the JSON field docs/web.md names) puts the decision as the question
+    the player was asked; a live seat's view keeps the game's prompt to it, word for word ("You rolled")."""
+    tid = _finished_table(client, "kingdom-of-dice", 2, seed=2)
+    record = client.get(f"/api/tables/{tid}/record").json()
+    opening = new_game("kingdom-of-dice", 2, seed=record["seed"]).decision(0)
+    assert opening is not None and opening.prompt.startswith("You rolled ")
+    got = client.get(f"/web/tables/{tid}/replay/0").json()
+    assert got["prompt"] == f"Player 1 is asked: “{opening.prompt}”"
+    live = client.post("/api/tables", json={"game": "kingdom-of-dice", "players": 2, "seed": record["seed"],
+                                             "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    token = live["seats"][0]["token"]
+    view = client.get(f"/api/tables/{live['table_id']}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert view["decision"]["prompt"] == opening.prompt
 
 
 def test_final_route_sums_to_the_tables_scores_and_is_refused_while_running(client):

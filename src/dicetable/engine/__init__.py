@@ -30,7 +30,7 @@ from .flow import FlowState, Task, auto, choices, prompt, resolve, task_list
 from .rng import SEED_LIMIT, TABLE_SEED_MAX, Rng, series_seed
 from .scoresheet import ScoreLine, ScoreSheet, TieMeasure, outcome_text, places
 from .state import GameState
-from .words import counted, plural_of
+from .words import asked_now, asked_of, counted, names_text, plural_of
 
 __all__ = [
     "MAX_FILE_BYTES", "SEED_LIMIT", "TABLE_SEED_MAX", "SeatError", "list_games", "series_seed",
@@ -41,6 +41,6 @@ __all__ = [
     "load_data", "load_game_file", "load_saved_game", "load_state", "new_game", "read_json", "register",
     "new_file_path", "run_replay", "seat_name", "spec_of", "write_json",
     "Field", "FlowState", "declare", "LIST", "ROWS", "VALUE", "auto", "choices", "int_list", "int_rows", "int_tuple",
-    "prompt", "resolve", "task_list", "Task", "counted", "plural_of",
+    "prompt", "resolve", "task_list", "Task", "asked_now", "asked_of", "counted", "names_text", "plural_of",
     "ScoreLine", "ScoreSheet", "TieMeasure", "outcome_text", "places",
 ]

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from dicetable.engine import DicetableError, GameState, get_game, new_game, seat_name
+from dicetable.engine import DicetableError, GameState, asked_now, asked_of, get_game, new_game, seat_name
 from dicetable.engine.effects import effects_of
 from dicetable.engine.errors import SaveFormatError
 
@@ -171,7 +171,10 @@ class ReplayCursor:
 
         Returns ``{"step", "total", "game", "board", "observation", "stage",
         "log", "log_from", "log_total", "to_move", "prompt", "last", "scores",
-        "winners", "over"}``: ``stage`` is what the live view says
+        "winners", "over"}``: ``prompt`` is what the seats to move are asked, put
+        for the replay's reader (``engine.asked_of``: 'Player 1 is asked: “You won
+        the auction: choose a group of dice.”'), "" when nobody is to move;
+        ``stage`` is what the live view says
         (``GameSpec.stage``: Card Kingdoms' "Choosing Dukes", else None);
         ``log`` is the spectator's log by then, only its last ``log_tail`` lines when given (``log_from`` is the number of the
         lines left out before them, ``log_total`` all lines by then);
@@ -187,11 +190,7 @@ class ReplayCursor:
             state = self._state
             obs = state.observation(None)
             to_move = list(state.to_move)
-            prompt = ""
-            if to_move:
-                decision = state.decision(to_move[0])
-                who = ", ".join(seat_name(s) for s in to_move)
-                prompt = f"{who}: {decision.prompt}" if decision else f"{who} to decide"
+            prompt = asked_of(asked_now(state))
             n = self._log_len[step]
             start = 0 if log_tail is None else max(0, n - log_tail)
             return {
