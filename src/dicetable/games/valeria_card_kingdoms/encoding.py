@@ -119,6 +119,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
         "valeria-card-kingdoms", "centre", players)
     n_pos = N_POS
+    # the Center Stacks of this fill's last call and their block: the fills of one state follow
+    # each other (each seat's vector at a search's leaf, both tensors of an OpenSpiel step)
+    last_centre: list[Any] = [None, None, None, None]
 
     def centre_block(stacks: list[tuple[int, ...]], cit_down: list[int],
                      areas: tuple[int, ...]) -> tuple[memoryview, tuple[float, ...]]:
@@ -148,13 +151,20 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 block[at_["domain_counts"] + k] = (len(stacks[p]) - 1) / 3
         return memoryview(block), tuple(block)
 
-    seat_rows: dict[tuple[Any, ...], tuple[list[tuple[int, float]], int]] = shared_memo(
+    # the observing seat's Duke VP: duke_score (R8.5) adds Gold // dg, Strength // ds and
+    # Magic // dm to what the cards score; the cards' part is memoised per Duke in the seat's row
+    # (Gold, Strength and Magic change at most steps)
+    duke_divisors = [scoring[0] for scoring in DUKE_SCORING]
+    n_dukes = len(DUKE_SCORING)
+
+    seat_rows: dict[tuple[Any, ...], tuple[list[tuple[int, float]], int, list[int | None]]] = shared_memo(
         "valeria-card-kingdoms", "seat", players)
 
-    def seat_row(state: ValeriaState, s: int, key: tuple[Any, ...]) -> tuple[list[tuple[int, float]], int]:
+    def seat_row(state: ValeriaState, s: int,
+                 key: tuple[Any, ...]) -> tuple[list[tuple[int, float]], int, list[int | None]]:
         """((position, value) of seat ``s``'s non-zero tableau, Domains and Monsters, written in
-        slot ``k`` from the observer; the VP of its Domains and Monsters) for ``key`` = (k, the
-        seat's card counts, Domains, Monsters)."""
+        slot ``k`` from the observer; the VP of its Domains and Monsters; per Duke the VP its cards
+        score, None until asked) for ``key`` = (k, the seat's card counts, Domains, Monsters)."""
         if len(seat_rows) > 4096:  # bound the memory of long runs
             seat_rows.clear()
         k, own, doms, victory = key
@@ -168,14 +178,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         put_counts(scratch, n_dom, victory, 2, mon_slot)
         row += [(o["owned_domains"] + k * n_dom + j, v) for j, v in enumerate(scratch[:n_dom]) if v]
         row += [(o["slain"] + k * n_mon + j, v) for j, v in enumerate(scratch[n_dom:]) if v]
-        got = seat_rows[key] = (row, state.public_vp(s) - state.res[s * 4 + 3])  # public VP less the VP tokens
+        none: list[int | None] = [None] * n_dukes
+        got = seat_rows[key] = (row, state.public_vp(s) - state.res[s * 4 + 3], none)  # public VP less the VP tokens
         return got
-
-    # the observing seat's Duke VP: duke_score (R8.5) adds Gold // dg, Strength // ds and
-    # Magic // dm to what the cards score; the cards' part is memoised on the Duke and the seat
-    # key (duke_vp was a fifth of a fill, and Gold, Strength and Magic change at most steps)
-    duke_parts: dict[tuple[Any, ...], int] = shared_memo("valeria-card-kingdoms", "duke", players)
-    duke_divisors = [scoring[0] for scoring in DUKE_SCORING]
 
     # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
     o_phase, o_turn, o_is_active, o_is_first, o_dice, o_exhausted, o_pending, o_actions_left = (o[k] for k in (
@@ -196,15 +201,19 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         for i, d in enumerate(state.dice):
             if d:
                 out[o_dice + i] = d / 6
-        stacks = state.stacks
-        domain_stacks = stacks[DOM0:n_pos]
-        centre = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
-                  tuple(state.cit_down), state.areas)
-        block = centre_blocks.get(centre)
-        if block is None:
-            if len(centre_blocks) > 4096:  # bound the memory of long runs
-                centre_blocks.clear()
-            block = centre_blocks[centre] = centre_block(stacks, state.cit_down, state.areas)
+        stacks, cit_down, areas = state.stacks, state.cit_down, state.areas
+        if stacks == last_centre[0] and cit_down == last_centre[1] and areas == last_centre[2]:
+            block = last_centre[3]  # the stacks' tuples compare by identity: no key built
+        else:
+            domain_stacks = stacks[DOM0:n_pos]
+            centre = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
+                      tuple(cit_down), areas)
+            block = centre_blocks.get(centre)
+            if block is None:
+                if len(centre_blocks) > 4096:  # bound the memory of long runs
+                    centre_blocks.clear()
+                block = centre_blocks[centre] = centre_block(stacks, cit_down, areas)
+            last_centre[:] = [stacks.copy(), cit_down.copy(), areas, block]
         out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
         out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
@@ -215,16 +224,16 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if task[0] == "action" and task[2] is not None:
                 out[o_actions_left] = task[2] / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
-        own_key: tuple[Any, ...] = ()
+        duke_parts: list[int | None] = []
         for s in range(n):
             k = rel[s]
             key = (k, tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
-            if s == seat:
-                own_key = key
             got = seat_rows.get(key)
             if got is None:
                 got = seat_row(state, s, key)
-            row, vp = got
+            row, vp, parts = got
+            if s == seat:
+                duke_parts = parts
             for pos, value in row:
                 out[pos] = value
             b = s * 4
@@ -244,12 +253,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 b = seat * 4
                 dg, ds, dm = duke_divisors[duke]
                 from_res = res[b] // dg + res[b + 1] // ds + res[b + 2] // dm
-                duke_key = (duke, own_key)
-                part = duke_parts.get(duke_key)
+                part = duke_parts[duke]
                 if part is None:
-                    if len(duke_parts) > 4096:  # bound the memory of long runs
-                        duke_parts.clear()
-                    part = duke_parts[duke_key] = state.duke_vp(seat) - from_res
+                    part = duke_parts[duke] = state.duke_vp(seat) - from_res
                 out[o_my_duke_vp] = (part + from_res) / 30
             if phase == P_DUKES:
                 for d in state.offers[seat]:
