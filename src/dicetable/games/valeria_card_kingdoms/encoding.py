@@ -121,7 +121,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     n_pos = N_POS
     # the Center Stacks of this fill's last call and their block: the fills of one state follow
     # each other (each seat's vector at a search's leaf, both tensors of an OpenSpiel step)
-    last_centre: list[Any] = [None, None, None, None]
+    # (one tuple, read once: a fill in another thread replaces it whole)
+    last_centre: list[tuple[Any, ...]] = [(None, None, None, None)]
 
     def centre_block(stacks: list[tuple[int, ...]], cit_down: list[int],
                      areas: tuple[int, ...]) -> tuple[memoryview, tuple[float, ...]]:
@@ -202,8 +203,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if d:
                 out[o_dice + i] = d / 6
         stacks, cit_down, areas = state.stacks, state.cit_down, state.areas
-        if stacks == last_centre[0] and cit_down == last_centre[1] and areas == last_centre[2]:
-            block = last_centre[3]  # the stacks' tuples compare by identity: no key built
+        last = last_centre[0]
+        if stacks == last[0] and cit_down == last[1] and areas == last[2]:
+            block = last[3]  # the stacks' tuples compare by identity: no key built
         else:
             domain_stacks = stacks[DOM0:n_pos]
             centre = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
@@ -213,7 +215,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 if len(centre_blocks) > 4096:  # bound the memory of long runs
                     centre_blocks.clear()
                 block = centre_blocks[centre] = centre_block(stacks, cit_down, areas)
-            last_centre[:] = [stacks.copy(), cit_down.copy(), areas, block]
+            last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
         out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
         out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
