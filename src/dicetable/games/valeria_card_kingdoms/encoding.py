@@ -90,9 +90,10 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
 
     Reads the Center Stacks only as the observation shows them (counts, and the top card where it
     is face up) and the Dukes only of the observing seat. Three memos, shared by the fills of one
-    configuration: the Center Stacks' slices, keyed by the Monster and Citizen stacks and by each
-    Domain stack's size and top (a search redraws the face-down Domains under the tops at each
-    determinization, and the key ignores them); per seat the tableau, Domain and Monster slices
+    configuration: the Center Stacks' slices, keyed by every stack's cards (a key cheap to build)
+    and, where that misses, by the Monster and Citizen stacks and each Domain stack's size and top
+    (a search redraws the face-down Domains under the tops at each determinization, and this key
+    ignores them; both keys go in the one dict, as tuples of different lengths); per seat the tableau, Domain and Monster slices
     with the VP of those Domains and Monsters, keyed by the seat's cards and its place from the
     observer; the part of the observer's Duke VP that its cards score. Resources are written
     directly: they change at almost every step.
@@ -207,14 +208,18 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         if stacks == last[0] and cit_down == last[1] and areas == last[2]:
             block = last[3]  # the stacks' tuples compare by identity: no key built
         else:
-            domain_stacks = stacks[DOM0:n_pos]
-            centre = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
-                      tuple(cit_down), areas)
-            block = centre_blocks.get(centre)
+            exact = (tuple(stacks), tuple(cit_down), areas)  # the cheapest key: every card
+            block = centre_blocks.get(exact)
             if block is None:
+                domain_stacks = stacks[DOM0:n_pos]
+                shown = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
+                         tuple(cit_down), areas)
+                block = centre_blocks.get(shown)
                 if len(centre_blocks) > 4096:  # bound the memory of long runs
                     centre_blocks.clear()
-                block = centre_blocks[centre] = centre_block(stacks, cit_down, areas)
+                if block is None:
+                    block = centre_blocks[shown] = centre_block(stacks, cit_down, areas)
+                centre_blocks[exact] = block
             last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
         out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
         out[o_exhausted] = state.exhausted.bit_count() / 5
