@@ -93,7 +93,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     configuration: the Center Stacks' slices, keyed by every stack's cards (a key cheap to build)
     and, where that misses, by the Monster and Citizen stacks and each Domain stack's size and top
     (a search redraws the face-down Domains under the tops at each determinization, and this key
-    ignores them; both keys go in the one dict, as tuples of different lengths); per seat the tableau, Domain and Monster slices
+    ignores them; its own dict, so that the many card keys of a search do not empty it); per seat the tableau, Domain and Monster slices
     with the VP of those Domains and Monsters, keyed by the seat's cards and its place from the
     observer; the part of the observer's Duke VP that its cards score. Resources are written
     directly: they change at almost every step.
@@ -119,6 +119,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # Python floats (a list output takes them without making new float objects)
     centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
         "valeria-card-kingdoms", "centre", players)
+    centre_by_cards: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
+        "valeria-card-kingdoms", "centre-by-cards", players)
     n_pos = N_POS
     # the Center Stacks of this fill's last call and their block: the fills of one state follow
     # each other (each seat's vector at a search's leaf, both tensors of an OpenSpiel step)
@@ -209,17 +211,19 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             block = last[3]  # the stacks' tuples compare by identity: no key built
         else:
             exact = (tuple(stacks), tuple(cit_down), areas)  # the cheapest key: every card
-            block = centre_blocks.get(exact)
+            block = centre_by_cards.get(exact)
             if block is None:
                 domain_stacks = stacks[DOM0:n_pos]
                 shown = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
                          tuple(cit_down), areas)
                 block = centre_blocks.get(shown)
-                if len(centre_blocks) > 4096:  # bound the memory of long runs
-                    centre_blocks.clear()
                 if block is None:
+                    if len(centre_blocks) > 4096:  # bound the memory of long runs
+                        centre_blocks.clear()
                     block = centre_blocks[shown] = centre_block(stacks, cit_down, areas)
-                centre_blocks[exact] = block
+                if len(centre_by_cards) > 4096:
+                    centre_by_cards.clear()
+                centre_by_cards[exact] = block
             last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
         out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
         out[o_exhausted] = state.exhausted.bit_count() / 5
