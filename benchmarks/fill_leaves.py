@@ -85,7 +85,8 @@ def main() -> None:
     for _ in range(args.passes):
         for kind in best:
             best[kind] = min(best[kind], one_pass(kind == "list"))
-    print(f"{args.game} {dicetable.build_kind()} {'hits ' if args.hits else ''}leaves={len(timed)} into a list {best['list']:.2f} us, "
+    hits = "hits " if args.hits else ""
+    print(f"{args.game} {dicetable.build_kind()} {hits}leaves={len(timed)} into a list {best['list']:.2f} us, "
           f"into a memoryview {best['memoryview']:.2f} us (fastest of {args.passes} passes)")
 
 

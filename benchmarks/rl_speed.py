@@ -29,9 +29,10 @@ policy does (uniform among the legal actions either way). The garbage collector 
 and a unit's time is this process's CPU time (``time.process_time``): on a shared machine the
 time the process waits for a core while others run is no part of either side's step.
 Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N] [--only GAME]``;
-prints a table and (without ``--only``, which measures one title) writes benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and
-rules are the compiled build, docs/compiled.md: the raw step is then faster and every ratio
-larger). OpenSpiel is skipped (and said so) when ``pyspiel`` is not installed.
+prints a table and (without ``--only``, which measures one title) writes
+benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and rules are the
+compiled build, docs/compiled.md: the raw step is then faster and every ratio larger). OpenSpiel
+is skipped (and said so) when ``pyspiel`` is not installed.
 """
 
 from __future__ import annotations

@@ -89,14 +89,14 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     """The same vector as the features above, written from the state.
 
     Reads the Center Stacks only as the observation shows them (counts, and the top card where it
-    is face up) and the Dukes only of the observing seat. Three memos, shared by the fills of one
+    is face up) and the Dukes only of the observing seat. Memos shared by the fills of one
     configuration: the Center Stacks' slices, keyed by every stack's cards (a key cheap to build)
     and, where that misses, by the Monster and Citizen stacks and each Domain stack's size and top
     (a search redraws the face-down Domains under the tops at each determinization, and this key
-    ignores them; its own dict, so that the many card keys of a search do not empty it); per seat the tableau, Domain and Monster slices
-    with the VP of those Domains and Monsters, keyed by the seat's cards and its place from the
-    observer; the part of the observer's Duke VP that its cards score. Resources are written
-    directly: they change at almost every step.
+    ignores them; a dict of its own, so that a search's many card keys do not empty it); per seat
+    the tableau, Domain and Monster slices with the VP of those Domains and Monsters, keyed by the
+    seat's cards and its place from the observer, with the part of the seat's Duke VP its cards
+    score. Resources are written directly: they change at almost every step.
     """
     n_areas, n_mon = len(AREAS), len(MON_NAME)
     area_slot = [AREAS.index(name) for name in AREAS]
