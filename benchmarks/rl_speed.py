@@ -28,10 +28,11 @@ action from its mask in turn, the batch draws for all its games in one numpy cal
 policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed,
 and a unit's time is this process's CPU time (``time.process_time``): on a shared machine the
 time the process waits for a core while others run is no part of either side's step.
-Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N]``; prints a
-table and writes benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and
-rules are the compiled build, docs/compiled.md: the raw step is then faster and every ratio
-larger). OpenSpiel is skipped (and said so) when ``pyspiel`` is not installed.
+Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N] [--only GAME]``;
+prints a table and (without ``--only``, which measures one title) writes
+benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and rules are the
+compiled build, docs/compiled.md: the raw step is then faster and every ratio larger). OpenSpiel
+is skipped (and said so) when ``pyspiel`` is not installed.
 """
 
 from __future__ import annotations
@@ -323,6 +324,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8, help="seeds per title: random games (and batch runs) per side")
     parser.add_argument("--rounds", type=int, default=5, help="runs of each seed's unit per side; the fastest counts")
     parser.add_argument("--envs", type=int, default=16, help="games in the batch (and separate environments)")
+    parser.add_argument("--only", metavar="GAME", help="measure this title only (the results file is not written)")
     args = parser.parse_args()
     try:
         import pyspiel
@@ -335,7 +337,10 @@ def main() -> None:
         pyspiel = None
         print("pyspiel is not installed: the OpenSpiel column is skipped")
     rows = []
-    for spec in research_games():
+    specs = [spec for spec in research_games() if args.only in (None, spec.id)]
+    if not specs:
+        raise SystemExit(f"--only {args.only}: not a research title")
+    for spec in specs:
         players = 2
         total = 40 * args.envs
         sides: dict[str, Callable[[int], Unit]] = {
@@ -409,6 +414,8 @@ def main() -> None:
                   f"+ ours {r['openspiel_us'] - r['raw_us'] - r['rl_environment_floor_us']:5.1f}")
     build = dicetable.build_kind()
     print(f"build: {build} (dicetable.build_kind())")
+    if args.only:
+        return
     out = pathlib.Path(__file__).parent / "results" / ("rl-speed.json" if build == "pure" else f"rl-speed-{build}.json")
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"args": vars(args), "build": build, "rows": rows}, indent=1))

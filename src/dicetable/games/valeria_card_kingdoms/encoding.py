@@ -8,6 +8,7 @@ Citizens are not in it. Seat slices start from the observer. See
 from __future__ import annotations
 
 from array import array
+from operator import itemgetter
 from typing import Any, Final
 
 from dicetable.engine.encoding import (
@@ -17,11 +18,14 @@ from dicetable.engine.encoding import (
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
 from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME, ValeriaState
-from .rules.tables import CIT0, DOM0, N_POS, NT, P_DUKES, P_OVER
+from .rules.tables import CIT0, DOM0, DUKE_SCORING, N_POS, NT, P_DUKES, P_OVER
 from .viewdata import own_player
 
 _RES_SCALE: Final = 20.0
 _VP_SCALE: Final = 60.0
+
+#: a stack's top card as a tuple of one card, or () for an empty stack (part of a memo key)
+_top = itemgetter(slice(-1, None))
 
 
 def _p(v: Obs) -> Obs:
@@ -85,7 +89,14 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     """The same vector as the features above, written from the state.
 
     Reads the Center Stacks only as the observation shows them (counts, and the top card where it
-    is face up) and the Dukes only of the observing seat.
+    is face up) and the Dukes only of the observing seat. Memos shared by the fills of one
+    configuration: the Center Stacks' slices, keyed by every stack's cards (a key cheap to build)
+    and, where that misses, by the Monster and Citizen stacks and each Domain stack's size and top
+    (a search redraws the face-down Domains under the tops at each determinization, and this key
+    ignores them; a dict of its own, so that a search's many card keys do not empty it); per seat
+    the tableau, Domain and Monster slices with the VP of those Domains and Monsters, keyed by the
+    seat's cards and its place from the observer, with the part of the seat's Duke VP its cards
+    score. Resources are written directly: they change at almost every step.
     """
     n_areas, n_mon = len(AREAS), len(MON_NAME)
     area_slot = [AREAS.index(name) for name in AREAS]
@@ -108,12 +119,17 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # Python floats (a list output takes them without making new float objects)
     centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
         "valeria-card-kingdoms", "centre", players)
+    centre_by_cards: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
+        "valeria-card-kingdoms", "centre-by-cards", players)
+    n_pos = N_POS
+    # the Center Stacks of this fill's last call and their block: the fills of one state follow
+    # each other (each seat's vector at a search's leaf, both tensors of an OpenSpiel step)
+    # (one tuple, read once: a fill in another thread replaces it whole)
+    last_centre: list[tuple[Any, ...]] = [(None, None, None, None)]
 
-    def centre_block(stacks: tuple[tuple[int, ...], ...], cit_down: tuple[int, ...],
+    def centre_block(stacks: list[tuple[int, ...]], cit_down: list[int],
                      areas: tuple[int, ...]) -> tuple[memoryview, tuple[float, ...]]:
-        """The Center Stacks' slices as the observation shows them (memoised on the stacks)."""
-        if len(centre_blocks) > 4096:  # bound the memory of long runs
-            centre_blocks.clear()
+        """The Center Stacks' slices as the observation shows them."""
         # float32, as the vector is: a memoryview of it copies into a float32 buffer in one slice
         block = array("f", bytes(4 * centre_size))
         at_ = {name: o[name] - o_centre for name in ("monster_areas", "monster_counts", "monster_tops",
@@ -137,43 +153,43 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         for k, p in enumerate(range(DOM0, N_POS)):
             if stacks[p]:
                 block[at_["domain_counts"] + k] = (len(stacks[p]) - 1) / 3
-        got = centre_blocks[stacks, cit_down, areas] = (memoryview(block), tuple(block))
-        return got
+        return memoryview(block), tuple(block)
 
-    seat_rows: dict[tuple[Any, ...], list[tuple[int, int, float]]] = shared_memo(
+    # the observing seat's Duke VP: duke_score (R8.5) adds Gold // dg, Strength // ds and
+    # Magic // dm to what the cards score; the cards' part is memoised per Duke in the seat's row
+    # (Gold, Strength and Magic change at most steps)
+    duke_divisors = [scoring[0] for scoring in DUKE_SCORING]
+    n_dukes = len(DUKE_SCORING)
+
+    seat_rows: dict[tuple[Any, ...], tuple[list[tuple[int, float]], int, list[int | None]]] = shared_memo(
         "valeria-card-kingdoms", "seat", players)
 
-    def seat_row(state: ValeriaState, s: int, key: tuple[Any, ...]) -> list[tuple[int, int, float]]:
-        """(position for the seat in slot 0, stride per slot, value) of seat ``s``'s non-zero
-        resources, tableau, Domains, Monsters and public VP (memoised on them)."""
+    def seat_row(state: ValeriaState, s: int,
+                 key: tuple[Any, ...]) -> tuple[list[tuple[int, float]], int, list[int | None]]:
+        """((position, value) of seat ``s``'s non-zero tableau, Domains and Monsters, written in
+        slot ``k`` from the observer; the VP of its Domains and Monsters; per Duke the VP its cards
+        score, None until asked) for ``key`` = (k, the seat's card counts, Domains, Monsters)."""
         if len(seat_rows) > 4096:  # bound the memory of long runs
             seat_rows.clear()
-        res, own, doms, victory = key
-        row: list[tuple[int, int, float]] = []
-        for r in range(4):
-            if res[r]:
-                row.append((o["resources"] + r, 4, res[r] / _RES_SCALE))
+        k, own, doms, victory = key
+        row: list[tuple[int, float]] = []
         for t in range(NT):
             if own[t]:
-                row.append((o["tableau"] + tableau_slot[t], n_display, tally(own[t], 3)))  # type: ignore[operator]
+                slot: int = tableau_slot[t]  # type: ignore[assignment]  # every card type is displayed
+                row.append((o["tableau"] + k * n_display + slot, tally(own[t], 3)))
         scratch = [0.0] * (n_dom + n_mon)
         put_counts(scratch, 0, doms, 1, dom_slot)
         put_counts(scratch, n_dom, victory, 2, mon_slot)
-        row += [(o["owned_domains"] + j, n_dom, v) for j, v in enumerate(scratch[:n_dom]) if v]
-        row += [(o["slain"] + j, n_mon, v) for j, v in enumerate(scratch[n_dom:]) if v]
-        vp = state.public_vp(s)
-        if vp:
-            row.append((o["public_vp"], 1, vp / _VP_SCALE))
-        seat_rows[key] = row
-        return row
-
-    # the observing seat's Duke VP / 30, memoised on its Duke and the holdings it counts (the seat
-    # key below: resources, tableau, Domains, Monsters): duke_vp is a fifth of an uncached fill
-    duke_values: dict[tuple[Any, ...], float] = shared_memo("valeria-card-kingdoms", "duke", players)
+        row += [(o["owned_domains"] + k * n_dom + j, v) for j, v in enumerate(scratch[:n_dom]) if v]
+        row += [(o["slain"] + k * n_mon + j, v) for j, v in enumerate(scratch[n_dom:]) if v]
+        none: list[int | None] = [None] * n_dukes
+        got = seat_rows[key] = (row, state.public_vp(s) - state.res[s * 4 + 3], none)  # public VP less the VP tokens
+        return got
 
     # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
     o_phase, o_turn, o_is_active, o_is_first, o_dice, o_exhausted, o_pending, o_actions_left = (o[k] for k in (
         "phase", "turn", "is_active", "is_first", "dice", "exhausted", "pending", "actions_left"))
+    o_resources, o_public_vp = o["resources"], o["public_vp"]
     o_my_duke, o_my_duke_vp, o_my_duke_offer = o["my_duke"], o["my_duke_vp"], o["my_duke_offer"]
     o_dark_lord_citizens, o_dark_lord_domains = o.get("dark_lord_citizens", -1), o.get("dark_lord_domains", -1)
 
@@ -189,10 +205,26 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         for i, d in enumerate(state.dice):
             if d:
                 out[o_dice + i] = d / 6
-        centre = (tuple(state.stacks), tuple(state.cit_down), state.areas)
-        block = centre_blocks.get(centre)
-        if block is None:
-            block = centre_block(*centre)
+        stacks, cit_down, areas = state.stacks, state.cit_down, state.areas
+        last = last_centre[0]
+        if stacks == last[0] and cit_down == last[1] and areas == last[2]:
+            block = last[3]  # the stacks' tuples compare by identity: no key built
+        else:
+            exact = (tuple(stacks), tuple(cit_down), areas)  # the cheapest key: every card
+            block = centre_by_cards.get(exact)
+            if block is None:
+                domain_stacks = stacks[DOM0:n_pos]
+                shown = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
+                         tuple(cit_down), areas)
+                block = centre_blocks.get(shown)
+                if block is None:
+                    if len(centre_blocks) > 4096:  # bound the memory of long runs
+                        centre_blocks.clear()
+                    block = centre_blocks[shown] = centre_block(stacks, cit_down, areas)
+                if len(centre_by_cards) > 4096:
+                    centre_by_cards.clear()
+                centre_by_cards[exact] = block
+            last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
         out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
         out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
@@ -203,30 +235,39 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if task[0] == "action" and task[2] is not None:
                 out[o_actions_left] = task[2] / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
-        own_key: tuple[Any, ...] = ()
+        duke_parts: list[int | None] = []
         for s in range(n):
-            key = (tuple(res[s * 4:s * 4 + 4]), tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
-            if s == seat:
-                own_key = key
-            values = seat_rows.get(key)
-            if values is None:
-                values = seat_row(state, s, key)
             k = rel[s]
-            for base, stride, value in values:
-                out[base + k * stride] = value
+            key = (k, tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
+            got = seat_rows.get(key)
+            if got is None:
+                got = seat_row(state, s, key)
+            row, vp, parts = got
+            if s == seat:
+                duke_parts = parts
+            for pos, value in row:
+                out[pos] = value
+            b = s * 4
+            at_res = o_resources + k * 4
+            for r in range(4):
+                if res[b + r]:
+                    out[at_res + r] = res[b + r] / _RES_SCALE
+            vp += res[b + 3]
+            if vp:
+                out[o_public_vp + k] = vp / _VP_SCALE
         if seat is not None:
             duke = state.dukes[seat]
             if duke >= 0:
                 slot = duke_slot[duke]
                 if slot is not None:
                     out[o_my_duke + slot] = 1.0
-                duke_key = (duke, own_key)
-                vp = duke_values.get(duke_key)
-                if vp is None:
-                    if len(duke_values) > 4096:  # bound the memory of long runs
-                        duke_values.clear()
-                    vp = duke_values[duke_key] = state.duke_vp(seat) / 30
-                out[o_my_duke_vp] = vp
+                b = seat * 4
+                dg, ds, dm = duke_divisors[duke]
+                from_res = res[b] // dg + res[b + 1] // ds + res[b + 2] // dm
+                part = duke_parts[duke]
+                if part is None:
+                    part = duke_parts[duke] = state.duke_vp(seat) - from_res
+                out[o_my_duke_vp] = (part + from_res) / 30
             if phase == P_DUKES:
                 for d in state.offers[seat]:
                     slot = duke_slot[d]
