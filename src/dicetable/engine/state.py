@@ -719,8 +719,8 @@ class GameState:
         building it.
         """
         if not self.quiet:
-            if effects:
-                data = {**(data or {}), "effects": effects}
+            if effects:  # a new dict: the caller's is left as it was
+                data = {"effects": effects} if data is None else {**data, "effects": effects}
             self._emitted.append(new_event(kind, seat, text, data, visible))
 
     def randbelow(self, n: int) -> int:
