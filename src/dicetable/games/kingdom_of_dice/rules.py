@@ -189,6 +189,21 @@ def _counts_to_faces(counts: list[int]) -> list:
     return list(faces)
 
 
+#: counts code -> (_faces_tuple, the roll event's text by seat 1-4), filled as asked: a roll event needs both
+_ROLLS: Final[dict[int, tuple[tuple, tuple[str, ...]]]] = {}
+
+
+def _roll_shown(counts: list[int]) -> tuple[tuple, tuple[str, ...]]:
+    """The faces of a roll of ``counts`` (a 6-list by face) and, by seat, the text of its event."""
+    code = counts_code(counts)
+    shown = _ROLLS.get(code)
+    if shown is None or code < 0:
+        text = faces_text(counts)
+        shown = _ROLLS[code] = (_faces_tuple(tuple(counts)),
+                                tuple(f"{seat_name(seat)} rolls {text}." for seat in range(4)))
+    return shown
+
+
 def _faces_tuple(counts: tuple) -> tuple:
     out = []
     for i, face in enumerate(FACE_ORDER):
@@ -404,10 +419,11 @@ class KingdomOfDiceState(FlowState):
         self.rolled = roll
         self.picked = 0
         if not self.quiet:
-            faces = _counts_to_faces(roll)
+            shown, texts = _roll_shown(roll)
+            faces = list(shown)
             effects = [fx.turn(seat)] if new_turn else []
             effects.append(fx.roll("dice-roll", faces, seat))
-            self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(roll)}.", {"faces": faces},
+            self.emit("roll", seat, texts[seat], {"faces": faces},
                       effects=effects)
         self.tasks.append((SET_ASIDE, seat))  # = then(...): no lanes in this game, and the hot path
 
