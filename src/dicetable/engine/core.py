@@ -88,6 +88,7 @@ class Event(NamedTuple):
 
 
 _TUPLE_NEW: Final[Any] = tuple.__new__
+_EVENT: Final[Any] = Event  # compiled, a C global: the class's name is otherwise looked up in the module's dict
 
 
 def new_event(kind: str, seat: int | None, text: str, data: dict[str, Any] | None = None,
@@ -97,7 +98,7 @@ def new_event(kind: str, seat: int | None, text: str, data: dict[str, Any] | Non
     The same object (type, fields, equality, pickling): the named tuple's generated ``__new__``
     is an interpreted function, which the engine's hot path (:meth:`GameState.emit`) spares.
     """
-    event: Event = _TUPLE_NEW(Event, (kind, seat, text, data, visible))
+    event: Event = _TUPLE_NEW(_EVENT, (kind, seat, text, data, visible))
     return event
 
 

@@ -47,6 +47,10 @@ from .fields import COPY_CODE, Field, collect_fields, default_encode
 from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
 from .scoresheet import ScoreSheet, simple_sheet
 
+#: The Action class as a Final: compiled, a C global (an imported class is otherwise looked up in the
+#: module's dict at every ``apply``)
+_ACTION: Final[type] = Action
+
 SAVE_FORMAT: Final = 2
 """Format of ``to_dict``. Format 1 (before the turn-flow redesign) stored the game fields in each
 game's own layout; such saves are still read by the checked path of ``load_state``, which plays
@@ -460,7 +464,7 @@ class GameState:
                 )
             legal = self.legal_actions(seat)
         assert seat is not None  # set above when it was omitted
-        if type(action) is Action and action in legal:  # `in` tries identity first: the usual case
+        if type(action) is _ACTION and action in legal:  # `in` tries identity first: the usual case
             chosen: Action | None = action
             aid = action.id
         else:
@@ -653,6 +657,8 @@ class GameState:
         seed (an int in ``0..2**64-1``) and scripted ``dice`` first and is
         what callers use. ``quiet``: ``_setup`` runs as a quiet :meth:`step`
         does, building no event, so the log starts empty; the game is the same.
+        The set-up's events are logged as :meth:`apply` logs its own: kept as they are
+        until :meth:`compact_log` packs them (a playout never asks).
         """
         state = cls._kernel(players, seed, options, seed_state(seed), tuple(dice), 0, None, None)
         if quiet:
@@ -663,7 +669,10 @@ class GameState:
                 state.quiet = False
         else:
             state._setup()
-        state._log = _pack_all(state._emitted)
+        log = None
+        for event in state._emitted:
+            log = loose(event, log)  # as apply's: packed when a holder of the log asks (compact_log)
+        state._log = log
         state._emitted = []
         return state
 
@@ -719,8 +728,8 @@ class GameState:
         building it.
         """
         if not self.quiet:
-            if effects:
-                data = {**(data or {}), "effects": effects}
+            if effects:  # a new dict: the caller's is left as it was
+                data = {"effects": effects} if data is None else {**data, "effects": effects}
             self._emitted.append(new_event(kind, seat, text, data, visible))
 
     def randbelow(self, n: int) -> int:

@@ -301,6 +301,7 @@ class TableManager:
                        [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
                        seed_chosen=bool(t.seed_chosen),
                        bank=TimeBank.from_text(t.time_bank) if t.time_bank else None)
+        state.compact_log()  # the set-up's events, packed as apply_on packs each action's
         lt.events = state.event_log()
         lt.log_len = len(lt.events)  # the set-up's events: notes are placed by log position
         for row in record.actions:
@@ -496,6 +497,7 @@ class TableManager:
         self.store.create(row, rows)
         lt = LiveTable(table_id, spec.id, players, dict(state.options), seed, clock,
                        [Seat.from_row(r) for r in rows], state, status=row.status, seed_chosen=chosen, bank=banks)
+        state.compact_log()  # the set-up's events, packed as apply_on packs each action's
         lt.events = state.event_log()
         lt.log_len = len(lt.events)
         if client is not None:

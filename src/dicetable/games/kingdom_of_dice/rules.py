@@ -70,6 +70,9 @@ _FACE_WORD: Final = {"crown": "crown", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 _KEEP_ACTIONS: Final = tuple(
     Action(f"keep:{face}", f"Set aside a {_FACE_WORD[face]}", i) for i, face in enumerate(FACE_ORDER)
 )
+# The set-aside event's text by seat (1-4 players) and face: the step a playout takes most, written once
+_KEEP_TEXT: Final = tuple(tuple(f"{seat_name(seat)} sets aside a {_FACE_WORD[face]}." for face in FACE_ORDER)
+                          for seat in range(4))
 _REROLL: Final = Action("reroll", "Reroll the remaining dice")
 _STOP: Final = Action("stop", "Stop rolling and check the result")
 _DECLINE: Final = Action("decline", "Decline: place no Crown marker this turn")
@@ -184,6 +187,21 @@ def _counts_to_faces(counts: list[int]) -> list:
     if faces is None or code < 0:
         faces = _FACES[code] = _faces_tuple(tuple(counts))
     return list(faces)
+
+
+#: counts code -> (_faces_tuple, the roll event's text by seat 1-4), filled as asked: a roll event needs both
+_ROLLS: Final[dict[int, tuple[tuple, tuple[str, ...]]]] = {}
+
+
+def _roll_shown(counts: list[int]) -> tuple[tuple, tuple[str, ...]]:
+    """The faces of a roll of ``counts`` (a 6-list by face) and, by seat, the text of its event."""
+    code = counts_code(counts)
+    shown = _ROLLS.get(code)
+    if shown is None or code < 0:
+        text = faces_text(counts)
+        shown = _ROLLS[code] = (_faces_tuple(tuple(counts)),
+                                tuple(f"{seat_name(seat)} rolls {text}." for seat in range(4)))
+    return shown
 
 
 def _faces_tuple(counts: tuple) -> tuple:
@@ -401,10 +419,11 @@ class KingdomOfDiceState(FlowState):
         self.rolled = roll
         self.picked = 0
         if not self.quiet:
-            faces = _counts_to_faces(roll)
+            shown, texts = _roll_shown(roll)
+            faces = list(shown)
             effects = [fx.turn(seat)] if new_turn else []
             effects.append(fx.roll("dice-roll", faces, seat))
-            self.emit("roll", seat, f"{seat_name(seat)} rolls {faces_text(roll)}.", {"faces": faces},
+            self.emit("roll", seat, texts[seat], {"faces": faces},
                       effects=effects)
         self.tasks.append((SET_ASIDE, seat))  # = then(...): no lanes in this game, and the hot path
 
@@ -425,12 +444,12 @@ class KingdomOfDiceState(FlowState):
 
     @choices(SET_ASIDE)
     def _set_aside_choices(self, task: tuple) -> tuple:
+        # The menu depends only on which faces show and on whether a die was set aside since the roll:
+        # one read of a table of the 128 menus, by a small int (no key to build, box and hash).
         rolled = self.rolled
-        code = 2 * counts_code(rolled) + (self.picked > 0)
-        acts = _SET_ASIDE_MENUS.get(code)
-        if acts is None or code < 0:
-            acts = _SET_ASIDE_MENUS[code] = _set_aside_actions(tuple(rolled), self.picked > 0)
-        return acts
+        shown = ((rolled[0] > 0) | (rolled[1] > 0) << 1 | (rolled[2] > 0) << 2 | (rolled[3] > 0) << 3
+                 | (rolled[4] > 0) << 4 | (rolled[5] > 0) << 5)
+        return _SET_ASIDE_MENUS[2 * shown + (self.picked > 0)]
 
     @resolve(SET_ASIDE)
     def _set_aside(self, task: tuple, action: Action) -> None:
@@ -447,8 +466,7 @@ class KingdomOfDiceState(FlowState):
         self.kept[face] += 1
         self.picked += 1
         if not self.quiet:
-            self.emit("keep", seat, f"{seat_name(seat)} sets aside a {_FACE_WORD[FACE_ORDER[face]]}.",
-                      {"face": FACE_ORDER[face]},
+            self.emit("keep", seat, _KEEP_TEXT[seat][face], {"face": FACE_ORDER[face]},
                       effects=[fx.set_aside("dice-kept", [FACE_ORDER[face]], seat)])
         left = sum(self.rolled)
         if not can_still_be_valid(self.kept, left):
@@ -700,15 +718,16 @@ class KingdomOfDiceState(FlowState):
         self.shuffle(self.deck)
 
 
-#: 2 * counts code + may_stop -> _set_aside_actions, filled as asked
-_SET_ASIDE_MENUS: Final[dict[int, tuple]] = {}
-
-
-@lru_cache(maxsize=None)
-def _set_aside_actions(rolled: tuple, may_stop: bool) -> tuple:
-    """The set-aside step's actions for dice showing ``rolled`` (a tuple: shared safely)."""
-    acts = [_KEEP_ACTIONS[i] for i in range(6) if rolled[i]]
+def _set_aside_actions(shown: int, may_stop: bool) -> tuple:
+    """The set-aside step's actions when the faces in the 6-bit mask ``shown`` (bit i: ``FACE_ORDER[i]``)
+    show on the dice rolled, ``may_stop`` once a die was set aside since the roll (a tuple: shared safely)."""
+    acts = [_KEEP_ACTIONS[i] for i in range(6) if shown >> i & 1]
     if may_stop:
         acts.append(_REROLL)
         acts.append(_STOP)
     return tuple(acts)
+
+
+#: 2 * shown + may_stop -> _set_aside_actions(shown, may_stop), every one of the 128 built once
+_SET_ASIDE_MENUS: Final[tuple[tuple, ...]] = tuple(
+    _set_aside_actions(key >> 1, bool(key & 1)) for key in range(128))
