@@ -22,6 +22,8 @@ process, such as a search process, is left alone) it writes:
 
 ``$DICETABLE_PROBE_GC`` (``off``, or ``young,middle,old``) sets the collector's thresholds once
 ``settle_collector`` has run, so thresholds are compared on the same code.
+``$DICETABLE_PROBE_YOUNG`` (a file's path) has that file written: before each collection, how many objects
+each generation holds, and at each young collection that walks more than 50,000, what they are by type.
 ``$DICETABLE_PROBE_SWITCH`` (milliseconds) sets the interpreter's switch interval
 (``sys.setswitchinterval``; CPython's is 5 ms): how long a thread that wants the GIL waits
 before the thread holding it is asked to let go.
@@ -40,17 +42,33 @@ from pathlib import Path
 _FOLDER = os.environ.get("DICETABLE_PROBE")
 
 
-def _collections(out) -> None:
+def _collections(out, young=None) -> None:
     started: list[float] = [0.0, 0.0]
 
     def note(phase: str, info: dict) -> None:
         if phase == "start":
+            if young is not None:
+                _young_census(young, info["generation"])
             started[0], started[1] = time.perf_counter(), time.thread_time()
             return
         wall, cpu = time.perf_counter() - started[0], time.thread_time() - started[1]
         out.write(f"{time.time():.3f} {info['generation']} {1000 * wall:.2f} {1000 * cpu:.2f} {info['collected']}\n")
 
     gc.callbacks.append(note)
+
+
+def _young_census(out, generation: int) -> None:
+    """Before a collection: how many objects each generation holds (what it is about to walk); at each
+    young collection that walks more than 50,000, what they are, by type (timed apart from the
+    collection)."""
+    sizes = [len(gc.get_objects(g)) for g in range(3)]
+    out.write(f"{time.time():.3f} generation {generation}: objects in the generations {sizes}\n")
+    walked = sum(sizes[:generation + 1])
+    if generation == 0 and walked > 50_000:
+        kinds: collections.Counter[str] = collections.Counter()
+        for g in range(generation + 1):
+            kinds.update(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects(g))
+        out.writelines(f"  {n:8d} {kind}\n" for kind, n in kinds.most_common(25))
 
 
 def _thresholds() -> None:
@@ -164,7 +182,8 @@ def _garbage_census(path: Path) -> None:
 if _FOLDER and "serve" in sys.argv[1:3]:
     _dir = Path(_FOLDER)
     _dir.mkdir(parents=True, exist_ok=True)
-    _collections(open(_dir / "gc.txt", "a", buffering=1))
+    _collections(open(_dir / "gc.txt", "a", buffering=1),
+                 open(os.environ["DICETABLE_PROBE_YOUNG"], "a", buffering=1) if os.environ.get("DICETABLE_PROBE_YOUNG") else None)
     _thresholds()
     _app_times(open(_dir / "app.txt", "a", buffering=1))
     _connections(open(_dir / "connections.txt", "a", buffering=1))
