@@ -196,11 +196,12 @@ _ROLLS: Final[dict[int, tuple[tuple, tuple[str, ...]]]] = {}
 def _roll_shown(counts: list[int]) -> tuple[tuple, tuple[str, ...]]:
     """The faces of a roll of ``counts`` (a 6-list by face) and, by seat, the text of its event."""
     code = counts_code(counts)
-    shown = _ROLLS.get(code)
-    if shown is None or code < 0:
+    shown = _ROLLS.get(code) if code >= 0 else None
+    if shown is None:
         text = faces_text(counts)
-        shown = _ROLLS[code] = (_faces_tuple(tuple(counts)),
-                                tuple(f"{seat_name(seat)} rolls {text}." for seat in range(4)))
+        shown = (_faces_tuple(tuple(counts)), tuple(f"{seat_name(seat)} rolls {text}." for seat in range(4)))
+        if code >= 0:  # a count outside 0-15 (more dice than the game has) is worked out uncached
+            _ROLLS[code] = shown
     return shown
 
 
