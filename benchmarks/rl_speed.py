@@ -2,8 +2,11 @@
 
 For every title at 2 players it plays ``--games`` seeds; for each seed every side runs its unit
 of work (a game, or a fixed number of batch steps) ``--rounds`` times, interleaved with the other
-sides and set up afresh each time (no cache kept from an earlier run of the same game), and its
-fastest run counts. The table shows steps per second over all seeds and the median of the
+sides and set up afresh each time, and its fastest run counts. What set-up does not empty are the
+observation fills' memos (``engine.encoding.shared_memo``), which every environment of one
+configuration in a process shares: from the second run of a game on, its fills find what they
+remember. ``--cold`` empties them before every run (outside the clock), as for positions never seen
+before (a fresh game, a search's leaves). The table shows steps per second over all seeds and the median of the
 seeds' ratios, so a busy moment of a shared machine does not decide a ratio. The sides:
 
 - **raw**: a seeded random game on the engine alone (``legal_actions`` + ``apply``); **raw
@@ -28,7 +31,7 @@ action from its mask in turn, the batch draws for all its games in one numpy cal
 policy does (uniform among the legal actions either way). The garbage collector is paused while a unit is timed,
 and a unit's time is this process's CPU time (``time.process_time``): on a shared machine the
 time the process waits for a core while others run is no part of either side's step.
-Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N] [--only GAME]``;
+Run: ``.venv/bin/python benchmarks/rl_speed.py [--games N] [--rounds R] [--envs N] [--only GAME] [--cold]``;
 prints a table and (without ``--only``, which measures one title) writes
 benchmarks/results/rl-speed.json (rl-speed-compiled.json when the engine and rules are the
 compiled build, docs/compiled.md: the raw step is then faster and every ratio larger). OpenSpiel
@@ -49,6 +52,7 @@ from typing import Any, Callable
 import numpy as np
 
 import dicetable
+from dicetable.engine.encoding import clear_shared_memos
 from dicetable.rl import GameSpaces, batch_env, env
 from dicetable.rl.spaces import research_games
 
@@ -325,6 +329,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="runs of each seed's unit per side; the fastest counts")
     parser.add_argument("--envs", type=int, default=16, help="games in the batch (and separate environments)")
     parser.add_argument("--only", metavar="GAME", help="measure this title only (the results file is not written)")
+    parser.add_argument("--cold", action="store_true",
+                        help="empty the observation fills' shared memos before every run (the results file is not written)")
     args = parser.parse_args()
     try:
         import pyspiel
@@ -370,6 +376,8 @@ def main() -> None:
                 if (seed + repetition) % 2:
                     units.reverse()  # alternate which side runs first
                 for name, unit in units:
+                    if args.cold:
+                        clear_shared_memos()
                     counted[name], elapsed = timed(unit)
                     fastest[name] = min(fastest.get(name, elapsed), elapsed)
             rate = {name: counted[name] / fastest[name] for name in sides}
@@ -414,7 +422,7 @@ def main() -> None:
                   f"+ ours {r['openspiel_us'] - r['raw_us'] - r['rl_environment_floor_us']:5.1f}")
     build = dicetable.build_kind()
     print(f"build: {build} (dicetable.build_kind())")
-    if args.only:
+    if args.only or args.cold:  # the results file holds the whole run of the usual measure
         return
     out = pathlib.Path(__file__).parent / "results" / ("rl-speed.json" if build == "pure" else f"rl-speed-{build}.json")
     out.parent.mkdir(exist_ok=True)

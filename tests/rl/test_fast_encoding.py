@@ -19,6 +19,7 @@ import numpy as np
 
 import dicetable
 from dicetable.engine import SeatError
+from dicetable.engine.encoding import clear_shared_memos
 from dicetable.rl.spaces import research_games
 
 STATES = 1000
@@ -99,6 +100,29 @@ def test_direct_fill_sees_only_the_observation(game_id: str) -> None:
             assert enc.encode_state(a, seat) == enc.encode_state(b, seat) == enc.encode_state(state, seat)
             compared += 1
     assert compared > 100
+
+
+@pytest.mark.parametrize("game_id", sorted(CONFIGS))
+def test_emptied_memos_give_the_same_vectors(game_id: str) -> None:
+    """``clear_shared_memos`` empties the memos the fills already hold (in place); the next fills work
+    everything out again and write the same vectors as the dictionary encoding."""
+    spec = dicetable.get_game(game_id)
+    states = [state.clone() for n, (state, _) in enumerate(_states(game_id, 31)) if n % 50 == 0]
+    remembered = 0
+    for state in states:
+        enc = spec.observation_encoding(state.players, dict(state.options))
+        clear_shared_memos()
+        before = [enc.encode_state(state, seat) for seat in range(state.players)]
+        held = clear_shared_memos()
+        assert clear_shared_memos() == 0  # every memo was emptied
+        remembered += held
+        after = [enc.encode_state(state, seat) for seat in range(state.players)]
+        warm = [enc.encode_state(state, seat) for seat in range(state.players)]  # from the memos just filled
+        assert after == before == warm
+        for seat, vector in enumerate(after):  # as the equality test compares: float32, the vector's type
+            slow = np.asarray(enc.encode(state.observation(seat)), dtype=np.float32)
+            assert np.array_equal(np.asarray(vector, dtype=np.float32), slow)
+    assert remembered > 0  # the fills had remembered something to empty
 
 
 def test_direct_fill_refuses_a_seat_that_is_not_one() -> None:

@@ -159,6 +159,20 @@ def shared_memo(*key: Any) -> dict[Any, Any]:
     return _MEMOS.setdefault(key, {})
 
 
+def clear_shared_memos() -> int:
+    """Empty every memo dict :func:`shared_memo` has handed out; return how many entries they held.
+
+    The dicts stay registered and are emptied in place, so the fills that hold them find them empty:
+    what a benchmark of fills on positions not seen before (a search's fresh leaves) calls between
+    its passes. The vectors do not change, only how much of them is worked out again.
+    """
+    removed = 0
+    for memo in _MEMOS.values():
+        removed += len(memo)
+        memo.clear()
+    return removed
+
+
 def put_counts(out: Any, start: int, codes: Iterable[int], scale: float = 1.0,
                slots: Sequence[int | None] | None = None) -> None:
     """Write into ``out`` what :func:`counts` writes for items given as codes: at ``start + slot``
