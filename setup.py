@@ -51,6 +51,7 @@ COMPILED: list[str] = [
     "dicetable.engine.state",
     "dicetable.engine.words",
     "dicetable.engine.batchstep",
+    "dicetable.engine.playout",
     "dicetable.games.kingdom_of_dice.consts",
     "dicetable.games.kingdom_of_dice.rules",
     "dicetable.games.kingdom_of_dice.rolls",

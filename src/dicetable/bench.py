@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from dicetable.engine import GameState, Rng, new_game
+from dicetable.engine.playout import play_random
 
 
 @contextmanager
@@ -45,17 +46,12 @@ def _random_game(game: str, players: int, seed: int, options: dict[str, Any] | N
     ``step`` of search (no event built or logged) instead of ``apply``; the same game either way."""
     state = new_game(game, players, seed=seed, options=options)
     rng = Rng(seed)
+    if samples is None or not every:  # the timed path: the engine's loop (native in the compiled build)
+        return play_random(state, rng, quiet)
     steps = 0
     while not state.is_over:
-        seats = state.to_move
-        seat = seats[rng.randbelow(len(seats))]
-        acts = state.legal_actions(seat)
-        if quiet:
-            state.step(acts[rng.randbelow(len(acts))], seat)
-        else:
-            state.apply(acts[rng.randbelow(len(acts))], seat)
-        steps += 1
-        if samples is not None and every and steps % every == 0 and len(samples) < limit:
+        steps += play_random(state, rng, quiet, every)
+        if steps % every == 0 and len(samples) < limit:
             samples.append(state.clone())
     return steps
 
