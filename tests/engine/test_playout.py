@@ -8,19 +8,18 @@ import pytest
 import dicetable
 from dicetable.engine import Rng
 from dicetable.engine.playout import play_random
+from dicetable.engine.testing import random_step
 
 TITLES = ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
           "valeria-card-kingdoms"]
 
 
 def _by_hand(state, rng: Rng) -> int:
-    """Uniform random play as the bench's loop wrote it: a seat among those to move, then its action."""
+    """Uniform random play one decision at a time (``engine.testing.random_step``: a seat among those
+    to move, then its action, each by ``randbelow``): the decisions made."""
     n = 0
     while not state.is_over:
-        seats = state.to_move
-        seat = seats[rng.randbelow(len(seats))]
-        acts = state.legal_actions(seat)
-        state.apply(acts[rng.randbelow(len(acts))], seat)
+        random_step(state, rng)
         n += 1
     return n
 
