@@ -18,7 +18,7 @@ from dicetable.engine.encoding import (
 
 from .components import AREAS, CIT_DISPLAY, CIT_NAME, DOM_NAME, DUKE_NAME, MON_NAME
 from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME, ValeriaState
-from .rules.tables import CIT0, DOM0, DUKE_SCORING, N_POS, NT, P_DUKES, P_OVER
+from .rules.tables import CIT0, DOM0, DUKE_SCORING, N_POS, NT, P_DUKES, P_OVER, duke_resource_vp
 from .viewdata import own_player
 
 _RES_SCALE: Final = 20.0
@@ -155,10 +155,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 block[at_["domain_counts"] + k] = (len(stacks[p]) - 1) / 3
         return memoryview(block), tuple(block)
 
-    # the observing seat's Duke VP: duke_score (R8.5) adds Gold // dg, Strength // ds and
-    # Magic // dm to what the cards score; the cards' part is memoised per Duke in the seat's row
-    # (Gold, Strength and Magic change at most steps)
-    duke_divisors = [scoring[0] for scoring in DUKE_SCORING]
+    # the observing seat's Duke VP: duke_score (R8.5) is duke_resource_vp (Gold, Strength, Magic) plus
+    # what the cards score; the cards' part is memoised per Duke in the seat's row (Gold, Strength
+    # and Magic change at most steps)
     n_dukes = len(DUKE_SCORING)
 
     seat_rows: dict[tuple[Any, ...], tuple[list[tuple[int, float]], int, list[int | None]]] = shared_memo(
@@ -183,7 +182,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         row += [(o["owned_domains"] + k * n_dom + j, v) for j, v in enumerate(scratch[:n_dom]) if v]
         row += [(o["slain"] + k * n_mon + j, v) for j, v in enumerate(scratch[n_dom:]) if v]
         none: list[int | None] = [None] * n_dukes
-        got = seat_rows[key] = (row, state.public_vp(s) - state.res[s * 4 + 3], none)  # public VP less the VP tokens
+        got = seat_rows[key] = (row, state.cards_vp(s), none)  # public VP less the VP tokens, written apart
         return got
 
     # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
@@ -262,8 +261,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 if slot is not None:
                     out[o_my_duke + slot] = 1.0
                 b = seat * 4
-                dg, ds, dm = duke_divisors[duke]
-                from_res = res[b] // dg + res[b + 1] // ds + res[b + 2] // dm
+                from_res = duke_resource_vp(duke, res[b], res[b + 1], res[b + 2])
                 part = duke_parts[duke]
                 if part is None:
                     part = duke_parts[duke] = state.duke_vp(seat) - from_res

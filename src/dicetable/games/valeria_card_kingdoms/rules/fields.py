@@ -260,10 +260,13 @@ class ValeriaFields(FlowState):
         return n
 
     # ------------------------------------------------------------ scoring (R8.4-R8.6, R12.18)
+    def cards_vp(self, seat: int) -> int:
+        """VP of the seat's slain Monsters and built Domains (R8.4 1-2)."""
+        return sum(MON_VP[m] for m in self.victory[seat]) + sum(DOM_VP[d] for d in self.doms[seat])
+
     def public_vp(self, seat: int) -> int:
         """VP everyone can see: slain Monsters, built Domains and VP tokens (R8.4 1-3)."""
-        return (sum(MON_VP[m] for m in self.victory[seat]) + sum(DOM_VP[d] for d in self.doms[seat])
-                + self.res[seat * 4 + 3])
+        return self.cards_vp(seat) + self.res[seat * 4 + 3]
 
     def duke_vp(self, seat: int, duke: int | None = None) -> int:
         """VP the seat's Duke (or ``duke``) scores now (R8.4 4, R8.5)."""

@@ -358,6 +358,13 @@ def pay_text(primary: int, magic: int, word: str) -> str:
     return " + ".join(parts) if parts else "nothing"
 
 
+def duke_resource_vp(duke: int, gold: int, strength: int, magic: int) -> int:
+    """The part of a Duke's VP that Gold, Strength and Magic score (R8.5: one VP for every so many of
+    each, by the Duke's divisors); :func:`duke_score` adds what the cards score."""
+    dg, ds, dm = DUKE_SCORING[duke][0]
+    return gold // dg + strength // ds + magic // dm
+
+
 def duke_score(duke: int, gold: int, strength: int, magic: int, citizens, domains, monsters) -> int:
     """VP a Duke scores for these holdings (R8.4, R8.5).
 
@@ -365,8 +372,8 @@ def duke_score(duke: int, gold: int, strength: int, magic: int, citizens, domain
     and are not Citizen cards); ``domains``/``monsters`` are sequences of indices. Role icons
     count on Citizens and Domains, a Domain with two icons of a Role counting two (A7).
     """
-    (dg, ds, dm), role_vp, per_dom, per_cit, per_mon, per_type = DUKE_SCORING[duke]
-    vp = gold // dg + strength // ds + magic // dm
+    _, role_vp, per_dom, per_cit, per_mon, per_type = DUKE_SCORING[duke]
+    vp = duke_resource_vp(duke, gold, strength, magic)
     icons = [0, 0, 0, 0]
     ncit = 0
     for t, c in enumerate(citizens):
