@@ -158,7 +158,6 @@ def _direct(players: int, lay: Layout, blocks: list[tuple[str, str, int]], sheet
     n_doms: int = len(lay.dom_ids)
     block_ids: list[int] = [b for bl in lay.lair_blocks for b in bl]
     block_len: list[int] = [n for _, _, n in blocks]
-    n_blocks: int = len(block_ids)
     # each Domain's slot among dom_ids (the last of repeated ids, as ``counts`` gives it)
     dom_slot: list[int] = [-1 if slot is None else slot for slot in vocab_slots(lay.dom_ids, lay.dom_ids)]
     trk_len: int = lay.trk_len
