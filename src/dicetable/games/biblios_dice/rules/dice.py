@@ -133,12 +133,13 @@ class DiceRules(ScoringRules):
         if not quiet:
             sym = SYMBOLS[t]
             keys = SPACE_KEYS[t]
-            moved = [fx.move(marker_key(sym, self.marker_id(m)), keys[old], keys[new])]
+            effects = [fx.move(marker_key(sym, self.marker_id(m)), keys[old], keys[new])]
+            if before is not None:
+                effects += self._track_effects(t, before)
             self.emit("move", None if cad else m,
                       f"{self.who(m)} moves up {new - old} on the {TRACK_NAMES[t]} to space {new}"
                       + (" (the top)." if new == TOP[t] else "."),
-                      {"marker": m, "track": sym, "from": old, "to": new},
-                      effects=moved + (self._track_effects(t, before) if before is not None else []))
+                      {"marker": m, "track": sym, "from": old, "to": new, "effects": effects})  # as emit would store them
         if new == TOP[t]:
             self.topped |= 1 << t
         if t < BISHOP:
