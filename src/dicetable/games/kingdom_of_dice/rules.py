@@ -70,6 +70,8 @@ _FACE_WORD: Final = {"crown": "crown", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 _KEEP_ACTIONS: Final = tuple(
     Action(f"keep:{face}", f"Set aside a {_FACE_WORD[face]}", i) for i, face in enumerate(FACE_ORDER)
 )
+#: The faces of a set-aside die's effect, by face index (``fx.set_aside`` makes its own list of them).
+_KEEP_FACES: Final = tuple((face,) for face in FACE_ORDER)
 # The set-aside event's text by seat (1-4 players) and face: the step a playout takes most, written once
 _KEEP_TEXT: Final = tuple(tuple(f"{seat_name(seat)} sets aside a {_FACE_WORD[face]}." for face in FACE_ORDER)
                           for seat in range(4))
@@ -424,8 +426,7 @@ class KingdomOfDiceState(FlowState):
             faces = list(shown)
             effects = [fx.turn(seat)] if new_turn else []
             effects.append(fx.roll("dice-roll", faces, seat))
-            self.emit("roll", seat, texts[seat], {"faces": faces},
-                      effects=effects)
+            self.emit("roll", seat, texts[seat], {"faces": faces, "effects": effects})  # as emit would store them
         self.tasks.append((SET_ASIDE, seat))  # = then(...): no lanes in this game, and the hot path
 
     # ------------------------------------------------------------ set-aside (a decision)
@@ -466,9 +467,9 @@ class KingdomOfDiceState(FlowState):
         self.rolled[face] -= 1
         self.kept[face] += 1
         self.picked += 1
-        if not self.quiet:
-            self.emit("keep", seat, _KEEP_TEXT[seat][face], {"face": FACE_ORDER[face]},
-                      effects=[fx.set_aside("dice-kept", [FACE_ORDER[face]], seat)])
+        if not self.quiet:  # the effects in the data as emit would put them, without its second dict
+            self.emit("keep", seat, _KEEP_TEXT[seat][face], {
+                "face": FACE_ORDER[face], "effects": [fx.set_aside("dice-kept", _KEEP_FACES[face], seat)]})
         left = sum(self.rolled)
         if not can_still_be_valid(self.kept, left):
             if not self.quiet:

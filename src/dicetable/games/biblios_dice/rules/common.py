@@ -149,18 +149,19 @@ SECRET_BID_TEXT: Final = [{v: f"{seat_name(s)} secretly places the Bidding Card 
                            for v in CARD_VALUES} for s in range(8)]
 BID_TEXT: Final = [f"{seat_name(s)} places a Bidding Card face down." for s in range(8)]
 
-_TAKE_CACHE: Final[dict[tuple[int, ...], Action]] = {}
+#: Take actions by ``(face or count * 16 + kind) * 8 + players`` (players only for the Gold Die):
+#: an int key, not a tuple built and hashed at every dice set (kinds < 16, players < 8).
+_TAKE_CACHE: Final[dict[int, Action]] = {}
 
 
 def take_action(kind: int, dice: Sequence[int], players: int) -> Action:
     """The action taking every die of ``kind`` (a dice-set slot) from ``dice``; built once per label."""
-    key: tuple[int, ...]
     if kind < NTRACKS:
-        key = (kind, dice[kind])
+        key = (dice[kind] * 16 + kind) * 8
     elif kind == GOLD:
-        key = (kind, dice[GOLD], players)
+        key = (dice[GOLD] * 16 + kind) * 8 + players
     else:
-        key = (kind, dice[ADJUST])
+        key = (dice[ADJUST] * 16 + kind) * 8
     action = _TAKE_CACHE.get(key)
     if action is None:
         if kind < NTRACKS:

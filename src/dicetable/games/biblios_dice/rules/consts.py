@@ -22,7 +22,7 @@ from ..components import (
     SYMBOL_NAMES as _SYMBOL_NAMES, TOKENS as _TOKENS, TOKEN_GROUPS as _TOKEN_GROUPS,
     TOKEN_INDEX as _TOKEN_INDEX, TOKEN_SPOTS as _TOKEN_SPOTS, TOP as _TOP, TRACK_NAMES as _TRACK_NAMES,
     VALUE_MAX as _VALUE_MAX, VALUE_MIN as _VALUE_MIN, VALUE_RESET as _VALUE_RESET,
-    VALUE_START as _VALUE_START, VP_STACKS as _VP_STACKS,
+    VALUE_START as _VALUE_START, VP_STACKS as _VP_STACKS, place_points as _place_points,
 )
 
 ADJUST: Final = _ADJUST
@@ -68,3 +68,10 @@ VALUE_MIN: Final = _VALUE_MIN
 VALUE_RESET: Final = _VALUE_RESET
 VALUE_START: Final = _VALUE_START
 VP_STACKS: Final = _VP_STACKS
+
+#: The places that score on a Resource Track (rulebook Scoring: first, second, third).
+N_PLACES: Final = len(_SCORING.place_multipliers)
+#: PLACE_VP[pips][place]: ``components.place_points(place, pips)`` for every Value Die face 0..VALUE_MAX,
+#: made once (the function is Python, called from the compiled rules at every ranking).
+PLACE_VP: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(_place_points(place, pips) for place in range(N_PLACES)) for pips in range(_VALUE_MAX + 1))

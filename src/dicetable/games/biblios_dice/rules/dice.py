@@ -16,7 +16,7 @@ stack, asked before the turn goes on:
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Final
 
 from dicetable.engine import Action, Decision, auto, choices, counted, prompt, resolve, seat_name
 from dicetable.engine import effects as fx
@@ -33,6 +33,10 @@ from .common import (
 )
 from .scoring import ScoringRules
 
+#: SPACE_KEYS[t][s]: the board key of space ``s`` of track ``t`` (``"<symbol>-<s>"``), made once:
+#: every move event names two.
+SPACE_KEYS: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(f"{SYMBOLS[t]}-{s}" for s in range(TOP[t] + 1)) for t in range(NTRACKS))
 
 
 class DiceRules(ScoringRules):
@@ -128,12 +132,14 @@ class DiceRules(ScoringRules):
         cad = m == self.cad
         if not quiet:
             sym = SYMBOLS[t]
-            moved = [fx.move(marker_key(sym, self.marker_id(m)), f"{sym}-{old}", f"{sym}-{new}")]
+            keys = SPACE_KEYS[t]
+            effects = [fx.move(marker_key(sym, self.marker_id(m)), keys[old], keys[new])]
+            if before is not None:
+                effects += self._track_effects(t, before)
             self.emit("move", None if cad else m,
                       f"{self.who(m)} moves up {new - old} on the {TRACK_NAMES[t]} to space {new}"
                       + (" (the top)." if new == TOP[t] else "."),
-                      {"marker": m, "track": sym, "from": old, "to": new},
-                      effects=moved + (self._track_effects(t, before) if before is not None else []))
+                      {"marker": m, "track": sym, "from": old, "to": new, "effects": effects})  # as emit would store them
         if new == TOP[t]:
             self.topped |= 1 << t
         if t < BISHOP:

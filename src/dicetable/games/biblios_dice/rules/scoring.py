@@ -4,16 +4,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine import effects as fx
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text, seat_name
 
 from ..components import place_points, ratio_at
-from .consts import BISHOP, NRES, NTRACKS, PENALTY, PLACES_FROM, RESOURCE_NAMES, SCORING
+from .consts import BISHOP, NRES, NTRACKS, N_PLACES, PENALTY, PLACES_FROM, PLACE_VP, RESOURCE_NAMES, SCORING
 from ..keys import places_key
 from .common import OVER
 from .fields import BibliosFields, ScoreRow
+
+
+#: True in the compiled build (this module loaded from its C extension): see ``ScoringRules._ranked``.
+_NATIVE: Final = not __file__.endswith(".py")
 
 
 class ScoringRules(BibliosFields):
@@ -62,15 +66,42 @@ class ScoringRules(BibliosFields):
         nm = self.nm
         pos = self.pos
         stamp = self.stamp
-        return [m for _, _, m in sorted([(-pos[t * nm + m], stamp[t * nm + m], m)
-                                         for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])]
+        if not _NATIVE:
+            return [m for _, _, m in sorted([(-pos[t * nm + m], stamp[t * nm + m], m)
+                                             for m in range(nm) if pos[t * nm + m] >= PLACES_FROM])]
+        # compiled: an insertion sort on native ints (a sort of tuples compares them generically);
+        # the same order, as the markers come in ascending order and a tie of space and arrival keeps it
+        b = t * nm
+        out: list[int] = []
+        for m in range(nm):
+            p = pos[b + m]
+            if p < PLACES_FROM:
+                continue
+            s = stamp[b + m]
+            i = len(out)
+            out.append(m)
+            while i > 0:
+                o = out[i - 1]
+                q = pos[b + o]
+                if q > p or (q == p and stamp[b + o] <= s):  # o ranks before m
+                    break
+                out[i] = o
+                i -= 1
+            out[i] = m
+        return out
 
     def _track_points(self, t: int) -> list[int]:
         """Each marker's VPs for its place on Resource Track ``t`` now (rulebook Scoring)."""
         out = [0] * self.nm
         pips = self.value[t]
-        for place, m in enumerate(self._ranked(t)[:len(SCORING.place_multipliers)]):
-            out[m] = place_points(place, pips)
+        ranked = self._ranked(t)
+        if 0 <= pips < len(PLACE_VP):
+            vps = PLACE_VP[pips]
+            for place in range(min(len(ranked), N_PLACES)):
+                out[ranked[place]] = vps[place]
+        else:  # not a face of the Value Die (a hand-made state): the rule itself
+            for place in range(min(len(ranked), N_PLACES)):
+                out[ranked[place]] = place_points(place, pips)
         return out
 
     def places(self) -> list[int]:

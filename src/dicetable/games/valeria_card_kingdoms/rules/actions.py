@@ -20,7 +20,9 @@ from .consts import (
     DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP, RES_ID, W_AEND, W_ASTART, W_BUILD,
     W_GAINCIT, W_SLAY,
 )
-from .fields import DOM_KEY, MON_KEY, stack_key
+from .fields import (
+    DOM_CARD_KEYS, DOMS_KEYS, MON_CARD_KEYS, N_DOM_KEYS, N_MON_KEYS, STACK_KEYS, STACK_TOP_KEYS, VICTORY_KEYS,
+)
 from .powers import PowersMixin
 from .tables import (
     BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
@@ -34,6 +36,7 @@ CHEAPEST_CITIZEN: Final = min(CITIZEN_COST)  # no recruit is affordable with les
 ALL_CITIZENS: Final = range(N_CIT)
 _PAY_OPTIONS: Final[dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]]] = {}  # (lo, hi, total, slay) -> the payment actions
 _TEXT: Final[dict[tuple[int, int, int, int], str]] = {}  # recruit event texts, built once
+_SLAY_TEXT: Final[dict[tuple[int, int, int, int], str]] = {}  # slay event texts, built once per (seat, Monster, x, mag)
 #: True in the compiled build (this module loaded from its C extension): see ``ActionsMixin.roles``.
 _NATIVE: Final = not __file__.endswith(".py")
 
@@ -252,8 +255,9 @@ class ActionsMixin(PowersMixin):
                 if text is None:
                     text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
                                          f"{pay_text(x, mag, 'Gold')}.")
-                self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]},
-                          effects=self.res_effects(seat, (-x, 0, -mag)) + self.citizen_effects(seat, p, ct))
+                effects = self.res_effects(seat, (-x, 0, -mag))
+                effects += self.citizen_effects(seat, p, ct)
+                self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]}, effects=effects)
             self._gain_citizen(seat, p)
         else:
             res[b] -= x
@@ -268,11 +272,15 @@ class ActionsMixin(PowersMixin):
         self.victory[seat] = self.victory[seat] + (m,)
         self.last = (seat, LAST_SLAY, p, m)
         if not self.quiet:
-            self.emit("slay", seat, f"{SEAT[seat]} slays the {MON_NAME[m]}, paying {pay_text(x, mag, 'Strength')}.",
-                      {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]},
-                      effects=[*self.res_effects(seat, (0, -x, -mag)),
-                               fx.take(f"p-{seat}-mon-{MON_KEY[m]}", stack_key(p), f"p-{seat}-victory", seat),
-                               *self.score_effects(seat, MON_VP[m])])
+            key = (seat, m, x, mag)
+            text = _SLAY_TEXT.get(key)
+            if text is None:
+                text = _SLAY_TEXT[key] = (f"{SEAT[seat]} slays the {MON_NAME[m]}, paying "
+                                          f"{pay_text(x, mag, 'Strength')}.")
+            effects = self.res_effects(seat, (0, -x, -mag))
+            effects.append(fx.take(MON_CARD_KEYS[seat * N_MON_KEYS + m], STACK_KEYS[p], VICTORY_KEYS[seat], seat))
+            effects += self.score_effects(seat, MON_VP[m])
+            self.emit("slay", seat, text, {"monster": MON_NAME[m], "area": AREAS[MON_AREA[m]]}, effects=effects)
         self._push_effect(seat, MON_REWARD[m], SRC_MON + m)
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_SLAY)
@@ -305,11 +313,11 @@ class ActionsMixin(PowersMixin):
         self.last = (seat, LAST_BUILD, p, d)
         if not self.quiet:
             reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
-            effects = [*self.res_effects(seat, (-x, 0, -mag)),
-                       fx.take(f"p-{seat}-dom-{DOM_KEY[d]}", stack_key(p), f"p-{seat}-doms", seat),
-                       *self.score_effects(seat, DOM_VP[d])]
+            effects = self.res_effects(seat, (-x, 0, -mag))
+            effects.append(fx.take(DOM_CARD_KEYS[seat * N_DOM_KEYS + d], STACK_KEYS[p], DOMS_KEYS[seat], seat))
+            effects += self.score_effects(seat, DOM_VP[d])
             if len(st) > 1:
-                effects.append(fx.reveal(f"{stack_key(p)}-top", stack_key(p)))
+                effects.append(fx.reveal(STACK_TOP_KEYS[p], STACK_KEYS[p]))
             self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {pay_text(x, mag, 'Gold')}.{reveal}",
                       {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None}, effects=effects)
         if DOM_WHEN[d] == W_BUILD:

@@ -25,7 +25,7 @@ from .consts import (
     AREAS, CIT_NAME, C_DOMAINS, C_NAME, C_ROLE, DOM_VP, DUKE_NAME, MON_AREA, MON_VP, N_CIT, RULES, SLOT_TYPES,
 )
 from .tables import (
-    CIT0, DOM0, NAME_TYPES, NT, N_MON_POS, P_DUKES, P_HARVEST, P_HARVEST2, P_OVER, ROLE_TYPES, duke_score,
+    CIT0, DOM0, MAX_SEATS, NAME_TYPES, NT, N_MON_POS, N_POS, P_DUKES, P_HARVEST, P_HARVEST2, P_OVER, ROLE_TYPES, duke_score,
 )
 
 #: The board's keys (``board.py``) of a player's tokens, by resource index (Gold, Strength, Magic, VP tokens).
@@ -37,9 +37,31 @@ MON_KEY: Final = tuple(slug(n) for n in MON_NAME)
 DOM_KEY: Final = tuple(slug(n) for n in DOM_NAME)
 
 
+def _stack_key(p: int) -> str:
+    return f"m-{p}" if p < CIT0 else f"c-{p - CIT0}" if p < DOM0 else f"d-{p - DOM0}"
+
+
+#: The board keys an event's effects name, made once: every logged event names some, and an
+#: f-string per key was a share of the event's cost (docs/compiled.md, "(2026-12-06, night)").
+STACK_KEYS: Final[tuple[str, ...]] = tuple(_stack_key(p) for p in range(N_POS))
+STACK_TOP_KEYS: Final[tuple[str, ...]] = tuple(f"{k}-top" for k in STACK_KEYS)
+#: ``p-<seat>-<resource>`` at ``seat * 4 + resource`` (Gold, Strength, Magic, VP tokens).
+RES_KEYS: Final[tuple[str, ...]] = tuple(f"p-{s}-{r}" for s in range(MAX_SEATS) for r in RES_KEY)
+SCORE_KEYS: Final[tuple[str, ...]] = tuple(f"p-{s}-score" for s in range(MAX_SEATS))
+VICTORY_KEYS: Final[tuple[str, ...]] = tuple(f"p-{s}-victory" for s in range(MAX_SEATS))
+CITS_KEYS: Final[tuple[str, ...]] = tuple(f"p-{s}-cits" for s in range(MAX_SEATS))
+DOMS_KEYS: Final[tuple[str, ...]] = tuple(f"p-{s}-doms" for s in range(MAX_SEATS))
+#: A seat's card in its tableau: ``p-<seat>-mon-<Monster>`` at ``seat * len(MON_KEY) + Monster``, and
+#: the same for Domains (``p-<seat>-dom-<Domain>``).
+MON_CARD_KEYS: Final[tuple[str, ...]] = tuple(f"p-{s}-mon-{k}" for s in range(MAX_SEATS) for k in MON_KEY)
+DOM_CARD_KEYS: Final[tuple[str, ...]] = tuple(f"p-{s}-dom-{k}" for s in range(MAX_SEATS) for k in DOM_KEY)
+N_MON_KEYS: Final = len(MON_KEY)
+N_DOM_KEYS: Final = len(DOM_KEY)
+
+
 def stack_key(p: int) -> str:
     """The board key of Center Stack position ``p``: ``m-<i>``, ``c-<i>`` or ``d-<i>``."""
-    return f"m-{p}" if p < CIT0 else f"c-{p - CIT0}" if p < DOM0 else f"d-{p - DOM0}"
+    return STACK_KEYS[p]
 
 
 HarvestSteal = tuple[int, int, int, int, int]
@@ -376,7 +398,11 @@ class ValeriaFields(FlowState):
             return []
         b = seat * 4
         res = self.res
-        out = [fx.count(f"p-{seat}-{RES_KEY[r]}", d, res[b + r]) for r, d in enumerate(deltas) if d]
+        out = []
+        for r in range(len(deltas)):
+            d = deltas[r]
+            if d:
+                out.append(fx.count(RES_KEYS[b + r], d, res[b + r]))
         if len(deltas) > 3 and deltas[3]:
             out += self.score_effects(seat, deltas[3])
         return out
@@ -386,19 +412,19 @@ class ValeriaFields(FlowState):
         if not delta:
             return []
         value = self.score(seat) if self.phase == P_OVER else self.public_vp(seat)
-        return [fx.score(seat, delta), fx.count(f"p-{seat}-score", delta, value)]
+        return [fx.score(seat, delta), fx.count(SCORE_KEYS[seat], delta, value)]
 
     def citizen_effects(self, seat: int, p: int, ct: int) -> list[dict[str, Any]]:
         """A Citizen of type ``ct`` about to be taken from Center Stack ``p`` into ``seat``'s tableau
         (``seat`` -1: captured by the Dark Lord); in a Mixed stack the card below turns face up (R13)."""
         i = p - CIT0
         if seat < 0:
-            out = [fx.take(f"dl-cit-{CIT_CAPTURED_KEY[ct]}", stack_key(p), "dark-lord", None)]
+            out = [fx.take(f"dl-cit-{CIT_CAPTURED_KEY[ct]}", STACK_KEYS[p], "dark-lord", None)]
         else:
-            out = [fx.take(f"p-{seat}-cit-{CIT_KEY[ct]}", stack_key(p), f"p-{seat}-cits", seat)]
+            out = [fx.take(f"p-{seat}-cit-{CIT_KEY[ct]}", STACK_KEYS[p], CITS_KEYS[seat], seat)]
         n = len(self.stacks[p])
         if n >= 2 and self.cit_down[i] >= n - 1:
-            out.append(fx.reveal(f"c-{i}-top", stack_key(p)))
+            out.append(fx.reveal(STACK_TOP_KEYS[p], STACK_KEYS[p]))
         return out
 
     # ------------------------------------------------------------ declared for the phase classes

@@ -9,7 +9,7 @@ everything (R5.10). ``harvest-end`` records the payouts and steals for the summa
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
@@ -18,11 +18,14 @@ from ..components import amount_text
 from .consts import CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS
 from .actions import ActionsMixin
 from .tables import (
-    ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
+    ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, MAX_SEATS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
     SEAT, SEAT_TASKS, harvest_text, src_name,
 )
 
-_TEXT: Final[dict[tuple[object, ...], str]] = {}  # Harvest summaries, built once per (second, players, active, payouts, steals)
+#: Each seat's part of a Harvest summary by its payout (``"Player 1 +2 Gold"``), built once: in a
+#: Harvest with no steal and no resting seat a part depends on the seat and its payout alone.
+_PARTS: Final[tuple[dict[tuple[int, ...], str], ...]] = tuple({} for _ in range(MAX_SEATS))
+_HARVEST_WORD: Final = ("Harvest: ", "Second Harvest: ")
 
 
 class HarvestMixin(ActionsMixin):
@@ -202,17 +205,23 @@ class HarvestMixin(ActionsMixin):
         if self.quiet:
             return
         second = task[2]
-        key = (second, n, self.active, pay, steals)
-        text = _TEXT.get(key)
-        if text is None:
-            rest = self.resting
-            parts = [f"{SEAT[s]} {harvest_text(s, p, steals, s == rest)}" for s, p in enumerate(pay)]
-            text = f"{'Second Harvest' if second else 'Harvest'}: " + "; ".join(parts) + "."
-            if len(_TEXT) > 100_000:
-                _TEXT.clear()
-            _TEXT[key] = text
-        effects = [e for s, p in enumerate(pay) for e in self.res_effects(s, p, harvest=True)]
-        self.emit("harvest", None, text, {
+        rest = self.resting
+        parts: list[str] = []
+        effects: list[dict[str, Any]] = []
+        for s in range(n):
+            p = pay[s]
+            if steals or s == rest:  # a steal or the Rest token: the part names them (harvest_text)
+                parts.append(f"{SEAT[s]} {harvest_text(s, p, steals, s == rest)}")
+            else:
+                memo = _PARTS[s]
+                part = memo.get(p)
+                if part is None:
+                    if len(memo) > 10_000:
+                        memo.clear()
+                    part = memo[p] = f"{SEAT[s]} {harvest_text(s, p, steals)}"
+                parts.append(part)
+            effects += self.res_effects(s, p, harvest=True)
+        self.emit("harvest", None, _HARVEST_WORD[1 if second else 0] + "; ".join(parts) + ".", {
             "payouts": [list(p) for p in pay], "second": bool(second),
             "steals": [{"from": v, "to": s, "resource": RES_ID[r], "amount": k, "card": src_name(c)}
                        for s, v, r, k, c in steals]}, effects=effects)

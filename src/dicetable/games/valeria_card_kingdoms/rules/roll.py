@@ -45,7 +45,7 @@ class RollMixin(HarvestMixin):
             effects = [fx.turn(seat), fx.roll("dice", [a, b], seat)]
             if seat == self.first and n > 1:  # a round: every player one turn, from the first player (R8.1)
                 effects.insert(0, fx.round_begins((turn - 1) // n + 1))
-            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn}, effects=effects)
+            self.emit("roll", seat, text, {"dice": [a, b], "turn": turn, "effects": effects})  # as emit would store them
         if a == b:
             self._doubles()
 

@@ -234,7 +234,8 @@ def _turn_tasks(seat: int, solo: bool) -> tuple:
 TURN_TASKS: Final = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (False, True)}
 
 
-SEAT: Final = tuple(seat_name(s) for s in range(5))
+MAX_SEATS: Final = 5  # players at most (the game's max_players)
+SEAT: Final = tuple(seat_name(s) for s in range(MAX_SEATS))
 
 
 def _participants_of(n: int, active: int) -> tuple:
