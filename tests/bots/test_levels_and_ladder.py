@@ -318,3 +318,28 @@ def test_every_shipped_value_file_is_the_one_search_loads():
         assert value_path(data["game"], data["players"]).resolve() == path.resolve()
         model = load_value(data["game"], data["players"])
         assert model is not None and model.size == data["size"]
+
+
+@pytest.mark.parametrize("game", ["valeria-card-kingdoms", "biblios-dice", "corsairs-of-valeria"])
+def test_the_leaf_features_are_the_encodings_vector_then_the_hand_evaluation(game):
+    """bots.value.features calls the game's direct fill itself; its vector must be what the engine's
+    ``encode_state`` gives for the same seat, then the hand evaluation's logit, and a seat not in the
+    game is refused as ``encode_state`` refuses it."""
+    from dicetable.bots.value import features, hand_feature
+    from dicetable.engine import SeatError, get_game
+    from dicetable.engine.testing import random_step
+
+    spec = get_game(game)
+    state = new_game(game, 2, seed=7)
+    encoding = spec.observation_encoding(2, state.options)
+    rng = Rng(7)
+    for step in range(60):
+        if state.is_over:
+            break
+        if step % 6 == 0:
+            for seat in range(2):
+                want = encoding.encode_state(state, seat) + [hand_feature(float(spec.evaluate(state, seat)))]
+                assert features(state, seat, encoding, spec.evaluate) == want
+        random_step(state, rng)
+    with pytest.raises(SeatError):
+        features(state, 2, encoding, spec.evaluate)

@@ -64,6 +64,20 @@ def test_splitmix64_below_is_splitmix64_then_multiply_shift(state, n):
     assert splitmix64_below(state, n) == (after, (out * n) >> 64)
 
 
+@given(seed=st.integers(0, 2**64 - 1), n=st.integers(1, 2**40))
+def test_rng_draws_are_splitmix64_then_multiply_shift_or_its_top_53_bits(seed, n):
+    # Rng.randbelow and Rng.random write the generator out in the compiled build (no tuple made):
+    # each must draw what splitmix64 gives (the reference above), scaled by multiply-shift, or its
+    # output's top 53 bits over 2**53, and leave the same state behind.
+    rng = Rng(seed)
+    s = rng.state
+    for _ in range(3):
+        s, out = splitmix64(s)
+        assert rng.randbelow(n) == (out * n) >> 64 and rng.state == s
+        s, out = splitmix64(s)
+        assert rng.random() == (out >> 11) / 2**53 and rng.state == s
+
+
 def test_series_seeds_are_the_old_scheme_below_the_bound_and_always_game_seeds():
     from dicetable.engine import SEED_LIMIT, new_game, series_seed
 

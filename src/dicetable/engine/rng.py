@@ -33,6 +33,8 @@ _GOLDEN_S: Final[i64] = _GOLDEN - (1 << 64)
 _MUL1_S: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
 _MUL2_S: Final[i64] = 0x94D049BB133111EB - (1 << 64)
 _LOW32: Final[i64] = 0xFFFFFFFF
+_LOW53: Final[i64] = (1 << 53) - 1
+_UNIT: Final = 1.0 / (1 << 53)
 
 
 def _signed(value: int) -> i64:
@@ -178,13 +180,21 @@ class Rng:
         """Return a uniform int in ``[0, n)`` (multiply-shift; bias below n / 2**64)."""
         if n <= 0:
             raise ValueError(f"randbelow needs a positive bound, got {n}")
+        if _NATIVE and n < 1 << 31:  # splitmix64_below written out: no tuple made (a search draws at every leaf move)
+            s = _signed(self.state) + _GOLDEN_S
+            self.state = _unsigned(s)
+            return int(_scale(_mix(s), n))
         self.state, out = splitmix64_below(self.state, n)
         return out
 
     def random(self) -> float:
         """Return a float in ``[0, 1)`` with 53 random bits."""
+        if _NATIVE:  # the same bits in i64: the output's top 53 (the arithmetic shift's sign bits masked off)
+            s = _signed(self.state) + _GOLDEN_S
+            self.state = _unsigned(s)
+            return float(_mix(s) >> 11 & _LOW53) * _UNIT
         self.state, out = splitmix64(self.state)
-        return (out >> 11) * (1.0 / (1 << 53))
+        return (out >> 11) * _UNIT
 
     def choice(self, seq: Sequence[T]) -> T:
         """Return one element of a non-empty sequence, uniformly."""

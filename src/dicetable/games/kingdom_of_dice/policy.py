@@ -17,7 +17,7 @@ a card at the round's end, so declining only ever wastes the turn).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Sequence
 
 import json
 
@@ -33,12 +33,6 @@ from .rules import (
 )
 
 KEEP_IDS: Final = tuple(f"keep:{face}" for face in FACE_ORDER)
-
-
-def _add(a: tuple, b) -> tuple:
-    """The element-wise sum of two dice-count vectors (a list built first: a generator is slower in
-    both builds, and the compiled one runs a list comprehension as a native loop)."""
-    return tuple([x + y for x, y in zip(a, b)])
 
 
 def greedy(state: KingdomOfDiceState, seat: int) -> Action:
@@ -78,7 +72,10 @@ def _turn_outlook(state: KingdomOfDiceState) -> float:
         return float(result_value(state.kept) or 0)
     if state.phase == OVER:
         return 0.0
-    return RESULT_TABLE.completion(tuple(state.kept), tuple(state.rolled))
+    kept_code, rolled_code = counts_code(state.kept), counts_code(state.rolled)
+    if kept_code < 0 or rolled_code < 0:
+        return RESULT_TABLE.completion(tuple(state.kept), tuple(state.rolled))  # raises: not six dice
+    return RESULT_TABLE.completion_code(kept_code, rolled_code)
 
 
 def evaluate(state: KingdomOfDiceState, seat: int) -> float:
@@ -174,58 +171,130 @@ def _throws_turn_away(state: KingdomOfDiceState, action_id: str) -> str | None:
 _PLANS: Final[dict[tuple, "_TurnTable"]] = {}
 
 
+# The programme keys its memos by counts codes (``rules.counts_code``: 4 bits a face) rather than
+# count tuples: setting dice aside adds their code to the kept dice's code (a face never holds more
+# than the six dice), and a memo's key is then one int. Compiled, the walk is native int work (a tuple
+# built by ``zip`` and hashed at every step was most of its time); the values are the same floats,
+# added in the same order (``roll_outcomes``' order of the rolls).
+
+
+def _code_counts(code: int) -> list[int]:
+    """The six counts by face of the counts code ``code`` (``rules.counts_code``'s inverse)."""
+    return [code & 15, code >> 4 & 15, code >> 8 & 15, code >> 12 & 15, code >> 16 & 15, code >> 20 & 15]
+
+
+def _code_dice(code: int) -> int:
+    """How many dice the counts code ``code`` holds."""
+    return (code & 15) + (code >> 4 & 15) + (code >> 8 & 15) + (code >> 12 & 15) + (code >> 16 & 15) + (code >> 20 & 15)
+
+
+def _tuple_code(counts: tuple) -> int:
+    """The counts code of a 6-tuple of counts by face; ValueError past the programme's six dice."""
+    code = counts_code(list(counts))
+    if code < 0 or sum(counts) > DICE:
+        raise ValueError(f"the turn programme covers {DICE} dice, not {counts}")
+    return code
+
+
+#: rolled counts code -> every way to set aside some of those dice, each as ``sub code << 3 | its
+#: dice`` in ``sub_vectors``' order (the empty set first); filled as asked
+_SUBS: Final[dict[int, list[int]]] = {}
+
+
+def _subs(code: int) -> list[int]:
+    """The ways to set aside some of the dice of counts code ``code`` (see :data:`_SUBS`)."""
+    found = _SUBS.get(code)
+    if found is None:
+        found = _SUBS[code] = [counts_code(list(sub)) << 3 | sum(sub)
+                               for sub in sub_vectors(tuple(_code_counts(code)))]
+    return found
+
+
+#: dice -> every roll of that many dice as (probability, its non-empty set-asides from :func:`_subs`),
+#: in ``roll_outcomes``' order; filled as asked
+_ROLLS: Final[dict[int, list[tuple[float, list[int]]]]] = {}
+
+
+def _rolls(n: int) -> list[tuple[float, list[int]]]:
+    """The rolls of ``n`` dice for :meth:`_TurnTable.continue_` (see :data:`_ROLLS`)."""
+    found = _ROLLS.get(n)
+    if found is None:
+        found = _ROLLS[n] = [(p, _subs(counts_code(list(roll)))[1:]) for roll, p in roll_outcomes(n)]
+    return found
+
+
 class _TurnTable:
-    """The set-aside DP for one table of end-of-turn values (see the notes above)."""
+    """The set-aside DP for one table of end-of-turn values (see the notes above).
+
+    ``kept`` and ``rolled`` are 6-tuples of counts by face (``FACE_ORDER``), together at most
+    the turn's six dice (ValueError otherwise); the memos hold counts codes (notes above).
+    """
 
     def __init__(self, outcomes: tuple) -> None:
         self.outcomes = outcomes
-        self.pos: dict[tuple, float] = {}
-        self.cont: dict[tuple, float] = {}
-        self.best: dict[tuple, float] = {}
+        self.fail: float = outcomes[0]
+        self.pos: dict[int, float] = {}   # by kept code << 3 | dice left
+        self.cont: dict[int, float] = {}  # by kept code
+        self.best: dict[int, float] = {}  # by kept code << 24 | rolled code
 
-    def stop(self, kept: tuple) -> float:
+    def stop(self, kept: Sequence[int]) -> float:
+        """The value of stopping with ``kept`` set aside: its result's outcome, or failing."""
         v = result_value(kept)
-        fail = self.outcomes[0]
+        fail = self.fail
         return fail if v is None else max(fail, self.outcomes[min(v, TOP_SPACE)])
 
     def position(self, kept: tuple, left: int) -> float:
-        key = (kept, left)
+        """The value of ``kept`` set aside with ``left`` dice still to roll, played on at best."""
+        return self.position_code(_tuple_code(kept), left)
+
+    def position_code(self, code: int, left: int) -> float:
+        """:meth:`position` of the kept dice's counts code ``code``."""
+        key = code << 3 | left
         got = self.pos.get(key)
         if got is None:
-            if not can_still_be_valid(list(kept), left):
-                got = self.outcomes[0]
+            kept = _code_counts(code)
+            if not can_still_be_valid(kept, left):
+                got = self.fail
             elif left == 0:
                 got = self.stop(kept)
             else:
-                got = max(self.stop(kept), self.continue_(kept))
+                got = max(self.stop(kept), self.continue_code(code))
             self.pos[key] = got
         return got
 
     def continue_(self, kept: tuple) -> float:
-        got = self.cont.get(kept)
+        """The expected value of rolling the dice not in ``kept``, then playing on at best."""
+        return self.continue_code(_tuple_code(kept))
+
+    def continue_code(self, code: int) -> float:
+        """:meth:`continue_` of the kept dice's counts code ``code``."""
+        got = self.cont.get(code)
         if got is None:
-            left = DICE - sum(kept)
+            left = DICE - _code_dice(code)
             got = 0.0
-            for roll, p in roll_outcomes(left):
+            for p, subs in _rolls(left):
                 best = -1e9
-                for sub in sub_vectors(roll):
-                    n = sum(sub)
-                    if n:
-                        w = self.position(_add(kept, sub), left - n)
-                        if w > best:
-                            best = w
+                for sub in subs:
+                    w = self.position_code(code + (sub >> 3), left - (sub & 7))
+                    if w > best:
+                        best = w
                 got += p * best
-            self.cont[kept] = got
+            self.cont[code] = got
         return got
 
     def completion(self, kept: tuple, rolled: tuple) -> float:
-        key = (kept, rolled)
+        """The value of setting aside the best part (none included) of ``rolled`` next to ``kept``."""
+        return self.completion_code(_tuple_code(kept), _tuple_code(rolled))
+
+    def completion_code(self, kept: int, rolled: int) -> float:
+        """:meth:`completion` of the counts codes ``kept`` and ``rolled``."""
+        key = kept << 24 | rolled
         got = self.best.get(key)
         if got is None:
-            left = sum(rolled)
+            left = _code_dice(rolled)
             got = -1e9
-            for sub in sub_vectors(rolled):
-                w = self.position(_add(kept, sub), left - sum(sub))
+            for sub in _subs(rolled):
+                w = self.position_code(kept + (sub >> 3), left - (sub & 7))
                 if w > got:
                     got = w
             self.best[key] = got
@@ -233,18 +302,18 @@ class _TurnTable:
 
     def choose(self, kept: tuple, rolled: tuple, may_stop: bool) -> tuple[str, float]:
         """(id, value) of the best set-aside step; greedy's order breaks ties (first best)."""
+        kept_code, rolled_code = _tuple_code(kept), _tuple_code(rolled)
+        if _code_dice(kept_code) + _code_dice(rolled_code) > DICE:
+            raise ValueError(f"the turn programme covers {DICE} dice, not {kept} and {rolled}")
         best_id, best_value = "", -1e9
-        for i, count in enumerate(rolled):
-            if count:
-                k2 = list(kept)
-                k2[i] += 1
-                r2 = list(rolled)
-                r2[i] -= 1
-                value = self.completion(tuple(k2), tuple(r2))
+        for i in range(6):
+            if rolled_code >> 4 * i & 15:
+                one = 1 << 4 * i
+                value = self.completion_code(kept_code + one, rolled_code - one)
                 if value > best_value + 1e-12:
                     best_id, best_value = KEEP_IDS[i], value
         if may_stop:
-            for aid, value in (("reroll", self.continue_(kept)), ("stop", self.stop(kept))):
+            for aid, value in (("reroll", self.continue_code(kept_code)), ("stop", self.stop(kept))):
                 if value > best_value + 1e-12:
                     best_id, best_value = aid, value
         return best_id, best_value
