@@ -5,13 +5,14 @@ answers, and ``Store.append_soon`` resolves at the commit (SQLite's committer on
 from __future__ import annotations
 
 import asyncio
+import queue
 import threading
 
 import httpx
 import pytest
 
 from dicetable.web import create_site
-from dicetable.server.live import LiveTable
+from dicetable.server.live import LiveTable, Subscriber
 from dicetable.server.routes.lane import action_body, action_table
 from dicetable.server.store import Conflict, Store
 from dicetable.server.tables import TableManager
@@ -210,6 +211,9 @@ def test_the_action_is_cached_at_its_commit_and_answered_at_the_next_turn_of_the
         m, lt, seat, action = _first_move(app, table_id)
         loop = asyncio.get_running_loop()
         turns, seen = [0], {}
+        watcher = Subscriber(None, loop, queue.SimpleQueue())  # a spectator's connection on this loop
+        m.pushes.subscribe(lt, watcher)
+        assert watcher.queue.qsize() == 1  # its full view, queued at once (subscribed on the loop's thread)
 
         def tick():  # runs once in every turn of the loop while the action is in flight
             turns[0] += 1
@@ -224,7 +228,7 @@ def test_the_action_is_cached_at_its_commit_and_answered_at_the_next_turn_of_the
             def committed(stored, failure):
                 seen["committed"] = turns[0]
                 then(stored, failure)
-                seen["cached"] = (lt.version, table_id in m.committing)
+                seen["cached"] = (lt.version, table_id in m.committing, watcher.queue.qsize())
 
             return queue_append(*args[:6], committed, *args[7:], **kwargs)
 
@@ -233,7 +237,7 @@ def test_the_action_is_cached_at_its_commit_and_answered_at_the_next_turn_of_the
         answer = await m.act_soon(table_id, seat, action, 0, minimal=True)
         seen["answered"] = turns[0]
         assert answer == {"version": 1, "undos": lt.undos}
-        assert seen["cached"] == (1, False)  # cached, pushed and the lock let go in the commit's own turn
+        assert seen["cached"] == (1, False, 2)  # cached, pushed and the lock let go in the commit's own turn
         assert 0 <= seen["answered"] - seen["committed"] <= 1, seen
 
     _run(sqlite_url, body, monkeypatch)
