@@ -5,13 +5,14 @@ answers, and ``Store.append_soon`` resolves at the commit (SQLite's committer on
 from __future__ import annotations
 
 import asyncio
+import queue
 import threading
 
 import httpx
 import pytest
 
 from dicetable.web import create_site
-from dicetable.server.live import LiveTable
+from dicetable.server.live import LiveTable, Subscriber
 from dicetable.server.routes.lane import action_body, action_table
 from dicetable.server.store import Conflict, Store
 from dicetable.server.tables import TableManager
@@ -201,6 +202,47 @@ def test_a_cancelled_caller_does_not_cut_the_action_short(sqlite_url, monkeypatc
     _run(sqlite_url, body, monkeypatch)
 
 
+def test_the_action_is_cached_at_its_commit_and_answered_at_the_next_turn_of_the_loop(sqlite_url, monkeypatch):
+    # every turn of a busy loop between the commit and the answer adds a whole turn's wait to the
+    # round trip (docs/load.md, "An action's turns of the loop"): a future settled by the commit
+    # and awaited through a task and a shield took three
+    async def body(app, client, calls):
+        table_id, tokens = await _started(app, client)
+        m, lt, seat, action = _first_move(app, table_id)
+        loop = asyncio.get_running_loop()
+        turns, seen = [0], {}
+        watcher = Subscriber(None, loop, queue.SimpleQueue())  # a spectator's connection on this loop
+        m.pushes.subscribe(lt, watcher)
+        assert watcher.queue.qsize() == 1  # its full view, queued at once (subscribed on the loop's thread)
+
+        def tick():  # runs once in every turn of the loop while the action is in flight
+            turns[0] += 1
+            if "answered" not in seen:
+                loop.call_soon(tick)
+
+        queue_append = m.store.append_then
+
+        def watched(*args, **kwargs):
+            then = args[6]  # (table, seq, seat, action, by, undoable, then)
+
+            def committed(stored, failure):
+                seen["committed"] = turns[0]
+                then(stored, failure)
+                seen["cached"] = (lt.version, table_id in m.committing, watcher.queue.qsize())
+
+            return queue_append(*args[:6], committed, *args[7:], **kwargs)
+
+        monkeypatch.setattr(m.store, "append_then", watched)
+        loop.call_soon(tick)
+        answer = await m.act_soon(table_id, seat, action, 0, minimal=True)
+        seen["answered"] = turns[0]
+        assert answer == {"version": 1, "undos": lt.undos}
+        assert seen["cached"] == (1, False, 2)  # cached, pushed and the lock let go in the commit's own turn
+        assert 0 <= seen["answered"] - seen["committed"] <= 1, seen
+
+    _run(sqlite_url, body, monkeypatch)
+
+
 def test_append_soon_resolves_at_the_commit_and_a_lost_race_is_a_conflict(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 's.db'}")
     _table(store, "t1")
@@ -306,11 +348,10 @@ def test_a_lost_race_on_the_loop_is_a_409_and_the_table_is_reloaded(sqlite_url, 
         epoch = lt.epoch
 
         def lost(*args, **kwargs):  # another process stored action 1 first (as PostgreSQL's unique key says)
-            future = asyncio.get_running_loop().create_future()
-            future.set_exception(Conflict("action 1 exists already"))
-            return future
+            then = args[6]  # (table, seq, seat, action, by, undoable, then)
+            asyncio.get_running_loop().call_soon(then, None, Conflict("action 1 exists already"))
 
-        monkeypatch.setattr(m.store, "append_soon", lost)
+        monkeypatch.setattr(m.store, "append_then", lost)
         r = await client.post(f"/api/tables/{table_id}/actions", json={"action": action, "version": 0},
                               headers={**auth(tokens[seat]), "Prefer": "return=minimal"})
         assert r.status_code == 409

@@ -11,8 +11,8 @@ process, such as a search process, is left alone) it writes:
 - ``app.txt``: a line per ``POST .../actions`` request: when it reached the app, the ms from
   there to the start of its answer, and the status;
 - ``connections.txt``: when each HTTP connection was opened (``time.time()``; WebSockets start as one);
-- ``commits.txt``: a line per append queued on the event loop (``Store.append_soon``): when it was
-  queued (``time.time()``) and the ms until its future was resolved, the transaction committed;
+- ``commits.txt``: a line per append queued on the event loop (``Store.append_then``): when it was
+  queued (``time.time()``) and the ms until the loop ran its callback, the transaction committed;
 - ``garbage.txt``, when the process is sent ``SIGUSR2``: every object that only the collector
   would free at that moment, counted by type, with the functions and code of the frames among them,
   and the wall time of the full collection that found them (what the server froze at start-up is
@@ -135,15 +135,18 @@ def _connections(out) -> None:
 def _commit_times(out) -> None:
     from dicetable.server.store import Store
 
-    queue_append = Store.append_soon
+    queue_append = Store.append_then
 
-    def timed(self, *args, **kwargs):
+    def timed(self, table_id, seq, seat, action, by, undoable, then, **kwargs):
         queued, at = time.time(), time.perf_counter()
-        future = queue_append(self, *args, **kwargs)
-        future.add_done_callback(lambda _f: out.write(f"{queued:.4f} {1000 * (time.perf_counter() - at):.2f}\n"))
-        return future
 
-    Store.append_soon = timed
+        def committed(stored, failure):
+            out.write(f"{queued:.4f} {1000 * (time.perf_counter() - at):.2f}\n")
+            then(stored, failure)
+
+        return queue_append(self, table_id, seq, seat, action, by, undoable, committed, **kwargs)
+
+    Store.append_then = timed
 
 
 def _switch_interval() -> None:

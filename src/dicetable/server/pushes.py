@@ -5,11 +5,19 @@ is held, :meth:`Pushes.publish` builds each connected viewer's snapshot once
 and queues every connection its change message (or its full view) in the
 table's ``outbox``. Once the lock is released the batches are handed to the
 connections' event loops, oldest first (:meth:`Pushes.deliver`), so no
-message is sent while the table's lock is held.
+message is sent while the table's lock is held. Each loop has one
+:class:`Mailbox`: a change made on that loop's own thread (an action answered
+on the loop) puts its messages in the connections' queues at once, and a
+change made in a worker thread (a bot's move, a route in the thread pool)
+wakes the loop once for whatever is waiting; both go through the same queue,
+so every connection gets its messages in the order they were made.
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections import deque
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -17,10 +25,56 @@ from .live import LiveTable, Subscriber
 from .views import Views
 
 
-def _put_all(items: list) -> None:
-    """Put each ``(queue, message)`` of ``items`` (runs on the connections' event loop)."""
-    for queue, message in items:
-        queue.put_nowait(message)
+class Mailbox:
+    """The messages on their way to one event loop's connections, oldest first.
+
+    :meth:`post` may be called from any thread. On the loop's own thread the
+    messages are put in their connections' queues at once (with any still
+    waiting from other threads, first), so an action answered on the loop is
+    pushed in that turn of the loop, not the next. From another thread the
+    loop is woken once (``call_soon_threadsafe``) for everything posted until
+    it runs :meth:`drain`. A loop that is closed marks the connections of what
+    was posted ``gone``.
+    """
+
+    __slots__ = ("loop", "lock", "items", "waking")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.lock = threading.Lock()
+        self.items: deque[tuple[Subscriber, str]] = deque()
+        self.waking = False  # a drain is scheduled on the loop and has not run yet
+
+    def post(self, items: list[tuple[Subscriber, str]]) -> None:
+        """Queue ``(connection, message)`` pairs for this loop's connections (see the class)."""
+        try:
+            here = asyncio.get_running_loop() is self.loop
+        except RuntimeError:  # a worker thread: no loop runs here
+            here = False
+        with self.lock:
+            self.items.extend(items)
+            wake = not here and not self.waking
+            if wake:
+                self.waking = True
+        if here:
+            self.drain()
+        elif wake:
+            try:
+                self.loop.call_soon_threadsafe(self.drain)
+            except RuntimeError:  # the loop is closed: those connections are gone
+                with self.lock:
+                    lost, self.items = self.items, deque()
+                    self.waking = False
+                for sub, _ in lost:
+                    sub.gone = True
+
+    def drain(self) -> None:
+        """Put every message posted so far in its connection's queue, oldest first (on the loop)."""
+        with self.lock:
+            items, self.items = self.items, deque()
+            self.waking = False
+        for sub, message in items:
+            sub.queue.put_nowait(message)
 
 
 class Pushes:
@@ -28,6 +82,16 @@ class Pushes:
 
     def __init__(self, views: Views) -> None:
         self.views = views
+        self.mailboxes: dict[asyncio.AbstractEventLoop, Mailbox] = {}
+        self._mailboxes_lock = threading.Lock()
+
+    def mailbox(self, loop: asyncio.AbstractEventLoop) -> Mailbox:
+        """The :class:`Mailbox` of ``loop`` (made at its first use)."""
+        box = self.mailboxes.get(loop)
+        if box is None:
+            with self._mailboxes_lock:
+                box = self.mailboxes.setdefault(loop, Mailbox(loop))
+        return box
 
     @contextmanager
     def changing(self, lt: LiveTable) -> Iterator[None]:
@@ -105,16 +169,12 @@ class Pushes:
             snap.change = snap.text = None
 
     def deliver(self, lt: LiveTable) -> None:
-        """Send every queued message, oldest first (one hand-over to each event loop per batch)."""
+        """Send every queued message, oldest first, through each connection's loop's :class:`Mailbox`."""
         with lt.send_lock:
             while lt.outbox:
                 batch = lt.outbox.popleft()
-                loops: dict = {}
+                loops: dict[asyncio.AbstractEventLoop, list[tuple[Subscriber, str]]] = {}
                 for sub, message in batch:
                     loops.setdefault(sub.loop, []).append((sub, message))
                 for loop, items in loops.items():
-                    try:
-                        loop.call_soon_threadsafe(_put_all, [(sub.queue, message) for sub, message in items])
-                    except RuntimeError:  # the loop is closed: those connections are gone
-                        for sub, _ in items:
-                            sub.gone = True
+                    self.mailbox(loop).post(items)

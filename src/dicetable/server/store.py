@@ -10,10 +10,11 @@ Appends take the cheap path (SQLAlchemy Core, no ORM objects): one
 committer thread per store takes every append waiting and writes them in
 one transaction (group commit), so tables acting within the same few
 milliseconds share one commit (one flush to disk); each caller returns only
-once the commit holding its action is done. :meth:`Store.append_soon` is the
+once the commit holding its action is done. :meth:`Store.append_then` is the
 same append for a caller on an event loop: it returns at once, and the
-committer resolves its asyncio future (``loop.call_soon_threadsafe``) once
-the commit is done, so no thread waits for it.
+committer has the caller's callback run on that loop (``loop.call_soon_threadsafe``)
+once the commit is done, so no thread waits for it; :meth:`Store.append_soon`
+gives a future instead.
 
 With PostgreSQL each append also sends ``NOTIFY dicetable, '<table id> <seq>
 <origin>'`` inside the same transaction (delivered at commit), which other
@@ -30,6 +31,7 @@ import os
 import queue
 import threading
 from dataclasses import dataclass
+from functools import partial
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
@@ -92,12 +94,18 @@ class Record:
     actions: list[StoredAction]
 
 
+#: What :meth:`Store.append_then` calls on the loop once the append is written: ``then(action,
+#: failure)``, ``failure`` None when ``action`` is committed, else :class:`Conflict` for a lost race
+#: or the database's error.
+Committed = Callable[[StoredAction, BaseException | None], None]
+
+
 @dataclass(eq=False)
 class _Pending:
     """One append waiting for the committer: the row, the status to set, how it ended, and who waits.
 
-    :meth:`Store.append` waits on ``done``; :meth:`Store.append_soon` gives ``loop`` and ``future``,
-    which :meth:`wake` settles on that loop. Nothing here refers back to the pending append (no
+    :meth:`Store.append` waits on ``done``; :meth:`Store.append_then` gives ``loop`` and ``then``,
+    which :meth:`wake` has called on that loop. Nothing here refers back to the pending append (no
     closure over it, no raised exception kept), so once settled it is freed by its reference count
     alone: an action in flight leaves no garbage cycle for the collector (docs/load.md, "Cycles and the
     collector's thresholds").
@@ -110,8 +118,8 @@ class _Pending:
     stored: bool = False
     error: BaseException | None = None
     done: threading.Event | None = None  # append(): set by the committer once it is written
-    loop: asyncio.AbstractEventLoop | None = None  # append_soon(): the loop of ``future``
-    future: asyncio.Future[StoredAction] | None = None
+    loop: asyncio.AbstractEventLoop | None = None  # append_then(): the loop that runs ``then``
+    then: Committed | None = None
 
     def failure(self) -> BaseException | None:
         """The error of this append once written: its own, :class:`Conflict` for a lost race, else None."""
@@ -140,16 +148,21 @@ class _Pending:
                 pass
 
     def settle(self) -> None:
-        """Resolve ``future`` with the stored action or the failure (on its loop); a cancelled waiter
-        is left alone (the append is committed all the same)."""
-        future = self.future
-        if future is None or future.cancelled():
-            return
-        failure = self.failure()
-        if failure is None:
-            future.set_result(self.action)
-        else:
-            future.set_exception(failure)
+        """Call ``then`` with the stored action and its failure (None once committed), on its loop."""
+        if self.then is not None:
+            self.then(self.action, self.failure())
+
+
+def _settle_future(future: asyncio.Future[StoredAction], action: StoredAction,
+                   failure: BaseException | None) -> None:
+    """Resolve ``future`` with ``action`` or ``failure``; a cancelled waiter is left alone (the append
+    is committed all the same)."""
+    if future.cancelled():
+        return
+    if failure is None:
+        future.set_result(action)
+    else:
+        future.set_exception(failure)
 
 
 def now() -> datetime:
@@ -452,13 +465,30 @@ class Store:
         :meth:`append` would raise (:class:`Conflict` for a lost race, a database error as it is). The
         append is committed whatever becomes of the future (a cancelled waiter does not undo it).
         """
+        future: asyncio.Future[StoredAction] = asyncio.get_running_loop().create_future()
+        self.append_then(table_id, seq, seat, action, by, undoable, partial(_settle_future, future),
+                         status=status, finish=finish)
+        return future
+
+    def append_then(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
+                    then: Committed, status: str | None = None,
+                    finish: Callable[[Connection], None] | None = None) -> None:
+        """:meth:`append` for a caller on a running event loop (RuntimeError without one): queue the append
+        and return at once; ``then(action, failure)`` is called on that loop once the transaction holding
+        it is committed, ``failure`` None, or once it failed, ``failure`` the exception :meth:`append`
+        would raise (:class:`Conflict` for a lost race, a database error as it is).
+
+        ``then`` runs in the loop turn that learns of the commit, so whatever it does first (an
+        action's answer, its pushes) waits for no further turn of the loop, as an awaited future's
+        waiter would (docs/load.md, "An action's turns of the loop"). ``then`` must not raise; it
+        should not refer to anything that refers back to it (a closure over its own caller's frame),
+        so that a settled append leaves no garbage cycle.
+        """
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[StoredAction] = loop.create_future()
         stored = StoredAction(table_id, seq, seat, action, by, undoable, now())
         self._start_committer()
         self._waiting.put(_Pending(dict(zip(ACTION_FIELDS, stored)), status, stored, finish,
-                                   loop=loop, future=future))
-        return future
+                                   loop=loop, then=then))
 
     def _start_committer(self) -> None:
         if self._committer is None:

@@ -46,6 +46,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from typing import Any, Callable, NamedTuple
 
 from dicetable.engine import (
@@ -123,6 +124,18 @@ def idle_evict_from_env() -> float:
         raise ValueError(f"DICETABLE_IDLE_EVICT={text!r} is not usable: give the seconds an idle table stays "
                          "in memory, a number 0 or more (0: tables stay)")
     return value
+
+
+def _answer_after_reload(answer: asyncio.Future[dict | None], reloading: asyncio.Future[None]) -> None:
+    """Settle a lost race's ``answer`` (None: :meth:`TableManager.act_soon` answers 409) once its table
+    is reloaded, or with the reload's error; a caller that went away is left alone."""
+    if answer.done():
+        return
+    error = None if reloading.cancelled() else reloading.exception()
+    if error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(None)
 
 
 class TableManager:
@@ -644,15 +657,16 @@ class TableManager:
     async def act_soon(self, table_id: str, seat: int, action_id: str, version: int,
                        minimal: bool = False) -> dict | None:
         """:meth:`act` for ``seat``'s holder, run on the calling event loop: only the commit is awaited
-        (:meth:`Store.append_soon`), no thread waits for it. The same answer and errors as :meth:`act`.
+        (:meth:`Store.append_then`), no thread waits for it. The same answer and errors as :meth:`act`.
 
         None (nothing done: call :meth:`act` in a worker thread instead) when it cannot run on the
         loop without waiting: the table is not in memory, its lock is held (by a thread, or by
         another action of this loop waiting for its commit), it has a chess clock (whose turn
         changes are written at once), or the tables are shared with other processes (PostgreSQL:
         their leases are asked for at once). While the commit is awaited the table's lock stays held
-        by the loop's thread, so threads wait for it as they wait for :meth:`act`; a cancelled
-        caller does not cut that short (the action is stored, cached and pushed all the same).
+        by the loop's thread, so threads wait for it as they wait for :meth:`act`. The action is
+        cached and pushed in the loop turn that learns of its commit (:meth:`_committed`), whether
+        or not its caller still waits; the caller's answer is the next turn's.
         """
         lt = self.tables.get(table_id)
         if lt is None or lt.bank is not None or self.leases.shared or table_id in self.committing:
@@ -663,39 +677,52 @@ class TableManager:
             lt.lock.release()
             return None
         lt.used = time.monotonic()
+        answer: asyncio.Future[dict | None] = asyncio.get_running_loop().create_future()
         try:
             tried = self._try_action(lt, seat, action_id, version, "seat")
-            waiting = self.store.append_soon(*tried.row, status=tried.status, finish=tried.finish)
+            self.store.append_then(*tried.row, partial(self._committed, lt, tried, minimal, answer),
+                                   status=tried.status, finish=tried.finish)
         except BaseException:
             lt.lock.release()
             self.pushes.deliver(lt)
             raise
         self.committing.add(table_id)
-        finishing = asyncio.ensure_future(self._finish_soon(lt, tried, waiting, minimal))
-        answer = await asyncio.shield(finishing)
-        if answer is None:  # a lost race: the table was reloaded in a worker thread
+        got = await answer
+        if got is None:  # a lost race: the table was reloaded in a worker thread
             raise ApiError(409, LOST_RACE)
-        return answer
+        return got
 
-    async def _finish_soon(self, lt: LiveTable, tried: Tried, waiting: asyncio.Future,
-                           minimal: bool) -> dict | None:
-        """Await the commit of :meth:`act_soon`'s action, then cache and push it and release the lock
-        (the loop's thread holds it); None for a lost race, after reloading the table."""
+    def _committed(self, lt: LiveTable, tried: Tried, minimal: bool, answer: asyncio.Future[dict | None],
+                   _action: object, failure: BaseException | None) -> None:
+        """The store's ``then`` for :meth:`act_soon`'s action, in the loop turn that learns of its commit.
+
+        Makes the committed action the table's state and pushes it, or after a lost race has the
+        table reloaded in a worker thread; releases the table's lock; settles ``answer`` (the seat's
+        answer, None for a lost race once reloaded, or the error) unless its caller went away.
+        Raises nothing. It is called through a ``partial`` that refers to none of the store's pending
+        append, so neither is left in a garbage cycle.
+        """
+        got: dict | None = None
+        lost = isinstance(failure, Conflict)
+        error = None if lost else failure
         try:
-            try:
-                await waiting
-            except Conflict:
-                lost = True
-            else:
-                lost = False
-                return self._acted(lt, tried, minimal)
+            if failure is None:
+                got = self._acted(lt, tried, minimal)
+        except Exception as exc:  # a fault of ours: the caller's 500, the table's lock released all the same
+            error = exc
         finally:
             self.committing.discard(lt.id)
             lt.lock.release()
             self.pushes.deliver(lt)
         if lost:
-            await asyncio.to_thread(self.reload, lt)
-        return None
+            reloading = asyncio.get_running_loop().run_in_executor(None, self.reload, lt)
+            reloading.add_done_callback(partial(_answer_after_reload, answer))
+        elif answer.done():  # the caller went away: the action is stored, cached and pushed all the same
+            pass
+        elif error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(got)
 
     def reload(self, lt: LiveTable) -> None:
         """Rebuild ``lt`` from the store under its lock (after a lost race), pushing the result."""
