@@ -174,3 +174,44 @@ def test_environments_step_without_building_observation_dictionaries(game_id: st
     assert built == []
     assert env.render()  # asked for: the view is drawn from observation(seat)
     assert built
+
+
+@pytest.mark.parametrize("game_id", sorted(CONFIGS))
+def test_reseat_gives_every_seat_the_dictionary_encodings_vector(game_id: str) -> None:
+    """``reseat_state`` makes a seat's vector from another seat's of the same state (what OpenSpiel's
+    second tensor of a position does): from every seat to every seat, with the memos full (the
+    second pass: hits), emptied before the first pass (misses) and emptied between the source's
+    fill and the reseat; it equals the dictionary encoding (float32) and the direct fill's list
+    exactly, and leaves the source vector unchanged."""
+    spec = dicetable.get_game(game_id)
+    states = [state.clone() for n, (state, _) in enumerate(_states(game_id, 41)) if n % 20 == 0]
+    checked = 0
+    for state in states:
+        enc = spec.observation_encoding(state.players, dict(state.options))
+        slow = [np.asarray(enc.encode(state.observation(seat)), dtype=np.float32) for seat in range(state.players)]
+        for memos in ("emptied", "full", "emptied between"):
+            if memos == "emptied":
+                clear_shared_memos()
+            for source in range(state.players):
+                vector = enc.encode_state(state, source)
+                kept = vector[:]
+                if memos == "emptied between":
+                    clear_shared_memos()
+                for seat in range(state.players):
+                    made = enc.reseat_state(state, vector, source, seat)
+                    assert type(made) is list and made is not vector
+                    assert made == enc.encode_state(state, seat), (state.players, source, seat, memos)
+                    assert np.array_equal(np.asarray(made, dtype=np.float32), slow[seat])
+                    checked += 1
+                assert vector == kept
+    assert checked > 300
+
+
+def test_reseat_refuses_a_seat_that_is_not_one() -> None:
+    state = dicetable.new_game("valeria-card-kingdoms", 2, seed=1)
+    enc = dicetable.get_game("valeria-card-kingdoms").observation_encoding(2, dict(state.options))
+    assert enc.reseat is not None
+    vector = enc.encode_state(state, 0)
+    for bad in (2, -1, "0"):
+        with pytest.raises(SeatError):
+            enc.reseat_state(state, vector, 0, bad)
