@@ -120,38 +120,6 @@ def test_answers_kept_per_position_follow_every_action_and_copy(game_id):
         assert state.serialize() == before and state.legal_actions() == legal
 
 
-@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
-def test_tensors_kept_per_position_follow_every_action_and_copy(game_id):
-    """The first tensor asked at a position is kept and the other seats' are made from it: every
-    seat's tensor, asked in any order and twice, is the dictionary encoding's vector (float32) for
-    the position; after an action (on the state or on a clone) it is the new position's; a caller
-    that changes a tensor it was given changes nothing else."""
-    game = pyspiel.load_game(short_name(game_id), {"players": 3, "seed": 6})
-    enc = game.spaces.encoding
-    state = game.new_initial_state()
-    rng = np.random.default_rng(5)
-    for step in range(60):
-        if state.is_terminal():
-            break
-        engine = state.state
-        players = engine.players
-        want = [np.asarray(enc.encode(engine.observation(p)), dtype=np.float32) for p in range(players)]
-        order = [int(p) for p in rng.permutation(players)]
-        given = state.information_state_tensor(order[0])
-        given[:] = [9.0] * len(given)  # the caller's own list
-        for p in order + order:
-            assert np.array_equal(np.asarray(state.observation_tensor(p), dtype=np.float32), want[p]), (step, p)
-        copy = state.clone()
-        legal = state.legal_actions()
-        copy.apply_action(legal[0])
-        after = copy.state
-        for p in range(players):
-            assert np.array_equal(np.asarray(copy.information_state_tensor(p), dtype=np.float32),
-                                  np.asarray(enc.encode(after.observation(p)), dtype=np.float32))
-            assert np.array_equal(np.asarray(state.information_state_tensor(p), dtype=np.float32), want[p])
-        state.apply_action(int(rng.choice(legal)))
-
-
 @pytest.mark.parametrize("game_id,players", CONFIGS)
 def test_python_answers_equal_pyspiels_own(game_id, players):
     """legal_actions, rewards and is_chance_node answered in Python give what pyspiel's C++ path
