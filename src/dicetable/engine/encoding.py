@@ -30,12 +30,6 @@ DirectFill = Callable[[Any, "int | None", Any], None]
 into ``out`` (pre-zeroed, ``size`` long, supporting ``out[i] = float``) from the state itself."""
 
 
-Reseat = Callable[[Any, list[float], int, int], list[float]]
-"""A game's reseat ``(state, vector, from_seat, seat)``: the encoding of ``state.observation(seat)``
-as a new list, made from ``vector``, the list the direct fill wrote for ``from_seat`` of the same
-state unchanged since (both seats of the state; the list is read, never changed)."""
-
-
 @dataclass(frozen=True)
 class Feature:
     """One slice: ``size`` floats computed by ``fill(obs, out, start)`` (``out`` pre-zeroed)."""
@@ -51,13 +45,11 @@ class Encoding:
 
     ``slices`` lists ``(name, start, stop, meaning)`` in vector order: the documentation of
     every position of the vector; ``offsets`` maps each name to its start. ``direct``, when
-    given, builds the game's :data:`DirectFill` from ``offsets`` (see :meth:`encode_state`);
-    ``reseat``, when given with it, builds the game's :data:`Reseat` (see :meth:`reseat_state`).
+    given, builds the game's :data:`DirectFill` from ``offsets`` (see :meth:`encode_state`).
     """
 
     def __init__(self, features: Sequence[Feature],
-                 direct: Callable[[dict[str, int]], DirectFill] | None = None,
-                 reseat: Callable[[dict[str, int]], Reseat] | None = None) -> None:
+                 direct: Callable[[dict[str, int]], DirectFill] | None = None) -> None:
         self.features = tuple(features)
         names = [f.name for f in self.features]
         if len(names) != len(set(names)):
@@ -72,7 +64,6 @@ class Encoding:
         self._fills = tuple((sl[1], f.fill) for sl, f in zip(self.slices, self.features))
         self.offsets = {name: begin for name, begin, _, _ in self.slices}
         self.direct: DirectFill | None = direct(self.offsets) if direct is not None else None
-        self.reseat: Reseat | None = reseat(self.offsets) if reseat is not None and direct is not None else None
 
     def encode(self, obs: dict[str, Any]) -> list[float]:
         """The feature vector of one observation (``size`` floats, mostly in [0, 1])."""
@@ -99,19 +90,6 @@ class Encoding:
             state.check_seat(seat, spectator=True)
         self.direct(state, seat, out)
         return out
-
-    def reseat_state(self, state: Any, vector: list[float], from_seat: int, seat: int) -> list[float]:
-        """The vector of ``state.observation(seat)`` as a new list, from ``vector``: the list
-        :meth:`encode_state` gave for ``from_seat`` of this very state, unchanged since (e.g. the
-        other tensor of an OpenSpiel step). With the game's reseat the seats' slices are moved
-        and what only the observer sees is written again, instead of a whole fill; without one
-        this is ``encode_state(state, seat)``. ``vector`` is not changed. Raises
-        :class:`~dicetable.engine.SeatError` when ``seat`` is no seat of the state.
-        """
-        if self.reseat is None or type(seat) is not int or not 0 <= seat < state.players:
-            fresh: list[float] = self.encode_state(state, seat)  # checks the seat
-            return fresh
-        return self.reseat(state, vector, from_seat, seat)
 
 
 def seat_order(obs: dict[str, Any], players: int) -> list[int]:

@@ -47,18 +47,16 @@ def short_name(game_id: str) -> str:
 
 class _Held:
     """Holds the engine state so that OpenSpiel's deep copy of a state is the engine's cheap clone,
-    with what is worked out once per position: ``player`` (current_player(), None until asked),
-    ``offered`` (the mover's legal Actions and their catalogue indices, None until asked) and
-    ``tensor`` (the first seat whose vector was asked and that vector, kept unchanged: the other
-    seats' are made from it; None until asked). A copy starts without them."""
+    with what is worked out once per position: ``player`` (current_player(), None until asked) and
+    ``offered`` (the mover's legal Actions and their catalogue indices, None until asked). A copy
+    starts without them."""
 
-    __slots__ = ("state", "player", "offered", "tensor")
+    __slots__ = ("state", "player", "offered")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.player: int | None = None
         self.offered: tuple[tuple[Action, ...], list[int]] | None = None
-        self.tensor: tuple[int, list[float]] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "_Held":
         return _Held(self.state.clone())
@@ -160,7 +158,6 @@ class DicetableSpielState(pyspiel.State):
             held.state.apply(chosen if chosen is not None else shared.spaces.action_id(action), player)
         held.player = None
         held.offered = None
-        held.tensor = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.spaces.action_id(action)
@@ -182,22 +179,8 @@ class DicetableSpielState(pyspiel.State):
         that is no seat of this game.
         """
         seat = self.current_player() if player is None else player
-        held = self._held
-        encoding = self._shared.spaces.encoding
-        first = held.tensor
-        if first is None:
-            # a list of Python floats written by the game's direct fill (no float32 array to
-            # convert), kept for the other seats of this position: the caller gets a copy
-            vector = encoding.encode_state(held.state, seat)
-            if type(seat) is int and seat >= 0:  # not a spectator's (TERMINAL's) vector
-                held.tensor = (seat, vector)
-                return vector[:]
-            return vector
-        if first[0] == seat:
-            return first[1][:]
-        # rl_environment asks every seat's at every step: the game's reseat moves the seats'
-        # slices of the first vector (where the game has none, a fill of its own)
-        return encoding.reseat_state(held.state, first[1], first[0], seat)
+        # a list of Python floats written by the game's direct fill (no float32 array to convert)
+        return self._shared.spaces.encoding.encode_state(self._held.state, seat)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s feature vector (see :meth:`information_state_tensor`: the same here)."""

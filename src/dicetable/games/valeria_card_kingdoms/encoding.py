@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import Any, Final
 
 from dicetable.engine.encoding import (
-    DirectFill, Encoding, Feature, Obs, Reseat, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally,
+    DirectFill, Encoding, Feature, Obs, counts, numbers, one_hot, per_seat, put_counts, scalar, shared_memo, tally,
     vocab_slots,
 )
 
@@ -82,8 +82,7 @@ def observation_encoding(players: int, options: dict[str, Any]) -> Encoding:
             counts("dark_lord_domains", lambda o: o["dark_lord"]["captured_domains"], DOM_NAME, 1,
                    "solo: Domains the Dark Lord captured"),
         ]
-    return Encoding(feats, direct=lambda offsets: _direct(players, offsets),
-                    reseat=lambda offsets: _reseat(players, offsets))
+    return Encoding(feats, direct=lambda offsets: _direct(players, offsets))
 
 
 def _direct(players: int, at: dict[str, int]) -> DirectFill:
@@ -286,57 +285,3 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 if slot is not None:
                     out[o_dark_lord_domains + slot] += 1.0
     return fill
-
-
-def _reseat(players: int, at: dict[str, int]) -> Reseat:
-    """Another seat's vector of one state from a seat's: the same values as the direct fill.
-
-    Only the seats' slices (each slot ``k`` holds the seat ``k`` places after the observer) and the
-    observer's Duke (its card, VP and offer) depend on the observer; every other value is the same
-    for every seat. The seats' runs are turned by the two seats' distance, in whole slots, and the
-    Duke's slices are written again as the fill writes them: the VP of the seat's cards (R8.5),
-    memoised per Duke and the seat's cards, plus the resources' part from ``DUKE_SCORING``'s
-    divisors.
-    """
-    n_display, n_dom, n_mon = len(CIT_DISPLAY), len(DOM_NAME), len(MON_NAME)
-    # (start, width of one seat's slot) of every per-seat run, in vector order
-    runs = [(at[name], width) for name, width in (
-        ("is_active", 1), ("is_first", 1), ("resources", 4), ("tableau", n_display),
-        ("owned_domains", n_dom), ("slain", n_mon), ("public_vp", 1))]
-    duke_slot = vocab_slots(DUKE_NAME, DUKE_NAME)
-    o_my_duke, o_my_duke_vp, o_my_duke_offer = at["my_duke"], at["my_duke_vp"], at["my_duke_offer"]
-    o_duke_end = o_my_duke_offer + len(DUKE_NAME)
-    duke_zeros = [0.0] * (o_duke_end - o_my_duke)
-    # (the Duke, the seat's card counts, Domains, Monsters) -> the VP those cards score with that Duke
-    duke_cards: dict[tuple[Any, ...], int] = shared_memo("valeria-card-kingdoms", "duke-cards", players)
-
-    def reseat(state: ValeriaState, vector: list[float], from_seat: int, seat: int) -> list[float]:
-        out = vector[:]
-        d = (seat - from_seat) % players
-        if d:
-            for start, width in runs:
-                cut, end = start + d * width, start + players * width
-                out[start:end] = vector[cut:end] + vector[start:cut]
-        out[o_my_duke:o_duke_end] = duke_zeros
-        duke = state.dukes[seat]
-        if duke >= 0:
-            slot = duke_slot[duke]
-            if slot is not None:
-                out[o_my_duke + slot] = 1.0
-            res = state.res
-            b = seat * 4
-            from_res = duke_resource_vp(duke, res[b], res[b + 1], res[b + 2])
-            key = (duke, tuple(state.own[seat * NT:(seat + 1) * NT]), state.doms[seat], state.victory[seat])
-            part = duke_cards.get(key)
-            if part is None:
-                if len(duke_cards) > 4096:  # bound the memory of long runs
-                    duke_cards.clear()
-                part = duke_cards[key] = state.duke_vp(seat) - from_res
-            out[o_my_duke_vp] = (part + from_res) / 30
-        if state.phase == P_DUKES:
-            for dk in state.offers[seat]:
-                slot = duke_slot[dk]
-                if slot is not None:
-                    out[o_my_duke_offer + slot] += 1.0
-        return out
-    return reseat
