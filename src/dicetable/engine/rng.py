@@ -23,9 +23,12 @@ _GOLDEN: Final = 0x9E3779B97F4A7C15
 # wrapping on overflow) instead of Python's arbitrary-precision ones, whose 64-bit values fall off
 # mypyc's fast path for small ints. ``i64`` is signed, so the state and the outputs are held in
 # two's complement there and turned back into the same unsigned ints at the edges; the shifts
-# mask off the sign bits a logical shift would not bring in. In the pure build ``i64`` is a plain
-# int that never wraps, so the pure build keeps the masked arithmetic below; tests/build compares
-# the two builds' games byte for byte.
+# mask off the sign bits a logical shift would not bring in. Rng and the kernel keep their state
+# in that form between draws (``_stored``: a native i64 attribute, no int object per draw) and
+# turn it back (``_public``) only where it leaves them: a saved game, ``Rng.state``,
+# ``chance_mark``. In the pure build ``i64`` is a plain int that never wraps, so the pure build
+# holds the unsigned int itself and keeps the masked arithmetic below; tests/build compares the
+# two builds' games byte for byte.
 _NATIVE: Final = not __file__.endswith(".py")
 _TOP: Final = 1 << 63
 _WRAP: Final = 1 << 64
