@@ -89,3 +89,35 @@ def test_series_seeds_are_the_old_scheme_below_the_bound_and_always_game_seeds()
     assert all(0 <= s < SEED_LIMIT for s in seeds) and len(set(seeds)) == 50
     assert seeds[0] == (top * 1_000_003) % SEED_LIMIT
     new_game("kingdom-of-dice", 2, seed=seeds[-1])  # a game takes every one
+
+
+@given(seed=st.integers(0, 2**64 - 1), n=st.integers(1, 2**40))
+def test_a_game_draws_what_splitmix64_gives_and_saves_its_state_unsigned(seed, n):
+    # The kernel holds its state as a native i64 in the compiled build (negative past 2**63): what it
+    # draws, saves ("rng") and shows (chance_mark) must still be SplitMix64's unsigned state, the
+    # reference above, across draws of every size and through a clone.
+    from dicetable.engine import new_game
+
+    state = new_game("kingdom-of-dice", 2, seed=seed)
+    s = state.to_dict(log=False)["rng"]
+    assert 0 <= s < 2**64
+    for bound in (n, 6, 2**33):
+        s, out = splitmix64(s)
+        assert state.randbelow(bound) == (out * bound) >> 64
+        assert state.to_dict(log=False)["rng"] == s and state.chance_mark[0] == s
+        assert state.clone().to_dict(log=False)["rng"] == s
+
+
+def test_a_saved_rng_outside_64_bits_is_refused():
+    import pytest
+
+    from dicetable.engine import SaveFormatError, new_game
+
+    state = new_game("kingdom-of-dice", 2, seed=7)
+    d = state.to_dict()
+    for bad in (-1, 2**64):
+        d["rng"] = bad
+        with pytest.raises(SaveFormatError, match="rng must be an integer 0..2\\*\\*64-1"):
+            type(state).from_dict(d)
+    d["rng"] = 2**64 - 1  # the largest state loads and saves unchanged
+    assert type(state).from_dict(d).to_dict()["rng"] == 2**64 - 1

@@ -23,9 +23,12 @@ _GOLDEN: Final = 0x9E3779B97F4A7C15
 # wrapping on overflow) instead of Python's arbitrary-precision ones, whose 64-bit values fall off
 # mypyc's fast path for small ints. ``i64`` is signed, so the state and the outputs are held in
 # two's complement there and turned back into the same unsigned ints at the edges; the shifts
-# mask off the sign bits a logical shift would not bring in. In the pure build ``i64`` is a plain
-# int that never wraps, so the pure build keeps the masked arithmetic below; tests/build compares
-# the two builds' games byte for byte.
+# mask off the sign bits a logical shift would not bring in. Rng and the kernel keep their state
+# in that form between draws (``_stored``: a native i64 attribute, no int object per draw) and
+# turn it back (``_public``) only where it leaves them: a saved game, ``Rng.state``,
+# ``chance_mark``. In the pure build ``i64`` is a plain int that never wraps, so the pure build
+# holds the unsigned int itself and keeps the masked arithmetic below; tests/build compares the
+# two builds' games byte for byte.
 _NATIVE: Final = not __file__.endswith(".py")
 _TOP: Final = 1 << 63
 _WRAP: Final = 1 << 64
@@ -45,6 +48,21 @@ def _signed(value: int) -> i64:
 def _unsigned(value: i64) -> int:
     """The inverse of :func:`_signed`."""
     return int(value) + _WRAP if value < 0 else int(value)
+
+
+def _stored(value: int) -> i64:
+    """The generator's public state (an unsigned 64-bit int) as :class:`Rng` and the kernel hold it:
+    the i64 with the same bits in the compiled build, the int itself in the pure build."""
+    if _NATIVE:
+        return _signed(value)
+    return value
+
+
+def _public(value: i64) -> int:
+    """The inverse of :func:`_stored`: the unsigned 64-bit int saved, cloned and shown."""
+    if _NATIVE:
+        return _unsigned(value)
+    return value
 
 
 def _mix(state: i64) -> i64:
@@ -120,11 +138,8 @@ def splitmix64_below(state: int, n: int) -> tuple[int, int]:
     what :meth:`Rng.randbelow` and the kernel's ``randbelow``, ``roll`` and
     ``shuffle`` draw.
     """
-    if _NATIVE and n < 1 << 31:
-        s = _signed(state) + _GOLDEN_S
-        return _unsigned(s), int(_scale(_mix(s), n))
-    state, out = splitmix64(state)
-    return state, (out * n) >> 64
+    s, pick = _draw_below(_stored(state), n)
+    return _public(s), pick
 
 
 def splitmix64_choices(state: int, items: Sequence[T], count: int) -> tuple[int, list[T]]:
@@ -136,20 +151,44 @@ def splitmix64_choices(state: int, items: Sequence[T], count: int) -> tuple[int,
     a call per die cost Kingdom of Dice a tenth of its speed.
     ``tests/engine/test_rng.py`` checks the two agree. ``items`` must not be empty.
     """
+    s, picks = _draw_choices(_stored(state), items, count)
+    return _public(s), picks
+
+
+# The two draws above on the state as it is held (:func:`_stored`): what the kernel and Rng call, so
+# that the compiled build keeps its state in a native i64 from draw to draw and converts it only
+# where it is saved, cloned into a public value or shown.
+def _draw_below(state: i64, n: int) -> tuple[i64, int]:
+    """:func:`splitmix64_below` on a held state: ``(new held state, pick)``."""
+    if _NATIVE:
+        s = state + _GOLDEN_S
+        if n < 1 << 31:
+            return s, int(_scale(_mix(s), n))
+        return s, (_unsigned(_mix(s)) * n) >> 64
+    u: int = state  # the pure build holds the unsigned int itself
+    z = u = (u + _GOLDEN) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return u, ((z ^ (z >> 31)) * n) >> 64
+
+
+def _draw_choices(state: i64, items: Sequence[T], count: int) -> tuple[i64, list[T]]:
+    """:func:`splitmix64_choices` on a held state: ``(new held state, picks)``."""
     n = len(items)
     picks = []
     if _NATIVE and n < 1 << 31:
-        s = _signed(state)
+        s = state
         for _ in range(count):
             s += _GOLDEN_S
             picks.append(items[_scale(_mix(s), n)])
-        return _unsigned(s), picks
+        return s, picks
+    u: int = _unsigned(state) if _NATIVE else state  # (no call in the pure build)
     for _ in range(count):
-        z = state = (state + _GOLDEN) & MASK64
+        z = u = (u + _GOLDEN) & MASK64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         picks.append(items[((z ^ (z >> 31)) * n) >> 64])
-    return state, picks
+    return (_signed(u) if _NATIVE else u), picks
 
 
 def seed_state(seed: int) -> int:
@@ -166,34 +205,44 @@ class Rng:
     positive (ValueError otherwise).
     """
 
-    __slots__ = ("state",)
+    __slots__ = ("_state",)
+    _state: i64  # as held (:func:`_stored`): a native i64 in the compiled build
 
     def __init__(self, seed: int) -> None:
-        self.state = seed_state(seed)
+        self._state = _stored(seed_state(seed))
+
+    @property
+    def state(self) -> int:
+        """The generator's state: an unsigned 64-bit int, the same in both builds."""
+        return _public(self._state)
 
     def next64(self) -> int:
         """Return the next 64-bit output."""
-        self.state, out = splitmix64(self.state)
+        if _NATIVE:
+            s = self._state + _GOLDEN_S
+            self._state = s
+            return _unsigned(_mix(s))
+        self._state, out = splitmix64(self._state)
         return out
 
     def randbelow(self, n: int) -> int:
         """Return a uniform int in ``[0, n)`` (multiply-shift; bias below n / 2**64)."""
         if n <= 0:
             raise ValueError(f"randbelow needs a positive bound, got {n}")
-        if _NATIVE and n < 1 << 31:  # splitmix64_below written out: no tuple made (a search draws at every leaf move)
-            s = _signed(self.state) + _GOLDEN_S
-            self.state = _unsigned(s)
+        if _NATIVE and n < 1 << 31:  # _draw_below written out: no tuple made (a search draws at every leaf move)
+            s = self._state + _GOLDEN_S
+            self._state = s
             return int(_scale(_mix(s), n))
-        self.state, out = splitmix64_below(self.state, n)
+        self._state, out = _draw_below(self._state, n)
         return out
 
     def random(self) -> float:
         """Return a float in ``[0, 1)`` with 53 random bits."""
         if _NATIVE:  # the same bits in i64: the output's top 53 (the arithmetic shift's sign bits masked off)
-            s = _signed(self.state) + _GOLDEN_S
-            self.state = _unsigned(s)
+            s = self._state + _GOLDEN_S
+            self._state = s
             return float(_mix(s) >> 11 & _LOW53) * _UNIT
-        self.state, out = splitmix64(self.state)
+        self._state, out = splitmix64(self._state)
         return (out >> 11) * _UNIT
 
     def choice(self, seq: Sequence[T]) -> T:

@@ -38,13 +38,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final, Iterable, Self
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from .core import Action, Decision, Die, Event, new_event, seat_name
 from .eventlog import EventLog, cell_visible_to, cells, compact, loose, pack, unpack
 from .errors import GameConfigError, IllegalActionError, SaveFormatError, ScriptedDiceError, SeatError
 from .fields import COPY_CODE, Field, collect_fields, default_encode
-from .rng import _short, seed_problem, seed_state, splitmix64_below, splitmix64_choices
+from .rng import SEED_LIMIT, _draw_below, _draw_choices, _public, _short, _stored, seed_problem, seed_state
 from .scoresheet import ScoreSheet, simple_sheet
 
 #: The Action class as a Final: compiled, a C global (an imported class is otherwise looked up in the
@@ -147,7 +147,7 @@ class GameState:
     seed: int
     options: dict[str, Any]
     quiet: bool
-    _rng: int
+    _rng: i64  # the generator's state as rng.py holds it (_stored): a native i64 in the compiled build
     _script: tuple[Any, ...]
     _script_pos: int
     _history: Any  # a (seat, action id, tail) chain, newest first; None when empty
@@ -618,7 +618,7 @@ class GameState:
             "players": self.players,
             "seed": self.seed,
             "options": dict(self.options),
-            "rng": self._rng,
+            "rng": _public(self._rng),
             "dice": list(self._script),
             "dice_used": self._script_pos,
             "history": [list(h) for h in self.history],
@@ -639,7 +639,7 @@ class GameState:
         state.seed = seed
         state.options = options
         state.quiet = False
-        state._rng = rng
+        state._rng = _stored(rng)
         state._script = script
         state._script_pos = script_pos
         state._history = history
@@ -685,8 +685,11 @@ class GameState:
         process wrote; use ``load_state`` for anything else.
         """
         try:
+            rng = int(d["rng"])
+            if not 0 <= rng < SEED_LIMIT:  # held in 64 bits (a native i64 in the compiled build)
+                raise ValueError(f"rng must be an integer 0..2**64-1, got {_short(rng)}")
             state = cls._kernel(
-                int(d["players"]), int(d["seed"]), dict(d["options"]), int(d["rng"]),
+                int(d["players"]), int(d["seed"]), dict(d["options"]), rng,
                 tuple(d.get("dice", ())), int(d.get("dice_used", 0)),
                 _chain_history((int(s), str(a)) for s, a in d.get("history", [])),
                 _pack_all(Event.from_json(e) for e in d.get("log", [])),
@@ -734,13 +737,13 @@ class GameState:
 
     def randbelow(self, n: int) -> int:
         """A uniform int in ``[0, n)`` from the state's seeded generator (n > 0)."""
-        self._rng, out = splitmix64_below(self._rng, n)
+        self._rng, out = _draw_below(self._rng, n)
         return out
 
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle ``items`` in place with the state's generator (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
-            self._rng, j = splitmix64_below(self._rng, i + 1)
+            self._rng, j = _draw_below(self._rng, i + 1)
             items[i], items[j] = items[j], items[i]
 
     def roll(self, die: Die) -> Any:
@@ -760,14 +763,14 @@ class GameState:
             self._script_pos = pos + 1
             return value
         faces = die.faces
-        self._rng, out = splitmix64_below(self._rng, len(faces))
+        self._rng, out = _draw_below(self._rng, len(faces))
         return faces[out]
 
     def roll_many(self, die: Die, count: int) -> list[Any]:
         """Roll ``count`` dice of one kind; see :meth:`roll` (scripted values first)."""
         if self._script_pos < len(self._script):
             return [self.roll(die) for _ in range(count)]
-        self._rng, faces = splitmix64_choices(self._rng, die.faces, count)
+        self._rng, faces = _draw_choices(self._rng, die.faces, count)
         return faces
 
     @property
@@ -778,7 +781,7 @@ class GameState:
         something new came up by chance, e.g. to stop running a line of
         choices a person typed before seeing it.
         """
-        return (self._rng, self._script_pos)
+        return (_public(self._rng), self._script_pos)
 
     @property
     def scripted_dice_left(self) -> int:
