@@ -1,6 +1,6 @@
 """The action path on the event loop: ``ActionLane`` answers an action as the route does (WEB.md's
 answers, byte for byte), ``TableManager.act_soon`` awaits only the commit and is durable before it
-answers, and ``Store.append_soon`` resolves at the commit (SQLite's committer on its own connection)."""
+answers, and ``Store.append_then`` calls back at the commit (SQLite's committer on its own connection)."""
 
 from __future__ import annotations
 
@@ -243,16 +243,28 @@ def test_the_action_is_cached_at_its_commit_and_answered_at_the_next_turn_of_the
     _run(sqlite_url, body, monkeypatch)
 
 
-def test_append_soon_resolves_at_the_commit_and_a_lost_race_is_a_conflict(tmp_path):
+def append_soon(store: Store, *args) -> asyncio.Future:
+    """``Store.append_then`` with a future settled by its callback: the stored action, or its failure."""
+    future = asyncio.get_running_loop().create_future()
+
+    def settle(action, failure):
+        if not future.cancelled():
+            future.set_result(action) if failure is None else future.set_exception(failure)
+
+    store.append_then(*args, settle)
+    return future
+
+
+def test_append_then_calls_back_at_the_commit_and_a_lost_race_is_a_conflict(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 's.db'}")
     _table(store, "t1")
 
     async def main():
-        first = await store.append_soon("t1", 1, 0, "roll", "seat", True)
+        first = await append_soon(store, "t1", 1, 0, "roll", "seat", True)
         assert (first.table_id, first.seq, first.action, first.undoable) == ("t1", 1, "roll", True)
         with pytest.raises(Conflict):
-            await store.append_soon("t1", 1, 1, "again", "seat", False)
-        both = [store.append_soon("t1", 2, 0, "a", "seat", False), store.append_soon("t1", 2, 1, "b", "seat", False)]
+            await append_soon(store, "t1", 1, 1, "again", "seat", False)
+        both = [append_soon(store, "t1", 2, 0, "a", "seat", False), append_soon(store, "t1", 2, 1, "b", "seat", False)]
         outcomes = await asyncio.gather(*both, return_exceptions=True)
         assert sum(isinstance(o, Conflict) for o in outcomes) == 1
 
@@ -275,12 +287,12 @@ def test_an_append_on_the_loop_leaves_no_reference_cycle(tmp_path):
     _table(store, "t1")
 
     async def main():
-        await store.append_soon("t1", 1, 0, "roll", "seat", True)  # the committer thread is started
+        await append_soon(store, "t1", 1, 0, "roll", "seat", True)  # the committer thread is started
         with cyclic_garbage() as left:
             for seq in range(2, 12):
-                stored = await store.append_soon("t1", seq, 0, "roll", "seat", True)
+                stored = await append_soon(store, "t1", seq, 0, "roll", "seat", True)
                 assert stored.seq == seq
-            lost = store.append_soon("t1", 3, 1, "again", "seat", False)  # a lost race: settled with Conflict
+            lost = append_soon(store, "t1", 3, 1, "again", "seat", False)  # a lost race: settled with Conflict
             await asyncio.wait([lost])
             assert isinstance(lost.exception(), Conflict)
             del lost

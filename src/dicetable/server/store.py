@@ -13,8 +13,7 @@ milliseconds share one commit (one flush to disk); each caller returns only
 once the commit holding its action is done. :meth:`Store.append_then` is the
 same append for a caller on an event loop: it returns at once, and the
 committer has the caller's callback run on that loop (``loop.call_soon_threadsafe``)
-once the commit is done, so no thread waits for it; :meth:`Store.append_soon`
-gives a future instead.
+once the commit is done, so no thread waits for it.
 
 With PostgreSQL each append also sends ``NOTIFY dicetable, '<table id> <seq>
 <origin>'`` inside the same transaction (delivered at commit), which other
@@ -31,7 +30,6 @@ import os
 import queue
 import threading
 from dataclasses import dataclass
-from functools import partial
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
@@ -151,18 +149,6 @@ class _Pending:
         """Call ``then`` with the stored action and its failure (None once committed), on its loop."""
         if self.then is not None:
             self.then(self.action, self.failure())
-
-
-def _settle_future(future: asyncio.Future[StoredAction], action: StoredAction,
-                   failure: BaseException | None) -> None:
-    """Resolve ``future`` with ``action`` or ``failure``; a cancelled waiter is left alone (the append
-    is committed all the same)."""
-    if future.cancelled():
-        return
-    if failure is None:
-        future.set_result(action)
-    else:
-        future.set_exception(failure)
 
 
 def now() -> datetime:
@@ -454,21 +440,6 @@ class Store:
         self._waiting.put(pending)
         done.wait()
         return pending.outcome()
-
-    def append_soon(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
-                    status: str | None = None, finish: Callable[[Connection], None] | None = None
-                    ) -> asyncio.Future[StoredAction]:
-        """:meth:`append` for a caller on a running event loop: queue the append and return at once.
-
-        The future (of the running loop; RuntimeError without one) is resolved on that loop once the
-        transaction holding the append is committed: with the stored action, or with the exception
-        :meth:`append` would raise (:class:`Conflict` for a lost race, a database error as it is). The
-        append is committed whatever becomes of the future (a cancelled waiter does not undo it).
-        """
-        future: asyncio.Future[StoredAction] = asyncio.get_running_loop().create_future()
-        self.append_then(table_id, seq, seat, action, by, undoable, partial(_settle_future, future),
-                         status=status, finish=finish)
-        return future
 
     def append_then(self, table_id: str, seq: int, seat: int, action: str, by: str, undoable: bool,
                     then: Committed, status: str | None = None,
