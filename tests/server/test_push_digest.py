@@ -24,7 +24,7 @@ from dicetable.server.tables import Subscriber, TableManager
 
 #: Per title: sha256 of every viewer's received messages and of the HTTP views, in order (see the module).
 DIGESTS: dict[str, str] = {
-    "biblios-dice": "a4596704efeb1bd748a29edf73fbd8dc7965a729c0ca7cb87c708c8efcf7e7df",  # the =3 face named
+    "biblios-dice": "91306daf7aa4c503dbf1db4446ce9114ac9d515bf7e537b0b245c964538c7cf4",  # one die named singular
     "corsairs-of-valeria": "4e2993864c5a7ac3b8a11703485fa7dc0b0257915c31155f09fc62562b5d0898",
     "dice-kingdoms-of-valeria": "137e3ae6c187a73ff31a42f56cbb6ffbb0644f6aecaba922bad49d11e59995d9",
     "kingdom-of-dice": "0498536d3997859f7c87f6bb10d7bb145e067762b9f2b0f42c8e1de31c898c50",

@@ -185,6 +185,16 @@ def test_BIB_7_all_sixes_reset_to_three():
     assert s.value == [3, 3, 3, 3, 3]
 
 
+def test_BIB_7_the_reset_follows_the_whole_face_not_its_first_step():
+    # "+1 and -1" on 6 6 6 6 5: raising the 5 shows five 6s for a moment, but the face is not done
+    # until a different die is lowered, so nothing is reset (docs: the check is after the whole face)
+    s = _adjust_game("+1-1", [6, 6, 6, 6, 5])
+    s.apply("raise:ink")
+    assert s.value == [6, 6, 6, 6, 6] and s.decision(0).kind == "adjust"
+    s.apply("lower:scrolls")
+    assert s.value == [5, 6, 6, 6, 6]
+
+
 def test_BIB_7_adjustment_is_mandatory_even_when_it_hurts():
     s = _adjust_game("-1", [3, 3, 3, 3, 3])
     ids = [a.id for a in s.legal_actions(0)]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dicetable import IllegalActionError
+import random
+
+from dicetable import IllegalActionError, new_game
 from dicetable.games.biblios_dice.components import (
     COMPONENTS, MULE_FINAL, TOKEN_INDEX, TOKEN_SPOTS, TOKENS, TOP, VP_STACKS,
 )
@@ -360,3 +362,33 @@ def test_after_taking_during_the_auction_keeps_the_seats_bid_pending():
     assert adjust.follow_up(1)[0] == "adjust"
     adjust.step(adjust.legal_actions(1)[0], 1)
     assert adjust.follow_up(1) is None and adjust.decision(1).kind == "bid"
+
+
+# ---------------------------------------------------------------- words
+def test_one_die_is_named_in_the_singular_as_the_rulebook_counts_them():
+    # Example of Phase III: "3 Ink, 2 Manuscripts, 1 Pigment"; "takes the 2 Manuscripts"; "the Pigment Die"
+    s = game(3, phase_one(SIX, 2, 1, "+1"))
+    assert "rolls 2 Scrolls, 2 Manuscripts, 1 Pigment, 1 Quill, Gold 2" in s.log[-1].text
+    labels = [a.label for a in s.legal_actions(0)]
+    assert labels[:4] == ["Mark a Scroll die to re-roll", "Mark a Manuscript die to re-roll",
+                          "Mark a Pigment die to re-roll", "Mark a Quill die to re-roll"]
+    s.apply("keep")
+    labels = [a.label for a in s.legal_actions(0)]
+    assert labels[0].startswith("Take the 2 Scrolls dice:") and labels[2].startswith("Take the Pigment die:")
+    assert "receives 1 Gold and 1 Ink to start" in s.log[2].text  # Ink is the same word for one and for many
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_text_of_a_played_game_counts_one_die_in_the_plural(seed):
+    state, rnd = new_game("biblios-dice", 3, seed=seed), random.Random(seed)
+    texts: list[str] = []
+    while not state.is_over:
+        seat = state.to_move[0]
+        actions = state.legal_actions(seat)
+        texts += [a.label for a in actions]
+        texts += [e.text for e in state.apply(rnd.choice(actions), seat)]
+    plurals = [r.name for r in COMPONENTS.resources if r.name != r.one]
+    assert plurals == ["Scrolls", "Manuscripts", "Pigments", "Quills"]
+    wrong = [t for t in texts for p in plurals if f"1 {p}" in t or f"a {p} die" in t]
+    assert not wrong, wrong[:5]
+    assert any("1 Pigment" in t or "1 Quill" in t or "1 Scroll" in t or "1 Manuscript" in t for t in texts)

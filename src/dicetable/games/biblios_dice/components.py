@@ -25,10 +25,12 @@ from dicetable.engine import Die, Sourced, load_data
 
 
 class ResourceData(Sourced):
-    """One resource: its id (also the Resource Die symbol) and name."""
+    """One resource: its id (also the Resource Die symbol), its name ("2 Manuscripts") and the name
+    of one ("1 Manuscript")."""
 
     id: str
     name: str
+    one: str
 
 
 class ResourceDiceData(Sourced):
@@ -319,6 +321,8 @@ NTRACKS = NRES + 1
 SYMBOLS = RESOURCES + ("bishop",)   # Resource Die symbols, index = track moved
 TRACK_NAMES = tuple(f"{n} Track" for n in RESOURCE_NAMES) + ("Bishop Track",)
 SYMBOL_NAMES = RESOURCE_NAMES + ("Bishop",)
+#: The name of one die or one unit of each symbol ("1 Pigment", "a Quill die"; the rulebook's Example of Phase III)
+SYMBOL_ONE = tuple(r.one for r in COMPONENTS.resources) + ("Bishop",)
 GOLD = NTRACKS                      # slot of the Gold Die in a dice set
 ADJUST = NTRACKS + 1                # slot of the Adjustment Die in a dice set
 KINDS = SYMBOLS + ("gold", "adjustment")

@@ -15,8 +15,8 @@ from ..components import (
     CADFAEL, CARD_VALUES, GOLD_DIE, NRES, RESOURCES, SCORING, SMALL_GROUP, TOP, VALUE_MAX, VP_STACKS,
 )
 from .consts import (
-    ADJUST, ADJ_FACES, GOLD, GOLD_FOR_ALL, KINDS, NTRACKS, PASS, SYMBOLS, SYMBOL_NAMES, TRACK_NAMES,
-    VALUE_RESET,
+    ADJUST, ADJ_FACES, GOLD, GOLD_FOR_ALL, KINDS, NTRACKS, PASS, SYMBOLS, SYMBOL_NAMES, SYMBOL_ONE,
+    TRACK_NAMES,    VALUE_RESET,
 )
 
 # Phases of a round (shown in observations as ``phase``); the decision tasks of the
@@ -85,14 +85,26 @@ def group_text(dice: Sequence[int]) -> str:
 
 
 def dice_text(dice: Sequence[int]) -> str:
-    """A dice set in words: ``"3 Ink, 2 Manuscripts, Gold 3, Adjustment +1"``."""
-    parts = [f"{dice[k]} {SYMBOL_NAMES[k]}" for k in range(NTRACKS) if dice[k]]
+    """A dice set in words: ``"3 Ink, 1 Manuscript, Gold 3, Adjustment +1"``."""
+    parts = [symbol_count(dice[k], k) for k in range(NTRACKS) if dice[k]]
     if dice[GOLD] >= 0:
         g = GOLD_VALUES[dice[GOLD]]
         parts.append("Gold: gold for all" if g == GOLD_FOR_ALL else f"Gold {g}")
     if dice[ADJUST] >= 0:
         parts.append(f"Adjustment {adjustment_words(ADJ_FACES[dice[ADJUST]].id)}")
     return ", ".join(parts) if parts else "no dice"
+
+
+def symbol_count(n: int, k: int) -> str:
+    """``n`` of symbol ``k`` (a track index) in words, in the rulebook's number (Example of Phase III):
+    ``"1 Pigment"``, ``"2 Manuscripts"``, ``"3 Ink"``."""
+    return counted(n, SYMBOL_ONE[k], SYMBOL_NAMES[k])
+
+
+def symbol_dice(n: int, k: int, word_only: bool = False) -> str:
+    """``n`` dice of symbol ``k`` in words: ``"1 Pigment die"``, ``"2 Scrolls dice"`` (the rulebook's
+    Example of Phase III); ``word_only`` drops the number, as :func:`counted` does."""
+    return counted(n, f"{SYMBOL_ONE[k]} die", f"{SYMBOL_NAMES[k]} dice", word_only=word_only)
 
 
 def dice_json(dice: Sequence[int]) -> dict[str, int | str | None]:
@@ -109,17 +121,17 @@ def replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
 
 
 def a_or_an(word: str) -> str:
-    """``"an Ink"``, ``"a Scrolls"``: the article for a die's name in action labels."""
+    """``"an Ink"``, ``"a Scroll"``: the article for a die's name in action labels."""
     return ("an " if word[0] in "AEIOU" else "a ") + word
 
 
 # ------------------------------------------------------------ fixed actions (built once)
-MARK_ACTIONS: Final = tuple(Action(f"mark:{k}", f"Mark {a_or_an(SYMBOL_NAMES[i])} die to re-roll" if i < NTRACKS
+MARK_ACTIONS: Final = tuple(Action(f"mark:{k}", f"Mark {a_or_an(SYMBOL_ONE[i])} die to re-roll" if i < NTRACKS
                                    else f"Mark the {k.capitalize()} Die to re-roll", i) for i, k in enumerate(MARK_KINDS))
 REROLL_ACTION: Final = Action("reroll", f"Pay {REROLL_COST} VP and re-roll the marked dice (once per round)")
 CLEAR_ACTION: Final = Action("clear", "Unmark all dice")
 KEEP_ACTION: Final = Action("keep", "Keep the dice as they are (end Phase I)")
-SMALL_ACTIONS: Final = tuple(Action(f"small:{k}", (f"Put {a_or_an(SYMBOL_NAMES[i])} die" if i < NTRACKS
+SMALL_ACTIONS: Final = tuple(Action(f"small:{k}", (f"Put {a_or_an(SYMBOL_ONE[i])} die" if i < NTRACKS
                                                    else f"Put the {k.capitalize()} Die")
                              + f" into the group of {SMALL_GROUP}", i)
                       for i, k in enumerate(KINDS))
@@ -166,7 +178,7 @@ def take_action(kind: int, dice: Sequence[int], players: int) -> Action:
     if action is None:
         if kind < NTRACKS:
             c = dice[kind]
-            what = f"the {SYMBOL_NAMES[kind]} die" if c == 1 else f"the {c} {SYMBOL_NAMES[kind]} dice"
+            what = f"the {symbol_dice(c, kind, word_only=True)}" if c == 1 else f"the {symbol_dice(c, kind)}"
             label = f"Take {what}: move up {c} on the {TRACK_NAMES[kind]}"
         elif kind == GOLD:
             g = GOLD_VALUES[dice[GOLD]]

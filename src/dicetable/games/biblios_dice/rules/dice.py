@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Callable, Final
 
-from dicetable.engine import Action, Decision, auto, choices, counted, prompt, resolve, seat_name
+from dicetable.engine import Action, Decision, auto, choices, prompt, resolve, seat_name
 from dicetable.engine import effects as fx
 from dicetable.engine.flow import Task
 
@@ -30,6 +30,7 @@ from .consts import (
 from ..keys import marker_key, panel_key
 from .common import (
     ADJ_ACTIONS, ADVANCE_ACTIONS, CONVERT_ACTION, FORGO_ACTION, GOLD_VALUES, NSTACKS, adjusted, replaced,
+    symbol_dice,
 )
 from .scoring import ScoringRules
 
@@ -52,8 +53,8 @@ class DiceRules(ScoringRules):
             count = dice[kind]
             dice[kind] = 0
             if not self.quiet:
-                self.emit("take", seat, f"{seat_name(seat)} takes {count} {SYMBOL_NAMES[kind]} "
-                          f"{'die' if count == 1 else 'dice'}.", {"kind": KINDS[kind], "count": count},
+                self.emit("take", seat, f"{seat_name(seat)} takes {symbol_dice(count, kind)}.",
+                          {"kind": KINDS[kind], "count": count},
                           effects=[fx.set_aside(f"p-{seat}", [SYMBOLS[kind]] * count, seat)])
             self._take_symbol(seat, kind, count)
         elif kind == GOLD:
@@ -104,7 +105,7 @@ class DiceRules(ScoringRules):
                 if not self.quiet:
                     self.emit("no-effect", m if m != self.cad else None,
                               f"{self.who(m)} reached the top of the {TRACK_NAMES[t]} this turn: "
-                              f"the {counted(count, SYMBOL_NAMES[t] + ' die')} {'has' if count == 1 else 'have'} no effect.", {"track": SYMBOLS[t]})
+                              f"the {symbol_dice(count, t)} {'has' if count == 1 else 'have'} no effect.", {"track": SYMBOLS[t]})
             elif m == self.cad:
                 self._convert(m, t, count)
             else:
@@ -113,7 +114,7 @@ class DiceRules(ScoringRules):
         moved = self._advance(m, t, count)
         if moved < count and not self.quiet:
             self.emit("no-effect", m if m != self.cad else None,
-                      f"{counted(count - moved, SYMBOL_NAMES[t] + ' die')} {'has' if count - moved == 1 else 'have'} no effect: "
+                      f"{symbol_dice(count - moved, t)} {'has' if count - moved == 1 else 'have'} no effect: "
                       f"{self.who(m)} is at the top "
                       f"of the {TRACK_NAMES[t]}.", {"track": SYMBOLS[t], "lost": count - moved})
 
@@ -203,7 +204,7 @@ class DiceRules(ScoringRules):
         quiet = self.quiet
         if not quiet:
             self.emit("convert", m if m != self.cad else None,
-                      f"{self.who(m)} converts {counted(count, SYMBOL_NAMES[t] + ' die')}: re-rolled to "
+                      f"{self.who(m)} converts {symbol_dice(count, t)}: re-rolled to "
                       + ", ".join(SYMBOL_NAMES[r] for r in results) + ".",
                       {"track": SYMBOLS[t], "results": [SYMBOLS[r] for r in results]},
                       effects=[fx.roll(panel_key(self.marker_id(m)), [SYMBOLS[r] for r in results],
@@ -341,7 +342,7 @@ class DiceRules(ScoringRules):
     @prompt("convert")
     def _convert_prompt(self, task: Task) -> Decision:
         return Decision(task[1], "convert", f"You are at the top of the {TRACK_NAMES[task[2]]}: convert the "
-                        f"{counted(task[3], SYMBOL_NAMES[task[2]] + ' die')} into random resources?",
+                        f"{symbol_dice(task[3], task[2])} into random resources?",
                         "Conversion Rule: each die is re-rolled until it shows a different resource, "
                         "then you move up on that track.")
 
@@ -356,4 +357,4 @@ class DiceRules(ScoringRules):
             self._convert(m, t, count)
         elif not self.quiet:
             self.emit("forgo", m, f"{seat_name(m)} forgoes converting the {count} "
-                      f"{counted(count, SYMBOL_NAMES[t] + ' die', word_only=True)}.", {"track": SYMBOLS[t]})
+                      f"{symbol_dice(count, t, word_only=True)}.", {"track": SYMBOLS[t]})

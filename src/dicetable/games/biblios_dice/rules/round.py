@@ -30,7 +30,8 @@ from .consts import (
 from ..keys import dice_faces
 from .common import (
     CLEAR_ACTION, GOLD_VALUE_INDEX, KEEP_ACTION, MARK_ACTIONS, MARK_ADJUST, MARK_GOLD, MARK_KINDS, MARK_MULE,
-    REROLL, REROLL_ACTION, REROLL_COST, SELECT, dice_count, dice_json, dice_text, take_actions,
+    REROLL, REROLL_ACTION, REROLL_COST, SELECT, dice_count, dice_json, dice_text, symbol_count,
+    take_actions,
 )
 from .market import MarketRules
 
@@ -154,7 +155,7 @@ class RoundRules(MarketRules):
                 rolled.append(self.roll(ADJ_DIE))
                 pool[ADJUST] = ADJ_INDEX[rolled[-1]]
             if not self.quiet:
-                what = [f"{marks[k]} {SYMBOL_NAMES[k]}" for k in range(NTRACKS) if marks[k]] + [
+                what = [symbol_count(marks[k], k) for k in range(NTRACKS) if marks[k]] + [
                     name for name, i in (("Gold", MARK_GOLD), ("Mule", MARK_MULE), ("Adjustment", MARK_ADJUST))
                     if marks[i]]
                 self.emit("reroll", seat, f"{seat_name(seat)} pays {REROLL_COST} VP and re-rolls "

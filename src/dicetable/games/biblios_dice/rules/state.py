@@ -12,9 +12,11 @@ from dicetable.engine import seat_name
 from ..components import resource_dice_for
 from .consts import (
     BISHOP, BONUSES, CADFAEL_CARDS, CARD_VALUES, EMPTY_SET, FULL_HAND, NRES, NTRACKS, RESOURCES, START,
-    SYMBOLS, SYMBOL_NAMES, TOKENS, TOKEN_GROUPS, TOKEN_SPOTS, TOP, TRACK_NAMES, VALUE_START, VP_STACKS,
+    SYMBOLS, TOKENS, TOKEN_GROUPS, TOKEN_SPOTS, TOP, TRACK_NAMES, VALUE_START, VP_STACKS,
 )
-from .common import FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json, ordinal
+from .common import (
+    FOLLOW_UPS, GROUP_NAMES, MARK_KINDS, NSTACKS, OVER, PHASES, REROLL, dice_json, ordinal, symbol_count,
+)
 from .round import RoundRules
 
 
@@ -104,7 +106,7 @@ class BibliosDiceState(RoundRules):
                 self.pos[res * nm + s] += 1
             if g or v or res >= 0:
                 parts = ([f"{g} Gold"] if g else []) + ([f"a {v} VP token"] if v else []) + (
-                    [f"1 {SYMBOL_NAMES[res]}"] if res >= 0 else [])
+                    [symbol_count(1, res)] if res >= 0 else [])
                 self.emit("start-bonus", s, f"{seat_name(s)}, {ordinal(s + 1)} in turn order, receives "
                           + " and ".join(parts) + " to start.", {"gold": g, "vp": v,
                                                         "resource": RESOURCES[res] if res >= 0 else None})
