@@ -37,7 +37,8 @@ BOARD_EVERY = 80
 
 #: Counted nouns the games write (singular forms); the check looks for each in the wrong number.
 NOUNS = ("die", "card", "point", "move", "space", "pip", "Skull", "Cannon", "Map", "Action", "re-roll", "task",
-         "marker", "token", "turn", "round", "step", "face", "stack", "player", "Monster", "Citizen", "Domain")
+         "marker", "token", "turn", "round", "step", "face", "stack", "player", "Monster", "Citizen", "Domain",
+         "Scroll", "Manuscript", "Pigment", "Quill")
 #: Those never used as a name after a number ("the 7 card", "Domain 2 stack", "the 5 Citizen" are names).
 NEVER_NAMES = ("die", "point", "move", "space", "pip", "re-roll", "task", "marker", "token", "step")
 #: A number after these is a name, not a count: "Player 1 moves", "Round 2 begins", "Die 1 shows".
@@ -147,6 +148,7 @@ def test_a_decision_shown_to_someone_else_is_the_question_its_player_was_asked()
 @pytest.mark.parametrize("text,problem", [
     ("Set aside more dice, reroll the other 1 dice, or stop.", "'1 dice'"),
     ("Player 1: 1 Skulls, places 1 Silver on Skull Island.", "'1 Skulls'"),
+    ("Phase I: Player 1 rolls 1 Scrolls, 2 Ink; Mule Die 1.", "'1 Scrolls'"),
     ("Take the group of 3 die.", "one die"),
     ("Exhausted 10 of 8", "above its maximum"),
     ("Player 2 · Player 2 (greedy bot)", "named twice"),

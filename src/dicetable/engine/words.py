@@ -53,8 +53,7 @@ IRREGULAR: Final[dict[str, str]] = {
 
 #: Words the rulebooks use as mass nouns or units: the same for one or many ("2 Gold", "1 VP").
 UNCOUNTED: Final[frozenset[str]] = frozenset({
-    "Gold", "Silver", "Magic", "Strength", "VP", "VPs", "Ink", "Quills", "Scrolls", "Pigments",
-    "Manuscripts", "Bishop", "Wisdom", "Influence",
+    "Gold", "Silver", "Magic", "Strength", "VP", "VPs", "Ink", "Bishop", "Wisdom", "Influence",
 })
 
 
