@@ -435,8 +435,8 @@ function drawStatus(view) {
     if (k && (k.kind === "bot" || k.autoplay)) return `${seatName(s)} (${k.level || "?"} bot) is thinking…`;
     return `${nameOf(s)} must decide`;
   });
-  const prompt = view.decision && view.decision.prompt && !mine ? ` — ${view.decision.prompt}` : "";
-  st.textContent = (parts.join("; ") || "waiting…") + prompt;
+  // the server sends a decision only to the seat it is asked of (handled above), so others read who decides
+  st.textContent = parts.join("; ") || "waiting…";
 }
 
 function playerCount(view) {
