@@ -30,7 +30,18 @@ from .tables import (
 )
 
 _CACHE: Final[dict[tuple[object, ...], Action]] = {}  # labelled actions of card powers, built once per (step, source, ...)
-_TEXT: Final[dict[tuple[object, ...], str]] = {}  # event texts of gains, built once
+#: Event texts of gains, built once per (seat, step, source), and the choose steps' actions, built once
+#: per (step, source, option, count): int keys (``_key``), native arithmetic in the compiled build
+#: where a tuple key is built and hashed at every look-up.
+_TEXT: Final[dict[int, str]] = {}
+_CHOOSE: Final[dict[int, Action]] = {}
+if len(STEPS) > 1024 or SRC_DOM + len(DOM_EFFECT) > 512 or any(len(st[1]) > 8 for st in STEPS if st[0] == CHOOSE):
+    raise ValueError("the int keys of powers.py hold a step in 10 bits, a source in 9 and a choice's option in 3")
+
+
+def _key(seat: int, sid: int, src: int, more: int = 0) -> int:
+    """One int for (seat 0-7, step id < 1024, source < 512, ``more`` >= 0): the key of ``_TEXT`` and ``_CHOOSE``."""
+    return ((more * 512 + src) * 1024 + sid) * 8 + seat
 
 
 class PowersMixin(EndMixin):
@@ -64,13 +75,15 @@ class PowersMixin(EndMixin):
     @auto("effect")
     def _effect(self, task: Task) -> None:
         """Resolve one step: gains at once; a choice with one possible answer at once; else ask."""
-        seat, sid, src = task[1], task[2], task[3]
+        seat: int = task[1]
+        sid: int = task[2]
+        src: int = task[3]
         st = STEPS[sid]
-        op = st[0]
+        op: int = st[0]
         if op == GAIN:
             self._gain(seat, st[1], st[2], st[3], st[4])
             if src >= SRC_MON and not self.quiet:  # a Citizen's gain shows in the Harvest summary
-                key = ("gain", seat, sid, src)
+                key = _key(seat, sid, src)
                 text = _TEXT.get(key)
                 if text is None:
                     text = _TEXT[key] = f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)})."
@@ -82,7 +95,7 @@ class PowersMixin(EndMixin):
             if src >= SRC_MON and not self.quiet:
                 self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
                           f"({src_name(src)}: {step_text(sid)}).",
-                          effects=self.res_effects(seat, [x * v for v in st[1:5]]))
+                          effects=self.res_effects(seat, tuple([x * v for v in st[1:5]])))
             return
         acts = self._step_actions(task)
         if len(acts) > 1:
@@ -169,9 +182,11 @@ class PowersMixin(EndMixin):
     @choices("step")
     def _step_actions(self, t: Task) -> list[Action]:
         """The answers a step of task ``t`` (``(kind, seat, step id, source)``) allows; [] = none."""
-        seat, sid, src = t[1], t[2], t[3]
+        seat: int = t[1]
+        sid: int = t[2]
+        src: int = t[3]
         st = STEPS[sid]
-        op = st[0]
+        op: int = st[0]
         who = src_name(src)
         if op == CHOOSE:
             out = []
@@ -181,11 +196,11 @@ class PowersMixin(EndMixin):
                 if len(option) == 1 and STEPS[option[0]][0] == PER:
                     ps = STEPS[option[0]]
                     x = self.count(seat, ps[5], ps[6])
-                key: tuple[object, ...] = ("choose", sid, src, i, x)
-                a = _CACHE.get(key)
+                ckey = _key(0, sid, src, (x + 1) * 8 + i)  # x >= -1, i < 8 (a choice of 2 or 3)
+                a = _CHOOSE.get(ckey)
                 if a is None:
                     extra = f" = {amount_text(tuple(v * x for v in STEPS[option[0]][1:5]))} now" if x >= 0 else ""
-                    a = _CACHE[key] = Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i)
+                    a = _CHOOSE[ckey] = Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i)
                 out.append(a)
             return out
         if op == EXCHANGE:
@@ -203,7 +218,7 @@ class PowersMixin(EndMixin):
                     continue
                 tgt, r, k = opt
                 have = -1 if tgt == BANK else self.res[tgt * 4 + r]
-                key = ("steal", src, tgt, r, k, have)
+                key: tuple[object, ...] = ("steal", src, tgt, r, k, have)
                 a = _CACHE.get(key)
                 if a is None:
                     if tgt == BANK:
@@ -255,9 +270,11 @@ class PowersMixin(EndMixin):
     # ------------------------------------------------------------ carrying a step out
     def _resolve_step(self, t: Task, action: Action) -> None:
         """Carry out the answer ``action`` to the step of task ``t``."""
-        seat, sid, src = t[1], t[2], t[3]
+        seat: int = t[1]
+        sid: int = t[2]
+        src: int = t[3]
         st = STEPS[sid]
-        op = st[0]
+        op: int = st[0]
         who = src_name(src)
         quiet = self.quiet
         if action.id == "decline" or action is STEAL_NONE:
@@ -276,9 +293,10 @@ class PowersMixin(EndMixin):
             if not quiet:
                 self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
                           f"{amount_text(gain)} ({who}).",
-                          effects=self.res_effects(seat, [g - p for g, p in zip(gain, (*pay[:3], 0))]))
+                          effects=self.res_effects(seat, tuple([g - p for g, p in zip(gain, (*pay[:3], 0))])))
         elif op == STEAL:
-            tgt, r, k = action.payload
+            steal: tuple[int, int, int] = action.payload  # (target, resource, amount)
+            tgt, r, k = steal
             self.res[seat * 4 + r] += k
             if tgt != BANK:
                 self.res[tgt * 4 + r] -= k
@@ -286,10 +304,10 @@ class PowersMixin(EndMixin):
                 self.hsteals += ((seat, tgt, r, k, src),)  # for the Harvest summary
             if not quiet:
                 frm = "the Bank" if tgt == BANK else SEAT[tgt]
-                deltas = [k * (x == r) for x in range(3)]
+                deltas = tuple([k * (x == r) for x in range(3)])
                 effects = self.res_effects(seat, deltas)
                 if tgt != BANK:
-                    effects += self.res_effects(tgt, [-d for d in deltas])
+                    effects += self.res_effects(tgt, tuple([-d for d in deltas]))
                 self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
                           {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k}, effects=effects)
         elif op == TAKE_CIT:
