@@ -211,7 +211,8 @@ class ActionsMixin(PowersMixin):
         kind = action.id[0]
         if kind == "g":
             r: int = action.payload
-            self.res[seat * 4 + r] += 1
+            i = seat * 4 + r
+            self.res[i] = self.res[i] + 1
             if not self.quiet:
                 self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]},
                           effects=self.res_effects(seat, ONE_OF[r]))
@@ -271,12 +272,12 @@ class ActionsMixin(PowersMixin):
         """Pay ``x`` real tokens and ``mag`` Magic, then take the card of Center Stack ``p``."""
         res = self.res
         b = seat * 4
-        res[b + 2] -= mag
+        res[b + 2] = res[b + 2] - mag
         if kind == PAY_SLAY:
-            res[b + 1] -= x
+            res[b + 1] = res[b + 1] - x
             self._slay(seat, p, x, mag)
         elif kind == PAY_RECRUIT:
-            res[b] -= x
+            res[b] = res[b] - x
             if not self.quiet:
                 ct = self.stacks[p][-1]
                 key = ((mag * 1024 + x) * 64 + ct) * 8 + seat  # one key per (seat, type, x, mag)
@@ -289,7 +290,7 @@ class ActionsMixin(PowersMixin):
                 self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]}, effects=effects)
             self._gain_citizen(seat, p)
         else:
-            res[b] -= x
+            res[b] = res[b] - x
             self._build(seat, p, x, mag)
 
     # ------------------------------------------------------------ taking cards
@@ -328,7 +329,8 @@ class ActionsMixin(PowersMixin):
     def _gain_citizen(self, seat: int, p: int) -> None:
         """Take the top Citizen of position ``p`` into the seat's tableau (R6.7)."""
         ct = self._take_top_citizen(p)
-        self.own[seat * NT + ct] += 1
+        i = seat * NT + ct
+        self.own[i] = self.own[i] + 1
         self.last = (seat, LAST_CITIZEN, p, ct)
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_GAINCIT)

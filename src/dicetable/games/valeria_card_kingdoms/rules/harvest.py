@@ -26,6 +26,7 @@ from .tables import (
 #: Harvest with no steal and no resting seat a part depends on the seat and its payout alone.
 _PARTS: Final[tuple[dict[tuple[int, ...], str], ...]] = tuple({} for _ in range(MAX_SEATS))
 _HARVEST_WORD: Final = ("Harvest: ", "Second Harvest: ")
+_EXCHANGE_TEXT: Final[dict[int, str]] = {}  # exchange event texts, built once per (seat, step, Citizen type), an int key
 
 
 class HarvestMixin(ActionsMixin):
@@ -153,7 +154,7 @@ class HarvestMixin(ActionsMixin):
 
     @resolve("exchange")
     def _exchange(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         if action is EXCH_DONE:
             if not self.quiet:
                 self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
@@ -166,11 +167,16 @@ class HarvestMixin(ActionsMixin):
                 del rest[i:i + 2]
                 break
         st = STEPS[sid]
-        pay, gain = st[1], st[2]
+        pay: tuple[int, ...] = st[1]
+        gain: tuple[int, ...] = st[2]
         self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
         if not self.quiet:
-            self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
-                      f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
+            key = (sid * 64 + ct) * 8 + seat
+            text = _EXCHANGE_TEXT.get(key)
+            if text is None:
+                text = _EXCHANGE_TEXT[key] = (f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
+                                              f"gains {amount_text(gain)}.")
+            self.emit("exchange", seat, text, {"card": CIT_NAME[ct]})
         if rest:
             self.tasks.append(("trades", seat, *rest))
 
@@ -190,7 +196,8 @@ class HarvestMixin(ActionsMixin):
     def _free(self, task: Task, action: Action) -> None:
         seat: int = task[1]
         r: int = action.payload
-        self.res[seat * 4 + r] += 1
+        i = seat * 4 + r
+        self.res[i] = self.res[i] + 1
         if not self.quiet:
             self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
 

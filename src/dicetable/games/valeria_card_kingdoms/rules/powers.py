@@ -25,7 +25,7 @@ from .consts import (
 from .fields import MON_KEY, stack_key
 from .end import EndMixin
 from .tables import (
-    BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
+    BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, PER_STEP, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
 )
 
@@ -66,10 +66,12 @@ class PowersMixin(EndMixin):
         """Add Gold, Strength, Magic and VP tokens to the seat's supply (negative: pay them)."""
         res = self.res
         b = seat * 4
-        res[b] += g
-        res[b + 1] += s
-        res[b + 2] += m
-        res[b + 3] += vp
+        # x[i] = x[i] + v, not x[i] += v: mypyc compiles an augmented assignment to an item as a
+        # generic call (PyNumber_InPlaceAdd), the plain one as native int arithmetic
+        res[b] = res[b] + g
+        res[b + 1] = res[b + 1] + s
+        res[b + 2] = res[b + 2] + m
+        res[b + 3] = res[b + 3] + vp
 
     # ------------------------------------------------------------ the effect task
     @auto("effect")
@@ -90,8 +92,9 @@ class PowersMixin(EndMixin):
                 self.emit("gain", seat, text, effects=self.res_effects(seat, st[1:5]))
             return
         if op == PER:
-            x = self.count(seat, st[5], st[6])
-            self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
+            pg, ps, pm, pvp, kind, arg = PER_STEP[sid]
+            x = self.count(seat, kind, arg)
+            self._gain(seat, x * pg, x * ps, x * pm, x * pvp)
             if src >= SRC_MON and not self.quiet:
                 self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
                           f"({src_name(src)}: {step_text(sid)}).",
@@ -144,7 +147,8 @@ class PowersMixin(EndMixin):
     def _choose_available(self, st: tuple[Any, ...]) -> list[int]:
         """Indices of the options of a choose step that can be offered (R9.5, C-BS)."""
         out = []
-        for i, option in enumerate(st[1]):
+        options: tuple[tuple[int, ...], ...] = st[1]
+        for i, option in enumerate(options):
             first = STEPS[option[0]]
             if first[0] == TAKE_CIT and not self._citizen_options(first):
                 continue
@@ -190,12 +194,13 @@ class PowersMixin(EndMixin):
         who = src_name(src)
         if op == CHOOSE:
             out = []
+            options: tuple[tuple[int, ...], ...] = st[1]
             for i in self._choose_available(st):
-                option = st[1][i]
+                option = options[i]
                 x = -1
                 if len(option) == 1 and STEPS[option[0]][0] == PER:
-                    ps = STEPS[option[0]]
-                    x = self.count(seat, ps[5], ps[6])
+                    per = PER_STEP[option[0]]
+                    x = self.count(seat, per[4], per[5])
                 ckey = _key(0, sid, src, (x + 1) * 8 + i)  # x >= -1, i < 8 (a choice of 2 or 3)
                 a = _CHOOSE.get(ckey)
                 if a is None:
@@ -297,9 +302,11 @@ class PowersMixin(EndMixin):
         elif op == STEAL:
             steal: tuple[int, int, int] = action.payload  # (target, resource, amount)
             tgt, r, k = steal
-            self.res[seat * 4 + r] += k
+            i = seat * 4 + r
+            self.res[i] = self.res[i] + k
             if tgt != BANK:
-                self.res[tgt * 4 + r] -= k
+                i = tgt * 4 + r
+                self.res[i] = self.res[i] - k
             if tgt != BANK and k and self.phase in (P_HARVEST, P_HARVEST2):
                 self.hsteals += ((seat, tgt, r, k, src),)  # for the Harvest summary
             if not quiet:
@@ -366,7 +373,8 @@ class PowersMixin(EndMixin):
             p = self.areas.index(MON_AREA[card])
             name = MON_NAME[card]
         else:
-            self.own[seat * NT + card] -= 1
+            i = seat * NT + card
+            self.own[i] = self.own[i] - 1
             p = CIT0 + CIT_POSITION[card]
             name = CIT_NAME[card]
         self.stacks[p] = self.stacks[p] + (card,)

@@ -265,7 +265,7 @@ MAX_SEATS: Final = 5  # players at most (the game's max_players)
 SEAT: Final = tuple(seat_name(s) for s in range(MAX_SEATS))
 
 
-def _participants_of(n: int, active: int) -> tuple:
+def _participants_of(n: int, active: int) -> tuple[int, ...]:
     """The seats that harvest, in turn order from the Active player; 5 players: not the resting one."""
     rest = (active - 1) % 5 if n == 5 else -1
     return tuple(s for s in ((active + i) % n for i in range(n)) if s != rest)
