@@ -55,14 +55,14 @@ from typing import Any, Final
 from dicetable.engine import Action, Decision, auto, choices, prompt, resolve
 from dicetable.engine.flow import Task
 
-from ..components import DOM_VP, MON_VP, N_CIT, duke_text, monster_stack, step_text
+from ..components import DOM_VP, MON_VP, N_CIT, monster_stack, step_text
 from .consts import (
-    AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DUKES, DUKE_NAME, DUKE_SLUG, MON_NAME, N_DOM,
+    AREAS, CIT_DISPLAY, CIT_NAME, CIT_SLOTS, COPIES, DOM_NAME, DUKES, DUKE_NAME, MON_NAME, N_DOM,
     RES_ID, RULES, SLOT_TYPES, STARTER_TYPES, TIERS,
 )
 from .roll import RollMixin
 from .tables import (
-    ACT, CIT0, DOM0, LAST_BUILD, LAST_CAPTURE, LAST_MOVE, LAST_SLAY, NT, N_CIT_POS, N_MON_POS, N_POS,
+    ACT, CIT0, DOM0, DUKE_ACTS, LAST_BUILD, LAST_CAPTURE, LAST_MOVE, LAST_SLAY, NT, N_CIT_POS, N_MON_POS, N_POS,
     PHASE_NAME, P_DUKES, P_OVER, SEAT, SETUP_TABLE, TASK_NAME, duke_score, src_name,
 )
 
@@ -199,12 +199,13 @@ class ValeriaState(RollMixin):
 
     @choices("duke")
     def _duke_choices(self, task: Task) -> list[Action]:
-        return [Action(f"duke:{DUKE_SLUG[d]}", f"Keep {DUKE_NAME[d]} ({duke_text(d)})", d)
-                for d in self.offers[task[1]]]
+        seat: int = task[1]
+        return [DUKE_ACTS[d] for d in self.offers[seat]]
 
     @resolve("duke")
     def _choose_duke(self, task: Task, action: Action) -> None:
-        seat, duke = task[1], action.payload
+        seat: int = task[1]
+        duke: int = action.payload
         self.dukes[seat] = duke
         self.emit("duke", seat, f"{SEAT[seat]} keeps {DUKE_NAME[duke]}.", {"duke": DUKE_NAME[duke]},
                   visible=(seat,))

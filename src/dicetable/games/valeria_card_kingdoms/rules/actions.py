@@ -17,7 +17,7 @@ from dicetable.engine.flow import Task
 from ..components import CIT_COST
 from .consts import (
     AREAS, CIT_NAME, DOM_COST, DOM_DISCOUNT, DOM_EFFECT, DOM_NAME, DOM_NO_SURCHARGE, DOM_REQ, DOM_VP,
-    DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP, RES_ID, W_AEND, W_ASTART, W_BUILD,
+    DOM_WHEN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR, MON_VP, N_DOM, RES_ID, W_AEND, W_ASTART, W_BUILD,
     W_GAINCIT, W_SLAY,
 )
 from .fields import (
@@ -25,18 +25,23 @@ from .fields import (
 )
 from .powers import PowersMixin
 from .tables import (
-    BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON_POS, N_POS,
-    PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, ROLE_INDEX, SEAT, SLAY_AT, SRC_DOM, SRC_MON,
-    TWIN0,
+    BUILD_AT, CIT0, DOM0, GAIN_ACTS, GAIN_TEXT, LAST_BUILD, LAST_CITIZEN, LAST_SLAY, NT, N_CIT, N_MON, N_MON_POS,
+    N_POS, ONE_OF, PAY_BUILD, PAY_RECRUIT, PAY_SLAY, P_ACTION, RECRUIT_AT, ROLE_GET, ROLE_INDEX, SEAT, SLAY_AT,
+    SRC_DOM, SRC_MON, TWIN,
     article, pay_action, pay_span, pay_text, spendable,
 )
 
 CITIZEN_COST: Final = CIT_COST[:N_CIT]  # the printed cost of each Citizen type (Starters have none)
 CHEAPEST_CITIZEN: Final = min(CITIZEN_COST)  # no recruit is affordable with less
 ALL_CITIZENS: Final = range(N_CIT)
-_PAY_OPTIONS: Final[dict[tuple[tuple[int, int, int], bool], tuple[Action, ...]]] = {}  # (lo, hi, total, slay) -> the payment actions
-_TEXT: Final[dict[tuple[int, int, int, int], str]] = {}  # recruit event texts, built once
-_SLAY_TEXT: Final[dict[tuple[int, int, int, int], str]] = {}  # slay event texts, built once per (seat, Monster, x, mag)
+#: The payment actions of (lo, hi, total, slay), keyed by one int made of them (an int key is native
+#: arithmetic in the compiled build, where a tuple key is built and hashed at every look-up).
+_PAY_OPTIONS: Final[dict[int, tuple[Action, ...]]] = {}
+_TEXT: Final[dict[int, str]] = {}  # recruit event texts, built once per (seat, Citizen type, x, mag), an int key
+_BUILD_TEXT: Final[dict[int, str]] = {}  # build event texts, built once per (seat, Domain, x, mag, revealed), an int key
+_SLAY_TEXT: Final[dict[int, str]] = {}  # slay event texts, built once per (seat, Monster, x, mag), an int key
+if max(NT, N_MON, N_DOM) >= 63:
+    raise ValueError("the int keys of the event texts hold a card in 6 bits")
 #: True in the compiled build (this module loaded from its C extension): see ``ActionsMixin.roles``.
 _NATIVE: Final = not __file__.endswith(".py")
 
@@ -68,17 +73,31 @@ class ActionsMixin(PowersMixin):
         seat owns, its Starter included, unless one of its Domains waives the surcharge (then
         the printed costs).
         """
+        surcharge = self.pays_surcharge(seat)
+        return [self._recruit_cost(seat, t, surcharge) for t in types]
+
+    def pays_surcharge(self, seat: int) -> bool:
+        """True unless one of the seat's Domains waives the recruit surcharge (R6.6)."""
         for d in self.doms[seat]:
             if DOM_NO_SURCHARGE[d]:
-                return [CITIZEN_COST[t] for t in types]
-        base = seat * NT
-        counts = self.own[base:base + NT]
-        counts.append(0)  # TWIN0 points here for a type without a same-name Starter
-        return [CITIZEN_COST[t] + counts[t] + counts[TWIN0[t]] for t in types]
+                return False
+        return True
+
+    def _recruit_cost(self, seat: int, t: int, surcharge: bool) -> int:
+        """``recruit_costs`` of one type ``t``, ``surcharge`` being ``pays_surcharge(seat)``: the
+        printed cost, plus the seat's cards of type ``t`` and of its same-name Starter (``TWIN``)."""
+        cost = CITIZEN_COST[t]
+        if surcharge:
+            base = seat * NT
+            cost += self.own[base + t]
+            twin = TWIN[t]
+            if twin >= 0:
+                cost += self.own[base + twin]
+        return cost
 
     def recruit_cost(self, seat: int, t: int) -> int:
         """The Gold cost for ``seat`` of recruiting a Citizen of type ``t`` (``recruit_costs``, R6.6)."""
-        return self.recruit_costs(seat, (t,))[0]
+        return self._recruit_cost(seat, t, self.pays_surcharge(seat))
 
     def build_discount(self, seat: int) -> int:
         """Gold off every Domain the seat builds: the sum of its Domains' discounts (R6.18)."""
@@ -141,18 +160,22 @@ class ActionsMixin(PowersMixin):
         then has a way to pay it); costs are ``recruit_costs`` and ``build_cost`` (the
         printed cost less ``build_discount``, never below 0).
         """
-        seat = task[1]
+        seat: int = task[1]  # an int, not the task's Any: native arithmetic when compiled
         out = list(GAIN_ACTS)
         self._slay_actions(seat, out)
         b = seat * 4
         money = spendable(self.res[b], self.res[b + 2])
         stacks = self.stacks
         if money >= CHEAPEST_CITIZEN:
-            tops = [st[-1] for st in stacks[CIT0:DOM0] if st]
-            for ct, cost in zip(tops, self.recruit_costs(seat, tops)):
-                if cost <= money:
-                    out.append(RECRUIT_AT[ct][cost])
-        roles = None
+            surcharge = self.pays_surcharge(seat)
+            for p in range(CIT0, DOM0):  # the top Citizen of each stack, at its recruit_costs cost
+                st = stacks[p]
+                if st:
+                    ct = st[-1]
+                    cost = self._recruit_cost(seat, ct, surcharge)
+                    if cost <= money:
+                        out.append(RECRUIT_AT[ct][cost])
+        roles: list[int] | None = None
         discount = self.build_discount(seat)
         for p in range(DOM0, N_POS):
             st = stacks[p]
@@ -170,7 +193,8 @@ class ActionsMixin(PowersMixin):
     @auto("action-start")
     def _action_start(self, task: Task) -> None:
         self.phase = P_ACTION
-        self._trigger(task[1], W_ASTART)
+        seat: int = task[1]
+        self._trigger(seat, W_ASTART)
 
     @prompt("action")
     def _action_prompt(self, task: Task) -> Decision:
@@ -181,15 +205,17 @@ class ActionsMixin(PowersMixin):
 
     @resolve("action")
     def _action(self, task: Task, action: Action) -> None:
-        seat = task[1]
-        done = ("action-done", seat, task[2] - 1)
+        seat: int = task[1]
+        left: int = task[2]
+        done = ("action-done", seat, left - 1)
         kind = action.id[0]
         if kind == "g":
-            r = action.payload
-            self.res[seat * 4 + r] += 1
+            r: int = action.payload
+            i = seat * 4 + r
+            self.res[i] = self.res[i] + 1
             if not self.quiet:
                 self.emit("gain", seat, GAIN_TEXT[seat][r], {"resource": RES_ID[r]},
-                          effects=self.res_effects(seat, [int(r == k) for k in range(3)]))
+                          effects=self.res_effects(seat, ONE_OF[r]))
             self.tasks.append(done)
             return
         what = PAY_SLAY if kind == "s" else PAY_RECRUIT if kind == "r" else PAY_BUILD
@@ -199,7 +225,9 @@ class ActionsMixin(PowersMixin):
     @auto("payment")
     def _payment(self, task: Task) -> None:
         """Pay at once when there is one way to pay; else ask how (R4.6)."""
-        seat, kind, p = task[1], task[2], task[3]
+        seat: int = task[1]
+        kind: int = task[2]
+        p: int = task[3]
         lo, hi, total = self.pay_range(seat, kind, p)
         if hi > lo:
             self.tasks.append(("pay", seat, kind, p))
@@ -225,32 +253,34 @@ class ActionsMixin(PowersMixin):
     @choices("pay")
     def _pay_choices(self, task: Task) -> list[Action]:
         """The ways to pay: most real tokens first, down to the fewest (Magic for the rest)."""
-        lo, hi, total = key = self.pay_range(task[1], task[2], task[3])
-        slay = task[2] == PAY_SLAY
-        options = _PAY_OPTIONS.get((key, slay))
+        kind: int = task[2]
+        lo, hi, total = self.pay_range(task[1], kind, task[3])
+        slay = kind == PAY_SLAY
+        key = ((total * 1024 + hi) * 1024 + lo) * 2 + slay  # lo <= hi <= total: one key per (lo, hi, total, slay)
+        options = _PAY_OPTIONS.get(key)
         if options is None:
-            options = _PAY_OPTIONS[(key, slay)] = tuple(pay_action("s" if slay else "g", x, total - x)
-                                                        for x in range(hi, lo - 1, -1))
+            options = _PAY_OPTIONS[key] = tuple(pay_action("s" if slay else "g", x, total - x)
+                                                for x in range(hi, lo - 1, -1))
         return list(options)
 
     @resolve("pay")
     def _pay_resolve(self, task: Task, action: Action) -> None:
-        x, mag = action.payload
-        self._pay(task[1], task[2], task[3], x, mag)
+        paid: tuple[int, int] = action.payload  # (real tokens, Magic)
+        self._pay(task[1], task[2], task[3], paid[0], paid[1])
 
     def _pay(self, seat: int, kind: int, p: int, x: int, mag: int) -> None:
         """Pay ``x`` real tokens and ``mag`` Magic, then take the card of Center Stack ``p``."""
         res = self.res
         b = seat * 4
-        res[b + 2] -= mag
+        res[b + 2] = res[b + 2] - mag
         if kind == PAY_SLAY:
-            res[b + 1] -= x
+            res[b + 1] = res[b + 1] - x
             self._slay(seat, p, x, mag)
         elif kind == PAY_RECRUIT:
-            res[b] -= x
+            res[b] = res[b] - x
             if not self.quiet:
                 ct = self.stacks[p][-1]
-                key = (seat, ct, x, mag)
+                key = ((mag * 1024 + x) * 64 + ct) * 8 + seat  # one key per (seat, type, x, mag)
                 text = _TEXT.get(key)
                 if text is None:
                     text = _TEXT[key] = (f"{SEAT[seat]} recruits {article(CIT_NAME[ct])}, paying "
@@ -260,7 +290,7 @@ class ActionsMixin(PowersMixin):
                 self.emit("recruit", seat, text, {"citizen": CIT_NAME[ct]}, effects=effects)
             self._gain_citizen(seat, p)
         else:
-            res[b] -= x
+            res[b] = res[b] - x
             self._build(seat, p, x, mag)
 
     # ------------------------------------------------------------ taking cards
@@ -272,7 +302,7 @@ class ActionsMixin(PowersMixin):
         self.victory[seat] = self.victory[seat] + (m,)
         self.last = (seat, LAST_SLAY, p, m)
         if not self.quiet:
-            key = (seat, m, x, mag)
+            key = ((mag * 1024 + x) * 64 + m) * 8 + seat  # one key per (seat, Monster, x, mag)
             text = _SLAY_TEXT.get(key)
             if text is None:
                 text = _SLAY_TEXT[key] = (f"{SEAT[seat]} slays the {MON_NAME[m]}, paying "
@@ -299,7 +329,8 @@ class ActionsMixin(PowersMixin):
     def _gain_citizen(self, seat: int, p: int) -> None:
         """Take the top Citizen of position ``p`` into the seat's tableau (R6.7)."""
         ct = self._take_top_citizen(p)
-        self.own[seat * NT + ct] += 1
+        i = seat * NT + ct
+        self.own[i] = self.own[i] + 1
         self.last = (seat, LAST_CITIZEN, p, ct)
         if self.phase == P_ACTION and seat == self.active:
             self._trigger(seat, W_GAINCIT)
@@ -312,14 +343,18 @@ class ActionsMixin(PowersMixin):
         self.doms[seat] = self.doms[seat] + (d,)
         self.last = (seat, LAST_BUILD, p, d)
         if not self.quiet:
-            reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
+            key = (((mag * 1024 + x) * 64 + (st[-2] + 1 if len(st) > 1 else 0)) * 64 + d) * 8 + seat
+            text = _BUILD_TEXT.get(key)  # one per (seat, Domain, x, mag, the Domain revealed or none)
+            if text is None:
+                reveal = f" {DOM_NAME[st[-2]]} is revealed." if len(st) > 1 else ""
+                text = _BUILD_TEXT[key] = f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {pay_text(x, mag, 'Gold')}.{reveal}"
             effects = self.res_effects(seat, (-x, 0, -mag))
             effects.append(fx.take(DOM_CARD_KEYS[seat * N_DOM_KEYS + d], STACK_KEYS[p], DOMS_KEYS[seat], seat))
             effects += self.score_effects(seat, DOM_VP[d])
             if len(st) > 1:
                 effects.append(fx.reveal(STACK_TOP_KEYS[p], STACK_KEYS[p]))
-            self.emit("build", seat, f"{SEAT[seat]} builds {DOM_NAME[d]}, paying {pay_text(x, mag, 'Gold')}.{reveal}",
-                      {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None}, effects=effects)
+            self.emit("build", seat, text, {"domain": DOM_NAME[d], "revealed": DOM_NAME[st[-2]] if len(st) > 1 else None},
+                      effects=effects)
         if DOM_WHEN[d] == W_BUILD:
             self._push_effect(seat, DOM_EFFECT[d], SRC_DOM + d)
 
@@ -327,26 +362,33 @@ class ActionsMixin(PowersMixin):
     def _place_exhausted(self) -> None:
         """Put an Exhausted card on every empty position without one (R7.1)."""
         stacks = self.stacks
-        if all(stacks):
-            return
-        p = -1
-        while () in stacks[p + 1:]:
-            p = stacks.index((), p + 1)
-            if not self.exhausted >> p & 1:
-                self.exhausted |= 1 << p
-                if not self.quiet:
-                    self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
-                              f"({self.exhausted_count()} Exhausted).", {"position": p},
-                              effects=[fx.count("exhausted", 1, self.exhausted_count())])
+        if _NATIVE:  # an index loop, native when compiled (all() is a call into the interpreter)
+            for p in range(N_POS):
+                if not stacks[p] and not self.exhausted >> p & 1:
+                    self._exhaust(p)
+        elif not all(stacks):
+            for p, st in enumerate(stacks):
+                if not st and not self.exhausted >> p & 1:
+                    self._exhaust(p)
+
+    def _exhaust(self, p: int) -> None:
+        """Put an Exhausted card on the empty position ``p`` (R7.1)."""
+        self.exhausted |= 1 << p
+        if not self.quiet:
+            self.emit("exhausted", None, f"The {self.position_name(p)} stack is Exhausted "
+                      f"({self.exhausted_count()} Exhausted).", {"position": p},
+                      effects=[fx.count("exhausted", 1, self.exhausted_count())])
 
     @auto("action-done")
     def _action_done(self, task: Task) -> None:
         self._place_exhausted()
         if self.players == 1 and self._solo_end_check():
             return
-        if task[2] > 0:
-            self.tasks.append(("action", task[1], task[2]))
+        left: int = task[2]
+        if left > 0:
+            self.tasks.append(("action", task[1], left))
 
     @auto("action-end")
     def _action_end(self, task: Task) -> None:
-        self._trigger(task[1], W_AEND)
+        seat: int = task[1]
+        self._trigger(seat, W_AEND)

@@ -136,9 +136,17 @@ class EndMixin(ValeriaFields):
     def end_triggered(self) -> bool:
         """Any end condition holds now: Monsters all slain, Domains all built, 2 x players Exhausted (R8.1)."""
         stacks = self.stacks
-        if not any(stacks[:N_MON_POS]):
-            return True
-        if not any(stacks[DOM0:N_POS]):
+        # index loops, native when compiled (any() of a slice is a call into the interpreter)
+        monsters = domains = False
+        for p in range(N_MON_POS):
+            if stacks[p]:
+                monsters = True
+                break
+        for p in range(DOM0, N_POS):
+            if stacks[p]:
+                domains = True
+                break
+        if not monsters or not domains:
             return True
         return self.exhausted.bit_count() >= EXHAUSTED_PER_PLAYER * self.players
 
@@ -159,7 +167,7 @@ class EndMixin(ValeriaFields):
         A task marked ``("end", seat, "horizon")`` (``horizon_clone``, several players) stops
         play here instead of starting the next turn, unless the game ends.
         """
-        seat = task[1]
+        seat: int = task[1]
         if len(task) > 2 and not self.ends_in_end_phase(seat):
             self.end_game()  # the look-ahead's horizon: nothing more is played in this copy
             return

@@ -12,7 +12,7 @@ calls in another are declared at the end of the class (stubs the phase classes o
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final, Sequence
+from typing import Any, ClassVar, Final
 
 from dicetable.engine import (
     LIST, Action, Field, FlowState, GameState, ScoreLine, ScoreSheet, TieMeasure, declare, int_list, int_tuple,
@@ -387,12 +387,13 @@ class ValeriaFields(FlowState):
                           source + "; solo R12.17-R12.18", measures)
 
     # ------------------------------------------------------------ effects (engine.effects; keys of board.py)
-    def res_effects(self, seat: int, deltas: Sequence[int], harvest: bool = False) -> list[dict[str, Any]]:
+    def res_effects(self, seat: int, deltas: tuple[int, ...], harvest: bool = False) -> list[dict[str, Any]]:
         """``count`` effects of ``seat``'s tokens changed by ``deltas`` (Gold, Strength, Magic, VP tokens),
         with their new values; VP tokens also change the score (``score_effects``).
 
         In a Harvest the tokens are counted once, by the Harvest summary (``harvest=True``), so
-        the events of its choices and trades carry none.
+        the events of its choices and trades carry none. ``deltas`` is a tuple (3 or 4 ints), which
+        the compiled build indexes natively.
         """
         if not harvest and self.phase in (P_HARVEST, P_HARVEST2):
             return []

@@ -18,14 +18,15 @@ from ..components import amount_text
 from .consts import CIT_DISPLAY, CIT_NAME, CIT_OFF, CIT_ON, RESOURCE_WORD, RES_ID, STEPS
 from .actions import ActionsMixin
 from .tables import (
-    ACT_SIDE, EXCHANGE_AT, EXCH_DONE, FIRST, FREE_ACTS, MAX_SEATS, NT, PARTICIPANTS, P_HARVEST, P_HARVEST2,
-    SEAT, SEAT_TASKS, harvest_text, src_name,
+    ACT_SIDE_AT, EXCHANGE_AT, EXCH_DONE, FIRST_AT, FREE_ACTS, MAX_SEATS, NT, PARTICIPANTS, PER_STEP, P_HARVEST,
+    P_HARVEST2, SEAT, SEAT_PUSH, dice_code, harvest_text, src_name,
 )
 
 #: Each seat's part of a Harvest summary by its payout (``"Player 1 +2 Gold"``), built once: in a
 #: Harvest with no steal and no resting seat a part depends on the seat and its payout alone.
 _PARTS: Final[tuple[dict[tuple[int, ...], str], ...]] = tuple({} for _ in range(MAX_SEATS))
 _HARVEST_WORD: Final = ("Harvest: ", "Second Harvest: ")
+_EXCHANGE_TEXT: Final[dict[int, str]] = {}  # exchange event texts, built once per (seat, step, Citizen type), an int key
 
 
 class HarvestMixin(ActionsMixin):
@@ -36,13 +37,13 @@ class HarvestMixin(ActionsMixin):
     @auto("harvest")
     def _harvest(self, task: Task) -> None:
         """Start a Harvest: every participant's share in turn order, Thieves first (R5.7, R5.10)."""
-        second = task[2]
+        second: int = task[2]
         self.phase = P_HARVEST2 if second else P_HARVEST
         self.hbase = tuple(self.res)
         self.hsteals = ()
         active = self.active
-        self.tasks.extend(reversed(SEAT_TASKS[self.players][active][second]))
-        first_on, first_off = FIRST[self.dice]
+        self.tasks.extend(SEAT_PUSH[self.players][active][second])  # SEAT_TASKS, last first
+        first_on, first_off = FIRST_AT[dice_code(self.dice)]
         if first_on or first_off:
             own = self.own
             firsts: list[tuple[int, int, bool]] = []  # (seat, Citizen type, on its own turn)
@@ -58,7 +59,8 @@ class HarvestMixin(ActionsMixin):
     @auto("seat-harvest")
     def _seat_harvest(self, task: Task) -> None:
         """One player's Harvest: fixed gains now, then choices, then trades (R5.9-R5.12)."""
-        seat = task[1]
+        seat: int = task[1]
+        second: int = task[2]
         own = self.own
         base = seat * NT
         activated = False  # a Citizen of the seat's is activated (R5.7); else it takes a free resource
@@ -68,7 +70,8 @@ class HarvestMixin(ActionsMixin):
         dec: list[tuple[int, int]] | None = None  # (step, Citizen type)
         # the activations of the roll, each with the seat's count of its Citizen type (none: skipped);
         # an index loop, not compress/zip, which compiled code calls into the interpreter for
-        for ct, k, fixed, pers, decide, exchs, first in ACT_SIDE[seat == self.active and not task[2]][self.dice]:
+        on = 1 if seat == self.active and not second else 0
+        for ct, k, fixed, pers, decide, exchs, first in ACT_SIDE_AT[on][dice_code(self.dice)]:
             c = own[base + ct]
             if not c:
                 continue
@@ -79,12 +82,12 @@ class HarvestMixin(ActionsMixin):
             if pers:
                 n = c * k
                 for sid in pers:
-                    st = STEPS[sid]
-                    x = n * self.count(seat, st[5], st[6])
-                    g += x * st[1]
-                    s += x * st[2]
-                    m += x * st[3]
-                    vp += x * st[4]
+                    pg, ps, pm, pvp, kind, arg = PER_STEP[sid]
+                    x = n * self.count(seat, kind, arg)
+                    g += x * pg
+                    s += x * ps
+                    m += x * pm
+                    vp += x * pvp
             if exchs:
                 if exch is None:
                     exch = []
@@ -115,18 +118,20 @@ class HarvestMixin(ActionsMixin):
     # ---- trades ("paid to gain", R5.11)
     def _exchange_options(self, t: Task) -> list[Action]:
         """The trades of task ``t`` (``(kind, seat, step, type, step, type, ...)``) the seat can pay for."""
-        seat = t[1]
+        seat: int = t[1]
         b = seat * 4
         res = self.res
         g, s, m = res[b], res[b + 1], res[b + 2]
-        seen = []
+        seen: list[int] = []
         out = []
         for i in range(2, len(t), 2):
-            key = (t[i], t[i + 1])  # (step, Citizen type): each offered once
+            sid: int = t[i]
+            ct: int = t[i + 1]
+            key = sid * 64 + ct  # (step, Citizen type) as EXCHANGE_AT's key: each offered once
             if key in seen:
                 continue
             seen.append(key)
-            pay = STEPS[key[0]][1]
+            pay: tuple[int, ...] = STEPS[sid][1]
             if g >= pay[0] and s >= pay[1] and m >= pay[2]:
                 out.append(EXCHANGE_AT[key])
         return out
@@ -149,23 +154,29 @@ class HarvestMixin(ActionsMixin):
 
     @resolve("exchange")
     def _exchange(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         if action is EXCH_DONE:
             if not self.quiet:
                 self.emit("harvest-skip", seat, f"{SEAT[seat]} skips the remaining trades.")
             return
-        sid, ct = action.payload
+        pair: tuple[int, int] = action.payload  # (step, Citizen type)
+        sid, ct = pair
         rest = list(task[2:])
         for i in range(0, len(rest), 2):
             if rest[i] == sid and rest[i + 1] == ct:
                 del rest[i:i + 2]
                 break
         st = STEPS[sid]
-        pay, gain = st[1], st[2]
+        pay: tuple[int, ...] = st[1]
+        gain: tuple[int, ...] = st[2]
         self._gain(seat, gain[0] - pay[0], gain[1] - pay[1], gain[2] - pay[2], gain[3])
         if not self.quiet:
-            self.emit("exchange", seat, f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
-                      f"gains {amount_text(gain)}.", {"card": CIT_NAME[ct]})
+            key = (sid * 64 + ct) * 8 + seat
+            text = _EXCHANGE_TEXT.get(key)
+            if text is None:
+                text = _EXCHANGE_TEXT[key] = (f"{SEAT[seat]}'s {CIT_DISPLAY[ct]}: pays {amount_text(pay)}, "
+                                              f"gains {amount_text(gain)}.")
+            self.emit("exchange", seat, text, {"card": CIT_NAME[ct]})
         if rest:
             self.tasks.append(("trades", seat, *rest))
 
@@ -183,9 +194,10 @@ class HarvestMixin(ActionsMixin):
 
     @resolve("free-resource")
     def _free(self, task: Task, action: Action) -> None:
-        seat = task[1]
-        r = action.payload
-        self.res[seat * 4 + r] += 1
+        seat: int = task[1]
+        r: int = action.payload
+        i = seat * 4 + r
+        self.res[i] = self.res[i] + 1
         if not self.quiet:
             self.emit("free", seat, f"Nothing activated for {SEAT[seat]}: takes 1 {RESOURCE_WORD[r]}.")
 
@@ -204,7 +216,7 @@ class HarvestMixin(ActionsMixin):
         self.steals = steals = self.hsteals
         if self.quiet:
             return
-        second = task[2]
+        second: int = task[2]
         rest = self.resting
         parts: list[str] = []
         effects: list[dict[str, Any]] = []

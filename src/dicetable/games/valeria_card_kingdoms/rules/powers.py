@@ -25,12 +25,23 @@ from .consts import (
 from .fields import MON_KEY, stack_key
 from .end import EndMixin
 from .tables import (
-    BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
+    BANK, CIT0, DECLINE, DOM0, NAME_TYPES, NT, N_MON_POS, PAY_SLAY, PER_STEP, P_HARVEST, P_HARVEST2, ROLE_TYPES, SEAT,
     SRC_DOM, SRC_MON, STEAL_NONE, article, src_name,
 )
 
 _CACHE: Final[dict[tuple[object, ...], Action]] = {}  # labelled actions of card powers, built once per (step, source, ...)
-_TEXT: Final[dict[tuple[object, ...], str]] = {}  # event texts of gains, built once
+#: Event texts of gains, built once per (seat, step, source), and the choose steps' actions, built once
+#: per (step, source, option, count): int keys (``_key``), native arithmetic in the compiled build
+#: where a tuple key is built and hashed at every look-up.
+_TEXT: Final[dict[int, str]] = {}
+_CHOOSE: Final[dict[int, Action]] = {}
+if len(STEPS) > 1024 or SRC_DOM + len(DOM_EFFECT) > 512 or any(len(st[1]) > 8 for st in STEPS if st[0] == CHOOSE):
+    raise ValueError("the int keys of powers.py hold a step in 10 bits, a source in 9 and a choice's option in 3")
+
+
+def _key(seat: int, sid: int, src: int, more: int = 0) -> int:
+    """One int for (seat 0-7, step id < 1024, source < 512, ``more`` >= 0): the key of ``_TEXT`` and ``_CHOOSE``."""
+    return ((more * 512 + src) * 1024 + sid) * 8 + seat
 
 
 class PowersMixin(EndMixin):
@@ -55,34 +66,39 @@ class PowersMixin(EndMixin):
         """Add Gold, Strength, Magic and VP tokens to the seat's supply (negative: pay them)."""
         res = self.res
         b = seat * 4
-        res[b] += g
-        res[b + 1] += s
-        res[b + 2] += m
-        res[b + 3] += vp
+        # x[i] = x[i] + v, not x[i] += v: mypyc compiles an augmented assignment to an item as a
+        # generic call (PyNumber_InPlaceAdd), the plain one as native int arithmetic
+        res[b] = res[b] + g
+        res[b + 1] = res[b + 1] + s
+        res[b + 2] = res[b + 2] + m
+        res[b + 3] = res[b + 3] + vp
 
     # ------------------------------------------------------------ the effect task
     @auto("effect")
     def _effect(self, task: Task) -> None:
         """Resolve one step: gains at once; a choice with one possible answer at once; else ask."""
-        seat, sid, src = task[1], task[2], task[3]
+        seat: int = task[1]
+        sid: int = task[2]
+        src: int = task[3]
         st = STEPS[sid]
-        op = st[0]
+        op: int = st[0]
         if op == GAIN:
             self._gain(seat, st[1], st[2], st[3], st[4])
             if src >= SRC_MON and not self.quiet:  # a Citizen's gain shows in the Harvest summary
-                key = ("gain", seat, sid, src)
+                key = _key(seat, sid, src)
                 text = _TEXT.get(key)
                 if text is None:
                     text = _TEXT[key] = f"{SEAT[seat]} takes {amount_text(st[1:5])} ({src_name(src)})."
                 self.emit("gain", seat, text, effects=self.res_effects(seat, st[1:5]))
             return
         if op == PER:
-            x = self.count(seat, st[5], st[6])
-            self._gain(seat, x * st[1], x * st[2], x * st[3], x * st[4])
+            pg, ps, pm, pvp, kind, arg = PER_STEP[sid]
+            x = self.count(seat, kind, arg)
+            self._gain(seat, x * pg, x * ps, x * pm, x * pvp)
             if src >= SRC_MON and not self.quiet:
                 self.emit("gain", seat, f"{SEAT[seat]} takes {amount_text(tuple(x * v for v in st[1:5]))} "
                           f"({src_name(src)}: {step_text(sid)}).",
-                          effects=self.res_effects(seat, [x * v for v in st[1:5]]))
+                          effects=self.res_effects(seat, tuple([x * v for v in st[1:5]])))
             return
         acts = self._step_actions(task)
         if len(acts) > 1:
@@ -131,7 +147,8 @@ class PowersMixin(EndMixin):
     def _choose_available(self, st: tuple[Any, ...]) -> list[int]:
         """Indices of the options of a choose step that can be offered (R9.5, C-BS)."""
         out = []
-        for i, option in enumerate(st[1]):
+        options: tuple[tuple[int, ...], ...] = st[1]
+        for i, option in enumerate(options):
             first = STEPS[option[0]]
             if first[0] == TAKE_CIT and not self._citizen_options(first):
                 continue
@@ -169,23 +186,26 @@ class PowersMixin(EndMixin):
     @choices("step")
     def _step_actions(self, t: Task) -> list[Action]:
         """The answers a step of task ``t`` (``(kind, seat, step id, source)``) allows; [] = none."""
-        seat, sid, src = t[1], t[2], t[3]
+        seat: int = t[1]
+        sid: int = t[2]
+        src: int = t[3]
         st = STEPS[sid]
-        op = st[0]
+        op: int = st[0]
         who = src_name(src)
         if op == CHOOSE:
             out = []
+            options: tuple[tuple[int, ...], ...] = st[1]
             for i in self._choose_available(st):
-                option = st[1][i]
+                option = options[i]
                 x = -1
                 if len(option) == 1 and STEPS[option[0]][0] == PER:
-                    ps = STEPS[option[0]]
-                    x = self.count(seat, ps[5], ps[6])
-                key: tuple[object, ...] = ("choose", sid, src, i, x)
-                a = _CACHE.get(key)
+                    per = PER_STEP[option[0]]
+                    x = self.count(seat, per[4], per[5])
+                ckey = _key(0, sid, src, (x + 1) * 8 + i)  # x >= -1, i < 8 (a choice of 2 or 3)
+                a = _CHOOSE.get(ckey)
                 if a is None:
                     extra = f" = {amount_text(tuple(v * x for v in STEPS[option[0]][1:5]))} now" if x >= 0 else ""
-                    a = _CACHE[key] = Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i)
+                    a = _CHOOSE[ckey] = Action(f"choose:{i + 1}", f"{who}: {effect_text(option)}{extra}", i)
                 out.append(a)
             return out
         if op == EXCHANGE:
@@ -203,7 +223,7 @@ class PowersMixin(EndMixin):
                     continue
                 tgt, r, k = opt
                 have = -1 if tgt == BANK else self.res[tgt * 4 + r]
-                key = ("steal", src, tgt, r, k, have)
+                key: tuple[object, ...] = ("steal", src, tgt, r, k, have)
                 a = _CACHE.get(key)
                 if a is None:
                     if tgt == BANK:
@@ -255,9 +275,11 @@ class PowersMixin(EndMixin):
     # ------------------------------------------------------------ carrying a step out
     def _resolve_step(self, t: Task, action: Action) -> None:
         """Carry out the answer ``action`` to the step of task ``t``."""
-        seat, sid, src = t[1], t[2], t[3]
+        seat: int = t[1]
+        sid: int = t[2]
+        src: int = t[3]
         st = STEPS[sid]
-        op = st[0]
+        op: int = st[0]
         who = src_name(src)
         quiet = self.quiet
         if action.id == "decline" or action is STEAL_NONE:
@@ -276,20 +298,23 @@ class PowersMixin(EndMixin):
             if not quiet:
                 self.emit("exchange", seat, f"{SEAT[seat]} pays {amount_text(pay)} and gains "
                           f"{amount_text(gain)} ({who}).",
-                          effects=self.res_effects(seat, [g - p for g, p in zip(gain, (*pay[:3], 0))]))
+                          effects=self.res_effects(seat, tuple([g - p for g, p in zip(gain, (*pay[:3], 0))])))
         elif op == STEAL:
-            tgt, r, k = action.payload
-            self.res[seat * 4 + r] += k
+            steal: tuple[int, int, int] = action.payload  # (target, resource, amount)
+            tgt, r, k = steal
+            i = seat * 4 + r
+            self.res[i] = self.res[i] + k
             if tgt != BANK:
-                self.res[tgt * 4 + r] -= k
+                i = tgt * 4 + r
+                self.res[i] = self.res[i] - k
             if tgt != BANK and k and self.phase in (P_HARVEST, P_HARVEST2):
                 self.hsteals += ((seat, tgt, r, k, src),)  # for the Harvest summary
             if not quiet:
                 frm = "the Bank" if tgt == BANK else SEAT[tgt]
-                deltas = [k * (x == r) for x in range(3)]
+                deltas = tuple([k * (x == r) for x in range(3)])
                 effects = self.res_effects(seat, deltas)
                 if tgt != BANK:
-                    effects += self.res_effects(tgt, [-d for d in deltas])
+                    effects += self.res_effects(tgt, tuple([-d for d in deltas]))
                 self.emit("steal", seat, f"{SEAT[seat]} takes {k} {RESOURCE_WORD[r]} from {frm} ({who}).",
                           {"from": None if tgt == BANK else tgt, "resource": RES_ID[r], "amount": k}, effects=effects)
         elif op == TAKE_CIT:
@@ -348,7 +373,8 @@ class PowersMixin(EndMixin):
             p = self.areas.index(MON_AREA[card])
             name = MON_NAME[card]
         else:
-            self.own[seat * NT + card] -= 1
+            i = seat * NT + card
+            self.own[i] = self.own[i] - 1
             p = CIT0 + CIT_POSITION[card]
             name = CIT_NAME[card]
         self.stacks[p] = self.stacks[p] + (card,)

@@ -12,7 +12,7 @@ from ..components import amount_text
 from .consts import DIE, DOM_NAME, DOM_ROLL, DOM_SLUG, DOM_WHEN, RES_ID, W_DOUBLES, W_ROLL
 from .harvest import HarvestMixin
 from .tables import (
-    DONE_DICE, P_ROLL, ROLL_DOMS, SEAT, TURN_TASKS,
+    DONE_DICE, P_ROLL, SEAT, TURN_PUSH,
 )
 
 _CACHE: Final[dict[tuple[int, int, int, int, int], Action]] = {}  # die-change actions, built once per (Domain, die, from, to, times)
@@ -32,11 +32,14 @@ class RollMixin(HarvestMixin):
         a, b = self.roll_many(DIE, 2)
         self.dice = (a, b)
         n = self.players
-        phases = TURN_TASKS[(seat, n == 1)]
-        doms = self.doms[seat]
-        if not doms or ROLL_DOMS.isdisjoint(doms):
-            phases = phases[1:]  # no die-changing Domain: the dice are final at once (R5.6)
-        self.tasks.extend(reversed(phases))
+        # TURN_TASKS[(seat, solo)] onto the stack, last first; without a die-changing Domain the
+        # dice are final at once (R5.6), and its first task, ``dice-changes``, is left out
+        roll = 0
+        for d in self.doms[seat]:
+            if DOM_WHEN[d] == W_ROLL:
+                roll = 1
+                break
+        self.tasks.extend(TURN_PUSH[seat * 2 + (1 if n == 1 else 0)][roll])
         if not self.quiet:
             if n == 5:
                 text = f"Turn {turn}: {SEAT[seat]} rolls {a} and {b} ({SEAT[(seat - 1) % 5]} rests)."
@@ -87,8 +90,9 @@ class RollMixin(HarvestMixin):
     @auto("dice-changes")
     def _dice_changes(self, task: Task) -> None:
         """Ask the Active player while a die change is possible; otherwise the dice are final."""
-        if self._roll_options(task[1]):
-            self.tasks.append(("roll", task[1]))
+        seat: int = task[1]
+        if self._roll_options(seat):
+            self.tasks.append(("roll", seat))
 
     @prompt("roll")
     def _roll_prompt(self, task: Task) -> Decision:
@@ -100,7 +104,8 @@ class RollMixin(HarvestMixin):
 
     @choices("roll")
     def _roll_choices(self, task: Task) -> list[Action]:
-        return self._roll_options(task[1]) + [DONE_DICE]
+        seat: int = task[1]
+        return self._roll_options(seat) + [DONE_DICE]
 
     @resolve("roll")
     def _roll_resolve(self, task: Task, action: Action) -> None:
@@ -123,7 +128,7 @@ class RollMixin(HarvestMixin):
             self.emit("die-change", seat, f"{SEAT[seat]} uses {DOM_NAME[d]}: die {i + 1} {old} -> {new}{paying}.",
                       {"domain": DOM_NAME[d], "die": i + 1, "from": old, "to": new,
                        "paid": {w: x for w, x in zip((*RES_ID, "vp"), pay) if x}},
-                      effects=[fx.reveal(f"die-{i}", "dice"), *self.res_effects(seat, [-x for x in pay])])
+                      effects=[fx.reveal(f"die-{i}", "dice"), *self.res_effects(seat, tuple([-x for x in pay]))])
         self.tasks.append(("dice-changes", seat))  # more changes may follow, after any doubles powers
         if dice[0] == dice[1]:
             self._doubles()

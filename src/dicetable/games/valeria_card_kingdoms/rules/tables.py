@@ -8,19 +8,21 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
-from typing import Callable, Final
+from typing import Callable, Final, TypeVar
 
 from dicetable.engine import Action, seat_name
 
 from ..components import (
-    AREAS, CIT_INDEX, CIT_NAMEKEY, CIT_OFF, CIT_ON, DOM_INDEX, DOM_WHEN, N_CARDTYPES, N_CIT, N_DOM, RES_ID,
-    SETUPS, W_ROLL, amount_text, effect_text,
+    AREAS, CIT_INDEX, CIT_NAMEKEY, CIT_OFF, CIT_ON, DOM_INDEX, N_CARDTYPES, N_CIT, RES_ID,
+    SETUPS, amount_text, duke_text, effect_text,
 )
 from .consts import (
     AREA_SLUG, CIT_DISPLAY, CIT_NAME, CIT_POSITION, CIT_ROLE, CIT_SLOTS, CIT_SLUG, DOM_NAME, DOM_ROLE_ICONS,
-    DOM_SLUG, DOM_VP, DUKE_SCORING, EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME, MON_REWARD, MON_STR,
-    MON_TYPE, MON_VP, PER, RESOURCE_WORD, RULES, STEAL, STEPS,
+    DOM_SLUG, DOM_VP, DUKE_NAME, DUKE_SCORING, DUKE_SLUG, DUKES, EXCHANGE, GAIN, MON_AREA, MON_MAG, MON_NAME,
+    MON_REWARD, MON_STR, MON_TYPE, MON_VP, PER, RESOURCE_WORD, RULES, STEAL, STEPS,
 )
+
+_T = TypeVar("_T")
 
 NT: Final = N_CARDTYPES
 N_MON_POS: Final = 5
@@ -102,6 +104,20 @@ def _activations(a: int, b: int) -> Activations:
 ACT: Final[dict[Dice, Activations]] = {(a, b): _activations(a, b) for a in range(1, 7) for b in range(1, 7)}
 
 
+def dice_code(dice: Dice) -> int:
+    """The two dice ``(a, b)`` as one int, ``a * 7 + b`` (8..48): the index of the ``*_AT`` per-roll tables.
+
+    The tables keyed by the dice tuple hash a tuple at every look-up; an index is native in the
+    compiled build (docs/compiled.md, "Card Kingdoms' compiled decisions").
+    """
+    return dice[0] * 7 + dice[1]
+
+
+def _by_code(table: "dict[Dice, _T]", empty: "_T") -> "tuple[_T, ...]":
+    """A per-roll table as a tuple indexed by ``dice_code``; ``empty`` at the codes no roll has."""
+    return tuple(table.get((code // 7, code % 7), empty) if 1 <= code % 7 <= 6 else empty for code in range(49))
+
+
 def _side(effect: tuple[int, ...]) -> Side:
     """Split a Harvest power into (fixed gain or None, per steps, decision steps, exchanges, first)."""
     fixed = [0, 0, 0, 0]
@@ -125,19 +141,30 @@ def _side(effect: tuple[int, ...]) -> Side:
     return (tuple(fixed) if any(fixed) else None, tuple(pers), tuple(decide), tuple(exch), first)
 
 
+#: PER_STEP[step]: a per step's (Gold, Strength, Magic, VP) per count and its count (kind, argument), as
+#: typed ints the compiled build reads natively (``STEPS`` rows are tuples of Any); zeros for other steps.
+PER_STEP: Final[tuple[tuple[int, int, int, int, int, int], ...]] = tuple(
+    (st[1], st[2], st[3], st[4], st[5], st[6]) if st[0] == PER else (0, 0, 0, 0, 0, 0) for st in STEPS)
 SIDE_ON: Final = tuple(_side(CIT_ON[t]) for t in range(NT))
 SIDE_OFF: Final = tuple(_side(CIT_OFF[t]) for t in range(NT))
 #: FIRST[dice] = (on-turn, off-turn) activations whose power resolves before all others (R5.10).
 FIRST: Final[dict[Dice, tuple[Activations, Activations]]] = {d: (tuple((t, k) for t, k in acts if SIDE_ON[t][4]), tuple((t, k) for t, k in acts if SIDE_OFF[t][4]))
          for d, acts in ACT.items()}
+#: FIRST_AT[dice_code(dice)]: the same, indexed by the dice's code.
+FIRST_AT: Final[tuple[tuple[Activations, Activations], ...]] = _by_code(FIRST, ((), ()))
 ROLE_TYPES: Final = tuple(tuple(t for t in range(N_CIT) if CIT_ROLE[t] == r) for r in range(4))
 NAME_TYPES: Final = {k: tuple(t for t in range(NT) if CIT_NAMEKEY[t] == k) for k in set(CIT_NAMEKEY)}
 GAIN_ACTS: Final = tuple(Action(f"gain:{RES_ID[r]}", f"Gain a Resource: take 1 {RESOURCE_WORD[r]}", r) for r in range(3))
+#: ONE_OF[r]: one of resource ``r`` (Gold, Strength, Magic) and none of the others, as ``res_effects`` deltas.
+ONE_OF: Final = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
 FREE_ACTS: Final = tuple(Action(f"free:{RES_ID[r]}", f"Take 1 {RESOURCE_WORD[r]} (nothing activated)", r) for r in range(3))
 DONE_DICE: Final = Action("dice:done", "Announce the final dice")
 EXCH_DONE: Final = Action("exchange:done", "Finish your Harvest (skip the remaining trades)")
 DECLINE: Final = Action("decline", "Decline")
 STEAL_NONE: Final = Action("steal:none", "Take nothing")
+#: DUKE_ACTS[duke]: the action keeping that Duke (R3.14), with its scoring in words.
+DUKE_ACTS: Final = tuple(Action(f"duke:{DUKE_SLUG[d]}", f"Keep {DUKE_NAME[d]} ({duke_text(d)})", d)
+                         for d in range(len(DUKES)))
 #: The other card types sharing a name with each type (the Starter for Peasant and Knight), R6.6.
 SAME_NAME: Final = tuple(tuple(u for u in range(NT) if u != t and CIT_NAMEKEY[u] == CIT_NAMEKEY[t]) for t in range(NT))
 N_MON: Final = len(MON_NAME)
@@ -161,8 +188,6 @@ def _counts_getter(indices: tuple[int, ...]) -> Callable[[list[int]], tuple[int,
 ROLE_INDEX: Final = tuple(tuple(tuple(s * NT + t for t in ROLE_TYPES[r]) for r in range(4)) for s in range(5))
 #: ROLE_GET[seat][role](own): the seat's counts of the Citizen types of that Role.
 ROLE_GET: Final = tuple(tuple(_counts_getter(indices) for indices in by_role) for by_role in ROLE_INDEX)
-#: Domains with a Roll-Phase (die-changing) power.
-ROLL_DOMS: Final = frozenset(d for d in range(N_DOM) if DOM_WHEN[d] == W_ROLL)
 
 
 def pay_action(w: str, x: int, mag: int) -> Action:
@@ -214,8 +239,6 @@ def _build_table(p: int) -> _Actions:
 RECRUIT_AT: Final = tuple(_recruit_table(ct) for ct in range(N_CIT))
 #: BUILD_AT[position][domain * 64 + cost]: the action building that Domain from that stack.
 BUILD_AT: Final = {p: _build_table(p) for p in range(DOM0, N_POS)}
-#: TWIN0[t]: index of the other card sharing type t's name in ``counts + [0]`` (``NT``: the 0).
-TWIN0: Final = tuple(TWIN[t] if TWIN[t] >= 0 else NT for t in range(N_CIT))
 
 
 def _turn_tasks(seat: int, solo: bool) -> tuple:
@@ -232,13 +255,17 @@ def _turn_tasks(seat: int, solo: bool) -> tuple:
 #: TURN_TASKS[(seat, solo)]: the tasks of a turn; the first, ``dice-changes``, only matters to a
 #: seat with a die-changing Domain.
 TURN_TASKS: Final = {(s, solo): _turn_tasks(s, solo) for s in range(5) for solo in (False, True)}
+#: TURN_PUSH[seat * 2 + solo][roll]: those tasks in the order they go onto the task stack (last
+#: first), with the ``dice-changes`` task when ``roll`` is 1 and without it when 0.
+TURN_PUSH: Final[tuple[tuple[tuple[tuple[object, ...], ...], ...], ...]] = tuple(
+    tuple(tuple(reversed(TURN_TASKS[(s, solo)][1 - roll:])) for roll in (0, 1)) for s in range(5) for solo in (False, True))
 
 
 MAX_SEATS: Final = 5  # players at most (the game's max_players)
 SEAT: Final = tuple(seat_name(s) for s in range(MAX_SEATS))
 
 
-def _participants_of(n: int, active: int) -> tuple:
+def _participants_of(n: int, active: int) -> tuple[int, ...]:
     """The seats that harvest, in turn order from the Active player; 5 players: not the resting one."""
     rest = (active - 1) % 5 if n == 5 else -1
     return tuple(s for s in ((active + i) % n for i in range(n)) if s != rest)
@@ -249,6 +276,9 @@ PARTICIPANTS: Final = tuple(tuple(_participants_of(n, a) for a in range(n)) if n
 #: SEAT_TASKS[n][active][second]: the per-seat Harvest tasks, in the order they run.
 SEAT_TASKS: Final = tuple(tuple(tuple(tuple(("seat-harvest", q, second) for q in PARTICIPANTS[n][a]) for second in (0, 1))
                                 for a in range(n)) if n else () for n in range(6))
+#: SEAT_PUSH[n][active][second]: those tasks in the order they go onto the task stack (last first).
+SEAT_PUSH: Final = tuple(tuple(tuple(tuple(reversed(by_second)) for by_second in by_active) for by_active in by_n)
+                         for by_n in SEAT_TASKS)
 #: ACT_SIDE[on][dice]: the activations of ``ACT[dice]`` with the on-turn (1) or off-turn (0)
 #: power split as in ``_side``:
 #: ``(type, activations, packed fixed gain, per steps, decision steps, exchanges, first)``.
@@ -263,6 +293,8 @@ def _packed(fixed: tuple[int, ...] | None, k: int) -> int:
 ACT_SIDE: Final[tuple[dict[Dice, tuple[SideAt, ...]], ...]] = tuple(
     {d: tuple((ct, k, _packed(side[ct][0], k), *side[ct][1:]) for ct, k in acts) for d, acts in ACT.items()}
     for side in (SIDE_OFF, SIDE_ON))
+#: ACT_SIDE_AT[on][dice_code(dice)]: the same, indexed by the dice's code.
+ACT_SIDE_AT: Final[tuple[tuple[tuple[SideAt, ...], ...], ...]] = tuple(_by_code(table, ()) for table in ACT_SIDE)
 #: SETUP_TABLE[id]: (name, Monster Areas, Citizen types, removed Domains) of a named setup (R14).
 SETUP_TABLE: Final = {k: (d.name, tuple(AREAS.index(a) for a in d.monsters), tuple(CIT_INDEX[c] for c in d.citizens),
                           tuple(DOM_INDEX[x] for x in d.remove_domains)) for k, d in SETUPS.items()}
@@ -270,15 +302,18 @@ EXHAUSTED_PER_PLAYER: Final = RULES.exhausted_per_player
 GAIN_TEXT: Final = tuple(tuple(f"{SEAT[s]} gains 1 {RESOURCE_WORD[r]}." for r in range(3)) for s in range(5))
 
 
-def _exchange_action(key: tuple) -> Action:
-    sid, ct = key
+def _exchange_action(key: int) -> Action:
+    sid, ct = divmod(key, 64)
     st = STEPS[sid]
     return Action(f"exchange:{CIT_SLUG[ct]}", f"{CIT_DISPLAY[ct]}: pay {amount_text(st[1])} to gain {amount_text(st[2])}",
                   (sid, ct))
 
 
-#: EXCHANGE_AT[(step, type)]: the Harvest exchange of that step of a Citizen type.
+#: EXCHANGE_AT[step * 64 + type]: the Harvest exchange of that step of a Citizen type (an int key, native
+#: when compiled; a type is below ``NT``, at most 64).
 EXCHANGE_AT: Final = _Actions(_exchange_action)
+if NT > 64:
+    raise ValueError("EXCHANGE_AT's key holds a card type in 6 bits")
 
 
 def article(name: str) -> str:
