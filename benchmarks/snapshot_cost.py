@@ -124,7 +124,7 @@ def run_title(manager: TableManager, game: str, args: argparse.Namespace) -> dic
 
     def play(tables: list, rounds: int, timing: bool) -> int:
         acted = 0
-        manager.pushes.publish = timed if timing else publish  # type: ignore[method-assign]
+        manager.pushes.publish = timed if timing else publish
         try:
             for _ in range(rounds):
                 moved = False
@@ -139,7 +139,7 @@ def run_title(manager: TableManager, game: str, args: argparse.Namespace) -> dic
                 if not moved:
                     break
         finally:
-            manager.pushes.publish = publish  # type: ignore[method-assign]
+            manager.pushes.publish = publish
         return acted
 
     warm, _ = open_play(1, 10_000)  # what the title loads once
