@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicetable.engine.markup import Memo, memo
-from dicetable.server.delta import apply_patch, decoded, diff, entry_texts, exact
+from dicetable.server.delta import apply_patch, decoded, diff, entry_texts, exact, same_items
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 from dicetable.server.views import not_same_object
@@ -99,6 +99,22 @@ def test_equal_entries_share_one_text_and_each_viewers_patch_is_its_own(public, 
         for k in new:
             if k in seen and seen[k][1] == texts[k]:
                 assert texts[k] is seen[k][1] or (texts[k] is old.get(k) and seen[k][1] == old[k])
+
+
+def test_same_items_means_the_same_objects_in_the_same_order():
+    a, b = [1], {"x": 1}
+    assert same_items([a, b], [a, b]) and same_items({"p": a, "q": b}, {"p": a, "q": b})
+    assert not same_items([a, b], [a, dict(b)])  # equal, but another object
+    assert not same_items({"p": a, "q": b}, {"q": b, "p": a})  # another key order: another JSON text
+    assert not same_items([a], (a,)) and not same_items([a], [a, b]) and not same_items(1, 1)
+
+
+def test_a_large_entry_of_the_first_viewers_objects_is_not_written_again():
+    sheets = [{"cells": list(range(400))}, {"cells": list(range(400, 800))}]
+    seen: dict = {}
+    _, first = entry_texts(seen, None, {"players": list(sheets)})
+    _, second = entry_texts(seen, None, {"players": list(sheets)})  # a new list of the same objects
+    assert second["players"] is first["players"] and len(first["players"]) > 1024
 
 
 def test_unchanged_entries_keep_the_previous_texts_objects():

@@ -25,6 +25,7 @@ exact in any case.
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 import orjson
@@ -84,6 +85,23 @@ def exact(value: Any) -> bytes | None:
         return None
 
 
+#: Bytes of JSON above which :func:`entry_texts` looks for the first viewer's objects in a new list or dict
+#: before writing its text (writing a small value is quicker than looking).
+_LARGE = 1024
+
+
+def same_items(a: Any, b: Any) -> bool:
+    """True when ``a`` and ``b`` are lists of the same objects, or dicts with the same keys in the same
+    order holding the same objects: then their JSON texts are the same. A game's observations of one
+    version often share their entries' objects (Dice Kingdoms' sheet views) in a list or dict made for
+    each viewer."""
+    if type(a) is list and type(b) is list:
+        return len(a) == len(b) and all(map(is_, a, b))
+    if type(a) is dict and type(b) is dict:
+        return len(a) == len(b) and all(map(is_, a, b)) and all(map(is_, a.values(), b.values()))
+    return False
+
+
 _dumps = orjson.dumps
 _loads = orjson.loads
 _NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
@@ -112,7 +130,8 @@ def entry_texts(seen: dict | None, a: dict[str, bytes] | None, b: dict) -> tuple
     and new values are equal]``. A value that is
     the first viewer's very object is not written again, an equal text is replaced by the first
     viewer's object (one copy in memory), and when the old text was the first viewer's object too its
-    operations are reused. Raises ``orjson.JSONEncodeError`` for a value JSON cannot hold.
+    operations are reused. A large value (over ``_LARGE`` bytes of text) that is a new list or dict of
+    the first viewer's objects (:func:`same_items`) is not written again either. Raises ``orjson.JSONEncodeError`` for a value JSON cannot hold.
     """
     ops: list[Op] = []
     out: dict[str, bytes] = {}
@@ -121,7 +140,7 @@ def entry_texts(seen: dict | None, a: dict[str, bytes] | None, b: dict) -> tuple
     was_of = a.get if a is not None else None
     for key, value in b.items():
         first = get_seen(key) if get_seen is not None else None
-        if first is not None and first[0] is value:
+        if first is not None and (first[0] is value or (len(first[1]) > _LARGE and same_items(first[0], value))):
             text = first[1]
         else:
             text = _dumps(value, option=_NON_STR_KEYS)
@@ -146,7 +165,7 @@ def entry_texts(seen: dict | None, a: dict[str, bytes] | None, b: dict) -> tuple
         own: list[Op] = []
         old = _loads(was)
         _diff(old, value, [key], own)
-        alike = old == value
+        alike = not own or (type(old) is not type(value) and old == value)  # same type, ops: not equal
         if first is not None and first[1] is text and first[2] is None:
             first[2], first[3], first[4] = was, own, alike
         ops.extend(own)
