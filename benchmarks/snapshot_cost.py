@@ -3,8 +3,8 @@
 Issue 26 (docs/load.md, "The viewers' snapshots, lighter"). In one process, one
 ``TableManager`` on a throwaway SQLite file: for each title, ``--tables``
 tables at ``--players`` seats (within the title's range), every seat human,
-seat 0 and a spectator connected to each (their connections' outlets record
-every message). The tables then take turns: one random legal action (seeded)
+seat 0 and a spectator connected to each (every seat and a spectator with
+``--all-seats``; their connections' outlets record every message). The tables then take turns: one random legal action (seeded)
 at each table in turn, ``--actions`` rounds, or until every game is over.
 
 Reported per title:
@@ -25,6 +25,9 @@ Reported per title:
   ran now (objects that survived a collection are older and not walked again; a collection also
   untracks the tuples of atoms it walks). ``in snapshots``: of those, the ones reachable from the
   tables' snapshots (``LiveTable.live``: each viewer's view). The types of the first are listed.
+- ``young/table``: every young object alive after the moves (the tables', and whatever else the
+  moves left alive: caches filled), per table; ``young gc us/table``: the CPU time of the young
+  collection that then walks them (``gc.collect(0)``), per table.
 - ``digest``: sha256 of every message every connection received, in order
   (the first 12 hex digits): two trees that send the same bytes print the
   same digest.
@@ -115,7 +118,7 @@ def run_title(manager: TableManager, game: str, args: argparse.Namespace) -> dic
             made = manager.create(game, players, {}, seed + n, [{"kind": "human"}] * players, None)
             lt = manager.get(made["table_id"])
             loop: Any = Inline()
-            for key in (0, None):
+            for key in ([*range(players), None] if args.all_seats else [0, None]):
                 out = Record()
                 manager.subscribe(lt, Subscriber(key, loop, out))
                 outlets.append(out)
@@ -154,6 +157,7 @@ def run_title(manager: TableManager, game: str, args: argparse.Namespace) -> dic
         spent[0], spent[1] = 0.0, 0
         acted = play(tables, args.actions, True)
         young = {id(o) for o in gc.get_objects(0)}
+        alive = len(young)
         roots = [(lt.state, lt.events, lt.live, lt.actions, lt.notes, lt.seats, lt.seats_view) for lt, _ in tables]
         in_tables = {k: o for k, o in tracked_in(roots).items() if k in young}
         in_snaps = {k: o for k, o in tracked_in([lt.live for lt, _ in tables]).items() if k in young}
@@ -161,6 +165,11 @@ def run_title(manager: TableManager, game: str, args: argparse.Namespace) -> dic
         del young, roots
     finally:
         gc.enable()
+    # a young collection now: what the tables' moves left alive since the last one (the figures above
+    # were taken with the collector off); its CPU time
+    t0 = time.process_time()
+    gc.collect(0)
+    young_ms = (time.process_time() - t0) * 1000
     gc.collect()
     after = len(gc.get_objects())
     digest = hashlib.sha256()
@@ -169,7 +178,8 @@ def run_title(manager: TableManager, game: str, args: argparse.Namespace) -> dic
     return {"game": game, "players": players, "tables": len(tables), "actions": acted,
             "us": spent[0] / max(1, spent[1]) * 1e6, "tracked": (after - before) / len(tables),
             "snaps": len(in_snaps) / len(tables), "table": len(in_tables) / len(tables),
-            "kinds": {k: n / len(tables) for k, n in kinds.most_common(6)}, "messages": sum(o.count for o in outlets),
+            "kinds": {k: n / len(tables) for k, n in kinds.most_common(6)},
+            "young": alive / len(tables), "young_us": young_ms * 1000 / len(tables), "messages": sum(o.count for o in outlets),
             "digest": digest.hexdigest()[:12]}
 
 
@@ -180,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=3, help="seats per table, within each title's range")
     parser.add_argument("--actions", type=int, default=60, help="rounds of one action per table (default 60)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--all-seats", action="store_true",
+                        help="connect every seat and a spectator (as the load benchmark's tables), not seat 0 and a spectator")
     args = parser.parse_args(argv)
     games = args.games or [g.id for g in list_games()]
     rows = []
@@ -195,16 +207,20 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             manager.close()
     print(f"{'title':28} {'seats':>5} {'tables':>6} {'actions':>7} {'publish us/action':>17} "
-          f"{'tracked/table':>13} {'in table':>8} {'in snapshots':>12} {'messages':>8}  digest")
+          f"{'tracked/table':>13} {'in table':>8} {'in snapshots':>12} {'young/table':>11} {'young gc us/table':>17} "
+          f"{'messages':>8}  digest")
     for r in rows:
         print(f"{r['game']:28} {r['players']:5} {r['tables']:6} {r['actions']:7} {r['us']:17.0f} "
-              f"{r['tracked']:13.0f} {r['table']:8.0f} {r['snaps']:12.0f} {r['messages']:8}  {r['digest']}")
+              f"{r['tracked']:13.0f} {r['table']:8.0f} {r['snaps']:12.0f} {r['young']:11.0f} {r['young_us']:17.1f} "
+              f"{r['messages']:8}  {r['digest']}")
     for r in rows:
         print(f"{r['game']}: young objects of the tables by type, per table: "
               + ", ".join(f"{k} {n:.0f}" for k, n in r["kinds"].items()))
     total = sum(r["us"] * r["actions"] for r in rows) / max(1, sum(r["actions"] for r in rows))
     print(f"{'all titles':28} {'':5} {'':6} {sum(r['actions'] for r in rows):7} {total:17.0f} "
-          f"{sum(r['tracked'] for r in rows) / len(rows):13.0f} {sum(r['table'] for r in rows) / len(rows):8.0f} {sum(r['snaps'] for r in rows) / len(rows):12.0f}")
+          f"{sum(r['tracked'] for r in rows) / len(rows):13.0f} {sum(r['table'] for r in rows) / len(rows):8.0f} "
+          f"{sum(r['snaps'] for r in rows) / len(rows):12.0f} {sum(r['young'] for r in rows) / len(rows):11.0f} "
+          f"{sum(r['young_us'] for r in rows) / len(rows):17.1f}")
     return 0
 
 
