@@ -76,15 +76,6 @@ def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
     ops.append(["s", path, b])
 
 
-def exact(value: Any) -> bytes | None:
-    """``value`` as the JSON text the wire sends (orjson, as ``jsonio.dumps`` writes it): equal bytes for
-    two values mean the same text in every message (types, key order); None for a value JSON cannot hold."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-    except orjson.JSONEncodeError:
-        return None
-
-
 #: Bytes of JSON above which :func:`entry_texts` looks for the first viewer's objects in a new list or dict
 #: before writing its text (writing a small value is quicker than looking).
 _LARGE = 1024
@@ -102,19 +93,22 @@ def same_items(a: Any, b: Any) -> bool:
     return False
 
 
+#: orjson's bytes keep the 4 KiB block orjson wrote them in, whatever their length; their ``decode()``
+#: is a str of its own size (and quicker to make than the block is to keep: docs/load.md, "The
+#: viewers' snapshots, lighter").
 _dumps = orjson.dumps
 _loads = orjson.loads
 _NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
 
 
-def entry_texts(seen: dict | None, a: dict[str, bytes] | None, b: dict) -> tuple[list[Op], dict[str, bytes]]:
+def entry_texts(seen: dict | None, a: dict[str, str] | None, b: dict) -> tuple[list[Op], dict[str, str]]:
     """An observation ``b`` as its entries' JSON texts, and the patch from ``a`` (the same viewer's
     previous observation, held the same way; None: no patch is wanted, a first view). Returns
     ``(patch, texts)``: ``texts`` maps each key of ``b`` to the exact text the wire sends for its
     value (``jsonio.dumps``), and ``patch`` is :func:`diff` of the two observations as a client holds
     them (decoded from JSON).
 
-    A snapshot keeps its observation so (bytes are not tracked by the cyclic collector; a dict of them
+    A snapshot keeps its observation so (strings are not tracked by the cyclic collector; a dict of them
     is not either), instead of the nested lists and dicts a game builds (docs/load.md, "The viewers'
     snapshots, lighter"). An entry whose text did not change keeps ``a``'s object. Only an entry whose
     text changed is compared: its old text decoded, with its new value. A game's observation holds JSON
@@ -134,7 +128,7 @@ def entry_texts(seen: dict | None, a: dict[str, bytes] | None, b: dict) -> tuple
     the first viewer's objects (:func:`same_items`) is not written again either. Raises ``orjson.JSONEncodeError`` for a value JSON cannot hold.
     """
     ops: list[Op] = []
-    out: dict[str, bytes] = {}
+    out: dict[str, str] = {}
     equal = True  # every changed text an equal value (1 to 1.0 or true): the document is taken as unchanged
     get_seen = seen.get if seen is not None else None
     was_of = a.get if a is not None else None
@@ -143,7 +137,7 @@ def entry_texts(seen: dict | None, a: dict[str, bytes] | None, b: dict) -> tuple
         if first is not None and (first[0] is value or (len(first[1]) > _LARGE and same_items(first[0], value))):
             text = first[1]
         else:
-            text = _dumps(value, option=_NON_STR_KEYS)
+            text = _dumps(value, option=_NON_STR_KEYS).decode()  # a str of its own size (see _dumps)
             if first is not None and first[1] == text:
                 text = first[1]
         was = was_of(key) if was_of is not None else None
@@ -176,12 +170,12 @@ def entry_texts(seen: dict | None, a: dict[str, bytes] | None, b: dict) -> tuple
     return ([] if ops and equal else ops), out
 
 
-def decoded(texts: dict[str, bytes]) -> dict:
+def decoded(texts: dict[str, str]) -> dict:
     """The observation held as its entries' texts (:func:`entry_texts`) as the values a client decodes."""
     return {key: _loads(text) for key, text in texts.items()}
 
 
-def fragments(texts: dict[str, bytes]) -> dict:
+def fragments(texts: dict[str, str]) -> dict:
     """The observation held as its entries' texts, for orjson to write as they are (``orjson.Fragment``)."""
     return {key: orjson.Fragment(text) for key, text in texts.items()}
 

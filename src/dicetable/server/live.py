@@ -88,7 +88,7 @@ class Snapshot:
 
     ``view`` is the full view of the wire (LIVE.md section 4: WEB.md's fields,
     ``parts`` and ``last``) with its observation held as each entry's JSON text
-    (``{key: bytes}``, ``dicetable.server.delta.entry_texts``: nothing in it for
+    (``{key: str}``, ``dicetable.server.delta.entry_texts``: nothing in it for
     the cyclic collector to walk); it is shared by every connection of the
     viewer and never changed. ``delta.decoded`` gives the observation back. ``log_len`` and ``tail`` say how far the log it shows goes
     (events, and server notes at position ``log_len``); ``change`` is the

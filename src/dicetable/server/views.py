@@ -207,7 +207,7 @@ class Views:
         """``seat``'s (None: the spectators') :class:`Snapshot` of ``lt`` now, built once per revision.
 
         The snapshot's view holds the observation as its entries' JSON texts
-        (``delta.entry_texts``: bytes, which the cyclic collector does not
+        (``delta.entry_texts``: strings, which the cyclic collector does not
         track), not as the game's nested lists and dicts.
 
         A new snapshot is built from the previous one of the same viewer
