@@ -76,7 +76,7 @@ def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
     ops.append(["s", path, b])
 
 
-#: Bytes of JSON above which :func:`entry_texts` looks for the first viewer's objects in a new list or dict
+#: Characters of JSON above which :func:`entry_texts` looks for the first viewer's objects in a new list or dict
 #: before writing its text (writing a small value is quicker than looking).
 _LARGE = 1024
 
@@ -121,11 +121,11 @@ def entry_texts(seen: dict | None, a: dict[str, str] | None, b: dict) -> tuple[l
 
     ``seen`` (None: nothing shared) is what the other viewers of this revision found, filled here: per
     key ``[the first viewer's value, its text, that viewer's old text, its operations, whether its old
-    and new values are equal]``. A value that is
-    the first viewer's very object is not written again, an equal text is replaced by the first
-    viewer's object (one copy in memory), and when the old text was the first viewer's object too its
-    operations are reused. A large value (over ``_LARGE`` bytes of text) that is a new list or dict of
-    the first viewer's objects (:func:`same_items`) is not written again either. Raises ``orjson.JSONEncodeError`` for a value JSON cannot hold.
+    and new values are equal]``. A value that is the first viewer's very object is not written again,
+    nor is a large one (over ``_LARGE`` characters of text) that is a new list or dict of the first
+    viewer's objects (:func:`same_items`); an equal text is replaced by the first viewer's object (one
+    copy in memory), and when the old text was the first viewer's object too its operations are
+    reused. Raises ``orjson.JSONEncodeError`` for a value JSON cannot hold.
     """
     ops: list[Op] = []
     out: dict[str, str] = {}

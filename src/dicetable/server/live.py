@@ -89,8 +89,9 @@ class Snapshot:
     ``view`` is the full view of the wire (LIVE.md section 4: WEB.md's fields,
     ``parts`` and ``last``) with its observation held as each entry's JSON text
     (``{key: str}``, ``dicetable.server.delta.entry_texts``: nothing in it for
-    the cyclic collector to walk); it is shared by every connection of the
-    viewer and never changed. ``delta.decoded`` gives the observation back. ``log_len`` and ``tail`` say how far the log it shows goes
+    the cyclic collector to walk; ``delta.decoded`` gives the observation
+    back); it is shared by every connection of the viewer and never changed.
+    ``log_len`` and ``tail`` say how far the log it shows goes
     (events, and server notes at position ``log_len``); ``change`` is the
     change message from the snapshot of revision ``base`` (None: there is
     none, a connection at ``base`` gets the full view; ``""``: nothing this
