@@ -31,6 +31,27 @@ DIGESTS: dict[str, str] = {
     "valeria-card-kingdoms": "3aff961a73c320567029ca235ae51d241c08aaaf4ce3b5ecdc3a9da552576d10",
 }
 
+#: More games per title, ``(game, table seed, seed of the actions' generator)``: digests recorded from the
+#: server before a snapshot held its observation as JSON texts (docs/load.md, "The viewers' snapshots,
+#: lighter"; main at 034a197), the reference that the texts change no byte any viewer receives.
+MORE_DIGESTS: dict[tuple[str, int, int], str] = {
+    ("biblios-dice", 3, 101): "3fdcfbd97f7b127f460fd72506506420ec9282c9e502821adf37ca964ec8c9cc",
+    ("biblios-dice", 19, 5): "02bcd283fd63052a1f1999234952f2e3db015971c2cface077f1cb6a113abb02",
+    ("biblios-dice", 2026, 42): "feb8d6585183b2b9b775306eefc30b5f2c43d2da881412cc3acad1981e8930f9",
+    ("corsairs-of-valeria", 3, 101): "e0a37fde5325c93af0becb49ee8efe45e4c201c9cf278b6a2883ea3ca2119c7b",
+    ("corsairs-of-valeria", 19, 5): "1b1c94e63c97a5bffced9a9526470271724bfc6812e2e28474dae273910fd12a",
+    ("corsairs-of-valeria", 2026, 42): "6ca31bde5d562bb391cc70140de76e870f57dfb36f9a8f6f19d7df52553f677c",
+    ("dice-kingdoms-of-valeria", 3, 101): "b980441567e775d85249d0e7adb108dcc55b13f8836230f26e3559b7f0758d0c",
+    ("dice-kingdoms-of-valeria", 19, 5): "a91a7a1b1249c68afa219b7e64e9dbdfc41ad746a1e9b11863a2bea04ab568b1",
+    ("dice-kingdoms-of-valeria", 2026, 42): "1a057db2e3ac1555150eff0fcd8c67e4f3463c1d35cec0989afbe475fe55535b",
+    ("kingdom-of-dice", 3, 101): "fca693acbcbac81c8890cf96467b32e03e5ae06110604db8a46c4126d6d00222",
+    ("kingdom-of-dice", 19, 5): "e7c3e4f1d1908a1f4af8c198c7f7f340e544248f05d6e1fec422e097c40b7240",
+    ("kingdom-of-dice", 2026, 42): "d44727166816bfddb274a48e647a98fcfdabed2da0847df2d1e75517ba6d7d5e",
+    ("valeria-card-kingdoms", 3, 101): "6f509d8c9b65d3d3be33309b4e737c33a2efe4e2915fb246a9f0f77889abea12",
+    ("valeria-card-kingdoms", 19, 5): "0350e6d927171286d5f22c75bb95d32e73a2a78cf865ced4ea75bcf003e1ea72",
+    ("valeria-card-kingdoms", 2026, 42): "898fa8cb49d5c59ae478f7aa6fa1d3499a870d61cf147fdb807539c39fe7cede",
+}
+
 #: Actions played per title (random legal actions from a seeded generator): about a third of a game.
 ACTIONS = 45
 
@@ -52,15 +73,16 @@ def _play(m: TableManager, tid: str, rng: random.Random, actions: int, digest) -
         digest.update(dumps(m.view(lt, seat)).encode())
 
 
-def received(game: str, tmp_path) -> str:
-    """The sha256 of what every viewer of a seeded 4-player ``game`` table receives (see the module)."""
+def received(game: str, tmp_path, seed: int = 7, moves: int = 11) -> str:
+    """The sha256 of what every viewer of a 4-player ``game`` table of ``seed`` receives, its actions
+    chosen by a generator of seed ``moves`` (see the module)."""
     m = TableManager(Store(f"sqlite:///{tmp_path / 'digest.db'}"), bot_threads=1, search_processes=0,
                      id_factory=lambda: "digesttable", idle_evict=0)
     try:
-        m.create(game, 4, {}, 7, [{"kind": "human"}] * 4, None)
+        m.create(game, 4, {}, seed, [{"kind": "human"}] * 4, None)
         lt = m.get("digesttable")
         digest = hashlib.sha256()
-        rng = random.Random(11)
+        rng = random.Random(moves)
         _play(m, lt.id, rng, 3, digest)
         subs = [Subscriber(key, Inline(), queue.SimpleQueue()) for key in (0, 1, 2, 3, None, None)]
         for sub in subs:
@@ -96,3 +118,21 @@ def test_every_viewer_receives_exactly_the_recorded_messages(game, tmp_path):
         print(f'\n    "{game}": "{got}",')
         return
     assert got == DIGESTS[game], f"{game}: the messages viewers receive changed (digest {got})"
+
+
+@pytest.mark.parametrize("game,seed,moves", sorted(MORE_DIGESTS))
+def test_more_games_send_exactly_the_recorded_messages(game, seed, moves, tmp_path):
+    got = received(game, tmp_path, seed, moves)
+    assert got == MORE_DIGESTS[game, seed, moves], f"{game} {seed}/{moves}: the messages changed (digest {got})"
+
+
+def record_more(seeds: tuple[tuple[int, int], ...] = ((3, 101), (19, 5), (2026, 42))) -> None:
+    """Print ``MORE_DIGESTS`` from the tree on the path (run it on the reference tree to record them)."""
+    import tempfile
+    from pathlib import Path
+
+    for game in ["biblios-dice", "corsairs-of-valeria", "dice-kingdoms-of-valeria", "kingdom-of-dice",
+                 "valeria-card-kingdoms"]:
+        for seed, moves in seeds:
+            with tempfile.TemporaryDirectory() as tmp:
+                print(f'    ("{game}", {seed}, {moves}): "{received(game, Path(tmp), seed, moves)}",', flush=True)

@@ -1,5 +1,5 @@
 """Work shared between the viewers of one table revision (docs/web.md, "Live updates"): observation patches
-made once (``delta.share_patch``), board parts drawn once (``engine.markup.Memo``), snapshots sharing
+made once (``delta.entry_texts``), board parts drawn once (``engine.markup.Memo``), snapshots sharing
 their equal parts. Sharing must never change a byte of what any viewer receives."""
 
 from __future__ import annotations
@@ -8,14 +8,13 @@ import json
 import queue
 import random
 from copy import deepcopy
-from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicetable.engine.markup import Memo, memo
-from dicetable.server import delta
-from dicetable.server.delta import apply_patch, diff, same_items, share_patch
+from dicetable.server.delta import apply_patch, decoded, diff, entry_texts, same_items
+from dicetable.server.jsonio import dumps
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 from dicetable.server.views import not_same_object
@@ -34,23 +33,27 @@ def _text(value) -> str:
 def _patch_revisions(revisions, seats, build):
     """Patch each viewer's observation from one revision to the next, all viewers of a revision sharing
     one ``seen`` (``build(public, own, n)`` makes a viewer's observation of revision ``n``); asserts that
-    every shared patch is the viewer's own diff and every kept observation its own, to the byte, and
-    that nothing passed in is changed. Yields ``(seen, new, kept)`` for each viewer and revision."""
+    every shared patch is the viewer's own diff of the two observations, to the byte, that every kept
+    entry is its value's own JSON text, and that nothing passed in is changed. Yields ``(seen, new,
+    texts, old texts)`` for each viewer and revision."""
     olds = [dict(deepcopy(revisions[0]), seat=own[0]) for own in seats]
+    held = [entry_texts(None, None, old)[1] for old in olds]
     for n, pub in enumerate(revisions[1:], start=1):
         seen: dict = {}
-        kept = []
+        kept, kept_texts = [], []
         for v, own in enumerate(seats):
             new = build(pub, own, n)
             before_old, before_new = _text(olds[v]), _text(new)
-            ops, obs = share_patch(seen, olds[v], new)
+            ops, texts = entry_texts(seen, held[v], new)
             assert _text(ops) == _text(diff(olds[v], new))
-            assert _text(obs) == before_new
+            assert texts.keys() == new.keys() and all(texts[k] == dumps(x) for k, x in new.items())
             assert _text(olds[v]) == before_old and _text(new) == before_new
             assert apply_patch(json.loads(_text(olds[v])), json.loads(_text(ops))) == new
-            kept.append(obs)
-            yield seen, new, obs
-        olds = kept
+            assert decoded(texts) == json.loads(_text(new))
+            kept.append(new)
+            kept_texts.append(texts)
+            yield seen, new, texts, held[v]
+        olds, held = kept, kept_texts
 
 
 @settings(max_examples=200, deadline=None)
@@ -58,7 +61,7 @@ def _patch_revisions(revisions, seats, build):
 def test_shared_patches_are_each_viewers_own_diff_exactly(public, public2, seats, public3):
     """Viewers whose observations share a public part (built as copies, as the engine does) and differ in
     "seat": over three revisions, each viewer's shared patch is its own diff, to the byte, and the kept
-    observation is its own, to the byte; nothing passed in is changed."""
+    texts are its own, to the byte; nothing passed in is changed."""
     steps = list(_patch_revisions([public, public2, public3], seats,
                                   lambda pub, own, n: dict(deepcopy(pub), seat=own[n % 2])))
     assert len(steps) == 2 * len(seats)
@@ -66,9 +69,10 @@ def test_shared_patches_are_each_viewers_own_diff_exactly(public, public2, seats
 
 def test_a_value_of_another_type_or_key_order_is_not_shared():
     seen: dict = {}
-    share_patch(seen, {"x": 0, "o": {"a": 1, "b": 2}}, {"x": 1, "o": {"a": 1, "b": 3}})
-    ops, obs = share_patch(seen, {"x": 0, "o": {"a": 1, "b": 2}}, {"x": True, "o": {"b": 3, "a": 1}})
-    assert _text(obs) == '{"x": true, "o": {"b": 3, "a": 1}}'
+    old = entry_texts(None, None, {"x": 0, "o": {"a": 1, "b": 2}})[1]
+    entry_texts(seen, old, {"x": 1, "o": {"a": 1, "b": 3}})
+    ops, texts = entry_texts(seen, old, {"x": True, "o": {"b": 3, "a": 1}})
+    assert texts == {"x": "true", "o": '{"b":3,"a":1}'}
     assert ops == [["s", ["x"], True], ["s", ["o", "b"], 3]]
 
 
@@ -84,19 +88,18 @@ def _shallow(value):
 
 @settings(max_examples=200, deadline=None)
 @given(OBS, OBS, st.lists(st.tuples(JSON, JSON, st.booleans()), min_size=1, max_size=4), OBS)
-def test_shared_items_are_shared_and_each_viewers_patch_is_its_own(public, public2, seats, public3):
+def test_equal_entries_share_one_text_and_each_viewers_patch_is_its_own(public, public2, seats, public3):
     """Viewers whose public entries are new lists or dicts of the same objects (or deep copies, for
-    some), every entry counted large (so ``same_items`` is tried on each): each viewer's shared patch and
-    kept observation are its own to the byte, and an entry of the same objects is kept as the first
-    viewer's object."""
+    some): each viewer's shared patch and kept texts are its own to the byte, and an entry whose text
+    is the first viewer's is kept as the first viewer's object, or as the viewer's own previous one when
+    the entry did not change (one copy in memory either way, when the viewers shared it before)."""
     def build(pub, own, n):
         return dict({k: (deepcopy(x) if own[2] else _shallow(x)) for k, x in pub.items()}, seat=own[n % 2])
 
-    with patch.object(delta, "_LARGE", -1):
-        for seen, new, obs in _patch_revisions([public, public2, public3], seats, build):
-            for k, x in new.items():
-                if k != "seat" and k in seen and same_items(seen[k][1], x):
-                    assert obs[k] is seen[k][1]
+    for seen, new, texts, old in _patch_revisions([public, public2, public3], seats, build):
+        for k in new:
+            if k in seen and seen[k][1] == texts[k]:
+                assert texts[k] is seen[k][1] or (texts[k] is old.get(k) and seen[k][1] == old[k])
 
 
 def test_same_items_means_the_same_objects_in_the_same_order():
@@ -105,6 +108,21 @@ def test_same_items_means_the_same_objects_in_the_same_order():
     assert not same_items([a, b], [a, dict(b)])  # equal, but another object
     assert not same_items({"p": a, "q": b}, {"q": b, "p": a})  # another key order: another JSON text
     assert not same_items([a], (a,)) and not same_items([a], [a, b]) and not same_items(1, 1)
+
+
+def test_a_large_entry_of_the_first_viewers_objects_is_not_written_again():
+    sheets = [{"cells": list(range(400))}, {"cells": list(range(400, 800))}]
+    seen: dict = {}
+    _, first = entry_texts(seen, None, {"players": list(sheets)})
+    _, second = entry_texts(seen, None, {"players": list(sheets)})  # a new list of the same objects
+    assert second["players"] is first["players"] and len(first["players"]) > 1024
+
+
+def test_unchanged_entries_keep_the_previous_texts_objects():
+    old = entry_texts(None, None, {"a": [1, 2], "b": {"c": "d"}})[1]
+    ops, texts = entry_texts({}, old, {"a": [1, 2], "b": {"c": "e"}})
+    assert ops == [["s", ["b", "c"], "e"]]
+    assert texts["a"] is old["a"] and texts["b"] == '{"c":"e"}'
 
 
 @settings(max_examples=200, deadline=None)
@@ -171,7 +189,7 @@ def test_viewers_of_one_revision_share_board_parts_and_observation_entries(tmp_p
             same_parts = [k for k, html in view["parts"].items() if spectator["parts"].get(k) == html]
             assert len(same_parts) > len(view["parts"]) // 2
             assert all(view["parts"][k] is spectator["parts"][k] for k in same_parts)
-            board = view["observation"]["players"]
+            board = view["observation"]["players"]  # the entry's JSON text, one object for every viewer
             assert board == spectator["observation"]["players"] and board is spectator["observation"]["players"]
         assert all(not sub.queue.empty() for sub in subs)
     finally:

@@ -76,30 +76,16 @@ def _diff(a: Any, b: Any, path: list, ops: list[Op]) -> None:
     ops.append(["s", path, b])
 
 
-_MISSING = object()
-
-
-def exact(value: Any) -> bytes | None:
-    """``value`` as the JSON text the wire sends (orjson, as ``jsonio.dumps`` writes it): equal bytes for
-    two values mean the same text in every message (types, key order); None for a value JSON cannot hold."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-    except orjson.JSONEncodeError:
-        return None
-
-
-#: The types :func:`same_items` may find made of the same objects.
-_CONTAINERS = (list, dict)
-#: Bytes of JSON above which :func:`share_patch` looks for the same objects before writing a value's text
-#: (writing a small value is quicker than looking).
+#: Characters of JSON above which :func:`entry_texts` looks for the first viewer's objects in a new list or dict
+#: before writing its text (writing a small value is quicker than looking).
 _LARGE = 1024
 
 
 def same_items(a: Any, b: Any) -> bool:
     """True when ``a`` and ``b`` are lists of the same objects, or dicts with the same keys in the same
-    order holding the same objects: then their JSON texts are the same (:func:`exact` need not write
-    them). A game's observations of one version often share their entries' objects (Dice Kingdoms'
-    sheet views) in a list or dict made for each viewer."""
+    order holding the same objects: then their JSON texts are the same. A game's observations of one
+    version often share their entries' objects (Dice Kingdoms' sheet views) in a list or dict made for
+    each viewer."""
     if type(a) is list and type(b) is list:
         return len(a) == len(b) and all(map(is_, a, b))
     if type(a) is dict and type(b) is dict:
@@ -107,52 +93,91 @@ def same_items(a: Any, b: Any) -> bool:
     return False
 
 
-def share_patch(seen: dict | None, a: Any, b: Any) -> tuple[list[Op], Any]:
-    """``diff(a, b)`` for two observations of one viewer, sharing work with the other viewers of the same
-    revision; returns ``(patch, b2)``, ``b2`` the same JSON as ``b`` (to keep in ``b``'s place).
+#: orjson's bytes keep the 4 KiB block orjson wrote them in, whatever their length; their ``decode()``
+#: is a str of its own size (and quicker to make than the block is to keep: docs/load.md, "The
+#: viewers' snapshots, lighter").
+_dumps = orjson.dumps
+_loads = orjson.loads
+_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
 
-    ``seen`` maps an entry of the top-level object to ``[a's value, b's value, its operations, b's value's
-    exact form, whether to try same_items]`` of the first viewer diffed in this revision (filled here;
-    None: share nothing, plain :func:`diff`). An entry whose new value is exactly the first viewer's
-    (:func:`exact`: same values, types and key order; or a list or dict of the same objects,
-    :func:`same_items`, tried for a large entry until it fails once in a revision) is taken as that viewer's object in
-    ``b2``; when its old value was that viewer's object too (shared the revision before), its operations
-    are reused instead of compared again. The patch is the one :func:`diff` gives.
+
+def entry_texts(seen: dict | None, a: dict[str, str] | None, b: dict) -> tuple[list[Op], dict[str, str]]:
+    """An observation ``b`` as its entries' JSON texts, and the patch from ``a`` (the same viewer's
+    previous observation, held the same way; None: no patch is wanted, a first view). Returns
+    ``(patch, texts)``: ``texts`` maps each key of ``b`` to the exact text the wire sends for its
+    value (``jsonio.dumps``), and ``patch`` is :func:`diff` of the two observations as a client holds
+    them (decoded from JSON).
+
+    A snapshot keeps its observation so (strings are not tracked by the cyclic collector; a dict of them
+    is not either), instead of the nested lists and dicts a game builds (docs/load.md, "The viewers'
+    snapshots, lighter"). An entry whose text did not change keeps ``a``'s object. Only an entry whose
+    text changed is compared: its old text decoded, with its new value. A game's observation holds JSON
+    values only (str keys, lists, dicts, str, int, float, bool, None: ``tests/server/test_snapshot_texts.py``
+    checks every title), which decode to what they were, so the patch is ``diff(old, new)`` to the
+    byte, the module's one case of types included (a document whose only changes turn values into
+    equal ones of another type is taken as unchanged). (A tuple would be set whole where the list it
+    decodes to was; a key that is not a string would not be found in its decoded object: the engine's
+    observations have neither.)
+
+    ``seen`` (None: nothing shared) is what the other viewers of this revision found, filled here: per
+    key ``[the first viewer's value, its text, that viewer's old text, its operations, whether its old
+    and new values are equal]``. A value that is the first viewer's very object is not written again,
+    nor is a large one (over ``_LARGE`` characters of text) that is a new list or dict of the first
+    viewer's objects (:func:`same_items`); an equal text is replaced by the first viewer's object (one
+    copy in memory), and when the old text was the first viewer's object too its operations are
+    reused. Raises ``orjson.JSONEncodeError`` for a value JSON cannot hold.
     """
-    if seen is None or type(a) is not dict or type(b) is not dict or a == b:
-        return diff(a, b), b
     ops: list[Op] = []
-    out = {}
+    out: dict[str, str] = {}
+    equal = True  # every changed text an equal value (1 to 1.0 or true): the document is taken as unchanged
+    get_seen = seen.get if seen is not None else None
+    was_of = a.get if a is not None else None
     for key, value in b.items():
-        was = a.get(key, _MISSING)
-        first = seen.get(key)
-        if first is not None and first[1] is not value and first[1] == value:  # equal: exactly so?
-            known = first[3]
-            if known is None:
-                known = first[3] = exact(first[1]) or b""
-                first[4] = type(value) in _CONTAINERS and len(known) > _LARGE
-            if first[4] and same_items(first[1], value):  # a large text not written again
-                value = first[1]
-            else:
-                first[4] = False  # not made of the first viewer's objects: do not look again this revision
-                if known and known == exact(value):
-                    value = first[1]
-        out[key] = value
-        if first is not None and first[1] is value and first[0] is was:
-            ops.extend(first[2])
+        first = get_seen(key) if get_seen is not None else None
+        if first is not None and (first[0] is value or (len(first[1]) > _LARGE and same_items(first[0], value))):
+            text = first[1]
+        else:
+            text = _dumps(value, option=_NON_STR_KEYS).decode()  # a str of its own size (see _dumps)
+            if first is not None and first[1] == text:
+                text = first[1]
+        was = was_of(key) if was_of is not None else None
+        if was is not None and was is not text and was == text:
+            text = was  # unchanged: keep the previous snapshot's object
+        if first is None and seen is not None:
+            first = seen[key] = [value, text, None, None, True]
+        out[key] = text
+        if was_of is None or was is text:
+            continue
+        if was is None:
+            ops.append(["s", [key], value])
+            equal = False
+            continue
+        if first is not None and first[1] is text and first[2] is was:
+            ops.extend(first[3])
+            equal = equal and first[4]
             continue
         own: list[Op] = []
-        if was is _MISSING:
-            own.append(["s", [key], value])
-        else:
-            _diff(was, value, [key], own)
-        if first is None:
-            seen[key] = [was, value, own, None, False]
+        old = _loads(was)
+        _diff(old, value, [key], own)
+        alike = not own or (type(old) is not type(value) and old == value)  # same type, ops: not equal
+        if first is not None and first[1] is text and first[2] is None:
+            first[2], first[3], first[4] = was, own, alike
         ops.extend(own)
-    for key in a:
-        if key not in b:
-            ops.append(["d", [key]])
-    return ops, out
+        equal = equal and alike
+    if a is not None and (len(a) > len(out) or a.keys() != out.keys()):
+        ops.extend(["d", [key]] for key in a if key not in out)
+        equal = False
+    return ([] if ops and equal else ops), out
+
+
+def decoded(texts: dict[str, str]) -> dict:
+    """The observation held as its entries' texts (:func:`entry_texts`) as the values a client decodes."""
+    return {key: _loads(text) for key, text in texts.items()}
+
+
+def fragments(texts: dict[str, str]) -> dict:
+    """The observation held as its entries' texts, for orjson to write as they are (``orjson.Fragment``)."""
+    return {key: orjson.Fragment(text) for key, text in texts.items()}
 
 
 class PatchError(ValueError):

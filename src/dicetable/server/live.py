@@ -24,6 +24,7 @@ from dicetable.engine.eventlog import EventLog
 
 from .banks import TimeBank
 from .clock import Handle
+from .delta import fragments
 from .jsonio import dumps
 from .models import SeatRow
 
@@ -86,8 +87,11 @@ class Snapshot:
     """One viewer's live view of a table at one revision, and the messages made from it.
 
     ``view`` is the full view of the wire (LIVE.md section 4: WEB.md's fields,
-    ``parts`` and ``last``); it is shared by every connection of the viewer and
-    never changed. ``log_len`` and ``tail`` say how far the log it shows goes
+    ``parts`` and ``last``) with its observation held as each entry's JSON text
+    (``{key: str}``, ``dicetable.server.delta.entry_texts``: nothing in it for
+    the cyclic collector to walk; ``delta.decoded`` gives the observation
+    back); it is shared by every connection of the viewer and never changed.
+    ``log_len`` and ``tail`` say how far the log it shows goes
     (events, and server notes at position ``log_len``); ``change`` is the
     change message from the snapshot of revision ``base`` (None: there is
     none, a connection at ``base`` gets the full view; ``""``: nothing this
@@ -108,14 +112,14 @@ class Snapshot:
     def full(self) -> str:
         """The ``{"type": "view", ...}`` message of this snapshot (compact JSON, made once)."""
         if self.text is None:
-            self.text = compact({"type": "view", **self.view})
+            self.text = compact({"type": "view", **self.view, "observation": fragments(self.view["observation"])})
         return self.text
 
 
 class Round:
     """What the snapshots of one table revision share while they are built (``Views.sharing``): the view
-    fields common to every viewer, the first viewer's observation entries and their patches
-    (``dicetable.server.delta.share_patch``), board parts by id and events' JSON by log position."""
+    fields common to every viewer, the first viewer's observation entries, their texts and patches
+    (``dicetable.server.delta.entry_texts``), board parts by id and events' JSON by log position."""
 
     __slots__ = ("common", "observation", "parts", "events")
 

@@ -24,7 +24,7 @@ from dicetable.engine import GameState, get_game, places
 from dicetable.engine.markup import as_parts, assemble
 
 from .banks import places_with_forfeits
-from .delta import diff, exact, same, share_patch
+from .delta import decoded, entry_texts, same
 from .live import LiveTable, Round, Snapshot, compact
 
 log = logging.getLogger("dicetable.server")
@@ -56,6 +56,7 @@ class Views:
             snap = lt.live.get(seat)
             if snap is not None and snap.rev == lt.rev and snap.epoch == lt.epoch:
                 view = {k: v for k, v in snap.view.items() if k not in ("parts", "last")}
+                view["observation"] = decoded(view["observation"])
                 parts = snap.view["parts"]
             else:
                 view, parts = self.fields(lt, seat)
@@ -205,6 +206,10 @@ class Views:
     def snapshot(self, lt: LiveTable, seat: int | None) -> Snapshot:
         """``seat``'s (None: the spectators') :class:`Snapshot` of ``lt`` now, built once per revision.
 
+        The snapshot's view holds the observation as its entries' JSON texts
+        (``delta.entry_texts``: strings, which the cyclic collector does not
+        track), not as the game's nested lists and dicts.
+
         A new snapshot is built from the previous one of the same viewer
         when there is one of this epoch: its log lines and ``last`` are
         carried on, and its ``change`` message (LIVE.md section 4) is made
@@ -219,6 +224,9 @@ class Views:
             tail = len(lt.notes.get(lt.log_len, ()))
             if prev is None:
                 view = self.live_view(lt, seat)
+                rnd = lt.round
+                _, view["observation"] = entry_texts(rnd.observation if rnd is not None else None, None,
+                                                     view["observation"])
                 other = next((o for k, o in lt.live.items() if k != seat and o.epoch == lt.epoch), None)
                 if other is not None:
                     share_equal(view, other.view)
@@ -239,12 +247,14 @@ class Views:
     def change(self, lt: LiveTable, seat: int | None, prev: Snapshot, view: dict, lines: list[str]) -> str:
         """The change message from ``prev`` to ``view`` ("" when nothing ``seat`` sees changed).
 
-        Within a :meth:`sharing` round, what another viewer's message already
-        made is reused: an event's JSON, the patch of an observation entry
-        that was and is the same object or value, a part's HTML. ``view``'s
+        ``view``'s observation (the game's, as :meth:`fields` made it) is put
+        in it as its entries' JSON texts (``delta.entry_texts``), compared
+        with ``prev``'s texts. Within a :meth:`sharing` round, what another
+        viewer's message already made is reused: an event's JSON, an
+        observation entry's text and its patch, a part's HTML. ``view``'s
         observation and parts then hold the shared objects (equal values), and
-        an unchanged part keeps the object of ``prev``, so snapshots share
-        memory and the next comparison is by identity.
+        an unchanged entry or part keeps the object of ``prev``, so snapshots
+        share memory and the next comparison is by identity.
         """
         old = prev.view
         rnd = lt.round
@@ -259,7 +269,7 @@ class Views:
                         rnd.events[i] = shown
                 events.append(shown)
         changed = {k: v for k, v in view.items() if k not in _NOT_SET and not same(old.get(k), v)}
-        patch, view["observation"] = share_patch(rnd.observation if rnd is not None else None,
+        patch, view["observation"] = entry_texts(rnd.observation if rnd is not None else None,
                                                  old["observation"], view["observation"])
         new_parts, old_parts = view["parts"] or {}, old["parts"] or {}
         shared = rnd.parts if rnd is not None else None
@@ -308,15 +318,14 @@ def not_same_object(new: dict, old: dict) -> list:
 
 
 def share_equal(view: dict, other: dict) -> None:
-    """Put in ``view`` (a live view) the objects of ``other`` (another viewer's) where they hold the same:
-    observation entries exactly equal (``delta.exact``), board parts with the same HTML; one copy is kept."""
-    obs, theirs = view["observation"], other["observation"]
-    if type(obs) is dict and type(theirs) is dict:
-        shared = {}
-        for k, v in obs.items():
-            mine = exact(v) if k in theirs else None
-            shared[k] = theirs[k] if mine is not None and mine == exact(theirs[k]) else v
-        view["observation"] = shared
+    """Put in ``view`` (a snapshot's view) the objects of ``other`` (another viewer's) where they hold the
+    same: observation entries of the same JSON text, board parts with the same HTML; one copy is kept."""
+    theirs = other["observation"]
+    obs = view["observation"]
+    for k, text in obs.items():
+        shared = theirs.get(k)
+        if shared is not None and shared is not text and shared == text:
+            obs[k] = shared
     parts, their_parts = view["parts"], other["parts"]
     if parts and their_parts:
         for k, html in parts.items():
