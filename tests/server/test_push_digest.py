@@ -33,11 +33,12 @@ DIGESTS: dict[str, str] = {
 
 #: More games per title, ``(game, table seed, seed of the actions' generator)``: digests recorded from the
 #: server before a snapshot held its observation as JSON texts (docs/load.md, "The viewers' snapshots,
-#: lighter"; main at 034a197), the reference that the texts change no byte any viewer receives.
+#: lighter"; main at 034a197; Biblios' again at e844f69, once it named one die in the singular), the
+#: reference that the texts change no byte any viewer receives.
 MORE_DIGESTS: dict[tuple[str, int, int], str] = {
-    ("biblios-dice", 3, 101): "3fdcfbd97f7b127f460fd72506506420ec9282c9e502821adf37ca964ec8c9cc",
-    ("biblios-dice", 19, 5): "02bcd283fd63052a1f1999234952f2e3db015971c2cface077f1cb6a113abb02",
-    ("biblios-dice", 2026, 42): "feb8d6585183b2b9b775306eefc30b5f2c43d2da881412cc3acad1981e8930f9",
+    ("biblios-dice", 3, 101): "b356b07658f4c0a3a4916682c5ceb565a817722ca0702692fe60440749238ef1",
+    ("biblios-dice", 19, 5): "ec354a5d604bfde3f6b658836d8fb6bde516310024dab75c2ba2b9f635e89f8c",
+    ("biblios-dice", 2026, 42): "025fefa91c60f06798930c274ee99bd759499614d16fabfa50986166c19194f5",
     ("corsairs-of-valeria", 3, 101): "e0a37fde5325c93af0becb49ee8efe45e4c201c9cf278b6a2883ea3ca2119c7b",
     ("corsairs-of-valeria", 19, 5): "1b1c94e63c97a5bffced9a9526470271724bfc6812e2e28474dae273910fd12a",
     ("corsairs-of-valeria", 2026, 42): "6ca31bde5d562bb391cc70140de76e870f57dfb36f9a8f6f19d7df52553f677c",
