@@ -70,3 +70,12 @@ def test_recruit_menu_is_what_reach_makes(players, season):
                 checked += 1
             random_step(state, rng)
     assert checked > 10
+
+
+@pytest.mark.parametrize("season", sorted(LAYOUTS))
+def test_power_bits_table_is_power_bits_of_every_mask(season):
+    """The table the rules read (built from each mask without its lowest Domain) is ``power_bits`` itself."""
+    from dicetable.games.dice_kingdoms_of_valeria.rules.actions import _MENUS
+
+    lay = LAYOUTS[season]
+    assert _MENUS[season].bits == tuple(power_bits(lay, claimed) for claimed in range(1 << len(lay.dom_ids)))
