@@ -65,6 +65,7 @@ COMPILED: list[str] = [
     "dicetable.games.biblios_dice.keys",  # the board keys the rules' effects name, built at every event
     "dicetable.games.dice_kingdoms_of_valeria.sheet",
     "dicetable.games.dice_kingdoms_of_valeria.layout",
+    "dicetable.games.dice_kingdoms_of_valeria.dicemath",  # the Action menu's die arithmetic, met on every new key
     "dicetable.games.dice_kingdoms_of_valeria.rules.*",
     "dicetable.games.dice_kingdoms_of_valeria.policy",
     "dicetable.games.valeria_card_kingdoms.rules.*",

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from functools import lru_cache
-
 from dicetable.engine import Action, auto, choices, counted, Decision, prompt, resolve
 from dicetable.engine.flow import Task
 
@@ -27,25 +25,22 @@ RecruitTarget = tuple[int, Action]
 #: A Slay target: (lair, Range Block, its Actions by the block's next pip (made when first offered),
 #: how the die makes it, the payload).
 SlayTarget = tuple[int, int, list[Action | None], str, tuple[str, int, int]]
-#: (Recruit targets, Slay targets, Build ``how`` texts): see ``ActionMixin._menu_parts``.
-MenuParts = tuple[tuple[RecruitTarget, ...], tuple[SlayTarget, ...], tuple[str, ...]]
+#: (Recruit targets, Slay targets, Build ``how`` texts, the Green die's index): see ``ActionMixin._menu_parts``.
+MenuParts = tuple[tuple[RecruitTarget, ...], tuple[SlayTarget, ...], tuple[str, ...], int]
 #: (the longest Build, the shorter ones) on one Road: see ``_builds``.
 Builds = tuple[Action, tuple[Action, ...]]
 #: A die's key for ``reach``: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed).
 ReachKey = tuple[int, bool, bool, int, bool, bool, bool, bool]
 
-#: Action-phase menu parts by (season, usable powers, dice, Heavy Rain): see ``_menu_parts``.
-_MENU_PARTS: Final[dict[tuple[str, int, tuple[int, ...], bool], MenuParts]] = {}
+#: How many die indices there are (see :func:`menu_indices`): 24 die parts times 96 Blue parts.
+MENU_KEYS: Final = 24 * 96
 
-#: Per season, by the id of the ``_build_how`` texts: Build Actions by (road, direction, pips left),
-#: at :func:`_build_slot` (one dict look-up per menu, then list reads, native in the compiled build).
-_BUILD_CACHE: Final[dict[str, dict[int, list[Builds | None]]]] = {season: {} for season in LAYOUTS}
-#: Per season, the pips-left values a Road can have (its longest Road's length + 1).
-_BUILD_WIDTH: Final[dict[str, int]] = {season: max(lay.road_len) + 1 for season, lay in LAYOUTS.items()}
+#: How many lists of Build Actions (:attr:`_MenuTables.builds`) a season keeps before it drops them all.
+_BUILDS_MAX: Final = 1_000
 
 
 def _build_slot(width: int, r: int, dr: int, left: int) -> int:
-    """The index of (road ``r``, direction ``dr``, ``left`` pips open) in a :data:`_BUILD_CACHE` list."""
+    """The index of (road ``r``, direction ``dr``, ``left`` pips open) in a :attr:`_MenuTables.builds` list."""
     return (r * 3 + dr) * width + left
 
 
@@ -60,11 +55,85 @@ def _cheapest(vals: dict, values) -> int:
     return best
 
 
-@lru_cache(maxsize=None)
+def power_bits(lay: Layout, claimed: int) -> int:
+    """The Domain powers a seat can use, as 9 bits: bit ``i`` set when ``claimed`` (a mask of claimed,
+    not voided Domains) holds a Domain of ``lay.power_masks[i]`` (Yellow +1/-1, Yellow Flip, Red +1/-1,
+    Red Flip, Green +1/-1, Green Flip, Blue +1/-1, Blue Flip, +1/-1 Any)."""
+    bits = 0
+    masks = lay.power_masks
+    for i in range(len(masks)):
+        if claimed & masks[i]:
+            bits |= 1 << i
+    return bits
+
+
+def menu_indices(bits: int, dice: tuple[int, ...], no_blue: bool) -> tuple[int, int, int]:
+    """The Yellow, Red and Green dice's indices (0 to ``MENU_KEYS - 1``) into the menu tables.
+
+    ``bits``: :func:`power_bits`; ``dice``: (black, black, Yellow, Red, Green, Blue); ``no_blue``:
+    Heavy Rain. An index is ``96 * die part + Blue part``: the die part ``4 * (face - 1)`` plus the
+    die's +1/-1 and 2 for its Flip, the Blue part ``2 * (8 * (Blue face - 1) + Blue's powers)`` plus 1
+    when Blue may be used (Blue's powers: 1 for +1/-1, 2 for Flip, 4 for Any). Plain int arithmetic,
+    so the compiled build works it out natively (no tuple key to build and hash).
+    :func:`reach_key` turns an index back into the arguments of ``dicemath.reach``.
+    """
+    blue = 2 * (8 * dice[5] - 8 + (bits >> 6)) + (0 if no_blue else 1)
+    return (96 * (4 * dice[2] - 4 + (bits & 3)) + blue, 96 * (4 * dice[3] - 4 + (bits >> 2 & 3)) + blue,
+            96 * (4 * dice[4] - 4 + (bits >> 4 & 3)) + blue)
+
+
+def reach_key(index: int) -> ReachKey:
+    """The ``dicemath.reach`` arguments after the colour of a die index (see :func:`menu_indices`):
+    (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
+    die, blue = divmod(index, 96)
+    own = blue >> 1
+    return (die // 4 + 1, bool(die & 1), bool(die & 2), own // 8 + 1, bool(own & 1), bool(own & 2),
+            bool(own & 4), bool(blue & 1))
+
+
+class _MenuTables:
+    """One season's Action-menu parts by die index (:func:`menu_indices`), each made when first met
+    and then kept for the process: Recruit targets, Slay targets and Build ``how`` texts, plus the
+    :func:`power_bits` of every mask of claimed Domains. A list read by an int (native in the
+    compiled build) where a memo by a tuple key cost a tuple, its hash and a dict look-up.
+
+    ``builds[g]``: the Build Actions of the Green die's index ``g`` by (road, direction, pips left)
+    at :func:`_build_slot` (``width`` pips-left values a Road can have), made when first asked for;
+    at most :data:`_BUILDS_MAX` such lists at once (``rows`` of them), to bound the memory of long
+    simulations.
+    """
+
+    def __init__(self, lay: Layout) -> None:
+        # power_bits of every mask, each from the mask without its lowest Domain (a few ms at import)
+        single = [power_bits(lay, 1 << d) for d in range(len(lay.dom_ids))]
+        bits = [0] * (1 << len(lay.dom_ids))
+        for claimed in range(1, len(bits)):
+            low = claimed & -claimed
+            bits[claimed] = bits[claimed ^ low] | single[low.bit_length() - 1]
+        self.bits: tuple[int, ...] = tuple(bits)
+        self.recruit: list[tuple[RecruitTarget, ...] | None] = [None] * MENU_KEYS
+        self.slay: list[tuple[SlayTarget, ...] | None] = [None] * MENU_KEYS
+        self.how: list[tuple[str, ...] | None] = [None] * MENU_KEYS
+        self.width: int = max(lay.road_len) + 1
+        self.size: int = lay.nr * 3 * self.width
+        self.builds: list[list[Builds | None] | None] = [None] * MENU_KEYS
+        self.rows: int = 0
+
+    def new_builds(self, g: int) -> list[Builds | None]:
+        """An empty list of Build Actions for the Green die's index ``g``, kept as ``builds[g]``."""
+        if self.rows >= _BUILDS_MAX:
+            self.builds = [None] * MENU_KEYS
+            self.rows = 0
+        self.rows += 1
+        row: list[Builds | None] = [None] * self.size
+        self.builds[g] = row
+        return row
+
+
 def _recruit_targets(season: str, key: ReachKey) -> tuple[RecruitTarget, ...]:
     """(section, Action) for each Citizen section the Yellow die (+Blue, powers) reaches.
 
-    ``key``: see ``DiceKingdomsState._reach_keys`` (at most 2,304 keys a season).
+    ``key``: see :func:`reach_key` (2,304 keys a season; kept in :class:`_MenuTables`).
     """
     lay = LAYOUTS[season]
     vals = reach("yellow", *key)
@@ -78,7 +147,6 @@ def _recruit_targets(season: str, key: ReachKey) -> tuple[RecruitTarget, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
 def _slay_targets(season: str, key: ReachKey) -> tuple[SlayTarget, ...]:
     """(lair, block, Actions by the block's next pip, how, payload) for each Range Block the Red die reaches."""
     lay = LAYOUTS[season]
@@ -108,7 +176,6 @@ def _slay_action(lay: Layout, target: SlayTarget, i: int) -> Action:
     return action
 
 
-@lru_cache(maxsize=None)
 def _build_how(key: ReachKey) -> tuple[str, ...]:
     """``how[k] + ")"``: how the Green die makes a Build of at least ``k`` pips (index 0 unused).
 
@@ -151,6 +218,9 @@ def _build_table(lay: Layout) -> tuple:
 
 _BUILDS: Final = {s: _build_table(lay) for s, lay in LAYOUTS.items()}
 
+#: Per season, its :class:`_MenuTables`.
+_MENUS: Final = {s: _MenuTables(lay) for s, lay in LAYOUTS.items()}
+
 
 class ActionMixin(RewardMixin):
     """Action Phase task handlers and the action menu. Methods of :class:`DiceKingdomsState`."""
@@ -158,32 +228,27 @@ class ActionMixin(RewardMixin):
     __slots__ = ()
 
     # ------------------------------------------------------------ the Action phase
-    def _reach_keys(self, seat: int) -> tuple[ReachKey, ReachKey, ReachKey]:
-        """Per-colour cache keys: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed)."""
-        sh = self.sheets[seat]
-        claimed = sh[DOM] & ~sh[VDOM]
-        ya, yf, ra, rf, ga, gf, ba, bf, anyp = [bool(claimed & m) for m in self.lay.power_masks]
-        d = self.dice
-        blue = (d[5], ba, bf, anyp, not self.no_blue)
-        return (d[2], ya, yf, *blue), (d[3], ra, rf, *blue), (d[4], ga, gf, *blue)
-
     def _menu_parts(self, seat: int) -> MenuParts:
-        """(Recruit targets, Slay targets, Build ``how`` texts) for the dice and ``seat``'s powers.
+        """(Recruit targets, Slay targets, Build ``how`` texts, the Green die's index) for the dice and
+        ``seat``'s powers.
 
-        Memoised by (season, usable powers, dice, Heavy Rain); see :func:`_recruit_targets`,
-        :func:`_slay_targets` and :func:`_build_how`.
+        Read from the season's :class:`_MenuTables` by :func:`menu_indices`; see
+        :func:`_recruit_targets`, :func:`_slay_targets` and :func:`_build_how`.
         """
         lay = self.lay
         sh = self.sheets[seat]
-        key = (lay.season, sh[DOM] & ~sh[VDOM] & lay.power_all, self.dice, self.no_blue)
-        parts = _MENU_PARTS.get(key)
-        if parts is None:
-            if len(_MENU_PARTS) > 50_000:  # bound the memory of long simulations
-                _MENU_PARTS.clear()
-            ykey, rkey, gkey = self._reach_keys(seat)
-            parts = _MENU_PARTS[key] = (_recruit_targets(lay.season, ykey), _slay_targets(lay.season, rkey),
-                                        _build_how(gkey))
-        return parts
+        tables = _MENUS[lay.season]
+        y, r, g = menu_indices(tables.bits[sh[DOM] & ~sh[VDOM]], self.dice, self.no_blue)
+        recruit = tables.recruit[y]
+        if recruit is None:
+            recruit = tables.recruit[y] = _recruit_targets(lay.season, reach_key(y))
+        slay = tables.slay[r]
+        if slay is None:
+            slay = tables.slay[r] = _slay_targets(lay.season, reach_key(r))
+        how = tables.how[g]
+        if how is None:
+            how = tables.how[g] = _build_how(reach_key(g))
+        return recruit, slay, how, g
 
     def _has_action(self, seat: int) -> bool:
         """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
@@ -212,7 +277,7 @@ class ActionMixin(RewardMixin):
             return self.menu
         lay = self.lay
         sh = self.sheets[seat]
-        recruit, slay, how = self._menu_parts(seat)
+        recruit, slay, how, g = self._menu_parts(seat)
         out = [action for s, action in recruit if sh[CIT + s] < 2]
         if slay:
             acc = sh[ACC]
@@ -228,14 +293,11 @@ class ActionMixin(RewardMixin):
             rc0 = lay.rc0
             road_len = lay.road_len
             shorter: list[Action] = []
-            hid = id(how)  # ``how`` lives as long as the process (``_build_how`` keeps it)
-            cache = _BUILD_CACHE[lay.season]
-            width = _BUILD_WIDTH[lay.season]
-            rows = cache.get(hid)
+            tables = _MENUS[lay.season]
+            width = tables.width
+            rows = tables.builds[g]
             if rows is None:
-                if len(cache) > 1_000:  # bound the memory of long simulations
-                    cache.clear()
-                rows = cache[hid] = [None] * (lay.nr * 3 * width)
+                rows = tables.new_builds(g)
             for r, dr in roads:
                 left = road_len[r] - sh[rc0 + r]
                 slot = _build_slot(width, r, dr, left)

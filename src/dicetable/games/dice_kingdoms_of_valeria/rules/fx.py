@@ -18,11 +18,12 @@ Statue Tally and a Statue held).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dicetable.engine import effects as fx
 
-from ..layout import Layout
+from ..layout import LAYOUTS, Layout
+from ..sheet import GUILDS
 from .scoring import score_total
 
 
@@ -51,6 +52,25 @@ def statue_key(seat: int, number: int) -> str:
     return f"p-{seat}-statue-{number}"
 
 
+class SeatKeys:
+    """One seat's keys on one season's sheets, written once (the rules name one at every mark):
+    ``cit[section]``, ``trk[guild]``, ``lair[lair]``, ``road[road]`` (the functions above),
+    ``gold``, ``wall`` and ``total`` (``p-<seat>-gold``, ``-wall``, ``-total``)."""
+
+    def __init__(self, lay: Layout, seat: int) -> None:
+        self.cit: tuple[str, ...] = tuple(cit_key(seat, name) for name in lay.cit_names)
+        self.trk: tuple[str, ...] = tuple(trk_key(seat, guild) for guild in GUILDS)
+        self.lair: tuple[str, ...] = tuple(lair_key(seat, lair) for lair in lay.lair_ids)
+        self.road: tuple[str, ...] = tuple(road_key(seat, road) for road in lay.road_ids)
+        self.gold: str = f"p-{seat}-gold"
+        self.wall: str = f"p-{seat}-wall"
+        self.total: str = f"p-{seat}-total"
+
+
+#: ``KEYS[season][seat]``: the :class:`SeatKeys` of seats 0-4 on each season's sheets.
+KEYS: Final = {season: tuple(SeatKeys(lay, seat) for seat in range(5)) for season, lay in LAYOUTS.items()}
+
+
 def scored(seat: int, lay: Layout, sheet: list[int], before: int) -> list[dict[str, Any]]:
     """The effects of ``seat``'s score going from ``before`` to what ``sheet`` scores now ([] if unchanged):
     the Score Tally's total counts, and the seat's score changes."""
@@ -58,4 +78,4 @@ def scored(seat: int, lay: Layout, sheet: list[int], before: int) -> list[dict[s
     delta = after - before
     if not delta:
         return []
-    return [fx.count(f"p-{seat}-total", delta, after), fx.score(seat, delta)]
+    return [fx.count(KEYS[lay.season][seat].total, delta, after), fx.score(seat, delta)]

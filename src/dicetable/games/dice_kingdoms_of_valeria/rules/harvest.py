@@ -15,7 +15,7 @@ from dicetable.engine.flow import Task
 from .consts import BLACK_DIE
 from ..sheet import CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP, TRK
 from .actions import ActionMixin
-from .fx import scored, trk_key
+from .fx import KEYS, scored
 from .scoring import score_total
 from .tables import (
     Reward,
@@ -86,7 +86,8 @@ class HarvestMixin(ActionMixin):
                     text = _HARVEST_TEXT[key] = " harvests " + ", ".join(
                         f"{k} {GUILDS[g]}" for g, k in enumerate(gained) if k) + " Guild Track pip" + (
                         "s" if marked > 1 else "") + _rewards_note(rewards) + "."
-                effects = [fx.count(trk_key(seat, GUILDS[g]), k, sh[TRK + g]) for g, k in enumerate(gained) if k]
+                keys = KEYS[lay.season][seat].trk
+                effects = [fx.count(keys[g], k, sh[TRK + g]) for g, k in enumerate(gained) if k]
                 self.emit("harvest", seat, _NAME[seat] + text, {"marked": gained},
                           effects=effects + scored(seat, lay, sh, before))
             return _reward_tasks(seat, rewards) if rewards else ()

@@ -22,7 +22,7 @@ from ..sheet import (
     RECRUIT, ROAD, SLAY, STAR, STAT, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
 from .solo import SoloEventMixin
-from .fx import cit_key, lair_key, road_key, scored, statue_key, trk_key
+from .fx import KEYS, scored, statue_key
 from .scoring import score_total
 from .tables import (
     Reward,
@@ -216,7 +216,7 @@ class RewardMixin(SoloEventMixin):
             if not self.quiet:
                 self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
                           + _rewards_note(rewards) + ".", {"track": GUILDS[payload]},
-                          effects=[fx.count(trk_key(seat, GUILDS[payload]), 1, sh[TRK + payload]),
+                          effects=[fx.count(KEYS[self.lay.season][seat].trk[payload], 1, sh[TRK + payload]),
                                    *scored(seat, self.lay, sh, before)])
             if rewards:
                 self.then(*_reward_tasks(seat, rewards))
@@ -259,7 +259,7 @@ class RewardMixin(SoloEventMixin):
         if not self.quiet:
             self.emit("mark", seat, f"{_NAME[seat]} ({why}){_TEXTS[lay.season].citizen[s][i]}",
                       {"section": lay.cit_names[s], "pip": i + 1},
-                      effects=[fx.count(cit_key(seat, lay.cit_names[s]), 1, i + 1), *scored(seat, lay, sh, before)])
+                      effects=[fx.count(KEYS[lay.season][seat].cit[s], 1, i + 1), *scored(seat, lay, sh, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
 
@@ -275,15 +275,19 @@ class RewardMixin(SoloEventMixin):
     def _mark_gold(self, seat: int) -> None:
         """Mark the next Gold Chart pip (rulebook: Gold)."""
         lay = self.lay
-        self._mark_next(seat, GOLDC, lay.gold_len, lay.gold_pips, _TEXTS[lay.season].gold, "gold")
+        self._mark_next(seat, GOLDC, lay.gold_len, lay.gold_pips, _TEXTS[lay.season].gold, "gold",
+                        KEYS[lay.season][seat].gold)
 
     def _mark_wall(self, seat: int) -> None:
         """Mark the next Knight pip on the Wall (rulebook: Knights on the Wall)."""
         lay = self.lay
-        self._mark_next(seat, WALLC, lay.wall_len, lay.wall_pips, _TEXTS[lay.season].wall, "wall")
+        self._mark_next(seat, WALLC, lay.wall_len, lay.wall_pips, _TEXTS[lay.season].wall, "wall",
+                        KEYS[lay.season][seat].wall)
 
-    def _mark_next(self, seat: int, col: int, length: int, pips, texts, key: str) -> None:
-        """Mark the next pip of a left-to-right row whose count is ``sheet[col]``; a full row marks nothing."""
+    def _mark_next(self, seat: int, col: int, length: int, pips, texts, key: str, board_key: str) -> None:
+        """Mark the next pip of a left-to-right row whose count is ``sheet[col]``; a full row marks nothing.
+
+        ``key`` names the row in the event's data, ``board_key`` its counter on the board (``p-<seat>-<key>``)."""
         sh = self.sheets[seat]
         i = sh[col]
         if i >= length:
@@ -293,7 +297,7 @@ class RewardMixin(SoloEventMixin):
         code = pips[i]
         if not self.quiet:
             self.emit("mark", seat, _NAME[seat] + texts[i], {key: i + 1},
-                      effects=[fx.count(f"p-{seat}-{key}", 1, i + 1), *scored(seat, self.lay, sh, before)])
+                      effects=[fx.count(board_key, 1, i + 1), *scored(seat, self.lay, sh, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
 
@@ -324,7 +328,7 @@ class RewardMixin(SoloEventMixin):
             in_lair = sum(sh[LB0 + x] for x in lay.lair_blocks[li])
             self.emit("mark", seat, f"{_NAME[seat]} ({why}){texts.block[b][i]}",
                       {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1},
-                      effects=[fx.count(lair_key(seat, lay.lair_ids[li]), 1, in_lair), *scored(seat, lay, sh, before)])
+                      effects=[fx.count(KEYS[lay.season][seat].lair[li], 1, in_lair), *scored(seat, lay, sh, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
         if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
@@ -463,7 +467,7 @@ class RewardMixin(SoloEventMixin):
                 text += f", reaching the dead end {_ends(lay, r, d)[1]}"
         if not quiet:
             self.emit("mark", seat, text + _rewards_note(rewards) + ".", data,
-                      effects=[fx.count(road_key(seat, lay.road_ids[r]), k, have + k), *scored(seat, lay, sh, before)])
+                      effects=[fx.count(KEYS[lay.season][seat].road[r], k, have + k), *scored(seat, lay, sh, before)])
         if rewards:
             self.then(*_reward_tasks(seat, rewards))
 

@@ -1,0 +1,81 @@
+"""The Action menu's parts are found by an int index (``rules.actions.menu_indices``): it must pick
+the same ``dicemath.reach`` arguments as the Domains a seat has claimed give (rulebook: Domain
+Powers), and the menu must offer what ``reach`` says the dice can make."""
+
+import random
+
+import pytest
+
+from dicetable.engine import Rng
+from dicetable.engine.testing import random_step
+from dicetable.games.dice_kingdoms_of_valeria import sheet as S
+from dicetable.games.dice_kingdoms_of_valeria.dicemath import reach
+from dicetable.games.dice_kingdoms_of_valeria.layout import LAYOUTS
+from dicetable.games.dice_kingdoms_of_valeria.rules.actions import MENU_KEYS, menu_indices, power_bits, reach_key
+
+from dkov_helpers import new
+
+
+def _reference_keys(lay, claimed, dice, no_blue):
+    """The ``reach`` arguments (after the colour) of the Yellow, Red and Green dice, read from the
+    claimed Domains' powers one by one (``lay.power_masks``: Yellow +1/-1, Yellow Flip, Red +1/-1,
+    Red Flip, Green +1/-1, Green Flip, Blue +1/-1, Blue Flip, Any)."""
+    has = [bool(claimed & mask) for mask in lay.power_masks]
+    blue = (dice[5], has[6], has[7], has[8], not no_blue)
+    return tuple((dice[2 + c], has[2 * c], has[2 * c + 1], *blue) for c in range(3))
+
+
+@pytest.mark.parametrize("season", sorted(LAYOUTS))
+def test_menu_indices_pick_the_reach_keys_of_the_claimed_powers(season):
+    lay = LAYOUTS[season]
+    rnd = random.Random(season)
+    everything = (1 << len(lay.dom_ids)) - 1
+    masks = [0, everything, lay.power_all] + [1 << d for d in range(len(lay.dom_ids))]
+    masks += [rnd.randrange(everything + 1) for _ in range(200)]
+    for claimed in masks:
+        bits = power_bits(lay, claimed)
+        for _ in range(20):
+            dice = tuple(rnd.randint(1, 6) for _ in range(6))
+            for no_blue in (False, True):
+                indices = menu_indices(bits, dice, no_blue)
+                assert all(0 <= i < MENU_KEYS for i in indices)
+                assert tuple(reach_key(i) for i in indices) == _reference_keys(lay, claimed, dice, no_blue)
+
+
+def test_every_index_is_one_reach_key():
+    keys = {reach_key(i) for i in range(MENU_KEYS)}
+    assert len(keys) == MENU_KEYS == 6 * 2 * 2 * 6 * 2 * 2 * 2 * 2  # faces, powers, Blue's, Any, Blue allowed
+
+
+@pytest.mark.parametrize("players,season", [(2, "summer"), (2, "winter"), (1, "summer"), (3, "winter")])
+def test_recruit_menu_is_what_reach_makes(players, season):
+    """At every Action phase of random games, the Recruit actions are the Citizen sections with an open
+    pip whose value the Yellow die can make (``dicemath.reach``, with the Blue die unless Heavy Rain)."""
+    checked = 0
+    for seed in range(3):
+        state = new(players, season, seed=seed)
+        rng = Rng(seed)
+        lay = state.lay
+        while not state.is_over:
+            task = state.pending(state.to_move[0])
+            if task is not None and task[0] == "act":
+                seat = task[1]
+                sh = state.sheets[seat]
+                ykey = _reference_keys(lay, sh[S.DOM] & ~sh[S.VDOM], state.dice, state.no_blue)[0]
+                made = reach("yellow", *ykey)
+                expected = {f"yellow:{lay.cit_names[s]}" for s in range(10)
+                            if sh[S.CIT + s] < 2 and any(v in made for v in lay.cit_values[s])}
+                offered = {a.id for a in state.legal_actions(seat) if a.id.startswith("yellow:")}
+                assert offered == expected
+                checked += 1
+            random_step(state, rng)
+    assert checked > 10
+
+
+@pytest.mark.parametrize("season", sorted(LAYOUTS))
+def test_power_bits_table_is_power_bits_of_every_mask(season):
+    """The table the rules read (built from each mask without its lowest Domain) is ``power_bits`` itself."""
+    from dicetable.games.dice_kingdoms_of_valeria.rules.actions import _MENUS
+
+    lay = LAYOUTS[season]
+    assert _MENUS[season].bits == tuple(power_bits(lay, claimed) for claimed in range(1 << len(lay.dom_ids)))
