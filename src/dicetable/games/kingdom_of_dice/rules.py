@@ -152,18 +152,46 @@ def counts_index(counts: list[int]) -> int:
     return a + 7 * (b + 7 * (c + 7 * (d + 7 * (e + 7 * f))))
 
 
-#: counts_index -> (the faces, faces_text, the roll event's text by seat 1-4), filled as asked
-_SHOWN: Final[list[tuple[tuple[Any, ...], str, tuple[str, ...]] | None]] = [None] * 7 ** 6
+class _Shown:
+    """What a set of dice shows, made once per set by :func:`_shown` and shared by every event of it.
+
+    ``faces`` (crowns first, numbers rising) as a tuple and as ``faces_list`` (the list an event's
+    data holds), ``text`` (:func:`faces_text`), and by seat 1-4 the text of a roll event that
+    rolled them (``roll_texts``) and its effects: ``reroll_effects`` (the dice land) and
+    ``turn_effects`` (a turn's first roll: the turn begins, then the dice land). An event's data
+    is never changed once emitted, so these are shared (as Corsairs' rolls share their faces'
+    names): a playout spares four to five objects a roll.
+    """
+
+    __slots__ = ("faces", "faces_list", "text", "roll_texts", "reroll_effects", "turn_effects")
+
+    faces: tuple[Any, ...]
+    faces_list: list[Any]
+    text: str
+    roll_texts: tuple[str, ...]
+    reroll_effects: tuple[list[dict[str, Any]], ...]
+    turn_effects: tuple[list[dict[str, Any]], ...]
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        self.faces = _faces_tuple(counts)
+        self.faces_list = list(self.faces)
+        self.text = _faces_text(counts)
+        self.roll_texts = tuple(f"{seat_name(seat)} rolls {self.text}." for seat in range(4))
+        lands = [fx.roll("dice-roll", self.faces, seat) for seat in range(4)]
+        self.reroll_effects = tuple([effect] for effect in lands)
+        self.turn_effects = tuple([fx.turn(seat), effect] for seat, effect in enumerate(lands))
 
 
-def _shown(counts: list[int]) -> tuple[tuple[Any, ...], str, tuple[str, ...]]:
-    """What dice of ``counts`` (a 6-list by face) show: their faces (crowns first, numbers rising),
-    :func:`faces_text` of them, and by seat the text of a roll event that rolled them."""
+#: counts_index -> _Shown of those counts, filled as asked
+_SHOWN: Final[list[_Shown | None]] = [None] * 7 ** 6
+
+
+def _shown(counts: list[int]) -> _Shown:
+    """What dice of ``counts`` (a 6-list by face) show (:class:`_Shown`)."""
     i = counts_index(counts)
     shown = _SHOWN[i] if i >= 0 else None
     if shown is None:
-        text = _faces_text(tuple(counts))
-        shown = (_faces_tuple(tuple(counts)), text, tuple(f"{seat_name(seat)} rolls {text}." for seat in range(4)))
+        shown = _Shown(tuple(counts))
         if i >= 0:  # more dice than the game has are worked out uncached
             _SHOWN[i] = shown
     return shown
@@ -171,7 +199,7 @@ def _shown(counts: list[int]) -> tuple[tuple[Any, ...], str, tuple[str, ...]]:
 
 def faces_text(counts: list[int]) -> str:
     """``[1, 0, 2, 0, 0, 0]`` -> ``"crown, 2, 2"`` (crowns first, then numbers rising)."""
-    return _shown(counts)[1]
+    return _shown(counts).text
 
 
 @lru_cache(maxsize=None)
@@ -191,7 +219,7 @@ def face_counts(faces) -> list:
 
 
 def _counts_to_faces(counts: list[int]) -> list:
-    return list(_shown(counts)[0])
+    return list(_shown(counts).faces)
 
 
 def _faces_tuple(counts: tuple) -> tuple:
@@ -409,11 +437,9 @@ class KingdomOfDiceState(FlowState):
         self.rolled = roll
         self.picked = 0
         if not self.quiet:
-            shown, _, texts = _shown(roll)
-            faces = list(shown)
-            effects = [fx.turn(seat)] if new_turn else []
-            effects.append(fx.roll("dice-roll", faces, seat))
-            self.emit("roll", seat, texts[seat], {"faces": faces, "effects": effects})  # as emit would store them
+            shown = _shown(roll)
+            effects = shown.turn_effects[seat] if new_turn else shown.reroll_effects[seat]
+            self.emit("roll", seat, shown.roll_texts[seat], {"faces": shown.faces_list, "effects": effects})
         self.tasks.append((SET_ASIDE, seat))  # = then(...): no lanes in this game, and the hot path
 
     # ------------------------------------------------------------ set-aside (a decision)
@@ -464,9 +490,9 @@ class KingdomOfDiceState(FlowState):
         left = rolled[0] + rolled[1] + rolled[2] + rolled[3] + rolled[4] + rolled[5]
         if not can_still_be_valid(kept, left):
             if not self.quiet:
-                self.emit("invalid", seat, f"{seat_name(seat)} has set aside {faces_text(self.kept)}: "
-                          "no roll can make that valid, so the turn ends.",
-                          {"kept": _counts_to_faces(self.kept)})
+                shown = _shown(kept)
+                self.emit("invalid", seat, f"{seat_name(seat)} has set aside {shown.text}: "
+                          "no roll can make that valid, so the turn ends.", {"kept": shown.faces_list})
             self._end_turn(seat, used_marker=False)
         elif left == 0:
             self._check_result(seat)
@@ -478,8 +504,9 @@ class KingdomOfDiceState(FlowState):
         value = result_value(self.kept)
         if value is None:
             if not self.quiet:
-                self.emit("invalid", seat, f"{seat_name(seat)}'s result {faces_text(self.kept)} is not valid.",
-                          {"kept": _counts_to_faces(self.kept)})
+                shown = _shown(self.kept)
+                self.emit("invalid", seat, f"{seat_name(seat)}'s result {shown.text} is not valid.",
+                          {"kept": shown.faces_list})
             self._end_turn(seat, used_marker=False)
             return
         target = free_space_at_or_below(self.board, value)
