@@ -190,7 +190,24 @@ def order_menu(left: Sequence[int], flags: int) -> tuple[Action, ...]:
     return tuple(acts)
 
 
-ORDER_MENUS: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}  # (*left, flags) -> order_menu(...)
+#: the 3-bit counts of the four groups and 3 flag bits -> order_menu(left, flags), filled as asked
+_ORDER_MENUS: Final[list[tuple[Action, ...] | None]] = [None] * (1 << 15)
+
+
+def cached_order_menu(left: list[int], flags: int) -> tuple[Action, ...]:
+    """``order_menu(left, flags)``, each made once: ``left`` the four groups' face counts (0 to
+    ``DICE``), of ``flags`` only the bits the menu reads (F_GROG5, F_MAP5, F_JAXN). Read from a list
+    by a small int: compiled, a native read, where a dict keyed by a tuple built and hashed it."""
+    shown = flags & (F_GROG5 | F_MAP5 | F_JAXN)
+    grog, silver, maps, cannons = left[0], left[1], left[2], left[3]
+    if not 0 <= (grog | silver | maps | cannons) < 8:  # more faces than the game has dice: not cached
+        return order_menu(left, shown)
+    index = (grog | silver << 3 | maps << 6 | cannons << 9 | (1 if shown & F_MAP5 else 0) << 12
+             | (1 if shown & F_GROG5 else 0) << 13 | (1 if shown & F_JAXN else 0) << 14)
+    menu = _ORDER_MENUS[index]
+    if menu is None:
+        menu = _ORDER_MENUS[index] = order_menu(left, shown)
+    return menu
 
 
 def _group_action(g: int, n: int, flags: int) -> Action:
