@@ -64,3 +64,16 @@ def test_faces_and_text_of_every_set_of_dice():
         assert _counts_to_faces(counts) == faces
         assert faces_text(counts) == (", ".join(str(f) for f in faces) or "nothing")
         assert faces_text(counts) == faces_text(counts)   # the second read comes from the memo
+
+
+def test_the_index_die_draws_the_kingdom_dies_faces():
+    """Unscripted rolls read the faces' indices from ``_INDEX_DIE``: the same draws as the Kingdom die's."""
+    from dicetable import new_game
+    from dicetable.games.kingdom_of_dice.consts import FACE_ORDER, KINGDOM_DIE
+    from dicetable.games.kingdom_of_dice.rules import _INDEX_DIE
+
+    state = new_game("kingdom-of-dice", 2, seed=5)
+    other = state.clone()
+    faces = state.roll_many(KINGDOM_DIE, 60)
+    assert [FACE_ORDER[i] for i in other.roll_many(_INDEX_DIE, 60)] == faces
+    assert set(faces) == set(FACE_ORDER)
