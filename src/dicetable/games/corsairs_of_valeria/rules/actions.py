@@ -31,11 +31,12 @@ from .common import (
     G_MAP,
     G_SILVER,
     ISLAND_KEY,
+    ORDER_MENUS,
     PLAYER,
     count_faces,
     counter_key,
     faces_text,
-    cached_order_menu,
+    order_menu,
     seat_id,
     ship_key,
     space_key,
@@ -224,7 +225,11 @@ class DiceActions(Sailing):
 
     @choices("order?")
     def _order_choices(self, task: Task) -> tuple[Action, ...]:
-        return cached_order_menu(self.left, self.flags)
+        key = (*self.left, self.flags & (F_GROG5 | F_MAP5 | F_JAXN))
+        menu = ORDER_MENUS.get(key)
+        if menu is None:
+            menu = ORDER_MENUS[key] = order_menu(self.left, key[-1])
+        return menu
 
     @resolve("order?")
     def _order_chosen(self, task: Task, action: Action) -> None:

@@ -9,9 +9,9 @@ from typing import Any, Final
 
 from dicetable.engine import Action, counted, seat_name
 
-from ..components import COLOURS, RaceTrack
+from ..components import COLOURS, DICE, RaceTrack
 from .consts import (
-    CAPTAINS, CAPTAIN_INDEX, DICE, DIE_FACES, FACE_INDEX, FACE_WORD, GROG_MAX, HAZARD_WORD, NO_CAPTAIN,
+    CAPTAINS, CAPTAIN_INDEX, DIE_FACES, FACE_INDEX, FACE_WORD, GROG_MAX, HAZARD_WORD, NO_CAPTAIN,
 )
 
 OVER: Final = "over"
@@ -64,30 +64,15 @@ def faces_text(dice: Sequence[int]) -> str:
     return ", ".join(FACE_WORD[f] for f in dice) if dice else "no dice"
 
 
-def dice_code(dice: list[int]) -> int:
-    """Up to ``DICE`` face codes (0-5) in order as one int below ``2 ** 16``: a leading 1, then 3 bits
-    a die; -1 for more dice. The index of the memos below: compiled, a native list read, where a
-    dict keyed by a tuple of the faces (or by a wider int) built, boxed, hashed and probed its key."""
-    if len(dice) > DICE:
-        return -1
-    code = 1
-    for f in dice:
-        code = code << 3 | f
-    return code
+_DICE_INFO: Final[dict[tuple[int, ...], tuple[str, list[str]]]] = {}
 
 
-#: dice_code(dice) -> dice_info(dice), filled as asked
-_DICE_INFO: Final[list[tuple[str, list[str]] | None]] = [None] * (1 << 3 * DICE + 1)
-
-
-def dice_info(dice: list[int]) -> tuple[str, list[str]]:
+def dice_info(dice: Iterable[int]) -> tuple[str, list[str]]:
     """``(text, names)`` of a roll, cached: names is a shared list that nobody mutates."""
-    code = dice_code(dice)
-    info = _DICE_INFO[code] if code >= 0 else None
+    key = tuple(dice)
+    info = _DICE_INFO.get(key)
     if info is None:
-        info = (faces_text(dice), [DIE_FACES[f] for f in dice])
-        if code >= 0:
-            _DICE_INFO[code] = info
+        info = _DICE_INFO[key] = (faces_text(key), [DIE_FACES[f] for f in key])
     return info
 
 
@@ -141,25 +126,18 @@ def reroll_menu(dice: tuple[int, ...], marked: int, grog: bool, silver: bool) ->
     return tuple(acts)
 
 
-#: dice_code(dice) -> the menus of those dice by ``marked << 2 | grog << 1 | silver``, filled as asked
-#: (at most 252 rolls x 32 marks x 3): two native list reads where a dict look-up boxed a 31-bit key
-_REROLL_MENUS: Final[list[list[tuple[Action, ...] | None] | None]] = [None] * (1 << 3 * DICE + 1)
+def reroll_key(dice: list[int], marked: int, grog: bool, silver: bool) -> int:
+    """The key of ``reroll_menu(tuple(dice), marked, grog, silver)`` in ``REROLL_MENUS``: one int (a
+    leading 1, then 4 bits per die's face code, 8 bits of marks, then ``grog`` and ``silver``), which a
+    dict hashes and compares faster than the tuple of the four (a search asks at every re-roll step)."""
+    code = 1
+    for f in dice:
+        code = code << 4 | f
+    return (code << 8 | marked) << 2 | (2 if grog else 0) | (1 if silver else 0)
 
 
-def cached_reroll_menu(dice: list[int], marked: int, grog: bool, silver: bool) -> tuple[Action, ...]:
-    """``reroll_menu(tuple(dice), marked, grog, silver)``, each made once (a search asks at every
-    re-roll step); ``marked`` has a bit per die of ``dice`` (up to ``DICE`` dice)."""
-    code = dice_code(dice)
-    if code < 0:  # more dice than the game has: not cached
-        return reroll_menu(tuple(dice), marked, grog, silver)
-    menus = _REROLL_MENUS[code]
-    if menus is None:
-        menus = _REROLL_MENUS[code] = [None] * (4 << DICE)
-    slot = marked << 2 | (2 if grog else 0) | (1 if silver else 0)
-    menu = menus[slot]
-    if menu is None:
-        menu = menus[slot] = reroll_menu(tuple(dice), marked, grog, silver)
-    return menu
+#: reroll_key(dice, marked, grog, silver) -> reroll_menu(...): at most 252 rolls x 32 marks x 3
+REROLL_MENUS: Final[dict[int, tuple[Action, ...]]] = {}
 ACT_ROLL: Final = Action("roll", "Roll all 5 dice")
 ACT_SET_CANNON: Final = Action("set-cannon", "Willem the Artificer: pay 1 Grog to set 1 die to the Cannon face, then roll 4")
 ACT_SET_MAP: Final = Action("set-map", "Luthor the Sea Artist: pay 1 Grog to set 1 die to the Map face, then roll 4")
@@ -190,24 +168,7 @@ def order_menu(left: Sequence[int], flags: int) -> tuple[Action, ...]:
     return tuple(acts)
 
 
-#: the 3-bit counts of the four groups and 3 flag bits -> order_menu(left, flags), filled as asked
-_ORDER_MENUS: Final[list[tuple[Action, ...] | None]] = [None] * (1 << 15)
-
-
-def cached_order_menu(left: list[int], flags: int) -> tuple[Action, ...]:
-    """``order_menu(left, flags)``, each made once: ``left`` the four groups' face counts (0 to
-    ``DICE``), of ``flags`` only the bits the menu reads (F_GROG5, F_MAP5, F_JAXN). Read from a list
-    by a small int: compiled, a native read, where a dict keyed by a tuple built and hashed it."""
-    shown = flags & (F_GROG5 | F_MAP5 | F_JAXN)
-    grog, silver, maps, cannons = left[0], left[1], left[2], left[3]
-    if not 0 <= (grog | silver | maps | cannons) < 8:  # more faces than the game has dice: not cached
-        return order_menu(left, shown)
-    index = (grog | silver << 3 | maps << 6 | cannons << 9 | (1 if shown & F_MAP5 else 0) << 12
-             | (1 if shown & F_GROG5 else 0) << 13 | (1 if shown & F_JAXN else 0) << 14)
-    menu = _ORDER_MENUS[index]
-    if menu is None:
-        menu = _ORDER_MENUS[index] = order_menu(left, shown)
-    return menu
+ORDER_MENUS: Final[dict[tuple[int, ...], tuple[Action, ...]]] = {}  # (*left, flags) -> order_menu(...)
 
 
 def _group_action(g: int, n: int, flags: int) -> Action:

@@ -22,12 +22,14 @@ from .common import (
     DICE_KEY,
     F_ARRIVED,
     PLAYER,
+    REROLL_MENUS,
     SUPPLY_KEY,
     captain_name,
     counter_key,
     dice_info,
     faces_text,
-    cached_reroll_menu,
+    reroll_key,
+    reroll_menu,
 )
 from .actions import DiceActions
 
@@ -150,7 +152,11 @@ class Rolling(DiceActions):
         grog, silver = self.reroll_payments(seat)
         dice = self.dice
         marked = self.marked
-        return cached_reroll_menu(dice, marked, grog, silver)
+        key = reroll_key(dice, marked, grog, silver)
+        menu = REROLL_MENUS.get(key)
+        if menu is None:
+            menu = REROLL_MENUS[key] = reroll_menu(tuple(dice), marked, grog, silver)
+        return menu
 
     @resolve("reroll?")
     def _reroll_chosen(self, task: Task, action: Action) -> None:
