@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Final, Sequence
 
 from dicetable.engine import (
-    LIST, ROWS, Action, Decision, Field, FlowState, GameState, auto, choices, counted, declare, int_list, prompt,
+    LIST, ROWS, Action, Decision, Die, Field, FlowState, GameState, auto, choices, counted, declare, int_list, prompt,
     resolve, seat_name,
 )
 from dicetable.engine import ScoreLine, ScoreSheet, TieMeasure, outcome_text
@@ -70,11 +70,17 @@ _FACE_WORD: Final = {"crown": "crown", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5"}
 _KEEP_ACTIONS: Final = tuple(
     Action(f"keep:{face}", f"Set aside a {_FACE_WORD[face]}", i) for i, face in enumerate(FACE_ORDER)
 )
-#: The faces of a set-aside die's effect, by face index (``fx.set_aside`` makes its own list of them).
-_KEEP_FACES: Final = tuple((face,) for face in FACE_ORDER)
+#: The effects of a set-aside event by seat (1-4 players) and face index, made once and shared by every
+#: such event (as Corsairs' rolls share their faces' names): an event's data is never changed once
+#: emitted, and a playout spares three objects (a list and two dicts) at its commonest step.
+_KEEP_EFFECTS: Final[tuple[tuple[list[dict[str, Any]], ...], ...]] = tuple(
+    tuple([fx.set_aside("dice-kept", (face,), seat)] for face in FACE_ORDER) for seat in range(4))
 # The set-aside event's text by seat (1-4 players) and face: the step a playout takes most, written once
 _KEEP_TEXT: Final = tuple(tuple(f"{seat_name(seat)} sets aside a {_FACE_WORD[face]}." for face in FACE_ORDER)
                           for seat in range(4))
+#: The Kingdom die with each face written as its index in FACE_ORDER: rolled in its place (no script),
+#: it draws the same faces in the same order, read without the FACE_INDEX look-up
+_INDEX_DIE: Final = Die(KINGDOM_DIE.name, tuple(FACE_INDEX[face] for face in KINGDOM_DIE.faces))
 _REROLL: Final = Action("reroll", "Reroll the remaining dice")
 _STOP: Final = Action("stop", "Stop rolling and check the result")
 _DECLINE: Final = Action("decline", "Decline: place no Crown marker this turn")
@@ -113,54 +119,90 @@ def counts_code(counts: list[int]) -> int:
     return a | b << 4 | c << 8 | d << 12 | e << 16 | f << 20
 
 
-#: counts code -> _dice_needed (inf as _NEVER), filled as asked
-_NEEDED: Final[dict[int, int]] = {}
-_NEVER: Final = 1 << 62
-
-
 def can_still_be_valid(kept: list[int], dice_left: int) -> bool:
     """True if some faces on the ``dice_left`` dice not yet set aside could make ``kept`` (a 6-list of
-    counts by face) valid."""
-    code = counts_code(kept)
-    need = _NEEDED.get(code)
-    if need is None or code < 0:
-        needed = _dice_needed(tuple(kept))
-        if code < 0:
-            return needed <= dice_left
-        need = _NEEDED[code] = _NEVER if needed == float("inf") else int(needed)
+    counts by face) valid (rulebook step 2).
+
+    The fewest more dice that could: a crown if there is none, a number if there is none, and the
+    2s, 3s and 4s short of their minimum; two 5s can never be valid. Worked out at each call (a
+    playout asks at every set-aside): a handful of native int operations in the compiled build,
+    where a memo keyed by the counts was a dict look-up by a boxed int.
+    """
+    if kept[5] > 1:
+        return False
+    two, three, four = kept[2], kept[3], kept[4]
+    need = 0 if kept[0] else 1
+    if 0 < two < 2:
+        need += 2 - two
+    if 0 < three < 3:
+        need += 3 - three
+    if 0 < four < 4:
+        need += 4 - four
+    if kept[1] + two + three + four + kept[5] == 0:
+        need += 1
     return need <= dice_left
 
 
-@lru_cache(maxsize=None)
-def _dice_needed(kept: tuple) -> float:
-    """The fewest more dice whose faces could make ``kept`` valid (rulebook step 2); inf if none can.
+def counts_index(counts: list[int]) -> int:
+    """The six counts by face as one int below ``7 ** 6`` (base 7), or -1 unless every count is 0 or
+    more and they add up to at most six (the game's dice): the index of :data:`_SHOWN`.
 
-    A crown if there is none, a number if there is none, and the 2s, 3s and 4s
-    short of their minimum; two 5s can never be valid. Cached: six dice leave
-    924 possible ``kept`` counts, and a playout asks at every set-aside.
+    A list read by a small int: compiled, a native read, where a dict keyed by :func:`counts_code`
+    (up to 2 ** 24) boxed the key, hashed it and probed the table at every roll."""
+    a, b, c, d, e, f = counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]
+    if (a | b | c | d | e | f) < 0 or a + b + c + d + e + f > DICE:
+        return -1
+    return a + 7 * (b + 7 * (c + 7 * (d + 7 * (e + 7 * f))))
+
+
+class _Shown:
+    """What a set of dice shows, made once per set by :func:`_shown` and shared by every event of it.
+
+    ``faces`` (crowns first, numbers rising) as a tuple and as ``faces_list`` (the list an event's
+    data holds), ``text`` (:func:`faces_text`), and by seat 1-4 the text of a roll event that
+    rolled them (``roll_texts``) and its effects: ``reroll_effects`` (the dice land) and
+    ``turn_effects`` (a turn's first roll: the turn begins, then the dice land). An event's data
+    is never changed once emitted, so these are shared (as Corsairs' rolls share their faces'
+    names): a playout spares four to five objects a roll.
     """
-    if kept[5] > 1:
-        return float("inf")
-    need = 0 if kept[0] else 1
-    for face in (2, 3, 4):
-        if 0 < kept[face] < face:
-            need += face - kept[face]
-    if kept[1] + kept[2] + kept[3] + kept[4] + kept[5] == 0:
-        need += 1
-    return need
+
+    __slots__ = ("faces", "faces_list", "text", "roll_texts", "reroll_effects", "turn_effects")
+
+    faces: tuple[Any, ...]
+    faces_list: list[Any]
+    text: str
+    roll_texts: tuple[str, ...]
+    reroll_effects: tuple[list[dict[str, Any]], ...]
+    turn_effects: tuple[list[dict[str, Any]], ...]
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        self.faces = _faces_tuple(counts)
+        self.faces_list = list(self.faces)
+        self.text = _faces_text(counts)
+        self.roll_texts = tuple(f"{seat_name(seat)} rolls {self.text}." for seat in range(4))
+        lands = [fx.roll("dice-roll", self.faces, seat) for seat in range(4)]
+        self.reroll_effects = tuple([effect] for effect in lands)
+        self.turn_effects = tuple([fx.turn(seat), effect] for seat, effect in enumerate(lands))
 
 
-#: counts code -> faces_text, filled as asked
-_TEXTS: Final[dict[int, str]] = {}
+#: counts_index -> _Shown of those counts, filled as asked
+_SHOWN: Final[list[_Shown | None]] = [None] * 7 ** 6
+
+
+def _shown(counts: list[int]) -> _Shown:
+    """What dice of ``counts`` (a 6-list by face) show (:class:`_Shown`)."""
+    i = counts_index(counts)
+    shown = _SHOWN[i] if i >= 0 else None
+    if shown is None:
+        shown = _Shown(tuple(counts))
+        if i >= 0:  # more dice than the game has are worked out uncached
+            _SHOWN[i] = shown
+    return shown
 
 
 def faces_text(counts: list[int]) -> str:
     """``[1, 0, 2, 0, 0, 0]`` -> ``"crown, 2, 2"`` (crowns first, then numbers rising)."""
-    code = counts_code(counts)
-    text = _TEXTS.get(code)
-    if text is None or code < 0:
-        text = _TEXTS[code] = _faces_text(tuple(counts))
-    return text
+    return _shown(counts).text
 
 
 @lru_cache(maxsize=None)
@@ -179,32 +221,8 @@ def face_counts(faces) -> list:
     return counts
 
 
-#: counts code -> _faces_tuple, filled as asked (as _TEXTS: an lru_cache's tuple key cost more)
-_FACES: Final[dict[int, tuple]] = {}
-
-
 def _counts_to_faces(counts: list[int]) -> list:
-    code = counts_code(counts)
-    faces = _FACES.get(code)
-    if faces is None or code < 0:
-        faces = _FACES[code] = _faces_tuple(tuple(counts))
-    return list(faces)
-
-
-#: counts code -> (_faces_tuple, the roll event's text by seat 1-4), filled as asked: a roll event needs both
-_ROLLS: Final[dict[int, tuple[tuple, tuple[str, ...]]]] = {}
-
-
-def _roll_shown(counts: list[int]) -> tuple[tuple, tuple[str, ...]]:
-    """The faces of a roll of ``counts`` (a 6-list by face) and, by seat, the text of its event."""
-    code = counts_code(counts)
-    shown = _ROLLS.get(code) if code >= 0 else None
-    if shown is None:
-        text = faces_text(counts)
-        shown = (_faces_tuple(tuple(counts)), tuple(f"{seat_name(seat)} rolls {text}." for seat in range(4)))
-        if code >= 0:  # a count outside 0-15 (more dice than the game has) is worked out uncached
-            _ROLLS[code] = shown
-    return shown
+    return list(_shown(counts).faces)
 
 
 def _faces_tuple(counts: tuple) -> tuple:
@@ -417,16 +435,19 @@ class KingdomOfDiceState(FlowState):
     def _roll_dice(self, seat: int, count: int, new_turn: bool = False) -> None:
         """Roll ``count`` dice into ``rolled``; then ``seat`` sets dice aside."""
         roll = [0] * 6
-        for face in self.roll_many(KINGDOM_DIE, count):
-            roll[FACE_INDEX[face]] += 1
+        if self.scripted_dice_left:  # a test's script names the faces
+            for face in self.roll_many(KINGDOM_DIE, count):
+                roll[FACE_INDEX[face]] += 1
+        else:  # the same draws, read as the faces' indices (compiled: no dict look-up, a native int)
+            index: int
+            for index in self.roll_many(_INDEX_DIE, count):
+                roll[index] += 1
         self.rolled = roll
         self.picked = 0
         if not self.quiet:
-            shown, texts = _roll_shown(roll)
-            faces = list(shown)
-            effects = [fx.turn(seat)] if new_turn else []
-            effects.append(fx.roll("dice-roll", faces, seat))
-            self.emit("roll", seat, texts[seat], {"faces": faces, "effects": effects})  # as emit would store them
+            shown = _shown(roll)
+            effects = shown.turn_effects[seat] if new_turn else shown.reroll_effects[seat]
+            self.emit("roll", seat, shown.roll_texts[seat], {"faces": shown.faces_list, "effects": effects})
         self.tasks.append((SET_ASIDE, seat))  # = then(...): no lanes in this game, and the hot path
 
     # ------------------------------------------------------------ set-aside (a decision)
@@ -455,27 +476,31 @@ class KingdomOfDiceState(FlowState):
 
     @resolve(SET_ASIDE)
     def _set_aside(self, task: tuple, action: Action) -> None:
-        seat = task[1]
+        # Typed locals and the dice counted by hand: compiled, native ints and list reads, where the
+        # task's and payload's Any made every read generic and sum() called the builtin.
+        seat: int = task[1]
         aid = action.id
+        rolled = self.rolled
         if aid == "reroll":
-            self._roll_dice(seat, sum(self.rolled))
+            self._roll_dice(seat, rolled[0] + rolled[1] + rolled[2] + rolled[3] + rolled[4] + rolled[5])
             return
         if aid == "stop":
             self._check_result(seat)
             return
-        face = action.payload
-        self.rolled[face] -= 1
-        self.kept[face] += 1
+        face: int = action.payload  # the face's index (_KEEP_ACTIONS)
+        rolled[face] -= 1
+        kept = self.kept
+        kept[face] += 1
         self.picked += 1
         if not self.quiet:  # the effects in the data as emit would put them, without its second dict
-            self.emit("keep", seat, _KEEP_TEXT[seat][face], {
-                "face": FACE_ORDER[face], "effects": [fx.set_aside("dice-kept", _KEEP_FACES[face], seat)]})
-        left = sum(self.rolled)
-        if not can_still_be_valid(self.kept, left):
+            self.emit("keep", seat, _KEEP_TEXT[seat][face], {"face": FACE_ORDER[face],
+                                                             "effects": _KEEP_EFFECTS[seat][face]})
+        left = rolled[0] + rolled[1] + rolled[2] + rolled[3] + rolled[4] + rolled[5]
+        if not can_still_be_valid(kept, left):
             if not self.quiet:
-                self.emit("invalid", seat, f"{seat_name(seat)} has set aside {faces_text(self.kept)}: "
-                          "no roll can make that valid, so the turn ends.",
-                          {"kept": _counts_to_faces(self.kept)})
+                shown = _shown(kept)
+                self.emit("invalid", seat, f"{seat_name(seat)} has set aside {shown.text}: "
+                          "no roll can make that valid, so the turn ends.", {"kept": shown.faces_list})
             self._end_turn(seat, used_marker=False)
         elif left == 0:
             self._check_result(seat)
@@ -487,8 +512,9 @@ class KingdomOfDiceState(FlowState):
         value = result_value(self.kept)
         if value is None:
             if not self.quiet:
-                self.emit("invalid", seat, f"{seat_name(seat)}'s result {faces_text(self.kept)} is not valid.",
-                          {"kept": _counts_to_faces(self.kept)})
+                shown = _shown(self.kept)
+                self.emit("invalid", seat, f"{seat_name(seat)}'s result {shown.text} is not valid.",
+                          {"kept": shown.faces_list})
             self._end_turn(seat, used_marker=False)
             return
         target = free_space_at_or_below(self.board, value)

@@ -52,7 +52,7 @@ class DiceActions(Sailing):
     # --- C: Execute Dice Actions
     @auto("execute")
     def _phase_c(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         self.phase = "C"
         c = count_faces(self.dice)
         skulls = c[SKULL] + c[SKULL_GROG]
@@ -90,7 +90,7 @@ class DiceActions(Sailing):
 
     @resolve("skull5?")
     def _skull5_chosen(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         if action.id == "give":
             self.tasks.append(("give?", seat, ""))
             if not self.quiet:
@@ -144,7 +144,9 @@ class DiceActions(Sailing):
 
     @auto("skulls")
     def _skulls(self, task: Task) -> None:
-        _, seat, n, own = task
+        seat: int = task[1]  # typed: compiled, native ints below (a task's items are Any)
+        n: int = task[2]
+        own: int = task[3]
         if self.captain[seat] == BONES:
             if n == 0:
                 if own:
@@ -200,7 +202,7 @@ class DiceActions(Sailing):
 
     @auto("order")
     def _next_group(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         groups = self._order_options()
         jaxn = self.flags & F_JAXN
         if not groups and not jaxn:
@@ -231,7 +233,7 @@ class DiceActions(Sailing):
 
     @resolve("order?")
     def _order_chosen(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         self.tasks.append(("order", seat))  # the next group is chosen once this one is done
         if action.id == "jaxn":
             self.flags &= ~F_JAXN
@@ -270,7 +272,7 @@ class DiceActions(Sailing):
 
     @auto("end-c")
     def _end_of_c(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         if self.flags & F_GROG5:
             if not self.quiet:
                 self.emit("restart", seat, f"{PLAYER[seat]} begins the turn again from the Roll Dice phase.")
@@ -312,7 +314,8 @@ class DiceActions(Sailing):
 
     @auto("cannons")
     def _cannons(self, task: Task) -> None:
-        _, seat, n = task
+        seat: int = task[1]
+        n: int = task[2]
         if n > 0 and self._cannon_actions(seat, n):
             self.tasks.append(("cannons?", seat, n))
             return
@@ -411,7 +414,7 @@ class DiceActions(Sailing):
 
     @resolve("jager?")
     def _jager_chosen(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         if action.id == "jager:move":
             if not self.quiet:
                 self.emit("jager", seat, f"{PLAYER[seat]} (Jäger Knot) moves 1 space forward after the attack.")

@@ -53,7 +53,7 @@ class Ending(CorsairsFields):
     # --- D: End Your Turn
     @auto("end-turn")
     def _phase_d(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         self.phase = "D"
         if self.captain[seat] == HASAN and self.grog[seat] >= 2:
             self.grog[seat] -= 1

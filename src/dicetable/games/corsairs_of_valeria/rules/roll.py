@@ -42,7 +42,7 @@ class Rolling(DiceActions):
     # ============================================================ the turn
     @auto("turn")
     def _begin_turn(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         self.current = seat
         self.turn += 1
         self.flags = 0
@@ -76,7 +76,7 @@ class Rolling(DiceActions):
     # --- A: Roll Dice
     @auto("roll")
     def _phase_a(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         self.phase = "A"
         if self.captain[seat] in (WILLEM, LUTHOR) and self.grog[seat] >= 1:
             self.tasks.append(("roll?", seat))
@@ -97,7 +97,7 @@ class Rolling(DiceActions):
 
     @resolve("roll?")
     def _roll_chosen(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         if action.id == "roll":
             self._roll_all(seat)
             return
@@ -121,7 +121,7 @@ class Rolling(DiceActions):
 
     @auto("reroll")
     def _phase_b(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         self.phase = "B"
         if any(self.reroll_payments(seat)):
             self.tasks.append(("reroll?", seat))
@@ -134,7 +134,7 @@ class Rolling(DiceActions):
 
     @prompt("reroll?")
     def _reroll_prompt(self, task: Task) -> Decision:
-        seat = task[1]
+        seat: int = task[1]
         pay = f"{self.grog[seat]} Grog"
         if self.captain[seat] == PRINCE:
             pay += f", {self.silver[seat]} Silver (Prince of Bella Ire)"
@@ -148,7 +148,7 @@ class Rolling(DiceActions):
 
     @choices("reroll?")
     def _reroll_choices(self, task: Task) -> tuple[Action, ...]:
-        seat = task[1]
+        seat: int = task[1]
         grog, silver = self.reroll_payments(seat)
         dice = self.dice
         marked = self.marked
@@ -160,7 +160,7 @@ class Rolling(DiceActions):
 
     @resolve("reroll?")
     def _reroll_chosen(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         aid = action.id
         if aid == "lock":
             self.marked = 0
@@ -170,7 +170,8 @@ class Rolling(DiceActions):
                           effects=[fx.set_aside(DICE_KEY, names, seat)])
             return
         if aid.startswith("mark:"):
-            self.marked ^= 1 << action.payload
+            die: int = action.payload  # the die's index (ACT_MARK)
+            self.marked ^= 1 << die
             self.tasks.append(task)  # still deciding; marking pays nothing, so the re-roll stays payable
             return
         if aid == "reroll":
@@ -197,14 +198,14 @@ class Rolling(DiceActions):
     # --- end of B: Mistress of the Skull, Reo the Cartographer
     @auto("captain-b")
     def _end_of_b(self, task: Task) -> None:
-        seat = task[1]
+        seat: int = task[1]
         cap = self.captain[seat]
         if (cap == MISTRESS and SKULL_GROG in self.dice) or (cap == REO and MAP in self.dice):
             self.tasks.append(("captain-b?", seat))
 
     @prompt("captain-b?")
     def _captain_b_prompt(self, task: Task) -> Decision:
-        seat = task[1]
+        seat: int = task[1]
         cap = self.captain[seat]
         if cap == MISTRESS:
             prompt = f"End of phase B ({faces_text(self.dice)}): turn all Skull-and-Grog faces into Grog faces?"
@@ -221,7 +222,7 @@ class Rolling(DiceActions):
 
     @resolve("captain-b?")
     def _captain_b_chosen(self, task: Task, action: Action) -> None:
-        seat = task[1]
+        seat: int = task[1]
         if action.id == "keep":
             return
         if action.id == "mistress":

@@ -133,7 +133,10 @@ class Sailing(Coins):
 
     @auto("move")
     def _move(self, task: Task) -> None:
-        _, seat, steps, free, moved = task
+        seat: int = task[1]  # typed: compiled, native ints below (a task's items are Any)
+        steps: int = task[2]
+        free: int = task[3]
+        moved: int = task[4]
         track = self.track
         while steps > 0 and not self.flags & F_ARRIVED:
             here = self.pos[seat]
