@@ -22,6 +22,8 @@ import re
 from html import escape
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 _T = TypeVar("_T")
 
 #: The root part of every board.
@@ -106,6 +108,9 @@ def _filled(parts: Mapping[str, str], key: str, seen: tuple[str, ...]) -> str:
     return _SLOT.sub(one, parts[key])
 
 
+# compiled, a plain Python class: functools.update_wrapper sets attributes (__module__, __doc__,
+# __wrapped__, ...) that a native class's instances have no room for
+@mypyc_attr(native_class=False)
 class Memo:
     """A drawing function memoised on the values of its arguments, for the parts every viewer of a table
     draws alike (``memo(draw)(*args)`` is ``draw(*args)``).

@@ -20,12 +20,10 @@ from functools import lru_cache
 from typing import Any, Mapping
 from math import hypot
 
-from pydantic import field_validator
-
 from dicetable.engine import seat_name
-from dicetable.engine.data import Sourced, load_data
 from dicetable.engine.markup import LEGEND, PIPS, ROOT, attr, die_svg, legend, slot, text
 
+from .boarddata import BOARD
 from .components import DRAFT_LINE, EVENTS, STATUES
 from .layout import LAYOUTS
 from .sheet import GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
@@ -36,36 +34,6 @@ from .viewdata import (
 )
 
 GAME_ID = "dice-kingdoms-of-valeria"
-
-
-class SeasonPositions(Sourced):
-    """Drawing positions (x, y in the 520 x 430 Forest sheet) of one season's Forest nodes."""
-
-    river_y: float = 0
-    nodes: dict[str, tuple[float, float]]
-
-
-class BoardData(Sourced):
-    """``data/board.json``: the Forest sheets' node positions per season, checked against the layout."""
-
-    width: int
-    height: int
-    seasons: dict[str, SeasonPositions]
-
-    @field_validator("seasons")
-    @classmethod
-    def _every_node_placed(cls, seasons: dict) -> dict:
-        for season, lay in LAYOUTS.items():
-            if season not in seasons:
-                raise ValueError(f"no positions for the {season} sheets")
-            names = set(lay.road_a_name) | set(lay.road_b_name)
-            missing = sorted(names - set(seasons[season].nodes))
-            if missing:
-                raise ValueError(f"{season}: no position for {', '.join(missing)}")
-        return seasons
-
-
-BOARD = load_data(__package__, "board.json", BoardData)
 
 #: Reward Pips: (glyph, CSS class, what it does in our words; rulebook: Reward Pips).
 REWARD = {
