@@ -42,6 +42,10 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
     6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
 }
 
+#: A drawing coordinate or length: an int stays an int in the markup (``x="8"``), a float a float. Compiled
+#: (mypyc), a parameter typed ``float`` turns an int into a float, which would write ``x="8.0"``.
+Coord = int | float
+
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}")
 
 
