@@ -3,10 +3,8 @@
 Everything else about the package is declared in pyproject.toml; this file only
 adds the C extensions. The modules compiled are the one list ``COMPILED``
 below (dotted module names; a package's name means its ``__init__``; a name ending in ``.*`` means every module of
-that package). The web, CLI, server and research layers and the games' text views
-stay pure Python: they are not on the hot path of a playout. The games' board
-views are compiled: a server draws them for every viewer after every move
-(docs/load.md, "The board views compiled").
+that package). The web, CLI, server and research layers and the games' text and
+board views stay pure Python: they are not on the hot path of a playout.
 
 ``DICETABLE_COMPILE`` chooses:
 
@@ -38,8 +36,8 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
 
-#: The modules compiled by mypyc (the hot path of a playout, and a server's boards): the engine kernel
-#: and, per game, its rules, components, policies and board view. A title joins the compiled build by adding its lines here.
+#: The modules compiled by mypyc (the hot path of a playout): the engine kernel and, per game,
+#: its rules, components and policies. A title joins the compiled build by adding its lines here.
 COMPILED: list[str] = [
     # the engine package itself: its imports give compiled code the modules its re-exported names live in
     "dicetable.engine",
@@ -74,19 +72,6 @@ COMPILED: list[str] = [
     # the search (its tree and rollouts) and its learned leaf value (a dot product per seat and leaf)
     "dicetable.bots.mcts",
     "dicetable.bots.value",
-    # the browser boards, drawn for every viewer after every move (a server's hot path, not a playout's):
-    # the keyed-parts helpers, and per game its board view and the observation readers it calls
-    "dicetable.engine.markup",
-    "dicetable.games.kingdom_of_dice.viewdata",
-    "dicetable.games.kingdom_of_dice.board",
-    "dicetable.games.corsairs_of_valeria.viewdata",
-    "dicetable.games.corsairs_of_valeria.board",
-    "dicetable.games.biblios_dice.viewdata",
-    "dicetable.games.biblios_dice.board",
-    "dicetable.games.dice_kingdoms_of_valeria.viewdata",
-    "dicetable.games.dice_kingdoms_of_valeria.board",
-    "dicetable.games.valeria_card_kingdoms.viewdata",
-    "dicetable.games.valeria_card_kingdoms.board",
     # the research observation fills (each game's direct encoding: no numpy in them)
     "dicetable.games.kingdom_of_dice.encoding",
     "dicetable.games.corsairs_of_valeria.encoding",
