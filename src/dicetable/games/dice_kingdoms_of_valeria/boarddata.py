@@ -1,9 +1,9 @@
 """The Forest sheets' drawing positions for the browser board: ``data/board.json``, checked against the layout.
 
-The pydantic models stay in this module, which is not compiled: mypyc's
-compiled methods carry no signature that pydantic's ``field_validator`` can
-read, and :mod:`.board` (compiled, setup.py's ``COMPILED``) only reads
-:data:`BOARD`.
+The pydantic models live apart from :mod:`.board`, which only reads
+:data:`BOARD`, so that the board view can be compiled (docs/load.md, "The
+board views compiled") while this module is not: a method compiled by mypyc
+carries no signature that pydantic's ``field_validator`` can read.
 """
 
 from __future__ import annotations
