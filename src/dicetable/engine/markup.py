@@ -22,6 +22,8 @@ import re
 from html import escape
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 _T = TypeVar("_T")
 
 #: The root part of every board.
@@ -39,6 +41,10 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
     5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
     6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
 }
+
+#: A drawing coordinate or length: an int stays an int in the markup (``x="8"``), a float a float. If the
+#: boards are compiled (mypyc), a parameter typed ``float`` turns an int into a float: ``x="8.0"``.
+Coord = int | float
 
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}")
 
@@ -106,6 +112,9 @@ def _filled(parts: Mapping[str, str], key: str, seen: tuple[str, ...]) -> str:
     return _SLOT.sub(one, parts[key])
 
 
+# if compiled (mypyc; docs/load.md, "The board views compiled"), a plain Python class: functools.update_wrapper
+# sets attributes (__module__, __doc__, __wrapped__, ...) that a native class's instances have no room for
+@mypyc_attr(native_class=False)
 class Memo:
     """A drawing function memoised on the values of its arguments, for the parts every viewer of a table
     draws alike (``memo(draw)(*args)`` is ``draw(*args)``).

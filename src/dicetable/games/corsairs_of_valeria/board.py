@@ -38,10 +38,10 @@ Seats are 0-based, as in the observation.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import LEGEND, ROOT, attr, legend, memo, slot, text
+from dicetable.engine.markup import LEGEND, ROOT, Coord, attr, legend, memo, slot, text
 
 from .components import COLOURS, DICE, GROG_MAX, SILVER_PER_TREASURE, TREASURE_TO_WIN, RaceTrack
 from .rules.common import DICE_KEY, ISLAND_KEY, SUPPLY_KEY, counter_key, ship_key, space_key
@@ -104,7 +104,7 @@ def _svg_act(action: dict[str, Any], body: str, cls: str = "cov-act", key: str =
 
 # ---------------------------------------------------------------- the race track
 
-Box = tuple[float, float, float, float]
+Box = tuple[Coord, Coord, Coord, Coord]
 """``(x, y, width, height)`` of a space on the board, in SVG units."""
 
 
@@ -127,7 +127,7 @@ def _layout(track: RaceTrack) -> tuple[dict[int, Box], int]:
     return boxes, height
 
 
-def _hazard_icon(kind: int, x: float, y: float) -> str:
+def _hazard_icon(kind: int, x: Coord, y: Coord) -> str:
     """A small drawing of a hazard symbol centred on (x, y)."""
     if kind == 1:   # Whirlpool: a spiral
         return (f'<path class="cov-whirl" d="M{x} {y} m0 -2 a2 2 0 1 1 -2 2 a4 4 0 1 1 4 4 '
@@ -216,9 +216,10 @@ def _track_part(track: RaceTrack) -> str:
                 ly = y + ROW_H
                 label = reward_text(*rewards[k])
                 wide = " cov-wideisland" if w > 160 else ""
+                rx = min(w / 2 - 4, cast(Coord, 52))  # 52, not 52.0, when it is the smaller (compiled too)
                 out.append(f'<g class="cov-island{wide}"><title>Island: a ship crossing this line towards Skull Island '
                            f'gains {attr(label.replace("+", ""))} (nothing when moving backwards)</title>'
-                           f'<ellipse cx="{x + w / 2}" cy="{ly}" rx="{min(w / 2 - 4, 52)}" ry="6.5"/>'
+                           f'<ellipse cx="{x + w / 2}" cy="{ly}" rx="{rx}" ry="6.5"/>'
                            f'<text x="{x + w / 2}" y="{ly + 3.2}">{text(label)}</text></g>')
     return "".join(out)
 

@@ -20,12 +20,10 @@ from functools import lru_cache
 from typing import Any, Mapping
 from math import hypot
 
-from pydantic import field_validator
-
 from dicetable.engine import seat_name
-from dicetable.engine.data import Sourced, load_data
-from dicetable.engine.markup import LEGEND, PIPS, ROOT, attr, die_svg, legend, slot, text
+from dicetable.engine.markup import LEGEND, PIPS, ROOT, Coord, attr, die_svg, legend, slot, text
 
+from .boarddata import BOARD
 from .components import DRAFT_LINE, EVENTS, STATUES
 from .layout import LAYOUTS
 from .sheet import GOLD, GUILDS, KNIGHT, PLAIN, PLINTH, RECRUIT, ROAD, SLAY, STAR
@@ -36,36 +34,6 @@ from .viewdata import (
 )
 
 GAME_ID = "dice-kingdoms-of-valeria"
-
-
-class SeasonPositions(Sourced):
-    """Drawing positions (x, y in the 520 x 430 Forest sheet) of one season's Forest nodes."""
-
-    river_y: float = 0
-    nodes: dict[str, tuple[float, float]]
-
-
-class BoardData(Sourced):
-    """``data/board.json``: the Forest sheets' node positions per season, checked against the layout."""
-
-    width: int
-    height: int
-    seasons: dict[str, SeasonPositions]
-
-    @field_validator("seasons")
-    @classmethod
-    def _every_node_placed(cls, seasons: dict) -> dict:
-        for season, lay in LAYOUTS.items():
-            if season not in seasons:
-                raise ValueError(f"no positions for the {season} sheets")
-            names = set(lay.road_a_name) | set(lay.road_b_name)
-            missing = sorted(names - set(seasons[season].nodes))
-            if missing:
-                raise ValueError(f"{season}: no position for {', '.join(missing)}")
-        return seasons
-
-
-BOARD = load_data(__package__, "board.json", BoardData)
 
 #: Reward Pips: (glyph, CSS class, what it does in our words; rulebook: Reward Pips).
 REWARD = {
@@ -156,7 +124,7 @@ def _tip(code: int, title: str, marked: bool = False, voided: bool = False) -> s
     return f"{title}: {REWARD[code][2]}" + (" (voided)" if voided else " (marked)" if marked else "")
 
 
-def _pip(x: float, y: float, code: int, marked: bool, title: str, voided: bool = False, r: float = 6.5) -> str:
+def _pip(x: Coord, y: Coord, code: int, marked: bool, title: str, voided: bool = False, r: Coord = 6.5) -> str:
     """A pip drawn whole, its state included (its actions are drawn over it: :func:`_acts`)."""
     glyph, cls, _ = REWARD[code]
     state = "voided" if voided else ("marked" if marked else "open")
@@ -170,7 +138,7 @@ def _pip(x: float, y: float, code: int, marked: bool, title: str, voided: bool =
     return f"<g><title>{text(_tip(code, title, marked, voided))}</title>{''.join(body)}</g>"
 
 
-def _acts(x: float, y: float, acts, r: float) -> str:
+def _acts(x: Coord, y: Coord, acts, r: Coord) -> str:
     """The focusable elements of the actions that mark the pip at (x, y) (named by their labels):
     the first on the pip, a second way to reach it on a small numbered ring beside it."""
     aid, label = acts[0]
@@ -184,12 +152,12 @@ def _acts(x: float, y: float, acts, r: float) -> str:
     return "".join(out)
 
 
-def _cross(x: float, y: float, r: float) -> str:
+def _cross(x: Coord, y: Coord, r: Coord) -> str:
     return (f'<path class="void" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}'
             f'M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}"/>')
 
 
-def _pip_base(x: float, y: float, code: int, title: str, r: float) -> str:
+def _pip_base(x: Coord, y: Coord, code: int, title: str, r: Coord) -> str:
     """The unchanging layer of a pip (outline, Reward glyph, what it is); its state is drawn over it."""
     glyph, cls, _ = REWARD[code]
     g = f'<text class="glyph {cls}" x="{x:.1f}" y="{y + 3.2:.1f}">{text(glyph)}</text>' if glyph else ""
@@ -197,7 +165,7 @@ def _pip_base(x: float, y: float, code: int, title: str, r: float) -> str:
             f'<circle class="pip {cls}" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>{g}</g>')
 
 
-def _pip_over(x: float, y: float, code: int, r: float, marked: bool, voided: bool) -> str:
+def _pip_over(x: Coord, y: Coord, code: int, r: Coord, marked: bool, voided: bool) -> str:
     """What a marked or voided pip adds over its unchanging layer ("" for an open pip)."""
     if voided:
         return f'<circle class="mk voided" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>' + _cross(x, y, r)
@@ -207,13 +175,13 @@ def _pip_over(x: float, y: float, code: int, r: float, marked: bool, voided: boo
     return f'<circle class="mk marked" cx="{x:.1f}" cy="{y:.1f}" r="{r + 1.2}"/>{star}'
 
 
-def _counter(key: str, n: int, x: float, y: float, cls: str, tail: str = "") -> str:
+def _counter(key: str, n: int, x: Coord, y: Coord, cls: str, tail: str = "") -> str:
     """A counter the page may count up: ``<text>`` whose ``tspan`` carries ``data-key``/``data-count``."""
     return (f'<text class="{cls}" x="{x}" y="{y}"><tspan data-key="{key}" data-count="{n}">{n}</tspan>'
             f"{text(tail)}</text>")
 
 
-def _hidden_count(key: str, n: int, x: float, y: float, what: str) -> str:
+def _hidden_count(key: str, n: int, x: Coord, y: Coord, what: str) -> str:
     """A counter with no printed figure on the sheet (its pips show it): a transparent number the
     page can still count and place its +n on, named for assistive technology."""
     return (f'<text class="cnt" x="{x:.1f}" y="{y:.1f}" data-key="{key}" data-count="{n}" '
@@ -227,12 +195,12 @@ def _wall_xy() -> list:
     return [(190 + i * 19 + (20 if i >= 4 else 0), 250) for i in range(8)] + [(362, 226 - j * 24) for j in range(4)]
 
 
-def _track_xy(g: int, i: int) -> tuple[float, float]:
+def _track_xy(g: int, i: int) -> tuple[Coord, Coord]:
     y0 = 74 + g * 47
     return 62 + (i % 8) * 14.5, y0 + 6 + (i // 8) * 13
 
 
-def _gold_xy(lay, i: int) -> tuple[float, float]:
+def _gold_xy(lay, i: int) -> tuple[Coord, Coord]:
     per = lay.gold_len // lay.gold_rows
     return 402 + (i % per) * 26, 104 + (i // per) * 30
 
@@ -331,7 +299,7 @@ def _citizen(season: str, seat: int, s: int, marked: int, void: tuple) -> str:
     return "".join(o)
 
 
-def _rows(n: int, first: int, per: int, xy, step: float, r: float) -> str:
+def _rows(n: int, first: int, per: int, xy, step: Coord, r: Coord) -> str:
     """Pips ``first``..``n - 1`` of a grid of ``per`` pips a row (centres ``xy(i)``, ``step`` apart)
     marked: one dotted line a row (a dash of length 0 with round caps is a dot)."""
     o = []
@@ -588,7 +556,7 @@ def _domain(season: str, d: int, claimed: bool, void: bool) -> str:
             + "</g>")
 
 
-def _trail_label(x: float, y: float, trail: list, drawn) -> str:
+def _trail_label(x: Coord, y: Coord, trail: list, drawn) -> str:
     """The "⇒L6" Trailhead label beside its Domain, on the side farthest from any Road pip."""
     best, where = -1.0, (0, 28)
     for dx, dy in ((0, 28), (0, -23), (31, 4), (-31, 4)):

@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import islice
 
 from dicetable.engine import counted, seat_name
-from dicetable.engine.markup import LEGEND, attr, die_svg, legend, memo, slot, text
+from dicetable.engine.markup import LEGEND, Coord, attr, die_svg, legend, memo, slot, text
 
 from . import viewdata as vd
 from .components import COMPONENTS, FACE_INDEX, FACE_ORDER, SPACES
@@ -76,7 +76,7 @@ def _owner_class(owner) -> str:
     return "cat" if owner == "cat" else f"c-{vd.colour(owner)}"
 
 
-def _space_xy(index: int) -> tuple[float, float]:
+def _space_xy(index: int) -> tuple[Coord, Coord]:
     """Top-left corner of the cell of ``SPACES[index]`` (row 0 at the bottom, snaking up)."""
     row, col = divmod(index, _COLS)
     rows_from_top = _ROWS - 1 - row
@@ -93,7 +93,7 @@ def _counter(key: str, value: int) -> str:
 
 
 # ------------------------------------------------------------------ the road
-def _crown_marker(cx: float, cy: float, owner, key: str = "", r: float = 15) -> str:
+def _crown_marker(cx: Coord, cy: Coord, owner, key: str = "", r: Coord = 15) -> str:
     cls = _owner_class(owner)
     keyed = f' data-key="{key}"' if key else ""
     if owner == "cat":
