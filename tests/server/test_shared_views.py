@@ -156,6 +156,22 @@ def test_a_memo_draws_equal_values_once_and_tells_types_apart():
     assert draw.__name__ == "draw"  # a wrapper of the function
 
 
+def test_a_memo_keys_what_json_cannot_hold_by_its_marshal_form():
+    """A dict keyed by ints, or a set, is no JSON document: the memo keys it by ``marshal`` instead, still
+    drawing equal values once and telling ``{1: ...}`` from ``{"1": ...}`` apart."""
+    calls = []
+
+    @memo(size=8)
+    def draw(value):
+        calls.append(value)
+        return f"<i>{value!r}</i>"
+
+    assert draw({1: "a"}) == "<i>{1: 'a'}</i>" and draw({1: "a"}) == "<i>{1: 'a'}</i>" and len(calls) == 1
+    assert draw({"1": "a"}) == "<i>{'1': 'a'}</i>" and len(calls) == 2
+    assert draw(frozenset({2})) == draw(frozenset({2})) and len(calls) == 3
+    assert draw("1") == "<i>'1'</i>" and draw(1) == "<i>1</i>" and draw(None) == "<i>None</i>" and len(calls) == 6
+
+
 def test_a_memo_draws_every_time_what_is_not_plain_data():
     calls = []
     made = Memo(lambda v: calls.append(v) or "x")

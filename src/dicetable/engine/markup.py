@@ -22,6 +22,7 @@ import re
 from html import escape
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
+import orjson
 from mypy_extensions import mypyc_attr
 
 _T = TypeVar("_T")
@@ -112,6 +113,11 @@ def _filled(parts: Mapping[str, str], key: str, seen: tuple[str, ...]) -> str:
     return _SLOT.sub(one, parts[key])
 
 
+#: A memo key's JSON text: ``orjson.dumps`` of plain data, TypeError for anything else. No option: a
+#: dict key that is not a string, an int beyond 64 bits, a set or bytes raise, and the memo then keys by
+#: ``marshal`` (whose first byte, a type code, is never the ``[`` a JSON key starts with).
+_json_key: Callable[[Any], bytes] = orjson.dumps
+
 # if compiled (mypyc; docs/load.md, "The board views compiled"), a plain Python class: functools.update_wrapper
 # sets attributes (__module__, __doc__, __wrapped__, ...) that a native class's instances have no room for
 @mypyc_attr(native_class=False)
@@ -120,11 +126,17 @@ class Memo:
     draws alike (``memo(draw)(*args)`` is ``draw(*args)``).
 
     The arguments are plain data, slices of an observation (dicts, lists,
-    tuples, str, int, float, bool, None); their key is their ``marshal`` form
-    (version 2, so equal values of equal types in the same order give equal
-    bytes: ``1``, ``1.0`` and ``True`` are told apart), or a 128-bit BLAKE2
-    digest of it when longer than 64 bytes, so no hashable copy has to be
-    built and a large observation is not kept. Arguments ``marshal`` cannot write are drawn every time.
+    tuples, str, int, float, bool, None); their key is their JSON text
+    (``orjson``: equal values of equal types in the same order give equal
+    bytes, ``1``, ``1.0`` and ``True`` are told apart; a tuple and a list of
+    the same items are one key, which the drawing functions read alike), or
+    their ``marshal`` form (version 2) where JSON cannot hold them (a dict with
+    keys that are not strings, a set); a 128-bit BLAKE2 digest of the key when
+    it is longer than 64 bytes, so no hashable copy has to be built and a large
+    observation is not kept. JSON text is made about three times as fast as
+    ``marshal``'s form of the same observation (docs/load.md, "The boards'
+    memo keys"), and a server makes a key for every viewer after every move.
+    Arguments neither can write are drawn every time.
     The memo holds at most ``size`` results and starts again empty when full;
     it is shared by every table in the process (a result must depend on the
     arguments only: no seat, no actions unless passed).
@@ -139,9 +151,12 @@ class Memo:
     def __call__(self, *args: Any) -> Any:
         """``draw(*args)``, from the memo when these values were drawn before."""
         try:
-            key = marshal.dumps(args, 2)
-        except ValueError:  # not plain data: draw it
-            return self.draw(*args)
+            key = _json_key(args)
+        except TypeError:  # not JSON (orjson.JSONEncodeError is a TypeError): its marshal form
+            try:
+                key = marshal.dumps(args, 2)
+            except ValueError:  # not plain data: draw it
+                return self.draw(*args)
         if len(key) > 64:  # a whole observation: keep a digest of it, not the bytes
             key = hashlib.blake2b(key, digest_size=16).digest()
         got = self.got.get(key)
