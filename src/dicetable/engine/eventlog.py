@@ -12,8 +12,8 @@ or an enum in ``data``) is kept as the Event itself. The record is also the
 cell of the log's chain (newest first), so a state's log costs one tuple an
 event. :class:`EventLog` is a sequence of Events over such cells, growing
 only at its end, which a state and a server share (``GameState.event_log``).
-``apply`` first chains its events :func:`loose` (the Event itself, no marshal: a
-playout never keeps its log); :func:`compact` packs them for a holder of the log
+``apply`` first chains its events :func:`loose` (the Event itself in a two-entry cell, no
+marshal: a playout never keeps its log); :func:`compact` packs them for a holder of the log
 (``GameState.compact_log``).
 """
 
@@ -45,15 +45,17 @@ def pack(event: Event, older: Any = None) -> Any:
 
 
 def loose(event: Event, older: Any = None) -> Any:
-    """The log's cell for ``event`` after ``older``, keeping the Event itself, not yet packed.
+    """The log's cell for ``event`` after ``older``, keeping the Event itself, not yet packed: ``(event, older)``.
 
     What :meth:`GameState.apply <dicetable.engine.state.GameState.apply>` makes: a playout or a
     simulation, which never keeps its log, then skips :func:`pack`'s marshal (13-23% of a
-    compiled random game's ``apply``). The cell ``(text, seat, visible, event, older, None)``
-    reads as a packed one does (:func:`unpack`, :func:`cells`, :func:`cell_visible_to`); its sixth
-    entry marks it loose for :func:`compact`.
+    compiled random game's ``apply``), and its cells are the smallest to build and to free (a
+    finished playout frees its whole log at once). Its two entries mark it loose for
+    :func:`compact`; :func:`cells` gives it as the record ``(text, seat, visible, event, None,
+    None)``, which reads as a packed cell does (:func:`unpack`, :func:`cell_visible_to`) and whose
+    six entries mark it loose in an :class:`EventLog` (:meth:`EventLog.loose_count`).
     """
-    return (event[2], event[1], event[4], event, older, None)
+    return (event, older)
 
 
 def compact(chain: Any) -> Any:
@@ -63,9 +65,9 @@ def compact(chain: Any) -> Any:
     copied. A holder of many long-lived logs (a server's tables) compacts after each action.
     """
     fresh: list[Event] = []
-    while chain is not None and len(chain) == 6:
-        fresh.append(chain[3])
-        chain = chain[4]
+    while chain is not None and len(chain) == 2:
+        fresh.append(chain[0])
+        chain = chain[1]
     for i in range(len(fresh) - 1, -1, -1):  # oldest first (mypyc cannot compile reversed() of this list)
         chain = pack(fresh[i], chain)
     return chain
@@ -89,13 +91,19 @@ def cell_visible_to(cell: Any, seat: int | None) -> bool:
 def cells(chain: Any, last: int | None = None, link: int = 4) -> list[Any]:
     """The cells of the chain whose newest cell is ``chain`` (its newest ``last`` when given), oldest first.
 
-    ``link`` is the index of a cell's older cell: 4 in the log's cells, 2 in the history's
-    ``(seat, action id, older)`` cells.
+    ``link`` is the index of a cell's older cell: 4 in the log's packed cells, 2 in the history's
+    ``(seat, action id, older)`` cells. A loose log cell ``(event, older)`` (:func:`loose`) is
+    given as its record ``(text, seat, visible, event, None, None)``, which reads as a packed cell.
     """
     out: list[Any] = []
     while chain is not None and (last is None or len(out) < last):
-        out.append(chain)
-        chain = chain[link]
+        if len(chain) == 2:  # a loose log cell
+            event = chain[0]
+            out.append((event[2], event[1], event[4], event, None, None))
+            chain = chain[1]
+        else:
+            out.append(chain)
+            chain = chain[link]
     out.reverse()
     return out
 

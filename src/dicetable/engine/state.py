@@ -140,7 +140,9 @@ class GameState:
         "_script_pos",
         "_history",
         "_log",
-        "_legal",
+        "_legal_seat",
+        "_legal_now",
+        "_legal_more",
         "_emitted",
     )
     players: int
@@ -152,7 +154,11 @@ class GameState:
     _script_pos: int
     _history: Any  # a (seat, action id, tail) chain, newest first; None when empty
     _log: Any  # a chain of eventlog cells (pack, or loose until compact_log), newest first; None when empty
-    _legal: dict[int, tuple[Action, ...]]
+    # The legal-actions cache, dropped by apply and step: one seat's tuple in two native fields (the
+    # usual case, no dict built per decision), the other seats' of a simultaneous decision in a dict.
+    _legal_seat: int  # the seat whose actions _legal_now holds; -1 when none is cached
+    _legal_now: tuple[Action, ...]
+    _legal_more: dict[int, tuple[Action, ...]] | None  # None when no second seat is cached
     _emitted: list[Event]
 
     game_id: ClassVar[str] = ""
@@ -354,18 +360,48 @@ class GameState:
         :class:`SeatError` when ``seat`` is not a seat of this game.
         """
         if seat is None:
-            seat = self._sole_seat()
-        elif type(seat) is not int:  # True would hash as seat 1, 1.0 as seat 1
+            s: int = self._sole_seat()
+        elif type(seat) is int:  # not True for seat 1, nor 1.0
+            s = seat
+        else:
+            self.check_seat(seat)  # raises: a seat is an int
+            s = seat
+        if s >= 0 and s == self._legal_seat:
+            return self._legal_now
+        return self._find_legal(s)
+
+    def _find_legal(self, seat: int) -> tuple[Action, ...]:
+        """:meth:`legal_actions` for an int ``seat`` whose actions are not in the first cache slot:
+        the other seats' dict, else the game's hook (cached; a seat that is no seat raises SeatError)."""
+        more = self._legal_more
+        if more is not None:
+            found = more.get(seat)
+            if found is not None:
+                return found
+        if not 0 <= seat < self.players:
             self.check_seat(seat)
-        cached = self._legal.get(seat)
-        if cached is None:
-            if not 0 <= seat < self.players:
-                self.check_seat(seat)
-            actions = self._legal_actions(seat)
-            if actions is None:
-                return ()
-            cached = self._legal[seat] = tuple(actions)
+        actions = self._legal_actions(seat)
+        if actions is None:
+            return ()
+        cached = tuple(actions)
+        if self._legal_seat < 0:
+            self._legal_seat = seat
+            self._legal_now = cached
+        else:
+            if more is None:
+                more = self._legal_more = {}
+            more[seat] = cached
         return cached
+
+    def forget_legal_actions(self) -> None:
+        """Drop the cached legal actions, so that the next :meth:`legal_actions` asks the game again.
+
+        Never needed in play (:meth:`apply` and :meth:`step` drop them); for a test or a tool that
+        changed the game's fields by hand. Returns None.
+        """
+        self._legal_seat = -1
+        self._legal_now = ()
+        self._legal_more = None
 
     def observation(self, seat: Seat) -> dict[str, Any]:
         """A JSON-able dict of what ``seat`` may see (None: a spectator).
@@ -437,11 +473,13 @@ class GameState:
         A ``seat`` that is no seat of this game raises :class:`SeatError`
         (an :class:`IllegalActionError`).
         """
-        if seat is not None and type(seat) is not int:  # not True for 1, nor 0.0 for 0
-            self.check_seat(seat)
-        legal = self._legal.get(seat) if seat is not None else None
-        if legal is None:
+        if type(seat) is int and seat >= 0 and seat == self._legal_seat:  # the usual case: cached actions
+            s: int = seat
+            legal = self._legal_now
+        else:
             # Slow path: no cached actions for this seat yet, so check the seat first.
+            if seat is not None and type(seat) is not int:  # not True for 1, nor 0.0 for 0
+                self.check_seat(seat)
             to_move = self.to_move
             if seat is None:
                 if len(to_move) != 1:
@@ -449,7 +487,7 @@ class GameState:
                         raise IllegalActionError("the game is over: no seat may act")
                     raise IllegalActionError(
                         "several seats decide now ("
-                        + ", ".join(seat_name(s) for s in to_move)
+                        + ", ".join(seat_name(t) for t in to_move)
                         + "): say which seat acts"
                     )
                 seat = to_move[0]
@@ -460,16 +498,18 @@ class GameState:
                     raise IllegalActionError("the game is over: no seat may act")
                 raise IllegalActionError(
                     f"it is not {seat_name(seat)}'s decision now; waiting for "
-                    + ", ".join(seat_name(s) for s in to_move)
+                    + ", ".join(seat_name(t) for t in to_move)
                 )
-            legal = self.legal_actions(seat)
-        assert seat is not None  # set above when it was omitted
-        if type(action) is _ACTION and action in legal:  # `in` tries identity first: the usual case
-            chosen: Action | None = action
-            aid = action.id
-        else:
+            s = seat
+            legal = self.legal_actions(s)
+        chosen: Action | None = None
+        if type(action) is _ACTION:  # the usual case: one of the very Actions offered (a pointer compare each)
+            for candidate in legal:
+                if candidate is action:
+                    chosen = candidate
+                    break
+        if chosen is None:  # an id, or an Action made elsewhere: the offered action of the same id
             aid = action.id if isinstance(action, Action) else action
-            chosen = None
             for candidate in legal:
                 if candidate.id == aid:
                     chosen = candidate
@@ -477,21 +517,23 @@ class GameState:
         if chosen is None:
             shown = ", ".join(a.id for a in legal[:12])
             more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-            decision = self.decision(seat)
+            decision = self.decision(s)
             asked = f" ({decision.prompt.rstrip('.')})" if decision is not None else ""
             raise IllegalActionError(
-                f"{_short(aid, 80)} is not a legal action for {seat_name(seat)} now{asked}; "
+                f"{_short(aid, 80)} is not a legal action for {seat_name(s)} now{asked}; "
                 f"legal actions: {shown}{more}"
             )
         self._emitted = []
-        self._apply(chosen, seat)
-        self._history = (seat, chosen.id, self._history)
+        self._apply(chosen, s)
+        self._history = (s, chosen.id, self._history)
         events = self._emitted
         log = self._log
         for event in events:
             log = loose(event, log)  # packed when a holder of the log asks (compact_log)
         self._log = log
-        self._legal = {}
+        self._legal_seat = -1
+        self._legal_now = ()
+        self._legal_more = None
         return events
 
     def compact_log(self) -> None:
@@ -522,7 +564,9 @@ class GameState:
         finally:
             self.quiet = False
         self._history = (seat, action.id, self._history)
-        self._legal = {}
+        self._legal_seat = -1
+        self._legal_now = ()
+        self._legal_more = None
 
     def child(self, action: Action, seat: int) -> Self:
         """A clone that has taken ``action`` for ``seat`` by the quiet :meth:`step`; this state is unchanged.
@@ -573,7 +617,9 @@ class GameState:
         other._script_pos = self._script_pos
         other._history = self._history
         other._log = self._log
-        other._legal = {}
+        other._legal_seat = -1
+        other._legal_now = ()
+        other._legal_more = None
         other._emitted = []
         self._copy_into(other)
         return other
@@ -601,7 +647,7 @@ class GameState:
         other = self._kernel(self.players, seed, self.options, seed_state(seed), (), 0, None, None)
         self._copy_into(other)
         other._determinize(seat)
-        other._legal = {}
+        other.forget_legal_actions()
         return other
 
     def to_dict(self, *, log: bool = True) -> dict[str, Any]:
@@ -644,7 +690,9 @@ class GameState:
         state._script_pos = script_pos
         state._history = history
         state._log = log
-        state._legal = {}
+        state._legal_seat = -1
+        state._legal_now = ()
+        state._legal_more = None
         state._emitted = []
         return state
 
@@ -732,7 +780,11 @@ class GameState:
         """
         if not self.quiet:
             if effects:  # a new dict: the caller's is left as it was
-                data = {"effects": effects} if data is None else {**data, "effects": effects}
+                if data is None:
+                    data = {"effects": effects}
+                else:  # {**data, "effects": effects}, the copy made whole (a small dict's copy is one block)
+                    data = data.copy()
+                    data["effects"] = effects
             self._emitted.append(new_event(kind, seat, text, data, visible))
 
     def randbelow(self, n: int) -> int:
@@ -795,6 +847,6 @@ class GameState:
         if not to_move:
             raise IllegalActionError("the game is over: no seat may act")
         raise IllegalActionError(
-            "several seats decide now (" + ", ".join(seat_name(s) for s in to_move)
+            "several seats decide now (" + ", ".join(seat_name(t) for t in to_move)
             + "): say which seat"
         )

@@ -184,5 +184,5 @@ def grew(before: dict, after: dict) -> None:
 
 def refresh(state) -> None:
     """Forget cached legal actions after a test edited the state by hand."""
-    state._legal = {}
+    state.forget_legal_actions()
     state.menu = None

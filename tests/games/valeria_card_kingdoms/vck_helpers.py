@@ -40,7 +40,7 @@ def clear_tableau(s: ValeriaState, seat: int) -> None:
 def give(s: ValeriaState, seat: int, name: str, n: int = 1) -> None:
     """Add ``n`` copies of a Citizen (or 'Starter Peasant'/'Starter Knight') to the tableau."""
     s.own[seat * NT + CARD[name]] += n
-    s._legal = {}
+    s.forget_legal_actions()
 
 
 def set_res(s: ValeriaState, seat: int, g=None, st=None, m=None, vp=None) -> None:
@@ -48,7 +48,7 @@ def set_res(s: ValeriaState, seat: int, g=None, st=None, m=None, vp=None) -> Non
     for i, v in enumerate((g, st, m, vp)):
         if v is not None:
             s.res[seat * 4 + i] = v
-    s._legal = {}
+    s.forget_legal_actions()
 
 
 def res(s: ValeriaState, seat: int) -> tuple:
@@ -74,7 +74,7 @@ def give_domain(s: ValeriaState, seat: int, name: str) -> None:
     d = DOM_INDEX[name]
     _take_domain_out(s, d)
     s.doms[seat] = s.doms[seat] + (d,)
-    s._legal = {}
+    s.forget_legal_actions()
 
 
 def domain_on_top(s: ValeriaState, name: str, position: int = 0) -> None:
@@ -83,13 +83,13 @@ def domain_on_top(s: ValeriaState, name: str, position: int = 0) -> None:
     _take_domain_out(s, d)
     p = DOM0 + position
     s.stacks[p] = s.stacks[p] + (d,)
-    s._legal = {}
+    s.forget_legal_actions()
 
 
 def give_monster(s: ValeriaState, seat: int, name: str, n: int = 1) -> None:
     """Put ``n`` Monsters named ``name`` in the seat's Victory stack."""
     s.victory[seat] = s.victory[seat] + (MON_INDEX[name],) * n
-    s._legal = {}
+    s.forget_legal_actions()
 
 
 def monster_position(s: ValeriaState, area: str) -> int:
@@ -102,7 +102,7 @@ def monster_on_top(s: ValeriaState, name: str) -> int:
     m = MON_INDEX[name]
     p = s.areas.index(MON_AREA[m])
     s.stacks[p] = s.stacks[p] + (m,)
-    s._legal = {}
+    s.forget_legal_actions()
     return p
 
 
@@ -183,4 +183,4 @@ def empty_stack(s: ValeriaState, p: int) -> None:
     """Empty Center Stack position ``p`` and mark it Exhausted."""
     s.stacks[p] = ()
     s.exhausted |= 1 << p
-    s._legal = {}
+    s.forget_legal_actions()

@@ -13,6 +13,7 @@ from .consts import GROG_MAX, SILVER_PER_TREASURE, SILVER_TOTAL, TREASURE_TO_WIN
 from .common import (
     PLAYER,
     SUPPLY_KEY,
+    coins_on_ships,
     counter_key,
 )
 from .end import Ending
@@ -98,7 +99,7 @@ class Coins(Ending):
                       {"silver": n}, effects=self._coins_effects(seat, n, SUPPLY_KEY, self.supply))
         silver = self.silver
         for got in range(n):
-            if SILVER_TOTAL - sum(silver) - self.island <= 0:
+            if SILVER_TOTAL - coins_on_ships(silver) - self.island <= 0:
                 if not self.quiet:
                     self.emit("supply-empty", seat, f"The Silver supply is empty: {PLAYER[seat]} "
                               f"gets {got} of {n}.", {"got": got, "wanted": n})

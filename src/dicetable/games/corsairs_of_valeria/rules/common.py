@@ -76,6 +76,15 @@ def dice_info(dice: Iterable[int]) -> tuple[str, list[str]]:
     return info
 
 
+def coins_on_ships(silver: list[int]) -> int:
+    """The Silver on every Ship Board together: ``sum(silver)`` in a loop of native ints in the compiled
+    build (the builtin ``sum`` is a generic call on boxed ints there; the supply is asked at every coin)."""
+    total = 0
+    for n in silver:
+        total += n
+    return total
+
+
 def count_faces(dice: Iterable[int]) -> list[int]:
     """The 6 face counts of a roll (index = face code)."""
     out = [0] * 6

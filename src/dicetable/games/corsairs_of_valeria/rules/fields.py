@@ -15,7 +15,7 @@ from dicetable.engine import LIST, Field, FlowState, GameState, declare, int_lis
 
 from ..components import Layout, RaceTrack, layout_name, parse_layout, race_track
 from .consts import SILVER_TOTAL
-from .common import F_ARRIVED, captains_in, captains_out, dice_in, dice_out
+from .common import F_ARRIVED, captains_in, captains_out, coins_on_ships, dice_in, dice_out
 
 
 class CorsairsFields(FlowState):
@@ -97,7 +97,7 @@ class CorsairsFields(FlowState):
     @property
     def supply(self) -> int:
         """Silver coins in the general supply: 35 minus those on ships and Skull Island."""
-        return SILVER_TOTAL - sum(self.silver) - self.island
+        return SILVER_TOTAL - coins_on_ships(self.silver) - self.island
 
     def _set_layout(self, layout: Layout) -> None:
         self.layout = layout
