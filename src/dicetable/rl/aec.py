@@ -28,6 +28,7 @@ from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv
 
 from dicetable.engine import Action, GameState
+from dicetable.engine.batchstep import show_one, step_offered
 
 from .spaces import GameSpaces, game_over, placing_rewards, started
 
@@ -98,18 +99,16 @@ class DicetableAEC(AECEnv):
             raise ValueError(f"{agent!r} is not an agent of this game: {', '.join(self.possible_agents)}") from None
         size, actions = self._sizes
         mask = np.zeros(actions, dtype=np.int8)
-        legal = state.legal_actions(seat)
-        index = self._index
-        ks = [index[action.id] for action in legal]
-        view = mask.data if len(ks) > 6 else mask  # a view costs six numpy item writes, saves half of each
-        for k in ks:
-            view[k] = 1
-        self._offered = (seat, legal, ks)
         fill = self._fill
         if fill is None:
+            offered = show_one(state, seat, None, None, mask.data, self._index)
+            self._offered = (seat, offered[0], offered[1])
             return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
         vector = np.zeros(size, dtype=np.float32)
-        fill(state, seat, vector.data)  # through a memoryview, as GameSpaces.observe does
+        # the mask, then the fill through a memoryview (as GameSpaces.observe does), in one call
+        # compiled with the engine (dicetable.engine.batchstep)
+        offered = show_one(state, seat, fill, vector.data, mask.data, self._index)
+        self._offered = (seat, offered[0], offered[1])
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
@@ -141,23 +140,28 @@ class DicetableAEC(AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
-        chosen: Action | None = None
         offered = self._offered
-        if offered is not None and offered[0] == seat and type(action) is int:
-            try:  # the Action the mask showed: the quiet step takes it, apply finds it at once
-                chosen = offered[1][offered[2].index(action)]
-            except ValueError:  # not offered: apply below refuses it by id, saying what is legal
-                pass
         self._offered = None
-        if chosen is not None and not self.events:
-            state.step(chosen, seat)  # the very Action legal_actions(seat) offered: the trusted quiet step
-        else:  # apply looks the id up and refuses an illegal one, naming what is legal
-            state.apply(chosen if chosen is not None else self.spaces.action_id(action), seat)
-        # the rewards stay zero until the step that ends the game (no clearing before then)
+        if offered is not None and offered[0] == seat:
+            # the Action the mask showed, played in one compiled call (dicetable.engine.batchstep):
+            # the trusted quiet step (apply with events=True); -2: not offered, refused below
+            following = step_offered(state, offered[1], offered[2], action, seat, self.events)
+            if following >= 0:  # the rewards stay zero until the step that ends the game
+                self.agent_selection = self.possible_agents[following]
+                return
+            if following == -1:
+                self._end(state)
+                return
+        # apply looks the id up and refuses an illegal one, naming what is legal
+        state.apply(self.spaces.action_id(action), seat)
         to_move = state.to_move
         if to_move:
             self.agent_selection = self.possible_agents[min(to_move)]
             return
+        self._end(state)
+
+    def _end(self, state: GameState) -> None:
+        """After the step that left no seat to move: the final rewards if the game is over."""
         if state.is_over:
             for a, r in zip(self.possible_agents, placing_rewards(state)):
                 self.rewards[a] = r
