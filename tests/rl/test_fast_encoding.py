@@ -127,11 +127,11 @@ def test_emptied_memos_give_the_same_vectors(game_id: str) -> None:
 
 @pytest.mark.parametrize("players", [1, 2, 3])
 def test_card_kingdoms_fill_interleaving_games_and_outputs(players: int) -> None:
-    """Card Kingdoms' fill remembers the seats' cards it last saw per state and observer's place:
-    fills of three games interleaved (each game's next state, every seat and the spectator, into a
-    float32 buffer and a list in turn), and of a short-lived copy of another game at each step (the
-    next copy may get the freed one's id, so the entry it finds holds another game's cards), must
-    each be the dictionary encoding."""
+    """Card Kingdoms' fill remembers the seats' cards it last saw from each observer's place: fills
+    of three games interleaved (each game's next state, every seat and the spectator, into a
+    float32 buffer and a list in turn) must each be the dictionary encoding, whichever game and
+    output the fill served before (its remembered run is then another game's, or the same cards
+    in the other output)."""
     enc = dicetable.get_game("valeria-card-kingdoms").observation_encoding(players, {})
     rng = random.Random(players)
     games = [dicetable.new_game("valeria-card-kingdoms", players, seed=70 + g) for g in range(3)]
@@ -141,18 +141,16 @@ def test_card_kingdoms_fill_interleaving_games_and_outputs(players: int) -> None
         state = games[step % 3]
         if state.is_over:
             continue
-        copy = games[(step + 1 + step // 3) % 3].clone()
-        for shown, seat in [(state, s) for s in [*range(players), None]] + [(copy, 0)]:
-            slow = np.asarray(enc.encode(shown.observation(seat)), dtype=np.float32)
+        for seat in [*range(players), None]:
+            slow = np.asarray(enc.encode(state.observation(seat)), dtype=np.float32)
             for as_list in ((False, True) if step % 2 else (True, False)):
                 if as_list:
-                    fast = np.asarray(enc.encode_state(shown, seat), dtype=np.float32)
+                    fast = np.asarray(enc.encode_state(state, seat), dtype=np.float32)
                 else:
                     buf.fill(0.0)
-                    fast = enc.encode_state(shown, seat, buf)
+                    fast = enc.encode_state(state, seat, buf)
                 assert np.array_equal(fast, slow), (players, step, seat, as_list)
                 checked += 1
-        del copy, shown
         mover = rng.choice(state.to_move)
         state.apply(rng.choice(state.legal_actions(mover)), mover)
     assert checked > 400

@@ -185,20 +185,19 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         got = seat_rows[key] = (row, state.cards_vp(s), none)  # public VP less the VP tokens, written apart
         return got
 
-    # the seats' cards (tableau, owned_domains, slain: one run of the vector) as the last fill of a
-    # state from an observer's place saw them, per (state object, observer's place): the seats'
-    # (own, doms, victory), the run as float32 (for a memoryview output, made when first asked) and
-    # as Python floats (for a list output, likewise), and each seat's seat_row. Cards change at a
-    # buy, not at most steps: a hit costs three list comparisons and one slice write instead of a
-    # key and a memo look-up per seat and a write per card. The state's id only picks the entry
-    # (the comparisons decide, so a reused id is harmless); one fill serves a batch's many games.
+    # the seats' cards (tableau, owned_domains, slain: one run of the vector) as the last fill from
+    # each observer's place saw them: the seats' (own, doms, victory), the run as float32 (for a
+    # memoryview output, made when first asked) and as Python floats (for a list output, likewise),
+    # and each seat's seat_row. Cards change at a buy, not at most steps, and the fills from one
+    # observer's place follow each other (an environment's agent, a batch's game): a hit costs
+    # three list comparisons and one slice write instead of a key and a memo look-up per seat and
+    # a write per card (one list, read once: a fill in another thread replaces an entry whole)
     o_seats = o["tableau"]
     seats_size = o["public_vp"] - o_seats
     if o["owned_domains"] != o_seats + players * n_display or o["slain"] != o["owned_domains"] + players * n_dom \
             or seats_size != players * (n_display + n_dom + n_mon):
         raise AssertionError("tableau, owned_domains and slain are no longer one run of the vector")
-    last_seats: dict[int, list[Any]] = {}
-    no_entry: list[Any] = [None, None, None, None, None, []]
+    last_seats: list[list[Any]] = [[None, None, None, None, None, []] for _ in range(players)]
 
     def seats_run(entry: list[Any], as_list: bool) -> Any:
         """The seats' run of ``entry`` (see ``last_seats``): a float32 memoryview, or a list of
@@ -266,8 +265,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if task[0] == "action" and task[2] is not None:
                 out[o_actions_left] = task[2] / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
-        place = id(state) * 8 + first  # at most 5 seats: a distinct key per (state, place)
-        entry = last_seats.get(place, no_entry)
+        entry = last_seats[first]
         if not (own == entry[0] and doms == entry[1] and victory == entry[2]):
             gots = []
             for s in range(n):
@@ -277,9 +275,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                     got = seat_row(state, s, key)
                 gots.append(got)
             entry = [own.copy(), doms.copy(), victory.copy(), None, None, gots]
-            if len(last_seats) > 1024:  # bound the memory of long runs (games end, states go)
-                last_seats.clear()
-            last_seats[place] = entry
+            last_seats[first] = entry
         as_list = type(out) is list
         run = entry[4 if as_list else 3]
         if run is None:
