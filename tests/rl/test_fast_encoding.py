@@ -125,37 +125,6 @@ def test_emptied_memos_give_the_same_vectors(game_id: str) -> None:
     assert remembered > 0  # the fills had remembered something to empty
 
 
-@pytest.mark.parametrize("players", [1, 2, 3])
-def test_card_kingdoms_fill_interleaving_games_and_outputs(players: int) -> None:
-    """Card Kingdoms' fill remembers the seats' cards it last saw from each observer's place: fills
-    of three games interleaved (each game's next state, every seat and the spectator, into a
-    float32 buffer and a list in turn) must each be the dictionary encoding, whichever game and
-    output the fill served before (its remembered run is then another game's, or the same cards
-    in the other output)."""
-    enc = dicetable.get_game("valeria-card-kingdoms").observation_encoding(players, {})
-    rng = random.Random(players)
-    games = [dicetable.new_game("valeria-card-kingdoms", players, seed=70 + g) for g in range(3)]
-    buf = np.zeros(enc.size, np.float32)
-    checked = 0
-    for step in range(240):
-        state = games[step % 3]
-        if state.is_over:
-            continue
-        for seat in [*range(players), None]:
-            slow = np.asarray(enc.encode(state.observation(seat)), dtype=np.float32)
-            for as_list in ((False, True) if step % 2 else (True, False)):
-                if as_list:
-                    fast = np.asarray(enc.encode_state(state, seat), dtype=np.float32)
-                else:
-                    buf.fill(0.0)
-                    fast = enc.encode_state(state, seat, buf)
-                assert np.array_equal(fast, slow), (players, step, seat, as_list)
-                checked += 1
-        mover = rng.choice(state.to_move)
-        state.apply(rng.choice(state.legal_actions(mover)), mover)
-    assert checked > 400
-
-
 def test_direct_fill_refuses_a_seat_that_is_not_one() -> None:
     state = dicetable.new_game("corsairs-of-valeria", 2, seed=1)
     enc = dicetable.get_game("corsairs-of-valeria").observation_encoding(2, dict(state.options))

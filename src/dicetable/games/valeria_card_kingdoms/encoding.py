@@ -185,37 +185,6 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         got = seat_rows[key] = (row, state.cards_vp(s), none)  # public VP less the VP tokens, written apart
         return got
 
-    # the seats' cards (tableau, owned_domains, slain: one run of the vector) as the last fill from
-    # each observer's place saw them: the seats' (own, doms, victory), the run as float32 (for a
-    # memoryview output, made when first asked) and as Python floats (for a list output, likewise),
-    # and each seat's seat_row. Cards change at a buy, not at most steps, and the fills from one
-    # observer's place follow each other (an environment's agent, a batch's game): a hit costs
-    # three list comparisons and one slice write instead of a key and a memo look-up per seat and
-    # a write per card (one list, read once: a fill in another thread replaces an entry whole)
-    o_seats = o["tableau"]
-    seats_size = o["public_vp"] - o_seats
-    if o["owned_domains"] != o_seats + players * n_display or o["slain"] != o["owned_domains"] + players * n_dom \
-            or seats_size != players * (n_display + n_dom + n_mon):
-        raise AssertionError("tableau, owned_domains and slain are no longer one run of the vector")
-    last_seats: list[list[Any]] = [[None, None, None, None, None, []] for _ in range(players)]
-
-    def seats_run(entry: list[Any], as_list: bool) -> Any:
-        """The seats' run of ``entry`` (see ``last_seats``): a float32 memoryview, or a list of
-        floats when ``as_list``; made from the seats' rows the first time it is asked."""
-        if as_list:
-            values = [0.0] * seats_size
-            for got in entry[5]:
-                for pos, value in got[0]:
-                    values[pos - o_seats] = value
-            entry[4] = values
-            return values
-        block = array("f", bytes(4 * seats_size))
-        for got in entry[5]:
-            for pos, value in got[0]:
-                block[pos - o_seats] = value
-        view = entry[3] = memoryview(block)
-        return view
-
     # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
     o_phase, o_turn, o_is_active, o_is_first, o_dice, o_exhausted, o_pending, o_actions_left = (o[k] for k in (
         "phase", "turn", "is_active", "is_first", "dice", "exhausted", "pending", "actions_left"))
@@ -265,29 +234,18 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             if task[0] == "action" and task[2] is not None:
                 out[o_actions_left] = task[2] / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
-        entry = last_seats[first]
-        if not (own == entry[0] and doms == entry[1] and victory == entry[2]):
-            gots = []
-            for s in range(n):
-                key = (rel[s], tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
-                got = seat_rows.get(key)
-                if got is None:
-                    got = seat_row(state, s, key)
-                gots.append(got)
-            entry = [own.copy(), doms.copy(), victory.copy(), None, None, gots]
-            last_seats[first] = entry
-        as_list = type(out) is list
-        run = entry[4 if as_list else 3]
-        if run is None:
-            run = seats_run(entry, as_list)
-        out[o_seats:o_seats + seats_size] = run
         duke_parts: list[int | None] = []
-        gots = entry[5]
         for s in range(n):
             k = rel[s]
-            _, vp, parts = gots[s]
+            key = (k, tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
+            got = seat_rows.get(key)
+            if got is None:
+                got = seat_row(state, s, key)
+            row, vp, parts = got
             if s == seat:
                 duke_parts = parts
+            for pos, value in row:
+                out[pos] = value
             b = s * 4
             at_res = o_resources + k * 4
             for r in range(4):
