@@ -9,10 +9,10 @@ own observation, so nothing passes between them. Rewards come once, at the end, 
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
 
-Moves are made with the engine's quiet step, as :class:`~dicetable.rl.batch.BatchEnv` makes
-them: the same game, but no event is built, so ``state_``'s log holds only the set-up's events
-(no observation, mask, reward or rendering reads the log). ``events=True`` makes every move with
-``apply`` instead, which logs each event with its text.
+Games are set up and moved the engine's quiet way, as :class:`~dicetable.rl.batch.BatchEnv` does:
+the same game, but no event is built, so ``state_``'s log stays empty (no observation, mask,
+reward or rendering reads the log). ``events=True`` sets up and makes every move with ``apply``
+instead, which logs each event with its text.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from dicetable.engine import Action, GameState
 from dicetable.engine.batchstep import show_one, step_offered
 
 from .spaces import GameSpaces, game_over, placing_rewards, started
+
+_FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
 class DicetableAEC(AECEnv):
@@ -71,7 +73,8 @@ class DicetableAEC(AECEnv):
     # -- life cycle
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; a given ``seed`` reproduces it exactly (None: continue the seed stream)."""
-        self.state_ = self.spaces.new_game(self.spaces.next_seed(seed))
+        # quiet: no set-up event built either (the same game), unless events are wanted
+        self.state_ = self.spaces.new_game(self.spaces.next_seed(seed), quiet=not self.events)
         self.agents: list[str] = list(self.possible_agents)
         self.rewards: dict[str, float] = {a: 0.0 for a in self.agents}
         self._cumulative_rewards: dict[str, float] = {a: 0.0 for a in self.agents}
@@ -97,14 +100,18 @@ class DicetableAEC(AECEnv):
             seat = self._seat[agent]
         except (KeyError, TypeError):
             raise ValueError(f"{agent!r} is not an agent of this game: {', '.join(self.possible_agents)}") from None
+        return self._show(state, seat)
+
+    def _show(self, state: GameState, seat: int) -> dict[str, np.ndarray]:
+        """``observe`` of a seat: the mask and the fill, the legal actions kept for ``step``."""
         size, actions = self._sizes
-        mask = np.zeros(actions, dtype=np.int8)
+        mask = np.zeros(actions, _INT8)  # positional: numpy parses keywords at a cost
         fill = self._fill
         if fill is None:
             offered = show_one(state, seat, None, None, mask.data, self._index)
             self._offered = (seat, offered[0], offered[1])
             return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
-        vector = np.zeros(size, dtype=np.float32)
+        vector = np.zeros(size, _FLOAT32)
         # the mask, then the fill through a memoryview (as GameSpaces.observe does), in one call
         # compiled with the engine (dicetable.engine.batchstep)
         offered = show_one(state, seat, fill, vector.data, mask.data, self._index)
@@ -115,10 +122,13 @@ class DicetableAEC(AECEnv):
         """(observation, cumulative reward, terminated, truncated, info) of the selected agent, as
         PettingZoo's ``last`` (written out here: it runs once per step of every training loop)."""
         agent = self.agent_selection
-        if agent not in self.terminations:  # every agent is done and was removed
+        terminations = self.terminations
+        if agent not in terminations:  # every agent is done and was removed
             raise game_over()
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        # the selected agent is always an agent and the state is set (terminations exist): observe's
+        # checks are not needed
+        return (self._show(self.state_, self._seat[agent]) if observe else None,  # type: ignore[arg-type]
+                self._cumulative_rewards[agent], terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
