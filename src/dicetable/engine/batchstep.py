@@ -7,6 +7,9 @@ once per game per step, so it is the batch's own cost; it lives here, numpy-free
 kernel, so that the compiled build compiles it with the engine (docs/compiled.md; the research
 package stays pure Python). It reads each game only through the State protocol (``step`` or
 ``apply``, ``to_move``, ``legal_actions``) and the encoding's direct fill.
+
+The AEC environment (:class:`dicetable.rl.aec.DicetableAEC`) steps one game at a time with the
+same parts: :func:`show_one` for its ``observe`` and :func:`step_offered` for its ``step``.
 """
 
 from __future__ import annotations
