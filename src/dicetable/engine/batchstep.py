@@ -7,6 +7,9 @@ once per game per step, so it is the batch's own cost; it lives here, numpy-free
 kernel, so that the compiled build compiles it with the engine (docs/compiled.md; the research
 package stays pure Python). It reads each game only through the State protocol (``step`` or
 ``apply``, ``to_move``, ``legal_actions``) and the encoding's direct fill.
+
+The AEC environment (:class:`dicetable.rl.aec.DicetableAEC`) steps one game at a time with the
+same parts: :func:`show_one` for its ``observe`` and :func:`step_offered` for its ``step``.
 """
 
 from __future__ import annotations
@@ -93,3 +96,47 @@ def step_and_show(states: list[GameState], chosen: list[Action], seats: list[int
             mask_row[k] = 1
         offered[i] = (legal, ks)
     return ended
+
+
+def show_one(state: GameState, seat: int, fill: Fill | None, row: Any, mask_row: Any,
+             index: dict[str, int]) -> Offered:
+    """One environment's decision (the AEC environment's ``observe``): :func:`show`, or only the
+    mask when ``fill`` is None (the caller then encodes the observation dictionary itself).
+
+    ``row`` and ``mask_row`` as for :func:`show` (``row`` unused without a fill); the mask is
+    written before the fill, as the legal actions are asked for first. Returns (legal Actions,
+    their catalogue indices). Raises KeyError for an offered id outside the catalogue.
+    """
+    legal = state.legal_actions(seat)
+    ks = [index[action.id] for action in legal]
+    for k in ks:
+        mask_row[k] = 1
+    if fill is not None:
+        fill(state, seat, row)
+    return legal, ks
+
+
+def step_offered(state: GameState, legal: tuple[Action, ...], ks: list[int], action: Any, seat: int,
+                 events: bool) -> int:
+    """Play catalogue index ``action`` for ``seat`` when it is among ``ks`` (the indices of
+    ``legal``, what ``legal_actions(seat)`` offered): by the quiet ``step``, or ``apply`` when
+    ``events``.
+
+    Returns the next acting seat (the lowest seat to move), -1 once no seat is to move (the game
+    is over), or -2 without moving when ``action`` is not an int (exactly) among ``ks``: the
+    caller then converts or refuses it, saying why.
+    """
+    if type(action) is not int:
+        return -2
+    try:
+        k = ks.index(action)
+    except ValueError:  # not offered
+        return -2
+    if events:
+        state.apply(legal[k], seat)
+    else:
+        state.step(legal[k], seat)
+    to_move = state.to_move
+    if not to_move:
+        return -1
+    return min(to_move)

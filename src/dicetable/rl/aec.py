@@ -9,10 +9,10 @@ own observation, so nothing passes between them. Rewards come once, at the end, 
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
 
-Moves are made with the engine's quiet step, as :class:`~dicetable.rl.batch.BatchEnv` makes
-them: the same game, but no event is built, so ``state_``'s log holds only the set-up's events
-(no observation, mask, reward or rendering reads the log). ``events=True`` makes every move with
-``apply`` instead, which logs each event with its text.
+Games are set up and moved the engine's quiet way, as :class:`~dicetable.rl.batch.BatchEnv` does:
+the same game, but no event is built, so ``state_``'s log stays empty (no observation, mask,
+reward or rendering reads the log). ``events=True`` sets up and makes every move with ``apply``
+instead, which logs each event with its text.
 """
 
 from __future__ import annotations
@@ -28,8 +28,11 @@ from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv
 
 from dicetable.engine import Action, GameState
+from dicetable.engine.batchstep import show_one, step_offered
 
 from .spaces import GameSpaces, game_over, placing_rewards, started
+
+_FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
 class DicetableAEC(AECEnv):
@@ -70,7 +73,8 @@ class DicetableAEC(AECEnv):
     # -- life cycle
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; a given ``seed`` reproduces it exactly (None: continue the seed stream)."""
-        self.state_ = self.spaces.new_game(self.spaces.next_seed(seed))
+        # quiet: no set-up event built either (the same game), unless events are wanted
+        self.state_ = self.spaces.new_game(self.spaces.next_seed(seed), quiet=not self.events)
         self.agents: list[str] = list(self.possible_agents)
         self.rewards: dict[str, float] = {a: 0.0 for a in self.agents}
         self._cumulative_rewards: dict[str, float] = {a: 0.0 for a in self.agents}
@@ -96,30 +100,35 @@ class DicetableAEC(AECEnv):
             seat = self._seat[agent]
         except (KeyError, TypeError):
             raise ValueError(f"{agent!r} is not an agent of this game: {', '.join(self.possible_agents)}") from None
+        return self._show(state, seat)
+
+    def _show(self, state: GameState, seat: int) -> dict[str, np.ndarray]:
+        """``observe`` of a seat: the mask and the fill, the legal actions kept for ``step``."""
         size, actions = self._sizes
-        mask = np.zeros(actions, dtype=np.int8)
-        legal = state.legal_actions(seat)
-        index = self._index
-        ks = [index[action.id] for action in legal]
-        view = mask.data if len(ks) > 6 else mask  # a view costs six numpy item writes, saves half of each
-        for k in ks:
-            view[k] = 1
-        self._offered = (seat, legal, ks)
+        mask = np.zeros(actions, _INT8)  # positional: numpy parses keywords at a cost
         fill = self._fill
         if fill is None:
+            offered = show_one(state, seat, None, None, mask.data, self._index)
+            self._offered = (seat, offered[0], offered[1])
             return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
-        vector = np.zeros(size, dtype=np.float32)
-        fill(state, seat, vector.data)  # through a memoryview, as GameSpaces.observe does
+        vector = np.zeros(size, _FLOAT32)
+        # the mask, then the fill through a memoryview (as GameSpaces.observe does), in one call
+        # compiled with the engine (dicetable.engine.batchstep)
+        offered = show_one(state, seat, fill, vector.data, mask.data, self._index)
+        self._offered = (seat, offered[0], offered[1])
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """(observation, cumulative reward, terminated, truncated, info) of the selected agent, as
         PettingZoo's ``last`` (written out here: it runs once per step of every training loop)."""
         agent = self.agent_selection
-        if agent not in self.terminations:  # every agent is done and was removed
+        terminations = self.terminations
+        if agent not in terminations:  # every agent is done and was removed
             raise game_over()
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        # the selected agent is always an agent and the state is set (terminations exist): observe's
+        # checks are not needed
+        return (self._show(self.state_, self._seat[agent]) if observe else None,  # type: ignore[arg-type]
+                self._cumulative_rewards[agent], terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
@@ -141,23 +150,28 @@ class DicetableAEC(AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
-        chosen: Action | None = None
         offered = self._offered
-        if offered is not None and offered[0] == seat and type(action) is int:
-            try:  # the Action the mask showed: the quiet step takes it, apply finds it at once
-                chosen = offered[1][offered[2].index(action)]
-            except ValueError:  # not offered: apply below refuses it by id, saying what is legal
-                pass
         self._offered = None
-        if chosen is not None and not self.events:
-            state.step(chosen, seat)  # the very Action legal_actions(seat) offered: the trusted quiet step
-        else:  # apply looks the id up and refuses an illegal one, naming what is legal
-            state.apply(chosen if chosen is not None else self.spaces.action_id(action), seat)
-        # the rewards stay zero until the step that ends the game (no clearing before then)
+        if offered is not None and offered[0] == seat:
+            # the Action the mask showed, played in one compiled call (dicetable.engine.batchstep):
+            # the trusted quiet step (apply with events=True); -2: not offered, refused below
+            following = step_offered(state, offered[1], offered[2], action, seat, self.events)
+            if following >= 0:  # the rewards stay zero until the step that ends the game
+                self.agent_selection = self.possible_agents[following]
+                return
+            if following == -1:
+                self._end(state)
+                return
+        # apply looks the id up and refuses an illegal one, naming what is legal
+        state.apply(self.spaces.action_id(action), seat)
         to_move = state.to_move
         if to_move:
             self.agent_selection = self.possible_agents[min(to_move)]
             return
+        self._end(state)
+
+    def _end(self, state: GameState) -> None:
+        """After the step that left no seat to move: the final rewards if the game is over."""
         if state.is_over:
             for a, r in zip(self.possible_agents, placing_rewards(state)):
                 self.rewards[a] = r

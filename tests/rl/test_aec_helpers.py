@@ -1,0 +1,76 @@
+"""The AEC environment's compiled helpers (``dicetable.engine.batchstep.show_one`` and
+``step_offered``) against the engine played directly and the dictionary encoding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dicetable
+from dicetable.engine.batchstep import show_one, step_offered
+from dicetable.rl import GameSpaces
+from dicetable.rl.spaces import research_games
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
+def test_show_one_and_step_offered_play_the_game_apply_plays(game_id: str) -> None:
+    """At every step of a seeded random game: ``show_one`` writes the dictionary encoding of the
+    seat's observation and a mask of exactly its legal actions (and only the mask without a fill);
+    ``step_offered`` plays the chosen index as ``apply`` of that action id does and names the
+    next seat (-1 at the end)."""
+    spaces = GameSpaces(game_id, 2)
+    fill = spaces.encoding.direct
+    assert fill is not None
+    state = spaces.new_game(5, quiet=True)
+    twin = dicetable.new_game(game_id, 2, seed=5)  # moved by apply, every event logged
+    rng = np.random.default_rng(5)
+    seat = min(state.to_move)
+    while True:
+        vector = np.zeros(spaces.observation_size, dtype=np.float32)
+        mask = np.zeros(spaces.num_actions, dtype=np.int8)
+        legal, ks = show_one(state, seat, fill, vector.data, mask.data, spaces.index)
+        want = np.asarray(spaces.encoding.encode(twin.observation(seat)), dtype=np.float32)
+        assert np.array_equal(vector, want)
+        assert list(np.flatnonzero(mask)) == sorted(spaces.index[a.id] for a in twin.legal_actions(seat))
+        assert [a.id for a in legal] == [spaces.catalogue[k] for k in ks]
+        bare = np.zeros(spaces.num_actions, dtype=np.int8)
+        show_one(state, seat, None, None, bare.data, spaces.index)
+        assert np.array_equal(bare, mask)
+        k = int(rng.choice(ks))
+        following = step_offered(state, legal, ks, k, seat, False)
+        twin.apply(spaces.catalogue[k], seat)
+        assert state.history == twin.history
+        if following == -1:
+            assert state.is_over and twin.is_over and state.scores == twin.scores
+            break
+        assert following == min(twin.to_move)
+        seat = following
+
+
+@pytest.mark.parametrize("wanted", [True, 1.0, np.int64(0), "0", None, -1, 10**6])
+def test_step_offered_refuses_what_is_not_an_offered_int_and_moves_nothing(wanted: object) -> None:
+    """-2 and no move for a bool, a float, a numpy integer, a string, None and an index not
+    offered (the environment then converts or refuses it, saying why)."""
+    spaces = GameSpaces("valeria-card-kingdoms", 2)
+    state = spaces.new_game(3, quiet=True)
+    seat = min(state.to_move)
+    legal = state.legal_actions(seat)
+    ks = [spaces.index[a.id] for a in legal]
+    if wanted in (True, 1.0, np.int64(0)):  # an offered index in another type
+        ks = [0, 1] + ks[2:] if len(ks) > 2 else [0, 1]
+        legal = legal[:len(ks)]
+    before = list(state.history)
+    assert step_offered(state, legal, ks, wanted, seat, False) == -2
+    assert state.history == before
+
+
+def test_step_offered_with_events_logs_the_move() -> None:
+    """``events`` True plays by ``apply``: the move's events are logged."""
+    spaces = GameSpaces("kingdom-of-dice", 2)
+    state = spaces.new_game(2, quiet=True)
+    seat = min(state.to_move)
+    legal = state.legal_actions(seat)
+    ks = [spaces.index[a.id] for a in legal]
+    logged = len(state.log)
+    assert step_offered(state, legal, ks, ks[0], seat, True) in (-1, 0, 1)
+    assert state.history == [(seat, legal[0].id)] and len(state.log) > logged
