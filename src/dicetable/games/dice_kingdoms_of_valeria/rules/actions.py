@@ -20,15 +20,44 @@ from .rewards import RewardMixin
 from .tables import PASS, _NAME, _ends, _reward_note
 
 
-#: A Recruit target: (Citizen section, its Action).
-RecruitTarget = tuple[int, Action]
-#: A Slay target: (lair, Range Block, its Actions by the block's next pip (made when first offered),
-#: how the die makes it, the payload).
-SlayTarget = tuple[int, int, list[Action | None], str, tuple[str, int, int]]
+# The menu's parts are small classes, not tuples: the compiled build reads one attribute of a
+# native class where a tuple's items are each type-checked and unboxed at every read of the tuple
+# (docs/compiled.md, "Dice Kingdoms' compiled decisions: the running score").
+
+
+class RecruitTarget:
+    """A Citizen section the Yellow die reaches: ``section`` (0-9) and its Recruit ``action``."""
+
+    def __init__(self, section: int, action: Action) -> None:
+        self.section = section
+        self.action = action
+
+
+class SlayTarget:
+    """A Range Block the Red die reaches: its ``lair`` and ``block``, ``by_pip`` (its Slay Actions by
+    the block's next pip, each made when first offered), ``how`` (how the die makes it, the label's
+    end) and the Actions' ``payload`` (``("red", block, value)``)."""
+
+    def __init__(self, lair: int, block: int, by_pip: list[Action | None], how: str,
+                 payload: tuple[str, int, int]) -> None:
+        self.lair = lair
+        self.block = block
+        self.by_pip = by_pip
+        self.how = how
+        self.payload = payload
+
+
+class Builds:
+    """The Build Actions on one Road from one direction with some pips open (see :func:`_builds`):
+    the ``longest`` and the ``shorter`` ones, longest first."""
+
+    def __init__(self, longest: Action, shorter: tuple[Action, ...]) -> None:
+        self.longest = longest
+        self.shorter = shorter
+
+
 #: (Recruit targets, Slay targets, Build ``how`` texts, the Green die's index): see ``ActionMixin._menu_parts``.
 MenuParts = tuple[tuple[RecruitTarget, ...], tuple[SlayTarget, ...], tuple[str, ...], int]
-#: (the longest Build, the shorter ones) on one Road: see ``_builds``.
-Builds = tuple[Action, tuple[Action, ...]]
 #: A die's key for ``reach``: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed).
 ReachKey = tuple[int, bool, bool, int, bool, bool, bool, bool]
 
@@ -142,8 +171,8 @@ def _recruit_targets(season: str, key: ReachKey) -> tuple[RecruitTarget, ...]:
         v = _cheapest(vals, lay.cit_values[s])
         if v:
             name = lay.cit_names[s]
-            out.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
-                                  f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
+            out.append(RecruitTarget(s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
+                                               f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
     return tuple(out)
 
 
@@ -160,19 +189,20 @@ def _slay_targets(season: str, key: ReachKey) -> tuple[SlayTarget, ...]:
                 continue
             # Actions by the block's next pip, made when first offered (see ``_slay_action``).
             by_pip: list[Action | None] = [None] * lay.block_len[bi]
-            out.append((li, bi, by_pip, f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
+            out.append(SlayTarget(li, bi, by_pip, f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
     return tuple(out)
 
 
 def _slay_action(lay: Layout, target: SlayTarget, i: int) -> Action:
     """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
-    li, bi, by_pip, how, payload = target
-    action = by_pip[i]
+    li = target.lair
+    bi = target.block
+    action = target.by_pip[i]
     if action is None:
         lo, hi = lay.block_range[bi]
-        action = by_pip[i] = Action(
+        action = target.by_pip[i] = Action(
             f"red:{lay.lair_ids[li]}:{lo}-{hi}", f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block "
-            f"{lo}-{hi} (pip {i + 1}{_reward_note(lay.block_pips[bi][i])}){how}", payload)
+            f"{lo}-{hi} (pip {i + 1}{_reward_note(lay.block_pips[bi][i])}){target.how}", target.payload)
     return action
 
 
@@ -192,7 +222,7 @@ def _builds(lay: Layout, how: tuple[str, ...], r: int, dr: int, left: int) -> Bu
     for k in range(min(len(how) - 1, left), 0, -1):
         ident, pre, pre_reach, payload = parts[k]
         out.append(new(Action, (ident, (pre_reach if k == left else pre) + how[k], payload)))
-    return out[0], tuple(out[1:])
+    return Builds(out[0], tuple(out[1:]))
 
 
 _BuildRow = tuple[str, str, str, tuple[str, tuple[int, int], int]]
@@ -278,16 +308,16 @@ class ActionMixin(RewardMixin):
         lay = self.lay
         sh = self.sheets[seat]
         recruit, slay, how, g = self._menu_parts(seat)
-        out = [action for s, action in recruit if sh[CIT + s] < 2]
+        out = [target.action for target in recruit if sh[CIT + target.section] < 2]
         if slay:
             acc = sh[ACC]
             block_len = lay.block_len
-            for target in slay:
-                if acc >> target[0] & 1:
-                    b = target[1]
+            for slain in slay:
+                if acc >> slain.lair & 1:
+                    b = slain.block
                     i = sh[LB0 + b]
                     if i < block_len[b]:
-                        out.append(target[2][i] or _slay_action(lay, target, i))
+                        out.append(slain.by_pip[i] or _slay_action(lay, slain, i))
         roads = self._usable_roads(sh)
         if roads:
             rc0 = lay.rc0
@@ -304,9 +334,9 @@ class ActionMixin(RewardMixin):
                 builds = rows[slot]
                 if builds is None:
                     builds = rows[slot] = _builds(lay, how, r, dr, left)
-                out.append(builds[0])
-                if builds[1]:
-                    shorter += builds[1]
+                out.append(builds.longest)
+                if builds.shorter:
+                    shorter += builds.shorter
             out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
         self.menu = menu = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
         return menu
