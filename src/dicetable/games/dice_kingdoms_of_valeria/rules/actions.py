@@ -56,17 +56,14 @@ class Builds:
         self.shorter = shorter
 
 
-#: (Recruit targets, Slay targets, Build ``how`` texts, the Green die's index): see ``ActionMixin._menu_parts``.
+#: (Recruit targets, Slay targets, Build ``how`` texts, their index in ``_MenuTables.hows``): see
+#: ``ActionMixin._menu_parts``.
 MenuParts = tuple[tuple[RecruitTarget, ...], tuple[SlayTarget, ...], tuple[str, ...], int]
 #: A die's key for ``reach``: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed).
 ReachKey = tuple[int, bool, bool, int, bool, bool, bool, bool]
 
 #: How many die indices there are (see :func:`menu_indices`): 24 die parts times 96 Blue parts.
 MENU_KEYS: Final = 24 * 96
-
-#: How many lists of Build Actions (:attr:`_MenuTables.builds`) a season keeps before it drops them all.
-_BUILDS_MAX: Final = 1_000
-
 
 def _build_slot(width: int, r: int, dr: int, left: int) -> int:
     """The index of (road ``r``, direction ``dr``, ``left`` pips open) in a :attr:`_MenuTables.builds` list."""
@@ -126,10 +123,12 @@ class _MenuTables:
     :func:`power_bits` of every mask of claimed Domains. A list read by an int (native in the
     compiled build) where a memo by a tuple key cost a tuple, its hash and a dict look-up.
 
-    ``builds[g]``: the Build Actions of the Green die's index ``g`` by (road, direction, pips left)
-    at :func:`_build_slot` (``width`` pips-left values a Road can have), made when first asked for;
-    at most :data:`_BUILDS_MAX` such lists at once (``rows`` of them), to bound the memory of long
-    simulations.
+    The Build ``how`` texts are kept once per different tuple of texts (``hows``; 569 of them for
+    the 2,304 Green die indices), ``how_at[g]`` their index for the Green die's index ``g`` (-1 until
+    met). ``builds[h]``: the Build Actions for the texts ``hows[h]`` by (road, direction, pips left)
+    at :func:`_build_slot` (``width`` pips-left values a Road can have), made when first asked for:
+    the die indices with the same texts share them (the Actions are the same), so a Road's Builds
+    are made about a quarter as often as by die index, and at most 569 such lists are kept.
     """
 
     def __init__(self, lay: Layout) -> None:
@@ -142,21 +141,24 @@ class _MenuTables:
         self.bits: tuple[int, ...] = tuple(bits)
         self.recruit: list[tuple[RecruitTarget, ...] | None] = [None] * MENU_KEYS
         self.slay: list[tuple[SlayTarget, ...] | None] = [None] * MENU_KEYS
-        self.how: list[tuple[str, ...] | None] = [None] * MENU_KEYS
+        self.how_at: list[int] = [-1] * MENU_KEYS
+        self.hows: list[tuple[str, ...]] = []
+        self.how_index: dict[tuple[str, ...], int] = {}
         self.width: int = max(lay.road_len) + 1
         self.size: int = lay.nr * 3 * self.width
-        self.builds: list[list[Builds | None] | None] = [None] * MENU_KEYS
-        self.rows: int = 0
+        self.builds: list[list[Builds | None]] = []
 
-    def new_builds(self, g: int) -> list[Builds | None]:
-        """An empty list of Build Actions for the Green die's index ``g``, kept as ``builds[g]``."""
-        if self.rows >= _BUILDS_MAX:
-            self.builds = [None] * MENU_KEYS
-            self.rows = 0
-        self.rows += 1
-        row: list[Builds | None] = [None] * self.size
-        self.builds[g] = row
-        return row
+    def add_how(self, g: int) -> int:
+        """The index in ``hows`` of the Green die's index ``g``'s Build texts, worked out (and the texts
+        kept, with an empty list of Builds, when no other index had them); kept as ``how_at[g]``."""
+        how = _build_how(reach_key(g))
+        h = self.how_index.get(how)
+        if h is None:
+            h = self.how_index[how] = len(self.hows)
+            self.hows.append(how)
+            self.builds.append([None] * self.size)
+        self.how_at[g] = h
+        return h
 
 
 def _recruit_targets(season: str, key: ReachKey) -> tuple[RecruitTarget, ...]:
@@ -259,8 +261,8 @@ class ActionMixin(RewardMixin):
 
     # ------------------------------------------------------------ the Action phase
     def _menu_parts(self, seat: int) -> MenuParts:
-        """(Recruit targets, Slay targets, Build ``how`` texts, the Green die's index) for the dice and
-        ``seat``'s powers.
+        """(Recruit targets, Slay targets, Build ``how`` texts, their index in ``_MenuTables.hows``)
+        for the dice and ``seat``'s powers.
 
         Read from the season's :class:`_MenuTables` by :func:`menu_indices`; see
         :func:`_recruit_targets`, :func:`_slay_targets` and :func:`_build_how`.
@@ -275,10 +277,10 @@ class ActionMixin(RewardMixin):
         slay = tables.slay[r]
         if slay is None:
             slay = tables.slay[r] = _slay_targets(lay.season, reach_key(r))
-        how = tables.how[g]
-        if how is None:
-            how = tables.how[g] = _build_how(reach_key(g))
-        return recruit, slay, how, g
+        h = tables.how_at[g]
+        if h < 0:
+            h = tables.add_how(g)
+        return recruit, slay, tables.hows[h], h
 
     def _has_action(self, seat: int) -> bool:
         """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
@@ -307,7 +309,7 @@ class ActionMixin(RewardMixin):
             return self.menu
         lay = self.lay
         sh = self.sheets[seat]
-        recruit, slay, how, g = self._menu_parts(seat)
+        recruit, slay, how, h = self._menu_parts(seat)
         out = [target.action for target in recruit if sh[CIT + target.section] < 2]
         if slay:
             acc = sh[ACC]
@@ -325,9 +327,7 @@ class ActionMixin(RewardMixin):
             shorter: list[Action] = []
             tables = _MENUS[lay.season]
             width = tables.width
-            rows = tables.builds[g]
-            if rows is None:
-                rows = tables.new_builds(g)
+            rows = tables.builds[h]
             for r, dr in roads:
                 left = road_len[r] - sh[rc0 + r]
                 slot = _build_slot(width, r, dr, left)
