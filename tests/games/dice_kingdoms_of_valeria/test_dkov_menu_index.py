@@ -142,3 +142,30 @@ def test_build_menu_is_what_the_green_die_makes(season):
                 checked += 1
             random_step(state, rng)
     assert checked > 10
+
+
+@pytest.mark.parametrize("season", sorted(LAYOUTS))
+def test_shared_targets_say_how_their_own_die_makes_them(season):
+    """Recruit and Slay targets are shared by die indices that reach a section or block the same way:
+    for every index, each target's value and text are the ones ``reach`` gives for that index."""
+    from dicetable.games.dice_kingdoms_of_valeria.rules.actions import _recruit_targets, _slay_targets
+    from dicetable.games.dice_kingdoms_of_valeria.sheet import GUILDS
+
+    lay = LAYOUTS[season]
+    for k in range(MENU_KEYS):
+        key = reach_key(k)
+        vals = reach("yellow", *key)
+        for target in _recruit_targets(season, key):
+            s = target.section
+            v = target.action.payload[2]
+            assert v in lay.cit_values[s] and v in vals
+            name = lay.cit_names[s]
+            assert target.action.label == (f"Recruit: mark the {name} Citizen ({GUILDS[lay.cit_guild[s]]}) "
+                                           f"with {vals[v][1]}")
+        vals = reach("red", *key)
+        for target in _slay_targets(season, key):
+            v = target.payload[2]
+            lo, hi = lay.block_range[target.block]
+            assert lo <= v <= hi and v in vals
+            assert target.lair == lay.block_lair[target.block]
+            assert target.how == f" with {vals[v][1]}, then 1 Gold"
