@@ -79,3 +79,93 @@ def test_power_bits_table_is_power_bits_of_every_mask(season):
 
     lay = LAYOUTS[season]
     assert _MENUS[season].bits == tuple(power_bits(lay, claimed) for claimed in range(1 << len(lay.dom_ids)))
+
+
+def _usable_roads(lay, sh):
+    """(road, direction) pairs a pip may be marked on (rulebook: Roads and Domains), in Road order: a
+    begun Road with open pips in its direction, an unbegun one from each claimed Domain at its ends."""
+    out = []
+    for r in range(lay.nr):
+        if sh[lay.rc0 + r] >= lay.road_len[r]:
+            continue
+        if sh[lay.ro0 + r]:
+            out.append((r, sh[lay.ro0 + r]))
+            continue
+        for dr, end in ((1, lay.road_a[r]), (2, lay.road_b[r])):
+            if end >= 0 and sh[S.DOM] >> end & 1:
+                out.append((r, dr))
+    return out
+
+
+def test_build_texts_are_kept_once_per_different_texts():
+    """Every Green die index finds its own Build texts (``_build_how`` of its ``reach`` key) in the shared
+    table, indices with equal texts share one entry and different texts never do."""
+    from dicetable.games.dice_kingdoms_of_valeria.rules.actions import _MenuTables, _build_how
+
+    tables = _MenuTables(LAYOUTS["summer"])  # a fresh table: the rules' own one stays as it is
+    own = [_build_how(reach_key(g)) for g in range(MENU_KEYS)]
+    at = [tables.add_how(g) for g in range(MENU_KEYS)]
+    assert [tables.hows[h] for h in at] == own
+    assert len(tables.hows) == len(set(own)) == len(tables.builds)
+    for g in range(MENU_KEYS):
+        assert at[g] == at[own.index(own[g])]
+
+
+@pytest.mark.parametrize("season", sorted(LAYOUTS))
+def test_build_menu_is_what_the_green_die_makes(season):
+    """At every Action phase of random games, the Build actions offered are those the Green die's own
+    texts give (``_builds`` made afresh from ``_build_how`` of the die's reference ``reach`` key) on every
+    usable Road, longest first on each, then the shorter ones: sharing the Builds between die indices
+    with equal texts changes nothing offered."""
+    from dicetable.games.dice_kingdoms_of_valeria.rules.actions import _build_how, _builds
+
+    checked = 0
+    for seed in range(3):
+        state = new(2, season, seed=seed)
+        rng = Rng(seed)
+        lay = state.lay
+        while not state.is_over:
+            task = state.pending(state.to_move[0])
+            if task is not None and task[0] == "act":
+                seat = task[1]
+                sh = state.sheets[seat]
+                gkey = _reference_keys(lay, sh[S.DOM] & ~sh[S.VDOM], state.dice, state.no_blue)[2]
+                how = _build_how(gkey)
+                longest, shorter = [], []
+                for r, dr in _usable_roads(lay, sh):
+                    builds = _builds(lay, how, r, dr, lay.road_len[r] - sh[lay.rc0 + r])
+                    longest.append(builds.longest)
+                    shorter += builds.shorter
+                offered = [a for a in state.legal_actions(seat) if a.id.startswith("green:")]
+                assert [(a.id, a.label, a.payload) for a in offered] == [
+                    (a.id, a.label, a.payload) for a in longest + shorter]
+                checked += 1
+            random_step(state, rng)
+    assert checked > 10
+
+
+@pytest.mark.parametrize("season", sorted(LAYOUTS))
+def test_shared_targets_say_how_their_own_die_makes_them(season):
+    """Recruit and Slay targets are shared by die indices that reach a section or block the same way:
+    for every index, each target's value and text are the ones ``reach`` gives for that index."""
+    from dicetable.games.dice_kingdoms_of_valeria.rules.actions import _recruit_targets, _slay_targets
+    from dicetable.games.dice_kingdoms_of_valeria.sheet import GUILDS
+
+    lay = LAYOUTS[season]
+    for k in range(MENU_KEYS):
+        key = reach_key(k)
+        vals = reach("yellow", *key)
+        for target in _recruit_targets(season, key):
+            s = target.section
+            v = target.action.payload[2]
+            assert v in lay.cit_values[s] and v in vals
+            name = lay.cit_names[s]
+            assert target.action.label == (f"Recruit: mark the {name} Citizen ({GUILDS[lay.cit_guild[s]]}) "
+                                           f"with {vals[v][1]}")
+        vals = reach("red", *key)
+        for target in _slay_targets(season, key):
+            v = target.payload[2]
+            lo, hi = lay.block_range[target.block]
+            assert lo <= v <= hi and v in vals
+            assert target.lair == lay.block_lair[target.block]
+            assert target.how == f" with {vals[v][1]}, then 1 Gold"

@@ -20,24 +20,50 @@ from .rewards import RewardMixin
 from .tables import PASS, _NAME, _ends, _reward_note
 
 
-#: A Recruit target: (Citizen section, its Action).
-RecruitTarget = tuple[int, Action]
-#: A Slay target: (lair, Range Block, its Actions by the block's next pip (made when first offered),
-#: how the die makes it, the payload).
-SlayTarget = tuple[int, int, list[Action | None], str, tuple[str, int, int]]
-#: (Recruit targets, Slay targets, Build ``how`` texts, the Green die's index): see ``ActionMixin._menu_parts``.
+# The menu's parts are small classes, not tuples: the compiled build reads one attribute of a
+# native class where a tuple's items are each type-checked and unboxed at every read of the tuple
+# (docs/compiled.md, "Dice Kingdoms' compiled decisions: the running score").
+
+
+class RecruitTarget:
+    """A Citizen section the Yellow die reaches: ``section`` (0-9) and its Recruit ``action``."""
+
+    def __init__(self, section: int, action: Action) -> None:
+        self.section = section
+        self.action = action
+
+
+class SlayTarget:
+    """A Range Block the Red die reaches: its ``lair`` and ``block``, ``by_pip`` (its Slay Actions by
+    the block's next pip, each made when first offered), ``how`` (how the die makes it, the label's
+    end) and the Actions' ``payload`` (``("red", block, value)``)."""
+
+    def __init__(self, lair: int, block: int, by_pip: list[Action | None], how: str,
+                 payload: tuple[str, int, int]) -> None:
+        self.lair = lair
+        self.block = block
+        self.by_pip = by_pip
+        self.how = how
+        self.payload = payload
+
+
+class Builds:
+    """The Build Actions on one Road from one direction with some pips open (see :func:`_builds`):
+    the ``longest`` and the ``shorter`` ones, longest first."""
+
+    def __init__(self, longest: Action, shorter: tuple[Action, ...]) -> None:
+        self.longest = longest
+        self.shorter = shorter
+
+
+#: (Recruit targets, Slay targets, Build ``how`` texts, their index in ``_MenuTables.hows``): see
+#: ``ActionMixin._menu_parts``.
 MenuParts = tuple[tuple[RecruitTarget, ...], tuple[SlayTarget, ...], tuple[str, ...], int]
-#: (the longest Build, the shorter ones) on one Road: see ``_builds``.
-Builds = tuple[Action, tuple[Action, ...]]
 #: A die's key for ``reach``: (die, its +1/-1, its Flip, Blue, Blue's +1/-1, Blue's Flip, Any, Blue allowed).
 ReachKey = tuple[int, bool, bool, int, bool, bool, bool, bool]
 
 #: How many die indices there are (see :func:`menu_indices`): 24 die parts times 96 Blue parts.
 MENU_KEYS: Final = 24 * 96
-
-#: How many lists of Build Actions (:attr:`_MenuTables.builds`) a season keeps before it drops them all.
-_BUILDS_MAX: Final = 1_000
-
 
 def _build_slot(width: int, r: int, dr: int, left: int) -> int:
     """The index of (road ``r``, direction ``dr``, ``left`` pips open) in a :attr:`_MenuTables.builds` list."""
@@ -97,10 +123,12 @@ class _MenuTables:
     :func:`power_bits` of every mask of claimed Domains. A list read by an int (native in the
     compiled build) where a memo by a tuple key cost a tuple, its hash and a dict look-up.
 
-    ``builds[g]``: the Build Actions of the Green die's index ``g`` by (road, direction, pips left)
-    at :func:`_build_slot` (``width`` pips-left values a Road can have), made when first asked for;
-    at most :data:`_BUILDS_MAX` such lists at once (``rows`` of them), to bound the memory of long
-    simulations.
+    The Build ``how`` texts are kept once per different tuple of texts (``hows``; 569 of them for
+    the 2,304 Green die indices), ``how_at[g]`` their index for the Green die's index ``g`` (-1 until
+    met). ``builds[h]``: the Build Actions for the texts ``hows[h]`` by (road, direction, pips left)
+    at :func:`_build_slot` (``width`` pips-left values a Road can have), made when first asked for:
+    the die indices with the same texts share them (the Actions are the same), so a Road's Builds
+    are made about a quarter as often as by die index, and at most 569 such lists are kept.
     """
 
     def __init__(self, lay: Layout) -> None:
@@ -113,21 +141,32 @@ class _MenuTables:
         self.bits: tuple[int, ...] = tuple(bits)
         self.recruit: list[tuple[RecruitTarget, ...] | None] = [None] * MENU_KEYS
         self.slay: list[tuple[SlayTarget, ...] | None] = [None] * MENU_KEYS
-        self.how: list[tuple[str, ...] | None] = [None] * MENU_KEYS
+        self.how_at: list[int] = [-1] * MENU_KEYS
+        self.hows: list[tuple[str, ...]] = []
+        self.how_index: dict[tuple[str, ...], int] = {}
         self.width: int = max(lay.road_len) + 1
         self.size: int = lay.nr * 3 * self.width
-        self.builds: list[list[Builds | None] | None] = [None] * MENU_KEYS
-        self.rows: int = 0
+        self.builds: list[list[Builds | None]] = []
 
-    def new_builds(self, g: int) -> list[Builds | None]:
-        """An empty list of Build Actions for the Green die's index ``g``, kept as ``builds[g]``."""
-        if self.rows >= _BUILDS_MAX:
-            self.builds = [None] * MENU_KEYS
-            self.rows = 0
-        self.rows += 1
-        row: list[Builds | None] = [None] * self.size
-        self.builds[g] = row
-        return row
+    def add_how(self, g: int) -> int:
+        """The index in ``hows`` of the Green die's index ``g``'s Build texts, worked out (and the texts
+        kept, with an empty list of Builds, when no other index had them); kept as ``how_at[g]``."""
+        how = _build_how(reach_key(g))
+        h = self.how_index.get(how)
+        if h is None:
+            h = self.how_index[how] = len(self.hows)
+            self.hows.append(how)
+            self.builds.append([None] * self.size)
+        self.how_at[g] = h
+        return h
+
+
+#: The Recruit and Slay targets already made, by (season, section or Range Block, value, how the die
+#: makes it): die indices that reach a section or block the same way share one target (and the Slay
+#: Actions it makes when first offered): 1,644 Recruit and 1,123 Slay targets over both seasons, where
+#: the 2,304 die indices of a season made 12,057 Recruit targets.
+_RECRUITS: Final[dict[tuple[str, int, int, str], RecruitTarget]] = {}
+_SLAYS: Final[dict[tuple[str, int, int, str], SlayTarget]] = {}
 
 
 def _recruit_targets(season: str, key: ReachKey) -> tuple[RecruitTarget, ...]:
@@ -141,9 +180,14 @@ def _recruit_targets(season: str, key: ReachKey) -> tuple[RecruitTarget, ...]:
     for s in range(10):
         v = _cheapest(vals, lay.cit_values[s])
         if v:
-            name = lay.cit_names[s]
-            out.append((s, Action(f"yellow:{name}", f"Recruit: mark the {name} Citizen "
-                                  f"({GUILDS[lay.cit_guild[s]]}) with {vals[v][1]}", ("yellow", s, v))))
+            how = vals[v][1]
+            target = _RECRUITS.get((season, s, v, how))
+            if target is None:
+                name = lay.cit_names[s]
+                target = _RECRUITS[(season, s, v, how)] = RecruitTarget(s, Action(
+                    f"yellow:{name}", f"Recruit: mark the {name} Citizen ({GUILDS[lay.cit_guild[s]]}) with {how}",
+                    ("yellow", s, v)))
+            out.append(target)
     return tuple(out)
 
 
@@ -158,21 +202,27 @@ def _slay_targets(season: str, key: ReachKey) -> tuple[SlayTarget, ...]:
             v = _cheapest(vals, range(lo, hi + 1))
             if not v:
                 continue
-            # Actions by the block's next pip, made when first offered (see ``_slay_action``).
-            by_pip: list[Action | None] = [None] * lay.block_len[bi]
-            out.append((li, bi, by_pip, f" with {vals[v][1]}, then 1 Gold", ("red", bi, v)))
+            how = vals[v][1]
+            target = _SLAYS.get((season, bi, v, how))
+            if target is None:
+                # Actions by the block's next pip, made when first offered (see ``_slay_action``).
+                by_pip: list[Action | None] = [None] * lay.block_len[bi]
+                target = _SLAYS[(season, bi, v, how)] = SlayTarget(li, bi, by_pip, f" with {how}, then 1 Gold",
+                                                                   ("red", bi, v))
+            out.append(target)
     return tuple(out)
 
 
 def _slay_action(lay: Layout, target: SlayTarget, i: int) -> Action:
     """The Slay Action of ``target`` (from ``_slay_targets``) when its block's next pip is ``i``."""
-    li, bi, by_pip, how, payload = target
-    action = by_pip[i]
+    li = target.lair
+    bi = target.block
+    action = target.by_pip[i]
     if action is None:
         lo, hi = lay.block_range[bi]
-        action = by_pip[i] = Action(
+        action = target.by_pip[i] = Action(
             f"red:{lay.lair_ids[li]}:{lo}-{hi}", f"Slay: {lay.lair_ids[li]} {lay.lair_names[li]}, Range Block "
-            f"{lo}-{hi} (pip {i + 1}{_reward_note(lay.block_pips[bi][i])}){how}", payload)
+            f"{lo}-{hi} (pip {i + 1}{_reward_note(lay.block_pips[bi][i])}){target.how}", target.payload)
     return action
 
 
@@ -192,7 +242,7 @@ def _builds(lay: Layout, how: tuple[str, ...], r: int, dr: int, left: int) -> Bu
     for k in range(min(len(how) - 1, left), 0, -1):
         ident, pre, pre_reach, payload = parts[k]
         out.append(new(Action, (ident, (pre_reach if k == left else pre) + how[k], payload)))
-    return out[0], tuple(out[1:])
+    return Builds(out[0], tuple(out[1:]))
 
 
 _BuildRow = tuple[str, str, str, tuple[str, tuple[int, int], int]]
@@ -229,8 +279,8 @@ class ActionMixin(RewardMixin):
 
     # ------------------------------------------------------------ the Action phase
     def _menu_parts(self, seat: int) -> MenuParts:
-        """(Recruit targets, Slay targets, Build ``how`` texts, the Green die's index) for the dice and
-        ``seat``'s powers.
+        """(Recruit targets, Slay targets, Build ``how`` texts, their index in ``_MenuTables.hows``)
+        for the dice and ``seat``'s powers.
 
         Read from the season's :class:`_MenuTables` by :func:`menu_indices`; see
         :func:`_recruit_targets`, :func:`_slay_targets` and :func:`_build_how`.
@@ -245,10 +295,10 @@ class ActionMixin(RewardMixin):
         slay = tables.slay[r]
         if slay is None:
             slay = tables.slay[r] = _slay_targets(lay.season, reach_key(r))
-        how = tables.how[g]
-        if how is None:
-            how = tables.how[g] = _build_how(reach_key(g))
-        return recruit, slay, how, g
+        h = tables.how_at[g]
+        if h < 0:
+            h = tables.add_how(g)
+        return recruit, slay, tables.hows[h], h
 
     def _has_action(self, seat: int) -> bool:
         """True when ``seat`` has some Recruit, Slay or Build (the menu is not just PASS).
@@ -277,17 +327,17 @@ class ActionMixin(RewardMixin):
             return self.menu
         lay = self.lay
         sh = self.sheets[seat]
-        recruit, slay, how, g = self._menu_parts(seat)
-        out = [action for s, action in recruit if sh[CIT + s] < 2]
+        recruit, slay, how, h = self._menu_parts(seat)
+        out = [target.action for target in recruit if sh[CIT + target.section] < 2]
         if slay:
             acc = sh[ACC]
             block_len = lay.block_len
-            for target in slay:
-                if acc >> target[0] & 1:
-                    b = target[1]
+            for slain in slay:
+                if acc >> slain.lair & 1:
+                    b = slain.block
                     i = sh[LB0 + b]
                     if i < block_len[b]:
-                        out.append(target[2][i] or _slay_action(lay, target, i))
+                        out.append(slain.by_pip[i] or _slay_action(lay, slain, i))
         roads = self._usable_roads(sh)
         if roads:
             rc0 = lay.rc0
@@ -295,18 +345,16 @@ class ActionMixin(RewardMixin):
             shorter: list[Action] = []
             tables = _MENUS[lay.season]
             width = tables.width
-            rows = tables.builds[g]
-            if rows is None:
-                rows = tables.new_builds(g)
+            rows = tables.builds[h]
             for r, dr in roads:
                 left = road_len[r] - sh[rc0 + r]
                 slot = _build_slot(width, r, dr, left)
                 builds = rows[slot]
                 if builds is None:
                     builds = rows[slot] = _builds(lay, how, r, dr, left)
-                out.append(builds[0])
-                if builds[1]:
-                    shorter += builds[1]
+                out.append(builds.longest)
+                if builds.shorter:
+                    shorter += builds.shorter
             out.extend(shorter)  # the longest Build on each Road first, then the shorter ones
         self.menu = menu = tuple(out) if out else (PASS,)  # a tuple: handed out as it is
         return menu

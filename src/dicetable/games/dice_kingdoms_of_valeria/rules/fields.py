@@ -19,6 +19,8 @@ from dicetable.engine.flow import Task
 
 from .consts import CARD_ID, CARD_INDEX, EVENT_IDS, EVENT_INDEX
 from ..layout import Layout
+from .fx import scored
+from .scoring import score_total
 from .tables import PHASES, Reward, _Actions
 
 def _phase(value: Any) -> str:
@@ -85,6 +87,7 @@ class DiceKingdomsFields(FlowState):
     drought: bool
     harvest_no: int
     menu: tuple[Action, ...] | None  # the Action-phase menu once built (until the next action)
+    totals: list[int]            # each seat's score as its last mark left it, -1 when not known
 
     OWN_FIELDS: ClassVar[tuple[Field[Any], ...]] = declare(
         lay=Field(save=False),
@@ -111,6 +114,7 @@ class DiceKingdomsFields(FlowState):
         drought=Field(bool),
         harvest_no=Field(int),
         menu=Field(save=False),
+        totals=Field(save=False, copy=LIST),
     )
 
     def _copy_into(self, other: GameState) -> None:
@@ -145,6 +149,30 @@ class DiceKingdomsFields(FlowState):
         other.drought = self.drought
         other.harvest_no = self.harvest_no
         other.menu = self.menu
+        other.totals = self.totals.copy()
+
+    # ------------------------------------------------------------ the running score
+    def _score_before(self, seat: int) -> int:
+        """``seat``'s score before a mark, for :meth:`_scored` (0 in a quiet step, which scores nothing).
+
+        Read from ``totals`` (the score :meth:`_scored` left for the seat's last mark), or worked out
+        from the sheet (``scoring.score_total``) when it is not known (-1: since set-up or restore, a
+        quiet mark, or a sheet changed outside a mark). A quiet step marks without scoring, so it
+        forgets the seat's total here.
+        """
+        if self.quiet:
+            self.totals[seat] = -1
+            return 0
+        total = self.totals[seat]
+        return total if total >= 0 else score_total(self.lay, self.sheets[seat])
+
+    def _scored(self, seat: int, before: int) -> list[dict[str, Any]]:
+        """The score effects of ``seat``'s mark (:func:`.fx.scored`): its sheet scored anew, kept in
+        ``totals[seat]`` for the next mark's :meth:`_score_before`."""
+        lay = self.lay
+        after = score_total(lay, self.sheets[seat])
+        self.totals[seat] = after
+        return scored(seat, lay, after, before)
 
     # What the phase classes call in one another, each written in the module named. Declared here
     # so that every phase class sees them with their types, whatever its place in the chain; every

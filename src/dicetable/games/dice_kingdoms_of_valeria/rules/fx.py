@@ -24,7 +24,6 @@ from dicetable.engine import effects as fx
 
 from ..layout import LAYOUTS, Layout
 from ..sheet import GUILDS
-from .scoring import score_total
 
 
 def cit_key(seat: int, section: str) -> str:
@@ -71,10 +70,10 @@ class SeatKeys:
 KEYS: Final = {season: tuple(SeatKeys(lay, seat) for seat in range(5)) for season, lay in LAYOUTS.items()}
 
 
-def scored(seat: int, lay: Layout, sheet: list[int], before: int) -> list[dict[str, Any]]:
-    """The effects of ``seat``'s score going from ``before`` to what ``sheet`` scores now ([] if unchanged):
-    the Score Tally's total counts, and the seat's score changes."""
-    after = score_total(lay, sheet)
+def scored(seat: int, lay: Layout, after: int, before: int) -> list[dict[str, Any]]:
+    """The effects of ``seat``'s score going from ``before`` to ``after`` ([] if unchanged): the Score
+    Tally's total counts, and the seat's score changes. (The rules call it through ``_scored``, which
+    keeps each seat's running score.)"""
     delta = after - before
     if not delta:
         return []

@@ -15,8 +15,7 @@ from dicetable.engine.flow import Task
 from .consts import BLACK_DIE
 from ..sheet import CIT, CITV, GUILDS, LAIR_PENDING, LST, PLP, TRK
 from .actions import ActionMixin
-from .fx import KEYS, scored
-from .scoring import score_total
+from .fx import KEYS
 from .tables import (
     Reward,
     ACTION, DRAFT, HARVEST, STAGE_ACTION, STAGE_HARVEST1, STAGE_HARVEST2, _BITS, _HARVEST_TEXT, _NAME,
@@ -68,7 +67,7 @@ class HarvestMixin(ActionMixin):
         marked = 0
         gained = [0, 0, 0, 0]
         cit_guild = lay.cit_guild
-        before = 0 if self.quiet else score_total(lay, sh)
+        before = self._score_before(seat)
         for s in lay.harvest_sections[dice[0]][dice[1]]:
             n = sh[CIT + s] - _BITS[sh[CITV + s]]
             if n > 0:
@@ -89,7 +88,7 @@ class HarvestMixin(ActionMixin):
                 keys = KEYS[lay.season][seat].trk
                 effects = [fx.count(keys[g], k, sh[TRK + g]) for g, k in enumerate(gained) if k]
                 self.emit("harvest", seat, _NAME[seat] + text, {"marked": gained},
-                          effects=effects + scored(seat, lay, sh, before))
+                          effects=effects + self._scored(seat, before))
             return _reward_tasks(seat, rewards) if rewards else ()
         if not self.quiet:
             self.emit("harvest", seat, f"{_NAME[seat]} marks nothing from the dice: "

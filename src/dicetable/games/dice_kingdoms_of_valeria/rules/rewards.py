@@ -22,8 +22,7 @@ from ..sheet import (
     RECRUIT, ROAD, SLAY, STAR, STAT, TRK, VBRIDGE, VDOM, VTRK, WALLC,
 )
 from .solo import SoloEventMixin
-from .fx import KEYS, scored, statue_key
-from .scoring import score_total
+from .fx import KEYS, statue_key
 from .tables import (
     Reward,
     CHOOSE, DRAFT, HARVEST, KIND_CODE, REWARD_KIND, TASK_NAMES, T_CITIZEN, T_FALLBACK, T_PICK, T_STRIKE,
@@ -211,13 +210,13 @@ class RewardMixin(SoloEventMixin):
         elif code == T_FALLBACK:
             rewards: list[Reward] = []
             sh = self.sheets[seat]
-            before = 0 if self.quiet else score_total(self.lay, sh)
+            before = self._score_before(seat)
             self._mark_track(seat, payload, 1, rewards)
             if not self.quiet:
                 self.emit("mark", seat, f"{_NAME[seat]} marks 1 pip on the {GUILDS[payload]} Guild Track"
                           + _rewards_note(rewards) + ".", {"track": GUILDS[payload]},
                           effects=[fx.count(KEYS[self.lay.season][seat].trk[payload], 1, sh[TRK + payload]),
-                                   *scored(seat, self.lay, sh, before)])
+                                   *self._scored(seat, before)])
             if rewards:
                 self.then(*_reward_tasks(seat, rewards))
         elif code == T_STRIKE:
@@ -253,13 +252,13 @@ class RewardMixin(SoloEventMixin):
         if i >= 2:
             return
         lay = self.lay
-        before = 0 if self.quiet else score_total(lay, sh)
+        before = self._score_before(seat)
         sh[CIT + s] = i + 1
         code = lay.cit_pips[s][i]
         if not self.quiet:
             self.emit("mark", seat, f"{_NAME[seat]} ({why}){_TEXTS[lay.season].citizen[s][i]}",
                       {"section": lay.cit_names[s], "pip": i + 1},
-                      effects=[fx.count(KEYS[lay.season][seat].cit[s], 1, i + 1), *scored(seat, lay, sh, before)])
+                      effects=[fx.count(KEYS[lay.season][seat].cit[s], 1, i + 1), *self._scored(seat, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
 
@@ -292,12 +291,12 @@ class RewardMixin(SoloEventMixin):
         i = sh[col]
         if i >= length:
             return
-        before = 0 if self.quiet else score_total(self.lay, sh)
+        before = self._score_before(seat)
         sh[col] = i + 1
         code = pips[i]
         if not self.quiet:
             self.emit("mark", seat, _NAME[seat] + texts[i], {key: i + 1},
-                      effects=[fx.count(board_key, 1, i + 1), *scored(seat, self.lay, sh, before)])
+                      effects=[fx.count(board_key, 1, i + 1), *self._scored(seat, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
 
@@ -319,7 +318,7 @@ class RewardMixin(SoloEventMixin):
         i = sh[LB0 + b]
         if i >= lay.block_len[b]:
             return
-        before = 0 if self.quiet else score_total(lay, sh)
+        before = self._score_before(seat)
         sh[LB0 + b] = i + 1
         li = lay.block_lair[b]
         code = lay.block_pips[b][i]
@@ -328,24 +327,24 @@ class RewardMixin(SoloEventMixin):
             in_lair = sum(sh[LB0 + x] for x in lay.lair_blocks[li])
             self.emit("mark", seat, f"{_NAME[seat]} ({why}){texts.block[b][i]}",
                       {"lair": lay.lair_ids[li], "block": texts.block_name[b], "pip": i + 1},
-                      effects=[fx.count(KEYS[lay.season][seat].lair[li], 1, in_lair), *scored(seat, lay, sh, before)])
+                      effects=[fx.count(KEYS[lay.season][seat].lair[li], 1, in_lair), *self._scored(seat, before)])
         if code > PLAIN and code != STAR:
             self.then((REWARD_KIND[code], seat, 0))
         if all(sh[LB0 + x] >= lay.block_len[x] for x in lay.lair_blocks[li]):
             if self.phase == HARVEST and self.lair_first[li] == -1:
-                before = 0 if self.quiet else score_total(lay, sh)
+                before = self._score_before(seat)
                 sh[LST + li] = LAIR_PENDING
                 if not self.quiet:  # a Statue that counts completed lairs may score already
                     self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
                               f"{lay.lair_names[li]} during the Harvest (priority is settled after it).",
-                              effects=scored(seat, lay, sh, before))
+                              effects=self._scored(seat, before))
             else:
                 self._settle_lair(seat, li)
 
     def _settle_lair(self, seat: int, li: int) -> None:
         lay = self.lay
         sh = self.sheets[seat]
-        before = 0 if self.quiet else score_total(lay, sh)
+        before = self._score_before(seat)
         if self.lair_first[li] == -1:
             self.lair_first[li] = seat
             sh[LST + li] = LAIR_HIGH
@@ -353,14 +352,14 @@ class RewardMixin(SoloEventMixin):
                 hi = lay.lair_vp[li][0]
                 self.emit("lair", seat, f"{_NAME[seat]} is the first to complete {lay.lair_ids[li]} "
                           f"{lay.lair_names[li]}: circles {hi} VP; everyone else crosses it out.",
-                          {"lair": lay.lair_ids[li], "vp": hi}, effects=scored(seat, lay, sh, before))
+                          {"lair": lay.lair_ids[li], "vp": hi}, effects=self._scored(seat, before))
         else:
             sh[LST + li] = LAIR_LOW
             if not self.quiet:
                 lo = lay.lair_vp[li][1]
                 self.emit("lair", seat, f"{_NAME[seat]} completes {lay.lair_ids[li]} "
                           f"{lay.lair_names[li]}: the higher value is crossed out, {lo} VP.",
-                          {"lair": lay.lair_ids[li], "vp": lo}, effects=scored(seat, lay, sh, before))
+                          {"lair": lay.lair_ids[li], "vp": lo}, effects=self._scored(seat, before))
 
     def _usable_roads(self, sh: list[int]) -> list[tuple[int, int]]:
         """(road, direction) pairs a pip may be marked on now (rulebook: Roads and Domains).
@@ -417,7 +416,7 @@ class RewardMixin(SoloEventMixin):
         k = min(n, length - have)
         if k <= 0:
             return
-        before = 0 if self.quiet else score_total(lay, sh)
+        before = self._score_before(seat)
         sh[lay.ro0 + r] = d
         sh[lay.rc0 + r] = have + k
         vb = sh[VBRIDGE]
@@ -467,7 +466,7 @@ class RewardMixin(SoloEventMixin):
                 text += f", reaching the dead end {_ends(lay, r, d)[1]}"
         if not quiet:
             self.emit("mark", seat, text + _rewards_note(rewards) + ".", data,
-                      effects=[fx.count(KEYS[lay.season][seat].road[r], k, have + k), *scored(seat, lay, sh, before)])
+                      effects=[fx.count(KEYS[lay.season][seat].road[r], k, have + k), *self._scored(seat, before)])
         if rewards:
             self.then(*_reward_tasks(seat, rewards))
 
@@ -481,14 +480,14 @@ class RewardMixin(SoloEventMixin):
                 break
         self.line = tuple(line)
         sh = self.sheets[seat]
-        before = 0 if self.quiet else score_total(self.lay, sh)
+        before = self._score_before(seat)
         sh[STAT] |= 1 << kind
         sh[NSTAT] += 1
         if not self.quiet:
             self.emit("statue", seat, f"{_NAME[seat]} takes Statue {kind + 1}: {STATUES[kind].effect}",
                       {"statue": kind + 1},
                       effects=[fx.take(statue_key(seat, kind + 1), f"draft-{place}", f"p-{seat}-statues", seat),
-                               *scored(seat, self.lay, sh, before)])
+                               *self._scored(seat, before)])
         if refill:
             self._refill()
         code = STATUE_INSTANT[kind]

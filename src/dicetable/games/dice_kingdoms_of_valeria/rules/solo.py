@@ -11,8 +11,8 @@ from .consts import EVENTS
 from ..sheet import CIT, CITV, DOM, GUILDS, LAIR_OPEN, LB0, LST, REWARD_NAME, TRK, VBRIDGE, VDOM, VTRK
 from .fields import DiceKingdomsFields
 from .tables import Reward, _reward_tasks
-from .fx import scored, trk_key
-from .scoring import bridge_complete, score_total
+from .fx import trk_key
+from .scoring import bridge_complete
 
 
 class SoloEventMixin(DiceKingdomsFields):
@@ -42,17 +42,18 @@ class SoloEventMixin(DiceKingdomsFields):
                 void = sh[CITV + s]
                 for i in range(n - 1, -1, -1):
                     if not void >> i & 1:
-                        before = score_total(lay, sh)
+                        before = self._score_before(0)
                         sh[CITV + s] = void | (1 << i)
                         self.emit("void", 0, f"Exodus voids the {'left' if i == 0 else 'right'} pip of the "
                                   f"{lay.cit_names[s]} Citizen.", {"section": lay.cit_names[s], "pip": i + 1},
-                                  effects=scored(0, lay, sh, before))
+                                  effects=self._scored(0, before))
                         return
             self._no_target("Exodus")
         elif eid == "washed-out-bridge":
             for bi in range(len(lay.bridge_ids)):
                 if not (sh[VBRIDGE] >> bi & 1) and not bridge_complete(lay, sh, bi):
                     sh[VBRIDGE] |= 1 << bi
+                    self.totals[0] = -1  # the sheet changed outside a mark: score it anew at the next
                     self.emit("void", 0, f"Washed-Out Bridge voids Bridge {lay.bridge_ids[bi]} "
                               f"(Road {lay.road_ids[lay.bridge_road[bi]]}).", {"bridge": lay.bridge_ids[bi]})
                     return
@@ -61,6 +62,7 @@ class SoloEventMixin(DiceKingdomsFields):
             for di in range(len(lay.dom_ids)):
                 if not (sh[DOM] >> di & 1) and not (sh[VDOM] >> di & 1):
                     sh[VDOM] |= 1 << di
+                    self.totals[0] = -1  # the sheet changed outside a mark: score it anew at the next
                     self.emit("void", 0, f"Wildfire voids Domain {lay.dom_ids[di]} {lay.dom_names[di]}.",
                               {"domain": lay.dom_ids[di]})
                     return
@@ -96,10 +98,10 @@ class SoloEventMixin(DiceKingdomsFields):
             self.then(("road", 0, 0))
         elif eid == "pilgrims":
             rewards: list[Reward] = []
-            before = score_total(lay, sh)
+            before = self._score_before(0)
             if self._mark_track(0, 0, 1, rewards):
                 self.emit("mark", 0, "Pilgrims: 1 pip is marked on the Holy Guild Track.",
-                          effects=[fx.count(trk_key(0, GUILDS[0]), 1, sh[TRK]), *scored(0, lay, sh, before)])
+                          effects=[fx.count(trk_key(0, GUILDS[0]), 1, sh[TRK]), *self._scored(0, before)])
                 self.then(*_reward_tasks(0, rewards))
             else:
                 self._no_target("Pilgrims")
@@ -115,6 +117,7 @@ class SoloEventMixin(DiceKingdomsFields):
         for i in range(sh[TRK + g], 24):
             if pips[i] and not void >> i & 1:
                 sh[VTRK + g] = void | (1 << i)
+                self.totals[0] = -1  # the sheet changed outside a mark: score it anew at the next
                 self.emit("void", 0, f"Guild Strike voids the {REWARD_NAME[pips[i]]} Reward of pip {i + 1} "
                           f"on the {GUILDS[g]} Guild Track.", {"track": GUILDS[g], "pip": i + 1})
                 return

@@ -46,6 +46,7 @@ class DiceKingdomsState(TurnMixin):
         self.lanes = None
         n = self.players
         self.sheets = [list(lay.fresh_sheet) for _ in range(n)]
+        self.totals = [-1] * n  # each seat's running score, worked out at its first mark
         day = [c for c in range(N_CARDS) if CARD_BACK[c] == 0]
         night = [c for c in range(N_CARDS) if CARD_BACK[c] == 1]
         self.shuffle(day)
@@ -90,6 +91,7 @@ class DiceKingdomsState(TurnMixin):
         self.lay = lay = LAYOUTS[season]
         self.acts = ACTIONS[season]
         self.menu = None
+        self.totals = [-1] * self.players  # not saved: worked out again at each seat's next mark
         if len(self.sheets) != self.players or any(len(s) != lay.size for s in self.sheets):
             raise ValueError("one sheet of the season's size per seat is needed")
         if self.lanes is not None and len(self.lanes) != self.players:
