@@ -183,6 +183,8 @@ def grew(before: dict, after: dict) -> None:
 
 
 def refresh(state) -> None:
-    """Forget cached legal actions after a test edited the state by hand."""
+    """Forget what the state worked out from its fields after a test edited them by hand: the cached legal
+    actions, the Action menu and each seat's running score (worked out again at its next mark)."""
     state.forget_legal_actions()
     state.menu = None
+    state.totals = [-1] * state.players
