@@ -52,24 +52,29 @@ def test_recruit_menu_is_what_reach_makes(players, season):
     """At every Action phase of random games, the Recruit actions are the Citizen sections with an open
     pip whose value the Yellow die can make (``dicemath.reach``, with the Blue die unless Heavy Rain)."""
     checked = 0
+    for state, seat, keys in _action_phases(players, season):
+        lay, sh = state.lay, state.sheets[seat]
+        made = reach("yellow", *keys[0])
+        expected = {f"yellow:{lay.cit_names[s]}" for s in range(10)
+                    if sh[S.CIT + s] < 2 and any(v in made for v in lay.cit_values[s])}
+        offered = {a.id for a in state.legal_actions(seat) if a.id.startswith("yellow:")}
+        assert offered == expected
+        checked += 1
+    assert checked > 10
+
+
+def _action_phases(players, season):
+    """``(state, seat, reference reach keys of the Yellow, Red and Green dice)`` at every Action phase of
+    three seeded random games (the state is stepped on once the caller has read it)."""
     for seed in range(3):
         state = new(players, season, seed=seed)
         rng = Rng(seed)
-        lay = state.lay
         while not state.is_over:
             task = state.pending(state.to_move[0])
             if task is not None and task[0] == "act":
-                seat = task[1]
-                sh = state.sheets[seat]
-                ykey = _reference_keys(lay, sh[S.DOM] & ~sh[S.VDOM], state.dice, state.no_blue)[0]
-                made = reach("yellow", *ykey)
-                expected = {f"yellow:{lay.cit_names[s]}" for s in range(10)
-                            if sh[S.CIT + s] < 2 and any(v in made for v in lay.cit_values[s])}
-                offered = {a.id for a in state.legal_actions(seat) if a.id.startswith("yellow:")}
-                assert offered == expected
-                checked += 1
+                sh = state.sheets[task[1]]
+                yield state, task[1], _reference_keys(state.lay, sh[S.DOM] & ~sh[S.VDOM], state.dice, state.no_blue)
             random_step(state, rng)
-    assert checked > 10
 
 
 @pytest.mark.parametrize("season", sorted(LAYOUTS))
@@ -120,27 +125,18 @@ def test_build_menu_is_what_the_green_die_makes(season):
     from dicetable.games.dice_kingdoms_of_valeria.rules.actions import _build_how, _builds
 
     checked = 0
-    for seed in range(3):
-        state = new(2, season, seed=seed)
-        rng = Rng(seed)
-        lay = state.lay
-        while not state.is_over:
-            task = state.pending(state.to_move[0])
-            if task is not None and task[0] == "act":
-                seat = task[1]
-                sh = state.sheets[seat]
-                gkey = _reference_keys(lay, sh[S.DOM] & ~sh[S.VDOM], state.dice, state.no_blue)[2]
-                how = _build_how(gkey)
-                longest, shorter = [], []
-                for r, dr in _usable_roads(lay, sh):
-                    builds = _builds(lay, how, r, dr, lay.road_len[r] - sh[lay.rc0 + r])
-                    longest.append(builds.longest)
-                    shorter += builds.shorter
-                offered = [a for a in state.legal_actions(seat) if a.id.startswith("green:")]
-                assert [(a.id, a.label, a.payload) for a in offered] == [
-                    (a.id, a.label, a.payload) for a in longest + shorter]
-                checked += 1
-            random_step(state, rng)
+    for state, seat, keys in _action_phases(2, season):
+        lay, sh = state.lay, state.sheets[seat]
+        how = _build_how(keys[2])
+        longest, shorter = [], []
+        for r, dr in _usable_roads(lay, sh):
+            builds = _builds(lay, how, r, dr, lay.road_len[r] - sh[lay.rc0 + r])
+            longest.append(builds.longest)
+            shorter += builds.shorter
+        offered = [a for a in state.legal_actions(seat) if a.id.startswith("green:")]
+        assert [(a.id, a.label, a.payload) for a in offered] == [
+            (a.id, a.label, a.payload) for a in longest + shorter]
+        checked += 1
     assert checked > 10
 
 
