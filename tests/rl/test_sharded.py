@@ -7,6 +7,9 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -121,6 +124,31 @@ def test_a_worker_that_dies_is_named_and_nothing_hangs() -> None:
         with pytest.raises(RuntimeError, match=r"the worker of games 2-3: the worker process stopped \(exit code -9\)"):
             batch.step(_policy(mask, np.random.default_rng(0)))
     finally:
+        batch.close()
+
+
+def test_a_worker_gone_before_the_step_is_sent_is_named_too(monkeypatch) -> None:
+    """Sending the step to a worker that has already stopped breaks its pipe (BrokenPipeError, unless
+    another process still holds the pipe's other end, as some test runners' children do): the batch
+    still names the worker and its exit code, as when the worker dies while it steps."""
+    batch = ShardedBatchEnv("corsairs-of-valeria", 4, workers=2)
+    try:
+        _, mask, _ = batch.reset(seed=5)
+        pid = batch.worker_pids[0]
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z":  # stopped, not reaped
+            assert time.monotonic() < deadline, "the killed worker did not stop"
+            time.sleep(0.01)
+
+        def broken(self, obj):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        monkeypatch.setattr(Connection, "send", broken)  # this process's sends fail as on a broken pipe
+        with pytest.raises(RuntimeError, match=r"the worker of games 2-3: the worker process stopped \(exit code -9\)"):
+            batch.step(_policy(mask, np.random.default_rng(0)))
+    finally:
+        monkeypatch.undo()
         batch.close()
 
 

@@ -189,6 +189,16 @@ class ShardedBatchEnv:
             raise
 
     # -- the workers
+    def _tell(self, messages: Sequence[Any]) -> None:
+        """Send ``messages[k]`` to the ``k``-th worker. A worker that has stopped cannot read it (its pipe is
+        broken): that is not raised here but by :meth:`_collect`, which then names the worker and its
+        exit code."""
+        for (_, writer), message in zip(self._conns, messages):
+            try:
+                writer.send(message)
+            except OSError:  # BrokenPipeError: the worker is gone; _collect finds its pipe closed
+                pass
+
     def _collect(self) -> None:
         """Wait for every worker's answer to the message just sent; RuntimeError naming the first that failed."""
         failed = None
@@ -215,8 +225,7 @@ class ShardedBatchEnv:
         streams = seed_streams(seed, self.num_envs)
         if not self._finalizer.alive:
             raise RuntimeError("this sharded batch is closed")
-        for (_, writer), (start, stop) in zip(self._conns, self._bounds[1:]):
-            writer.send(("start", streams[start:stop]))
+        self._tell([("start", streams[start:stop]) for start, stop in self._bounds[1:]])
         own_start, own_stop = self._bounds[0]
         try:
             self._own.start(streams[own_start:own_stop])
@@ -243,8 +252,7 @@ class ShardedBatchEnv:
                 or not self.mask[self._rows, chosen].all():
             self._refuse(actions)
         self._actions[:] = chosen
-        for _, writer in self._conns:
-            writer.send(("step",))
+        self._tell([("step",)] * len(self._conns))
         start, stop = self._bounds[0]
         try:
             self._own.step(self._actions[start:stop])
