@@ -187,4 +187,5 @@ def refresh(state) -> None:
     actions, the Action menu and each seat's running score (worked out again at its next mark)."""
     state.forget_legal_actions()
     state.menu = None
-    state.totals = [-1] * state.players
+    for seat in range(state.players):
+        state.forget_score(seat)

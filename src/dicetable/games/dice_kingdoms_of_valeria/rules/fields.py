@@ -166,6 +166,11 @@ class DiceKingdomsFields(FlowState):
         total = self.totals[seat]
         return total if total >= 0 else score_total(self.lay, self.sheets[seat])
 
+    def forget_score(self, seat: int) -> None:
+        """Forget ``seat``'s running score after its sheet changed outside a mark (a solo Event voids a
+        space, a test edits the sheet): the next mark scores the sheet anew. Returns None."""
+        self.totals[seat] = -1
+
     def _scored(self, seat: int, before: int) -> list[dict[str, Any]]:
         """The score effects of ``seat``'s mark (:func:`.fx.scored`): its sheet scored anew, kept in
         ``totals[seat]`` for the next mark's :meth:`_score_before`."""

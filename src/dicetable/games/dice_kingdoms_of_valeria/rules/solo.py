@@ -53,7 +53,7 @@ class SoloEventMixin(DiceKingdomsFields):
             for bi in range(len(lay.bridge_ids)):
                 if not (sh[VBRIDGE] >> bi & 1) and not bridge_complete(lay, sh, bi):
                     sh[VBRIDGE] |= 1 << bi
-                    self.totals[0] = -1  # the sheet changed outside a mark: score it anew at the next
+                    self.forget_score(0)  # the sheet changed outside a mark
                     self.emit("void", 0, f"Washed-Out Bridge voids Bridge {lay.bridge_ids[bi]} "
                               f"(Road {lay.road_ids[lay.bridge_road[bi]]}).", {"bridge": lay.bridge_ids[bi]})
                     return
@@ -62,7 +62,7 @@ class SoloEventMixin(DiceKingdomsFields):
             for di in range(len(lay.dom_ids)):
                 if not (sh[DOM] >> di & 1) and not (sh[VDOM] >> di & 1):
                     sh[VDOM] |= 1 << di
-                    self.totals[0] = -1  # the sheet changed outside a mark: score it anew at the next
+                    self.forget_score(0)  # the sheet changed outside a mark
                     self.emit("void", 0, f"Wildfire voids Domain {lay.dom_ids[di]} {lay.dom_names[di]}.",
                               {"domain": lay.dom_ids[di]})
                     return
@@ -117,7 +117,7 @@ class SoloEventMixin(DiceKingdomsFields):
         for i in range(sh[TRK + g], 24):
             if pips[i] and not void >> i & 1:
                 sh[VTRK + g] = void | (1 << i)
-                self.totals[0] = -1  # the sheet changed outside a mark: score it anew at the next
+                self.forget_score(0)  # the sheet changed outside a mark
                 self.emit("void", 0, f"Guild Strike voids the {REWARD_NAME[pips[i]]} Reward of pip {i + 1} "
                           f"on the {GUILDS[g]} Guild Track.", {"track": GUILDS[g], "pip": i + 1})
                 return
