@@ -16,6 +16,7 @@ positions of the Forest's Domains come from ``data/board.json``.
 
 from __future__ import annotations
 
+import marshal
 from functools import lru_cache
 from typing import Any, Mapping
 from math import hypot
@@ -849,30 +850,38 @@ _ROAD_BRIDGES = {season: tuple(tuple(bi for bi in range(len(lay.bridge_ids)) if 
                                for r in range(lay.nr)) for season, lay in LAYOUTS.items()}
 
 
-def _sheet_key(pl: Mapping[str, Any], obs: ObsLike, s: int) -> tuple:
-    """Everything :func:`_sheet_parts` reads for seat ``s`` (without actions), as a hashable key."""
-    return tuple(obs["lair_first"]), _player_key(pl)
+def _sheet_key(pl: Mapping[str, Any], obs: ObsLike, s: int) -> bytes:
+    """Everything :func:`_sheet_parts` reads for seat ``s`` (without actions), as a hashable key
+    (bytes: see :func:`_player_key`)."""
+    return marshal.dumps(tuple(obs["lair_first"]), 2) + _player_key(pl)
 
 
-def _player_key(pl: Mapping[str, Any]) -> tuple:
+def _player_key(pl: Mapping[str, Any]) -> bytes:
     """What :func:`_sheet_parts` reads of the player view ``pl`` (the rest of its key is the table's).
 
     The rules' sheet views are shared objects never changed (``rules.scoring.sheet_view``): every
     viewer of a version and most versions hold the same ``pl``, so its key is remembered by the
-    object (kept in :data:`_PLAYER_KEYS`, so its id is not reused while there) and made once."""
+    object (kept in :data:`_PLAYER_KEYS`, so its id is not reused while there) and made once.
+
+    The key is the ``marshal`` form (version 2: no back-references, so equal values give equal
+    bytes) of the values read, not their nested tuples: bytes are not tracked by the cyclic garbage
+    collector, and a server keeps thousands of these keys in its memos, made and dropped as its
+    tables move, which a young collection would otherwise walk, about 40 tuples each (docs/load.md,
+    "Dice Kingdoms' board memos and the collector")."""
     got = _PLAYER_KEYS.get(id(pl))
     if got is not None and got[0] is pl:
         return got[1]
     lairs = pl["lairs"]
-    key = (tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
-           tuple(pl["guild_tracks"].values()), tuple((g, *v) for g, v in pl["voided_track_rewards"].items()),
-           pl["gold"], pl["wall"],
-           tuple((tuple(lr["blocks"].values()), lr["result"], lr["access"]) for lr in lairs.values()),
-           tuple(pl["statues"]), pl["plinths_to_draft"],
-           tuple(pl["score"]["statue_vp"].values()), pl["score"]["total"], pl["score"]["stars"],
-           pl["score"]["domains"], pl["score"]["lairs"],
-           tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
-           tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"]))
+    key = marshal.dumps((
+        tuple((c["marked"], *c["voided"]) for c in pl["citizens"].values()),
+        tuple(pl["guild_tracks"].values()), tuple((g, *v) for g, v in pl["voided_track_rewards"].items()),
+        pl["gold"], pl["wall"],
+        tuple((tuple(lr["blocks"].values()), lr["result"], lr["access"]) for lr in lairs.values()),
+        tuple(pl["statues"]), pl["plinths_to_draft"],
+        tuple(pl["score"]["statue_vp"].values()), pl["score"]["total"], pl["score"]["stars"],
+        pl["score"]["domains"], pl["score"]["lairs"],
+        tuple((rd["marked"], rd["from"]) for rd in pl["roads"].values()),
+        tuple(pl["domains"]), tuple(pl["voided_domains"]), tuple(pl["voided_bridges"])), 2)
     if len(_PLAYER_KEYS) > 1024:  # at most a thousand views kept alive here
         _PLAYER_KEYS.clear()
     _PLAYER_KEYS[id(pl)] = (pl, key)
@@ -883,8 +892,9 @@ def _player_key(pl: Mapping[str, Any]) -> tuple:
 _PLAYER_KEYS: dict = {}
 
 
-#: Seats' sheet parts without actions, by (season, seat, solo key, sheet key); bounded.
-_SHEETS: dict = {}
+#: Seats' sheet parts without actions, by the ``marshal`` form of (season, seat, solo key) and the
+#: sheet key (bytes, as :func:`_player_key` says why); bounded.
+_SHEETS: dict[bytes, dict] = {}
 
 
 def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
@@ -928,7 +938,7 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
         keys = _keys(season, s)
         parts[keys.panel] = _panel(season, s, bool(solo))
         pl = players[s]
-        key = (season, s, solo_key, _sheet_key(pl, obs, s))
+        key = marshal.dumps((season, s, solo_key), 2) + _sheet_key(pl, obs, s)
         got = _SHEETS.get(key)
         if got is None:
             if len(_SHEETS) > 2048:
@@ -941,9 +951,25 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
     return parts
 
 
-@lru_cache(maxsize=2048)
 def _act_parts(season: str, acts: tuple) -> str:
-    """The viewer's actions on one sheet, drawn over its pips: ``acts`` is ((kind, index, pip), ((id, label), ...))."""
+    """The viewer's actions on one sheet, drawn over its pips: ``acts`` is ((kind, index, pip), ((id, label), ...)).
+
+    Memoised by the ``marshal`` form of ``(season, acts)`` (bytes: see :func:`_player_key`)."""
+    key = marshal.dumps((season, acts), 2)
+    got = _ACTS.get(key)
+    if got is None:
+        if len(_ACTS) > 2048:
+            _ACTS.clear()
+        got = _ACTS[key] = _draw_acts(season, acts)
+    return got
+
+
+#: :func:`_act_parts`' drawings by their key; bounded.
+_ACTS: dict[bytes, str] = {}
+
+
+def _draw_acts(season: str, acts: tuple) -> str:
+    """:func:`_act_parts` drawn (no memo)."""
     o = []
     for (kind, a, i), here in acts:
         if kind == "cit":
