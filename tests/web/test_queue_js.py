@@ -109,8 +109,9 @@ q.receive(change(3, 4, {"p-1": "x"})); q.receive(change(4, 5, {dice: "y"})); q.r
 
 
 def test_each_version_not_the_viewers_own_stays_the_pace(tmp_path):
-    """Pace 200 ms: versions 1, 2 and 3 (others' moves) stay at least 200 ms each; version 4 (the
-    viewer's own move) does not hold back version 5."""
+    """Pace 200 ms: versions 1 and 2 (others' moves) stay at least 200 ms each; version 4 (the
+    viewer's own move) is not held back by version 3 (the viewer acted on what it showed), nor does
+    it hold back version 5."""
     steps = """
 q.receive(view(1));
 q.receive(change(1, 2)); q.receive(change(2, 3)); q.receive(change(3, 4)); q.receive(change(4, 5));
@@ -119,5 +120,26 @@ q.receive(change(1, 2)); q.receive(change(2, 3)); q.receive(change(3, 4)); q.rec
     times = {v: t for v, _, t in got["shown"]}
     assert sorted(times) == [1, 2, 3, 4, 5]
     assert times[2] - times[1] >= 195 and times[3] - times[2] >= 195
-    assert times[4] - times[3] >= 195  # version 3 is another's move
+    assert times[4] - times[3] < 100   # version 4 is the viewer's own: drawn at once
     assert times[5] - times[4] < 100   # version 4 is the viewer's own: version 5 follows at once
+
+
+def test_rush_shows_the_newest_view_at_once_whatever_the_pace(tmp_path):
+    """Pace 5 s: versions 2 to 4 (others' moves) arrive while 1 is on screen; the viewer acts, the page
+    rushes: the queue was behind, and version 4 alone is drawn next, whole, long before the pace, and
+    the queue is no longer behind."""
+    steps = """
+q.receive(view(1));
+await new Promise((r) => setTimeout(r, 50));
+q.receive(change(1, 2, {"p-1": "x"})); q.receive(change(2, 3)); q.receive(change(3, 4));
+await new Promise((r) => setTimeout(r, 50));
+const before = q.behind();
+await q.rush();
+shown.push([before ? "behind" : "level", q.behind() ? "behind" : "level", 0]);
+"""
+    got = _node(tmp_path, QUEUE_RUN % {"own": "[]", "pace": 5000, "fast": "false", "steps": steps})
+    drawn = [(v, c) for v, c, _ in got["shown"][:-1]]
+    assert drawn == [(1, None), (4, None)]
+    assert got["shown"][-1][:2] == ["behind", "level"]
+    times = {v: t for v, _, t in got["shown"][:-1]}
+    assert times[4] - times[1] < 1000  # not the 5 s pace

@@ -223,3 +223,31 @@ def test_a_seat_link_with_a_wrong_token_says_so_in_one_sentence_and_watches(cont
     assert made["table_id"] not in text
     page.wait_for_selector("[data-version]")
     assert page.locator("#board [data-action], #actionbar [data-action]").count() == 0
+
+
+def test_a_move_chosen_while_a_newer_version_waits_its_turn_is_made_in_that_version(context, server):
+    """Card Kingdoms, two people choosing their Dukes at once; the page of seat 0 shows each version at
+    least 5 s (``pace=5000``). Seat 1 chooses through the API; its version reaches the page and waits
+    its turn there. Seat 0 chooses meanwhile: the page shows the newer version at once and makes the
+    move in it (the decision is the same, the Duke still offered), not a stale post refused as "another
+    move reached the table first"."""
+    made = server.create("valeria-card-kingdoms", [{"kind": "human"}, {"kind": "human"}], seed=7)
+    tid, tokens = made["table_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{tid}?token={tokens[0]}&pace=5000")
+    page.wait_for_selector("[data-version]")
+    wait_ready(page)
+    assert version(page) == 0
+    _, other = server.call("GET", f"/api/tables/{tid}", token=tokens[1])
+    status, _ = server.call("POST", f"/api/tables/{tid}/actions", token=tokens[1],
+                           body={"action": other["legal_actions"][0]["id"], "version": 0})
+    assert status == 200
+    page.wait_for_timeout(600)  # the push arrives and waits its turn: the page still shows version 0
+    assert version(page) == 0
+    started = time.time()
+    page.locator(":is(#board [data-action], #actionbar [data-action]) >> visible=true").first.click()
+    page.wait_for_function("() => Number(document.querySelector('[data-version]').dataset.version) >= 2",
+                           timeout=4_000)
+    assert time.time() - started < 4  # not held back by the 5 s pace
+    assert page.locator("#error").is_hidden()
+    assert server.call("GET", f"/api/tables/{tid}")[1]["version"] == 2  # both Dukes chosen

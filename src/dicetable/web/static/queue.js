@@ -94,6 +94,7 @@ export class VersionQueue {
     this.shownOwn = true;  // whether it was the viewer's own version
     this.waiting = false;  // a resync was asked: changes are ignored until a view comes
     this.pumping = false;
+    this.rushing = false;  // rush(): the backlog is drawn at once, its newest view only
     this.gen = 0;
     this.wake = null;
     this.idle = [];        // resolvers waiting for the queue to empty
@@ -153,6 +154,22 @@ export class VersionQueue {
   // Cut the current wait short ("fast" was switched on).
   hurry() { if (this.wake) this.wake(); }
 
+  // True when a newer view than the one on screen has been received and waits its turn (the
+  // table's pace): the table is already past what the viewer sees.
+  behind() {
+    return Boolean(this.tail && this.shown && compareKeys(keyOf(this.tail), keyOf(this.shown)) > 0);
+  }
+
+  // Show the newest view received at once (the viewer acted: it must act on the table as it is);
+  // the backlog is skipped to it as with "fast". Resolves once it is drawn.
+  rush() {
+    if (!this.behind()) return Promise.resolve();
+    this.rushing = true;
+    this.hurry();
+    this.pump();
+    return this.settled();
+  }
+
   // A promise resolved once nothing is queued or being shown.
   settled() {
     if (!this.pumping && !this.items.length) return Promise.resolve();
@@ -165,19 +182,23 @@ export class VersionQueue {
     try {
       while (this.items.length) {
         const gen = this.gen;
-        if (this.fast() && this.items.length > 1) {
-          // "Fast": only the newest of a backlog is drawn, board and all.
+        const rushing = this.rushing;
+        if ((this.fast() || rushing) && this.items.length > 1) {
+          // "Fast" (or a rush): only the newest of a backlog is drawn, board and all.
           const last = this.items[this.items.length - 1];
           this.items = [{ ...last, changed: null, events: [] }];
         }
         const it = this.items[0];
         const order = this.shown ? compareKeys(keyOf(it.view), keyOf(this.shown)) : 1;
-        if (order > 0 && !this.shownOwn) {
+        // the version on screen stays the pace unless it or the next is the viewer's own (the viewer
+        // acted on what it shows: its own move is drawn at once), or the viewer rushed the queue
+        if (order > 0 && !this.shownOwn && !rushing && !this.isOwn(keyOf(it.view))) {
           const left = this.shownAt + this.pace() - performance.now();
           if (left > 0) {
             await new Promise((r) => { this.wake = r; setTimeout(r, left); });
             this.wake = null;
             if (gen !== this.gen) continue;      // reset while waiting: the item went with it
+            if (this.rushing) continue;          // rushed: start over, the backlog skipped to its newest view
             if (this.pace() > 0 && this.shownAt + this.pace() > performance.now() + 1) continue;  // woken early, not hurried
           }
         }
@@ -195,6 +216,7 @@ export class VersionQueue {
       }
     } finally {
       this.pumping = false;
+      this.rushing = false;
     }
     const idle = this.idle;
     this.idle = [];

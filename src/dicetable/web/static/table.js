@@ -204,7 +204,13 @@ function wireTable() {
     const seat = Number(b.dataset.seatBot ?? b.dataset.seatTake);
     const what = b.dataset.seatBot !== undefined ? "bot" : "take";
     const res = await api("POST", `/api/tables/${T.id}/seats/${seat}/${what}`, { token: T.token, body: what === "bot" ? {} : undefined });
-    if (res.status === 200) { hideError(); offerAnswer(res.data); } else showError(res.message);
+    if (res.status === 200) {
+      hideError();
+      offerAnswer(res.data);
+      // the seat's new state is shown at once, not after the versions still waiting their turn (its
+      // bot may have played many moves, or the whole game, meanwhile)
+      T.queue.rush();
+    } else showError(res.message);
   });
   watchFit();
 }
@@ -215,27 +221,51 @@ async function act(actionId) {
   T.busy = true;
   document.body.dataset.busy = "1";
   hideError();
-  const [undos, version] = currentKey();
-  T.own.add(keyText([undos, version + 1]));  // the version this action makes is the page's own
   try {
-    const res = await api("POST", `/api/tables/${T.id}/actions`,
-      { token: T.token, body: { action: actionId, version }, minimal: socketOpen() });
-    if (res.status === 200) {
-      if (res.data && typeof res.data.version === "number") T.own.add(keyText(keyOf(res.data)));
-      if (unwrapView(res.data)) offerAnswer(res.data);
-      else if (!socketOpen()) await refresh();
-    } else if (res.status === 409) {
-      // Someone moved first: the socket brings (or has brought) that; without one, ask again. Say so,
-      // or the tap looks ignored (the next action hides the line).
-      T.own.delete(keyText([undos, version + 1]));
-      showError("Another move reached the table first, so yours was not made: look at the table and choose again.");
-      if (!socketOpen()) await refresh();
-    } else {
-      showError(res.message);
+    // A newer version may be here already, waiting its turn on screen (the table's pace): another
+    // seat moved while this one chose (a simultaneous decision, a bot). Show it now, and make the
+    // move in it when the same decision still offers this action; posting the shown version would
+    // only be refused as stale.
+    if (T.queue.behind()) {
+      const chosenIn = T.view;
+      await T.queue.rush();
+      if (!stillOffered(chosenIn, T.view, actionId)) {
+        showError("The table moved on while you chose, so nothing was played: look at it and choose again.");
+        return;
+      }
     }
+    await post(actionId);
   } finally {
     T.busy = false;
     delete document.body.dataset.busy;
+  }
+}
+
+// True when ``now`` (the newest view) asks this viewer the same decision as ``then`` (the view the
+// choice was made in) and still offers ``actionId``.
+function stillOffered(then, now, actionId) {
+  return Boolean(then && now && isMine(now) && sameJSON(then.decision, now.decision)
+    && (now.legal_actions || []).some((a) => a.id === actionId));
+}
+
+// Posts ``actionId`` for the version on screen and shows the answer (or says why it was refused).
+async function post(actionId) {
+  const [undos, version] = currentKey();
+  T.own.add(keyText([undos, version + 1]));  // the version this action makes is the page's own
+  const res = await api("POST", `/api/tables/${T.id}/actions`,
+    { token: T.token, body: { action: actionId, version }, minimal: socketOpen() });
+  if (res.status === 200) {
+    if (res.data && typeof res.data.version === "number") T.own.add(keyText(keyOf(res.data)));
+    if (unwrapView(res.data)) offerAnswer(res.data);
+    else if (!socketOpen()) await refresh();
+  } else if (res.status === 409) {
+    // Someone moved first: the socket brings (or has brought) that; without one, ask again. Say so,
+    // or the tap looks ignored (the next action hides the line).
+    T.own.delete(keyText([undos, version + 1]));
+    showError("Another move reached the table first, so yours was not made: look at the table and choose again.");
+    if (!socketOpen()) await refresh();
+  } else {
+    showError(res.message);
   }
 }
 
