@@ -18,6 +18,11 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = os.environ.get("DICETABLE_CHROMIUM", "/usr/bin/chromium")
+
+# A person's seat handed to its bot moves at a person's pace on a server (1 s a decision by default:
+# server/settings.py); the tests that hand a seat over to finish a game quickly want it at once, in
+# process and in the servers they start. tests/server/test_stand_in_pace.py checks the pace itself.
+os.environ.setdefault("DICETABLE_STAND_IN_PACE_MS", "0")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 

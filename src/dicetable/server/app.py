@@ -109,7 +109,8 @@ def create_app(database_url: str = DEFAULT_DATABASE, *, id_factory: Callable[[],
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await run_in_threadpool(Store, database_url)
         manager = TableManager(store, id_factory=id_factory, bot_threads=bot_threads,
-                               abandon_after=settings.abandon_after)
+                               abandon_after=settings.abandon_after,
+                               stand_in_pace=settings.stand_in_pace_ms / 1000)
         app.state.store = store
         app.state.manager = manager
         app.state.lobby = attach_lobby(manager)  # turn-based notices and the waker (server/lobby.py)

@@ -29,6 +29,9 @@ variable                        default  meaning
                                          request path never asks OpenTelemetry for its providers
 ``DICETABLE_ABANDON_AFTER``     1209600  seconds without an action after which a running table is
                                          finished as abandoned (14 days; at least 60)
+``DICETABLE_STAND_IN_PACE_MS``  1000     milliseconds a person's seat handed to its bot waits before
+                                         each of its moves, so the person can follow it and take the
+                                         seat back (0: at once; bot seats always move at once)
 ==============================  =======  ====================================================
 """
 
@@ -72,6 +75,7 @@ class Settings:
     api_docs: bool = False
     telemetry: bool = False
     abandon_after: int = 14 * 24 * 3600
+    stand_in_pace_ms: int = 1000
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -117,4 +121,5 @@ class Settings:
             api_docs=switch("DICETABLE_API_DOCS", False),
             telemetry=switch("DICETABLE_TELEMETRY", False),
             abandon_after=number("DICETABLE_ABANDON_AFTER", cls.abandon_after, low=60),
+            stand_in_pace_ms=number("DICETABLE_STAND_IN_PACE_MS", cls.stand_in_pace_ms, low=0),
         )

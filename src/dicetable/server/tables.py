@@ -151,7 +151,8 @@ class TableManager:
     def __init__(self, store: Store, *, id_factory: Callable[[], str] | None = None, bot_threads: int = 4,
                  search_processes: int = 2,
                  max_cached: int = 5000, abandon_after: float | None = None,
-                 now: Callable[[], float] = time.time, idle_evict: float | None = None) -> None:
+                 now: Callable[[], float] = time.time, idle_evict: float | None = None,
+                 stand_in_pace: float = 0.0) -> None:
         from dicetable.engine import list_games
 
         list_games()  # discover every game now, in one thread: the registry's first discovery is not thread-safe
@@ -168,6 +169,8 @@ class TableManager:
         self.timers = Timers(self.bots.threads.submit)  # every table's clock on one timer heap
         self.leases = Leases(store)  # which tables this process drives (bots, clock): leases.py
         self.max_cached = max_cached
+        # seconds a person's seat handed to its bot waits before each of its moves (0: at once)
+        self.stand_in_pace = stand_in_pace
         self.abandon_after = abandon_after  # seconds without an action after which a table is abandoned
         self.closed = False
         self.now = now  # POSIX seconds of the chess clocks (injected in tests)
@@ -738,6 +741,8 @@ class TableManager:
         if by == "seat" and lt.seats[seat].autoplay:
             raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
                                 f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
+        if by == "bot" and not lt.seats[seat].by_bot:  # taken back while its bot was thinking
+            raise ApiError(409, f"{seat_name(seat)} is played by a person again; its bot's move was not made")
         self._refuse_if_finished(lt)
         state = lt.state.clone()
         try:
@@ -973,7 +978,12 @@ class TableManager:
             # finished first moved, the others were refused (a stale version) and chose again at the next
             # version with another seed, so a table of bots with a fixed seed played different games.
             seat = bots[0]
-            self.bots.start(lt, seat, lt.seats[seat].level, "bot")
+            if lt.seats[seat].kind == "human" and self.stand_in_pace > 0:
+                # A person's seat played by its bot while the person is away moves at a person's pace,
+                # so a table of bots does not finish the game before the person can take the seat back.
+                self.timers.schedule(self.stand_in_pace, self._stand_in_moves, lt.id, lt.version, seat)
+            else:
+                self.bots.start(lt, seat, lt.seats[seat].level, "bot")
         if humans and lt.clock:
             lt.deadline = time.time() + lt.clock
             if drives:
@@ -1010,6 +1020,16 @@ class TableManager:
                 except Exception:  # one table must not stop the others' adoption
                     log.exception("adopting table %s failed", lt.id)
         self.timers.schedule(ADOPT_EVERY, self.adopt)
+
+    def _stand_in_moves(self, table_id: str, version: int, seat: int) -> None:
+        """Start the bot of a person's ``seat`` on its decision at ``version`` (the stand-in's pace is
+        over), unless the table moved on or the person took the seat back meanwhile."""
+        lt = self.tables.get(table_id)
+        if lt is None or self.closed:
+            return
+        with lt.lock:
+            if lt.version == version and lt.seats[seat].autoplay and seat in lt.state.to_move:
+                self.bots.start(lt, seat, lt.seats[seat].level, "bot")
 
     def _clock_ran_out(self, table_id: str, version: int) -> None:
         lt = self.tables.get(table_id)
