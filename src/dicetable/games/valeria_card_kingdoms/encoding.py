@@ -8,7 +8,6 @@ Citizens are not in it. Seat slices start from the observer. See
 from __future__ import annotations
 
 from array import array
-from operator import itemgetter
 from typing import Any, Final
 
 from dicetable.engine.encoding import (
@@ -21,15 +20,13 @@ from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME, ValeriaState
 from .rules.tables import CIT0, DOM0, DUKE_SCORING, N_POS, NT, P_DUKES, P_OVER, duke_resource_vp
 from .viewdata import own_player
 
-#: a seat's memo entry in the direct fill: its non-zero card runs as (start, end, float32 memoryview)
-#: and as (start, end, Python floats), its cards' VP, and per Duke the VP its cards score
-SeatRow = tuple[tuple[tuple[int, int, Any], ...], tuple[tuple[int, int, Any], ...], int, list[int | None]]
+#: a seat's memo entry in the direct fill: its non-zero card runs as (slice of the vector, float32
+#: memoryview) and as (slice, Python floats), its cards' VP, and per Duke the VP its cards score
+SeatRow = tuple[tuple[tuple[slice, Any], ...], tuple[tuple[slice, Any], ...], int, list[int | None]]
 
 _RES_SCALE: Final = 20.0
 _VP_SCALE: Final = 60.0
 
-#: a stack's top card as a tuple of one card, or () for an empty stack (part of a memo key)
-_top = itemgetter(slice(-1, None))
 
 
 def _p(v: Obs) -> Obs:
@@ -94,13 +91,13 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
 
     Reads the Center Stacks only as the observation shows them (counts, and the top card where it
     is face up) and the Dukes only of the observing seat. Memos shared by the fills of one
-    configuration: the Center Stacks' slices, keyed by every stack's cards (a key cheap to build)
-    and, where that misses, by the Monster and Citizen stacks and each Domain stack's size and top
-    (a search redraws the face-down Domains under the tops at each determinization, and this key
-    ignores them; a dict of its own, so that a search's many card keys do not empty it); per seat
-    the tableau, Domain and Monster slices with the VP of those Domains and Monsters, keyed by the
-    seat's cards and its place from the observer, with the part of the seat's Duke VP its cards
-    score. Resources are written directly: they change at almost every step.
+    configuration: the Center Stacks' slices, keyed by what they show, each stack's size and top
+    card, the face-down Citizens and the Monster Areas (a search redraws the face-down cards under
+    the tops at each determinization, and this key ignores them); per seat its tableau, Domain and
+    Monster runs with the VP of those Domains and Monsters, keyed by the seat's cards and its place
+    from the observer, with the part of the seat's Duke VP its cards score. Before a memo is asked,
+    the stacks and each seat's cards are compared with those of the fill's last call (the fills of
+    one game follow each other). Resources are written directly: they change at almost every step.
     """
     n_areas, n_mon = len(AREAS), len(MON_NAME)
     area_slot = [AREAS.index(name) for name in AREAS]
@@ -119,13 +116,13 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # the Center Stacks (monster_areas .. domain_counts) are one run of the vector
     o_centre = o["monster_areas"]
     centre_size = o["exhausted"] - o_centre
+    centre_slice = slice(o_centre, o_centre + centre_size)
     # each block twice: a float32 memoryview (copied into a buffer in one slice) and its values as
     # Python floats (a list output takes them without making new float objects)
     centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
         "valeria-card-kingdoms", "centre", players)
-    centre_by_cards: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
-        "valeria-card-kingdoms", "centre-by-cards", players)
-    n_pos = N_POS
+    # a stack's size and top card in one int of the centre's memo key (every card index is below 256)
+    assert max(len(CIT_NAME), len(MON_NAME), len(DOM_NAME)) <= 256
     # the Center Stacks of this fill's last call and their block: the fills of one state follow
     # each other (each seat's vector at a search's leaf, both tensors of an OpenSpiel step)
     # (one tuple, read once: a fill in another thread replaces it whole)
@@ -165,8 +162,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     n_dukes = len(DUKE_SCORING)
 
     # per seat (the key below) its tableau, Domains and Monsters as runs of the vector: each non-zero
-    # one as (start, end, float32 memoryview), copied into a buffer in one slice, and as (start, end,
-    # tuple of Python floats) for a list output
+    # one as (its slice of the vector, float32 memoryview), copied into a buffer in one slice, and as
+    # (slice, tuple of Python floats) for a list output
     seat_rows: dict[tuple[Any, ...], SeatRow] = shared_memo("valeria-card-kingdoms", "seat", players)
     o_tableau, o_owned_domains, o_slain = o["tableau"], o["owned_domains"], o["slain"]
 
@@ -185,17 +182,24 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         domains, slain = [0.0] * n_dom, [0.0] * n_mon
         put_counts(domains, 0, doms, 1, dom_slot)
         put_counts(slain, 0, victory, 2, mon_slot)
-        views: list[tuple[int, int, memoryview]] = []
-        values: list[tuple[int, int, tuple[float, ...]]] = []
+        views: list[tuple[slice, memoryview]] = []
+        values: list[tuple[slice, tuple[float, ...]]] = []
         for start, run in ((o_tableau + k * n_display, tableau), (o_owned_domains + k * n_dom, domains),
                            (o_slain + k * n_mon, slain)):
             if any(run):
-                views.append((start, start + len(run), memoryview(array("f", run))))
-                values.append((start, start + len(run), tuple(run)))
+                views.append((slice(start, start + len(run)), memoryview(array("f", run))))
+                values.append((slice(start, start + len(run)), tuple(run)))
         none: list[int | None] = [None] * n_dukes
         # public VP less the VP tokens, written apart
         got = seat_rows[key] = (tuple(views), tuple(values), state.cards_vp(s), none)
         return got
+
+    # per (seat, place from the observer) the seat's cards at this fill's last call and their entry:
+    # the fills of one game follow each other and a seat's cards change at a few of its steps (one
+    # tuple each, read once: a fill in another thread replaces it whole)
+    no_entry: SeatRow = ((), (), 0, [])
+    last_seats: list[tuple[list[int], tuple[int, ...] | None, tuple[int, ...] | None, SeatRow]] = [
+        ([], None, None, no_entry)] * (players * players)
 
     # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
     o_phase, o_turn, o_is_active, o_is_first, o_dice, o_exhausted, o_pending, o_actions_left = (o[k] for k in (
@@ -221,23 +225,18 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         if stacks == last[0] and cit_down == last[1] and areas == last[2]:
             block = last[3]  # the stacks' tuples compare by identity: no key built
         else:
-            exact = (tuple(stacks), tuple(cit_down), areas)  # the cheapest key: every card
-            block = centre_by_cards.get(exact)
+            # what the block shows of each stack, its size and top card, then the face-down Citizens
+            shown = [len(stack) * 256 + stack[-1] if stack else 0 for stack in stacks]
+            shown += cit_down
+            shows = (tuple(shown), areas)
+            block = centre_blocks.get(shows)
             if block is None:
-                domain_stacks = stacks[DOM0:n_pos]
-                shown = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
-                         tuple(cit_down), areas)
-                block = centre_blocks.get(shown)
-                if block is None:
-                    if len(centre_blocks) > 4096:  # bound the memory of long runs
-                        centre_blocks.clear()
-                    block = centre_blocks[shown] = centre_block(stacks, cit_down, areas)
-                if len(centre_by_cards) > 4096:
-                    centre_by_cards.clear()
-                centre_by_cards[exact] = block
+                if len(centre_blocks) > 4096:  # bound the memory of long runs
+                    centre_blocks.clear()
+                block = centre_blocks[shows] = centre_block(stacks, cit_down, areas)
             last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
         as_values = 1 if type(out) is list else 0  # a list takes Python floats, a buffer a memoryview
-        out[o_centre:o_centre + centre_size] = block[as_values]
+        out[centre_slice] = block[as_values]
         out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
@@ -250,15 +249,22 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         duke_parts: list[int | None] = []
         for s in range(n):
             k = rel[s]
-            key = (k, tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
-            got = seat_rows.get(key)
-            if got is None:
-                got = seat_row(state, s, key)
+            cards, built, slain = own[s * NT:(s + 1) * NT], doms[s], victory[s]
+            # the entry this seat in this place had last: its Domains and Monsters are the same
+            # tuples (the rules replace a seat's tuple when it changes) and its counts are equal
+            last_seat = last_seats[s * players + k]
+            if last_seat[1] is built and last_seat[2] is slain and last_seat[0] == cards:
+                got = last_seat[3]
+            else:
+                key = (k, tuple(cards), built, slain)
+                found = seat_rows.get(key)
+                got = seat_row(state, s, key) if found is None else found
+                last_seats[s * players + k] = (cards, built, slain, got)
             runs, vp, parts = got[1] if as_values else got[0], got[2], got[3]
             if s == seat:
                 duke_parts = parts
-            for start, end, run in runs:
-                out[start:end] = run
+            for where, run in runs:
+                out[where] = run
             b = s * 4
             at_res = o_resources + k * 4
             for r in range(4):
