@@ -140,3 +140,24 @@ def step_offered(state: GameState, legal: tuple[Action, ...], ks: list[int], act
     if not to_move:
         return -1
     return min(to_move)
+
+
+def step_show(state: GameState, legal: tuple[Action, ...], ks: list[int], action: Any, seat: int, events: bool,
+              fill: Fill, row: Any, mask_row: Any, index: dict[str, int]) -> tuple[int, tuple[Action, ...], list[int]]:
+    """:func:`step_offered`, then :func:`show_one` of the next acting seat when the game goes on: the
+    AEC environment's ``step``, which shows the next decision at once for its ``last()`` to hand out.
+
+    Returns (the next acting seat, its legal Actions, their catalogue indices), or (-1, (), []) once
+    no seat is to move, or (-2, (), []) without moving when ``action`` is not an int (exactly) among
+    ``ks``. ``row`` and ``mask_row`` as for :func:`show` (zeroed; written only when the game goes
+    on). Raises KeyError for an offered id outside the catalogue.
+    """
+    following = step_offered(state, legal, ks, action, seat, events)
+    if following < 0:
+        return following, (), []
+    shown = state.legal_actions(following)
+    shown_ks = [index[a.id] for a in shown]
+    for k in shown_ks:
+        mask_row[k] = 1
+    fill(state, following, row)
+    return following, shown, shown_ks
