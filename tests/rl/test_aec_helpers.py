@@ -1,5 +1,5 @@
 """The AEC environment's compiled helpers (``dicetable.engine.batchstep.show_one``,
-``step_offered`` and ``step_show``) against the engine played directly and the dictionary encoding."""
+``step_offered``, ``step_show`` and ``mark``) against the engine played directly and the dictionary encoding."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import dicetable
-from dicetable.engine.batchstep import show_one, step_offered, step_show
+from dicetable.engine.batchstep import mark, show_one, step_offered, step_show
 from dicetable.rl import GameSpaces
 from dicetable.rl.spaces import research_games
 
@@ -111,3 +111,25 @@ def test_step_show_plays_and_shows_what_apply_and_the_dictionary_encoding_give(g
         assert np.array_equal(vector, want)
         assert list(np.flatnonzero(mask)) == sorted(spaces.index[a.id] for a in twin.legal_actions(seat))
         assert [a.id for a in legal] == [spaces.catalogue[k] for k in ks]
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
+def test_mark_writes_the_legal_actions_whether_its_memo_knows_them_or_not(game_id: str) -> None:
+    """Along a seeded random game, ``mark`` sets exactly the legal actions' catalogue indices and
+    returns them in the legal actions' order, the first time a set of ids is offered (the memo
+    misses) and the times after (it copies what it remembered)."""
+    spaces = GameSpaces(game_id, 2)
+    masks: dict = {}
+    rng = np.random.default_rng(11)
+    for _ in range(2):  # the same game twice: every offer is known the second time
+        state = dicetable.new_game(game_id, 2, seed=11)
+        while not state.is_over:
+            seat = min(state.to_move)
+            legal = state.legal_actions(seat)
+            mask = np.zeros(spaces.num_actions, dtype=np.int8)
+            ks = mark(legal, mask.data, spaces.index, masks)
+            assert ks == [spaces.catalogue.index(a.id) for a in legal]
+            assert list(np.flatnonzero(mask)) == sorted(ks)
+            state.apply(legal[int(rng.integers(len(legal)))], seat)
+        rng = np.random.default_rng(11)
+    assert masks

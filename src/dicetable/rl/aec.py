@@ -9,6 +9,10 @@ own observation, so nothing passes between them. Rewards come once, at the end, 
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
 
+Each ``step`` that leaves the game going shows the next decision at once (the mask and vector of
+the seat it selects, in one compiled call with the move: :func:`dicetable.engine.batchstep.step_show`),
+and ``last()`` hands that observation out: a loop of ``last()`` and ``step`` pays for one show a step.
+
 Games are set up and moved the engine's quiet way, as :class:`~dicetable.rl.batch.BatchEnv` does:
 the same game, but no event is built, so ``state_``'s log stays empty (no observation, mask,
 reward or rendering reads the log). ``events=True`` sets up and makes every move with ``apply``
@@ -29,6 +33,7 @@ from pettingzoo import AECEnv
 
 from dicetable.engine import Action, GameState
 from dicetable.engine.batchstep import show_one, step_offered, step_show
+from dicetable.engine.encoding import shared_memo
 
 from .spaces import GameSpaces, game_over, placing_rewards, started
 
@@ -53,10 +58,11 @@ class DicetableAEC(AECEnv):
         self._obs_space, self._act_space = self.spaces.gym_spaces()
         # the game's direct fill, called straight from observe (the agent's seat is always a seat)
         self._fill = self.spaces.encoding.direct
-        self._sizes = (self.spaces.observation_size, self.spaces.num_actions)
         # zeroed arrays copied for each observation (a copy costs less than np.zeros)
-        self._zeros = (np.zeros(self._sizes[0], _FLOAT32), np.zeros(self._sizes[1], _INT8))
+        self._zeros = (np.zeros(self.spaces.observation_size, _FLOAT32), np.zeros(self.spaces.num_actions, _INT8))
         self._index = self.spaces.index
+        # the masks of offered id sets, shared by every environment of this catalogue (batchstep.mark)
+        self._masks = shared_memo("masks", self.spaces.catalogue)
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         self.state_: GameState | None = None  # None until the first reset()
         # (seat, legal Actions, their catalogue indices) of the last mask: step finds the chosen
@@ -114,19 +120,22 @@ class DicetableAEC(AECEnv):
         mask = zero_mask.copy()
         fill = self._fill
         if fill is None:
-            offered = show_one(state, seat, None, None, mask.data, self._index)
+            offered = show_one(state, seat, None, None, mask.data, self._index, self._masks)
             self._offered = (seat, offered[0], offered[1])
             return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
         vector = zero_vector.copy()
         # the mask, then the fill through a memoryview (as GameSpaces.observe does), in one call
         # compiled with the engine (dicetable.engine.batchstep)
-        offered = show_one(state, seat, fill, vector.data, mask.data, self._index)
+        offered = show_one(state, seat, fill, vector.data, mask.data, self._index, self._masks)
         self._offered = (seat, offered[0], offered[1])
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """(observation, cumulative reward, terminated, truncated, info) of the selected agent, as
-        PettingZoo's ``last`` (written out here: it runs once per step of every training loop)."""
+        PettingZoo's ``last`` (written out here: it runs once per step of every training loop).
+
+        The observation is the one ``step`` showed for the agent it selected, handed out once (a
+        second call shows it afresh), or shown now."""
         agent = self.agent_selection
         terminations = self.terminations
         if agent not in terminations:  # every agent is done and was removed
@@ -175,7 +184,7 @@ class DicetableAEC(AECEnv):
             zero_vector, zero_mask = self._zeros
             vector, mask = zero_vector.copy(), zero_mask.copy()
             shown = step_show(state, offered[1], offered[2], action, seat, self.events, fill, vector.data,
-                              mask.data, self._index)
+                              mask.data, self._index, self._masks)
             following = shown[0]
             if following >= 0:  # the rewards stay zero until the step that ends the game
                 self.agent_selection = self.possible_agents[following]
