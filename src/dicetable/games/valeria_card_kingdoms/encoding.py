@@ -8,6 +8,7 @@ Citizens are not in it. Seat slices start from the observer. See
 from __future__ import annotations
 
 from array import array
+from operator import itemgetter
 from typing import Any, Final
 
 from dicetable.engine.encoding import (
@@ -27,6 +28,8 @@ SeatRow = tuple[tuple[tuple[slice, Any], ...], tuple[tuple[slice, Any], ...], in
 _RES_SCALE: Final = 20.0
 _VP_SCALE: Final = 60.0
 
+#: a stack's top card as a tuple of one card, or () for an empty stack (part of a memo key)
+_top = itemgetter(slice(-1, None))
 
 
 def _p(v: Obs) -> Obs:
@@ -91,13 +94,15 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
 
     Reads the Center Stacks only as the observation shows them (counts, and the top card where it
     is face up) and the Dukes only of the observing seat. Memos shared by the fills of one
-    configuration: the Center Stacks' slices, keyed by what they show, each stack's size and top
-    card, the face-down Citizens and the Monster Areas (a search redraws the face-down cards under
-    the tops at each determinization, and this key ignores them); per seat its tableau, Domain and
-    Monster runs with the VP of those Domains and Monsters, keyed by the seat's cards and its place
-    from the observer, with the part of the seat's Duke VP its cards score. Before a memo is asked,
-    the stacks and each seat's cards are compared with those of the fill's last call (the fills of
-    one game follow each other). Resources are written directly: they change at almost every step.
+    configuration: the Center Stacks' slices, keyed by every stack's cards (a key cheap to build)
+    and, where that misses, by the Monster and Citizen stacks and each Domain stack's size and top
+    (a search redraws the face-down Domains under the tops at each determinization, and this key
+    ignores them; a dict of its own, so that a search's many card keys do not empty it); per seat
+    its tableau, Domain and Monster runs with the VP of those Domains and Monsters, keyed by the
+    seat's cards and its place from the observer, with the part of the seat's Duke VP its cards
+    score. Before a memo is asked, the stacks and each seat's cards are compared with those of the
+    fill's last call (the fills of one game follow each other). Resources are written directly:
+    they change at almost every step.
     """
     n_areas, n_mon = len(AREAS), len(MON_NAME)
     area_slot = [AREAS.index(name) for name in AREAS]
@@ -121,8 +126,9 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # Python floats (a list output takes them without making new float objects)
     centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
         "valeria-card-kingdoms", "centre", players)
-    # a stack's size and top card in one int of the centre's memo key (every card index is below 256)
-    assert max(len(CIT_NAME), len(MON_NAME), len(DOM_NAME)) <= 256
+    centre_by_cards: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
+        "valeria-card-kingdoms", "centre-by-cards", players)
+    n_pos = N_POS
     # the Center Stacks of this fill's last call and their block: the fills of one state follow
     # each other (each seat's vector at a search's leaf, both tensors of an OpenSpiel step)
     # (one tuple, read once: a fill in another thread replaces it whole)
@@ -225,15 +231,20 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         if stacks == last[0] and cit_down == last[1] and areas == last[2]:
             block = last[3]  # the stacks' tuples compare by identity: no key built
         else:
-            # what the block shows of each stack, its size and top card, then the face-down Citizens
-            shown = [len(stack) * 256 + stack[-1] if stack else 0 for stack in stacks]
-            shown += cit_down
-            shows = (tuple(shown), areas)
-            block = centre_blocks.get(shows)
+            exact = (tuple(stacks), tuple(cit_down), areas)  # the cheapest key: every card
+            block = centre_by_cards.get(exact)
             if block is None:
-                if len(centre_blocks) > 4096:  # bound the memory of long runs
-                    centre_blocks.clear()
-                block = centre_blocks[shows] = centre_block(stacks, cit_down, areas)
+                domain_stacks = stacks[DOM0:n_pos]
+                shown = (tuple(stacks[:DOM0]), tuple(map(len, domain_stacks)), tuple(map(_top, domain_stacks)),
+                         tuple(cit_down), areas)
+                block = centre_blocks.get(shown)
+                if block is None:
+                    if len(centre_blocks) > 4096:  # bound the memory of long runs
+                        centre_blocks.clear()
+                    block = centre_blocks[shown] = centre_block(stacks, cit_down, areas)
+                if len(centre_by_cards) > 4096:
+                    centre_by_cards.clear()
+                centre_by_cards[exact] = block
             last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
         as_values = 1 if type(out) is list else 0  # a list takes Python floats, a buffer a memoryview
         out[centre_slice] = block[as_values]
