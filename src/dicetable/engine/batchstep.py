@@ -107,8 +107,9 @@ def mark(legal: tuple[Action, ...], mask_row: Any, index: dict[str, int], masks:
     zeroed: 1 at each legal action's catalogue index) and return those indices in ``legal``'s order.
 
     ``masks``: a memo for ``index``'s catalogue (the caller's, shared by the environments of one
-    catalogue), keyed by the offered ids; a known set of ids is copied in one slice. Raises
-    KeyError for an offered id outside the catalogue.
+    catalogue), keyed by the offered ids; a known set of ids is copied in one slice, and the list
+    returned is the memo's (read it, do not change it). Raises KeyError for an offered id outside
+    the catalogue.
     """
     ids = tuple([action.id for action in legal])
     known = masks.get(ids)
