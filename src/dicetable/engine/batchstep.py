@@ -14,6 +14,7 @@ same parts: :func:`show_one` for its ``observe`` and :func:`step_offered` for it
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Callable
 
 from .core import Action
@@ -23,6 +24,9 @@ from .state import GameState
 Fill = Callable[[Any, Any, Any], None]
 #: What a shown game offers: its acting seat's legal Actions and their catalogue indices, in the same order.
 Offered = tuple[tuple[Action, ...], list[int]]
+#: A memo of masks for one action catalogue: the offered ids -> (their catalogue indices, the whole
+#: mask as an int8 memoryview) (:func:`mark`).
+Masks = dict[tuple[str, ...], tuple[list[int], memoryview]]
 
 
 def show(state: GameState, seat: int, fill: Fill, row: Any, mask_row: Any, index: dict[str, int]) -> Offered:
@@ -98,19 +102,46 @@ def step_and_show(states: list[GameState], chosen: list[Action], seats: list[int
     return ended
 
 
+def mark(legal: tuple[Action, ...], mask_row: Any, index: dict[str, int], masks: Masks) -> list[int]:
+    """Write the mask of ``legal`` into ``mask_row`` (an int8 buffer of the catalogue's size,
+    zeroed: 1 at each legal action's catalogue index) and return those indices in ``legal``'s order.
+
+    ``masks``: a memo for ``index``'s catalogue (the caller's, shared by the environments of one
+    catalogue), keyed by the offered ids; a known set of ids is copied in one slice, and the list
+    returned is the memo's (read it, do not change it). Raises KeyError for an offered id outside
+    the catalogue.
+    """
+    ids = tuple([action.id for action in legal])
+    known = masks.get(ids)
+    if known is None:
+        ks = [index[i] for i in ids]
+        whole = array("b", bytes(len(mask_row)))
+        for k in ks:
+            whole[k] = 1
+        if len(masks) > 4096:  # bound the memory of long runs
+            masks.clear()
+        known = masks[ids] = (ks, memoryview(whole))
+    mask_row[:] = known[1]
+    return known[0]
+
+
 def show_one(state: GameState, seat: int, fill: Fill | None, row: Any, mask_row: Any,
-             index: dict[str, int]) -> Offered:
+             index: dict[str, int], masks: Masks | None = None) -> Offered:
     """One environment's decision (the AEC environment's ``observe``): :func:`show`, or only the
     mask when ``fill`` is None (the caller then encodes the observation dictionary itself).
 
     ``row`` and ``mask_row`` as for :func:`show` (``row`` unused without a fill); the mask is
-    written before the fill, as the legal actions are asked for first. Returns (legal Actions,
-    their catalogue indices). Raises KeyError for an offered id outside the catalogue.
+    written before the fill, as the legal actions are asked for first, through :func:`mark` when
+    ``masks`` is given. Returns (legal Actions, their catalogue indices). Raises KeyError for an
+    offered id outside the catalogue.
     """
     legal = state.legal_actions(seat)
-    ks = [index[action.id] for action in legal]
-    for k in ks:
-        mask_row[k] = 1
+    if masks is not None:
+        ks = mark(legal, mask_row, index, masks)
+    else:
+        ks = [index[action.id] for action in legal]
+        for k in ks:
+            mask_row[k] = 1
     if fill is not None:
         fill(state, seat, row)
     return legal, ks
@@ -140,3 +171,21 @@ def step_offered(state: GameState, legal: tuple[Action, ...], ks: list[int], act
     if not to_move:
         return -1
     return min(to_move)
+
+
+def step_show(state: GameState, legal: tuple[Action, ...], ks: list[int], action: Any, seat: int, events: bool,
+              fill: Fill, row: Any, mask_row: Any, index: dict[str, int],
+              masks: Masks | None = None) -> tuple[int, tuple[Action, ...], list[int]]:
+    """:func:`step_offered`, then :func:`show_one` of the next acting seat when the game goes on: the
+    AEC environment's ``step``, which shows the next decision at once for its ``last()`` to hand out.
+
+    Returns (the next acting seat, its legal Actions, their catalogue indices), or (-1, (), []) once
+    no seat is to move, or (-2, (), []) without moving when ``action`` is not an int (exactly) among
+    ``ks``. ``row``, ``mask_row`` and ``masks`` as for :func:`show_one` (zeroed; written only when
+    the game goes on). Raises KeyError for an offered id outside the catalogue.
+    """
+    following = step_offered(state, legal, ks, action, seat, events)
+    if following < 0:
+        return following, (), []
+    legal, ks = show_one(state, following, fill, row, mask_row, index, masks)
+    return following, legal, ks

@@ -9,6 +9,10 @@ own observation, so nothing passes between them. Rewards come once, at the end, 
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
 
+Each ``step`` that leaves the game going shows the next decision at once (the mask and vector of
+the seat it selects, in one compiled call with the move: :func:`dicetable.engine.batchstep.step_show`),
+and ``last()`` hands that observation out: a loop of ``last()`` and ``step`` pays for one show a step.
+
 Games are set up and moved the engine's quiet way, as :class:`~dicetable.rl.batch.BatchEnv` does:
 the same game, but no event is built, so ``state_``'s log stays empty (no observation, mask,
 reward or rendering reads the log). ``events=True`` sets up and makes every move with ``apply``
@@ -28,7 +32,8 @@ from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv
 
 from dicetable.engine import Action, GameState
-from dicetable.engine.batchstep import show_one, step_offered
+from dicetable.engine.batchstep import show_one, step_offered, step_show
+from dicetable.engine.encoding import shared_memo
 
 from .spaces import GameSpaces, game_over, placing_rewards, started
 
@@ -53,13 +58,19 @@ class DicetableAEC(AECEnv):
         self._obs_space, self._act_space = self.spaces.gym_spaces()
         # the game's direct fill, called straight from observe (the agent's seat is always a seat)
         self._fill = self.spaces.encoding.direct
-        self._sizes = (self.spaces.observation_size, self.spaces.num_actions)
+        # zeroed arrays copied for each observation (a copy costs less than np.zeros)
+        self._zeros = (np.zeros(self.spaces.observation_size, _FLOAT32), np.zeros(self.spaces.num_actions, _INT8))
         self._index = self.spaces.index
+        # the masks of offered id sets, shared by every environment of this catalogue (batchstep.mark)
+        self._masks = shared_memo("masks", self.spaces.catalogue)
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         self.state_: GameState | None = None  # None until the first reset()
         # (seat, legal Actions, their catalogue indices) of the last mask: step finds the chosen
         # Action there (the engine then needs no look-up by id)
         self._offered: tuple[int, tuple[Action, ...], list[int]] | None = None
+        # (seat, its observation) shown by the last step for the next acting seat, which last()
+        # hands out once; None once handed out, and after a reset
+        self._shown: tuple[int, dict[str, np.ndarray]] | None = None
 
     # -- spaces
     def observation_space(self, agent: str) -> gspaces.Dict:
@@ -82,6 +93,7 @@ class DicetableAEC(AECEnv):
         self.truncations: dict[str, bool] = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._offered = None
+        self._shown = None
         self._select()
 
     def _select(self) -> None:
@@ -104,31 +116,43 @@ class DicetableAEC(AECEnv):
 
     def _show(self, state: GameState, seat: int) -> dict[str, np.ndarray]:
         """``observe`` of a seat: the mask and the fill, the legal actions kept for ``step``."""
-        size, actions = self._sizes
-        mask = np.zeros(actions, _INT8)  # positional: numpy parses keywords at a cost
+        zero_vector, zero_mask = self._zeros
+        mask = zero_mask.copy()
         fill = self._fill
         if fill is None:
-            offered = show_one(state, seat, None, None, mask.data, self._index)
+            offered = show_one(state, seat, None, None, mask.data, self._index, self._masks)
             self._offered = (seat, offered[0], offered[1])
             return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
-        vector = np.zeros(size, _FLOAT32)
+        vector = zero_vector.copy()
         # the mask, then the fill through a memoryview (as GameSpaces.observe does), in one call
         # compiled with the engine (dicetable.engine.batchstep)
-        offered = show_one(state, seat, fill, vector.data, mask.data, self._index)
+        offered = show_one(state, seat, fill, vector.data, mask.data, self._index, self._masks)
         self._offered = (seat, offered[0], offered[1])
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """(observation, cumulative reward, terminated, truncated, info) of the selected agent, as
-        PettingZoo's ``last`` (written out here: it runs once per step of every training loop)."""
+        PettingZoo's ``last`` (written out here: it runs once per step of every training loop).
+
+        The observation is the one ``step`` showed for the agent it selected, handed out once (a
+        second call shows it afresh), or shown now."""
         agent = self.agent_selection
         terminations = self.terminations
         if agent not in terminations:  # every agent is done and was removed
             raise game_over()
-        # the selected agent is always an agent and the state is set (terminations exist): observe's
-        # checks are not needed
-        return (self._show(self.state_, self._seat[agent]) if observe else None,  # type: ignore[arg-type]
-                self._cumulative_rewards[agent], terminations[agent], self.truncations[agent], self.infos[agent])
+        observation = None
+        if observe:
+            seat = self._seat[agent]
+            shown = self._shown
+            if shown is not None and shown[0] == seat:  # what the last step showed, handed out once
+                self._shown = None
+                observation = shown[1]
+            else:
+                # the selected agent is always an agent and the state is set (terminations exist):
+                # observe's checks are not needed
+                observation = self._show(self.state_, seat)  # type: ignore[arg-type]
+        return (observation, self._cumulative_rewards[agent], terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
@@ -151,10 +175,27 @@ class DicetableAEC(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
         offered = self._offered
-        self._offered = None
-        if offered is not None and offered[0] == seat:
+        self._offered = self._shown = None
+        fill = self._fill
+        if offered is not None and offered[0] == seat and fill is not None:
             # the Action the mask showed, played in one compiled call (dicetable.engine.batchstep):
-            # the trusted quiet step (apply with events=True); -2: not offered, refused below
+            # the trusted quiet step (apply with events=True), then the next seat's mask and vector
+            # for last() to hand out; -2: not offered, refused below
+            zero_vector, zero_mask = self._zeros
+            vector, mask = zero_vector.copy(), zero_mask.copy()
+            shown = step_show(state, offered[1], offered[2], action, seat, self.events, fill, vector.data,
+                              mask.data, self._index, self._masks)
+            following = shown[0]
+            if following >= 0:  # the rewards stay zero until the step that ends the game
+                self.agent_selection = self.possible_agents[following]
+                self._offered = shown
+                self._shown = (following, {"observation": vector, "action_mask": mask})
+                return
+            if following == -1:
+                self._end(state)
+                return
+        elif offered is not None and offered[0] == seat:
+            # as above, without a direct fill: last() encodes the observation dictionary
             following = step_offered(state, offered[1], offered[2], action, seat, self.events)
             if following >= 0:  # the rewards stay zero until the step that ends the game
                 self.agent_selection = self.possible_agents[following]

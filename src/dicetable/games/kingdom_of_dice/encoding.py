@@ -130,6 +130,15 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             got = cards_blocks[key] = (memoryview(block), tuple(block))
         return got
 
+    # per observer, the board and the cards (market, cards won) of this fill's last call with their
+    # blocks: the fills of one game follow each other, the board changes once a turn and the cards
+    # once a round, so an equal list spares the key (one tuple each, read once: a fill in another
+    # thread replaces it whole)
+    no_block: Block = (memoryview(b""), ())
+    last_board: list[tuple[list[int], Block]] = [([], no_block)] * players
+    last_cards: list[tuple[list[int], list[list[int]], Block]] = [([], [], no_block)] * players
+    board_slice, cards_slice = slice(o_board, o_board + board_size), slice(o_market, o_market + cards_size)
+
     def fill(state: KingdomOfDiceState, seat: int | None, out: Any) -> None:
         if 1 <= state.round_no <= ROUNDS:
             out[o_round + state.round_no - 1] = 1.0
@@ -153,12 +162,25 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         if target >= 0:
             out[o_target] = SPACES[target] / SPACES[-1]
         pick = 1 if type(out) is list else 0  # which form of a memoised block (see above)
-        out[o_board:o_board + board_size] = board_block(tuple(state.board), first)[pick]
+        board = state.board
+        seen = last_board[first]
+        if board == seen[0]:
+            block = seen[1]
+        else:
+            block = board_block(tuple(board), first)
+            last_board[first] = (board.copy(), block)
+        out[board_slice] = block[pick]
         spent = state.spent if solo else 0
         for s, placed in enumerate(state.placed):
             out[o_markers + rel[s]] = (MARKERS - placed - spent) / MARKERS
-        cards = cards_block(tuple(state.market), tuple(map(tuple, state.won)), first)
-        out[o_market:o_market + cards_size] = cards[pick]
+        market, won = state.market, state.won
+        seen_cards = last_cards[first]
+        if market == seen_cards[0] and won == seen_cards[1]:
+            cards = seen_cards[2]
+        else:
+            cards = cards_block(tuple(market), tuple(map(tuple, won)), first)
+            last_cards[first] = (market.copy(), [w.copy() for w in won], cards)
+        out[cards_slice] = cards[pick]
         out[o_pile] = len(state.deck) / len(CARDS)
         if solo:
             out[at["cat_level"] + cat_levels.index(state.options["cat_level"])] = 1.0

@@ -21,6 +21,10 @@ from .rules import N_CIT_POS, N_MON_POS, PHASE_NAME, TASK_NAME, ValeriaState
 from .rules.tables import CIT0, DOM0, DUKE_SCORING, N_POS, NT, P_DUKES, P_OVER, duke_resource_vp
 from .viewdata import own_player
 
+#: a seat's memo entry in the direct fill: its non-zero card runs as (slice of the vector, float32
+#: memoryview) and as (slice, Python floats), its cards' VP, and per Duke the VP its cards score
+SeatRow = tuple[tuple[tuple[slice, Any], ...], tuple[tuple[slice, Any], ...], int, list[int | None]]
+
 _RES_SCALE: Final = 20.0
 _VP_SCALE: Final = 60.0
 
@@ -94,9 +98,11 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     and, where that misses, by the Monster and Citizen stacks and each Domain stack's size and top
     (a search redraws the face-down Domains under the tops at each determinization, and this key
     ignores them; a dict of its own, so that a search's many card keys do not empty it); per seat
-    the tableau, Domain and Monster slices with the VP of those Domains and Monsters, keyed by the
+    its tableau, Domain and Monster runs with the VP of those Domains and Monsters, keyed by the
     seat's cards and its place from the observer, with the part of the seat's Duke VP its cards
-    score. Resources are written directly: they change at almost every step.
+    score. Before a memo is asked, the stacks and each seat's cards are compared with those of the
+    fill's last call (the fills of one game follow each other). Resources are written directly:
+    they change at almost every step.
     """
     n_areas, n_mon = len(AREAS), len(MON_NAME)
     area_slot = [AREAS.index(name) for name in AREAS]
@@ -115,6 +121,7 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # the Center Stacks (monster_areas .. domain_counts) are one run of the vector
     o_centre = o["monster_areas"]
     centre_size = o["exhausted"] - o_centre
+    centre_slice = slice(o_centre, o_centre + centre_size)
     # each block twice: a float32 memoryview (copied into a buffer in one slice) and its values as
     # Python floats (a list output takes them without making new float objects)
     centre_blocks: dict[tuple[Any, ...], tuple[memoryview, tuple[float, ...]]] = shared_memo(
@@ -160,30 +167,45 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     # and Magic change at most steps)
     n_dukes = len(DUKE_SCORING)
 
-    seat_rows: dict[tuple[Any, ...], tuple[list[tuple[int, float]], int, list[int | None]]] = shared_memo(
-        "valeria-card-kingdoms", "seat", players)
+    # per seat (the key below) its tableau, Domains and Monsters as runs of the vector: each non-zero
+    # one as (its slice of the vector, float32 memoryview), copied into a buffer in one slice, and as
+    # (slice, tuple of Python floats) for a list output
+    seat_rows: dict[tuple[Any, ...], SeatRow] = shared_memo("valeria-card-kingdoms", "seat", players)
+    o_tableau, o_owned_domains, o_slain = o["tableau"], o["owned_domains"], o["slain"]
 
-    def seat_row(state: ValeriaState, s: int,
-                 key: tuple[Any, ...]) -> tuple[list[tuple[int, float]], int, list[int | None]]:
-        """((position, value) of seat ``s``'s non-zero tableau, Domains and Monsters, written in
-        slot ``k`` from the observer; the VP of its Domains and Monsters; per Duke the VP its cards
-        score, None until asked) for ``key`` = (k, the seat's card counts, Domains, Monsters)."""
+    def seat_row(state: ValeriaState, s: int, key: tuple[Any, ...]) -> SeatRow:
+        """(seat ``s``'s non-zero tableau, Domains and Monsters runs, written in slot ``k`` from the
+        observer, as memoryviews and as tuples; the VP of its Domains and Monsters; per Duke the VP
+        its cards score, None until asked) for ``key`` = (k, the seat's card counts, Domains, Monsters)."""
         if len(seat_rows) > 4096:  # bound the memory of long runs
             seat_rows.clear()
         k, own, doms, victory = key
-        row: list[tuple[int, float]] = []
+        tableau = [0.0] * n_display
         for t in range(NT):
             if own[t]:
                 slot: int = tableau_slot[t]  # type: ignore[assignment]  # every card type is displayed
-                row.append((o["tableau"] + k * n_display + slot, tally(own[t], 3)))
-        scratch = [0.0] * (n_dom + n_mon)
-        put_counts(scratch, 0, doms, 1, dom_slot)
-        put_counts(scratch, n_dom, victory, 2, mon_slot)
-        row += [(o["owned_domains"] + k * n_dom + j, v) for j, v in enumerate(scratch[:n_dom]) if v]
-        row += [(o["slain"] + k * n_mon + j, v) for j, v in enumerate(scratch[n_dom:]) if v]
+                tableau[slot] = tally(own[t], 3)
+        domains, slain = [0.0] * n_dom, [0.0] * n_mon
+        put_counts(domains, 0, doms, 1, dom_slot)
+        put_counts(slain, 0, victory, 2, mon_slot)
+        views: list[tuple[slice, memoryview]] = []
+        values: list[tuple[slice, tuple[float, ...]]] = []
+        for start, run in ((o_tableau + k * n_display, tableau), (o_owned_domains + k * n_dom, domains),
+                           (o_slain + k * n_mon, slain)):
+            if any(run):
+                views.append((slice(start, start + len(run)), memoryview(array("f", run))))
+                values.append((slice(start, start + len(run)), tuple(run)))
         none: list[int | None] = [None] * n_dukes
-        got = seat_rows[key] = (row, state.cards_vp(s), none)  # public VP less the VP tokens, written apart
+        # public VP less the VP tokens, written apart
+        got = seat_rows[key] = (tuple(views), tuple(values), state.cards_vp(s), none)
         return got
+
+    # per (seat, place from the observer) the seat's cards at this fill's last call and their entry:
+    # the fills of one game follow each other and a seat's cards change at a few of its steps (one
+    # tuple each, read once: a fill in another thread replaces it whole)
+    no_entry: SeatRow = ((), (), 0, [])
+    last_seats: list[tuple[list[int], tuple[int, ...] | None, tuple[int, ...] | None, SeatRow]] = [
+        ([], None, None, no_entry)] * (players * players)
 
     # the offsets the fill writes at, as locals (the Dark Lord's only in solo: -1 otherwise, never read)
     o_phase, o_turn, o_is_active, o_is_first, o_dice, o_exhausted, o_pending, o_actions_left = (o[k] for k in (
@@ -224,7 +246,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                     centre_by_cards.clear()
                 centre_by_cards[exact] = block
             last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
-        out[o_centre:o_centre + centre_size] = block[1 if type(out) is list else 0]
+        as_values = 1 if type(out) is list else 0  # a list takes Python floats, a buffer a memoryview
+        out[centre_slice] = block[as_values]
         out[o_exhausted] = state.exhausted.bit_count() / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
@@ -237,15 +260,22 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         duke_parts: list[int | None] = []
         for s in range(n):
             k = rel[s]
-            key = (k, tuple(own[s * NT:(s + 1) * NT]), doms[s], victory[s])
-            got = seat_rows.get(key)
-            if got is None:
-                got = seat_row(state, s, key)
-            row, vp, parts = got
+            cards, built, slain = own[s * NT:(s + 1) * NT], doms[s], victory[s]
+            # the entry this seat in this place had last: its Domains and Monsters are the same
+            # tuples (the rules replace a seat's tuple when it changes) and its counts are equal
+            last_seat = last_seats[s * players + k]
+            if last_seat[1] is built and last_seat[2] is slain and last_seat[0] == cards:
+                got = last_seat[3]
+            else:
+                key = (k, tuple(cards), built, slain)
+                found = seat_rows.get(key)
+                got = seat_row(state, s, key) if found is None else found
+                last_seats[s * players + k] = (cards, built, slain, got)
+            runs, vp, parts = got[1] if as_values else got[0], got[2], got[3]
             if s == seat:
                 duke_parts = parts
-            for pos, value in row:
-                out[pos] = value
+            for where, run in runs:
+                out[where] = run
             b = s * 4
             at_res = o_resources + k * 4
             for r in range(4):
