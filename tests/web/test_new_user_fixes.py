@@ -129,3 +129,49 @@ def test_final_sheet_on_a_phone_keeps_heads_apart_and_low(browser, server):
         _phone_fits(page)
     finally:
         ctx.close()
+
+
+#: JS: a +2 badge played (the page's animate.js) on every keyed element of the board, each paused a
+#: quarter into its float; [key, over] where ``over`` says it covers that element's own words. An element
+#: at the very top of the board area is left out: the badge's whole float must stay inside the area, which
+#: may hold it down over the element.
+BADGES_OVER_TEXT = """async () => {
+  const fx = await import('/static/web/animate.js');
+  const area = document.querySelector('#board-wrap').getBoundingClientRect();
+  const out = [];
+  for (const e of document.querySelectorAll('#board [data-key]')) {
+    const box = e.getBoundingClientRect();
+    if (!box.width || box.top < area.top + 48) continue;
+    for (const b of document.querySelectorAll('.fx-badge')) b.remove();
+    fx.play([{type: 'count', key: e.dataset.key, delta: 2}], new Map(), {ms: 400, motion: true});
+    const b = document.querySelector('.fx-badge');
+    if (!b) continue;
+    const a = b.getAnimations()[0];
+    a.pause();
+    a.currentTime = 0.25 * a.effect.getTiming().duration;
+    const r = b.getBoundingClientRect();
+    const words = document.createRange();
+    words.selectNodeContents(e);
+    out.push([e.dataset.key, [...words.getClientRects()].some((t) => t.width > 0 && r.left < t.right && r.right > t.left
+      && r.top < t.bottom && r.bottom > t.top)]);
+    a.cancel();
+  }
+  return out;
+}"""
+
+
+def test_score_badges_sit_beside_the_words_they_count(browser, server):
+    """A +n badge goes after its element's text (a player's "score now ..." line) or over its box's
+    top-right corner (a die, a track's space), never over the element's own words (they sat centred on
+    them: a new user's test of Biblios Dice at 1366x768)."""
+    made = server.create("biblios-dice", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "greedy"}], seed=7)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/tables/{made['table_id']}?pace=0#token={made['seats'][0]['token']}")
+        page.wait_for_selector("#board [data-action]")
+        got = page.evaluate(BADGES_OVER_TEXT)
+        assert len(got) > 50 and any(key.startswith("p-1") for key, _ in got), got
+        assert [key for key, over in got if over] == []
+    finally:
+        ctx.close()
