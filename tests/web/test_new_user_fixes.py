@@ -175,3 +175,55 @@ def test_score_badges_sit_beside_the_words_they_count(browser, server):
         assert [key for key, over in got if over] == []
     finally:
         ctx.close()
+
+
+#: the prompt of a Biblios Dice auction, as long as a tester's (four lines at 390 px)
+AUCTION = ("Player 1 (you): Auction for the group of 5 dice (1 Ink, 3 Bishop, Gold 5) and the group of 3 dice "
+           "(2 Pigments, Adjustment +1) (the winner chooses one): place a Bidding Card face down (your bid so far: "
+           "10; your Gold: 22).")
+
+
+def test_a_phone_shows_the_decision_in_two_lines_and_the_rest_on_a_tap(browser, server):
+    """At 390x844 a long status line (a Biblios auction's took four lines, ~100 px over the cards to
+    tap) is folded to two lines with a "More" button; the button shows it whole, and a new line comes
+    folded again. A laptop shows the whole line and no button."""
+    made = server.create("kingdom-of-dice", [{"kind": "human"}, {"kind": "bot", "level": "greedy"}], seed=5)
+    url = f"{server.url}/tables/{made['table_id']}?pace=0#token={made['seats'][0]['token']}"
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(url)
+        page.wait_for_selector("#board [data-action]")
+        measure = """() => { const s = document.querySelector('#status'); const m = document.querySelector('#status-more');
+          return {h: s.getBoundingClientRect().height, line: parseFloat(getComputedStyle(s).lineHeight), full: s.scrollHeight,
+                  more: !m.hidden, expanded: m.getAttribute('aria-expanded'), dock: document.querySelector('.dock').getBoundingClientRect().height}; }"""
+        page.evaluate("(t) => { document.querySelector('#status').textContent = t; }", AUCTION)
+        page.wait_for_timeout(100)
+        got = page.evaluate(measure)
+        assert got["h"] <= 2 * got["line"] + 1 and got["full"] > 3 * got["line"], got
+        assert got["more"] and got["expanded"] == "false" and got["dock"] <= 70, got
+        page.tap("#status-more")
+        got = page.evaluate(measure)
+        assert got["h"] >= got["full"] - 1 and got["h"] > 3 * got["line"] and got["expanded"] == "true", got
+        assert page.inner_text("#status-more") == "Less"
+        page.evaluate("(t) => { document.querySelector('#status').textContent = t + ' '; }", AUCTION + " Again")
+        page.wait_for_timeout(100)
+        got = page.evaluate(measure)
+        assert got["h"] <= 2 * got["line"] + 1 and got["expanded"] == "false", got
+        # a short line: no button
+        page.evaluate("() => { document.querySelector('#status').textContent = 'Player 1 (you): keep a die.'; }")
+        page.wait_for_timeout(100)
+        assert not page.evaluate(measure)["more"]
+    finally:
+        ctx.close()
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        page.goto(url)
+        page.wait_for_selector("#board [data-action]")
+        page.evaluate("(t) => { document.querySelector('#status').textContent = t; }", AUCTION)
+        page.wait_for_timeout(100)
+        assert page.evaluate("() => { const s = document.querySelector('#status'); return s.scrollHeight <= s.clientHeight + 1; }")
+        assert page.locator("#status-more").is_hidden()
+    finally:
+        ctx.close()
