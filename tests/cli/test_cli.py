@@ -523,3 +523,33 @@ def test_card_kingdoms_score_sheet_heading_fits_an_80_column_terminal(players):
     assert len(heading) == 2, "\n".join(lines)
     assert "player" in heading[-1] and "Monsters" in heading[-1] and "score" in heading[-1]
     assert "tie-break: cards in the tableau (fewer wins)" in [line.strip() for line in lines]
+
+
+def test_help_lists_each_command_in_a_flowing_sentence():
+    """`dicetable --help` shows each command's first paragraph: one that holds hard line breaks
+    comes out broken mid-sentence between full lines (a new user's test found `bench` so). Each
+    command's summary is one line of its docstring, and at 80 columns takes at most two rows."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    for name, command in group.commands.items():
+        summary = (command.help or "").strip().split("\n\n")[0]
+        assert "\n" not in summary, (name, summary)
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "80"}, catch_exceptions=False)
+    rows = [line.strip("│ ").strip() for line in result.output.splitlines()]
+    start = next(i for i, row in enumerate(rows) if row.startswith("bench "))
+    end = next(i for i in range(start + 1, len(rows)) if not rows[i] or rows[i].split()[0] in group.commands
+               or rows[i].startswith("╰"))
+    assert end - start <= 2, rows[start:end]
+
+
+def test_loading_a_json_file_that_is_no_save_says_what_a_save_is(tmp_path):
+    """`play --load` of a JSON object without a save's "format": the message says the file is not a
+    saved game and what a save holds, not "unsupported save format None"."""
+    path = tmp_path / "notes.json"
+    path.write_text('{"hello": 1}')
+    result = runner.invoke(app, ["play", "--load", str(path)])
+    words = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code != 0
+    assert "None" not in words
+    assert "not a dicetable saved game" in words and "'format'" in words and '"game"' in words

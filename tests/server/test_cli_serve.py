@@ -48,6 +48,8 @@ def test_tables_and_export(sqlite_url, tmp_path):
     assert refused.exit_code == 2 and "still running" in _words(refused.output) and "seed" in _words(refused.output)
     unknown = runner.invoke(cli, ["export", "nosuch", "--database", sqlite_url])
     assert unknown.exit_code == 2 and "no table 'nosuch'" in _words(unknown.output)
+    # a terminal user is pointed at the CLI's listing, not at the HTTP API's
+    assert "`dicetable tables` lists them" in _words(unknown.output) and "GET /api" not in unknown.output
 
 
 def test_serve_refuses_a_bad_database_url():

@@ -115,8 +115,11 @@ def ladder(
     doc: Optional[Path] = typer.Option(None, "--doc",
                                        help="Markdown file whose ladder markers get the tables (e.g. docs/bots.md)"),
 ) -> None:
-    """Run the strength ladder of docs/bots.md: hard vs greedy and medium vs easy at 2 and 4 players,
-    hard and greedy solo; seats rotated, seeded, 95% intervals, hard's time per decision and turn."""
+    """Run the strength ladder of docs/bots.md: bot against bot at 1, 2 and 4 players.
+
+    Hard vs greedy and medium vs easy at 2 and 4 players, hard and greedy solo; seats rotated,
+    seeded, 95% intervals, hard's time per decision and turn.
+    """
     from dicetable.ladder import (append_jsonl, default_workers, ladder_rows, run_ladder, table, write_doc,
                                        write_jsonl)
 

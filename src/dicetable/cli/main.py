@@ -456,9 +456,12 @@ def bench(
     seed: int = typer.Option(1, "--seed"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
 ) -> None:
-    """Measure random games/s, microseconds per legal_actions, apply and clone, how much faster the
-    quiet step of search plays out than apply, MCTS iterations/s, the hard bot's milliseconds and
-    iterations per decision, memory (the garbage collector paused inside timed loops)."""
+    """Measure each game's speed: games/s, legal_actions, apply, clone, MCTS, memory.
+
+    Random games/s, microseconds per legal_actions, apply and clone, how much faster the quiet step
+    of search plays out than apply, MCTS iterations/s, the hard bot's milliseconds and iterations
+    per decision, memory (the garbage collector paused inside timed loops).
+    """
     from dicetable.bench import COMPARED, bench_builds
 
     if games_n < 1:

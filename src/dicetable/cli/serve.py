@@ -162,7 +162,9 @@ def register(app: typer.Typer) -> None:
             try:
                 lt = manager.get(table_id)
             except ApiError as exc:
-                fail(exc.detail)
+                # the server's 404 points at its HTTP listing; a terminal user lists tables with the CLI
+                fail(f"there is no table {table_id!r} in {_shown(database_url(database))}; "
+                     "`dicetable tables` lists them" if exc.status == 404 else exc.detail)
             if not lt.state.is_over and not running:
                 fail(f"table {table_id} is still running; its record holds the seed, which reveals every "
                      "future die and card to whoever reads it. Wait for the end, or give --running to "

@@ -392,6 +392,13 @@ def check_save_header(data: dict[str, Any]) -> GameSpec:
         raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
     if data.get("kind") == "replay":
         raise SaveFormatError("this file is a replay (actions only): use `dicetable replay`")
+    if "format" not in data:
+        raise SaveFormatError(
+            "this JSON is not a dicetable saved game: it has no 'format' field. A save is the object "
+            "the save command of `dicetable play` writes: {\"format\": "
+            + " or ".join(map(str, READABLE_FORMATS))
+            + ', "game": "<game id>", "players": N, "seed": N, "options": {...}, "history": [...], ...}'
+        )
     if data.get("format") not in READABLE_FORMATS or type(data.get("format")) is not int:
         raise SaveFormatError(
             f"unsupported save format {_short(data.get('format'))}; this version reads formats "

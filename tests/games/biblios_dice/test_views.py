@@ -326,3 +326,13 @@ def test_board_keys_counters_and_dice_faces(players):
                 expected = [k for k in pool if k not in ("gold", "adjustment") for _ in range(pool[k])]
                 expected += [str(pool[k]) for k in ("gold", "adjustment") if pool.get(k) is not None]
                 assert sorted(faces) == sorted(expected)
+
+
+def test_what_to_click_is_said_only_to_the_seat_that_can_act():
+    """The dice area's "(click dice to mark them for the re-roll)" is for the first player in Phase I
+    (rulebook: only they may re-roll); a spectator and the seats waiting read the heading alone."""
+    state = new_game(GAME, 3, seed=1)
+    assert list(state.to_move) == [0] and any(a.id == "keep" for a in state.legal_actions(0))
+    told = {seat: "click dice to mark them" in board_for(GAME, state, seat)[0] for seat in (0, 1, 2, None)}
+    assert told == {0: True, 1: False, 2: False, None: False}
+    assert all("Dice rolled" in board_for(GAME, state, seat)[0] for seat in (0, 1, None))

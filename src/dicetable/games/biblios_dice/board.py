@@ -390,10 +390,11 @@ def _dice(obs: Observation, actions: dict, parts: dict[str, str]) -> None:
     out = ['<section class="bd-dice" aria-label="The dice">']
     if phase in ("reroll", "select", "split"):
         verb = {"reroll": "mark", "select": "take", "split": "small"}[phase]
-        out.append({"reroll": '<h3>Dice rolled <small>(click dice to mark them for the re-roll)</small></h3>',
-                    "select": '<h3>Dice pool <small>(take all dice of one type)</small></h3>',
-                    "split": '<h3>Market: split the dice <small>(click a die to put it in the group of 3)</small>'
-                             '</h3>'}[phase])
+        # what to click is said only to the viewer who can act (a spectator or a waiting seat has no actions)
+        head = {"reroll": "Dice rolled", "select": "Dice pool", "split": "Market: split the dice"}[phase]
+        how = {"reroll": "click dice to mark them for the re-roll", "select": "take all dice of one type",
+               "split": "click a die to put it in the group of 3"}[phase]
+        out.append(f"<h3>{head} <small>({how})</small></h3>" if actions else f"<h3>{head}</h3>")
         out.append(_pool_slots("pool"))
         mule = obs["mule_die"] if phase == "reroll" else None
         marked = obs["marked"] if phase == "reroll" else {}

@@ -44,7 +44,21 @@ export function clearMarks(root = document) {
   for (const e of root.querySelectorAll("[data-hit]")) e.removeAttribute("data-hit");
 }
 
-// A +n/-n badge over an element's box, floating up and fading out (removed when done). It stays
+// Where a badge goes, off the element's words: just after its text when its box leaves room there
+// (a score line, "score now 22 = ..."), level with the text's first line; else over the box's top-right
+// corner (a die, a counter whose text fills its box). ``r`` the element's box, ``w``/``h`` the badge's size.
+function badgeSpot(e, r, w, h) {
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const t = range.getBoundingClientRect();
+  const first = range.getClientRects()[0];
+  if (t.width && first && r.right - t.right >= w + 8) {
+    return { left: t.right + 4, top: first.top + first.height / 2 - h / 2 };
+  }
+  return { left: r.right - w + 4, top: r.top - h + 4 };
+}
+
+// A +n/-n badge beside an element (badgeSpot), floating up and fading out (removed when done). It stays
 // inside what shows of the element's boxes (the board area, the phone's column, the players panel),
 // its whole float included, so it never covers the top line; none for an element scrolled out of sight.
 const FLOAT = 18;  // px the badge rises (its keyframes below)
@@ -61,8 +75,9 @@ function badge(e, delta, ms) {
   const w = b.offsetWidth;
   const h = b.offsetHeight;
   const within = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
-  b.style.left = `${within(r.left + r.width / 2 - w / 2, c.left, c.right - w)}px`;
-  b.style.top = `${within(r.top - 6, c.top + FLOAT, c.bottom - h - 4)}px`;
+  const at = badgeSpot(e, r, w, h);
+  b.style.left = `${within(at.left, c.left, c.right - w)}px`;
+  b.style.top = `${within(at.top, c.top + FLOAT, c.bottom - h - 4)}px`;
   const a = b.animate([{ transform: "translateY(4px)", opacity: 0 }, { transform: "translateY(-6px)", opacity: 1, offset: 0.25 },
     { transform: `translateY(-${FLOAT}px)`, opacity: 0 }], { duration: Math.max(ms, 600) * 1.4, easing: "ease-out" });
   a.onfinish = () => b.remove();

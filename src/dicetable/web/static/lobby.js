@@ -7,7 +7,7 @@
 import { $, $$, el, params, sameJSON, seatName, store } from "./dom.js";
 import { api, session } from "./api.js";
 import { drawHowto, rememberHowto } from "./howto.js";
-import { openLobby } from "./openlobby.js";
+import { openLobby, refreshMine } from "./openlobby.js";
 
 const BOT_LEVELS = ["random", "greedy", "easy", "medium", "hard"];
 let gameNames = {};  // game id -> name, for the table list
@@ -253,6 +253,7 @@ function showInvites(made, away) {
   $("#created-h").focus();
   watchJoins(made.id, away);
   drawOpenTables();
+  refreshMine();  // the new table is the host's: My tables lists it at once, not after a reload
 }
 
 // The QR code of ``url`` as an <img> (the server draws it; the link goes in the request's body,
@@ -285,6 +286,7 @@ function watchJoins(id, away) {
       const res = await api("GET", `/api/tables/${id}`);
       const seats = res.status === 200 && res.data && Array.isArray(res.data.seats) ? res.data.seats : [];
       let joined = 0;
+      const before = $("#joined").textContent;
       for (const k of seats) {
         const state = document.querySelector(`[data-seat-state="${k.seat}"]`);
         if (!state || !away.includes(k.seat)) continue;
@@ -293,6 +295,7 @@ function watchJoins(id, away) {
         state.classList.toggle("joined", Boolean(k.claimed));
       }
       if (seats.length) $("#joined").textContent = `${joined} of ${away.length} invited ${away.length === 1 ? "seat" : "seats"} taken`;
+      if (joined && $("#joined").textContent !== before) refreshMine();  // who the host now plays against
       if (seats.length && joined === away.length) return;
     }
     setTimeout(tick, 3000);

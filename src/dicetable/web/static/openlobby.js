@@ -29,6 +29,14 @@ export function openLobby(games, presets) {
   drawMine();
   setInterval(() => { if (document.visibilityState === "visible") drawMine(); }, EVERY);
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") drawMine(); });
+  // back to the lobby from a table (the browser's page cache keeps the old list): asked again
+  addEventListener("pageshow", (ev) => { if (ev.persisted) drawMine(); });
+}
+
+// My tables asked again now: the lobby has just created a table (its seats' tokens are kept), or a
+// friend has taken an invited seat. The list is otherwise asked every 30 s.
+export function refreshMine() {
+  return drawMine();
 }
 
 // Every seat token this browser keeps for a seat it plays: {table id: {seat: token}} (not the seats
