@@ -24,7 +24,7 @@ from dicetable.server.tables import Subscriber, TableManager
 
 #: Per title: sha256 of every viewer's received messages and of the HTTP views, in order (see the module).
 DIGESTS: dict[str, str] = {
-    "biblios-dice": "91306daf7aa4c503dbf1db4446ce9114ac9d515bf7e537b0b245c964538c7cf4",  # one die named singular
+    "biblios-dice": "3ba5bce4d24eedcb1b6cc8b905801d5abc111a97ce049548b9632ce64356d53b",  # what to click said only to the seat that acts
     "corsairs-of-valeria": "4e2993864c5a7ac3b8a11703485fa7dc0b0257915c31155f09fc62562b5d0898",
     "dice-kingdoms-of-valeria": "137e3ae6c187a73ff31a42f56cbb6ffbb0644f6aecaba922bad49d11e59995d9",
     "kingdom-of-dice": "0498536d3997859f7c87f6bb10d7bb145e067762b9f2b0f42c8e1de31c898c50",
@@ -33,12 +33,14 @@ DIGESTS: dict[str, str] = {
 
 #: More games per title, ``(game, table seed, seed of the actions' generator)``: digests recorded from the
 #: server before a snapshot held its observation as JSON texts (docs/load.md, "The viewers' snapshots,
-#: lighter"; main at 034a197; Biblios' again at e844f69, once it named one die in the singular), the
-#: reference that the texts change no byte any viewer receives.
+#: lighter"; main at 034a197; Biblios' again at e844f69, once it named one die in the singular, and at
+#: 2026-12-07's merge of web24, once its board said what to click only to the seat that can act: with
+#: that line put back as it was, the old digests came back), the reference that the texts change no byte
+#: any viewer receives.
 MORE_DIGESTS: dict[tuple[str, int, int], str] = {
-    ("biblios-dice", 3, 101): "b356b07658f4c0a3a4916682c5ceb565a817722ca0702692fe60440749238ef1",
-    ("biblios-dice", 19, 5): "ec354a5d604bfde3f6b658836d8fb6bde516310024dab75c2ba2b9f635e89f8c",
-    ("biblios-dice", 2026, 42): "025fefa91c60f06798930c274ee99bd759499614d16fabfa50986166c19194f5",
+    ("biblios-dice", 3, 101): "6616410e5441b0896f6f6ed9f43aefa9b8f212deb4403f71d0ede825cd79874f",
+    ("biblios-dice", 19, 5): "98b1138ab8457bdc2878e384a720421492d0655e4aaebc50e21b0cd5b754d17b",
+    ("biblios-dice", 2026, 42): "8223a0aec3a7db4d6fa7526d33caa4850a3d660b1f384f6f3fc96967af448034",
     ("corsairs-of-valeria", 3, 101): "e0a37fde5325c93af0becb49ee8efe45e4c201c9cf278b6a2883ea3ca2119c7b",
     ("corsairs-of-valeria", 19, 5): "1b1c94e63c97a5bffced9a9526470271724bfc6812e2e28474dae273910fd12a",
     ("corsairs-of-valeria", 2026, 42): "6ca31bde5d562bb391cc70140de76e870f57dfb36f9a8f6f19d7df52553f677c",
