@@ -227,3 +227,12 @@ def test_a_phone_shows_the_decision_in_two_lines_and_the_rest_on_a_tap(browser, 
         assert page.locator("#status-more").is_hidden()
     finally:
         ctx.close()
+
+
+def test_the_tab_title_names_the_game_by_its_name(context, server):
+    """A spectator's tab says which game it watches as players call it, not by the game's id."""
+    made = server.create("kingdom-of-dice", [{"kind": "human"}, {"kind": "human"}], seed=5)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{made['table_id']}?pace=0")
+    page.wait_for_function("() => document.title.startsWith('Kingdom of Dice · watching')", timeout=10_000)
+    assert "kingdom-of-dice" not in page.title()

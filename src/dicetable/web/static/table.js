@@ -18,7 +18,7 @@ const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
   live: null, busy: false, help: null, pace: 700, fast: false, switching: false, logCount: 0, logLast: null, canHint: null,
   finalShown: false, clockTimer: null, bankWarned: new Set(), hintFor: null, own: new Set(), retry: 0, game: null, rulesKey: null,
-  firstView: null, queue: null,
+  firstView: null, queue: null, gameName: null,
 };
 
 const currentKey = () => (T.view ? keyOf(T.view) : [0, -1]);
@@ -361,6 +361,15 @@ function startGame(view) {
     css.addEventListener("error", styled, { once: true });
     css.href = href;
   }
+  // the game's name for the tab's title (the view names the game by its id)
+  api("GET", "/api/games").then((res) => {
+    const spec = res.status === 200 && res.data && Array.isArray(res.data.games)
+      ? res.data.games.find((g) => g.id === view.game) : null;
+    if (spec && typeof spec.name === "string") {
+      T.gameName = spec.name;
+      if (T.view) drawStatus(T.view);
+    }
+  });
   // only the rules that apply to this table's player count and options (no Solo section at 2 players)
   api("GET", `/web/help/${encodeURIComponent(view.game)}?table=${encodeURIComponent(T.id)}`).then((help) => {
     T.help = help.status === 200 ? help.data : { sections: [], components: [] };
@@ -443,8 +452,9 @@ function drawStatus(view) {
   const st = $("#status");
   const toMove = view.to_move || [];
   const mine = T.seat !== null && toMove.includes(T.seat) && !view.over;
-  document.title = `${mine ? "▶ your move · " : ""}${view.game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
-  if (T.seat !== null) turnNotice(`${T.id}:${T.seat}`, mine, view.game);
+  const game = T.gameName && T.game === view.game ? T.gameName : view.game;
+  document.title = `${mine ? "▶ your move · " : ""}${game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
+  if (T.seat !== null) turnNotice(`${T.id}:${T.seat}`, mine, game);
   if (view.over) {
     const w = (view.winners || []).map(whoIs);
     // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
