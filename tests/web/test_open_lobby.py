@@ -82,7 +82,7 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby_and_plays_it(browser, serv
         assert _to_move(server, table_id) == [1]
         # the stranger's page, hidden, told them with one browser notification
         stranger.wait_for_function("() => window.__notes.length > 0")
-        assert stranger.evaluate("window.__notes") == [["Your move", "kingdom-of-dice: it is your move"]]
+        assert stranger.evaluate("window.__notes") == [["Your move", "Kingdom of Dice: it is your move"]]
 
         # the stranger's lobby: My tables has their move first, and the title counts it
         stranger.goto(server.url + "/?pace=0")
