@@ -12,18 +12,23 @@ from dicetable.rl import GameSpaces
 from dicetable.rl.spaces import research_games
 
 
+def _game_and_twin(game_id: str, seed: int):
+    """(spaces, the direct fill, a quiet game of ``seed`` at 2 seats, its twin moved by apply with every
+    event logged, a generator of ``seed``)."""
+    spaces = GameSpaces(game_id, 2)
+    fill = spaces.encoding.direct
+    assert fill is not None
+    return (spaces, fill, spaces.new_game(seed, quiet=True), dicetable.new_game(game_id, 2, seed=seed),
+            np.random.default_rng(seed))
+
+
 @pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
 def test_show_one_and_step_offered_play_the_game_apply_plays(game_id: str) -> None:
     """At every step of a seeded random game: ``show_one`` writes the dictionary encoding of the
     seat's observation and a mask of exactly its legal actions (and only the mask without a fill);
     ``step_offered`` plays the chosen index as ``apply`` of that action id does and names the
     next seat (-1 at the end)."""
-    spaces = GameSpaces(game_id, 2)
-    fill = spaces.encoding.direct
-    assert fill is not None
-    state = spaces.new_game(5, quiet=True)
-    twin = dicetable.new_game(game_id, 2, seed=5)  # moved by apply, every event logged
-    rng = np.random.default_rng(5)
+    spaces, fill, state, twin, rng = _game_and_twin(game_id, 5)
     seat = min(state.to_move)
     while True:
         vector = np.zeros(spaces.observation_size, dtype=np.float32)
@@ -82,12 +87,7 @@ def test_step_show_plays_and_shows_what_apply_and_the_dictionary_encoding_give(g
     that action id does, names the next seat (-1 at the end) and writes that seat's dictionary
     encoding and a mask of exactly its legal actions; it refuses an index not offered (-2) and
     does not move."""
-    spaces = GameSpaces(game_id, 2)
-    fill = spaces.encoding.direct
-    assert fill is not None
-    state = spaces.new_game(7, quiet=True)
-    twin = dicetable.new_game(game_id, 2, seed=7)  # moved by apply, every event logged
-    rng = np.random.default_rng(7)
+    spaces, fill, state, twin, rng = _game_and_twin(game_id, 7)
     seat = min(state.to_move)
     legal, ks = show_one(state, seat, None, None, np.zeros(spaces.num_actions, np.int8).data, spaces.index)
     while True:
