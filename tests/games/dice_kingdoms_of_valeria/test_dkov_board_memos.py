@@ -30,7 +30,7 @@ def _versions(players: int, seed: int, sheets: str, moves: int):
 
 def _clear() -> None:
     board._SHEETS.clear()
-    board._ACTS.clear()
+    board._act_parts.got.clear()
     board._PLAYER_KEYS.clear()
 
 
@@ -45,7 +45,7 @@ def test_a_memoised_board_is_the_board_drawn_afresh(players, sheets, seed):
     for obs, actions in versions:
         warm.append([board.board_view(o, actions.get(v, []), v) for v, o in obs.items()])
     assert len(board._SHEETS) > players  # the memo was used: sheets of several versions are in it
-    assert board._ACTS  # and the Action pips of the seats to move
+    assert board._act_parts.got  # and the Action pips of the seats to move
     for (obs, actions), drawn in zip(versions, warm):
         for (v, o), parts in zip(obs.items(), drawn):
             _clear()
@@ -62,8 +62,8 @@ def test_the_memos_keys_are_not_tracked_by_the_collector():
         for obs, actions in _versions(3, 7, "summer", 40):
             for v, o in obs.items():
                 board.board_view(o, actions.get(v, []), v)
-        keys = [*board._SHEETS, *board._ACTS, *(key for _, key in board._PLAYER_KEYS.values())]
-        assert len(board._SHEETS) > 3 and board._ACTS
+        keys = [*board._SHEETS, *board._act_parts.got, *(key for _, key in board._PLAYER_KEYS.values())]
+        assert len(board._SHEETS) > 3 and board._act_parts.got
         assert all(type(k) is bytes and not gc.is_tracked(k) for k in keys)
         # the drawings kept are str, or dicts of str: not tracked either
         assert not any(gc.is_tracked(parts) for parts in board._SHEETS.values())

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from math import hypot
 
 from dicetable.engine import seat_name
-from dicetable.engine.markup import LEGEND, PIPS, ROOT, Coord, attr, die_svg, legend, slot, text
+from dicetable.engine.markup import LEGEND, PIPS, ROOT, Coord, attr, die_svg, legend, memo, slot, text
 
 from .boarddata import BOARD
 from .components import DRAFT_LINE, EVENTS, STATUES
@@ -951,25 +951,12 @@ def board_view(obs: ObsLike, actions: list, seat: int | None) -> dict:
     return parts
 
 
+@memo(2048)
 def _act_parts(season: str, acts: tuple) -> str:
     """The viewer's actions on one sheet, drawn over its pips: ``acts`` is ((kind, index, pip), ((id, label), ...)).
 
-    Memoised by the ``marshal`` form of ``(season, acts)`` (bytes: see :func:`_player_key`)."""
-    key = marshal.dumps((season, acts), 2)
-    got = _ACTS.get(key)
-    if got is None:
-        if len(_ACTS) > 2048:
-            _ACTS.clear()
-        got = _ACTS[key] = _draw_acts(season, acts)
-    return got
-
-
-#: :func:`_act_parts`' drawings by their key; bounded.
-_ACTS: dict[bytes, str] = {}
-
-
-def _draw_acts(season: str, acts: tuple) -> str:
-    """:func:`_act_parts` drawn (no memo)."""
+    A :class:`~dicetable.engine.markup.Memo`: keyed by the arguments' JSON text, bytes, which the cyclic
+    garbage collector does not walk (an ``lru_cache`` kept the tuples; see :func:`_player_key`)."""
     o = []
     for (kind, a, i), here in acts:
         if kind == "cit":
