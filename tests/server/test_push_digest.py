@@ -27,7 +27,7 @@ DIGESTS: dict[str, str] = {
     "biblios-dice": "3ba5bce4d24eedcb1b6cc8b905801d5abc111a97ce049548b9632ce64356d53b",  # what to click said only to the seat that acts
     "corsairs-of-valeria": "4e2993864c5a7ac3b8a11703485fa7dc0b0257915c31155f09fc62562b5d0898",
     "dice-kingdoms-of-valeria": "137e3ae6c187a73ff31a42f56cbb6ffbb0644f6aecaba922bad49d11e59995d9",
-    "kingdom-of-dice": "0498536d3997859f7c87f6bb10d7bb145e067762b9f2b0f42c8e1de31c898c50",
+    "kingdom-of-dice": "12411d80f8454e0e2f023b9728f7683483f8ddbb2e98ca8c4dab30c777a58ba7",  # a stop that scores nothing marked "confirm"
     "valeria-card-kingdoms": "3aff961a73c320567029ca235ae51d241c08aaaf4ce3b5ecdc3a9da552576d10",
 }
 
@@ -35,8 +35,9 @@ DIGESTS: dict[str, str] = {
 #: server before a snapshot held its observation as JSON texts (docs/load.md, "The viewers' snapshots,
 #: lighter"; main at 034a197; Biblios' again at e844f69, once it named one die in the singular, and at
 #: 2026-12-07's merge of web24, once its board said what to click only to the seat that can act: with
-#: that line put back as it was, the old digests came back), the reference that the texts change no byte
-#: any viewer receives.
+#: #: that line put back as it was, the old digests came back; Kingdom of Dice's on 2026-12-07, once a
+#: choice that throws the turn away carried its "confirm" warning: without that key the old digests come
+#: back), the reference that the texts change no byte any viewer receives.
 MORE_DIGESTS: dict[tuple[str, int, int], str] = {
     ("biblios-dice", 3, 101): "6616410e5441b0896f6f6ed9f43aefa9b8f212deb4403f71d0ede825cd79874f",
     ("biblios-dice", 19, 5): "98b1138ab8457bdc2878e384a720421492d0655e4aaebc50e21b0cd5b754d17b",
@@ -47,9 +48,9 @@ MORE_DIGESTS: dict[tuple[str, int, int], str] = {
     ("dice-kingdoms-of-valeria", 3, 101): "b980441567e775d85249d0e7adb108dcc55b13f8836230f26e3559b7f0758d0c",
     ("dice-kingdoms-of-valeria", 19, 5): "a91a7a1b1249c68afa219b7e64e9dbdfc41ad746a1e9b11863a2bea04ab568b1",
     ("dice-kingdoms-of-valeria", 2026, 42): "1a057db2e3ac1555150eff0fcd8c67e4f3463c1d35cec0989afbe475fe55535b",
-    ("kingdom-of-dice", 3, 101): "fca693acbcbac81c8890cf96467b32e03e5ae06110604db8a46c4126d6d00222",
-    ("kingdom-of-dice", 19, 5): "e7c3e4f1d1908a1f4af8c198c7f7f340e544248f05d6e1fec422e097c40b7240",
-    ("kingdom-of-dice", 2026, 42): "d44727166816bfddb274a48e647a98fcfdabed2da0847df2d1e75517ba6d7d5e",
+    ("kingdom-of-dice", 3, 101): "4d04852509f979e3651ca561c89aaa11f69a94f4687b2bda52939f2820aafb8e",
+    ("kingdom-of-dice", 19, 5): "51bc8e1e671fb495f840e597b9a0f4dc77d02f654f72c64b20b5b073acf5598c",
+    ("kingdom-of-dice", 2026, 42): "0b117b96295b507fc492a959a701a6f07c6a31a9527f87e6b3666d45a4e304eb",
     ("valeria-card-kingdoms", 3, 101): "6f509d8c9b65d3d3be33309b4e737c33a2efe4e2915fb246a9f0f77889abea12",
     ("valeria-card-kingdoms", 19, 5): "0350e6d927171286d5f22c75bb95d32e73a2a78cf865ced4ea75bcf003e1ea72",
     ("valeria-card-kingdoms", 2026, 42): "898fa8cb49d5c59ae478f7aa6fa1d3499a870d61cf147fdb807539c39fe7cede",

@@ -63,8 +63,13 @@ def take_turn(page, rng: random.Random, keyboard: bool = False, tap: bool = Fals
     Enter/Space only; False when none was shown.
 
     Passes a hand-over screen first (its button is not an action). Checks
-    every shown action is a focusable, named button.
+    every shown action is a focusable, named button. A choice the page asks
+    about first (Kingdom of Dice's stop that scores nothing: ``#confirm``)
+    is answered at random, as a player might: "Do it anyway" or "Choose
+    again" (with the keyboard: Tab then Enter, or Escape).
     """
+    if answer_confirm(page, rng, keyboard, tap):
+        return True
     if page.evaluate("document.body.dataset.handover !== undefined"):
         if keyboard:
             page.keyboard.press("Enter")  # the hand-over button has the focus
@@ -97,9 +102,34 @@ def take_turn(page, rng: random.Random, keyboard: bool = False, tap: bool = Fals
     try:
         page.wait_for_function(
             f"() => Number(document.querySelector('[data-version]').dataset.version) !== {before}"
-            " || !document.querySelector('#final').hidden", timeout=5_000)
+            f" || !document.querySelector('#final').hidden || {CONFIRMING}", timeout=5_000)
     except Exception:
         pass  # a refused click (409 → refreshed view) or a redraw: the loop looks again
+    answer_confirm(page, rng, keyboard, tap)
+    return True
+
+
+#: JS expression: the page asks whether to go ahead with a choice (the ``#confirm`` dialog is up).
+CONFIRMING = "!document.querySelector('#confirm').hidden"
+
+
+def answer_confirm(page, rng: random.Random, keyboard: bool = False, tap: bool = False) -> bool:
+    """Answer the page's "Are you sure?" dialog, when it is up, at random; False when it is not up.
+
+    The page is busy (no other action is taken) until it is answered."""
+    if not page.evaluate(f"() => {CONFIRMING}"):
+        return False
+    go = rng.random() < 0.5
+    if keyboard:
+        if go:
+            page.keyboard.press("Tab")  # from "Choose again", which has the focus, to "Do it anyway"
+            page.keyboard.press("Enter")
+        else:
+            page.keyboard.press("Escape")
+    else:
+        button = page.locator("#confirm-go" if go else "#confirm-back")
+        button.tap() if tap else button.click()
+    page.wait_for_function(f"() => !({CONFIRMING})", timeout=5_000)
     return True
 
 

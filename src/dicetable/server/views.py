@@ -33,6 +33,24 @@ log = logging.getLogger("dicetable.server")
 _NOT_SET = frozenset({"log", "parts", "observation"})
 
 
+def offered(game_id: str, state: GameState, seat: int) -> list[dict]:
+    """The legal actions of ``seat``, ``[{"id", "label"}]``, in the view's ``legal_actions`` field.
+
+    An action the game flags (``GameSpec.extras["confirm"]``: Kingdom of Dice's choice that ends the
+    turn with no Crown marker, rulebook "Checking the result") also carries ``"confirm"``, the
+    warning to show before it is sent; the terminal asks the same question (docs/web.md, "Asking
+    before a turn is thrown away").
+    """
+    actions = [a.to_json() for a in state.legal_actions(seat)]
+    check = get_game(game_id).extras.get("confirm")
+    if check is not None:
+        for action in actions:
+            warning = check(state, seat, action["id"])
+            if warning:
+                action["confirm"] = warning
+    return actions
+
+
 class Views:
     """Builds views and snapshots of live tables; ``builds`` counts the snapshots built (each viewer's
     live view, once per table revision)."""
@@ -49,7 +67,8 @@ class Views:
         ``options`` (the game's options, defaults filled in), ``undo_seat`` (the seat that may take back the table's last move now, for every viewer: a
         hot-seat page holding that seat's token offers its undo; None when no move can be taken back),
         ``stage`` (``GameSpec.stage(obs)``: a step its round and turn do not count, such as
-        Card Kingdoms' "Choosing Dukes"; None at other times)
+        Card Kingdoms' "Choosing Dukes"; None at other times), ``confirm`` on a ``legal_actions`` item
+        that throws the turn away (:func:`offered`)
         and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
         """
         with lt.lock:
@@ -75,7 +94,7 @@ class Views:
         actions = []
         decision = None
         if seat is not None and not over and seat in state.to_move and not lt.seats[seat].autoplay:
-            actions = [a.to_json() for a in state.legal_actions(seat)]
+            actions = offered(lt.game, state, seat)
             decision = state.decision(seat)  # never None for a seat to move (the engine's promise)
         obs = state.observation(seat)
         rnd = lt.round

@@ -222,6 +222,17 @@ async function act(actionId) {
   document.body.dataset.busy = "1";
   hideError();
   try {
+    // A choice the game flags (Kingdom of Dice's stop that scores nothing) is sent only once the
+    // player says so; a view that changed meanwhile must still ask the same decision and offer it.
+    const offer = (T.view.legal_actions || []).find((a) => a.id === actionId);
+    if (offer && offer.confirm) {
+      const askedIn = T.view;
+      if (!(await askFirst(offer.confirm))) return;
+      if (T.view !== askedIn && !stillOffered(askedIn, T.view, actionId)) {
+        showError(MOVED_ON);
+        return;
+      }
+    }
     // A newer version may be here already, waiting its turn on screen (the table's pace): another
     // seat moved while this one chose (a simultaneous decision, a bot). Show it now, and make the
     // move in it when the same decision still offers this action; posting the shown version would
@@ -230,7 +241,7 @@ async function act(actionId) {
       const chosenIn = T.view;
       await T.queue.rush();
       if (!stillOffered(chosenIn, T.view, actionId)) {
-        showError("The table moved on while you chose, so nothing was played: look at it and choose again.");
+        showError(MOVED_ON);
         return;
       }
     }
@@ -239,6 +250,36 @@ async function act(actionId) {
     T.busy = false;
     delete document.body.dataset.busy;
   }
+}
+
+const MOVED_ON = "The table moved on while you chose, so nothing was played: look at it and choose again.";
+
+// Shows ``warning`` in the confirmation dialog; resolves true for "Do it anyway", false for "Choose
+// again" or Escape. The safe answer has the focus; the focus goes back where it was.
+function askFirst(warning) {
+  const box = $("#confirm");
+  const back = document.activeElement;
+  $("#confirm-text").textContent = warning;
+  box.hidden = false;
+  $("#confirm-back").focus();
+  return new Promise((resolve) => {
+    const done = (yes) => {
+      box.hidden = true;
+      box.removeEventListener("click", onClick);
+      box.removeEventListener("keydown", onKey);
+      if (back instanceof HTMLElement && back.isConnected) back.focus({ preventScroll: true });
+      resolve(yes);
+    };
+    const onClick = (ev) => {
+      if (ev.target.closest("#confirm-go")) done(true);
+      else if (ev.target.closest("#confirm-back") || ev.target === box) done(false);
+    };
+    const onKey = (ev) => {
+      if (ev.key === "Escape") { ev.preventDefault(); done(false); }
+    };
+    box.addEventListener("click", onClick);
+    box.addEventListener("keydown", onKey);
+  });
 }
 
 // True when ``now`` (the newest view) asks this viewer the same decision as ``then`` (the view the
@@ -332,12 +373,12 @@ async function show(entry, advanced) {
   return true;
 }
 
-// The focus on the decision's first action (its first control on the page), unless a hand-over or
-// the final scores cover the table. A control on the board cannot take the focus while the board is
+// The focus on the decision's first action (its first control on the page), unless a hand-over,
+// the final scores or a confirmation cover the table. A control on the board cannot take the focus while the board is
 // hidden for its styles (the first view): the board's styles call this again once it shows.
 function focusFirstAction() {
   const firstAction = document.querySelector("#board [data-action], #actionbar [data-action]");
-  if (firstAction && $("#handover").hidden && $("#final").hidden) firstAction.focus({ preventScroll: true });
+  if (firstAction && $("#handover").hidden && $("#final").hidden && $("#confirm").hidden) firstAction.focus({ preventScroll: true });
 }
 
 // The first view of a game: its board styles and rules help.
