@@ -6,6 +6,10 @@ BIN    := $(VENV)/bin
 
 .PHONY: run test install dev bench clean chromium postgres-binaries base-venv
 
+## $(TICKING) cmd...: runs cmd and says every 30 s that it is still at work (a first compile takes
+## minutes with nothing else printed; a quiet terminal looks hung); the exit status is cmd's.
+TICKING = sh -c '( trap "kill \$$s 2>/dev/null; exit 0" TERM; n=0; while :; do sleep 30 & s=$$!; wait $$s; n=$$((n+30)); echo "dicetable: still installing ($$n s so far)"; done ) & t=$$!; "$$@"; rc=$$?; kill $$t 2>/dev/null; exit $$rc' ticking
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -20,7 +24,7 @@ $(VENV)/.installed: pyproject.toml $(SOURCES) | $(BIN)/python
 	  echo "dicetable: .venv is the editable development install (make dev): it runs the sources as they are"; \
 	else \
 	  echo "dicetable: installing (compiling the rules with mypyc when a C compiler works: a few minutes the first time)"; \
-	  $(BIN)/python -m pip install --quiet . && $(BIN)/dicetable --version; \
+	  $(TICKING) $(BIN)/python -m pip install --quiet . && $(BIN)/dicetable --version; \
 	fi
 	touch $@
 
@@ -61,7 +65,8 @@ base-venv:
 	rm -rf $(BASE_VENV)
 	$(PYTHON) -m venv $(BASE_VENV)
 	$(BASE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(BASE_VENV)/bin/python -m pip install --quiet .
+	@echo "$(BASE_VENV)/bin/python -m pip install --quiet .  (compiling the rules when a C compiler works: a few minutes)"
+	@$(TICKING) $(BASE_VENV)/bin/python -m pip install --quiet .
 	$(BASE_VENV)/bin/dicetable --version
 
 ## make test: create .venv, install dev extras (and Debian's chromium for the browser tests), run the whole suite.
