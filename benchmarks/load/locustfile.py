@@ -2,7 +2,7 @@
 
 Run by ``run.py`` (``python benchmarks/load/run.py --profile evening``), which
 starts the server and hands this file its settings as JSON in the environment
-variable ``DICETABLE_LOAD`` (``tables``, ``think``, ``seconds``, ``grace``,
+variable ``DICETABLE_LOAD`` (``tables``, ``think``, ``think_spread``, ``seconds``, ``grace``,
 ``server_pid``, ``out``). Each table slot of ``plan.mix`` plays one table
 after another: its first human seat creates the table (and opens the
 spectator's socket), every human seat is a locust user that keeps the
@@ -259,6 +259,7 @@ class Seat(FastHttpUser):
         self.lead = self.seat == self.slot.setup["seats"].index("human")
         self.rng = random.Random(n)
         self.think = float(CONFIG.get("think", 0.0))
+        self.spread = float(CONFIG.get("think_spread", 0.0))  # each think uniform in think x (1 +- spread)
         self.seen = 0  # the slot generation this seat played last
         self.ready = False
         SEATS.append(self)
@@ -327,7 +328,7 @@ class Seat(FastHttpUser):
                     return
                 continue
             if self.think:
-                gevent.sleep(self.think)
+                gevent.sleep(self.think * (1 + self.spread * (2 * self.rng.random() - 1)) if self.spread else self.think)
                 view = sub.view
                 if view is None or view["over"] or not view["legal_actions"] or Run.stopping:
                     continue

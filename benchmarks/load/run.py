@@ -198,7 +198,8 @@ def run(args: argparse.Namespace) -> dict:
                                                     args.keep_alive), cwd=folder,
                                       env=server_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         raw_path = folder / "raw.json"
-        config = {"tables": args.tables, "think": think, "seconds": args.seconds, "grace": args.grace,
+        config = {"tables": args.tables, "think": think, "think_spread": args.think_spread,
+                  "seconds": args.seconds, "grace": args.grace,
                   "server_pid": server.pid, "out": str(raw_path)}
         spawn_rate = args.spawn_rate or max(10.0, users / 20)
         cap = args.seconds + args.grace + users / spawn_rate + 180
@@ -225,7 +226,8 @@ def run(args: argparse.Namespace) -> dict:
         url = args.database or f"sqlite:///{folder / 'dicetable.db'}"
         raw["push_ms"], stamped = push_delays(raw["pushed"], stamps(url, {row[0] for row in raw["pushed"]}))
         result = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "profile": args.profile,
-                  "tables": args.tables, "seat_users": users, "think_s": think, "workers": args.workers,
+                  "tables": args.tables, "seat_users": users, "think_s": think,
+                  "think_spread": args.think_spread, "workers": args.workers,
                   "database": shown(args.database) if args.database else "sqlite (make run's default, a temp folder)",
                   "command": " ".join(sys.argv), "access_log": args.access_log, "keep_alive": args.keep_alive,
                   "settings": {k: v for k, v in os.environ.items() if k.startswith("DICETABLE_")}}
@@ -266,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="server processes (passed to dicetable serve above 1)")
     ap.add_argument("--database", default=None, help="database URL (default: a fresh SQLite file, as make run)")
     ap.add_argument("--think", type=float, default=None, help="think time in seconds (default: the profile's)")
+    ap.add_argument("--think-spread", type=float, default=0.0, metavar="F",
+                    help="each think drawn uniformly from think x (1-F .. 1+F), the same mean (default 0: always "
+                         "the think time; people do not all think exactly a second)")
     ap.add_argument("--grace", type=float, default=10.0, help="seconds the sockets are read after the window")
     ap.add_argument("--spawn-rate", type=float, default=None, help="users started per second")
     ap.add_argument("--port", type=int, default=None, help="the server's port (default: a free one)")

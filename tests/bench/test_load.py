@@ -118,17 +118,19 @@ def test_a_short_load_run_plays_pushes_and_reports(tmp_path):
 
 
 def test_a_short_probed_run_reports_the_servers_collections_app_and_commit_times(tmp_path):
-    """``--probe`` (with ``--probe-switch``): the server notes its collections, its action requests'
+    """``--probe`` (with ``--probe-switch``, and thinks spread around their mean): the server notes its collections, its action requests'
     time in the app and each append's wait for its commit; the result holds their figures. With
     ``$DICETABLE_PROBE_YOUNG`` it writes what each collection is about to walk."""
     out, young = tmp_path / "load.jsonl", tmp_path / "young.txt"
     command = [sys.executable, str(LOAD / "run.py"), "--profile", "evening", "--think", "0.2", "--tables", "3",
-               "--seconds", "5", "--grace", "1", "--probe", "--probe-switch", "1", "--out", str(out)]
+               "--seconds", "5", "--grace", "1", "--probe", "--probe-switch", "1", "--think-spread", "0.5",
+               "--out", str(out)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, DICETABLE_PROBE_YOUNG=str(young)))
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(out.read_text().splitlines()[0])
     assert result["failures"] == 0 and result["server_errors"] == 0
+    assert result["think_s"] == 0.2 and result["think_spread"] == 0.5  # thinks of 0.1-0.3 s
     sizes = re.findall(r"generation ([012]): objects in the generations \[(\d+), (\d+), (\d+)\]", young.read_text())
     assert sizes  # a line per collection of the server, and its start-up ones walked its modules' objects
     assert max(sum(map(int, line[1:])) for line in sizes) > 10_000
