@@ -34,6 +34,76 @@ def _finished(server, game: str, players: int, seed: int, seconds: float = 150) 
     return tid
 
 
+# ------------------------------------------------------------------ the replay viewer on a phone
+
+#: JS: the replay page's scrolling as a player meets it: the sticky controls' height, every box that
+#: scrolls (its own content taller than its box, overflow not visible) other than the page itself,
+#: and where the board and the log end up in the page's own scroll.
+REPLAY_LAYOUT = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const inner = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const cs = getComputedStyle(e);
+    if (!/(auto|scroll|hidden)/.test(cs.overflowY) || e.scrollHeight <= e.clientHeight + 1 || e.closest('#board')) continue;
+    if (e.matches('select') || e.clientHeight <= 1) continue;  // a menu's list; text for screen readers only
+    inner.push(`${e.tagName}#${e.id}.${e.className} ${e.clientHeight}/${e.scrollHeight}`);
+  }
+  const page = document.scrollingElement;
+  return {bar: box('.replay-bar').height, board: box('#board').height, wrap: box('#board-wrap').height,
+          logBottom: box('#log').bottom + page.scrollTop, pageHeight: page.scrollHeight, inner,
+          buttons: [...document.querySelectorAll('.replay-bar button')].map((b) => [b.id, b.getBoundingClientRect().height])};
+}"""
+
+
+@pytest.mark.parametrize("game", ["corsairs-of-valeria", "dice-kingdoms-of-valeria"])
+def test_replay_on_a_phone_scrolls_as_one_page_under_compact_controls(browser, server, game):
+    """At 390x844 the sticky controls take at most a sixth of the screen (they took 336 px: two rows of
+    worded buttons, the menus and the prompt); nothing scrolls inside the page (the board sat in a
+    460 px box of its own, the log under it), so the whole board and the log's last line are reached
+    by the page's own scroll, and the controls stay in sight there. Each button keeps a 44 px target."""
+    tid = _finished(server, game, 2, seed=4)
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/tables/{tid}/replay#step=20")
+        page.wait_for_function("() => document.querySelector('#step').dataset.version === '20'")
+        got = page.evaluate(REPLAY_LAYOUT)
+        assert got["bar"] <= 844 / 6, got
+        assert got["inner"] == [], got
+        assert got["wrap"] >= got["board"], got  # the board's box holds it whole
+        assert all(h >= 44 for _, h in got["buttons"]), got
+        # the page's own scroll reaches the log's end, the controls still in sight at the top
+        page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+        page.wait_for_timeout(100)
+        bottom = page.evaluate("() => ({log: document.querySelector('#log').getBoundingClientRect().bottom,"
+                               " bar: document.querySelector('.replay-bar').getBoundingClientRect().top})")
+        assert bottom["log"] <= 844 + 1 and bottom["bar"] == 0, bottom
+        # still a working viewer: forward by a tap, the step line says so
+        page.tap("#step-fwd")
+        page.wait_for_function("() => document.querySelector('#step').dataset.version === '21'")
+        assert page.locator("#play").get_attribute("aria-label") in ("play", "play again")
+    finally:
+        ctx.close()
+
+
+def test_replay_on_a_laptop_keeps_the_board_and_log_side_by_side(browser, server):
+    """At 1366x768 the viewer stays one screen: the board and the log side by side, the log scrolling
+    in its own pane, the controls and their words in one bar above them."""
+    tid = _finished(server, "kingdom-of-dice", 2, seed=4)
+    ctx = browser.new_context(**LAPTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/tables/{tid}/replay#step=30")
+        page.wait_for_function("() => document.querySelector('#step').dataset.version === '30'")
+        assert page.evaluate("document.scrollingElement.scrollHeight") <= 768
+        board, side = page.locator("#board-wrap").bounding_box(), page.locator(".replay-main .side").bounding_box()
+        assert side["x"] >= board["x"] + board["width"] and abs(side["y"] - board["y"]) < 20, (board, side)
+        assert page.locator("#step-first").inner_text().strip() == "start"
+        assert page.locator("#play").inner_text().strip() == "play"
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ a turn-based table's top line
 
 #: JS: the rows the phone's top line takes (its visible items' distinct tops) and its height.
