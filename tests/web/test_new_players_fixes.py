@@ -104,6 +104,37 @@ def test_replay_on_a_laptop_keeps_the_board_and_log_side_by_side(browser, server
         ctx.close()
 
 
+# ------------------------------------------------------------------ My tables on a phone
+
+def test_my_tables_comes_before_the_new_table_form_on_a_phone(browser, server):
+    """A returning player's phone shows My tables (their "your move") above the New table form, which
+    took some 1,500 px before it; with no table to list, the form comes first. A laptop keeps My
+    tables in the right-hand column."""
+    made = server.create("kingdom-of-dice", [{"kind": "human", "name": "alice"}, {"kind": "human", "name": "bob"}], seed=2)
+    tid, token = made["table_id"], made["seats"][0]["token"]
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#my-tables li:not(:has-text('loading'))")
+        top = lambda s: page.locator(s).bounding_box()["y"]  # noqa: E731
+        assert top("#new-h") < top("#mine-h")  # nothing to list: the form first
+        page.evaluate("([id, t]) => localStorage.setItem(`dicetable.tokens.${id}`, JSON.stringify({0: t}))", [tid, token])
+        page.reload()
+        page.wait_for_selector(f'[data-my-table="{tid}"]')
+        assert top("#mine-h") < top("#new-h")
+        assert top(f'[data-my-table="{tid}"] a.button') < 844, "the Play button is on the first screen"
+        # the reading order is the order seen (a screen reader and the Tab key meet My tables first)
+        assert page.evaluate("() => !!(document.querySelector('#mine-h').compareDocumentPosition("
+                             "document.querySelector('#new-h')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+        page.set_viewport_size(LAPTOP["viewport"])
+        page.wait_for_timeout(200)
+        mine, form = page.locator("#my-tables-panel").bounding_box(), page.locator(".new-table").bounding_box()
+        assert mine["x"] >= form["x"] + form["width"], "a laptop: My tables in the right-hand column"
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ a turn-based table's top line
 
 #: JS: the rows the phone's top line takes (its visible items' distinct tops) and its height.
