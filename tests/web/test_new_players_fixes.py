@@ -203,15 +203,12 @@ PUNCTUATION = set("\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u2212\u2009\u202f"
 
 
 def _shipped_symbols() -> dict[str, list[str]]:
-    """Every character from U+2000 up in what the pages ship or draw: the web pages' scripts, styles and
-    templates, and each game's board markup, board styles and texts (its log lines and prompts);
-    ``{character: [files]}``."""
-    files = [*(SRC / "web" / "static").iterdir(), *(SRC / "web" / "templates").iterdir()]
-    for game in (SRC / "games").iterdir():
-        files += [*game.glob("*.py"), *game.glob("static/*")]
+    """Every character from U+2000 up in what the server may put on a page: the pages' scripts, styles
+    and templates, the games' board markup, board styles and texts (log lines, prompts, rules), the
+    engine's and the server's words; the terminal's own (``cli``) aside. ``{character: [files]}``."""
     found: dict[str, list[str]] = {}
-    for f in files:
-        if f.suffix not in (".js", ".css", ".html", ".py"):
+    for f in sorted(SRC.rglob("*")):
+        if f.suffix not in (".js", ".css", ".html", ".py") or "cli" in f.relative_to(SRC).parts:
             continue
         for ch in set(f.read_text(encoding="utf-8")):
             if ord(ch) >= 0x2000 and ch not in PUNCTUATION:
