@@ -14,6 +14,24 @@ const TOKENS = "dicetable.tokens.";
 const EVERY = 30000;  // My tables is asked again every 30 s while the page is in sight
 
 let names = {};
+const PHONE = matchMedia("(max-width: 760px)");  // the lobby's one column (dicetable.css)
+let listed = false;  // My tables lists a table
+
+// On a phone (one column) My tables, when it lists a table, comes before the New table form: a
+// returning player's "your move" on the first screen, not 1,500 px down. It is moved in the page
+// itself, so a screen reader and the Tab key meet it in the order seen; a wide screen keeps it at the
+// top of the right-hand column.
+function placeMine() {
+  const panel = $("#my-tables-panel");
+  const form = $(".new-table");
+  const side = $(".lobby-side");
+  if (!panel || !form || !side) return;
+  if (PHONE.matches && listed) {
+    if (panel.nextElementSibling !== form) form.before(panel);
+  } else if (panel.parentElement !== side) {
+    side.prepend(panel);
+  }
+}
 
 // Starts both panels: ``games`` the registry's list, ``presets`` the clock presets.
 export function openLobby(games, presets) {
@@ -25,6 +43,9 @@ export function openLobby(games, presets) {
   for (const sel of ["#lobby-game", "#lobby-players", "#lobby-clock", "#lobby-rated"]) $(sel).addEventListener("change", drawLobby);
   $("#lobby-refresh").addEventListener("click", () => { drawLobby(); drawMine(); });
   wireNotifyButton($("#notify-me"), $("#notify-state"));
+  listed = Object.keys(heldTokens()).length > 0;  // the likely answer, placed before the list comes
+  placeMine();
+  PHONE.addEventListener("change", placeMine);
   drawLobby();
   drawMine();
   setInterval(() => { if (document.visibilityState === "visible") drawMine(); }, EVERY);
@@ -120,6 +141,8 @@ async function drawMine() {
   const rows = res.data.tables || [];
   list.replaceChildren();
   if (!rows.length) list.append(el("li", { class: "muted", text: "you sit at no table yet" }));
+  listed = rows.length > 0;
+  placeMine();
   const now = Date.now() / 1000;
   const yours = new Set();
   for (const t of rows) {

@@ -46,7 +46,7 @@ export async function replayPage() {
 // Auto-play: one step forward each `speed` ms until the end (from the start when at the end).
 async function play() {
   const b = $("#play");
-  b.textContent = "❚❚ pause"; b.setAttribute("aria-pressed", "true");
+  playLabel(b, "pause"); b.setAttribute("aria-pressed", "true");
   const tick = async () => {
     if (R.timer === null) return;
     await go(R.step + 1);
@@ -62,8 +62,16 @@ function stop() {
   if (R.timer !== null) clearTimeout(R.timer);
   R.timer = null;
   const b = $("#play");
-  b.textContent = R.step >= R.total && R.total ? "▶ play again" : "▶ play";
+  playLabel(b, R.step >= R.total && R.total ? "play again" : "play");
   b.setAttribute("aria-pressed", "false");
+}
+
+// The play button says what a press does ("play", "play again" or "pause"): its name, its word (a
+// wide screen shows it beside the icon) and its icon (data-state: the pause icon while playing).
+function playLabel(b, word) {
+  b.setAttribute("aria-label", word);
+  b.querySelector(".word").textContent = word;
+  b.dataset.state = word === "pause" ? "pause" : "play";
 }
 
 // The round and turn starts of the record, as a select: each named as the counter names that step

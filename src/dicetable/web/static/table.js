@@ -690,7 +690,7 @@ function drawTools(view) {
     if (T.clockVersion !== view.version) { T.clockVersion = view.version; T.clockEnd = typeof view.deadline === "number" ? view.deadline * 1000 : Date.now() + view.clock * 1000; }
     const tick = () => {
       const left = fmtSecs((T.clockEnd - Date.now()) / 1000);
-      clockEl.textContent = `⏱ ${left}`;
+      clockEl.textContent = left;  // the stopwatch is the page's own icon (dicetable.css: .clock::before)
       for (const line of $$("[data-clock-seat]")) line.textContent = `clock ${left} left`;
     };
     clockEl.hidden = false; tick(); T.clockTimer = setInterval(tick, 1000);
@@ -728,7 +728,8 @@ function drawBanks(view) {
     const low = running && isLow(bank, left);
     const lost = (bank.forfeited || []).includes(s);  // the forfeit rule: the seat is placed last
     line.textContent = lost ? "forfeited: its time ran out (placed last; its bot plays on)"
-      : `${running ? "⏱ " : ""}bank ${fmtBank(left)}${running ? " (running)" : ""}`;
+      : `bank ${fmtBank(left)}${running ? " (running)" : ""}`;
+    line.classList.toggle("running", running && !lost);  // the stopwatch icon (CSS)
     line.classList.toggle("low", low);
     if (low) announceLow(s, bank.since[s], left);
   }
@@ -738,7 +739,9 @@ function drawBanks(view) {
   const clockEl = $("#clock");
   if (shown === undefined) { clockEl.hidden = true; return; }
   const left = bankLeft(bank, shown, now);
-  clockEl.textContent = `⏱ ${shown === T.seat ? "you" : nameOf(shown)}: ${fmtBank(left)}`;
+  // whose bank runs, then how much is left: a phone cuts a long name short ("…"), never the time
+  clockEl.replaceChildren(el("span", { class: "clock-who", text: `${shown === T.seat ? "you" : nameOf(shown)}:` }), " ",
+    el("span", { class: "clock-left", text: fmtBank(left) }));
   clockEl.classList.toggle("low", isLow(bank, left));
   clockEl.hidden = false;
 }
