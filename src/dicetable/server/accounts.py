@@ -30,10 +30,11 @@ turn-based tables (``server/lobby.py``); one ``local@domain`` address of at
 most :data:`EMAIL_MAX` characters, without spaces, control characters or
 the characters that separate addresses in a mail header.
 
-Throttle (:class:`SignInThrottle`): wrong passwords are counted per name
-and per client address in a sliding window, in the database (every process
-counts the same); past the limit, sign-in answers 429 with ``Retry-After``
-without trying the password.
+Throttle (:class:`SignInThrottle`): wrong passwords are counted per (name,
+address) pair, per client address and per name in a sliding window, in the
+database (every process counts the same); past a limit, sign-in answers 429
+with ``Retry-After`` without trying the password. A stranger's wrong
+passwords never keep a player out of their own name from another address.
 """
 
 from __future__ import annotations
@@ -79,8 +80,10 @@ EMAIL_MAX, EMAIL_LOCAL_MAX = 254, 64
 _LABEL = re.compile(r"[^\W_](?:[^\W_]|-)*(?<!-)")
 #: Characters an address may not hold: spaces, the header's separators and quoting, angle brackets.
 _EMAIL_FORBIDDEN = frozenset(' ,;:<>()[]\\"\'`')
-#: Wrong passwords allowed per name, and per client address, within :data:`THROTTLE_WINDOW` seconds.
-NAME_FAILURES, ADDRESS_FAILURES = 10, 20
+#: Wrong passwords allowed within :data:`THROTTLE_WINDOW` seconds per (name, address) pair, per client
+#: address (over all names), and per name from all addresses (past which only addresses with no wrong
+#: password for the name may try it): :class:`SignInThrottle`, docs/security.md.
+PAIR_FAILURES, ADDRESS_FAILURES, NAME_FAILURES = 10, 20, 30
 THROTTLE_WINDOW = 15 * 60.0
 
 #: Scripts counted as one for the one-script rule (Japanese mixes kanji and kana).
@@ -191,14 +194,24 @@ def seats_of_player(engine: Engine, table_id: str, player_id: int) -> list[int]:
 
 
 class SignInThrottle:
-    """Counts wrong passwords per name and per client address in a sliding window, in the database
+    """Counts wrong passwords in a sliding window of :data:`THROTTLE_WINDOW` seconds, in the database
     (``sign_in_failures``), so every server process on one database counts the same attempts.
 
-    ``retry_after(name, address)`` is the seconds until a sign-in may be
-    tried again (0: now). ``per_address`` False turns the address count off
-    (``DICETABLE_LIMITS=off``); the count per name always applies. ``clock``
-    gives wall-clock seconds (shared by the processes; tests inject one).
-    Rows older than :data:`THROTTLE_WINDOW` are deleted as new ones come.
+    Three counts, chosen so that guessing is slow but nobody can lock a player out from elsewhere
+    (docs/security.md, "Sign-in throttle"):
+
+    - per (name, address) pair: past :data:`PAIR_FAILURES`, that address may not try that name;
+    - per address: past :data:`ADDRESS_FAILURES` (over all names), that address may not try any name
+      (``per_address`` False turns this count off: ``DICETABLE_LIMITS=off``, load tests from one machine);
+    - per name: past :data:`NAME_FAILURES` (from every address: a guess spread over many machines), the
+      name is "under attack" and an address may try it only while it has no wrong password for it in
+      the window: one guess per address, while the player, from an address with no failures, still signs
+      in with the right password.
+
+    ``retry_after(name, address)`` is ``(seconds, why)``: the seconds until a sign-in may be tried again
+    (0: now) and which count refused (``pair``, ``address``, ``name``; None when it may). ``clock`` gives
+    wall-clock seconds (shared by the processes; tests inject one). Rows older than the window are deleted
+    as new ones come.
     """
 
     def __init__(self, engine: Engine, per_address: bool = True, clock: Callable[[], float] = time.time) -> None:
@@ -206,32 +219,65 @@ class SignInThrottle:
         self.per_address = per_address
         self.clock = clock
 
-    def _keys(self, name: str, address: str) -> list[tuple[str, int]]:
-        """``(key, limit)`` per count that applies: keys are hashes (names tried are not stored)."""
-        keys = [(_throttle_key("name", name_key(name)), NAME_FAILURES)]
+    def _keys(self, name: str, address: str) -> dict[str, str]:
+        """``{count: key}`` of the counts that apply: keys are hashes (names and addresses tried are not stored)."""
+        keys = {"pair": _throttle_key("pair", f"{name_key(name)}\0{address}"),
+                "name": _throttle_key("name", name_key(name))}
         if self.per_address:
-            keys.append((_throttle_key("address", address), ADDRESS_FAILURES))
+            keys["address"] = _throttle_key("address", address)
         return keys
 
-    def retry_after(self, name: str, address: str) -> int:
-        """Whole seconds until ``name`` may try a password from ``address`` (0: it may now)."""
+    def retry_after(self, name: str, address: str) -> tuple[int, str | None]:
+        """``(seconds, why)``: whole seconds until ``name`` may try a password from ``address`` (0: it may
+        now) and the count that refuses (``pair``, ``address`` or ``name``; None when none does)."""
         t = self.clock()
-        wait = 0.0
+        waits: dict[str, float] = {}
         with self.engine.connect() as conn:
-            for key, limit in self._keys(name, address):
-                times = conn.execute(select(SignInFailureRow.at).where(
+            def recent(key: str, limit: int) -> list[float]:
+                """The latest ``limit`` failures of ``key`` in the window, newest first."""
+                return list(conn.execute(select(SignInFailureRow.at).where(
                     SignInFailureRow.key == key, SignInFailureRow.at > t - THROTTLE_WINDOW)
-                    .order_by(SignInFailureRow.at.desc()).limit(limit)).scalars().all()
-                if len(times) >= limit:  # the limit-th latest failure leaves the window first
-                    wait = max(wait, times[-1] + THROTTLE_WINDOW - t)
-        return int(wait) + 1 if wait > 0 else 0
+                    .order_by(SignInFailureRow.at.desc()).limit(limit)).scalars().all())
+
+            keys = self._keys(name, address)
+            pair = recent(keys["pair"], PAIR_FAILURES)
+            if len(pair) >= PAIR_FAILURES:  # the limit-th latest failure leaves the window first
+                waits["pair"] = pair[-1] + THROTTLE_WINDOW - t
+            if "address" in keys:
+                times = recent(keys["address"], ADDRESS_FAILURES)
+                if len(times) >= ADDRESS_FAILURES:
+                    waits["address"] = times[-1] + THROTTLE_WINDOW - t
+            if pair:  # an address with no wrong password for this name is never held back by the name's count
+                times = recent(keys["name"], NAME_FAILURES)
+                if len(times) >= NAME_FAILURES:  # until the name's count falls, or this address's failures leave
+                    waits["name"] = min(times[-1], pair[0]) + THROTTLE_WINDOW - t
+        why = max(waits, key=lambda k: waits[k], default=None)
+        if why is None or waits[why] <= 0:
+            return 0, None
+        return int(waits[why]) + 1, why
 
     def failed(self, name: str, address: str) -> None:
         """Count one wrong password for ``name`` from ``address`` (and forget those past the window)."""
         t = self.clock()
         with self.engine.begin() as conn:
             conn.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= t - THROTTLE_WINDOW))
-            conn.execute(insert(SignInFailureRow), [{"key": key, "at": t} for key, _ in self._keys(name, address)])
+            conn.execute(insert(SignInFailureRow), [{"key": key, "at": t} for key in self._keys(name, address).values()])
+
+
+def wait_words(seconds: float) -> str:
+    """A wait as a player says it: "under a minute", "about a minute", "about 15 minutes" (rounded up)."""
+    if seconds < 60:
+        return "under a minute"
+    minutes = -(-int(seconds) // 60)
+    return "about a minute" if minutes <= 1 else f"about {minutes} minutes"
+
+
+#: What each throttle count's refusal says (then "try again in about N minutes").
+THROTTLE_WHY = {
+    "pair": "too many wrong passwords for this name from here",
+    "address": "too many wrong passwords from here, for several names",
+    "name": "this name has had many wrong passwords lately, from several places, and one came from here",
+}
 
 
 def _throttle_key(kind: str, value: str) -> str:
@@ -305,20 +351,35 @@ class Accounts:
                                                              PlayerTokenRow.kind == kind)).rowcount
 
     def attach(self, player_id: int, tokens: Iterable[str]) -> list[tuple[str, int]]:
-        """Give the account the seats held by these seat ``tokens`` (a guest signing up keeps their seats).
+        """Give the account the seats held by these seat ``tokens`` (a guest who signs up, or signs in, keeps
+        the seats this browser holds), with the rules of taking a seat while signed in:
 
-        A seat already held by an account is left as it is. Returns the
-        ``(table_id, seat)`` pairs now held.
+        - one seat per player per table: at a table where the account holds a seat already, nothing more
+          is taken; of several seats of one table (a hot-seat table), only the lowest-numbered one;
+        - a rated table's seats are never taken this way (its players take their seats signed in:
+          docs/ratings.md), nor a seat already held by an account.
+
+        A seat taken shows the account's name from then on (``seats.name``). Returns the ``(table_id,
+        seat)`` pairs now held, in table and seat order.
         """
         hashes = sorted({hash_token(t) for t in tokens if isinstance(t, str) and t})
         if not hashes:
             return []
         with self.engine.begin() as conn:
-            rows = conn.execute(select(SeatRow.table_id, SeatRow.seat).where(
-                SeatRow.token_hash.in_(hashes), SeatRow.player_id.is_(None), SeatRow.kind == "human")).all()
-            kept = [(r.table_id, r.seat) for r in rows if conn.execute(  # not taken meanwhile by another account
-                update(SeatRow).where(SeatRow.table_id == r.table_id, SeatRow.seat == r.seat,
-                                      SeatRow.player_id.is_(None)).values(player_id=player_id)).rowcount]
+            name = conn.execute(select(PlayerRow.name).where(PlayerRow.id == player_id,
+                                                             PlayerRow.deleted.is_(False))).scalar_one_or_none()
+            if name is None:
+                return []
+            rows = conn.execute(select(SeatRow.table_id, SeatRow.seat).join(TableRow, TableRow.id == SeatRow.table_id)
+                                .where(SeatRow.token_hash.in_(hashes), SeatRow.player_id.is_(None),
+                                       SeatRow.kind == "human", TableRow.rated.is_(False))
+                                .order_by(SeatRow.table_id, SeatRow.seat)).all()
+            first = {r.table_id: r.seat for r in reversed(rows)}  # the lowest-numbered seat of each table
+            sits = set(conn.execute(select(SeatRow.table_id).where(SeatRow.table_id.in_(sorted(first)),
+                                                                   SeatRow.player_id == player_id)).scalars())
+            kept = [(t, s) for t, s in sorted(first.items()) if t not in sits and conn.execute(
+                update(SeatRow).where(SeatRow.table_id == t, SeatRow.seat == s,  # not taken meanwhile
+                                      SeatRow.player_id.is_(None)).values(player_id=player_id, name=name)).rowcount]
         return kept
 
     def notices(self, player_id: int) -> tuple[str | None, bool]:
