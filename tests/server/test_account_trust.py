@@ -127,3 +127,85 @@ def test_guesses_spread_over_many_addresses_get_one_guess_each_once_the_name_is_
                                             (901, "about 16 minutes")])
 def test_waits_are_said_in_a_players_words(seconds, words):
     assert accounts.wait_words(seconds) == words
+
+
+# ---------------------------------------------------------------- 3. names that pose as others
+def test_seat_names_cannot_pose_as_accounts_or_as_what_the_tables_show(client):
+    """The tester's table: seat names "аlice_t25" (a Cyrillic а), "Player 1" at seat 2 and "Spectator"."""
+    sign_up(client, "alice_t25")
+    guest = TestClient(client.app)
+
+    def seats(*names: str):
+        return guest.post("/api/tables", json={"game": KOD, "players": len(names), "seats": [
+            {"kind": "human", "name": name} for name in names]})
+
+    for names, why in [(("Ann", "\u0430lice_t25", "Bob"), "alphabets"),  # Cyrillic а among Latin letters
+                       (("Ann", "Player 1", "Bob"), "tables give themselves"),
+                       (("Ann", "Bob", "Spectator"), "tables give themselves"),
+                       (("Ann", "Bob", "hard bot"), "tables give themselves"),
+                       (("AIice_t25", "Bob", "Ann"), "looks like, the registered player 'alice_t25'"),  # capital i
+                       (("alice t25", "Bob", "Ann"), "registered player"),
+                       (("ALICE_T25", "Bob", "Ann"), "registered player"),
+                       (("\u0430\u0435\u043e", "Bob", "Ann"), None)]:  # all-Cyrillic "аео": one alphabet, no account
+        r = seats(*names)
+        if why is None:
+            assert r.status_code == 201, r.text
+            continue
+        assert r.status_code == 422 and why in r.json()["detail"], (names, r.text)
+        assert "give the seat another name" in r.json()["detail"]
+    r = seats("Mum", "Dad", "Zoë")  # a hot-seat table's ordinary names keep working
+    assert r.status_code == 201 and [s["name"] for s in r.json()["seats"]] == ["Mum", "Dad", "Zoë"]
+    assert seats("Player 1", "Player 2", "Alice's friend").status_code == 201  # a seat's own default name
+    # the creator may give a free seat their own account's name; that seat is still no account's
+    headers = sign_in(client, "alice_t25")
+    r = client.post("/api/tables", headers=headers, json={"game": KOD, "players": 3, "seats": [
+        {"kind": "human", "name": "Alice_T25"}, {"kind": "human"}, {"kind": "human"}]})
+    assert r.status_code == 201, r.text
+    view = guest.get(f"/api/tables/{r.json()['table_id']}").json()
+    assert [s.get("account") for s in view["seats"]] == [False, False, False]
+
+
+def test_account_names_that_look_like_anothers_are_refused(client):
+    sign_up(client, "alice_t25")
+    sign_up(client, "olga")
+    sign_up(client, "mary")
+    for name in ("AIice_t25", "a1ice_t25", "alice.t25", "01ga", "rnary", "\u043e\u0455\u0430"):
+        r = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        if name == "\u043e\u0455\u0430":  # Cyrillic "оѕа": looks like "osa", which nobody has
+            assert r.status_code == 201, r.text
+            continue
+        assert r.status_code == 409 and "looks like the name of the player" in r.json()["detail"], (name, r.text)
+    r = client.post("/api/accounts", json={"name": "osa", "password": PASSWORD})
+    assert r.status_code == 409 and "'\u043e\u0455\u0430'" in r.json()["detail"]
+    assert client.post("/api/accounts", json={"name": "ALICE_T25", "password": PASSWORD}).status_code == 409
+
+
+@pytest.mark.parametrize("a, b", [("AIice", "alice"), ("alice", "a1ice"), ("BOB", "b0b"), ("rnary", "mary"),
+                                  ("vvendy", "wendy"), ("\u0430lice", "alice"), ("\u0391\u039d\u039d\u0391", "anna"),
+                                  ("\u0421\u0410\u0420", "cap"), ("ann.b", "ann_b"), ("ann-b", "ann b")])
+def test_look_alike_names_share_a_skeleton(a, b):
+    assert accounts.skeleton(a) == accounts.skeleton(b)
+
+
+@pytest.mark.parametrize("a, b", [("alice", "alicia"), ("Zoë", "Zoe"), ("dan", "don"), ("ian", "lan")])
+def test_different_names_keep_different_skeletons(a, b):
+    assert accounts.skeleton(a) != accounts.skeleton(b)
+
+
+def test_chat_marks_the_lines_of_account_holders(client):
+    sign_up(client, "alice_t25")
+    headers = sign_in(client, "alice_t25")
+    made = client.post("/api/tables", headers=headers, json={"game": KOD, "players": 2, "seats": [
+        {"kind": "human", "player": "alice_t25"}, {"kind": "human", "name": "Ann"}]}).json()
+    table = made["table_id"]
+    assert client.post(f"/api/tables/{table}/chat", json={"text": "hello"},
+                       headers=auth(made["seats"][0]["token"])).status_code == 200
+    guest = TestClient(client.app)
+    token = _claim(guest, made, 1)
+    assert guest.post(f"/api/tables/{table}/chat", json={"text": "hi"}, headers=auth(token)).status_code == 200
+    assert guest.post(f"/api/tables/{table}/chat", json={"text": "watching"}).status_code == 200
+    lines = guest.get(f"/api/tables/{table}/chat").json()
+    lines = lines["messages"] if isinstance(lines, dict) else lines
+    assert [(m["name"], m["account"]) for m in lines] == [("alice_t25", True), ("Ann", False), ("Spectator", False)]
+    seats = guest.get(f"/api/tables/{table}").json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [("alice_t25", True), ("Ann", False)]

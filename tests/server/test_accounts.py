@@ -413,7 +413,7 @@ def test_a_seat_name_cannot_pass_for_a_registered_player(client):
     for name in ("Alice", "alice", " ALICE "):
         r = guest.post("/api/tables", json={"game": GAME, "players": 2, "seats": [
             {"kind": "human", "name": name}, {"kind": "bot", "level": "random"}]})
-        assert r.status_code == 422 and "registered player's name" in r.json()["detail"], name
+        assert r.status_code == 422 and "looks like, the registered player 'Alice'" in r.json()["detail"], name
     r = guest.post("/api/tables", json={"game": GAME, "players": 2, "seats": [
         {"kind": "human", "name": "Alice's friend"}, {"kind": "bot", "level": "random"}]})
     assert r.status_code == 201 and r.json()["seats"][0]["name"] == "Alice's friend"

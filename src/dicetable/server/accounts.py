@@ -43,11 +43,12 @@ import hashlib
 import re
 import time
 import unicodedata
+import weakref
 from typing import Callable, Iterable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -89,10 +90,100 @@ THROTTLE_WINDOW = 15 * 60.0
 #: Scripts counted as one for the one-script rule (Japanese mixes kanji and kana).
 _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK", "HALFWIDTH": "CJK"}
 #: Letters that draw nothing (Hangul fillers, the blank Braille pattern).
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 
 _hasher = PasswordHasher()  # argon2id with argon2-cffi's defaults (RFC 9106 low-memory profile)
 _DUMMY_HASH = _hasher.hash("not a password anyone has: used to spend the same time on unknown names")
+
+
+#: Look-alike letters and digits, as :func:`skeleton` reads them (a small table, not Unicode's whole list of
+#: confusables): capital I, small l, digit 1 and | as "l"; O and 0 as "o"; letters of the Cyrillic and Greek
+#: alphabets that are drawn like Latin ones as those Latin letters (upper and lower case; the result is then
+#: case-folded). Keys are single characters; :data:`LOOKALIKE_PAIRS` handles "rn" and "vv".
+LOOKALIKES = {
+    "I": "l", "l": "l", "1": "l", "|": "l", "O": "o", "0": "o",
+    # Cyrillic capitals А В Е Ѕ І Ј К М Н О Р С Т Х У and small а е о р с у х і ј ѕ һ ԁ ԛ ԝ ӏ
+    "\u0410": "a", "\u0412": "b", "\u0415": "e", "\u0405": "s", "\u0406": "l", "\u0408": "j", "\u041a": "k",
+    "\u041c": "m", "\u041d": "h", "\u041e": "o", "\u0420": "p", "\u0421": "c", "\u0422": "t", "\u0425": "x",
+    "\u0423": "y", "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y",
+    "\u0445": "x", "\u0456": "i", "\u0458": "j", "\u0455": "s", "\u04bb": "h", "\u0501": "d", "\u051b": "q",
+    "\u051d": "w", "\u04cf": "l",
+    # Greek capitals Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ and small α ι κ ν ο ρ υ χ ϲ
+    "\u0391": "a", "\u0392": "b", "\u0395": "e", "\u0396": "z", "\u0397": "h", "\u0399": "l", "\u039a": "k",
+    "\u039c": "m", "\u039d": "n", "\u039f": "o", "\u03a1": "p", "\u03a4": "t", "\u03a5": "y", "\u03a7": "x",
+    "\u03b1": "a", "\u03b9": "i", "\u03ba": "k", "\u03bd": "v", "\u03bf": "o", "\u03c1": "p", "\u03c5": "u",
+    "\u03c7": "x", "\u03f2": "c",
+}
+#: Letter pairs drawn like one letter in a sans-serif face, read after :data:`LOOKALIKES`.
+LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like, for comparing names (two names with one skeleton are confusable).
+
+    The name in NFKC, each character read through :data:`LOOKALIKES` (else case-folded), spaces and the
+    separators ``_ - .`` all read as ``_``, then the pairs of :data:`LOOKALIKE_PAIRS` read as one letter:
+    ``skeleton("AIice_t25") == skeleton("alice.t25") == skeleton("\u0430lice_t25") == "alice_t25"``,
+    ``skeleton("rnary") == skeleton("mary")``. A documented small table (docs/accounts.md), in the spirit of
+    Unicode TR 39's skeletons, not its full list. Capital I reads as l, so ``ALICE`` has the skeleton
+    ``allce``: compare names by :func:`skeletons`, which adds the lower-case name's.
+    """
+    out = []
+    for ch in unicodedata.normalize("NFKC", name).strip():
+        if ch in LOOKALIKES:
+            out.append(LOOKALIKES[ch])
+        elif ch in SEPARATORS or unicodedata.category(ch) == "Zs":
+            out.append("_")
+        else:
+            out.append(ch.casefold())
+    text = re.sub("_+", "_", "".join(out))
+    for pair, one in LOOKALIKE_PAIRS:
+        text = text.replace(pair, one)
+    return text
+
+
+def skeletons(name: str) -> set[str]:
+    """The skeletons of ``name`` as written and in lower case (``ALICE``: ``allce`` and ``alice``); two names
+    are confusable when their sets meet."""
+    return {skeleton(name), skeleton(name.lower())}
+
+
+def is_reserved(name: str) -> bool:
+    """True when ``name`` (case-folded, spaces and separators dropped) is one the tables give to others
+    (:data:`RESERVED`, :data:`RESERVED_PATTERN`: "Player 2", "Spectator", "deleted player", a bot's level)."""
+    bare = "".join(ch for ch in name_key(name) if ch not in SEPARATORS and not ch.isspace())
+    return bool(bare) and (bare in RESERVED or RESERVED_PATTERN.fullmatch(bare) is not None)
+
+
+def check_seat_name(name: str, seat: int, accounts: dict[str, str], own: str | None = None) -> str:
+    """``name`` if a seat's free name may be it (shown on the players panel and in chat); ApiError 422
+    otherwise, saying why and what is allowed.
+
+    Refused: a name the tables give to others (:func:`is_reserved`: "Spectator", a bot, "Player N" unless
+    it is this ``seat``'s own default name), blank-looking characters (Hangul fillers, the blank Braille
+    pattern: control and format characters are refused before), letters of several scripts (a Cyrillic ``а`` among Latin
+    ones), and a name that is, or looks like (:func:`skeletons`), a registered player's name: ``accounts``
+    maps skeletons to account names (:meth:`Accounts.skeletons`); ``own`` is the creator's account name,
+    which a seat may use. Ordinary free names pass ("Mum", "Dad", "Zoë", "Alice's friend").
+    """
+    rule = "give the seat another name, such as a first name or a nickname"
+    if is_reserved(name) and name_key(name).replace(" ", "") != f"player{seat + 1}":
+        raise ApiError(422, f"seat {seat}: {name!r} is a name the tables give themselves (a default seat name, "
+                            f"a spectator, a bot, a deleted player); {rule}")
+    blank = next((ch for ch in name if ch in _BLANK_LETTERS), None)
+    if blank is not None:
+        raise ApiError(422, f"seat {seat}: {name!r} holds an invisible or blank-looking character "
+                            f"(U+{ord(blank):04X}), which can make it look like another name; {rule}")
+    scripts = {_script(ch) for ch in unicodedata.normalize("NFKC", name) if unicodedata.category(ch)[0] == "L"}
+    if len(scripts) > 1:
+        raise ApiError(422, f"seat {seat}: {name!r} mixes letters of several alphabets ("
+                            + ", ".join(sorted(scripts)).lower() + f"), which can make it look like another name; {rule}")
+    looks = skeletons(name)
+    taken = next((accounts[k] for k in sorted(looks) if k in accounts), None)
+    if taken is not None and (own is None or not looks & skeletons(own)):
+        raise ApiError(422, f"seat {seat}: {name!r} is, or looks like, the registered player {taken!r}; {rule}, "
+                            "or (signed in as that player) name the seat with \"player\" instead")
+    return name
 
 
 def _script(ch: str) -> str:
@@ -132,8 +223,7 @@ def check_name(name: str) -> str:
     if len(name_key(name)) > NAME_MAX:  # case folding can lengthen a name: "ß" folds to "ss"
         raise ApiError(422, f"this name is {len(name_key(name))} characters long once its letter case is "
                             f"folded (ß counts as ss); {rule}")
-    bare = "".join(ch for ch in name_key(name) if ch not in SEPARATORS)
-    if bare in RESERVED or RESERVED_PATTERN.fullmatch(bare):
+    if is_reserved(name):
         raise ApiError(422, f"the name {name!r} is kept for what the tables show themselves (a default seat "
                             "name, a bot, a deleted player, a guest); choose another")
     return name
@@ -285,11 +375,33 @@ def _throttle_key(kind: str, value: str) -> str:
     return hashlib.sha256(f"{kind}:{value}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
+#: Per engine: the accounts' state it was read at (highest id, number deleted) and their skeletons.
+_SKELETONS: weakref.WeakKeyDictionary[Engine, tuple[tuple[int, int], dict[str, str]]] = weakref.WeakKeyDictionary()
+
+
 class Accounts:
     """The accounts of one store (SQLAlchemy Core on ``engine``); every method commits its own change."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+
+    def skeletons(self) -> dict[str, str]:
+        """``{skeleton: name}`` of every account not deleted (each of its :func:`skeletons`), to refuse
+        look-alike names.
+
+        Read again only when an account was made or deleted since (the highest id and the number deleted
+        changed), so a table's creation with free seat names costs one small query; every server process
+        of one database sees the same accounts."""
+        with self.engine.connect() as conn:
+            stamp = tuple(conn.execute(select(func.coalesce(func.max(PlayerRow.id), 0),
+                                              func.count().filter(PlayerRow.deleted.is_(True)))).one())
+            cached = _SKELETONS.get(self.engine)
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+            names = conn.execute(select(PlayerRow.name).where(PlayerRow.deleted.is_(False))).scalars().all()
+        found = {k: n for n in names for k in skeletons(n)}
+        _SKELETONS[self.engine] = ((int(stamp[0]), int(stamp[1])), found)
+        return found
 
     def create(self, name: str, password: str) -> str:
         """Make an account; its name as stored. ApiError 422 for a name or password not allowed,
@@ -297,6 +409,11 @@ class Accounts:
         check_name(name)
         check_password(name, password)
         key = name_key(name)
+        known = self.skeletons()
+        like = next((known[k] for k in sorted(skeletons(name)) if k in known), None)
+        if like is not None and name_key(like) != key:
+            raise ApiError(409, f"the name {name!r} looks like the name of the player {like!r} (I, l and 1, O and 0, "
+                                "rn and m, and look-alike letters of other alphabets count as one); choose another")
         digest = _hasher.hash(password)
         try:
             with self.engine.begin() as conn:
