@@ -52,6 +52,8 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from dicetable.engine import seat_name
+
 from .bots import LEVELS
 from .errors import ApiError
 from .identity import Player
@@ -157,32 +159,33 @@ def is_reserved(name: str) -> bool:
 
 def check_seat_name(name: str, seat: int, accounts: dict[str, str], own: str | None = None) -> str:
     """``name`` if a seat's free name may be it (shown on the players panel and in chat); ApiError 422
-    otherwise, saying why and what is allowed.
+    otherwise, saying why and what is allowed (the seat called as players see it: "Player 2").
 
     Refused: a name the tables give to others (:func:`is_reserved`: "Spectator", a bot, "Player N" unless
     it is this ``seat``'s own default name), blank-looking characters (Hangul fillers, the blank Braille
-    pattern: control and format characters are refused before), letters of several scripts (a Cyrillic ``а`` among Latin
-    ones), and a name that is, or looks like (:func:`skeletons`), a registered player's name: ``accounts``
-    maps skeletons to account names (:meth:`Accounts.skeletons`); ``own`` is the creator's account name,
-    which a seat may use. Ordinary free names pass ("Mum", "Dad", "Zoë", "Alice's friend").
+    pattern; control and format characters are refused before), letters of several scripts (a Cyrillic
+    ``а`` among Latin ones), and a name that is, or looks like (:func:`skeletons`), a registered player's
+    name: ``accounts`` maps skeletons to account names (:meth:`Accounts.skeletons`); ``own`` is the
+    creator's account name, which a seat may use. Ordinary free names pass ("Mum", "Dad", "Zoë").
     """
     rule = "give the seat another name, such as a first name or a nickname"
+    what = f"{seat_name(seat)}'s name {name!r}"
     if is_reserved(name) and name_key(name).replace(" ", "") != f"player{seat + 1}":
-        raise ApiError(422, f"seat {seat}: {name!r} is a name the tables give themselves (a default seat name, "
-                            f"a spectator, a bot, a deleted player); {rule}")
+        raise ApiError(422, f"{what} is a name the tables give themselves (a default seat name, a spectator, "
+                            f"a bot, a deleted player); {rule}")
     blank = next((ch for ch in name if ch in _BLANK_LETTERS), None)
     if blank is not None:
-        raise ApiError(422, f"seat {seat}: {name!r} holds an invisible or blank-looking character "
-                            f"(U+{ord(blank):04X}), which can make it look like another name; {rule}")
+        raise ApiError(422, f"{what} holds an invisible or blank-looking character (U+{ord(blank):04X}), which "
+                            f"can make it look like another name; {rule}")
     scripts = {_script(ch) for ch in unicodedata.normalize("NFKC", name) if unicodedata.category(ch)[0] == "L"}
     if len(scripts) > 1:
-        raise ApiError(422, f"seat {seat}: {name!r} mixes letters of several alphabets ("
-                            + ", ".join(sorted(scripts)).lower() + f"), which can make it look like another name; {rule}")
+        raise ApiError(422, f"{what} mixes letters of several alphabets (" + ", ".join(sorted(scripts)).lower()
+                            + f"), which can make it look like another name; {rule}")
     looks = skeletons(name)
     taken = next((accounts[k] for k in sorted(looks) if k in accounts), None)
     if taken is not None and (own is None or not looks & skeletons(own)):
-        raise ApiError(422, f"seat {seat}: {name!r} is, or looks like, the registered player {taken!r}; {rule}, "
-                            "or (signed in as that player) name the seat with \"player\" instead")
+        raise ApiError(422, f"{what} is, or looks like, the registered player {taken!r}; {rule} (that player, "
+                            "signed in, takes a seat as themselves)")
     return name
 
 
