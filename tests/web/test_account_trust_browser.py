@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.a11y import axe_problems
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a long enough password"
@@ -78,6 +80,8 @@ def test_registered_players_are_marked_on_the_players_panel_and_in_chat(browser,
         assert page.locator("#chat-list li:has-text('hello from Mum') a.acct").count() == 0  # a free name: no mark
         line = page.locator("#chat-list li:has-text('I am the real one')")
         assert line.locator(".chat-who").inner_text() == alice and "account" in line.inner_text()
+        assert axe_problems(page, within="#chat-list") == []  # the marks are readable links (contrast, names)
+        assert axe_problems(page, within=".player[data-seat='0']") == []
         if page.locator(".player[data-seat='0']").is_visible():  # a phone folds the players away
             page.locator(".player[data-seat='0']").scroll_into_view_if_needed()
         SHOTS.mkdir(exist_ok=True)
