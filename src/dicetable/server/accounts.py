@@ -30,10 +30,11 @@ turn-based tables (``server/lobby.py``); one ``local@domain`` address of at
 most :data:`EMAIL_MAX` characters, without spaces, control characters or
 the characters that separate addresses in a mail header.
 
-Throttle (:class:`SignInThrottle`): wrong passwords are counted per name
-and per client address in a sliding window, in the database (every process
-counts the same); past the limit, sign-in answers 429 with ``Retry-After``
-without trying the password.
+Throttle (:class:`SignInThrottle`): wrong passwords are counted per (name,
+address) pair, per client address and per name in a sliding window, in the
+database (every process counts the same); past a limit, sign-in answers 429
+with ``Retry-After`` without trying the password. A stranger's wrong
+passwords never keep a player out of their own name from another address.
 """
 
 from __future__ import annotations
@@ -42,13 +43,16 @@ import hashlib
 import re
 import time
 import unicodedata
+import weakref
 from typing import Callable, Iterable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+
+from dicetable.engine import seat_name
 
 from .bots import LEVELS
 from .errors import ApiError
@@ -79,17 +83,110 @@ EMAIL_MAX, EMAIL_LOCAL_MAX = 254, 64
 _LABEL = re.compile(r"[^\W_](?:[^\W_]|-)*(?<!-)")
 #: Characters an address may not hold: spaces, the header's separators and quoting, angle brackets.
 _EMAIL_FORBIDDEN = frozenset(' ,;:<>()[]\\"\'`')
-#: Wrong passwords allowed per name, and per client address, within :data:`THROTTLE_WINDOW` seconds.
-NAME_FAILURES, ADDRESS_FAILURES = 10, 20
+#: Wrong passwords allowed within :data:`THROTTLE_WINDOW` seconds per (name, address) pair, per client
+#: address (over all names), and per name from all addresses (past which only addresses with no wrong
+#: password for the name may try it): :class:`SignInThrottle`, docs/security.md.
+PAIR_FAILURES, ADDRESS_FAILURES, NAME_FAILURES = 10, 20, 30
 THROTTLE_WINDOW = 15 * 60.0
 
 #: Scripts counted as one for the one-script rule (Japanese mixes kanji and kana).
 _SCRIPT_GROUPS = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK", "HALFWIDTH": "CJK"}
 #: Letters that draw nothing (Hangul fillers, the blank Braille pattern).
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 
 _hasher = PasswordHasher()  # argon2id with argon2-cffi's defaults (RFC 9106 low-memory profile)
 _DUMMY_HASH = _hasher.hash("not a password anyone has: used to spend the same time on unknown names")
+
+
+#: Look-alike letters and digits, as :func:`skeleton` reads them (a small table, not Unicode's whole list of
+#: confusables): capital I, small l, digit 1 and | as "l"; O and 0 as "o"; letters of the Cyrillic and Greek
+#: alphabets that are drawn like Latin ones as those Latin letters (upper and lower case; the result is then
+#: case-folded). Keys are single characters; :data:`LOOKALIKE_PAIRS` handles "rn" and "vv".
+LOOKALIKES = {
+    "I": "l", "l": "l", "1": "l", "|": "l", "O": "o", "0": "o",
+    # Cyrillic capitals А В Е Ѕ І Ј К М Н О Р С Т Х У and small а е о р с у х і ј ѕ һ ԁ ԛ ԝ ӏ
+    "\u0410": "a", "\u0412": "b", "\u0415": "e", "\u0405": "s", "\u0406": "l", "\u0408": "j", "\u041a": "k",
+    "\u041c": "m", "\u041d": "h", "\u041e": "o", "\u0420": "p", "\u0421": "c", "\u0422": "t", "\u0425": "x",
+    "\u0423": "y", "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y",
+    "\u0445": "x", "\u0456": "i", "\u0458": "j", "\u0455": "s", "\u04bb": "h", "\u0501": "d", "\u051b": "q",
+    "\u051d": "w", "\u04cf": "l",
+    # Greek capitals Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ and small α ι κ ν ο ρ υ χ ϲ
+    "\u0391": "a", "\u0392": "b", "\u0395": "e", "\u0396": "z", "\u0397": "h", "\u0399": "l", "\u039a": "k",
+    "\u039c": "m", "\u039d": "n", "\u039f": "o", "\u03a1": "p", "\u03a4": "t", "\u03a5": "y", "\u03a7": "x",
+    "\u03b1": "a", "\u03b9": "i", "\u03ba": "k", "\u03bd": "v", "\u03bf": "o", "\u03c1": "p", "\u03c5": "u",
+    "\u03c7": "x", "\u03f2": "c",
+}
+#: Letter pairs drawn like one letter in a sans-serif face, read after :data:`LOOKALIKES`.
+LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like, for comparing names (two names with one skeleton are confusable).
+
+    The name in NFKC, each character read through :data:`LOOKALIKES` (else case-folded), spaces and the
+    separators ``_ - .`` all read as ``_``, then the pairs of :data:`LOOKALIKE_PAIRS` read as one letter:
+    ``skeleton("AIice_t25") == skeleton("alice.t25") == skeleton("\u0430lice_t25") == "alice_t25"``,
+    ``skeleton("rnary") == skeleton("mary")``. A documented small table (docs/accounts.md), in the spirit of
+    Unicode TR 39's skeletons, not its full list. Capital I reads as l, so ``ALICE`` has the skeleton
+    ``allce``: compare names by :func:`skeletons`, which adds the lower-case name's.
+    """
+    out = []
+    for ch in unicodedata.normalize("NFKC", name).strip():
+        if ch in LOOKALIKES:
+            out.append(LOOKALIKES[ch])
+        elif ch in SEPARATORS or unicodedata.category(ch) == "Zs":
+            out.append("_")
+        else:
+            out.append(ch.casefold())
+    text = re.sub("_+", "_", "".join(out))
+    for pair, one in LOOKALIKE_PAIRS:
+        text = text.replace(pair, one)
+    return text
+
+
+def skeletons(name: str) -> set[str]:
+    """The skeletons of ``name`` as written and in lower case (``ALICE``: ``allce`` and ``alice``); two names
+    are confusable when their sets meet."""
+    return {skeleton(name), skeleton(name.lower())}
+
+
+def is_reserved(name: str) -> bool:
+    """True when ``name`` (case-folded, spaces and separators dropped) is one the tables give to others
+    (:data:`RESERVED`, :data:`RESERVED_PATTERN`: "Player 2", "Spectator", "deleted player", a bot's level)."""
+    bare = "".join(ch for ch in name_key(name) if ch not in SEPARATORS and not ch.isspace())
+    return bool(bare) and (bare in RESERVED or RESERVED_PATTERN.fullmatch(bare) is not None)
+
+
+def check_seat_name(name: str, seat: int, accounts: dict[str, str], own: str | None = None) -> str:
+    """``name`` if a seat's free name may be it (shown on the players panel and in chat); ApiError 422
+    otherwise, saying why and what is allowed (the seat called as players see it: "Player 2").
+
+    Refused: a name the tables give to others (:func:`is_reserved`: "Spectator", a bot, "Player N" unless
+    it is this ``seat``'s own default name), blank-looking characters (Hangul fillers, the blank Braille
+    pattern; control and format characters are refused before), letters of several scripts (a Cyrillic
+    ``а`` among Latin ones), and a name that is, or looks like (:func:`skeletons`), a registered player's
+    name: ``accounts`` maps skeletons to account names (:meth:`Accounts.skeletons`); ``own`` is the
+    creator's account name, which a seat may use. Ordinary free names pass ("Mum", "Dad", "Zoë").
+    """
+    rule = "give the seat another name, such as a first name or a nickname"
+    what = f"{seat_name(seat)}'s name {name!r}"
+    if is_reserved(name) and name_key(name).replace(" ", "") != f"player{seat + 1}":
+        raise ApiError(422, f"{what} is a name the tables give themselves (a default seat name, a spectator, "
+                            f"a bot, a deleted player); {rule}")
+    blank = next((ch for ch in name if ch in _BLANK_LETTERS), None)
+    if blank is not None:
+        raise ApiError(422, f"{what} holds an invisible or blank-looking character (U+{ord(blank):04X}), which "
+                            f"can make it look like another name; {rule}")
+    scripts = {_script(ch) for ch in unicodedata.normalize("NFKC", name) if unicodedata.category(ch)[0] == "L"}
+    if len(scripts) > 1:
+        raise ApiError(422, f"{what} mixes letters of several alphabets (" + ", ".join(sorted(scripts)).lower()
+                            + f"), which can make it look like another name; {rule}")
+    looks = skeletons(name)
+    taken = next((accounts[k] for k in sorted(looks) if k in accounts), None)
+    if taken is not None and (own is None or not looks & skeletons(own)):
+        raise ApiError(422, f"{what} is, or looks like, the registered player {taken!r}; {rule} (that player, "
+                            "signed in, takes a seat as themselves)")
+    return name
 
 
 def _script(ch: str) -> str:
@@ -129,8 +226,7 @@ def check_name(name: str) -> str:
     if len(name_key(name)) > NAME_MAX:  # case folding can lengthen a name: "ß" folds to "ss"
         raise ApiError(422, f"this name is {len(name_key(name))} characters long once its letter case is "
                             f"folded (ß counts as ss); {rule}")
-    bare = "".join(ch for ch in name_key(name) if ch not in SEPARATORS)
-    if bare in RESERVED or RESERVED_PATTERN.fullmatch(bare):
+    if is_reserved(name):
         raise ApiError(422, f"the name {name!r} is kept for what the tables show themselves (a default seat "
                             "name, a bot, a deleted player, a guest); choose another")
     return name
@@ -191,14 +287,24 @@ def seats_of_player(engine: Engine, table_id: str, player_id: int) -> list[int]:
 
 
 class SignInThrottle:
-    """Counts wrong passwords per name and per client address in a sliding window, in the database
+    """Counts wrong passwords in a sliding window of :data:`THROTTLE_WINDOW` seconds, in the database
     (``sign_in_failures``), so every server process on one database counts the same attempts.
 
-    ``retry_after(name, address)`` is the seconds until a sign-in may be
-    tried again (0: now). ``per_address`` False turns the address count off
-    (``DICETABLE_LIMITS=off``); the count per name always applies. ``clock``
-    gives wall-clock seconds (shared by the processes; tests inject one).
-    Rows older than :data:`THROTTLE_WINDOW` are deleted as new ones come.
+    Three counts, chosen so that guessing is slow but nobody can lock a player out from elsewhere
+    (docs/security.md, "Sign-in throttle"):
+
+    - per (name, address) pair: past :data:`PAIR_FAILURES`, that address may not try that name;
+    - per address: past :data:`ADDRESS_FAILURES` (over all names), that address may not try any name
+      (``per_address`` False turns this count off: ``DICETABLE_LIMITS=off``, load tests from one machine);
+    - per name: past :data:`NAME_FAILURES` (from every address: a guess spread over many machines), the
+      name is "under attack" and an address may try it only while it has no wrong password for it in
+      the window: one guess per address, while the player, from an address with no failures, still signs
+      in with the right password.
+
+    ``retry_after(name, address)`` is ``(seconds, why)``: the seconds until a sign-in may be tried again
+    (0: now) and which count refused (``pair``, ``address``, ``name``; None when it may). ``clock`` gives
+    wall-clock seconds (shared by the processes; tests inject one). Rows older than the window are deleted
+    as new ones come.
     """
 
     def __init__(self, engine: Engine, per_address: bool = True, clock: Callable[[], float] = time.time) -> None:
@@ -206,37 +312,74 @@ class SignInThrottle:
         self.per_address = per_address
         self.clock = clock
 
-    def _keys(self, name: str, address: str) -> list[tuple[str, int]]:
-        """``(key, limit)`` per count that applies: keys are hashes (names tried are not stored)."""
-        keys = [(_throttle_key("name", name_key(name)), NAME_FAILURES)]
+    def _keys(self, name: str, address: str) -> dict[str, str]:
+        """``{count: key}`` of the counts that apply: keys are hashes (names and addresses tried are not stored)."""
+        keys = {"pair": _throttle_key("pair", f"{name_key(name)}\0{address}"),
+                "name": _throttle_key("name", name_key(name))}
         if self.per_address:
-            keys.append((_throttle_key("address", address), ADDRESS_FAILURES))
+            keys["address"] = _throttle_key("address", address)
         return keys
 
-    def retry_after(self, name: str, address: str) -> int:
-        """Whole seconds until ``name`` may try a password from ``address`` (0: it may now)."""
+    def retry_after(self, name: str, address: str) -> tuple[int, str | None]:
+        """``(seconds, why)``: whole seconds until ``name`` may try a password from ``address`` (0: it may
+        now) and the count that refuses (``pair``, ``address`` or ``name``; None when none does)."""
         t = self.clock()
-        wait = 0.0
+        waits: dict[str, float] = {}
         with self.engine.connect() as conn:
-            for key, limit in self._keys(name, address):
-                times = conn.execute(select(SignInFailureRow.at).where(
+            def recent(key: str, limit: int) -> list[float]:
+                """The latest ``limit`` failures of ``key`` in the window, newest first."""
+                return list(conn.execute(select(SignInFailureRow.at).where(
                     SignInFailureRow.key == key, SignInFailureRow.at > t - THROTTLE_WINDOW)
-                    .order_by(SignInFailureRow.at.desc()).limit(limit)).scalars().all()
-                if len(times) >= limit:  # the limit-th latest failure leaves the window first
-                    wait = max(wait, times[-1] + THROTTLE_WINDOW - t)
-        return int(wait) + 1 if wait > 0 else 0
+                    .order_by(SignInFailureRow.at.desc()).limit(limit)).scalars().all())
+
+            keys = self._keys(name, address)
+            pair = recent(keys["pair"], PAIR_FAILURES)
+            if len(pair) >= PAIR_FAILURES:  # the limit-th latest failure leaves the window first
+                waits["pair"] = pair[-1] + THROTTLE_WINDOW - t
+            if "address" in keys:
+                times = recent(keys["address"], ADDRESS_FAILURES)
+                if len(times) >= ADDRESS_FAILURES:
+                    waits["address"] = times[-1] + THROTTLE_WINDOW - t
+            if pair:  # an address with no wrong password for this name is never held back by the name's count
+                times = recent(keys["name"], NAME_FAILURES)
+                if len(times) >= NAME_FAILURES:  # until the name's count falls, or this address's failures leave
+                    waits["name"] = min(times[-1], pair[0]) + THROTTLE_WINDOW - t
+        why = max(waits, key=lambda k: waits[k], default=None)
+        if why is None or waits[why] <= 0:
+            return 0, None
+        return int(waits[why]) + 1, why
 
     def failed(self, name: str, address: str) -> None:
         """Count one wrong password for ``name`` from ``address`` (and forget those past the window)."""
         t = self.clock()
         with self.engine.begin() as conn:
             conn.execute(delete(SignInFailureRow).where(SignInFailureRow.at <= t - THROTTLE_WINDOW))
-            conn.execute(insert(SignInFailureRow), [{"key": key, "at": t} for key, _ in self._keys(name, address)])
+            conn.execute(insert(SignInFailureRow), [{"key": key, "at": t} for key in self._keys(name, address).values()])
+
+
+def wait_words(seconds: float) -> str:
+    """A wait as a player says it: "under a minute", "about a minute", "about 15 minutes" (rounded up)."""
+    if seconds < 60:
+        return "under a minute"
+    minutes = -(-int(seconds) // 60)
+    return "about a minute" if minutes <= 1 else f"about {minutes} minutes"
+
+
+#: What each throttle count's refusal says (then "try again in about N minutes").
+THROTTLE_WHY = {
+    "pair": "too many wrong passwords for this name from here",
+    "address": "too many wrong passwords from here, for several names",
+    "name": "this name has had many wrong passwords lately, from several places, and one came from here",
+}
 
 
 def _throttle_key(kind: str, value: str) -> str:
     """The stored key of a throttle count: 40 hex digits of SHA-256 of ``kind:value``."""
     return hashlib.sha256(f"{kind}:{value}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
+#: Per engine: the accounts' state it was read at (highest id, number deleted) and their skeletons.
+_SKELETONS: weakref.WeakKeyDictionary[Engine, tuple[tuple[int, int], dict[str, str]]] = weakref.WeakKeyDictionary()
 
 
 class Accounts:
@@ -245,12 +388,35 @@ class Accounts:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    def skeletons(self) -> dict[str, str]:
+        """``{skeleton: name}`` of every account not deleted (each of its :func:`skeletons`), to refuse
+        look-alike names.
+
+        Read again only when an account was made or deleted since (the highest id and the number deleted
+        changed), so a table's creation with free seat names costs one small query; every server process
+        of one database sees the same accounts."""
+        with self.engine.connect() as conn:
+            stamp = tuple(conn.execute(select(func.coalesce(func.max(PlayerRow.id), 0),
+                                              func.count().filter(PlayerRow.deleted.is_(True)))).one())
+            cached = _SKELETONS.get(self.engine)
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+            names = conn.execute(select(PlayerRow.name).where(PlayerRow.deleted.is_(False))).scalars().all()
+        found = {k: n for n in names for k in skeletons(n)}
+        _SKELETONS[self.engine] = ((int(stamp[0]), int(stamp[1])), found)
+        return found
+
     def create(self, name: str, password: str) -> str:
         """Make an account; its name as stored. ApiError 422 for a name or password not allowed,
         409 when the name (case-insensitively) is taken."""
         check_name(name)
         check_password(name, password)
         key = name_key(name)
+        known = self.skeletons()
+        like = next((known[k] for k in sorted(skeletons(name)) if k in known), None)
+        if like is not None and name_key(like) != key:
+            raise ApiError(409, f"the name {name!r} looks like the name of the player {like!r} (I, l and 1, O and 0, "
+                                "rn and m, and look-alike letters of other alphabets count as one); choose another")
         digest = _hasher.hash(password)
         try:
             with self.engine.begin() as conn:
@@ -305,20 +471,35 @@ class Accounts:
                                                              PlayerTokenRow.kind == kind)).rowcount
 
     def attach(self, player_id: int, tokens: Iterable[str]) -> list[tuple[str, int]]:
-        """Give the account the seats held by these seat ``tokens`` (a guest signing up keeps their seats).
+        """Give the account the seats held by these seat ``tokens`` (a guest who signs up, or signs in, keeps
+        the seats this browser holds), with the rules of taking a seat while signed in:
 
-        A seat already held by an account is left as it is. Returns the
-        ``(table_id, seat)`` pairs now held.
+        - one seat per player per table: at a table where the account holds a seat already, nothing more
+          is taken; of several seats of one table (a hot-seat table), only the lowest-numbered one;
+        - a rated table's seats are never taken this way (its players take their seats signed in:
+          docs/ratings.md), nor a seat already held by an account.
+
+        A seat taken shows the account's name from then on (``seats.name``). Returns the ``(table_id,
+        seat)`` pairs now held, in table and seat order.
         """
         hashes = sorted({hash_token(t) for t in tokens if isinstance(t, str) and t})
         if not hashes:
             return []
         with self.engine.begin() as conn:
-            rows = conn.execute(select(SeatRow.table_id, SeatRow.seat).where(
-                SeatRow.token_hash.in_(hashes), SeatRow.player_id.is_(None), SeatRow.kind == "human")).all()
-            kept = [(r.table_id, r.seat) for r in rows if conn.execute(  # not taken meanwhile by another account
-                update(SeatRow).where(SeatRow.table_id == r.table_id, SeatRow.seat == r.seat,
-                                      SeatRow.player_id.is_(None)).values(player_id=player_id)).rowcount]
+            name = conn.execute(select(PlayerRow.name).where(PlayerRow.id == player_id,
+                                                             PlayerRow.deleted.is_(False))).scalar_one_or_none()
+            if name is None:
+                return []
+            rows = conn.execute(select(SeatRow.table_id, SeatRow.seat).join(TableRow, TableRow.id == SeatRow.table_id)
+                                .where(SeatRow.token_hash.in_(hashes), SeatRow.player_id.is_(None),
+                                       SeatRow.kind == "human", TableRow.rated.is_(False))
+                                .order_by(SeatRow.table_id, SeatRow.seat)).all()
+            first = {r.table_id: r.seat for r in reversed(rows)}  # the lowest-numbered seat of each table
+            sits = set(conn.execute(select(SeatRow.table_id).where(SeatRow.table_id.in_(sorted(first)),
+                                                                   SeatRow.player_id == player_id)).scalars())
+            kept = [(t, s) for t, s in sorted(first.items()) if t not in sits and conn.execute(
+                update(SeatRow).where(SeatRow.table_id == t, SeatRow.seat == s,  # not taken meanwhile
+                                      SeatRow.player_id.is_(None)).values(player_id=player_id, name=name)).rowcount]
         return kept
 
     def notices(self, player_id: int) -> tuple[str | None, bool]:

@@ -30,12 +30,13 @@ from collections import deque
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import and_, func, insert, select
 
 from .errors import ApiError, quoted
 from .limits import LimitError
 from .live import LiveTable
-from .models import ChatRow
+from .accounts import DELETED_NAME
+from .models import ChatRow, SeatRow
 from .store import iso_utc, now
 from .tables import TableManager
 
@@ -102,12 +103,30 @@ class Rate:
 
 
 def message_json(row: dict[str, Any]) -> dict[str, Any]:
-    """One message as the API and the live wire show it: ``{"id", "seat", "name", "spectator", "text",
-    "at"}`` (``seat`` None and ``spectator`` True for a spectator's; ``at`` ISO 8601 UTC)."""
+    """One message as the API and the live wire show it: ``{"id", "seat", "name", "spectator", "account",
+    "text", "at"}`` (``seat`` None and ``spectator`` True for a spectator's; ``account`` True when ``name``
+    is the name of the account holding the seat, so pages can mark it apart from free seat names; ``at``
+    ISO 8601 UTC). ``row`` has the chat row's fields and, optionally, ``account``."""
     created = row["created"]
     at = iso_utc(created) if isinstance(created, datetime) else str(created)
     return {"id": row["id"], "seat": row["seat"], "name": row["name"], "spectator": row["seat"] is None,
-            "text": row["text"], "at": at}
+            "account": bool(row.get("account")), "text": row["text"], "at": at}
+
+
+#: The stored messages with, per message, the holder and the current name of the seat that posted it.
+_MESSAGES = (select(ChatRow.id, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created,
+                    SeatRow.player_id.label("holder"), SeatRow.name.label("seat_name"))
+             .select_from(ChatRow)
+             .outerjoin(SeatRow, and_(SeatRow.table_id == ChatRow.table_id, SeatRow.seat == ChatRow.seat)))
+
+
+def _stored(row: Any) -> dict[str, Any]:
+    """A row of :data:`_MESSAGES` as :func:`message_json` takes it: ``account`` True when the message was
+    posted under the name of the account that holds its seat."""
+    out = dict(row)
+    holder, seat_name = out.pop("holder"), out.pop("seat_name")
+    out["account"] = holder is not None and seat_name == out["name"] != DELETED_NAME
+    return out
 
 
 class Chat:
@@ -136,9 +155,11 @@ class Chat:
                 if count >= MAX_MESSAGES:
                     raise ApiError(409, f"this table's chat is full ({MAX_MESSAGES} messages); "
                                         "no more can be posted")
-                row = {"table_id": table_id, "seat": seat, "name": name, "text": text, "created": now()}
+                row: dict[str, Any] = {"table_id": table_id, "seat": seat, "name": name, "text": text,
+                                       "created": now()}
                 message_id: int = conn.execute(insert(ChatRow).values(**row).returning(ChatRow.id)).scalar_one()
                 row["id"] = message_id
+                row["account"] = seat is not None and lt.seats[seat].player_id is not None and name != DELETED_NAME
                 self.store.notify_chat(conn, table_id, message_id)
             shown = message_json(row)
             self._push(lt, shown)
@@ -150,10 +171,9 @@ class Chat:
         if self.store.status(table_id) is None:
             raise ApiError(404, f"there is no table {quoted(table_id)}")
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(ChatRow.id, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created)
-                                .where(ChatRow.table_id == table_id, ChatRow.id > after)
+            rows = conn.execute(_MESSAGES.where(ChatRow.table_id == table_id, ChatRow.id > after)
                                 .order_by(ChatRow.id.desc()).limit(PAGE)).mappings().all()
-        return [message_json(dict(r)) for r in reversed(rows)]
+        return [message_json(_stored(r)) for r in reversed(rows)]
 
     def relay(self, table_id: str, message_id: int) -> None:
         """Push chat message ``message_id`` of ``table_id``, stored by another server process, to this
@@ -163,12 +183,12 @@ class Chat:
         if lt is None or not lt.subscribers:
             return
         with self.store.engine.connect() as conn:
-            found = conn.execute(select(ChatRow.id, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created)
-                                 .where(ChatRow.table_id == table_id, ChatRow.id == message_id)).mappings().first()
+            found = conn.execute(_MESSAGES.where(ChatRow.table_id == table_id, ChatRow.id == message_id)
+                                 ).mappings().first()
         if found is None:
             return
         with self.manager.changing(lt):
-            self._push(lt, message_json(dict(found)))
+            self._push(lt, message_json(_stored(found)))
 
     @staticmethod
     def _push(lt: LiveTable, shown: dict[str, Any]) -> None:

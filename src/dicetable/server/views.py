@@ -23,6 +23,7 @@ from typing import Iterator
 from dicetable.engine import GameState, get_game, places
 from dicetable.engine.markup import as_parts, assemble
 
+from .accounts import DELETED_NAME
 from .banks import places_with_forfeits
 from .delta import decoded, entry_texts, same
 from .live import LiveTable, Round, Snapshot, compact
@@ -174,7 +175,8 @@ class Views:
         connected = {sub.key for sub in lt.subscribers}
         out = [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level if s.by_bot else None,
                 "autoplay": s.autoplay, "connected": s.seat in connected if s.kind == "human" else True,
-                "timed_out": s.seat in lt.timed_out, "claimed": s.claimed} for s in lt.seats]
+                "timed_out": s.seat in lt.timed_out, "claimed": s.claimed,
+                "account": s.player_id is not None and s.name != DELETED_NAME} for s in lt.seats]
         lt.seats_view = (stamp, out)
         return out
 

@@ -28,7 +28,9 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from starlette.responses import Response
 
-from ..accounts import DELETED_NAME, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, Accounts, SignInThrottle, csrf_token
+from ..accounts import (
+    DELETED_NAME, EMAIL_MAX, NAME_MAX, PASSWORD_MAX, THROTTLE_WHY, Accounts, SignInThrottle, csrf_token, wait_words,
+)
 from ..errors import ApiError
 from ..identity import SESSION_COOKIE, Player, request_player, request_token
 from ..jsonio import JSONAnswer
@@ -49,7 +51,8 @@ REFUSALS = {
     413: "the request body is larger than the server's limit",
     415: "the body was not sent as Content-Type: application/json",
     422: "a name, password or e-mail address that is not allowed, or a bad field; 'detail' says what is allowed",
-    429: "too many wrong passwords for this name or from this address; Retry-After says when to try again",
+    429: "too many wrong passwords for this name from this address, from this address, or (from an address that "
+         "sent a wrong one) for this name from everywhere; Retry-After says when to try again",
 }
 
 
@@ -125,10 +128,9 @@ def sign_in(body: Credentials, request: Request) -> Response:
     """Sign in: ``{"name", "token"}`` and the session cookie (the token also works as ``Bearer``)."""
     throttle: SignInThrottle = request.app.state.sign_ins
     address = client_address(request.client)
-    wait = throttle.retry_after(body.name, address)
-    if wait:
-        raise ApiError(429, f"too many wrong passwords for this name or from this address; try again in {wait} "
-                            "seconds", retry_after=wait)
+    wait, why = throttle.retry_after(body.name, address)
+    if why is not None:
+        raise ApiError(429, f"{THROTTLE_WHY[why]}; try again in {wait_words(wait)}", retry_after=wait)
     accounts = accounts_of(request)
     player = accounts.verify(body.name, body.password)
     if player is None:
@@ -178,15 +180,21 @@ def revoke_api_tokens(request: Request) -> dict:
 
 @router.post("/api/account/seats", responses=refusals(400, 401, 403, 413, 415, 422))
 def keep_seats(body: SeatTokensIn, request: Request) -> dict:
-    """The account takes the seats these seat tokens hold (a guest who signed up keeps their seats);
-    ``{"seats": [{"table_id", "seat"}]}``: those now held (seats of other accounts are left alone)."""
+    """The account takes the seats these seat tokens hold (a guest who signs up or signs in keeps their
+    seats, one per table, never at a rated table: ``Accounts.attach``); ``{"seats": [{"table_id", "seat"}]}``:
+    those now held (seats of other accounts are left alone). The seats show the account's name at once."""
     player = signed_in(request)
     m = manager_of(request)
     kept = accounts_of(request).attach(player.id, body.tokens)
     for table_id, seat in kept:
         lt = m.tables.get(table_id)
         if lt is not None:
-            lt.seats[seat].player_id = player.id
+            with m.changing(lt):
+                lt.seats[seat].player_id, lt.seats[seat].name = player.id, player.name
+                m.pushes.publish(lt)
+        if m.store.is_postgres:  # the other server processes reload the seat's holder and name
+            with m.store.engine.begin() as conn:
+                m.store.notify_seats(conn, table_id)
     return {"seats": [{"table_id": t, "seat": s} for t, s in kept]}
 
 

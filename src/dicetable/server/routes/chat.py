@@ -46,6 +46,8 @@ class ChatMessage(BaseModel):
     seat: Optional[int] = Field(description="the poster's seat; null for a spectator")
     name: str = Field(description="the seat's name, or 'Spectator'")
     spectator: bool
+    account: bool = Field(default=False, description="true when 'name' is the name of the account holding the "
+                                                      "seat (pages mark it apart from free seat names)")
     text: str = Field(description="plain text: show it as text, never as HTML")
     at: str = Field(description="when it was posted, ISO 8601 UTC")
 

@@ -21,7 +21,7 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.responses import Response
 
-from ..accounts import Accounts
+from ..accounts import Accounts, check_seat_name
 from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
 from ..errors import ApiError
 from ..identity import request_player
@@ -131,15 +131,17 @@ def create_table(body: NewTable, request: Request) -> dict:
 def seat_players(request: Request, seats: list[dict]) -> None:
     """Resolve the seats' ``player`` names to accounts (in place: ``player_id``, ``player``, ``name``,
     ``token_too``). Naming players needs a signed-in creator (ApiError 401); an unknown name, or a
-    player on a bot seat, is refused (422), and so is a seat's free ``name`` that is a registered
-    player's name (any letter case), so a seat cannot pass for someone else's. The creator's own seat
-    gets its token as before; another player's seat gets none (that player acts for it with their own
-    sign-in or API token)."""
+    player on a bot seat, is refused (422), and so is a seat's free ``name`` that passes for someone
+    else (``accounts.check_seat_name``: a name the tables give, letters of several alphabets, a registered
+    player's name or a look-alike of one other than the creator's own). The creator's own seat gets its
+    token as before; another player's seat gets none (that player acts for it with their own sign-in or
+    API token)."""
     accounts = Accounts(manager_of(request).store.engine)
-    for n, seat in enumerate(seats):  # a seat's free name never passes for a registered player's
-        if seat.get("player") is None and seat.get("name") and accounts.player_id(seat["name"].strip()) is not None:
-            raise ApiError(422, f"seat {n}: {seat['name']!r} is a registered player's name; give another name, or "
-                                "(signed in as that player) name the seat with \"player\" instead")
+    named = [(n, seat) for n, seat in enumerate(seats) if seat.get("player") is None and seat.get("name")]
+    if named:  # a seat's free name never passes for a registered player's, nor for what the tables show
+        skeletons, me = accounts.skeletons(), request_player(request)
+        for n, seat in named:
+            check_seat_name(seat["name"].strip(), n, skeletons, own=me.name if me else None)
     if not any(s.get("player") is not None for s in seats):
         return
     caller = request_player(request)

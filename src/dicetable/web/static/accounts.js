@@ -60,12 +60,24 @@ async function loadNotices() {
   if (r.status === 200) showNotices(r.data);
 }
 
+// The seats this browser holds become the account's (one per table, never another account's, never
+// at a rated table: docs/accounts.md), whether the player just signed up or signed in to an account
+// they had: so a guest who joined by a link and then signs in finds the table on every device.
+async function keepSeats() {
+  const tokens = heldSeatTokens();
+  if (!tokens.length) return;
+  const kept = await api("POST", "/api/account/seats", { body: { tokens } });
+  const n = kept.status === 200 ? kept.data.seats.length : 0;
+  say("#kept", n ? `Your ${n} seat${n === 1 ? "" : "s"} at this browser's tables ${n === 1 ? "is" : "are"} now your account's.` : "");
+}
+
 async function signIn(name, password, errorSel) {
   const r = await api("POST", "/api/session", { body: { name, password } });
   if (r.status !== 200) { say(errorSel, r.message); return null; }
   const me = await session(true);
   await wireAccountBar();
   show(me);
+  await keepSeats();
   return me;
 }
 
@@ -89,12 +101,6 @@ export async function accountPage() {
       say("#sign-up-error", `Your account ${name} was made, but signing in was refused: ${$("#sign-up-error").textContent} `
         + "Sign in with it (on the left) once that allows.");
       return;
-    }
-    const tokens = heldSeatTokens();
-    if (tokens.length) {
-      const kept = await api("POST", "/api/account/seats", { body: { tokens } });
-      const n = kept.status === 200 ? kept.data.seats.length : 0;
-      say("#kept", n ? `Your ${n} seat${n === 1 ? "" : "s"} at this browser's tables are now your account's.` : "");
     }
   });
   $("#sign-out-here").addEventListener("click", signOut);

@@ -66,6 +66,11 @@ export function chatMessage(m) {
   const who = el("span", { class: "chat-who", text: String(m.name ?? "") });
   const li = el("li", { class: m.spectator ? "chat-line spectator" : "chat-line", "data-chat-id": m.id }, who);
   if (m.spectator) li.append(" ", el("span", { class: "chat-tag", text: "(spectator)" }));
+  // a registered player's name is marked (a link to their profile); a free seat name never is
+  if (m.account && !m.spectator) {
+    li.append(" ", el("a", { class: "acct", href: `/players/${encodeURIComponent(String(m.name))}`,
+      title: `${m.name} is a registered player: open their profile`, text: "✓ account" }));
+  }
   li.append(": ", el("span", { class: "chat-text", text: String(m.text ?? "") }));
   const list = $("#chat-list");
   list.append(li);

@@ -470,6 +470,14 @@ function nameOf(seat) {
   return `${own} · ${name}`;
 }
 
+// A seat held by an account says so, linking to the player's profile: a free seat name (any text)
+// never carries this mark, so it cannot pass for a registered player (docs/accounts.md).
+function accountMark(info) {
+  if (!info || !info.account || typeof info.name !== "string") return null;
+  return el("a", { class: "acct", href: `/players/${encodeURIComponent(info.name)}`, "data-account": info.name,
+    title: `${info.name} is a registered player: open their profile`, text: "✓ account" });
+}
+
 // The header's counter: the round and turn, or the game's stage (board.js counterText), never the
 // table's version, which counts every sub-step; the version stays in ``data-version`` for tests
 // and tools.
@@ -550,7 +558,7 @@ function drawPlayers(view) {
     const kind = k ? (k.kind === "bot" ? `bot (${k.level || "?"})` : k.autoplay ? `human, played by its bot` : "human") : "";
     const connected = k && k.kind === "human" && typeof k.connected === "boolean" ? (k.connected ? "connected" : "not connected") : "";
     const panel = el("section", { class: `player${s === T.seat ? " me" : ""}${toMove.includes(s) ? " to-move" : ""}${winners.includes(s) ? " winner" : ""}`, "data-seat": s, "data-key": `seat-${s}`, "aria-label": seatName(s) },
-      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${nameOf(s)} (you)` : nameOf(s) }), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
+      el("h3", {}, toMove.includes(s) ? el("span", { class: "turn-dot", title: "to decide now", text: "▶ " }) : null, el("span", { class: "pname", text: s === T.seat ? `${nameOf(s)} (you)` : nameOf(s) }), accountMark(k), winners.includes(s) ? el("span", { class: "crown", title: "winner", text: " ♛" }) : null),
       el("p", { class: "meta", text: [kind, connected].filter(Boolean).join(" · ") }),
       scoreLine(view, s, score));
     const last = s !== T.seat ? lastMoveOf(view, s) : "";
