@@ -316,7 +316,8 @@ class TableManager:
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
                        [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
                        seed_chosen=bool(t.seed_chosen),
-                       bank=TimeBank.from_text(t.time_bank) if t.time_bank else None)
+                       bank=TimeBank.from_text(t.time_bank) if t.time_bank else None,
+                       rematch=(t.rematch, t.rematch_by or "") if t.rematch else None)
         state.compact_log()  # the set-up's events, packed as apply_on packs each action's
         lt.events = state.event_log()
         lt.log_len = len(lt.events)  # the set-up's events: notes are placed by log position
@@ -391,7 +392,8 @@ class TableManager:
             self.tables.pop(lt.id, None)
             raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
         fresh = self._rebuild(record)
-        for name in ("seats", "state", "status", "version", "undos", "log_len", "events", "actions", "notes"):
+        for name in ("seats", "state", "status", "version", "undos", "log_len", "events", "actions", "notes",
+                     "rematch"):
             setattr(lt, name, getattr(fresh, name))
         lt.epoch += 1
         lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
@@ -488,7 +490,8 @@ class TableManager:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
             name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
             player_id = seat.get("player_id") if kind == "human" else None
-            handed = kind == "human" and (player_id is None or seat.get("token_too", True))
+            # a rematch's human seat waits for its holder at the finished table (:meth:`rematch`)
+            handed = kind == "human" and (player_id is None or seat.get("token_too", True)) and not seat.get("waiting")
             # an account's seat is not given away; a rated table's open seat is, only by its invite
             invite = new_token() if handed and player_id is None else None
             token = new_token() if handed and not (rated and player_id is None) else None
@@ -626,6 +629,71 @@ class TableManager:
                 info.player_id, info.name = player.id, player.name
             self.pushes.publish(lt)
         return {"seat": seat, "token": token, "link": f"/tables/{lt.id}#token={token}"}
+
+    def rematch(self, table_id: str, seat: int, player_id: int | None, client: str | None = None) -> dict[str, Any]:
+        """Start, or join, the rematch of the finished table ``table_id`` for ``seat`` (the caller's seat there).
+
+        The first call makes a new table of the same game, players, options, clock and rating with the same
+        seats (a bot seat's bot, an account's seat for that account: it is in their "My tables"; a guest's
+        seat waits for whoever holds that seat here), not listed in the open lobby, with a fresh seed; the
+        finished table's view shows it (``rematch``) to everyone there. Every call (the first, and each
+        seat's later "join") gives the caller their seat at the new table: when ``player_id`` (the caller's
+        account; None for a guest or a seat's token) holds the seat, no token is needed; otherwise a fresh token for the
+        seat is made (an earlier one for it stops working). Returns ``{"table_id", "seat", "link",
+        "created"}`` plus ``token`` when one was made. ApiError 409 while the game runs, or for a rated
+        table with a seat no signed-in player held.
+        """
+        lt = self.get(table_id)
+        with lt.lock:
+            if not lt.state.is_over:
+                raise ApiError(409, "this game is still being played: a rematch can start once it is over")
+            old = lt.seats[seat]
+            started = lt.rematch
+        created = False
+        if started is None:
+            rated = self.store.is_rated(lt.id)
+            with lt.lock:
+                seats = [{"kind": s.kind, "level": s.level, "name": s.name, "player_id": s.player_id,
+                          "player": s.name, "token_too": False, "waiting": True} for s in lt.seats]
+                bank = lt.bank
+                game, players, options, clock = lt.game, lt.players, dict(lt.options), lt.clock
+            if rated and any(s["kind"] == "human" and s["player_id"] is None for s in seats):
+                raise ApiError(409, "a seat of this rated table was never taken by a signed-in player, so it "
+                                    "cannot be replayed as it was; start a new table from the lobby instead")
+            made = self.create(game, players, options, None, seats, clock, client=client,
+                               bank=bank.bank if bank is not None else None,
+                               increment=bank.increment if bank is not None else None,
+                               bank_max=bank.bank_max if bank is not None else None,
+                               on_time_out=bank.on_empty if bank is not None else None, rated=rated)
+            if self.store.set_rematch(lt.id, made["table_id"], old.name):
+                created = True
+            else:  # someone else's rematch was recorded first: that one is played, this one is dropped
+                self.tables.pop(made["table_id"], None)
+                self.store.delete_table(made["table_id"])
+            with self.changing(lt):
+                self._reload(lt)
+                started = lt.rematch
+            assert started is not None
+        new_id = started[0]
+        fresh = self.get(new_id)
+        answer: dict[str, Any] = {"table_id": new_id, "seat": seat, "link": f"/tables/{new_id}", "created": created}
+        with self.changing(fresh):
+            target = fresh.seats[seat] if seat < len(fresh.seats) else None
+            if target is None or target.kind != "human":
+                raise ApiError(409, f"{seat_name(seat)} is a bot's seat at the rematch; watch it, or start a "
+                                    "new table from the lobby")
+            if player_id is not None and target.player_id == player_id:
+                if not target.joined:
+                    target.joined = True
+                    self.store.update_seat(fresh.id, seat, joined=True)
+            else:
+                token = new_token()
+                target.token_hash, target.joined = hash_token(token), True
+                self.store.update_seat(fresh.id, seat, token_hash=target.token_hash, joined=True)
+                answer["token"] = token
+                answer["link"] = f"/tables/{new_id}#token={token}"
+            self.pushes.publish(fresh)
+        return answer
 
     def need_seat(self, lt: LiveTable, token: str | None) -> int:
         """Like :meth:`seat_of` but a seat is required (ApiError 401 without a token, 403 when it holds none)."""
