@@ -302,7 +302,7 @@ class TableManager:
             if lt is None:
                 record = self.store.load(table_id)
                 if record is None:
-                    raise ApiError(404, f"there is no table {quoted(table_id)}; GET /api/tables lists the open ones")
+                    raise ApiError(404, f"there is no table {quoted(table_id)}; the lobby lists the open ones")
                 lt = self._rebuild(record)
                 self._evict()
                 self.tables[table_id] = lt
@@ -390,7 +390,7 @@ class TableManager:
         record = self.store.load(lt.id)
         if record is None:
             self.tables.pop(lt.id, None)
-            raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
+            raise ApiError(404, f"table {lt.id!r} is no longer in the database; the lobby lists the open ones")
         fresh = self._rebuild(record)
         for name in ("seats", "state", "status", "version", "undos", "log_len", "events", "actions", "notes",
                      "rematch"):
@@ -806,12 +806,12 @@ class TableManager:
         if version != lt.version:
             raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
                                 "changed since your view (someone moved first); fetch the view and try again")
+        self._refuse_if_finished(lt)  # first: a finished game's seats have nothing to take back
         if by == "seat" and lt.seats[seat].autoplay:
             raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
-                                f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
+                                "(\"take my seat back\" in the players panel)")
         if by == "bot" and not lt.seats[seat].by_bot:  # taken back while its bot was thinking
             raise ApiError(409, f"{seat_name(seat)} is played by a person again; its bot's move was not made")
-        self._refuse_if_finished(lt)
         state = lt.state.clone()
         try:
             events, undoable, label = apply_on(state, seat, action_id)
@@ -842,10 +842,9 @@ class TableManager:
         if lt.status == "abandoned":
             days = f"{self.abandon_after / 86400:g} days" if self.abandon_after else "a long time"
             raise ApiError(409, f"this table was abandoned (no move for {days}): no seat may act; it is kept "
-                                f"for its replay at GET /api/tables/{lt.id}/record")
+                                "for its replay")
         if lt.status == "over" or lt.state.is_over:
-            raise ApiError(422, "the game is over: no seat may act; its record is at "
-                                f"GET /api/tables/{lt.id}/record")
+            raise ApiError(422, "the game is over: no seat may act; its replay shows every move")
 
     def undo(self, table_id: str, seat: int, version: int) -> dict:
         """Take back ``seat``'s action ``version`` (the table's last); return the seat's view.
