@@ -25,6 +25,7 @@ REFUSALS = {
     ("post", "/api/tables/{table_id}/claim"): {400, 403, 404, 409, 413, 415, 422},
     ("post", "/api/tables/{table_id}/seats/{seat}/bot"): {400, 401, 403, 404, 409, 413, 415, 422},
     ("post", "/api/tables/{table_id}/seats/{seat}/take"): {400, 401, 403, 404, 409, 413, 415, 422},
+    ("post", "/api/tables/{table_id}/again"): {400, 401, 403, 404, 409, 413, 415, 422, 429},
     ("get", "/api/tables/{table_id}/hint"): {400, 401, 403, 404, 422, 429, 503},
     ("post", "/api/tables/{table_id}/chat"): {400, 401, 403, 404, 409, 413, 415, 422, 429},
     ("get", "/api/tables/{table_id}/chat"): {400, 404, 422},

@@ -162,7 +162,9 @@ class LiveTable:
     messages built under ``lock`` and sent after it is released, in order,
     under ``send_lock``; ``round`` what the snapshots being built for one
     revision share (None between builds). ``bank`` is the chess clock (:class:`TimeBank`; None
-    without one), ``timer`` the pending clock call and ``deadline`` when it is due.
+    without one), ``timer`` the pending clock call and ``deadline`` when it is due. ``rematch`` is
+    ``(table id, name of the seat that started it)`` of the table replaying this one once it is over
+    (None: none yet).
     """
 
     id: str
@@ -196,6 +198,7 @@ class LiveTable:
     deadline: float | None = None
     used: float = field(default_factory=time.monotonic)
     bank: TimeBank | None = None
+    rematch: tuple[str, str] | None = None
 
 
 def apply_on(state: GameState, seat: int, action_id: str) -> tuple[list, bool, str]:

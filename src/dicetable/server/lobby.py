@@ -149,7 +149,7 @@ def _listed_row(conn: Any, table_id: str) -> Any:
     t = conn.execute(select(TableRow.listed, TableRow.status, TableRow.seed_chosen, TableRow.rated)
                      .where(TableRow.id == table_id)).first()
     if t is None:
-        raise ApiError(404, f"there is no table {quoted(table_id)}; GET /api/lobby lists the open ones")
+        raise ApiError(404, f"there is no table {quoted(table_id)}; the lobby lists the tables with open seats")
     if not t.listed:
         raise ApiError(403, "this table is not in the open lobby: only its host's invite links give its seats")
     if t.status != "running":
@@ -180,8 +180,10 @@ def take_seat(manager: TableManager, table_id: str, seat: int | None = None,
         raise ApiError(409, f"{player.name} sits at this table already: see My tables")
     free = [r for r in rows if _open(r) and (seat is None or r.seat == seat)]
     if not free:
-        taken = "that seat is not open (taken, or not a human seat)" if seat is not None else "no seat is open"
-        raise ApiError(409, f"{taken}; GET /api/lobby lists the tables with open seats")
+        # shown as it is on the lobby page (a race: two players took the last seat at once): a player's words
+        taken = ("that seat is not open: someone took it a moment before you, or it is not a person's seat"
+                 if seat is not None else "no seat is open: someone took the last seat a moment before you")
+        raise ApiError(409, f"{taken}; the lobby lists the tables with open seats")
     row = free[0]
     token = new_token()
     assert row.invite_hash is not None  # an open seat's invite is unclaimed
@@ -189,7 +191,8 @@ def take_seat(manager: TableManager, table_id: str, seat: int | None = None,
     if not manager.store.claim(table_id, row.seat, row.invite_hash, hash_token(token),
                                player_id=None if player is None else player.id,
                                name=None if player is None else player.name):
-        raise ApiError(409, f"{seat_name(row.seat)} was taken a moment ago; GET /api/lobby lists the open seats")
+        raise ApiError(409, f"someone took {seat_name(row.seat)} a moment before you; the lobby lists the "
+                            "tables with open seats")
     manager.refresh(table_id)  # the cached table takes the seat's new holder from the store
     return {"seat": row.seat, "token": token, "link": f"/tables/{table_id}#token={token}"}
 

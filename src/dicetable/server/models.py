@@ -40,7 +40,9 @@ class TableRow(Base):
     None: none); ``undos`` how many actions were taken back so far (an undo
     lowers the version, never ``undos``); ``rated`` True when the table's
     result changes its players' ratings (WEB.md, Players); ``listed`` True when
-    the table is shown in the open lobby, where strangers may take its empty seats.
+    the table is shown in the open lobby, where strangers may take its empty seats; ``rematch`` the id
+    of the table that replays this one with the same seats, started once it was over by the seat named
+    ``rematch_by`` (None: no rematch yet).
     """
 
     __tablename__ = "tables"
@@ -58,6 +60,8 @@ class TableRow(Base):
     seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
     listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True, default=None)
+    rematch_by: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
 
 
 class SeatRow(Base):

@@ -629,6 +629,16 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(TableRow).where(TableRow.id == table_id).values(time_bank=text))
 
+    def set_rematch(self, table_id: str, rematch: str, by: str) -> bool:
+        """Record ``rematch`` (a table id) as ``table_id``'s rematch, started by the seat named ``by``, unless
+        it has one already (then False, nothing changed: of two rematches started at once one wins)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(TableRow).where(TableRow.id == table_id, TableRow.rematch.is_(None))
+                                .values(rematch=rematch, rematch_by=by))
+            if done.rowcount == 1:
+                self._notify(conn, table_id, -1)
+            return done.rowcount == 1
+
     def update_seat(self, table_id: str, seat: int, **values: bool | str) -> None:
         """Change fields of one seat (``autoplay``, ``joined``: bool; ``level``: a bot level) and commit."""
         with self.engine.begin() as conn:

@@ -302,7 +302,7 @@ class TableManager:
             if lt is None:
                 record = self.store.load(table_id)
                 if record is None:
-                    raise ApiError(404, f"there is no table {quoted(table_id)}; GET /api/tables lists the open ones")
+                    raise ApiError(404, f"there is no table {quoted(table_id)}; the lobby lists the open ones")
                 lt = self._rebuild(record)
                 self._evict()
                 self.tables[table_id] = lt
@@ -316,7 +316,8 @@ class TableManager:
         lt = LiveTable(t.id, t.game, t.players, dict(state.options), t.seed, t.clock,
                        [Seat.from_row(r) for r in record.seats], state, status=t.status, undos=t.undos or 0,
                        seed_chosen=bool(t.seed_chosen),
-                       bank=TimeBank.from_text(t.time_bank) if t.time_bank else None)
+                       bank=TimeBank.from_text(t.time_bank) if t.time_bank else None,
+                       rematch=(t.rematch, t.rematch_by or "") if t.rematch else None)
         state.compact_log()  # the set-up's events, packed as apply_on packs each action's
         lt.events = state.event_log()
         lt.log_len = len(lt.events)  # the set-up's events: notes are placed by log position
@@ -389,9 +390,10 @@ class TableManager:
         record = self.store.load(lt.id)
         if record is None:
             self.tables.pop(lt.id, None)
-            raise ApiError(404, f"table {lt.id!r} is no longer in the database; GET /api/tables lists the open ones")
+            raise ApiError(404, f"table {lt.id!r} is no longer in the database; the lobby lists the open ones")
         fresh = self._rebuild(record)
-        for name in ("seats", "state", "status", "version", "undos", "log_len", "events", "actions", "notes"):
+        for name in ("seats", "state", "status", "version", "undos", "log_len", "events", "actions", "notes",
+                     "rematch"):
             setattr(lt, name, getattr(fresh, name))
         lt.epoch += 1
         lt.thinking = {k for k in lt.thinking if k[1] == lt.version}
@@ -488,7 +490,8 @@ class TableManager:
                 raise ApiError(422, f"seat {n}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
             name = seat.get("name") or seat_name(n)  # a bot seat says what it is in its own fields (kind, level)
             player_id = seat.get("player_id") if kind == "human" else None
-            handed = kind == "human" and (player_id is None or seat.get("token_too", True))
+            # a rematch's human seat waits for its holder at the finished table (:meth:`rematch`)
+            handed = kind == "human" and (player_id is None or seat.get("token_too", True)) and not seat.get("waiting")
             # an account's seat is not given away; a rated table's open seat is, only by its invite
             invite = new_token() if handed and player_id is None else None
             token = new_token() if handed and not (rated and player_id is None) else None
@@ -627,6 +630,71 @@ class TableManager:
             self.pushes.publish(lt)
         return {"seat": seat, "token": token, "link": f"/tables/{lt.id}#token={token}"}
 
+    def rematch(self, table_id: str, seat: int, player_id: int | None, client: str | None = None) -> dict[str, Any]:
+        """Start, or join, the rematch of the finished table ``table_id`` for ``seat`` (the caller's seat there).
+
+        The first call makes a new table of the same game, players, options, clock and rating with the same
+        seats (a bot seat's bot, an account's seat for that account: it is in their "My tables"; a guest's
+        seat waits for whoever holds that seat here), not listed in the open lobby, with a fresh seed; the
+        finished table's view shows it (``rematch``) to everyone there. Every call (the first, and each
+        seat's later "join") gives the caller their seat at the new table: when ``player_id`` (the caller's
+        account; None for a guest or a seat's token) holds the seat, no token is needed; otherwise a fresh token for the
+        seat is made (an earlier one for it stops working). Returns ``{"table_id", "seat", "link",
+        "created"}`` plus ``token`` when one was made. ApiError 409 while the game runs, or for a rated
+        table with a seat no signed-in player held.
+        """
+        lt = self.get(table_id)
+        with lt.lock:
+            if not lt.state.is_over:
+                raise ApiError(409, "this game is still being played: a rematch can start once it is over")
+            old = lt.seats[seat]
+            started = lt.rematch
+        created = False
+        if started is None:
+            rated = self.store.is_rated(lt.id)
+            with lt.lock:
+                seats = [{"kind": s.kind, "level": s.level, "name": s.name, "player_id": s.player_id,
+                          "player": s.name, "token_too": False, "waiting": True} for s in lt.seats]
+                bank = lt.bank
+                game, players, options, clock = lt.game, lt.players, dict(lt.options), lt.clock
+            if rated and any(s["kind"] == "human" and s["player_id"] is None for s in seats):
+                raise ApiError(409, "a seat of this rated table was never taken by a signed-in player, so it "
+                                    "cannot be replayed as it was; start a new table from the lobby instead")
+            made = self.create(game, players, options, None, seats, clock, client=client,
+                               bank=bank.bank if bank is not None else None,
+                               increment=bank.increment if bank is not None else None,
+                               bank_max=bank.bank_max if bank is not None else None,
+                               on_time_out=bank.on_empty if bank is not None else None, rated=rated)
+            if self.store.set_rematch(lt.id, made["table_id"], old.name):
+                created = True
+            else:  # someone else's rematch was recorded first: that one is played, this one is dropped
+                self.tables.pop(made["table_id"], None)
+                self.store.delete_table(made["table_id"])
+            with self.changing(lt):
+                self._reload(lt)
+                started = lt.rematch
+            assert started is not None
+        new_id = started[0]
+        fresh = self.get(new_id)
+        answer: dict[str, Any] = {"table_id": new_id, "seat": seat, "link": f"/tables/{new_id}", "created": created}
+        with self.changing(fresh):
+            target = fresh.seats[seat] if seat < len(fresh.seats) else None
+            if target is None or target.kind != "human":
+                raise ApiError(409, f"{seat_name(seat)} is a bot's seat at the rematch; watch it, or start a "
+                                    "new table from the lobby")
+            if player_id is not None and target.player_id == player_id:
+                if not target.joined:
+                    target.joined = True
+                    self.store.update_seat(fresh.id, seat, joined=True)
+            else:
+                token = new_token()
+                target.token_hash, target.joined = hash_token(token), True
+                self.store.update_seat(fresh.id, seat, token_hash=target.token_hash, joined=True)
+                answer["token"] = token
+                answer["link"] = f"/tables/{new_id}#token={token}"
+            self.pushes.publish(fresh)
+        return answer
+
     def need_seat(self, lt: LiveTable, token: str | None) -> int:
         """Like :meth:`seat_of` but a seat is required (ApiError 401 without a token, 403 when it holds none)."""
         if token is None:
@@ -738,12 +806,12 @@ class TableManager:
         if version != lt.version:
             raise ApiError(409, f"version {version} is not the table's version {lt.version}: the table "
                                 "changed since your view (someone moved first); fetch the view and try again")
+        self._refuse_if_finished(lt)  # first: a finished game's seats have nothing to take back
         if by == "seat" and lt.seats[seat].autoplay:
             raise ApiError(409, f"{seat_name(seat)} is played by its bot now; take the seat back first "
-                                f"(POST /api/tables/{lt.id}/seats/{seat}/take)")
+                                "(\"take my seat back\" in the players panel)")
         if by == "bot" and not lt.seats[seat].by_bot:  # taken back while its bot was thinking
             raise ApiError(409, f"{seat_name(seat)} is played by a person again; its bot's move was not made")
-        self._refuse_if_finished(lt)
         state = lt.state.clone()
         try:
             events, undoable, label = apply_on(state, seat, action_id)
@@ -774,10 +842,9 @@ class TableManager:
         if lt.status == "abandoned":
             days = f"{self.abandon_after / 86400:g} days" if self.abandon_after else "a long time"
             raise ApiError(409, f"this table was abandoned (no move for {days}): no seat may act; it is kept "
-                                f"for its replay at GET /api/tables/{lt.id}/record")
+                                "for its replay")
         if lt.status == "over" or lt.state.is_over:
-            raise ApiError(422, "the game is over: no seat may act; its record is at "
-                                f"GET /api/tables/{lt.id}/record")
+            raise ApiError(422, "the game is over: no seat may act; its replay shows every move")
 
     def undo(self, table_id: str, seat: int, version: int) -> dict:
         """Take back ``seat``'s action ``version`` (the table's last); return the seat's view.

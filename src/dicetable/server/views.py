@@ -67,7 +67,8 @@ class Views:
         ``visible_scores(None)``, the final scores once over), ``seats``, ``clock``, ``can_undo``,
         ``options`` (the game's options, defaults filled in), ``undo_seat`` (the seat that may take back the table's last move now, for every viewer: a
         hot-seat page holding that seat's token offers its undo; None when no move can be taken back),
-        ``stage`` (``GameSpec.stage(obs)``: a step its round and turn do not count, such as
+        ``rematch`` (``{"table_id", "by"}``: the table replaying this finished one with the same seats, and
+        the name of the seat that started it; None: none), ``stage`` (``GameSpec.stage(obs)``: a step its round and turn do not count, such as
         Card Kingdoms' "Choosing Dukes"; None at other times), ``confirm`` on a ``legal_actions`` item
         that throws the turn away (:func:`offered`)
         and ``board`` (the board's HTML, its keyed parts assembled; None without a board).
@@ -128,6 +129,7 @@ class Views:
             "can_undo": bool(seat is not None and lt.actions and lt.actions[-1] == (seat, "seat", True)
                              and not over),
             "undo_seat": undo_seat,
+            "rematch": {"table_id": lt.rematch[0], "by": lt.rematch[1]} if lt.rematch is not None else None,
         }
         return view, self.parts(lt, obs, actions, seat)
 

@@ -5,6 +5,7 @@
 ``POST /api/tables/{id}/seats/{n}/bot``     ``{"level": optional}``: hand seat n to its bot
 ``POST /api/tables/{id}/seats/{n}/take``    seat n's holder takes it back from its bot
 ``GET  /api/tables/{id}/hint``              the hard bot's top three for your decision
+``POST /api/tables/{id}/again``             start (or join) the finished table's rematch, same seats
 =========================================  ====================================================
 """
 
@@ -22,7 +23,8 @@ from ..bots import HINT_RETRY, HINT_TIMEOUT, hint_answer
 from ..errors import ApiError
 from ..hints import BUSY, PendingHints
 from ..identity import request_player
-from .common import CHANGE, CLAIM, HINT, Auth, acting_seat, client_address, errors, manager_of
+from ..limits import ClientLimits
+from .common import AGAIN, CHANGE, CLAIM, HINT, Auth, acting_seat, client_address, errors, manager_of
 
 router = APIRouter()
 
@@ -65,6 +67,32 @@ def post_take(table_id: str, seat: int, request: Request, authorization: Auth = 
     lt = m.get(table_id)
     caller = acting_seat(request, authorization, lt)
     return m.take_back(table_id, seat, caller)
+
+
+@router.post("/api/tables/{table_id}/again", responses=errors(AGAIN))
+def post_again(table_id: str, request: Request, authorization: Auth = None) -> dict:
+    """Start the rematch of a finished table (the same game, options, clock, rating and seats), or join the
+    one a seated player started: the caller's seat there (``{"table_id", "seat", "link", "created"}``, with
+    a fresh ``token`` unless the caller's account holds the seat). Any seat's holder may (token or sign-in)."""
+    m = manager_of(request)
+    lt = m.get(table_id)
+    seat = acting_seat(request, authorization, lt)
+    player = request_player(request)
+    address = client_address(request.client)
+    if lt.rematch is not None:
+        return m.rematch(table_id, seat, player.id if player is not None else None, client=address)
+    limits: ClientLimits = request.app.state.limits
+    reserved = limits.reserve_creation(address)
+    try:
+        made = m.rematch(table_id, seat, player.id if player is not None else None, client=address)
+    except BaseException:
+        limits.release_creation(address, reserved)
+        raise
+    if made["created"]:
+        limits.created(address, made["table_id"])
+    else:
+        limits.release_creation(address, reserved)
+    return made
 
 
 @router.get("/api/tables/{table_id}/hint", responses=errors(HINT))

@@ -146,8 +146,8 @@ def seat_players(request: Request, seats: list[dict]) -> None:
         return
     caller = request_player(request)
     if caller is None:
-        raise ApiError(401, "naming players at seats needs you signed in (POST /api/session, or your API "
-                            "token as 'Authorization: Bearer <token>')")
+        raise ApiError(401, "naming players at seats needs you signed in: sign in on the Account page (a "
+                            "program sends its API token as 'Authorization: Bearer <token>')")
     for n, seat in enumerate(seats):
         name = seat.get("player")
         if name is None:

@@ -231,15 +231,18 @@ function showInvites(made, away) {
     const name = s.name || seatName(s.seat);
     const url = new URL(s.link, location.origin).href;
     const here = !away.includes(s.seat);
+    // a signed-in host's own seat is their account's: its "link" is the table's bare address, no invite
+    const own = !s.link.includes("#invite=") && !s.link.includes("#token=");
     const input = el("input", { readonly: true, value: url, "aria-label": `${name}'s link`, "data-invite-link": s.seat });
     const copy = el("button", { type: "button", class: "copy", text: "Copy" });
     copy.addEventListener("click", () => copyText(input, copy));
     const state = el("span", { class: "state", "data-seat-state": s.seat,
-      text: here ? "this screen (hot-seat)" : "waiting for a friend" });
+      text: own ? "your seat (your account's)" : here ? "this screen (hot-seat)" : "waiting for a friend" });
     const li = el("li", { class: "invite", "data-invite": s.seat },
       el("div", {}, el("span", { class: "who", text: name }), " · ", state),
       el("div", { class: "link-row" }, input, copy));
-    if (here) li.append(el("p", { class: "muted small", text: "Played on this screen; send its link only to give the seat away." }));
+    if (own) li.append(el("p", { class: "muted small", text: "Your own seat: you play it wherever you are signed in. This link is the table's address: whoever opens it only watches (it gives no seat away)." }));
+    else if (here) li.append(el("p", { class: "muted small", text: "Played on this screen; send its link only to give the seat away." }));
     list.append(li);
     qrImage(url, name).then((img) => { if (img) li.append(img); });
   }

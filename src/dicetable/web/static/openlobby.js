@@ -7,7 +7,7 @@
 // start it with bots in the seats still open.
 
 import { $, el, seatName, store } from "./dom.js";
-import { api } from "./api.js";
+import { api, session } from "./api.js";
 import { notify, wireNotifyButton } from "./notify.js";
 
 const TOKENS = "dicetable.tokens.";
@@ -95,6 +95,7 @@ async function drawLobby() {
   const rows = res.data.tables || [];
   if (!rows.length) { body.append(el("li", { class: "muted", text: "no table is waiting for players; create one and tick \"list it in the open lobby\"" })); return; }
   const mine = heldTokens();
+  const guest = !(await session()).name;
   for (const t of rows) {
     const seats = t.seats.map((s) => (s.open ? "open" : s.kind === "bot" ? `${s.level} bot` : s.name)).join(", ");
     const clock = t.clock === "none" ? "no clock" : t.clock_kind === "turn-based" ? `turn-based (${t.clock})` : `live (${t.clock})`;
@@ -102,10 +103,14 @@ async function drawLobby() {
     const held = mine[t.table_id] && Object.keys(mine[t.table_id]).length;
     if (held) { join.disabled = true; join.textContent = "you sit here"; }
     join.addEventListener("click", () => takeSeat(t.table_id, join));
+    // a rated table seats signed-in players only: a guest is told before clicking, and led to sign in
+    const take = t.rated && guest && !held
+      ? el("a", { class: "button primary", href: "/account", "data-sign-in-to-join": t.table_id, text: "Sign in to take a seat" })
+      : join;
     body.append(el("li", { class: "lobby-row", "data-lobby-table": t.table_id },
       el("div", {}, el("strong", { text: names[t.game] || t.game }), ` · ${t.players} players · ${clock}${t.rated ? " · rated" : ""}`),
       el("div", { class: "muted small", text: `seats: ${seats}` }),
-      el("div", { class: "links" }, join, " ", el("a", { class: "button", href: `/tables/${t.table_id}`, text: "Watch" }))));
+      el("div", { class: "links" }, take, " ", el("a", { class: "button", href: `/tables/${t.table_id}`, text: "Watch" }))));
   }
 }
 

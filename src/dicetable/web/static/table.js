@@ -8,7 +8,6 @@ import { Live, api, errorText, unwrapView } from "./api.js";
 import { VersionQueue, keyOf, keyText } from "./queue.js";
 import { clearMarks, effectsOf, motionAllowed, noteRects, play } from "./animate.js";
 import { boardFor, counterText, fillSlots, fitBoard, keepFullSize, swapParts, watchFit } from "./board.js";
-import { createTable } from "./lobby.js";
 import { catchUp, chatMessage, startChat } from "./chat.js";
 import { drawHowto, howtoOf } from "./howto.js";
 import { turnNotice } from "./notify.js";
@@ -18,7 +17,7 @@ const T = {
   id: null, token: null, seat: null, tokens: {}, away: new Set(), leaving: new Set(), view: null,
   live: null, busy: false, help: null, pace: 700, fast: false, switching: false, logCount: 0, logLast: null, canHint: null,
   finalShown: false, clockTimer: null, bankWarned: new Set(), hintFor: null, own: new Set(), retry: 0, game: null, rulesKey: null,
-  firstView: null, queue: null, gameName: null,
+  firstView: null, queue: null, gameName: null, claimRefused: null,
 };
 
 const currentKey = () => (T.view ? keyOf(T.view) : [0, -1]);
@@ -129,10 +128,24 @@ async function claimInvite(invite) {
     T.token = res.data.token;
     rest.set("token", T.token);
   } else {
-    showError(`This seat link cannot be used (${res.message}); you are watching as a spectator.`);
+    // what the page does next is known only with its first view (a signed-in player's own seat here, or
+    // a spectator's table): the banner is written then (explainClaim)
+    T.claimRefused = res.message;
   }
   url.hash = rest.toString();
   history.replaceState(null, "", url);
+}
+
+// An invite this page could not claim, said with what the page does instead (its first view): a
+// signed-in player who sits here already plays their own seat; anyone else watches.
+function explainClaim(view) {
+  const why = T.claimRefused;
+  T.claimRefused = null;
+  if (typeof view.seat === "number") {
+    showError(`That invite gives you no other seat: you sit at this table already, and this page plays your own seat (${seatName(view.seat)}).`);
+  } else {
+    showError(`This seat link cannot be used (${why}); you are watching as a spectator.`);
+  }
 }
 
 // The seat of the page's token, learnt from its first view: kept, and played here again.
@@ -199,11 +212,13 @@ function wireTable() {
   $("#handover-btn").addEventListener("click", () => T.handoverGo && T.handoverGo());
   $("#handover-undo").addEventListener("click", undoAtHandOver);
   $("#players").addEventListener("click", async (ev) => {
-    const b = ev.target.closest("[data-seat-bot], [data-seat-take]");
+    const b = ev.target.closest("[data-seat-bot], [data-seat-take], [data-seat-fill]");
     if (!b) return;
-    const seat = Number(b.dataset.seatBot ?? b.dataset.seatTake);
-    const what = b.dataset.seatBot !== undefined ? "bot" : "take";
-    const res = await api("POST", `/api/tables/${T.id}/seats/${seat}/${what}`, { token: T.token, body: what === "bot" ? {} : undefined });
+    const seat = Number(b.dataset.seatBot ?? b.dataset.seatTake ?? b.dataset.seatFill);
+    const what = b.dataset.seatTake !== undefined ? "take" : "bot";
+    // an unclaimed invite's seat is handed over with its own token (the host's copy, held here)
+    const token = b.dataset.seatFill !== undefined ? T.tokens[seat] : T.token;
+    const res = await api("POST", `/api/tables/${T.id}/seats/${seat}/${what}`, { token, body: what === "bot" ? {} : undefined });
     if (res.status === 200) {
       hideError();
       offerAnswer(res.data);
@@ -341,6 +356,7 @@ async function show(entry, advanced) {
   noteAway(view);
   const first = T.view === null || T.game !== view.game;
   if (first) startGame(view);
+  if (T.claimRefused) explainClaim(view);
   const focusedAction = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
   const hadFocus = document.activeElement && document.activeElement !== document.body;
   const animateOn = advanced && !T.fast && !first;
@@ -357,6 +373,7 @@ async function show(entry, advanced) {
   drawRules(view);
   drawTools(view);
   drawFinal(view);
+  drawRematch(view);
   if (advanced) {
     const ms = Math.min(650, Math.round(T.pace * 0.8));
     play(effects, rects, { ms, motion: motionAllowed() && !T.fast });
@@ -566,8 +583,10 @@ function drawPlayers(view) {
     if (view.clock && toMove.includes(s) && k && k.kind === "human" && !k.autoplay) panel.append(el("p", { class: "meta clock-line", "data-clock-seat": s }));
     if (view.time_bank && k && k.kind === "human") panel.append(el("p", { class: "meta bank-line", "data-bank-seat": s }));
     const forfeited = (view.time_bank?.forfeited || []).includes(s);
-    if (k && k.timed_out) panel.append(el("p", { class: "meta error", text: forfeited ? "forfeited: its time ran out; its bot plays on" : "clock ran out: its bot chose" }));
-    if (k && k.kind === "human" && !view.over && T.seat !== null) {
+    // a forfeited seat's one line is its bank line's (drawBanks): "forfeited: its time ran out (placed last...)"
+    if (k && k.timed_out && !forfeited) panel.append(el("p", { class: "meta error", text: "clock ran out: its bot chose" }));
+    // a seat that forfeited is its bot's to the end: nothing to hand over or take back
+    if (k && k.kind === "human" && !view.over && T.seat !== null && !forfeited) {
       // A seat's holder may let its bot play it and take it back; a seat whose clock ran out may be handed to its bot by anyone seated.
       if (s === T.seat) {
         panel.append(k.autoplay
@@ -584,6 +603,13 @@ function drawPlayers(view) {
       panel.append(el("a", invite
         ? { class: "small invite", href: invite, title: "this seat's invite: send it to a friend (it works once; then only they hold the seat)", text: "invite link" }
         : { class: "small invite", href: `/tables/${T.id}#token=${T.tokens[s]}`, title: "this seat's link: keep playing it here (hot-seat)", text: "seat link" }));
+      // An invite nobody claimed yet: this page (the host's, which made it) may let the seat's bot play it
+      // rather than wait; the invite keeps working, and a friend who opens it takes the seat from the bot.
+      if (invite && !view.over && !T.away.has(s) && k.connected !== true) {
+        panel.append(k.autoplay
+          ? el("p", { class: "meta filled", text: "Its bot plays this seat now. The invite still works: a friend who opens it takes the seat over." })
+          : el("button", { type: "button", class: "small seat-btn", "data-seat-fill": s, title: "its bot plays this seat until a friend opens its invite", text: "let a bot play this seat" }));
+      }
     }
     panels.push(panel);
   }
@@ -824,8 +850,7 @@ function drawFinal(view) {
     for (const para of String(s.text).split(/\n\s*\n/)) d.append(el("p", { text: para.trim() }));
     why.append(d);
   }
-  const setup = store.setup(T.id);
-  $("#again-btn").hidden = !(setup && T.seat !== null);
+  drawRematch(view);
   $("#replay-link").href = `/tables/${T.id}/replay`;
   T.finalShown = true;
   $("#final").hidden = false;
@@ -857,13 +882,47 @@ async function drawSheet() {
   $("#final-sheet").dataset.ready = "1";
 }
 
+// The rematch of a finished table (its view's ``rematch``, once a seat started one): a notice for
+// everyone at the table, with a button for a seat's holder (a link to watch for a spectator), and
+// the final panel's button says "join" instead of "play again".
+function drawRematch(view) {
+  const started = view.over ? view.rematch : null;
+  const seated = T.seat !== null;
+  const btn = $("#again-btn");
+  btn.hidden = !(view.over && seated);
+  btn.textContent = started ? "Join the rematch" : "Play again (same seats)";
+  const note = $("#rematch");
+  if (!started) { note.hidden = true; return; }
+  const text = `${started.by} started a rematch (the same seats):`;
+  if (note.dataset.table === started.table_id && note.dataset.seated === String(seated)) { note.hidden = false; return; }
+  note.dataset.table = started.table_id;
+  note.dataset.seated = String(seated);
+  const go = seated ? el("button", { type: "button", class: "primary", text: "join" })
+    : el("a", { href: `/tables/${started.table_id}`, text: "watch it" });
+  if (seated) go.addEventListener("click", playAgain);
+  note.replaceChildren(text, " ", go);
+  note.hidden = false;
+}
+
+// Play again with the same seats: the server's rematch of this finished table (POST .../again). The
+// first seat to ask starts it; every other seat's holder joins their own seat there (an account's seat
+// is already theirs). A page holding several seats (hot-seat) takes each of them along, except the
+// seats a friend plays elsewhere (T.away); then it goes to its own seat's page.
 async function playAgain() {
-  const setup = store.setup(T.id);
-  if (!setup) return;
-  const { away, ...body } = setup;
-  const made = await createTable(body, away || []);
-  if (made.error) { showError(made.error); return; }
-  location.assign(made.url);
+  if (T.seat === null) return;
+  const res = await api("POST", `/api/tables/${T.id}/again`, { token: T.token });
+  if (res.status !== 200) { showError(res.message); return; }
+  const made = res.data;
+  const tokens = {};
+  if (made.token) tokens[made.seat] = made.token;
+  for (const [k, token] of Object.entries(T.tokens)) {
+    const s = Number(k);
+    if (s === T.seat || T.away.has(s)) continue;
+    const more = await api("POST", `/api/tables/${T.id}/again`, { token });
+    if (more.status === 200 && more.data.token) tokens[more.data.seat] = more.data.token;
+  }
+  if (Object.keys(tokens).length) store.setTokens(made.table_id, tokens);
+  location.assign(made.link);
 }
 
 // ---------------------------------------------------------------- held seats, hot-seat
