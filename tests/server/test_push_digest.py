@@ -22,38 +22,40 @@ from dicetable.server.jsonio import dumps
 from dicetable.server.store import Store
 from dicetable.server.tables import Subscriber, TableManager
 
-#: Per title: sha256 of every viewer's received messages and of the HTTP views, in order (see the module).
+#: Per title: sha256 of every viewer's received messages and of the HTTP views, in order (see the module);
+#: recorded again on 2026-12-07 for the view's new ``rematch`` and the seats' ``account`` keys.
 DIGESTS: dict[str, str] = {
-    "biblios-dice": "3ba5bce4d24eedcb1b6cc8b905801d5abc111a97ce049548b9632ce64356d53b",  # what to click said only to the seat that acts
-    "corsairs-of-valeria": "4e2993864c5a7ac3b8a11703485fa7dc0b0257915c31155f09fc62562b5d0898",
-    "dice-kingdoms-of-valeria": "137e3ae6c187a73ff31a42f56cbb6ffbb0644f6aecaba922bad49d11e59995d9",
-    "kingdom-of-dice": "12411d80f8454e0e2f023b9728f7683483f8ddbb2e98ca8c4dab30c777a58ba7",  # a stop that scores nothing marked "confirm"
-    "valeria-card-kingdoms": "3aff961a73c320567029ca235ae51d241c08aaaf4ce3b5ecdc3a9da552576d10",
+    "biblios-dice": "382706966503e8e04394c892ff976d173e437888e5c833a02a932f6cb09711db",  # what to click said only to the seat that acts
+    "corsairs-of-valeria": "ab212a71b0d36248cf655c8d310b952fc3f07789a3c7db6b34aecf2f04444669",
+    "dice-kingdoms-of-valeria": "0f31145733249c7cf03150369de724eefd8e07f94ab252cd85019a86ffadab5e",
+    "kingdom-of-dice": "cc16f8c0d8eded3a0219b7379e87af3579b9a054c097f87d6d3fed835a38b55f",  # a stop that scores nothing marked "confirm"
+    "valeria-card-kingdoms": "542a61a57772bb865dc5531980daca5cacbaf44e5bb934ab4d53d1a37709e3ed",
 }
 
 #: More games per title, ``(game, table seed, seed of the actions' generator)``: digests recorded from the
 #: server before a snapshot held its observation as JSON texts (docs/load.md, "The viewers' snapshots,
 #: lighter"; main at 034a197; Biblios' again at e844f69, once it named one die in the singular, and at
 #: 2026-12-07's merge of web24, once its board said what to click only to the seat that can act: with
-#: #: that line put back as it was, the old digests came back; Kingdom of Dice's on 2026-12-07, once a
-#: choice that throws the turn away carried its "confirm" warning: without that key the old digests come
-#: back), the reference that the texts change no byte any viewer receives.
+#: that line put back as it was, the old digests came back; Kingdom of Dice's on 2026-12-07, once a
+#: choice that throws the turn away carried its "confirm" warning; every title's on 2026-12-07, once the
+#: view held ``rematch`` and each seat ``account``: without those keys the digests before each change
+#: come back), the reference that the texts change no byte any viewer receives.
 MORE_DIGESTS: dict[tuple[str, int, int], str] = {
-    ("biblios-dice", 3, 101): "6616410e5441b0896f6f6ed9f43aefa9b8f212deb4403f71d0ede825cd79874f",
-    ("biblios-dice", 19, 5): "98b1138ab8457bdc2878e384a720421492d0655e4aaebc50e21b0cd5b754d17b",
-    ("biblios-dice", 2026, 42): "8223a0aec3a7db4d6fa7526d33caa4850a3d660b1f384f6f3fc96967af448034",
-    ("corsairs-of-valeria", 3, 101): "e0a37fde5325c93af0becb49ee8efe45e4c201c9cf278b6a2883ea3ca2119c7b",
-    ("corsairs-of-valeria", 19, 5): "1b1c94e63c97a5bffced9a9526470271724bfc6812e2e28474dae273910fd12a",
-    ("corsairs-of-valeria", 2026, 42): "6ca31bde5d562bb391cc70140de76e870f57dfb36f9a8f6f19d7df52553f677c",
-    ("dice-kingdoms-of-valeria", 3, 101): "b980441567e775d85249d0e7adb108dcc55b13f8836230f26e3559b7f0758d0c",
-    ("dice-kingdoms-of-valeria", 19, 5): "a91a7a1b1249c68afa219b7e64e9dbdfc41ad746a1e9b11863a2bea04ab568b1",
-    ("dice-kingdoms-of-valeria", 2026, 42): "1a057db2e3ac1555150eff0fcd8c67e4f3463c1d35cec0989afbe475fe55535b",
-    ("kingdom-of-dice", 3, 101): "4d04852509f979e3651ca561c89aaa11f69a94f4687b2bda52939f2820aafb8e",
-    ("kingdom-of-dice", 19, 5): "51bc8e1e671fb495f840e597b9a0f4dc77d02f654f72c64b20b5b073acf5598c",
-    ("kingdom-of-dice", 2026, 42): "0b117b96295b507fc492a959a701a6f07c6a31a9527f87e6b3666d45a4e304eb",
-    ("valeria-card-kingdoms", 3, 101): "6f509d8c9b65d3d3be33309b4e737c33a2efe4e2915fb246a9f0f77889abea12",
-    ("valeria-card-kingdoms", 19, 5): "0350e6d927171286d5f22c75bb95d32e73a2a78cf865ced4ea75bcf003e1ea72",
-    ("valeria-card-kingdoms", 2026, 42): "898fa8cb49d5c59ae478f7aa6fa1d3499a870d61cf147fdb807539c39fe7cede",
+    ("biblios-dice", 3, 101): "66d76ab9e2de407036f3b22ca74ea05e4eb9481831e99a7ca960fc88658c5ccd",
+    ("biblios-dice", 19, 5): "202a91a80bc8961134c4c855ba22bff075fab2cd36fb8992cb1cdfb16d9707ca",
+    ("biblios-dice", 2026, 42): "87ee8dabead93575f360d7372624dec20d3a2019366374b1a0c47c3d3abef8a2",
+    ("corsairs-of-valeria", 3, 101): "f956dbc6ce1dd4f1f94da182b3a0f938a35994ad558b91d06bea6675fac3add4",
+    ("corsairs-of-valeria", 19, 5): "f4d6526f230e9ebb16355736d64a97a225d79bb3461de77d4d515d866777d212",
+    ("corsairs-of-valeria", 2026, 42): "172fc762b9f8d5af0b2c448ee12b7074a0569c06a5edf5fca1c810a91a9ba1b9",
+    ("dice-kingdoms-of-valeria", 3, 101): "ede73fcfe7b1eebd0a3e9306af703c91c7d403f8ffe0689eeec416bddc77c94c",
+    ("dice-kingdoms-of-valeria", 19, 5): "390cc975334df9447fea937f9c0ee35b6db5762b0947e08b59a6a4a88b0dbb84",
+    ("dice-kingdoms-of-valeria", 2026, 42): "00f3d048634dbf675b4309aa4814ac8885baaa56c3d09adf6b5046f449128d7f",
+    ("kingdom-of-dice", 3, 101): "11eeb367420808a6953f568137f870a52a0fa26aad0d43d16bae2e721806f3d4",
+    ("kingdom-of-dice", 19, 5): "10ebe85cc3c66e82b66dd9534cd159b1b599845c48a3730f6b6a1710b7f3b743",
+    ("kingdom-of-dice", 2026, 42): "0666723e3aae4ace619096a737aaaab6966ab9d0cb73b0b8148d7b00743ec6d0",
+    ("valeria-card-kingdoms", 3, 101): "f1178d1341b68b65cb2a2de645172a8144aab50b41b0c732099971a07d9b8323",
+    ("valeria-card-kingdoms", 19, 5): "500e01cf5f1a09ad9b1f3c157951dda26ed7abbd50f0013143a2bc7e4ba34813",
+    ("valeria-card-kingdoms", 2026, 42): "04e270376b7fb6d1331f50636d1a0aa015b7508092b04de50bb07aa8e26494b8",
 }
 
 #: Actions played per title (random legal actions from a seeded generator): about a third of a game.
