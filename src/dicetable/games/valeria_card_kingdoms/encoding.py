@@ -32,14 +32,13 @@ _VP_SCALE: Final = 60.0
 _top = itemgetter(slice(-1, None))
 
 
-def _scaled(scale: float, n: int) -> list[Any]:
-    """``v / scale`` for v in 0..n-1, each a float object made once (see :func:`_value`)."""
-    return [v / scale for v in range(n)]
+#: the values a scalar table of the direct fill holds: v / scale for v in 0..255
+_TABLE: Final = 256
 
 
-def _value(table: list[Any], v: int, scale: float) -> Any:
-    """``v / scale`` as a float object: ``table``'s (:func:`_scaled`) when ``v`` is in it, else a new one."""
-    return table[v] if 0 <= v < len(table) else v / scale
+def _scaled(scale: float) -> list[Any]:
+    """``v / scale`` for v in 0.._TABLE-1 (the floats the division gives), each an object made once."""
+    return [v / scale for v in range(_TABLE)]
 
 
 def _p(v: Obs) -> Obs:
@@ -225,13 +224,16 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     o_dark_lord_citizens, o_dark_lord_domains = o.get("dark_lord_citizens", -1), o.get("dark_lord_domains", -1)
 
     # the scalars are written with index and value objects made here once: a write through a
-    # memoryview of an int and a float worked out in the fill boxes both (a new int above 256, a new
-    # float) and frees them after, which costs about a third of the write. boxed[i] is i; the values
-    # are tables of v / scale (the same floats the division gives) and one 1.0.
+    # memoryview of an int and a float worked out in the compiled fill boxes both (a new int above
+    # 256, a new float) and frees them after, which costs about a third of the write. boxed[i] is i
+    # (the fixed places as locals); the values are tables of v / scale (_scaled: the same floats the
+    # division gives) read in line (a call would cost the pure build more than the division), and one 1.0
     boxed: list[Any] = list(range(max(o.values()) + max(len(DUKE_NAME), len(CIT_NAME), len(DOM_NAME)) + 1))
+    at_turn, at_exhausted, at_actions_left, at_duke_vp = (boxed[i] for i in (o_turn, o_exhausted, o_actions_left,
+                                                                            o_my_duke_vp))
     one: Any = 1.0
-    turns, sixths, fifths, halves = _scaled(40, 256), _scaled(6, 8), _scaled(5, 32), _scaled(2, 8)
-    res_values, vp_values, duke_vp_values = _scaled(_RES_SCALE, 256), _scaled(_VP_SCALE, 256), _scaled(30, 256)
+    turns, sixths, fifths, halves = _scaled(40), _scaled(6), _scaled(5), _scaled(2)
+    res_values, vp_values, duke_vp_values = _scaled(_RES_SCALE), _scaled(_VP_SCALE), _scaled(30)
     # the Exhausted stacks (a bit each) at this fill's last call and their count (one tuple, read once)
     last_exhausted: list[tuple[int, int]] = [(0, 0)]
 
@@ -239,14 +241,15 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
         n = state.players
         phase = state.phase
         out[boxed[o_phase + phase]] = one
-        out[boxed[o_turn]] = _value(turns, state.turn, 40)
+        turn = state.turn
+        out[at_turn] = turns[turn] if 0 <= turn < _TABLE else turn / 40
         first = seat if seat is not None else 0
         rel = [(s - first) % n for s in range(n)]
         out[boxed[o_is_active + rel[state.active]]] = one
         out[boxed[o_is_first + rel[state.first]]] = one
         for i, d in enumerate(state.dice):
             if d:
-                out[boxed[o_dice + i]] = _value(sixths, d, 6)
+                out[boxed[o_dice + i]] = sixths[d] if 0 <= d < _TABLE else d / 6
         stacks, cit_down, areas = state.stacks, state.cit_down, state.areas
         last = last_centre[0]
         if stacks == last[0] and cit_down == last[1] and areas == last[2]:
@@ -276,14 +279,15 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             exhausted = bits.bit_count()
             last_exhausted[0] = (bits, exhausted)
         if exhausted:
-            out[boxed[o_exhausted]] = _value(fifths, exhausted, 5)
+            out[at_exhausted] = fifths[exhausted] if exhausted < _TABLE else exhausted / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
             slot = task_slot.get(task[0])
             if slot is not None:
                 out[boxed[o_pending + slot]] = one
             if task[0] == "action" and task[2] is not None:
-                out[boxed[o_actions_left]] = _value(halves, task[2], 2)
+                left = task[2]
+                out[at_actions_left] = halves[left] if 0 <= left < _TABLE else left / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
         duke_parts: list[int | None] = []
         for s in range(n):
@@ -307,11 +311,12 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             b = s * 4
             at_res = o_resources + k * 4
             for r in range(4):
-                if res[b + r]:
-                    out[boxed[at_res + r]] = _value(res_values, res[b + r], _RES_SCALE)
+                v = res[b + r]
+                if v:
+                    out[boxed[at_res + r]] = res_values[v] if 0 <= v < _TABLE else v / _RES_SCALE
             vp += res[b + 3]
             if vp:
-                out[boxed[o_public_vp + k]] = _value(vp_values, vp, _VP_SCALE)
+                out[boxed[o_public_vp + k]] = vp_values[vp] if 0 <= vp < _TABLE else vp / _VP_SCALE
         if seat is not None:
             duke = state.dukes[seat]
             if duke >= 0:
@@ -323,7 +328,8 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
                 part = duke_parts[duke]
                 if part is None:
                     part = duke_parts[duke] = state.duke_vp(seat) - from_res
-                out[boxed[o_my_duke_vp]] = _value(duke_vp_values, part + from_res, 30)
+                v = part + from_res
+                out[at_duke_vp] = duke_vp_values[v] if 0 <= v < _TABLE else v / 30
             if phase == P_DUKES:
                 for d in state.offers[seat]:
                     slot = duke_slot[d]
