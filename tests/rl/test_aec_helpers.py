@@ -133,3 +133,23 @@ def test_mark_writes_the_legal_actions_whether_its_memo_knows_them_or_not(game_i
             state.apply(legal[int(rng.integers(len(legal)))], seat)
         rng = np.random.default_rng(11)
     assert masks
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
+def test_mark_without_a_row_gives_the_indices_and_the_same_list_for_the_same_offer(game_id: str) -> None:
+    """``mark`` with no mask row writes nothing and returns the legal actions' catalogue indices in
+    their order; an offer of the same ids, first without a row and then with one, gets the same list
+    object back (the AEC environment keys its mask arrays by it), and the row then shows exactly them."""
+    spaces = GameSpaces(game_id, 2)
+    masks: dict = {}
+    rng = np.random.default_rng(5)
+    state = dicetable.new_game(game_id, 2, seed=5)
+    while not state.is_over:
+        seat = min(state.to_move)
+        legal = state.legal_actions(seat)
+        ks = mark(legal, None, spaces.index, masks)
+        assert ks == [spaces.catalogue.index(a.id) for a in legal]
+        mask = np.zeros(spaces.num_actions, dtype=np.int8)
+        assert mark(legal, mask.data, spaces.index, masks) is ks
+        assert list(np.flatnonzero(mask)) == sorted(ks)
+        state.apply(legal[int(rng.integers(len(legal)))], seat)

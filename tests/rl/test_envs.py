@@ -203,6 +203,25 @@ def test_aec_observation_is_the_dictionary_encoding_and_the_mask_the_legal_actio
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
+def test_aec_masks_are_the_callers_own_arrays() -> None:
+    """A mask handed out is a new array: a caller that writes over it (here: zeros it, or marks every
+    action) changes no later mask, though the same offers come again and again in a game."""
+    env = rl.env("valeria-card-kingdoms", 2)
+    env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for i in range(150):
+        if not env.agents:
+            break
+        obs, _, term, trunc, _ = env.last()
+        seat = int(env.agent_selection[-1])
+        legal = {env.spaces.index[a.id] for a in env.state_.legal_actions(seat)}
+        mask = obs["action_mask"]
+        assert set(np.flatnonzero(mask)) == legal
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(mask)))
+        mask[:] = i % 2  # the caller's own array
+        env.step(action)
+
+
 @pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
 def test_aec_quiet_steps_play_the_games_of_apply(game_id: str) -> None:
     """The default environment moves by the quiet step, ``events=True`` by ``apply``: every

@@ -104,24 +104,28 @@ def step_and_show(states: list[GameState], chosen: list[Action], seats: list[int
 
 def mark(legal: tuple[Action, ...], mask_row: Any, index: dict[str, int], masks: Masks) -> list[int]:
     """Write the mask of ``legal`` into ``mask_row`` (an int8 buffer of the catalogue's size,
-    zeroed: 1 at each legal action's catalogue index) and return those indices in ``legal``'s order.
+    zeroed: 1 at each legal action's catalogue index; None: nothing is written) and return those
+    indices in ``legal``'s order.
 
     ``masks``: a memo for ``index``'s catalogue (the caller's, shared by the environments of one
     catalogue), keyed by the offered ids; a known set of ids is copied in one slice, and the list
-    returned is the memo's (read it, do not change it). Raises KeyError for an offered id outside
-    the catalogue.
+    returned is the memo's, the same object for the same ids while the memo holds them (read it, do
+    not change it; a caller may key its own form of the mask by it). Raises KeyError for an offered
+    id outside the catalogue.
     """
     ids = tuple([action.id for action in legal])
     known = masks.get(ids)
     if known is None:
         ks = [index[i] for i in ids]
-        whole = array("b", bytes(len(mask_row)))
+        # the catalogue's size: the row's, or the index's (one id per catalogue index) without a row
+        whole = array("b", bytes(len(mask_row) if mask_row is not None else len(index)))
         for k in ks:
             whole[k] = 1
         if len(masks) > 4096:  # bound the memory of long runs
             masks.clear()
         known = masks[ids] = (ks, memoryview(whole))
-    mask_row[:] = known[1]
+    if mask_row is not None:
+        mask_row[:] = known[1]
     return known[0]
 
 
@@ -132,8 +136,9 @@ def show_one(state: GameState, seat: int, fill: Fill | None, row: Any, mask_row:
 
     ``row`` and ``mask_row`` as for :func:`show` (``row`` unused without a fill); the mask is
     written before the fill, as the legal actions are asked for first, through :func:`mark` when
-    ``masks`` is given. Returns (legal Actions, their catalogue indices). Raises KeyError for an
-    offered id outside the catalogue.
+    ``masks`` is given (then ``mask_row`` may be None: no mask is written, and the caller makes its
+    own from the indices, the memo's list). Returns (legal Actions, their catalogue indices).
+    Raises KeyError for an offered id outside the catalogue.
     """
     legal = state.legal_actions(seat)
     if masks is not None:

@@ -9,9 +9,11 @@ own observation, so nothing passes between them. Rewards come once, at the end, 
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
 
-Each ``step`` that leaves the game going shows the next decision at once (the mask and vector of
-the seat it selects, in one compiled call with the move: :func:`dicetable.engine.batchstep.step_show`),
-and ``last()`` hands that observation out: a loop of ``last()`` and ``step`` pays for one show a step.
+Each ``step`` that leaves the game going shows the next decision at once (the vector and legal
+actions of the seat it selects, in one compiled call with the move:
+:func:`dicetable.engine.batchstep.step_show`; its mask a copy of the array kept for that set of
+legal actions), and ``last()`` hands that observation out: a loop of ``last()`` and ``step`` pays
+for one show a step.
 
 Games are set up and moved the engine's quiet way, as :class:`~dicetable.rl.batch.BatchEnv` does:
 the same game, but no event is built, so ``state_``'s log stays empty (no observation, mask,
@@ -58,11 +60,15 @@ class DicetableAEC(AECEnv):
         self._obs_space, self._act_space = self.spaces.gym_spaces()
         # the game's direct fill, called straight from observe (the agent's seat is always a seat)
         self._fill = self.spaces.encoding.direct
-        # zeroed arrays copied for each observation (a copy costs less than np.zeros)
-        self._zeros = (np.zeros(self.spaces.observation_size, _FLOAT32), np.zeros(self.spaces.num_actions, _INT8))
+        # a zeroed vector copied for each observation (a copy costs less than np.zeros)
+        self._zero_vector = np.zeros(self.spaces.observation_size, _FLOAT32)
         self._index = self.spaces.index
         # the masks of offered id sets, shared by every environment of this catalogue (batchstep.mark)
         self._masks = shared_memo("masks", self.spaces.catalogue)
+        # each of those masks as an int8 array, copied for each observation (no memoryview of a new
+        # array, no slice written through it): id of mark's list of indices -> (that list, the array).
+        # The list is held, so its id is not reused while the entry lives.
+        self._mask_arrays: dict[int, tuple[list[int], np.ndarray]] = shared_memo("mask-arrays", self.spaces.catalogue)
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         self.state_: GameState | None = None  # None until the first reset()
         # (seat, legal Actions, their catalogue indices) of the last mask: step finds the chosen
@@ -116,19 +122,30 @@ class DicetableAEC(AECEnv):
 
     def _show(self, state: GameState, seat: int) -> dict[str, np.ndarray]:
         """``observe`` of a seat: the mask and the fill, the legal actions kept for ``step``."""
-        zero_vector, zero_mask = self._zeros
-        mask = zero_mask.copy()
         fill = self._fill
         if fill is None:
-            offered = show_one(state, seat, None, None, mask.data, self._index, self._masks)
+            offered = show_one(state, seat, None, None, None, self._index, self._masks)
             self._offered = (seat, offered[0], offered[1])
-            return {"observation": self.spaces.observe(state, seat), "action_mask": mask}
-        vector = zero_vector.copy()
-        # the mask, then the fill through a memoryview (as GameSpaces.observe does), in one call
-        # compiled with the engine (dicetable.engine.batchstep)
-        offered = show_one(state, seat, fill, vector.data, mask.data, self._index, self._masks)
+            return {"observation": self.spaces.observe(state, seat), "action_mask": self._mask(offered[1])}
+        vector = self._zero_vector.copy()
+        # the legal actions, then the fill through a memoryview (as GameSpaces.observe does), in one
+        # call compiled with the engine (dicetable.engine.batchstep)
+        offered = show_one(state, seat, fill, vector.data, None, self._index, self._masks)
         self._offered = (seat, offered[0], offered[1])
-        return {"observation": vector, "action_mask": mask}
+        return {"observation": vector, "action_mask": self._mask(offered[1])}
+
+    def _mask(self, ks: list[int]) -> np.ndarray:
+        """A new int8 mask, 1 at the catalogue indices ``ks`` (the list ``batchstep.mark`` returned)."""
+        known = self._mask_arrays.get(id(ks))
+        if known is None or known[0] is not ks:
+            ones = bytearray(self.spaces.num_actions)  # item by item: cheaper than numpy's fancy indexing
+            for k in ks:
+                ones[k] = 1
+            whole = np.frombuffer(ones, _INT8)  # only ever copied
+            if len(self._mask_arrays) > 4096:  # bound the memory of long runs
+                self._mask_arrays.clear()
+            known = self._mask_arrays[id(ks)] = (ks, whole)
+        return known[1].copy()
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """(observation, cumulative reward, terminated, truncated, info) of the selected agent, as
@@ -179,16 +196,19 @@ class DicetableAEC(AECEnv):
         fill = self._fill
         if offered is not None and offered[0] == seat and fill is not None:
             # the Action the mask showed, played in one compiled call (dicetable.engine.batchstep):
-            # the trusted quiet step (apply with events=True), then the next seat's mask and vector
-            # for last() to hand out; -2: not offered, refused below
-            zero_vector, zero_mask = self._zeros
-            vector, mask = zero_vector.copy(), zero_mask.copy()
+            # the trusted quiet step (apply with events=True), then the next seat's legal actions and
+            # vector, and its mask, for last() to hand out; -2: not offered, refused below
+            vector = self._zero_vector.copy()
             shown = step_show(state, offered[1], offered[2], action, seat, self.events, fill, vector.data,
-                              mask.data, self._index, self._masks)
+                              None, self._index, self._masks)
             following = shown[0]
             if following >= 0:  # the rewards stay zero until the step that ends the game
                 self.agent_selection = self.possible_agents[following]
                 self._offered = shown
+                # _mask, its usual case written out (the call cost about 650 instructions a step)
+                ks = shown[2]
+                known = self._mask_arrays.get(id(ks))
+                mask = known[1].copy() if known is not None and known[0] is ks else self._mask(ks)
                 self._shown = (following, {"observation": vector, "action_mask": mask})
                 return
             if following == -1:

@@ -32,6 +32,15 @@ _VP_SCALE: Final = 60.0
 _top = itemgetter(slice(-1, None))
 
 
+#: the values a scalar table of the direct fill holds: v / scale for v in 0..255
+_TABLE: Final = 256
+
+
+def _scaled(scale: float) -> list[Any]:
+    """``v / scale`` for v in 0.._TABLE-1 (the floats the division gives), each an object made once."""
+    return [v / scale for v in range(_TABLE)]
+
+
 def _p(v: Obs) -> Obs:
     """The seat's part of the observation in a ``per_seat`` view."""
     player: Obs = v["obs"]["player"][v["seat"]]
@@ -214,18 +223,33 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
     o_my_duke, o_my_duke_vp, o_my_duke_offer = o["my_duke"], o["my_duke_vp"], o["my_duke_offer"]
     o_dark_lord_citizens, o_dark_lord_domains = o.get("dark_lord_citizens", -1), o.get("dark_lord_domains", -1)
 
+    # the scalars are written with index and value objects made here once: a write through a
+    # memoryview of an int and a float worked out in the compiled fill boxes both (a new int above
+    # 256, a new float) and frees them after, which costs about a third of the write. boxed[i] is i
+    # (the fixed places as locals); the values are tables of v / scale (_scaled: the same floats the
+    # division gives) read in line (a call would cost the pure build more than the division), and one 1.0
+    boxed: list[Any] = list(range(max(o.values()) + max(len(DUKE_NAME), len(CIT_NAME), len(DOM_NAME)) + 1))
+    at_turn, at_exhausted, at_actions_left, at_duke_vp = (boxed[i] for i in (o_turn, o_exhausted, o_actions_left,
+                                                                            o_my_duke_vp))
+    one: Any = 1.0
+    turns, sixths, fifths, halves = _scaled(40), _scaled(6), _scaled(5), _scaled(2)
+    res_values, vp_values, duke_vp_values = _scaled(_RES_SCALE), _scaled(_VP_SCALE), _scaled(30)
+    # the Exhausted stacks (a bit each) at this fill's last call and their count (one tuple, read once)
+    last_exhausted: list[tuple[int, int]] = [(0, 0)]
+
     def fill(state: ValeriaState, seat: int | None, out: Any) -> None:
         n = state.players
         phase = state.phase
-        out[o_phase + phase] = 1.0
-        out[o_turn] = state.turn / 40
+        out[boxed[o_phase + phase]] = one
+        turn = state.turn
+        out[at_turn] = turns[turn] if 0 <= turn < _TABLE else turn / 40
         first = seat if seat is not None else 0
         rel = [(s - first) % n for s in range(n)]
-        out[o_is_active + rel[state.active]] = 1.0
-        out[o_is_first + rel[state.first]] = 1.0
+        out[boxed[o_is_active + rel[state.active]]] = one
+        out[boxed[o_is_first + rel[state.first]]] = one
         for i, d in enumerate(state.dice):
             if d:
-                out[o_dice + i] = d / 6
+                out[boxed[o_dice + i]] = sixths[d] if 0 <= d < _TABLE else d / 6
         stacks, cit_down, areas = state.stacks, state.cit_down, state.areas
         last = last_centre[0]
         if stacks == last[0] and cit_down == last[1] and areas == last[2]:
@@ -248,14 +272,22 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             last_centre[0] = (stacks.copy(), cit_down.copy(), areas, block)
         as_values = 1 if type(out) is list else 0  # a list takes Python floats, a buffer a memoryview
         out[centre_slice] = block[as_values]
-        out[o_exhausted] = state.exhausted.bit_count() / 5
+        # the Exhausted stacks' count, worked out only when they changed (bit_count is a method call)
+        bits, exhausted = last_exhausted[0]
+        if state.exhausted != bits:
+            bits = state.exhausted
+            exhausted = bits.bit_count()
+            last_exhausted[0] = (bits, exhausted)
+        if exhausted:
+            out[at_exhausted] = fifths[exhausted] if exhausted < _TABLE else exhausted / 5
         if phase not in (P_DUKES, P_OVER) and state.tasks:
             task = state.tasks[-1]
             slot = task_slot.get(task[0])
             if slot is not None:
-                out[o_pending + slot] = 1.0
+                out[boxed[o_pending + slot]] = one
             if task[0] == "action" and task[2] is not None:
-                out[o_actions_left] = task[2] / 2
+                left = task[2]
+                out[at_actions_left] = halves[left] if 0 <= left < _TABLE else left / 2
         res, own, doms, victory = state.res, state.own, state.doms, state.victory
         duke_parts: list[int | None] = []
         for s in range(n):
@@ -279,23 +311,25 @@ def _direct(players: int, at: dict[str, int]) -> DirectFill:
             b = s * 4
             at_res = o_resources + k * 4
             for r in range(4):
-                if res[b + r]:
-                    out[at_res + r] = res[b + r] / _RES_SCALE
+                v = res[b + r]
+                if v:
+                    out[boxed[at_res + r]] = res_values[v] if 0 <= v < _TABLE else v / _RES_SCALE
             vp += res[b + 3]
             if vp:
-                out[o_public_vp + k] = vp / _VP_SCALE
+                out[boxed[o_public_vp + k]] = vp_values[vp] if 0 <= vp < _TABLE else vp / _VP_SCALE
         if seat is not None:
             duke = state.dukes[seat]
             if duke >= 0:
                 slot = duke_slot[duke]
                 if slot is not None:
-                    out[o_my_duke + slot] = 1.0
+                    out[boxed[o_my_duke + slot]] = one
                 b = seat * 4
                 from_res = duke_resource_vp(duke, res[b], res[b + 1], res[b + 2])
                 part = duke_parts[duke]
                 if part is None:
                     part = duke_parts[duke] = state.duke_vp(seat) - from_res
-                out[o_my_duke_vp] = (part + from_res) / 30
+                v = part + from_res
+                out[at_duke_vp] = duke_vp_values[v] if 0 <= v < _TABLE else v / 30
             if phase == P_DUKES:
                 for d in state.offers[seat]:
                     slot = duke_slot[d]
