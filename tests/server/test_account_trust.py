@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -20,18 +19,10 @@ from dicetable.server.accounts import NAME_FAILURES, PAIR_FAILURES, THROTTLE_WIN
 from dicetable.server.models import TableRow
 
 from .helpers import auth, create, tokens_of
-from .test_accounts import PASSWORD, engine_of, sign_in, sign_up
+from .test_accounts import PASSWORD, engine_of, quick_hashes, sign_in, sign_up  # noqa: F401 - quick_hashes: autouse here too
 
 KOD = "kingdom-of-dice"
 GAME = "biblios-dice"
-
-
-@pytest.fixture(autouse=True)
-def quick_hashes(monkeypatch):
-    """argon2id with small costs in these tests (the server's defaults take ~0.3 s per hash)."""
-    fast = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-    monkeypatch.setattr(accounts, "_hasher", fast)
-    monkeypatch.setattr(accounts, "_DUMMY_HASH", fast.hash("nobody's password"))
 
 
 def _claim(client, made: dict, seat: int) -> str:
@@ -155,6 +146,10 @@ def test_seat_names_cannot_pose_as_accounts_or_as_what_the_tables_show(client):
         assert "give the seat another name" in r.json()["detail"]
     r = seats("Mum", "Dad", "Zoë")  # a hot-seat table's ordinary names keep working
     assert r.status_code == 201 and [s["name"] for s in r.json()["seats"]] == ["Mum", "Dad", "Zoë"]
+    # words of different alphabets are a name people have; one word mixing them is refused
+    assert seats("李小龍 Bruce", "Ann").status_code == 201
+    r = seats("李小龍Bruce", "Ann")
+    assert r.status_code == 422 and "in the word '李小龍Bruce'" in r.json()["detail"], r.text
     assert seats("Player 1", "Player 2", "Alice's friend").status_code == 201  # a seat's own default name
     # the creator may give a free seat their own account's name; that seat is still no account's
     headers = sign_in(client, "alice_t25")

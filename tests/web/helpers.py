@@ -245,3 +245,31 @@ def check_final_table(page, game: str, view: dict) -> None:
     assert page.locator("#final-why li").count() >= 1
     assert page.locator("#status").inner_text().startswith("Game over")
     assert page.locator("#board [data-action], #actionbar [data-action]").count() == 0
+
+
+#: The password of the accounts the browser tests sign up.
+PASSWORD = "a long enough password"
+
+
+def sign_up_here(page, server_url: str, name: str) -> None:
+    """Sign up ``name`` (password :data:`PASSWORD`) on the account page and wait until it says so."""
+    page.goto(server_url + "/account")
+    page.fill("#sign-up-name", name)
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#create-account")
+    page.wait_for_selector("#signed-in:not([hidden])")
+
+
+def finished_by_bots(server, game: str, seats: list[dict], seed: int, seconds: float = 150) -> str:
+    """A table of ``seats`` whose human seat 0 a random bot plays to the end (with the other seats'
+    bots); its id, once the API says it is over."""
+    made = server.create(game, seats, seed=seed)
+    tid = made["table_id"]
+    status, _ = server.call("POST", f"/api/tables/{tid}/seats/0/bot", {"level": "random"}, token=made["seats"][0]["token"])
+    assert status == 200
+    deadline = time.time() + seconds
+    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
+        assert time.time() < deadline, "the bots never finished"
+        time.sleep(0.05)
+    return tid
+

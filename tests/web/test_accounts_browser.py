@@ -12,11 +12,10 @@ import pytest
 
 from tests.web.a11y import axe_problems
 
-from .helpers import accessible_problems, open_lobby_table, take_turn, wait_ready
+from .helpers import PASSWORD, accessible_problems, open_lobby_table, sign_up_here, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long enough password"
 #: A seat name that would run script and make bold text if a page put names in as HTML.
 MARKUP = "<img src=x onerror=__o=1><b>Mallory</b>"  # 39 characters: seat names hold at most 40
 
@@ -28,14 +27,6 @@ def _name(prefix: str) -> str:
 def _bar(page) -> str:
     page.wait_for_function("() => document.querySelector('#account-link').textContent !== ''")
     return page.locator("#account-bar").inner_text()
-
-
-def _sign_up_here(page, server, name: str) -> None:
-    page.goto(server.url + "/account")
-    page.fill("#sign-up-name", name)
-    page.fill("#sign-up-password", PASSWORD)
-    page.click("#create-account")
-    page.wait_for_selector("#signed-in:not([hidden])")
 
 
 def test_sign_up_in_and_out_from_the_pages_and_a_guest_keeps_their_seat(context, server):
@@ -55,7 +46,7 @@ def test_sign_up_in_and_out_from_the_pages_and_a_guest_keeps_their_seat(context,
     page.click("#create-account")
     page.wait_for_function("() => document.querySelector('#sign-up-error').textContent.includes('letters and digits')")
     assert page.locator("#sign-up-error b").count() == 0
-    _sign_up_here(page, server, name)
+    sign_up_here(page, server.url, name)
     page.wait_for_function("() => document.querySelector('#kept').textContent.includes('1 seat')")
     assert page.locator("#me-name").inner_text() == name
     page.wait_for_function(f"() => document.querySelector('#account-who').textContent === 'Signed in as {name}'")
@@ -117,7 +108,7 @@ def test_signing_up_before_the_session_is_known_signs_up_and_never_puts_the_pass
 def test_an_api_token_and_deleting_the_account_from_the_page(context, server):
     page = context.new_page()
     name = _name("Del")
-    _sign_up_here(page, server, name)
+    sign_up_here(page, server.url, name)
     page.click("#new-token")
     page.wait_for_selector("#api-token:not([hidden])")
     token = page.input_value("#api-token")
@@ -138,7 +129,7 @@ def test_an_api_token_and_deleting_the_account_from_the_page(context, server):
 
 def test_move_notices_are_set_from_the_account_page(context, server):
     page = context.new_page()
-    _sign_up_here(page, server, _name("Mail"))
+    sign_up_here(page, server.url, _name("Mail"))
     page.wait_for_selector("#mail-off:not([hidden])")  # this test server has no mail server: the page says so
     page.fill("#notice-email", "ada@localhost")
     page.check("#notice-on")
@@ -164,7 +155,7 @@ def test_move_notices_are_set_from_the_account_page(context, server):
 def test_a_cross_site_form_post_is_refused(context, server):
     page = context.new_page()
     name = _name("Csrf")
-    _sign_up_here(page, server, name)
+    sign_up_here(page, server.url, name)
     before = server.call("GET", "/api/tables?all=true")[1]["total"]
     other = context.new_page()  # a page of another site, with a form posting to this server
     other.set_content(f'<form method="post" action="{server.url}/api/tables" enctype="text/plain">'
@@ -212,7 +203,7 @@ def test_the_account_bar_and_page_fit_both_screens(browser, server, size, tmp_pa
         shots = Path(tmp_path)
         page.screenshot(path=str(shots / f"account-out-{size[0]}.png"), full_page=True)
         assert accessible_problems(page) == [] and axe_problems(page) == []
-        _sign_up_here(page, server, _name("Wide"))
+        sign_up_here(page, server.url, _name("Wide"))
         page.screenshot(path=str(shots / f"account-in-{size[0]}.png"), full_page=True)
         assert accessible_problems(page) == [] and axe_problems(page) == []
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -235,7 +226,7 @@ def test_a_seat_named_for_a_player_is_played_from_their_sign_in(context, server)
     assert server.call("POST", "/api/accounts", {"name": alice, "password": PASSWORD})[0] == 201
     token = server.call("POST", "/api/session", {"name": alice, "password": PASSWORD})[1]["token"]
     page = context.new_page()
-    _sign_up_here(page, server, bob)
+    sign_up_here(page, server.url, bob)
     status, made = server.call("POST", "/api/tables", {
         "game": "biblios-dice", "players": 2, "rated": True,
         "seats": [{"kind": "human", "player": bob}, {"kind": "human", "player": alice}]}, token=token)
@@ -256,7 +247,7 @@ def test_a_signed_in_player_creates_a_rated_table_from_the_lobby_form(context, s
     page.wait_for_function("() => document.querySelector('#account-link').textContent !== ''")
     assert page.locator("#rated").is_disabled(), "a guest cannot create a rated table"
     name = _name("Host")
-    _sign_up_here(page, server, name)
+    sign_up_here(page, server.url, name)
     page.goto(server.url + "/")
     page.wait_for_function("() => !document.querySelector('#rated').disabled")
     page.select_option("#game", "biblios-dice")

@@ -8,30 +8,19 @@ Debian's chromium with its default fonts (DejaVu, Liberation). A few seconds eac
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
+
+from .helpers import finished_by_bots
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+#: Seat 0 a person (a random bot plays it), seat 1 a random bot.
+RANDOM_PAIR = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
 SRC = Path(__file__).resolve().parents[2] / "src" / "dicetable"
-
-
-def _finished(server, game: str, players: int, seed: int, seconds: float = 150) -> str:
-    """A table whose human seat 0 and other seats random bots play to the end; its id."""
-    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
-    made = server.create(game, seats, seed=seed)
-    tid = made["table_id"]
-    status, _ = server.call("POST", f"/api/tables/{tid}/seats/0/bot", {"level": "random"}, token=made["seats"][0]["token"])
-    assert status == 200
-    deadline = time.time() + seconds
-    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
-        assert time.time() < deadline, "the bots never finished"
-        time.sleep(0.05)
-    return tid
 
 
 # ------------------------------------------------------------------ the replay viewer on a phone
@@ -61,7 +50,7 @@ def test_replay_on_a_phone_scrolls_as_one_page_under_compact_controls(browser, s
     worded buttons, the menus and the prompt); nothing scrolls inside the page (the board sat in a
     460 px box of its own, the log under it), so the whole board and the log's last line are reached
     by the page's own scroll, and the controls stay in sight there. Each button keeps a 44 px target."""
-    tid = _finished(server, game, 2, seed=4)
+    tid = finished_by_bots(server, game, RANDOM_PAIR, seed=4)
     ctx = browser.new_context(**PHONE)
     try:
         page = ctx.new_page()
@@ -89,7 +78,7 @@ def test_replay_on_a_phone_scrolls_as_one_page_under_compact_controls(browser, s
 def test_replay_on_a_laptop_keeps_the_board_and_log_side_by_side(browser, server):
     """At 1366x768 the viewer stays one screen: the board and the log side by side, the log scrolling
     in its own pane, the controls and their words in one bar above them."""
-    tid = _finished(server, "kingdom-of-dice", 2, seed=4)
+    tid = finished_by_bots(server, "kingdom-of-dice", RANDOM_PAIR, seed=4)
     ctx = browser.new_context(**LAPTOP)
     try:
         page = ctx.new_page()

@@ -13,22 +13,15 @@ import time
 
 import pytest
 
+from .helpers import PASSWORD, sign_up_here
+
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long enough password"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def _name(prefix: str) -> str:
     return f"{prefix}{secrets.token_hex(3)}"
-
-
-def _sign_up_here(page, server, name: str) -> None:
-    page.goto(server.url + "/account")
-    page.fill("#sign-up-name", name)
-    page.fill("#sign-up-password", PASSWORD)
-    page.click("#create-account")
-    page.wait_for_selector("#signed-in:not([hidden])")
 
 
 def _bots_finish(server, tid: str, tokens: dict, seconds: float = 150) -> None:
@@ -151,7 +144,7 @@ def test_a_friends_invite_opened_at_her_own_table_says_she_plays_her_own_seat(co
     made = server.create("kingdom-of-dice", [{"kind": "human"}, {"kind": "human"}])
     tid = made["table_id"]
     page = context.new_page()
-    _sign_up_here(page, server, _name("Ali"))
+    sign_up_here(page, server.url, _name("Ali"))
     page.goto(server.url + made["seats"][0]["link"])
     page.wait_for_selector(".player.me")
     page.goto(server.url + "/")
@@ -167,7 +160,7 @@ def test_a_friends_invite_opened_at_her_own_table_says_she_plays_her_own_seat(co
 def test_a_signed_in_hosts_own_seat_in_the_invite_panel_says_what_its_link_does(context, server, tmp_path):
     """Finding 6: the host's own seat is their account's: its link is the table's address, a spectator's."""
     page = context.new_page()
-    _sign_up_here(page, server, _name("Host"))
+    sign_up_here(page, server.url, _name("Host"))
     page.goto(server.url + "/")
     page.wait_for_function("() => !document.querySelector('#rated').disabled")
     page.select_option("#game", "biblios-dice")

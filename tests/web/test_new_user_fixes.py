@@ -6,9 +6,10 @@ nor make a tall empty band above the table on a phone. A few seconds each.
 
 from __future__ import annotations
 
-import time
 
 import pytest
+
+from .helpers import finished_by_bots
 
 pytestmark = pytest.mark.browser
 
@@ -31,19 +32,6 @@ WIDTH = """() => {
 def _phone_fits(page) -> None:
     got = page.evaluate(WIDTH)
     assert got["scroll"] <= 390 and got["inner"] <= 390, got
-
-
-def _finished(server, game: str, seats: list[dict], seed: int, seconds: float = 150) -> str:
-    """A table whose human seat 0 a random bot plays to the end; its id."""
-    made = server.create(game, seats, seed=seed)
-    tid = made["table_id"]
-    status, _ = server.call("POST", f"/api/tables/{tid}/seats/0/bot", {"level": "random"}, token=made["seats"][0]["token"])
-    assert status == 200
-    deadline = time.time() + seconds
-    while not server.call("GET", f"/api/tables/{tid}")[1]["over"]:
-        assert time.time() < deadline, "the bots never finished"
-        time.sleep(0.05)
-    return tid
 
 
 def test_a_long_name_never_scrolls_a_phone_page_sideways(browser, server):
@@ -105,7 +93,7 @@ def test_final_sheet_on_a_phone_keeps_heads_apart_and_low(browser, server):
     """Biblios Dice's final sheet at 390 px: no category head runs into the next ("Manuscripts" into
     "Pigments"), the heads' row is at most three lines high (it was five, an empty band above the
     table), and a long name wraps in its row head, readable whole."""
-    tid = _finished(server, "biblios-dice", [{"kind": "human", "name": LONG}, {"kind": "bot", "level": "random"}], seed=3)
+    tid = finished_by_bots(server, "biblios-dice", [{"kind": "human", "name": LONG}, {"kind": "bot", "level": "random"}], seed=3)
     ctx = browser.new_context(**PHONE)
     try:
         page = ctx.new_page()
