@@ -273,3 +273,15 @@ def finished_by_bots(server, game: str, seats: list[dict], seed: int, seconds: f
         time.sleep(0.05)
     return tid
 
+
+def create_rated_from_lobby(page, server_url: str, game: str = "biblios-dice") -> None:
+    """As a signed-in player: a rated two-seat table of ``game`` made from the lobby, its second seat open;
+    waits for the invite panel (the open seat waits for a signed-in player)."""
+    page.goto(server_url + "/")
+    page.wait_for_function("() => !document.querySelector('#rated').disabled")
+    page.select_option("#game", game)
+    page.select_option('[data-seat="1"]', "human")
+    page.check("#rated")
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+

@@ -12,7 +12,8 @@ import pytest
 
 from tests.web.a11y import axe_problems
 
-from .helpers import PASSWORD, accessible_problems, open_lobby_table, sign_up_here, take_turn, wait_ready
+from .helpers import (PASSWORD, accessible_problems, create_rated_from_lobby, open_lobby_table, sign_up_here, take_turn,
+                      wait_ready)
 
 pytestmark = pytest.mark.browser
 
@@ -248,13 +249,7 @@ def test_a_signed_in_player_creates_a_rated_table_from_the_lobby_form(context, s
     assert page.locator("#rated").is_disabled(), "a guest cannot create a rated table"
     name = _name("Host")
     sign_up_here(page, server.url, name)
-    page.goto(server.url + "/")
-    page.wait_for_function("() => !document.querySelector('#rated').disabled")
-    page.select_option("#game", "biblios-dice")
-    page.select_option('[data-seat="1"]', "human")
-    page.check("#rated")
-    page.click("#create")
-    page.wait_for_selector("#created:not([hidden])")  # the open seat waits for a signed-in player: the invite panel
+    create_rated_from_lobby(page, server.url)  # the open seat waits for a signed-in player: the invite panel
     tables = page.evaluate("async () => (await (await fetch('/api/lobby?rated=true')).json()).tables")
     assert tables and all(t["rated"] for t in tables)
     mine = page.evaluate("async () => (await (await fetch('/api/my-tables')).json()).tables")

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from .helpers import PASSWORD, sign_up_here
+from .helpers import PASSWORD, create_rated_from_lobby, sign_up_here
 
 pytestmark = pytest.mark.browser
 
@@ -161,13 +161,7 @@ def test_a_signed_in_hosts_own_seat_in_the_invite_panel_says_what_its_link_does(
     """Finding 6: the host's own seat is their account's: its link is the table's address, a spectator's."""
     page = context.new_page()
     sign_up_here(page, server.url, _name("Host"))
-    page.goto(server.url + "/")
-    page.wait_for_function("() => !document.querySelector('#rated').disabled")
-    page.select_option("#game", "biblios-dice")
-    page.select_option('[data-seat="1"]', "human")
-    page.check("#rated")
-    page.click("#create")
-    page.wait_for_selector("#created:not([hidden])")
+    create_rated_from_lobby(page, server.url)
     own = page.locator('[data-invite="0"]')
     text = own.inner_text()
     assert "give the seat away" not in text, text
