@@ -164,7 +164,8 @@ def check_seat_name(name: str, seat: int, accounts: dict[str, str], own: str | N
     Refused: a name the tables give to others (:func:`is_reserved`: "Spectator", a bot, "Player N" unless
     it is this ``seat``'s own default name), blank-looking characters (Hangul fillers, the blank Braille
     pattern; control and format characters are refused before), letters of several scripts in one word (a
-    Cyrillic ``а`` among Latin ones; words of different scripts, "李小龍 Bruce", are a name people have), and a name that is, or looks like (:func:`skeletons`), a registered player's
+    Cyrillic ``а`` among Latin ones; words of different scripts, a Chinese name then a Latin one, are a name
+    people have), and a name that is, or looks like (:func:`skeletons`), a registered player's
     name: ``accounts`` maps skeletons to account names (:meth:`Accounts.skeletons`); ``own`` is the
     creator's account name, which a seat may use. Ordinary free names pass ("Mum", "Dad", "Zoë").
     """
@@ -177,7 +178,7 @@ def check_seat_name(name: str, seat: int, accounts: dict[str, str], own: str | N
     if blank is not None:
         raise ApiError(422, f"{what} holds an invisible or blank-looking character (U+{ord(blank):04X}), which "
                             f"can make it look like another name; {rule}")
-    for word in unicodedata.normalize("NFKC", name).split():  # "李小龍 Bruce" is two words, each of one script
+    for word in unicodedata.normalize("NFKC", name).split():  # a Chinese name then a Latin one: two words, one script each
         scripts = {_script(ch) for ch in word if unicodedata.category(ch)[0] == "L"}
         if len(scripts) > 1:
             raise ApiError(422, f"{what} mixes letters of several alphabets in the word {word!r} ("

@@ -127,6 +127,12 @@ async function claimInvite(invite) {
   if (res.status === 200) {
     T.token = res.data.token;
     rest.set("token", T.token);
+    // kept at once, not only with the first view: a player who leaves the page before it comes
+    // (to sign in, say) still holds the seat in this browser
+    if (typeof res.data.seat === "number") {
+      T.tokens[res.data.seat] = T.token;
+      store.setTokens(T.id, T.tokens);
+    }
   } else {
     // what the page does next is known only with its first view (a signed-in player's own seat here, or
     // a spectator's table): the banner is written then (explainClaim)
