@@ -369,3 +369,13 @@ def test_save_file_seat_errors_count_from_one(tmp_path, monkeypatch):
     path.write_text(json.dumps(data))
     out = flat(run("play", "--load", str(path)))
     assert "Player 1 to Player 3" in out and "got [7]" in out
+
+
+# ------------------------------------------------------------------ 12 (one of): Ctrl-C at the menu
+def test_ctrl_c_at_the_menu_says_interrupted_on_a_line_of_its_own(monkeypatch):
+    def interrupted(prompt, on=None):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("dicetable.cli.main.read_line", interrupted)
+    result = runner.invoke(app, ["play"])
+    assert result.exit_code == 130
+    assert "\ninterrupted" in result.output

@@ -112,7 +112,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         except (typer.Exit, typer.Abort, SystemExit):
             raise
         except KeyboardInterrupt:
-            console.print("[red]interrupted[/red]")
+            console.print("\n[red]interrupted[/red]")  # on a line of its own, not after a prompt's "^C"
             raise typer.Exit(130) from None
         except EOFError:  # the input ended before a game began (a menu question): nothing to save
             console.print("\nThe input ended before a game began; nothing was played.")
