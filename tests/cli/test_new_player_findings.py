@@ -379,3 +379,14 @@ def test_ctrl_c_at_the_menu_says_interrupted_on_a_line_of_its_own(monkeypatch):
     result = runner.invoke(app, ["play"])
     assert result.exit_code == 130
     assert "\ninterrupted" in result.output
+
+
+# ------------------------------------------------------------------ 12 (one of): the game menu at 80 columns
+def test_a_wrapped_game_description_stays_indented_beside_its_number():
+    result = run("play", input="")
+    lines = result.output.split("Which game?")[1].split("Game number")[0].strip("\n").splitlines()
+    assert len(lines) > len(list_games())  # some descriptions wrap at 80 columns
+    for line in lines:
+        assert line.startswith("  "), line  # numbered lines and their continuations alike
+    numbered = [line for line in lines if line.strip()[:1].isdigit()]
+    assert len(numbered) == len(list_games())

@@ -191,9 +191,13 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
     specs = list_games()
     if game is None:
         console.print("[bold]Which game?[/bold]")
+        menu = Table.grid(padding=(0, 1), pad_edge=True)  # a wrapped description stays beside its number
+        menu.add_column(justify="right", no_wrap=True)
+        menu.add_column()
         for i, spec in enumerate(specs, start=1):
-            console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): "
-                          f"{escape(spec.summary)}")
+            menu.add_row(f" [cyan]{i}[/cyan]", f"{escape(spec.name)} ({spec.min_players}-{spec.max_players} players): "
+                         f"{escape(spec.summary)}")
+        console.print(menu)
 
         def pick_game(answer: str) -> GameSpec:
             if is_number(answer) and 1 <= int(answer) <= len(specs):
