@@ -361,9 +361,10 @@ def _hot_seat_table(lines, tmp_path, terminal=True):
 
 
 def test_hot_seat_hand_off_wipes_the_scrollback_and_shows_what_happened(tmp_path):
-    # Player 1 keeps the dice and takes the Bishop dice, then hands over; Player 2 presses
+    # Player 1 takes the keyboard (the first hand-over: nothing to wipe yet), keeps the dice and takes
+    # the Bishop dice, then hands over; Player 2 presses
     # Enter, sees the table as Player 2, and the input ends (the game is saved).
-    text, table = _hot_seat_table(["keep", "take:bishop", ""], tmp_path)
+    text, table = _hot_seat_table(["", "keep", "take:bishop", ""], tmp_path)
     wipe = "\x1b[2J\x1b[H\x1b[3J"                              # screen and scrollback erased
     assert text.count(wipe) == 1
     before, after = text.split(wipe)
@@ -385,7 +386,7 @@ def test_hot_seat_hand_off_wipes_the_scrollback_and_shows_what_happened(tmp_path
 
 
 def test_hot_seat_without_a_terminal_writes_no_escape_codes(tmp_path):
-    text, _ = _hot_seat_table(["keep", "take:bishop", ""], tmp_path, terminal=False)
+    text, _ = _hot_seat_table(["", "keep", "take:bishop", ""], tmp_path, terminal=False)
     assert "\x1b[3J" not in text
 
 

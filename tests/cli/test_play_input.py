@@ -49,7 +49,7 @@ def test_a_later_refused_step_says_the_earlier_ones_were_made(tmp_path, monkeypa
     # Card Kingdoms, seed 81: the Skeleton can be paid one way only, so the payment is made
     # for the player; the typed pay id then has no decision to answer.
     monkeypatch.chdir(tmp_path)
-    lines = ["1", "", "2", "2", "", "1", "", "slay:ruins pay:1s+1m", "quit"]
+    lines = ["", "1", "", "2", "2", "", "1", "", "slay:ruins pay:1s+1m", "quit"]  # "": the first hand-over
     result = run("play", "valeria-card-kingdoms", "--players", "2", "--human", "1,2", "--seed", "81",
                  "-o", "setup=random", input="\n".join(lines) + "\n")
     out = flat(result)
@@ -169,7 +169,7 @@ def test_a_hot_seat_save_asks_for_the_seat_to_move_before_showing_its_view(tmp_p
     # Player 1, so Player 2's own Gold (16 in Biblios Dice at seed 7) must wait for the hand-off prompt.
     monkeypatch.chdir(tmp_path)
     first = run("play", "biblios-dice", "--players", "3", "--human", "1,2", "--seed", "7",
-                input="keep\ntake:bishop\nadvance:scrolls\nquit\n")
+                input="\nkeep\ntake:bishop\nadvance:scrolls\nquit\n")
     saved = re.search(r"--load (saves/\S+\.json)", flat(first)).group(1)
     result = run("play", "--load", saved, input="quit\n")
     out = flat(result)
@@ -184,7 +184,7 @@ def test_hot_seat_opening_events_are_printed_once(tmp_path, monkeypatch):
     # Two people at Card Kingdoms: the set-up line is public and already on the screen when Player 1
     # first decides; only what Player 1 alone may see (the two Dukes dealt) is added, not the set-up again.
     monkeypatch.chdir(tmp_path)
-    result = run("play", "valeria-card-kingdoms", "--players", "2", "--human", "1,2", "--seed", "4", input="quit\n")
+    result = run("play", "valeria-card-kingdoms", "--players", "2", "--human", "1,2", "--seed", "4", input="\nquit\n")
     before_prompt = flat(result).split("> ", 1)[0]
     assert before_prompt.count("Set-up: First game.") == 1
     assert "Player 1 is dealt Reese the Firebrand and El'syn, Saint of Shadows." in before_prompt

@@ -146,7 +146,7 @@ def test_a_damaged_table_field_is_refused_with_its_name(tmp_path):
     from dicetable.engine import SaveFormatError
 
     data = new_game("kingdom-of-dice", 2, seed=1).to_dict()
-    for table, message in [({"humans": [5], "bot": "greedy"}, "table.humans must list seats 0 to 1"),
+    for table, message in [({"humans": [5], "bot": "greedy"}, "table.humans must list the people's seats, Player 1 to Player 2 (written 0 to 1 in the file)"),
                            ({"humans": [0], "bot": "genius"}, "table.bot must be one of"),
                            ("x", "'table' field must be")]:
         path = write_json(tmp_path / "d.json", {**data, "table": table})

@@ -441,7 +441,8 @@ def test_cli_paths_never_print_the_seed_unless_it_was_given(tmp_path, monkeypatc
 
 def test_card_kingdoms_final_screen_in_80x24_shows_who_won_and_every_score(tmp_path):
     """The last 24 rows of an 80-column terminal at the end of a 5-player game: the view's
-    verdict, with every seat's score, and the Winner line, none past 80 columns or cut."""
+    verdict, with every seat's score, and who won (the score sheet's outcome sentence), none past
+    80 columns or cut."""
     state = new_game("valeria-card-kingdoms", 5, seed=3)
     table, out = make_table(state, [], tmp_path, humans=set(), width=80, height=24, bot="random")
     table.run()
@@ -449,7 +450,7 @@ def test_card_kingdoms_final_screen_in_80x24_shows_who_won_and_every_score(tmp_p
     assert max(map(len, screen)) <= 80
     text = " ".join(" ".join(screen).split())
     (winner,) = state.winners
-    assert f"Winner: Player {winner + 1}" in text
+    assert f"Player {winner + 1} wins" in text
     board = out.getvalue()[out.getvalue().rindex("the game is over"):]
     verdict = " ".join(board[board.index("Winner"):board.index("Score sheet")].split())
     for s in range(5):

@@ -900,11 +900,12 @@ class MCTSBot:
 class HintRow:
     """One hint: ``action``, its ``share`` of the search's visits, and ``value``: the
     estimated win chance (0-1) or, solo with a learned model, the expected final score
-    (``kind`` says which: ``"win"``, ``"score"`` or ``"hand"`` for the hand evaluation's 0-1)."""
+    (``kind`` says which: ``"win"``, ``"score"`` or ``"hand"`` for the hand evaluation's 0-1);
+    None when the search never tried the action (share 0): it has no estimate."""
 
     action: Action
     share: float
-    value: float
+    value: float | None
     kind: str
 
     def __iter__(self):  # (action, share) unpacking, as before
@@ -912,7 +913,8 @@ class HintRow:
 
 
 def hint_rows(state: GameState, seat: int, top: int = 3, level: str = "hard", seed: int = 0) -> list[HintRow]:
-    """The search's top ``top`` actions for ``seat``, most visited first, as :class:`HintRow`.
+    """The search's top ``top`` actions for ``seat``, most visited first, as :class:`HintRow`
+    (an action the search never visited: share 0 and value None).
 
     A whole choice (macro-action) counts for its first action: its visits are summed and its
     value is that of its most visited whole choice. Raises GameConfigError for an unknown level.
@@ -931,5 +933,9 @@ def hint_rows(state: GameState, seat: int, top: int = 3, level: str = "hard", se
             row[1], row[2] = visits, mean
     total = sum(r[0] for r in per.values()) or 1
     ranked = sorted(legal, key=lambda a: -per.get(a.id, [0])[0])
-    return [HintRow(a, per.get(a.id, [0])[0] / total, evaluator.shown(per.get(a.id, [0, 0, 0.0])[2]), evaluator.kind)
-            for a in ranked[:top]]
+    rows = []
+    for a in ranked[:top]:
+        visits, _, mean = per.get(a.id, [0, 0, 0.0])
+        # an action never visited has no mean: no estimate, rather than a made-up 0
+        rows.append(HintRow(a, visits / total, evaluator.shown(mean) if visits else None, evaluator.kind))
+    return rows

@@ -8,6 +8,10 @@ no command module imports ``main`` and ``main`` can import them without an impor
 from __future__ import annotations
 
 import functools
+import shlex
+import shutil
+import sys
+from pathlib import Path
 from typing import Callable, NoReturn, ParamSpec, TypeVar
 
 import typer
@@ -17,11 +21,53 @@ from rich.markup import escape
 from dicetable.engine import DicetableError
 from dicetable.extras import MissingExtra
 
-__all__ = ["app", "console", "fail", "guarded"]
+__all__ = ["app", "console", "fail", "guarded", "line_editing", "program_name", "read_line"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Five tabletop dice games on one rules engine.")
 console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
+
+
+def line_editing() -> bool:
+    """True when typed lines are read with the standard library's ``readline`` (arrow keys, Ctrl-L,
+    history of this run): standard input and output are terminals and the module exists (it does
+    not on some platforms, e.g. Windows without a port). No history file is read or written."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import readline  # noqa: F401  (importing it is what gives input() line editing)
+    except ImportError:
+        return False
+    return True
+
+
+def read_line(prompt: str, on: Console | None = None) -> str:
+    """One typed line after ``prompt`` (plain text, no markup), shown on console ``on`` (default:
+    :data:`console`). On a terminal with :func:`line_editing`, ``input(prompt)`` hands the prompt
+    to readline, so it is redrawn with the line (Ctrl-L, a recalled line); otherwise the console
+    prints the prompt and reads the line (piped input, tests). Raises EOFError at the end of input."""
+    on = on or console
+    if on.is_terminal and line_editing():
+        on.file.flush()
+        return input(prompt)
+    return on.input(escape(prompt))
+
+
+def program_name(argv0: str | None = None, which: Callable[[str], str | None] = shutil.which) -> str:
+    """How to name this program in a command to copy: ``dicetable`` when that name on PATH is the
+    program that runs (or when started another way, e.g. ``python -m`` or a test), else the path it
+    was started by, quoted for the shell (``.venv/bin/dicetable``). ``argv0`` defaults to
+    ``sys.argv[0]``; ``which`` finds a command on PATH (``shutil.which``)."""
+    started = sys.argv[0] if argv0 is None else argv0
+    if Path(started).name != "dicetable":
+        return "dicetable"
+    found = which("dicetable")
+    try:
+        if found is not None and Path(found).resolve() == Path(started).resolve():
+            return "dicetable"
+    except OSError:
+        pass
+    return shlex.quote(started)
 
 
 def _print_version(value: bool) -> None:
@@ -66,7 +112,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
         except (typer.Exit, typer.Abort, SystemExit):
             raise
         except KeyboardInterrupt:
-            console.print("[red]interrupted[/red]")
+            console.print("\n[red]interrupted[/red]")  # on a line of its own, not after a prompt's "^C"
             raise typer.Exit(130) from None
         except EOFError:  # the input ended before a game began (a menu question): nothing to save
             console.print("\nThe input ended before a game began; nothing was played.")

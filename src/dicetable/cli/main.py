@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from dicetable.bots import BOT_NAMES, make_bot
-from dicetable.cli.app import app, console, fail, guarded
+from dicetable.cli.app import app, console, fail, guarded, program_name, read_line
 from dicetable.engine import (
     TABLE_SEED_MAX,
     DicetableError,
@@ -67,7 +67,8 @@ def seats_of(text: str, players: int) -> set[int]:
     Raises DicetableError saying what is allowed and what was given for anything else: an empty
     list, a seat outside 1..players, or 0 together with seats.
     """
-    allowed = f"seat numbers 1 to {players} separated by commas (0: no humans)"
+    allowed = ("1 (a person plays the seat) or 0 (the bot plays alone)" if players == 1 else
+               f"seat numbers 1 to {players} separated by commas (0: no humans)")
     parts = [part for part in text.replace(" ", "").split(",") if part]
     if not parts:
         raise DicetableError(f"{allowed}, got nothing")
@@ -170,7 +171,7 @@ def games_cmd() -> None:
 def _ask(prompt: str, check: Callable[[str], T], default: Optional[str] = None) -> T:
     """Ask until ``check(answer)`` returns a value; it raises DicetableError/ValueError with the reason."""
     while True:
-        answer = console.input(escape(prompt)).strip()
+        answer = read_line(prompt).strip()
         if not answer and default is not None:
             answer = default
         try:
@@ -190,9 +191,13 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
     specs = list_games()
     if game is None:
         console.print("[bold]Which game?[/bold]")
+        menu = Table.grid(padding=(0, 1), pad_edge=True)  # a wrapped description stays beside its number
+        menu.add_column(justify="right", no_wrap=True)
+        menu.add_column()
         for i, spec in enumerate(specs, start=1):
-            console.print(f"  [cyan]{i}[/cyan] {spec.name} ({spec.min_players}-{spec.max_players} players): "
-                          f"{escape(spec.summary)}")
+            menu.add_row(f" [cyan]{i}[/cyan]", f"{escape(spec.name)} ({spec.min_players}-{spec.max_players} players): "
+                         f"{escape(spec.summary)}")
+        console.print(menu)
 
         def pick_game(answer: str) -> GameSpec:
             if is_number(answer) and 1 <= int(answer) <= len(specs):
@@ -237,12 +242,13 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
             return value
         hint_text = "number or value" if numbered and choices else "value"
         default_text = _as_typed(opt.default)
-        options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{escape(default_text)}]: ", pick_option, default_text)
+        options[opt.name] = _ask(f"{opt.name} ({hint_text}) [{default_text}]: ", pick_option, default_text)
     if human is not None:
         seats = parse_seats(human, players)
     else:
-        seats = _ask(f"Which seats do people play (1-{players}, e.g. 1 or 1,2 for hot-seat; 0: none) [1]? ",
-                     lambda answer: _seats_or_raise(answer, players), "1")
+        question = ("Does a person play the seat (1: yes; 0: no, the bot plays alone) [1]? " if players == 1 else
+                    f"Which seats do people play (1-{players}, e.g. 1 or 1,2 for hot-seat; 0: none) [1]? ")
+        seats = _ask(question, lambda answer: _seats_or_raise(answer, players), "1")
     level = bot or "greedy"
     if len(seats) < players and bot is None:
         levels = [b for b in BOT_NAMES if b != "mcts"]
@@ -259,6 +265,28 @@ def _ask_setup(game: Optional[str], players: Optional[int], human: Optional[str]
     return spec.id, players, options, seats, level
 
 
+def _whole_number(option: str, text: Optional[str], game: Optional[str]) -> Optional[int]:
+    """``play``'s ``--players``/``--seed`` value as a number (None when not given); a value that is not
+    a whole number fails (exit 2) saying what the option takes (the players of ``game`` when known)."""
+    if text is None:
+        return None
+    value = text.strip()
+    if value[:1] in "+-" and is_number(value[1:]) or is_number(value):
+        return int(value)
+    if option == "--seed":
+        fail(f"--seed takes a whole number from 0 to {TABLE_SEED_MAX}, got {text!r}")
+    spec = None
+    if game is not None:
+        try:
+            spec = get_game(game)
+        except DicetableError:
+            pass  # the unknown game is reported on its own
+    if spec is None:
+        fail(f"--players takes a whole number of players (`dicetable games` lists each game's), got {text!r}")
+    fail(f"--players takes a whole number of players, {spec.min_players}-{spec.max_players} for {spec.name}, "
+         f"got {text!r}")
+
+
 def _seats_or_raise(text: str, players: int) -> set[int]:
     """:func:`seats_of` for the set-up menu's question (its DicetableError is shown and asked again)."""
     try:
@@ -271,10 +299,11 @@ def _seats_or_raise(text: str, players: int) -> set[int]:
 @guarded
 def play(
     game: Optional[str] = typer.Argument(None, help="game id (see `dicetable games`); without it a menu asks"),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="number of seats"),
+    players_text: Optional[str] = typer.Option(None, "--players", "-p", metavar="N", help="number of seats"),
     human: Optional[str] = typer.Option(None, "--human", help="seats played by people, e.g. 1 or 1,2 (0: none); default 1"),
     bot: Optional[str] = typer.Option(None, "--bot", help=f"bot for the other seats: {', '.join(BOT_NAMES)}; default greedy"),
-    seed: Optional[int] = typer.Option(None, "--seed", help=f"seed for a reproducible game, 0 to {TABLE_SEED_MAX}"),
+    seed_text: Optional[str] = typer.Option(None, "--seed", metavar="N",
+                                            help=f"seed for a reproducible game, 0 to {TABLE_SEED_MAX}"),
     option: List[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE (repeatable)"),
     load: Optional[Path] = typer.Option(None, "--load", help="continue a saved game"),
     layout: str = typer.Option("auto", "--layout", help="auto (by window size), wide (120x40) or compact (80x24)"),
@@ -284,6 +313,8 @@ def play(
 
     if layout not in ("auto", "wide", "compact"):
         fail(f"--layout is auto, wide or compact, not {layout!r}")
+    players = _whole_number("--players", players_text, game)
+    seed = _whole_number("--seed", seed_text, game)
     save_path = None
     humans: set[int] | None
     options: dict[str, Any] | None
@@ -361,7 +392,7 @@ def replay(path: Path = typer.Argument(..., help="a replay JSON file written by 
     try:
         record = read_json(path)
         if isinstance(record, dict) and record.get("kind") != "replay" and "format" in record and "state" in record:
-            fail(f"{path} is a saved game, not a replay: continue it with dicetable play --load {path}")
+            fail(f"{path} is a saved game, not a replay: continue it with {program_name()} play --load {path}")
         state = run_replay(record)
     except DicetableError as exc:
         fail(str(exc))
@@ -369,9 +400,11 @@ def replay(path: Path = typer.Argument(..., help="a replay JSON file written by 
     # A finished game has no secrets left; an unfinished one shows only what the viewer saw.
     for event in state.log if viewer is None and state.is_over else state.log_for(viewer):
         console.print(escape(event.text))
-    if state.is_over:
-        console.print("[bold]Scores[/bold]: " + ", ".join(
-            f"{seat_name(s)} {v}" for s, v in enumerate(state.scores)))
+    if state.is_over:  # every line of the score sheet: a solo opponent's score too
+        from dicetable.cli.play import final_scores
+
+        console.print("[bold]Scores[/bold]: " + escape(", ".join(
+            f"{name} {total}" for name, total in final_scores(state.score_sheet()))))
     else:  # an unfinished game: only what the viewer may know, never a secret
         from dicetable.cli.play import score_lines
 

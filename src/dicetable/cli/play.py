@@ -18,9 +18,16 @@ How a typed line is read (the same words are in ``help`` and the README;
 * a decision with a single possible choice is made for you, and a line says
   what was done: the game's own event where the game resolves such steps
   itself (Dice Kingdoms, Card Kingdoms), otherwise "Only one choice ... (made
-  for you)" from the terminal; a typed id of that choice is then used up;
+  for you)" from the terminal; a typed id of that choice is then used up. A
+  single choice that throws the turn away (``GameSpec.extras["throws_turn_away"]``)
+  is shown with the reason and made after Enter;
 * a choice the game flags (``GameSpec.extras["confirm"]``, e.g. a Kingdom of
-  Dice ``stop`` that scores nothing) is made only after ``yes``.
+  Dice ``stop`` that scores nothing while another choice would not) is made
+  only after ``yes``.
+
+Lines are read with the standard library's ``readline`` where it exists and
+the input is a terminal (arrow keys, Ctrl-L, this run's history; no history
+file); ``q``, ``quit`` and ``exit`` save and leave.
 
 Bot turns are narrated: what each bot chose (the action's label) when that
 choice is public, and every event the viewer may see. The seed is never
@@ -45,6 +52,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dicetable.bots import BOT_NAMES, Bot, make_bot
+from dicetable.cli.app import program_name, read_line
 from dicetable.engine import (
     Action,
     Decision,
@@ -72,12 +80,15 @@ def hint_line(row: Any) -> str:
 
     ``row`` is a :class:`dicetable.bots.mcts.HintRow` (or an ``(action, share)`` pair, shown
     without an estimate). The estimate is "win 62%" (2+ players), "score 81.4" (solo with a
-    learned value) or "value 0.57" (solo with the hand-written evaluation's 0-1 scale).
+    learned value) or "value 0.57" (solo with the hand-written evaluation's 0-1 scale), and
+    "not searched" for a choice the search never tried (its value is None: it has no estimate).
     """
     action, share = row
     kind = getattr(row, "kind", None)
     value = getattr(row, "value", None)
-    if kind == "win":
+    if kind is not None and value is None:
+        estimate = "not searched"
+    elif kind == "win":
         estimate = f"win {value:4.0%}"
     elif kind == "score":
         estimate = f"score {value:5.1f}"
@@ -85,7 +96,7 @@ def hint_line(row: Any) -> str:
         estimate = f"value {value:4.2f}"
     else:
         estimate = ""
-    return f"  {share:6.1%}  {estimate:>11}  {escape(action.label)} [dim]({escape(action.id)})[/dim]"
+    return f"  {share:6.1%}  {estimate:>12}  {escape(action.label)} [dim]({escape(action.id)})[/dim]"
 MIN_CHOICE_ROWS = 4  # fewer rows than this for the choices: the table is too tall to keep in view
 WIDE = (120, 40)  # the full table needs this window (columns, lines); below it: compact
 COMPACT_WIDTH = 80  # the compact table is drawn for 80x24; a narrower window cuts or folds its lines
@@ -98,9 +109,11 @@ INPUT_RULES = (
     "shown when you typed the line, and they are made in order.",
     "The rest of a line is dropped when new dice come up, when your decision is complete, "
     "or when a choice is refused.",
-    "When only one choice is possible it is made for you, and a line says what was done.",
+    "When only one choice is possible it is made for you, and a line says what was done; "
+    "when that one choice throws your turn away, it is shown with the reason and waits for Enter.",
     "A choice that throws your turn away (a Kingdom of Dice stop, or a die set aside, that leaves no valid result) "
-    "asks you to type yes first.",
+    "while another choice would not asks you to type yes first.",
+    "A word that is neither a choice nor a command is refused with the choices; type help for the commands.",
 )
 COMMANDS = (
     ("help", "these rules and the help for the decision in front of you"),
@@ -112,12 +125,14 @@ COMMANDS = (
     ("hint", "the search bot's three best choices"),
     ("save [FILE]", "save the game (the previous save is kept as FILE.bak)"),
     ("load FILE", "continue a saved game, of any game or player count"),
-    ("quit", "save and leave (Ctrl-D too)"),
+    ("quit", "save and leave (q, exit and Ctrl-D too)"),
 )
 COMMANDS_HELP = "Commands: " + ", ".join(name for name, _ in COMMANDS) + " (help explains them)."
 
 CHOICE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() refuses some other "digits"
 YES = ("y", "yes")
+QUIT_WORDS = ("quit", "exit", "q")  # no game has an action id among them (tests/cli/test_play_input.py)
+UNKNOWN_WORD_TIP = "type help for the commands"
 
 
 class Quit(Exception):
@@ -173,8 +188,10 @@ def load_table_file(path: str | Path) -> tuple[GameState, TableSettings | None]:
     humans = table["humans"]
     if (not isinstance(humans, list) or any(type(s) is not int or not 0 <= s < state.players for s in humans)
             or len(set(humans)) != len(humans)):
-        raise SaveFormatError(f"{path}: the saved game's table.humans must list seats 0 to "
-                              f"{state.players - 1} at most once each, got {humans!r}"[:200])
+        # the file counts seats from 0; people (and every screen) count them from 1
+        raise SaveFormatError(f"{path}: the saved game's table.humans must list the people's seats, "
+                              f"Player 1 to Player {state.players} (written 0 to {state.players - 1} in "
+                              f"the file), each at most once, got {repr(humans)[:80]}")
     bot = table["bot"]
     if bot is not None and bot not in BOT_NAMES:
         raise SaveFormatError(f"{path}: the saved game's table.bot must be one of {', '.join(BOT_NAMES)}, "
@@ -248,7 +265,8 @@ class TerminalTable:
         self.bots = bots
         self.bot_level = bot_level or next((getattr(b, "name", None) for b in bots.values()), None)
         self.console = console or Console(emoji=False)
-        self.read = read or (lambda prompt: self.console.input(escape(prompt)))
+        # the window's console: readline's line editing and history when it is a terminal
+        self.read = read or (lambda prompt: read_line(prompt, self.console))
         self.save_dir = save_dir
         self.replay_dir = replay_dir
         self.save_path = save_path
@@ -326,7 +344,7 @@ class TerminalTable:
 
     def resume_command(self, path: Path) -> str:
         """The command that continues this game (the save remembers the people and the bots)."""
-        return f"dicetable play --load {shlex.quote(str(path))}"
+        return f"{program_name()} play --load {shlex.quote(str(path))}"
 
     # -------------------------------------------------------------- output
     def viewer(self) -> int | None:
@@ -604,7 +622,7 @@ class TerminalTable:
                 self.console.print("[dim](this game draws every player's board in one table)[/dim]")
             self.choices(seat, lines)
             return True
-        if word in ("quit", "exit"):
+        if word in QUIT_WORDS:
             raise Quit
         return False
 
@@ -614,7 +632,15 @@ class TerminalTable:
         The people and the bot level come from the save; a save without them
         keeps this table's people when their seats exist there (else Player 1).
         """
-        state, settings = load_table_file(path)
+        state, settings = load_table_file(path)  # a bad file leaves this game on the table, unsaved
+        # The game on the table is saved first, as quit saves it; when the file to load is its own
+        # save, to a new file, so that both the saved position and this one can be continued.
+        own = self.save_path is not None and path.resolve() == self.save_path.resolve()
+        try:
+            saved = self.save(new_file_path(self.save_dir, self.state.game_id) if own else None)
+        except DicetableError as exc:
+            raise DicetableError(f"not loaded: the game on the table could not be saved first "
+                                 f"({one_line(exc)})") from None
         before = describe_table(self.state, self.humans, self.bot_level)
         was_hot_seat = len(self.humans) > 1
         if settings is not None:
@@ -635,6 +661,8 @@ class TerminalTable:
         switched = "" if after == before else f" (this table was {before})"
         if was_hot_seat or len(humans) > 1:  # the seat on screen may not be the one to move in the save
             self.clear_screen()
+        self.console.print(f"The game on the table was saved to {escape(str(saved))}. "
+                           f"Continue with: {escape(self.resume_command(saved))}")
         self.console.print(f"Loaded {escape(typed)}: {escape(after)}{escape(switched)}.")
 
     def clear_screen(self) -> None:
@@ -649,15 +677,44 @@ class TerminalTable:
             self.console.file.flush()
 
     def forced(self, seat: int) -> str | None:
-        """Make the single possible choice of ``seat``, if there is just one; return its id."""
+        """Make the single possible choice of ``seat``, if there is just one; return its id.
+
+        A single choice that throws the turn away (``GameSpec.extras["throws_turn_away"]``, a
+        Kingdom of Dice die that leaves no valid result) is not made unseen: the table, the choice
+        and why the turn ends are shown and the person presses Enter (or quits, or uses a command;
+        load waits until the step is made). Raises :class:`Quit` when the person quits there.
+        """
         if self.state.is_over or seat not in self.state.to_move:
             return None
         actions = self.state.legal_actions(seat)
         if len(actions) != 1:
             return None
         action = actions[0]
-        self.console.print(f"[dim]Only one choice for {escape(seat_name(seat))}: "
-                           f"{escape(action.label)} (made for you).[/dim]")
+        check = spec_of(self.state).extras.get("throws_turn_away")
+        warning = check(self.state, seat, action.id) if check else None
+        if warning:
+            self.page = 0
+            self.show_turn(seat)
+            self.console.print(f"Only one choice for {escape(seat_name(seat))}: {escape(action.label)}. "
+                               f"{escape(warning)} Your turn ends with it.")
+            while True:
+                answer = self.read("Press Enter to go on (or type quit): ").strip()
+                word = answer.split()[0].lower() if answer else ""
+                if word in QUIT_WORDS:
+                    raise Quit
+                if not word or word in YES or answer in ("1", action.id):
+                    break
+                try:
+                    if word == "load":
+                        raise DicetableError("load waits until this step is made: press Enter first")
+                    if not self.command(seat, answer):
+                        raise DicetableError(f"{answer!r}: the only choice is {action.label}; press Enter "
+                                             f"to make it, or {UNKNOWN_WORD_TIP}")
+                except (DicetableError, ValueError) as exc:
+                    self.console.print(f"[red]{escape(one_line(exc))}[/red]")
+        else:
+            self.console.print(f"[dim]Only one choice for {escape(seat_name(seat))}: "
+                               f"{escape(action.label)} (made for you).[/dim]")
         self.state.apply(action.id, seat)
         self.show_new_events(self.screen_viewer(seat))
         return action.id
@@ -685,13 +742,15 @@ class TerminalTable:
         resumed = hot_seat and self.last_human is None and self.resumed
         self.resumed = False
         handed_over = hot_seat and (self.last_human not in (None, seat) or resumed)
-        if handed_over:
-            if not resumed:  # a continued game has drawn no seat's view yet: keep the "Loaded" line
-                self.clear_screen()
+        # the first private view of a new hot-seat game: anyone may be at the keyboard as it starts
+        first = hot_seat and self.last_human is None and not resumed
+        if handed_over or first:
+            if handed_over and not resumed:  # a continued game has drawn no seat's view yet: keep the "Loaded" line
+                self.clear_screen()  # (nor has a new one: its opening events are public, they stay)
             self.console.rule(f"Hand the keyboard to {seat_name(seat)}")
             answer = self.read(f"{seat_name(seat)}, press Enter when only you can see the screen "
                                "(or type quit). ")
-            if answer.strip().lower() in ("quit", "exit"):
+            if answer.strip().lower() in QUIT_WORDS:
                 raise Quit
         self.last_human = seat
         if handed_over:
@@ -721,6 +780,9 @@ class TerminalTable:
                     continue
                 if self.play_line(seat, line):
                     return
+                if self.forced(seat) is not None:  # new dice left a single choice
+                    self.seen_by[seat] = len(self.state.log)
+                    return
                 self.page = 0
                 self.show_turn(seat)  # the table changed (dice set aside, a die marked)
             except (DicetableError, ValueError) as exc:
@@ -734,6 +796,7 @@ class TerminalTable:
         tokens = [t for t in re.split(r"[\s,]+", line) if t]
         ids = [self.parse_against(shown, token) for token in tokens]
         n = 0
+        made_for_you = False  # a single possible choice was made during this line
         while n < len(ids):
             action_id = ids[n]
             chance = self.state.chance_mark
@@ -743,14 +806,22 @@ class TerminalTable:
             try:
                 self.state.apply(action_id, seat)
             except DicetableError as exc:
+                why = one_line(exc)
+                typed_id = not CHOICE_NUMBER.fullmatch(tokens[n])
+                if typed_id and all(a.id != action_id for a in shown):
+                    why += f"; {UNKNOWN_WORD_TIP}"  # a word that is neither a choice nor a command
                 if n == 0:
-                    raise
-                raise DicetableError(
-                    f"the line stopped at {tokens[n]!r} (the choices before it were made; "
-                    f"a step with a single possible choice is made for you): {one_line(exc)}") from None
+                    raise DicetableError(why) from None
+                # the note matters when a step was made for the player: by the terminal (a single
+                # choice), or perhaps by the game itself where an id typed for a later step is refused
+                single = ("; a step with a single possible choice is made for you"
+                          if made_for_you or (typed_id and all(a.id != action_id for a in shown)) else "")
+                raise DicetableError(f"the line stopped at {tokens[n]!r} (the choices before it were made"
+                                     f"{single}): {why}") from None
             n += 1
             self.show_new_events(self.screen_viewer(seat))
             made = self.forced(seat) if self.state.chance_mark == chance else None
+            made_for_you = made_for_you or made is not None
             if made is not None and n < len(ids) and ids[n] == made:
                 n += 1  # the person typed the forced choice too: it is used up
             if self.state.is_over or seat not in self.state.to_move:
@@ -826,22 +897,28 @@ class TerminalTable:
         self.console.print(f"{lead} {escape(str(path))}. Continue with: {escape(self.resume_command(path))}")
 
     def finish(self) -> None:
-        """The end: the whole table, final scores, winners, the seed (now harmless) and the replay file."""
+        """The end: the whole table, the score sheet (who won and why is its caption), the final
+        scores (a solo opponent's too), the seed (now harmless) and the replay file."""
         self.render(None)
-        self.console.print(sheet_table(self.state.score_sheet()))
-        scores = ", ".join(f"{seat_name(s)}: {v}" for s, v in enumerate(self.state.scores))
-        self.console.print(f"[bold]Final scores[/bold] {scores}")
-        winners = self.state.winners
-        if winners or self.state.players > 1:  # solo: the game's last event says how it went
-            self.console.print("[bold]Winner[/bold]" + ("s: " if len(winners) > 1 else ": ")
-                               + (", ".join(seat_name(s) for s in winners) if winners else "no player"))
+        sheet = self.state.score_sheet()
+        self.console.print(sheet_table(sheet))
+        scores = ", ".join(f"{name}: {total}" for name, total in final_scores(sheet))
+        self.console.print(f"[bold]Final scores[/bold] {escape(scores)}")
         self.console.print(f"[dim]Seed of this game: {self.state.seed}[/dim]")
         try:
             path = write_json(new_file_path(self.replay_dir, self.state.game_id), self.state.replay_record())
         except DicetableError as exc:
             self.console.print(f"[red]The replay could not be written: {escape(one_line(exc))}[/red]")
             return
-        self.console.print(f"Replay written to {escape(str(path))} (dicetable replay {escape(str(path))}).")
+        self.console.print(f"Replay written to {escape(str(path))} "
+                           f"({escape(program_name())} replay {escape(shlex.quote(str(path)))}).")
+
+
+def final_scores(sheet: ScoreSheet) -> list[tuple[str, int]]:
+    """``(name, total)`` of every line of a finished game's score sheet, seats in seat order and
+    then a solo opponent (Kingdom of Dice's Mischievous Cat, rulebook: solo rules), the name
+    capitalised as it starts a list entry ("The Mischievous Cat")."""
+    return [(line.name[:1].upper() + line.name[1:], line.total) for line in sheet.lines]
 
 
 def sheet_table(sheet: ScoreSheet) -> Table:

@@ -89,9 +89,10 @@ def _hint_remote(saved: dict, seat: int) -> list:
 
 
 def hint_answer(version: int, seat: int, rows: list) -> dict:
-    """The hint answer of ``seat`` at ``version`` from a search's rows (see :meth:`TableManager.hint`)."""
+    """The hint answer of ``seat`` at ``version`` from a search's rows (see :meth:`TableManager.hint`);
+    a row's ``value`` is null for a choice the search never tried (``HintRow.value`` None)."""
     return {"version": version, "seat": seat,
-            "hints": [{"id": i, "label": label, "share": round(share, 4), "value": round(value, 4), "kind": kind}
+            "hints": [{"id": i, "label": label, "share": round(share, 4), "value": None if value is None else round(value, 4), "kind": kind}
                       for i, label, share, value, kind in rows]}
 
 

@@ -955,7 +955,8 @@ class TableManager:
 
         Each hint: ``id``, ``label``, ``share`` of the search's visits, ``value`` (the
         estimated win chance 0-1, or solo the expected final score with a learned value, or
-        the hand evaluation's 0-1) and ``kind`` (``win``, ``score`` or ``hand``).
+        the hand evaluation's 0-1; null for a choice the search never tried: no estimate) and
+        ``kind`` (``win``, ``score`` or ``hand``).
         """
         version, fut = self.start_hint(table_id, seat)
         return hint_answer(version, seat, fut.result(timeout=HINT_TIMEOUT))

@@ -131,6 +131,16 @@ def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
     return warning
 
 
+def throws_turn_away(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
+    """Why ``action_id`` would end ``seat``'s turn with no Crown marker (a sentence), or None: as
+    :func:`confirm` but also when every choice would, e.g. the one die left to set aside (the
+    terminal shows such a forced choice and waits for Enter rather than making it unseen).
+    Reads only what the seat can see; None outside the seat's turn or while it places a marker."""
+    if state.phase == PLACE or seat != state.current:
+        return None
+    return _throws_turn_away(state, action_id)
+
+
 def _throws_turn_away(state: KingdomOfDiceState, action_id: str) -> str | None:
     """Why ``action_id`` (``stop`` or ``keep:<face>``) would end the turn with no Crown marker, or None."""
     if action_id in KEEP_IDS:

@@ -817,6 +817,8 @@ async function hint() {
     if (typeof h.value === "number") {
       if (h.kind === "win") estimate = `, about ${Math.round(h.value * 100)}% to win`;
       else if (h.kind === "score") estimate = `, about ${h.value.toFixed(1)} points expected`;
+    } else if (h.value === null) {
+      estimate = ", not searched";  // the search never tried it: no estimate (not "0% to win")
     }
     ol.append(el("li", { text: `${h.label || h.id}${share}${share ? estimate + ")" : ""}` }));
   }
