@@ -75,7 +75,9 @@ class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self.state = self.spaces.new_game(game_seed)
-        self.bots = {s: make_bot(level, game_seed + s) for s, level in self.levels.items()}
+        # clock=False: the search levels run their iteration budgets without the wall-clock caps,
+        # so the seed alone decides what they play (docs/research.md "Seeds")
+        self.bots = {s: make_bot(level, game_seed + s, clock=False) for s, level in self.levels.items()}
         self._play_bots()
         obs, mask = self._obs()
         return obs, {"action_mask": mask}
