@@ -56,7 +56,7 @@ class DicetableAEC(AECEnv):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not offered; allowed: None, 'ansi'")
         self.spaces = GameSpaces(game_id, players, options)
-        self.metadata = dict(self.metadata, name=f"dicetable_{game_id.replace('-', '_')}_v0")
+        self.metadata = dict(self.metadata, name=f"dicetable_{self.spaces.spec.id.replace('-', '_')}_v0")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._obs_space, self._act_space = self.spaces.gym_spaces()

@@ -104,7 +104,7 @@ def check_solo(game_id: str) -> None:
     raise GameConfigError(
         f"DicetableVectorEnv takes solo games only (one seat; its reward is the final score): {solo}. "
         f"{spec.name} is for {spec.min_players}-{spec.max_players} players: step its games together with "
-        f"dicetable.rl.batch_env({game_id!r}, num_envs, players={spec.min_players}) "
+        f"dicetable.rl.batch_env({spec.id!r}, num_envs, players={spec.min_players}) "
         f"(players {spec.min_players}-{spec.max_players})")
 
 
