@@ -187,3 +187,19 @@ def test_vector_env_gives_final_obs_and_final_info_as_sync_vector_env_does() -> 
         assert np.array_equal(last["observation"], aec.observe("player_0")["observation"])
         # and the row of obs already shows the next game
         assert obs["action_mask"][i].any()
+
+
+def test_a_sharded_vector_env_gives_the_same_final_observations() -> None:
+    one = rl.DicetableVectorEnv("kingdom-of-dice", 4)
+    two = rl.DicetableVectorEnv("kingdom-of-dice", 4, workers=2)
+    try:
+        history, (*_, terms, _, infos) = _play_to_an_end(one, 5, np.random.default_rng(1))
+        two.reset(seed=5)
+        for actions in history:
+            *_, terms2, _, infos2 = two.step(actions)
+        assert np.array_equal(terms, terms2) and np.array_equal(infos["_final_obs"], infos2["_final_obs"])
+        for i in np.flatnonzero(terms):
+            assert np.array_equal(infos["final_obs"][i]["observation"], infos2["final_obs"][i]["observation"])
+            assert infos["final_obs"][i]["observation"].any()
+    finally:
+        two.close()
