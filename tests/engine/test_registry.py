@@ -115,9 +115,10 @@ def test_an_id_differing_in_case_or_underscores_is_the_game_and_loads_it_alone(g
 @pytest.mark.parametrize("given,near", [("biblio-dice", "biblios-dice"), ("Biblio_Dice", "biblios-dice"),
                                         ("corsairs", "corsairs-of-valeria"), ("kingdom-of-die", "kingdom-of-dice")])
 def test_an_unknown_id_near_a_game_suggests_it(given, near):
+    # (other tests may have registered toy games in this process: the list is checked in a fresh one above)
     with pytest.raises(GameConfigError) as caught:
         get_game(given)
-    assert str(caught.value) == f"unknown game {given!r}; did you mean {near!r}? known games: " + ", ".join(SHIPPED)
+    assert str(caught.value).startswith(f"unknown game {given!r}; did you mean {near!r}? known games: biblios-dice, ")
 
 
 def test_a_far_id_gets_no_suggestion():
