@@ -16,6 +16,7 @@ and the peak memory of playing one game.
 from __future__ import annotations
 
 import gc
+import os
 import time
 import tracemalloc
 from contextlib import contextmanager
@@ -279,6 +280,32 @@ def in_fresh_process(build: str | None, fn: Any, *args: Any) -> Any:
 
 #: The figures compared between the builds: (key, True when higher is faster).
 COMPARED = (("steps_per_s", True), ("games_per_s", True), ("clone_us", False), ("mcts_iterations_per_s", True))
+
+
+def machine_load() -> dict[str, Any]:
+    """``{"cores": usable cores, "load": 1-minute load average}`` now (``load`` None where the
+    system has no load average). ``bench`` prints it: figures taken while other work holds the
+    cores are not comparable with a quiet machine's."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        load: float | None = round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        load = None
+    return {"cores": cores, "load": load}
+
+
+def load_warning(*readings: dict[str, Any]) -> str | None:
+    """A one-line warning when any of the :func:`machine_load` ``readings`` has a load average above
+    its core count (other work then competes for the CPU), else None."""
+    high = [r for r in readings if r["load"] is not None and r["load"] > r["cores"]]
+    if not high:
+        return None
+    worst = max(r["load"] for r in high)
+    return (f"the load average ({worst:.2f}) was above the {high[0]['cores']} cores: other work competed for "
+            "the CPU, so these figures are not comparable with a quiet machine's (run again when it is idle)")
 
 
 def bench_builds(jobs: list[tuple[str, int, int, int]]) -> tuple[list[dict], list[dict]]:

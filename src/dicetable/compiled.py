@@ -53,6 +53,37 @@ def compiled_available() -> bool:
     return any(os.path.isfile(os.path.join(folder, "state" + suffix)) for suffix in EXTENSION_SUFFIXES)
 
 
+def editable_install() -> bool:
+    """True when the installed ``dicetable`` distribution is an editable one (``pip install -e .``,
+    ``make dev``), as its PEP 610 ``direct_url.json`` records; False for a regular install, or when
+    no installed distribution or record is found (a source tree on ``PYTHONPATH`` alone)."""
+    import json
+    from importlib import metadata
+
+    try:
+        text = metadata.distribution("dicetable").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return False
+    try:
+        record = json.loads(text or "{}")
+        return bool(record.get("dir_info", {}).get("editable"))
+    except (ValueError, AttributeError):
+        return False
+
+
+def why_pure_only() -> str:
+    """One sentence saying why only the pure build is there (``dicetable bench`` prints it when
+    :func:`compiled_available` is False): an editable install runs the pure sources by design; a
+    regular install built no extension (no working C compiler then, or ``DICETABLE_COMPILE=0``)."""
+    if editable_install():
+        return ("This is the editable development install (pip install -e, make dev), which runs the pure "
+                "sources: nothing to compare. `pip install .` (or make run's install) builds the compiled one "
+                "where a C compiler works.")
+    return ("Only the pure build is installed (no extension was built at install time: no working C compiler "
+            "then, or DICETABLE_COMPILE=0): nothing to compare. `pip install .` with a C compiler builds the "
+            "compiled one.")
+
+
 class _SourceFirst(MetaPathFinder):
     """Finds ``dicetable.*`` modules as ``.py`` sources, ignoring compiled extensions beside them."""
 

@@ -43,7 +43,7 @@ def make_jobs(game: str, players: int, bot_names: list[str], games: int, seed: i
         raise GameConfigError(f"give one bot per seat: {players} seats, {len(bot_names)} bots")
     for name in set(bot_names):
         make_bot(name)
-    new_game(game, players, seed=seed, options=options)   # checks game, player count and options
+    game = new_game(game, players, seed=seed, options=options).game_id  # checks all; the canonical id
     return [Job(game, players, i, series_seed(seed, i), seat_rotation(bot_names, players, i),
                 dict(options or {})) for i in range(games)]
 

@@ -315,7 +315,10 @@ def test_bench_table_fits_80_columns_uncut():
                                 env={"COLUMNS": "80"}, catch_exceptions=False)
     assert result.exit_code == 0
     assert "dice-kingdoms-of-valeria" in result.output and "…" not in result.output
-    assert max(len(line) for line in result.output.splitlines()) <= 80
+    # the table's lines (the machine line, a load warning and the note on the builds are prose: output
+    # that is not a terminal keeps them whole, cli/app.py)
+    prose = ("Machine:", "warning:", "This is the editable", "Only the pure build")
+    assert max(len(line) for line in result.output.splitlines() if not line.startswith(prose)) <= 80
 
 
 def test_final_screen_names_the_winner(tmp_path, monkeypatch):
@@ -554,3 +557,84 @@ def test_loading_a_json_file_that_is_no_save_says_what_a_save_is(tmp_path):
     assert result.exit_code != 0
     assert "None" not in words
     assert "not a dicetable saved game" in words and "'format'" in words and '"game"' in words
+
+
+BENCH_ROW = {"game": "corsairs-of-valeria", "build": "pure", "players": 2, "games_per_s": 10.0, "steps_per_s": 1000.0,
+             "legal_actions_us": 2.0, "apply_us": 5.0, "clone_us": 3.0, "quiet_speedup": 2.0,
+             "mcts_iterations_per_s": 900.0, "hard_ms_per_decision": 50.0, "peak_kib_one_game": 100.0}
+
+
+@pytest.mark.parametrize("editable,words", [
+    (True, "This is the editable development install (pip install -e, make dev), which runs the pure sources"),
+    (False, "Only the pure build is installed (no extension was built at install time: no working C compiler"),
+])
+def test_bench_says_why_only_the_pure_build_is_there(monkeypatch, editable, words):
+    # before, in the editable dev install: "Only the pure build is installed (no C compiler at install time)",
+    # with gcc at /usr/bin/gcc
+    import dicetable.bench
+    import dicetable.compiled
+
+    monkeypatch.setattr(dicetable.bench, "bench_builds", lambda jobs: ([dict(BENCH_ROW)], []))
+    monkeypatch.setattr(dicetable.compiled, "editable_install", lambda: editable)
+    result = run("bench", "corsairs-of-valeria", "-n", "1")
+    assert result.exit_code == 0 and words in result.output
+    assert "no C compiler at install time" not in result.output
+
+
+def test_editable_install_reads_the_install_record(monkeypatch):
+    from importlib import metadata
+
+    import dicetable.compiled
+
+    class Record:
+        def __init__(self, text):
+            self.text = text
+
+        def read_text(self, name):
+            return self.text if name == "direct_url.json" else None
+
+    for text, want in [('{"dir_info": {"editable": true}, "url": "file:///src"}', True),
+                       ('{"dir_info": {}, "url": "file:///src"}', False), (None, False), ("not json", False)]:
+        monkeypatch.setattr(metadata, "distribution", lambda name, text=text: Record(text))
+        assert dicetable.compiled.editable_install() is want
+
+
+@pytest.mark.parametrize("load,warned", [(5.0, True), (1.5, False), (None, False)])
+def test_bench_prints_the_machine_load_and_warns_above_the_cores(monkeypatch, load, warned):
+    import dicetable.bench
+
+    monkeypatch.setattr(dicetable.bench, "bench_builds", lambda jobs: ([dict(BENCH_ROW)], []))
+    monkeypatch.setattr(dicetable.bench, "machine_load", lambda: {"cores": 2, "load": load})
+    result = run("bench", "corsairs-of-valeria", "-n", "1")
+    shown = "n/a" if load is None else f"{load:.2f}"
+    assert f"Machine: 2 cores; load average {shown} before, {shown} after (1 min)" in result.output
+    warning = (f"warning: the load average ({shown}) was above the 2 cores: other work competed for the CPU, "
+               "so these figures are not comparable with a quiet machine's")
+    assert (warning in result.output) is warned
+    as_json = json.loads(run("bench", "corsairs-of-valeria", "-n", "1", "--json").output)
+    assert as_json["machine"]["cores"] == 2 and as_json["machine"]["load_average_before"] == load
+    assert (as_json["machine"]["warning"] is not None) is warned
+
+
+def test_machine_load_reads_this_machine():
+    import os
+
+    from dicetable.bench import machine_load
+
+    got = machine_load()
+    assert got["cores"] == len(os.sched_getaffinity(0)) and got["load"] is not None and got["load"] >= 0
+
+
+def test_simulate_shows_the_canonical_id_of_another_spelling(tmp_path):
+    # before: "unknown game 'kingdom_of_dice'" (the OpenSpiel names use underscores)
+    out = tmp_path / "g.jsonl"
+    result = run("simulate", "Kingdom_of_Dice", "-n", "2", "--workers", "1", "--bots", "greedy,random",
+                 "--jsonl", str(out))
+    assert result.exit_code == 0 and "kingdom-of-dice: 2 games" in result.output
+    assert "Kingdom_of_Dice" not in result.output
+    assert {json.loads(line)["game"] for line in out.read_text().splitlines()} == {"kingdom-of-dice"}
+
+
+def test_an_unknown_game_suggests_the_nearest():
+    result = run("simulate", "biblio-dice", "-n", "1")
+    assert result.exit_code == 2 and "did you mean 'biblios-dice'?" in result.output

@@ -99,3 +99,28 @@ def test_the_games_command_loads_every_game():
     """`dicetable games` shows every game's SPEC, so it is the one that loads them all."""
     got = _fresh(_command(["games"]))
     assert got == {"code": 0, "loaded": sorted(GAMES.values())}
+
+
+@pytest.mark.parametrize("given", ["kingdom_of_dice", "Kingdom-Of-Dice", "KINGDOM_OF_DICE"])
+def test_an_id_differing_in_case_or_underscores_is_the_game_and_loads_it_alone(given):
+    # before: unknown game 'kingdom_of_dice' (the OpenSpiel names write the ids with underscores)
+    got = _fresh("import json, sys\n"
+                 "from dicetable.engine.registry import get_game, new_game\n"
+                 f"spec = get_game({given!r})\n"
+                 f"state = new_game({given!r}, 2, seed=1)\n"
+                 "print(json.dumps({'id': spec.id, 'state': state.game_id, 'loaded': " + LOADED + "}))")
+    assert got == {"id": "kingdom-of-dice", "state": "kingdom-of-dice", "loaded": ["dicetable.games.kingdom_of_dice"]}
+
+
+@pytest.mark.parametrize("given,near", [("biblio-dice", "biblios-dice"), ("Biblio_Dice", "biblios-dice"),
+                                        ("corsairs", "corsairs-of-valeria"), ("kingdom-of-die", "kingdom-of-dice")])
+def test_an_unknown_id_near_a_game_suggests_it(given, near):
+    # (other tests may have registered toy games in this process: the list is checked in a fresh one above)
+    with pytest.raises(GameConfigError) as caught:
+        get_game(given)
+    assert str(caught.value).startswith(f"unknown game {given!r}; did you mean {near!r}? known games: biblios-dice, ")
+
+
+def test_a_far_id_gets_no_suggestion():
+    with pytest.raises(GameConfigError, match=r"^unknown game 'chess'; known games: biblios-dice, "):
+        get_game("chess")

@@ -81,9 +81,10 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
         actions = [int(np.flatnonzero(mask[i])[0]) for i in range(4)]
         with pytest.raises(ValueError, match=rf"game 3: action {illegal} is not legal for seat {int(seat[3])} now"):
             sharded.step(actions[:3] + [illegal])
-        with pytest.raises(ValueError, match="game 0: action True is not legal"):
+        # not an index: a TypeError saying what an action is (as BatchEnv's)
+        with pytest.raises(TypeError, match=r"^game 0: action True is a bool, not a catalogue index: give an int"):
             sharded.step([True] + actions[1:])
-        with pytest.raises(ValueError, match="game 1: action 1.0 is not legal"):
+        with pytest.raises(TypeError, match=r"^game 1: action 1\.0 is a float, not a catalogue index"):
             sharded.step([actions[0], 1.0] + actions[2:])
         with pytest.raises(ValueError, match="3 actions for 4 games"):
             sharded.step(actions[:3])

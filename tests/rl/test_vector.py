@@ -116,7 +116,7 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
     assert [s.history for s in env.states] == histories
     with pytest.raises(ValueError, match="2 actions for 3 games"):
         env.step(actions[:2])
-    with pytest.raises(ValueError, match="is not legal"):
+    with pytest.raises(TypeError, match=r"^game 0: action True is a bool, not a catalogue index: give an int"):
         env.step([True, 0, 0])
     assert [s.history for s in env.states] == histories
 

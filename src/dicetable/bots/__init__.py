@@ -67,9 +67,12 @@ BOT_NAMES = ("random", "greedy", "easy", "medium", "hard", "expert", "mcts")
 VALUE_MODES = ("hand", "learned")
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
+def make_bot(name: str, seed: int = 0, clock: bool = True) -> Bot:
     """A bot by name (see ``BOT_NAMES``, a search level may end in ``@hand`` or ``@learned``).
 
+    ``clock=False``: a search level runs its iteration budget without the level's wall-clock
+    caps (:class:`~dicetable.bots.mcts.MCTSBot`), so a seeded game replays the same whatever
+    the machine's load; ``random`` and ``greedy`` never look at a clock.
     GameConfigError listing the names otherwise.
     """
     factories = _factories()
@@ -80,6 +83,11 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         raise GameConfigError(f"unknown bot {name!r}; bots: {', '.join(factories)} "
                               f"(search levels may end in @hand or @learned, e.g. hard@hand)")
     bot = factories[base](seed)
+    if not clock and base not in ("random", "greedy"):
+        from dicetable.bots.mcts import MCTSBot
+
+        assert isinstance(bot, MCTSBot)
+        bot.clock = False
     if mode:
         from dicetable.bots.mcts import MCTSBot
 

@@ -758,16 +758,20 @@ class MCTSBot:
     Give either ``params`` (fixed settings) or ``level`` (``easy``, ``medium``, ``hard``,
     ``expert``: the game's settings for that level, see :func:`level_params`). ``value``
     (None, ``"hand"`` or ``"learned"``) replaces the settings' leaf evaluator. ``last`` is
-    the :class:`Choice` of the latest decision.
+    the :class:`Choice` of the latest decision. ``clock=False`` drops the settings' wall-clock
+    caps (``time_ms``, ``turn_ms``): every decision runs its iteration budget (and a turn
+    planner plays every level), so what the bot plays depends only on the position and its
+    seed, never on how busy the machine is (the research environments' opponents).
     """
 
     def __init__(self, params: SearchParams | None = None, seed: int = 0, name: str = "mcts",
-                 level: str = "medium") -> None:
+                 level: str = "medium", clock: bool = True) -> None:
         if params is None and level not in LEVELS:
             raise GameConfigError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
         self.params = params
         self.level = level
         self.name = name
+        self.clock = clock  # False: no wall-clock cap, the iteration budget alone (reproducible)
         self.value: str | None = None  # leaf evaluator mode replacing the level's (hand, learned)
         self.rng = Rng(seed)
         self.last: Choice | None = None
@@ -788,6 +792,8 @@ class MCTSBot:
         params = self.params or level_params(state.game_id, self.level, state.players)
         if self.value is not None:
             params = replace(params, value=self.value)
+        if not self.clock and (params.time_ms is not None or params.turn_ms is not None):
+            params = replace(params, time_ms=None, turn_ms=None)
         history = state.history
         key = self._turn_key(state, seat)
         continuing = (key == self._turn and self._expect is not None

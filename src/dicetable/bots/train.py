@@ -240,7 +240,7 @@ def train(game_id: str, players: int, games: int, seed: int, command: str, epsil
     spec = get_game(game_id)
     assert spec.observation_encoding is not None  # refused at the start of this function otherwise
     size = spec.observation_encoding(players, spec.resolve_options(players, None)).size + 1
-    model = LinearValue(game_id, players, kind, tuple(float(v) for v in w), b, scale, size, provenance)
+    model = LinearValue(spec.id, players, kind, tuple(float(v) for v in w), b, scale, size, provenance)
     return model, report
 
 

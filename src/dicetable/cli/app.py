@@ -23,9 +23,20 @@ from dicetable.extras import MissingExtra
 
 __all__ = ["app", "console", "fail", "guarded", "line_editing", "program_name", "read_line"]
 
+def _stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (False when it is closed or replaced by an object without ``isatty``)."""
+    try:
+        return bool(sys.stdout.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Five tabletop dice games on one rules engine.")
-console = Console(emoji=False)  # action ids like "steal:bank:gold" must print as typed
+# emoji off: action ids like "steal:bank:gold" must print as typed. Output that is not a terminal (a log,
+# a pipe to grep) gets whole lines: rich would wrap text at its default 80 columns there (soft_wrap:
+# text is not wrapped or cropped; tables and panels still fit the width)
+console = Console(emoji=False, soft_wrap=not _stdout_is_terminal())
 
 
 def line_editing() -> bool:

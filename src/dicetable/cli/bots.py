@@ -45,6 +45,7 @@ def train_eval(
 
     check_train(games_n)  # before the progress bar: an error comes out alone, with no bar or blank line before it
     spec = get_game(game)
+    game = spec.id  # the canonical id, shown and written (kingdom_of_dice was taken for kingdom-of-dice)
     if not spec.min_players <= players <= spec.max_players:
         fail(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}")
     if not 0.0 <= epsilon <= 1.0:

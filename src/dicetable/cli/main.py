@@ -442,6 +442,7 @@ def simulate(
         jobs = make_jobs(game, len(names), names, games_n, seed, parse_options(option))
     except DicetableError as exc:
         fail(str(exc))
+    game = jobs[0].game  # the canonical id (kingdom_of_dice was taken for kingdom-of-dice)
     out = None
     if jsonl:  # opened before the games run, so a bad path fails at once
         if jsonl.is_dir():
@@ -495,7 +496,7 @@ def bench(
     of search plays out than apply, MCTS iterations/s, the hard bot's milliseconds and iterations
     per decision, memory (the garbage collector paused inside timed loops).
     """
-    from dicetable.bench import COMPARED, bench_builds
+    from dicetable.bench import COMPARED, bench_builds, machine_load, load_warning
 
     if games_n < 1:
         fail(f"--games takes a number of games of at least 1, got {games_n}")
@@ -511,12 +512,21 @@ def bench(
             jobs.append((gid, min(max(players, spec.min_players), spec.max_players), games_n, seed))
         # each game in a fresh process per build (compiled, then pure), so one game's caches do
         # not slow the next and both builds are measured in the same run
+        before = machine_load()
         rows, ratios = bench_builds(jobs)
+        after = machine_load()
     except DicetableError as exc:
         fail(str(exc))
+    warning = load_warning(before, after)
     if as_json:
-        console.print_json(json.dumps({"rows": rows, "compiled_vs_pure": ratios}))
+        console.print_json(json.dumps({"rows": rows, "compiled_vs_pure": ratios,
+                                       "machine": {"cores": after["cores"], "load_average_before": before["load"],
+                                                   "load_average_after": after["load"], "warning": warning}}))
         return
+    loads = ["n/a" if m["load"] is None else f"{m['load']:.2f}" for m in (before, after)]
+    console.print(f"Machine: {after['cores']} cores; load average {loads[0]} before, {loads[1]} after (1 min)")
+    if warning:
+        console.print(f"[yellow]warning:[/yellow] {escape(warning)}")
     # Compact (no inner borders, 4-character figures, headers on two lines) so every figure
     # shows uncut at 80 columns; --json gives the full precision, steps per game and the hard
     # bot's iterations per decision.
@@ -537,7 +547,9 @@ def bench(
             "peak_kib_one_game")))
     console.print(table)
     if not ratios:
-        console.print("Only the pure build is installed (no C compiler at install time): nothing to compare.")
+        from dicetable.compiled import why_pure_only
+
+        console.print(why_pure_only())
         return
     speed = Table(title="compiled vs pure (times faster, same run)", box=box.SIMPLE_HEAD)
     speed.add_column("game", no_wrap=True)

@@ -13,6 +13,7 @@ engine so never imports the games, and adding a game is one line in
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import threading
@@ -321,14 +322,37 @@ def games() -> list[GameSpec]:
     return list_games()
 
 
+def _spelled(game_id: str) -> str:
+    """``game_id`` as the ids are written: lower case, words joined by ``-`` (``Kingdom_of_Dice``:
+    ``kingdom-of-dice``)."""
+    return game_id.lower().replace("_", "-")
+
+
 def get_game(game_id: str) -> GameSpec:
-    """The spec of ``game_id`` (importing that game's module on its first use, no other);
-    GameConfigError naming the known games otherwise."""
-    spec = (_REGISTRY.get(game_id) or _load(game_id)) if isinstance(game_id, str) else None
+    """The spec of ``game_id`` (importing that game's module on its first use, no other).
+
+    The id may differ from the game's in case and in ``_`` for ``-`` (``kingdom_of_dice``,
+    ``Biblios-Dice``): the spec returned carries the canonical ``id``, which is what callers store
+    and show. GameConfigError naming the known games otherwise, and the nearest id when one is close
+    (``did you mean 'biblios-dice'?``).
+    """
+    if not isinstance(game_id, str):
+        spec = None
+    else:
+        spec = _REGISTRY.get(game_id) or _load(game_id)
+        if spec is None:
+            spelled = _spelled(game_id)
+            known = {_spelled(k): k for k in (*_REGISTRY, *_CATALOGUE)}
+            if spelled in known:
+                spec = _REGISTRY.get(known[spelled]) or _load(known[spelled])
     if spec is None:
-        raise GameConfigError(
-            f"unknown game {_short(game_id)}; known games: " + ", ".join(sorted({*_REGISTRY, *_CATALOGUE}))
-        )
+        ids = sorted({*_REGISTRY, *_CATALOGUE})
+        near: list[str] = []
+        if isinstance(game_id, str) and game_id:
+            starts = [k for k in ids if k.startswith(_spelled(game_id))]  # corsairs: corsairs-of-valeria
+            near = starts if len(starts) == 1 else difflib.get_close_matches(_spelled(game_id), ids, n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise GameConfigError(f"unknown game {_short(game_id)}; {hint}known games: " + ", ".join(ids))
     return spec
 
 

@@ -37,7 +37,7 @@ from dicetable.engine import Action, GameState
 from dicetable.engine.batchstep import show_one, step_offered, step_show
 from dicetable.engine.encoding import shared_memo
 
-from .spaces import GameSpaces, game_over, placing_rewards, started
+from .spaces import GameSpaces, game_over, no_game, placing_rewards, started
 
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
@@ -45,7 +45,9 @@ _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 class DicetableAEC(AECEnv):
     """One dicetable game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    # render_fps: Gymnasium's and PettingZoo's checkers warn when an environment with render modes
+    # declares none; a text view has no frame rate of its own, 1 is what a reader of it can follow
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game_id: str, players: int, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, events: bool = False) -> None:
@@ -54,7 +56,7 @@ class DicetableAEC(AECEnv):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not offered; allowed: None, 'ansi'")
         self.spaces = GameSpaces(game_id, players, options)
-        self.metadata = dict(self.metadata, name=f"dicetable_{game_id.replace('-', '_')}_v0")
+        self.metadata = dict(self.metadata, name=f"dicetable_{self.spaces.spec.id.replace('-', '_')}_v0")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._obs_space, self._act_space = self.spaces.gym_spaces()
@@ -152,8 +154,12 @@ class DicetableAEC(AECEnv):
         PettingZoo's ``last`` (written out here: it runs once per step of every training loop).
 
         The observation is the one ``step`` showed for the agent it selected, handed out once (a
-        second call shows it afresh), or shown now."""
-        agent = self.agent_selection
+        second call shows it afresh), or shown now. Before the first ``reset()`` raises
+        ``gymnasium.error.ResetNeeded``, as ``step`` and ``observe`` do."""
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # no agent is selected before the first reset()
+            raise no_game() from None
         terminations = self.terminations
         if agent not in terminations:  # every agent is done and was removed
             raise game_over()
@@ -174,7 +180,11 @@ class DicetableAEC(AECEnv):
     def step(self, action: int | None) -> None:
         """Apply catalogue action ``action`` for the selected agent (None once it is done).
 
-        Raises ValueError naming the action when it is not legal for that agent now, and
+        An action that is not legal for that agent now raises
+        :class:`~dicetable.engine.IllegalActionError` (a ValueError) whose message starts with the
+        agent (``player_0: 'hold' is not a legal action for Player 1 now ...; legal actions: ...``),
+        and an index outside the catalogue a ValueError naming the agent and the range; either way
+        the game is unchanged and the same agent is still to move. Raises
         ``gymnasium.error.ResetNeeded`` before the first ``reset()`` and once every agent is done.
         """
         state = self.state_
@@ -224,12 +234,21 @@ class DicetableAEC(AECEnv):
                 self._end(state)
                 return
         # apply looks the id up and refuses an illegal one, naming what is legal
-        state.apply(self.spaces.action_id(action), seat)
+        self._apply_named(state, action, seat, agent)
         to_move = state.to_move
         if to_move:
             self.agent_selection = self.possible_agents[min(to_move)]
             return
         self._end(state)
+
+    def _apply_named(self, state: GameState, action: Any, seat: int, agent: str) -> None:
+        """``state.apply`` of catalogue index ``action`` for ``seat``; a refusal (the engine's
+        IllegalActionError, or the ValueError of an index outside the catalogue) is raised again as
+        the same class with ``agent`` in front of its words (the engine counts seats from Player 1)."""
+        try:
+            state.apply(self.spaces.action_id(action), seat)
+        except ValueError as exc:
+            raise type(exc)(f"{agent}: {exc}") from None
 
     def _end(self, state: GameState) -> None:
         """After the step that left no seat to move: the final rewards if the game is over."""
@@ -241,8 +260,15 @@ class DicetableAEC(AECEnv):
         self._select()
 
     def render(self) -> str | None:
-        """The terminal view of the seat to move (or a spectator's once over) as plain text."""
-        if self.render_mode != "ansi" or self.state_ is None:
+        """The terminal view of the seat to move (or a spectator's once over) as plain text
+        (``render_mode="ansi"``); without a render mode None and a warning, as Gymnasium's and
+        PettingZoo's environments do."""
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("render() was called without a render mode: make the environment with render_mode='ansi'")
+            return None
+        if self.state_ is None:
             return None
         to_move = self.state_.to_move
         return self.spaces.text(self.state_, min(to_move) if to_move else None)

@@ -15,8 +15,11 @@ own observation). The batch keeps preallocated arrays and fills them in place:
 except on the step a game ends, when it holds every seat's final reward
 (:func:`~dicetable.rl.spaces.placing_rewards`; the score in solo), and ``terminated`` is bool
 ``[num_envs]``. A game that ended is reset at once with its next seed (auto-reset), so the row of
-``obs`` already shows the new game's first decision. The returned arrays are the batch's own
-buffers, overwritten by the next step: copy them to keep them.
+``obs`` already shows the new game's first decision; its last observation is kept in
+``final_obs`` (float32 ``[num_envs, observation_size]``): on the step a game ends, its row is the
+feature vector of the seat that moved, at the game's end (the rows of games that did not end are
+zero). The returned arrays are the batch's own buffers, overwritten by the next step: copy them to
+keep them.
 
 Seeds: ``reset(seed=S)`` gives game ``i`` its own reproducible stream of game seeds (spawned from
 ``S``; a list gives one seed per game), so the same seed and actions replay the same games, and
@@ -67,6 +70,21 @@ def check_action_count(actions: object, num_envs: int) -> None:
         raise ValueError(f"step got {count} actions for {num_envs} games: give one per game")
 
 
+def refused_action(i: int, action: object, seat: int, legal: Sequence[int], num_actions: int) -> Exception:
+    """The error for game ``i``'s ``action`` when it is not in the mask of ``seat`` (whose legal
+    catalogue indices are ``legal``): TypeError for anything but an int or a numpy integer, ValueError
+    naming the catalogue's range for an index outside it (the AEC environment's words), else ValueError
+    listing the legal indices."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return TypeError(f"game {i}: action {action!r} is a {type(action).__name__}, not a catalogue index: "
+                         f"give an int (or a numpy integer) 0..{num_actions - 1}")
+    if not 0 <= action < num_actions:
+        return ValueError(f"game {i}: action {action!r} is not an index of this game's actions: 0..{num_actions - 1}")
+    shown = sorted(legal)
+    return ValueError(f"game {i}: action {action!r} is not legal for seat {seat} now; "
+                      f"legal indices: {shown[:12]}{' ...' if len(shown) > 12 else ''}")
+
+
 def seed_streams(seed: int | Sequence[int] | None, num_envs: int) -> list[np.random.SeedSequence]:
     """Each game's stream of game seeds for :meth:`BatchEnv.reset`'s ``seed``: an int spawns
     ``num_envs`` child streams from it, None fresh random ones, a list one stream per given seed.
@@ -83,7 +101,7 @@ def seed_streams(seed: int | Sequence[int] | None, num_envs: int) -> list[np.ran
 
 
 class BatchBuffers(NamedTuple):
-    """The five arrays a :class:`BatchEnv` fills in place (shapes as in the module docstring).
+    """The six arrays a :class:`BatchEnv` fills in place (shapes as in the module docstring).
 
     A batch allocates its own (:meth:`allocate`); a sharded batch's worker is given rows of arrays
     in shared memory instead (:mod:`dicetable.rl.sharded`), so its games write where the caller reads.
@@ -94,12 +112,14 @@ class BatchBuffers(NamedTuple):
     seat: np.ndarray  #: int64 [num_envs]
     rewards: np.ndarray  #: float32 [num_envs, players]
     terminated: np.ndarray  #: bool [num_envs]
+    final_obs: np.ndarray  #: float32 [num_envs, observation_size]: the ended games' last observations
 
     @staticmethod
     def shapes(num_envs: int, spaces: GameSpaces, players: int) -> list[tuple[tuple[int, ...], type]]:
         """(shape, dtype) of each array, in field order."""
         return [((num_envs, spaces.observation_size), np.float32), ((num_envs, spaces.num_actions), np.int8),
-                ((num_envs,), np.int64), ((num_envs, players), np.float32), ((num_envs,), np.bool_)]
+                ((num_envs,), np.int64), ((num_envs, players), np.float32), ((num_envs,), np.bool_),
+                ((num_envs, spaces.observation_size), np.float32)]
 
     @classmethod
     def allocate(cls, num_envs: int, spaces: GameSpaces, players: int) -> BatchBuffers:
@@ -133,8 +153,10 @@ class BatchEnv:
         self.events = events
         if buffers is None:
             buffers = BatchBuffers.allocate(num_envs, self.spaces, players)
-        # obs, mask, seat, rewards, terminated: the arrays every step fills (a worker's are shared, sharded.py)
-        self.obs, self.mask, self.seat, self.rewards, self.terminated = buffers.check(num_envs, self.spaces, players)
+        # obs, mask, seat, rewards, terminated, final_obs: the arrays every step fills (a worker's are
+        # shared, sharded.py)
+        (self.obs, self.mask, self.seat, self.rewards, self.terminated,
+         self.final_obs) = buffers.check(num_envs, self.spaces, players)
         self.states: list[GameState] = []
         self._streams: list[np.random.SeedSequence] = []
         # each game's offered Actions and their catalogue indices (what its mask row shows)
@@ -180,6 +202,7 @@ class BatchEnv:
         self.mask.fill(0)
         self.rewards.fill(0.0)
         self.terminated.fill(False)
+        self.final_obs.fill(0.0)
         self._ended = False
         self.seat[:] = [self._show(i, state) for i, state in enumerate(self.states)]
         return self.obs, self.mask, self.seat
@@ -188,8 +211,10 @@ class BatchEnv:
         """Play ``actions[i]`` (a catalogue index) for game ``i``'s acting seat, for every game.
 
         Returns (obs, mask, seat, rewards, terminated); ended games are reset at once (see the
-        module docstring). Raises ValueError, before any game moves, naming the first game whose
-        action is not legal (or not an index), and RuntimeError before the first ``reset()``.
+        module docstring). Raises, before any game moves, naming the first game whose action is
+        refused: ValueError for an index outside the catalogue (``not an index of this game's
+        actions: 0..N-1``) or outside the game's mask (listing the legal indices), TypeError for an
+        action that is not an int or a numpy integer; RuntimeError before the first ``reset()``.
         """
         if not self.states:
             raise RuntimeError("this batch has no games yet: call reset() before step()")
@@ -206,12 +231,11 @@ class BatchEnv:
                     a = int(a)
                 chosen.append(legal[ks.index(a)])
             except ValueError:
-                shown = sorted(ks)
-                raise ValueError(f"game {i}: action {a!r} is not legal for seat {int(self.seat[i])} now; "
-                                 f"legal indices: {shown[:12]}{' ...' if len(shown) > 12 else ''}") from None
+                raise refused_action(i, a, int(self.seat[i]), ks, self.spaces.num_actions) from None
         if self._ended:  # the last step's rewards and ends: cleared only when some game ended
             self.rewards.fill(0.0)
             self.terminated.fill(False)
+            self.final_obs.fill(0.0)
             self._ended = False
         # every row is written again below: the whole arrays are zeroed at once (a row at a time
         # cost a slice copy per game)
@@ -223,9 +247,10 @@ class BatchEnv:
                               self._mask_rows, self.spaces.index, self._legal)
         if ended:
             self._ended = True
-            for i in ended:  # over: its rewards, and its next game shown in its row at once
+            for i in ended:  # over: its rewards and last observation, and its next game shown in its row at once
                 self.rewards[i] = placing_rewards(self.states[i])
                 self.terminated[i] = True
+                self.spaces.observe(self.states[i], seats[i], self.final_obs[i])  # the seat that moved
                 state = self.states[i] = self._new_game(i)
                 seats[i] = self._show(i, state)
         self.seat[:] = seats

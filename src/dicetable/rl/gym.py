@@ -27,7 +27,7 @@ import numpy as np
 from dicetable.bots import Bot, make_bot
 from dicetable.engine import GameState
 
-from .spaces import GameSpaces, game_over, placing_rewards, started
+from .spaces import GameSpaces, checked_seed, game_over, placing_rewards, started
 
 #: The observation: ``{"observation": float32 features, "action_mask": int8 mask}``.
 Observation = dict[str, Any]
@@ -36,7 +36,9 @@ Observation = dict[str, Any]
 class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
     """One learning seat of a dicetable game (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    # render_fps: Gymnasium's check_env warns when an environment with render modes declares none;
+    # a text view has no frame rate of its own, 1 is what a reader of it can follow
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, game_id: str, players: int = 2, options: dict[str, Any] | None = None,
                  opponents: str | Sequence[str] = "greedy", seat: int = 0, render_mode: str | None = None,
@@ -71,11 +73,15 @@ class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
-        """Start a new game (``seed`` reproduces it, bots included); returns (observation, info)."""
-        super().reset(seed=seed)
+        """Start a new game (``seed``, an int 0..2**64-1 or a numpy integer, reproduces it, bots
+        included); returns (observation, info). ValueError as the other environments say it for a
+        seed that is not one."""
+        super().reset(seed=checked_seed(seed))
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self.state = self.spaces.new_game(game_seed)
-        self.bots = {s: make_bot(level, game_seed + s) for s, level in self.levels.items()}
+        # clock=False: the search levels run their iteration budgets without the wall-clock caps,
+        # so the seed alone decides what they play (docs/research.md "Seeds")
+        self.bots = {s: make_bot(level, game_seed + s, clock=False) for s, level in self.levels.items()}
         self._play_bots()
         obs, mask = self._obs()
         return obs, {"action_mask": mask}
@@ -105,8 +111,13 @@ class DicetableGym(gymnasium.Env[dict[str, Any], np.int64]):
         return obs, float(reward), over, False, {"action_mask": mask}
 
     def render(self) -> str | None:
-        """The learner's terminal view as plain text (render_mode "ansi")."""
-        if self.render_mode != "ansi" or self.state is None:
+        """The learner's terminal view as plain text (render_mode "ansi"); without a render mode
+        None and a warning, as Gymnasium's environments do."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render mode: make the environment with "
+                                  "render_mode='ansi'")
+            return None
+        if self.state is None:
             return None
         return self.spaces.text(self.state, self.seat)
 

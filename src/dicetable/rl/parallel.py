@@ -70,8 +70,10 @@ class DicetableParallel(ParallelEnv):
         """Apply the actions of the agents to move; returns (obs, rewards, terminations, truncations, infos).
 
         Raises ValueError naming the agent when an agent to move gives no action or an illegal one
-        (before any seat moves: a refused step changes nothing), and ``gymnasium.error.ResetNeeded``
-        before the first ``reset()`` and after the game ended.
+        (:class:`~dicetable.engine.IllegalActionError` for an action the rules refuse, its message
+        the agent and then the engine's words), before any seat moves: a refused step changes
+        nothing. Raises ``gymnasium.error.ResetNeeded`` before the first ``reset()`` and after the
+        game ended.
         """
         state = started(self.state)
         if state.is_over:
@@ -87,9 +89,12 @@ class DicetableParallel(ParallelEnv):
             action = actions.get(agent)
             if action is None:
                 raise ValueError(f"{agent} is to move and gave no action")
-            aid = self.spaces.action_id(action)
-            if not any(a.id == aid for a in state.legal_actions(s)):
-                state.clone().apply(aid, s)  # raises the engine's refusal, naming what is legal
+            try:
+                aid = self.spaces.action_id(action)
+                if not any(a.id == aid for a in state.legal_actions(s)):
+                    state.clone().apply(aid, s)  # raises the engine's refusal, naming what is legal
+            except ValueError as exc:  # the same class, the agent first (the engine counts from Player 1)
+                raise type(exc)(f"{agent}: {exc}") from None
             chosen.append((s, aid))
         for s, aid in chosen:
             state.apply(aid, s)

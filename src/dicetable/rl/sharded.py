@@ -8,8 +8,8 @@ process of its own, all writing into arrays in one block of shared memory (a mem
 ``/dev/shm`` where there is one). A worker is a fresh interpreter running this module's
 :func:`serve` (the same Python and the same ``dicetable``), not a copy of the caller: a script needs
 no ``if __name__ == "__main__"`` guard, and a notebook works too. The caller
-gets the same five arrays as from a ``BatchEnv`` (``obs``, ``mask``, ``seat``, ``rewards``,
-``terminated``, the same shapes and dtypes), and with the same seed and actions it sees the same
+gets the same six arrays as from a ``BatchEnv`` (``obs``, ``mask``, ``seat``, ``rewards``,
+``terminated``, ``final_obs``, the same shapes and dtypes), and with the same seed and actions it sees the same
 games, to the byte: game ``i`` draws its seeds from the same stream in either (:func:`seed_streams`).
 
 A step writes the actions into a shared array and tells every worker to step its shard; the caller
@@ -43,7 +43,8 @@ import numpy as np
 import dicetable
 
 from .spaces import GameSpaces
-from .batch import Batch, BatchBuffers, BatchEnv, BatchStep, check_action_count, check_num_envs, seed_streams
+from .batch import (Batch, BatchBuffers, BatchEnv, BatchStep, check_action_count, check_num_envs, refused_action,
+                    seed_streams)
 
 #: How long ``close()`` waits for a worker to stop before it is terminated, in seconds.
 STOP_WAIT = 5.0
@@ -62,7 +63,7 @@ def shard_bounds(num_envs: int, workers: int) -> list[tuple[int, int]]:
 
 
 def _layout(num_envs: int, spaces: GameSpaces, players: int) -> list[tuple[tuple[int, ...], type, int]]:
-    """(shape, dtype, byte offset) of the five batch arrays and the action array in the shared block."""
+    """(shape, dtype, byte offset) of the six batch arrays and the action array in the shared block."""
     offset, out = 0, []
     for shape, dtype in [*BatchBuffers.shapes(num_envs, spaces, players), ((num_envs,), np.int64)]:
         out.append((shape, dtype, offset))
@@ -76,7 +77,7 @@ def _block_size(layout: Sequence[tuple[tuple[int, ...], type, int]]) -> int:
 
 
 def _arrays(block: mmap.mmap, layout: Sequence[tuple[tuple[int, ...], type, int]]) -> list[np.ndarray]:
-    """numpy arrays over ``block`` (obs, mask, seat, rewards, terminated, actions)."""
+    """numpy arrays over ``block`` (obs, mask, seat, rewards, terminated, final_obs, actions)."""
     return [np.frombuffer(block, dtype=dtype, count=int(np.prod(shape)), offset=offset).reshape(shape)
             for shape, dtype, offset in layout]
 
@@ -125,7 +126,7 @@ def serve() -> None:
 class ShardedBatchEnv:
     """``num_envs`` games of ``game_id`` at ``players`` seats split among ``workers`` processes (the
     caller's and ``workers - 1`` started ones); the API of :class:`~dicetable.rl.batch.BatchEnv`
-    (``reset``, ``step``, ``spaces``, ``num_envs``, ``players`` and the five arrays) without ``states``.
+    (``reset``, ``step``, ``spaces``, ``num_envs``, ``players`` and the six arrays) without ``states``.
 
     Raises :class:`dicetable.GameConfigError` for an unknown game, player count or option, and
     ValueError when ``num_envs`` is not a whole number of at least 1, ``workers`` is not one from 1
@@ -149,7 +150,7 @@ class ShardedBatchEnv:
             f.truncate(_block_size(layout))
             self._block = mmap.mmap(f.fileno(), _block_size(layout))
         *arrays, self._actions = _arrays(self._block, layout)
-        self.obs, self.mask, self.seat, self.rewards, self.terminated = arrays
+        self.obs, self.mask, self.seat, self.rewards, self.terminated, self.final_obs = arrays
         self._bounds = shard_bounds(num_envs, workers)
         self._rows = np.arange(num_envs)
         start, stop = self._bounds[0]
@@ -237,9 +238,9 @@ class ShardedBatchEnv:
     def step(self, actions: Sequence[int] | np.ndarray) -> BatchStep:
         """Play ``actions[i]`` (a catalogue index) for game ``i``'s acting seat, in every game at once.
 
-        Returns (obs, mask, seat, rewards, terminated), as :meth:`BatchEnv.step`. Raises ValueError,
-        before any game moves, naming the first game whose action is not in its mask (or not an
-        index); RuntimeError before the first ``reset()``, after ``close()``, or when a worker failed.
+        Returns (obs, mask, seat, rewards, terminated), as :meth:`BatchEnv.step`. Raises, before any
+        game moves, what :meth:`BatchEnv.step` raises for the first game whose action is refused;
+        RuntimeError before the first ``reset()``, after ``close()``, or when a worker failed.
         """
         if not self._started:
             raise RuntimeError("this batch has no games yet: call reset() before step()")
@@ -266,14 +267,13 @@ class ShardedBatchEnv:
         return [proc.pid for proc in self._procs]
 
     def _refuse(self, actions: Sequence[Any] | np.ndarray) -> None:
-        """Raise the ValueError :meth:`BatchEnv.step` raises for the first game whose action is not in its mask."""
+        """Raise the error :meth:`BatchEnv.step` raises for the first game whose action is not in its mask."""
         wanted = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         for i, a in enumerate(wanted):
             if isinstance(a, bool) or not isinstance(a, (int, np.integer)) \
                     or not 0 <= a < self.spaces.num_actions or not self.mask[i, a]:
-                shown = np.flatnonzero(self.mask[i]).tolist()
-                raise ValueError(f"game {i}: action {a!r} is not legal for seat {int(self.seat[i])} now; "
-                                 f"legal indices: {shown[:12]}{' ...' if len(shown) > 12 else ''}")
+                raise refused_action(i, a, int(self.seat[i]), np.flatnonzero(self.mask[i]).tolist(),
+                                     self.spaces.num_actions)
         raise ValueError(f"actions {actions!r} are not one catalogue index per game")  # e.g. a nested list
 
     def close(self) -> None:

@@ -31,10 +31,15 @@ def started(state: GameState | None) -> GameState:
     """``state`` once an environment has one; before the first ``reset()`` raises
     ``gymnasium.error.ResetNeeded`` saying so (an environment has no game until it is reset)."""
     if state is None:
-        from gymnasium.error import ResetNeeded
-
-        raise ResetNeeded("this environment has no game yet: call reset() before step(), observe() or last()")
+        raise no_game()
     return state
+
+
+def no_game() -> Exception:
+    """``gymnasium.error.ResetNeeded`` for a call before an environment's first ``reset()``."""
+    from gymnasium.error import ResetNeeded
+
+    return ResetNeeded("this environment has no game yet: call reset() before step(), observe() or last()")
 
 
 def game_over() -> Exception:
@@ -179,7 +184,8 @@ class GameSpaces:
         """The action id at ``index``; ValueError naming the allowed range otherwise."""
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
                 or not 0 <= int(index) < len(self.catalogue):
-            raise ValueError(f"action {index!r} is not an index of this game's actions: 0..{len(self.catalogue) - 1}")
+            shown = int(index) if isinstance(index, np.integer) else index  # 60, not np.int64(60)
+            raise ValueError(f"action {shown!r} is not an index of this game's actions: 0..{len(self.catalogue) - 1}")
         return self.catalogue[int(index)]
 
 

@@ -35,7 +35,13 @@ class DicetableVectorEnv(VectorEnv):
 
     Observations are ``{"observation": float32 [num_envs, size], "action_mask": int8 [num_envs,
     num_actions]}``; the reward is the final score on the step a game ends (zero before);
-    ``infos["action_mask"]`` repeats the mask. The arrays are the batch's buffers (copy to keep).
+    ``infos["action_mask"]`` repeats the mask (``infos["_action_mask"]``: every game has one). On
+    the step a game ends, ``infos`` holds what Gymnasium's ``SyncVectorEnv`` gives in
+    ``AutoresetMode.SAME_STEP``: ``final_obs`` (an object array, the finished game's last
+    observation dictionary in its row, None elsewhere), ``final_info`` (the finished games' last
+    infos, ``{"action_mask": int8 [num_envs, num_actions], "_action_mask": bool [num_envs]}``: a
+    finished game's mask is all zero), and the bool masks ``_final_obs`` and ``_final_info`` of the
+    games that ended. The arrays are the batch's buffers (copy to keep).
     ``workers`` above 1 splits the games among that many processes (a
     :class:`~dicetable.rl.sharded.ShardedBatchEnv`; ``close()`` stops them).
     Raises :class:`dicetable.GameConfigError` when the game has no solo mode.
@@ -57,17 +63,28 @@ class DicetableVectorEnv(VectorEnv):
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start every game (``seed``: an int or one per game); returns (observations, infos)."""
         obs, mask, _ = self.batch.reset(seed)
-        return {"observation": obs, "action_mask": mask}, {"action_mask": mask}
+        return {"observation": obs, "action_mask": mask}, {"action_mask": mask,
+                                                          "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
 
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                                  dict[str, Any]]:
         """One action per game; returns (observations, rewards, terminations, truncations, infos).
 
-        Raises ValueError as :meth:`BatchEnv.step` does for an action outside a game's mask.
+        Raises as :meth:`BatchEnv.step` does for an action outside a game's mask.
         """
         obs, mask, _, rewards, terminated = self.batch.step(actions)
-        return ({"observation": obs, "action_mask": mask}, rewards[:, 0].astype(np.float64), terminated.copy(),
-                np.zeros(self.num_envs, dtype=bool), {"action_mask": mask})
+        ended = terminated.copy()
+        infos: dict[str, Any] = {"action_mask": mask, "_action_mask": np.ones(self.num_envs, dtype=np.bool_)}
+        if ended.any():  # Gymnasium's SAME_STEP keys, as SyncVectorEnv fills them
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            final_masks = np.zeros((self.num_envs, self.batch.spaces.num_actions), dtype=np.int8)
+            for i in np.flatnonzero(ended).tolist():
+                final_obs[i] = {"observation": self.batch.final_obs[i].copy(), "action_mask": final_masks[i].copy()}
+            infos.update(final_obs=final_obs, _final_obs=ended.copy(),
+                         final_info={"action_mask": final_masks, "_action_mask": ended.copy()},
+                         _final_info=ended.copy())
+        return ({"observation": obs, "action_mask": mask}, rewards[:, 0].astype(np.float64), ended,
+                np.zeros(self.num_envs, dtype=bool), infos)
 
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -87,7 +104,7 @@ def check_solo(game_id: str) -> None:
     raise GameConfigError(
         f"DicetableVectorEnv takes solo games only (one seat; its reward is the final score): {solo}. "
         f"{spec.name} is for {spec.min_players}-{spec.max_players} players: step its games together with "
-        f"dicetable.rl.batch_env({game_id!r}, num_envs, players={spec.min_players}) "
+        f"dicetable.rl.batch_env({spec.id!r}, num_envs, players={spec.min_players}) "
         f"(players {spec.min_players}-{spec.max_players})")
 
 

@@ -447,6 +447,7 @@ class TableManager:
             spec = get_game(game)
         except GameConfigError as exc:
             raise ApiError(422, str(exc)) from None
+        game = spec.id  # the canonical id, whatever case or '_' the request used: stored and shown
         if not spec.min_players <= players <= spec.max_players:
             raise ApiError(422, f"{spec.name} is for {spec.min_players} to {spec.max_players} players, "
                                 f"not {players}")
