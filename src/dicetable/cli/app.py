@@ -23,6 +23,7 @@ from dicetable.extras import MissingExtra
 
 __all__ = ["app", "console", "fail", "guarded", "line_editing", "program_name", "read_line"]
 
+
 def _stdout_is_terminal() -> bool:
     """Whether standard output is a terminal (False when it is closed or replaced by an object without ``isatty``)."""
     try:
