@@ -19,7 +19,10 @@ from typing import Annotated, Literal, Optional
 
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from pydantic_core import PydanticCustomError
 from starlette.responses import Response
+
+from dicetable.engine import SEED_RANGE
 
 from ..accounts import Accounts, check_seat_name
 from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
@@ -75,7 +78,7 @@ class NewTable(BaseModel):
     game: StrictStr = Field(max_length=64)
     players: StrictInt
     options: dict[StrictStr, StrictStr | StrictBool | StrictInt] = Field(default_factory=dict, max_length=32)
-    seed: Optional[StrictInt] = Field(None, ge=0, le=MAX_SEED)
+    seed: Optional[StrictInt] = Field(None, description="0..2**64-1 (MAX_SEED); omitted: a random one")
     seats: Optional[list[SeatIn]] = Field(None, max_length=8)
     clock: Optional[StrictInt] = Field(None, ge=5, le=7 * 24 * 3600, description="seconds per decision")
     bank: Optional[StrictInt] = Field(None, ge=MIN_BANK, le=MAX_BANK,
@@ -89,6 +92,14 @@ class NewTable(BaseModel):
         None, description="when a bank runs out: its bot plays the turn, or the seat forfeits (default: forfeit "
                           "at a rated table, else bot)")
     rated: StrictBool = Field(False, description="ratings change when it is over: every human seat names a player")
+
+    @field_validator("seed")
+    @classmethod
+    def _seed_in_range(cls, seed: Optional[int]) -> Optional[int]:
+        """A seed is any game seed, 0..MAX_SEED (2**64-1), refused in the engine's words otherwise."""
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise PydanticCustomError("seed_range", "must be " + SEED_RANGE)
+        return seed
 
 
 class ActionIn(BaseModel):
