@@ -31,7 +31,7 @@ from typing import Any, Callable
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.ladder import pct, run_jobs
 from dicetable.engine import Action, GameConfigError, GameState, new_game, series_seed
-from dicetable.simulate import Job, seat_rotation, summarize, wilson
+from dicetable.simulate import Job, interval_text, mean_interval, seat_rotation, summarize, wilson
 
 from .client import Agent, AgentError, AgentTimeout, Decision, Encoder, modules, run_sync
 
@@ -216,10 +216,10 @@ def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026
     rated = ratings(records, names)
     rows = []
     for r in summarize(records):
-        half = 1.96 * r["sd_score"] / math.sqrt(r["seats"]) if r["seats"] > 1 else 0.0
         rows.append({"name": r["bot"], "seats": r["seats"], "wins": r["wins"], "win_rate": r["win_rate"],
                      "win_ci": r["win_ci"], "mean_score": r["mean_score"],
-                     "score_ci": (r["mean_score"] - half, r["mean_score"] + half), "rating": rated[r["bot"]]})
+                     "score_ci": mean_interval(r["mean_score"], r["sd_score"], r["seats"]),
+                     "rating": rated[r["bot"]]})
     rows.sort(key=lambda r: -r["rating"])
     pairs = []
     for a, b in itertools.combinations(names, 2):
@@ -235,7 +235,6 @@ def table(result: dict) -> str:
     lines = ["| entrant | rating | games | win rate (95% CI) | mean score (95% CI) |", "|---|---:|---:|---|---|"]
     for r in result["entrants"]:
         lo, hi = r["win_ci"]
-        slo, shi = r["score_ci"]
         lines.append(f"| {r['name']} | {r['rating']:.0f} | {r['seats']} | {pct(r['win_rate'])} "
-                     f"({pct(lo)}-{pct(hi)}) | {r['mean_score']:.1f} ({slo:.1f}-{shi:.1f}) |")
+                     f"({pct(lo)}-{pct(hi)}) | {r['mean_score']:.1f} ({interval_text(r['score_ci'])}) |")
     return "\n".join(lines)
