@@ -151,3 +151,21 @@ def test_a_refused_view_or_record_names_the_table_and_the_server_words(server):
 
     with pytest.raises(AgentError, match=r"the view of table nosuchtable0000: the server answered HTTP 404: "):
         asyncio.run(wait())
+
+
+def test_waiting_for_a_table_nobody_plays_ends_with_a_timeout_naming_it(server):
+    import asyncio
+
+    import httpx
+
+    from dicetable.agent import AgentTimeout
+    from dicetable.agent.tournament import _wait_over
+
+    made = server.create("biblios-dice", [{"kind": "human"}, {"kind": "human"}])
+
+    async def wait():
+        async with httpx.AsyncClient() as http:
+            await _wait_over(http, server.url, made["table_id"], idle=1.0, poll=0.1)
+
+    with pytest.raises(AgentTimeout, match=rf"table {made['table_id']} did not move for 1.0 s \(still at version 0"):
+        asyncio.run(wait())

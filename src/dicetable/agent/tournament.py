@@ -100,12 +100,21 @@ async def _play_remote(job: Job, entrants: dict[str, Entrant], server: str, idle
     seats = [{"kind": "bot", "level": entrants[n].bot} if entrants[n].bot else {"kind": "human"}
              for n in job.seats]
     async with httpx.AsyncClient() as http:
-        try:
-            made = await http.post(server + "/api/tables", json={"game": job.game, "players": job.players,
-                                                                 "options": job.options, "seed": job.seed,
-                                                                 "seats": seats}, timeout=30)
-        except httpx.HTTPError as exc:  # httpx's own words ("All connection attempts failed") name no server
-            raise AgentError(f"cannot reach the server {server}: {exc}") from None
+        waited = 0.0
+        while True:
+            try:
+                made = await http.post(server + "/api/tables", json={"game": job.game, "players": job.players,
+                                                                     "options": job.options, "seed": job.seed,
+                                                                     "seats": seats}, timeout=30)
+            except httpx.HTTPError as exc:  # httpx's own words ("All connection attempts failed") name no server
+                raise AgentError(f"cannot reach the server {server}: {exc}") from None
+            # A server limits the tables one address makes a minute (429 with Retry-After): a round robin of
+            # more games than that waits as the server asks, for at most ``idle`` seconds in all.
+            after = _retry_after(made) if made.status_code == 429 else None
+            if after is None or waited + after > idle:
+                break
+            await asyncio.sleep(after)
+            waited += after
         if made.status_code != 201:
             raise GameConfigError(f"the server refused the table (game {job.index} of the round robin, seed "
                                   f"{job.seed}): HTTP {made.status_code}: {made.text[:300]}")
@@ -122,6 +131,14 @@ async def _play_remote(job: Job, entrants: dict[str, Entrant], server: str, idle
     return {"game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
             "bots": list(job.seats), "scores": record["scores"], "winners": record["winners"],
             "steps": len(record["actions"]), "table_id": table["table_id"]}
+
+
+def _retry_after(resp: Any) -> float | None:
+    """The seconds of an answer's ``Retry-After`` header (at least 0.1), None without a number there."""
+    try:
+        return max(0.1, float(resp.headers.get("Retry-After", "")))
+    except ValueError:
+        return None
 
 
 def _answer(resp: Any, what: str) -> dict:
@@ -142,7 +159,8 @@ async def _wait_over(http: Any, server: str, table_id: str, idle: float, poll: f
     every ``poll`` seconds. AgentTimeout naming the table when its version has not moved for ``idle``
     seconds (the bots stopped, or a seat waits for someone); AgentError for a refused view."""
     loop = asyncio.get_running_loop()
-    version, since = -1, loop.time()
+    version: Any = None
+    since = loop.time()
     while True:
         view = _answer(await http.get(f"{server}/api/tables/{table_id}", timeout=30), f"the view of table {table_id}")
         if view.get("over"):
