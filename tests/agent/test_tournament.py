@@ -138,11 +138,10 @@ def test_the_documented_entrants_play_through_a_server_bot_pairs_included(server
 
 
 def test_a_refused_view_or_record_names_the_table_and_the_server_words(server):
-    import asyncio
-
     import httpx
 
     from dicetable.agent import AgentError
+    from dicetable.agent.client import run_sync
     from dicetable.agent.tournament import _wait_over
 
     async def wait():
@@ -150,22 +149,30 @@ def test_a_refused_view_or_record_names_the_table_and_the_server_words(server):
             await _wait_over(http, server.url, "nosuchtable0000", idle=5)
 
     with pytest.raises(AgentError, match=r"the view of table nosuchtable0000: the server answered HTTP 404: "):
-        asyncio.run(wait())
+        run_sync(wait)  # not asyncio.run: a browser test's Playwright may hold this thread's loop
 
 
 def test_waiting_for_a_table_nobody_plays_ends_with_a_timeout_naming_it(server):
-    import asyncio
+    import time
 
     import httpx
 
     from dicetable.agent import AgentTimeout
+    from dicetable.agent.client import run_sync
     from dicetable.agent.tournament import _wait_over
 
-    made = server.create("biblios-dice", [{"kind": "human"}, {"kind": "human"}])
+    body = {"game": "biblios-dice", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    deadline = time.time() + 90
+    while True:  # the round robins before may have used this minute's new tables (429)
+        status, made = server.call("POST", "/api/tables", body)
+        if status != 429 or time.time() > deadline:
+            break
+        time.sleep(2)
+    assert status == 201, made
 
     async def wait():
         async with httpx.AsyncClient() as http:
             await _wait_over(http, server.url, made["table_id"], idle=1.0, poll=0.1)
 
     with pytest.raises(AgentTimeout, match=rf"table {made['table_id']} did not move for 1.0 s \(still at version 0"):
-        asyncio.run(wait())
+        run_sync(wait)

@@ -19,10 +19,9 @@ from typing import Annotated, Literal, Optional
 
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
-from pydantic_core import PydanticCustomError
 from starlette.responses import Response
 
-from dicetable.engine import SEED_RANGE
+from dicetable.engine.rng import seed_problem
 
 from ..accounts import Accounts, check_seat_name
 from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
@@ -78,7 +77,7 @@ class NewTable(BaseModel):
     game: StrictStr = Field(max_length=64)
     players: StrictInt
     options: dict[StrictStr, StrictStr | StrictBool | StrictInt] = Field(default_factory=dict, max_length=32)
-    seed: Optional[StrictInt] = Field(None, description="0..2**64-1 (MAX_SEED); omitted: a random one")
+    seed: Optional[StrictInt] = Field(None, description=f"a game seed, 0..{MAX_SEED}; omitted: a random one")
     seats: Optional[list[SeatIn]] = Field(None, max_length=8)
     clock: Optional[StrictInt] = Field(None, ge=5, le=7 * 24 * 3600, description="seconds per decision")
     bank: Optional[StrictInt] = Field(None, ge=MIN_BANK, le=MAX_BANK,
@@ -92,14 +91,6 @@ class NewTable(BaseModel):
         None, description="when a bank runs out: its bot plays the turn, or the seat forfeits (default: forfeit "
                           "at a rated table, else bot)")
     rated: StrictBool = Field(False, description="ratings change when it is over: every human seat names a player")
-
-    @field_validator("seed")
-    @classmethod
-    def _seed_in_range(cls, seed: Optional[int]) -> Optional[int]:
-        """A seed is any game seed, 0..MAX_SEED (2**64-1), refused in the engine's words otherwise."""
-        if seed is not None and not 0 <= seed <= MAX_SEED:
-            raise PydanticCustomError("seed_range", "must be " + SEED_RANGE)
-        return seed
 
 
 class ActionIn(BaseModel):
@@ -121,6 +112,10 @@ class UndoIn(BaseModel):
 @router.post("/api/tables", status_code=201, responses=errors(CREATE))
 def create_table(body: NewTable, request: Request) -> dict:
     """Create a table; the answer holds each human seat's token and link (shown once)."""
+    # Any game seed, 0..MAX_SEED (2**64-1); others are refused in the engine's own words (seed_problem).
+    problem = seed_problem(body.seed) if body.seed is not None else None
+    if problem is not None:
+        raise ApiError(422, problem)
     seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
     if seats is not None:
         seat_players(request, seats)
