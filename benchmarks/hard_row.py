@@ -10,7 +10,7 @@ given settings replaced (values are Python literals). Prints one JSON line: hard
 with its 95% Wilson interval, the CPU seconds (``time.process_time``) of hard's ``choose``
 calls per game, and the wall time per searched decision (mean, 95th percentile); a line per
 game on stderr. Solo (PLAYERS 1) it also prints hard's mean final score with its 95% interval
-(mean +- 1.96 sd / sqrt(n), as the ladder's solo rows) and greedy's on the same seeds.
+(Student's t, as the ladder's solo rows: ``dicetable.simulate.mean_interval``) and greedy's on the same seeds.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dicetable.bots import make_bot
 from dicetable.ladder import percentile
 from dicetable.bots.mcts import MCTSBot, level_params
 from dicetable.engine import new_game
-from dicetable.simulate import make_jobs, run_game, wilson
+from dicetable.simulate import make_jobs, mean_interval, run_game, wilson
 
 
 def main(argv: list[str]) -> None:
@@ -68,11 +68,11 @@ def main(argv: list[str]) -> None:
                       "turn_mean_cpu_ms": round(cpu * 1000 / max(1, turns), 1)} | (_solo(jobs, scores) if players == 1 else {})))
 
 
-def _mean_ci(values: list) -> tuple[float, list]:
-    """Mean and its 95% interval (mean +- 1.96 sd / sqrt(n))."""
+def _mean_ci(values: list) -> tuple[float, list | None]:
+    """Mean and its 95% interval (Student's t: :func:`dicetable.simulate.mean_interval`; None for one value)."""
     mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
-    return round(mean, 2), [round(mean - half, 2), round(mean + half, 2)]
+    ci = mean_interval(mean, statistics.stdev(values) if len(values) > 1 else 0.0, len(values))
+    return round(mean, 2), None if ci is None else [round(ci[0], 2), round(ci[1], 2)]
 
 
 def _solo(jobs: list, scores: list) -> dict:

@@ -15,11 +15,17 @@ import math
 import time
 
 from dicetable.engine import Rng, new_game
+from dicetable.simulate import t95
 from dicetable.games.valeria_card_kingdoms.policy import CONTINUATIONS, duke_prior, greedy, value
 from dicetable.games.valeria_card_kingdoms.rules import P_DUKES, P_OVER
 
 GAME = "valeria-card-kingdoms"
 
+
+def _half(sd: float, n: int) -> float:
+    """Half the 95% interval of a mean of ``n`` values (Student's t, as ``dicetable.simulate.mean_interval``;
+    0 for one value)."""
+    return t95(n - 1) * sd / math.sqrt(n) if n > 1 else 0.0
 
 def _original_best(state, seat: int, depth: int) -> float:
     task = state.pending(seat) if state.phase not in (P_OVER, P_DUKES) else None
@@ -88,12 +94,12 @@ def solo(args) -> None:
     diff = [a - b for a, b in zip(out["greedy"][1], out["original"][1])]
     mean = sum(diff) / len(diff)
     sd = math.sqrt(sum((d - mean) ** 2 for d in diff) / max(1, len(diff) - 1))
-    print(f"solo: paired margin difference greedy - original {mean:+.2f} +- {1.96 * sd / math.sqrt(len(diff)):.2f} VP")
+    print(f"solo: paired margin difference greedy - original {mean:+.2f} +- {_half(sd, len(diff)):.2f} VP")
     for name, (wins, margins, per) in out.items():
         mean = sum(margins) / len(margins)
         sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(1, len(margins) - 1))
         print(f"solo, {args.games} seeds, setup {args.setup}: {name:8s} wins {wins}, score - Dark Lord "
-              f"{mean:+.2f} +- {1.96 * sd / math.sqrt(len(margins)):.2f}, {per * 1e6:.0f} us per decision")
+              f"{mean:+.2f} +- {_half(sd, len(margins)):.2f}, {per * 1e6:.0f} us per decision")
 
 
 def main() -> None:
@@ -134,7 +140,7 @@ def main() -> None:
     print(f"{played} games, {n} players, setup {args.setup}: greedy (new) wins {wins['greedy']:.1f}, "
           f"original wins {wins['original']:.1f}")
     print(f"  new greedy's win share {share:.3f} +- {1.96 * se:.3f} (95% CI; fair share {1 / n:.3f}); "
-          f"score margin new - original {mean:+.2f} +- {1.96 * sd / math.sqrt(len(margin)):.2f} VP")
+          f"score margin new - original {mean:+.2f} +- {_half(sd, len(margin)):.2f} VP")
     for k in POLICIES:
         if calls[k]:
             print(f"  {k}: {calls[k]} decisions, {spent[k] / calls[k] * 1e6:.0f} us per decision")

@@ -5,9 +5,11 @@ by the mask; it learns by REINFORCE with a running-mean baseline from the final 
 solo reward of ``dicetable.rl.gym_env``). No GPU and no deep-learning library: numpy only, so
 it runs anywhere dicetable's ``rl`` extra installs. At the end it plays evaluation games against
 the same Cat as the random and greedy bots and prints the three mean scores; with ``--plot`` it
-draws the learning curve (matplotlib).
+draws the learning curve (matplotlib); with ``--save FILE`` it saves the policy (``numpy.savez``:
+``W``, actions x features, and ``b``, actions), which ``examples/agent_against_people.py --weights
+FILE`` plays at a server table.
 
-Run: ``.venv/bin/python examples/train_kingdom_of_dice_solo.py --minutes 3 --plot curve.png``
+Run: ``.venv/bin/python examples/train_kingdom_of_dice_solo.py --minutes 3 --plot curve.png --save kod.npz``
 """
 
 from __future__ import annotations
@@ -100,6 +102,11 @@ def evaluate(policy: LinearPolicy | None, bot: str | None, games: int, cat_level
     return float(np.mean(scores))
 
 
+def save(policy: LinearPolicy, path: str) -> None:
+    """Write the policy's arrays to ``path`` (``numpy.savez``: ``W`` and ``b``, what the agent example loads)."""
+    np.savez(path, W=policy.W, b=policy.b)
+
+
 def main() -> None:
     """Train, evaluate against random and greedy, optionally plot the curve."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -110,6 +117,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--eval-games", type=int, default=50)
     parser.add_argument("--plot", default=None, help="write the learning curve to this PNG")
+    parser.add_argument("--save", default=None, metavar="FILE",
+                        help="save the trained policy (W and b, numpy.savez) for examples/agent_against_people.py")
     args = parser.parse_args()
     t0 = time.monotonic()
     policy, curve, steps = train(args.minutes, args.max_steps, args.lr, args.cat_level, args.seed)
@@ -117,6 +126,10 @@ def main() -> None:
     for name, pol, bot in (("policy", policy, None), ("random", None, "random"), ("greedy", None, "greedy")):
         print(f"mean score over {args.eval_games} games, {name}: "
               f"{evaluate(pol, bot, args.eval_games, args.cat_level):.1f}")
+    if args.save:
+        save(policy, args.save)
+        print(f"policy saved to {args.save} (W {policy.W.shape}, b {policy.b.shape}); play it at a server table: "
+              f"examples/agent_against_people.py --game kingdom-of-dice --people 0 --weights {args.save}")
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")

@@ -7,7 +7,8 @@ Rows, for every registered game:
   the challenger's win rate (a shared win counts 1/k) with its 95% Wilson interval, against
   the fair share ``1 / players``;
 * solo (where the game has a solo mode): ``hard`` and ``greedy`` alone, the mean final score
-  with its 95% interval (mean +- 1.96 sd / sqrt(n)).
+  with its 95% interval (mean +- t sd / sqrt(n), Student's t at n-1 degrees of freedom:
+  :func:`dicetable.simulate.mean_interval`; none for one game).
 
 Every row plays ``games`` seeded games, or ``games_at[players]`` for a player count given
 there (an interval narrows only with the square root of the games; docs/bots.md says why the
@@ -31,7 +32,7 @@ from typing import Callable, Sequence
 from dicetable.bots import make_bot
 from dicetable.bots.mcts import MCTSBot
 from dicetable.engine import GameConfigError, list_games, new_game
-from dicetable.simulate import Job, make_jobs, simulate, simulate_ray, summarize
+from dicetable.simulate import Job, interval_text, make_jobs, mean_interval, simulate, simulate_ray, summarize
 
 BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 
@@ -131,8 +132,7 @@ def summarize_row(row: Row, records: list[dict], seed: int, seconds: float) -> d
     95% interval) and the challenger's time per decision and per turn (mean, 95th percentile)."""
     bots = {r["bot"]: r for r in summarize(records)}
     for r in bots.values():
-        half = 1.96 * r["sd_score"] / math.sqrt(r["seats"]) if r["seats"] > 1 else 0.0
-        r["score_ci"] = (r["mean_score"] - half, r["mean_score"] + half)
+        r["score_ci"] = mean_interval(r["mean_score"], r["sd_score"], r["seats"])
     decisions = [ms for rec in records for ms in rec["timing"].get(row.challenger, {}).get("decision_ms", [])]
     turns = [ms for rec in records for ms in rec["timing"].get(row.challenger, {}).get("turn_ms", [])]
     time_row = {"decision_mean_ms": sum(decisions) / len(decisions) if decisions else 0.0,
@@ -208,9 +208,8 @@ def table(results: list[dict]) -> str:
         lineup = rec["lineup"]
         ch = rec["bots"][lineup[0]]
         if rec["players"] == 1:
-            lo, hi = ch["score_ci"]
             solo.append(f"| {rec['game']} | {lineup[0]} | {rec['games']} | {ch['mean_score']:.1f} "
-                        f"({lo:.1f}-{hi:.1f}) | {ch['sd_score']:.1f} |")
+                        f"({interval_text(ch['score_ci'])}) | {ch['sd_score']:.1f} |")
         else:
             field = rec["bots"][lineup[1]]
             lo, hi = ch["win_ci"]

@@ -150,6 +150,38 @@ def simulate_ray(jobs: Sequence[Job], on_result: Callable[[dict], None] | None =
     return results
 
 
+#: Student's t distribution's two-sided 95% quantiles (its 0.975 quantile) for 1..30 degrees of freedom,
+#: from the NIST/SEMATECH e-Handbook of Statistical Methods, section 1.3.6.7.2 ("Critical values of the
+#: Student's t distribution", column 0.975); beyond 30 the normal 1.96 is used.
+T95: tuple[float, ...] = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                          2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` (1 or more) degrees of freedom:
+    :data:`T95` up to 30, 1.96 beyond. ValueError for ``df`` below 1."""
+    if df < 1:
+        raise ValueError(f"Student's t needs 1 or more degrees of freedom, got {df}")
+    return T95[df - 1] if df <= len(T95) else 1.96
+
+
+def mean_interval(mean: float, sd: float, n: int) -> tuple[float, float] | None:
+    """The 95% interval of a mean of ``n`` values with sample standard deviation ``sd``:
+    ``mean +- t95(n - 1) * sd / sqrt(n)`` (Student's t, so 2-30 values get the wider interval they
+    need); None for fewer than 2 values (one value says nothing of its spread). The ladder, the
+    tournaments and the benchmarks' score intervals all use this."""
+    if n < 2:
+        return None
+    half = t95(n - 1) * sd / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def interval_text(ci: tuple[float, float] | None, digits: int = 1) -> str:
+    """An interval as the tables print it, ``lo-hi`` with ``digits`` decimals, or ``-`` for none."""
+    return "-" if ci is None else f"{ci[0]:.{digits}f}-{ci[1]:.{digits}f}"
+
+
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a proportion ``successes / n`` (``(0, 1)`` if n = 0)."""
     if n == 0:

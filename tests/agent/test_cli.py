@@ -22,8 +22,19 @@ def test_the_command_plays_a_seat_from_its_link(server):
     status, record = server.call("GET", f"/api/tables/{made['table_id']}/record")
     assert status == 200 and record["actions"]
     ours = sum(1 for seat, _ in record["actions"] if seat == 1)
-    assert f"The game is over after {len(record['actions'])} actions: the agent (seat 2)" in run.stdout
-    assert f"{ours} moves, 0 reconnections." in run.stdout.replace("\n", " ")
+    # Seats are named as everywhere else: from 0, with the player name people read (docs/engine.md).
+    assert f"The game is over after {len(record['actions'])} actions: the agent at seat 1 (Player 2)" in run.stdout
+    assert f"{ours} moves, 0 reconnections." in run.stdout
+    # The claimed token is said once, on stderr (not among -q's result lines), with how to resume.
+    said = run.stderr.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("claimed seat 1 (Player 2); to resume after a stop: "
+                                                 "dicetable agent --token "), run.stderr
+    assert "claimed" not in run.stdout
+    new_token = said[0].split("--token ")[1].split()[0]
+    assert said[0].endswith(f" {server.url}/tables/{made['table_id']}")
+    # That token is the seat's now (the claim revoked the creator's copy): it reads the seat's view.
+    status, view = server.call("GET", f"/api/tables/{made['table_id']}", token=new_token)
+    assert status == 200 and view["seat"] == 1
     # The invite was claimed: the creator's copy of the seat's token no longer acts for it.
     status, _ = server.call("GET", f"/api/tables/{made['table_id']}", token=made["seats"][1]["token"])
     assert status in (401, 403)

@@ -115,3 +115,64 @@ def test_a_local_policy_may_answer_a_numpy_integer():
                 Entrant("mine", policy=lambda decision: np.int64(np.flatnonzero(decision.mask)[0]))]
     result = round_robin("kingdom-of-dice", entrants, games=1)
     assert len(result["records"]) == 1
+
+
+def test_the_documented_entrants_play_through_a_server_bot_pairs_included(server):
+    # docs/agents.md's own three entrants: the greedy-random pair has no agent, so the round robin
+    # must wait for the bots to finish before it asks for the record (403 while the table runs).
+    entrants = [Entrant("greedy", bot="greedy"), Entrant("random", bot="random"),
+                Entrant("mine", policy=random_policy(1))]
+    result = round_robin("biblios-dice", entrants, games=2, seed=1, server=server.url)
+    assert len(result["records"]) == 3 * 2
+    bot_pairs = [rec for rec in result["records"] if set(rec["bots"]) == {"greedy", "random"}]
+    assert len(bot_pairs) == 2
+    for rec in result["records"]:
+        status, stored = server.call("GET", f"/api/tables/{rec['table_id']}/record")
+        assert status == 200
+        assert stored["winners"] == rec["winners"] and stored["scores"] == rec["scores"]
+        assert rec["steps"] == len(stored["actions"]) > 0
+    for rec in bot_pairs:
+        _, stored = server.call("GET", f"/api/tables/{rec['table_id']}/record")
+        assert [s["kind"] for s in stored["seats"]] == ["bot", "bot"]
+    assert sum(r["wins"] for r in result["entrants"]) == pytest.approx(6)
+
+
+def test_a_refused_view_or_record_names_the_table_and_the_server_words(server):
+    import httpx
+
+    from dicetable.agent import AgentError
+    from dicetable.agent.client import run_sync
+    from dicetable.agent.tournament import _wait_over
+
+    async def wait():
+        async with httpx.AsyncClient() as http:
+            await _wait_over(http, server.url, "nosuchtable0000", idle=5)
+
+    with pytest.raises(AgentError, match=r"the view of table nosuchtable0000: the server answered HTTP 404: "):
+        run_sync(wait)  # not asyncio.run: a browser test's Playwright may hold this thread's loop
+
+
+def test_waiting_for_a_table_nobody_plays_ends_with_a_timeout_naming_it(server):
+    import time
+
+    import httpx
+
+    from dicetable.agent import AgentTimeout
+    from dicetable.agent.client import run_sync
+    from dicetable.agent.tournament import _wait_over
+
+    body = {"game": "biblios-dice", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    deadline = time.time() + 90
+    while True:  # the round robins before may have used this minute's new tables (429)
+        status, made = server.call("POST", "/api/tables", body)
+        if status != 429 or time.time() > deadline:
+            break
+        time.sleep(2)
+    assert status == 201, made
+
+    async def wait():
+        async with httpx.AsyncClient() as http:
+            await _wait_over(http, server.url, made["table_id"], idle=1.0, poll=0.1)
+
+    with pytest.raises(AgentTimeout, match=rf"table {made['table_id']} did not move for 1.0 s \(still at version 0"):
+        run_sync(wait)

@@ -441,28 +441,28 @@ def test_end_screen_prints_the_score_sheet(tmp_path, monkeypatch):
     assert f"{winner} win" in _output(result)
 
 
-@pytest.mark.parametrize("seed", [2**63, 2**64 - 1, -1])
+@pytest.mark.parametrize("seed", [2**64, 2**70, -1])
 def test_play_refuses_a_seed_a_server_table_would_refuse(seed, tmp_path, monkeypatch):
-    """`play --seed` takes 0..2**63-1, what the server takes (its MAX_SEED): beyond that, or below 0, one
-    line names the range and nothing is played."""
+    """`play --seed` takes 0..2**64-1, what the server takes (its MAX_SEED) and every game seed: beyond
+    that, or below 0, one line names the range and nothing is played."""
     from dicetable.server.ids import MAX_SEED
 
     monkeypatch.chdir(tmp_path)  # a game that were played would write its replay here
 
-    assert MAX_SEED == 2**63 - 1
+    assert MAX_SEED == 2**64 - 1
     result = run("play", "kingdom-of-dice", "--human", "0", "--seed", str(seed))
     assert result.exit_code == 2
-    assert result.output.strip() == ("error: --seed takes a whole number from 0 to 9223372036854775807 "
-                                     f"(2**63-1, the largest seed a server table takes), got {seed}")
+    assert result.output.strip() == ("error: --seed takes a whole number from 0 to 18446744073709551615 "
+                                     f"(2**64-1, the largest seed a server table takes), got {seed}")
     assert not (tmp_path / "replays").exists()
 
 
 def test_play_takes_the_largest_seed_a_server_table_takes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run("play", "kingdom-of-dice", "--human", "0", "--seed", str(2**63 - 1))
+    result = run("play", "kingdom-of-dice", "--human", "0", "--seed", str(2**64 - 1))
     assert result.exit_code == 0, result.output
     assert "Final scores" in result.output
-    assert json.loads(only_file(tmp_path / "replays").read_text())["seed"] == 2**63 - 1
+    assert json.loads(only_file(tmp_path / "replays").read_text())["seed"] == 2**64 - 1
 
 
 def test_help_lists_version_as_a_plain_flag():

@@ -551,20 +551,20 @@ def test_a_seat_link_sent_to_a_friend_is_not_taken_back_by_the_creators_page(bro
             c.close()
 
 
-def test_the_lobby_keeps_a_63_bit_seed_exact_and_refuses_a_larger_one(context, server):
-    """Records show 19-digit seeds; typed into the lobby, one must start that very game (a JS Number
-    would round it to another seed), and a seed past 2**63 - 1 gets the lobby's own message."""
+def test_the_lobby_keeps_a_64_bit_seed_exact_and_refuses_a_larger_one(context, server):
+    """Records show 20-digit seeds; typed into the lobby, one must start that very game (a JS Number
+    would round it to another seed), and a seed past 2**64 - 1 gets the lobby's own message."""
     page = context.new_page()
     page.goto(server.url + "/?pace=0")
     page.select_option("#game", "kingdom-of-dice")
     page.select_option("#players", "2")
     page.select_option("#seat-0", "bot:random")
     page.select_option("#seat-1", "bot:random")
-    page.fill("#seed", "9223372036854775808")
+    page.fill("#seed", "18446744073709551616")
     page.click("#create")
-    assert "from 0 to 9223372036854775807" in page.locator("#create-error").inner_text()
+    assert "from 0 to 18446744073709551615" in page.locator("#create-error").inner_text()
     assert "/tables/" not in page.url
-    seed = 6089071847649420710  # above 2**53
+    seed = 13729193726644583001  # above 2**63: stored as a negative BIGINT, read back as this
     page.fill("#seed", str(seed))
     page.click("#create")
     page.wait_for_url("**/tables/**")
@@ -584,7 +584,7 @@ def test_the_lobby_checks_a_seed_against_the_bound_the_server_gives_it(context, 
     message and asks the server nothing."""
     page = context.new_page()
     page.goto(server.url + "/?pace=0")
-    assert page.locator("#seed").get_attribute("data-max") == str(TABLE_SEED_MAX) == str(2**63 - 1)
+    assert page.locator("#seed").get_attribute("data-max") == str(TABLE_SEED_MAX) == str(2**64 - 1)
 
     def smaller_bound(route):
         html = route.fetch().text()

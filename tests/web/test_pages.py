@@ -231,9 +231,9 @@ def test_the_lobbys_seed_field_carries_the_largest_seed_the_server_takes(client)
     assert field, "no seed field in the lobby"
     bound = re.search(r'data-max="(\d+)"', field.group(0))
     assert bound and bound.group(1) == str(TABLE_SEED_MAX), field.group(0)
-    assert MAX_SEED == TABLE_SEED_MAX == 2**63 - 1
+    assert MAX_SEED == TABLE_SEED_MAX == 2**64 - 1
     lobby_js = (WEB / "static" / "lobby.js").read_text()
-    assert str(TABLE_SEED_MAX) not in lobby_js and not re.search(r"2n\s*\*\*\s*63n", lobby_js)
+    assert str(TABLE_SEED_MAX) not in lobby_js and not re.search(r"2n\s*\*\*\s*6[34]n", lobby_js)
     # the bound is the API's: the largest seed is taken, one more is refused
     ok = {"game": "kingdom-of-dice", "players": 2, "seats": [{"kind": "bot", "level": "random"}] * 2}
     assert client.post("/api/tables", json={**ok, "seed": TABLE_SEED_MAX}).status_code in (200, 201)

@@ -177,12 +177,16 @@ class Agent:
 
     ``server``: the server's base URL (``http://127.0.0.1:8000``); ``table``: the table id;
     ``token``: the seat token (or ``invite``: the ``<seat>.<code>`` of a link, claimed once for a
-    fresh token); ``policy``: see :class:`Policy`; ``options``: the table's options (the catalogue and
+    fresh token, which then replaces the invite in ``token``: claiming revokes every earlier token of
+    the seat and uses the invite up, so a program that may stop before the game ends must keep
+    ``token`` and restart with it, as a link cannot be claimed twice); ``policy``: see :class:`Policy`; ``options``: the table's options (the catalogue and
     encoding depend on some of them; None: those the view names, else the game's defaults); ``timeout``:
     seconds for one HTTP request or WebSocket handshake; ``idle``: seconds to wait for the table's
     next news before :class:`AgentTimeout` (None: forever); ``retries``: reconnections tried after a
     dropped connection (with ``backoff`` seconds between, doubling); ``on_move``: called as
-    ``on_move(action id, new version)`` after each accepted move (for logs). While it plays,
+    ``on_move(action id, new version)`` after each accepted move (for logs); ``on_claim``: called as
+    ``on_claim(seat, token)`` once an invite is claimed (the only moment the new token is new: keep
+    it). While it plays,
     ``view`` is the seat's view as the live connection brought it, ``connection`` the open
     WebSocket (a ``websockets`` client connection, None between connections), ``moves`` the
     moves accepted and ``reconnects`` the connections reopened.
@@ -199,6 +203,7 @@ class Agent:
     retries: int = 5
     backoff: float = 0.5
     on_move: Callable[[str, int], None] | None = None
+    on_claim: Callable[[int, str], None] | None = None
     moves: int = 0
     reconnects: int = 0
     view: dict[str, Any] | None = field(default=None, repr=False)
@@ -250,11 +255,13 @@ class Agent:
         return data
 
     async def claim(self, http: Any) -> None:
-        """Claim the invite (once) for a fresh seat token."""
+        """Claim the invite (once) for a fresh seat token (then in :attr:`token`; ``on_claim`` hears it)."""
         if self.invite is None:
             return
         answer = await self._request(http, "POST", f"/api/tables/{self.table}/claim", {"invite": self.invite})
         self.token, self.invite = answer["token"], None
+        if self.on_claim is not None:
+            self.on_claim(int(answer["seat"]), answer["token"])
 
     # ------------------------------------------------------------ the live view
     def take(self, message: dict[str, Any]) -> bool:

@@ -31,9 +31,9 @@ from typing import Any, Callable
 from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.ladder import pct, run_jobs
 from dicetable.engine import Action, GameConfigError, GameState, new_game, series_seed
-from dicetable.simulate import Job, seat_rotation, summarize, wilson
+from dicetable.simulate import Job, interval_text, mean_interval, seat_rotation, summarize, wilson
 
-from .client import Agent, AgentError, Decision, Encoder, modules, run_sync
+from .client import Agent, AgentError, AgentTimeout, Decision, Encoder, modules, run_sync
 
 PLAYERS = 2
 
@@ -100,23 +100,77 @@ async def _play_remote(job: Job, entrants: dict[str, Entrant], server: str, idle
     seats = [{"kind": "bot", "level": entrants[n].bot} if entrants[n].bot else {"kind": "human"}
              for n in job.seats]
     async with httpx.AsyncClient() as http:
-        try:
-            made = await http.post(server + "/api/tables", json={"game": job.game, "players": job.players,
-                                                                 "options": job.options, "seed": job.seed,
-                                                                 "seats": seats}, timeout=30)
-        except httpx.HTTPError as exc:  # httpx's own words ("All connection attempts failed") name no server
-            raise AgentError(f"cannot reach the server {server}: {exc}") from None
+        waited = 0.0
+        while True:
+            try:
+                made = await http.post(server + "/api/tables", json={"game": job.game, "players": job.players,
+                                                                     "options": job.options, "seed": job.seed,
+                                                                     "seats": seats}, timeout=30)
+            except httpx.HTTPError as exc:  # httpx's own words ("All connection attempts failed") name no server
+                raise AgentError(f"cannot reach the server {server}: {exc}") from None
+            # A server limits the tables one address makes a minute (429 with Retry-After): a round robin of
+            # more games than that waits as the server asks, for at most ``idle`` seconds in all.
+            after = _retry_after(made) if made.status_code == 429 else None
+            if after is None or waited + after > idle:
+                break
+            await asyncio.sleep(after)
+            waited += after
         if made.status_code != 201:
-            raise GameConfigError(f"the server refused the table: HTTP {made.status_code}: {made.text[:300]}")
+            raise GameConfigError(f"the server refused the table (game {job.index} of the round robin, seed "
+                                  f"{job.seed}): HTTP {made.status_code}: {made.text[:300]}")
         table = made.json()
         agents = [Agent(server, table["table_id"], entrants[name].policy, token=table["seats"][s]["token"],  # type: ignore[arg-type]
                         options=job.options, idle=idle)
                   for s, name in enumerate(job.seats) if entrants[name].policy is not None]
         await asyncio.gather(*(a.run() for a in agents))
-        record = (await http.get(f"{server}/api/tables/{table['table_id']}/record", timeout=30)).json()
+        # A pair of bots has no agent to wait for, and an agent returns once its own view is over:
+        # either way the record is asked for only when the table says it is over (403 before that).
+        await _wait_over(http, server, table["table_id"], idle)
+        record = _answer(await http.get(f"{server}/api/tables/{table['table_id']}/record", timeout=30),
+                         f"the record of table {table['table_id']}")
     return {"game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
             "bots": list(job.seats), "scores": record["scores"], "winners": record["winners"],
             "steps": len(record["actions"]), "table_id": table["table_id"]}
+
+
+def _retry_after(resp: Any) -> float | None:
+    """The seconds of an answer's ``Retry-After`` header (at least 0.1), None without a number there."""
+    try:
+        return max(0.1, float(resp.headers.get("Retry-After", "")))
+    except ValueError:
+        return None
+
+
+def _answer(resp: Any, what: str) -> dict:
+    """The JSON of a 200 answer; AgentError naming ``what`` with the status and the server's words
+    (its ``detail``) for any other answer, never a KeyError on an error's body."""
+    try:
+        data = resp.json()
+    except ValueError:
+        data = None
+    if resp.status_code != 200 or not isinstance(data, dict):
+        detail = data.get("detail", data) if isinstance(data, dict) else resp.text[:300]
+        raise AgentError(f"{what}: the server answered HTTP {resp.status_code}: {detail}")
+    return data
+
+
+async def _wait_over(http: Any, server: str, table_id: str, idle: float, poll: float = 0.2) -> None:
+    """Return once table ``table_id`` is over, asking its spectator view (``GET /api/tables/{id}``)
+    every ``poll`` seconds. AgentTimeout naming the table when its version has not moved for ``idle``
+    seconds (the bots stopped, or a seat waits for someone); AgentError for a refused view."""
+    loop = asyncio.get_running_loop()
+    version: Any = None
+    since = loop.time()
+    while True:
+        view = _answer(await http.get(f"{server}/api/tables/{table_id}", timeout=30), f"the view of table {table_id}")
+        if view.get("over"):
+            return
+        if view.get("version") != version:
+            version, since = view.get("version"), loop.time()
+        elif loop.time() - since > idle:
+            raise AgentTimeout(f"table {table_id} did not move for {idle} s (still at version {version}, "
+                               "not over): its seats stopped playing")
+        await asyncio.sleep(poll)
 
 
 def ratings(records: list[dict], names: list[str], prior: float = 1.0, rounds: int = 200) -> dict[str, float]:
@@ -180,10 +234,10 @@ def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026
     rated = ratings(records, names)
     rows = []
     for r in summarize(records):
-        half = 1.96 * r["sd_score"] / math.sqrt(r["seats"]) if r["seats"] > 1 else 0.0
         rows.append({"name": r["bot"], "seats": r["seats"], "wins": r["wins"], "win_rate": r["win_rate"],
                      "win_ci": r["win_ci"], "mean_score": r["mean_score"],
-                     "score_ci": (r["mean_score"] - half, r["mean_score"] + half), "rating": rated[r["bot"]]})
+                     "score_ci": mean_interval(r["mean_score"], r["sd_score"], r["seats"]),
+                     "rating": rated[r["bot"]]})
     rows.sort(key=lambda r: -r["rating"])
     pairs = []
     for a, b in itertools.combinations(names, 2):
@@ -199,7 +253,6 @@ def table(result: dict) -> str:
     lines = ["| entrant | rating | games | win rate (95% CI) | mean score (95% CI) |", "|---|---:|---:|---|---|"]
     for r in result["entrants"]:
         lo, hi = r["win_ci"]
-        slo, shi = r["score_ci"]
         lines.append(f"| {r['name']} | {r['rating']:.0f} | {r['seats']} | {pct(r['win_rate'])} "
-                     f"({pct(lo)}-{pct(hi)}) | {r['mean_score']:.1f} ({slo:.1f}-{shi:.1f}) |")
+                     f"({pct(lo)}-{pct(hi)}) | {r['mean_score']:.1f} ({interval_text(r['score_ci'])}) |")
     return "\n".join(lines)

@@ -7,12 +7,14 @@ done by :mod:`dicetable.agent`.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Optional
 
 import typer
 from rich.markup import escape
 
 from dicetable.cli.app import app, console, fail, guarded
+from dicetable.engine import seat_name
 
 #: The policies ``dicetable agent --policy`` knows.
 POLICIES = ("random",)
@@ -29,6 +31,11 @@ def read_options(text: Optional[str]) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         fail(f"--options is a JSON object such as '{{\"sheets\": \"winter\"}}', got {text!r}")
     return value
+
+
+def seat_label(seat: int) -> str:
+    """A seat as the project names it to people: its number from 0 and its player name, "seat 0 (Player 1)"."""
+    return f"seat {seat} ({seat_name(seat)})"
 
 
 @app.command("agent")
@@ -58,7 +65,15 @@ def agent(
         if not quiet:
             console.print(f"version {version}: {escape(action)}")
 
-    player = Agent.from_link(link, choose, token=token, options=read_options(options), idle=idle, on_move=said)
+    def claimed(seat: int, new_token: str) -> None:
+        # The claim revoked every earlier token of the seat and used the invite up: this token is the
+        # only way back to the seat after a stop, so it is said at once (on stderr, even with -q).
+        address = f"{player.server}/tables/{player.table}"
+        print(f"claimed {seat_label(seat)}; to resume after a stop: dicetable agent --token {new_token} {address}",
+              file=sys.stderr, flush=True)
+
+    player = Agent.from_link(link, choose, token=token, options=read_options(options), idle=idle, on_move=said,
+                             on_claim=claimed)
     if player.invite is None and token is None:
         fail("the link holds no invite (#invite=...): give the seat's token with --token")
     try:
@@ -67,5 +82,6 @@ def agent(
         fail(str(exc))
     seat = final["seat"]
     place = "won" if seat in final["winners"] else "did not win"
-    console.print(f"The game is over after {final['version']} actions: the agent (seat {seat + 1}) {place}; "
-                  f"scores {final['scores']}; {player.moves} moves, {player.reconnects} reconnections.")
+    console.print(f"The game is over after {final['version']} actions: the agent at {seat_label(seat)} {place}; "
+                  f"scores {final['scores']}; {player.moves} moves, {player.reconnects} reconnections.",
+                  soft_wrap=True)  # one line in a log, whatever the width

@@ -124,7 +124,7 @@ def check_seed(seed: Optional[int]) -> None:
     """``--seed`` of a new game: fail (exit 2) unless it is None or 0..TABLE_SEED_MAX, the seeds a server
     table takes, so a seed chosen here can be given to a table and the other way round."""
     if seed is not None and not 0 <= seed <= TABLE_SEED_MAX:
-        fail(f"--seed takes a whole number from 0 to {TABLE_SEED_MAX} (2**63-1, the largest seed a server "
+        fail(f"--seed takes a whole number from 0 to {TABLE_SEED_MAX} (2**64-1, the largest seed a server "
              f"table takes), got {seed}")
 
 

@@ -27,13 +27,13 @@ from .replay import (
 )
 from .fields import LIST, ROWS, VALUE, Field, declare, int_list, int_rows, int_tuple
 from .flow import FlowState, Task, auto, choices, prompt, resolve, task_list
-from .rng import SEED_LIMIT, TABLE_SEED_MAX, Rng, series_seed
+from .rng import SEED_LIMIT, SEED_RANGE, TABLE_SEED_MAX, Rng, series_seed
 from .scoresheet import ScoreLine, ScoreSheet, TieMeasure, outcome_text, places
 from .state import GameState
 from .words import asked_now, asked_of, counted, names_text, plural_of
 
 __all__ = [
-    "MAX_FILE_BYTES", "SEED_LIMIT", "TABLE_SEED_MAX", "SeatError", "list_games", "series_seed",
+    "MAX_FILE_BYTES", "SEED_LIMIT", "SEED_RANGE", "TABLE_SEED_MAX", "SeatError", "list_games", "series_seed",
     "Action", "ComponentDataError", "Decision", "DicetableError", "Die", "Event",
     "GameConfigError", "GameSpec", "GameState", "IllegalActionError", "OptionSpec",
     "first_player_choices", "first_player_option",

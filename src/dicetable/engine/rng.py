@@ -83,11 +83,14 @@ def _scale(out: i64, n: i64) -> i64:
     return ((out >> 32 & _LOW32) * n + ((out & _LOW32) * n >> 32)) >> 32
 SEED_LIMIT: Final = 1 << 64
 """Seeds are ints in ``0 <= seed < SEED_LIMIT`` (64 bits): every seed gives a different game."""
-TABLE_SEED_MAX: Final = (1 << 63) - 1
-"""The largest seed a player may choose for a table: 63 bits, as the server keeps a table's seed in a
-signed 64-bit column. The server's API and the terminal's ``dicetable play --seed`` both take
-``0..TABLE_SEED_MAX``, so a seed chosen in one can be given to the other; :func:`new_game` itself
-takes any seed below :data:`SEED_LIMIT` (a replay record's)."""
+SEED_RANGE: Final = "an integer 0..2**64-1 (64 bits, not negative)"
+"""What a seed is, in the words every refusal of an out-of-range seed uses (:func:`seed_problem`, the server)."""
+TABLE_SEED_MAX: Final = SEED_LIMIT - 1
+"""The largest seed a player may choose for a table: every game seed, 2**64-1 (the server keeps a seed
+of 2**63 or more in its signed 64-bit column as the negative number with the same 64 bits,
+``dicetable.server.models.Seed64``). The server's API and the terminal's ``dicetable play --seed``
+both take ``0..TABLE_SEED_MAX``, the seeds :func:`new_game`, the environments, ``simulate`` and the
+tournaments take, so a seed chosen in one can be given to any other."""
 
 
 def series_seed(seed: int, index: int) -> int:
@@ -112,7 +115,7 @@ def seed_problem(seed: object) -> str | None:
     if type(seed) is not int:
         return f"seed must be an integer 0..2**64-1, got {type(seed).__name__} {_short(seed)}"
     if not 0 <= seed < SEED_LIMIT:
-        return f"seed must be an integer 0..2**64-1 (64 bits, not negative), got {_short(seed)}"
+        return f"seed must be {SEED_RANGE}, got {_short(seed)}"
     return None
 
 

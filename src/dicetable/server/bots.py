@@ -23,7 +23,9 @@ from dicetable.bots import BOT_NAMES, make_bot
 from dicetable.engine import GameState, load_state, seat_name
 
 from .errors import ApiError
-from .ids import MAX_SEED
+#: The remainder that keeps a bot's seed in range: the 63-bit table seed bound of before tables took 64-bit
+#: seeds, kept so a table with a given seed has its bots play the moves they always played there.
+BOT_SEED_MODULUS = (1 << 63) - 1
 from .live import LiveTable
 from .scheduler import Lanes, QueueFull
 from .workers import stop_process_pool
@@ -128,7 +130,7 @@ class Bots:
         if key in lt.thinking:
             return
         lt.thinking.add(key)
-        seed = (lt.seed * 1_000_003 + lt.version * 101 + seat) % MAX_SEED
+        seed = (lt.seed * 1_000_003 + lt.version * 101 + seat) % BOT_SEED_MODULUS
         try:
             if level in SEARCH_LEVELS:
                 fut = self.search(lt.id, _choose_remote, lt.state.to_dict(), seat, level, seed, lt.id)

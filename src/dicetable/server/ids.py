@@ -19,7 +19,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-#: Largest seed a table accepts (seeds are 63-bit): the engine's one bound, which the terminal's
+#: Largest seed a table accepts (2**64-1: every game seed): the engine's one bound, which the terminal's
 #: ``play --seed`` takes too.
 MAX_SEED = TABLE_SEED_MAX
 

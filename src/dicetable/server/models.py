@@ -12,12 +12,50 @@ migrations in ``dicetable.server.migrations`` (never by ``create_all``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
-    BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint,
+    BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, TypeDecorator, UniqueConstraint,
 )
 from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: A game seed's 64 bits (seeds are 0..2**64-1; the column is a signed 64-bit integer).
+_SEED_BITS = 1 << 64
+_SEED_SIGN = 1 << 63
+
+
+def seed_to_column(seed: int) -> int:
+    """A game seed (0..2**64-1) as the signed 64-bit number with the same bits: seeds below 2**63 are
+    stored as they are (every row stored before tables took 64-bit seeds), ``2**63 + k`` as
+    ``-2**63 + k``. ValueError for a number outside 0..2**64-1 (nothing is written)."""
+    if not 0 <= seed < _SEED_BITS:
+        raise ValueError(f"a game seed is 0..2**64-1, got {seed}")
+    return seed - _SEED_BITS if seed >= _SEED_SIGN else seed
+
+
+def seed_from_column(stored: int) -> int:
+    """The game seed of a stored signed 64-bit number (the inverse of :func:`seed_to_column`)."""
+    return stored + _SEED_BITS if stored < 0 else stored
+
+
+class Seed64(TypeDecorator[int]):
+    """The ``tables.seed`` column: a BIGINT in the database (SQLite's INTEGER, PostgreSQL's BIGINT),
+    an unsigned game seed (0..2**64-1) in Python. Every read and write of the column goes through
+    :func:`seed_to_column` and :func:`seed_from_column` (ORM rows and Core statements alike), so no
+    other code sees the signed form; no migration: rows stored before are all below 2**63, where the
+    two forms are the same number."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> Any:
+        """The stored form of a seed (None stays None)."""
+        return None if value is None else seed_to_column(int(value))
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        """The seed of a stored number (None stays None)."""
+        return None if value is None else seed_from_column(int(value))
 
 
 #: The type of an autoincrement id: 64 bits on PostgreSQL, SQLite's INTEGER rowid on SQLite.
@@ -32,7 +70,7 @@ class TableRow(Base):
     """One table: its set-up (the start of its record) and its status.
 
     ``options`` is the JSON text of the resolved options; ``seed`` the game
-    seed (0 <= seed < 2**63); ``seed_chosen`` True when the creator gave the seed
+    seed (0 <= seed < 2**64; stored signed, :class:`Seed64`); ``seed_chosen`` True when the creator gave the seed
     (then no invite can be claimed: the creator could know every secret);
     ``status`` is ``running``, ``over`` or ``abandoned``;
     ``clock`` the seconds per decision (None: no turn clock); ``time_bank`` the
@@ -51,7 +89,7 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(64))
     players: Mapped[int] = mapped_column(Integer)
     options: Mapped[str] = mapped_column(Text)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(Seed64)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     status: Mapped[str] = mapped_column(String(16), index=True)
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -470,7 +470,7 @@ class TableManager:
                 raise ApiError(422, "a rated table's seed cannot be chosen (it would reveal every die and card); "
                                     "leave 'seed' out")
         if seed is None:
-            seed = secrets.randbits(63)
+            seed = secrets.randbits(64)
         try:
             state = new_game(game, players, seed=seed, options=options)
         except GameConfigError as exc:

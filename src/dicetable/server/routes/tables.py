@@ -21,6 +21,8 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from starlette.responses import Response
 
+from dicetable.engine.rng import seed_problem
+
 from ..accounts import Accounts, check_seat_name
 from ..banks import MAX_BANK, MAX_INCREMENT, MIN_BANK
 from ..errors import ApiError
@@ -75,7 +77,7 @@ class NewTable(BaseModel):
     game: StrictStr = Field(max_length=64)
     players: StrictInt
     options: dict[StrictStr, StrictStr | StrictBool | StrictInt] = Field(default_factory=dict, max_length=32)
-    seed: Optional[StrictInt] = Field(None, ge=0, le=MAX_SEED)
+    seed: Optional[StrictInt] = Field(None, description=f"a game seed, 0..{MAX_SEED}; omitted: a random one")
     seats: Optional[list[SeatIn]] = Field(None, max_length=8)
     clock: Optional[StrictInt] = Field(None, ge=5, le=7 * 24 * 3600, description="seconds per decision")
     bank: Optional[StrictInt] = Field(None, ge=MIN_BANK, le=MAX_BANK,
@@ -110,6 +112,10 @@ class UndoIn(BaseModel):
 @router.post("/api/tables", status_code=201, responses=errors(CREATE))
 def create_table(body: NewTable, request: Request) -> dict:
     """Create a table; the answer holds each human seat's token and link (shown once)."""
+    # Any game seed, 0..MAX_SEED (2**64-1); others are refused in the engine's own words (seed_problem).
+    problem = seed_problem(body.seed) if body.seed is not None else None
+    if problem is not None:
+        raise ApiError(422, problem)
     seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
     if seats is not None:
         seat_players(request, seats)

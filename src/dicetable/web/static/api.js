@@ -1,7 +1,7 @@
 // Talking to the server: the HTTP contract (/api/..., docs/web.md) and the table's
 // live WebSocket (/api/tables/{id}/live). No drawing here.
 
-// JSON text of a request body; a BigInt (a 63-bit seed) is written as its exact digits.
+// JSON text of a request body; a BigInt (a seed past 2**53, up to 2**64-1) is written as its exact digits.
 export function toJSON(body) {
   return JSON.stringify(body, (k, v) => (typeof v === "bigint" ? `\u0000big:${v}` : v)).replace(/"\\u0000big:(\d+)"/g, "$1");
 }

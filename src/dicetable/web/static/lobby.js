@@ -121,7 +121,7 @@ export async function lobbyPage() {
     }
     const seed = $("#seed").value.trim();
     if (seed) {
-      // The largest seed the server takes comes with the page (the field's data-max: its MAX_SEED, 2**63-1);
+      // The largest seed the server takes comes with the page (the field's data-max: its MAX_SEED, 2**64-1);
       // a seed past 2**53 stays a BigInt, as a JS Number would lose its last digits.
       const max = $("#seed").dataset.max;
       if (!/^\d+$/.test(seed) || BigInt(seed) > BigInt(max)) {
