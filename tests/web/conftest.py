@@ -71,8 +71,11 @@ def server(tmp_path_factory):
     cmd = [sys.executable, "-c", "from dicetable.cli.main import app; app()", "serve", "--host", "127.0.0.1",
            "--port", str(port), "--database", database, "--log-level", "warning"]
     log = tmp_path_factory.mktemp("log") / "server.log"
+    # one address (this test process) makes every table here, more in a minute than a person would:
+    # the per-address creation limit is raised for it (tests/server/test_limits.py tests the limit)
+    env = dict(os.environ, DICETABLE_CREATE_RATE="600")
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while True:
