@@ -132,8 +132,8 @@ WATCHING = """() => {
 
 def test_a_spectator_on_a_phone_sees_on_the_first_screen_that_they_are_watching(browser, server):
     """A spectator's 390x844 page says "You are watching" in sight without scrolling (it was only in the
-    players panel, far below the board), in the top line, which stays one row (the board is not pushed
-    down); at 1366x768 it shows too. The seat's own page never says it."""
+    players panel, far below the board): at the head of the docked prompt, so the top line stays one row
+    and the board starts where it did; at 1366x768 it shows too. The seat's own page never says it."""
     made = server.create("corsairs-of-valeria", [HUMAN, {"kind": "bot", "level": "greedy"}], seed=3)
     tid = made["table_id"]
     for size in (PHONE, DESKTOP):
@@ -145,6 +145,8 @@ def test_a_spectator_on_a_phone_sees_on_the_first_screen_that_they_are_watching(
             page.wait_for_function("() => /must decide|thinking/.test(document.querySelector('#status').textContent)")
             got = page.evaluate(WATCHING)
             assert any(ok for _, ok in got["lines"]), got
+            prompt = page.locator("#status").inner_text()
+            assert prompt.startswith("You are watching") and prompt.endswith("Player 1 must decide"), prompt
             if size is PHONE:
                 assert got["top"] <= 48, got  # one row: min-height 40 px, its buttons 36-44 px high
             mine = browser.new_context(**size)  # its own browser: the seat's token is kept per browser
@@ -162,7 +164,8 @@ def test_a_spectator_on_a_phone_sees_on_the_first_screen_that_they_are_watching(
 def test_a_spectator_reads_whose_decision_a_follow_up_is_not_the_seats_instruction(browser, server):
     """Biblios Dice, Player 1 resolving the Adjustment Die: the seat's page says "Adjustment Die: click a
     Value Die at the top of a Resource Track."; a spectator's (1366x768 and 390x844) says neither that nor
-    any "click", but "Player 1 chooses which Value Dice to change", and its prompt "Player 1 must decide"."""
+    any "click", but "Player 1 chooses which Value Dice to change", and its prompt "You are watching: Player 1
+    must decide"."""
     made = server.create("biblios-dice", [HUMAN, HUMAN], seed=1)
     tid, token = made["table_id"], made["seats"][0]["token"]
     for action in ("mark:quills", "keep", "take:adjustment"):  # seed 1: these three bring the follow-up
@@ -187,7 +190,8 @@ def test_a_spectator_reads_whose_decision_a_follow_up_is_not_the_seats_instructi
             words = page.evaluate("() => document.body.innerText")
             assert told not in words and "click" not in words.lower()
             assert "Player 1 chooses which Value Dice to change" in page.locator("#board").inner_text()
-            assert page.locator("#status").inner_text().strip() == "Player 1 must decide"
+            prompt = page.locator("#status").inner_text().strip()
+            assert prompt.startswith("You are watching") and prompt.endswith(" Player 1 must decide"), prompt
         finally:
             mine.close()
             ctx.close()

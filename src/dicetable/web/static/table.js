@@ -529,8 +529,6 @@ function drawStatus(view) {
   const game = T.gameName && T.game === view.game ? T.gameName : view.game;
   document.title = `${mine ? "▶ your move · " : ""}${game} · ${T.seat === null ? "watching" : seatName(T.seat)} · dicetable`;
   if (T.seat !== null) turnNotice(`${T.id}:${T.seat}`, mine, game);
-  // a spectator reads it in the top line, in sight on a phone too (the players panel's line is far below there)
-  $("#watching").hidden = T.seat !== null;
   if (view.over) {
     const w = (view.winners || []).map(whoIs);
     // No winner (a solo game lost to the Cat, the Dark Lord...): say so rather than leave "Game over." bare.
@@ -552,7 +550,15 @@ function drawStatus(view) {
     return `${nameOf(s)} must decide`;
   });
   // the server sends a decision only to the seat it is asked of (handled above), so others read who decides
-  st.textContent = parts.join("; ") || "waiting…";
+  const who = parts.join("; ") || "waiting…";
+  // a spectator is told so in the prompt itself: in sight on a phone (its docked prompt), where the players
+  // panel's "You are watching (spectator)." is far below the board, and taking no room of the board's
+  if (T.seat === null) {
+    st.replaceChildren(el("span", { class: "watching", title: "you see what anyone watching sees, no seat's hidden cards" },
+      "You are watching", el("span", { class: "sr-only", text: ":" })), " ", who);
+  } else {
+    st.textContent = who;
+  }
 }
 
 function playerCount(view) {
