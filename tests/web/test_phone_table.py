@@ -202,14 +202,17 @@ def test_a_laptop_with_the_controls_in_sight_is_not_scrolled(browser, server, ga
 # ---------------------------------------------------------------- 2. sheets that scroll sideways
 
 def _strip(page, panel, side: str, bare: bool) -> bytes:
-    """A screenshot of the panel's 14 px strip on ``side`` (left/right) in sight; ``bare``: without its mask."""
+    """A screenshot of the panel's 14 px strip on ``side`` (left/right) in sight; ``bare``: without its mask.
+    The left strip starts after a column that stays put while the rest scrolls (the final sheet's player
+    column, whose width is the box's ``--cue-skip``): the left fade begins there."""
+    skip = panel.evaluate("p => parseFloat(getComputedStyle(p).getPropertyValue('--cue-skip')) || 0")
     if bare:
         panel.evaluate("p => { p.style.setProperty('mask-image', 'none', 'important'); p.style.setProperty('-webkit-mask-image', 'none', 'important'); }")
     box = panel.bounding_box()
     main = page.locator(".table-main").bounding_box()
     top = max(box["y"], main["y"]) + 4
     height = min(box["y"] + box["height"], main["y"] + main["height"]) - top - 4
-    x = box["x"] if side == "left" else box["x"] + box["width"] - 14
+    x = box["x"] + skip if side == "left" else box["x"] + box["width"] - 14
     shot = page.screenshot(clip={"x": x, "y": top, "width": 14, "height": height})
     if bare:
         panel.evaluate("p => { p.style.removeProperty('mask-image'); p.style.removeProperty('-webkit-mask-image'); }")
@@ -263,7 +266,8 @@ def _finished(server, game: str, seed: int) -> str:
 def test_dice_kingdoms_final_score_sheet_shows_that_it_scrolls_sideways(browser, server):
     """The final score sheet of Dice Kingdoms (six columns and the result) is wider than a phone: its
     box fades at the edge with more beyond it, as the live sheets do (the page's .scroll-cue), and
-    follows the scroll; at 1366x768 it fits and nothing fades."""
+    follows the scroll (the left fade starts after the player column, which stays put); at 1366x768 it
+    fits and nothing fades."""
     tid = _finished(server, "dice-kingdoms-of-valeria", seed=4)
     for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
         ctx = browser.new_context(**size)

@@ -336,3 +336,18 @@ def test_what_to_click_is_said_only_to_the_seat_that_can_act():
     told = {seat: "click dice to mark them" in board_for(GAME, state, seat)[0] for seat in (0, 1, 2, None)}
     assert told == {0: True, 1: False, 2: False, None: False}
     assert all("Dice rolled" in board_for(GAME, state, seat)[0] for seat in (0, 1, None))
+
+
+def test_a_follow_up_is_an_instruction_to_its_seat_and_whose_decision_to_the_others():
+    """A take's follow-up (here the Adjustment Die taken by Player 1): the seat deciding reads what to
+    click; a spectator and the waiting seat read whose decision it is, never "click ..." as if told to them."""
+    state = new_game(GAME, 2, seed=1)
+    for action in ("mark:quills", "keep", "take:adjustment"):
+        state.apply(action, 0)
+    assert state.observation(None)["pending"][:2] == ["adjust", 0] and list(state.to_move) == [0]
+    told = "Adjustment Die: click a Value Die at the top of a Resource Track."
+    watched = "Adjustment Die: Player 1 chooses which Value Dice to change."
+    seen = {seat: board_for(GAME, state, seat)[0] for seat in (0, 1, None)}
+    assert told in seen[0] and watched not in seen[0]
+    for seat in (1, None):
+        assert watched in seen[seat] and "click" not in seen[seat].lower()

@@ -366,6 +366,11 @@ _BUTTON_TIPS = {
 _PENDING = {"adjust": "Adjustment Die: click a Value Die at the top of a Resource Track.",
             "advance": "Bishop Token: click the highlighted space of a Resource Track.",
             "convert": "Conversion Rule: convert the dice, or forgo them (buttons below the board)."}
+#: The same follow-up as read by a viewer who cannot act on it (a spectator, a waiting seat): whose decision
+#: it is, never an instruction addressed to them; ``{who}`` is the deciding seat's name.
+_PENDING_OTHERS = {"adjust": "Adjustment Die: {who} chooses which Value Dice to change.",
+                   "advance": "Bishop Token: {who} chooses where to move up on the Resource Tracks.",
+                   "convert": "Conversion Rule: {who} chooses whether to convert the dice or forgo them."}
 
 
 def _buttons(actions: dict, ids: Sequence[str]) -> str:
@@ -413,8 +418,16 @@ def _dice(obs: Observation, actions: dict, parts: dict[str, str]) -> None:
             parts[f"group-{name}"] = _group(obs, g, name, actions)
     out.append(slot("pending") + "</section>")
     pending = obs.get("pending")
-    parts["pending"] = f'<p class="bd-pending">{text(_PENDING.get(pending[0], ""))}</p>' if pending else ""
+    parts["pending"] = f'<p class="bd-pending">{text(_pending_line(pending, actions))}</p>' if pending else ""
     parts["dice"] = "".join(out)
+
+
+def _pending_line(pending: Sequence[Any], actions: dict) -> str:
+    """The line under the dice for a take's follow-up (observation ``pending``: its kind, then the deciding
+    seat): what to click for the viewer who has actions, whose decision it is for everyone else."""
+    if actions:
+        return _PENDING.get(pending[0], "")
+    return _PENDING_OTHERS.get(pending[0], "").format(who=seat_name(pending[1]))
 
 
 def _group(obs: Observation, g: int, name: str, actions: dict) -> str:

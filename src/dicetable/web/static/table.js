@@ -214,6 +214,8 @@ function wireTable() {
     if (T.fast) T.queue.hurry();
   });
   $("#final-close").addEventListener("click", () => { $("#final").hidden = true; });
+  $("#final .sheet-wrap").addEventListener("scroll", sheetCue, { passive: true });
+  window.addEventListener("resize", sheetCue);
   $("#again-btn").addEventListener("click", playAgain);
   $("#handover-btn").addEventListener("click", () => T.handoverGo && T.handoverGo());
   $("#handover-undo").addEventListener("click", undoAtHandOver);
@@ -548,7 +550,15 @@ function drawStatus(view) {
     return `${nameOf(s)} must decide`;
   });
   // the server sends a decision only to the seat it is asked of (handled above), so others read who decides
-  st.textContent = parts.join("; ") || "waiting…";
+  const who = parts.join("; ") || "waiting…";
+  // a spectator is told so in the prompt itself: in sight on a phone (its docked prompt), where the players
+  // panel's "You are watching (spectator)." is far below the board, and taking no room of the board's
+  if (T.seat === null) {
+    st.replaceChildren(el("span", { class: "watching", title: "you see what anyone watching sees, no seat's hidden cards" },
+      "You are watching", el("span", { class: "sr-only", text: ":" })), " ", who);
+  } else {
+    st.textContent = who;
+  }
 }
 
 function playerCount(view) {
@@ -888,6 +898,28 @@ async function drawSheet() {
   const out = $("#final-outcome");
   out.textContent = sheet.outcome; out.hidden = false;
   $("#final-sheet").dataset.ready = "1";
+  sheetCue();
+}
+
+// A sheet wider than its box (Biblios Dice's on a phone) scrolls sideways under its player column, which
+// stays put: the fades at its edges start after that column (--cue-skip), and a line above the sheet
+// says how many columns are out of sight on each side, so a cut column is never taken for the end.
+function sheetCue() {
+  const wrap = $("#final .sheet-wrap");
+  const note = $("#sheet-more");
+  const heads = $$("#final-head th");
+  if ($("#final").hidden || !heads.length) return;
+  const skip = heads[0].offsetWidth;
+  wrap.style.setProperty("--cue-skip", `${skip}px`);
+  const box = wrap.getBoundingClientRect();
+  const rest = heads.slice(1).map((h) => h.getBoundingClientRect());
+  const right = rest.filter((r) => r.right > box.right + 1).length;
+  const left = rest.filter((r) => r.left < box.left + skip - 1).length;
+  const cols = (n) => `${n} more column${n === 1 ? "" : "s"}`;
+  note.hidden = !right && !left;
+  if (note.hidden) return;
+  note.textContent = right && left ? `← ${cols(left)} · ${cols(right)} →`
+    : right ? `Scroll the sheet sideways: ${cols(right)} →` : `← ${cols(left)}: scroll back`;
 }
 
 // The rematch of a finished table (its view's ``rematch``, once a seat started one): a notice for
