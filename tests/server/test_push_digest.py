@@ -25,7 +25,7 @@ from dicetable.server.tables import Subscriber, TableManager
 #: Per title: sha256 of every viewer's received messages and of the HTTP views, in order (see the module);
 #: recorded again on 2026-12-07 for the view's new ``rematch`` and the seats' ``account`` keys.
 DIGESTS: dict[str, str] = {
-    "biblios-dice": "382706966503e8e04394c892ff976d173e437888e5c833a02a932f6cb09711db",  # what to click said only to the seat that acts
+    "biblios-dice": "47691d193e11954a52b7c82791011190477fd23adae831f0a95e235556d89ac6",  # what to click said only to the seat that acts
     "corsairs-of-valeria": "ab212a71b0d36248cf655c8d310b952fc3f07789a3c7db6b34aecf2f04444669",
     "dice-kingdoms-of-valeria": "0f31145733249c7cf03150369de724eefd8e07f94ab252cd85019a86ffadab5e",
     "kingdom-of-dice": "cc16f8c0d8eded3a0219b7379e87af3579b9a054c097f87d6d3fed835a38b55f",  # a stop that scores nothing marked "confirm"
@@ -41,9 +41,9 @@ DIGESTS: dict[str, str] = {
 #: view held ``rematch`` and each seat ``account``: without those keys the digests before each change
 #: come back), the reference that the texts change no byte any viewer receives.
 MORE_DIGESTS: dict[tuple[str, int, int], str] = {
-    ("biblios-dice", 3, 101): "66d76ab9e2de407036f3b22ca74ea05e4eb9481831e99a7ca960fc88658c5ccd",
-    ("biblios-dice", 19, 5): "202a91a80bc8961134c4c855ba22bff075fab2cd36fb8992cb1cdfb16d9707ca",
-    ("biblios-dice", 2026, 42): "87ee8dabead93575f360d7372624dec20d3a2019366374b1a0c47c3d3abef8a2",
+    ("biblios-dice", 3, 101): "e47d2f83293b39b892168e5a3047f8b1f302457ffb4022541aff79f0109706d2",
+    ("biblios-dice", 19, 5): "f6f6717c4abf37c8cfca07f6e9db6c35cea3d05b3d89b966e6f3487c84c61272",
+    ("biblios-dice", 2026, 42): "f44db7d4c4df99e8583b2cc1e96c4eae81ac77ab286af7d2349cee0c11b1db90",
     ("corsairs-of-valeria", 3, 101): "f956dbc6ce1dd4f1f94da182b3a0f938a35994ad558b91d06bea6675fac3add4",
     ("corsairs-of-valeria", 19, 5): "f4d6526f230e9ebb16355736d64a97a225d79bb3461de77d4d515d866777d212",
     ("corsairs-of-valeria", 2026, 42): "172fc762b9f8d5af0b2c448ee12b7074a0569c06a5edf5fca1c810a91a9ba1b9",
