@@ -83,17 +83,13 @@ def make_bot(name: str, seed: int = 0, clock: bool = True) -> Bot:
         raise GameConfigError(f"unknown bot {name!r}; bots: {', '.join(factories)} "
                               f"(search levels may end in @hand or @learned, e.g. hard@hand)")
     bot = factories[base](seed)
-    if not clock and base not in ("random", "greedy"):
-        from dicetable.bots.mcts import MCTSBot
+    from dicetable.bots.mcts import MCTSBot  # _factories imported it already
 
-        assert isinstance(bot, MCTSBot)
-        bot.clock = False
-    if mode:
-        from dicetable.bots.mcts import MCTSBot
-
-        assert isinstance(bot, MCTSBot)
-        bot.value = mode
-        bot.name = name
+    if isinstance(bot, MCTSBot):  # a search level; random and greedy have no clock or value to set
+        bot.clock = clock
+        if mode:
+            bot.value = mode
+            bot.name = name
     return bot
 
 
