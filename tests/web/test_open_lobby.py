@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from .helpers import fill_lobby, take_turn, version
+from .helpers import fill_lobby, take_turn, version, wait_ready
 from .test_live_table import CHROME_PROBLEMS
 
 pytestmark = pytest.mark.browser
@@ -77,7 +77,7 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby_and_plays_it(browser, serv
         for _ in range(200):
             if _to_move(server, table_id) != [0]:
                 break
-            host.wait_for_function("() => document.querySelector('#board [data-action], #actionbar [data-action]')")
+            wait_ready(host)
             take_turn(host, rng)
         assert _to_move(server, table_id) == [1]
         # the stranger's page, hidden, told them with one browser notification
@@ -93,7 +93,7 @@ def test_a_stranger_takes_an_open_seat_from_the_lobby_and_plays_it(browser, serv
         assert stranger.locator(f"[data-lobby-table='{table_id}']").count() == 0, "a full table left the lobby"
         mine.locator("a.button").click()
         stranger.wait_for_url(f"**/tables/{table_id}#token={token}")
-        stranger.wait_for_function("() => document.querySelector('#board [data-action], #actionbar [data-action]')")
+        wait_ready(stranger)  # the board shows once its styles apply: its actions are hidden before
         stranger.wait_for_function("() => document.title.includes('your move')")
         before = version(stranger)
         assert take_turn(stranger, rng)
