@@ -19,9 +19,9 @@ How a typed line is read (the same words are in ``help`` and the README;
   what was done: the game's own event where the game resolves such steps
   itself (Dice Kingdoms, Card Kingdoms), otherwise "Only one choice ... (made
   for you)" from the terminal; a typed id of that choice is then used up. A
-  single choice that throws the turn away (``GameSpec.extras["throws_turn_away"]``)
+  single choice that throws the turn away (``GameSpec.throws_turn_away``)
   is shown with the reason and made after Enter;
-* a choice the game flags (``GameSpec.extras["confirm"]``, e.g. a Kingdom of
+* a choice the game flags (``GameSpec.confirm_warnings``, e.g. a Kingdom of
   Dice ``stop`` that scores nothing while another choice would not) is made
   only after ``yes``.
 
@@ -679,7 +679,7 @@ class TerminalTable:
     def forced(self, seat: int) -> str | None:
         """Make the single possible choice of ``seat``, if there is just one; return its id.
 
-        A single choice that throws the turn away (``GameSpec.extras["throws_turn_away"]``, a
+        A single choice that throws the turn away (``GameSpec.throws_turn_away``, a
         Kingdom of Dice die that leaves no valid result) is not made unseen: the table, the choice
         and why the turn ends are shown and the person presses Enter (or quits, or uses a command;
         load waits until the step is made). Raises :class:`Quit` when the person quits there.
@@ -690,8 +690,7 @@ class TerminalTable:
         if len(actions) != 1:
             return None
         action = actions[0]
-        check = spec_of(self.state).extras.get("throws_turn_away")
-        warning = check(self.state, seat, action.id) if check else None
+        warning = spec_of(self.state).throws_turn_away(self.state, seat, action.id)
         if warning:
             self.page = 0
             self.show_turn(seat)
@@ -724,9 +723,8 @@ class TerminalTable:
         return seat if len(self.humans) == 1 else None
 
     def confirmed(self, seat: int, action_id: str) -> bool:
-        """Ask ``yes`` for a choice the game flags (``GameSpec.extras["confirm"]``); True to go ahead."""
-        check = spec_of(self.state).extras.get("confirm")
-        warning = check(self.state, seat, action_id) if check else None
+        """Ask ``yes`` for a choice the game flags (``GameSpec.confirm_warnings``); True to go ahead."""
+        warning = spec_of(self.state).confirm_warnings(self.state, seat).get(action_id)
         if not warning:
             return True
         answer = self.read(f"{warning} Type yes to do it anyway: ")

@@ -208,6 +208,28 @@ class GameSpec:
         """The view's ``stage`` of observation ``obs``: :attr:`stage_words` of it, None when the game has none."""
         return self.stage_words(obs) if self.stage_words is not None else None
 
+    def throws_turn_away(self, state: GameState, seat: int, action_id: str) -> str | None:
+        """Why ``action_id`` would end ``seat``'s turn for nothing (a sentence), or None.
+
+        The game's ``extras["throws_turn_away"]`` hook (docs/engine.md, "Front-end hooks"); None for
+        a game without one. Kingdom of Dice's: a result that cannot be valid or has no free space
+        for its Crown marker (rulebook, "Checking the result").
+        """
+        check = self.extras.get("throws_turn_away")
+        return check(state, seat, action_id) if check is not None else None
+
+    def confirm_warnings(self, state: GameState, seat: int) -> dict[str, str]:
+        """``{action id: sentence}`` for each of ``seat``'s legal actions a front end asks about before
+        sending it: those that throw the turn away (:meth:`throws_turn_away`) while another legal
+        action would not. Empty when none does, or when every one does (nothing to choose instead:
+        the terminal shows such a forced choice and waits for Enter)."""
+        if self.extras.get("throws_turn_away") is None:
+            return {}
+        warnings = {a.id: self.throws_turn_away(state, seat, a.id) for a in state.legal_actions(seat)}
+        if all(warnings.values()):
+            return {}
+        return {a: w for a, w in warnings.items() if w}
+
     def option(self, name: str) -> OptionSpec:
         """The option called ``name``; GameConfigError listing the options otherwise."""
         for opt in self.options:

@@ -37,18 +37,16 @@ _NOT_SET = frozenset({"log", "parts", "observation"})
 def offered(game_id: str, state: GameState, seat: int) -> list[dict]:
     """The legal actions of ``seat``, ``[{"id", "label"}]``, in the view's ``legal_actions`` field.
 
-    An action the game flags (``GameSpec.extras["confirm"]``: Kingdom of Dice's choice that ends the
-    turn with no Crown marker, rulebook "Checking the result") also carries ``"confirm"``, the
+    An action the game flags (``GameSpec.confirm_warnings``: Kingdom of Dice's choice that ends the
+    turn with no Crown marker while another would not, rulebook "Checking the result") also carries ``"confirm"``, the
     warning to show before it is sent; the terminal asks the same question (docs/web.md, "Asking
     before a turn is thrown away").
     """
     actions = [a.to_json() for a in state.legal_actions(seat)]
-    check = get_game(game_id).extras.get("confirm")
-    if check is not None:
-        for action in actions:
-            warning = check(state, seat, action["id"])
-            if warning:
-                action["confirm"] = warning
+    warnings = get_game(game_id).confirm_warnings(state, seat)
+    for action in actions:
+        if action["id"] in warnings:
+            action["confirm"] = warnings[action["id"]]
     return actions
 
 

@@ -11,7 +11,7 @@ from .catalogue import action_catalogue
 from .encoding import observation_encoding
 from .components import CAT_LEVELS, KINGDOM_DIE
 from .balance import balance_facts
-from .policy import confirm, evaluate, greedy, plan_turn, throws_turn_away, turn_key, turn_outcomes
+from .policy import evaluate, greedy, plan_turn, throws_turn_away, turn_key, turn_outcomes
 from .rules import KingdomOfDiceState
 from .text import render, text_view
 
@@ -40,9 +40,9 @@ SPEC = GameSpec(
     greedy=greedy,
     evaluate=evaluate,
     balance_facts=balance_facts,
-    # confirm: front ends ask before a stop that scores nothing; throws_turn_away: the same sentence
-    # even for a forced choice (the terminal shows it and waits); turn_key/turn_outcomes/plan_turn:
+    # throws_turn_away: front ends ask before a choice that scores nothing when another would
+    # (GameSpec.confirm_warnings) and show a forced one; turn_key/turn_outcomes/plan_turn:
     # the search's exact planner for the rest of a turn (SearchParams.turn_plan)
-    extras={"confirm": confirm, "throws_turn_away": throws_turn_away, "turn_key": turn_key,
+    extras={"throws_turn_away": throws_turn_away, "turn_key": turn_key,
             "turn_outcomes": turn_outcomes, "plan_turn": plan_turn},
 )

@@ -110,9 +110,8 @@ def evaluate(state: KingdomOfDiceState, seat: int) -> float:
     return min(1.0, max(0.0, 0.5 + lead / 80.0))
 
 
-def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
-    """A warning when ``action_id`` would throw the turn away while another choice would not, else
-    None (front ends ask first).
+def throws_turn_away(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
+    """Why ``action_id`` would end ``seat``'s turn with no Crown marker (a sentence), or None.
 
     Rulebook, "Checking the result": a result is valid only with a crown, a
     number, 2s in twos or more, 3s in threes, 4s in fours and one 5 at most,
@@ -120,22 +119,9 @@ def confirm(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
     with a result that fails either test ends the turn with no marker placed, and so
     does setting aside a die after which no roll can make the result valid (a second
     5, a 4 with too few dice left for three more) or the last die of a result that fails them.
-    """
-    if state.phase == PLACE or seat != state.current:
-        return None
-    warning = _throws_turn_away(state, action_id)
-    if warning is None:
-        return None
-    if all(_throws_turn_away(state, a.id) for a in state.legal_actions(seat)):
-        return None  # every choice ends the turn with nothing: nothing to warn about
-    return warning
-
-
-def throws_turn_away(state: KingdomOfDiceState, seat: int, action_id: str) -> str | None:
-    """Why ``action_id`` would end ``seat``'s turn with no Crown marker (a sentence), or None: as
-    :func:`confirm` but also when every choice would, e.g. the one die left to set aside (the
-    terminal shows such a forced choice and waits for Enter rather than making it unseen).
-    Reads only what the seat can see; None outside the seat's turn or while it places a marker."""
+    Front ends ask before such a choice when another would not (``GameSpec.confirm_warnings``)
+    and show it when it is the only one. Reads only what the seat can see; None outside the
+    seat's turn or while it places a marker."""
     if state.phase == PLACE or seat != state.current:
         return None
     return _throws_turn_away(state, action_id)
