@@ -78,11 +78,12 @@ def play_timed(job: Job) -> dict:
     """Play one job; its record (as :func:`dicetable.simulate.run_game`) plus search timings.
 
     ``timing`` maps each search bot name to ``{"decision_ms": [...], "turn_ms": [...]}``:
-    the wall time of every decision that searched or followed a plan, and of every turn.
+    the wall time of every decision that searched or followed a plan, and of every turn. The bots
+    are built with ``job.clock`` (the ladder's own jobs keep the caps: it measures their time).
     """
     t0 = time.perf_counter()
     state = new_game(job.game, job.players, seed=job.seed, options=job.options)
-    bots = [make_bot(name, seed=job.seed * 31 + s) for s, name in enumerate(job.seats)]
+    bots = [make_bot(name, seed=job.seed * 31 + s, clock=job.clock) for s, name in enumerate(job.seats)]
     timing: dict[str, dict] = {}
     open_turn: dict[int, float] = {}
     steps = 0
@@ -189,7 +190,7 @@ def _play_tagged(job: Job) -> dict:
 
 
 def _tagged(job: Job, row: int) -> _Tagged:
-    return _Tagged(job.game, job.players, job.index, job.seed, job.seats, job.options, row)
+    return _Tagged(job.game, job.players, job.index, job.seed, job.seats, job.options, clock=job.clock, row=row)
 
 
 def pct(x: float) -> str:

@@ -21,7 +21,12 @@ from dicetable.extras import require
 
 @dataclass(frozen=True)
 class Job:
-    """One game to play: its index, seed, and the bot name of each seat."""
+    """One game to play: its index, seed, and the bot name of each seat.
+
+    ``clock``: the search bots keep their levels' wall-clock caps (True, the default) or play
+    without them (False: every decision runs its iteration budget, so the seed alone decides
+    the game; see :func:`dicetable.bots.make_bot`).
+    """
 
     game: str
     players: int
@@ -29,6 +34,7 @@ class Job:
     seed: int
     seats: tuple
     options: dict
+    clock: bool = True
 
 
 def seat_rotation(bot_names: list[str], players: int, index: int) -> tuple:
@@ -37,15 +43,18 @@ def seat_rotation(bot_names: list[str], players: int, index: int) -> tuple:
 
 
 def make_jobs(game: str, players: int, bot_names: list[str], games: int, seed: int,
-              options: dict | None = None) -> list[Job]:
-    """The seeded, seat-rotated jobs of a tournament; GameConfigError on a bad line-up."""
+              options: dict | None = None, clock: bool = True) -> list[Job]:
+    """The seeded, seat-rotated jobs of a tournament; GameConfigError on a bad line-up.
+
+    ``clock=False``: every job's search bots play without their wall-clock caps (:class:`Job`).
+    """
     if len(bot_names) != players:
         raise GameConfigError(f"give one bot per seat: {players} seats, {len(bot_names)} bots")
     for name in set(bot_names):
         make_bot(name)
     game = new_game(game, players, seed=seed, options=options).game_id  # checks all; the canonical id
     return [Job(game, players, i, series_seed(seed, i), seat_rotation(bot_names, players, i),
-                dict(options or {})) for i in range(games)]
+                dict(options or {}), clock) for i in range(games)]
 
 
 def balance_facts(state: GameState) -> dict[str, Any]:
@@ -69,18 +78,21 @@ def run_game(job: Job) -> dict:
     """Play one job to the end and return its record (JSON-able).
 
     Keys: game, index, seed, players, options (as given), bots (per seat),
-    scores, winners (seats), steps (actions applied), seconds, and facts
-    (:func:`balance_facts`: per-seat lists and table values).
+    scores, winners (seats), steps (actions applied), seconds, facts
+    (:func:`balance_facts`: per-seat lists and table values), and clock (``job.clock``: false
+    when the search bots played without their wall-clock caps; records written before
+    2026-12-07 have no such key and were all played with the caps).
     """
     t0 = time.perf_counter()
     state = new_game(job.game, job.players, seed=job.seed, options=job.options)
-    bots = [make_bot(name, seed=job.seed * 31 + s) for s, name in enumerate(job.seats)]
+    bots = [make_bot(name, seed=job.seed * 31 + s, clock=job.clock) for s, name in enumerate(job.seats)]
     steps = play_out(state, bots)
     return {
         "game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
         "options": job.options, "bots": list(job.seats), "scores": list(state.scores),
         "winners": list(state.winners), "steps": steps,
         "seconds": round(time.perf_counter() - t0, 4), "facts": balance_facts(state),
+        "clock": job.clock,
     }
 
 

@@ -78,12 +78,13 @@ class PolicyBot:
 
 
 def _play_local(job: Job, entrants: dict[str, Entrant], encoder: Encoder) -> dict:
-    """One local game of ``job`` (its ``seats`` are entrant names); a record as ``run_game`` gives."""
+    """One local game of ``job`` (its ``seats`` are entrant names); a record as ``run_game`` gives
+    (its bots built with ``job.clock``)."""
     state = new_game(job.game, job.players, seed=job.seed, options=job.options)
     seats = []
     for s, name in enumerate(job.seats):
         e = entrants[name]
-        seats.append(make_bot(e.bot, seed=job.seed * 31 + s) if e.bot is not None
+        seats.append(make_bot(e.bot, seed=job.seed * 31 + s, clock=job.clock) if e.bot is not None
                      else PolicyBot(name, e.policy, encoder))  # type: ignore[arg-type]
     steps = 0
     while not state.is_over:
@@ -91,7 +92,8 @@ def _play_local(job: Job, entrants: dict[str, Entrant], encoder: Encoder) -> dic
         state.apply(seats[seat].choose(state, seat), seat)
         steps += 1
     return {"game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
-            "bots": list(job.seats), "scores": list(state.scores), "winners": list(state.winners), "steps": steps}
+            "bots": list(job.seats), "scores": list(state.scores), "winners": list(state.winners), "steps": steps,
+            "clock": job.clock}
 
 
 async def _play_remote(job: Job, entrants: dict[str, Entrant], server: str, idle: float) -> dict:
@@ -130,7 +132,7 @@ async def _play_remote(job: Job, entrants: dict[str, Entrant], server: str, idle
                          f"the record of table {table['table_id']}")
     return {"game": job.game, "index": job.index, "seed": job.seed, "players": job.players,
             "bots": list(job.seats), "scores": record["scores"], "winners": record["winners"],
-            "steps": len(record["actions"]), "table_id": table["table_id"]}
+            "steps": len(record["actions"]), "table_id": table["table_id"], "clock": True}
 
 
 def _retry_after(resp: Any) -> float | None:
@@ -205,26 +207,33 @@ def ratings(records: list[dict], names: list[str], prior: float = 1.0, rounds: i
 
 def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026,
                 options: dict[str, Any] | None = None, server: str | None = None,
-                idle: float = 120.0) -> dict:
+                idle: float = 120.0, clock: bool = True) -> dict:
     """Play every pair of ``entrants`` ``games`` times at two seats; the results.
 
-    ``{"game", "games", "seed", "entrants": [{"name", "seats", "wins", "win_rate", "win_ci",
+    ``{"game", "games", "seed", "clock", "entrants": [{"name", "seats", "wins", "win_rate", "win_ci",
     "mean_score", "score_ci", "rating"}] (best rating first), "pairs": [{"a", "b", "games",
-    "a_wins", "a_win_rate", "a_win_ci"}], "records": [...]}``. GameConfigError for fewer than two
-    entrants, repeated names, fewer than 1 game, or a game that has no two-seat mode.
+    "a_wins", "a_win_rate", "a_win_ci"}], "records": [...]}``. ``clock=False`` (local only): the
+    search bots play without their levels' wall-clock caps (``make_bot(..., clock=False)``), so the
+    seed alone decides the games whatever the machine's load, and each search decision runs its
+    whole iteration budget; each record's ``clock`` says which. GameConfigError for fewer than two
+    entrants, repeated names, fewer than 1 game, a game that has no two-seat mode, or
+    ``clock=False`` with a ``server`` (a server's bots always keep their caps).
     """
     names = [e.name for e in entrants]
     if len(entrants) < 2 or len(set(names)) != len(names):
         raise GameConfigError(f"a round robin needs two or more entrants with distinct names, got {names}")
     if games < 1:
         raise GameConfigError(f"each pair plays at least 1 game, got {games}")
+    if not clock and server is not None:
+        raise GameConfigError("clock=False is for a local round robin only: a server's bots always play "
+                              "with their levels' wall-clock caps (play locally, or keep the clock)")
     new_game(game, PLAYERS, seed=seed, options=options)  # checks the game, two seats and the options
     by_name = {e.name: e for e in entrants}
     jobs: list[Job] = []
     for a, b in itertools.combinations(names, 2):
         for i in range(games):
             jobs.append(Job(game, PLAYERS, len(jobs), series_seed(seed, i), seat_rotation([a, b], PLAYERS, i),
-                            dict(options or {})))
+                            dict(options or {}), clock))
     if server is None:
         encoder = Encoder(game, PLAYERS, options)
         records = run_jobs(jobs, 1, play=lambda job: _play_local(job, by_name, encoder))
@@ -245,7 +254,8 @@ def round_robin(game: str, entrants: list[Entrant], games: int, seed: int = 2026
         a_wins = sum(1.0 / len(rec["winners"]) for rec in mine for s in rec["winners"] if rec["bots"][s] == a)
         pairs.append({"a": a, "b": b, "games": len(mine), "a_wins": a_wins, "a_win_rate": a_wins / len(mine),
                       "a_win_ci": wilson(a_wins, len(mine))})
-    return {"game": game, "games": games, "seed": seed, "entrants": rows, "pairs": pairs, "records": records}
+    return {"game": game, "games": games, "seed": seed, "clock": clock, "entrants": rows, "pairs": pairs,
+            "records": records}
 
 
 def table(result: dict) -> str:

@@ -423,6 +423,11 @@ def simulate(
     jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="write one JSON line per game here"),
     backend: str = typer.Option("local", "--backend", help="local (processes) or ray (needs Ray)"),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster to join"),
+    untimed: bool = typer.Option(
+        False, "--untimed",
+        help="search bots play without their levels' wall-clock caps, so the same seed gives the same "
+             "games however busy the machine is; the cost: every search decision runs its whole "
+             "iteration budget, however long that takes"),
 ) -> None:
     """Run a seeded, seat-rotated bot tournament and print win rates and scores."""
     from dicetable.simulate import make_jobs, ray_module, simulate as run, simulate_ray, summarize
@@ -439,7 +444,7 @@ def simulate(
     if not names:
         fail(f"--bots lists one bot per seat separated by commas, e.g. greedy,random; got {bots!r}")
     try:
-        jobs = make_jobs(game, len(names), names, games_n, seed, parse_options(option))
+        jobs = make_jobs(game, len(names), names, games_n, seed, parse_options(option), clock=not untimed)
     except DicetableError as exc:
         fail(str(exc))
     game = jobs[0].game  # the canonical id (kingdom_of_dice was taken for kingdom-of-dice)
@@ -471,7 +476,8 @@ def simulate(
     if out:
         out.close()
     seating = "solo" if len(names) == 1 else f"{len(names)} seats, seats rotated"
-    table = Table(title=f"{game}: {games_n} games, {seating}")
+    untimed_note = ", search bots untimed" if untimed else ""
+    table = Table(title=f"{game}: {games_n} games, {seating}{untimed_note}")
     for col in ("bot", "seats", "wins", "win rate", "95% CI", "mean score", "sd"):
         table.add_column(col, justify="right")
     for row in summarize(results):
