@@ -36,7 +36,7 @@ RECORD = """(() => {
   window.__shown = []; window.__clicked = []; window.__made = [];
   const fetch0 = window.fetch;
   window.fetch = async (path, init) => {
-    const posted = init && init.method === 'POST' && /\/actions$/.test(String(path)) ? JSON.parse(init.body) : null;
+    const posted = init && init.method === 'POST' && String(path).endsWith('/actions') ? JSON.parse(init.body) : null;
     if (posted) window.__made.push(posted.version + 1);
     const resp = await fetch0(path, init);
     if (posted && resp.ok) resp.clone().json().then((d) => { if (typeof d.version === 'number') window.__made.push(d.version); });
