@@ -258,7 +258,8 @@ def test_aec_vectors_and_masks_own_their_memory(game_id: str) -> None:
 def test_aec_agent_iter_gives_what_pettingzoos_iterator_gives() -> None:
     """``agent_iter`` (compiled with the engine) yields the selected agent while agents are left, as
     PettingZoo's ``AECIterable`` does along the same seeded game, stops after ``max_iter`` agents (none
-    for 0 or less), and each ``iter()`` of it starts a new count."""
+    for 0 or less; a float or numpy ``max_iter`` counted as PettingZoo counts it), and each ``iter()`` of
+    it starts a new count."""
     from pettingzoo.utils.env import AECIterable  # type: ignore[import-untyped]
 
     from dicetable import rl
@@ -280,3 +281,6 @@ def test_aec_agent_iter_gives_what_pettingzoos_iterator_gives() -> None:
     assert list(three) == [ours.agent_selection] * 3  # no step between: the same agent each time
     assert list(three) == [ours.agent_selection] * 3  # a new iterator, a new count
     assert list(ours.agent_iter(max_iter=0)) == [] and list(ours.agent_iter(max_iter=-5)) == []
+    # any number PettingZoo's iterator counts down: a float, a numpy integer
+    for limit in (2.5, 3.0, np.int64(2), 0.5, -1.0):
+        assert list(ours.agent_iter(max_iter=limit)) == list(AECIterable(ours, limit))

@@ -269,9 +269,11 @@ def step_aec(state: GameState, offered: Shown | None, action: Any, agent: str, e
 
 class AgentIterable:
     """PettingZoo's ``agent_iter(max_iter)`` of an AEC environment (``env``: any object with ``agents``
-    and ``agent_selection``), compiled: each ``iter()`` gives a new :class:`AgentIterator`."""
+    and ``agent_selection``), compiled: each ``iter()`` gives a new :class:`AgentIterator`. ``max_iter``
+    is what PettingZoo takes: an int, or any number (a float, a numpy integer) compared and counted down
+    as PettingZoo's iterator does."""
 
-    def __init__(self, env: Any, max_iter: int) -> None:
+    def __init__(self, env: Any, max_iter: Any) -> None:
         self.env = env
         self.max_iter = max_iter
 
@@ -283,18 +285,28 @@ class AgentIterator:
     """What PettingZoo's ``AECIterator`` yields: the environment's ``agent_selection`` while it has
     agents, at most ``max_iter`` times (none when ``max_iter`` <= 0); both read afresh at each ``next()``."""
 
-    def __init__(self, env: Any, max_iter: int) -> None:
+    def __init__(self, env: Any, max_iter: Any) -> None:
         self.env = env
-        # a compiled int this size is a machine word (PettingZoo's default 2**63 is not, and each
-        # decrement would make a new object); no loop runs 2**62 times
-        self.left = min(max_iter, 2**62 - 1)
+        # an int (exactly) is counted in a machine word: a compiled int this size is one (PettingZoo's
+        # default 2**63 is not, and each decrement would make a new object); no loop runs 2**62 times.
+        # Any other number is counted as it is, as PettingZoo's iterator counts it.
+        self.exact = type(max_iter) is int
+        self.left = min(max_iter, 2**62 - 1) if self.exact else 0
+        self.other: Any = None if self.exact else max_iter
 
     def __iter__(self) -> Iterator[Any]:
         return self
 
     def __next__(self) -> Any:
         env = self.env
-        if not env.agents or self.left <= 0:
+        if not env.agents:
             raise StopIteration
-        self.left -= 1
+        if self.exact:
+            if self.left <= 0:
+                raise StopIteration
+            self.left -= 1
+        else:
+            if self.other <= 0:
+                raise StopIteration
+            self.other -= 1
         return env.agent_selection

@@ -101,7 +101,7 @@ class DicetableAEC(AECEnv):
         """Discrete over the game's action catalogue (the same for every agent)."""
         return self._act_space
 
-    def agent_iter(self, max_iter: int = 2**63) -> AgentIterable:
+    def agent_iter(self, max_iter: Any = 2**63) -> AgentIterable:
         """PettingZoo's ``agent_iter``: the selected agent while any agent is left, at most ``max_iter``
         times (the agents PettingZoo's iterator gives; this one is compiled with the engine)."""
         return AgentIterable(self, max_iter)
