@@ -291,7 +291,7 @@ class AgentIterator:
         # default 2**63 is not, and each decrement would make a new object); no loop runs 2**62 times.
         # Any other number is counted as it is, as PettingZoo's iterator counts it.
         self.exact = type(max_iter) is int
-        self.left = min(max_iter, 2**62 - 1) if self.exact else 0
+        self.left: int = min(max_iter, 2**62 - 1) if self.exact else 0  # typed: min() of Any is Any
         self.other: Any = None if self.exact else max_iter
 
     def __iter__(self) -> Iterator[Any]:
