@@ -9,13 +9,15 @@ package stays pure Python). It reads each game only through the State protocol (
 ``apply``, ``to_move``, ``legal_actions``) and the encoding's direct fill.
 
 The AEC environment (:class:`dicetable.rl.aec.DicetableAEC`) steps one game at a time with the
-same parts: :func:`show_one` for its ``observe`` and :func:`step_offered` for its ``step``.
+same parts: :func:`show_aec` for its ``observe`` and :func:`step_aec` for its ``step``, which make
+its observation arrays through an :class:`AECShow` and return the observation dictionary already
+made, and :class:`AgentIterable` for its ``agent_iter``.
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .core import Action
 from .state import GameState
@@ -27,6 +29,9 @@ Offered = tuple[tuple[Action, ...], list[int]]
 #: A memo of masks for one action catalogue: the offered ids -> (their catalogue indices, the whole
 #: mask as an int8 memoryview) (:func:`mark`).
 Masks = dict[tuple[str, ...], tuple[list[int], memoryview]]
+#: One shown decision of the AEC environment: (the acting seat, its legal Actions, their catalogue
+#: indices, its observation dictionary, its agent's name) (:func:`show_aec`).
+Shown = tuple[int, tuple[Action, ...], list[int], Any, str]
 
 
 def show(state: GameState, seat: int, fill: Fill, row: Any, mask_row: Any, index: dict[str, int]) -> Offered:
@@ -194,3 +199,114 @@ def step_show(state: GameState, legal: tuple[Action, ...], ks: list[int], action
         return following, (), []
     legal, ks = show_one(state, following, fill, row, mask_row, index, masks)
     return following, legal, ks
+
+
+class AECShow:
+    """What the AEC environment's compiled show (:func:`show_aec`) needs: its game's direct fill,
+    action index and agents' names, and the makers of its observation arrays (this module imports
+    no numpy, so the caller makes them).
+
+    ``new_vector()`` returns a new zeroed float32 array of the encoding's size, its own memory (a copy
+    of a zero template, say); its ``data`` memoryview is what the fill writes into. ``new_mask(ks)``
+    returns the mask of catalogue indices ``ks`` (an int8 array of the catalogue's size, 1 at each of
+    ``ks``), made once per offered set and kept in ``arrays``; each observation gets a ``copy()`` of
+    it. ``arrays``: offered ids -> (their catalogue indices, that mask), the caller's memo (shared by
+    the environments of one catalogue; at most 4,097 entries: emptied when fuller).
+    """
+
+    def __init__(self, fill: Fill, index: dict[str, int], agents: list[str], new_vector: Callable[[], Any],
+                 new_mask: Callable[[list[int]], Any], arrays: dict[tuple[str, ...], tuple[list[int], Any]]) -> None:
+        self.fill = fill
+        self.index = index
+        self.agents = agents
+        self.new_vector = new_vector
+        self.new_mask = new_mask
+        self.arrays = arrays
+
+
+def show_aec(state: GameState, seat: int, show: AECShow) -> Shown:
+    """``seat``'s decision in ``state`` as the AEC environment hands it out: a new vector (``show``'s
+    ``new_vector()``, written by its fill) and a new mask (a copy of the kept mask of the offered set).
+
+    Returns (``seat``, its legal Actions, their catalogue indices in the legal actions' order (the
+    memo's list: read it, do not change it), the dictionary ``{"observation": the vector,
+    "action_mask": the mask}``, the seat's agent). Each array is the caller's own: no other
+    observation shares its memory. Raises KeyError for an offered id outside the catalogue.
+    """
+    vector = show.new_vector()
+    legal = state.legal_actions(seat)
+    ids = tuple([action.id for action in legal])
+    arrays = show.arrays
+    known = arrays.get(ids)
+    if known is None:
+        index = show.index
+        ks = [index[i] for i in ids]
+        if len(arrays) > 4096:  # bound the memory of long runs
+            arrays.clear()
+        known = arrays[ids] = (ks, show.new_mask(ks))
+    show.fill(state, seat, vector.data)
+    return seat, legal, known[0], {"observation": vector, "action_mask": known[1].copy()}, show.agents[seat]
+
+
+def step_aec(state: GameState, offered: Shown | None, action: Any, agent: str, events: bool,
+             show: AECShow) -> Shown:
+    """The AEC environment's ``step``: when ``offered`` is what :func:`show_aec` showed for ``agent``
+    (the same string object), :func:`step_offered` of ``action`` among it, then :func:`show_aec` of
+    the next acting seat when the game goes on.
+
+    Returns what :func:`show_aec` returns, or (-1, (), [], None, "") once no seat is to move, or
+    (-2, (), [], None, "") without moving when ``offered`` is None or another agent's, or ``action``
+    is not an int (exactly) among its indices: the caller then converts or refuses it, saying why.
+    Raises KeyError for an offered id outside the catalogue.
+    """
+    if offered is None or offered[4] is not agent:
+        return -2, (), [], None, ""
+    following = step_offered(state, offered[1], offered[2], action, offered[0], events)
+    if following < 0:
+        return following, (), [], None, ""
+    return show_aec(state, following, show)
+
+
+class AgentIterable:
+    """PettingZoo's ``agent_iter(max_iter)`` of an AEC environment (``env``: any object with ``agents``
+    and ``agent_selection``), compiled: each ``iter()`` gives a new :class:`AgentIterator`. ``max_iter``
+    is what PettingZoo takes: an int, or any number (a float, a numpy integer) compared and counted down
+    as PettingZoo's iterator does."""
+
+    def __init__(self, env: Any, max_iter: Any) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> AgentIterator:
+        return AgentIterator(self.env, self.max_iter)
+
+
+class AgentIterator:
+    """What PettingZoo's ``AECIterator`` yields: the environment's ``agent_selection`` while it has
+    agents, at most ``max_iter`` times (none when ``max_iter`` <= 0); both read afresh at each ``next()``."""
+
+    def __init__(self, env: Any, max_iter: Any) -> None:
+        self.env = env
+        # an int (exactly) is counted in a machine word: a compiled int this size is one (PettingZoo's
+        # default 2**63 is not, and each decrement would make a new object); no loop runs 2**62 times.
+        # Any other number is counted as it is, as PettingZoo's iterator counts it.
+        self.exact = type(max_iter) is int
+        self.left: int = min(max_iter, 2**62 - 1) if self.exact else 0  # typed: min() of Any is Any
+        self.other: Any = None if self.exact else max_iter
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        env = self.env
+        if not env.agents:
+            raise StopIteration
+        if self.exact:
+            if self.left <= 0:
+                raise StopIteration
+            self.left -= 1
+        else:
+            if self.other <= 0:
+                raise StopIteration
+            self.other -= 1
+        return env.agent_selection

@@ -9,11 +9,14 @@ own observation, so nothing passes between them. Rewards come once, at the end, 
 placing (:func:`~dicetable.rl.spaces.placing_rewards`). ``render_mode="ansi"`` returns the
 terminal view of the seat to move as text.
 
-Each ``step`` that leaves the game going shows the next decision at once (the vector and legal
-actions of the seat it selects, in one compiled call with the move:
-:func:`dicetable.engine.batchstep.step_show`; its mask a copy of the array kept for that set of
-legal actions), and ``last()`` hands that observation out: a loop of ``last()`` and ``step`` pays
-for one show a step.
+Each ``step`` that leaves the game going shows the next decision at once (the vector, legal
+actions and mask of the seat it selects, and its observation dictionary, in one compiled call with
+the move: :func:`dicetable.engine.batchstep.step_aec`; the vector a new zeroed array the fill writes,
+the mask a copy of the array kept for that set of legal actions), and ``last()`` hands that
+observation out: a loop of ``last()`` and ``step`` pays for one show a step. Every vector and mask
+handed out is a new array that owns its memory (``base`` None): the caller's to keep or write over,
+and keeping it keeps nothing else alive. ``agent_iter`` gives PettingZoo's agents from an iterator
+compiled with the engine (:class:`dicetable.engine.batchstep.AgentIterable`).
 
 Games are set up and moved the engine's quiet way, as :class:`~dicetable.rl.batch.BatchEnv` does:
 the same game, but no event is built, so ``state_``'s log stays empty (no observation, mask,
@@ -33,8 +36,8 @@ import numpy as np
 from gymnasium import spaces as gspaces
 from pettingzoo import AECEnv
 
-from dicetable.engine import Action, GameState
-from dicetable.engine.batchstep import show_one, step_offered, step_show
+from dicetable.engine import GameState
+from dicetable.engine.batchstep import AECShow, AgentIterable, Shown, show_aec, show_one, step_aec, step_offered
 from dicetable.engine.encoding import shared_memo
 
 from .spaces import GameSpaces, game_over, no_game, placing_rewards, started
@@ -67,18 +70,27 @@ class DicetableAEC(AECEnv):
         self._index = self.spaces.index
         # the masks of offered id sets, shared by every environment of this catalogue (batchstep.mark)
         self._masks = shared_memo("masks", self.spaces.catalogue)
-        # each of those masks as an int8 array, copied for each observation (no memoryview of a new
-        # array, no slice written through it): id of mark's list of indices -> (that list, the array).
-        # The list is held, so its id is not reused while the entry lives.
+        # for a title without a direct fill: each of those masks as an int8 array, copied for each
+        # observation: id of mark's list of indices -> (that list, the array). The list is held, so
+        # its id is not reused while the entry lives.
         self._mask_arrays: dict[int, tuple[list[int], np.ndarray]] = shared_memo("mask-arrays", self.spaces.catalogue)
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
+        # with a direct fill: what the compiled show (batchstep.show_aec) needs: the fill, index and
+        # agents, a new vector (a copy of a zeroed one: cheaper than np.zeros) and the mask arrays of
+        # offered id sets (offered ids -> (their catalogue indices, the array copied for each
+        # observation), shared by every environment of this catalogue)
+        self._show_parts: AECShow | None = None
+        if self._fill is not None:
+            self._show_parts = AECShow(self._fill, self._index, self.possible_agents, self._zero_vector.copy,
+                                       self._mask_array, shared_memo("aec-masks", self.spaces.catalogue))
         self.state_: GameState | None = None  # None until the first reset()
-        # (seat, legal Actions, their catalogue indices) of the last mask: step finds the chosen
+        # (seat, legal Actions, their catalogue indices, the observation, the agent) of the last mask
+        # (batchstep.Shown; without a direct fill the observation is None): step finds the chosen
         # Action there (the engine then needs no look-up by id)
-        self._offered: tuple[int, tuple[Action, ...], list[int]] | None = None
-        # (seat, its observation) shown by the last step for the next acting seat, which last()
-        # hands out once; None once handed out, and after a reset
-        self._shown: tuple[int, dict[str, np.ndarray]] | None = None
+        self._offered: Shown | None = None
+        # the same, shown by the last step for the next acting seat, whose observation last() hands
+        # out once; None once handed out, and after a reset
+        self._shown: Shown | None = None
 
     # -- spaces
     def observation_space(self, agent: str) -> gspaces.Dict:
@@ -88,6 +100,11 @@ class DicetableAEC(AECEnv):
     def action_space(self, agent: str) -> gspaces.Discrete:
         """Discrete over the game's action catalogue (the same for every agent)."""
         return self._act_space
+
+    def agent_iter(self, max_iter: Any = 2**63) -> AgentIterable:
+        """PettingZoo's ``agent_iter``: the selected agent while any agent is left, at most ``max_iter``
+        times (the agents PettingZoo's iterator gives; this one is compiled with the engine)."""
+        return AgentIterable(self, max_iter)
 
     # -- life cycle
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -124,17 +141,23 @@ class DicetableAEC(AECEnv):
 
     def _show(self, state: GameState, seat: int) -> dict[str, np.ndarray]:
         """``observe`` of a seat: the mask and the fill, the legal actions kept for ``step``."""
-        fill = self._fill
-        if fill is None:
+        parts = self._show_parts
+        if parts is None:  # no direct fill
             offered = show_one(state, seat, None, None, None, self._index, self._masks)
-            self._offered = (seat, offered[0], offered[1])
+            self._offered = (seat, offered[0], offered[1], None, self.possible_agents[seat])
             return {"observation": self.spaces.observe(state, seat), "action_mask": self._mask(offered[1])}
-        vector = self._zero_vector.copy()
-        # the legal actions, then the fill through a memoryview (as GameSpaces.observe does), in one
-        # call compiled with the engine (dicetable.engine.batchstep)
-        offered = show_one(state, seat, fill, vector.data, None, self._index, self._masks)
-        self._offered = (seat, offered[0], offered[1])
-        return {"observation": vector, "action_mask": self._mask(offered[1])}
+        # the legal actions and a new mask, then the fill through a memoryview of a new vector (as
+        # GameSpaces.observe does), in one call compiled with the engine (dicetable.engine.batchstep)
+        shown = self._offered = show_aec(state, seat, parts)
+        return shown[3]
+
+    def _mask_array(self, ks: list[int]) -> np.ndarray:
+        """The int8 mask of catalogue indices ``ks``, made once per offered set (``show_aec`` keeps it
+        and copies it for each observation)."""
+        ones = bytearray(self.spaces.num_actions)  # item by item: cheaper than numpy's fancy indexing
+        for k in ks:
+            ones[k] = 1
+        return np.frombuffer(ones, _INT8)  # only ever copied
 
     def _mask(self, ks: list[int]) -> np.ndarray:
         """A new int8 mask, 1 at the catalogue indices ``ks`` (the list ``batchstep.mark`` returned)."""
@@ -160,21 +183,23 @@ class DicetableAEC(AECEnv):
             agent = self.agent_selection
         except AttributeError:  # no agent is selected before the first reset()
             raise no_game() from None
-        terminations = self.terminations
-        if agent not in terminations:  # every agent is done and was removed
-            raise game_over()
+        try:
+            terminated = self.terminations[agent]
+        except KeyError:  # every agent is done and was removed
+            raise game_over() from None
         observation = None
         if observe:
-            seat = self._seat[agent]
             shown = self._shown
-            if shown is not None and shown[0] == seat:  # what the last step showed, handed out once
+            # what the last step showed, handed out once: it names the agent it selected (the same
+            # string object; any other agent is shown afresh)
+            if shown is not None and shown[4] is agent:
                 self._shown = None
-                observation = shown[1]
+                observation = shown[3]
             else:
                 # the selected agent is always an agent and the state is set (terminations exist):
                 # observe's checks are not needed
-                observation = self._show(self.state_, seat)  # type: ignore[arg-type]
-        return (observation, self._cumulative_rewards[agent], terminations[agent], self.truncations[agent],
+                observation = self._show(self.state_, self._seat[agent])  # type: ignore[arg-type]
+        return (observation, self._cumulative_rewards[agent], terminated, self.truncations[agent],
                 self.infos[agent])
 
     def step(self, action: int | None) -> None:
@@ -198,33 +223,27 @@ class DicetableAEC(AECEnv):
         if done:
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} is to move and gave no action (None is only for an agent that is done)")
         offered = self._offered
         self._offered = self._shown = None
-        fill = self._fill
-        if offered is not None and offered[0] == seat and fill is not None:
-            # the Action the mask showed, played in one compiled call (dicetable.engine.batchstep):
-            # the trusted quiet step (apply with events=True), then the next seat's legal actions and
-            # vector, and its mask, for last() to hand out; -2: not offered, refused below
-            vector = self._zero_vector.copy()
-            shown = step_show(state, offered[1], offered[2], action, seat, self.events, fill, vector.data,
-                              None, self._index, self._masks)
+        parts = self._show_parts
+        if parts is not None:
+            # the Action the mask showed this agent, played in one compiled call
+            # (dicetable.engine.batchstep): the trusted quiet step (apply with events=True), then the
+            # next seat's legal actions, a new mask and vector, and the observation dictionary, for
+            # last() to hand out; -2: no offer of this agent's kept, or not offered (refused below)
+            shown = step_aec(state, offered, action, agent, self.events, parts)
             following = shown[0]
             if following >= 0:  # the rewards stay zero until the step that ends the game
-                self.agent_selection = self.possible_agents[following]
-                self._offered = shown
-                # _mask, its usual case written out (the call cost about 650 instructions a step)
-                ks = shown[2]
-                known = self._mask_arrays.get(id(ks))
-                mask = known[1].copy() if known is not None and known[0] is ks else self._mask(ks)
-                self._shown = (following, {"observation": vector, "action_mask": mask})
+                self.agent_selection = shown[4]
+                self._offered = self._shown = shown
                 return
             if following == -1:
                 self._end(state)
                 return
-        elif offered is not None and offered[0] == seat:
+        seat = self._seat[agent]
+        if parts is None and offered is not None and offered[0] == seat:
             # as above, without a direct fill: last() encodes the observation dictionary
             following = step_offered(state, offered[1], offered[2], action, seat, self.events)
             if following >= 0:  # the rewards stay zero until the step that ends the game
