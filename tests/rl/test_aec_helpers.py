@@ -1,5 +1,5 @@
 """The AEC environment's compiled helpers (``dicetable.engine.batchstep.show_one``,
-``step_offered``, ``step_show``, ``mark``, ``show_aec``, ``step_aec`` and ``AgentIterable``) against the
+``step_offered``, ``mark``, ``show_aec``, ``step_aec`` and ``AgentIterable``) against the
 engine played directly, the dictionary encoding and PettingZoo's own iterator."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import dicetable
-from dicetable.engine.batchstep import AECShow, mark, show_aec, show_one, step_aec, step_offered, step_show
+from dicetable.engine.batchstep import AECShow, mark, show_aec, show_one, step_aec, step_offered
 from dicetable.rl import GameSpaces
 from dicetable.rl.spaces import research_games
 
@@ -80,38 +80,6 @@ def test_step_offered_with_events_logs_the_move() -> None:
     logged = len(state.log)
     assert step_offered(state, legal, ks, ks[0], seat, True) in (-1, 0, 1)
     assert state.history == [(seat, legal[0].id)] and len(state.log) > logged
-
-
-@pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
-def test_step_show_plays_and_shows_what_apply_and_the_dictionary_encoding_give(game_id: str) -> None:
-    """At every step of a seeded random game: ``step_show`` plays the chosen index as ``apply`` of
-    that action id does, names the next seat (-1 at the end) and writes that seat's dictionary
-    encoding and a mask of exactly its legal actions; it refuses an index not offered (-2) and
-    does not move."""
-    spaces, fill, state, twin, rng = _game_and_twin(game_id, 7)
-    seat = min(state.to_move)
-    legal, ks = show_one(state, seat, None, None, np.zeros(spaces.num_actions, np.int8).data, spaces.index)
-    while True:
-        vector = np.zeros(spaces.observation_size, dtype=np.float32)
-        mask = np.zeros(spaces.num_actions, dtype=np.int8)
-        refused = next(k for k in range(spaces.num_actions) if k not in ks)
-        assert step_show(state, legal, ks, refused, seat, False, fill, vector.data, mask.data,
-                         spaces.index) == (-2, (), [])
-        assert state.history == twin.history and not vector.any() and not mask.any()
-        k = int(rng.choice(ks))
-        following, legal, ks = step_show(state, legal, ks, k, seat, False, fill, vector.data, mask.data,
-                                         spaces.index)
-        twin.apply(spaces.catalogue[k], seat)
-        assert state.history == twin.history
-        if following == -1:
-            assert (legal, ks) == ((), []) and state.is_over and twin.is_over and state.scores == twin.scores
-            break
-        assert following == min(twin.to_move)
-        seat = following
-        want = np.asarray(spaces.encoding.encode(twin.observation(seat)), dtype=np.float32)
-        assert np.array_equal(vector, want)
-        assert list(np.flatnonzero(mask)) == sorted(spaces.index[a.id] for a in twin.legal_actions(seat))
-        assert [a.id for a in legal] == [spaces.catalogue[k] for k in ks]
 
 
 @pytest.mark.parametrize("game_id", [spec.id for spec in research_games()])
@@ -212,6 +180,7 @@ def test_step_aec_plays_what_apply_plays_and_shows_new_arrays_of_the_encoding(ga
         assert state.history == twin.history
         if shown[0] == -1:
             assert shown == (-1, (), [], None, "") and state.is_over and twin.is_over
+            assert state.scores == twin.scores
             break
         assert shown[0] == min(twin.to_move)
 

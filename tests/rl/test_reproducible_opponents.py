@@ -8,14 +8,14 @@ reading, so every cap would cut at once, and a turn's budget is spent after its 
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
 import dicetable.rl as rl
 from dicetable.bots import make_bot
 from dicetable.bots.mcts import MCTSBot
+
+from tests.clocks import frozen_clock, jumping_clock
 
 
 def _episode(game_id: str, opponents: str, seed: int) -> tuple[list, list]:
@@ -30,26 +30,13 @@ def _episode(game_id: str, opponents: str, seed: int) -> tuple[list, list]:
     return list(env.state.history), list(env.state.scores)
 
 
-def _frozen_clock(monkeypatch) -> None:
-    monkeypatch.setattr(time, "perf_counter", lambda: 1000.0)
-
-
-def _slow_clock(monkeypatch) -> None:
-    now = [1000.0]
-
-    def reading() -> float:
-        now[0] += 10.0
-        return now[0]
-    monkeypatch.setattr(time, "perf_counter", reading)
-
-
 @pytest.mark.parametrize("game_id", ["biblios-dice", "kingdom-of-dice"])  # a tree search, a turn planner
 def test_a_seeded_episode_against_easy_is_the_same_on_a_slow_clock(game_id: str, monkeypatch) -> None:
     # before: the caps cut Biblios' easy tree after one iteration, and a turn's budget, spent at
     # its first decision, handed the rest of every turn to greedy: another game
-    _frozen_clock(monkeypatch)
+    frozen_clock(monkeypatch)
     unhurried = _episode(game_id, "easy", 9)
-    _slow_clock(monkeypatch)
+    jumping_clock(monkeypatch)
     hurried = _episode(game_id, "easy", 9)
     assert hurried == unhurried
     assert len(unhurried[0]) > 20
@@ -60,7 +47,7 @@ def test_make_bot_without_the_clock_drops_only_the_caps(monkeypatch) -> None:
     runs its iterations (easy: 25 a decision, or fewer where ``stop_early`` settles it)."""
     import dicetable
 
-    _slow_clock(monkeypatch)
+    jumping_clock(monkeypatch)
     timed, untimed = make_bot("medium", 3), make_bot("medium", 3, clock=False)
     assert isinstance(timed, MCTSBot) and isinstance(untimed, MCTSBot)
     assert timed.clock and not untimed.clock

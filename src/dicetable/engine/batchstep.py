@@ -183,24 +183,6 @@ def step_offered(state: GameState, legal: tuple[Action, ...], ks: list[int], act
     return min(to_move)
 
 
-def step_show(state: GameState, legal: tuple[Action, ...], ks: list[int], action: Any, seat: int, events: bool,
-              fill: Fill, row: Any, mask_row: Any, index: dict[str, int],
-              masks: Masks | None = None) -> tuple[int, tuple[Action, ...], list[int]]:
-    """:func:`step_offered`, then :func:`show_one` of the next acting seat when the game goes on: the
-    AEC environment's ``step``, which shows the next decision at once for its ``last()`` to hand out.
-
-    Returns (the next acting seat, its legal Actions, their catalogue indices), or (-1, (), []) once
-    no seat is to move, or (-2, (), []) without moving when ``action`` is not an int (exactly) among
-    ``ks``. ``row``, ``mask_row`` and ``masks`` as for :func:`show_one` (zeroed; written only when
-    the game goes on). Raises KeyError for an offered id outside the catalogue.
-    """
-    following = step_offered(state, legal, ks, action, seat, events)
-    if following < 0:
-        return following, (), []
-    legal, ks = show_one(state, following, fill, row, mask_row, index, masks)
-    return following, legal, ks
-
-
 class AECShow:
     """What the AEC environment's compiled show (:func:`show_aec`) needs: its game's direct fill,
     action index and agents' names, and the makers of its observation arrays (this module imports
